@@ -1,0 +1,13 @@
+const preset = require('./jest.preset.cjs');
+
+/** One jest project per workspace package; `npm run test:unit -- --selectProjects gateway` runs one. */
+module.exports = {
+  testTimeout: 60_000,
+  projects: [
+    preset('protocol', 'libs/protocol'),
+    preset('catalog', 'libs/catalog'),
+    preset('mcp-http', 'libs/mcp-http'),
+    preset('gateway', 'apps/gateway'),
+    preset('chain-reader', 'apps/chain-reader'),
+  ],
+};

@@ -1,0 +1,135 @@
+/**
+ * The internal catalog model. It keeps *everything* a tool declares (including vendor
+ * fields such as ChatGPT's `securitySchemes`); what is published is decided per surface
+ * by `compileCatalog`.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+export interface ToolIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** One tool as the catalog stores it (exposed name, never the upstream's). */
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Raw JSON Schema; JSON Schema 2020-12 unless `$schema` says otherwise. */
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: ToolIcon[];
+  _meta?: Record<string, unknown>;
+  /** ChatGPT Apps SDK per-tool auth declaration; published only on surfaces that want it. */
+  securitySchemes?: unknown[];
+  /** OAuth scopes a caller needs for this tool (enforced by the gateway when the tenant is protected). */
+  requiredScopes?: string[];
+}
+
+export interface ResourceDefinition {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export interface ResourceTemplateDefinition {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface PromptDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  _meta?: Record<string, unknown>;
+}
+
+/** Where a catalog entry is served from. Exposed names are never parsed back into routes. */
+export type Route =
+  /** An in-process implementation registered under `handler` (a built-in tool class). */
+  | { kind: 'local'; handler: string }
+  /** A tenant's upstream MCP server over Streamable HTTP. */
+  | {
+      kind: 'upstream';
+      serverId: string;
+      url: string;
+      /** The upstream's own name for the tool / prompt, or the resource URI. */
+      upstreamName: string;
+      /** Headers the upstream needs (its own credential); never the client's token. */
+      headers?: Record<string, string>;
+      /** Stateful upstreams need an `initialize`d session; stateless ones are called directly. */
+      stateful?: boolean;
+      timeoutMs?: number;
+      maxConcurrency?: number;
+    };
+
+export interface ToolEntry {
+  definition: ToolDefinition;
+  route: Route;
+}
+export interface ResourceEntry {
+  definition: ResourceDefinition;
+  route: Route;
+}
+export interface ResourceTemplateEntry {
+  definition: ResourceTemplateDefinition;
+  route: Route;
+}
+export interface PromptEntry {
+  definition: PromptDefinition;
+  route: Route;
+}
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+}
+
+/**
+ * An immutable, versioned catalog of one tenant. `version` is a content hash, so two
+ * snapshots with the same version are the same bytes.
+ */
+export interface CatalogSnapshot {
+  tenantId: string;
+  version: string;
+  server: ServerIdentity;
+  instructions?: string;
+  tools: ToolEntry[];
+  resources: ResourceEntry[];
+  resourceTemplates: ResourceTemplateEntry[];
+  prompts: PromptEntry[];
+}

@@ -1,0 +1,12 @@
+import type { LogLevel } from '@switchboard/protocol';
+
+/** What an in-process tool, resource or prompt gets besides its arguments. */
+export interface ToolContext {
+  tenantId: string;
+  /** Aborted when the client goes away or the call times out. */
+  signal: AbortSignal;
+  /** Reports progress; a no-op when the caller sent no `progressToken`. */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Emits a `notifications/message`; a no-op when the caller did not ask for logs at that level. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+}
