@@ -1,1 +1,2 @@
-export {};
+export * from './mcp-target';
+export * from './register-mcp-routes';

@@ -1,0 +1,48 @@
+import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPromptResult, LocalBundle } from '@switchboard/catalog';
+import type { RequestContext, SurfaceProfile, TenantSurfaceRules } from '@switchboard/protocol';
+
+/** Everything the transport needs to serve one tenant's endpoint. Swapped atomically when a catalog changes. */
+export interface McpTarget {
+  tenantId: string;
+  catalog: CompiledCatalog;
+  surfaceRules?: TenantSurfaceRules;
+  surfaces: Record<string, SurfaceProfile>;
+  /** Browser origins allowed to call (exact `scheme://host[:port]`); a request with another Origin gets 403. */
+  allowedOrigins: readonly string[];
+  /** Host header allow-list (DNS-rebinding protection); empty = any host. */
+  allowedHosts: readonly string[];
+}
+
+/** Context handed to a route invoker for one call. */
+export interface InvokeContext {
+  tenantId: string;
+  request: RequestContext;
+  signal: AbortSignal;
+  progress(progress: number, total?: number, message?: string): void;
+  log(level: import('@switchboard/protocol').LogLevel, data: unknown, logger?: string): void;
+}
+
+/**
+ * Calls a non-local route (a tenant's upstream MCP server). The gateway implements this
+ * with the official SDK client; built-in servers that only have local handlers omit it.
+ */
+export interface UpstreamInvoker {
+  callTool(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult>;
+  readResource(route: Extract<Route, { kind: 'upstream' }>, uri: string, ctx: InvokeContext): Promise<ReadResourceResult>;
+  getPrompt(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult>;
+}
+
+export interface McpHttpOptions {
+  /** Finds the target of a request from its path params / Host; undefined ⇒ 404 with a JSON-RPC error body. */
+  resolveTarget(params: Record<string, string | undefined>, host: string | undefined): McpTarget | undefined;
+  /** In-process implementations (`LocalBundle`s) reachable through `{ kind: 'local' }` routes. */
+  bundles: LocalBundle[];
+  upstream?: UpstreamInvoker;
+  /** Largest accepted POST body in bytes (413 above it). Default 1 MiB. */
+  bodyLimit?: number;
+  /** Legacy GET event stream: heartbeat interval and bounded lifetime. Defaults 15 s and 5 min. */
+  sseHeartbeatMs?: number;
+  sseMaxLifetimeMs?: number;
+  /** Longest a single call may run before it is aborted with a tool error. Default 60 s. */
+  callTimeoutMs?: number;
+}
