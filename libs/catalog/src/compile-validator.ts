@@ -1,7 +1,19 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { canonicalJson } from './canonical-json';
 import type { JsonSchema } from './definitions';
 
 /** Validates tool arguments; returns null when valid, else a message naming the field (`text: must be string`). */
 export type ArgsValidator = (args: unknown) => string | null;
+
+type Dialect = 'draft-07' | '2019-09' | '2020-12';
+
+// Tenants replace catalogs over the gateway's lifetime; a bound keeps stale validators from piling up.
+const MAX_CACHED = 5_000;
+const cache = new Map<string, ArgsValidator>();
+const engines = new Map<Dialect, Ajv>();
 
 /**
  * Compiles a raw JSON Schema once (ajv; 2020-12 unless `$schema` names draft-07).
@@ -9,6 +21,107 @@ export type ArgsValidator = (args: unknown) => string | null;
  * validator that accepts any object (the upstream stays the judge) and is reported via `onError`.
  */
 export function compileValidator(schema: JsonSchema, onError?: (err: Error) => void): ArgsValidator {
-  void schema; void onError;
-  throw new Error('not implemented');
+  const key = canonicalJson(schema);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  let validator: ArgsValidator;
+  try {
+    validator = wrap(compile(schema));
+  } catch (err) {
+    onError?.(err instanceof Error ? err : new Error(String(err), { cause: err }));
+    // A broken schema is not cached: the next compile reports it again to its own caller.
+    return acceptAnyObject;
+  }
+  if (cache.size >= MAX_CACHED) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  cache.set(key, validator);
+  return validator;
+}
+
+function compile(schema: JsonSchema): ValidateFunction {
+  const dialect = dialectOf(schema.$schema);
+  const ajv = engine(dialect);
+  // The engine is already chosen, so `$schema` is dropped: ajv would otherwise need the exact
+  // meta-schema URI registered (SDK zod schemas write draft-07 with and without `#`).
+  const { $schema: _dialect, ...body } = schema;
+  const validate = ajv.compile(body);
+  // ajv caches compiled schemas by object identity; our copy is never reused, so free it.
+  ajv.removeSchema(body);
+  return validate;
+}
+
+function dialectOf(uri: unknown): Dialect {
+  if (typeof uri !== 'string') return '2020-12';
+  if (/draft-0[4-7]\b/.test(uri)) return 'draft-07';
+  if (uri.includes('2019-09')) return '2019-09';
+  return '2020-12';
+}
+
+function engine(dialect: Dialect): Ajv {
+  let ajv = engines.get(dialect);
+  if (!ajv) {
+    const options = { strict: false, allErrors: false, addUsedSchema: false, validateFormats: true };
+    ajv = dialect === 'draft-07' ? new Ajv(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv2020(options);
+    addFormats(ajv);
+    engines.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+function wrap(validate: ValidateFunction): ArgsValidator {
+  return (args) => {
+    if (validate(args)) return null;
+    const errors = validate.errors ?? [];
+    // With allErrors off there is one error, except under composites (anyOf, if/then), where
+    // ajv lists branch errors first and the composite's own verdict last.
+    const error = errors[errors.length - 1];
+    return error ? describe(error) : 'arguments: are invalid';
+  };
+}
+
+const acceptAnyObject: ArgsValidator = (args) =>
+  args !== null && typeof args === 'object' && !Array.isArray(args) ? null : 'arguments: must be object';
+
+function describe(error: ErrorObject): string {
+  const path = pointerSegments(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+    case 'dependentRequired':
+      return `${field([...path, String(params.missingProperty)])}: is required`;
+    case 'additionalProperties':
+      return `${field([...path, String(params.additionalProperty)])}: is not an allowed property`;
+    case 'unevaluatedProperties':
+      return `${field([...path, String(params.unevaluatedProperty)])}: is not an allowed property`;
+    case 'enum':
+      return `${field(path)}: must be one of ${listValues(params.allowedValues)}`;
+    case 'const':
+      return `${field(path)}: must be ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return `${field(path)}: ${error.message ?? 'is invalid'}`;
+  }
+}
+
+function pointerSegments(pointer: string): string[] {
+  if (!pointer) return [];
+  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** `['a', 'b', '0', 'c']` → `a.b[0].c`; the root is named `arguments`. */
+function field(segments: string[]): string {
+  if (segments.length === 0) return 'arguments';
+  let out = '';
+  for (const s of segments) {
+    if (/^\d+$/.test(s)) out += `[${s}]`;
+    else out += out ? `.${s}` : s;
+  }
+  return out || 'arguments';
+}
+
+function listValues(values: unknown): string {
+  if (!Array.isArray(values)) return 'the allowed values';
+  const shown = values.slice(0, 10).map((v) => JSON.stringify(v)).join(', ');
+  return values.length > 10 ? `${shown}, …` : shown;
 }

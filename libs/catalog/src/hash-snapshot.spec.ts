@@ -1,0 +1,31 @@
+import type { CatalogSnapshot } from './definitions';
+import { hashSnapshot } from './hash-snapshot';
+
+const base: Omit<CatalogSnapshot, 'version'> = {
+  tenantId: 't1',
+  server: { name: 'demo', version: '1.0.0' },
+  tools: [{ definition: { name: 'echo', inputSchema: { type: 'object' } }, route: { kind: 'local', handler: 'demo:echo' } }],
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+};
+
+describe('hashSnapshot', () => {
+  it('returns a sha256 hex digest', () => {
+    expect(hashSnapshot(base)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('does not depend on key order', () => {
+    const reordered = { prompts: [], resourceTemplates: [], resources: [], tools: base.tools, server: { version: '1.0.0', name: 'demo' }, tenantId: 't1' };
+    expect(hashSnapshot(reordered)).toBe(hashSnapshot(base));
+  });
+
+  it('changes when content changes', () => {
+    expect(hashSnapshot({ ...base, tenantId: 't2' })).not.toBe(hashSnapshot(base));
+  });
+
+  it('ignores a version field passed at runtime', () => {
+    const withVersion = { ...base, version: 'abc' } as CatalogSnapshot;
+    expect(hashSnapshot(withVersion)).toBe(hashSnapshot(base));
+  });
+});
