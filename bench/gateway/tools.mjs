@@ -1,0 +1,29 @@
+// The tool set shared by the two baseline targets (sdk-server.mjs, raw-server.mjs): the 40
+// fixture tools plus an in-process `echo`, so both answer tools/list with the same 41 tools.
+import { readFileSync } from 'node:fs';
+
+/** Default fixture: the same 40-tool catalog the turn-1 anchor benchmark used. */
+export const DEFAULT_FIXTURE = '/work/shared/fixtures/saas-40-tools.json';
+
+/** The in-process tool both workloads exercise with tools/call. */
+export const ECHO_TOOL = Object.freeze({
+  name: 'echo',
+  title: 'Echo',
+  description: 'Echo the given text back.',
+  inputSchema: {
+    type: 'object',
+    properties: { text: { type: 'string', description: 'Text to echo back' } },
+    required: ['text'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+});
+
+/** Fixture tools (raw JSON Schema declarations) followed by `echo`. */
+export function loadBenchTools(fixturePath = DEFAULT_FIXTURE) {
+  const parsed = JSON.parse(readFileSync(fixturePath, 'utf8'));
+  if (!parsed || !Array.isArray(parsed.tools)) {
+    throw new Error(`${fixturePath}: expected an object with a "tools" array`);
+  }
+  return [...parsed.tools, ECHO_TOOL];
+}
