@@ -1,2 +1,3 @@
 export * from './mcp-target';
 export * from './register-mcp-routes';
+export { hostnameOf, originAllowed, hostAllowed } from './origin-policy';

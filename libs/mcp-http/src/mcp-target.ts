@@ -36,7 +36,7 @@ export interface McpHttpOptions {
   /** Finds the target of a request from its path params / Host; undefined ⇒ 404 with a JSON-RPC error body. */
   resolveTarget(params: Record<string, string | undefined>, host: string | undefined): McpTarget | undefined;
   /** In-process implementations (`LocalBundle`s) reachable through `{ kind: 'local' }` routes. */
-  bundles: LocalBundle[];
+  bundles: readonly LocalBundle[];
   upstream?: UpstreamInvoker;
   /** Largest accepted POST body in bytes (413 above it). Default 1 MiB. */
   bodyLimit?: number;

@@ -1,11 +1,258 @@
-import type { FastifyInstance } from 'fastify';
-import type { McpHttpOptions } from './mcp-target';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  DEFAULT_HEADERLESS_VERSION,
+  ErrorCode,
+  McpError,
+  classifyRequest,
+  decodeBody,
+  encodeError,
+  isLegacyVersion,
+  isMethodOfEra,
+  resolveSurfaceId,
+  type ClassifiedMessage,
+  type JsonRpcId,
+  type JsonRpcRequest,
+} from '@switchboard/protocol';
+import { RequestDispatcher } from './dispatch-request';
+import { LocalHandlers } from './local-handlers';
+import type { McpHttpOptions, McpTarget } from './mcp-target';
+import { hostAllowed, originAllowed } from './origin-policy';
+import { ResponseChannel } from './response-channel';
+
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+type RouteParams = Record<string, string | undefined>;
 
 /**
  * Registers POST / GET / DELETE MCP endpoint routes on `paths` (Fastify path syntax, e.g.
- * `/t/:tenant/mcp`, `/mcp`), serving both protocol eras on each URL.
+ * `/t/:tenant/mcp`, `/mcp`), serving both protocol eras on each URL. Routes live in their
+ * own encapsulated context: the body is taken raw (so malformed JSON becomes −32700, not a
+ * Fastify error page) and every error is a JSON-RPC body with the right HTTP status.
  */
 export function registerMcpRoutes(app: FastifyInstance, paths: string[], options: McpHttpOptions): void {
-  void app; void paths; void options;
-  throw new Error('not implemented');
+  const handlers = new LocalHandlers(options.bundles);
+  const dispatcher = new RequestDispatcher(handlers, options.upstream);
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const heartbeatMs = options.sseHeartbeatMs ?? 15_000;
+  const maxLifetimeMs = options.sseMaxLifetimeMs ?? 300_000;
+
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
+
+    scope.setErrorHandler((error: FastifyError, _req, reply) => {
+      const status = error.statusCode ?? 500;
+      if (status === 413) {
+        return sendError(reply, 413, null, new McpError(ErrorCode.InvalidRequest, `Request body exceeds the limit of ${bodyLimit} bytes`));
+      }
+      if (status === 415) {
+        return sendError(reply, 415, null, new McpError(ErrorCode.InvalidRequest, 'Content-Type must be application/json'));
+      }
+      if (status >= 400 && status < 500) {
+        return sendError(reply, status, null, new McpError(ErrorCode.InvalidRequest, error.message));
+      }
+      reply.log.error({ err: error }, 'unhandled error in MCP route');
+      return sendError(reply, 500, null, new McpError(ErrorCode.InternalError, 'Internal error'));
+    });
+
+    const post = async (req: FastifyRequest, reply: FastifyReply) => {
+      const target = guard(req, reply);
+      if (!target) return;
+      const contentType = header(req, 'content-type');
+      if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType)) {
+        return sendError(reply, 415, null, new McpError(ErrorCode.InvalidRequest, 'Content-Type must be application/json'));
+      }
+      if (!acceptsBoth(header(req, 'accept'))) {
+        return sendError(reply, 406, null, new McpError(ErrorCode.InvalidRequest, 'Accept must list both application/json and text/event-stream'));
+      }
+      const body = req.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) {
+        return sendError(reply, 400, null, new McpError(ErrorCode.ParseError, 'Parse error: empty body'));
+      }
+      let decoded;
+      try {
+        decoded = decodeBody(body);
+      } catch (err) {
+        return sendWireError(reply, null, err);
+      }
+      if (decoded.kind === 'single') return handleSingle(req, reply, target, decoded.message);
+      return handleBatch(req, reply, target, decoded.messages);
+    };
+
+    const handleSingle = async (req: FastifyRequest, reply: FastifyReply, target: McpTarget, item: ClassifiedMessage) => {
+      switch (item.type) {
+        case 'invalid':
+          return sendError(reply, 400, item.id, item.error);
+        case 'response':
+          return reply.code(202).send();
+        case 'notification':
+          try {
+            classifyRequest(item.message, req.headers);
+          } catch (err) {
+            return sendWireError(reply, null, err);
+          }
+          return reply.code(202).send();
+        case 'request': {
+          const channel = new ResponseChannel(reply);
+          const { body, status } = await answer(req, target, item.message, channel);
+          channel.finish(body, status);
+          return reply;
+        }
+      }
+    };
+
+    const handleBatch = async (req: FastifyRequest, reply: FastifyReply, target: McpTarget, items: ClassifiedMessage[]) => {
+      const version = header(req, 'mcp-protocol-version') ?? DEFAULT_HEADERLESS_VERSION;
+      if (version !== '2025-03-26') {
+        return sendError(reply, 400, null, new McpError(ErrorCode.InvalidRequest, `JSON-RPC batches are only allowed at protocol version 2025-03-26, not ${version}`));
+      }
+      const parts: Array<string | Buffer> = [];
+      for (const item of items) {
+        if (item.type === 'invalid') parts.push(encodeError(item.id, item.error));
+        else if (item.type === 'request') {
+          if (item.message.method === 'initialize') {
+            parts.push(encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch')));
+            continue;
+          }
+          parts.push((await answer(req, target, item.message, undefined)).body);
+        }
+      }
+      if (parts.length === 0) return reply.code(202).send();
+      const joined = Buffer.concat([Buffer.from('['), ...interleave(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))), Buffer.from(',')), Buffer.from(']')]);
+      return reply.code(200).header('content-type', 'application/json').send(joined);
+    };
+
+    const answer = async (
+      req: FastifyRequest,
+      target: McpTarget,
+      message: JsonRpcRequest,
+      channel: ResponseChannel | undefined,
+    ): Promise<{ body: string | Buffer; status: number }> => {
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(new Error(`call exceeded ${callTimeoutMs} ms`)), callTimeoutMs);
+      const onClose = () => abort.abort(new Error('client closed the connection'));
+      req.raw.once('close', onClose);
+      try {
+        const context = classifyRequest(message, req.headers);
+        if (!isMethodOfEra(message.method, context.era)) {
+          throw new McpError(
+            ErrorCode.MethodNotFound,
+            `Method not found: ${message.method} (not part of protocol ${context.protocolVersion})`,
+            undefined,
+            context.era === 'modern' ? 404 : 200,
+          );
+        }
+        const surfaceId = resolveSurfaceId(
+          { clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
+          target.surfaceRules,
+        );
+        const body = await dispatcher.dispatch({ message, context, target, surfaceId, sink: channel, signal: abort.signal });
+        return { body, status: 200 };
+      } catch (err) {
+        if (err instanceof McpError) return { body: encodeError(message.id, err), status: err.httpStatus };
+        req.log.error({ err, method: message.method }, 'request failed');
+        return { body: encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error')), status: 200 };
+      } finally {
+        clearTimeout(timer);
+        req.raw.off('close', onClose);
+      }
+    };
+
+    const get = async (req: FastifyRequest, reply: FastifyReply) => {
+      const target = guard(req, reply);
+      if (!target) return;
+      const version = header(req, 'mcp-protocol-version');
+      const legacy = version === undefined || isLegacyVersion(version);
+      const wantsStream = /text\/event-stream/i.test(header(req, 'accept') ?? '');
+      if (!legacy || !wantsStream) {
+        return reply
+          .code(405)
+          .header('allow', legacy ? 'GET, POST' : 'POST')
+          .header('content-type', 'application/json')
+          .send(encodeError(null, new McpError(ErrorCode.InvalidRequest, legacy ? 'GET needs Accept: text/event-stream' : 'Method not allowed: this protocol version has no GET stream')));
+      }
+      // A heartbeat-only stream: this server never sends server-initiated messages, but legacy
+      // clients (Claude Code, ChatGPT connector set-up) treat a 405 here as a dead server.
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      raw.write(': stream open\n\n');
+      const beat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
+      const end = setTimeout(() => raw.end(), maxLifetimeMs);
+      raw.once('close', () => {
+        clearInterval(beat);
+        clearTimeout(end);
+      });
+    };
+
+    const del = async (req: FastifyRequest, reply: FastifyReply) => {
+      const target = guard(req, reply);
+      if (!target) return;
+      return reply
+        .code(405)
+        .header('allow', 'GET, POST')
+        .header('content-type', 'application/json')
+        .send(encodeError(null, new McpError(ErrorCode.InvalidRequest, 'Method not allowed: this server is stateless and has no sessions to delete')));
+    };
+
+    /** Tenant, Host and Origin checks shared by every method; answers and returns undefined when the request must stop. */
+    const guard = (req: FastifyRequest, reply: FastifyReply): McpTarget | undefined => {
+      const params = (req.params ?? {}) as RouteParams;
+      const host = header(req, 'host');
+      const target = options.resolveTarget(params, host);
+      if (!target) {
+        void sendError(reply, 404, null, new McpError(ErrorCode.InvalidRequest, params.tenant ? `Unknown tenant: ${params.tenant}` : 'Unknown MCP endpoint'));
+        return undefined;
+      }
+      if (!hostAllowed(host, target.allowedHosts)) {
+        void sendError(reply, 403, null, new McpError(ErrorCode.InvalidRequest, `Host not allowed: ${host ?? '(none)'}`));
+        return undefined;
+      }
+      const origin = header(req, 'origin');
+      if (origin !== undefined && !originAllowed(origin, target.allowedOrigins)) {
+        void sendError(reply, 403, null, new McpError(ErrorCode.InvalidRequest, `Origin not allowed: ${origin}`));
+        return undefined;
+      }
+      return target;
+    };
+
+    for (const path of paths) {
+      scope.post(path, { bodyLimit }, post);
+      scope.get(path, get);
+      scope.delete(path, del);
+    }
+  });
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function acceptsBoth(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const a = accept.toLowerCase();
+  if (a.includes('*/*')) return true;
+  return (a.includes('application/json') || a.includes('application/*')) && (a.includes('text/event-stream') || a.includes('text/*'));
+}
+
+function sendError(reply: FastifyReply, status: number, id: JsonRpcId | null, error: McpError): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json').send(encodeError(id, error));
+}
+
+function sendWireError(reply: FastifyReply, id: JsonRpcId | null, err: unknown): FastifyReply {
+  if (err instanceof McpError) return sendError(reply, err.httpStatus === 200 ? 400 : err.httpStatus, id, err);
+  reply.log.error({ err }, 'unexpected error while decoding');
+  return sendError(reply, 500, id, new McpError(ErrorCode.InternalError, 'Internal error'));
+}
+
+function interleave<T>(items: T[], sep: T): T[] {
+  const out: T[] = [];
+  items.forEach((item, i) => {
+    if (i > 0) out.push(sep);
+    out.push(item);
+  });
+  return out;
 }

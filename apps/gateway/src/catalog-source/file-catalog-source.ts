@@ -1,0 +1,245 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import {
+  hashSnapshot,
+  snapshotFromBundle,
+  toolDefinitionsFromJson,
+  type CatalogSnapshot,
+  type LocalBundle,
+  type PromptEntry,
+  type ResourceEntry,
+  type ResourceTemplateEntry,
+  type ToolEntry,
+} from '@switchboard/catalog';
+import { surfaceProfiles } from '@switchboard/protocol';
+import type { Logger } from 'pino';
+import { demoBundle } from '../builtin/demo/demo-bundle';
+import { conformanceBundle } from '../builtin/conformance/conformance-bundle';
+import { fixtureBundle } from '../builtin/fixture/fixture-bundle';
+import { ConfigError } from '../config/config';
+import { tenantFileSchema, type TenantFileEntry, type UpstreamSpec } from '../tenants/tenant-file';
+import { discoverUpstream, type DiscoveredCatalog } from '../upstream/discover-upstream';
+import type { CatalogSource, TenantCatalog } from './catalog-source';
+
+const BUILTIN_BUNDLES: Record<'demo' | 'conformance', LocalBundle> = { demo: demoBundle, conformance: conformanceBundle };
+const DISCOVERY_TIMEOUT_MS = 10_000;
+const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
+export interface FileCatalogSourceOptions {
+  file: string;
+  chainReaderUrl?: string;
+  logger: Logger;
+}
+
+/**
+ * Catalogs from `config/tenants.yaml`: built-in bundles, fixture files, and upstream MCP
+ * servers discovered at boot with the SDK client (rediscovered in the background while an
+ * upstream is unreachable, so one dead upstream never stops the gateway from serving).
+ */
+export class FileCatalogSource implements CatalogSource {
+  private entries: TenantFileEntry[] = [];
+  private readonly bundleList: LocalBundle[] = [];
+  private readonly discovered = new Map<string, DiscoveredCatalog>();
+  private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  private constructor(private readonly options: FileCatalogSourceOptions) {}
+
+  /** Reads and validates the file (throws ConfigError naming the tenant and field), prepares bundles. */
+  static async open(options: FileCatalogSourceOptions): Promise<FileCatalogSource> {
+    const source = new FileCatalogSource(options);
+    await source.read();
+    return source;
+  }
+
+  get bundles(): readonly LocalBundle[] {
+    return this.bundleList;
+  }
+
+  private async read(): Promise<void> {
+    const file = path.resolve(this.options.file);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`Cannot read tenants file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, { cause: err });
+    }
+    let raw: unknown;
+    try {
+      raw = parseYaml(text);
+    } catch (err) {
+      throw new ConfigError(`Tenants file ${file} is not valid YAML: ${(err as Error).message}`, { cause: err });
+    }
+    const parsed = tenantFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+      throw new ConfigError(`Invalid tenants file ${file}:\n${problems}`);
+    }
+    const ids = new Set<string>();
+    for (const tenant of parsed.data.tenants) {
+      if (ids.has(tenant.id)) throw new ConfigError(`Invalid tenants file ${file}: tenant id "${tenant.id}" appears twice`);
+      ids.add(tenant.id);
+      try {
+        surfaceProfiles(tenant.surfaces);
+      } catch (err) {
+        throw new ConfigError(`Invalid tenants file ${file}: tenant "${tenant.id}" surfaces: ${(err as Error).message}`, { cause: err });
+      }
+    }
+    this.entries = parsed.data.tenants;
+    const seen = new Set<string>();
+    for (const tenant of this.entries) {
+      for (const spec of tenant.catalogs) {
+        if ('builtin' in spec && spec.builtin !== 'chain' && !seen.has(spec.builtin)) {
+          seen.add(spec.builtin);
+          this.bundleList.push(BUILTIN_BUNDLES[spec.builtin]);
+        }
+        if ('builtin' in spec && spec.builtin === 'chain' && !this.options.chainReaderUrl) {
+          throw new ConfigError(`Invalid tenants file ${file}: tenant "${tenant.id}" uses builtin: chain but CHAIN_READER_URL is not set`);
+        }
+        if ('fixture' in spec) {
+          const fixturePath = path.resolve(path.dirname(file), spec.fixture);
+          const id = `fixture:${fixturePath}`;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          let json: unknown;
+          try {
+            json = JSON.parse(await readFile(fixturePath, 'utf8'));
+          } catch (err) {
+            throw new ConfigError(`Tenant "${tenant.id}": cannot load fixture ${fixturePath}: ${(err as Error).message}`, { cause: err });
+          }
+          this.bundleList.push(fixtureBundle(id, toolDefinitionsFromJson(json)));
+        }
+      }
+    }
+  }
+
+  async load(): Promise<TenantCatalog[]> {
+    const upstreams = new Map<string, UpstreamSpec>();
+    for (const tenant of this.entries) for (const spec of this.upstreamSpecs(tenant)) upstreams.set(upstreamKey(tenant.id, spec), spec);
+    await Promise.all(
+      [...upstreams.entries()].map(async ([key, spec]) => {
+        const ok = await this.discover(key, spec);
+        if (!ok) this.scheduleRetry(key, spec, 0);
+      }),
+    );
+    return this.entries.map((t) => this.build(t));
+  }
+
+  subscribe(listener: (tenant: TenantCatalog) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private upstreamSpecs(tenant: TenantFileEntry): UpstreamSpec[] {
+    const specs: UpstreamSpec[] = [];
+    for (const spec of tenant.catalogs) {
+      if ('upstream' in spec) specs.push(spec.upstream);
+      if ('builtin' in spec && spec.builtin === 'chain' && this.options.chainReaderUrl) {
+        specs.push({ id: 'chain', url: this.options.chainReaderUrl, stateful: false, headers: {} });
+      }
+    }
+    return specs;
+  }
+
+  private async discover(key: string, spec: UpstreamSpec): Promise<boolean> {
+    try {
+      this.discovered.set(key, await discoverUpstream(spec.url, spec.headers, DISCOVERY_TIMEOUT_MS));
+      return true;
+    } catch (err) {
+      this.options.logger.warn({ upstream: spec.id, url: spec.url, err: (err as Error).message }, 'upstream discovery failed; serving without it for now');
+      return false;
+    }
+  }
+
+  private scheduleRetry(key: string, spec: UpstreamSpec, attempt: number): void {
+    if (this.closed) return;
+    const delay = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
+    const timer = setTimeout(async () => {
+      this.timers.delete(timer);
+      if (await this.discover(key, spec)) {
+        const tenantId = key.slice(0, key.indexOf('/'));
+        const tenant = this.entries.find((t) => t.id === tenantId);
+        if (tenant) for (const listener of this.listeners) listener(this.build(tenant));
+      } else {
+        this.scheduleRetry(key, spec, attempt + 1);
+      }
+    }, delay);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private build(tenant: TenantFileEntry): TenantCatalog {
+    const tools: ToolEntry[] = [];
+    const resources: ResourceEntry[] = [];
+    const resourceTemplates: ResourceTemplateEntry[] = [];
+    const prompts: PromptEntry[] = [];
+    const add = (snap: Pick<CatalogSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>) => {
+      tools.push(...snap.tools);
+      resources.push(...snap.resources);
+      resourceTemplates.push(...snap.resourceTemplates);
+      prompts.push(...snap.prompts);
+    };
+    let instructions = tenant.instructions;
+    for (const spec of tenant.catalogs) {
+      if ('builtin' in spec && spec.builtin !== 'chain') {
+        const snap = snapshotFromBundle(tenant.id, BUILTIN_BUNDLES[spec.builtin]);
+        add(snap);
+        instructions ??= snap.instructions;
+      } else if ('fixture' in spec) {
+        const id = `fixture:${path.resolve(path.dirname(path.resolve(this.options.file)), spec.fixture)}`;
+        const bundle = this.bundleList.find((b) => b.id === id);
+        if (bundle) add(snapshotFromBundle(tenant.id, bundle));
+      }
+    }
+    for (const spec of this.upstreamSpecs(tenant)) {
+      const found = this.discovered.get(upstreamKey(tenant.id, spec));
+      if (!found) continue;
+      const base = { kind: 'upstream' as const, serverId: spec.id, url: spec.url, headers: spec.headers, stateful: spec.stateful };
+      const prefix = spec.prefix ?? '';
+      for (const def of found.tools) tools.push({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } });
+      for (const def of found.resources) resources.push({ definition: def, route: { ...base, upstreamName: def.uri } });
+      for (const def of found.resourceTemplates) resourceTemplates.push({ definition: def, route: { ...base, upstreamName: def.uriTemplate } });
+      for (const def of found.prompts) prompts.push({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } });
+    }
+    const names = new Set<string>();
+    const unique = tools.filter((t) => {
+      if (names.has(t.definition.name)) {
+        this.options.logger.warn({ tenant: tenant.id, tool: t.definition.name }, 'duplicate tool name; keeping the first');
+        return false;
+      }
+      names.add(t.definition.name);
+      return true;
+    });
+    const content = {
+      tenantId: tenant.id,
+      server: { name: `switchboard-${tenant.id}`, version: '0.1.0', title: tenant.name, description: tenant.description },
+      instructions,
+      tools: unique,
+      resources,
+      resourceTemplates,
+      prompts,
+    };
+    const snapshot: CatalogSnapshot = { ...content, version: hashSnapshot(content) };
+    return {
+      id: tenant.id,
+      name: tenant.name,
+      description: tenant.description,
+      origins: tenant.origins,
+      hosts: tenant.hosts,
+      surfaceRules: tenant.surfaces,
+      snapshot,
+    };
+  }
+}
+
+function upstreamKey(tenantId: string, spec: UpstreamSpec): string {
+  return `${tenantId}/${spec.id}`;
+}

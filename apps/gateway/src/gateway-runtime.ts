@@ -1,0 +1,65 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { registerMcpRoutes } from '@switchboard/mcp-http';
+import type { Logger } from 'pino';
+import { CATALOG_SOURCE, type CatalogSource } from './catalog-source/catalog-source';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './tokens';
+import type { GatewayConfig } from './config/config';
+import { TenantDirectory } from './tenants/tenant-directory';
+import { UpstreamPool } from './upstream/upstream-pool';
+
+/**
+ * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
+ * current, and registers the MCP routes on Fastify directly (the hot path skips Nest's
+ * per-request pipeline; Nest owns lifecycle, configuration and the other routes).
+ */
+@Injectable()
+export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
+  readonly directory: TenantDirectory;
+  readonly upstream: UpstreamPool;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(CATALOG_SOURCE) private readonly source: CatalogSource,
+    @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    this.directory = new TenantDirectory({ publicUrl: config.publicUrl, domain: config.GATEWAY_DOMAIN });
+    this.upstream = new UpstreamPool({ timeoutMs: config.UPSTREAM_TIMEOUT_MS, maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY, logger });
+  }
+
+  async onModuleInit(): Promise<void> {
+    for (const tenant of await this.source.load()) {
+      const target = this.directory.apply(tenant);
+      this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, 'tenant catalog loaded');
+    }
+    this.unsubscribe = this.source.subscribe((tenant) => {
+      try {
+        const target = this.directory.apply(tenant);
+        this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, 'tenant catalog updated');
+      } catch (err) {
+        this.logger.error({ tenant: tenant.id, err: (err as Error).message }, 'catalog update rejected; keeping the previous one');
+      }
+    });
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const paths = ['/t/:tenant/mcp'];
+    if (this.config.GATEWAY_DOMAIN) paths.push('/mcp');
+    registerMcpRoutes(fastify, paths, {
+      resolveTarget: (params, host) => this.directory.resolve(params, host),
+      bundles: this.source.bundles,
+      upstream: this.upstream,
+      bodyLimit: this.config.GATEWAY_BODY_LIMIT,
+      sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,
+      sseMaxLifetimeMs: this.config.SSE_MAX_LIFETIME_MS,
+      callTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS + 5_000,
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.unsubscribe?.();
+    await this.source.close();
+    await this.upstream.close();
+  }
+}

@@ -1,0 +1,149 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, ReadResourceResult, Route, ToolCallResult } from '@switchboard/catalog';
+import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
+import { ErrorCode, McpError } from '@switchboard/protocol';
+import type { Logger } from 'pino';
+import { Semaphore } from './semaphore';
+
+type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
+
+export interface UpstreamPoolOptions {
+  timeoutMs: number;
+  maxConcurrency: number;
+  logger: Logger;
+}
+
+interface Connection {
+  client: Client;
+  ready: Promise<void>;
+}
+
+/**
+ * Calls tenants' upstream MCP servers with the official SDK client. One connection per
+ * (server, url) is kept and reused: a stateless upstream is initialised once and then called
+ * directly; a stateful one keeps its session and is re-initialised when the upstream answers
+ * 404 (session expired). Each upstream has its own concurrency cap, and every call has a
+ * timeout. Only the route's own headers (the upstream's credential) are sent — never the
+ * client's token.
+ */
+export class UpstreamPool implements UpstreamInvoker {
+  private readonly connections = new Map<string, Connection>();
+  private readonly limits = new Map<string, Semaphore>();
+
+  constructor(private readonly options: UpstreamPoolOptions) {}
+
+  async callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
+    try {
+      return await this.withClient(route, ctx, async (client, opts) => {
+        const res = await client.callTool({ name: route.upstreamName, arguments: args }, undefined, {
+          ...opts,
+          onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
+        });
+        return res as ToolCallResult;
+      });
+    } catch (err) {
+      return { isError: true, content: [{ type: 'text', text: this.describe(route, err) }] };
+    }
+  }
+
+  async readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
+    try {
+      return (await this.withClient(route, ctx, (client, opts) => client.readResource({ uri }, opts))) as ReadResourceResult;
+    } catch (err) {
+      throw this.wireError(route, err);
+    }
+  }
+
+  async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
+    try {
+      return (await this.withClient(route, ctx, (client, opts) => client.getPrompt({ name: route.upstreamName, arguments: args }, opts))) as GetPromptResult;
+    } catch (err) {
+      throw this.wireError(route, err);
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map((c) => c.client.close().catch(() => undefined)));
+  }
+
+  private async withClient<T>(
+    route: UpstreamRoute,
+    ctx: InvokeContext,
+    fn: (client: Client, opts: { timeout: number; signal: AbortSignal; maxTotalTimeout: number }) => Promise<T>,
+  ): Promise<T> {
+    const key = `${route.serverId} ${route.url}`;
+    const timeoutMs = route.timeoutMs ?? this.options.timeoutMs;
+    let limit = this.limits.get(key);
+    if (!limit) {
+      limit = new Semaphore(route.maxConcurrency ?? this.options.maxConcurrency);
+      this.limits.set(key, limit);
+    }
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+    const release = await limit.acquire(signal);
+    try {
+      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal };
+      try {
+        return await fn(await this.connection(key, route), opts);
+      } catch (err) {
+        if (!isSessionExpired(err)) throw err;
+        // A stateful upstream forgot our session (restart, expiry): initialise again and retry once.
+        this.drop(key);
+        return await fn(await this.connection(key, route), opts);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  private async connection(key: string, route: UpstreamRoute): Promise<Client> {
+    let conn = this.connections.get(key);
+    if (!conn) {
+      const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(route.url), { requestInit: { headers: route.headers ?? {} } });
+      const ready = client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs });
+      conn = { client, ready };
+      this.connections.set(key, conn);
+      ready.catch(() => {
+        if (this.connections.get(key) === conn) this.connections.delete(key);
+      });
+    }
+    await conn.ready;
+    return conn.client;
+  }
+
+  private drop(key: string): void {
+    const conn = this.connections.get(key);
+    this.connections.delete(key);
+    void conn?.client.close().catch(() => undefined);
+  }
+
+  private describe(route: UpstreamRoute, err: unknown): string {
+    const e = err as Error & { code?: unknown };
+    if (e?.name === 'TimeoutError' || (err instanceof SdkMcpError && e.code === -32001)) {
+      return `Upstream server ${route.serverId} did not answer within ${route.timeoutMs ?? this.options.timeoutMs} ms`;
+    }
+    if (err instanceof SdkMcpError) return `Upstream server ${route.serverId} returned an error: ${e.message}`;
+    this.options.logger.warn({ upstream: route.serverId, err: e?.message }, 'upstream call failed');
+    return `Upstream server ${route.serverId} is unavailable (${summarize(e)})`;
+  }
+
+  private wireError(route: UpstreamRoute, err: unknown): McpError {
+    if (err instanceof SdkMcpError) return new McpError(err.code, err.message, err.data);
+    return new McpError(ErrorCode.InternalError, this.describe(route, err));
+  }
+}
+
+function isSessionExpired(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && err.code === 404;
+}
+
+function summarize(err: Error | undefined): string {
+  const cause = (err as { cause?: { code?: string } } | undefined)?.cause;
+  if (cause?.code) return cause.code;
+  const msg = err?.message ?? 'unknown error';
+  return msg.length > 160 ? `${msg.slice(0, 157)}...` : msg;
+}

@@ -1,0 +1,94 @@
+import { Controller, Get, Header, Headers, NotFoundException, Param } from '@nestjs/common';
+import { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from '@switchboard/protocol';
+import { GatewayRuntime } from '../gateway-runtime';
+
+/**
+ * Per-tenant discovery documents: a server card at `/.well-known/mcp.json` (SEP-2127 draft
+ * shape; optional and unstable in the spec, so kept small) and an `llms.txt` that tells an
+ * agent or a person what the endpoint offers and how to connect.
+ */
+@Controller()
+export class WellKnownController {
+  constructor(private readonly runtime: GatewayRuntime) {}
+
+  @Get('t/:tenant/.well-known/mcp.json')
+  @Header('cache-control', 'public, max-age=300')
+  cardByPath(@Param('tenant') tenant: string): Record<string, unknown> {
+    return this.card(tenant);
+  }
+
+  @Get('.well-known/mcp.json')
+  @Header('cache-control', 'public, max-age=300')
+  cardByHost(@Headers('host') host: string | undefined): Record<string, unknown> {
+    return this.card(this.tenantFromHost(host));
+  }
+
+  @Get('t/:tenant/llms.txt')
+  @Header('content-type', 'text/plain; charset=utf-8')
+  llmsByPath(@Param('tenant') tenant: string): string {
+    return this.llms(tenant);
+  }
+
+  @Get('llms.txt')
+  @Header('content-type', 'text/plain; charset=utf-8')
+  llmsByHost(@Headers('host') host: string | undefined): string {
+    return this.llms(this.tenantFromHost(host));
+  }
+
+  private tenantFromHost(host: string | undefined): string {
+    const target = this.runtime.directory.resolve({}, host);
+    if (!target) throw new NotFoundException({ error: 'not_found', message: 'No tenant is served at this host' });
+    return target.tenantId;
+  }
+
+  private card(tenantId: string): Record<string, unknown> {
+    const target = this.runtime.directory.target(tenantId);
+    const tenant = this.runtime.directory.tenant(tenantId);
+    if (!target || !tenant) throw new NotFoundException({ error: 'not_found', message: `Unknown tenant: ${tenantId}` });
+    const snap = target.catalog.snapshot;
+    return {
+      $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
+      name: snap.server.name,
+      title: tenant.name,
+      description: tenant.description,
+      version: snap.version.slice(0, 12),
+      protocolVersions: SUPPORTED_VERSIONS,
+      remotes: [{ type: 'streamable-http', url: this.runtime.directory.mcpUrl(tenantId) }],
+      capabilities: target.catalog.capabilities,
+      tools: snap.tools.map((t) => ({ name: t.definition.name, title: t.definition.title ?? t.definition.annotations?.title })),
+      resources: snap.resources.length,
+      prompts: snap.prompts.map((p) => p.definition.name),
+    };
+  }
+
+  private llms(tenantId: string): string {
+    const target = this.runtime.directory.target(tenantId);
+    const tenant = this.runtime.directory.tenant(tenantId);
+    if (!target || !tenant) throw new NotFoundException({ error: 'not_found', message: `Unknown tenant: ${tenantId}` });
+    const url = this.runtime.directory.mcpUrl(tenantId);
+    const snap = target.catalog.snapshot;
+    const lines = [
+      `# ${tenant.name}`,
+      '',
+      `> ${tenant.description ?? 'An MCP server hosted on Switchboard.'}`,
+      '',
+      `MCP endpoint (Streamable HTTP, protocol ${SUPPORTED_VERSIONS[0]} and ${LATEST_LEGACY_VERSION} down to 2024-11-05): ${url}`,
+      '',
+      'Connect from Claude Code:',
+      '',
+      `    claude mcp add --transport http ${tenant.id} ${url}`,
+      '',
+      '## Tools',
+      '',
+      ...snap.tools.map((t) => `- ${t.definition.name}: ${oneLine(t.definition.title ?? t.definition.annotations?.title ?? '')}${t.definition.description ? ` — ${oneLine(t.definition.description)}` : ''}`),
+    ];
+    if (snap.prompts.length) lines.push('', '## Prompts', '', ...snap.prompts.map((p) => `- ${p.definition.name}${p.definition.description ? `: ${oneLine(p.definition.description)}` : ''}`));
+    if (snap.resources.length) lines.push('', '## Resources', '', ...snap.resources.map((r) => `- ${r.definition.uri} (${r.definition.name})`));
+    return lines.join('\n') + '\n';
+  }
+}
+
+function oneLine(s: string): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 197)}...` : flat;
+}

@@ -1,0 +1,228 @@
+import type { CompiledCatalog, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
+import {
+  ErrorCode,
+  LOG_LEVELS,
+  McpError,
+  buildDiscoverResult,
+  buildInitializeResult,
+  encodeNotification,
+  encodeResult,
+  encodeResultBytes,
+  modernResultFields,
+  negotiateLegacyVersion,
+  type JsonRpcRequest,
+  type LogLevel,
+  type RequestContext,
+} from '@switchboard/protocol';
+import type { LocalHandlers } from './local-handlers';
+import type { InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
+
+type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
+
+/** Where a dispatched request may send notifications (its own response stream). */
+export interface NotificationSink {
+  notify(encoded: string): void;
+}
+
+export interface DispatchInput {
+  message: JsonRpcRequest;
+  context: RequestContext;
+  target: McpTarget;
+  surfaceId: string;
+  sink: NotificationSink | undefined;
+  signal: AbortSignal;
+}
+
+const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
+const DISCOVER_TTL_MS = 300_000;
+
+/**
+ * Turns one request into its encoded response. Wire errors (McpError) propagate to the
+ * caller, which encodes them with their HTTP status; everything else that fails inside a
+ * tool becomes an `isError` tool result, never a protocol crash.
+ */
+export class RequestDispatcher {
+  constructor(
+    private readonly handlers: LocalHandlers,
+    private readonly upstream: UpstreamInvoker | undefined,
+  ) {}
+
+  async dispatch(input: DispatchInput): Promise<string | Buffer> {
+    const { message, context, target } = input;
+    const catalog = target.catalog;
+    const params = message.params ?? {};
+
+    if (LIST_METHODS.has(message.method)) {
+      const cursor = params.cursor;
+      if (cursor !== undefined && typeof cursor !== 'string') {
+        throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a string');
+      }
+      return encodeResultBytes(message.id, catalog.list(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor));
+    }
+
+    switch (message.method) {
+      case 'initialize':
+        return encodeResult(
+          message.id,
+          buildInitializeResult({
+            protocolVersion: negotiateLegacyVersion(params.protocolVersion),
+            capabilities: catalog.capabilities,
+            serverInfo: catalog.serverInfo,
+            instructions: catalog.snapshot.instructions,
+          }),
+        );
+      case 'server/discover':
+        return encodeResult(
+          message.id,
+          buildDiscoverResult({
+            capabilities: catalog.capabilities,
+            serverInfo: catalog.serverInfo,
+            instructions: catalog.snapshot.instructions,
+            ttlMs: DISCOVER_TTL_MS,
+            cacheScope: 'public',
+          }),
+        );
+      case 'ping':
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        return encodeResult(message.id, {});
+      case 'logging/setLevel':
+        if (!LOG_LEVELS.includes(params.level as LogLevel)) {
+          throw new McpError(ErrorCode.InvalidParams, `params.level must be one of ${LOG_LEVELS.join(', ')}`);
+        }
+        return encodeResult(message.id, {});
+      case 'tools/call':
+        return this.result(input, await this.callTool(input, catalog, params));
+      case 'resources/read':
+        return this.result(input, await this.readResource(input, catalog, params));
+      case 'prompts/get':
+        return this.result(input, await this.getPrompt(input, catalog, params));
+      case 'completion/complete':
+        return this.result(input, this.complete(catalog, params));
+      default:
+        throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, context.era === 'modern' ? 404 : 200);
+    }
+  }
+
+  private result(input: DispatchInput, result: object): string {
+    if (input.context.era === 'modern') {
+      const fields = modernResultFields(input.target.catalog.serverInfo);
+      const own = (result as { _meta?: Record<string, unknown> })._meta;
+      return encodeResult(input.message.id, { ...result, resultType: fields.resultType, _meta: { ...own, ...fields._meta } });
+    }
+    return encodeResult(input.message.id, result);
+  }
+
+  private invokeContext(input: DispatchInput): InvokeContext & ToolContext {
+    const { context, sink } = input;
+    const progressToken = context.progressToken;
+    const minLevel = context.era === 'modern' ? context.logLevel : 'debug';
+    const minIndex = minLevel === undefined ? Infinity : LOG_LEVELS.indexOf(minLevel);
+    return {
+      tenantId: input.target.tenantId,
+      request: context,
+      signal: input.signal,
+      progress(progress: number, total?: number, message?: string) {
+        if (progressToken === undefined || !sink) return;
+        const params: Record<string, unknown> = { progressToken, progress };
+        if (total !== undefined) params.total = total;
+        if (message !== undefined) params.message = message;
+        sink.notify(encodeNotification('notifications/progress', params));
+      },
+      log(level: LogLevel, data: unknown, logger?: string) {
+        if (!sink || LOG_LEVELS.indexOf(level) < minIndex) return;
+        const params: Record<string, unknown> = { level, data };
+        if (logger !== undefined) params.logger = logger;
+        sink.notify(encodeNotification('notifications/message', params));
+      },
+    };
+  }
+
+  private async callTool(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<ToolCallResult> {
+    const name = params.name;
+    if (typeof name !== 'string' || name.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
+    const args = params.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
+    }
+    const found = catalog.tool(name);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const problem = found.validate(args);
+    if (problem !== null) {
+      return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
+    }
+    const route = found.entry.route;
+    const ctx = this.invokeContext(input);
+    if (route.kind === 'local') {
+      const tool = this.handlers.tool(route.handler);
+      if (!tool) return toolFailure(name, 'its implementation is not available on this server');
+      return tool.call(args, ctx);
+    }
+    return this.requireUpstream(route).callTool(route, args as Record<string, unknown>, ctx);
+  }
+
+  private async readResource(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {
+    const uri = params.uri;
+    if (typeof uri !== 'string' || uri.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.uri must be a non-empty string');
+    const found = catalog.resource(uri);
+    const notFound = () =>
+      new McpError(input.context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    if (!found) throw notFound();
+    const ctx = this.invokeContext(input);
+    if ('entry' in found) {
+      const route = found.entry.route;
+      if (route.kind === 'upstream') return this.requireUpstream(route).readResource(route, uri, ctx);
+      const resource = this.handlers.resource(route.handler);
+      if (!resource) throw notFound();
+      return { contents: await resource.read(ctx) };
+    }
+    const route = found.template.route;
+    if (route.kind === 'upstream') return this.requireUpstream(route).readResource(route, uri, ctx);
+    const template = this.handlers.template(route.handler);
+    if (!template) throw notFound();
+    return { contents: await template.read(uri, found.vars, ctx) };
+  }
+
+  private async getPrompt(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {
+    const name = params.name;
+    if (typeof name !== 'string' || name.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
+    const entry = catalog.prompt(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    const args = params.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
+    }
+    const ctx = this.invokeContext(input);
+    if (entry.route.kind === 'upstream') return this.requireUpstream(entry.route).getPrompt(entry.route, args as Record<string, string>, ctx);
+    const prompt = this.handlers.prompt(entry.route.handler);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    return prompt.get(args, ctx);
+  }
+
+  private complete(catalog: CompiledCatalog, params: Record<string, unknown>): object {
+    const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+    const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
+    if (!ref || typeof ref !== 'object') throw new McpError(ErrorCode.InvalidParams, 'params.ref must be an object');
+    if (!argument || typeof argument.name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'params.argument.name must be a string');
+    const value = typeof argument.value === 'string' ? argument.value : '';
+    let values: string[] = [];
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const entry = catalog.prompt(ref.name);
+      if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+      const prompt = entry.route.kind === 'local' ? this.handlers.prompt(entry.route.handler) : undefined;
+      values = prompt ? prompt.complete(argument.name, value) : [];
+    } else if (ref.type !== 'ref/resource') {
+      throw new McpError(ErrorCode.InvalidParams, 'params.ref.type must be ref/prompt or ref/resource');
+    }
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+  }
+
+  private requireUpstream(route: UpstreamRoute): UpstreamInvoker {
+    if (!this.upstream) throw new McpError(ErrorCode.InternalError, `No upstream invoker configured for server ${route.serverId}`);
+    return this.upstream;
+  }
+}
+
+function toolFailure(name: string, why: string): ToolCallResult {
+  return { isError: true, content: [{ type: 'text', text: `Tool ${name} failed: ${why}` }] };
+}
