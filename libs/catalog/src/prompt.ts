@@ -1,3 +1,4 @@
+import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { GetPromptResult, PromptMessage } from './content';
 import type { PromptDefinition } from './definitions';
 import type { ToolContext } from './tool-context';
@@ -9,10 +10,30 @@ export abstract class Prompt {
     void args; void ctx;
     throw new Error(`${this.name} does not implement messages()`);
   }
-  /** Checks required arguments (McpError −32602 naming the argument), then builds the result. */
+  /**
+   * Checks the arguments (an object of strings; every required one present), then builds the result.
+   * @throws McpError −32602 naming the missing or malformed argument.
+   */
   static async get(args: unknown, ctx: ToolContext): Promise<GetPromptResult> {
-    void args; void ctx;
-    throw new Error('not implemented');
+    const def = this.definition;
+    const input = args === undefined || args === null ? {} : args;
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${def.name}: arguments: must be an object of strings`);
+    }
+    const values: Record<string, string> = {};
+    for (const [key, value] of Object.entries(input)) {
+      if (typeof value !== 'string') {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${def.name}: ${key}: must be string`);
+      }
+      values[key] = value;
+    }
+    for (const arg of def.arguments ?? []) {
+      if (arg.required && !Object.hasOwn(values, arg.name)) {
+        throw new McpError(ErrorCode.InvalidParams, `Missing required argument for prompt ${def.name}: ${arg.name}`, { argument: arg.name });
+      }
+    }
+    const messages = await this.messages(values, ctx);
+    return def.description === undefined ? { messages } : { description: def.description, messages };
   }
   /** Completion values for an argument (`completion/complete`); default none. */
   static complete(argument: string, value: string): string[] {

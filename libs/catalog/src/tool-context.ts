@@ -9,4 +9,9 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Emits a `notifications/message`; a no-op when the caller did not ask for logs at that level. */
   log(level: LogLevel, data: unknown, logger?: string): void;
+  /**
+   * Receives an unexpected error of a local tool (not a ToolError) for server-side logging;
+   * the client only sees a generic message. Optional so contexts built in tests can omit it.
+   */
+  reportError?(err: unknown): void;
 }

@@ -1,6 +1,8 @@
-import type { ToolCallResult } from './content';
+import { compileValidator, type ArgsValidator } from './compile-validator';
+import type { ContentBlock, ToolCallResult } from './content';
 import type { ToolDefinition } from './definitions';
 import type { ToolContext } from './tool-context';
+import { ToolContent } from './tool-content';
 
 /**
  * An expected tool failure (bad upstream answer, not found, refused): becomes a result with
@@ -14,12 +16,16 @@ export class ToolError extends Error {
   }
 }
 
+// One validator per tool class, compiled on its first call (schemas are static per class).
+const validators = new WeakMap<object, ArgsValidator>();
+
 /**
  * One class per tool. Subclasses declare `static definition` and `static payload(args, ctx)`,
  * which returns plain data; tests assert on `payload`. The base class validates arguments
  * (validator compiled once per class), runs `payload`, and renders the data: with an
  * `outputSchema`, `structuredContent` plus the same JSON as text; a string as one text
- * block; other data as JSON text. Override `render` for images, audio or resources.
+ * block; other data as JSON text. For images, audio or resources return
+ * `Tool.content([...blocks])` from `payload`, or override `render`.
  */
 export abstract class Tool {
   static readonly definition: ToolDefinition;
@@ -29,16 +35,53 @@ export abstract class Tool {
     throw new Error(`${this.name} does not implement payload()`);
   }
 
+  /** Wraps content blocks (and optional structured data) so `render` passes them through untouched. */
+  static content(blocks: ContentBlock[], structured?: unknown): ToolContent {
+    return new ToolContent(blocks, structured);
+  }
+
   static render(data: unknown): ToolCallResult {
-    void data;
-    throw new Error('not implemented');
+    if (data instanceof ToolContent) {
+      return data.structured === undefined ? { content: data.blocks } : { content: data.blocks, structuredContent: data.structured };
+    }
+    if (this.definition?.outputSchema) {
+      const structured = data === undefined ? null : data;
+      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    }
+    if (typeof data === 'string') return { content: [{ type: 'text', text: data }] };
+    return { content: [{ type: 'text', text: JSON.stringify(data === undefined ? null : data) }] };
+  }
+
+  /** The compiled argument validator of this class (compiled once, on first use). */
+  static validator(): ArgsValidator {
+    let validate = validators.get(this);
+    if (!validate) {
+      validate = compileValidator(this.definition.inputSchema);
+      validators.set(this, validate);
+    }
+    return validate;
   }
 
   /** Validate → payload → render; validation failures and ToolErrors become `isError` results naming the field. */
   static async call(args: unknown, ctx: ToolContext): Promise<ToolCallResult> {
-    void args; void ctx;
-    throw new Error('not implemented');
+    const name = this.definition.name;
+    // `arguments` is optional on the wire; a tool without parameters is called with none.
+    const input = args === undefined || args === null ? {} : args;
+    const problem = this.validator()(input);
+    if (problem !== null) return errorResult(`Invalid arguments for tool ${name}: ${problem}`);
+    try {
+      const data = await this.payload(input as Record<string, unknown>, ctx);
+      return this.render(data);
+    } catch (err) {
+      if (err instanceof ToolError) return errorResult(err.message);
+      ctx.reportError?.(err);
+      return errorResult(`Tool ${name} failed with an internal error`);
+    }
   }
+}
+
+function errorResult(text: string): ToolCallResult {
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 export type ToolClass = typeof Tool;
