@@ -1,26 +1,39 @@
-import type { JsonRpcId } from './jsonrpc';
-import type { McpError } from './mcp-error';
+import type { JsonRpcErrorObject, JsonRpcId } from './jsonrpc';
+import { McpError } from './mcp-error';
+
+const RESULT_PREFIX = Buffer.from('{"jsonrpc":"2.0","id":');
+const RESULT_KEY = Buffer.from(',"result":');
+const CLOSE = Buffer.from('}');
 
 /** `{"jsonrpc":"2.0","id":<id>,"result":<result>}` as a string. */
 export function encodeResult(id: JsonRpcId, result: unknown): string {
-  void id; void result;
-  throw new Error('not implemented');
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result ?? {})}}`;
 }
 
 /** An error response; `id` is null when the request id could not be read. */
 export function encodeError(id: JsonRpcId | null, error: McpError | { code: number; message: string; data?: unknown }): string {
-  void id; void error;
-  throw new Error('not implemented');
+  const body: JsonRpcErrorObject =
+    error instanceof McpError
+      ? error.toJSON()
+      : error.data === undefined
+        ? { code: error.code, message: error.message }
+        : { code: error.code, message: error.message, data: error.data };
+  return JSON.stringify({ jsonrpc: '2.0', id, error: body });
 }
 
-/** Hot path: wraps precompiled result bytes in an envelope without re-serialising them. */
+/**
+ * Hot path: wraps precompiled result bytes in an envelope without re-serialising them.
+ * `resultBytes` must already be one JSON object (as the catalog compiler stores it).
+ */
 export function encodeResultBytes(id: JsonRpcId, resultBytes: Buffer): Buffer {
-  void id; void resultBytes;
-  throw new Error('not implemented');
+  const idBytes = Buffer.from(typeof id === 'number' ? String(id) : JSON.stringify(id));
+  return Buffer.concat(
+    [RESULT_PREFIX, idBytes, RESULT_KEY, resultBytes, CLOSE],
+    RESULT_PREFIX.length + idBytes.length + RESULT_KEY.length + resultBytes.length + CLOSE.length,
+  );
 }
 
 /** A JSON-RPC notification as a string. */
 export function encodeNotification(method: string, params?: Record<string, unknown>): string {
-  void method; void params;
-  throw new Error('not implemented');
+  return JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
 }
