@@ -13,7 +13,11 @@ export const LATEST_MODERN_VERSION: ModernVersion = '2026-07-28';
 /** Transport rule (2025-06-18+): a request with no `MCP-Protocol-Version` header is treated as 2025-03-26. */
 export const DEFAULT_HEADERLESS_VERSION: LegacyVersion = '2025-03-26';
 
-/** Every version this server speaks, newest first (used in `-32022` data and `server/discover`). */
+/**
+ * Every version this server speaks, newest first (named in the legacy 400 for an unknown
+ * `MCP-Protocol-Version`). `server/discover` and `-32022` data list MODERN_VERSIONS only, as
+ * SDK v2 does: legacy revisions are negotiated through `initialize`, never through `_meta`.
+ */
 export const SUPPORTED_VERSIONS: readonly ProtocolVersion[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].sort().reverse();
 
 export function isLegacyVersion(v: unknown): v is LegacyVersion {
