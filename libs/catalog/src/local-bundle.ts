@@ -1,6 +1,7 @@
 import type { PromptClass } from './prompt';
 import type { ResourceClass, ResourceTemplateClass } from './resource';
 import type { ServerIdentity, CatalogSnapshot } from './definitions';
+import { hashSnapshot } from './hash-snapshot';
 import type { ToolClass } from './tool';
 
 /** A set of in-process implementations: a built-in catalog (demo, conformance, chain). */
@@ -15,13 +16,25 @@ export interface LocalBundle {
   prompts?: PromptClass[];
 }
 
-/** Handler key of a local entry: `${bundleId}:${name or uri}`. */
+/** Handler key of a local entry: `${bundleId}:${name or uri}` (a resource template uses its `uriTemplate`). */
 export function localHandlerKey(bundleId: string, name: string): string {
   return `${bundleId}:${name}`;
 }
 
-/** A snapshot whose entries all route to the bundle's local handlers. */
+/** A snapshot whose entries all route to the bundle's local handlers; `version` is its content hash. */
 export function snapshotFromBundle(tenantId: string, bundle: LocalBundle): CatalogSnapshot {
-  void tenantId; void bundle;
-  throw new Error('not implemented');
+  const local = (key: string) => ({ kind: 'local' as const, handler: localHandlerKey(bundle.id, key) });
+  const content: Omit<CatalogSnapshot, 'version'> = {
+    tenantId,
+    server: bundle.server,
+    ...(bundle.instructions === undefined ? {} : { instructions: bundle.instructions }),
+    tools: bundle.tools.map((t) => ({ definition: t.definition, route: local(t.definition.name) })),
+    resources: (bundle.resources ?? []).map((r) => ({ definition: r.definition, route: local(r.definition.uri) })),
+    resourceTemplates: (bundle.resourceTemplates ?? []).map((r) => ({
+      definition: r.definition,
+      route: local(r.definition.uriTemplate),
+    })),
+    prompts: (bundle.prompts ?? []).map((p) => ({ definition: p.definition, route: local(p.definition.name) })),
+  };
+  return { ...content, version: hashSnapshot(content) };
 }
