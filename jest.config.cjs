@@ -9,5 +9,7 @@ module.exports = {
     preset('mcp-http', 'libs/mcp-http'),
     preset('gateway', 'apps/gateway'),
     preset('chain-reader', 'apps/chain-reader'),
+    preset('registry', 'apps/registry'),
+    preset('auth', 'apps/auth'),
   ],
 };
