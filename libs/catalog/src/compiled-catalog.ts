@@ -5,6 +5,7 @@ import {
   McpError,
   MODERN_VERSIONS,
   isModernVersion,
+  modernResultFields,
   versionAtLeast,
   type CacheScope,
   type ProtocolVersion,
@@ -339,14 +340,6 @@ function serverInfoOf(snapshot: CatalogSnapshot): ServerInfo {
   if (s.description !== undefined) info.description = s.description;
   if (s.websiteUrl !== undefined) info.websiteUrl = s.websiteUrl;
   return info;
-}
-
-/**
- * Same shape as protocol's `modernResultFields` (kept local while that lib is being written;
- * switch to the import once it lands so the two cannot drift).
- */
-function modernResultFields(serverInfo: ServerInfo): { resultType: 'complete'; _meta: Record<string, unknown> } {
-  return { resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } };
 }
 
 function uniqueMap<E>(entries: E[], keyOf: (e: E) => string, kind: string): Map<string, E> {
