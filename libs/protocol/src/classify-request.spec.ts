@@ -217,6 +217,13 @@ describe('classifyRequest — modern era', () => {
       });
     });
 
+    it('with a legacy header, tolerates absent Mcp-Method and Mcp-Name but still checks present ones', () => {
+      const { message } = modern('tools/call', { name: 'get_weather' });
+      expect(classifyRequest(message, { 'mcp-protocol-version': '2025-11-25' }).era).toBe('modern');
+      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/list' })).code).toBe(-32020);
+      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2025-11-25', 'mcp-name': 'other' })).code).toBe(-32020);
+    });
+
     it('rejects a missing header on a modern request with 400 + -32020', () => {
       const { message } = modern('tools/list');
       const error = rejection(() => classifyRequest(message, { 'mcp-method': 'tools/list' }));

@@ -36,7 +36,8 @@
  * Notifications are exempt from header presence rules and answered 202.
  *
  * Deliberate deviations (MCP-NOTES §4): a *legacy* `MCP-Protocol-Version` beside a modern
- * `_meta` version is accepted (Claude, anthropics/claude-code#93290; SDK v2 answers −32020);
+ * `_meta` version is accepted (Claude, anthropics/claude-code#93290; SDK v2 answers −32020),
+ * and then absent `Mcp-Method` / `Mcp-Name` are tolerated too (present ones must still match);
  * a modern header on a claim-less non-discover request is served as legacy 2025-11-25
  * (Claude Code sends its newest version after negotiating an older one; SDK v2 answers −32602).
  */
@@ -201,8 +202,11 @@ function modernContext(
   }
   if (isRequest) {
     if (header === undefined) throw headerMismatch('MCP-Protocol-Version', undefined, `"${version}"`);
-    if (methodHeader === undefined) throw headerMismatch('Mcp-Method', undefined, `"${echo(method)}"`);
-    checkNameHeader(method, message.params, headers);
+    // A legacy header means a legacy transport layer under a modern protocol layer (Claude): it
+    // does not send Mcp-Method / Mcp-Name either, so only values that are present are checked.
+    const legacyTransport = isLegacyVersion(header);
+    if (methodHeader === undefined && !legacyTransport) throw headerMismatch('Mcp-Method', undefined, `"${echo(method)}"`);
+    checkNameHeader(method, message.params, headers, !legacyTransport);
   }
 
   const context: RequestContext = { era: 'modern', protocolVersion: version };
@@ -215,7 +219,7 @@ function modernContext(
 }
 
 /** `Mcp-Name` must mirror params.name / params.uri / params.taskId (after Base64-sentinel decoding). */
-function checkNameHeader(method: string, params: JsonObject | undefined, headers: HttpHeaders): void {
+function checkNameHeader(method: string, params: JsonObject | undefined, headers: HttpHeaders, required: boolean): void {
   const field = NAME_SOURCE.get(method);
   if (field === undefined) return;
   const bodyValue = params?.[field];
@@ -223,7 +227,10 @@ function checkNameHeader(method: string, params: JsonObject | undefined, headers
   // A body without a string value is left to params validation (−32602 in-band), as SDK v2 does.
   if (typeof bodyValue !== 'string') return;
   const expected = `params.${field} "${echo(bodyValue)}"`;
-  if (nameHeader === undefined) throw headerMismatch('Mcp-Name', undefined, expected);
+  if (nameHeader === undefined) {
+    if (required) throw headerMismatch('Mcp-Name', undefined, expected);
+    return;
+  }
   const decoded = decodeHeaderValue(nameHeader);
   if (decoded === undefined) throw headerMismatch('Mcp-Name', nameHeader, `${expected} (invalid Base64 sentinel)`);
   if (decoded === bodyValue) return;
