@@ -1,4 +1,4 @@
-import type { CompiledCatalog, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
+import type { BundleHandlers, CompiledCatalog, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
 import {
   ErrorCode,
   LOG_LEVELS,
@@ -14,7 +14,6 @@ import {
   type LogLevel,
   type RequestContext,
 } from '@switchboard/protocol';
-import type { LocalHandlers } from './local-handlers';
 import type { InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -43,7 +42,7 @@ const DISCOVER_TTL_MS = 300_000;
  */
 export class RequestDispatcher {
   constructor(
-    private readonly handlers: LocalHandlers,
+    private readonly handlers: BundleHandlers,
     private readonly upstream: UpstreamInvoker | undefined,
   ) {}
 
@@ -147,16 +146,18 @@ export class RequestDispatcher {
     }
     const found = catalog.tool(name);
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const problem = found.validate(args);
-    if (problem !== null) {
-      return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
-    }
     const route = found.entry.route;
     const ctx = this.invokeContext(input);
     if (route.kind === 'local') {
-      const tool = this.handlers.tool(route.handler);
+      // Tool.call validates with the same cached validator and renders the failure.
+      const tool = this.handlers.tools.get(route.handler);
       if (!tool) return toolFailure(name, 'its implementation is not available on this server');
       return tool.call(args, ctx);
+    }
+    // Upstream tools are validated here, before any network hop.
+    const problem = found.validate(args);
+    if (problem !== null) {
+      return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
     }
     return this.requireUpstream(route).callTool(route, args as Record<string, unknown>, ctx);
   }
@@ -172,13 +173,13 @@ export class RequestDispatcher {
     if ('entry' in found) {
       const route = found.entry.route;
       if (route.kind === 'upstream') return this.requireUpstream(route).readResource(route, uri, ctx);
-      const resource = this.handlers.resource(route.handler);
+      const resource = this.handlers.resources.get(route.handler);
       if (!resource) throw notFound();
       return { contents: await resource.read(ctx) };
     }
     const route = found.template.route;
     if (route.kind === 'upstream') return this.requireUpstream(route).readResource(route, uri, ctx);
-    const template = this.handlers.template(route.handler);
+    const template = this.handlers.resourceTemplates.get(route.handler);
     if (!template) throw notFound();
     return { contents: await template.read(uri, found.vars, ctx) };
   }
@@ -194,7 +195,7 @@ export class RequestDispatcher {
     }
     const ctx = this.invokeContext(input);
     if (entry.route.kind === 'upstream') return this.requireUpstream(entry.route).getPrompt(entry.route, args as Record<string, string>, ctx);
-    const prompt = this.handlers.prompt(entry.route.handler);
+    const prompt = this.handlers.prompts.get(entry.route.handler);
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     return prompt.get(args, ctx);
   }
@@ -209,7 +210,7 @@ export class RequestDispatcher {
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
       const entry = catalog.prompt(ref.name);
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
-      const prompt = entry.route.kind === 'local' ? this.handlers.prompt(entry.route.handler) : undefined;
+      const prompt = entry.route.kind === 'local' ? this.handlers.prompts.get(entry.route.handler) : undefined;
       values = prompt ? prompt.complete(argument.name, value) : [];
     } else if (ref.type !== 'ref/resource') {
       throw new McpError(ErrorCode.InvalidParams, 'params.ref.type must be ref/prompt or ref/resource');

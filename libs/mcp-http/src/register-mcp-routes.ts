@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bundleHandlers } from '@switchboard/catalog';
 import {
   DEFAULT_HEADERLESS_VERSION,
   ErrorCode,
@@ -14,7 +15,6 @@ import {
   type JsonRpcRequest,
 } from '@switchboard/protocol';
 import { RequestDispatcher } from './dispatch-request';
-import { LocalHandlers } from './local-handlers';
 import type { McpHttpOptions, McpTarget } from './mcp-target';
 import { hostAllowed, originAllowed } from './origin-policy';
 import { ResponseChannel } from './response-channel';
@@ -31,7 +31,7 @@ type RouteParams = Record<string, string | undefined>;
  * Fastify error page) and every error is a JSON-RPC body with the right HTTP status.
  */
 export function registerMcpRoutes(app: FastifyInstance, paths: string[], options: McpHttpOptions): void {
-  const handlers = new LocalHandlers(options.bundles);
+  const handlers = bundleHandlers(...options.bundles);
   const dispatcher = new RequestDispatcher(handlers, options.upstream);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
