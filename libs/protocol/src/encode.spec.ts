@@ -51,6 +51,12 @@ describe('encodeResultBytes', () => {
     expect(JSON.parse(encodeResultBytes('id-"1"', Buffer.from('{}')).toString('utf8'))).toEqual({ jsonrpc: '2.0', id: 'id-"1"', result: {} });
   });
 
+  it('sizes multi-byte string ids correctly', () => {
+    const out = encodeResultBytes('ид-☕', Buffer.from('{"a":1}'));
+    expect(JSON.parse(out.toString('utf8'))).toEqual({ jsonrpc: '2.0', id: 'ид-☕', result: { a: 1 } });
+    expect(out.toString('utf8').endsWith('{"a":1}}')).toBe(true);
+  });
+
   it('does not parse or re-serialise the result bytes', () => {
     // Spacing inside the precompiled bytes survives untouched, which a re-serialisation would drop.
     const bytes = Buffer.from('{ "a" : 1 }');
