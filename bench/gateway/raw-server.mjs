@@ -1,5 +1,5 @@
 // "Practical limit" target for bench/gateway: a bare Fastify route that answers tools/list by
-// writing a precompiled buffer of the same 41-tool response the SDK baseline produces (only the
+// writing a precompiled buffer of the same 40-tool response the SDK baseline produces (only the
 // JSON-RPC id is spliced in per request), and answers tools/call of `echo` directly. No MCP
 // machinery at all — the ceiling any MCP server on Fastify/Node could approach on this machine.
 //

@@ -1,5 +1,8 @@
 // The tool set shared by the two baseline targets (sdk-server.mjs, raw-server.mjs): the 40
-// fixture tools plus an in-process `echo`, so both answer tools/list with the same 41 tools.
+// fixture tools with the fixture's own `echo` (args `{message}`) replaced by the bench `echo`
+// (args `{text}`), so both answer tools/list with the same 40 uniquely named tools. The gateway
+// does the same for the bench tenant: its builtin demo `echo` wins over the fixture's one
+// ("duplicate tool name; keeping the first"), plus the demo bundle's other tools.
 import { readFileSync } from 'node:fs';
 
 /** Default fixture: the same 40-tool catalog the turn-1 anchor benchmark used. */
@@ -19,11 +22,11 @@ export const ECHO_TOOL = Object.freeze({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 });
 
-/** Fixture tools (raw JSON Schema declarations) followed by `echo`. */
+/** Fixture tools (raw JSON Schema declarations) except its `echo`, followed by the bench `echo`. */
 export function loadBenchTools(fixturePath = DEFAULT_FIXTURE) {
   const parsed = JSON.parse(readFileSync(fixturePath, 'utf8'));
   if (!parsed || !Array.isArray(parsed.tools)) {
     throw new Error(`${fixturePath}: expected an object with a "tools" array`);
   }
-  return [...parsed.tools, ECHO_TOOL];
+  return [...parsed.tools.filter((t) => t.name !== ECHO_TOOL.name), ECHO_TOOL];
 }
