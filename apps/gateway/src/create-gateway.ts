@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { CatalogSource } from './catalog-source/catalog-source';
@@ -26,7 +27,12 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.headers.authorization', '*.authorization'], censor: '[redacted]' },
     });
   const source = options.source ?? (await FileCatalogSource.open({ file: config.TENANTS_FILE, chainReaderUrl: config.CHAIN_READER_URL, logger }));
-  const adapter = new FastifyAdapter({ loggerInstance: logger, disableRequestLogging: true, bodyLimit: config.GATEWAY_BODY_LIMIT });
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    // Per-request log lines would cost more than the hot path itself; MCP spans and metrics carry that.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.GATEWAY_BODY_LIMIT,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, source, logger), adapter, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
   await app.init();

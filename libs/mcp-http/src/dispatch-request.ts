@@ -92,8 +92,11 @@ export class RequestDispatcher {
         return encodeResult(message.id, {});
       case 'tools/call':
         return this.result(input, await this.callTool(input, catalog, params));
-      case 'resources/read':
-        return this.result(input, await this.readResource(input, catalog, params));
+      case 'resources/read': {
+        const read = await this.readResource(input, catalog, params);
+        // Modern reads carry cache hints like lists; tenant resources may be user-specific.
+        return this.result(input, context.era === 'modern' ? { ...read, ttlMs: 0, cacheScope: 'private' } : read);
+      }
       case 'prompts/get':
         return this.result(input, await this.getPrompt(input, catalog, params));
       case 'completion/complete':

@@ -8,6 +8,7 @@ import {
   decodeBody,
   encodeError,
   isLegacyVersion,
+  isModernVersion,
   isMethodOfEra,
   resolveSurfaceId,
   type ClassifiedMessage,
@@ -86,6 +87,10 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         case 'invalid':
           return sendError(reply, 400, item.id, item.error);
         case 'response':
+          // 2026-07-28 forbids clients from sending responses (there are no server requests to answer).
+          if (isModernVersion(header(req, 'mcp-protocol-version'))) {
+            return sendError(reply, 400, null, new McpError(ErrorCode.InvalidRequest, 'JSON-RPC responses are not accepted at protocol 2026-07-28'));
+          }
           return reply.code(202).send();
         case 'notification':
           try {
