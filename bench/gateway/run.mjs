@@ -209,6 +209,14 @@ function makeValidator(workload, target) {
 // ---------------------------------------------------------------------------------------------
 // Child processes (every server the bench starts), cleaned up on exit, error and signals
 // ---------------------------------------------------------------------------------------------
+// autocannon's timeout timer (retimer) can be re-armed with a slightly negative delay when the
+// event loop lags on a busy box; Node then prints a TimeoutNegativeWarning into the progress
+// output. It is harmless (Node uses 1 ms), so keep it out of the report; other warnings still print.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name !== 'TimeoutNegativeWarning') console.error(`${warning.name}: ${warning.message}`);
+});
+
 const children = new Set();
 const cannons = new Set();
 
