@@ -101,7 +101,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           return reply.code(202).send();
         case 'request': {
           const channel = new ResponseChannel(reply);
-          const { body, status } = await answer(req, target, item.message, channel);
+          const { body, status } = await answer(req, reply, target, item.message, channel);
           channel.finish(body, status);
           return reply;
         }
@@ -121,7 +121,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
             parts.push(encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch')));
             continue;
           }
-          parts.push((await answer(req, target, item.message, undefined)).body);
+          parts.push((await answer(req, reply, target, item.message, undefined)).body);
         }
       }
       if (parts.length === 0) return reply.code(202).send();
@@ -131,14 +131,20 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
 
     const answer = async (
       req: FastifyRequest,
+      reply: FastifyReply,
       target: McpTarget,
       message: JsonRpcRequest,
       channel: ResponseChannel | undefined,
     ): Promise<{ body: string | Buffer; status: number }> => {
       const abort = new AbortController();
       const timer = setTimeout(() => abort.abort(new Error(`call exceeded ${callTimeoutMs} ms`)), callTimeoutMs);
-      const onClose = () => abort.abort(new Error('client closed the connection'));
-      req.raw.once('close', onClose);
+      // Watch the response, not the request: Node emits the request's `close` as soon as its
+      // body has been read, which would abort every call that outlives the upload.
+      const res = reply.raw;
+      const onClose = () => {
+        if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
+      };
+      res.once('close', onClose);
       try {
         const context = classifyRequest(message, req.headers);
         if (!isMethodOfEra(message.method, context.era)) {
@@ -161,7 +167,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         return { body: encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error')), status: 200 };
       } finally {
         clearTimeout(timer);
-        req.raw.off('close', onClose);
+        res.off('close', onClose);
       }
     };
 
