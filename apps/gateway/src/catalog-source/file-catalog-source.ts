@@ -209,23 +209,28 @@ export class FileCatalogSource implements CatalogSource {
       for (const def of found.resourceTemplates) resourceTemplates.push({ definition: def, route: { ...base, upstreamName: def.uriTemplate } });
       for (const def of found.prompts) prompts.push({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } });
     }
-    const names = new Set<string>();
-    const unique = tools.filter((t) => {
-      if (names.has(t.definition.name)) {
-        this.options.logger.warn({ tenant: tenant.id, tool: t.definition.name }, 'duplicate tool name; keeping the first');
-        return false;
-      }
-      names.add(t.definition.name);
-      return true;
-    });
+    // Two catalogs (e.g. two upstreams) may offer the same name or URI; the catalog refuses
+    // duplicates, so keep the first rather than failing the whole tenant at boot.
+    const firstOf = <T>(kind: string, items: T[], key: (item: T) => string): T[] => {
+      const seen = new Set<string>();
+      return items.filter((item) => {
+        const k = key(item);
+        if (seen.has(k)) {
+          this.options.logger.warn({ tenant: tenant.id, [kind]: k }, `duplicate ${kind}; keeping the first`);
+          return false;
+        }
+        seen.add(k);
+        return true;
+      });
+    };
     const content = {
       tenantId: tenant.id,
       server: { name: `switchboard-${tenant.id}`, version: '0.1.0', title: tenant.name, description: tenant.description },
       instructions,
-      tools: unique,
-      resources,
-      resourceTemplates,
-      prompts,
+      tools: firstOf('tool', tools, (t) => t.definition.name),
+      resources: firstOf('resource', resources, (r) => r.definition.uri),
+      resourceTemplates: firstOf('resourceTemplate', resourceTemplates, (r) => r.definition.uriTemplate),
+      prompts: firstOf('prompt', prompts, (p) => p.definition.name),
     };
     const snapshot: CatalogSnapshot = { ...content, version: hashSnapshot(content) };
     return {
