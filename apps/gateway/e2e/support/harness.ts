@@ -42,7 +42,7 @@ export async function startGateway(options: StartOptions): Promise<TestGateway> 
   await writeFile(file, stringify({ tenants: options.tenants }));
   const config = loadGatewayConfig({ TENANTS_FILE: file, LOG_LEVEL: 'silent', ...options.env });
   const app = await createGateway(config);
-  const fastify = app.getHttpAdapter().getInstance<FastifyInstance>();
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   let baseUrl = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -139,4 +139,20 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 export function expectNoStack(body: string): void {
   expect(body).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
   expect(body).not.toMatch(/Internal Server Error/);
+}
+
+/** POSTs over real HTTP (fetch) and returns status, headers and the whole body text. */
+export async function httpPost(url: string, payload: unknown, headers: Record<string, string> = { ...POST_HEADERS }): Promise<{ status: number; headers: Headers; body: string }> {
+  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(payload) });
+  return { status: res.status, headers: res.headers, body: await res.text() };
+}
+
+/** The final JSON-RPC response of a JSON or SSE body. */
+export function finalMessage(res: { headers: Headers; body: string }): Json {
+  if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const messages = sseMessages(res.body).filter((m) => 'id' in m);
+    if (messages.length !== 1) throw new Error(`expected exactly one response on the stream, got ${messages.length}: ${res.body.slice(0, 300)}`);
+    return messages[0];
+  }
+  return json(res);
 }
