@@ -1,0 +1,12 @@
+export { startTelemetry, PROMETHEUS_CONTENT_TYPE, type StartTelemetryOptions, type Telemetry } from './start-telemetry';
+export { telemetryEnvSchema, TELEMETRY_ENV_KEYS, isTelemetryEnvKey } from './telemetry-env';
+export { switchboardMetrics, type SwitchboardMetrics } from './switchboard-metrics';
+export { observeQueueDepth, type CountableQueue } from './observe-queue-depth';
+export { mcpServerSpan, type McpServerSpan, type McpServerSpanOptions, type McpSpanInfo } from './mcp-server-span';
+export { withClientSpan } from './with-client-span';
+export { withProducerSpan, type TracedJobData } from './with-producer-span';
+export { withConsumerSpan, type TracedJob } from './with-consumer-span';
+export { injectTraceContext, type TraceCarrier } from './inject-trace-context';
+export { extractTraceContext } from './extract-trace-context';
+export { createLogger, REDACT_PATHS, type CreateLoggerOptions } from './create-logger';
+export { tracedFetch } from './traced-fetch';

@@ -1,0 +1,133 @@
+import type { IncomingMessage } from 'node:http';
+import { context, metrics, propagation } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPMetricExporter as OtlpJsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPMetricExporter as OtlpProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+
+export interface StartTelemetryOptions {
+  serviceName: string;
+  serviceVersion: string;
+  /** `deployment.environment.name`; default DEPLOYMENT_ENVIRONMENT, then NODE_ENV, then `development`. */
+  environment?: string;
+  /**
+   * Incoming HTTP paths the http instrumentation must not wrap in its own SERVER span. The
+   * gateway passes its MCP paths: those get an MCP SERVER span that decides itself whether
+   * to trust the client's `traceparent` (an automatic HTTP span would always trust it).
+   * Health and metrics probes are always ignored.
+   */
+  ignoreIncomingPaths?: RegExp;
+  /** Defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+/** A started telemetry pipeline (one per process). */
+export interface Telemetry {
+  /** True when spans are recorded and exported (OTLP endpoint or OTEL_TRACES_EXPORTER set). */
+  readonly tracing: boolean;
+  /** The current metrics in the Prometheus text format (what `GET /metrics` answers). */
+  metricsText(): Promise<string>;
+  /** Flushes and stops exporters. */
+  shutdown(): Promise<void>;
+}
+
+/** Content type of {@link Telemetry.metricsText}. */
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+const PROBE_PATHS = /^\/(healthz|readyz|metrics)(\?|$)/;
+
+let started: Telemetry | undefined;
+
+/**
+ * Starts OpenTelemetry for this process, once (later calls return the first handle).
+ * Metrics always flow to the Prometheus registry behind `metricsText()`; traces (and OTLP
+ * metric push) are on only when OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER say so,
+ * so tests and `npm start` stay quiet. W3C trace-context propagation and the async context
+ * manager are always installed, so context flows even when spans are not recorded.
+ * Call it before the app imports `http`, `pg` or `ioredis` for their instrumentation to apply.
+ */
+export function startTelemetry(options: StartTelemetryOptions): Telemetry {
+  if (started) return started;
+  const env = options.env ?? process.env;
+  const environment = options.environment ?? env.DEPLOYMENT_ENVIRONMENT ?? env.NODE_ENV ?? 'development';
+  const resource = defaultResource().merge(
+    resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? options.serviceName,
+      [ATTR_SERVICE_VERSION]: options.serviceVersion,
+      'deployment.environment.name': environment,
+    }),
+  );
+  const disabled = env.OTEL_SDK_DISABLED === 'true';
+  const tracesExporter = env.OTEL_TRACES_EXPORTER?.trim();
+  const tracing =
+    !disabled &&
+    tracesExporter !== 'none' &&
+    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || tracesExporter);
+
+  const prometheus = new PrometheusExporter({ preventServerStart: true });
+  const readers: IMetricReader[] = [prometheus];
+  const metricsExporter = env.OTEL_METRICS_EXPORTER?.trim();
+  const pushMetrics =
+    !disabled && metricsExporter !== 'none' && (metricsExporter === 'otlp' || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT));
+  if (pushMetrics) {
+    const json = env.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json';
+    readers.push(
+      new PeriodicExportingMetricReader({
+        exporter: json ? new OtlpJsonMetricExporter() : new OtlpProtoMetricExporter(),
+        exportIntervalMillis: Number(env.OTEL_METRIC_EXPORT_INTERVAL ?? 15_000),
+      }),
+    );
+  }
+
+  let stop: () => Promise<void>;
+  if (tracing) {
+    const ignorePaths = options.ignoreIncomingPaths;
+    const sdk = new NodeSDK({
+      resource,
+      autoDetectResources: false,
+      metricReaders: readers,
+      // pino writes JSON to stdout; the collector (or the platform) ships it. No OTLP logs.
+      logRecordProcessors: [],
+      instrumentations: [
+        new HttpInstrumentation({
+          ignoreIncomingRequestHook: (req: IncomingMessage) => {
+            const url = req.url ?? '';
+            return PROBE_PATHS.test(url) || (ignorePaths !== undefined && ignorePaths.test(url));
+          },
+        }),
+        new PgInstrumentation({ requireParentSpan: true }),
+        new IORedisInstrumentation({ requireParentSpan: true }),
+      ],
+    });
+    sdk.start();
+    stop = () => sdk.shutdown();
+  } else {
+    const provider = new MeterProvider({ resource, readers });
+    metrics.setGlobalMeterProvider(provider);
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+    stop = () => provider.shutdown();
+  }
+
+  const serializer = new PrometheusSerializer();
+  const handle: Telemetry = {
+    tracing,
+    async metricsText() {
+      const { resourceMetrics } = await prometheus.collect();
+      return serializer.serialize(resourceMetrics);
+    },
+    async shutdown() {
+      await stop();
+    },
+  };
+  started = handle;
+  return handle;
+}

@@ -1,0 +1,70 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { extractTraceContext } from './extract-trace-context';
+import { injectTraceContext } from './inject-trace-context';
+import { startTelemetry } from './start-telemetry';
+import { tracedFetch } from './traced-fetch';
+import { withConsumerSpan } from './with-consumer-span';
+import { withProducerSpan } from './with-producer-span';
+
+const exporter = new InMemorySpanExporter();
+const processor = new SimpleSpanProcessor({ exporter });
+const provider = new TracerProvider({ spanProcessors: [processor] });
+/** Finished spans once the processor has handed them over. */
+async function finished() {
+  await processor.forceFlush();
+  return exporter.getFinishedSpans();
+}
+const telemetry = startTelemetry({ serviceName: 'spec', serviceVersion: '0.0.0', env: {} });
+beforeAll(() => trace.setGlobalTracerProvider(provider));
+afterEach(() => exporter.reset());
+afterAll(async () => {
+  await telemetry.shutdown();
+  trace.disable();
+  context.disable();
+  propagation.disable();
+});
+
+describe('W3C propagation helpers', () => {
+  it('round-trips the active context through HTTP headers and a Headers object', () => {
+    const span = trace.getTracer('t').startSpan('root');
+    const ctx = trace.setSpan(context.active(), span);
+    const record = injectTraceContext({}, ctx);
+    expect(record.traceparent).toMatch(new RegExp(`^00-${span.spanContext().traceId}-${span.spanContext().spanId}-0[01]$`));
+    const headers = injectTraceContext(new Headers(), ctx);
+    expect(trace.getSpanContext(extractTraceContext(headers))?.traceId).toBe(span.spanContext().traceId);
+    expect(trace.getSpanContext(extractTraceContext({ traceparent: [String(record.traceparent)] }))?.spanId).toBe(span.spanContext().spanId);
+    span.end();
+  });
+
+  it('tracedFetch sends the active traceparent', async () => {
+    const seen: Headers[] = [];
+    const fake: typeof fetch = async (_input, init) => {
+      seen.push(new Headers(init?.headers));
+      return new Response('{}');
+    };
+    const span = trace.getTracer('t').startSpan('root');
+    await context.with(trace.setSpan(context.active(), span), () => tracedFetch(fake)('http://127.0.0.1/x', { headers: { 'x-keep': '1' } }));
+    span.end();
+    expect(seen[0]?.get('traceparent')).toContain(span.spanContext().traceId);
+    expect(seen[0]?.get('x-keep')).toBe('1');
+  });
+
+  it('links a BullMQ-style job: the consumer span continues the producer trace', async () => {
+    const queue: Array<{ name: string; data: unknown; timestamp: number }> = [];
+    const root = trace.getTracer('t').startSpan('register upstream');
+    await context.with(trace.setSpan(context.active(), root), () =>
+      withProducerSpan('discovery', 'discover', { tenantId: 'acme' }, async (data) => queue.push({ name: 'discover', data, timestamp: Date.now() })),
+    );
+    root.end();
+    const job = queue[0]!;
+    expect(job.data).toMatchObject({ tenantId: 'acme', _trace: { traceparent: expect.any(String) } });
+    await withConsumerSpan('discovery', job, async () => undefined);
+    const spans = (await finished());
+    const producer = spans.find((s) => s.name === 'send discovery');
+    const consumer = spans.find((s) => s.name === 'process discovery');
+    expect(consumer?.spanContext().traceId).toBe(root.spanContext().traceId);
+    expect(consumer?.parentSpanContext?.spanId).toBe(producer?.spanContext().spanId);
+    expect(await telemetry.metricsText()).toMatch(/queue_jobs_total\{[^}]*queue="discovery"/);
+  });
+});

@@ -1,0 +1,55 @@
+import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { extractTraceContext } from './extract-trace-context';
+import { switchboardMetrics } from './switchboard-metrics';
+
+/** The part of a BullMQ `Job` the consumer span reads. */
+export interface TracedJob {
+  name: string;
+  id?: string;
+  /** Enqueue time in ms since the epoch (BullMQ sets it). */
+  timestamp?: number;
+  attemptsMade?: number;
+  data: unknown;
+}
+
+/**
+ * Processes a job inside a CONSUMER span (`process <queue>`) whose parent is the producer's
+ * context carried in `job.data._trace`, and records `queue_jobs_total`,
+ * `queue_job_duration_seconds` and `queue_job_wait_seconds`. Errors mark the span and are rethrown
+ * (BullMQ retries them).
+ */
+export async function withConsumerSpan<R>(queue: string, job: TracedJob, fn: (span: Span) => Promise<R>, attributes: Attributes = {}): Promise<R> {
+  const carrier = (job.data as { _trace?: Record<string, unknown> } | null)?._trace;
+  const parent = extractTraceContext(carrier && typeof carrier === 'object' ? carrier : undefined);
+  const span = trace.getTracer('switchboard').startSpan(
+    `process ${queue}`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        'messaging.system': 'bullmq',
+        'messaging.destination.name': queue,
+        'messaging.operation.type': 'process',
+        'messaging.message.id': job.id ?? '',
+        'switchboard.job.name': job.name,
+        'switchboard.job.attempt': (job.attemptsMade ?? 0) + 1,
+        ...attributes,
+      },
+    },
+    parent,
+  );
+  const m = switchboardMetrics().queue;
+  const started = performance.now();
+  if (job.timestamp) m.jobWait.record(Math.max(0, Date.now() - job.timestamp) / 1000, { queue, job: job.name });
+  let outcome = 'ok';
+  try {
+    return await context.with(trace.setSpan(parent, span), () => fn(span));
+  } catch (err) {
+    outcome = 'error';
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message.slice(0, 200) : undefined });
+    throw err;
+  } finally {
+    span.end();
+    m.jobs.add(1, { queue, job: job.name, outcome });
+    m.jobDuration.record((performance.now() - started) / 1000, { queue, job: job.name, outcome });
+  }
+}
