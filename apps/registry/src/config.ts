@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/** The dev-only secrets key (32 zero-ish bytes, base64). Never use it outside a laptop. */
+export const DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0001').toString('base64');
+const DEV_INTERNAL_TOKEN = 'dev-internal-token';
+const DEV_OPERATOR_KEY = 'dev-operator-key';
+
+const csv = z
+  .string()
+  .default('')
+  .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
+
+/**
+ * The registry's configuration, read once at boot from the environment. Each key is
+ * documented beside its schema; a bad value lists every problem and stops the process;
+ * unsafe development defaults print a loud warning.
+ */
+const schema = z.object({
+  /** TCP port of the admin API. */
+  REGISTRY_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
+  /** Interface to bind; loopback by default. */
+  REGISTRY_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Postgres URL. Unset: `startRegistry` starts an embedded Postgres under `.data/registry-pg`. */
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  /** Redis for BullMQ discovery jobs and published snapshots. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  /** Prepended to every Redis key and channel of the catalog contract (tests isolate with it); default none. */
+  REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
+  /** BullMQ key prefix. */
+  REGISTRY_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default('sb-bull'),
+  /** 32-byte base64 AES-256-GCM key for secrets at rest and credentials handed to gateways (shared with the gateway). */
+  SECRETS_KEY: z
+    .string()
+    .refine((s) => Buffer.from(s, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+    .optional(),
+  /** Public base URL of the gateway, used for tenants' MCP URLs and the `claude mcp add` line. */
+  GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
+  /** When set, tenants' MCP URLs are host-based: `https://{tenant}.{domain}/mcp`. */
+  GATEWAY_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a DNS name').optional(),
+  /** Hosts an operator trusts for plain http and private addresses (SSRF allow-list), e.g. `127.0.0.1,localhost` in dev. */
+  REGISTRY_ALLOW_HTTP_HOSTS: csv,
+  /** Bearer token gateways present on `/internal/*`. */
+  INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Operator bootstrap key: creates tenants and their first API key (`POST /v1/tenants`). */
+  REGISTRY_OPERATOR_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Run the BullMQ discovery worker in this process. */
+  REGISTRY_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Interval of the repeatable refresh (rediscovery of every server), in ms; 0 disables it. */
+  DISCOVERY_REFRESH_MS: z.coerce.number().int().min(0).default(15 * 60_000),
+  /** Timeout of one discovery connection / list call, in ms. */
+  DISCOVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** Attempts per discovery job (exponential backoff from 1 s). */
+  DISCOVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  /** How long a renamed or removed tool keeps answering under its old name, in seconds. */
+  TOOL_GRACE_SECONDS: z.coerce.number().int().min(0).default(24 * 3600),
+  /** Seconds clients are told to wait (`Retry-After`) when Postgres is unavailable. */
+  RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  /** Seed the demo tenant (`startRegistry` from `npm start`). */
+  REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Chain-reader MCP URL registered as the demo tenant's second upstream when seeding. */
+  CHAIN_READER_URL: z.url().optional(),
+  /** pino level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+type Parsed = z.infer<typeof schema>;
+
+/** The validated configuration with dev defaults applied. */
+export type RegistryConfig = Omit<Parsed, 'SECRETS_KEY' | 'INTERNAL_TOKEN' | 'REGISTRY_OPERATOR_KEY'> & {
+  secretsKey: Buffer;
+  INTERNAL_TOKEN: string;
+  REGISTRY_OPERATOR_KEY: string;
+  /** Unsafe defaults in use (printed loudly at boot). */
+  warnings: string[];
+};
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment; throws ConfigError listing every invalid key. */
+export function loadRegistryConfig(env: NodeJS.ProcessEnv = process.env): RegistryConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new ConfigError(`Invalid registry configuration:\n${problems}`);
+  }
+  const { SECRETS_KEY, INTERNAL_TOKEN, REGISTRY_OPERATOR_KEY, ...rest } = parsed.data;
+  const warnings: string[] = [];
+  if (!SECRETS_KEY) warnings.push('SECRETS_KEY is not set: using the PUBLIC development key; secrets at rest are NOT protected');
+  if (!INTERNAL_TOKEN) warnings.push('INTERNAL_TOKEN is not set: using the development token for /internal/*');
+  if (!REGISTRY_OPERATOR_KEY) warnings.push(`REGISTRY_OPERATOR_KEY is not set: the operator key is "${DEV_OPERATOR_KEY}"`);
+  return {
+    ...rest,
+    secretsKey: Buffer.from(SECRETS_KEY ?? DEV_SECRETS_KEY, 'base64'),
+    INTERNAL_TOKEN: INTERNAL_TOKEN ?? DEV_INTERNAL_TOKEN,
+    REGISTRY_OPERATOR_KEY: REGISTRY_OPERATOR_KEY ?? DEV_OPERATOR_KEY,
+    warnings,
+  };
+}

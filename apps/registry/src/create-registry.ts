@@ -1,0 +1,69 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import type { RegistryConfig } from './config';
+import { SecretBox } from './crypto/secret-box';
+import { Database } from './db/database';
+import { migrate } from './db/migrate';
+import { DiscoveryQueue } from './discovery/discovery-queue';
+import { DiscoveryWorker } from './discovery/discovery-worker';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { Authenticator } from './http/authenticator';
+import { Publisher } from './publishing/publisher';
+import type { RegistryContext } from './registry-context';
+import { RegistryModule } from './registry.module';
+import { Credentials } from './servers/credentials';
+
+export interface Registry {
+  app: NestFastifyApplication;
+  ctx: RegistryContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the registry: runs migrations, wires Postgres, Redis, the discovery queue (and
+ * worker when enabled) and the admin API, re-pushes published catalogs to Redis, and
+ * returns the initialised (not yet listening) Nest application.
+ */
+export async function createRegistry(config: RegistryConfig & { DATABASE_URL: string }, options: { logger?: Logger } = {}): Promise<Registry> {
+  const logger = options.logger ?? pino({ level: config.LOG_LEVEL, base: { service: 'registry' }, redact: { paths: ['*.authorization', '*.secret', '*.token', '*.clientSecret', '*.value'], censor: '[redacted]' } });
+  for (const w of config.warnings) logger.warn(`UNSAFE DEVELOPMENT DEFAULT: ${w}`);
+  await migrate(config.DATABASE_URL, logger);
+  const db = new Database(config.DATABASE_URL, logger);
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000 });
+  redis.on('error', () => undefined);
+  await redis.connect().catch((err: Error) => logger.warn({ err: err.message }, 'Redis unavailable at boot; publishing continues in Postgres'));
+  const box = new SecretBox(config.secretsKey);
+  const policy = { allowHosts: config.REGISTRY_ALLOW_HTTP_HOSTS };
+  const credentials = new Credentials(db, box, policy);
+  const publisher = new Publisher(db, redis, config.REDIS_NAMESPACE, credentials, box, config.TOOL_GRACE_SECONDS, logger);
+  const queue = new DiscoveryQueue({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, attempts: config.DISCOVERY_ATTEMPTS, refreshMs: config.DISCOVERY_REFRESH_MS });
+  const ctx: RegistryContext = { config, db, redis, box, auth: new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN), credentials, publisher, queue, policy, logger };
+  const worker = config.REGISTRY_WORKER
+    ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger)
+    : undefined;
+  const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 * 1024 });
+  const app = await NestFactory.create<NestFastifyApplication>(RegistryModule.forRoot(ctx), adapter, { logger: ['error', 'warn'] });
+  app.useGlobalFilters(new ApiExceptionFilter(logger, config.RETRY_AFTER_SECONDS));
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  await queue.schedule().catch((err: Error) => logger.warn({ err: err.message }, 'could not register repeatable jobs'));
+  await publisher.syncAll().then(
+    (n) => logger.info({ tenants: n }, 'published catalogs pushed to Redis'),
+    (err: Error) => logger.warn({ err: err.message }, 'could not sync catalogs to Redis'),
+  );
+  return {
+    app,
+    ctx,
+    close: async () => {
+      await app.close();
+      await worker?.close();
+      await queue.close();
+      redis.disconnect();
+      await db.close();
+    },
+  };
+}

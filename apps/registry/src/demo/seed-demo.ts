@@ -1,0 +1,56 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import { newApiKey } from '../tenants/api-keys';
+import type { RegistryContext } from '../registry-context';
+import { DEMO_UPSTREAM_TOKEN } from './demo-upstream';
+
+export const DEMO_TENANT = 'acme';
+const DISCOVERY_WAIT_MS = 30_000;
+
+/**
+ * Seeds (idempotently) the demo SaaS tenant through the admin API: the SDK-built demo
+ * upstream (bearer credential), the chain-reader when its URL is known, discovery, and a
+ * publication of every discovered tool. Returns a fresh API key for the tenant.
+ */
+export async function seedDemo(app: NestFastifyApplication, ctx: RegistryContext, upstreamUrl: string, chainReaderUrl?: string): Promise<{ tenantId: string; apiKey: string }> {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  const exists = await ctx.db.query('SELECT 1 FROM registry.tenants WHERE id = $1', [DEMO_TENANT]);
+  if (exists.length === 0) {
+    await ctx.db.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [DEMO_TENANT, 'Acme (demo SaaS tenant)', 'A tenant that registered its own MCP server through the registry.']);
+  }
+  const key = newApiKey();
+  await ctx.db.query('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [DEMO_TENANT, `seed ${new Date().toISOString()}`, key.hash, key.prefix]);
+  const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => {
+    const res = await fastify.inject({ method, url, headers: { authorization: `Bearer ${key.key}` }, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
+    return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+  };
+  const servers: Array<{ id: string; name: string; url: string; auth: Record<string, string> }> = [
+    { id: 'crm', name: 'Acme CRM (demo upstream)', url: upstreamUrl, auth: { mode: 'bearer', token: DEMO_UPSTREAM_TOKEN } },
+  ];
+  if (chainReaderUrl) servers.push({ id: 'chain', name: 'Chain reader', url: chainReaderUrl, auth: { mode: 'none' } });
+  for (const s of servers) {
+    const created = await call('POST', '/v1/servers', s);
+    if (created.status === 409) await call('PATCH', `/v1/servers/${s.id}`, { url: s.url, auth: s.auth });
+    else if (created.status !== 201) throw new Error(`seeding server ${s.id} failed: ${JSON.stringify(created.body)}`);
+  }
+  for (const s of servers) {
+    const deadline = Date.now() + DISCOVERY_WAIT_MS;
+    let items: Array<{ kind: string; name: string; removedAt: unknown }> = [];
+    while (Date.now() < deadline) {
+      const server = await call('GET', `/v1/servers/${s.id}`);
+      if (server.body.health === 'ok') {
+        items = ((await call('GET', `/v1/servers/${s.id}/items`)).body.items as typeof items).filter((i) => i.kind === 'tool' && !i.removedAt);
+        break;
+      }
+      if (server.body.health === 'error') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    if (items.length === 0) {
+      ctx.logger.warn({ server: s.id }, 'demo seed: server not discovered; skipped');
+      continue;
+    }
+    const res = await call('POST', '/v1/publications', { serverId: s.id, items: items.map((i) => ({ kind: 'tool', name: i.name })) });
+    if (res.status !== 200) ctx.logger.warn({ server: s.id, res: res.body }, 'demo seed: publish failed');
+  }
+  return { tenantId: DEMO_TENANT, apiKey: key.key };
+}

@@ -1,0 +1,58 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { newTraceparent } from './traceparent';
+
+export const DISCOVERY_QUEUE = 'registry-discovery';
+
+/** Data of a `discover` job: the tenant is explicit, and the W3C trace context travels with it. */
+export interface DiscoverJobData {
+  tenantId: string;
+  serverId: string;
+  reason: 'register' | 'update' | 'manual' | 'refresh' | 'seed';
+  traceparent: string;
+}
+
+export interface DiscoveryQueueOptions {
+  redisUrl: string;
+  prefix: string;
+  attempts: number;
+  refreshMs: number;
+}
+
+/** Producer side of discovery: one-off `discover` jobs and the repeatable refresh / maintenance jobs. */
+export class DiscoveryQueue {
+  readonly queue: Queue;
+  private readonly connection: Redis;
+
+  constructor(private readonly options: DiscoveryQueueOptions) {
+    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true, enableOfflineQueue: true });
+    this.connection.on('error', () => undefined);
+    this.queue = new Queue(DISCOVERY_QUEUE, { connection: this.connection, prefix: options.prefix });
+    this.queue.on('error', () => undefined);
+  }
+
+  /** Enqueues a discovery of one server; retried with exponential backoff. */
+  async enqueue(tenantId: string, serverId: string, reason: DiscoverJobData['reason'], traceparent = newTraceparent()): Promise<string> {
+    const data: DiscoverJobData = { tenantId, serverId, reason, traceparent };
+    const job = await this.queue.add('discover', data, {
+      attempts: this.options.attempts,
+      backoff: { type: 'exponential', delay: 1_000 },
+      removeOnComplete: 1000,
+      removeOnFail: 1000,
+    });
+    return job.id ?? '';
+  }
+
+  /** Registers the repeatable jobs (idempotent across replicas: schedulers are upserted by id). */
+  async schedule(): Promise<void> {
+    if (this.options.refreshMs > 0) {
+      await this.queue.upsertJobScheduler('refresh-all', { every: this.options.refreshMs }, { name: 'refresh-all', data: { traceparent: newTraceparent() } });
+    }
+    await this.queue.upsertJobScheduler('maintenance', { every: 60_000 }, { name: 'maintenance', data: { traceparent: newTraceparent() } });
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    this.connection.disconnect();
+  }
+}

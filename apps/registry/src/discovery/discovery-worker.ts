@@ -1,0 +1,123 @@
+import { NetGuardError, guardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database';
+import type { Publisher } from '../publishing/publisher';
+import type { Credentials } from '../servers/credentials';
+import type { ServerRow } from '../servers/server-row';
+import { audit } from '../tenants/audit';
+import { discoverServer } from './discover-server';
+import { DISCOVERY_QUEUE, type DiscoverJobData, type DiscoveryQueue } from './discovery-queue';
+import { storeDiscovery } from './store-discovery';
+
+export interface DiscoveryWorkerOptions {
+  redisUrl: string;
+  prefix: string;
+  timeoutMs: number;
+  policy: NetGuardPolicy;
+  concurrency?: number;
+}
+
+/**
+ * Consumer side of discovery. `discover` connects to one server and stores what it lists;
+ * `refresh-all` enqueues a discovery per server; `maintenance` ends grace periods and keeps
+ * OAuth client-credentials tokens handed to gateways fresh. A refused URL (SSRF guard) is
+ * not retried; other failures are, with backoff, and the last one marks the server unhealthy.
+ */
+export class DiscoveryWorker {
+  private readonly worker: Worker;
+  private readonly connection: Redis;
+  private readonly fetch;
+
+  constructor(
+    private readonly options: DiscoveryWorkerOptions,
+    private readonly db: Database,
+    private readonly credentials: Credentials,
+    private readonly queue: DiscoveryQueue,
+    private readonly publisher: Publisher,
+    private readonly logger: Logger,
+  ) {
+    this.fetch = guardedFetch(options.policy);
+    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+    this.connection.on('error', () => undefined);
+    this.worker = new Worker(DISCOVERY_QUEUE, (job) => this.process(job), {
+      connection: this.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency ?? 4,
+    });
+    this.worker.on('error', (err) => this.logger.warn({ err: err.message }, 'discovery worker error'));
+  }
+
+  private async process(job: Job): Promise<unknown> {
+    if (job.name === 'discover') return this.discover(job as Job<DiscoverJobData>);
+    if (job.name === 'refresh-all') {
+      const rows = await this.db.query<{ tenant_id: string; id: string }>("SELECT tenant_id, id FROM registry.servers WHERE auth_mode <> 'oauth_user'");
+      for (const r of rows) await this.queue.enqueue(r.tenant_id, r.id, 'refresh', (job.data as { traceparent?: string }).traceparent);
+      return { enqueued: rows.length };
+    }
+    if (job.name === 'maintenance') {
+      const expired = await this.publisher.expireRetired();
+      const refresh = await this.db.query<{ tenant_id: string }>(
+        "SELECT DISTINCT tenant_id FROM registry.servers WHERE auth_mode = 'oauth_client_credentials' AND token_expires_at < now() + interval '5 minutes'",
+      );
+      for (const r of refresh) await this.publisher.push(r.tenant_id);
+      return { expired, tokensRefreshed: refresh.length };
+    }
+    return undefined;
+  }
+
+  private async discover(job: Job<DiscoverJobData>): Promise<unknown> {
+    const { tenantId, serverId } = job.data;
+    const rows = await this.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, serverId]);
+    const server = rows[0];
+    if (!server) return { skipped: 'server deleted' };
+    if (server.auth_mode === 'oauth_user') {
+      await this.fail(server, 'per-user OAuth servers are discovered with a linked user token (served by the auth service)', true);
+      return { skipped: 'oauth_user' };
+    }
+    const log = this.logger.child({ tenant: tenantId, server: serverId, traceparent: job.data.traceparent, attempt: job.attemptsMade + 1 });
+    try {
+      const headers = await this.credentials.headers(server);
+      const found = await discoverServer({ url: server.url, transport: server.transport, headers, fetch: this.fetch, timeoutMs: this.options.timeoutMs });
+      const diff = await this.db.tx((q) => storeDiscovery(q, tenantId, serverId, found.items, found.transport));
+      log.info({ ...diff, items: found.items.length, transport: found.transport }, 'discovery stored');
+      return diff;
+    } catch (err) {
+      const refused = err instanceof NetGuardError || (err as { cause?: unknown })?.cause instanceof NetGuardError;
+      const final = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const message = describe(err);
+      log.warn({ err: message, final }, 'discovery failed');
+      await this.fail(server, message, final).catch(() => undefined);
+      if (refused) throw new UnrecoverableError(message);
+      throw err;
+    }
+  }
+
+  private async fail(server: ServerRow, message: string, final: boolean): Promise<void> {
+    if (!final) {
+      await this.db.query('UPDATE registry.servers SET last_error = $3 WHERE tenant_id = $1 AND id = $2', [server.tenant_id, server.id, message]);
+      return;
+    }
+    await this.db.tx(async (q) => {
+      await q.query("UPDATE registry.servers SET health = 'error', last_error = $3 WHERE tenant_id = $1 AND id = $2", [server.tenant_id, server.id, message]);
+      await audit(q, server.tenant_id, 'system', 'server.discovery_failed', server.id, { error: message });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.worker.close().catch(() => undefined);
+    this.connection.disconnect();
+  }
+}
+
+/** A tenant-safe one-line reason, with the guard's message when the URL was refused. */
+function describe(err: unknown): string {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e; depth++) {
+    if (e instanceof NetGuardError) return `URL refused: ${e.message}`;
+    e = (e as { cause?: unknown }).cause;
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.length > 300 ? `${msg.slice(0, 297)}...` : msg;
+}

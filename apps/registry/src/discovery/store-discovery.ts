@@ -1,0 +1,61 @@
+import type { Queryable } from '../db/database';
+import { contentHash } from '../publishing/build-snapshot';
+import { audit } from '../tenants/audit';
+import type { DiscoveredItem } from './discover-server';
+
+export interface DiscoveryDiff {
+  added: number;
+  changed: number;
+  removed: number;
+  /** Published items whose discovered definition no longer matches the approved one (held for review). */
+  pendingReview: number;
+}
+
+/**
+ * Stores one discovery run: upserts every item with its content hash, marks vanished ones
+ * removed, sets the server healthy, and audits what changed. Published tools are not
+ * touched: a changed description or schema waits for review.
+ */
+export async function storeDiscovery(q: Queryable, tenantId: string, serverId: string, items: DiscoveredItem[], transport: string): Promise<DiscoveryDiff> {
+  const before = await q.query<{ kind: string; key: string; content_hash: string; removed_at: Date | null }>(
+    'SELECT kind, key, content_hash, removed_at FROM registry.discovered_items WHERE tenant_id = $1 AND server_id = $2',
+    [tenantId, serverId],
+  );
+  const old = new Map(before.map((r) => [`${r.kind}\u0000${r.key}`, r]));
+  const diff: DiscoveryDiff = { added: 0, changed: 0, removed: 0, pendingReview: 0 };
+  const seen = new Set<string>();
+  for (const item of items) {
+    const id = `${item.kind}\u0000${item.key}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const hash = contentHash(item.definition);
+    const prev = old.get(id);
+    if (!prev || prev.removed_at) diff.added++;
+    else if (prev.content_hash !== hash) diff.changed++;
+    await q.query(
+      `INSERT INTO registry.discovered_items (tenant_id, server_id, kind, key, definition, content_hash)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (tenant_id, server_id, kind, key) DO UPDATE
+         SET definition = EXCLUDED.definition, content_hash = EXCLUDED.content_hash, last_seen_at = now(), removed_at = NULL`,
+      [tenantId, serverId, item.kind, item.key, JSON.stringify(item.definition), hash],
+    );
+  }
+  for (const [id, prev] of old) {
+    if (seen.has(id) || prev.removed_at) continue;
+    diff.removed++;
+    await q.query('UPDATE registry.discovered_items SET removed_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [tenantId, serverId, prev.kind, prev.key]);
+  }
+  const pending = await q.query<{ n: string }>(
+    `SELECT count(*) AS n FROM registry.publications p
+       LEFT JOIN registry.discovered_items d USING (tenant_id, server_id, kind, key)
+      WHERE p.tenant_id = $1 AND p.server_id = $2 AND (d.key IS NULL OR d.removed_at IS NOT NULL OR d.content_hash <> p.approved_hash)`,
+    [tenantId, serverId],
+  );
+  diff.pendingReview = Number(pending[0]?.n ?? 0);
+  await q.query(
+    "UPDATE registry.servers SET health = 'ok', last_error = NULL, last_discovered_at = now() WHERE tenant_id = $1 AND id = $2",
+    [tenantId, serverId],
+  );
+  await audit(q, tenantId, 'system', 'server.discovered', serverId, { ...diff, items: items.length, transport });
+  return diff;
+}

@@ -1,0 +1,38 @@
+/** Stable string codes of admin API errors (never reused). */
+export type ApiErrorCode =
+  | 'VALIDATION'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'NAME_INVALID'
+  | 'NAME_COLLISION'
+  | 'URL_REFUSED'
+  | 'UNAVAILABLE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'INTERNAL';
+
+/** An admin API error: HTTP status, stable code, a message, and the offending field when there is one. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly field?: string,
+    readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  static notFound(what: string, id: string, field?: string): ApiError {
+    return new ApiError(404, 'NOT_FOUND', `${what} "${id}" not found`, field);
+  }
+}
+
+/** Postgres is unreachable: the API answers 503 with Retry-After. */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+}

@@ -1,0 +1,48 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+import { ApiError, DatabaseUnavailableError } from './api-error';
+
+/**
+ * The one exception filter: ApiError → its status and code; Postgres down → 503 with
+ * Retry-After; Fastify/Nest client errors keep their 4xx; anything else is a logged 500
+ * without a stack trace on the wire.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  constructor(
+    private readonly logger: Logger,
+    private readonly retryAfterSeconds: number,
+  ) {}
+
+  catch(err: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (err instanceof ApiError) {
+      void reply.status(err.status).send({ error: { code: err.code, message: err.message, field: err.field, ...err.details } });
+      return;
+    }
+    if (err instanceof DatabaseUnavailableError) {
+      this.logger.warn({ err: err.message }, 'Postgres unavailable');
+      void reply
+        .status(503)
+        .header('retry-after', String(this.retryAfterSeconds))
+        .send({ error: { code: 'UNAVAILABLE', message: 'The registry database is unavailable; retry later' } });
+      return;
+    }
+    if (err instanceof HttpException) {
+      const status = err.getStatus();
+      const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status < 500 ? 'VALIDATION' : 'INTERNAL';
+      void reply.status(status).send({ error: { code, message: err.message } });
+      return;
+    }
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      // Fastify's own client errors: malformed JSON, wrong content type, body too large.
+      const code = e.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION';
+      void reply.status(e.statusCode).send({ error: { code, message: e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(e.message ?? '') ? 'body: not valid JSON' : (e.message ?? 'bad request'), field: 'body' } });
+      return;
+    }
+    this.logger.error({ err: e?.message, code: e?.code }, 'unhandled error');
+    void reply.status(500).send({ error: { code: 'INTERNAL', message: 'internal error' } });
+  }
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+
+/** DNS label, as in the gateway's tenant ids. */
+export const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const SERVER_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+/** Exposed tool/prompt names: valid on every surface (MCP 2025-11-25 charset, 64 = the strictest surface). */
+export const EXPOSED_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name');
+
+export const createTenantBody = z
+  .object({
+    id: z.string().regex(TENANT_ID, 'must be a DNS label: 1-63 chars of a-z 0-9 -'),
+    name: z.string().min(1).max(120),
+    description: z.string().max(2000).optional(),
+  })
+  .strict();
+
+const surfaceRules = z
+  .object({
+    clientSurfaces: z.record(z.string(), z.string()).optional(),
+    surfaces: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  })
+  .strict();
+
+export const updateTenantBody = z
+  .object({
+    name: z.string().min(1).max(120).optional(),
+    description: z.string().max(2000).nullable().optional(),
+    instructions: z.string().max(10_000).nullable().optional(),
+    origins: z.array(z.string().min(1).max(200)).max(50).optional(),
+    hosts: z.array(z.string().min(1).max(253)).max(50).optional(),
+    /** Per-surface settings: overrides of the built-in surfaces, custom surfaces, OAuth client → surface. */
+    surfaceRules: surfaceRules.optional(),
+  })
+  .strict();
+
+export const createKeyBody = z.object({ name: z.string().min(1).max(100) }).strict();
+
+const authSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('none') }).strict(),
+  z.object({ mode: z.literal('bearer'), token: z.string().min(1).max(8192) }).strict(),
+  z.object({ mode: z.literal('header'), header: headerName, value: z.string().min(1).max(8192) }).strict(),
+  z
+    .object({
+      mode: z.literal('oauth_client_credentials'),
+      tokenUrl: z.url(),
+      clientId: z.string().min(1).max(512),
+      clientSecret: z.string().min(1).max(8192),
+      scope: z.string().max(1000).optional(),
+      audience: z.string().max(1000).optional(),
+    })
+    .strict(),
+  /** Per-user OAuth (enterprise connector): declared here, tokens served by the auth service. */
+  z.object({ mode: z.literal('oauth_user'), authorizationServer: z.url().optional(), scope: z.string().max(1000).optional() }).strict(),
+]);
+export type ServerAuthInput = z.infer<typeof authSchema>;
+
+export const createServerBody = z
+  .object({
+    id: z.string().regex(SERVER_ID, 'must be 1-32 chars of a-z 0-9 _ - (starting with a letter or digit)'),
+    name: z.string().min(1).max(120),
+    url: z.url().max(2048),
+    transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
+    auth: authSchema.default({ mode: 'none' }),
+    /** Prefix used when one of this server's tool names collides with another server's. */
+    toolPrefix: z.string().regex(/^[A-Za-z0-9_.-]{1,16}$/, 'must be 1-16 chars of A-Z a-z 0-9 _ . -').optional(),
+    timeoutMs: z.number().int().min(100).max(600_000).optional(),
+    maxConcurrency: z.number().int().min(1).max(10_000).optional(),
+    stateful: z.boolean().default(false),
+  })
+  .strict();
+
+export const updateServerBody = z
+  .object({
+    name: z.string().min(1).max(120).optional(),
+    url: z.url().max(2048).optional(),
+    transport: z.enum(['auto', 'streamable-http', 'sse']).optional(),
+    auth: authSchema.optional(),
+    toolPrefix: z.string().regex(/^[A-Za-z0-9_.-]{1,16}$/, 'must be 1-16 chars of A-Z a-z 0-9 _ . -').nullable().optional(),
+    timeoutMs: z.number().int().min(100).max(600_000).nullable().optional(),
+    maxConcurrency: z.number().int().min(1).max(10_000).nullable().optional(),
+    stateful: z.boolean().optional(),
+  })
+  .strict();
+
+export const serverIdParams = z.object({ id: z.string().regex(SERVER_ID, 'must be a server id') });
+
+const itemKind = z.enum(['tool', 'prompt', 'resource', 'resource_template']);
+
+const toolOverrides = z
+  .object({
+    title: z.string().max(200).optional(),
+    description: z.string().max(10_000).optional(),
+    annotations: z
+      .object({
+        title: z.string().max(200).optional(),
+        readOnlyHint: z.boolean().optional(),
+        destructiveHint: z.boolean().optional(),
+        idempotentHint: z.boolean().optional(),
+        openWorldHint: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type ToolOverrides = z.infer<typeof toolOverrides>;
+
+export const publishBody = z
+  .object({
+    serverId: z.string().regex(SERVER_ID, 'must be a server id'),
+    items: z
+      .array(
+        z
+          .object({
+            kind: itemKind.default('tool'),
+            /** The upstream's name (tool, prompt), URI (resource) or URI template. */
+            name: z.string().min(1).max(2048),
+            /** Exposed name (tools and prompts); default: the upstream name, prefixed on collision. */
+            exposedName: z.string().max(200).optional(),
+            overrides: toolOverrides.optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(1000),
+  })
+  .strict();
+export type PublishInput = z.infer<typeof publishBody>;
+
+export const unpublishBody = z
+  .object({
+    serverId: z.string().regex(SERVER_ID, 'must be a server id'),
+    items: z.array(z.object({ kind: itemKind.default('tool'), name: z.string().min(1).max(2048) }).strict()).min(1).max(1000),
+  })
+  .strict();
+
+export const approveBody = z
+  .object({
+    serverId: z.string().regex(SERVER_ID, 'must be a server id'),
+    kind: itemKind.default('tool'),
+    name: z.string().min(1).max(2048),
+  })
+  .strict();
+
+export const previewQuery = z
+  .object({
+    surface: z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a surface id').optional(),
+    version: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a protocol version like 2025-11-25').default('2025-11-25'),
+  })
+  .strict();
+
+export const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).strict();

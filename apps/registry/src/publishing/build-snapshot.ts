@@ -1,0 +1,146 @@
+import {
+  canonicalJson,
+  CompiledCatalog,
+  hashSnapshot,
+  type CatalogSnapshot,
+  type PromptEntry,
+  type ResourceEntry,
+  type ResourceTemplateEntry,
+  type Route,
+  type ToolDefinition,
+  type ToolEntry,
+} from '@switchboard/catalog';
+import { surfaceProfiles, type TenantSurfaceRules } from '@switchboard/protocol';
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../db/database';
+import { ApiError } from '../http/api-error';
+import type { ToolOverrides } from '../http/schemas';
+import type { ServerRow } from '../servers/server-row';
+
+export interface TenantRow {
+  id: string;
+  name: string;
+  description: string | null;
+  instructions: string | null;
+  origins: string[];
+  hosts: string[];
+  surface_rules: TenantSurfaceRules;
+  current_version: string | null;
+}
+
+export interface PublicationRow {
+  server_id: string;
+  kind: 'tool' | 'resource' | 'resource_template' | 'prompt';
+  key: string;
+  exposed_name: string;
+  approved_hash: string;
+  approved_definition: Record<string, unknown>;
+  overrides: ToolOverrides;
+}
+
+interface RetiredRow {
+  exposed_name: string;
+  server_id: string;
+  entry: ToolEntry;
+  replaced_by: string | null;
+  expires_at: Date;
+}
+
+/** sha256 of a definition's canonical JSON (the discovered-item content hash). */
+export function contentHash(definition: unknown): string {
+  return createHash('sha256').update(canonicalJson(definition)).digest('hex');
+}
+
+/** Loads a tenant row (filtered on its id); throws 404 when missing. */
+export async function loadTenant(q: Queryable, tenantId: string): Promise<TenantRow> {
+  const rows = await q.query<TenantRow>('SELECT * FROM registry.tenants WHERE id = $1', [tenantId]);
+  if (!rows[0]) throw ApiError.notFound('tenant', tenantId);
+  return rows[0];
+}
+
+/**
+ * Compiles the tenant's immutable snapshot from its publications (approved definitions with
+ * overrides; exposed names from the routing table, never parsed back) plus retired names
+ * still in their grace period. Checks it compiles for every surface the tenant serves.
+ */
+export async function buildSnapshot(q: Queryable, tenant: TenantRow): Promise<{ snapshot: CatalogSnapshot; serverIds: string[] }> {
+  const servers = new Map(
+    (await q.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1', [tenant.id])).map((s) => [s.id, s] as const),
+  );
+  const pubs = await q.query<PublicationRow>(
+    'SELECT server_id, kind, key, exposed_name, approved_hash, approved_definition, overrides FROM registry.publications WHERE tenant_id = $1 ORDER BY kind, exposed_name',
+    [tenant.id],
+  );
+  const retired = await q.query<RetiredRow>(
+    'SELECT exposed_name, server_id, entry, replaced_by, expires_at FROM registry.retired_names WHERE tenant_id = $1 AND expires_at > now() ORDER BY exposed_name',
+    [tenant.id],
+  );
+  const tools: ToolEntry[] = [];
+  const prompts: PromptEntry[] = [];
+  const resources: ResourceEntry[] = [];
+  const resourceTemplates: ResourceTemplateEntry[] = [];
+  const used = new Set<string>();
+  for (const p of pubs) {
+    const server = servers.get(p.server_id);
+    if (!server) continue;
+    const route = routeOf(server, p.key);
+    used.add(server.id);
+    const def = p.approved_definition;
+    if (p.kind === 'tool') {
+      const o = p.overrides ?? {};
+      const tool = { ...def, name: p.exposed_name } as unknown as ToolDefinition;
+      if (o.title !== undefined) tool.title = o.title;
+      if (o.description !== undefined) tool.description = o.description;
+      if (o.annotations !== undefined) tool.annotations = { ...tool.annotations, ...o.annotations };
+      tools.push({ definition: tool, route });
+    } else if (p.kind === 'prompt') {
+      prompts.push({ definition: { ...(def as object), name: p.exposed_name } as PromptEntry['definition'], route });
+    } else if (p.kind === 'resource') {
+      resources.push({ definition: def as unknown as ResourceEntry['definition'], route });
+    } else {
+      resourceTemplates.push({ definition: def as unknown as ResourceTemplateEntry['definition'], route });
+    }
+  }
+  const live = new Set(tools.map((t) => t.definition.name));
+  for (const r of retired) {
+    const server = servers.get(r.server_id);
+    if (!server || live.has(r.exposed_name)) continue;
+    used.add(server.id);
+    const note = r.replaced_by ? `renamed to ${r.replaced_by}` : 'removed';
+    const definition: ToolDefinition = {
+      ...r.entry.definition,
+      description: `[Deprecated: ${note}; answers until ${r.expires_at.toISOString()}] ${r.entry.definition.description ?? ''}`.trim(),
+      _meta: { ...r.entry.definition._meta, 'switchboard/deprecated': { replacedBy: r.replaced_by, until: r.expires_at.toISOString() } },
+    };
+    // The route is rebuilt from the server so a changed URL or limit still applies.
+    tools.push({ definition, route: routeOf(server, (r.entry.route as Extract<Route, { kind: 'upstream' }>).upstreamName) });
+  }
+  const content: Omit<CatalogSnapshot, 'version'> = {
+    tenantId: tenant.id,
+    server: { name: `switchboard-${tenant.id}`, version: '1.0.0', title: tenant.name, ...(tenant.description ? { description: tenant.description } : {}) },
+    ...(tenant.instructions ? { instructions: tenant.instructions } : {}),
+    tools,
+    resources,
+    resourceTemplates,
+    prompts,
+  };
+  const snapshot: CatalogSnapshot = { ...content, version: hashSnapshot(content) };
+  try {
+    CompiledCatalog.build(snapshot, { surfaces: surfaceProfiles(tenant.surface_rules) });
+  } catch (err) {
+    throw new ApiError(409, 'CONFLICT', `the catalog does not compile: ${(err as Error).message}`, undefined, undefined, { cause: err });
+  }
+  return { snapshot, serverIds: [...used].sort() };
+}
+
+function routeOf(server: ServerRow, upstreamName: string): Route {
+  return {
+    kind: 'upstream',
+    serverId: server.id,
+    url: server.url,
+    upstreamName,
+    ...(server.stateful ? { stateful: true } : {}),
+    ...(server.timeout_ms !== null ? { timeoutMs: server.timeout_ms } : {}),
+    ...(server.max_concurrency !== null ? { maxConcurrency: server.max_concurrency } : {}),
+  };
+}

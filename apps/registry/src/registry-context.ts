@@ -1,0 +1,32 @@
+import type { NetGuardPolicy } from '@switchboard/net-guard';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { RegistryConfig } from './config';
+import type { SecretBox } from './crypto/secret-box';
+import type { Database } from './db/database';
+import type { DiscoveryQueue } from './discovery/discovery-queue';
+import type { Authenticator } from './http/authenticator';
+import type { Publisher } from './publishing/publisher';
+import type { Credentials } from './servers/credentials';
+
+/** The registry's collaborators, built once at boot and injected into the controllers. */
+export interface RegistryContext {
+  config: RegistryConfig;
+  db: Database;
+  redis: Redis;
+  box: SecretBox;
+  auth: Authenticator;
+  credentials: Credentials;
+  publisher: Publisher;
+  queue: DiscoveryQueue;
+  policy: NetGuardPolicy;
+  logger: Logger;
+}
+
+export const REGISTRY_CONTEXT = Symbol('REGISTRY_CONTEXT');
+
+/** The tenant's canonical MCP URL and the line to add it to Claude Code. */
+export function connectInfo(config: RegistryConfig, tenantId: string): { mcpUrl: string; claudeCommand: string } {
+  const mcpUrl = config.GATEWAY_DOMAIN ? `https://${tenantId}.${config.GATEWAY_DOMAIN}/mcp` : `${config.GATEWAY_PUBLIC_URL.replace(/\/+$/, '')}/t/${tenantId}/mcp`;
+  return { mcpUrl, claudeCommand: `claude mcp add --transport http ${tenantId} ${mcpUrl}` };
+}

@@ -1,0 +1,18 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { DocsController } from './docs/docs.controller';
+import { InternalController } from './internal/internal.controller';
+import { PublicationsController } from './publishing/publications.controller';
+import { REGISTRY_CONTEXT, type RegistryContext } from './registry-context';
+import { ServersController } from './servers/servers.controller';
+import { TenantsController } from './tenants/tenants.controller';
+
+@Module({})
+export class RegistryModule {
+  static forRoot(ctx: RegistryContext): DynamicModule {
+    return {
+      module: RegistryModule,
+      controllers: [TenantsController, ServersController, PublicationsController, InternalController, DocsController],
+      providers: [{ provide: REGISTRY_CONTEXT, useValue: ctx }],
+    };
+  }
+}

@@ -1,0 +1,206 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { checkUrl, NetGuardError } from '@switchboard/net-guard';
+import type { FastifyRequest } from 'fastify';
+import { serverSecretAad } from '../crypto/secret-box';
+import { isUniqueViolation, type Queryable } from '../db/database';
+import type { DiscoverJobData } from '../discovery/discovery-queue';
+import { ApiError } from '../http/api-error';
+import { parseInput } from '../http/parse-input';
+import { createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
+import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+import { audit } from '../tenants/audit';
+import { serverView, type ServerRow } from './server-row';
+
+/** A tenant's upstream MCP servers: CRUD, discovery triggers and what discovery found. */
+@Controller('v1/servers')
+export class ServersController {
+  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+
+  @Get()
+  async list(@Req() req: FastifyRequest) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const rows = await this.ctx.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 ORDER BY id', [tenantId]);
+    return { servers: rows.map(serverView) };
+  }
+
+  /** Registers a server (URL checked by the SSRF guard) and enqueues its discovery. */
+  @Post()
+  @HttpCode(201)
+  async create(@Req() req: FastifyRequest, @Body() body: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const input = parseInput(createServerBody, body, 'body');
+    await this.guard(input.url, 'body.url');
+    await this.guardAuth(input.auth);
+    const { config, secret } = this.sealAuth(tenantId, input.id, input.auth);
+    try {
+      await this.ctx.db.tx(async (q) => {
+        await q.query(
+          `INSERT INTO registry.servers (tenant_id, id, name, url, transport, auth_mode, auth_config, secret, tool_prefix, timeout_ms, max_concurrency, stateful)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          [tenantId, input.id, input.name, input.url, input.transport, input.auth.mode, JSON.stringify(config), secret, input.toolPrefix ?? null, input.timeoutMs ?? null, input.maxConcurrency ?? null, input.stateful],
+        );
+        await audit(q, tenantId, actor, 'server.create', input.id, { url: input.url, auth: input.auth.mode });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ApiError(409, 'CONFLICT', `body.id: server "${input.id}" already exists`, 'body.id');
+      throw err;
+    }
+    const discovery = await this.enqueue(tenantId, input.id, 'register', input.auth.mode);
+    return { server: serverView(await this.load(this.ctx.db, tenantId, input.id)), discovery };
+  }
+
+  @Get(':id')
+  async get(@Req() req: FastifyRequest, @Param() params: unknown) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const { id } = parseInput(serverIdParams, params, 'params');
+    return serverView(await this.load(this.ctx.db, tenantId, id));
+  }
+
+  /** Updates a server; a new URL, transport or credential is rediscovered and republished. */
+  @Patch(':id')
+  async update(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const { id } = parseInput(serverIdParams, params, 'params');
+    const input = parseInput(updateServerBody, body, 'body');
+    if (input.url !== undefined) await this.guard(input.url, 'body.url');
+    if (input.auth !== undefined) await this.guardAuth(input.auth);
+    const sealed = input.auth ? this.sealAuth(tenantId, id, input.auth) : undefined;
+    await this.ctx.db.tx(async (q) => {
+      const cur = await this.load(q, tenantId, id);
+      await q.query(
+        `UPDATE registry.servers SET name = $3, url = $4, transport = $5, auth_mode = $6, auth_config = $7, secret = $8,
+           token_secret = CASE WHEN $9 THEN NULL ELSE token_secret END, token_expires_at = CASE WHEN $9 THEN NULL ELSE token_expires_at END,
+           tool_prefix = $10, timeout_ms = $11, max_concurrency = $12, stateful = $13, updated_at = now()
+         WHERE tenant_id = $1 AND id = $2`,
+        [
+          tenantId,
+          id,
+          input.name ?? cur.name,
+          input.url ?? cur.url,
+          input.transport ?? cur.transport,
+          input.auth?.mode ?? cur.auth_mode,
+          JSON.stringify(sealed?.config ?? cur.auth_config),
+          sealed ? sealed.secret : cur.secret,
+          sealed !== undefined,
+          input.toolPrefix === undefined ? cur.tool_prefix : input.toolPrefix,
+          input.timeoutMs === undefined ? cur.timeout_ms : input.timeoutMs,
+          input.maxConcurrency === undefined ? cur.max_concurrency : input.maxConcurrency,
+          input.stateful ?? cur.stateful,
+        ],
+      );
+      await audit(q, tenantId, actor, 'server.update', id, { fields: Object.keys(input) });
+    });
+    const row = await this.load(this.ctx.db, tenantId, id);
+    const rediscover = input.url !== undefined || input.auth !== undefined || input.transport !== undefined;
+    const discovery = rediscover ? await this.enqueue(tenantId, id, 'update', row.auth_mode) : undefined;
+    const published = await this.republishIfUsed(tenantId, id, actor);
+    return { server: serverView(row), discovery, published };
+  }
+
+  @Delete(':id')
+  async remove(@Req() req: FastifyRequest, @Param() params: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const { id } = parseInput(serverIdParams, params, 'params');
+    const used = await this.isPublished(tenantId, id);
+    await this.ctx.db.tx(async (q) => {
+      const rows = await q.query('DELETE FROM registry.servers WHERE tenant_id = $1 AND id = $2 RETURNING id', [tenantId, id]);
+      if (rows.length === 0) throw ApiError.notFound('server', id, 'params.id');
+      await audit(q, tenantId, actor, 'server.delete', id);
+    });
+    const published = used ? await this.ctx.publisher.publish(tenantId, actor, `server ${id} deleted`) : undefined;
+    return { id, deleted: true, published };
+  }
+
+  /** Enqueues a discovery now (the repeatable refresh also runs on its own). */
+  @Post(':id/discover')
+  @HttpCode(202)
+  async discover(@Req() req: FastifyRequest, @Param() params: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const { id } = parseInput(serverIdParams, params, 'params');
+    const row = await this.load(this.ctx.db, tenantId, id);
+    await audit(this.ctx.db, tenantId, actor, 'server.discover', id);
+    return this.enqueue(tenantId, id, 'manual', row.auth_mode);
+  }
+
+  /** Everything discovery found on the server, with hashes and publication state. */
+  @Get(':id/items')
+  async items(@Req() req: FastifyRequest, @Param() params: unknown) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const { id } = parseInput(serverIdParams, params, 'params');
+    await this.load(this.ctx.db, tenantId, id);
+    const rows = await this.ctx.db.query(
+      `SELECT d.kind, d.key AS name, d.definition, d.content_hash AS "contentHash", d.first_seen_at AS "firstSeenAt", d.last_seen_at AS "lastSeenAt",
+              d.removed_at AS "removedAt", p.exposed_name AS "exposedName", (p.key IS NOT NULL AND p.approved_hash <> d.content_hash) AS "pendingReview"
+         FROM registry.discovered_items d
+         LEFT JOIN registry.publications p USING (tenant_id, server_id, kind, key)
+        WHERE d.tenant_id = $1 AND d.server_id = $2 ORDER BY d.kind, d.key`,
+      [tenantId, id],
+    );
+    return { items: rows };
+  }
+
+  private async load(q: Queryable, tenantId: string, id: string): Promise<ServerRow> {
+    const rows = await q.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    if (!rows[0]) throw ApiError.notFound('server', id, 'params.id');
+    return rows[0];
+  }
+
+  private async guard(url: string, field: string): Promise<void> {
+    try {
+      await checkUrl(url, this.ctx.policy);
+    } catch (err) {
+      if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `${field}: ${err.message}`, field, { reason: err.code });
+      throw err;
+    }
+  }
+
+  private async guardAuth(auth: ServerAuthInput): Promise<void> {
+    if (auth.mode === 'oauth_client_credentials') await this.guard(auth.tokenUrl, 'body.auth.tokenUrl');
+  }
+
+  /** Splits auth input into non-secret settings and the sealed secret. */
+  private sealAuth(tenantId: string, serverId: string, auth: ServerAuthInput): { config: Record<string, string>; secret: string | null } {
+    const seal = (s: string) => this.ctx.box.seal(s, serverSecretAad(tenantId, serverId));
+    switch (auth.mode) {
+      case 'bearer':
+        return { config: {}, secret: seal(auth.token) };
+      case 'header':
+        return { config: { header: auth.header }, secret: seal(auth.value) };
+      case 'oauth_client_credentials': {
+        const config: Record<string, string> = { tokenUrl: auth.tokenUrl, clientId: auth.clientId };
+        if (auth.scope) config.scope = auth.scope;
+        if (auth.audience) config.audience = auth.audience;
+        return { config, secret: seal(auth.clientSecret) };
+      }
+      case 'oauth_user': {
+        const config: Record<string, string> = {};
+        if (auth.authorizationServer) config.authorizationServer = auth.authorizationServer;
+        if (auth.scope) config.scope = auth.scope;
+        return { config, secret: null };
+      }
+      default:
+        return { config: {}, secret: null };
+    }
+  }
+
+  private async enqueue(tenantId: string, serverId: string, reason: DiscoverJobData['reason'], mode: string) {
+    if (mode === 'oauth_user') return { queued: false, reason: 'per-user OAuth servers are discovered through the auth service' };
+    try {
+      const jobId = await this.ctx.queue.enqueue(tenantId, serverId, reason);
+      return { queued: true, jobId };
+    } catch (err) {
+      this.ctx.logger.warn({ tenant: tenantId, server: serverId, err: (err as Error).message }, 'could not enqueue discovery');
+      return { queued: false, reason: 'job queue unavailable; the periodic refresh will discover it' };
+    }
+  }
+
+  private async isPublished(tenantId: string, serverId: string): Promise<boolean> {
+    const rows = await this.ctx.db.query('SELECT 1 FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 LIMIT 1', [tenantId, serverId]);
+    return rows.length > 0;
+  }
+
+  private async republishIfUsed(tenantId: string, serverId: string, actor: string) {
+    if (!(await this.isPublished(tenantId, serverId))) return undefined;
+    return this.ctx.publisher.publish(tenantId, actor, `server ${serverId} updated`);
+  }
+}

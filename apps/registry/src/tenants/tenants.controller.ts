@@ -1,0 +1,150 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { surfaceProfiles } from '@switchboard/protocol';
+import type { FastifyRequest } from 'fastify';
+import { isUniqueViolation } from '../db/database';
+import { ApiError } from '../http/api-error';
+import { parseInput } from '../http/parse-input';
+import { auditQuery, createKeyBody, createTenantBody, updateTenantBody } from '../http/schemas';
+import { loadTenant, type TenantRow } from '../publishing/build-snapshot';
+import { connectInfo, REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+import { newApiKey } from './api-keys';
+import { audit } from './audit';
+
+/** Tenants (operator), the calling tenant's profile and surfaces, its API keys, connect info and audit log. */
+@Controller('v1')
+export class TenantsController {
+  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+
+  /** Operator: creates a tenant and its first API key (shown once). */
+  @Post('tenants')
+  @HttpCode(201)
+  async createTenant(@Req() req: FastifyRequest, @Body() body: unknown) {
+    this.ctx.auth.operator(req);
+    const input = parseInput(createTenantBody, body, 'body');
+    const key = newApiKey();
+    try {
+      await this.ctx.db.tx(async (q) => {
+        await q.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [input.id, input.name, input.description ?? null]);
+        await q.query('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [input.id, 'initial', key.hash, key.prefix]);
+        await audit(q, input.id, 'operator', 'tenant.create', input.id, { name: input.name });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ApiError(409, 'CONFLICT', `body.id: tenant "${input.id}" already exists`, 'body.id');
+      throw err;
+    }
+    return { tenant: this.view(await loadTenant(this.ctx.db, input.id)), apiKey: key.key };
+  }
+
+  /** Operator: every tenant. */
+  @Get('tenants')
+  async listTenants(@Req() req: FastifyRequest) {
+    this.ctx.auth.operator(req);
+    const rows = await this.ctx.db.query<TenantRow>('SELECT * FROM registry.tenants ORDER BY id');
+    return { tenants: rows.map((t) => this.view(t)) };
+  }
+
+  @Get('tenant')
+  async getTenant(@Req() req: FastifyRequest) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    return this.view(await loadTenant(this.ctx.db, tenantId));
+  }
+
+  /** Profile, browser origins, hosts and per-surface settings (validated against the surface model). */
+  @Patch('tenant')
+  async updateTenant(@Req() req: FastifyRequest, @Body() body: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const input = parseInput(updateTenantBody, body, 'body');
+    if (input.surfaceRules) {
+      try {
+        surfaceProfiles(input.surfaceRules);
+      } catch (err) {
+        throw new ApiError(400, 'VALIDATION', `body.surfaceRules: ${(err as Error).message}`, 'body.surfaceRules');
+      }
+    }
+    await this.ctx.db.tx(async (q) => {
+      const cur = await loadTenant(q, tenantId);
+      await q.query(
+        'UPDATE registry.tenants SET name = $2, description = $3, instructions = $4, origins = $5, hosts = $6, surface_rules = $7, updated_at = now() WHERE id = $1',
+        [
+          tenantId,
+          input.name ?? cur.name,
+          input.description === undefined ? cur.description : input.description,
+          input.instructions === undefined ? cur.instructions : input.instructions,
+          JSON.stringify(input.origins ?? cur.origins),
+          JSON.stringify(input.hosts ?? cur.hosts),
+          JSON.stringify(input.surfaceRules ?? cur.surface_rules),
+        ],
+      );
+      await audit(q, tenantId, actor, 'tenant.update', tenantId, { fields: Object.keys(input) });
+    });
+    const tenant = await loadTenant(this.ctx.db, tenantId);
+    const published = tenant.current_version ? await this.ctx.publisher.publish(tenantId, actor, 'tenant settings changed') : undefined;
+    return { ...this.view(await loadTenant(this.ctx.db, tenantId)), published };
+  }
+
+  @Get('connect')
+  async connect(@Req() req: FastifyRequest) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    return connectInfo(this.ctx.config, tenantId);
+  }
+
+  @Get('keys')
+  async listKeys(@Req() req: FastifyRequest) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const rows = await this.ctx.db.query(
+      'SELECT id, name, key_prefix AS "prefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt" FROM registry.api_keys WHERE tenant_id = $1 ORDER BY created_at',
+      [tenantId],
+    );
+    return { keys: rows };
+  }
+
+  /** A new API key for the calling tenant; the key is in this response only. */
+  @Post('keys')
+  @HttpCode(201)
+  async createKey(@Req() req: FastifyRequest, @Body() body: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const input = parseInput(createKeyBody, body, 'body');
+    const key = newApiKey();
+    const id = await this.ctx.db.tx(async (q) => {
+      const rows = await q.query<{ id: string }>('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4) RETURNING id', [tenantId, input.name, key.hash, key.prefix]);
+      await audit(q, tenantId, actor, 'key.create', rows[0].id, { name: input.name });
+      return rows[0].id;
+    });
+    return { id, name: input.name, apiKey: key.key };
+  }
+
+  @Delete('keys/:id')
+  async revokeKey(@Req() req: FastifyRequest, @Param('id') id: string) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(400, 'VALIDATION', 'params.id: must be a key id (uuid)', 'params.id');
+    const done = await this.ctx.db.tx(async (q) => {
+      const rows = await q.query('UPDATE registry.api_keys SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [tenantId, id]);
+      if (rows.length > 0) await audit(q, tenantId, actor, 'key.revoke', id);
+      return rows.length > 0;
+    });
+    if (!done) throw ApiError.notFound('key', id, 'params.id');
+    return { id, revoked: true };
+  }
+
+  @Get('audit')
+  async auditLog(@Req() req: FastifyRequest, @Query() query: unknown) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const { limit } = parseInput(auditQuery, query, 'query');
+    const rows = await this.ctx.db.query('SELECT id, actor, action, target, details, at FROM registry.audit_log WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2', [tenantId, limit]);
+    return { entries: rows };
+  }
+
+  private view(t: TenantRow) {
+    return {
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      instructions: t.instructions,
+      origins: t.origins,
+      hosts: t.hosts,
+      surfaceRules: t.surface_rules,
+      currentVersion: t.current_version,
+      ...connectInfo(this.ctx.config, t.id),
+    };
+  }
+}
