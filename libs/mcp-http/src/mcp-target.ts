@@ -45,4 +45,32 @@ export interface McpHttpOptions {
   sseMaxLifetimeMs?: number;
   /** Longest a single call may run before it is aborted with a tool error. Default 60 s. */
   callTimeoutMs?: number;
+  /** Tracing/metrics hook (the gateway supplies an OpenTelemetry one); the transport itself imports no telemetry. */
+  observe?: McpObserver;
+}
+
+/** What the transport knows when a JSON-RPC request of a known tenant starts. */
+export interface McpRequestInfo {
+  tenantId: string;
+  method: string;
+  /** tools/call and prompts/get: the name, only when the catalog knows it (keeps labels bounded). */
+  name: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** One observed request: told what the transport learns, and when it ends. */
+export interface McpRequestObservation {
+  /** Era, protocol version and surface, once classified. */
+  classified(info: { era: string; protocolVersion: string; surfaceId: string }): void;
+  /** A tools/call answered with `isError: true`. */
+  toolFailed(): void;
+  /** Runs the dispatch (so work done for the request, such as upstream calls, is attributed to it). */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** The answer: `errorCode` is the JSON-RPC error code when it was an error. */
+  end(result: { errorCode: number | undefined; httpStatus: number }): void;
+}
+
+/** Called once per JSON-RPC request (each member of a batch too) that reached a tenant. */
+export interface McpObserver {
+  onRequest(info: McpRequestInfo): McpRequestObservation;
 }

@@ -145,6 +145,8 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
       };
       res.once('close', onClose);
+      const observation = options.observe?.onRequest({ tenantId: target.tenantId, method: message.method, name: knownName(target, message), headers: req.headers });
+      let outcome: { errorCode: number | undefined; httpStatus: number } = { errorCode: undefined, httpStatus: 200 };
       try {
         const context = classifyRequest(message, req.headers);
         if (!isMethodOfEra(message.method, context.era)) {
@@ -159,15 +161,24 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           { clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
           target.surfaceRules,
         );
-        const body = await dispatcher.dispatch({ message, context, target, surfaceId, sink: channel, signal: abort.signal });
+        const input = { message, context, target, surfaceId, sink: channel, signal: abort.signal };
+        if (!observation) return { body: await dispatcher.dispatch(input), status: 200 };
+        observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
+        const body = await observation.run(() => dispatcher.dispatch(input));
+        if (message.method === 'tools/call' && isToolError(body)) observation.toolFailed();
         return { body, status: 200 };
       } catch (err) {
-        if (err instanceof McpError) return { body: encodeError(message.id, err), status: err.httpStatus };
+        if (err instanceof McpError) {
+          outcome = { errorCode: err.code, httpStatus: err.httpStatus };
+          return { body: encodeError(message.id, err), status: err.httpStatus };
+        }
+        outcome = { errorCode: ErrorCode.InternalError, httpStatus: 200 };
         req.log.error({ err, method: message.method }, 'request failed');
         return { body: encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error')), status: 200 };
       } finally {
         clearTimeout(timer);
         res.off('close', onClose);
+        observation?.end(outcome);
       }
     };
 
@@ -235,6 +246,23 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       scope.delete(path, del);
     }
   });
+}
+
+/** The tool / prompt name of a request, only when the tenant's catalog has it (an arbitrary client string must not become a metric label). */
+function knownName(target: McpTarget, message: JsonRpcRequest): string | undefined {
+  const name = message.params?.name;
+  if (typeof name !== 'string') return undefined;
+  if (message.method === 'tools/call') return target.catalog.tool(name) ? name : undefined;
+  if (message.method === 'prompts/get') return target.catalog.prompt(name) ? name : undefined;
+  return undefined;
+}
+
+/**
+ * Whether an encoded tools/call result says `isError: true`. The dispatcher hands back bytes;
+ * inside JSON string values the quotes would be escaped, so the bare key only matches the field.
+ */
+function isToolError(body: string | Buffer): boolean {
+  return (typeof body === 'string' ? body : body.toString('utf8')).includes('"isError":true');
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
