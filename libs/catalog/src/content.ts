@@ -29,3 +29,17 @@ export interface ReadResourceResult {
   contents: ResourceContents[];
   _meta?: Record<string, unknown>;
 }
+
+/** One server→client request carried inside an `InputRequiredResult` (MRTR, 2026-07-28). */
+export interface InputRequest {
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  params: Record<string, unknown>;
+}
+
+/** 2026-07-28: the request cannot finish until the client answers `inputRequests` and retries. */
+export interface InputRequiredResult {
+  resultType: 'input_required';
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+  _meta?: Record<string, unknown>;
+}

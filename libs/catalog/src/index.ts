@@ -2,6 +2,7 @@ export * from './definitions';
 export * from './content';
 export * from './tool-context';
 export * from './tool-content';
+export * from './input-required';
 export * from './tool';
 export * from './resource';
 export * from './prompt';

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { PromptMessage } from './content';
 import type { PromptDefinition } from './definitions';
+import { InputRequired } from './input-required';
 import { Prompt } from './prompt';
 import type { ToolContext } from './tool-context';
 
@@ -71,5 +72,22 @@ describe('Prompt', () => {
 
   it('offers no completions by default', () => {
     expect(WithArgs.complete('arg1', 'a')).toEqual([]);
+  });
+
+  it('returns an InputRequiredResult when messages asks for input (MRTR)', async () => {
+    class AsksContext extends Prompt {
+      static override readonly definition: PromptDefinition = { name: 'asks_context' };
+      static override messages(_args: Record<string, string>, c: ToolContext): PromptMessage[] | InputRequired {
+        if (c.input && c.input.responses.context === undefined) {
+          return new InputRequired({ context: { method: 'roots/list', params: {} } });
+        }
+        return [{ role: 'user', content: { type: 'text', text: 'ok' } }];
+      }
+    }
+    expect(await AsksContext.get({}, { ...ctx, input: { responses: {} } })).toEqual({
+      resultType: 'input_required',
+      inputRequests: { context: { method: 'roots/list', params: {} } },
+    });
+    expect(await AsksContext.get({}, ctx)).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'ok' } }] });
   });
 });

@@ -1,12 +1,14 @@
 import { ErrorCode, McpError } from '@switchboard/protocol';
-import type { GetPromptResult, PromptMessage } from './content';
+import type { GetPromptResult, InputRequiredResult, PromptMessage } from './content';
 import type { PromptDefinition } from './definitions';
+import { InputRequired } from './input-required';
 import type { ToolContext } from './tool-context';
 
 /** One class per prompt; `messages` returns plain data. */
 export abstract class Prompt {
   static readonly definition: PromptDefinition;
-  static messages(args: Record<string, string>, ctx: ToolContext): PromptMessage[] | Promise<PromptMessage[]> {
+  /** The messages, or (2026-07-28, only when `ctx.input` is present) `new InputRequired(...)` to ask the client first. */
+  static messages(args: Record<string, string>, ctx: ToolContext): PromptMessage[] | InputRequired | Promise<PromptMessage[] | InputRequired> {
     void args; void ctx;
     throw new Error(`${this.name} does not implement messages()`);
   }
@@ -14,7 +16,7 @@ export abstract class Prompt {
    * Checks the arguments (an object of strings; every required one present), then builds the result.
    * @throws McpError −32602 naming the missing or malformed argument.
    */
-  static async get(args: unknown, ctx: ToolContext): Promise<GetPromptResult> {
+  static async get(args: unknown, ctx: ToolContext): Promise<GetPromptResult | InputRequiredResult> {
     const def = this.definition;
     const input = args === undefined || args === null ? {} : args;
     if (typeof input !== 'object' || Array.isArray(input)) {
@@ -33,6 +35,7 @@ export abstract class Prompt {
       }
     }
     const messages = await this.messages(values, ctx);
+    if (messages instanceof InputRequired) return messages.toResult();
     return def.description === undefined ? { messages } : { description: def.description, messages };
   }
   /** Completion values for an argument (`completion/complete`); default none. */

@@ -1,4 +1,4 @@
-import type { LogLevel } from '@switchboard/protocol';
+import type { LogLevel, RequestContext } from '@switchboard/protocol';
 
 /** What an in-process tool, resource or prompt gets besides its arguments. */
 export interface ToolContext {
@@ -14,4 +14,12 @@ export interface ToolContext {
    * the client only sees a generic message. Optional so contexts built in tests can omit it.
    */
   reportError?(err: unknown): void;
+  /** Era, version and client facts (capabilities) of the request as the transport classified it; absent in unit tests. */
+  request?: RequestContext;
+  /**
+   * MRTR (2026-07-28): the client's answers to an earlier `InputRequired`, by key (empty on a
+   * first round), and the `requestState` it echoed back. Undefined on legacy requests, which
+   * cannot carry input requests, so a handler asks for input only when this is present.
+   */
+  input?: { responses: Record<string, unknown>; requestState?: string };
 }

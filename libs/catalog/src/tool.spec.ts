@@ -1,3 +1,5 @@
+import { ErrorCode, McpError } from '@switchboard/protocol';
+import type { ToolCallResult } from './content';
 import type { ToolDefinition } from './definitions';
 import { Tool, ToolError } from './tool';
 import type { ToolContext } from './tool-context';
@@ -78,7 +80,7 @@ describe('Tool', () => {
   });
 
   it('passes content blocks from Tool.content through untouched', async () => {
-    const result = await Picture.call(undefined, context());
+    const result = (await Picture.call(undefined, context())) as ToolCallResult;
     expect(result.isError).toBeUndefined();
     expect(result.content.map((b) => b.type)).toEqual(['text', 'image', 'resource']);
     expect(Tool.content([], { a: 1 })).toBeInstanceOf(ToolContent);
@@ -90,16 +92,16 @@ describe('Tool', () => {
       content: [{ type: 'text', text: 'Invalid arguments for tool echo: text: must be string' }],
       isError: true,
     });
-    const missing = await Echo.call({}, context());
+    const missing = (await Echo.call({}, context())) as ToolCallResult;
     expect(missing.isError).toBe(true);
     expect(missing.content[0]).toEqual({ type: 'text', text: 'Invalid arguments for tool echo: text: is required' });
-    const bad = await Echo.call({ text: 'x', n: 0 }, context());
+    const bad = (await Echo.call({ text: 'x', n: 0 }, context())) as ToolCallResult;
     expect((bad.content[0] as { text: string }).text).toBe('Invalid arguments for tool echo: n: must be >= 1');
   });
 
   it('treats missing arguments as an empty object', async () => {
-    expect((await Picture.call(undefined, context())).isError).toBeUndefined();
-    expect((await Picture.call({ x: 1 }, context())).isError).toBe(true);
+    expect(((await Picture.call(undefined, context())) as ToolCallResult).isError).toBeUndefined();
+    expect(((await Picture.call({ x: 1 }, context())) as ToolCallResult).isError).toBe(true);
   });
 
   it('turns a ToolError into an isError result with its message', async () => {
@@ -112,6 +114,38 @@ describe('Tool', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'Tool crashes failed with an internal error' }], isError: true });
     expect(JSON.stringify(result)).not.toMatch(/hunter2|ECONNREFUSED|at /);
     expect(ctx.reported).toHaveLength(1);
+  });
+
+  it('lets an McpError through as the JSON-RPC error of the request', async () => {
+    class NeedsSampling extends Tool {
+      static override readonly definition: ToolDefinition = { name: 'needs_sampling', inputSchema: { type: 'object' } };
+      static override payload(): never {
+        throw new McpError(ErrorCode.MissingRequiredClientCapability, 'needs sampling', { requiredCapabilities: { sampling: {} } }, 400);
+      }
+    }
+    await expect(NeedsSampling.call({}, context())).rejects.toMatchObject({ code: -32021, httpStatus: 400 });
+  });
+
+  it('returns an InputRequiredResult when payload asks for input (MRTR)', async () => {
+    class AsksName extends Tool {
+      static override readonly definition: ToolDefinition = { name: 'asks_name', inputSchema: { type: 'object' } };
+      static override payload(_args: Record<string, unknown>, ctx: ToolContext): unknown {
+        const answer = ctx.input?.responses.name;
+        if (ctx.input && answer === undefined) {
+          return Tool.inputRequired({ name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } } }, 's1');
+        }
+        return 'done';
+      }
+    }
+    expect(await AsksName.call({}, { ...context(), input: { responses: {} } })).toEqual({
+      resultType: 'input_required',
+      inputRequests: { name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } } },
+      requestState: 's1',
+    });
+    expect(await AsksName.call({}, { ...context(), input: { responses: { name: { action: 'accept' } } } })).toEqual({
+      content: [{ type: 'text', text: 'done' }],
+    });
+    expect(await AsksName.call({}, context())).toEqual({ content: [{ type: 'text', text: 'done' }] });
   });
 
   it('compiles the validator once per class', () => {

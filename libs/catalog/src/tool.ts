@@ -1,13 +1,16 @@
+import { McpError } from '@switchboard/protocol';
 import { compileValidator, type ArgsValidator } from './compile-validator';
-import type { ContentBlock, ToolCallResult } from './content';
+import type { ContentBlock, InputRequest, InputRequiredResult, ToolCallResult } from './content';
 import type { ToolDefinition } from './definitions';
+import { InputRequired } from './input-required';
 import type { ToolContext } from './tool-context';
 import { ToolContent } from './tool-content';
 
 /**
  * An expected tool failure (bad upstream answer, not found, refused): becomes a result with
- * `isError: true` and this message. Anything else thrown becomes a generic `isError` result
- * with no stack trace.
+ * `isError: true` and this message. An McpError is a verdict on the request itself (e.g.
+ * −32021 missing client capability) and becomes the JSON-RPC error; anything else thrown
+ * becomes a generic `isError` result with no stack trace.
  */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
@@ -40,6 +43,11 @@ export abstract class Tool {
     return new ToolContent(blocks, structured);
   }
 
+  /** MRTR (2026-07-28): ask the client for input first; only when `ctx.input` is present (modern requests). */
+  static inputRequired(requests: Record<string, InputRequest>, requestState?: string): InputRequired {
+    return new InputRequired(requests, requestState);
+  }
+
   static render(data: unknown): ToolCallResult {
     if (data instanceof ToolContent) {
       return data.structured === undefined ? { content: data.blocks } : { content: data.blocks, structuredContent: data.structured };
@@ -62,8 +70,8 @@ export abstract class Tool {
     return validate;
   }
 
-  /** Validate → payload → render; validation failures and ToolErrors become `isError` results naming the field. */
-  static async call(args: unknown, ctx: ToolContext): Promise<ToolCallResult> {
+  /** Validate → payload → render; validation failures and ToolErrors become `isError` results naming the field; McpErrors propagate. */
+  static async call(args: unknown, ctx: ToolContext): Promise<ToolCallResult | InputRequiredResult> {
     const name = this.definition.name;
     // `arguments` is optional on the wire; a tool without parameters is called with none.
     const input = args === undefined || args === null ? {} : args;
@@ -71,9 +79,12 @@ export abstract class Tool {
     if (problem !== null) return errorResult(`Invalid arguments for tool ${name}: ${problem}`);
     try {
       const data = await this.payload(input as Record<string, unknown>, ctx);
+      // Not a rendering of data: the call is not finished yet.
+      if (data instanceof InputRequired) return data.toResult();
       return this.render(data);
     } catch (err) {
       if (err instanceof ToolError) return errorResult(err.message);
+      if (err instanceof McpError) throw err;
       ctx.reportError?.(err);
       return errorResult(`Tool ${name} failed with an internal error`);
     }
