@@ -1,4 +1,4 @@
-import type { BundleHandlers, CompiledCatalog, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
+import type { BundleHandlers, CompiledCatalog, InputRequiredResult, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
 import {
   ErrorCode,
   LOG_LEVELS,
@@ -74,7 +74,7 @@ export class RequestDispatcher {
         return encodeResult(
           message.id,
           buildDiscoverResult({
-            capabilities: catalog.capabilities,
+            capabilities: withoutResourceSubscribe(catalog.capabilities),
             serverInfo: catalog.serverInfo,
             instructions: catalog.snapshot.instructions,
             ttlMs: DISCOVER_TTL_MS,
@@ -107,22 +107,28 @@ export class RequestDispatcher {
   }
 
   private result(input: DispatchInput, result: object): string {
+    const inputRequired = (result as { resultType?: unknown }).resultType === 'input_required';
     if (input.context.era === 'modern') {
       const fields = modernResultFields(input.target.catalog.serverInfo);
       const own = (result as { _meta?: Record<string, unknown> })._meta;
-      return encodeResult(input.message.id, { ...result, resultType: fields.resultType, _meta: { ...own, ...fields._meta } });
+      const resultType = inputRequired ? 'input_required' : fields.resultType;
+      return encodeResult(input.message.id, { ...result, resultType, _meta: { ...own, ...fields._meta } });
     }
+    // Handlers only ask when ctx.input is present (modern); a legacy result has no way to carry it.
+    if (inputRequired) throw new McpError(ErrorCode.InternalError, `${input.message.method} needs client input, which protocol ${input.context.protocolVersion} cannot carry`);
     return encodeResult(input.message.id, result);
   }
 
   private invokeContext(input: DispatchInput): InvokeContext & ToolContext {
     const { context, sink } = input;
+    const mrtr = context.era === 'modern' ? mrtrInput(input.message.params ?? {}) : undefined;
     const progressToken = context.progressToken;
     const minLevel = context.era === 'modern' ? context.logLevel : 'debug';
     const minIndex = minLevel === undefined ? Infinity : LOG_LEVELS.indexOf(minLevel);
     return {
       tenantId: input.target.tenantId,
       request: context,
+      ...(mrtr === undefined ? {} : { input: mrtr }),
       signal: input.signal,
       progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || !sink) return;
@@ -140,7 +146,7 @@ export class RequestDispatcher {
     };
   }
 
-  private async callTool(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<ToolCallResult> {
+  private async callTool(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<ToolCallResult | InputRequiredResult> {
     const name = params.name;
     if (typeof name !== 'string' || name.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
     const args = params.arguments ?? {};
@@ -225,6 +231,38 @@ export class RequestDispatcher {
     if (!this.upstream) throw new McpError(ErrorCode.InternalError, `No upstream invoker configured for server ${route.serverId}`);
     return this.upstream;
   }
+}
+
+/**
+ * MRTR retry fields of a modern tools/call, resources/read or prompts/get (2026-07-28):
+ * `inputResponses` (answers by key) and the echoed `requestState`.
+ * @throws McpError −32602 naming the malformed field.
+ */
+function mrtrInput(params: Record<string, unknown>): { responses: Record<string, unknown>; requestState?: string } {
+  const responses = params.inputResponses;
+  if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
+    throw new McpError(ErrorCode.InvalidParams, 'params.inputResponses must be an object of responses keyed like the inputRequests');
+  }
+  const requestState = params.requestState;
+  if (requestState !== undefined && typeof requestState !== 'string') {
+    throw new McpError(ErrorCode.InvalidParams, 'params.requestState must be a string');
+  }
+  const out: { responses: Record<string, unknown>; requestState?: string } = { responses: (responses as Record<string, unknown> | undefined) ?? {} };
+  if (requestState !== undefined) out.requestState = requestState;
+  return out;
+}
+
+/**
+ * Modern discover capabilities: this transport serves no `subscriptions/listen` (and modern
+ * removed `resources/subscribe`), so it must not claim `resources.subscribe` there; legacy
+ * clients keep it (their subscribe/unsubscribe are acknowledged).
+ */
+function withoutResourceSubscribe(capabilities: Record<string, unknown>): Record<string, unknown> {
+  const resources = capabilities.resources;
+  if (typeof resources !== 'object' || resources === null || !('subscribe' in resources)) return capabilities;
+  const { subscribe: _dropped, ...rest } = resources as Record<string, unknown>;
+  void _dropped;
+  return { ...capabilities, resources: rest };
 }
 
 function toolFailure(name: string, why: string): ToolCallResult {
