@@ -1,1 +1,21 @@
-export {};
+import { ConfigError, loadAuthConfig } from './config';
+import { createAuthApp } from './create-auth-app';
+
+async function main(): Promise<void> {
+  const config = loadAuthConfig();
+  const { app } = await createAuthApp(config);
+  await app.listen({ port: config.AUTH_PORT, host: config.AUTH_HOST });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.AUTH_PORT;
+  // The one line start scripts wait for.
+  process.stdout.write(`auth listening on http://${config.AUTH_HOST}:${port}\n`);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`auth failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+  process.exit(1);
+});

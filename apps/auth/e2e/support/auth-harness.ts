@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import type { AuthServices } from '../../src/auth-services';
+import { loadAuthConfig } from '../../src/config';
+import { createAuthApp, type CreateAuthAppOptions } from '../../src/create-auth-app';
+import { authTenant, tenantAuthSchema, type AuthTenant } from '../../src/tenants/tenant-auth';
+
+export const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789';
+
+/** A free loopback TCP port (issuers embed the port, so it must be known before listening). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestAuth {
+  app: NestFastifyApplication;
+  services: AuthServices;
+  baseUrl: string;
+  schema: string;
+  tenants: Map<string, AuthTenant>;
+  issuer(tenant: string): string;
+  mcpUrl(tenant: string): string;
+  close(): Promise<void>;
+}
+
+export interface StartAuthOptions {
+  /** `{ id, auth }` entries, validated with the real schema. */
+  tenants: Array<{ id: string; name?: string; auth: unknown }>;
+  gatewayPublicUrl?: string;
+  env?: Record<string, string>;
+  cimd?: CreateAuthAppOptions['cimd'];
+  port?: number;
+  /** Reuse a schema (e.g. a second replica); default a fresh one, dropped on close. */
+  schema?: string;
+}
+
+/** Boots the auth service on 127.0.0.1 with a unique Postgres schema. */
+export async function startAuth(o: StartAuthOptions): Promise<TestAuth> {
+  const port = o.port ?? (await freePort());
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const schema = o.schema ?? `auth_t_${randomBytes(5).toString('hex')}`;
+  const gatewayPublicUrl = o.gatewayPublicUrl ?? 'http://127.0.0.1:3999';
+  const config = loadAuthConfig({
+    DATABASE_URL,
+    AUTH_DB_SCHEMA: schema,
+    AUTH_PORT: String(port),
+    AUTH_PUBLIC_URL: baseUrl,
+    GATEWAY_PUBLIC_URL: gatewayPublicUrl,
+    INTERNAL_TOKEN,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: process.env.AUTH_TEST_LOG ?? 'silent',
+    ...o.env,
+  });
+  const urls = { authPublicUrl: config.publicUrl, gatewayPublicUrl: config.gatewayPublicUrl, domain: config.GATEWAY_DOMAIN };
+  const tenants = new Map<string, AuthTenant>();
+  for (const t of o.tenants) tenants.set(t.id, authTenant(t.id, t.name ?? t.id, tenantAuthSchema.parse(t.auth), urls));
+  const { app, services } = await createAuthApp(config, { tenants, cimd: o.cimd });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app,
+    services,
+    baseUrl,
+    schema,
+    tenants,
+    issuer: (id) => tenants.get(id)?.issuer ?? '',
+    mcpUrl: (id) => tenants.get(id)?.mcpUrl ?? '',
+    close: async () => {
+      await app.close();
+      if (!o.schema) await dropSchema(schema);
+    },
+  };
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const c = new Client({ connectionString: DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await c.end();
+  }
+}

@@ -1,0 +1,17 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AUTH_SERVICES, type AuthServices } from './auth-services';
+import { FederationController } from './federation/federation.controller';
+import { InternalController } from './http/internal.controller';
+import { InteractionController } from './interaction/interaction.controller';
+import { VaultController } from './vault/vault.controller';
+
+@Module({})
+export class AuthModule {
+  static forRoot(services: AuthServices): DynamicModule {
+    return {
+      module: AuthModule,
+      controllers: [InteractionController, FederationController, InternalController, VaultController],
+      providers: [{ provide: AUTH_SERVICES, useValue: services }],
+    };
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/** Development-only key: 32 zero-ish bytes spelled out so nobody mistakes it for a real secret. */
+const DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0000').toString('base64');
+
+const schema = z.object({
+  /** TCP port of the authorization server. */
+  AUTH_PORT: z.coerce.number().int().min(0).max(65535).default(3200),
+  /** Interface to bind; loopback by default. */
+  AUTH_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Public base URL of this service; path-based tenant issuers are `${AUTH_PUBLIC_URL}/t/<tenant>`. */
+  AUTH_PUBLIC_URL: z.url().optional(),
+  /** Postgres connection string; state lives in schema AUTH_DB_SCHEMA. */
+  DATABASE_URL: z.string().min(1, 'is required (postgres://…)'),
+  /** Schema owned by this service (tests use a unique one per file). */
+  AUTH_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('auth'),
+  /**
+   * AES-256-GCM key (32 bytes, base64 or hex) encrypting signing keys, vaulted tokens and
+   * client secrets at rest. The development default is public: never use it in production.
+   */
+  SECRETS_KEY: z.string().min(1).default(DEV_SECRETS_KEY),
+  /** The gateway's public base URL; canonical MCP URLs of path-based tenants are `${GATEWAY_PUBLIC_URL}/t/<tenant>/mcp`. */
+  GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
+  /** Host-based layout: tenant `acme` lives at `https://acme.<domain>` (MCP at `/mcp`, issuer at the origin). */
+  GATEWAY_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a DNS name').optional(),
+  /** Bearer secret the gateway presents on /internal/* (token exchange, key rotation). Unset ⇒ internal endpoints answer 404. */
+  INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** The tenants file (same file as the gateway's); each tenant's optional `auth:` block configures its authorization server. */
+  TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
+  /** Access-token lifetime in seconds (JWTs cannot be revoked, so keep it short). */
+  ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(30).max(3600).default(300),
+  /** Refresh-token lifetime in seconds (each rotation issues a fresh one with this lifetime, capped by the grant). */
+  REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(60).default(14 * 24 * 3600),
+  /** Dynamic client registrations allowed per source IP and tenant per minute. */
+  DCR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Tenant providers kept in memory (LRU). */
+  PROVIDER_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** How long a cached provider trusts its key set before re-reading it (another replica may have rotated). */
+  PROVIDER_MAX_AGE_S: z.coerce.number().int().min(1).default(300),
+  /** Trust X-Forwarded-* (behind a TLS-terminating proxy). */
+  TRUST_PROXY: z.stringbool().default(false),
+  /** pino level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type AuthConfig = z.infer<typeof schema> & { publicUrl: string; gatewayPublicUrl: string; secretsKey: Buffer; devSecretsKey: boolean };
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment once at boot; throws ConfigError listing every invalid key. */
+export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const parsed = schema.safeParse(env);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  let secretsKey: Buffer | undefined;
+  if (parsed.success) {
+    secretsKey = decodeKey(parsed.data.SECRETS_KEY);
+    if (!secretsKey) problems.push('  SECRETS_KEY: must be 32 bytes, base64 or hex encoded');
+  }
+  if (!parsed.success || !secretsKey || problems.length) {
+    throw new ConfigError(`Invalid auth configuration:\n${problems.join('\n')}`);
+  }
+  const c = parsed.data;
+  const devSecretsKey = c.SECRETS_KEY === DEV_SECRETS_KEY;
+  if (devSecretsKey && c.LOG_LEVEL !== 'silent') {
+    console.warn('WARNING: auth is using the built-in development SECRETS_KEY; signing keys and vaulted tokens are NOT protected. Set SECRETS_KEY in production.');
+  }
+  const publicUrl = (c.AUTH_PUBLIC_URL ?? `http://${c.AUTH_HOST}:${c.AUTH_PORT}`).replace(/\/+$/, '');
+  return { ...c, publicUrl, gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''), secretsKey, devSecretsKey };
+}
+
+function decodeKey(value: string): Buffer | undefined {
+  if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
+  const b = Buffer.from(value, 'base64');
+  return b.length === 32 ? b : undefined;
+}

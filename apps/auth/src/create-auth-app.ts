@@ -1,0 +1,101 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Pool } from 'pg';
+import pino, { type Logger } from 'pino';
+import { AuthModule } from './app.module';
+import type { AuthServices } from './auth-services';
+import type { HostLookup } from './clients/ssrf-guard';
+import type { AuthConfig } from './config';
+import { SecretBox } from './crypto/secret-box';
+import { migrateAuthSchema } from './db/migrate';
+import { deleteExpiredArtefacts } from './db/pg-adapter';
+import { FederationStateStore } from './federation/federation-state';
+import { UpstreamOidc } from './federation/upstream-oidc';
+import { RateLimiter } from './http/rate-limiter';
+import { SigningKeys } from './keys/signing-keys';
+import { mountOidc } from './oidc/oidc-mount';
+import { ProviderCache } from './oidc/provider-cache';
+import { loadTenantAuthFile, type AuthTenant } from './tenants/tenant-auth';
+import { TenantRegistry } from './tenants/tenant-registry';
+import { VaultStore } from './vault/vault-store';
+
+export interface CreateAuthAppOptions {
+  logger?: Logger;
+  /** Tenants to serve instead of reading TENANTS_FILE. */
+  tenants?: Map<string, AuthTenant>;
+  /** CIMD fetch plumbing for tests (public-looking names that resolve to loopback servers). */
+  cimd?: { lookup?: HostLookup; fetch?: (url: string, init: RequestInit) => Promise<Response> };
+}
+
+/**
+ * Builds the auth service (migrations run, routes registered) without listening, so tests can
+ * drive it and `main` can `listen()`. Closing the app closes its Postgres pool.
+ */
+export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOptions = {}): Promise<{ app: NestFastifyApplication; services: AuthServices }> {
+  const logger =
+    options.logger ??
+    pino({
+      level: config.LOG_LEVEL,
+      base: { service: 'auth' },
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    });
+  const urls = { authPublicUrl: config.publicUrl, gatewayPublicUrl: config.gatewayPublicUrl, domain: config.GATEWAY_DOMAIN };
+  const tenants = new TenantRegistry(options.tenants ?? loadTenantAuthFile(config.TENANTS_FILE, urls), config.GATEWAY_DOMAIN);
+
+  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
+  pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
+  try {
+    await migrateAuthSchema(pool, config.AUTH_DB_SCHEMA);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const box = new SecretBox(config.secretsKey);
+  const keys = new SigningKeys(pool, config.AUTH_DB_SCHEMA, box);
+  const providers = new ProviderCache(
+    keys,
+    {
+      pool,
+      schema: config.AUTH_DB_SCHEMA,
+      box,
+      accessTokenTtl: config.ACCESS_TOKEN_TTL_S,
+      refreshTokenTtl: config.REFRESH_TOKEN_TTL_S,
+      secureCookies: config.publicUrl.startsWith('https:') || config.GATEWAY_DOMAIN !== undefined,
+      trustProxy: config.TRUST_PROXY,
+      cimd: options.cimd,
+    },
+    config.PROVIDER_CACHE_SIZE,
+    config.PROVIDER_MAX_AGE_S * 1000,
+  );
+  const services: AuthServices = {
+    config,
+    pool,
+    box,
+    tenants,
+    providers,
+    keys,
+    federation: new FederationStateStore(pool, config.AUTH_DB_SCHEMA, box),
+    upstream: new UpstreamOidc(),
+    vault: new VaultStore(pool, config.AUTH_DB_SCHEMA, box),
+    logger,
+  };
+
+  const adapter = new FastifyAdapter({ loggerInstance: logger, disableRequestLogging: true, trustProxy: config.TRUST_PROXY, bodyLimit: 64 * 1024 });
+  mountOidc(adapter.getInstance(), { tenants, providers, dcrLimiter: new RateLimiter(config.DCR_RATE_LIMIT_PER_MIN, 60_000), logger });
+  const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
+  app.enableShutdownHooks();
+
+  const sweep = setInterval(() => {
+    deleteExpiredArtefacts(pool, config.AUTH_DB_SCHEMA).catch((err: unknown) => logger.warn({ err }, 'expired-artefact cleanup failed'));
+  }, 10 * 60_000);
+  sweep.unref();
+  adapter.getInstance().addHook('onClose', async () => {
+    clearInterval(sweep);
+    await pool.end();
+  });
+
+  await app.init();
+  await adapter.getInstance().ready();
+  return { app, services };
+}

@@ -1,0 +1,117 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { RateLimiter } from '../http/rate-limiter';
+import type { AuthTenant } from '../tenants/tenant-auth';
+import type { TenantRegistry } from '../tenants/tenant-registry';
+import type { ProviderCache } from './provider-cache';
+
+/** Paths (relative to a tenant's mount) that oidc-provider answers; everything else is ours. */
+const PROVIDER_PATH = /^\/(?:\.well-known\/(?:openid-configuration|oauth-authorization-server)|authorize(?:\/[A-Za-z0-9_-]+)?|token|register(?:\/[^/]+)?|jwks|revoke)$/;
+/** RFC 8414 / OIDC path insertion: `/.well-known/<doc>/t/<tenant>`. */
+const INSERTED = /^\/\.well-known\/(openid-configuration|oauth-authorization-server)\/t\/([a-z0-9-]{1,63})$/;
+const PATH_TENANT = /^\/t\/([a-z0-9-]{1,63})(\/.*)$/;
+
+interface Dispatch {
+  tenant: AuthTenant;
+  mountPath: string;
+  inner: string;
+}
+
+export interface OidcMountOptions {
+  tenants: TenantRegistry;
+  providers: ProviderCache;
+  dcrLimiter: RateLimiter;
+  logger: Logger;
+}
+
+/**
+ * Hands provider-owned requests to the right tenant's oidc-provider from a Fastify
+ * `onRequest` hook (the same place @fastify/middie runs middleware), before any body parsing,
+ * so oidc-provider reads the raw body itself. It also:
+ * - maps every discovery URL a client may try (path insertion and appending, root form for
+ *   host-based tenants) to the tenant's issuer;
+ * - fills a missing MCP `scope` on /authorize with the tenant's default scopes;
+ * - rate-limits and CORS-enables dynamic client registration.
+ * `originalUrl` is kept equal to mount + rewritten URL: oidc-provider derives its mount path
+ * (and so every endpoint URL in metadata) from it.
+ */
+export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    const d = resolve(req, o.tenants);
+    if (!d) return;
+    const raw = req.raw as IncomingMessage & { originalUrl?: string };
+    const res = reply.raw as ServerResponse;
+    const q = raw.url?.indexOf('?') ?? -1;
+    let query = q >= 0 ? (raw.url ?? '').slice(q + 1) : '';
+
+    if (d.inner === '/register' && req.method === 'OPTIONS') {
+      return reply
+        .code(204)
+        .header('access-control-allow-origin', '*')
+        .header('access-control-allow-methods', 'POST')
+        .header('access-control-allow-headers', 'content-type, authorization')
+        .header('access-control-max-age', '600')
+        .send();
+    }
+    if (d.inner.startsWith('/register')) {
+      // Registration is for any origin but never with credentials (no cookies are involved).
+      res.setHeader('access-control-allow-origin', '*');
+      if (d.inner === '/register' && req.method === 'POST') {
+        const retryAfter = o.dcrLimiter.hit(`${d.tenant.id}|${req.ip}`);
+        if (retryAfter > 0) {
+          return reply
+            .code(429)
+            .header('retry-after', String(retryAfter))
+            .header('content-type', 'application/json')
+            .header('cache-control', 'no-store')
+            .send({ error: 'too_many_requests', error_description: 'too many client registrations from this address; retry later' });
+        }
+      }
+    }
+    if (d.inner === '/authorize' && req.method === 'GET') query = withDefaultScope(query, d.tenant);
+
+    let entry;
+    try {
+      entry = await o.providers.get(d.tenant);
+    } catch (err) {
+      o.logger.error({ err, tenant: d.tenant.id }, 'could not build the tenant authorization server');
+      return reply.code(503).header('content-type', 'application/json').send({ error: 'temporarily_unavailable', error_description: 'authorization server unavailable' });
+    }
+    const url = query ? `${d.inner}?${query}` : d.inner;
+    raw.url = url;
+    raw.originalUrl = `${d.mountPath}${url}`;
+    reply.hijack();
+    // Koa answers the request itself and never rejects (errors become OAuth error responses).
+    await entry.callback(raw, res);
+  });
+}
+
+function resolve(req: FastifyRequest, tenants: TenantRegistry): Dispatch | undefined {
+  const url = req.raw.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q >= 0 ? url.slice(0, q) : url;
+  const inserted = INSERTED.exec(path);
+  if (inserted?.[1] && inserted[2]) {
+    const tenant = tenants.byId(inserted[2]);
+    return tenant ? { tenant, mountPath: `/t/${tenant.id}`, inner: `/.well-known/${inserted[1]}` } : undefined;
+  }
+  const byPath = PATH_TENANT.exec(path);
+  if (byPath?.[1] && byPath[2]) {
+    const tenant = tenants.byId(byPath[1]);
+    if (!tenant || tenant.mountPath !== `/t/${tenant.id}` || !PROVIDER_PATH.test(byPath[2])) return undefined;
+    return { tenant, mountPath: tenant.mountPath, inner: byPath[2] };
+  }
+  const byHost = tenants.byHost(req.headers.host);
+  if (byHost && PROVIDER_PATH.test(path)) return { tenant: byHost, mountPath: '', inner: path };
+  return undefined;
+}
+
+/** Adds the tenant's default MCP scopes when the request names none of the tenant's scopes. */
+function withDefaultScope(query: string, tenant: AuthTenant): string {
+  const params = new URLSearchParams(query);
+  const requested = (params.get('scope') ?? '').split(' ').filter(Boolean);
+  if (requested.some((s) => tenant.settings.scopes.includes(s))) return query;
+  params.set('scope', [...requested, ...tenant.defaultScopes].join(' '));
+  return params.toString();
+}

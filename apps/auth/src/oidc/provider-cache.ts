@@ -1,0 +1,59 @@
+import type Provider from 'oidc-provider';
+import type { SigningKeys } from '../keys/signing-keys';
+import type { AuthTenant } from '../tenants/tenant-auth';
+import { createTenantProvider, type TenantProviderOptions } from './tenant-provider';
+
+interface Entry {
+  provider: Provider;
+  callback: ReturnType<Provider['callback']>;
+  builtAt: number;
+}
+
+/**
+ * One oidc-provider per tenant, built on first use and kept in an LRU. An entry older than
+ * `maxAgeMs` is rebuilt so keys rotated by another replica are picked up; a rotation on this
+ * replica evicts the entry at once. Concurrent first requests share one build.
+ */
+export class ProviderCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, Promise<Entry>>();
+
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly options: TenantProviderOptions,
+    private readonly maxEntries: number,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  async get(tenant: AuthTenant): Promise<Entry> {
+    const hit = this.entries.get(tenant.id);
+    if (hit && Date.now() - hit.builtAt < this.maxAgeMs) {
+      this.entries.delete(tenant.id);
+      this.entries.set(tenant.id, hit);
+      return hit;
+    }
+    let pending = this.building.get(tenant.id);
+    if (!pending) {
+      pending = this.build(tenant).finally(() => this.building.delete(tenant.id));
+      this.building.set(tenant.id, pending);
+    }
+    return pending;
+  }
+
+  evict(tenantId: string): void {
+    this.entries.delete(tenantId);
+  }
+
+  private async build(tenant: AuthTenant): Promise<Entry> {
+    const keys = await this.keys.published(tenant.id);
+    const provider = createTenantProvider(tenant, keys, this.options);
+    const entry = { provider, callback: provider.callback(), builtAt: Date.now() };
+    this.entries.set(tenant.id, entry);
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,159 @@
+import type { ClientMetadata, Configuration, ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Pool } from 'pg';
+import { applyClientPolicy } from '../clients/client-policy';
+import { fetchAllowed, type HostLookup } from '../clients/ssrf-guard';
+import type { SecretBox } from '../crypto/secret-box';
+import { PgAdapter } from '../db/pg-adapter';
+import type { PrivateJwk } from '../keys/signing-keys';
+import type { AuthTenant } from '../tenants/tenant-auth';
+import { escapeHtml } from '../http/html';
+import { mainRealm, oidc } from './native-modules';
+import { sameResource } from './same-resource';
+
+export interface TenantProviderOptions {
+  pool: Pool;
+  schema: string;
+  box: SecretBox;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  /** Cookies get `Secure` when the public URL is https. */
+  secureCookies: boolean;
+  trustProxy: boolean;
+  /** CIMD fetch plumbing (tests point it at loopback servers behind public-looking names). */
+  cimd?: { lookup?: HostLookup; fetch?: (url: string, init: RequestInit) => Promise<Response> };
+}
+
+/** The extra client metadata property that makes oidc-provider call our policy for every client. */
+const POLICY_PROPERTY = 'sb_policy';
+
+/**
+ * Builds one tenant's oidc-provider: authorization code + PKCE S256 only, RFC 8707 resources
+ * bound to the tenant's canonical MCP URL (missing ⇒ that URL, anything else ⇒
+ * `invalid_target`), ES256 JWT access tokens with `aud` = MCP URL and a `tid` claim,
+ * rotating refresh tokens, open DCR and CIMD under our client policy, and our own
+ * interaction pages (login, consent) mounted under the tenant.
+ */
+export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: TenantProviderOptions): Provider {
+  const { errors } = oidc;
+  const signingKid = keys[0]?.kid;
+  const cookieKey = o.box.derive(`cookies:${tenant.id}`).toString('base64url');
+  const cookieOptions = { signed: true, httpOnly: true, sameSite: 'lax' as const, secure: o.secureCookies };
+  const scopes = tenant.settings.scopes;
+
+  const configuration = {
+    adapter: (name: string) => new PgAdapter(o.pool, o.schema, tenant.id, name, o.box),
+    clients: [],
+    jwks: { keys: keys as unknown as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: {
+      keys: [cookieKey],
+      // Path-based tenants share an origin: per-tenant cookie names keep their sessions apart.
+      names: { session: `sb_${tenant.id}_session`, interaction: `sb_${tenant.id}_interaction`, resume: `sb_${tenant.id}_resume` },
+      long: cookieOptions,
+      short: cookieOptions,
+    },
+    findAccount: async (_ctx: KoaContextWithOIDC, sub: string) => mainRealm({ accountId: sub, claims: async () => mainRealm({ sub }) }),
+    claims: { openid: ['sub'] },
+    scopes: ['openid', 'offline_access'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['ES256'],
+      userinfoSigningAlgValues: ['ES256'],
+      introspectionSigningAlgValues: ['ES256'],
+      authorizationSigningAlgValues: ['ES256'],
+    },
+    extraClientMetadata: {
+      properties: [POLICY_PROPERTY],
+      validator(ctx: KoaContextWithOIDC | undefined, key: string, _value: unknown, metadata: ClientMetadata) {
+        if (key !== POLICY_PROPERTY) return;
+        delete (metadata as Record<string, unknown>)[POLICY_PROPERTY];
+        const body = ctx?.oidc?.route === 'registration' ? (ctx.oidc.body as Record<string, unknown> | undefined) : undefined;
+        applyClientPolicy(metadata as Parameters<typeof applyClientPolicy>[0], body?.application_type !== undefined, { allowPrivateUseRedirects: tenant.settings.allowPrivateUseRedirects });
+      },
+    },
+    features: {
+      devInteractions: { enabled: false },
+      introspection: { enabled: false },
+      userinfo: { enabled: false },
+      revocation: { enabled: true },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false },
+      registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => tenant.mcpUrl,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx: KoaContextWithOIDC, resource: string) => {
+          if (!sameResource(resource, tenant.mcpUrl)) throw new errors.InvalidTarget(`resource must be ${tenant.mcpUrl}`);
+          return mainRealm({
+            scope: scopes.join(' '),
+            audience: tenant.mcpUrl,
+            accessTokenTTL: o.accessTokenTtl,
+            accessTokenFormat: 'jwt' as const,
+            jwt: { sign: { alg: 'ES256' as const, kid: signingKid } },
+          });
+        },
+      },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowFetch: async (_ctx: unknown, clientId: string) => fetchAllowed(clientId, o.cimd?.lookup),
+        allowClient: async () => true,
+        cacheDuration: { min: 30, max: 3600 },
+      },
+    },
+    ...(o.cimd?.fetch ? { fetch: o.cimd.fetch } : {}),
+    issueRefreshToken: async (_ctx: KoaContextWithOIDC, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: o.accessTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: 300,
+      Interaction: 600,
+      Session: 24 * 3600,
+      Grant: o.refreshTokenTtl,
+      RefreshToken: o.refreshTokenTtl,
+    },
+    extraTokenClaims: async () => mainRealm({ tid: tenant.id }),
+    interactions: { url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `${tenant.mountPath}/interaction/${interaction.uid}` },
+    routes: {
+      authorization: '/authorize',
+      token: '/token',
+      registration: '/register',
+      jwks: '/jwks',
+      revocation: '/revoke',
+      userinfo: '/userinfo',
+      end_session: '/logout',
+      introspection: '/introspect',
+      pushed_authorization_request: '/par',
+    },
+    renderError: async (ctx: KoaContextWithOIDC, out: ErrorOut) => {
+      ctx.type = 'html';
+      ctx.set('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization error</title><h1>${escapeHtml(String(out.error ?? 'error'))}</h1><p>${escapeHtml(String(out.error_description ?? ''))}</p>`;
+    },
+  };
+
+  const provider = new oidc.default(tenant.issuer, mainRealm(configuration) as unknown as Configuration);
+  provider.proxy = o.trustProxy;
+  // Discovery lists only OIDC scopes by itself; MCP clients read scopes_supported to decide what to ask for.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
+      const body = ctx.body as Record<string, unknown>;
+      body.scopes_supported = [...scopes, 'openid', 'offline_access'];
+      body.code_challenge_methods_supported = ['S256'];
+      body.client_id_metadata_document_supported = true;
+    }
+  });
+  return provider;
+}
