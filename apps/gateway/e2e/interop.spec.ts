@@ -175,38 +175,62 @@ function inspector(url: string, era: 'legacy' | 'modern', args: string[]): Promi
   });
 }
 
+/** Every Inspector invocation of the suite, keyed by era and label; started together (each is a Node process start-up). */
+const INSPECTOR_CALLS: Record<string, { tenant: string; args: string[] }> = {
+  list: { tenant: 'demo', args: ['--method', 'tools/list'] },
+  echo: { tenant: 'demo', args: ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi-inspector'] },
+  read: { tenant: 'conformance', args: ['--method', 'resources/read', '--uri', 'test://static-text'] },
+  prompt: { tenant: 'conformance', args: ['--method', 'prompts/get', '--prompt-name', 'test_simple_prompt'] },
+  upstreamRead: { tenant: 'demo', args: ['--method', 'resources/read', '--uri', 'upstream://readme'] },
+  upstreamPrompt: { tenant: 'demo', args: ['--method', 'prompts/get', '--prompt-name', 'calc_greet', '--prompt-args', 'who=Linus'] },
+};
+
 describe.each(['legacy', 'modern'] as const)('MCP Inspector CLI, --protocol-era %s', (era) => {
+  const runs = new Map<string, Promise<Json>>();
+  const run = (label: string): Promise<Json> => {
+    const found = runs.get(label);
+    if (!found) throw new Error(`no inspector run named ${label}`);
+    return found;
+  };
+
+  beforeAll(() => {
+    for (const [label, { tenant, args }] of Object.entries(INSPECTOR_CALLS)) {
+      const promise = inspector(gw.mcpUrl(tenant), era, args);
+      promise.catch(() => undefined); // reported by the test that awaits it
+      runs.set(label, promise);
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(runs.values());
+  });
+
   test('tools/list', async () => {
-    const out = await inspector(gw.mcpUrl('demo'), era, ['--method', 'tools/list']);
+    const out = await run('list');
     const tools = (out.result as { tools: Array<{ name: string }> }).tools;
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'add_numbers', 'calc_shout']));
   });
 
   test('tools/call echo', async () => {
-    const out = await inspector(gw.mcpUrl('demo'), era, ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', `text=hi-${era}`]);
-    const result = out.result as Json;
+    const result = (await run('echo')).result as Json;
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ text: `hi-${era}` });
+    expect(result.structuredContent).toEqual({ text: 'hi-inspector' });
   });
 
   test('resources/read', async () => {
-    const out = await inspector(gw.mcpUrl('conformance'), era, ['--method', 'resources/read', '--uri', 'test://static-text']);
-    const contents = (out.result as { contents: Array<{ uri: string; text?: string }> }).contents;
+    const contents = ((await run('read')).result as { contents: Array<{ uri: string; text?: string }> }).contents;
     expect(contents[0].uri).toBe('test://static-text');
     expect(contents[0].text).toBeTruthy();
   });
 
   test('prompts/get', async () => {
-    const out = await inspector(gw.mcpUrl('conformance'), era, ['--method', 'prompts/get', '--prompt-name', 'test_simple_prompt']);
-    const messages = (out.result as { messages: Array<{ role: string }> }).messages;
+    const messages = ((await run('prompt')).result as { messages: Array<{ role: string }> }).messages;
     expect(messages.length).toBeGreaterThanOrEqual(1);
     expect(messages[0].role).toBeDefined();
   });
 
   test('resources/read and prompts/get of the upstream through the gateway', async () => {
-    const read = await inspector(gw.mcpUrl('demo'), era, ['--method', 'resources/read', '--uri', 'upstream://readme']);
-    expect(JSON.stringify(read.result)).toContain('readme of calc-upstream');
-    const prompt = await inspector(gw.mcpUrl('demo'), era, ['--method', 'prompts/get', '--prompt-name', 'calc_greet', '--prompt-args', 'who=Linus']);
-    expect(JSON.stringify(prompt.result)).toContain('Hello, Linus!');
+    expect(JSON.stringify((await run('upstreamRead')).result)).toContain('readme of calc-upstream');
+    expect(JSON.stringify((await run('upstreamPrompt')).result)).toContain('Hello, Linus!');
   });
 });
