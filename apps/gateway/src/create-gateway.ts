@@ -2,10 +2,12 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { PROMETHEUS_CONTENT_TYPE, createLogger, startTelemetry } from '@switchboard/telemetry';
 import { AppModule } from './app.module';
 import type { CatalogSource } from './catalog-source/catalog-source';
 import { FileCatalogSource } from './catalog-source/file-catalog-source';
+import { RegistryCatalogSource } from './catalog-source/registry-catalog-source';
 import type { GatewayConfig } from './config/config';
 
 export interface CreateGatewayOptions {
@@ -19,14 +21,10 @@ export interface CreateGatewayOptions {
  * without listening, so tests can `inject()` and `main` can `listen()`.
  */
 export async function createGateway(config: GatewayConfig, options: CreateGatewayOptions = {}): Promise<NestFastifyApplication> {
-  const logger =
-    options.logger ??
-    pino({
-      level: config.LOG_LEVEL,
-      base: { service: 'gateway' },
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.headers.authorization', '*.authorization'], censor: '[redacted]' },
-    });
-  const source = options.source ?? (await FileCatalogSource.open({ file: config.TENANTS_FILE, chainReaderUrl: config.CHAIN_READER_URL, logger }));
+  // Idempotent: main.ts started it before Fastify loaded; tests get the metrics-only pipeline.
+  const telemetry = startTelemetry({ serviceName: 'gateway', serviceVersion: '0.1.0' });
+  const logger = options.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const source = options.source ?? (await defaultSource(config, logger));
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // Per-request log lines would cost more than the hot path itself; MCP spans and metrics carry that.
@@ -35,7 +33,30 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, source, logger), adapter, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
+  // Prometheus scrape target. Not routed by the Ingress (only MCP and /.well-known are public).
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
 }
+
+/** The registry source when REGISTRY_URL or REDIS_URL is configured; else the file source (demo, tests). */
+async function defaultSource(config: GatewayConfig, logger: Logger): Promise<CatalogSource> {
+  if (!config.REGISTRY_URL && !config.REDIS_URL) return FileCatalogSource.open({ file: config.TENANTS_FILE, chainReaderUrl: config.CHAIN_READER_URL, logger });
+  if (!config.SECRETS_KEY) logger.warn('UNSAFE DEVELOPMENT DEFAULT: SECRETS_KEY is not set; opening upstream credentials with the public dev key');
+  return new RegistryCatalogSource({
+    redisUrl: config.REDIS_URL,
+    namespace: config.REDIS_NAMESPACE,
+    registryUrl: config.REGISTRY_URL,
+    internalToken: config.INTERNAL_TOKEN,
+    secretsKey: Buffer.from(config.SECRETS_KEY ?? DEV_SECRETS_KEY, 'base64'),
+    resyncMs: config.REGISTRY_RESYNC_MS,
+    logger,
+  });
+}
+
+/** The registry's public development key (its config's DEV_SECRETS_KEY); only for local runs. */
+const DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0001').toString('base64');

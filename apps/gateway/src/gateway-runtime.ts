@@ -2,12 +2,15 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { registerMcpRoutes } from '@switchboard/mcp-http';
+import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
 import { CATALOG_SOURCE, type CatalogSource } from './catalog-source/catalog-source';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './tokens';
 import type { GatewayConfig } from './config/config';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
+import { TracedUpstream } from './upstream/traced-upstream';
+import { mcpServerSpan } from '@switchboard/telemetry';
 
 /**
  * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
@@ -27,7 +30,16 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     private readonly adapterHost: HttpAdapterHost,
   ) {
     this.directory = new TenantDirectory({ publicUrl: config.publicUrl, domain: config.GATEWAY_DOMAIN });
-    this.upstream = new UpstreamPool({ timeoutMs: config.UPSTREAM_TIMEOUT_MS, maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY, logger });
+    // Tenant-registered upstreams (registry source) go through the SSRF guard at connect time;
+    // the file source's upstreams are operator configuration.
+    const registry = Boolean(config.REGISTRY_URL || config.REDIS_URL);
+    this.upstream = new UpstreamPool({
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY,
+      logger,
+      breaker: { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS },
+      ...(registry ? { fetch: guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }) } : {}),
+    });
   }
 
   async onModuleInit(): Promise<void> {
@@ -49,7 +61,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     registerMcpRoutes(fastify, paths, {
       resolveTarget: (params, host) => this.directory.resolve(params, host),
       bundles: this.source.bundles,
-      upstream: this.upstream,
+      upstream: new TracedUpstream(this.upstream),
+      observe: { onRequest: (info) => mcpServerSpan(info, { clientContext: this.config.GATEWAY_TRACE_CLIENT_CONTEXT }) },
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,
       sseMaxLifetimeMs: this.config.SSE_MAX_LIFETIME_MS,

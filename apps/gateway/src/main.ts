@@ -1,3 +1,5 @@
+// Telemetry first: the http instrumentation must be in place before Fastify is loaded.
+import './instrument';
 import { ConfigError, loadGatewayConfig } from './config/config';
 import { createGateway } from './create-gateway';
 

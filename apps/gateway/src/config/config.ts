@@ -26,6 +26,35 @@ const schema = z.object({
   /** Heartbeat interval and bounded lifetime of the legacy GET event stream, in ms. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
   SSE_MAX_LIFETIME_MS: z.coerce.number().int().min(1000).default(300_000),
+  /** Registry base URL: with REDIS_URL, selects the registry catalog source (its `/internal/catalogs` is the fallback when Redis misses). */
+  REGISTRY_URL: z.url().optional(),
+  /** Redis holding the registry's published catalogs (`sb:catalog:<tenant>`, `sb:tenants`, channel `catalog:changed`). */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /** Prefix of the registry's Redis keys and channel (must equal the registry's REDIS_NAMESPACE); default none. */
+  REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
+  /** Bearer token for the registry's `/internal/*` API (the registry's INTERNAL_TOKEN). */
+  INTERNAL_TOKEN: z.string().min(16).optional(),
+  /** The registry's SECRETS_KEY (32 bytes, base64): opens the sealed upstream credentials. Unset: the public dev key (warned). */
+  SECRETS_KEY: z
+    .string()
+    .refine((s) => Buffer.from(s, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
+  /** SSRF allow-list for registry-sourced upstreams: hosts reachable over plain http / private addresses (e.g. `127.0.0.1,localhost` in dev). */
+  UPSTREAM_ALLOW_HTTP_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  /** Full re-sync of registry catalogs (catches missed `catalog:changed` messages), in ms. */
+  REGISTRY_RESYNC_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Consecutive upstream failures that open its circuit breaker, and how long it stays open (ms). */
+  UPSTREAM_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  UPSTREAM_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * A client-sent W3C `traceparent`: `trust` continues the client's trace; `link` (default:
+   * a public edge should not let clients choose trace ids or sampling) starts a new trace
+   * with a span link to the client's.
+   */
+  GATEWAY_TRACE_CLIENT_CONTEXT: z.enum(['trust', 'link']).default('link'),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -1,0 +1,65 @@
+import type { GetPromptResult, ReadResourceResult, Route, ToolCallResult } from '@switchboard/catalog';
+import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
+import { switchboardMetrics, withClientSpan } from '@switchboard/telemetry';
+
+type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
+
+/**
+ * Wraps the upstream pool so every call to a tenant's upstream is a CLIENT span
+ * (`upstream tools/call <tool>`) under the request's MCP span, and is measured
+ * (`upstream_request_duration_seconds`, `upstream_inflight`). The W3C context reaches the
+ * upstream through the fetch propagation installed by `startTelemetry`.
+ */
+export class TracedUpstream implements UpstreamInvoker {
+  constructor(private readonly inner: UpstreamInvoker) {}
+
+  callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
+    return this.traced('tools/call', route, ctx, () => this.inner.callTool(route, args, ctx), (r) => (r.isError ? 'tool_error' : 'ok'));
+  }
+
+  readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
+    return this.traced('resources/read', route, ctx, () => this.inner.readResource(route, uri, ctx), () => 'ok');
+  }
+
+  getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
+    return this.traced('prompts/get', route, ctx, () => this.inner.getPrompt(route, args, ctx), () => 'ok');
+  }
+
+  private async traced<T>(operation: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, outcomeOf: (r: T) => string): Promise<T> {
+    const m = switchboardMetrics().upstream;
+    const labels = { upstream: route.serverId, tenant: ctx.tenantId, operation };
+    const started = performance.now();
+    let outcome = 'error';
+    m.inflight.add(1, { upstream: route.serverId });
+    try {
+      const name = operation === 'resources/read' ? operation : `${operation} ${route.upstreamName}`;
+      return await withClientSpan(
+        `upstream ${name}`,
+        {
+          'switchboard.upstream.id': route.serverId,
+          'switchboard.tenant.id': ctx.tenantId,
+          'mcp.method.name': operation,
+          'server.address': hostOf(route.url),
+          ...(operation === 'tools/call' ? { 'gen_ai.tool.name': route.upstreamName } : {}),
+        },
+        async (span) => {
+          const result = await call();
+          outcome = outcomeOf(result);
+          span.setAttribute('switchboard.outcome', outcome);
+          return result;
+        },
+      );
+    } finally {
+      m.inflight.add(-1, { upstream: route.serverId });
+      m.duration.record((performance.now() - started) / 1000, { ...labels, outcome });
+    }
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
