@@ -10,3 +10,4 @@ export { injectTraceContext, type TraceCarrier } from './inject-trace-context';
 export { extractTraceContext } from './extract-trace-context';
 export { createLogger, REDACT_PATHS, type CreateLoggerOptions } from './create-logger';
 export { tracedFetch } from './traced-fetch';
+export { propagateFetch } from './propagate-fetch';

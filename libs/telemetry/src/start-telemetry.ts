@@ -12,6 +12,7 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { propagateFetch } from './propagate-fetch';
 
 export interface StartTelemetryOptions {
   serviceName: string;
@@ -117,6 +118,7 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
     stop = () => provider.shutdown();
   }
 
+  propagateFetch();
   const serializer = new PrometheusSerializer();
   const handle: Telemetry = {
     tracing,

@@ -68,3 +68,24 @@ describe('W3C propagation helpers', () => {
     expect(await telemetry.metricsText()).toMatch(/queue_jobs_total\{[^}]*queue="discovery"/);
   });
 });
+
+describe('propagateFetch', () => {
+  it('adds the active traceparent to requests made with the global fetch', async () => {
+    const { createServer } = await import('node:http');
+    const seen: Array<string | undefined> = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.traceparent as string | undefined);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+    const span = trace.getTracer('t').startSpan('root');
+    await context.with(trace.setSpan(context.active(), span), async () => (await fetch(url)).text());
+    await (await fetch(url)).text();
+    span.end();
+    server.close();
+    expect(seen[0]).toContain(span.spanContext().traceId);
+    expect(seen[1]).toBeUndefined();
+  });
+});
