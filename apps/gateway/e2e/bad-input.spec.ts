@@ -33,7 +33,7 @@ beforeAll(async () => {
       { id: 'demo', name: 'Demo', catalogs: [{ builtin: 'demo' }] },
       { id: 'big', name: 'Forty tools', catalogs: [{ fixture: FIXTURE_40 }] },
     ],
-    env: { GATEWAY_BODY_LIMIT: String(BODY_LIMIT), SSE_HEARTBEAT_MS: '60000' },
+    env: { GATEWAY_BODY_LIMIT: String(BODY_LIMIT), SSE_HEARTBEAT_MS: '200', SSE_MAX_LIFETIME_MS: '1000' },
     listen: true,
   });
 });
@@ -401,6 +401,32 @@ describe('HTTP edge', () => {
       expect(first.done).toBe(false);
       // Only comments (heartbeats) ever travel on this stream: never a JSON-RPC message.
       expect(new TextDecoder().decode(first.value)).toMatch(/^:/);
+    } finally {
+      abort.abort();
+    }
+  });
+});
+
+describe('legacy GET stream lifetime', () => {
+  test('the GET stream carries only heartbeats and ends by itself (bounded lifetime)', async () => {
+    const abort = new AbortController();
+    const res = await fetch(gw.mcpUrl('demo'), { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+    try {
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      // SSE_MAX_LIFETIME_MS is 1 s here; the deadline only guards against a stream that never ends.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        if (Date.now() > deadline) throw new Error(`GET stream still open after 15 s: ${text.slice(0, 200)}`);
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+      expect(text).toContain(': heartbeat');
+      // Comments only: no `data:` line ever travels on this stream.
+      for (const line of text.split('\n')) expect(line === '' || line.startsWith(':')).toBe(true);
     } finally {
       abort.abort();
     }
