@@ -6,6 +6,8 @@ module.exports = {
   projects: [
     preset('protocol', 'libs/protocol'),
     preset('catalog', 'libs/catalog'),
+    preset('net-guard', 'libs/net-guard'),
+    preset('telemetry', 'libs/telemetry'),
     preset('mcp-http', 'libs/mcp-http'),
     preset('gateway', 'apps/gateway'),
     preset('chain-reader', 'apps/chain-reader'),
