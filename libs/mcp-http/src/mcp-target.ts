@@ -47,7 +47,29 @@ export interface McpHttpOptions {
   callTimeoutMs?: number;
   /** Tracing/metrics hook (the gateway supplies an OpenTelemetry one); the transport itself imports no telemetry. */
   observe?: McpObserver;
+  /** Bearer-token check, run after the Host/Origin guard on every method; absent ⇒ the endpoint is open. */
+  authenticate?(req: import('fastify').FastifyRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome>;
+  /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */
+  authorizeTool?(target: McpTarget, tool: string, auth: AuthGranted): AuthDenied | undefined;
 }
+
+/** A request the `authenticate` hook accepted: the verified OAuth client and its scopes. */
+export interface AuthGranted {
+  ok: true;
+  clientId?: string;
+  subject?: string;
+  scopes: readonly string[];
+}
+
+/** A refusal the transport sends as is (e.g. 401/403 with `WWW-Authenticate`). */
+export interface AuthDenied {
+  ok: false;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type AuthOutcome = AuthGranted | AuthDenied;
 
 /** What the transport knows when a JSON-RPC request of a known tenant starts. */
 export interface McpRequestInfo {

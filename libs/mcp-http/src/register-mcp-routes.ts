@@ -16,7 +16,7 @@ import {
   type JsonRpcRequest,
 } from '@switchboard/protocol';
 import { RequestDispatcher } from './dispatch-request';
-import type { McpHttpOptions, McpTarget } from './mcp-target';
+import type { AuthDenied, AuthGranted, McpHttpOptions, McpTarget } from './mcp-target';
 import { hostAllowed, originAllowed } from './origin-policy';
 import { ResponseChannel } from './response-channel';
 
@@ -61,6 +61,8 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
     const post = async (req: FastifyRequest, reply: FastifyReply) => {
       const target = guard(req, reply);
       if (!target) return;
+      const auth = await authenticate(req, reply, target);
+      if (auth === false) return;
       const contentType = header(req, 'content-type');
       if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType)) {
         return sendError(reply, 415, null, new McpError(ErrorCode.InvalidRequest, 'Content-Type must be application/json'));
@@ -78,11 +80,11 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       } catch (err) {
         return sendWireError(reply, null, err);
       }
-      if (decoded.kind === 'single') return handleSingle(req, reply, target, decoded.message);
-      return handleBatch(req, reply, target, decoded.messages);
+      if (decoded.kind === 'single') return handleSingle(req, reply, target, decoded.message, auth);
+      return handleBatch(req, reply, target, decoded.messages, auth);
     };
 
-    const handleSingle = async (req: FastifyRequest, reply: FastifyReply, target: McpTarget, item: ClassifiedMessage) => {
+    const handleSingle = async (req: FastifyRequest, reply: FastifyReply, target: McpTarget, item: ClassifiedMessage, auth: AuthGranted | undefined) => {
       switch (item.type) {
         case 'invalid':
           return sendError(reply, 400, item.id, item.error);
@@ -100,15 +102,17 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           }
           return reply.code(202).send();
         case 'request': {
+          const denied = toolDenied(target, item.message, auth);
+          if (denied) return reply.code(denied.status).headers(denied.headers).send(denied.body);
           const channel = new ResponseChannel(reply);
-          const { body, status } = await answer(req, reply, target, item.message, channel);
+          const { body, status } = await answer(req, reply, target, item.message, channel, auth);
           channel.finish(body, status);
           return reply;
         }
       }
     };
 
-    const handleBatch = async (req: FastifyRequest, reply: FastifyReply, target: McpTarget, items: ClassifiedMessage[]) => {
+    const handleBatch = async (req: FastifyRequest, reply: FastifyReply, target: McpTarget, items: ClassifiedMessage[], auth: AuthGranted | undefined) => {
       const version = header(req, 'mcp-protocol-version') ?? DEFAULT_HEADERLESS_VERSION;
       if (version !== '2025-03-26') {
         return sendError(reply, 400, null, new McpError(ErrorCode.InvalidRequest, `JSON-RPC batches are only allowed at protocol version 2025-03-26, not ${version}`));
@@ -121,7 +125,11 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
             parts.push(encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch')));
             continue;
           }
-          parts.push((await answer(req, reply, target, item.message, undefined)).body);
+          if (toolDenied(target, item.message, auth)) {
+            parts.push(encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'insufficient_scope: the access token does not cover this tool')));
+            continue;
+          }
+          parts.push((await answer(req, reply, target, item.message, undefined, auth)).body);
         }
       }
       if (parts.length === 0) return reply.code(202).send();
@@ -135,6 +143,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       target: McpTarget,
       message: JsonRpcRequest,
       channel: ResponseChannel | undefined,
+      auth: AuthGranted | undefined,
     ): Promise<{ body: string | Buffer; status: number }> => {
       const abort = new AbortController();
       const timer = setTimeout(() => abort.abort(new Error(`call exceeded ${callTimeoutMs} ms`)), callTimeoutMs);
@@ -158,7 +167,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           );
         }
         const surfaceId = resolveSurfaceId(
-          { clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
+          { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
           target.surfaceRules,
         );
         const input = { message, context, target, surfaceId, sink: channel, signal: abort.signal };
@@ -185,6 +194,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
     const get = async (req: FastifyRequest, reply: FastifyReply) => {
       const target = guard(req, reply);
       if (!target) return;
+      if ((await authenticate(req, reply, target)) === false) return;
       const version = header(req, 'mcp-protocol-version');
       const legacy = version === undefined || isLegacyVersion(version);
       const wantsStream = /text\/event-stream/i.test(header(req, 'accept') ?? '');
@@ -212,6 +222,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
     const del = async (req: FastifyRequest, reply: FastifyReply) => {
       const target = guard(req, reply);
       if (!target) return;
+      if ((await authenticate(req, reply, target)) === false) return;
       return reply
         .code(405)
         .header('allow', 'GET, POST')
@@ -238,6 +249,22 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         return undefined;
       }
       return target;
+    };
+
+    /** The optional bearer-token hook: `false` ⇒ refused (already answered), undefined ⇒ no hook. */
+    const authenticate = async (req: FastifyRequest, reply: FastifyReply, target: McpTarget): Promise<AuthGranted | undefined | false> => {
+      if (!options.authenticate) return undefined;
+      const outcome = await options.authenticate(req, target);
+      if (outcome.ok) return outcome;
+      void reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
+      return false;
+    };
+
+    /** A tools/call the token's scopes do not cover (checked before the call runs). */
+    const toolDenied = (target: McpTarget, message: JsonRpcRequest, auth: AuthGranted | undefined): AuthDenied | undefined => {
+      if (!auth || !options.authorizeTool || message.method !== 'tools/call') return undefined;
+      const name = message.params?.name;
+      return typeof name === 'string' ? options.authorizeTool(target, name, auth) : undefined;
     };
 
     for (const path of paths) {
