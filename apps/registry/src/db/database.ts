@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DatabaseUnavailableError } from '../http/api-error';
 
 /** Error codes meaning "the database is not there", as opposed to a bad statement. */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '3D000', '53300', '08000', '08001', '08003', '08004', '08006', '3F000', '42P01']);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '3D000', '55000', '53300', '08000', '08001', '08003', '08004', '08006', '3F000', '42P01']);
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
 
 /** Something that runs parameterised SQL (the pool, or a transaction's client). */
