@@ -55,6 +55,16 @@ const schema = z.object({
    * with a span link to the client's.
    */
   GATEWAY_TRACE_CLIENT_CONTEXT: z.enum(['trust', 'link']).default('link'),
+  /** Public base URL of the auth service: path-based tenants' issuers are `${AUTH_PUBLIC_URL}/t/<tenant>` (host-based: the tenant origin). */
+  AUTH_PUBLIC_URL: z.url().default('http://127.0.0.1:3200'),
+  /** Auth service URL for gateway→auth calls (token exchange); defaults to AUTH_PUBLIC_URL. */
+  AUTH_INTERNAL_URL: z.url().optional(),
+  /** Bearer secret for the auth service's /internal/* endpoints (its INTERNAL_TOKEN). */
+  AUTH_INTERNAL_TOKEN: z.string().min(16).optional(),
+  /** Least time between JWKS refetches when a token names an unknown `kid` (key rotation), in ms. */
+  AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How long a verified access token is remembered (never past its `exp`), in ms; 0 disables the cache. */
+  AUTH_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

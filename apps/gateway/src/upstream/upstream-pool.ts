@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
@@ -5,6 +6,7 @@ import type { GetPromptResult, ReadResourceResult, Route, ToolCallResult } from 
 import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { Logger } from 'pino';
+import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker';
 import { Semaphore } from './semaphore';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -13,6 +15,15 @@ export interface UpstreamPoolOptions {
   timeoutMs: number;
   maxConcurrency: number;
   logger: Logger;
+  /** Per-upstream circuit breaker settings (default: 5 failures, 10 s open). */
+  breaker?: Omit<CircuitBreakerOptions, 'now'>;
+  /** The fetch used for upstream HTTP (the SSRF-guarded one for tenant-registered upstreams). */
+  fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>;
+}
+
+/** Refused at once because the upstream's circuit is open. */
+class CircuitOpenError extends Error {
+  override readonly name = 'CircuitOpenError';
 }
 
 interface Connection {
@@ -31,6 +42,7 @@ interface Connection {
 export class UpstreamPool implements UpstreamInvoker {
   private readonly connections = new Map<string, Connection>();
   private readonly limits = new Map<string, Semaphore>();
+  private readonly breakers = new Map<string, CircuitBreaker>();
 
   constructor(private readonly options: UpstreamPoolOptions) {}
 
@@ -76,6 +88,12 @@ export class UpstreamPool implements UpstreamInvoker {
     fn: (client: Client, opts: { timeout: number; signal: AbortSignal; maxTotalTimeout: number }) => Promise<T>,
   ): Promise<T> {
     const key = `${route.serverId} ${route.url}`;
+    let breaker = this.breakers.get(key);
+    if (!breaker) {
+      breaker = new CircuitBreaker(this.options.breaker ?? { failureThreshold: 5, openMs: 10_000 });
+      this.breakers.set(key, breaker);
+    }
+    if (!breaker.tryPass()) throw new CircuitOpenError(`circuit open; retrying in ${Math.ceil(breaker.retryInMs / 1000)} s`);
     const timeoutMs = route.timeoutMs ?? this.options.timeoutMs;
     let limit = this.limits.get(key);
     if (!limit) {
@@ -83,17 +101,37 @@ export class UpstreamPool implements UpstreamInvoker {
       this.limits.set(key, limit);
     }
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-    const release = await limit.acquire(signal);
+    let release: () => void;
+    try {
+      release = await limit.acquire(signal);
+    } catch (err) {
+      breaker.failure();
+      throw err;
+    }
+    // Connections are keyed by credential too, so a rotated credential opens a fresh one.
+    const connKey = `${key} ${headerKey(route.headers)}`;
     try {
       const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal };
+      let out: T;
       try {
-        return await fn(await this.connection(key, route), opts);
+        out = await fn(await this.connection(connKey, route), opts);
       } catch (err) {
         if (!isSessionExpired(err)) throw err;
         // A stateful upstream forgot our session (restart, expiry): initialise again and retry once.
-        this.drop(key);
-        return await fn(await this.connection(key, route), opts);
+        this.drop(connKey);
+        out = await fn(await this.connection(connKey, route), opts);
       }
+      breaker.success();
+      return out;
+    } catch (err) {
+      // Only transport-level trouble counts against the upstream; a JSON-RPC error is an answer.
+      if (!(err instanceof SdkMcpError) || err.code === -32001) {
+        breaker.failure();
+        this.drop(connKey);
+      } else {
+        breaker.success();
+      }
+      throw err;
     } finally {
       release();
     }
@@ -103,7 +141,10 @@ export class UpstreamPool implements UpstreamInvoker {
     let conn = this.connections.get(key);
     if (!conn) {
       const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(route.url), { requestInit: { headers: route.headers ?? {} } });
+      const transport = new StreamableHTTPClientTransport(new URL(route.url), {
+        requestInit: { headers: route.headers ?? {} },
+        ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
+      });
       const ready = client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs });
       conn = { client, ready };
       this.connections.set(key, conn);
@@ -123,6 +164,7 @@ export class UpstreamPool implements UpstreamInvoker {
 
   private describe(route: UpstreamRoute, err: unknown): string {
     const e = err as Error & { code?: unknown };
+    if (err instanceof CircuitOpenError) return `Upstream server ${route.serverId} is temporarily unavailable (${e.message})`;
     if (e?.name === 'TimeoutError' || (err instanceof SdkMcpError && e.code === -32001)) {
       return `Upstream server ${route.serverId} did not answer within ${route.timeoutMs ?? this.options.timeoutMs} ms`;
     }
@@ -135,6 +177,11 @@ export class UpstreamPool implements UpstreamInvoker {
     if (err instanceof SdkMcpError) return new McpError(err.code, err.message, err.data);
     return new McpError(ErrorCode.InternalError, this.describe(route, err));
   }
+}
+
+function headerKey(headers: Record<string, string> | undefined): string {
+  if (!headers) return '';
+  return createHash('sha256').update(JSON.stringify(Object.entries(headers).sort())).digest('base64url').slice(0, 16);
 }
 
 function isSessionExpired(err: unknown): boolean {

@@ -1,0 +1,212 @@
+import { createDecipheriv, createHash } from 'node:crypto';
+import type { CatalogSnapshot, LocalBundle, Route } from '@switchboard/catalog';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { CatalogSource, TenantCatalog } from './catalog-source';
+
+export interface RegistryCatalogSourceOptions {
+  /** Redis holding `sb:catalog:<tenant>`, `sb:tenants` and the `catalog:changed` channel. */
+  redisUrl?: string;
+  /** Prefix of those keys and the channel (tests isolate with it); default none. */
+  namespace?: string;
+  /** Registry base URL for `GET /internal/catalogs` when Redis misses. */
+  registryUrl?: string;
+  internalToken?: string;
+  /** The shared 32-byte SECRETS_KEY that opens the sealed upstream credentials. */
+  secretsKey: Buffer;
+  /** Full re-sync interval (catches messages missed while disconnected), in ms. */
+  resyncMs?: number;
+  logger: Logger;
+}
+
+/** A published catalog as the registry writes it (TenantCatalog + sealed credentials per server). */
+interface PublishedCatalog extends TenantCatalog {
+  credentials?: Record<string, string>;
+}
+
+const FETCH_TIMEOUT_MS = 5_000;
+
+/**
+ * Catalogs published by the registry: loaded from Redis (falling back to the registry's
+ * internal API when Redis misses or is down), updated on `catalog:changed`, and re-synced
+ * periodically. Upstream credentials arrive sealed (AES-256-GCM) and are opened here into
+ * the routes' headers. When Redis and the registry are both down, the last good catalogs
+ * keep being served: nothing is ever dropped because a fetch failed.
+ */
+export class RegistryCatalogSource implements CatalogSource {
+  readonly bundles: readonly LocalBundle[] = [];
+  private readonly current = new Map<string, { catalog: TenantCatalog; fingerprint: string }>();
+  private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
+  private readonly redis: Redis | undefined;
+  private readonly subscriber: Redis | undefined;
+  private readonly keys;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: RegistryCatalogSourceOptions) {
+    const ns = options.namespace ?? '';
+    this.keys = { catalog: (id: string) => `${ns}sb:catalog:${id}`, tenants: `${ns}sb:tenants`, channel: `${ns}catalog:changed` };
+    if (options.redisUrl) {
+      this.redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+      this.subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+      this.redis.on('error', () => undefined);
+      this.subscriber.on('error', () => undefined);
+    }
+  }
+
+  async load(): Promise<TenantCatalog[]> {
+    if (this.redis && this.subscriber) {
+      await this.redis.connect().catch((err: Error) => this.options.logger.warn({ err: err.message }, 'Redis unavailable at boot; using the registry internal API'));
+      this.subscriber.on('message', (channel: string, message: string) => {
+        if (channel === this.keys.channel) void this.onChanged(message);
+      });
+      // Every (re)connection re-subscribes and re-syncs, so a message missed while disconnected is caught up.
+      this.subscriber.on('ready', () => {
+        void this.subscriber?.subscribe(this.keys.channel).catch(() => undefined);
+        void this.resync();
+      });
+      await this.subscriber.connect().catch(() => undefined);
+    }
+    await this.resync(false);
+    const every = this.options.resyncMs ?? 30_000;
+    if (every > 0) {
+      this.timer = setInterval(() => void this.resync(), every);
+      this.timer.unref();
+    }
+    return [...this.current.values()].map((c) => c.catalog);
+  }
+
+  subscribe(listener: (tenant: TenantCatalog) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.redis?.disconnect();
+    this.subscriber?.disconnect();
+  }
+
+  private async onChanged(message: string): Promise<void> {
+    let tenantId: unknown;
+    try {
+      tenantId = (JSON.parse(message) as { tenantId?: unknown }).tenantId;
+    } catch {
+      return;
+    }
+    if (typeof tenantId !== 'string') return;
+    const raw = (await this.fromRedis([tenantId]))?.[0] ?? (await this.fromRegistry(tenantId))?.[0];
+    if (raw) this.accept(raw, true);
+  }
+
+  /** Loads everything (Redis first, the internal API for what Redis lacks) and applies what changed. */
+  private async resync(notify = true): Promise<void> {
+    if (this.closed) return;
+    let all: PublishedCatalog[] | undefined;
+    const ids = await this.redisTenantIds();
+    if (ids !== undefined) {
+      const found = (await this.fromRedis(ids)) ?? [];
+      all = found;
+      if (found.length < ids.length || ids.length === 0) {
+        // Redis misses (flushed, partially written): the registry has the source of truth.
+        const more = await this.fromRegistry();
+        if (more) all = [...found, ...more.filter((c) => !found.some((f) => f.id === c.id))];
+      }
+    } else {
+      all = await this.fromRegistry();
+    }
+    if (!all) return; // both down: keep serving the last good catalogs
+    for (const raw of all) this.accept(raw, notify);
+  }
+
+  private accept(raw: PublishedCatalog, notify: boolean): void {
+    try {
+      const fingerprint = createHash('sha256').update(`${raw.snapshot.version}\u0000${JSON.stringify(raw.credentials ?? {})}\u0000${JSON.stringify([raw.surfaceRules, raw.origins, raw.hosts, raw.name])}`).digest('hex');
+      if (this.current.get(raw.id)?.fingerprint === fingerprint) return;
+      const catalog = this.open(raw);
+      this.current.set(raw.id, { catalog, fingerprint });
+      if (notify) for (const listener of this.listeners) listener(catalog);
+    } catch (err) {
+      this.options.logger.error({ tenant: raw.id, err: (err as Error).message }, 'published catalog rejected; keeping the previous one');
+    }
+  }
+
+  /** Validates the shape and opens the sealed credentials into the upstream routes' headers. */
+  private open(raw: PublishedCatalog): TenantCatalog {
+    if (typeof raw.id !== 'string' || !raw.snapshot || raw.snapshot.tenantId !== raw.id || !Array.isArray(raw.snapshot.tools)) {
+      throw new Error('malformed catalog (id / snapshot mismatch)');
+    }
+    const headers = new Map<string, Record<string, string>>();
+    for (const [serverId, sealed] of Object.entries(raw.credentials ?? {})) {
+      const opened = JSON.parse(openSealed(this.options.secretsKey, sealed, `gateway-credential:${raw.id}:${serverId}`)) as { headers?: Record<string, string> };
+      headers.set(serverId, opened.headers ?? {});
+    }
+    const withCredential = <E extends { route: Route }>(e: E): E => {
+      if (e.route.kind !== 'upstream') throw new Error('registry catalogs may only route to upstream servers');
+      const h = headers.get(e.route.serverId);
+      return h ? { ...e, route: { ...e.route, headers: h } } : e;
+    };
+    const s = raw.snapshot;
+    const snapshot: CatalogSnapshot = {
+      ...s,
+      tools: s.tools.map(withCredential),
+      resources: (s.resources ?? []).map(withCredential),
+      resourceTemplates: (s.resourceTemplates ?? []).map(withCredential),
+      prompts: (s.prompts ?? []).map(withCredential),
+    };
+    return {
+      id: raw.id,
+      name: raw.name,
+      ...(raw.description ? { description: raw.description } : {}),
+      origins: raw.origins ?? [],
+      hosts: raw.hosts ?? [],
+      surfaceRules: raw.surfaceRules ?? {},
+      snapshot,
+    };
+  }
+
+  private async redisTenantIds(): Promise<string[] | undefined> {
+    if (!this.redis) return undefined;
+    try {
+      return await this.redis.smembers(this.keys.tenants);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async fromRedis(ids: string[]): Promise<PublishedCatalog[] | undefined> {
+    if (!this.redis || ids.length === 0) return ids.length === 0 ? [] : undefined;
+    try {
+      const values = await this.redis.mget(ids.map((id) => this.keys.catalog(id)));
+      return values.filter((v): v is string => typeof v === 'string').map((v) => JSON.parse(v) as PublishedCatalog);
+    } catch (err) {
+      this.options.logger.warn({ err: (err as Error).message }, 'Redis read failed');
+      return undefined;
+    }
+  }
+
+  private async fromRegistry(tenantId?: string): Promise<PublishedCatalog[] | undefined> {
+    if (!this.options.registryUrl) return undefined;
+    const url = `${this.options.registryUrl.replace(/\/+$/, '')}/internal/catalogs${tenantId ? `/${encodeURIComponent(tenantId)}` : ''}`;
+    try {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${this.options.internalToken ?? ''}` }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      if (!res.ok) return undefined;
+      const body = (await res.json()) as { catalogs?: PublishedCatalog[] } & PublishedCatalog;
+      return tenantId ? [body] : (body.catalogs ?? []);
+    } catch (err) {
+      this.options.logger.warn({ err: (err as Error).message }, 'registry internal API unavailable');
+      return undefined;
+    }
+  }
+}
+
+/** Opens a `v1.` AES-256-GCM blob sealed by the registry (same format as its SecretBox). */
+function openSealed(key: Buffer, sealed: string, aad: string): string {
+  if (!sealed.startsWith('v1.')) throw new Error('unknown sealed-credential format');
+  const raw = Buffer.from(sealed.slice(3), 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAAD(Buffer.from(aad, 'utf8'));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
