@@ -25,6 +25,10 @@ const DEV_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7b
 const DEVNET_CHAIN_ID = 31337;
 const FULL_RANGE_60 = 887220;
 const FULL_RANGE_10 = 887270;
+// Fixed gas limits instead of eth_estimateGas: a V3 swap costs more when it lands in a new
+// second (it writes an oracle observation), so an estimate taken a moment earlier can be short.
+const DEPLOY_GAS = 12_000_000n;
+const TX_GAS = 10_000_000n;
 
 /** A seeded pool and the amounts it was seeded with. */
 export interface DevnetPool {
@@ -172,13 +176,13 @@ async function seed(url: string, compiled: Awaited<ReturnType<typeof compileDevn
   const deploy = async (name: string, args: readonly unknown[] = []): Promise<Address> => {
     const c = compiled[name];
     if (!c) throw new Error(`no compiled contract ${name}`);
-    const hash = await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode, args });
+    const hash = await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode, args, gas: DEPLOY_GAS });
     const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 5 });
     if (!receipt.contractAddress || receipt.status !== 'success') throw new Error(`deploying ${name} failed`);
     return getAddress(receipt.contractAddress);
   };
   const send = async (to: Address, abi: Abi, functionName: string, args: readonly unknown[]): Promise<void> => {
-    const hash = await wallet.writeContract({ address: to, abi, functionName, args, chain, account });
+    const hash = await wallet.writeContract({ address: to, abi, functionName, args, chain, account, gas: TX_GAS });
     const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 5 });
     if (receipt.status !== 'success') throw new Error(`${functionName} on ${to} reverted`);
   };
@@ -195,7 +199,7 @@ async function seed(url: string, compiled: Awaited<ReturnType<typeof compileDevn
 
   const factoryArtifact = JSON.parse(readFileSync(require.resolve('@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json'), 'utf8')) as { abi: Abi; bytecode: Hex };
   const poolArtifact = JSON.parse(readFileSync(require.resolve('@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json'), 'utf8')) as { abi: Abi };
-  const factoryHash = await wallet.deployContract({ abi: factoryArtifact.abi, bytecode: factoryArtifact.bytecode, args: [] });
+  const factoryHash = await wallet.deployContract({ abi: factoryArtifact.abi, bytecode: factoryArtifact.bytecode, args: [], gas: DEPLOY_GAS });
   const factoryReceipt = await pub.waitForTransactionReceipt({ hash: factoryHash, pollingInterval: 5 });
   const factory = getAddress(factoryReceipt.contractAddress ?? '0x');
 
@@ -214,6 +218,7 @@ async function seed(url: string, compiled: Awaited<ReturnType<typeof compileDevn
     data: `0x3d602d80600a3d3981f3363d3d373d3d3d363d73${probe.slice(2).toLowerCase()}5af43d82803e903d91602b57fd5bf3`,
     chain,
     account,
+    gas: TX_GAS,
   });
   const proxy1167 = getAddress((await pub.waitForTransactionReceipt({ hash: cloneHash, pollingInterval: 5 })).contractAddress ?? '0x');
   await send(nft, abiOf('DevNFT'), 'mint', [me, 1n]);

@@ -1,0 +1,97 @@
+import { Redis } from 'ioredis';
+
+export interface ChainCacheOptions {
+  redisUrl: string;
+  /** Every key gets `${prefix}:`. */
+  prefix: string;
+  /** Per-command timeout; a slow Redis counts as a miss. Default 150 ms. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * JSON values in Redis with TTLs. Every failure (Redis down, slow, bad JSON) is a miss or a
+ * dropped write, never an error: the caller then reads the chain directly. Commands are not
+ * queued while disconnected (`enableOfflineQueue: false`), so a dead Redis costs nothing.
+ */
+export class ChainCache {
+  readonly redis: Redis;
+  private readonly prefix: string;
+
+  constructor(options: ChainCacheOptions) {
+    this.prefix = options.prefix;
+    this.redis = new Redis(options.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1_000,
+      commandTimeout: options.commandTimeoutMs ?? 150,
+      retryStrategy: (attempt) => Math.min(attempt * 250, 5_000),
+      lazyConnect: false,
+    });
+    // Connection errors are expected when Redis is down; reads degrade to the chain.
+    this.redis.on('error', () => undefined);
+  }
+
+  /** True while connected; used to decide whether the BullMQ path can be used. */
+  get ready(): boolean {
+    return this.redis.status === 'ready';
+  }
+
+  /** Resolves once connected, or false after `timeoutMs`. */
+  async waitReady(timeoutMs: number): Promise<boolean> {
+    if (this.ready) return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.redis.off('ready', onReady); resolve(false); }, timeoutMs);
+      const onReady = (): void => { clearTimeout(timer); resolve(true); };
+      this.redis.once('ready', onReady);
+    });
+  }
+
+  key(...parts: string[]): string {
+    return `${this.prefix}:${parts.join(':')}`;
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    if (!this.ready) return undefined;
+    try {
+      const v = await this.redis.get(key);
+      return v === null ? undefined : (JSON.parse(v) as T);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async mget<T>(keys: string[]): Promise<(T | undefined)[]> {
+    if (!this.ready || keys.length === 0) return keys.map(() => undefined);
+    try {
+      const values = await this.redis.mget(...keys);
+      return values.map((v) => (v === null ? undefined : (JSON.parse(v) as T)));
+    } catch {
+      return keys.map(() => undefined);
+    }
+  }
+
+  async set(key: string, value: unknown, ttlSec: number): Promise<void> {
+    if (!this.ready) return;
+    try {
+      await this.redis.set(key, JSON.stringify(value), 'EX', ttlSec);
+    } catch {
+      // a lost write only costs a later miss
+    }
+  }
+
+  /** Deletes every key under this cache's prefix (tests). */
+  async clear(): Promise<void> {
+    if (!this.ready) return;
+    let cursor = '0';
+    for (let i = 0; i < 10_000; i += 1) {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await this.redis.del(...keys);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}

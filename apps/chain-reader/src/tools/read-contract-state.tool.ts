@@ -1,0 +1,48 @@
+import { Tool, type ToolContext, type ToolDefinition } from '@switchboard/catalog';
+import { chainRuntime } from '../chain-runtime';
+import type { ReadContractStateResult } from '../services/contract-state.service';
+import { ADDRESS_PROPERTY, CHAIN_PROPERTY } from './chain-input-schemas';
+
+/** read_contract_state: one view/pure call, batched and cached. */
+export class ReadContractStateTool extends Tool {
+  static override readonly definition: ToolDefinition = {
+    name: 'read_contract_state',
+    title: 'Read contract state',
+    description:
+      'Call a view/pure function of a contract and return its decoded result (integers as decimal strings, tuples as named objects), ' +
+      'with the block number and whether it came from cache. The function comes from the ABI registered for the address, the standard ' +
+      'interfaces (ERC-20/721, Uniswap V3 pool, Chainlink feed), the `abi` argument, or a full signature in `function_name` ' +
+      '("function balanceOf(address) view returns (uint256)"). Use "name(types)" to pick an overload. Never sends a transaction.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        chain: CHAIN_PROPERTY,
+        address: ADDRESS_PROPERTY,
+        function_name: { type: 'string', minLength: 1, maxLength: 2000, description: 'Function name, "name(type,…)", or a human-readable signature.' },
+        args: {
+          description: 'Arguments in ABI order (array) or by input name (object). Integers may be numbers or decimal strings.',
+          anyOf: [{ type: 'array', maxItems: 64 }, { type: 'object' }],
+        },
+        abi: {
+          description: 'ABI to use instead of the known one: a JSON ABI array, one fragment, or human-readable signatures.',
+          anyOf: [{ type: 'array', maxItems: 2000 }, { type: 'object' }, { type: 'string', maxLength: 200_000 }],
+        },
+        block_number: { description: 'Block to read at (default latest).', anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^(latest|[0-9]+)$' }] },
+      },
+      required: ['chain', 'address', 'function_name'],
+      additionalProperties: false,
+    },
+    annotations: { title: 'Read contract state', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  };
+
+  static override payload(args: Record<string, unknown>, _ctx: ToolContext): Promise<ReadContractStateResult> {
+    return chainRuntime().contractState.read({
+      chain: args['chain'],
+      address: args['address'],
+      function_name: args['function_name'],
+      args: args['args'],
+      abi: args['abi'],
+      block_number: args['block_number'],
+    });
+  }
+}
