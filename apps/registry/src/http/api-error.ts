@@ -28,7 +28,7 @@ export class ApiError extends Error {
   }
 
   static notFound(what: string, id: string, field?: string): ApiError {
-    return new ApiError(404, 'NOT_FOUND', `${what} "${id}" not found`, field);
+    return new ApiError(404, 'NOT_FOUND', `${field ? `${field}: ` : ''}${what} "${id}" not found`, field);
   }
 }
 

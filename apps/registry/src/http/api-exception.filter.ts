@@ -32,7 +32,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (err instanceof HttpException) {
       const status = err.getStatus();
       const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status < 500 ? 'VALIDATION' : 'INTERNAL';
-      void reply.status(status).send({ error: { code, message: err.message } });
+      // Body parse failures surface as a 400 HttpException; name the body.
+      const body = status === 400 || status === 413 || status === 415;
+      void reply.status(status).send({ error: { code, message: body ? `body: ${err.message}` : err.message, ...(body ? { field: 'body' } : {}) } });
       return;
     }
     const e = err as { statusCode?: number; code?: string; message?: string };
