@@ -54,7 +54,7 @@ const envSchema = z.object({
   /** Per-endpoint RPC timeout in ms for chains whose config does not set one. */
   CHAIN_RPC_TIMEOUT_MS: intFromEnv(4_000, 100, 60_000),
   /** Milliseconds a Multicall3 batch stays open for reads from other requests. */
-  CHAIN_READER_BATCH_WAIT_MS: intFromEnv(8, 0, 1_000),
+  CHAIN_READER_BATCH_WAIT_MS: intFromEnv(16, 0, 1_000),
   /** Most calldata bytes per aggregate3 call. */
   CHAIN_READER_BATCH_BYTES: intFromEnv(16_384, 256, 1_048_576),
   CHAIN_READER_LATEST_TTL_SEC: intFromEnv(60, 1, 86_400),
