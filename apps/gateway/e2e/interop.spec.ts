@@ -137,6 +137,15 @@ describe('SDK v2 client pinned to 2026-07-28 (modern era)', () => {
     expect(textOf(shout)).toBe('MODERN (from calc-upstream)');
   });
 
+  test("'auto' negotiation (probe with server/discover, as Claude does) settles on the modern era", async () => {
+    client = new V2Client({ name: 'sdk2-auto', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new V2Transport(new URL(gw.mcpUrl('demo'))));
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(client.getDiscoverResult()?.supportedVersions).toContain('2026-07-28');
+    const echo = await client.callTool({ name: 'echo', arguments: { text: 'auto' } });
+    expect(echo.structuredContent).toEqual({ text: 'auto' });
+  });
+
   test('read a resource and get a prompt (conformance tenant)', async () => {
     await connect('conformance');
     const read = await client.readResource({ uri: 'test://static-text' });
