@@ -454,6 +454,26 @@ describe('streaming', () => {
     expect(messages.filter((m) => 'id' in m)).toHaveLength(1);
   });
 
+  test('a client that drops a streaming response mid-call leaves the server healthy', async () => {
+    const abort = new AbortController();
+    const res = await fetch(gw.mcpUrl('demo'), {
+      method: 'POST',
+      headers: legacyHeaders(),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 24, method: 'tools/call', params: { name: 'count_down', arguments: { from: 20, stepMs: 50 }, _meta: { progressToken: 'drop' } } }),
+      signal: abort.signal,
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const first = await res.body!.getReader().read();
+    expect(new TextDecoder().decode(first.value)).toContain('notifications/');
+    abort.abort();
+    // The server keeps answering (no crash from writing to the closed stream).
+    for (let i = 0; i < 3; i++) {
+      const again = await fetch(gw.mcpUrl('demo'), { method: 'POST', headers: legacyHeaders(), body: JSON.stringify({ jsonrpc: '2.0', id: 25 + i, method: 'ping' }) });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual({ jsonrpc: '2.0', id: 25 + i, result: {} });
+    }
+  });
+
   test('a call that emits nothing before its result is plain JSON', async () => {
     const res = await post({ jsonrpc: '2.0', id: 22, method: 'tools/call', params: { name: 'echo', arguments: { text: 'plain' }, _meta: { progressToken: 'p-2' } } }, legacyHeaders());
     expect(res.statusCode).toBe(200);
