@@ -2,7 +2,7 @@
 // `npm start`: the whole platform on one machine, on embedded defaults. Each service is its
 // own process; this script starts them in dependency order, waits for each to be ready,
 // prints the URLs to paste into a client, and stops everything on Ctrl-C.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,14 @@ function start(name, script, env, readyPattern, timeoutMs = 120_000) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (chunk) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) process.stderr.write(`[${name}] ${line}\n`);
+      const text = chunk.toString();
+      for (const line of text.split('\n')) if (line.trim()) process.stderr.write(`[${name}] ${line}\n`);
+      buffered += text;
+      const m = buffered.match(readyPattern);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -51,11 +58,15 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
 async function main() {
+  // Build first (incremental: a no-op when nothing changed). Running it here rather than as
+  // `npm run build && …` keeps this process the direct child of npm, so Ctrl-C / SIGTERM reach it.
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build failed');
   const env = {};
   const chainMain = path.join(root, 'apps/chain-reader/dist/main.js');
   if (existsSync(chainMain)) {
-    const m = await start('chain-reader', chainMain, { CHAIN_READER_PORT: process.env.CHAIN_READER_PORT ?? '4200' }, /listening on (http:\/\/\S+)/);
-    env.CHAIN_READER_URL = `${m[1].replace(/\/$/, '')}/mcp`;
+    const m = await start('chain-reader', chainMain, { CHAIN_READER_PORT: process.env.CHAIN_READER_PORT ?? '4200' }, /MCP endpoint (http:\/\/\S+\/mcp)/);
+    env.CHAIN_READER_URL = m[1];
   }
   const port = process.env.GATEWAY_PORT ?? '3000';
   const m = await start('gateway', path.join(root, 'apps/gateway/dist/main.js'), { GATEWAY_PORT: port, ...env }, /gateway listening on (http:\/\/\S+)/);

@@ -25,7 +25,14 @@ async function main(): Promise<void> {
   }
   const runtime = new ChainRuntime({ ...config, chains: config.chains });
   const app = await createChainReaderApp(runtime);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // Do not leave the devnet running when the port is taken.
+    await runtime.close();
+    await devnet?.stop();
+    throw err;
+  }
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.warn(`chain-reader: MCP endpoint http://${config.host}:${port}/mcp (chains: ${runtime.registry.configuredSlugs.join(', ')})`);
