@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, context, trace, type Context, type Link, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Link, type Span } from '@opentelemetry/api';
 import { extractTraceContext } from './extract-trace-context';
 import { switchboardMetrics } from './switchboard-metrics';
 
@@ -52,7 +52,10 @@ export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions):
   const tool = info.name ?? '';
   const client = extractTraceContext(info.headers);
   const clientSpan = trace.getSpanContext(client);
-  let parent: Context = context.active();
+  // An MCP request is an entry point: its span is a root, or the client's child when trusted.
+  // Never the ambient context: the http instrumentation runs ignored paths (the MCP routes)
+  // with tracing suppressed, which would silently drop this span.
+  let parent: Context = ROOT_CONTEXT;
   const links: Link[] = [];
   if (clientSpan) {
     if (options.clientContext === 'trust') parent = client;

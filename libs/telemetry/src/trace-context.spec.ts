@@ -29,7 +29,7 @@ describe('W3C propagation helpers', () => {
   it('round-trips the active context through HTTP headers and a Headers object', () => {
     const span = trace.getTracer('t').startSpan('root');
     const ctx = trace.setSpan(context.active(), span);
-    const record = injectTraceContext({}, ctx);
+    const record = injectTraceContext<Record<string, unknown>>({}, ctx);
     expect(record.traceparent).toMatch(new RegExp(`^00-${span.spanContext().traceId}-${span.spanContext().spanId}-0[01]$`));
     const headers = injectTraceContext(new Headers(), ctx);
     expect(trace.getSpanContext(extractTraceContext(headers))?.traceId).toBe(span.spanContext().traceId);

@@ -1,0 +1,212 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
+
+/**
+ * One trace across processes: a tools/call enters the gateway (its own process, built
+ * `dist/main.js`), goes to a chain-reader stand-in (its own process: the chain-reader app has
+ * no runnable main yet) and one discovery job goes through BullMQ on real Redis (a third
+ * process stands in for the registry's discovery worker: producer and consumer). Every
+ * process exports OTLP/HTTP JSON to an in-test receiver.
+ */
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+const SERVER = 2;
+const CLIENT = 3;
+const PRODUCER = 4;
+const CONSUMER = 5;
+const CLIENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+
+let receiver: OtlpReceiver;
+let upstream: { child: ChildProcess; port: number };
+let gateway: { child: ChildProcess; url: string };
+let registryMetrics = '';
+let dir: string;
+
+/** Spawns `node <args>` with env and resolves the first stdout match of `ready`. */
+function spawnReady(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start: ${out}${err}`)), 30_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m });
+      }
+    });
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args[0]} exited with ${code}: ${out}${err}`));
+    });
+  });
+}
+
+const otelEnv = (url: string) => ({
+  OTEL_EXPORTER_OTLP_ENDPOINT: url,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  OTEL_BSP_SCHEDULE_DELAY: '50',
+  OTEL_METRICS_EXPORTER: 'none',
+  DEPLOYMENT_ENVIRONMENT: 'e2e',
+});
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function scrape(url: string): Promise<string> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+beforeAll(async () => {
+  // The child processes run built code: make sure it is current (a no-op when it is).
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/gateway/tsconfig.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+  receiver = await OtlpReceiver.start();
+  const up = await spawnReady([path.join(__dirname, 'support/traced-chain-upstream.cjs')], otelEnv(receiver.url), /listening (\d+)/);
+  upstream = { child: up.child, port: Number(up.match[1]) };
+  dir = await mkdtemp(path.join(tmpdir(), 'sb-telemetry-e2e-'));
+  const tenants = path.join(dir, 'tenants.yaml');
+  await writeFile(tenants, stringify({ tenants: [{ id: 'acme', name: 'Acme', catalogs: [{ upstream: { id: 'chain', url: `http://127.0.0.1:${upstream.port}/mcp` } }] }] }));
+  const gw = await spawnReady(
+    [path.join(REPO_ROOT, 'apps/gateway/dist/main.js')],
+    { ...otelEnv(receiver.url), TENANTS_FILE: tenants, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    /gateway listening on (http:\/\/\S+)/,
+  );
+  gateway = { child: gw.child, url: gw.match[1]! };
+}, 120_000);
+
+afterAll(async () => {
+  await stop(gateway?.child);
+  await stop(upstream?.child);
+  await receiver?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function callTool(name: string, args: Record<string, unknown>): Promise<{ status: number; body: { result?: { isError?: boolean }; error?: { code: number } } }> {
+  const res = await fetch(`${gateway.url}/t/acme/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      'user-agent': 'claude-code/2.0.0',
+      traceparent: `00-${CLIENT_TRACE}-00f067aa0ba902b7-01`,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  return { status: res.status, body: (await res.json()) as { result?: { isError?: boolean }; error?: { code: number } } };
+}
+
+const find = (spans: ReceivedSpan[], service: string, name: string) => spans.find((s) => s.service === service && s.name === name);
+
+describe('one trace per request across gateway, chain-reader and the discovery job', () => {
+  it('a tools/call is one trace: gateway SERVER span, upstream CLIENT span, chain-reader server and RPC batch spans', async () => {
+    const { status, body } = await callTool('get_uniswap_v3_pool', { pool: '0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8' });
+    expect(status).toBe(200);
+    expect(body.result?.isError).not.toBe(true);
+
+    await receiver.waitFor((spans) => Boolean(find(spans, 'gateway', 'tools/call get_uniswap_v3_pool')), 'the gateway MCP span');
+    const server = find(receiver.spans, 'gateway', 'tools/call get_uniswap_v3_pool')!;
+    await receiver.waitFor(
+      (spans) => spans.some((s) => s.service === 'chain-reader' && s.name === 'rpc eth_call multicall3' && s.traceId === server.traceId),
+      'the chain-reader RPC batch span in the same trace',
+    );
+    const trace = receiver.spans.filter((s) => s.traceId === server.traceId);
+
+    expect(server.kind).toBe(SERVER);
+    expect(server.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'get_uniswap_v3_pool',
+      'switchboard.tenant.id': 'acme',
+      'switchboard.surface': 'claude',
+      'switchboard.era': 'legacy',
+      'mcp.protocol.version': '2025-11-25',
+      'switchboard.outcome': 'ok',
+    });
+    // Default policy `link`: the client's traceparent is a link, not our parent.
+    expect(server.traceId).not.toBe(CLIENT_TRACE);
+    expect(server.parentSpanId).toBe('');
+    expect(server.links.map((l) => l.traceId)).toContain(CLIENT_TRACE);
+
+    const client = trace.find((s) => s.service === 'gateway' && s.kind === CLIENT && s.name === 'upstream tools/call get_uniswap_v3_pool');
+    expect(client?.parentSpanId).toBe(server.spanId);
+    expect(client?.attributes).toMatchObject({ 'switchboard.upstream.id': 'chain', 'switchboard.tenant.id': 'acme', 'switchboard.outcome': 'ok' });
+
+    // The chain-reader's HTTP SERVER span continues the gateway's CLIENT span (W3C traceparent on fetch).
+    const upstreamServer = trace.find((s) => s.service === 'chain-reader' && s.kind === SERVER);
+    expect(upstreamServer?.parentSpanId).toBe(client?.spanId);
+    const batch = trace.find((s) => s.service === 'chain-reader' && s.name === 'rpc eth_call multicall3');
+    expect(batch?.kind).toBe(CLIENT);
+    expect(batch?.attributes).toMatchObject({ 'switchboard.rpc.batch_size': 4, 'switchboard.cache.hit': false });
+    expect(new Set(trace.map((s) => s.service))).toEqual(new Set(['gateway', 'chain-reader']));
+  });
+
+  it('an unknown tool is an error span with its JSON-RPC code and no client-chosen name', async () => {
+    const { body } = await callTool('no_such_tool_4711', {});
+    expect(body.error?.code).toBe(-32602);
+    await receiver.waitFor((spans) => spans.some((s) => s.service === 'gateway' && s.attributes['rpc.jsonrpc.error_code'] === -32602), 'the error span');
+    const span = receiver.spans.find((s) => s.service === 'gateway' && s.attributes['rpc.jsonrpc.error_code'] === -32602)!;
+    expect(span.name).toBe('tools/call');
+    expect(span.attributes['switchboard.outcome']).toBe('error');
+    expect(JSON.stringify(span)).not.toContain('no_such_tool_4711');
+  });
+
+  it('a discovery job through BullMQ continues the producer trace in the consumer and in the upstream it discovers', async () => {
+    const job = await spawnReady(
+      [path.join(__dirname, 'support/traced-discovery-job.cjs')],
+      { ...otelEnv(receiver.url), DISCOVER_URL: `http://127.0.0.1:${upstream.port}/mcp`, QUEUE_NAME: `telemetry-e2e-${randomUUID()}` },
+      /done (.*)\n/,
+    );
+    const result = JSON.parse(job.match[1]!) as { tools: string[]; metrics: string };
+    expect(result.tools).toEqual(['get_uniswap_v3_pool']);
+
+    await receiver.waitFor((spans) => Boolean(find(spans, 'registry', 'process discovery')), 'the consumer span');
+    const producer = find(receiver.spans, 'registry', 'send discovery')!;
+    const consumer = find(receiver.spans, 'registry', 'process discovery')!;
+    expect(producer.kind).toBe(PRODUCER);
+    expect(consumer.kind).toBe(CONSUMER);
+    expect(consumer.traceId).toBe(producer.traceId);
+    expect(consumer.parentSpanId).toBe(producer.spanId);
+    expect(consumer.attributes).toMatchObject({ 'messaging.system': 'bullmq', 'messaging.destination.name': 'discovery', 'switchboard.job.name': 'discover' });
+    // The upstream the job discovered answers inside the job's trace (traceparent on the SDK client's fetch).
+    await receiver.waitFor(
+      (spans) => spans.some((s) => s.service === 'chain-reader' && s.kind === SERVER && s.traceId === producer.traceId),
+      'the discovered upstream in the job trace',
+    );
+    const upstreamSpan = receiver.spans.find((s) => s.service === 'chain-reader' && s.kind === SERVER && s.traceId === producer.traceId)!;
+    expect(upstreamSpan.parentSpanId).not.toBe('');
+
+    expect(result.metrics).toMatch(/queue_jobs_total\{[^}]*queue="discovery"[^}]*outcome="ok"/);
+    expect(result.metrics).toMatch(/queue_depth\{[^}]*state="waiting"/);
+    expect(result.metrics).toMatch(/queue_job_wait_seconds_bucket\{/);
+    registryMetrics = result.metrics;
+  });
+
+  it('the gateway and chain-reader /metrics expose request, error, latency, upstream and RPC series', async () => {
+    const gw = await scrape(`${gateway.url}/metrics`);
+    expect(gw).toMatch(/mcp_server_requests_total\{[^}]*tenant="acme"[^}]*method="tools\/call"[^}]*tool="get_uniswap_v3_pool"[^}]*surface="claude"/);
+    expect(gw).toMatch(/mcp_server_request_duration_seconds_bucket\{/);
+    expect(gw).toMatch(/mcp_server_errors_total\{[^}]*error_code="-32602"/);
+    expect(gw).toMatch(/upstream_request_duration_seconds_bucket\{[^}]*upstream="chain"/);
+    expect(gw).not.toContain('no_such_tool_4711');
+    const chain = await scrape(`http://127.0.0.1:${upstream.port}/metrics`);
+    expect(chain).toMatch(/chain_reader_rpc_batch_size_bucket\{/);
+    expect(chain).toMatch(/chain_reader_cache_lookups_total\{[^}]*result="miss"/);
+    expect(registryMetrics).toMatch(/queue_job_duration_seconds_bucket\{/);
+  });
+});
