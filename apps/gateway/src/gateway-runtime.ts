@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { CATALOG_SOURCE, type CatalogSource } from './catalog-source/catalog-source';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './tokens';
 import type { GatewayConfig } from './config/config';
+import { GatewayAuth } from './auth/gateway-auth';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
 import { TracedUpstream } from './upstream/traced-upstream';
@@ -21,6 +22,7 @@ import { mcpServerSpan } from '@switchboard/telemetry';
 export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly directory: TenantDirectory;
   readonly upstream: UpstreamPool;
+  readonly auth: GatewayAuth;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -30,6 +32,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     private readonly adapterHost: HttpAdapterHost,
   ) {
     this.directory = new TenantDirectory({ publicUrl: config.publicUrl, domain: config.GATEWAY_DOMAIN });
+    this.auth = new GatewayAuth(config, this.directory);
     // Tenant-registered upstreams (registry source) go through the SSRF guard at connect time;
     // the file source's upstreams are operator configuration.
     const registry = Boolean(config.REGISTRY_URL || config.REDIS_URL);
@@ -58,10 +61,13 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const paths = ['/t/:tenant/mcp'];
     if (this.config.GATEWAY_DOMAIN) paths.push('/mcp');
+    this.auth.registerRoutes(fastify);
     registerMcpRoutes(fastify, paths, {
       resolveTarget: (params, host) => this.directory.resolve(params, host),
       bundles: this.source.bundles,
       upstream: new TracedUpstream(this.upstream),
+      authenticate: (req, target) => this.auth.authenticate(req, target),
+      authorizeTool: (target, tool, granted) => this.auth.authorizeTool(target, tool, granted),
       observe: { onRequest: (info) => mcpServerSpan(info, { clientContext: this.config.GATEWAY_TRACE_CLIENT_CONTEXT }) },
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,

@@ -1,0 +1,100 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { TestBrowser } from './support/browser';
+import { approve, decodeJwt } from './support/oauth-flow';
+import { startPlatform, type Platform } from './support/platform';
+import { startTestIdp, type TestIdp } from './support/test-idp';
+
+/** The SDK client's OAuth state, in memory; the "browser" step is done by the test. */
+class MemoryOAuthProvider implements OAuthClientProvider {
+  info: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  authUrl: URL | undefined;
+  constructor(readonly redirectUrl: string) {}
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'SDK e2e client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(t: OAuthTokens) {
+    this.saved = t;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe('official SDK client OAuth against a protected tenant (enterprise IdP = second oidc-provider)', () => {
+  let idp: TestIdp;
+  let platform: Platform;
+  const IDP_SECRET = 'idp-client-secret-for-tests';
+
+  beforeAll(async () => {
+    process.env.ACME_IDP_SECRET = IDP_SECRET;
+    // The IdP must know our callback before auth starts; auth's port is not known yet, so
+    // register the client after start by reading the issuer (IdP clients are static): start
+    // the platform first with a placeholder, then the IdP with the real callback.
+    const { freePort } = await import('./support/auth-harness');
+    const authPort = await freePort();
+    idp = await startTestIdp([{ client_id: 'switchboard', client_secret: IDP_SECRET, redirect_uris: [`http://127.0.0.1:${authPort}/t/acme/federation/callback`] }]);
+    platform = await startPlatform({
+      port: authPort,
+      tenants: [
+        {
+          id: 'acme',
+          name: 'Acme',
+          auth: {
+            scopes: ['mcp:tools', 'mcp:tools:read'],
+            defaultScopes: ['mcp:tools'],
+            idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'switchboard', clientSecretEnv: 'ACME_IDP_SECRET' },
+          },
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await idp?.close();
+  });
+
+  it('runs 401 → PRM → AS metadata → DCR → authorize (IdP login, consent) → token → tools/list and tools/call', async () => {
+    const url = new URL(platform.gateway.mcpUrl('acme'));
+    const provider = new MemoryOAuthProvider('http://127.0.0.1:9/callback');
+    const first = new Client({ name: 'sdk-e2e', version: '1.0.0' });
+    await expect(first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.info?.client_id).toEqual(expect.any(String));
+    expect(provider.authUrl?.searchParams.get('resource')).toBe(url.href);
+
+    const back = await approve(new TestBrowser(), provider.authUrl!.href, provider.redirectUrl);
+    expect(back.searchParams.get('iss')).toBe(platform.auth.issuer('acme'));
+    expect(idp.logins).toEqual(['alice']);
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    await transport.finishAuth(back.searchParams.get('code')!);
+    const claims = decodeJwt(provider.saved!.access_token).payload;
+    expect(claims).toMatchObject({ sub: 'acme|alice', aud: url.href, tid: 'acme' });
+
+    const client = new Client({ name: 'sdk-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('echo');
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'through oauth' } });
+    expect(JSON.stringify(result.content)).toContain('through oauth');
+    await client.close();
+  });
+});

@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { Configuration } from 'oidc-provider';
+import { generateKeyPairSync } from 'node:crypto';
+import { mainRealm, oidc } from '../../src/oidc/native-modules';
+import { freePort } from './auth-harness';
+
+export interface TestIdp {
+  issuer: string;
+  /** Sign-ins the IdP performed (its `sub` values). */
+  logins: string[];
+  /** The user the next sign-in auto-approves as. */
+  user: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A second, real oidc-provider playing a tenant's enterprise IdP. Its interactions approve
+ * automatically (login as `user`, consent to everything asked), like an SSO session would.
+ */
+export async function startTestIdp(clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[] }>): Promise<TestIdp> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const state: TestIdp = { issuer, logins: [], user: 'alice', close: async () => undefined };
+  const config = {
+    clients: clients.map((c) => ({ token_endpoint_auth_method: c.client_secret ? 'client_secret_post' : 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256', ...c })),
+    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'idp-1', alg: 'ES256', use: 'sig' }] },
+    cookies: { keys: ['idp-cookie-key-for-tests'] },
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false }, resourceIndicators: { enabled: false } },
+    scopes: ['openid', 'email', 'profile', 'offline_access'],
+    claims: { openid: ['sub'], email: ['email'] },
+    findAccount: async (_ctx: unknown, sub: string) => mainRealm({ accountId: sub, claims: async () => mainRealm({ sub, email: `${sub}@idp.test` }) }),
+    interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` },
+  };
+  const provider = new oidc.default(issuer, mainRealm(config) as unknown as Configuration);
+  const callback = provider.callback();
+  const server: Server = createServer((req, res) => {
+    if (!req.url?.startsWith('/interaction/')) return void callback(req, res);
+    void (async () => {
+      const details = await provider.interactionDetails(req, res);
+      if (details.prompt.name === 'login') {
+        state.logins.push(state.user);
+        return provider.interactionFinished(req, res, mainRealm({ login: { accountId: state.user } }), { mergeWithLastSubmission: false });
+      }
+      const grant = new provider.Grant({ accountId: details.session?.accountId, clientId: String(details.params.client_id) });
+      const missing = details.prompt.details.missingOIDCScope as string[] | undefined;
+      if (missing) grant.addOIDCScope(missing.join(' '));
+      const missingClaims = details.prompt.details.missingOIDCClaims as string[] | undefined;
+      if (missingClaims) grant.addOIDCClaims(missingClaims);
+      const grantId = await grant.save();
+      return provider.interactionFinished(req, res, mainRealm({ consent: { grantId } }), { mergeWithLastSubmission: true });
+    })().catch((err: unknown) => {
+      res.statusCode = 500;
+      res.end(String(err));
+    });
+  });
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+  state.close = () => new Promise<void>((r) => server.close(() => r()));
+  return state;
+}

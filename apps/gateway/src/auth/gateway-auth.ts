@@ -1,0 +1,151 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, McpError, encodeError } from '@switchboard/protocol';
+import type { AuthDenied, AuthGranted, AuthOutcome, McpTarget } from '@switchboard/mcp-http';
+import { parse } from 'yaml';
+import type { GatewayConfig } from '../config/config';
+import type { TenantDirectory } from '../tenants/tenant-directory';
+import { tenantFileSchema, type TenantAuthSpec } from '../tenants/tenant-file';
+import { BearerVerifier, type TokenExpectations } from './bearer-verifier';
+import { missingScopes } from './scope-satisfies';
+
+const OPEN: AuthGranted = { ok: true, scopes: [] };
+const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
+
+/** A protected tenant: its auth settings and the URLs derived from them. */
+interface ProtectedTenant {
+  spec: TenantAuthSpec;
+  expect: TokenExpectations;
+  prmUrl: string;
+  challengeScope: string;
+}
+
+/**
+ * The gateway as an OAuth resource server. For tenants whose `auth.protected` is set, every
+ * MCP request needs a bearer token from the tenant's authorization server (apps/auth); the
+ * gateway answers RFC 9728 protected-resource metadata itself (clients hit the gateway's
+ * origin) and points `authorization_servers` at the tenant's issuer. Tokens in query
+ * strings are never looked at.
+ */
+export class GatewayAuth {
+  private readonly settings: Map<string, TenantAuthSpec>;
+  private readonly verifier: BearerVerifier;
+  private readonly protectedCache = new Map<string, ProtectedTenant>();
+
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly directory: TenantDirectory,
+    settings?: Map<string, TenantAuthSpec>,
+  ) {
+    this.settings = settings ?? readAuthSettings(config.TENANTS_FILE);
+    this.verifier = new BearerVerifier({ jwksCooldownMs: config.AUTH_JWKS_COOLDOWN_MS, cacheMs: config.AUTH_TOKEN_CACHE_MS });
+  }
+
+  /** The tenant's issuer: the tenant origin (host-based) or `${AUTH_PUBLIC_URL}/t/<id>`. */
+  issuer(tenantId: string): string {
+    if (this.config.GATEWAY_DOMAIN) return `https://${tenantId}.${this.config.GATEWAY_DOMAIN}`;
+    return `${this.config.AUTH_PUBLIC_URL.replace(/\/+$/, '')}/t/${tenantId}`;
+  }
+
+  /** The PRM URL a client finds in the challenge: path-suffixed form of the MCP URL. */
+  prmUrl(tenantId: string): string {
+    const mcp = new URL(this.directory.mcpUrl(tenantId));
+    return `${mcp.origin}/.well-known/oauth-protected-resource${mcp.pathname}`;
+  }
+
+  protectedTenant(tenantId: string): ProtectedTenant | undefined {
+    const hit = this.protectedCache.get(tenantId);
+    if (hit) return hit;
+    const spec = this.settings.get(tenantId);
+    if (!spec?.protected) return undefined;
+    const issuer = this.issuer(tenantId);
+    const entry: ProtectedTenant = {
+      spec,
+      expect: { tenantId, issuer, audience: this.directory.mcpUrl(tenantId), jwksUri: `${issuer}/jwks` },
+      prmUrl: this.prmUrl(tenantId),
+      challengeScope: (spec.defaultScopes ?? spec.scopes).join(' '),
+    };
+    this.protectedCache.set(tenantId, entry);
+    return entry;
+  }
+
+  /** The mcp-http `authenticate` hook. Unprotected tenants pass synchronously (no await on the open path). */
+  authenticate(req: FastifyRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome> {
+    const t = this.protectedTenant(target.tenantId);
+    if (!t) return OPEN;
+    const header = req.headers.authorization;
+    if (header === undefined) return this.challenge(t, 401, undefined, 'Authentication required: send an OAuth access token as Authorization: Bearer');
+    const m = BEARER.exec(header);
+    if (!m?.[1]) return this.challenge(t, 400, 'invalid_request', 'The Authorization header must be "Bearer <token>"');
+    return this.verifier.verify(m[1], t.expect).then((r): AuthOutcome => {
+      if (!r.ok) return this.challenge(t, 401, 'invalid_token', r.description);
+      return { ok: true, clientId: r.token.clientId, subject: r.token.subject, scopes: r.token.scopes };
+    });
+  }
+
+  /** The mcp-http `authorizeTool` hook: 403 insufficient_scope naming the scopes the tool needs. */
+  authorizeTool(target: McpTarget, tool: string, auth: AuthGranted): AuthDenied | undefined {
+    const t = this.protectedTenant(target.tenantId);
+    const needed = t?.spec.toolScopes[tool];
+    if (!t || !needed?.length) return undefined;
+    if (missingScopes(auth.scopes, needed).length === 0) return undefined;
+    // Name what is needed plus what the client already has, so a step-up does not lose scopes.
+    const scope = [...new Set([...auth.scopes, ...needed])].join(' ');
+    return this.deny(t, 403, `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${t.prmUrl}", error_description="tool ${quoteSafe(tool)} needs ${needed.join(' ')}"`, `insufficient_scope: tool ${tool} needs ${needed.join(' ')}`);
+  }
+
+  /** RFC 9728 metadata for a protected tenant (undefined ⇒ 404). */
+  metadata(tenantId: string): Record<string, unknown> | undefined {
+    const t = this.protectedTenant(tenantId);
+    if (!t || !this.directory.target(tenantId)) return undefined;
+    return {
+      resource: t.expect.audience,
+      authorization_servers: [t.expect.issuer],
+      scopes_supported: t.spec.scopes,
+      bearer_methods_supported: ['header'],
+      resource_name: this.directory.tenant(tenantId)?.name ?? tenantId,
+    };
+  }
+
+  private challenge(t: ProtectedTenant, status: number, error: string | undefined, description: string): AuthDenied {
+    const parts = [`resource_metadata="${t.prmUrl}"`, `scope="${t.challengeScope}"`];
+    if (error) parts.unshift(`error="${error}"`, `error_description="${quoteSafe(description)}"`);
+    return this.deny(t, status, `Bearer ${parts.join(', ')}`, description);
+  }
+
+  private deny(_t: ProtectedTenant, status: number, wwwAuthenticate: string, message: string): AuthDenied {
+    return {
+      ok: false,
+      status,
+      headers: { 'www-authenticate': wwwAuthenticate, 'content-type': 'application/json', 'cache-control': 'no-store' },
+      body: encodeError(null, new McpError(ErrorCode.InvalidRequest, message)),
+    };
+  }
+
+  /** Serves PRM at every path clients try: `/.well-known/oauth-protected-resource/t/<id>/mcp`, and for host-based tenants the root and `/mcp` forms. */
+  registerRoutes(app: FastifyInstance): void {
+    const send = (reply: FastifyReply, tenantId: string | undefined) => {
+      const doc = tenantId ? this.metadata(tenantId) : undefined;
+      if (!doc) return reply.code(404).header('content-type', 'application/json').send({ error: 'not_found', error_description: 'no protected resource here' });
+      return reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send(doc);
+    };
+    app.get('/.well-known/oauth-protected-resource/t/:tenant/mcp', async (req, reply) => send(reply, (req.params as { tenant: string }).tenant));
+    const byHost = async (req: FastifyRequest, reply: FastifyReply) => send(reply, this.directory.resolve({}, req.headers.host)?.tenantId);
+    app.get('/.well-known/oauth-protected-resource', byHost);
+    app.get('/.well-known/oauth-protected-resource/mcp', byHost);
+  }
+}
+
+function quoteSafe(s: string): string {
+  return s.replace(/["\\\r\n]/g, ' ');
+}
+
+/** Auth blocks of the tenants file (the file source's tenants); empty when the file is absent. */
+export function readAuthSettings(file: string): Map<string, TenantAuthSpec> {
+  const out = new Map<string, TenantAuthSpec>();
+  if (!existsSync(file)) return out;
+  const parsed = tenantFileSchema.safeParse(parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) return out; // the catalog source reports the file's problems
+  for (const t of parsed.data.tenants) if (t.auth) out.set(t.id, t.auth);
+  return out;
+}
