@@ -10,6 +10,17 @@ import { TestElicitationTool } from './test-elicitation-tool';
 import { TestEmbeddedResourceTool } from './test-embedded-resource-tool';
 import { TestErrorHandlingTool } from './test-error-handling-tool';
 import { TestImageContentTool } from './test-image-content-tool';
+import { TestInputRequiredResultCapabilitiesTool } from './test-input-required-result-capabilities-tool';
+import { TestInputRequiredResultElicitationTool } from './test-input-required-result-elicitation-tool';
+import { TestInputRequiredResultListRootsTool } from './test-input-required-result-list-roots-tool';
+import { TestInputRequiredResultMultiRoundTool } from './test-input-required-result-multi-round-tool';
+import { TestInputRequiredResultMultipleInputsTool } from './test-input-required-result-multiple-inputs-tool';
+import { TestInputRequiredResultPrompt } from './test-input-required-result-prompt';
+import { TestInputRequiredResultRequestStateTool } from './test-input-required-result-request-state-tool';
+import { TestInputRequiredResultSamplingTool } from './test-input-required-result-sampling-tool';
+import { TestInputRequiredResultTamperedStateTool } from './test-input-required-result-tampered-state-tool';
+import { TestLoggingTool } from './test-logging-tool';
+import { TestMissingCapabilityTool } from './test-missing-capability-tool';
 import { TestMultipleContentTypesTool } from './test-multiple-content-types-tool';
 import { TestPromptWithArguments } from './test-prompt-with-arguments';
 import { TestPromptWithEmbeddedResource } from './test-prompt-with-embedded-resource';
@@ -17,6 +28,7 @@ import { TestPromptWithImage } from './test-prompt-with-image';
 import { TestSamplingTool } from './test-sampling-tool';
 import { TestSimplePrompt } from './test-simple-prompt';
 import { TestSimpleTextTool } from './test-simple-text-tool';
+import { TestStreamingElicitationTool } from './test-streaming-elicitation-tool';
 import { TestToolWithLoggingTool } from './test-tool-with-logging-tool';
 import { TestToolWithProgressTool } from './test-tool-with-progress-tool';
 import { WatchedResource } from './watched-resource';
@@ -39,8 +51,20 @@ export const conformanceBundle: LocalBundle = {
     TestElicitationSep1034DefaultsTool,
     TestElicitationSep1330EnumsTool,
     JsonSchema202012Tool,
+    // 2026-07-28 (conformance-next): stateless diagnostics and MRTR.
+    TestMissingCapabilityTool,
+    TestStreamingElicitationTool,
+    TestLoggingTool,
+    TestInputRequiredResultElicitationTool,
+    TestInputRequiredResultSamplingTool,
+    TestInputRequiredResultListRootsTool,
+    TestInputRequiredResultRequestStateTool,
+    TestInputRequiredResultMultipleInputsTool,
+    TestInputRequiredResultMultiRoundTool,
+    TestInputRequiredResultTamperedStateTool,
+    TestInputRequiredResultCapabilitiesTool,
   ],
   resources: [StaticTextResource, StaticBinaryResource, WatchedResource],
   resourceTemplates: [TemplateDataResource],
-  prompts: [TestSimplePrompt, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage],
+  prompts: [TestSimplePrompt, TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestInputRequiredResultPrompt],
 };

@@ -1,4 +1,4 @@
-import { ToolContent, type ToolContext } from '@switchboard/catalog';
+import { ToolContent, type ToolCallResult, type ToolContext } from '@switchboard/catalog';
 import { JsonSchema202012Tool } from './json-schema-2020-12-tool';
 import { TestAudioContentTool } from './test-audio-content-tool';
 import { TestElicitationSep1034DefaultsTool } from './test-elicitation-sep1034-defaults-tool';
@@ -92,7 +92,7 @@ describe('conformance tools', () => {
   });
 
   it('test_error_handling becomes an isError result with a message', async () => {
-    const result = await TestErrorHandlingTool.call({}, recordingContext().ctx);
+    const result = (await TestErrorHandlingTool.call({}, recordingContext().ctx)) as ToolCallResult;
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/intentionally/) });
   });
@@ -102,8 +102,8 @@ describe('conformance tools', () => {
     [TestElicitationTool, { message: 'who?' }, 'elicitation/create'],
     [TestElicitationSep1034DefaultsTool, {}, 'elicitation/create'],
     [TestElicitationSep1330EnumsTool, {}, 'elicitation/create'],
-  ])('%p fails at once, naming the server-to-client request it would need', async (tool, args, method) => {
-    const result = await tool.call(args, recordingContext().ctx);
+  ])('%p fails at once on a legacy request, naming the server-to-client request it would need', async (tool, args, method) => {
+    const result = (await tool.call(args, recordingContext().ctx)) as ToolCallResult;
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining(method) });
   });
@@ -128,11 +128,12 @@ describe('conformance tools', () => {
 
   it('json_schema_2020_12_tool validates with the 2020-12 rules ($ref into $defs, if/then/else)', async () => {
     const { ctx } = recordingContext();
-    const ok = await JsonSchema202012Tool.call({ name: 'A', contactMethod: 'phone', phone: '1', address: { city: 'X' } }, ctx);
+    const call = async (args: unknown) => (await JsonSchema202012Tool.call(args, ctx)) as ToolCallResult;
+    const ok = await call({ name: 'A', contactMethod: 'phone', phone: '1', address: { city: 'X' } });
     expect(ok.isError).toBeUndefined();
-    const missingPhone = await JsonSchema202012Tool.call({ contactMethod: 'phone', email: 'a@b.c' }, ctx);
+    const missingPhone = await call({ contactMethod: 'phone', email: 'a@b.c' });
     expect(missingPhone.isError).toBe(true);
-    const extra = await JsonSchema202012Tool.call({ email: 'a@b.c', nickname: 'x' }, ctx);
+    const extra = await call({ email: 'a@b.c', nickname: 'x' });
     expect(extra.isError).toBe(true);
   });
 });

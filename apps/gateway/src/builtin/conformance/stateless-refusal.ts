@@ -1,15 +1,16 @@
 import { ToolError } from '@switchboard/catalog';
 
 /**
- * The error of a fixture that needs a server→client request (`sampling/createMessage`,
- * `elicitation/create`): a stateless server has nowhere to route the client's answer (it
- * arrives as a new POST, possibly on another replica), so the tool fails at once instead of
- * leaving the client waiting for a request that never comes.
+ * The error of a fixture that needs input from the client (`sampling/createMessage`,
+ * `elicitation/create`, `roots/list`) on a legacy request: a stateless server cannot send a
+ * server→client request there (the client's reply would arrive as a new POST, possibly on
+ * another replica, with no session to route it to), so the tool fails at once instead of
+ * leaving the client waiting. Modern (2026-07-28) requests get an MRTR InputRequiredResult.
  */
 export function statelessRefusal(tool: string, method: string): ToolError {
   return new ToolError(
-    `${tool} needs a server-to-client ${method} request, which this stateless server cannot send ` +
-      `(the client's reply would arrive on a new HTTP request with no session to route it to).`,
+    `${tool} needs a server-to-client ${method} request, which this stateless server cannot send on a legacy ` +
+      `(2025-era) request; call it at protocol 2026-07-28, where it asks through an InputRequiredResult.`,
     { tool, method },
   );
 }

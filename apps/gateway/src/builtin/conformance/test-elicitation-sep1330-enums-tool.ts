@@ -1,5 +1,6 @@
-import { Tool, type ToolDefinition } from '@switchboard/catalog';
+import { Tool, type InputRequired, type ToolContext, type ToolDefinition } from '@switchboard/catalog';
 import { NO_ARGS } from './fixture-media';
+import { acceptedContent, elicit, requireCapabilities } from './input-requests';
 import { statelessRefusal } from './stateless-refusal';
 
 /** The SEP-1330 schema: all five enum shapes. */
@@ -35,9 +36,9 @@ export const SEP1330_SCHEMA = {
       },
     },
   },
-} as const;
+};
 
-/** `elicitation-sep1330-enums`: declared as the suite expects; fails fast (server→client request). */
+/** `elicitation-sep1330-enums`: legacy requests fail fast (server→client request); modern ones use MRTR. */
 export class TestElicitationSep1330EnumsTool extends Tool {
   static override readonly definition: ToolDefinition = {
     name: 'test_elicitation_sep1330_enums',
@@ -45,7 +46,11 @@ export class TestElicitationSep1330EnumsTool extends Tool {
     inputSchema: { ...NO_ARGS },
   };
 
-  static override payload(): never {
-    throw statelessRefusal('test_elicitation_sep1330_enums', 'elicitation/create');
+  static override payload(_args: Record<string, unknown>, ctx: ToolContext): string | InputRequired {
+    if (!ctx.input) throw statelessRefusal('test_elicitation_sep1330_enums', 'elicitation/create');
+    const request = elicit('Please review and update the form fields', SEP1330_SCHEMA);
+    requireCapabilities(ctx, [request]);
+    const content = acceptedContent(ctx, 'form');
+    return content === undefined ? Tool.inputRequired({ form: request }) : `Elicitation completed: action=accept, content=${JSON.stringify(content)}`;
   }
 }
