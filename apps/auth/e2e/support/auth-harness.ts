@@ -36,7 +36,7 @@ export interface TestAuth {
 
 export interface StartAuthOptions {
   /** `{ id, auth }` entries, validated with the real schema. */
-  tenants: Array<{ id: string; name?: string; auth: unknown }>;
+  tenants: Array<{ id: string; name?: string; auth?: unknown }>;
   gatewayPublicUrl?: string;
   env?: Record<string, string>;
   cimd?: CreateAuthAppOptions['cimd'];
@@ -64,7 +64,7 @@ export async function startAuth(o: StartAuthOptions): Promise<TestAuth> {
   });
   const urls = { authPublicUrl: config.publicUrl, gatewayPublicUrl: config.gatewayPublicUrl, domain: config.GATEWAY_DOMAIN };
   const tenants = new Map<string, AuthTenant>();
-  for (const t of o.tenants) tenants.set(t.id, authTenant(t.id, t.name ?? t.id, tenantAuthSchema.parse(t.auth), urls));
+  for (const t of o.tenants) if (t.auth !== undefined) tenants.set(t.id, authTenant(t.id, t.name ?? t.id, tenantAuthSchema.parse(t.auth), urls));
   const { app, services } = await createAuthApp(config, { tenants, cimd: o.cimd });
   await app.listen({ port, host: '127.0.0.1' });
   return {
