@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { PROMETHEUS_CONTENT_TYPE, createLogger, startTelemetry } from '@switchboard/telemetry';
 import { AppModule } from './app.module';
 import type { CatalogSource } from './catalog-source/catalog-source';
+import { CompositeCatalogSource } from './catalog-source/composite-catalog-source';
 import { FileCatalogSource } from './catalog-source/file-catalog-source';
 import { RegistryCatalogSource } from './catalog-source/registry-catalog-source';
 import type { GatewayConfig } from './config/config';
@@ -43,9 +44,17 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
   return app;
 }
 
-/** The registry source when REGISTRY_URL or REDIS_URL is configured; else the file source (demo, tests). */
+/** CATALOG_SOURCES, or by default the registry source when REGISTRY_URL or REDIS_URL is configured, else the file source (demo, tests). */
 async function defaultSource(config: GatewayConfig, logger: Logger): Promise<CatalogSource> {
-  if (!config.REGISTRY_URL && !config.REDIS_URL) return FileCatalogSource.open({ file: config.TENANTS_FILE, chainReaderUrl: config.CHAIN_READER_URL, logger });
+  const kinds = config.CATALOG_SOURCES?.split(',') ?? [config.REGISTRY_URL || config.REDIS_URL ? 'registry' : 'file'];
+  const sources: CatalogSource[] = [];
+  for (const kind of new Set(kinds)) {
+    sources.push(kind === 'file' ? await FileCatalogSource.open({ file: config.TENANTS_FILE, chainReaderUrl: config.CHAIN_READER_URL, logger }) : registrySource(config, logger));
+  }
+  return sources.length === 1 ? sources[0] : new CompositeCatalogSource(sources, logger);
+}
+
+function registrySource(config: GatewayConfig, logger: Logger): CatalogSource {
   if (!config.SECRETS_KEY) logger.warn('UNSAFE DEVELOPMENT DEFAULT: SECRETS_KEY is not set; opening upstream credentials with the public dev key');
   return new RegistryCatalogSource({
     redisUrl: config.REDIS_URL,

@@ -13,6 +13,15 @@ const schema = z.object({
   GATEWAY_PUBLIC_URL: z.url().optional(),
   /** When set (e.g. `mcp.example.com`), `https://{tenant}.{domain}/mcp` serves that tenant (host-based layout). */
   GATEWAY_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a DNS name').optional(),
+  /**
+   * Which catalog sources to serve, comma-separated: `file` (TENANTS_FILE), `registry`
+   * (Redis snapshots + the registry's internal API). Default: `registry` when REGISTRY_URL
+   * or REDIS_URL is set, else `file`. `npm start` uses both.
+   */
+  CATALOG_SOURCES: z
+    .string()
+    .regex(/^(file|registry)(,(file|registry))*$/, 'must be a comma-separated list of file, registry')
+    .optional(),
   /** The file catalog source: tenants and their catalogs (validated at boot). */
   TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Largest accepted MCP POST body in bytes (413 above). */
