@@ -98,3 +98,48 @@ describe('official SDK client OAuth against a protected tenant (enterprise IdP =
     await client.close();
   });
 });
+
+describe('J. federated login is bound to the browser that started it', () => {
+  let idp: TestIdp;
+  let platform: Platform;
+
+  beforeAll(async () => {
+    process.env.BETA_IDP_SECRET = 'beta-idp-secret';
+    const { freePort } = await import('./support/auth-harness');
+    const authPort = await freePort();
+    idp = await startTestIdp([{ client_id: 'sb-beta', client_secret: 'beta-idp-secret', redirect_uris: [`http://127.0.0.1:${authPort}/t/beta/federation/callback`] }]);
+    platform = await startPlatform({
+      port: authPort,
+      tenants: [{ id: 'beta', auth: { scopes: ['mcp:tools'], idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-beta', clientSecretEnv: 'BETA_IDP_SECRET' } } }],
+    });
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await idp?.close();
+  });
+
+  it('refuses the IdP callback in a browser that did not start the login (login CSRF), and accepts it in the one that did', async () => {
+    const issuer = platform.auth.issuer('beta');
+    const reg = await fetch(`${issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' }) });
+    const clientId = String(((await reg.json()) as Record<string, unknown>).client_id);
+    const attacker = new TestBrowser();
+    const { pkcePair, authorizeUrl } = await import('./support/oauth-flow');
+    idp.user = 'mallory';
+    const { url: callback } = await attacker.follow(
+      authorizeUrl(issuer, { clientId, redirectUri: 'https://claude.ai/api/mcp/auth_callback', challenge: pkcePair().challenge }),
+      (u) => u.pathname.endsWith('/federation/callback'),
+    );
+    expect(new URL(callback).searchParams.get('code')).toEqual(expect.any(String));
+    const victim = new TestBrowser();
+    const refused = await victim.get(callback);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('location')).toBeNull();
+    expect(await refused.text()).toContain('not started in this browser');
+    const ok = await attacker.get(callback);
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toContain('/t/beta/authorize/');
+    // Single use: replaying the callback fails even in the right browser.
+    const replay = await attacker.get(callback);
+    expect(replay.status).toBe(400);
+  });
+});

@@ -81,6 +81,9 @@ export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
     const url = query ? `${d.inner}?${query}` : d.inner;
     raw.url = url;
     raw.originalUrl = `${d.mountPath}${url}`;
+    // Host-based issuers are https by definition (TLS ends at the edge): endpoint URLs in
+    // metadata must use the issuer's scheme whatever the hop to us used.
+    if (d.mountPath === '') raw.headers['x-forwarded-proto'] = 'https';
     reply.hijack();
     // Koa answers the request itself and never rejects (errors become OAuth error responses).
     await entry.callback(raw, res);

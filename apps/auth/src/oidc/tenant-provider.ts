@@ -144,7 +144,7 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
   };
 
   const provider = new oidc.default(tenant.issuer, mainRealm(configuration) as unknown as Configuration);
-  provider.proxy = o.trustProxy;
+  provider.proxy = o.trustProxy || tenant.mountPath === '';
   // Discovery lists only OIDC scopes by itself; MCP clients read scopes_supported to decide what to ask for.
   provider.use(async (ctx, next) => {
     await next();
