@@ -1,0 +1,197 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { isTelemetryEnvKey } from '@switchboard/telemetry';
+import { loadAuthConfig } from '../../auth/src/config';
+import { loadConfig as loadChainReaderConfig } from '../../chain-reader/src/config';
+import { loadRegistryConfig } from '../../registry/src/config';
+import { loadGatewayConfig } from '../src/config/config';
+import { renderKustomize, type K8sObject } from './support/render-kustomize';
+
+/**
+ * Deployment artefacts stay in step with the code: the kustomize overlays render, every
+ * object validates against the Kubernetes schemas, and the environment each Deployment and
+ * each compose service sets is exactly what that app's config schema knows and needs.
+ */
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+type Env = Record<string, string>;
+
+const APPS = {
+  gateway: { configFile: 'apps/gateway/src/config/config.ts', load: (env: Env) => loadGatewayConfig(env), port: 3000 },
+  'chain-reader': { configFile: 'apps/chain-reader/src/config.ts', load: (env: Env) => loadChainReaderConfig(env), port: 4200 },
+  registry: { configFile: 'apps/registry/src/config.ts', load: (env: Env) => loadRegistryConfig(env), port: 3100 },
+  auth: { configFile: 'apps/auth/src/config.ts', load: (env: Env) => loadAuthConfig(env), port: 3200 },
+} as const;
+type AppName = keyof typeof APPS;
+
+/** The variables an app's zod env schema declares (keys of the `z.object({ ... })` in its config file). */
+function schemaKeys(app: AppName): Set<string> {
+  const source = readFileSync(path.join(REPO_ROOT, APPS[app].configFile), 'utf8');
+  return new Set([...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):\s*(z\b|intFromEnv|csv)/gm)].map((m) => m[1]!));
+}
+
+/** Keys an app reads by pattern rather than by name. */
+function knownByPattern(app: AppName, key: string): boolean {
+  return app === 'chain-reader' && /^CHAIN_RPC_URLS_[A-Z0-9_]+$/.test(key);
+}
+
+function checkEnv(app: AppName, env: Env, where: string): string[] {
+  const problems: string[] = [];
+  const keys = schemaKeys(app);
+  expect(keys.size).toBeGreaterThan(3);
+  for (const key of Object.keys(env)) {
+    if (!keys.has(key) && !isTelemetryEnvKey(key) && !knownByPattern(app, key)) problems.push(`${where}: ${key} is not in ${app}'s config schema`);
+  }
+  try {
+    APPS[app].load(env);
+  } catch (err) {
+    problems.push(`${where}: ${app} rejects this environment: ${(err as Error).message}`);
+  }
+  return problems;
+}
+
+function renderWithKubectl(dir: string): K8sObject[] | undefined {
+  const probe = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8', timeout: 20_000 });
+  if (probe.status !== 0) return undefined;
+  const out = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8', timeout: 60_000 });
+  if (out.status !== 0) throw new Error(`kubectl kustomize ${dir}: ${out.stderr}`);
+  return parseAllDocuments(out.stdout).map((d) => d.toJS() as K8sObject);
+}
+
+const byKey = (objects: K8sObject[]) => new Map(objects.map((o) => [`${o.kind}/${o.metadata.name}`, o]));
+
+function containerEnv(deployment: K8sObject, all: K8sObject[]): Env {
+  const spec = (deployment as unknown as { spec: { template: { spec: { containers: Array<{ env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } } }>; envFrom?: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }> }> } } } }).spec;
+  const objects = byKey(all);
+  const env: Env = {};
+  const dataOf = (kind: 'ConfigMap' | 'Secret', name: string): Record<string, string> => {
+    const o = objects.get(`${kind}/${name}`) as { data?: Record<string, string>; stringData?: Record<string, string> } | undefined;
+    if (!o) throw new Error(`${deployment.metadata.name} refers to a missing ${kind} ${name}`);
+    if (kind === 'Secret') return { ...Object.fromEntries(Object.entries(o.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])), ...o.stringData };
+    return o.data ?? {};
+  };
+  for (const c of spec.template.spec.containers) {
+    for (const from of c.envFrom ?? []) {
+      if (from.configMapRef) Object.assign(env, dataOf('ConfigMap', from.configMapRef.name));
+      if (from.secretRef) Object.assign(env, dataOf('Secret', from.secretRef.name));
+    }
+    for (const e of c.env ?? []) {
+      const ref = e.valueFrom?.secretKeyRef ?? e.valueFrom?.configMapKeyRef;
+      if (ref) {
+        const value = dataOf(e.valueFrom?.secretKeyRef ? 'Secret' : 'ConfigMap', ref.name)[ref.key];
+        if (value === undefined) throw new Error(`${deployment.metadata.name}: ${e.name} refers to missing key ${ref.name}.${ref.key}`);
+        env[e.name] = value;
+      } else env[e.name] = e.value ?? '';
+    }
+  }
+  return env;
+}
+
+describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
+  const dir = path.join(REPO_ROOT, 'k8s/overlays', overlay);
+  const objects = renderKustomize(dir);
+
+  it('renders the same objects as kubectl kustomize (when kubectl is installed)', () => {
+    const reference = renderWithKubectl(dir);
+    if (!reference) return;
+    const mine = byKey(objects);
+    expect([...mine.keys()].sort()).toEqual([...byKey(reference).keys()].sort());
+    for (const [key, o] of byKey(reference)) expect({ key, o: mine.get(key) }).toEqual({ key, o });
+  });
+
+  it('validates every object against the Kubernetes schemas', () => {
+    const run = spawnSync(process.execPath, [path.join(__dirname, 'support/validate-k8s.mjs')], { input: JSON.stringify(objects), encoding: 'utf8', cwd: REPO_ROOT, timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([]);
+  });
+
+  it('has, per app, a Deployment with probes, resources and a restricted security context, a Service and a PDB; HPAs for gateway and chain-reader', () => {
+    const objs = byKey(objects);
+    for (const app of Object.keys(APPS)) {
+      const d = objs.get(`Deployment/${app}`) as unknown as { spec: { template: { spec: { securityContext: Json; containers: Array<Json & { securityContext: Json; resources: { requests: Json; limits: Json } }> } } } } | undefined;
+      expect(d).toBeDefined();
+      const pod = d!.spec.template.spec;
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+      const c = pod.containers[0]!;
+      expect(c).toMatchObject({ livenessProbe: { httpGet: { path: '/healthz' } }, readinessProbe: { httpGet: {} } });
+      expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      expect(Object.keys(c.resources.requests).sort()).toEqual(['cpu', 'memory']);
+      expect(Object.keys(c.resources.limits).sort()).toEqual(['cpu', 'memory']);
+      expect(objs.get(`Service/${app}`)).toBeDefined();
+      expect(objs.get(`PodDisruptionBudget/${app}`)).toBeDefined();
+      expect(objs.get(`NetworkPolicy/${app}`)).toBeDefined();
+    }
+    expect(objs.get('HorizontalPodAutoscaler/gateway')).toBeDefined();
+    expect(objs.get('HorizontalPodAutoscaler/chain-reader')).toBeDefined();
+  });
+
+  it('routes /t/*/mcp, /mcp (wildcard host) and /.well-known/* to the gateway', () => {
+    const ingress = objects.find((o) => o.kind === 'Ingress') as unknown as { spec: { rules: Array<{ host: string; http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> } };
+    const routes = ingress.spec.rules.flatMap((r) => r.http.paths.map((p) => `${r.host}${p.path}->${p.backend.service.name}`));
+    expect(routes).toEqual(expect.arrayContaining([expect.stringMatching(/^[^*].*\/t\/.*\/mcp->gateway$/), expect.stringMatching(/^\*\..*\/mcp->gateway$/), expect.stringMatching(/\/\.well-known\/->gateway$/)]));
+  });
+
+  it('sets, per Deployment, only variables its config schema knows, and every one it requires', () => {
+    const problems = Object.keys(APPS).flatMap((app) => {
+      const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!;
+      return checkEnv(app as AppName, containerEnv(d, objects), `${overlay}/Deployment/${app}`);
+    });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { environment?: Record<string, string>; build?: { dockerfile: string }; image?: string; ports?: string[]; volumes?: string[]; healthcheck?: unknown }>;
+  };
+
+  /** `${VAR:-default}` resolves to its default (what `docker compose up` uses with nothing set). */
+  const resolve = (value: string, where: string): string =>
+    String(value).replace(/\$\{([A-Z0-9_]+)(:-([^}]*))?\}/g, (_m, name: string, _d, def: string | undefined) => {
+      if (def === undefined) throw new Error(`${where}: \${${name}} has no default`);
+      return def;
+    });
+
+  it('runs the four apps, Postgres, Redis, the collector, Tempo, Prometheus and Grafana', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['auth', 'chain-reader', 'gateway', 'grafana', 'otel-collector', 'postgres', 'prometheus', 'redis', 'registry', 'tempo'].sort());
+  });
+
+  it('sets, per app service, only variables its config schema knows, and every one it requires', () => {
+    const problems = Object.keys(APPS).flatMap((app) => {
+      const env = Object.fromEntries(Object.entries(compose.services[app]?.environment ?? {}).map(([k, v]) => [k, resolve(v, `${app}.${k}`)]));
+      return checkEnv(app as AppName, env, `compose/${app}`);
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('builds each app from its Dockerfile (multi-stage, Node 24 slim, non-root, production deps, HEALTHCHECK) and mounts files that exist', () => {
+    for (const app of Object.keys(APPS) as AppName[]) {
+      const file = compose.services[app]?.build?.dockerfile;
+      expect(file).toBe(`apps/${app}/Dockerfile`);
+      const dockerfile = readFileSync(path.join(REPO_ROOT, file!), 'utf8');
+      expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24-slim/);
+      expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
+      expect(dockerfile).toMatch(/npm ci --omit=dev/);
+      expect(dockerfile).toMatch(/^USER node$/m);
+      expect(dockerfile).toMatch(new RegExp(`HEALTHCHECK[\\s\\S]*127\\.0\\.0\\.1:${APPS[app].port}/healthz`));
+      expect(compose.services[app]?.ports).toEqual([`${APPS[app].port}:${APPS[app].port}`]);
+    }
+    for (const service of Object.values(compose.services)) {
+      for (const volume of service.volumes ?? []) {
+        const source = volume.split(':')[0]!;
+        if (source.startsWith('./')) expect({ volume, exists: existsSync(path.join(REPO_ROOT, source)) }).toEqual({ volume, exists: true });
+      }
+    }
+    expect(existsSync(path.join(REPO_ROOT, '.dockerignore'))).toBe(true);
+  });
+
+  it('passes `docker compose config` where a Docker engine is available', () => {
+    if (spawnSync('docker', ['info'], { timeout: 20_000 }).status !== 0) return;
+    const run = spawnSync('docker', ['compose', 'config', '--quiet'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
+
+type Json = Record<string, unknown>;
