@@ -4,14 +4,19 @@ import { switchboardMetrics, withClientSpan } from '@switchboard/telemetry';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
+/** An invoker that may also report its per-upstream circuit breaker state. */
+export type ObservableInvoker = UpstreamInvoker & { circuitState?(route: UpstreamRoute): 'closed' | 'open' | 'half-open' };
+
+const CIRCUIT_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
+
 /**
  * Wraps the upstream pool so every call to a tenant's upstream is a CLIENT span
  * (`upstream tools/call <tool>`) under the request's MCP span, and is measured
- * (`upstream_request_duration_seconds`, `upstream_inflight`). The W3C context reaches the
+ * (`upstream_request_duration_seconds`, `upstream_inflight`, `upstream_circuit_state` after each call). The W3C context reaches the
  * upstream through the fetch propagation installed by `startTelemetry`.
  */
 export class TracedUpstream implements UpstreamInvoker {
-  constructor(private readonly inner: UpstreamInvoker) {}
+  constructor(private readonly inner: ObservableInvoker) {}
 
   callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
     return this.traced('tools/call', route, ctx, () => this.inner.callTool(route, args, ctx), (r) => (r.isError ? 'tool_error' : 'ok'));
@@ -52,6 +57,8 @@ export class TracedUpstream implements UpstreamInvoker {
     } finally {
       m.inflight.add(-1, { upstream: route.serverId });
       m.duration.record((performance.now() - started) / 1000, { ...labels, outcome });
+      const circuit = this.inner.circuitState?.(route);
+      if (circuit) m.circuitState.record(CIRCUIT_VALUE[circuit], { upstream: route.serverId });
     }
   }
 }

@@ -76,6 +76,11 @@ export class UpstreamPool implements UpstreamInvoker {
     }
   }
 
+  /** Circuit state of a route's upstream (`closed` before its first call); read by the upstream metrics. */
+  circuitState(route: UpstreamRoute): 'closed' | 'open' | 'half-open' {
+    return this.breakers.get(`${route.serverId} ${route.url}`)?.state ?? 'closed';
+  }
+
   async close(): Promise<void> {
     const all = [...this.connections.values()];
     this.connections.clear();
