@@ -4,6 +4,7 @@
 // prints the URLs to paste into a client, and stops everything on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,6 +49,23 @@ function start(name, script, env, readyPattern, timeoutMs = 120_000) {
   });
 }
 
+/** True when a TCP connection to the URL's host:port opens within a second. */
+function reachable(url) {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: u.hostname, port: Number(u.port || 6379), timeout: 1000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
 function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
@@ -69,6 +87,30 @@ async function main() {
     env.CHAIN_READER_URL = m[1];
   }
   const port = process.env.GATEWAY_PORT ?? '3000';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  let registryUrl;
+  if (await reachable(redisUrl)) {
+    // The registry: Postgres (embedded under .data/ unless DATABASE_URL is set), BullMQ
+    // discovery, a seeded demo tenant `acme` with one SDK-built upstream.
+    const reg = await start(
+      'registry',
+      path.join(root, 'apps/registry/dist/main.js'),
+      {
+        REGISTRY_PORT: process.env.REGISTRY_PORT ?? '3100',
+        REGISTRY_SEED_DEMO: 'true',
+        REGISTRY_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost',
+        REDIS_URL: redisUrl,
+        GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        ...env,
+      },
+      /registry listening on (http:\/\/\S+)/,
+      180_000,
+    );
+    registryUrl = reg[1];
+    Object.assign(env, { REGISTRY_URL: registryUrl, REDIS_URL: redisUrl, CATALOG_SOURCES: 'file,registry', UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
+  } else {
+    process.stderr.write(`Redis is not reachable at ${redisUrl}: starting without the registry (file tenants only). Set REDIS_URL or start redis-server.\n`);
+  }
   const m = await start('gateway', path.join(root, 'apps/gateway/dist/main.js'), { GATEWAY_PORT: port, ...env }, /gateway listening on (http:\/\/\S+)/);
   const base = m[1];
   const demo = `${base}/t/demo/mcp`;
@@ -81,6 +123,7 @@ async function main() {
       `  List its tools:            npx @modelcontextprotocol/inspector --cli ${demo} --method tools/list`,
       `  Server card / llms.txt:    ${base}/t/demo/.well-known/mcp.json   ${base}/t/demo/llms.txt`,
       `  Conformance tenant:        ${base}/t/conformance/mcp`,
+      ...(registryUrl ? [`  Registry admin API:        ${registryUrl}/docs   (tenant acme: ${base}/t/acme/mcp; its admin key is printed above)`] : []),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
