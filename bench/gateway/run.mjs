@@ -16,6 +16,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startAuthFixture } from './auth-fixture.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -91,8 +92,27 @@ function scriptLaunch(script) {
   };
 }
 
+// The same tenant marked `auth.protected`: every request carries a valid ES256 access token
+// (minted by auth-fixture.mjs, whose JWKS the gateway fetches once), so the row measures
+// bearer verification on the hot path. Goal: within 10% of the unauthenticated gateway row.
+const BENCH_AUTH_TENANTS_YAML = `${BENCH_TENANTS_YAML}    auth:
+      protected: true
+      scopes: [mcp:tools]
+`;
+const BENCH_GATEWAY_PUBLIC_URL = 'http://bench.local';
+
 const TARGETS = [
   { id: 'gateway', label: 'gateway', role: 'subject', ...gatewayLaunch({ tenantsYaml: BENCH_TENANTS_YAML }) },
+  {
+    id: 'gateway-auth',
+    label: 'gateway + bearer',
+    role: 'subject',
+    ...gatewayLaunch({ tenantsYaml: BENCH_AUTH_TENANTS_YAML }),
+    prepare: async () => {
+      const auth = await startAuthFixture({ tenant: 'bench', audience: `${BENCH_GATEWAY_PUBLIC_URL}/t/bench/mcp` });
+      return { headers: { authorization: `Bearer ${auth.token}` }, env: { AUTH_PUBLIC_URL: auth.baseUrl, GATEWAY_PUBLIC_URL: BENCH_GATEWAY_PUBLIC_URL } };
+    },
+  },
   { id: 'sdk', label: 'SDK 1.x stateless', role: 'sdk', ...scriptLaunch('sdk-server.mjs') },
   { id: 'raw', label: 'raw Fastify (limit)', role: 'raw', ...scriptLaunch('raw-server.mjs') },
 ];
@@ -764,6 +784,19 @@ async function main() {
     goal.ratio = gatewayList.vsRaw;
     goal.met = gatewayList.vsRaw >= 0.8 && gatewayList.status === 'ok';
     goal.perServerCpuRatio = gatewayList.cpuVsRaw ?? null;
+  }
+  const authList = cells.find((c) => c.target === 'gateway-auth' && c.workload === 'tools/list');
+  goal.authOverhead = null;
+  if (gatewayList?.reqPerSec > 0 && authList?.reqPerSec > 0) {
+    const ratio = authList.reqPerSec / gatewayList.reqPerSec;
+    // Per server CPU-second is the comparison to trust on a shared machine (see Notes).
+    const perCpu = gatewayList.reqPerServerCpuS > 0 && authList.reqPerServerCpuS > 0 ? authList.reqPerServerCpuS / gatewayList.reqPerServerCpuS : null;
+    const judged = perCpu ?? ratio;
+    goal.authOverhead = { metric: 'gateway + bearer tools/list ÷ gateway tools/list (per server CPU-second; req/s beside)', threshold: 0.9, ratio, perServerCpuRatio: perCpu, met: judged >= 0.9 && authList.status === 'ok' };
+    console.log(
+      `\nGoal: bearer verification costs < 10% of tools/list throughput: ${fmt(100 * judged, 0)}% per server CPU-second ` +
+        `(${fmt(100 * ratio, 0)}% of req/s) — ${goal.authOverhead.met ? 'MET' : 'NOT MET'}`,
+    );
   }
   console.log(
     `\nGoal: gateway tools/list >= 80% of the raw limit: ` +
