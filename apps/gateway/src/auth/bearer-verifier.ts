@@ -40,21 +40,26 @@ const ALGORITHMS = ['ES256'];
  */
 export class BearerVerifier {
   private readonly jwks = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
-  private readonly cache = new Map<string, { until: number; token: VerifiedToken }>();
+  private readonly cache = new Map<string, { until: number; tenantId: string; token: VerifiedToken }>();
   private readonly cacheMax: number;
 
   constructor(private readonly options: BearerVerifierOptions) {
     this.cacheMax = options.cacheMax ?? 10_000;
   }
 
+  /** A still-valid verification of this token for this tenant, without any await (the hot path). */
+  cached(jwt: string, expect: TokenExpectations): VerifiedToken | undefined {
+    const hit = this.cache.get(jwt);
+    if (!hit) return undefined;
+    if (hit.until > Date.now() && hit.tenantId === expect.tenantId) return hit.token;
+    if (hit.until <= Date.now()) this.cache.delete(jwt);
+    return undefined;
+  }
+
   async verify(jwt: string, expect: TokenExpectations): Promise<VerifyResult> {
-    const key = `${expect.tenantId}\n${jwt}`;
     const now = Date.now();
-    const hit = this.cache.get(key);
-    if (hit) {
-      if (hit.until > now) return { ok: true, token: hit.token };
-      this.cache.delete(key);
-    }
+    const cached = this.cached(jwt, expect);
+    if (cached) return { ok: true, token: cached };
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(jwt, this.keySet(expect.jwksUri), {
@@ -78,7 +83,7 @@ export class BearerVerifier {
     };
     if (this.options.cacheMs > 0) {
       if (this.cache.size >= this.cacheMax) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(key, { until: Math.min(now + this.options.cacheMs, token.exp * 1000), token });
+      this.cache.set(jwt, { until: Math.min(now + this.options.cacheMs, token.exp * 1000), tenantId: expect.tenantId, token });
     }
     return { ok: true, token };
   }

@@ -77,6 +77,8 @@ export class GatewayAuth {
     if (header === undefined) return this.challenge(t, 401, undefined, 'Authentication required: send an OAuth access token as Authorization: Bearer');
     const m = BEARER.exec(header);
     if (!m?.[1]) return this.challenge(t, 400, 'invalid_request', 'The Authorization header must be "Bearer <token>"');
+    const hit = this.verifier.cached(m[1], t.expect);
+    if (hit) return { ok: true, clientId: hit.clientId, subject: hit.subject, scopes: hit.scopes };
     return this.verifier.verify(m[1], t.expect).then((r): AuthOutcome => {
       if (!r.ok) return this.challenge(t, 401, 'invalid_token', r.description);
       return { ok: true, clientId: r.token.clientId, subject: r.token.subject, scopes: r.token.scopes };
