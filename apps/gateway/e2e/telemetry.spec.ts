@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -208,5 +208,50 @@ describe('one trace per request across gateway, chain-reader and the discovery j
     expect(chain).toMatch(/chain_reader_rpc_batch_size_bucket\{/);
     expect(chain).toMatch(/chain_reader_cache_lookups_total\{[^}]*result="miss"/);
     expect(registryMetrics).toMatch(/queue_job_duration_seconds_bucket\{/);
+  });
+
+  it('every Grafana dashboard is valid JSON and every query names a metric the running apps export', async () => {
+    const exported = new Set<string>();
+    const addSamples = (text: string) => {
+      for (const line of text.split('\n')) if (line && !line.startsWith('#')) exported.add(line.split(/[{ ]/)[0]!);
+    };
+    addSamples(await scrape(`${gateway.url}/metrics`));
+    addSamples(await scrape(`http://127.0.0.1:${upstream.port}/metrics`));
+    addSamples(registryMetrics);
+    // The collector's spanmetrics connector derives these from the apps' spans (they carry the
+    // exemplars); they are checked against the spans received instead.
+    const SPAN_METRICS = new Set(['traces_span_metrics_duration_seconds_bucket', 'traces_span_metrics_calls_total']);
+    const KINDS: Record<string, number> = { SPAN_KIND_SERVER: SERVER, SPAN_KIND_CLIENT: CLIENT, SPAN_KIND_PRODUCER: PRODUCER, SPAN_KIND_CONSUMER: CONSUMER };
+
+    const dir = path.join(REPO_ROOT, 'ops/grafana/dashboards');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
+    expect(files.sort()).toEqual(['chain-reader.json', 'mcp-overview.json', 'upstream-health.json']);
+    const problems: string[] = [];
+    for (const file of files) {
+      const dashboard = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as {
+        uid: string;
+        panels: Array<{ title: string; type: string; datasource?: { uid: string }; targets?: Array<{ expr: string; exemplar?: boolean }> }>;
+        templating: { list: Array<{ name: string; query: { query: string } }> };
+      };
+      expect(dashboard.uid).toMatch(/^switchboard-/);
+      const queries = [
+        ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ where: `${file}: ${p.title}`, expr: t.expr, uid: p.datasource?.uid }))),
+        ...dashboard.templating.list.map((v) => ({ where: `${file}: $${v.name}`, expr: v.query.query, uid: 'prometheus' })),
+      ];
+      expect(dashboard.panels.filter((p) => p.type !== 'row').length).toBeGreaterThan(3);
+      for (const q of queries) {
+        if (q.uid !== 'prometheus') problems.push(`${q.where}: datasource ${q.uid} is not the provisioned Prometheus`);
+        const names = [...q.expr.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\{/g), ...q.expr.matchAll(/label_values\((\w+)/g)].map((m) => m[1]!);
+        if (names.length === 0) problems.push(`${q.where}: no metric selector in ${q.expr}`);
+        for (const name of names) {
+          if (SPAN_METRICS.has(name)) {
+            const service = /service_name="([^"]+)"/.exec(q.expr)?.[1];
+            const kind = /span_kind="([^"]+)"/.exec(q.expr)?.[1];
+            if (!receiver.spans.some((s) => s.service === service && s.kind === KINDS[kind ?? ''])) problems.push(`${q.where}: no ${kind} spans from ${service} behind ${name}`);
+          } else if (!exported.has(name)) problems.push(`${q.where}: ${name} is not exported by the apps`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });
