@@ -31,6 +31,8 @@ export interface McpServerSpanOptions {
    * cannot choose our trace ids or sampling).
    */
   clientContext: 'trust' | 'link';
+  /** Record the `mcp_server_*` metrics (default true). Internal MCP servers (the chain-reader) pass false so dashboards count client traffic once. */
+  metrics?: boolean;
 }
 
 /** MCP methods kept as-is in span names and labels; anything else is `other` (bounded cardinality). */
@@ -105,6 +107,7 @@ export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions):
         span.setAttribute('error.type', 'tool_error');
       }
       span.end();
+      if (options.metrics === false) return;
       const m = switchboardMetrics().mcp;
       const labels = { tenant: info.tenantId, method, tool, surface, outcome };
       m.requests.add(1, { ...labels, era, protocol_version: version });

@@ -67,6 +67,14 @@ describe('W3C propagation helpers', () => {
     expect(consumer?.parentSpanContext?.spanId).toBe(producer?.spanContext().spanId);
     expect(await telemetry.metricsText()).toMatch(/queue_jobs_total\{[^}]*queue="discovery"/);
   });
+
+  it('continues a job that carries only a bare traceparent field', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await withConsumerSpan('discovery', { name: 'discover', data: { tenantId: 'acme', traceparent } }, async () => undefined);
+    const [consumer] = await finished();
+    expect(consumer?.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
+    expect(consumer?.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
+  });
 });
 
 describe('propagateFetch', () => {

@@ -14,13 +14,16 @@ export interface TracedJob {
 
 /**
  * Processes a job inside a CONSUMER span (`process <queue>`) whose parent is the producer's
- * context carried in `job.data._trace`, and records `queue_jobs_total`,
+ * context carried in `job.data._trace` (or a `job.data.traceparent` string), and records `queue_jobs_total`,
  * `queue_job_duration_seconds` and `queue_job_wait_seconds`. Errors mark the span and are rethrown
  * (BullMQ retries them).
  */
 export async function withConsumerSpan<R>(queue: string, job: TracedJob, fn: (span: Span) => Promise<R>, attributes: Attributes = {}): Promise<R> {
-  const carrier = (job.data as { _trace?: Record<string, unknown> } | null)?._trace;
-  const parent = extractTraceContext(carrier && typeof carrier === 'object' ? carrier : undefined);
+  // `_trace` (withProducerSpan) or a bare `traceparent` field (jobs that carry only that header).
+  const data = job.data as { _trace?: unknown; traceparent?: unknown } | null;
+  const carrier =
+    data?._trace && typeof data._trace === 'object' ? (data._trace as Record<string, unknown>) : typeof data?.traceparent === 'string' ? { traceparent: data.traceparent } : undefined;
+  const parent = extractTraceContext(carrier);
   const span = trace.getTracer('switchboard').startSpan(
     `process ${queue}`,
     {
