@@ -3,7 +3,8 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { TestBrowser } from './support/browser';
-import { approve, decodeJwt } from './support/oauth-flow';
+import { approve, authorizeUrl, decodeJwt, pkcePair } from './support/oauth-flow';
+import { freePort } from './support/auth-harness';
 import { startPlatform, type Platform } from './support/platform';
 import { startTestIdp, type TestIdp } from './support/test-idp';
 
@@ -50,7 +51,6 @@ describe('official SDK client OAuth against a protected tenant (enterprise IdP =
     // The IdP must know our callback before auth starts; auth's port is not known yet, so
     // register the client after start by reading the issuer (IdP clients are static): start
     // the platform first with a placeholder, then the IdP with the real callback.
-    const { freePort } = await import('./support/auth-harness');
     const authPort = await freePort();
     idp = await startTestIdp([{ client_id: 'switchboard', client_secret: IDP_SECRET, redirect_uris: [`http://127.0.0.1:${authPort}/t/acme/federation/callback`] }]);
     platform = await startPlatform({
@@ -105,7 +105,6 @@ describe('J. federated login is bound to the browser that started it', () => {
 
   beforeAll(async () => {
     process.env.BETA_IDP_SECRET = 'beta-idp-secret';
-    const { freePort } = await import('./support/auth-harness');
     const authPort = await freePort();
     idp = await startTestIdp([{ client_id: 'sb-beta', client_secret: 'beta-idp-secret', redirect_uris: [`http://127.0.0.1:${authPort}/t/beta/federation/callback`] }]);
     platform = await startPlatform({
@@ -123,7 +122,6 @@ describe('J. federated login is bound to the browser that started it', () => {
     const reg = await fetch(`${issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' }) });
     const clientId = String(((await reg.json()) as Record<string, unknown>).client_id);
     const attacker = new TestBrowser();
-    const { pkcePair, authorizeUrl } = await import('./support/oauth-flow');
     idp.user = 'mallory';
     const { url: callback } = await attacker.follow(
       authorizeUrl(issuer, { clientId, redirectUri: 'https://claude.ai/api/mcp/auth_callback', challenge: pkcePair().challenge }),
