@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { CompiledCatalog, snapshotFromBundle } from '@switchboard/catalog';
 import { registerMcpRoutes, type McpTarget } from '@switchboard/mcp-http';
 import { surfaceProfiles } from '@switchboard/protocol';
+import { PROMETHEUS_CONTENT_TYPE, mcpServerSpan, startTelemetry } from '@switchboard/telemetry';
 import { AppModule } from './app.module';
 import { chainBundle } from './chain-bundle';
 import { bindChainRuntime, type ChainRuntime } from './chain-runtime';
@@ -28,7 +29,16 @@ export async function createChainReaderApp(runtime: ChainRuntime): Promise<NestF
   bindChainRuntime(runtime);
   const target = chainTarget();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime), new FastifyAdapter(), { logger: ['error', 'warn'] });
-  registerMcpRoutes(app.getHttpAdapter().getInstance(), ['/mcp'], { resolveTarget: () => target, bundles: [chainBundle] });
+  const fastify = app.getHttpAdapter().getInstance();
+  registerMcpRoutes(fastify, ['/mcp'], {
+    resolveTarget: () => target,
+    bundles: [chainBundle],
+    // Only the gateway and the registry call this server: continue their trace; the gateway counts the requests.
+    observe: { onRequest: (info) => mcpServerSpan(info, { clientContext: 'trust', metrics: false }) },
+  });
+  // Idempotent: main.ts started it first; tests get the metrics-only pipeline.
+  const telemetry = startTelemetry({ serviceName: 'chain-reader', serviceVersion: '0.1.0' });
+  fastify.get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;

@@ -1,3 +1,5 @@
+// Telemetry first: http and ioredis must be instrumented before they load.
+import './instrument';
 import { ChainRuntime } from './chain-runtime';
 import { devnetChain } from './chains/devnet-chain';
 import { ConfigError, loadConfig, type ChainReaderConfig } from './config';

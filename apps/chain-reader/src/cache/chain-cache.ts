@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { switchboardMetrics } from '@switchboard/telemetry';
 
 export interface ChainCacheOptions {
   redisUrl: string;
@@ -54,6 +55,7 @@ export class ChainCache {
     if (!this.ready) return undefined;
     try {
       const v = await this.redis.get(key);
+      countLookups(this.prefix, [key], v === null ? 0 : 1);
       return v === null ? undefined : (JSON.parse(v) as T);
     } catch {
       return undefined;
@@ -64,6 +66,7 @@ export class ChainCache {
     if (!this.ready || keys.length === 0) return keys.map(() => undefined);
     try {
       const values = await this.redis.mget(...keys);
+      countLookups(this.prefix, keys, values.filter((v) => v !== null).length);
       return values.map((v) => (v === null ? undefined : (JSON.parse(v) as T)));
     } catch {
       return keys.map(() => undefined);
@@ -94,4 +97,12 @@ export class ChainCache {
   async close(): Promise<void> {
     this.redis.disconnect();
   }
+}
+
+/** `chain_reader_cache_lookups_total{kind,result}`; kind = the key's first part after the prefix (bounded: the code's key families). */
+function countLookups(prefix: string, keys: string[], hits: number): void {
+  const kind = keys[0]?.slice(prefix.length + 1).split(':')[0] ?? 'unknown';
+  const lookups = switchboardMetrics().chain.cacheLookups;
+  if (hits > 0) lookups.add(hits, { kind, result: 'hit' });
+  if (keys.length - hits > 0) lookups.add(keys.length - hits, { kind, result: 'miss' });
 }

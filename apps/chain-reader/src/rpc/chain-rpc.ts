@@ -17,6 +17,7 @@ import {
 } from 'viem';
 import type { ChainConfig } from '../chains/chain-config';
 import { CHAIN_ERROR_CODES, chainError } from '../errors';
+import { tracedRpcFetch } from './traced-rpc-fetch';
 
 /** A block to read at: a concrete number, or the node's latest block. */
 export type BlockRef = bigint | 'latest';
@@ -53,7 +54,8 @@ export class ChainRpc {
   private readonly inflight = new Map<string, Promise<Hex>>();
 
   constructor(readonly config: ChainConfig, options: ChainRpcOptions) {
-    const transports: Transport[] = config.rpcUrls.map((url) => http(url, { timeout: config.rpcTimeoutMs, retryCount: 0 }));
+    // tracedRpcFetch: a CLIENT span and RPC metrics (batch size, latency) per JSON-RPC request.
+    const transports: Transport[] = config.rpcUrls.map((url) => http(url, { timeout: config.rpcTimeoutMs, retryCount: 0, fetchFn: tracedRpcFetch(config.slug) }));
     const transport = transports.length === 1 ? transports[0]! : fallback(transports, { retryCount: 0 });
     const chain = defineChain({
       id: config.chainId,
