@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { LogController } from 'fastify';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
+import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
 import type { RegistryConfig } from './config';
 import { SecretBox } from './crypto/secret-box';
 import { Database } from './db/database';
@@ -48,6 +49,9 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 * 1024 });
   const app = await NestFactory.create<NestFastifyApplication>(RegistryModule.forRoot(ctx), adapter, { logger: ['error', 'warn'] });
   app.useGlobalFilters(new ApiExceptionFilter(logger, config.RETRY_AFTER_SECONDS));
+  // Prometheus scrape target (queue depth, job latency); startTelemetry is idempotent (main started it first).
+  const telemetry = startTelemetry({ serviceName: 'registry', serviceVersion: '0.1.0' });
+  app.getHttpAdapter().getInstance().get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   await queue.schedule().catch((err: Error) => logger.warn({ err: err.message }, 'could not register repeatable jobs'));

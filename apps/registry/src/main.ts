@@ -1,3 +1,5 @@
+// Telemetry first: http, pg and ioredis must be instrumented before they load.
+import './instrument';
 import { ConfigError } from './config';
 import { startRegistry } from './start-registry';
 

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { observeQueueDepth, withProducerSpan } from '@switchboard/telemetry';
 import { newTraceparent } from './traceparent';
 
 export const DISCOVERY_QUEUE = 'registry-discovery';
@@ -29,18 +30,27 @@ export class DiscoveryQueue {
     this.connection.on('error', () => undefined);
     this.queue = new Queue(DISCOVERY_QUEUE, { connection: this.connection, prefix: options.prefix });
     this.queue.on('error', () => undefined);
+    this.stopDepth = observeQueueDepth(this.queue);
   }
 
+  private readonly stopDepth: () => void;
+
   /** Enqueues a discovery of one server; retried with exponential backoff. */
-  async enqueue(tenantId: string, serverId: string, reason: DiscoverJobData['reason'], traceparent = newTraceparent()): Promise<string> {
-    const data: DiscoverJobData = { tenantId, serverId, reason, traceparent };
-    const job = await this.queue.add('discover', data, {
-      attempts: this.options.attempts,
-      backoff: { type: 'exponential', delay: 1_000 },
-      removeOnComplete: 1000,
-      removeOnFail: 1000,
-    });
-    return job.id ?? '';
+  async enqueue(tenantId: string, serverId: string, reason: DiscoverJobData['reason'], traceparent?: string): Promise<string> {
+    const add = async (tp: string) => {
+      const data: DiscoverJobData = { tenantId, serverId, reason, traceparent: tp };
+      const job = await this.queue.add('discover', data, {
+        attempts: this.options.attempts,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: 1000,
+        removeOnFail: 1000,
+      });
+      return job.id ?? '';
+    };
+    if (traceparent) return add(traceparent);
+    // A PRODUCER span under the request that caused the discovery; its context is the job's
+    // traceparent, so the worker's CONSUMER span continues the same trace (a fresh one when tracing is off).
+    return withProducerSpan(DISCOVERY_QUEUE, 'discover', {}, (traced) => add(traced._trace?.traceparent ?? newTraceparent()), { 'switchboard.tenant.id': tenantId });
   }
 
   /** Registers the repeatable jobs (idempotent across replicas: schedulers are upserted by id). */
@@ -52,6 +62,7 @@ export class DiscoveryQueue {
   }
 
   async close(): Promise<void> {
+    this.stopDepth();
     await this.queue.close().catch(() => undefined);
     this.connection.disconnect();
   }

@@ -1,4 +1,5 @@
 import { NetGuardError, guardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
+import { withConsumerSpan } from '@switchboard/telemetry';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -41,7 +42,8 @@ export class DiscoveryWorker {
     this.fetch = guardedFetch(options.policy);
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
     this.connection.on('error', () => undefined);
-    this.worker = new Worker(DISCOVERY_QUEUE, (job) => this.process(job), {
+    // A CONSUMER span per job, continuing the producer's trace (job.data.traceparent).
+    this.worker = new Worker(DISCOVERY_QUEUE, (job) => withConsumerSpan(DISCOVERY_QUEUE, job, () => this.process(job)), {
       connection: this.connection,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 4,
