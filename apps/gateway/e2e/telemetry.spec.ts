@@ -7,11 +7,12 @@ import { stringify } from 'yaml';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 
 /**
- * One trace across processes: a tools/call enters the gateway (its own process, built
- * `dist/main.js`), goes to a chain-reader stand-in (its own process: the chain-reader app has
- * no runnable main yet) and one discovery job goes through BullMQ on real Redis (a third
- * process stands in for the registry's discovery worker: producer and consumer). Every
- * process exports OTLP/HTTP JSON to an in-test receiver.
+ * One trace across processes: a tools/call enters the gateway (built `dist/main.js`, its own
+ * process) and goes to the chain-reader (its own process, on its local anvil devnet with real
+ * Uniswap v3 contracts); one discovery job goes through BullMQ on real Redis (a third process
+ * stands in for the registry's discovery worker, which needs the whole registry: the same
+ * telemetry helpers the registry's DiscoveryQueue/DiscoveryWorker now call). Every process
+ * exports OTLP/HTTP JSON to an in-test receiver.
  */
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const SERVER = 2;
@@ -21,12 +22,12 @@ const CONSUMER = 5;
 const CLIENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 let receiver: OtlpReceiver;
-let upstream: { child: ChildProcess; port: number };
+let upstream: { child: ChildProcess; port: number; pool: string };
 let gateway: { child: ChildProcess; url: string };
 let registryMetrics = '';
 let dir: string;
 
-/** Spawns `node <args>` with env and resolves the first stdout match of `ready`. */
+/** Spawns `node <args>` with env and resolves the first stdout or stderr match of `ready`. */
 function spawnReady(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
@@ -41,7 +42,14 @@ function spawnReady(args: string[], env: Record<string, string>, ready: RegExp):
         resolve({ child, match: m });
       }
     });
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = ready.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m });
+      }
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${args[0]} exited with ${code}: ${out}${err}`));
@@ -74,11 +82,15 @@ async function scrape(url: string): Promise<string> {
 
 beforeAll(async () => {
   // The child processes run built code: make sure it is current (a no-op when it is).
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/gateway/tsconfig.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/gateway/tsconfig.json', 'apps/chain-reader/tsconfig.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
   receiver = await OtlpReceiver.start();
-  const up = await spawnReady([path.join(__dirname, 'support/traced-chain-upstream.cjs')], otelEnv(receiver.url), /listening (\d+)/);
-  upstream = { child: up.child, port: Number(up.match[1]) };
+  const up = await spawnReady(
+    [path.join(REPO_ROOT, 'apps/chain-reader/dist/main.js')],
+    { ...otelEnv(receiver.url), CHAIN_READER_PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379', CHAIN_READER_REDIS_PREFIX: `telemetry-e2e-${randomUUID()}` },
+    /pools [\s\S]*?=(0x[0-9a-fA-F]{40})[\s\S]*MCP endpoint http:\/\/127\.0\.0\.1:(\d+)\/mcp/,
+  );
+  upstream = { child: up.child, port: Number(up.match[2]), pool: up.match[1]! };
   dir = await mkdtemp(path.join(tmpdir(), 'sb-telemetry-e2e-'));
   const tenants = path.join(dir, 'tenants.yaml');
   await writeFile(tenants, stringify({ tenants: [{ id: 'acme', name: 'Acme', catalogs: [{ upstream: { id: 'chain', url: `http://127.0.0.1:${upstream.port}/mcp` } }] }] }));
@@ -116,7 +128,7 @@ const find = (spans: ReceivedSpan[], service: string, name: string) => spans.fin
 
 describe('one trace per request across gateway, chain-reader and the discovery job', () => {
   it('a tools/call is one trace: gateway SERVER span, upstream CLIENT span, chain-reader server and RPC batch spans', async () => {
-    const { status, body } = await callTool('get_uniswap_v3_pool', { pool: '0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8' });
+    const { status, body } = await callTool('get_uniswap_v3_pool', { chain: 'devnet', address: upstream.pool });
     expect(status).toBe(200);
     expect(body.result?.isError).not.toBe(true);
 
@@ -147,12 +159,19 @@ describe('one trace per request across gateway, chain-reader and the discovery j
     expect(client?.parentSpanId).toBe(server.spanId);
     expect(client?.attributes).toMatchObject({ 'switchboard.upstream.id': 'chain', 'switchboard.tenant.id': 'acme', 'switchboard.outcome': 'ok' });
 
-    // The chain-reader's HTTP SERVER span continues the gateway's CLIENT span (W3C traceparent on fetch).
-    const upstreamServer = trace.find((s) => s.service === 'chain-reader' && s.kind === SERVER);
+    // The chain-reader's MCP SERVER span continues the gateway's CLIENT span (W3C traceparent on fetch).
+    // (The pool's first call to an upstream also carries its `initialize`, in the same trace.)
+    const upstreamServer = trace.find((s) => s.service === 'chain-reader' && s.kind === SERVER && s.name === 'tools/call get_uniswap_v3_pool');
     expect(upstreamServer?.parentSpanId).toBe(client?.spanId);
-    const batch = trace.find((s) => s.service === 'chain-reader' && s.name === 'rpc eth_call multicall3');
-    expect(batch?.kind).toBe(CLIENT);
-    expect(batch?.attributes).toMatchObject({ 'switchboard.rpc.batch_size': 4, 'switchboard.cache.hit': false });
+    expect(upstreamServer?.attributes).toMatchObject({ 'gen_ai.tool.name': 'get_uniswap_v3_pool', 'switchboard.outcome': 'ok' });
+    // Its reads went out as Multicall3 batches to the devnet node: CLIENT spans with the batch size.
+    const batches = trace.filter((s) => s.service === 'chain-reader' && s.name === 'rpc eth_call multicall3');
+    expect(batches.length).toBeGreaterThan(0);
+    for (const batch of batches) {
+      expect(batch.kind).toBe(CLIENT);
+      expect(batch.attributes).toMatchObject({ 'rpc.method': 'eth_call', 'switchboard.chain': 'devnet' });
+      expect(batch.attributes['switchboard.rpc.batch_size']).toBeGreaterThan(0);
+    }
     expect(new Set(trace.map((s) => s.service))).toEqual(new Set(['gateway', 'chain-reader']));
   });
 
@@ -173,7 +192,7 @@ describe('one trace per request across gateway, chain-reader and the discovery j
       /done (.*)\n/,
     );
     const result = JSON.parse(job.match[1]!) as { tools: string[]; metrics: string };
-    expect(result.tools).toEqual(['get_uniswap_v3_pool']);
+    expect(result.tools).toEqual(expect.arrayContaining(['get_uniswap_v3_pool', 'get_contract_info', 'read_contract_state']));
 
     await receiver.waitFor((spans) => Boolean(find(spans, 'registry', 'process discovery')), 'the consumer span');
     const producer = find(receiver.spans, 'registry', 'send discovery')!;
@@ -205,7 +224,8 @@ describe('one trace per request across gateway, chain-reader and the discovery j
     expect(gw).toMatch(/upstream_request_duration_seconds_bucket\{[^}]*upstream="chain"/);
     expect(gw).not.toContain('no_such_tool_4711');
     const chain = await scrape(`http://127.0.0.1:${upstream.port}/metrics`);
-    expect(chain).toMatch(/chain_reader_rpc_batch_size_bucket\{/);
+    expect(chain).toMatch(/chain_reader_rpc_batch_size_bucket\{[^}]*chain="devnet"/);
+    expect(chain).toMatch(/chain_reader_rpc_requests_total\{[^}]*method="eth_call"/);
     expect(chain).toMatch(/chain_reader_cache_lookups_total\{[^}]*result="miss"/);
     expect(registryMetrics).toMatch(/queue_job_duration_seconds_bucket\{/);
   });
