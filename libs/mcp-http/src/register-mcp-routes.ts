@@ -21,6 +21,9 @@ import { hostAllowed, originAllowed } from './origin-policy';
 import { ResponseChannel } from './response-channel';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** Methods answered from precompiled bytes or constant results: nothing to cancel or time out. */
+const PRECOMPILED_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'initialize', 'server/discover', 'ping']);
+const NEVER_ABORTED = new AbortController().signal;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 type RouteParams = Record<string, string | undefined>;
@@ -145,15 +148,18 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       channel: ResponseChannel | undefined,
       auth: AuthGranted | undefined,
     ): Promise<{ body: string | Buffer; status: number }> => {
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(new Error(`call exceeded ${callTimeoutMs} ms`)), callTimeoutMs);
+      // Lists answer from precompiled bytes and never wait on anything: they skip the timer,
+      // the abort controller and the close listener (the hot path stays allocation-light).
+      const cancellable = !PRECOMPILED_METHODS.has(message.method);
+      const abort = cancellable ? new AbortController() : undefined;
+      const timer = abort ? setTimeout(() => abort.abort(new Error(`call exceeded ${callTimeoutMs} ms`)), callTimeoutMs) : undefined;
       // Watch the response, not the request: Node emits the request's `close` as soon as its
       // body has been read, which would abort every call that outlives the upload.
       const res = reply.raw;
       const onClose = () => {
-        if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
+        if (!res.writableFinished) abort?.abort(new Error('client closed the connection'));
       };
-      res.once('close', onClose);
+      if (abort) res.once('close', onClose);
       const observation = options.observe?.onRequest({ tenantId: target.tenantId, method: message.method, name: knownName(target, message), headers: req.headers });
       let outcome: { errorCode: number | undefined; httpStatus: number } = { errorCode: undefined, httpStatus: 200 };
       try {
@@ -170,10 +176,11 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
           target.surfaceRules,
         );
-        const input = { message, context, target, surfaceId, sink: channel, signal: abort.signal };
+        const input = { message, context, target, surfaceId, sink: channel, signal: abort?.signal ?? NEVER_ABORTED };
         if (!observation) return { body: await dispatcher.dispatch(input), status: 200 };
         observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
-        const body = await observation.run(() => dispatcher.dispatch(input));
+        // Only calls can make outgoing requests whose spans need this one as their parent.
+        const body = cancellable ? await observation.run(() => dispatcher.dispatch(input)) : await dispatcher.dispatch(input);
         if (message.method === 'tools/call' && isToolError(body)) observation.toolFailed();
         return { body, status: 200 };
       } catch (err) {
@@ -185,8 +192,10 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         req.log.error({ err, method: message.method }, 'request failed');
         return { body: encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error')), status: 200 };
       } finally {
-        clearTimeout(timer);
-        res.off('close', onClose);
+        if (abort) {
+          clearTimeout(timer);
+          res.off('close', onClose);
+        }
         observation?.end(outcome);
       }
     };

@@ -181,8 +181,8 @@ export class FileCatalogSource implements CatalogSource {
     const resources: ResourceEntry[] = [];
     const resourceTemplates: ResourceTemplateEntry[] = [];
     const prompts: PromptEntry[] = [];
-    const add = (snap: Pick<CatalogSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>) => {
-      tools.push(...snap.tools);
+    const add = (snap: Pick<CatalogSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>, only?: string[]) => {
+      tools.push(...(only ? snap.tools.filter((t) => only.includes(t.definition.name)) : snap.tools));
       resources.push(...snap.resources);
       resourceTemplates.push(...snap.resourceTemplates);
       prompts.push(...snap.prompts);
@@ -191,12 +191,12 @@ export class FileCatalogSource implements CatalogSource {
     for (const spec of tenant.catalogs) {
       if ('builtin' in spec && spec.builtin !== 'chain') {
         const snap = snapshotFromBundle(tenant.id, BUILTIN_BUNDLES[spec.builtin]);
-        add(snap);
+        add(snap, spec.tools);
         instructions ??= snap.instructions;
       } else if ('fixture' in spec) {
         const id = `fixture:${path.resolve(path.dirname(path.resolve(this.options.file)), spec.fixture)}`;
         const bundle = this.bundleList.find((b) => b.id === id);
-        if (bundle) add(snapshotFromBundle(tenant.id, bundle));
+        if (bundle) add(snapshotFromBundle(tenant.id, bundle), spec.tools);
       }
     }
     for (const spec of this.upstreamSpecs(tenant)) {

@@ -13,8 +13,9 @@ const upstreamSchema = z.object({
 });
 
 const catalogSchema = z.union([
-  z.object({ builtin: z.enum(['demo', 'conformance', 'chain']) }).strict(),
-  z.object({ fixture: z.string().min(1) }).strict(),
+  /** `tools` publishes only the named tools of the catalog (all when absent). */
+  z.object({ builtin: z.enum(['demo', 'conformance', 'chain']), tools: z.array(z.string().min(1)).min(1).optional() }).strict(),
+  z.object({ fixture: z.string().min(1), tools: z.array(z.string().min(1)).min(1).optional() }).strict(),
   z.object({ upstream: upstreamSchema }).strict(),
 ]);
 
