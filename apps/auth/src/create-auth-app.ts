@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
 import pino, { type Logger } from 'pino';
+import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
 import { AuthModule } from './app.module';
 import type { AuthServices } from './auth-services';
 import type { HostLookup } from './clients/ssrf-guard';
@@ -85,6 +86,13 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   mountOidc(adapter.getInstance(), { tenants, providers, dcrLimiter: new RateLimiter(config.DCR_RATE_LIMIT_PER_MIN, 60_000), logger });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
+  // Readiness (Postgres answers) and the Prometheus scrape target; liveness is InternalController's /healthz.
+  const telemetry = startTelemetry({ serviceName: 'auth', serviceVersion: '0.1.0' });
+  adapter.getInstance().get('/readyz', async (_req, reply) => {
+    const postgres = await pool.query('SELECT 1').then(() => true, () => false);
+    return reply.code(postgres ? 200 : 503).send({ status: postgres ? 'ready' : 'not ready', postgres });
+  });
+  adapter.getInstance().get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
 
   const sweep = setInterval(() => {
     deleteExpiredArtefacts(pool, config.AUTH_DB_SCHEMA).catch((err: unknown) => logger.warn({ err }, 'expired-artefact cleanup failed'));

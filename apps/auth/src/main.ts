@@ -1,3 +1,5 @@
+// Telemetry first: http and pg must be instrumented before they load.
+import './instrument';
 import { ConfigError, loadAuthConfig } from './config';
 import { createAuthApp } from './create-auth-app';
 

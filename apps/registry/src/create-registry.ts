@@ -51,7 +51,14 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   app.useGlobalFilters(new ApiExceptionFilter(logger, config.RETRY_AFTER_SECONDS));
   // Prometheus scrape target (queue depth, job latency); startTelemetry is idempotent (main started it first).
   const telemetry = startTelemetry({ serviceName: 'registry', serviceVersion: '0.1.0' });
-  app.getHttpAdapter().getInstance().get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
+  // Liveness: the process answers. Readiness: Postgres (the source of truth) answers; Redis is reported (jobs and publication wait for it).
+  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  fastify.get('/readyz', async (_req, reply) => {
+    const postgres = await db.query('SELECT 1').then(() => true, () => false);
+    return reply.code(postgres ? 200 : 503).send({ status: postgres ? 'ready' : 'not ready', postgres, redis: redis.status === 'ready' });
+  });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   await queue.schedule().catch((err: Error) => logger.warn({ err: err.message }, 'could not register repeatable jobs'));
