@@ -89,6 +89,7 @@ async function main() {
   const port = process.env.GATEWAY_PORT ?? '3000';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   let registryUrl;
+  let authUrl;
   if (await reachable(redisUrl)) {
     // The registry: Postgres (embedded under .data/ unless DATABASE_URL is set), BullMQ
     // discovery, a seeded demo tenant `acme` with one SDK-built upstream.
@@ -108,6 +109,21 @@ async function main() {
     );
     registryUrl = reg[1];
     Object.assign(env, { REGISTRY_URL: registryUrl, REDIS_URL: redisUrl, CATALOG_SOURCES: 'file,registry', UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
+    // The authorization server for protected tenants (the `secure` demo tenant), on the same
+    // Postgres (its own schema `auth`): the embedded one the registry started, unless DATABASE_URL is set.
+    const authPort = process.env.AUTH_PORT ?? '3200';
+    const auth = await start(
+      'auth',
+      path.join(root, 'apps/auth/dist/main.js'),
+      {
+        AUTH_PORT: authPort,
+        DATABASE_URL: process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.REGISTRY_EMBEDDED_PG_PORT ?? '54329'}/switchboard`,
+        GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      },
+      /auth listening on (http:\/\/\S+)/,
+    );
+    authUrl = auth[1];
+    Object.assign(env, { AUTH_PUBLIC_URL: authUrl });
   } else {
     process.stderr.write(`Redis is not reachable at ${redisUrl}: starting without the registry (file tenants only). Set REDIS_URL or start redis-server.\n`);
   }
@@ -124,6 +140,7 @@ async function main() {
       `  Server card / llms.txt:    ${base}/t/demo/.well-known/mcp.json   ${base}/t/demo/llms.txt`,
       `  Conformance tenant:        ${base}/t/conformance/mcp`,
       ...(registryUrl ? [`  Registry admin API:        ${registryUrl}/docs   (tenant acme: ${base}/t/acme/mcp; its admin key is printed above)`] : []),
+      ...(authUrl ? [`  OAuth-protected tenant:    ${base}/t/secure/mcp   (authorization server ${authUrl}/t/secure, local login)`] : []),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import { Pool } from 'pg';
 import pino, { type Logger } from 'pino';
 import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
@@ -82,7 +83,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     logger,
   };
 
-  const adapter = new FastifyAdapter({ loggerInstance: logger, disableRequestLogging: true, trustProxy: config.TRUST_PROXY, bodyLimit: 64 * 1024 });
+  const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), trustProxy: config.TRUST_PROXY, bodyLimit: 64 * 1024 });
   mountOidc(adapter.getInstance(), { tenants, providers, dcrLimiter: new RateLimiter(config.DCR_RATE_LIMIT_PER_MIN, 60_000), logger });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
