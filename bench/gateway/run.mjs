@@ -21,7 +21,8 @@ import { startAuthFixture } from './auth-fixture.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const RESULTS_DIR = path.join(HERE, 'results');
-const FIXTURE = '/work/shared/fixtures/saas-40-tools.json';
+// The team's 40-tool catalog (a copy of shared/fixtures/saas-40-tools.json kept in the repo).
+const FIXTURE = path.join(ROOT, 'config', 'fixtures', 'saas-40-tools.json');
 const HOST = '127.0.0.1';
 const PROTOCOL_VERSION = '2025-11-25';
 

@@ -4,9 +4,10 @@
 // does the same for the bench tenant: its builtin demo `echo` wins over the fixture's one
 // ("duplicate tool name; keeping the first"), plus the demo bundle's other tools.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-/** Default fixture: the same 40-tool catalog the turn-1 anchor benchmark used. */
-export const DEFAULT_FIXTURE = '/work/shared/fixtures/saas-40-tools.json';
+/** Default fixture: the same 40-tool catalog the turn-1 anchor benchmark used (in-repo copy). */
+export const DEFAULT_FIXTURE = fileURLToPath(new URL('../../config/fixtures/saas-40-tools.json', import.meta.url));
 
 /** The in-process tool both workloads exercise with tools/call. */
 export const ECHO_TOOL = Object.freeze({

@@ -14,7 +14,7 @@ import { CompiledCatalog, type ListMethod } from './compiled-catalog';
 import type { CatalogSnapshot, ToolDefinition, ToolEntry } from './definitions';
 import { toolDefinitionsFromJson } from './tool-definitions-from-json';
 
-const FIXTURE = path.resolve(__dirname, '../../../../shared/fixtures/saas-40-tools.json');
+const FIXTURE = path.resolve(__dirname, '../../../config/fixtures/saas-40-tools.json');
 const fixtureTools = toolDefinitionsFromJson(JSON.parse(readFileSync(FIXTURE, 'utf8')));
 const VERSIONS: ProtocolVersion[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
 const surfaces = { ...BUILTIN_SURFACES };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CatalogError } from './catalog-error';
 import { toolDefinitionsFromJson } from './tool-definitions-from-json';
 
-const FIXTURE = path.resolve(__dirname, '../../../../shared/fixtures/saas-40-tools.json');
+const FIXTURE = path.resolve(__dirname, '../../../config/fixtures/saas-40-tools.json');
 
 function failure(json: unknown): CatalogError {
   try {
