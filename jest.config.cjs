@@ -6,6 +6,7 @@ module.exports = {
   projects: [
     preset('protocol', 'libs/protocol'),
     preset('catalog', 'libs/catalog'),
+    preset('secret-box', 'libs/secret-box'),
     preset('net-guard', 'libs/net-guard'),
     preset('telemetry', 'libs/telemetry'),
     preset('mcp-http', 'libs/mcp-http'),

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { AuthConfig } from './config';
-import type { SecretBox } from './crypto/secret-box';
+import type { SecretBox } from '@switchboard/secret-box';
 import type { FederationStateStore } from './federation/federation-state';
 import type { UpstreamOidc } from './federation/upstream-oidc';
 import type { SigningKeys } from './keys/signing-keys';

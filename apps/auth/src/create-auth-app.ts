@@ -9,7 +9,7 @@ import { AuthModule } from './app.module';
 import type { AuthServices } from './auth-services';
 import type { HostLookup } from './clients/ssrf-guard';
 import type { AuthConfig } from './config';
-import { SecretBox } from './crypto/secret-box';
+import { SecretBox } from '@switchboard/secret-box';
 import { migrateAuthSchema } from './db/migrate';
 import { deleteExpiredArtefacts } from './db/pg-adapter';
 import { FederationStateStore } from './federation/federation-state';

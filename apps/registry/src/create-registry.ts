@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
 import type { RegistryConfig } from './config';
-import { SecretBox } from './crypto/secret-box';
+import { SecretBox } from '@switchboard/secret-box';
 import { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { DiscoveryQueue } from './discovery/discovery-queue';

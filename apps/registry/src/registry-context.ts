@@ -2,7 +2,7 @@ import type { NetGuardPolicy } from '@switchboard/net-guard';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RegistryConfig } from './config';
-import type { SecretBox } from './crypto/secret-box';
+import type { SecretBox } from '@switchboard/secret-box';
 import type { Database } from './db/database';
 import type { DiscoveryQueue } from './discovery/discovery-queue';
 import type { Authenticator } from './http/authenticator';

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Pool } from 'pg';
-import { hashId, type SecretBox } from '../crypto/secret-box';
+import { hashId, type SecretBox } from '@switchboard/secret-box';
 import { oidc } from '../oidc/native-modules';
 
 /**

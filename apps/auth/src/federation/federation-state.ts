@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { hashId, type SecretBox } from '../crypto/secret-box';
+import { hashId, type SecretBox } from '@switchboard/secret-box';
 
 /**
  * Single-use, expiring state of an upstream login or connector link, keyed by the hash of

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { JsonWebKey } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { SecretBox } from '../crypto/secret-box';
+import type { SecretBox } from '@switchboard/secret-box';
 
 /** A private ES256 JWK as oidc-provider consumes it. */
 export type PrivateJwk = JsonWebKey & { kid: string; alg: 'ES256'; use: 'sig' };

@@ -3,7 +3,7 @@ import type Provider from 'oidc-provider';
 import type { Pool } from 'pg';
 import { applyClientPolicy } from '../clients/client-policy';
 import { fetchAllowed, type HostLookup } from '../clients/ssrf-guard';
-import type { SecretBox } from '../crypto/secret-box';
+import type { SecretBox } from '@switchboard/secret-box';
 import { PgAdapter } from '../db/pg-adapter';
 import type { PrivateJwk } from '../keys/signing-keys';
 import type { AuthTenant } from '../tenants/tenant-auth';

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { SecretBox } from '../crypto/secret-box';
+import type { SecretBox } from '@switchboard/secret-box';
 
 /** An upstream connector's tokens for one user. */
 export interface VaultedTokens {

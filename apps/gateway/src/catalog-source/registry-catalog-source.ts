@@ -1,4 +1,5 @@
-import { createDecipheriv, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
 import type { CatalogSnapshot, LocalBundle, Route } from '@switchboard/catalog';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -42,8 +43,10 @@ export class RegistryCatalogSource implements CatalogSource {
   private readonly keys;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly box: SecretBox;
 
   constructor(private readonly options: RegistryCatalogSourceOptions) {
+    this.box = new SecretBox(options.secretsKey);
     const ns = options.namespace ?? '';
     this.keys = { catalog: (id: string) => `${ns}sb:catalog:${id}`, tenants: `${ns}sb:tenants`, channel: `${ns}catalog:changed` };
     if (options.redisUrl) {
@@ -139,7 +142,7 @@ export class RegistryCatalogSource implements CatalogSource {
     }
     const headers = new Map<string, Record<string, string>>();
     for (const [serverId, sealed] of Object.entries(raw.credentials ?? {})) {
-      const opened = JSON.parse(openSealed(this.options.secretsKey, sealed, `gateway-credential:${raw.id}:${serverId}`)) as { headers?: Record<string, string> };
+      const opened = JSON.parse(this.box.open(sealed, gatewayCredentialAad(raw.id, serverId))) as { headers?: Record<string, string> };
       headers.set(serverId, opened.headers ?? {});
     }
     const withCredential = <E extends { route: Route }>(e: E): E => {
@@ -199,14 +202,4 @@ export class RegistryCatalogSource implements CatalogSource {
       return undefined;
     }
   }
-}
-
-/** Opens a `v1.` AES-256-GCM blob sealed by the registry (same format as its SecretBox). */
-function openSealed(key: Buffer, sealed: string, aad: string): string {
-  if (!sealed.startsWith('v1.')) throw new Error('unknown sealed-credential format');
-  const raw = Buffer.from(sealed.slice(3), 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-  decipher.setAAD(Buffer.from(aad, 'utf8'));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }

@@ -1,7 +1,7 @@
 import type { CatalogSnapshot, ToolEntry } from '@switchboard/catalog';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { gatewayCredentialAad, type SecretBox } from '../crypto/secret-box';
+import { gatewayCredentialAad, type SecretBox } from '@switchboard/secret-box';
 import type { Database, Queryable } from '../db/database';
 import { audit } from '../tenants/audit';
 import type { Credentials } from '../servers/credentials';

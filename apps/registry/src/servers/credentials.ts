@@ -1,5 +1,6 @@
 import { checkUrl, guardedFetch, type GuardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
-import { serverSecretAad, type SecretBox } from '../crypto/secret-box';
+import type { SecretBox } from '@switchboard/secret-box';
+import { serverSecretAad } from '../crypto/server-secret-aad';
 import type { Database } from '../db/database';
 import type { ServerRow } from './server-row';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
 import { checkUrl, NetGuardError } from '@switchboard/net-guard';
 import type { FastifyRequest } from 'fastify';
-import { serverSecretAad } from '../crypto/secret-box';
+import { serverSecretAad } from '../crypto/server-secret-aad';
 import { isUniqueViolation, type Queryable } from '../db/database';
 import type { DiscoverJobData } from '../discovery/discovery-queue';
 import { ApiError } from '../http/api-error';
