@@ -7,6 +7,7 @@ module.exports = {
     preset('protocol', 'libs/protocol'),
     preset('catalog', 'libs/catalog'),
     preset('secret-box', 'libs/secret-box'),
+    preset('tenant-config', 'libs/tenant-config'),
     preset('net-guard', 'libs/net-guard'),
     preset('telemetry', 'libs/telemetry'),
     preset('mcp-http', 'libs/mcp-http'),

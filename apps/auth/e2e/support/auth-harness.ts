@@ -5,7 +5,8 @@ import { Client } from 'pg';
 import type { AuthServices } from '../../src/auth-services';
 import { loadAuthConfig } from '../../src/config';
 import { createAuthApp, type CreateAuthAppOptions } from '../../src/create-auth-app';
-import { authTenant, tenantAuthSchema, type AuthTenant } from '../../src/tenants/tenant-auth';
+import { tenantAuthSchema } from '@switchboard/tenant-config';
+import { authTenant, type AuthTenant } from '../../src/tenants/tenant-auth';
 
 export const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789';

@@ -1,59 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { canonicalMcpUrl, tenantAuthSchema, type ConnectorSettings, type IdpSettings, type TenantAuthSettings } from '@switchboard/tenant-config';
 
-/*
- * The `auth:` block of a tenant in the tenants file. The gateway validates the same block
- * (apps/gateway/src/tenants/tenant-file.ts); apps never import each other, so the schema is
- * repeated here and both must change together. The registry becomes the source later.
- */
 const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-const scope = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be an RFC 6749 scope token');
 
-const idpSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('local') }).strict(),
-  z
-    .object({
-      kind: z.literal('oidc'),
-      issuer: z.url(),
-      clientId: z.string().min(1),
-      /** Environment variable holding the client secret at the IdP (absent ⇒ public client with PKCE). */
-      clientSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
-      scopes: z.array(scope).default(['openid', 'email', 'profile']),
-    })
-    .strict(),
-]);
-
-const connectorSchema = z
-  .object({
-    issuer: z.url(),
-    clientId: z.string().min(1),
-    clientSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
-    scopes: z.array(scope).default([]),
-  })
-  .strict();
-
-export const tenantAuthSchema = z
-  .object({
-    /** Protected tenants require a bearer token at the gateway. */
-    protected: z.boolean().default(true),
-    /** The MCP scopes this tenant's tokens may carry. */
-    scopes: z.array(scope).min(1).default(['mcp:tools']),
-    /** Granted when a client asks for none (defaults to `scopes`). */
-    defaultScopes: z.array(scope).optional(),
-    idp: idpSchema.default({ kind: 'local' }),
-    /** Extra scopes a tool needs beyond being authenticated (`mcp:tools` satisfies `mcp:tools:write`). */
-    toolScopes: z.record(z.string(), z.array(scope)).default({}),
-    /** Upstream servers (by upstream id) that need their own per-user OAuth token from the vault. */
-    connectors: z.record(z.string(), connectorSchema).default({}),
-    /** Accept private-use redirect schemes (`cursor://…`) for native clients. */
-    allowPrivateUseRedirects: z.boolean().default(true),
-  })
-  .strict();
-
-export type TenantAuthSettings = z.infer<typeof tenantAuthSchema>;
-export type IdpSettings = TenantAuthSettings['idp'];
-export type ConnectorSettings = z.infer<typeof connectorSchema>;
+export type { ConnectorSettings, IdpSettings, TenantAuthSettings };
 
 const fileSchema = z.object({
   tenants: z.array(z.object({ id: z.string().regex(TENANT_ID), name: z.string().optional(), auth: tenantAuthSchema.optional() }).loose()),
@@ -79,10 +31,9 @@ export interface TenantUrlOptions {
   domain?: string;
 }
 
-/** Canonical MCP URL, computed exactly like the gateway's TenantDirectory.mcpUrl. */
+/** Canonical MCP URL (the shared definition every service uses). */
 export function tenantMcpUrl(id: string, o: TenantUrlOptions): string {
-  if (o.domain) return `https://${id}.${o.domain}/mcp`;
-  return `${o.gatewayPublicUrl}/t/${id}/mcp`;
+  return canonicalMcpUrl(id, o);
 }
 
 /** Builds the authorization-server view of a tenant. */

@@ -1,5 +1,6 @@
 import { CompiledCatalog } from '@switchboard/catalog';
 import { surfaceProfiles } from '@switchboard/protocol';
+import { canonicalMcpUrl } from '@switchboard/tenant-config';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
 
@@ -67,8 +68,7 @@ export class TenantDirectory {
 
   /** The canonical MCP URL of a tenant (host-based when a domain is configured). */
   mcpUrl(id: string): string {
-    if (this.options.domain) return `https://${id}.${this.options.domain}/mcp`;
-    return `${this.options.publicUrl}/t/${id}/mcp`;
+    return canonicalMcpUrl(id, { gatewayPublicUrl: this.options.publicUrl, domain: this.options.domain });
   }
 
   get size(): number {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tenantAuthSchema } from '@switchboard/tenant-config';
 
 const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -21,43 +22,8 @@ const catalogSchema = z.union([
 
 const surfaceOverrideSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
 
-/*
- * OAuth protection of a tenant's endpoint (apps/auth reads the same block with the same
- * schema, apps/auth/src/tenants/tenant-auth.ts; change both together).
- */
-const scopeToken = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be an RFC 6749 scope token');
-const authSchema = z
-  .object({
-    /** Protected tenants require a bearer token issued by the tenant's authorization server. */
-    protected: z.boolean().default(true),
-    /** The MCP scopes this tenant's tokens may carry. */
-    scopes: z.array(scopeToken).min(1).default(['mcp:tools']),
-    /** Granted when a client asks for none (defaults to `scopes`). */
-    defaultScopes: z.array(scopeToken).optional(),
-    idp: z
-      .discriminatedUnion('kind', [
-        z.object({ kind: z.literal('local') }).strict(),
-        z
-          .object({
-            kind: z.literal('oidc'),
-            issuer: z.url(),
-            clientId: z.string().min(1),
-            clientSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
-            scopes: z.array(scopeToken).default(['openid', 'email', 'profile']),
-          })
-          .strict(),
-      ])
-      .default({ kind: 'local' }),
-    /** Scopes a tool needs (a broader granted scope such as `mcp:tools` satisfies `mcp:tools:write`). */
-    toolScopes: z.record(z.string(), z.array(scopeToken)).default({}),
-    /** Upstream servers (by upstream id) that get a per-user OAuth token from the auth service's vault. */
-    connectors: z
-      .record(z.string(), z.object({ issuer: z.url(), clientId: z.string().min(1), clientSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(), scopes: z.array(scopeToken).default([]) }).strict())
-      .default({}),
-    /** Accept private-use redirect schemes (`cursor://…`) for native clients. */
-    allowPrivateUseRedirects: z.boolean().default(true),
-  })
-  .strict();
+/** OAuth protection of a tenant's endpoint: the same schema apps/auth reads (libs/tenant-config). */
+const authSchema = tenantAuthSchema;
 
 const tenantSchema = z
   .object({

@@ -1,0 +1,2 @@
+export * from './tenant-auth-schema';
+export * from './canonical-mcp-url';
