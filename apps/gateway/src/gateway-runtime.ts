@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { CATALOG_SOURCE, type CatalogSource } from './catalog-source/catalog-source';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './tokens';
 import type { GatewayConfig } from './config/config';
+import { ConnectorTokens } from './auth/connector-tokens';
 import { GatewayAuth } from './auth/gateway-auth';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
@@ -36,12 +37,15 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Tenant-registered upstreams (registry source) go through the SSRF guard at connect time;
     // the file source's upstreams are operator configuration.
     const registry = Boolean(config.REGISTRY_URL || config.REDIS_URL);
+    const connectorTokens = new ConnectorTokens({ authUrl: config.AUTH_INTERNAL_URL ?? config.AUTH_PUBLIC_URL, internalToken: config.AUTH_INTERNAL_TOKEN });
     this.upstream = new UpstreamPool({
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY,
       logger,
       breaker: { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS },
       ...(registry ? { fetch: guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }) } : {}),
+      connectorCredential: (tenantId, serverId, ctx) =>
+        this.auth.isConnector(tenantId, serverId) ? connectorTokens.credential(tenantId, serverId, ctx.auth) : undefined,
     });
   }
 

@@ -14,7 +14,7 @@ import {
   type LogLevel,
   type RequestContext,
 } from '@switchboard/protocol';
-import type { InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
+import type { AuthGranted, InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
@@ -30,6 +30,8 @@ export interface DispatchInput {
   surfaceId: string;
   sink: NotificationSink | undefined;
   signal: AbortSignal;
+  /** The verified caller on a protected tenant. */
+  auth?: AuthGranted;
 }
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
@@ -128,6 +130,7 @@ export class RequestDispatcher {
     return {
       tenantId: input.target.tenantId,
       request: context,
+      auth: input.auth,
       ...(mrtr === undefined ? {} : { input: mrtr }),
       signal: input.signal,
       progress(progress: number, total?: number, message?: string) {

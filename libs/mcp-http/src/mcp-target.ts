@@ -20,6 +20,8 @@ export interface InvokeContext {
   signal: AbortSignal;
   progress(progress: number, total?: number, message?: string): void;
   log(level: import('@switchboard/protocol').LogLevel, data: unknown, logger?: string): void;
+  /** The verified caller on a protected tenant (its token is only for exchanges with our own auth service, never forwarded). */
+  auth?: AuthGranted;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface AuthGranted {
   clientId?: string;
   subject?: string;
   scopes: readonly string[];
+  /** The verified bearer token: exchanged at the auth service for an upstream's per-user token, never sent upstream. */
+  token?: string;
 }
 
 /** A refusal the transport sends as is (e.g. 401/403 with `WWW-Authenticate`). */

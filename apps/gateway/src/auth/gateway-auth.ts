@@ -77,12 +77,18 @@ export class GatewayAuth {
     if (header === undefined) return this.challenge(t, 401, undefined, 'Authentication required: send an OAuth access token as Authorization: Bearer');
     const m = BEARER.exec(header);
     if (!m?.[1]) return this.challenge(t, 400, 'invalid_request', 'The Authorization header must be "Bearer <token>"');
-    const hit = this.verifier.cached(m[1], t.expect);
-    if (hit) return { ok: true, clientId: hit.clientId, subject: hit.subject, scopes: hit.scopes };
-    return this.verifier.verify(m[1], t.expect).then((r): AuthOutcome => {
+    const token = m[1];
+    const hit = this.verifier.cached(token, t.expect);
+    if (hit) return { ok: true, clientId: hit.clientId, subject: hit.subject, scopes: hit.scopes, token };
+    return this.verifier.verify(token, t.expect).then((r): AuthOutcome => {
       if (!r.ok) return this.challenge(t, 401, 'invalid_token', r.description);
-      return { ok: true, clientId: r.token.clientId, subject: r.token.subject, scopes: r.token.scopes };
+      return { ok: true, clientId: r.token.clientId, subject: r.token.subject, scopes: r.token.scopes, token };
     });
+  }
+
+  /** Whether an upstream server of a protected tenant is an enterprise connector (per-user token from the vault). */
+  isConnector(tenantId: string, serverId: string): boolean {
+    return this.protectedTenant(tenantId)?.spec.connectors[serverId] !== undefined;
   }
 
   /** The mcp-http `authorizeTool` hook: 403 insufficient_scope naming the scopes the tool needs. */

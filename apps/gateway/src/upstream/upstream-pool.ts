@@ -7,6 +7,7 @@ import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { Logger } from 'pino';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker';
+import type { ConnectorCredential } from '../auth/connector-tokens';
 import { Semaphore } from './semaphore';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -19,6 +20,11 @@ export interface UpstreamPoolOptions {
   breaker?: Omit<CircuitBreakerOptions, 'now'>;
   /** The fetch used for upstream HTTP (the SSRF-guarded one for tenant-registered upstreams). */
   fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>;
+  /**
+   * Per-user credentials of enterprise connectors: when it returns a resolver for a route,
+   * the call carries the user's vaulted token instead of the route's static credential.
+   */
+  connectorCredential?: (tenantId: string, serverId: string, ctx: InvokeContext) => Promise<ConnectorCredential> | undefined;
 }
 
 /** Refused at once because the upstream's circuit is open. */
@@ -47,6 +53,16 @@ export class UpstreamPool implements UpstreamInvoker {
   constructor(private readonly options: UpstreamPoolOptions) {}
 
   async callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
+    const pending = this.options.connectorCredential?.(ctx.tenantId, route.serverId, ctx);
+    if (pending) {
+      const credential = await pending;
+      if (credential.kind === 'link') {
+        return { isError: true, content: [{ type: 'text', text: `Connect your ${route.serverId} account first, then retry: ${credential.linkUrl}` }] };
+      }
+      if (credential.kind === 'error') return { isError: true, content: [{ type: 'text', text: `Upstream server ${route.serverId}: ${credential.message}` }] };
+      // The user's own upstream token replaces the static credential (connections are keyed by it).
+      route = { ...route, headers: { ...route.headers, authorization: `Bearer ${credential.token}` } };
+    }
     try {
       return await this.withClient(route, ctx, async (client, opts) => {
         const res = await client.callTool({ name: route.upstreamName, arguments: args }, undefined, {
