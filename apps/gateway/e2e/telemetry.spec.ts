@@ -4,14 +4,15 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
+// Test-only: the registry's own e2e helpers start the real registry process.
+import { cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, testEnv } from '../../registry/e2e/support/harness';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 
 /**
  * One trace across processes: a tools/call enters the gateway (built `dist/main.js`, its own
  * process) and goes to the chain-reader (its own process, on its local anvil devnet with real
- * Uniswap v3 contracts); one discovery job goes through BullMQ on real Redis (a third process
- * stands in for the registry's discovery worker, which needs the whole registry: the same
- * telemetry helpers the registry's DiscoveryQueue/DiscoveryWorker now call). Every process
+ * Uniswap v3 contracts); one discovery job goes through BullMQ on real Redis in the real registry process
+ * (admin API → DiscoveryQueue → DiscoveryWorker). Every process
  * exports OTLP/HTTP JSON to an in-test receiver.
  */
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -185,35 +186,44 @@ describe('one trace per request across gateway, chain-reader and the discovery j
     expect(JSON.stringify(span)).not.toContain('no_such_tool_4711');
   });
 
-  it('a discovery job through BullMQ continues the producer trace in the consumer and in the upstream it discovers', async () => {
-    const job = await spawnReady(
-      [path.join(__dirname, 'support/traced-discovery-job.cjs')],
-      { ...otelEnv(receiver.url), DISCOVER_URL: `http://127.0.0.1:${upstream.port}/mcp`, QUEUE_NAME: `telemetry-e2e-${randomUUID()}` },
-      /done (.*)\n/,
-    );
-    const result = JSON.parse(job.match[1]!) as { tools: string[]; metrics: string };
-    expect(result.tools).toEqual(expect.arrayContaining(['get_uniswap_v3_pool', 'get_contract_info', 'read_contract_state']));
+  it('a discovery job of the real registry continues the producer trace through BullMQ into the upstream it discovers', async () => {
+    // The registry process itself (admin API → DiscoveryQueue → BullMQ → DiscoveryWorker), on a
+    // fresh database and its own Redis namespace / queue prefix.
+    const db = await createDatabase();
+    const env = testEnv();
+    const registry = await startRegistry(env, db.url, { ...otelEnv(receiver.url), REGISTRY_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
+    try {
+      const key = await createTenant(registry.url, env.operatorKey, 'tracing');
+      const server = await registerAndDiscover(registry.url, key, { id: 'chain', name: 'Chain tools', url: `http://127.0.0.1:${upstream.port}/mcp` });
+      expect(server.health).toBe('ok');
 
-    await receiver.waitFor((spans) => Boolean(find(spans, 'registry', 'process discovery')), 'the consumer span');
-    const producer = find(receiver.spans, 'registry', 'send discovery')!;
-    const consumer = find(receiver.spans, 'registry', 'process discovery')!;
-    expect(producer.kind).toBe(PRODUCER);
-    expect(consumer.kind).toBe(CONSUMER);
-    expect(consumer.traceId).toBe(producer.traceId);
-    expect(consumer.parentSpanId).toBe(producer.spanId);
-    expect(consumer.attributes).toMatchObject({ 'messaging.system': 'bullmq', 'messaging.destination.name': 'discovery', 'switchboard.job.name': 'discover' });
-    // The upstream the job discovered answers inside the job's trace (traceparent on the SDK client's fetch).
-    await receiver.waitFor(
-      (spans) => spans.some((s) => s.service === 'chain-reader' && s.kind === SERVER && s.traceId === producer.traceId),
-      'the discovered upstream in the job trace',
-    );
-    const upstreamSpan = receiver.spans.find((s) => s.service === 'chain-reader' && s.kind === SERVER && s.traceId === producer.traceId)!;
-    expect(upstreamSpan.parentSpanId).not.toBe('');
+      const producers = () => receiver.spans.filter((s) => s.service === 'registry' && s.name === 'send registry-discovery');
+      const pairedConsumer = () => receiver.spans.find((s) => s.service === 'registry' && s.name === 'process registry-discovery' && producers().some((p) => p.spanId === s.parentSpanId));
+      await receiver.waitFor(() => Boolean(pairedConsumer()), 'a consumer span whose parent is a producer span');
+      const consumer = pairedConsumer()!;
+      const producer = producers().find((p) => p.spanId === consumer.parentSpanId);
+      expect(producer?.kind).toBe(PRODUCER);
+      expect(consumer.kind).toBe(CONSUMER);
+      expect(consumer.traceId).toBe(producer?.traceId);
+      expect(consumer.attributes).toMatchObject({ 'messaging.system': 'bullmq', 'messaging.destination.name': 'registry-discovery', 'switchboard.job.name': 'discover' });
+      expect(producer?.attributes).toMatchObject({ 'switchboard.tenant.id': 'tracing' });
+      // The upstream the job discovered answers inside the job's trace (traceparent on the SDK client's fetch).
+      await receiver.waitFor(
+        (spans) => spans.some((s) => s.service === 'chain-reader' && s.kind === SERVER && s.traceId === consumer.traceId),
+        'the discovered upstream in the job trace',
+      );
+      const upstreamSpan = receiver.spans.find((s) => s.service === 'chain-reader' && s.kind === SERVER && s.traceId === consumer.traceId)!;
+      expect(upstreamSpan.parentSpanId).not.toBe('');
 
-    expect(result.metrics).toMatch(/queue_jobs_total\{[^}]*queue="discovery"[^}]*outcome="ok"/);
-    expect(result.metrics).toMatch(/queue_depth\{[^}]*state="waiting"/);
-    expect(result.metrics).toMatch(/queue_job_wait_seconds_bucket\{/);
-    registryMetrics = result.metrics;
+      const metrics = await (await fetch(`${registry.url}/metrics`)).text();
+      registryMetrics = metrics; // the dashboard checks below read the registry's real series
+      expect(metrics).toMatch(/queue_jobs_total\{[^}]*queue="registry-discovery"[^}]*outcome="ok"/);
+      expect(metrics).toMatch(/queue_job_wait_seconds_bucket\{/);
+    } finally {
+      await registry.stop();
+      await cleanRedis(env);
+      await db.drop();
+    }
   });
 
   it('the gateway and chain-reader /metrics expose request, error, latency, upstream and RPC series', async () => {
