@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { DocsController } from './docs/docs.controller';
 import { InternalController } from './internal/internal.controller';
 import { PublicationsController } from './publishing/publications.controller';
+import { ReadinessController } from './readiness/readiness.controller';
 import { REGISTRY_CONTEXT, type RegistryContext } from './registry-context';
 import { ServersController } from './servers/servers.controller';
 import { TenantsController } from './tenants/tenants.controller';
@@ -11,7 +12,7 @@ export class RegistryModule {
   static forRoot(ctx: RegistryContext): DynamicModule {
     return {
       module: RegistryModule,
-      controllers: [TenantsController, ServersController, PublicationsController, InternalController, DocsController],
+      controllers: [TenantsController, ServersController, PublicationsController, ReadinessController, InternalController, DocsController],
       providers: [{ provide: REGISTRY_CONTEXT, useValue: ctx }],
     };
   }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { readinessBody } from '../readiness/readiness-body';
+import { readinessReportSchema } from '../readiness/readiness-report-schema';
 import { approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody } from '../http/schemas';
 
-type Op = { method: 'get' | 'post' | 'patch' | 'delete'; path: string; summary: string; auth: 'tenant' | 'operator' | 'internal' | 'none'; body?: z.ZodType; status?: number };
+type Op = { method: 'get' | 'post' | 'patch' | 'delete'; path: string; summary: string; auth: 'tenant' | 'operator' | 'internal' | 'none'; body?: z.ZodType; status?: number; response?: Record<string, unknown>; optionalBody?: boolean };
 
 const OPS: Op[] = [
   { method: 'post', path: '/v1/tenants', summary: 'Create a tenant and its first API key (operator)', auth: 'operator', body: createTenantBody, status: 201 },
@@ -28,6 +30,15 @@ const OPS: Op[] = [
   { method: 'get', path: '/v1/preview', summary: 'What each surface receives (query: surface, version)', auth: 'tenant' },
   { method: 'get', path: '/v1/snapshots', summary: 'Immutable snapshots (version = content hash)', auth: 'tenant' },
   { method: 'get', path: '/v1/audit', summary: 'Audit log of every change', auth: 'tenant' },
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/readiness',
+    summary: 'Connector readiness check: replays what Claude and ChatGPT do against the MCP URL (or body.url) and reports each step as pass / fail / warn / skip with the reason and the fix',
+    auth: 'tenant',
+    body: readinessBody,
+    response: readinessReportSchema,
+    optionalBody: true,
+  },
   { method: 'get', path: '/internal/catalogs', summary: 'Every published catalog, credentials sealed (gateways)', auth: 'internal' },
   { method: 'get', path: '/internal/catalogs/{tenant}', summary: "One tenant's published catalog (gateways)", auth: 'internal' },
   { method: 'get', path: '/health', summary: 'Liveness and Postgres/Redis readiness', auth: 'none' },
@@ -48,9 +59,9 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       summary: op.summary,
       ...(op.auth === 'none' ? { security: [] } : { security: [{ [op.auth]: [] }] }),
       ...(params.length ? { parameters: params } : {}),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input', unrepresentable: 'any' }) } } } } : {}),
+      ...(op.body ? { requestBody: { required: !op.optionalBody, content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input', unrepresentable: 'any' }) } } } } : {}),
       responses: {
-        [String(op.status ?? 200)]: { description: 'OK' },
+        [String(op.status ?? 200)]: op.response ? { description: 'OK', content: { 'application/json': { schema: op.response } } } : { description: 'OK' },
         '4XX': { description: 'Bad input (the field is named), unauthenticated, not found or conflict', content: { 'application/json': { schema: errorSchema } } },
         '503': { description: 'Postgres unavailable; retry after Retry-After seconds', content: { 'application/json': { schema: errorSchema } } },
       },

@@ -1,0 +1,27 @@
+/** Outcome of one readiness check. `skip`: the check could not run (a prerequisite failed or does not apply). */
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
+
+/** One step of the readiness report: plain data, shown as-is in the console and asserted on by tests. */
+export interface CheckResult {
+  /** Stable id (`modern-discover`, `prm-resource`, …). */
+  id: string;
+  title: string;
+  status: CheckStatus;
+  /** What was observed, naming the exact problem on failure. */
+  reason: string;
+  /** What to change, when something is wrong. */
+  fix?: string;
+}
+
+/** The whole report of one run. */
+export interface ReadinessReport {
+  url: string;
+  ranAt: string;
+  summary: Record<CheckStatus, number>;
+  checks: CheckResult[];
+}
+
+/** Builds a check result (keeps call sites short). */
+export function result(id: string, title: string, status: CheckStatus, reason: string, fix?: string): CheckResult {
+  return fix === undefined ? { id, title, status, reason } : { id, title, status, reason, fix };
+}
