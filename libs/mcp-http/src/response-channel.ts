@@ -43,6 +43,10 @@ export class ResponseChannel {
       this.reply.raw.end('\n\n');
       return;
     }
-    void this.reply.code(status).header('content-type', 'application/json').send(body);
+    // Straight to the socket: the body is final JSON (often precompiled bytes), so Fastify's
+    // onSend/serialisation pipeline has nothing to add on this hot path.
+    this.reply.hijack();
+    this.reply.raw.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    this.reply.raw.end(body);
   }
 }
