@@ -1,0 +1,11 @@
+import { render } from 'preact';
+import { App } from './app';
+
+const root = document.getElementById('app');
+if (root) {
+  root.textContent = '';
+  render(<App />, root);
+}
+
+// Errors outside any component (a rejected promise nobody awaited) are logged, never a blank page.
+addEventListener('unhandledrejection', (e) => console.error('unhandled rejection in the console', e.reason));

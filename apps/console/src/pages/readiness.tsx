@@ -1,0 +1,87 @@
+import { useState } from 'preact/hooks';
+import { api, asApiError, type ApiError, type CheckStatus, type ReadinessReport, type Tenant } from '../api';
+import { Badge, ErrorBox, Field, splitError, When } from '../ui';
+
+const TONE: Record<CheckStatus, 'ok' | 'fail' | 'warn' | 'muted'> = { pass: 'ok', fail: 'fail', warn: 'warn', skip: 'muted' };
+const LABEL: Record<CheckStatus, string> = { pass: 'Pass', fail: 'Fail', warn: 'Warning', skip: 'Skipped' };
+
+/** The connector readiness check: replays what Claude and ChatGPT do when connecting, and shows each step. */
+export function ReadinessPage({ tenant }: { tenant: Tenant }) {
+  const [url, setUrl] = useState('');
+  const [token, setToken] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [report, setReport] = useState<ReadinessReport | undefined>(undefined);
+  const { fields, form } = splitError(error, { url: 'rd-url', accessToken: 'rd-token' });
+
+  const run = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body: Record<string, string> = {};
+      if (url.trim()) body.url = url.trim();
+      if (token) body.accessToken = token;
+      setReport(await api<ReadinessReport>('POST', `/v1/tenants/${encodeURIComponent(tenant.id)}/readiness`, body));
+    } catch (err) {
+      setError(asApiError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const order: CheckStatus[] = ['fail', 'warn', 'pass', 'skip'];
+  const checks = report ? [...report.checks].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status)) : [];
+
+  return (
+    <section aria-labelledby="readiness-h">
+      <h1 id="readiness-h">Readiness</h1>
+      <p class="lead">
+        Replays, against your live MCP URL, what Claude and ChatGPT do when they connect: discovery, version headers, event streams, the OAuth chain, and the tool list each one receives. Every failed step says why and how to fix it.
+      </p>
+      <form class="card" onSubmit={(e) => void run(e)} noValidate>
+        <div class="grid2">
+          <Field id="rd-url" label="URL to check (optional)" type="url" value={url} onInput={setUrl} error={fields['rd-url']} placeholder={tenant.mcpUrl} hint="Defaults to your tenant's MCP URL." />
+          <Field id="rd-token" label="Access token (optional)" type="password" value={token} onInput={setToken} error={fields['rd-token']} hint="For a protected tenant, lets the MCP steps run past the 401. Never stored." />
+        </div>
+        {form && <ErrorBox error={form} title="Could not run the check" />}
+        <div class="row">
+          <button type="submit" class="primary" disabled={busy}>
+            {busy ? 'Checking…' : 'Run readiness check'}
+          </button>
+          {busy && (
+            <span class="loading inline" role="status">
+              <span class="spinner" aria-hidden="true" /> Connecting like Claude and ChatGPT do; this takes a few seconds…
+            </span>
+          )}
+        </div>
+      </form>
+      {report && (
+        <div class="card" data-testid="readiness-report">
+          <h2>
+            Results for <span class="mono">{report.url}</span>
+          </h2>
+          <p data-testid="readiness-summary">
+            <Badge tone="ok">{report.summary.pass} passed</Badge> <Badge tone="fail">{report.summary.fail} failed</Badge> <Badge tone="warn">{report.summary.warn} warnings</Badge>{' '}
+            <Badge tone="muted">{report.summary.skip} skipped</Badge> <span class="muted small">ran <When at={report.ranAt} /></span>
+          </p>
+          <ul class="checks">
+            {checks.map((c) => (
+              <li key={c.id} class={`check-${c.status}`} data-testid={`check-${c.id}`} data-status={c.status}>
+                <div class="check-head">
+                  <Badge tone={TONE[c.status]}>{LABEL[c.status]}</Badge> <strong>{c.title}</strong> <span class="muted small mono">{c.id}</span>
+                </div>
+                <p>{c.reason}</p>
+                {c.fix && (
+                  <p class="fix">
+                    <strong>Fix:</strong> {c.fix}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
