@@ -11,6 +11,7 @@ import { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { DiscoveryQueue } from './discovery/discovery-queue';
 import { DiscoveryWorker } from './discovery/discovery-worker';
+import { serveConsole } from './console/serve-console';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { Authenticator } from './http/authenticator';
 import { Publisher } from './publishing/publisher';
@@ -59,6 +60,8 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
     const postgres = await db.query('SELECT 1').then(() => true, () => false);
     return reply.code(postgres ? 200 : 503).send({ status: postgres ? 'ready' : 'not ready', postgres, redis: redis.status === 'ready' });
   });
+  // The tenant console (apps/console, built by `vite build apps/console`) at /console/, when built.
+  if (!serveConsole(fastify)) logger.info('tenant console not built (vite build apps/console); /console/ is not served');
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   await queue.schedule().catch((err: Error) => logger.warn({ err: err.message }, 'could not register repeatable jobs'));
