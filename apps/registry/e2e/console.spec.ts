@@ -1,0 +1,188 @@
+// Browser tests of the tenant console (issue 7): Debian's Chromium driven by playwright-core against
+// the real registry (built; serving apps/console/dist), a real SDK-built upstream and a spawned gateway.
+// Prerequisites: `npx tsc -b tsconfig.build.json`, `npx vite build apps/console`, scripts/ensure-chromium.sh.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startDocsUpstream } from './support/docs-upstream';
+import { cleanRedis, createDatabase, createTenant, REPO_ROOT, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+
+jest.setTimeout(90_000);
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = path.join(REPO_ROOT, 'test-artifacts/console');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('tenant console in Chromium', () => {
+  const env = testEnv();
+  let db: Awaited<ReturnType<typeof createDatabase>>;
+  let registry: Proc;
+  let gateway: Proc;
+  let upstream: Awaited<ReturnType<typeof startDocsUpstream>>;
+  let key: string;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium) before the console browser tests`);
+    if (!existsSync(path.join(REPO_ROOT, 'apps/console/dist/index.html'))) throw new Error('apps/console/dist is missing: run `npx vite build apps/console` first');
+    await mkdir(SHOTS, { recursive: true });
+    db = await createDatabase();
+    upstream = await startDocsUpstream();
+    // The gateway needs the registry's URL and the registry the gateway's public URL: reserve the gateway's port first.
+    const gatewayPort = await freePort();
+    registry = await startRegistry(env, db.url, { GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`, REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
+    key = await createTenant(registry.url, env.operatorKey, 'acme');
+    gateway = await startGateway(env, registry.url, { GATEWAY_PORT: String(gatewayPort) });
+    profile = await mkdtemp(path.join(tmpdir(), 'sb-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      chromiumSandbox: false,
+      viewport: { width: 1366, height: 860 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => consoleErrors.push(err.message));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+    await gateway?.stop();
+    await registry?.stop();
+    await upstream?.close();
+    await db?.drop();
+    await cleanRedis(env);
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const nav = (label: string) => page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label }).click();
+
+  it('signs in with the tenant API key (a wrong key is refused beside the field)', async () => {
+    await page.goto(`${registry.url}/console/`);
+    await page.getByLabel('Tenant API key').fill('sbk_wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('apiKey-error').getByText(/not accepted/).waitFor();
+    await shot('sign-in');
+    await page.getByLabel('Tenant API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('tenant-name').getByText('Tenant acme').waitFor();
+  });
+
+  it('shows SSRF and validation errors beside the fields, then registers the upstream and watches discovery finish', async () => {
+    await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
+    await page.getByText('No servers yet').waitFor();
+    await page.getByLabel('Server id').fill('docs');
+    await page.getByLabel('MCP URL').fill('http://10.0.0.1/mcp');
+    await page.getByRole('button', { name: 'Register and discover' }).click();
+    await page.getByTestId('srv-url-error').getByText(/private|not allowed/).waitFor();
+    await page.getByLabel('Server id').fill('Bad Id!');
+    await page.getByLabel('MCP URL').fill(upstream.url);
+    await page.getByRole('button', { name: 'Register and discover' }).click();
+    await page.getByTestId('srv-id-error').getByText(/must be 1-32 chars/).waitFor();
+    await shot('servers-errors');
+
+    await page.getByLabel('Server id').fill('docs');
+    await page.getByLabel('Display name').fill('Docs');
+    await page.getByRole('button', { name: 'Register and discover' }).click();
+    await page.getByTestId('server-docs-status').getByText('Healthy').waitFor({ timeout: 20_000 });
+    await shot('servers');
+  });
+
+  it('overrides a title and publishes the tool', async () => {
+    await nav('Tools');
+    const tool = page.getByTestId('tool-docs-search_docs');
+    await tool.getByText('Not published').waitFor();
+    await tool.getByLabel('Title').fill('Search docs');
+    // Bad input first: an exposed name the API refuses is shown beside that field.
+    await tool.getByLabel('Exposed name').fill('no spaces allowed');
+    await tool.getByRole('button', { name: 'Publish' }).click();
+    await tool.getByTestId('tool-docs-search_docs-name-error').waitFor();
+    await tool.getByLabel('Exposed name').fill('');
+    await tool.getByRole('button', { name: 'Publish' }).click();
+    await tool.getByText('Published as search_docs').first().waitFor();
+    await shot('tools');
+  });
+
+  it('previews claude vs openai side by side, differing as the surface rules say', async () => {
+    await nav('Preview');
+    await page.getByTestId('preview-search_docs').waitFor();
+    const cell = (p: string, surface: string) => page.locator(`td[data-tool="search_docs"][data-path="${p}"][data-surface="${surface}"]`);
+    // Every surface gets the overridden title; Claude and OpenAI also get it mirrored into annotations.title.
+    for (const s of ['generic', 'claude', 'openai']) expect(await cell('title', s).textContent()).toBe('"Search docs"');
+    expect(await cell('annotations.title', 'claude').textContent()).toBe('"Search docs"');
+    expect(await cell('annotations.title', 'generic').textContent()).toBe('—');
+    // ChatGPT-only _meta: OpenAI receives securitySchemes and openai/ keys, Claude none of them.
+    expect(await cell('_meta.securitySchemes', 'openai').textContent()).toBe('[{"type":"noauth"}]');
+    expect(await cell('_meta.securitySchemes', 'claude').textContent()).toBe('—');
+    expect(await cell('_meta.openai/toolInvocation/invoking', 'openai').textContent()).toBe('"Searching the docs…"');
+    expect(await cell('_meta.openai/toolInvocation/invoking', 'claude').textContent()).toBe('—');
+    await expect(page.locator('tr.differs[data-path="_meta.securitySchemes"]').count()).resolves.toBe(1);
+    await page.getByText('Live: the gateway serves exactly this').waitFor();
+    await shot('preview');
+  });
+
+  it('the gateway serves the published tool with the overridden title', async () => {
+    const tools = await until('gateway serves search_docs', async () => {
+      const res = await fetch(`${gateway.url}/t/acme/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      if (res.status !== 200) return undefined;
+      const body = (await res.json()) as { result?: { tools: Array<{ name: string; title?: string }> } };
+      return body.result?.tools.length ? body.result.tools : undefined;
+    });
+    expect(tools.map((t) => [t.name, t.title])).toEqual([['search_docs', 'Search docs']]);
+  });
+
+  it('shows the MCP URL and the claude mcp add line', async () => {
+    await nav('Connect');
+    await page.getByTestId('mcp-url').getByText(`${gateway.url}/t/acme/mcp`).waitFor();
+    expect(await page.getByTestId('claude-command').textContent()).toBe(`claude mcp add --transport http acme ${gateway.url}/t/acme/mcp`);
+    await shot('connect');
+  });
+
+  it('runs the readiness check and shows each result with its reason', async () => {
+    await nav('Readiness');
+    await page.getByLabel('URL to check (optional)').fill('not a url');
+    await page.getByRole('button', { name: 'Run readiness check' }).click();
+    await page.getByTestId('rd-url-error').waitFor();
+    await page.getByLabel('URL to check (optional)').fill('');
+    await page.getByRole('button', { name: 'Run readiness check' }).click();
+    await page.getByTestId('readiness-report').waitFor({ timeout: 30_000 });
+    const checks = page.locator('[data-testid^="check-"][data-status]');
+    expect(await checks.count()).toBeGreaterThan(5);
+    const statuses = await checks.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.getAttribute('data-status')}`));
+    expect(statuses.filter((s) => s.endsWith('=fail'))).toEqual([]);
+    await expect(page.getByTestId('check-tool-titles').getAttribute('data-status')).resolves.toBe('pass');
+    await shot('readiness');
+  });
+
+  it('lists the activity log, and no page threw', async () => {
+    await nav('Activity');
+    const table = page.getByTestId('audit-table');
+    await table.getByText('publication.publish').waitFor();
+    await table.getByText('server.create').waitFor();
+    await table.getByText('readiness.run').waitFor();
+    await shot('activity');
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,44 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+/**
+ * A stateless SDK-built MCP server whose tool carries ChatGPT-only `_meta` (securitySchemes and an
+ * `openai/` key), so the Claude and OpenAI surfaces visibly differ. Its tool has no title upstream.
+ */
+export async function startDocsUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const build = () => {
+    const server = new McpServer({ name: 'docs', version: '1.0.0' });
+    server.registerTool(
+      'search_docs',
+      {
+        description: 'Search the product documentation',
+        inputSchema: { query: z.string() },
+        annotations: { readOnlyHint: true },
+        _meta: { securitySchemes: [{ type: 'noauth' }], 'openai/toolInvocation/invoking': 'Searching the docs…' },
+      },
+      async ({ query }) => ({ content: [{ type: 'text', text: `results for ${query}` }] }),
+    );
+    return server;
+  };
+  const http: Server = createServer((req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = build();
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://localhost:${(http.address() as AddressInfo).port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
