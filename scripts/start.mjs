@@ -80,6 +80,8 @@ async function main() {
   // `npm run build && …` keeps this process the direct child of npm, so Ctrl-C / SIGTERM reach it.
   const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
+  const consoleBuild = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', 'apps/console', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (consoleBuild.status !== 0) throw new Error('console build failed');
   const env = {};
   const chainMain = path.join(root, 'apps/chain-reader/dist/main.js');
   if (existsSync(chainMain)) {
@@ -140,6 +142,7 @@ async function main() {
       `  Server card / llms.txt:    ${base}/t/demo/.well-known/mcp.json   ${base}/t/demo/llms.txt`,
       `  Conformance tenant:        ${base}/t/conformance/mcp`,
       ...(registryUrl ? [`  Registry admin API:        ${registryUrl}/docs   (tenant acme: ${base}/t/acme/mcp; its admin key is printed above)`] : []),
+      ...(registryUrl ? [`  Tenant console:            ${registryUrl}/console/   (sign in with that admin key)`] : []),
       ...(authUrl ? [`  OAuth-protected tenant:    ${base}/t/secure/mcp   (authorization server ${authUrl}/t/secure, local login)`] : []),
       'Press Ctrl-C to stop.',
       '',
