@@ -219,6 +219,50 @@ describe('CompiledCatalog pagination', () => {
   });
 });
 
+describe('CompiledCatalog unlisted tools', () => {
+  const defs: ToolDefinition[] = Array.from({ length: 8 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }));
+  // tool_1 and tool_4 are in a grace period: callable, never listed.
+  const snap: CatalogSnapshot = { ...snapshot(defs), tools: snapshot(defs).tools.map((e, i) => (i === 1 || i === 4 ? { ...e, unlisted: true } : e)) };
+  const listed = defs.filter((_, i) => i !== 1 && i !== 4).map((d) => d.name);
+
+  it('leaves unlisted tools out of every list page for every surface and version', () => {
+    const c = CompiledCatalog.build(snap, { surfaces, pageSize: 2 });
+    for (const surface of Object.keys(surfaces)) {
+      for (const version of VERSIONS) {
+        expect(listedTools(c, surface, version).map((t) => t.name)).toEqual(listed);
+      }
+    }
+  });
+
+  it('still finds an unlisted tool by name, with its validator', () => {
+    const c = CompiledCatalog.build(snap, { surfaces });
+    const found = c.tool('tool_4');
+    expect(found?.entry.unlisted).toBe(true);
+    expect(found?.entry.definition.name).toBe('tool_4');
+    expect(found?.validate({ n: 1 })).toBeNull();
+    expect(found?.validate({ n: 'x' })).not.toBeNull();
+  });
+
+  it('does not count unlisted tools against a surface maxTools cap', () => {
+    const capped: SurfaceProfile = { ...BUILTIN_SURFACES.generic, id: 'capped', maxTools: 4 };
+    const c = CompiledCatalog.build(snap, { surfaces: { capped } });
+    expect(listedTools(c, 'capped', '2025-06-18').map((t) => t.name)).toEqual(['tool_0', 'tool_2', 'tool_3', 'tool_5']);
+  });
+
+  it('keeps the tools capability when every tool is unlisted (they stay callable)', () => {
+    const only: CatalogSnapshot = { ...snapshot([defs[0] as ToolDefinition]), tools: [{ definition: defs[0] as ToolDefinition, route: upstream('tool_0'), unlisted: true }] };
+    const c = CompiledCatalog.build(only, { surfaces });
+    expect(parse(c.list('tools/list', 'generic', '2025-06-18'))).toEqual({ tools: [] });
+    expect(c.capabilities.tools).toEqual({ listChanged: false });
+    expect(c.tool('tool_0')).toBeDefined();
+  });
+
+  it('still rejects an unlisted tool that shares a name with a listed one', () => {
+    const dup: CatalogSnapshot = { ...snapshot([defs[0] as ToolDefinition]), tools: [...snapshot([defs[0] as ToolDefinition]).tools, { definition: defs[0] as ToolDefinition, route: upstream('old'), unlisted: true }] };
+    expect(() => CompiledCatalog.build(dup, { surfaces })).toThrow(CatalogError);
+  });
+});
+
 describe('CompiledCatalog resources, prompts and capabilities', () => {
   const snap = snapshot([{ name: 'echo', inputSchema: { type: 'object' } }], {
     resources: [

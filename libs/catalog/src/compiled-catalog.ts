@@ -166,6 +166,7 @@ export class CompiledCatalog {
     return this.caps;
   }
 
+  /** A tool by exposed name, listed or not (an `unlisted` entry is callable but never in `tools/list`). */
   tool(name: string): { entry: ToolEntry; validate: ArgsValidator } | undefined {
     return this.tools.get(name);
   }
@@ -271,6 +272,8 @@ function decodeCursor(cursor: unknown): { offset: number; key: string } | null {
 function publishTools(entries: ToolEntry[], surface: SurfaceProfile, version: ProtocolVersion): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const entry of entries) {
+    // Unlisted entries stay callable through `tool(name)` but never take a list slot.
+    if (entry.unlisted === true) continue;
     if (surface.maxTools > 0 && out.length >= surface.maxTools) break;
     const published = publishTool(entry.definition, surface, version);
     if (published) out.push(published);

@@ -97,6 +97,12 @@ export type Route =
 export interface ToolEntry {
   definition: ToolDefinition;
   route: Route;
+  /**
+   * Callable by name but left out of every `tools/list` page (and of `maxTools` counting).
+   * For a renamed or removed tool in its grace period: clients that cached an older list can
+   * still call it, while fresh lists no longer show it. Part of the snapshot content hash.
+   */
+  unlisted?: boolean;
 }
 export interface ResourceEntry {
   definition: ResourceDefinition;

@@ -24,6 +24,11 @@ describe('hashSnapshot', () => {
     expect(hashSnapshot({ ...base, tenantId: 't2' })).not.toBe(hashSnapshot(base));
   });
 
+  it('covers the unlisted flag of a tool entry', () => {
+    const unlisted = { ...base, tools: base.tools.map((t) => ({ ...t, unlisted: true })) };
+    expect(hashSnapshot(unlisted)).not.toBe(hashSnapshot(base));
+  });
+
   it('ignores a version field passed at runtime', () => {
     const withVersion = { ...base, version: 'abc' } as CatalogSnapshot;
     expect(hashSnapshot(withVersion)).toBe(hashSnapshot(base));
