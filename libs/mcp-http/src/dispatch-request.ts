@@ -32,6 +32,8 @@ export interface DispatchInput {
   signal: AbortSignal;
   /** The verified caller on a protected tenant. */
   auth?: AuthGranted;
+  /** Told when a tools/call answers with `isError: true` (an outcome for spans and metrics). */
+  onToolError?: () => void;
 }
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
@@ -92,8 +94,11 @@ export class RequestDispatcher {
           throw new McpError(ErrorCode.InvalidParams, `params.level must be one of ${LOG_LEVELS.join(', ')}`);
         }
         return encodeResult(message.id, {});
-      case 'tools/call':
-        return this.result(input, await this.callTool(input, catalog, params));
+      case 'tools/call': {
+        const called = await this.callTool(input, catalog, params);
+        if ((called as { isError?: boolean }).isError === true) input.onToolError?.();
+        return this.result(input, called);
+      }
       case 'resources/read': {
         const read = await this.readResource(input, catalog, params);
         // Modern reads carry cache hints like lists; tenant resources may be user-specific.

@@ -176,12 +176,11 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
           target.surfaceRules,
         );
-        const input = { message, context, target, surfaceId, sink: channel, signal: abort?.signal ?? NEVER_ABORTED, auth };
+        const input = { message, context, target, surfaceId, sink: channel, signal: abort?.signal ?? NEVER_ABORTED, auth, onToolError: observation ? () => observation.toolFailed() : undefined };
         if (!observation) return { body: await dispatcher.dispatch(input), status: 200 };
         observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
         // Only calls can make outgoing requests whose spans need this one as their parent.
         const body = cancellable ? await observation.run(() => dispatcher.dispatch(input)) : await dispatcher.dispatch(input);
-        if (message.method === 'tools/call' && isToolError(body)) observation.toolFailed();
         return { body, status: 200 };
       } catch (err) {
         if (err instanceof McpError) {
@@ -291,14 +290,6 @@ function knownName(target: McpTarget, message: JsonRpcRequest): string | undefin
   if (message.method === 'tools/call') return target.catalog.tool(name) ? name : undefined;
   if (message.method === 'prompts/get') return target.catalog.prompt(name) ? name : undefined;
   return undefined;
-}
-
-/**
- * Whether an encoded tools/call result says `isError: true`. The dispatcher hands back bytes;
- * inside JSON string values the quotes would be escaped, so the bare key only matches the field.
- */
-function isToolError(body: string | Buffer): boolean {
-  return (typeof body === 'string' ? body : body.toString('utf8')).includes('"isError":true');
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
