@@ -152,14 +152,42 @@ describe('registry → gateways publication flow', () => {
     expect(connect.body.claudeCommand).toMatch(/^claude mcp add --transport http acme http:\/\/\S+\/t\/acme\/mcp$/);
   });
 
-  it('keeps a renamed tool answering under its old name during the grace period', async () => {
+  it('keeps a renamed tool callable under its old name during the grace period, without listing it', async () => {
     const renamed = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'search', exposedName: 'crm_find' }] });
     expect(renamed.status).toBe(200);
-    await until('rename reaches gateway 0', async () => (await listNames(gateways[0])).includes('crm_find'));
-    const names = await listNames(gateways[0]);
-    expect(names).toContain('search');
+    for (const g of gateways) await until('rename reaches the gateway', async () => (await listNames(g)).includes('crm_find'));
+    for (const g of gateways) {
+      // Fresh lists show only the new name …
+      const names = await listNames(g);
+      expect(names).toContain('crm_find');
+      expect(names).not.toContain('search');
+      // … while a client that cached the old list can still call the old name (raw tools/call, no list first).
+      const res = await fetch(`${g.url}/t/acme/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: {} } }),
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { result?: CallResult; error?: unknown };
+      expect(body.error).toBeUndefined();
+      expect(body.result?.isError).toBeFalsy();
+      expect(JSON.parse(body.result?.content[0].text ?? '{}')).toEqual(expect.objectContaining({ server: 'crm', tool: 'search' }));
+    }
+    // The same through an SDK client session opened before the rename.
     const old = (await clients[0].callTool({ name: 'search', arguments: {} })) as CallResult;
     expect(JSON.parse(old.content[0].text ?? '{}')).toEqual(expect.objectContaining({ server: 'crm', tool: 'search' }));
+    // The registry's preview (the same compiled catalog) does not show it either; the stored snapshot keeps it, unlisted.
+    const preview = await api(registry.url, key, 'GET', '/v1/preview?surface=claude');
+    const previewed = (preview.body.surfaces as Record<string, { tools: Array<{ name: string }> }>).claude.tools.map((t) => t.name);
+    expect(previewed).toContain('crm_find');
+    expect(previewed).not.toContain('search');
+    const internal = await api(registry.url, env.internalToken, 'GET', '/internal/catalogs/acme');
+    const entries = (internal.body.snapshot as { tools: Array<{ definition: { name: string; description?: string; _meta?: Record<string, unknown> }; unlisted?: boolean }> }).tools;
+    const retired = entries.find((e) => e.definition.name === 'search');
+    expect(retired?.unlisted).toBe(true);
+    expect(retired?.definition.description ?? '').not.toContain('[Deprecated');
+    expect(retired?.definition._meta?.['switchboard/deprecated']).toBeUndefined();
+    expect(entries.find((e) => e.definition.name === 'crm_find')?.unlisted).toBeUndefined();
   });
 
   it('answers admin writes with 503 + Retry-After when Postgres is gone, while both gateways keep serving', async () => {

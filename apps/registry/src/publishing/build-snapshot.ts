@@ -42,8 +42,6 @@ interface RetiredRow {
   exposed_name: string;
   server_id: string;
   entry: ToolEntry;
-  replaced_by: string | null;
-  expires_at: Date;
 }
 
 /** sha256 of a definition's canonical JSON (the discovered-item content hash). */
@@ -61,7 +59,8 @@ export async function loadTenant(q: Queryable, tenantId: string): Promise<Tenant
 /**
  * Compiles the tenant's immutable snapshot from its publications (approved definitions with
  * overrides; exposed names from the routing table, never parsed back) plus retired names
- * still in their grace period. Checks it compiles for every surface the tenant serves.
+ * still in their grace period as `unlisted` entries (callable, never in `tools/list`).
+ * Checks it compiles for every surface the tenant serves.
  */
 export async function buildSnapshot(q: Queryable, tenant: TenantRow): Promise<{ snapshot: CatalogSnapshot; serverIds: string[] }> {
   const servers = new Map(
@@ -72,7 +71,7 @@ export async function buildSnapshot(q: Queryable, tenant: TenantRow): Promise<{ 
     [tenant.id],
   );
   const retired = await q.query<RetiredRow>(
-    'SELECT exposed_name, server_id, entry, replaced_by, expires_at FROM registry.retired_names WHERE tenant_id = $1 AND expires_at > now() ORDER BY exposed_name',
+    'SELECT exposed_name, server_id, entry FROM registry.retired_names WHERE tenant_id = $1 AND expires_at > now() ORDER BY exposed_name',
     [tenant.id],
   );
   const tools: ToolEntry[] = [];
@@ -106,14 +105,11 @@ export async function buildSnapshot(q: Queryable, tenant: TenantRow): Promise<{ 
     const server = servers.get(r.server_id);
     if (!server || live.has(r.exposed_name)) continue;
     used.add(server.id);
-    const note = r.replaced_by ? `renamed to ${r.replaced_by}` : 'removed';
-    const definition: ToolDefinition = {
-      ...r.entry.definition,
-      description: `[Deprecated: ${note}; answers until ${r.expires_at.toISOString()}] ${r.entry.definition.description ?? ''}`.trim(),
-      _meta: { ...r.entry.definition._meta, 'switchboard/deprecated': { replacedBy: r.replaced_by, until: r.expires_at.toISOString() } },
-    };
+    // Unlisted rather than listed as deprecated: clients that cached an older list (claude.ai
+    // keeps them for hours) can still call the old name, while fresh lists show only the successor.
     // The route is rebuilt from the server so a changed URL or limit still applies.
-    tools.push({ definition, route: routeOf(server, (r.entry.route as Extract<Route, { kind: 'upstream' }>).upstreamName) });
+    const route = routeOf(server, (r.entry.route as Extract<Route, { kind: 'upstream' }>).upstreamName);
+    tools.push({ definition: r.entry.definition, route, unlisted: true });
   }
   const content: Omit<CatalogSnapshot, 'version'> = {
     tenantId: tenant.id,

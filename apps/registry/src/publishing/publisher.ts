@@ -134,7 +134,8 @@ export class Publisher {
     const prev = await q.query<{ snapshot: CatalogSnapshot }>('SELECT snapshot FROM registry.snapshots WHERE tenant_id = $1 AND version = $2', [tenant.id, tenant.current_version]);
     for (const entry of prev[0]?.snapshot.tools ?? []) {
       const name = entry.definition.name;
-      if (live.has(name) || entry.route.kind !== 'upstream' || entry.definition._meta?.['switchboard/deprecated'] !== undefined) continue;
+      // A grace-period entry (unlisted; or marked deprecated by older snapshots) is already retired: its clock keeps running.
+      if (live.has(name) || entry.route.kind !== 'upstream' || entry.unlisted === true || entry.definition._meta?.['switchboard/deprecated'] !== undefined) continue;
       const route = entry.route;
       const successor = pubs.find((p) => p.server_id === route.serverId && p.key === route.upstreamName)?.exposed_name ?? null;
       const stored: ToolEntry = { definition: entry.definition, route };
