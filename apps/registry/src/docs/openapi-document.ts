@@ -28,6 +28,14 @@ const OPS: Op[] = [
   { method: 'get', path: '/v1/changes', summary: 'Discovered changes of published items held for review', auth: 'tenant' },
   { method: 'post', path: '/v1/changes/approve', summary: 'Approve one held change and publish', auth: 'tenant', body: approveBody },
   { method: 'get', path: '/v1/preview', summary: 'What each surface receives (query: surface, version)', auth: 'tenant' },
+  {
+    method: 'post',
+    path: '/v1/preview',
+    summary:
+      'Draft preview: what each surface would receive if this publication (the POST /v1/publications body) were published now (query: surface, version). Same name checks and compile as publishing; nothing is written',
+    auth: 'tenant',
+    body: publishBody,
+  },
   { method: 'get', path: '/v1/snapshots', summary: 'Immutable snapshots (version = content hash)', auth: 'tenant' },
   { method: 'get', path: '/v1/audit', summary: 'Audit log of every change', auth: 'tenant' },
   {

@@ -1,17 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
-import { CompiledCatalog } from '@switchboard/catalog';
-import { LEGACY_VERSIONS, MODERN_VERSIONS, surfaceProfiles, type ProtocolVersion } from '@switchboard/protocol';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { approveBody, previewQuery, publishBody, unpublishBody } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import type { ServerRow } from '../servers/server-row';
 import { audit } from '../tenants/audit';
-import { buildSnapshot, loadTenant, type PublicationRow } from './build-snapshot';
-import { exposedName } from './exposed-name';
-
-const VERSIONS: readonly string[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
+import { buildSnapshot, loadTenant } from './build-snapshot';
+import { applyPublication } from './apply-publication';
+import { lockTenant } from './publisher';
+import { surfacePreview } from './surface-preview';
 
 /** Publishing: what is published, publish / unpublish, review of discovered changes, per-surface preview, snapshots. */
 @Controller('v1')
@@ -41,55 +38,10 @@ export class PublicationsController {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(publishBody, body, 'body');
     const names = await this.ctx.db.tx(async (q) => {
-      await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-publish:${tenantId}`]);
-      const servers = await q.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, input.serverId]);
-      const server = servers[0];
-      if (!server) throw ApiError.notFound('server', input.serverId, 'body.serverId');
-      const existing = await q.query<PublicationRow>('SELECT server_id, kind, key, exposed_name FROM registry.publications WHERE tenant_id = $1', [tenantId]);
-      const out: Array<{ kind: string; name: string; exposedName: string }> = [];
-      for (const [i, item] of input.items.entries()) {
-        const field = `body.items.${i}`;
-        const found = await q.query<{ definition: Record<string, unknown>; content_hash: string }>(
-          'SELECT definition, content_hash FROM registry.discovered_items WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 AND removed_at IS NULL',
-          [tenantId, server.id, item.kind, item.name],
-        );
-        if (!found[0]) throw new ApiError(404, 'NOT_FOUND', `${field}.name: ${item.kind} "${item.name}" was not discovered on server "${server.id}"`, `${field}.name`);
-        const mine = existing.find((p) => p.server_id === server.id && p.kind === item.kind && p.key === item.name);
-        const named = item.kind === 'tool' || item.kind === 'prompt';
-        let name: string;
-        if (!named) {
-          name = item.name;
-          if (existing.some((p) => p !== mine && p.kind === item.kind && p.exposed_name === name)) {
-            throw new ApiError(409, 'NAME_COLLISION', `${field}.name: ${item.kind} "${name}" is already published by another server`, `${field}.name`);
-          }
-        } else if (mine && item.exposedName === undefined) {
-          name = mine.exposed_name;
-        } else {
-          const taken = new Set(existing.filter((p) => p !== mine && p.kind === item.kind).map((p) => p.exposed_name));
-          name = exposedName({ upstreamName: item.name, explicit: item.exposedName, prefix: server.tool_prefix ?? server.id, taken, field: `${field}.exposedName` });
-        }
-        if (mine) {
-          await q.query('UPDATE registry.publications SET exposed_name = $5, overrides = $6, updated_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [
-            tenantId,
-            server.id,
-            item.kind,
-            item.name,
-            name,
-            JSON.stringify(item.overrides ?? {}),
-          ]);
-          mine.exposed_name = name;
-        } else {
-          await q.query(
-            `INSERT INTO registry.publications (tenant_id, server_id, kind, key, exposed_name, approved_hash, approved_definition, overrides)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-            [tenantId, server.id, item.kind, item.name, name, found[0].content_hash, JSON.stringify(found[0].definition), JSON.stringify(item.overrides ?? {})],
-          );
-          existing.push({ server_id: server.id, kind: item.kind, key: item.name, exposed_name: name } as PublicationRow);
-        }
-        out.push({ kind: item.kind, name: item.name, exposedName: name });
-      }
-      await audit(q, tenantId, actor, 'publication.publish', server.id, { items: out });
-      return out;
+      await lockTenant(q, tenantId);
+      const { server, items } = await applyPublication(q, tenantId, input);
+      await audit(q, tenantId, actor, 'publication.publish', server.id, { items });
+      return items;
     });
     const published = await this.ctx.publisher.publish(tenantId, actor, 'publish');
     return { items: names, ...published };
@@ -178,23 +130,37 @@ export class PublicationsController {
   async preview(@Req() req: FastifyRequest, @Query() query: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const input = parseInput(previewQuery, query, 'query');
-    if (!VERSIONS.includes(input.version)) throw new ApiError(400, 'VALIDATION', `query.version: unknown protocol version (known: ${VERSIONS.join(', ')})`, 'query.version');
     const tenant = await loadTenant(this.ctx.db, tenantId);
     const { snapshot } = await buildSnapshot(this.ctx.db, tenant);
-    const surfaces = surfaceProfiles(tenant.surface_rules);
-    if (input.surface !== undefined && !Object.hasOwn(surfaces, input.surface)) {
-      throw new ApiError(404, 'NOT_FOUND', `query.surface: surface "${input.surface}" is not defined (known: ${Object.keys(surfaces).join(', ')})`, 'query.surface');
-    }
-    const catalog = CompiledCatalog.build(snapshot, { surfaces, pageSize: 10_000 });
-    const version = input.version as ProtocolVersion;
-    const ids = input.surface ? [input.surface] : Object.keys(surfaces);
-    const out: Record<string, unknown> = {};
-    for (const id of ids) {
-      const tools = JSON.parse(catalog.list('tools/list', id, version).toString('utf8')) as { tools: unknown[] };
-      const prompts = JSON.parse(catalog.list('prompts/list', id, version).toString('utf8')) as { prompts: unknown[] };
-      out[id] = { profile: surfaces[id], tools: tools.tools, prompts: prompts.prompts };
-    }
-    return { version: snapshot.version, protocolVersion: version, live: snapshot.version === tenant.current_version, surfaces: out };
+    const surfaces = surfacePreview(snapshot, tenant.surface_rules, input.version, input.surface);
+    return { version: snapshot.version, protocolVersion: input.version, live: snapshot.version === tenant.current_version, surfaces };
+  }
+
+  /**
+   * Draft preview: what each surface would receive if the body (the same shape as
+   * `POST /v1/publications`) were published now — the current publications with the proposal
+   * applied, through the same name checks, retirement and compile as publishing, in a
+   * transaction that is rolled back. Nothing is written, audited or pushed to gateways.
+   */
+  @Post('preview')
+  @HttpCode(200)
+  async previewDraft(@Req() req: FastifyRequest, @Query() query: unknown, @Body() body: unknown) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const q = parseInput(previewQuery, query, 'query');
+    const input = parseInput(publishBody, body, 'body');
+    const { tenant, snapshot, applied } = await this.ctx.publisher.draft(tenantId, (tx) => applyPublication(tx, tenantId, input));
+    const surfaces = surfacePreview(snapshot, tenant.surface_rules, q.version, q.surface);
+    return {
+      draft: true,
+      version: snapshot.version,
+      protocolVersion: q.version,
+      /** The snapshot gateways serve now (null before the first publish). */
+      liveVersion: tenant.current_version,
+      /** True when publishing this draft would change nothing. */
+      live: snapshot.version === tenant.current_version,
+      items: applied.items,
+      surfaces,
+    };
   }
 
   @Get('snapshots')

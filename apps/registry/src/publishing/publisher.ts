@@ -9,6 +9,14 @@ import type { ServerRow } from '../servers/server-row';
 import { buildSnapshot, loadTenant, type TenantRow } from './build-snapshot';
 import { redisKeys, type PublishedCatalog } from './tenant-catalog';
 
+/** Thrown inside a draft's transaction so the database rolls every change of it back. */
+const DRAFT_ROLLBACK = Symbol('draft rollback');
+
+/** One publisher at a time per tenant (transaction-scoped), so retired names and versions stay consistent. */
+export async function lockTenant(q: Queryable, tenantId: string): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-publish:${tenantId}`]);
+}
+
 export interface PublishResult {
   version: string;
   tools: number;
@@ -37,11 +45,8 @@ export class Publisher {
 
   async publish(tenantId: string, actor: string, reason: string): Promise<PublishResult> {
     const snapshot = await this.db.tx(async (q) => {
-      // One publisher at a time per tenant, so retired names and versions stay consistent.
-      await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-publish:${tenantId}`]);
-      const tenant = await loadTenant(q, tenantId);
-      await this.retireNames(q, tenant);
-      const { snapshot } = await buildSnapshot(q, tenant);
+      await lockTenant(q, tenantId);
+      const { tenant, snapshot } = await this.compile(q, tenantId);
       await q.query('INSERT INTO registry.snapshots (tenant_id, version, snapshot) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [tenantId, snapshot.version, JSON.stringify(snapshot)]);
       await q.query('UPDATE registry.tenants SET current_version = $2, updated_at = now() WHERE id = $1', [tenantId, snapshot.version]);
       await audit(q, tenantId, actor, 'snapshot.publish', snapshot.version, { reason, tools: snapshot.tools.length, previous: tenant.current_version });
@@ -49,6 +54,37 @@ export class Publisher {
     });
     const redis = await this.push(tenantId);
     return { version: snapshot.version, tools: snapshot.tools.length, redis };
+  }
+
+  /**
+   * What `publish` would compile if `apply` (a change to the publications, e.g. applyPublication)
+   * were committed now: the same lock, name retirement and snapshot build as `publish`, inside a
+   * transaction that is always rolled back, so nothing is written, nothing is pushed, and the
+   * answer cannot drift from what publishing produces. Errors thrown by `apply` or by the
+   * compile (409 when the catalog does not compile) pass through unchanged.
+   */
+  async draft<T>(tenantId: string, apply: (q: Queryable) => Promise<T>): Promise<{ tenant: TenantRow; snapshot: CatalogSnapshot; applied: T }> {
+    let out: { tenant: TenantRow; snapshot: CatalogSnapshot; applied: T } | undefined;
+    try {
+      await this.db.tx(async (q) => {
+        await lockTenant(q, tenantId);
+        const applied = await apply(q);
+        out = { ...(await this.compile(q, tenantId)), applied };
+        throw DRAFT_ROLLBACK;
+      });
+    } catch (err) {
+      if (err !== DRAFT_ROLLBACK) throw err;
+    }
+    if (!out) throw new Error('draft compiled nothing');
+    return out;
+  }
+
+  /** The snapshot the tenant's current publications compile to (retiring dropped names first), within `q`'s transaction. */
+  private async compile(q: Queryable, tenantId: string): Promise<{ tenant: TenantRow; snapshot: CatalogSnapshot }> {
+    const tenant = await loadTenant(q, tenantId);
+    await this.retireNames(q, tenant);
+    const { snapshot } = await buildSnapshot(q, tenant);
+    return { tenant, snapshot };
   }
 
   /** The catalog a gateway loads for a tenant (current snapshot + sealed credentials), or undefined before the first publish. */

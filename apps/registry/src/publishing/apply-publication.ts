@@ -1,0 +1,71 @@
+import type { Queryable } from '../db/database';
+import { ApiError } from '../http/api-error';
+import type { PublishInput } from '../http/schemas';
+import type { ServerRow } from '../servers/server-row';
+import type { PublicationRow } from './build-snapshot';
+import { exposedName } from './exposed-name';
+
+/** One applied item: the upstream name and the exposed name it got. */
+export interface AppliedItem {
+  kind: string;
+  name: string;
+  exposedName: string;
+}
+
+/**
+ * Writes one publication request into `registry.publications` inside the caller's transaction:
+ * new items, renames and override changes of one server, with exposed names checked (valid on
+ * every surface, unique per tenant; a collision with another server gets the server prefix).
+ * Errors name the request field (`body.items.N.exposedName`). Both publishing (committed) and
+ * the draft preview (rolled back) go through here, so the preview cannot drift from publish.
+ * The caller holds the tenant's publish lock.
+ */
+export async function applyPublication(q: Queryable, tenantId: string, input: PublishInput): Promise<{ server: ServerRow; items: AppliedItem[] }> {
+  const servers = await q.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, input.serverId]);
+  const server = servers[0];
+  if (!server) throw ApiError.notFound('server', input.serverId, 'body.serverId');
+  const existing = await q.query<PublicationRow>('SELECT server_id, kind, key, exposed_name FROM registry.publications WHERE tenant_id = $1', [tenantId]);
+  const out: AppliedItem[] = [];
+  for (const [i, item] of input.items.entries()) {
+    const field = `body.items.${i}`;
+    const found = await q.query<{ definition: Record<string, unknown>; content_hash: string }>(
+      'SELECT definition, content_hash FROM registry.discovered_items WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 AND removed_at IS NULL',
+      [tenantId, server.id, item.kind, item.name],
+    );
+    if (!found[0]) throw new ApiError(404, 'NOT_FOUND', `${field}.name: ${item.kind} "${item.name}" was not discovered on server "${server.id}"`, `${field}.name`);
+    const mine = existing.find((p) => p.server_id === server.id && p.kind === item.kind && p.key === item.name);
+    const named = item.kind === 'tool' || item.kind === 'prompt';
+    let name: string;
+    if (!named) {
+      name = item.name;
+      if (existing.some((p) => p !== mine && p.kind === item.kind && p.exposed_name === name)) {
+        throw new ApiError(409, 'NAME_COLLISION', `${field}.name: ${item.kind} "${name}" is already published by another server`, `${field}.name`);
+      }
+    } else if (mine && item.exposedName === undefined) {
+      name = mine.exposed_name;
+    } else {
+      const taken = new Set(existing.filter((p) => p !== mine && p.kind === item.kind).map((p) => p.exposed_name));
+      name = exposedName({ upstreamName: item.name, explicit: item.exposedName, prefix: server.tool_prefix ?? server.id, taken, field: `${field}.exposedName` });
+    }
+    if (mine) {
+      await q.query('UPDATE registry.publications SET exposed_name = $5, overrides = $6, updated_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [
+        tenantId,
+        server.id,
+        item.kind,
+        item.name,
+        name,
+        JSON.stringify(item.overrides ?? {}),
+      ]);
+      mine.exposed_name = name;
+    } else {
+      await q.query(
+        `INSERT INTO registry.publications (tenant_id, server_id, kind, key, exposed_name, approved_hash, approved_definition, overrides)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [tenantId, server.id, item.kind, item.name, name, found[0].content_hash, JSON.stringify(found[0].definition), JSON.stringify(item.overrides ?? {})],
+      );
+      existing.push({ server_id: server.id, kind: item.kind, key: item.name, exposed_name: name } as PublicationRow);
+    }
+    out.push({ kind: item.kind, name: item.name, exposedName: name });
+  }
+  return { server, items: out };
+}
