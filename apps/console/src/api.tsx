@@ -160,7 +160,12 @@ export interface SurfacePreview {
 export interface Preview {
   version: string;
   protocolVersion: string;
+  /** Live preview: the gateway serves exactly this. Draft preview: publishing the draft would change nothing. */
   live: boolean;
+  /** Set on a draft preview (`POST /v1/preview`): nothing of it is live until published. */
+  draft?: boolean;
+  /** Draft preview: the snapshot gateways serve now (null before the first publish). */
+  liveVersion?: string | null;
   surfaces: Record<string, SurfacePreview>;
 }
 

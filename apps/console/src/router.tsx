@@ -20,11 +20,22 @@ function current(): PageId {
   return PAGES.some((p) => p.id === id) ? (id as PageId) : 'servers';
 }
 
-/** Navigates without a reload (history API; the registry serves index.html for every client route). */
-export function navigate(page: PageId): void {
-  if (current() === page && location.pathname !== BASE) return;
-  history.pushState(null, '', `${BASE}${page}`);
+/** Navigates without a reload (history API; the registry serves index.html for every client route). `search` e.g. `?draft`. */
+export function navigate(page: PageId, search = ''): void {
+  if (current() === page && location.pathname !== BASE && location.search === search) return;
+  history.pushState(null, '', `${BASE}${page}${search}`);
   dispatchEvent(new PopStateEvent('popstate'));
+}
+
+/** The address bar's query string (`?draft`), following navigation and back/forward. */
+export function useSearch(): string {
+  const [search, setSearch] = useState(location.search);
+  useEffect(() => {
+    const on = () => setSearch(location.search);
+    addEventListener('popstate', on);
+    return () => removeEventListener('popstate', on);
+  }, []);
+  return search;
 }
 
 /** The page in the address bar, following back/forward. */

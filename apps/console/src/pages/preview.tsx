@@ -1,29 +1,125 @@
 import { useState } from 'preact/hooks';
-import { api, type Preview } from '../api';
-import { diffTool } from '../diff';
-import { navigate } from '../router';
+import { api, asApiError, type ApiError, type Preview } from '../api';
+import { diffTool, flatten } from '../diff';
+import { draftStore } from '../draft';
+import { navigate, useSearch } from '../router';
 import { Badge, Empty, ErrorBox, Spinner, splitError, useLoad } from '../ui';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** Built-ins first, in the order people compare them; custom surfaces after. */
 const SURFACE_ORDER = ['generic', 'claude', 'openai'];
 
-/** Exactly the `tools/list` each surface receives, side by side, with the differences highlighted. */
+interface PreviewData {
+  shown: Preview;
+  /** In draft mode: the live preview, to mark what the draft changes. */
+  live?: Preview;
+}
+
+/** Exactly the `tools/list` each surface receives, side by side, with the differences highlighted — live, or for a draft before it is published. */
 export function PreviewPage() {
+  const search = useSearch();
+  const draft = new URLSearchParams(search).has('draft') ? draftStore.get() : undefined;
+  const missingDraft = new URLSearchParams(search).has('draft') && !draft;
   const [version, setVersion] = useState(VERSIONS[0]);
   const [onlyDiffs, setOnlyDiffs] = useState(false);
-  const preview = useLoad(() => api<Preview>('GET', `/v1/preview?version=${encodeURIComponent(version)}`), [version]);
+  const [publishing, setPublishing] = useState(false);
+  const [publishError, setPublishError] = useState<ApiError | undefined>(undefined);
+  const [notice, setNotice] = useState('');
+  const preview = useLoad<PreviewData>(async () => {
+    const q = `/v1/preview?version=${encodeURIComponent(version)}`;
+    if (!draft) return { shown: await api<Preview>('GET', q) };
+    const [shown, live] = await Promise.all([api<Preview>('POST', q, draft), api<Preview>('GET', q)]);
+    return { shown, live };
+  }, [version, search]);
   const { fields, form } = splitError(preview.error, { version: 'pv-version' });
-  const data = preview.data;
+  const data = preview.data?.shown;
+  const live = preview.data?.live;
   const surfaces = data ? [...SURFACE_ORDER.filter((s) => s in data.surfaces), ...Object.keys(data.surfaces).filter((s) => !SURFACE_ORDER.includes(s))] : [];
   const toolNames = data ? [...new Set(surfaces.flatMap((s) => data.surfaces[s].tools.map((t) => String(t.name))))] : [];
 
+  const publish = async () => {
+    if (!draft) return;
+    setPublishing(true);
+    setPublishError(undefined);
+    try {
+      const res = await api<{ version: string; items: Array<{ exposedName: string }> }>('POST', '/v1/publications', draft);
+      draftStore.clear();
+      setNotice(`Published ${res.items.map((i) => i.exposedName).join(', ')}: the gateway now serves version ${res.version.slice(0, 12)}.`);
+      navigate('preview');
+    } catch (err) {
+      setPublishError(asApiError(err));
+    } finally {
+      setPublishing(false);
+    }
+  };
+  const discard = () => {
+    draftStore.clear();
+    setNotice('');
+    navigate('tools');
+  };
+
+  if (missingDraft) {
+    return (
+      <section aria-labelledby="preview-h">
+        <h1 id="preview-h">Preview</h1>
+        <Empty>
+          There is no draft to preview in this tab.{' '}
+          <a href="/console/tools" onClick={(e) => (e.preventDefault(), navigate('tools'))}>
+            Change a tool
+          </a>{' '}
+          and choose “Preview before publishing”, or{' '}
+          <a href="/console/preview" onClick={(e) => (e.preventDefault(), navigate('preview'))}>
+            see what is live
+          </a>
+          .
+        </Empty>
+      </section>
+    );
+  }
+
   return (
     <section aria-labelledby="preview-h">
-      <h1 id="preview-h">Preview</h1>
+      <h1 id="preview-h">{draft ? 'Preview — draft' : 'Preview'}</h1>
       <p class="lead">
-        What each client receives from <code>tools/list</code> for your published tools, compiled by the same code the gateway runs. Highlighted rows differ between surfaces; “—” means the surface does not receive that field.
+        {draft ? (
+          <>
+            What each client <em>would</em> receive from <code>tools/list</code> if you published your change now, compiled by the same code as publishing. Nothing is live until you publish.
+          </>
+        ) : (
+          <>What each client receives from <code>tools/list</code> for your published tools, compiled by the same code the gateway runs.</>
+        )}{' '}
+        Highlighted rows differ between surfaces; “—” means the surface does not receive that field.
       </p>
+      {notice && !draft && (
+        <p role="status" class="ok-text" data-testid="preview-notice">
+          {notice}
+        </p>
+      )}
+      {draft && (
+        <div class="card draft-bar" data-testid="draft-bar">
+          <p>
+            <Badge tone="warn">Draft — not live yet</Badge>{' '}
+            {draft.items.map((i) => (
+              <span key={i.name} class="mono small">
+                {draft.serverId}/{i.name}
+                {i.exposedName ? ` → ${i.exposedName}` : ''}
+                {i.overrides.title ? ` · title “${i.overrides.title}”` : ''}
+                {i.overrides.description ? ' · new description' : ''}{' '}
+              </span>
+            ))}
+          </p>
+          {data?.live && <p class="muted small">This draft changes nothing: the gateway already serves exactly this.</p>}
+          {publishError && <ErrorBox error={publishError} title="Could not publish" />}
+          <div class="row">
+            <button type="button" class="primary" onClick={() => void publish()} disabled={publishing || !data}>
+              {publishing ? 'Publishing…' : 'Publish'}
+            </button>
+            <button type="button" onClick={discard} disabled={publishing}>
+              Discard draft
+            </button>
+          </div>
+        </div>
+      )}
       <div class="row controls">
         <div class={`field inline${fields['pv-version'] ? ' invalid' : ''}`}>
           <label for="pv-version">Protocol version</label>
@@ -39,9 +135,9 @@ export function PreviewPage() {
         <label class="check">
           <input type="checkbox" checked={onlyDiffs} onChange={(e) => setOnlyDiffs((e.currentTarget as HTMLInputElement).checked)} /> Only show differences
         </label>
-        {data && (data.live ? <Badge tone="ok">Live: the gateway serves exactly this</Badge> : <Badge tone="warn">Not yet live: publish to serve it</Badge>)}
+        {data && !draft && (data.live ? <Badge tone="ok">Live: the gateway serves exactly this</Badge> : <Badge tone="warn">Not yet live: publish to serve it</Badge>)}
       </div>
-      {form && <ErrorBox error={form} title="Could not build the preview" retry={() => void preview.reload()} />}
+      {form && <ErrorBox error={form} title={draft ? 'Could not build the draft preview' : 'Could not build the preview'} retry={() => void preview.reload()} />}
       {preview.loading && !data && <Spinner label="Compiling the preview…" />}
       {data && toolNames.length === 0 && (
         <Empty>
@@ -60,9 +156,17 @@ export function PreviewPage() {
           {toolNames.map((name) => {
             const rows = diffTool(surfaces.map((s) => data.surfaces[s].tools.find((t) => t.name === name)));
             const shown = onlyDiffs ? rows.filter((r) => r.differs) : rows;
+            const liveFlat = live ? surfaces.map((s) => live.surfaces[s]?.tools.find((t) => t.name === name)) : [];
+            const isNew = live !== undefined && liveFlat.every((t) => t === undefined);
+            const liveValues = liveFlat.map((t) => (t ? flatten(t) : undefined));
+            const changedRow = (path: string, values: Array<string | undefined>) => live !== undefined && !isNew && values.some((v, i) => v !== liveValues[i]?.get(path));
+            const toolChanged = live !== undefined && !isNew && rows.some((r) => changedRow(r.path, r.values));
             return (
               <section class="card" key={name} aria-label={`Tool ${name}`} data-testid={`preview-${name}`}>
-                <h2 class="mono">{name}</h2>
+                <h2 class="mono">
+                  {name} {isNew && <Badge tone="info">New in this draft</Badge>}
+                  {toolChanged && <Badge tone="info">Changed by this draft</Badge>}
+                </h2>
                 <div class="scroll-x">
                   <table class="data diff">
                     <thead>
@@ -84,10 +188,11 @@ export function PreviewPage() {
                         </tr>
                       )}
                       {shown.map((r) => (
-                        <tr key={r.path} class={r.differs ? 'differs' : ''} data-path={r.path}>
+                        <tr key={r.path} class={`${r.differs ? 'differs' : ''}${changedRow(r.path, r.values) ? ' changed' : ''}`} data-path={r.path}>
                           <th scope="row" class="mono">
                             {r.path}
                             {r.differs && <span class="sr-only"> (differs)</span>}
+                            {changedRow(r.path, r.values) && <span class="changed-mark"> changed</span>}
                           </th>
                           {r.values.map((v, i) => (
                             <td key={surfaces[i]} class={`mono wrap${v === undefined ? ' absent' : ''}`} data-tool={name} data-path={r.path} data-surface={surfaces[i]}>

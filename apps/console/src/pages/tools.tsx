@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, asApiError, type ApiError, type Item, type Publication, type Server } from '../api';
+import { draftStore, type Draft, type DraftItem } from '../draft';
+import { navigate } from '../router';
 import { Badge, Empty, ErrorBox, Field, Spinner, splitError, useLoad } from '../ui';
 
 interface ServerTools {
@@ -84,18 +86,38 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
   const { fields, form } = splitError(error, map);
   const discoveredTitle = str(tool.definition.title) || str((tool.definition.annotations as Record<string, unknown> | undefined)?.title);
 
+  /** The publication this form proposes (the body of both publish and the draft preview). */
+  const proposal = (): Draft => {
+    const item: DraftItem = { kind: 'tool', name: tool.name, overrides: {} };
+    if (title.trim()) item.overrides.title = title.trim();
+    if (description.trim()) item.overrides.description = description.trim();
+    if (exposed.trim()) item.exposedName = exposed.trim();
+    return { serverId: server.id, items: [item] };
+  };
+
+  /** Compiles the proposal first (bad names land beside their field here), then opens it on the Preview page. */
+  const previewDraft = async () => {
+    setBusy(true);
+    setError(undefined);
+    setDone('');
+    try {
+      const draft = proposal();
+      await api('POST', '/v1/preview', draft);
+      draftStore.set(draft);
+      navigate('preview', '?draft');
+    } catch (err) {
+      setError(asApiError(err));
+      setBusy(false);
+    }
+  };
+
   const publish = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(undefined);
     setDone('');
     try {
-      const overrides: Record<string, string> = {};
-      if (title.trim()) overrides.title = title.trim();
-      if (description.trim()) overrides.description = description.trim();
-      const item: Record<string, unknown> = { kind: 'tool', name: tool.name, overrides };
-      if (exposed.trim()) item.exposedName = exposed.trim();
-      const res = await api<{ items: Array<{ exposedName: string }> }>('POST', '/v1/publications', { serverId: server.id, items: [item] });
+      const res = await api<{ items: Array<{ exposedName: string }> }>('POST', '/v1/publications', proposal());
       setDone(`Published as ${res.items[0]?.exposedName ?? tool.name}.`);
       await onChanged();
     } catch (err) {
@@ -147,7 +169,10 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
       {form && <ErrorBox error={form} title="Could not publish" />}
       <div class="row">
         <button type="submit" class="primary" disabled={busy || tool.removedAt !== null}>
-          {busy ? 'Publishing…' : publication ? 'Save and publish' : 'Publish'}
+          {busy ? 'Working…' : publication ? 'Save and publish' : 'Publish'}
+        </button>
+        <button type="button" onClick={() => void previewDraft()} disabled={busy || tool.removedAt !== null}>
+          Preview before publishing
         </button>
         {publication && (
           <button type="button" onClick={() => void unpublish()} disabled={busy}>
