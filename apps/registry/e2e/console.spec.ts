@@ -106,25 +106,18 @@ describe('tenant console in Chromium', () => {
     await shot('servers');
   });
 
-  it('overrides a title and publishes the tool', async () => {
-    await nav('Tools');
-    const tool = page.getByTestId('tool-docs-search_docs');
-    await tool.getByText('Not published').waitFor();
-    await tool.getByLabel('Title').fill('Search docs');
-    // Bad input first: an exposed name the API refuses is shown beside that field.
-    await tool.getByLabel('Exposed name').fill('no spaces allowed');
-    await tool.getByRole('button', { name: 'Publish' }).click();
-    await tool.getByTestId('tool-docs-search_docs-name-error').waitFor();
-    await tool.getByLabel('Exposed name').fill('');
-    await tool.getByRole('button', { name: 'Publish' }).click();
-    await tool.getByText('Published as search_docs').first().waitFor();
-    await shot('tools');
-  });
-
-  it('previews claude vs openai side by side, differing as the surface rules say', async () => {
-    await nav('Preview');
-    await page.getByTestId('preview-search_docs').waitFor();
-    const cell = (p: string, surface: string) => page.locator(`td[data-tool="search_docs"][data-path="${p}"][data-surface="${surface}"]`);
+  const gatewayTools = async (): Promise<Array<{ name: string; title?: string }> | undefined> => {
+    const res = await fetch(`${gateway.url}/t/acme/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    if (res.status !== 200) return undefined;
+    const body = (await res.json()) as { result?: { tools: Array<{ name: string; title?: string }> } };
+    return body.result?.tools;
+  };
+  const cell = (p: string, surface: string) => page.locator(`td[data-tool="search_docs"][data-path="${p}"][data-surface="${surface}"]`);
+  const expectSurfaceRules = async () => {
     // Every surface gets the overridden title; Claude and OpenAI also get it mirrored into annotations.title.
     for (const s of ['generic', 'claude', 'openai']) expect(await cell('title', s).textContent()).toBe('"Search docs"');
     expect(await cell('annotations.title', 'claude').textContent()).toBe('"Search docs"');
@@ -135,20 +128,47 @@ describe('tenant console in Chromium', () => {
     expect(await cell('_meta.openai/toolInvocation/invoking', 'openai').textContent()).toBe('"Searching the docs…"');
     expect(await cell('_meta.openai/toolInvocation/invoking', 'claude').textContent()).toBe('—');
     await expect(page.locator('tr.differs[data-path="_meta.securitySchemes"]').count()).resolves.toBe(1);
+  };
+
+  it('overrides a title and previews the draft: claude vs openai differ as the surface rules say, marked "not live yet"', async () => {
+    await nav('Tools');
+    const tool = page.getByTestId('tool-docs-search_docs');
+    await tool.getByText('Not published').waitFor();
+    await tool.getByLabel('Title').fill('Search docs');
+    // Bad input first: the draft preview refuses an exposed name the way publish does, beside that field.
+    await tool.getByLabel('Exposed name').fill('no spaces allowed');
+    await tool.getByRole('button', { name: 'Preview before publishing' }).click();
+    await tool.getByTestId('tool-docs-search_docs-name-error').waitFor();
+    await tool.getByLabel('Exposed name').fill('');
+    await tool.getByRole('button', { name: 'Preview before publishing' }).click();
+
+    await page.getByRole('heading', { name: 'Preview — draft', level: 1 }).waitFor();
+    await page.getByTestId('draft-bar').getByText('Draft — not live yet').waitFor();
+    await page.getByTestId('preview-search_docs').getByText('New in this draft').waitFor();
+    expect(await page.getByText('Live: the gateway serves exactly this').count()).toBe(0);
+    await expectSurfaceRules();
+    await shot('preview-draft');
+    // Nothing is live: the gateway serves no catalog for the tenant yet.
+    expect((await gatewayTools()) ?? []).toEqual([]);
+  });
+
+  it('publishes the draft from the preview, which then shows it as live', async () => {
+    await page.getByTestId('draft-bar').getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByTestId('preview-notice').getByText(/Published search_docs/).waitFor();
+    await page.getByRole('heading', { name: 'Preview', exact: true, level: 1 }).waitFor();
     await page.getByText('Live: the gateway serves exactly this').waitFor();
+    expect(await page.getByTestId('draft-bar').count()).toBe(0);
+    await expectSurfaceRules();
     await shot('preview');
+    await nav('Tools');
+    await page.getByTestId('tool-docs-search_docs').getByText('Published as search_docs').first().waitFor();
+    await shot('tools');
   });
 
   it('the gateway serves the published tool with the overridden title', async () => {
     const tools = await until('gateway serves search_docs', async () => {
-      const res = await fetch(`${gateway.url}/t/acme/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      if (res.status !== 200) return undefined;
-      const body = (await res.json()) as { result?: { tools: Array<{ name: string; title?: string }> } };
-      return body.result?.tools.length ? body.result.tools : undefined;
+      const list = await gatewayTools();
+      return list?.length ? list : undefined;
     });
     expect(tools.map((t) => [t.name, t.title])).toEqual([['search_docs', 'Search docs']]);
   });
