@@ -1,8 +1,9 @@
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { GuardedFetch } from '@switchboard/net-guard';
+import { NetGuardError, type GuardedFetch } from '@switchboard/net-guard';
 
 /** One discovered item: its kind, its upstream key (name, URI or URI template) and raw definition. */
 export interface DiscoveredItem {
@@ -21,22 +22,96 @@ export interface DiscoverOptions {
 
 const MAX_PAGES = 200;
 
+/** The protocol revision the modern path pins (stateless, `server/discover`, per-request `_meta`). */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** What one discovery found and how the server spoke. */
+export interface DiscoveryResult {
+  items: DiscoveredItem[];
+  transport: 'streamable-http' | 'sse';
+  /** `modern`: 2026-07-28 (`server/discover`, stateless); `legacy`: the 2025-and-earlier `initialize` handshake. */
+  era: 'modern' | 'legacy';
+  /** The revision the server spoke (negotiated or discovered), when it said. */
+  protocolVersion: string | undefined;
+  serverInfo: unknown;
+}
+
+/** The calls discovery makes, common to the SDK 1.x client and the 2026-07-28 (SDK v2) client. */
+interface ListingClient {
+  getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown } | undefined;
+  getServerVersion(): unknown;
+  listTools(params: { cursor?: string }, opts: RequestOpts): Promise<{ tools: Array<{ name: string }>; nextCursor?: string }>;
+  listResources(params: { cursor?: string }, opts: RequestOpts): Promise<{ resources: Array<{ uri: string }>; nextCursor?: string }>;
+  listResourceTemplates(params: { cursor?: string }, opts: RequestOpts): Promise<{ resourceTemplates: Array<{ uriTemplate: string }>; nextCursor?: string }>;
+  listPrompts(params: { cursor?: string }, opts: RequestOpts): Promise<{ prompts: Array<{ name: string }>; nextCursor?: string }>;
+}
+type RequestOpts = { timeout: number; maxTotalTimeout: number };
+
 /**
- * Lists every tool, resource, resource template and prompt of an upstream MCP server with
- * the official SDK client, following every page. Streamable HTTP first; with `auto`, a
- * server that refuses it with a 4xx (a 2024-11-05 HTTP+SSE server) is retried over the
- * legacy SSE transport. All requests go through the SSRF-guarded fetch.
+ * Lists every tool, resource, resource template and prompt of an upstream MCP server,
+ * following every page. With `auto` or `streamable-http`, the 2026-07-28 client (SDK v2,
+ * pinned: `server/discover` then stateless requests) goes first; a server that does not
+ * speak it falls back to the SDK 1.x Streamable HTTP client (`initialize`, up to
+ * 2025-11-25), and with `auto` a server that refuses that with a 4xx (a 2024-11-05
+ * HTTP+SSE server) is retried over the legacy SSE transport. All requests go through the
+ * SSRF-guarded fetch; a refused URL or a credential the server rejects ends discovery at once.
  */
-export async function discoverServer(options: DiscoverOptions): Promise<{ items: DiscoveredItem[]; transport: 'streamable-http' | 'sse'; serverInfo: unknown }> {
-  if (options.transport === 'sse') return { ...(await listAll(sseTransport(options), options)), transport: 'sse' };
+export async function discoverServer(options: DiscoverOptions): Promise<DiscoveryResult> {
+  if (options.transport === 'sse') return { ...(await listAll(legacyClient(), sseTransport(options), options)), transport: 'sse', era: 'legacy' };
   try {
-    return { ...(await listAll(streamableTransport(options), options)), transport: 'streamable-http' };
+    return { ...(await listModern(options)), transport: 'streamable-http', era: 'modern' };
+  } catch (err) {
+    if (!isModernRefusal(err)) throw err;
+  }
+  try {
+    return { ...(await listAll(legacyClient(), streamableTransport(options), options)), transport: 'streamable-http', era: 'legacy' };
   } catch (err) {
     if (options.transport === 'auto' && isLegacyRefusal(err)) {
-      return { ...(await listAll(sseTransport(options), options)), transport: 'sse' };
+      return { ...(await listAll(legacyClient(), sseTransport(options), options)), transport: 'sse', era: 'legacy' };
     }
     throw err;
   }
+}
+
+function legacyClient(): Client {
+  return new Client({ name: 'switchboard-registry', version: '0.1.0' });
+}
+
+/** The 2026-07-28 path: connect pinned to the modern revision (no `initialize`), then list. */
+async function listModern(o: DiscoverOptions): Promise<Omit<DiscoveryResult, 'transport' | 'era'>> {
+  const client = new ModernClient(
+    { name: 'switchboard-registry', version: '0.1.0' },
+    { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } }, listMaxPages: MAX_PAGES },
+  );
+  // `follow`: redirects are followed by the guarded fetch, which re-checks every target.
+  const transport = new ModernTransport(new URL(o.url), { requestInit: { headers: o.headers }, fetch: o.fetch, redirectPolicy: 'follow' });
+  const opts = { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs };
+  await client.connect(transport, opts);
+  try {
+    const result = await listWith(client as unknown as ListingClient, o);
+    return { ...result, protocolVersion: client.getNegotiatedProtocolVersion() ?? MODERN_PROTOCOL_VERSION };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The pinned connect failed in a way that means "this server does not speak 2026-07-28"
+ * (no `server/discover`, no overlap, an HTTP 4xx other than 401/403, a legacy-shaped answer),
+ * so the 1.x path is worth trying. Not for: a refused URL (SSRF guard), a rejected credential,
+ * a timeout or a network failure (the 1.x path would fail the same way and only double the wait).
+ */
+function isModernRefusal(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause) {
+    if (e instanceof NetGuardError) return false;
+    // Silence on HTTP is an outage, not a legacy server (those answer an unknown method with an error).
+    if ((e as { code?: unknown }).code === 'REQUEST_TIMEOUT' || /timed? ?out/i.test((e as Error).message ?? '')) return false;
+    const status = (e as { status?: unknown; code?: unknown }).status ?? (e as { code?: unknown }).code;
+    if (status === 401 || status === 403) return false;
+    if (/\b(401|403)\b|unauthori[sz]ed|forbidden/i.test((e as Error).message ?? '')) return false;
+    if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|fetch failed/i.test(`${(e as { code?: unknown }).code ?? ''} ${(e as Error).message ?? ''}`)) return false;
+  }
+  return true;
 }
 
 function streamableTransport(o: DiscoverOptions): Transport {
@@ -55,49 +130,56 @@ function isLegacyRefusal(err: unknown): boolean {
   return /HTTP 4(0[045])|Unexpected content type|Error POSTing to endpoint \(HTTP 4/i.test((err as Error)?.message ?? '');
 }
 
-async function listAll(transport: Transport, o: DiscoverOptions): Promise<{ items: DiscoveredItem[]; serverInfo: unknown }> {
-  const client = new Client({ name: 'switchboard-registry', version: '0.1.0' });
+async function listAll(client: Client, transport: Transport, o: DiscoverOptions): Promise<Omit<DiscoveryResult, 'transport' | 'era'>> {
   const opts = { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs };
   await client.connect(transport, opts);
   try {
-    const caps = client.getServerCapabilities() ?? {};
-    const items: DiscoveredItem[] = [];
-    const pages = async <T>(fetchPage: (cursor?: string) => Promise<{ list: T[]; next?: string }>, add: (t: T) => void) => {
-      let cursor: string | undefined;
-      const seen = new Set<string>();
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const res = await fetchPage(cursor);
-        res.list.forEach(add);
-        if (!res.next || seen.has(res.next)) return;
-        seen.add(res.next);
-        cursor = res.next;
-      }
-    };
-    const c = (cursor?: string) => (cursor ? { cursor } : {});
-    if (caps.tools) {
-      await pages(async (cur) => {
-        const r = await client.listTools(c(cur), opts);
-        return { list: r.tools, next: r.nextCursor };
-      }, (t) => items.push({ kind: 'tool', key: t.name, definition: t as Record<string, unknown> }));
-    }
-    if (caps.resources) {
-      await pages(async (cur) => {
-        const r = await client.listResources(c(cur), opts);
-        return { list: r.resources, next: r.nextCursor };
-      }, (r) => items.push({ kind: 'resource', key: r.uri, definition: r as Record<string, unknown> }));
-      await pages(async (cur) => {
-        const r = await client.listResourceTemplates(c(cur), opts);
-        return { list: r.resourceTemplates, next: r.nextCursor };
-      }, (r) => items.push({ kind: 'resource_template', key: r.uriTemplate, definition: r as Record<string, unknown> })).catch(() => undefined);
-    }
-    if (caps.prompts) {
-      await pages(async (cur) => {
-        const r = await client.listPrompts(c(cur), opts);
-        return { list: r.prompts, next: r.nextCursor };
-      }, (p) => items.push({ kind: 'prompt', key: p.name, definition: p as Record<string, unknown> }));
-    }
-    return { items, serverInfo: client.getServerVersion() };
+    const result = await listWith(client as unknown as ListingClient, o);
+    // The 1.x Streamable HTTP transport keeps the negotiated revision; the SSE one does not expose it.
+    return { ...result, protocolVersion: (transport as { protocolVersion?: string }).protocolVersion };
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+/** Walks every list the server's capabilities announce, page by page (bounded, loop-safe). */
+async function listWith(client: ListingClient, o: DiscoverOptions): Promise<{ items: DiscoveredItem[]; serverInfo: unknown }> {
+  const opts = { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs };
+  const caps = client.getServerCapabilities() ?? {};
+  const items: DiscoveredItem[] = [];
+  const pages = async <T>(fetchPage: (cursor?: string) => Promise<{ list: T[]; next?: string }>, add: (t: T) => void) => {
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const res = await fetchPage(cursor);
+      res.list.forEach(add);
+      if (!res.next || seen.has(res.next)) return;
+      seen.add(res.next);
+      cursor = res.next;
+    }
+  };
+  const c = (cursor?: string) => (cursor ? { cursor } : {});
+  if (caps.tools) {
+    await pages(async (cur) => {
+      const r = await client.listTools(c(cur), opts);
+      return { list: r.tools, next: r.nextCursor };
+    }, (t) => items.push({ kind: 'tool', key: t.name, definition: t as Record<string, unknown> }));
+  }
+  if (caps.resources) {
+    await pages(async (cur) => {
+      const r = await client.listResources(c(cur), opts);
+      return { list: r.resources, next: r.nextCursor };
+    }, (r) => items.push({ kind: 'resource', key: r.uri, definition: r as Record<string, unknown> }));
+    await pages(async (cur) => {
+      const r = await client.listResourceTemplates(c(cur), opts);
+      return { list: r.resourceTemplates, next: r.nextCursor };
+    }, (r) => items.push({ kind: 'resource_template', key: r.uriTemplate, definition: r as Record<string, unknown> })).catch(() => undefined);
+  }
+  if (caps.prompts) {
+    await pages(async (cur) => {
+      const r = await client.listPrompts(c(cur), opts);
+      return { list: r.prompts, next: r.nextCursor };
+    }, (p) => items.push({ kind: 'prompt', key: p.name, definition: p as Record<string, unknown> }));
+  }
+  return { items, serverInfo: client.getServerVersion() };
 }

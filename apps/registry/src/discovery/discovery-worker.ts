@@ -82,8 +82,9 @@ export class DiscoveryWorker {
     try {
       const headers = await this.credentials.headers(server);
       const found = await discoverServer({ url: server.url, transport: server.transport, headers, fetch: this.fetch, timeoutMs: this.options.timeoutMs });
-      const diff = await this.db.tx((q) => storeDiscovery(q, tenantId, serverId, found.items, found.transport));
-      log.info({ ...diff, items: found.items.length, transport: found.transport }, 'discovery stored');
+      const spoke = { transport: found.transport, era: found.era, protocolVersion: found.protocolVersion };
+      const diff = await this.db.tx((q) => storeDiscovery(q, tenantId, serverId, found.items, spoke));
+      log.info({ ...diff, items: found.items.length, ...spoke }, 'discovery stored');
       return diff;
     } catch (err) {
       const refused = err instanceof NetGuardError || (err as { cause?: unknown })?.cause instanceof NetGuardError;

@@ -11,12 +11,19 @@ export interface DiscoveryDiff {
   pendingReview: number;
 }
 
+/** How the server was reached: the transport, the protocol era and the revision it spoke. */
+export interface ProtocolSpoken {
+  transport: string;
+  era: 'modern' | 'legacy';
+  protocolVersion: string | undefined;
+}
+
 /**
  * Stores one discovery run: upserts every item with its content hash, marks vanished ones
- * removed, sets the server healthy, and audits what changed. Published tools are not
+ * removed, sets the server healthy, records the protocol era and revision it spoke, and audits what changed. Published tools are not
  * touched: a changed description or schema waits for review.
  */
-export async function storeDiscovery(q: Queryable, tenantId: string, serverId: string, items: DiscoveredItem[], transport: string): Promise<DiscoveryDiff> {
+export async function storeDiscovery(q: Queryable, tenantId: string, serverId: string, items: DiscoveredItem[], spoke: ProtocolSpoken): Promise<DiscoveryDiff> {
   const before = await q.query<{ kind: string; key: string; content_hash: string; removed_at: Date | null }>(
     'SELECT kind, key, content_hash, removed_at FROM registry.discovered_items WHERE tenant_id = $1 AND server_id = $2',
     [tenantId, serverId],
@@ -53,9 +60,10 @@ export async function storeDiscovery(q: Queryable, tenantId: string, serverId: s
   );
   diff.pendingReview = Number(pending[0]?.n ?? 0);
   await q.query(
-    "UPDATE registry.servers SET health = 'ok', last_error = NULL, last_discovered_at = now() WHERE tenant_id = $1 AND id = $2",
-    [tenantId, serverId],
+    `UPDATE registry.servers SET health = 'ok', last_error = NULL, last_discovered_at = now(), protocol_era = $3, protocol_version = $4
+      WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, serverId, spoke.era, spoke.protocolVersion ?? null],
   );
-  await audit(q, tenantId, 'system', 'server.discovered', serverId, { ...diff, items: items.length, transport });
+  await audit(q, tenantId, 'system', 'server.discovered', serverId, { ...diff, items: items.length, transport: spoke.transport, era: spoke.era, protocolVersion: spoke.protocolVersion ?? null });
   return diff;
 }

@@ -1,0 +1,101 @@
+// Discovery of a 2026-07-28-only upstream (a real SDK v2 server that refuses every 2025-era
+// request) through the modern client, next to a 2025-era SDK 1.x upstream reached through the
+// fallback; the server row and the audit log record which era each one spoke.
+import { Client as Pg } from 'pg';
+import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import { startModernUpstream, type ModernUpstream } from './support/modern-upstream';
+
+jest.setTimeout(60_000);
+
+describe('discovery of 2026-07-28 upstreams', () => {
+  const env = testEnv();
+  let db: Awaited<ReturnType<typeof createDatabase>>;
+  let registry: Proc;
+  let modern: ModernUpstream;
+  let legacy: TestUpstream;
+  let key: string;
+
+  beforeAll(async () => {
+    db = await createDatabase();
+    modern = await startModernUpstream('modern', ['weather', 'forecast'], ['brief']);
+    legacy = await startUpstream('legacy', [{ name: 'lookup' }]);
+    registry = await startRegistry(env, db.url);
+    key = await createTenant(registry.url, env.operatorKey, 'acme');
+  });
+
+  afterAll(async () => {
+    await registry?.stop();
+    await modern?.close();
+    await legacy?.close();
+    await db?.drop();
+    await cleanRedis(env);
+  });
+
+  const spoken = async (serverId: string) => {
+    const pg = new Pg(db.url);
+    await pg.connect();
+    try {
+      const rows = await pg.query<{ protocol_era: string | null; protocol_version: string | null }>(
+        'SELECT protocol_era, protocol_version FROM registry.servers WHERE tenant_id = $1 AND id = $2',
+        ['acme', serverId],
+      );
+      return rows.rows[0];
+    } finally {
+      await pg.end();
+    }
+  };
+
+  it('the modern-only upstream really refuses the 2025-era handshake', async () => {
+    const res = await fetch(modern.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
+    });
+    const text = await res.text();
+    expect(text).not.toContain('"serverInfo"');
+    expect(text).toMatch(/2026-07-28/);
+    modern.methods.length = 0;
+    modern.versions.length = 0;
+    modern.authorizations.length = 0;
+  });
+
+  it('discovers it over 2026-07-28 (server/discover, no initialize) and records the modern era on the server row', async () => {
+    const server = await registerAndDiscover(registry.url, key, { id: 'modern', name: 'Modern', url: modern.url, auth: { mode: 'bearer', token: 'modern-secret' } });
+    expect(server.health).toBe('ok');
+    expect(server.lastError).toBeNull();
+    const items = await api(registry.url, key, 'GET', '/v1/servers/modern/items');
+    const found = (items.body.items as Array<{ kind: string; name: string }>).map((i) => `${i.kind}:${i.name}`).sort();
+    expect(found).toEqual(['prompt:brief', 'tool:forecast', 'tool:weather']);
+
+    expect(modern.methods).toContain('server/discover');
+    expect(modern.methods).toContain('tools/list');
+    expect(modern.methods).not.toContain('initialize');
+    expect(new Set(modern.versions)).toEqual(new Set(['2026-07-28']));
+    expect(new Set(modern.authorizations)).toEqual(new Set(['Bearer modern-secret']));
+    expect(await spoken('modern')).toEqual({ protocol_era: 'modern', protocol_version: '2026-07-28' });
+
+    const audit = await api(registry.url, key, 'GET', '/v1/audit');
+    expect(JSON.stringify(audit.body)).toMatch(/"era":"modern"/);
+  });
+
+  it('falls back to the SDK 1.x path for a 2025-era upstream and records the legacy era', async () => {
+    const server = await registerAndDiscover(registry.url, key, { id: 'legacy', name: 'Legacy', url: legacy.url });
+    expect(server.health).toBe('ok');
+    const items = await api(registry.url, key, 'GET', '/v1/servers/legacy/items');
+    expect((items.body.items as Array<{ name: string }>).map((i) => i.name)).toEqual(['lookup']);
+    const row = await spoken('legacy');
+    expect(row?.protocol_era).toBe('legacy');
+    expect(row?.protocol_version).toMatch(/^20\d\d-\d\d-\d\d$/);
+    expect(row?.protocol_version).not.toBe('2026-07-28');
+  });
+
+  it('refreshes the modern upstream on re-discovery without ever falling back', async () => {
+    modern.methods.length = 0;
+    const before = (await api(registry.url, key, 'GET', '/v1/servers/modern')).body.lastDiscoveredAt as string;
+    const res = await api(registry.url, key, 'POST', '/v1/servers/modern/discover');
+    expect(res.status).toBe(202);
+    await until('re-discovery', async () => (await api(registry.url, key, 'GET', '/v1/servers/modern')).body.lastDiscoveredAt !== before);
+    expect(modern.methods).not.toContain('initialize');
+    expect(await spoken('modern')).toEqual({ protocol_era: 'modern', protocol_version: '2026-07-28' });
+  });
+});
