@@ -73,6 +73,7 @@ describe('discovery of 2026-07-28 upstreams', () => {
     expect(new Set(modern.versions)).toEqual(new Set(['2026-07-28']));
     expect(new Set(modern.authorizations)).toEqual(new Set(['Bearer modern-secret']));
     expect(await spoken('modern')).toEqual({ protocol_era: 'modern', protocol_version: '2026-07-28' });
+    expect((await api(registry.url, key, 'GET', '/v1/servers/modern')).body.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
 
     const audit = await api(registry.url, key, 'GET', '/v1/audit');
     expect(JSON.stringify(audit.body)).toMatch(/"era":"modern"/);

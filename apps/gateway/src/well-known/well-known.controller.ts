@@ -55,7 +55,7 @@ export class WellKnownController {
       protocolVersions: SUPPORTED_VERSIONS,
       remotes: [{ type: 'streamable-http', url: this.runtime.directory.mcpUrl(tenantId) }],
       capabilities: target.catalog.capabilities,
-      tools: snap.tools.map((t) => ({ name: t.definition.name, title: t.definition.title ?? t.definition.annotations?.title })),
+      tools: snap.tools.filter((t) => !t.unlisted).map((t) => ({ name: t.definition.name, title: t.definition.title ?? t.definition.annotations?.title })),
       resources: snap.resources.length,
       prompts: snap.prompts.map((p) => p.definition.name),
     };
@@ -80,7 +80,7 @@ export class WellKnownController {
       '',
       '## Tools',
       '',
-      ...snap.tools.map((t) => `- ${t.definition.name}: ${oneLine(t.definition.title ?? t.definition.annotations?.title ?? '')}${t.definition.description ? ` — ${oneLine(t.definition.description)}` : ''}`),
+      ...snap.tools.filter((t) => !t.unlisted).map((t) => `- ${t.definition.name}: ${oneLine(t.definition.title ?? t.definition.annotations?.title ?? '')}${t.definition.description ? ` — ${oneLine(t.definition.description)}` : ''}`),
     ];
     if (snap.prompts.length) lines.push('', '## Prompts', '', ...snap.prompts.map((p) => `- ${p.definition.name}${p.definition.description ? `: ${oneLine(p.definition.description)}` : ''}`));
     if (snap.resources.length) lines.push('', '## Resources', '', ...snap.resources.map((r) => `- ${r.definition.uri} (${r.definition.name})`));

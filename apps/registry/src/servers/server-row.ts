@@ -17,6 +17,9 @@ export interface ServerRow {
   health: 'pending' | 'ok' | 'error';
   last_error: string | null;
   last_discovered_at: Date | null;
+  /** Era and version the server spoke at its last discovery (null until then). */
+  protocol_era: 'modern' | 'legacy' | null;
+  protocol_version: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +39,7 @@ export function serverView(row: ServerRow): Record<string, unknown> {
     health: row.health,
     lastError: row.last_error,
     lastDiscoveredAt: row.last_discovered_at,
+    protocol: row.protocol_era ? { era: row.protocol_era, version: row.protocol_version } : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
