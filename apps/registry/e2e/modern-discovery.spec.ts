@@ -2,7 +2,7 @@
 // request) through the modern client, next to a 2025-era SDK 1.x upstream reached through the
 // fallback; the server row and the audit log record which era each one spoke.
 import { Client as Pg } from 'pg';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 import { startModernUpstream, type ModernUpstream } from './support/modern-upstream';
 
 jest.setTimeout(60_000);
@@ -98,5 +98,32 @@ describe('discovery of 2026-07-28 upstreams', () => {
     await until('re-discovery', async () => (await api(registry.url, key, 'GET', '/v1/servers/modern')).body.lastDiscoveredAt !== before);
     expect(modern.methods).not.toContain('initialize');
     expect(await spoken('modern')).toEqual({ protocol_era: 'modern', protocol_version: '2026-07-28' });
+  });
+
+  it('publishes the modern upstream and the gateway calls it over 2026-07-28 with its credential', async () => {
+    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'modern', items: [{ name: 'weather' }] });
+    expect(published.status).toBe(200);
+    const gateway = await startGateway(env, registry.url, { UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
+    try {
+      modern.methods.length = 0;
+      modern.authorizations.length = 0;
+      const call = () =>
+        fetch(`${gateway.url}/t/acme/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: 'Bearer client-token-must-not-reach-upstream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'weather', arguments: {} } }),
+        }).then((r) => r.json() as Promise<{ result?: { isError?: boolean; content: Array<{ text: string }> } }>);
+      const body = await until('the gateway serving the published tool', async () => {
+        const b = await call();
+        return b.result && !b.result.isError ? b : undefined;
+      });
+      expect(JSON.parse(body.result!.content[0].text)).toEqual({ server: 'modern', tool: 'weather' });
+      // The legacy client in front, the modern wire behind: no initialize ever reached the upstream.
+      expect(modern.methods).toContain('tools/call');
+      expect(modern.methods).not.toContain('initialize');
+      expect(new Set(modern.authorizations)).toEqual(new Set(['Bearer modern-secret']));
+    } finally {
+      await gateway.stop();
+    }
   });
 });

@@ -90,6 +90,8 @@ export type Route =
       headers?: Record<string, string>;
       /** Stateful upstreams need an `initialize`d session; stateless ones are called directly. */
       stateful?: boolean;
+      /** `modern`: the upstream speaks only 2026-07-28 (`server/discover`, stateless); default legacy (`initialize`). */
+      protocol?: 'modern' | 'legacy';
       timeoutMs?: number;
       maxConcurrency?: number;
     };

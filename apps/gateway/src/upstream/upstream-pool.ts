@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
@@ -32,10 +33,23 @@ class CircuitOpenError extends Error {
   override readonly name = 'CircuitOpenError';
 }
 
+type CallOptions = { timeout: number; signal: AbortSignal; maxTotalTimeout: number; onprogress?: (p: { progress: number; total?: number; message?: string }) => void };
+
+/** The calls the pool makes, over either SDK line: 1.x (`initialize`, ≤ 2025-11-25) or v2 pinned to 2026-07-28. */
+interface UpstreamClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }, opts: CallOptions): Promise<unknown>;
+  readResource(params: { uri: string }, opts: CallOptions): Promise<unknown>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }, opts: CallOptions): Promise<unknown>;
+  close(): Promise<void>;
+}
+
 interface Connection {
-  client: Client;
+  client: UpstreamClient;
   ready: Promise<void>;
 }
+
+/** The revision a `protocol: 'modern'` upstream is spoken to in (stateless: `server/discover`, per-request `_meta`). */
+const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
  * Calls tenants' upstream MCP servers with the official SDK client. One connection per
@@ -65,7 +79,7 @@ export class UpstreamPool implements UpstreamInvoker {
     }
     try {
       return await this.withClient(route, ctx, async (client, opts) => {
-        const res = await client.callTool({ name: route.upstreamName, arguments: args }, undefined, {
+        const res = await client.callTool({ name: route.upstreamName, arguments: args }, {
           ...opts,
           onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
         });
@@ -106,7 +120,7 @@ export class UpstreamPool implements UpstreamInvoker {
   private async withClient<T>(
     route: UpstreamRoute,
     ctx: InvokeContext,
-    fn: (client: Client, opts: { timeout: number; signal: AbortSignal; maxTotalTimeout: number }) => Promise<T>,
+    fn: (client: UpstreamClient, opts: CallOptions) => Promise<T>,
   ): Promise<T> {
     const key = `${route.serverId} ${route.url}`;
     let breaker = this.breakers.get(key);
@@ -146,7 +160,8 @@ export class UpstreamPool implements UpstreamInvoker {
       return out;
     } catch (err) {
       // Only transport-level trouble counts against the upstream; a JSON-RPC error is an answer.
-      if (!(err instanceof SdkMcpError) || err.code === -32001) {
+      const code = jsonRpcCode(err);
+      if (code === undefined || code === -32001) {
         breaker.failure();
         this.drop(connKey);
       } else {
@@ -158,16 +173,11 @@ export class UpstreamPool implements UpstreamInvoker {
     }
   }
 
-  private async connection(key: string, route: UpstreamRoute): Promise<Client> {
+  private async connection(key: string, route: UpstreamRoute): Promise<UpstreamClient> {
     let conn = this.connections.get(key);
     if (!conn) {
-      const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(route.url), {
-        requestInit: { headers: route.headers ?? {} },
-        ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
-      });
-      const ready = client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs });
-      conn = { client, ready };
+      conn = route.protocol === 'modern' ? this.modernConnection(route) : this.legacyConnection(route);
+      const ready = conn.ready;
       this.connections.set(key, conn);
       ready.catch(() => {
         if (this.connections.get(key) === conn) this.connections.delete(key);
@@ -175,6 +185,42 @@ export class UpstreamPool implements UpstreamInvoker {
     }
     await conn.ready;
     return conn.client;
+  }
+
+  /** SDK 1.x over Streamable HTTP: one `initialize`, then direct calls (a session when the upstream is stateful). */
+  private legacyConnection(route: UpstreamRoute): Connection {
+    const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(route.url), {
+      requestInit: { headers: route.headers ?? {} },
+      ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
+    });
+    return {
+      ready: client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs }),
+      client: {
+        callTool: (params, opts) => client.callTool(params, undefined, opts),
+        readResource: (params, opts) => client.readResource(params, opts),
+        getPrompt: (params, opts) => client.getPrompt(params, opts),
+        close: () => client.close(),
+      },
+    };
+  }
+
+  /** SDK v2 pinned to 2026-07-28: `server/discover` once, then stateless requests carrying their own `_meta`. */
+  private modernConnection(route: UpstreamRoute): Connection {
+    const client = new ModernClient({ name: 'switchboard-gateway', version: '0.1.0' }, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+    const transport = new ModernTransport(new URL(route.url), {
+      requestInit: { headers: route.headers ?? {} },
+      ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
+    });
+    return {
+      ready: client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs }),
+      client: {
+        callTool: (params, opts) => client.callTool(params, opts),
+        readResource: (params, opts) => client.readResource(params, opts),
+        getPrompt: (params, opts) => client.getPrompt(params, opts),
+        close: () => client.close(),
+      },
+    };
   }
 
   private drop(key: string): void {
@@ -186,16 +232,18 @@ export class UpstreamPool implements UpstreamInvoker {
   private describe(route: UpstreamRoute, err: unknown): string {
     const e = err as Error & { code?: unknown };
     if (err instanceof CircuitOpenError) return `Upstream server ${route.serverId} is temporarily unavailable (${e.message})`;
-    if (e?.name === 'TimeoutError' || (err instanceof SdkMcpError && e.code === -32001)) {
+    const code = jsonRpcCode(err);
+    if (e?.name === 'TimeoutError' || code === -32001) {
       return `Upstream server ${route.serverId} did not answer within ${route.timeoutMs ?? this.options.timeoutMs} ms`;
     }
-    if (err instanceof SdkMcpError) return `Upstream server ${route.serverId} returned an error: ${e.message}`;
+    if (code !== undefined) return `Upstream server ${route.serverId} returned an error: ${e.message}`;
     this.options.logger.warn({ upstream: route.serverId, err: e?.message }, 'upstream call failed');
     return `Upstream server ${route.serverId} is unavailable (${summarize(e)})`;
   }
 
   private wireError(route: UpstreamRoute, err: unknown): McpError {
-    if (err instanceof SdkMcpError) return new McpError(err.code, err.message, err.data);
+    const code = jsonRpcCode(err);
+    if (code !== undefined) return new McpError(code, (err as Error).message, (err as { data?: unknown }).data);
     return new McpError(ErrorCode.InternalError, this.describe(route, err));
   }
 }
@@ -203,6 +251,18 @@ export class UpstreamPool implements UpstreamInvoker {
 function headerKey(headers: Record<string, string> | undefined): string {
   if (!headers) return '';
   return createHash('sha256').update(JSON.stringify(Object.entries(headers).sort())).digest('base64url').slice(0, 16);
+}
+
+/**
+ * The JSON-RPC error code of an upstream's error answer (either SDK line), or undefined for
+ * transport trouble (network, HTTP status, parse).
+ */
+function jsonRpcCode(err: unknown): number | undefined {
+  if (err instanceof SdkMcpError) return err.code;
+  const e = err as { code?: unknown; name?: string } | undefined;
+  // SDK v2 protocol errors carry the numeric JSON-RPC code too (its HTTP errors carry none in that range).
+  if (e && typeof e.code === 'number' && e.code <= -32000 && e.code >= -32768 && e.name !== 'StreamableHTTPError') return e.code;
+  return undefined;
 }
 
 function isSessionExpired(err: unknown): boolean {

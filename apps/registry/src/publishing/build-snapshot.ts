@@ -136,6 +136,7 @@ function routeOf(server: ServerRow, upstreamName: string): Route {
     url: server.url,
     upstreamName,
     ...(server.stateful ? { stateful: true } : {}),
+    ...(server.protocol_era === 'modern' ? { protocol: 'modern' as const } : {}),
     ...(server.timeout_ms !== null ? { timeoutMs: server.timeout_ms } : {}),
     ...(server.max_concurrency !== null ? { maxConcurrency: server.max_concurrency } : {}),
   };
