@@ -1,24 +1,28 @@
 // Discovery of a 2026-07-28-only upstream (a real SDK v2 server that refuses every 2025-era
 // request) through the modern client, next to a 2025-era SDK 1.x upstream reached through the
-// fallback; the server row and the audit log record which era each one spoke.
+// fallback and a 2024-11-05 HTTP+SSE-only one; the server row and the audit log record which
+// era and transport each one spoke, and the gateway calls each the same way.
 import { Client as Pg } from 'pg';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 import { startModernUpstream, type ModernUpstream } from './support/modern-upstream';
+import { startSseUpstream, type SseUpstream } from './support/sse-upstream';
 
 jest.setTimeout(60_000);
 
-describe('discovery of 2026-07-28 upstreams', () => {
+describe('upstreams of every era: discovered, published and called in the protocol and transport they speak', () => {
   const env = testEnv();
   let db: Awaited<ReturnType<typeof createDatabase>>;
   let registry: Proc;
   let modern: ModernUpstream;
   let legacy: TestUpstream;
+  let sse: SseUpstream;
   let key: string;
 
   beforeAll(async () => {
     db = await createDatabase();
     modern = await startModernUpstream('modern', ['weather', 'forecast'], ['brief']);
     legacy = await startUpstream('legacy', [{ name: 'lookup' }]);
+    sse = await startSseUpstream('oldtimer');
     registry = await startRegistry(env, db.url);
     key = await createTenant(registry.url, env.operatorKey, 'acme');
   });
@@ -27,6 +31,7 @@ describe('discovery of 2026-07-28 upstreams', () => {
     await registry?.stop();
     await modern?.close();
     await legacy?.close();
+    await sse?.close();
     await db?.drop();
     await cleanRedis(env);
   });
@@ -73,7 +78,7 @@ describe('discovery of 2026-07-28 upstreams', () => {
     expect(new Set(modern.versions)).toEqual(new Set(['2026-07-28']));
     expect(new Set(modern.authorizations)).toEqual(new Set(['Bearer modern-secret']));
     expect(await spoken('modern')).toEqual({ protocol_era: 'modern', protocol_version: '2026-07-28' });
-    expect((await api(registry.url, key, 'GET', '/v1/servers/modern')).body.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
+    expect((await api(registry.url, key, 'GET', '/v1/servers/modern')).body.protocol).toEqual({ era: 'modern', version: '2026-07-28', transport: 'streamable-http' });
 
     const audit = await api(registry.url, key, 'GET', '/v1/audit');
     expect(JSON.stringify(audit.body)).toMatch(/"era":"modern"/);
@@ -122,6 +127,36 @@ describe('discovery of 2026-07-28 upstreams', () => {
       expect(modern.methods).toContain('tools/call');
       expect(modern.methods).not.toContain('initialize');
       expect(new Set(modern.authorizations)).toEqual(new Set(['Bearer modern-secret']));
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('discovers a 2024-11-05 HTTP+SSE-only upstream and the gateway calls it over that transport', async () => {
+    const server = await registerAndDiscover(registry.url, key, { id: 'oldtimer', name: 'Old timer', url: sse.url, auth: { mode: 'bearer', token: 'sse-secret' } });
+    expect(server.health).toBe('ok');
+    expect(server.protocol).toMatchObject({ era: 'legacy', transport: 'sse' });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'oldtimer', items: [{ name: 'legacy_echo' }] });
+    expect(published.status).toBe(200);
+    const gateway = await startGateway(env, registry.url, { UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
+    try {
+      sse.seen.length = 0;
+      const body = await until('the gateway serving the SSE upstream tool', async () => {
+        const b = (await (
+          await fetch(`${gateway.url}/t/acme/mcp`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer client-token-must-not-reach-upstream' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'legacy_echo', arguments: { text: 'hi' } } }),
+          })
+        ).json()) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
+        return b.result && !b.result.isError ? b : undefined;
+      });
+      expect(body.result!.content[0].text).toBe('oldtimer: hi');
+      // Over HTTP+SSE: the event stream (GET /sse) and the message endpoint (POST /messages), never a Streamable HTTP POST.
+      expect(sse.seen.some((r) => r.method === 'GET' && r.path === '/sse')).toBe(true);
+      expect(sse.seen.some((r) => r.method === 'POST' && r.path === '/messages')).toBe(true);
+      expect(sse.seen.some((r) => r.method === 'POST' && r.path === '/sse')).toBe(false);
+      expect(new Set(sse.seen.map((r) => r.authorization))).toEqual(new Set(['Bearer sse-secret']));
     } finally {
       await gateway.stop();
     }

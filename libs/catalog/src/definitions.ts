@@ -92,6 +92,8 @@ export type Route =
       stateful?: boolean;
       /** `modern`: the upstream speaks only 2026-07-28 (`server/discover`, stateless); default legacy (`initialize`). */
       protocol?: 'modern' | 'legacy';
+      /** `sse`: a 2024-11-05 server reached over the legacy HTTP+SSE transport; default Streamable HTTP. */
+      transport?: 'sse';
       timeoutMs?: number;
       maxConcurrency?: number;
     };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, ReadResourceResult, Route, ToolCallResult } from '@switchboard/catalog';
@@ -187,13 +188,24 @@ export class UpstreamPool implements UpstreamInvoker {
     return conn.client;
   }
 
-  /** SDK 1.x over Streamable HTTP: one `initialize`, then direct calls (a session when the upstream is stateful). */
+  /**
+   * SDK 1.x: over Streamable HTTP one `initialize`, then direct calls (a session when the
+   * upstream is stateful); a 2024-11-05 server over the legacy HTTP+SSE transport (its GET
+   * event stream stays open for the connection's lifetime).
+   */
   private legacyConnection(route: UpstreamRoute): Connection {
     const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(route.url), {
-      requestInit: { headers: route.headers ?? {} },
-      ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
-    });
+    const headers = route.headers ?? {};
+    const transport =
+      route.transport === 'sse'
+        ? new SSEClientTransport(new URL(route.url), {
+            requestInit: { headers },
+            ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
+          })
+        : new StreamableHTTPClientTransport(new URL(route.url), {
+            requestInit: { headers },
+            ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
+          });
     return {
       ready: client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs }),
       client: {

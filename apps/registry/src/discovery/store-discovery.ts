@@ -60,9 +60,9 @@ export async function storeDiscovery(q: Queryable, tenantId: string, serverId: s
   );
   diff.pendingReview = Number(pending[0]?.n ?? 0);
   await q.query(
-    `UPDATE registry.servers SET health = 'ok', last_error = NULL, last_discovered_at = now(), protocol_era = $3, protocol_version = $4
+    `UPDATE registry.servers SET health = 'ok', last_error = NULL, last_discovered_at = now(), protocol_era = $3, protocol_version = $4, transport_spoken = $5
       WHERE tenant_id = $1 AND id = $2`,
-    [tenantId, serverId, spoke.era, spoke.protocolVersion ?? null],
+    [tenantId, serverId, spoke.era, spoke.protocolVersion ?? null, spoke.transport],
   );
   await audit(q, tenantId, 'system', 'server.discovered', serverId, { ...diff, items: items.length, transport: spoke.transport, era: spoke.era, protocolVersion: spoke.protocolVersion ?? null });
   return diff;

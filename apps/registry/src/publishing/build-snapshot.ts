@@ -137,6 +137,7 @@ function routeOf(server: ServerRow, upstreamName: string): Route {
     upstreamName,
     ...(server.stateful ? { stateful: true } : {}),
     ...(server.protocol_era === 'modern' ? { protocol: 'modern' as const } : {}),
+    ...(server.transport_spoken === 'sse' ? { transport: 'sse' as const } : {}),
     ...(server.timeout_ms !== null ? { timeoutMs: server.timeout_ms } : {}),
     ...(server.max_concurrency !== null ? { maxConcurrency: server.max_concurrency } : {}),
   };

@@ -20,6 +20,8 @@ export interface ServerRow {
   /** Era and version the server spoke at its last discovery (null until then). */
   protocol_era: 'modern' | 'legacy' | null;
   protocol_version: string | null;
+  /** Transport that worked at the last discovery (null until then). */
+  transport_spoken: 'streamable-http' | 'sse' | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -39,7 +41,7 @@ export function serverView(row: ServerRow): Record<string, unknown> {
     health: row.health,
     lastError: row.last_error,
     lastDiscoveredAt: row.last_discovered_at,
-    protocol: row.protocol_era ? { era: row.protocol_era, version: row.protocol_version } : null,
+    protocol: row.protocol_era ? { era: row.protocol_era, version: row.protocol_version, transport: row.transport_spoken } : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
