@@ -17,3 +17,4 @@ export * from './filter-meta';
 export * from './publish-tool';
 export * from './tool-definitions-from-json';
 export * from './compiled-catalog';
+export * from './published-catalog';

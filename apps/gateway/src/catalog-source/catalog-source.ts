@@ -1,18 +1,6 @@
-import type { CatalogSnapshot, LocalBundle } from '@switchboard/catalog';
-import type { TenantSurfaceRules } from '@switchboard/protocol';
+import type { LocalBundle, TenantCatalog } from '@switchboard/catalog';
 
-/** One tenant as the gateway serves it: identity, edge policy, and its current catalog snapshot. */
-export interface TenantCatalog {
-  id: string;
-  name: string;
-  description?: string;
-  /** Extra allowed browser origins (beyond the known MCP clients and loopback). */
-  origins: string[];
-  /** Extra accepted Host names. */
-  hosts: string[];
-  surfaceRules: TenantSurfaceRules;
-  snapshot: CatalogSnapshot;
-}
+export type { TenantCatalog };
 
 /**
  * Where catalogs come from. The file source serves `config/tenants.yaml`; the registry

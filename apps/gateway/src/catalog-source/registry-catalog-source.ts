@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
-import type { CatalogSnapshot, LocalBundle, Route } from '@switchboard/catalog';
+import { catalogRedisKeys, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
@@ -20,11 +20,6 @@ export interface RegistryCatalogSourceOptions {
   logger: Logger;
 }
 
-/** A published catalog as the registry writes it (TenantCatalog + sealed credentials per server). */
-interface PublishedCatalog extends TenantCatalog {
-  credentials?: Record<string, string>;
-}
-
 const FETCH_TIMEOUT_MS = 5_000;
 
 /**
@@ -40,15 +35,14 @@ export class RegistryCatalogSource implements CatalogSource {
   private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
   private readonly redis: Redis | undefined;
   private readonly subscriber: Redis | undefined;
-  private readonly keys;
+  private readonly keys: ReturnType<typeof catalogRedisKeys>;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly box: SecretBox;
 
   constructor(private readonly options: RegistryCatalogSourceOptions) {
     this.box = new SecretBox(options.secretsKey);
-    const ns = options.namespace ?? '';
-    this.keys = { catalog: (id: string) => `${ns}sb:catalog:${id}`, tenants: `${ns}sb:tenants`, channel: `${ns}catalog:changed` };
+    this.keys = catalogRedisKeys(options.namespace);
     if (options.redisUrl) {
       this.redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
       this.subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });

@@ -7,7 +7,7 @@ import { audit } from '../tenants/audit';
 import type { Credentials } from '../servers/credentials';
 import type { ServerRow } from '../servers/server-row';
 import { buildSnapshot, loadTenant, type TenantRow } from './build-snapshot';
-import { redisKeys, type PublishedCatalog } from './tenant-catalog';
+import { catalogRedisKeys, type PublishedCatalog } from '@switchboard/catalog';
 
 /** Thrown inside a draft's transaction so the database rolls every change of it back. */
 const DRAFT_ROLLBACK = Symbol('draft rollback');
@@ -29,7 +29,7 @@ export interface PublishResult {
  * of truth) → Redis (`sb:catalog:<tenant>`, `sb:tenants`) → PUBLISH `catalog:changed`.
  */
 export class Publisher {
-  private readonly keys: ReturnType<typeof redisKeys>;
+  private readonly keys: ReturnType<typeof catalogRedisKeys>;
 
   constructor(
     private readonly db: Database,
@@ -40,7 +40,7 @@ export class Publisher {
     private readonly graceSeconds: number,
     private readonly logger: Logger,
   ) {
-    this.keys = redisKeys(namespace);
+    this.keys = catalogRedisKeys(namespace);
   }
 
   async publish(tenantId: string, actor: string, reason: string): Promise<PublishResult> {
