@@ -23,6 +23,13 @@ export class RateLimiter {
     return w.count <= this.limit ? 0 : Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
   }
 
+  /** Like `hit` without counting: 0 while the key is within its limit, else the seconds until the window resets. */
+  blocked(key: string, now = Date.now()): number {
+    const w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs || w.count < this.limit) return 0;
+    return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
+  }
+
   private sweep(now: number): void {
     for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
   }

@@ -43,7 +43,7 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     .header('x-frame-options', 'DENY')
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'")
     .send(
-      `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
         `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{margin-right:.5rem}</style></head>` +
         `<body>${bodyHtml}</body></html>`,
     );

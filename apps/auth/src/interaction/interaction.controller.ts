@@ -5,9 +5,9 @@ import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { openidClient } from '../federation/upstream-oidc';
 import { escapeHtml } from '../http/html';
 import { cookieHeader, formBody, sendPage, tenantOf } from '../http/request-helpers';
+import { finishInteraction, loadInteraction } from './interaction-steps';
+import { USERNAME } from '../tenants/identifiers';
 import type { AuthTenant } from '../tenants/tenant-auth';
-
-const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 /** The cookie that binds an upstream login to the browser that started it. */
 export function federationCookieName(tenantId: string): string {
@@ -115,19 +115,13 @@ export class InteractionController {
       return undefined;
     }
     const { provider } = await this.s.providers.get(tenant);
-    try {
-      const details = await provider.interactionDetails(req.raw, reply.raw);
-      return { tenant, details };
-    } catch {
-      sendPage(reply, 400, 'Session expired', '<h1>invalid_request</h1><p>This sign-in session is unknown or expired (or was started in another browser). Start again from your application.</p>');
-      return undefined;
-    }
+    const details = await loadInteraction(provider, req, reply);
+    return details ? { tenant, details } : undefined;
   }
 
   private async finish(tenant: AuthTenant, req: FastifyRequest, reply: FastifyReply, result: InteractionResults): Promise<void> {
     const { provider } = await this.s.providers.get(tenant);
-    const to = await provider.interactionResult(req.raw, reply.raw, result, { mergeWithLastSubmission: true });
-    void reply.code(303).header('location', to).header('cache-control', 'no-store').send();
+    await finishInteraction(provider, req, reply, result);
   }
 
   /** Redirects to the tenant's IdP with PKCE, state and nonce; the state is also put in a browser-bound cookie. */
