@@ -3,6 +3,7 @@ import { AUTH_SERVICES, type AuthServices } from './auth-services';
 import { FederationController } from './federation/federation.controller';
 import { InternalController } from './http/internal.controller';
 import { InteractionController } from './interaction/interaction.controller';
+import { ConsoleLoginController } from './platform/console-login.controller';
 import { VaultController } from './vault/vault.controller';
 
 @Module({})
@@ -10,7 +11,7 @@ export class AuthModule {
   static forRoot(services: AuthServices): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [InteractionController, FederationController, InternalController, VaultController],
+      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController],
       providers: [{ provide: AUTH_SERVICES, useValue: services }],
     };
   }

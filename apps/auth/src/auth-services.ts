@@ -1,11 +1,14 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import type { AuthConfig } from './config';
+import type { AuthConfig, PlatformIssuerSettings } from './config';
 import type { SecretBox } from '@switchboard/secret-box';
 import type { FederationStateStore } from './federation/federation-state';
 import type { UpstreamOidc } from './federation/upstream-oidc';
+import type { RateLimiter } from './http/rate-limiter';
 import type { SigningKeys } from './keys/signing-keys';
 import type { ProviderCache } from './oidc/provider-cache';
+import type { ConsoleAccounts } from './platform/console-accounts';
+import type { AuthTenant } from './tenants/tenant-auth';
 import type { TenantRegistry } from './tenants/tenant-registry';
 import type { VaultStore } from './vault/vault-store';
 
@@ -24,4 +27,16 @@ export interface AuthServices {
   upstream: UpstreamOidc;
   vault: VaultStore;
   logger: Logger;
+  /** The platform issuer (console sign-in); undefined when it is not configured. */
+  platform?: PlatformServices;
+}
+
+/** What the platform issuer's sign-in page needs. */
+export interface PlatformServices {
+  /** The issuer as an AuthTenant (id `_platform`, mount `/platform`). */
+  issuer: AuthTenant;
+  settings: PlatformIssuerSettings;
+  accounts: ConsoleAccounts;
+  /** Failed sign-ins per client IP. */
+  loginLimiter: RateLimiter;
 }

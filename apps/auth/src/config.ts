@@ -3,6 +3,21 @@ import { z } from 'zod';
 /** Development-only key: 32 zero-ish bytes spelled out so nobody mistakes it for a real secret. */
 const DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0000').toString('base64');
 
+/** An unset variable and an empty one mean the same (compose files pass empty values through). */
+const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+function redirectList(value: string): boolean {
+  return splitList(value).every((u) => {
+    const url = URL.parse(u);
+    return url !== null && (url.protocol === 'https:' || url.protocol === 'http:') && url.hash === '' && !u.includes('#');
+  });
+}
+
+function splitList(value: string): string[] {
+  return value.split(',').map((u) => u.trim()).filter(Boolean);
+}
+
 const schema = z.object({
   /** TCP port of the authorization server. */
   AUTH_PORT: z.coerce.number().int().min(0).max(65535).default(3200),
@@ -39,11 +54,42 @@ const schema = z.object({
   PROVIDER_MAX_AGE_S: z.coerce.number().int().min(1).default(300),
   /** Trust X-Forwarded-* (behind a TLS-terminating proxy). */
   TRUST_PROXY: z.stringbool().default(false),
+  /**
+   * Platform issuer (console sign-in), enabled only when this, CONSOLE_AUDIENCE,
+   * REGISTRY_INTERNAL_URL and INTERNAL_TOKEN are all set: the registry's console callback
+   * URL(s), absolute http(s), comma-separated when several registry URLs serve the console.
+   */
+  CONSOLE_REDIRECT_URI: optionalText.pipe(z.string().refine(redirectList, 'must be absolute http(s) URLs without a fragment, comma-separated').optional()),
+  /** The admin API URL: the only `resource` the platform issuer accepts and the `aud` of its access tokens. */
+  CONSOLE_AUDIENCE: optionalText.pipe(httpUrl.optional()),
+  /** Where the registry listens for internal calls (`POST /internal/console/verify-login`). */
+  REGISTRY_INTERNAL_URL: optionalText.pipe(httpUrl.optional()),
+  /** Failed console sign-ins allowed per client IP per minute (then 429 until the minute ends). */
+  CONSOLE_LOGIN_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(10_000).default(10),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type AuthConfig = z.infer<typeof schema> & { publicUrl: string; gatewayPublicUrl: string; secretsKey: Buffer; devSecretsKey: boolean };
+/** The platform issuer's settings; present only when every variable it needs is set. */
+export interface PlatformIssuerSettings {
+  /** Redirect URIs of the `switchboard-console` client (CONSOLE_REDIRECT_URI). */
+  redirectUris: string[];
+  /** CONSOLE_AUDIENCE: resource and `aud`. */
+  audience: string;
+  /** REGISTRY_INTERNAL_URL without a trailing slash. */
+  registryUrl: string;
+  /** INTERNAL_TOKEN, presented to the registry. */
+  internalToken: string;
+}
+
+export type AuthConfig = z.infer<typeof schema> & {
+  publicUrl: string;
+  gatewayPublicUrl: string;
+  secretsKey: Buffer;
+  devSecretsKey: boolean;
+  /** Undefined ⇒ the platform issuer is off and every /platform/* path answers 404. */
+  platform?: PlatformIssuerSettings;
+};
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -67,7 +113,21 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     console.warn('WARNING: auth is using the built-in development SECRETS_KEY; signing keys and vaulted tokens are NOT protected. Set SECRETS_KEY in production.');
   }
   const publicUrl = (c.AUTH_PUBLIC_URL ?? `http://${c.AUTH_HOST}:${c.AUTH_PORT}`).replace(/\/+$/, '');
-  return { ...c, publicUrl, gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''), secretsKey, devSecretsKey };
+  const platform = platformSettings(c);
+  return { ...c, publicUrl, gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''), secretsKey, devSecretsKey, ...(platform ? { platform } : {}) };
+}
+
+function platformSettings(c: z.infer<typeof schema>): PlatformIssuerSettings | undefined {
+  const { CONSOLE_REDIRECT_URI: redirects, CONSOLE_AUDIENCE: audience, REGISTRY_INTERNAL_URL: registry, INTERNAL_TOKEN: token } = c;
+  if (!redirects || !audience || !registry || !token) {
+    // Half a configuration is most likely a deployment mistake: say what is missing.
+    if ((redirects || audience || registry) && c.LOG_LEVEL !== 'silent') {
+      const missing = Object.entries({ CONSOLE_REDIRECT_URI: redirects, CONSOLE_AUDIENCE: audience, REGISTRY_INTERNAL_URL: registry, INTERNAL_TOKEN: token }).filter(([, v]) => !v);
+      console.warn(`WARNING: the platform issuer (console sign-in) is off; missing ${missing.map(([k]) => k).join(', ')}.`);
+    }
+    return undefined;
+  }
+  return { redirectUris: splitList(redirects), audience, registryUrl: registry.replace(/\/+$/, ''), internalToken: token };
 }
 
 function decodeKey(value: string): Buffer | undefined {

@@ -18,6 +18,8 @@ import { RateLimiter } from './http/rate-limiter';
 import { SigningKeys } from './keys/signing-keys';
 import { mountOidc } from './oidc/oidc-mount';
 import { ProviderCache } from './oidc/provider-cache';
+import { ConsoleAccounts } from './platform/console-accounts';
+import { platformIssuer } from './platform/platform-issuer';
 import { loadTenantAuthFile, type AuthTenant } from './tenants/tenant-auth';
 import { TenantRegistry } from './tenants/tenant-registry';
 import { VaultStore } from './vault/vault-store';
@@ -55,6 +57,14 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   }
   const box = new SecretBox(config.secretsKey);
   const keys = new SigningKeys(pool, config.AUTH_DB_SCHEMA, box);
+  const platform = config.platform
+    ? {
+        issuer: platformIssuer(config.platform, config.publicUrl),
+        settings: config.platform,
+        accounts: new ConsoleAccounts(pool, config.AUTH_DB_SCHEMA, box, config.REFRESH_TOKEN_TTL_S),
+        loginLimiter: new RateLimiter(config.CONSOLE_LOGIN_RATE_LIMIT_PER_MIN, 60_000),
+      }
+    : undefined;
   const providers = new ProviderCache(
     keys,
     {
@@ -66,6 +76,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       secureCookies: config.publicUrl.startsWith('https:') || config.GATEWAY_DOMAIN !== undefined,
       trustProxy: config.TRUST_PROXY,
       cimd: options.cimd,
+      ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
     },
     config.PROVIDER_CACHE_SIZE,
     config.PROVIDER_MAX_AGE_S * 1000,
@@ -81,10 +92,11 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     upstream: new UpstreamOidc(),
     vault: new VaultStore(pool, config.AUTH_DB_SCHEMA, box),
     logger,
+    ...(platform ? { platform } : {}),
   };
 
   const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), trustProxy: config.TRUST_PROXY, bodyLimit: 64 * 1024 });
-  mountOidc(adapter.getInstance(), { tenants, providers, dcrLimiter: new RateLimiter(config.DCR_RATE_LIMIT_PER_MIN, 60_000), logger });
+  mountOidc(adapter.getInstance(), { tenants, providers, dcrLimiter: new RateLimiter(config.DCR_RATE_LIMIT_PER_MIN, 60_000), logger, platform: platform?.issuer });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
   // Readiness (Postgres answers) and the Prometheus scrape target; liveness is InternalController's /healthz.

@@ -11,6 +11,9 @@ const PROVIDER_PATH = /^\/(?:\.well-known\/(?:openid-configuration|oauth-authori
 /** RFC 8414 / OIDC path insertion: `/.well-known/<doc>/t/<tenant>`. */
 const INSERTED = /^\/\.well-known\/(openid-configuration|oauth-authorization-server)\/t\/([a-z0-9-]{1,63})$/;
 const PATH_TENANT = /^\/t\/([a-z0-9-]{1,63})(\/.*)$/;
+/** The platform issuer: path insertion, and everything under its mount. */
+const PLATFORM_INSERTED = /^\/\.well-known\/(openid-configuration|oauth-authorization-server)\/platform$/;
+const PLATFORM_PATH = /^\/platform(\/.*)$/;
 
 interface Dispatch {
   tenant: AuthTenant;
@@ -23,6 +26,8 @@ export interface OidcMountOptions {
   providers: ProviderCache;
   dcrLimiter: RateLimiter;
   logger: Logger;
+  /** The platform issuer (console sign-in), when configured; it has no registration endpoint. */
+  platform?: AuthTenant;
 }
 
 /**
@@ -32,13 +37,14 @@ export interface OidcMountOptions {
  * - maps every discovery URL a client may try (path insertion and appending, root form for
  *   host-based tenants) to the tenant's issuer;
  * - fills a missing MCP `scope` on /authorize with the tenant's default scopes;
- * - rate-limits and CORS-enables dynamic client registration.
+ * - rate-limits and CORS-enables dynamic client registration;
+ * - serves the platform issuer (console sign-in) under `/platform` when it is configured.
  * `originalUrl` is kept equal to mount + rewritten URL: oidc-provider derives its mount path
  * (and so every endpoint URL in metadata) from it.
  */
 export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
-    const d = resolve(req, o.tenants);
+    const d = resolvePlatform(req, o.platform, o.tenants) ?? resolve(req, o.tenants);
     if (!d) return;
     const raw = req.raw as IncomingMessage & { originalUrl?: string };
     const res = reply.raw as ServerResponse;
@@ -90,10 +96,28 @@ export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
   });
 }
 
-function resolve(req: FastifyRequest, tenants: TenantRegistry): Dispatch | undefined {
+function pathOf(req: FastifyRequest): string {
   const url = req.raw.url ?? '/';
   const q = url.indexOf('?');
-  const path = q >= 0 ? url.slice(0, q) : url;
+  return q >= 0 ? url.slice(0, q) : url;
+}
+
+/**
+ * The platform issuer's discovery and endpoints (never `/register`: its one client is static).
+ * Not on a host-based tenant's origin: that origin belongs to the tenant's own issuer.
+ */
+function resolvePlatform(req: FastifyRequest, platform: AuthTenant | undefined, tenants: TenantRegistry): Dispatch | undefined {
+  if (!platform || tenants.byHost(req.headers.host)) return undefined;
+  const path = pathOf(req);
+  const inserted = PLATFORM_INSERTED.exec(path);
+  if (inserted?.[1]) return { tenant: platform, mountPath: platform.mountPath, inner: `/.well-known/${inserted[1]}` };
+  const inner = PLATFORM_PATH.exec(path)?.[1];
+  if (!inner || inner.startsWith('/register') || !PROVIDER_PATH.test(inner)) return undefined;
+  return { tenant: platform, mountPath: platform.mountPath, inner };
+}
+
+function resolve(req: FastifyRequest, tenants: TenantRegistry): Dispatch | undefined {
+  const path = pathOf(req);
   const inserted = INSERTED.exec(path);
   if (inserted?.[1] && inserted[2]) {
     const tenant = tenants.byId(inserted[2]);

@@ -22,6 +22,8 @@ export interface TenantProviderOptions {
   trustProxy: boolean;
   /** CIMD fetch plumbing (tests point it at loopback servers behind public-looking names). */
   cimd?: { lookup?: HostLookup; fetch?: (url: string, init: RequestInit) => Promise<Response> };
+  /** Token claims of an account signed in at an issuer with a first-party client (the platform issuer's `tid` and `name`). */
+  accountClaims?: (accountId: string) => Promise<Record<string, unknown>>;
 }
 
 /** The extra client metadata property that makes oidc-provider call our policy for every client. */
@@ -33,17 +35,47 @@ const POLICY_PROPERTY = 'sb_policy';
  * `invalid_target`), ES256 JWT access tokens with `aud` = MCP URL and a `tid` claim,
  * rotating refresh tokens, open DCR and CIMD under our client policy, and our own
  * interaction pages (login, consent) mounted under the tenant.
+ *
+ * An issuer with a first-party client (the platform issuer) gets that one static client
+ * instead of DCR and CIMD, a login prompt on every authorization (no silent SSO: the next
+ * sign-in may be another administrator or another workspace), and `tid`/`name` claims of
+ * the signed-in account.
  */
 export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: TenantProviderOptions): Provider {
   const { errors } = oidc;
   const signingKid = keys[0]?.kid;
   const cookieKey = o.box.derive(`cookies:${tenant.id}`).toString('base64url');
-  const cookieOptions = { signed: true, httpOnly: true, sameSite: 'lax' as const, secure: o.secureCookies };
+  const firstParty = tenant.firstParty;
+  const accountClaims = o.accountClaims;
+  if (firstParty && !accountClaims) throw new Error(`issuer ${tenant.issuer} has a first-party client but no account claims`);
+  // The platform issuer is always at AUTH_PUBLIC_URL, whatever the tenants' layout.
+  const cookieOptions = { signed: true, httpOnly: true, sameSite: 'lax' as const, secure: firstParty ? tenant.issuer.startsWith('https:') : o.secureCookies };
   const scopes = tenant.settings.scopes;
+  const clientPolicy = {
+    properties: [POLICY_PROPERTY],
+    validator(ctx: KoaContextWithOIDC | undefined, key: string, _value: unknown, metadata: ClientMetadata) {
+      if (key !== POLICY_PROPERTY) return;
+      delete (metadata as Record<string, unknown>)[POLICY_PROPERTY];
+      const body = ctx?.oidc?.route === 'registration' ? (ctx.oidc.body as Record<string, unknown> | undefined) : undefined;
+      applyClientPolicy(metadata as Parameters<typeof applyClientPolicy>[0], body?.application_type !== undefined, { allowPrivateUseRedirects: tenant.settings.allowPrivateUseRedirects });
+    },
+  };
 
   const configuration = {
     adapter: (name: string) => new PgAdapter(o.pool, o.schema, tenant.id, name, o.box),
-    clients: [],
+    clients: firstParty
+      ? [
+          {
+            client_id: firstParty.clientId,
+            client_name: firstParty.clientName,
+            application_type: 'web',
+            redirect_uris: firstParty.redirectUris,
+            token_endpoint_auth_method: 'none',
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+          },
+        ]
+      : [],
     jwks: { keys: keys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     cookies: {
       keys: [cookieKey],
@@ -69,15 +101,8 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       introspectionSigningAlgValues: ['ES256'],
       authorizationSigningAlgValues: ['ES256'],
     },
-    extraClientMetadata: {
-      properties: [POLICY_PROPERTY],
-      validator(ctx: KoaContextWithOIDC | undefined, key: string, _value: unknown, metadata: ClientMetadata) {
-        if (key !== POLICY_PROPERTY) return;
-        delete (metadata as Record<string, unknown>)[POLICY_PROPERTY];
-        const body = ctx?.oidc?.route === 'registration' ? (ctx.oidc.body as Record<string, unknown> | undefined) : undefined;
-        applyClientPolicy(metadata as Parameters<typeof applyClientPolicy>[0], body?.application_type !== undefined, { allowPrivateUseRedirects: tenant.settings.allowPrivateUseRedirects });
-      },
-    },
+    // The first-party client is configured by the operator, not registered: no DCR policy for it.
+    ...(firstParty ? {} : { extraClientMetadata: clientPolicy }),
     features: {
       devInteractions: { enabled: false },
       introspection: { enabled: false },
@@ -86,8 +111,8 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      registration: { enabled: true, initialAccessToken: false },
-      registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
+      registration: { enabled: !firstParty, initialAccessToken: false },
+      registrationManagement: { enabled: !firstParty, rotateRegistrationAccessToken: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => tenant.mcpUrl,
@@ -104,7 +129,7 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
         },
       },
       clientIdMetadataDocument: {
-        enabled: true,
+        enabled: !firstParty,
         ack: 'draft-02',
         allowFetch: async (_ctx: unknown, clientId: string) => fetchAllowed(clientId, o.cimd?.lookup),
         allowClient: async () => true,
@@ -123,8 +148,12 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       Grant: o.refreshTokenTtl,
       RefreshToken: o.refreshTokenTtl,
     },
-    extraTokenClaims: async () => mainRealm({ tid: tenant.id }),
-    interactions: { url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `${tenant.mountPath}/interaction/${interaction.uid}` },
+    extraTokenClaims: async (_ctx: KoaContextWithOIDC, token: { accountId?: string }) =>
+      mainRealm(accountClaims && firstParty ? await accountClaims(token.accountId ?? '') : { tid: tenant.id }),
+    interactions: {
+      ...(firstParty ? { policy: freshLoginPolicy() } : {}),
+      url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `${tenant.mountPath}/interaction/${interaction.uid}`,
+    },
     routes: {
       authorization: '/authorize',
       token: '/token',
@@ -152,8 +181,19 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       const body = ctx.body as Record<string, unknown>;
       body.scopes_supported = [...scopes, 'openid', 'offline_access'];
       body.code_challenge_methods_supported = ['S256'];
-      body.client_id_metadata_document_supported = true;
+      if (!firstParty) body.client_id_metadata_document_supported = true;
     }
   });
   return provider;
+}
+
+/**
+ * The default prompts plus a login check that only an interaction's own login result
+ * satisfies: every authorization asks for the password (an existing session is not reused).
+ */
+function freshLoginPolicy() {
+  const { base, Check } = oidc.interactionPolicy;
+  const policy = base();
+  policy.get('login')?.checks.add(new Check('fresh_login', 'sign-in is required for every authorization', 'login_required', (ctx) => !ctx.oidc.result?.login));
+  return policy;
 }

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { canonicalMcpUrl, tenantAuthSchema, type ConnectorSettings, type IdpSettings, type TenantAuthSettings } from '@switchboard/tenant-config';
-
-const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+import { TENANT_ID } from './identifiers';
 
 export type { ConnectorSettings, IdpSettings, TenantAuthSettings };
 
@@ -11,18 +10,30 @@ const fileSchema = z.object({
   tenants: z.array(z.object({ id: z.string().regex(TENANT_ID), name: z.string().optional(), auth: tenantAuthSchema.optional() }).loose()),
 });
 
-/** One tenant as the authorization server sees it. */
+/**
+ * The one pre-registered, first-party client of an issuer that has no dynamic registration
+ * (the platform issuer's `switchboard-console`): public, PKCE, no consent screen.
+ */
+export interface FirstPartyClient {
+  clientId: string;
+  clientName: string;
+  redirectUris: string[];
+}
+
+/** One tenant as the authorization server sees it (also the platform issuer, see platform-issuer.ts). */
 export interface AuthTenant {
   id: string;
   name: string;
   settings: TenantAuthSettings;
-  /** Canonical MCP URL: the `resource` and the `aud` of every token. */
+  /** Canonical MCP URL: the `resource` and the `aud` of every token (the admin API URL for the platform issuer). */
   mcpUrl: string;
   /** Issuer identifier (no trailing slash). */
   issuer: string;
   /** Mount path of the provider on this service: `/t/<id>` (path-based) or `` (host-based). */
   mountPath: string;
   defaultScopes: string[];
+  /** Set ⇒ no DCR, no CIMD: only this client exists, signs in with a fresh login every time and is never asked for consent. */
+  firstParty?: FirstPartyClient;
 }
 
 export interface TenantUrlOptions {
