@@ -3,7 +3,13 @@
 
 const KEY_STORAGE = 'switchboard.apiKey';
 
-/** An error answered by the admin API (`{"error": {"code", "message", "field"}}`), or a network failure (status 0). */
+/** One invalid field of an error (`details.issues`). */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** An error answered by the admin API (`{"error": {"code", "message", "field", "details"}}`), or a network failure (status 0). */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
 
@@ -14,7 +20,7 @@ export class ApiError extends Error {
     /** The offending field as the API names it (`body.url`, `body.items.0.exposedName`, `query.surface`). */
     readonly field?: string,
     /** Every invalid field of a validation error (`details.issues`), first one = `field`. */
-    readonly issues: Array<{ field: string; message: string }> = [],
+    readonly issues: FieldIssue[] = [],
   ) {
     super(message);
   }
@@ -38,45 +44,90 @@ export class ApiError extends Error {
   }
 }
 
-/** The tenant API key of this tab (sessionStorage: gone when the tab closes). */
+/**
+ * How this tab is signed in. `cookie`: the registry's HttpOnly console session (platform OAuth, BFF
+ * style: the browser never holds a token). `key`: a tenant API key pasted by the user, kept in
+ * sessionStorage for the tab and sent as a Bearer token.
+ */
+let mode: 'cookie' | 'key' | 'none' = 'none';
+/** The key when sessionStorage refuses to store it (it then lasts until the tab reloads). */
+let memoryKey: string | null = null;
+
+/** The sign-in state of this tab. */
 export const session = {
   key(): string | null {
     try {
-      return sessionStorage.getItem(KEY_STORAGE);
+      return sessionStorage.getItem(KEY_STORAGE) ?? memoryKey;
     } catch {
-      return null;
+      return memoryKey;
     }
   },
-  set(key: string): void {
-    sessionStorage.setItem(KEY_STORAGE, key);
+  mode(): 'cookie' | 'key' | 'none' {
+    return mode;
+  },
+  useCookie(): void {
+    mode = 'cookie';
+  },
+  useKey(key: string): void {
+    try {
+      sessionStorage.setItem(KEY_STORAGE, key);
+    } catch {
+      // Storage refused (private mode): the key still works until the tab reloads.
+      memoryKey = key;
+    }
+    mode = 'key';
   },
   clear(): void {
-    sessionStorage.removeItem(KEY_STORAGE);
+    mode = 'none';
+    memoryKey = null;
+    try {
+      sessionStorage.removeItem(KEY_STORAGE);
+    } catch {
+      // Nothing was stored either.
+    }
   },
 };
 
 type Listener = () => void;
 const unauthorizedListeners = new Set<Listener>();
 
-/** Called when any request answers 401 (key revoked or wrong): the app returns to sign-in. */
+/** Called when any request answers 401 (session ended, key revoked): the app returns to sign-in. */
 export function onUnauthorized(fn: Listener): () => void {
   unauthorizedListeners.add(fn);
   return () => unauthorizedListeners.delete(fn);
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Calls the admin API with the session key (or `key`); resolves to the parsed JSON body or throws ApiError. */
-export async function api<T>(method: string, path: string, body?: unknown, key?: string): Promise<T> {
-  const token = key ?? session.key();
-  const headers: Record<string, string> = { accept: 'application/json' };
+function issuesOf(e: Record<string, unknown> | undefined): FieldIssue[] {
+  // The contract puts them in `details.issues`; older registries spread details into the error.
+  const details = isRecord(e?.details) ? e.details : undefined;
+  const raw = Array.isArray(details?.issues) ? details.issues : Array.isArray(e?.issues) ? e.issues : [];
+  return raw.filter((i): i is FieldIssue => isRecord(i) && typeof i.field === 'string' && typeof i.message === 'string');
+}
+
+/** Options of one call. */
+export interface ApiOptions {
+  /** Sign in with this key instead of the tab's session (the sign-in form checks a key this way). */
+  key?: string;
+  /** Send no credentials but the cookie (checking for a console session). */
+  cookieOnly?: boolean;
+  /** A 401 is an expected answer here: do not send the app back to sign-in. */
+  quiet401?: boolean;
+}
+
+/** Calls the admin API with the tab's credentials; resolves to the parsed JSON body or throws ApiError. */
+export async function api<T>(method: string, path: string, body?: unknown, opts: ApiOptions = {}): Promise<T> {
+  const token = opts.cookieOnly ? null : (opts.key ?? (mode === 'key' ? session.key() : null));
+  // The registry accepts a console cookie session only with this header (a cross-site form cannot set it).
+  const headers: Record<string, string> = { accept: 'application/json', 'x-switchboard-console': '1' };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
     throw new ApiError(0, 'NETWORK', `The registry could not be reached (${err instanceof Error ? err.message : String(err)}). Check your connection and try again.`);
   }
@@ -90,9 +141,8 @@ export async function api<T>(method: string, path: string, body?: unknown, key?:
   if (!res.ok) {
     const e = isRecord(parsed) && isRecord(parsed.error) ? parsed.error : undefined;
     const message = typeof e?.message === 'string' ? e.message : `The registry answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`;
-    const issues = Array.isArray(e?.issues) ? e.issues.filter((i): i is { field: string; message: string } => isRecord(i) && typeof i.field === 'string' && typeof i.message === 'string') : [];
-    const err = new ApiError(res.status, typeof e?.code === 'string' ? e.code : 'HTTP', message, typeof e?.field === 'string' ? e.field : undefined, issues);
-    if (res.status === 401 && key === undefined) for (const fn of unauthorizedListeners) fn();
+    const err = new ApiError(res.status, typeof e?.code === 'string' ? e.code : 'HTTP', message, typeof e?.field === 'string' ? e.field : undefined, issuesOf(e));
+    if (res.status === 401 && !opts.quiet401 && opts.key === undefined && !opts.cookieOnly) for (const fn of unauthorizedListeners) fn();
     throw err;
   }
   return parsed as T;
@@ -104,7 +154,43 @@ export function asApiError(err: unknown): ApiError {
   return new ApiError(0, 'CLIENT', err instanceof Error ? err.message : String(err));
 }
 
+/** `GET /console/auth.json`: whether platform OAuth sign-in is offered. A registry without it (404, bad JSON) offers only API keys. */
+export async function loadAuthConfig(): Promise<AuthConfig> {
+  try {
+    const res = await fetch('/console/auth.json', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    if (!res.ok) return { oauth: false, loginUrl: DEFAULT_LOGIN };
+    const body: unknown = await res.json();
+    if (!isRecord(body)) return { oauth: false, loginUrl: DEFAULT_LOGIN };
+    // Only a same-origin path: the sign-in button must never send the browser elsewhere.
+    const loginUrl = typeof body.loginUrl === 'string' && /^\/[^/\\]/.test(body.loginUrl) ? body.loginUrl : DEFAULT_LOGIN;
+    return { oauth: body.oauth === true, loginUrl };
+  } catch {
+    return { oauth: false, loginUrl: DEFAULT_LOGIN };
+  }
+}
+const DEFAULT_LOGIN = '/console/login';
+
+/** Ends the console cookie session (`POST /console/logout`); a failure still signs the tab out. */
+export async function logout(): Promise<void> {
+  try {
+    await fetch('/console/logout', { method: 'POST', headers: { 'x-switchboard-console': '1' }, credentials: 'same-origin' });
+  } catch {
+    // The cookie may outlive a failed call; the registry expires it.
+  }
+}
+
 // Shapes of the admin API answers the console reads (see the registry's /openapi.json).
+
+export interface AuthConfig {
+  oauth: boolean;
+  loginUrl: string;
+}
+
+export interface SessionInfo {
+  tenant: Tenant | string;
+  user: { username: string; name?: string | null } | null;
+  via: 'session' | 'api_key' | 'token';
+}
 
 export interface Tenant {
   id: string;
@@ -115,15 +201,31 @@ export interface Tenant {
   claudeCommand: string;
 }
 
+export type AuthMode = 'none' | 'bearer' | 'header' | 'oauth_client_credentials' | 'oauth_user';
+
+export interface Discovery {
+  state: 'queued' | 'running' | 'ok' | 'error';
+  attempt?: number;
+  startedAt?: string | null;
+  finishedAt?: string | null;
+  error?: string | null;
+  counts?: Record<string, number> | null;
+}
+
 export interface Server {
   id: string;
   name: string;
   url: string;
   transport: string;
-  auth: { mode: string; hasSecret: boolean };
+  auth: { mode: AuthMode | string; hasSecret: boolean; header?: string; tokenUrl?: string; clientId?: string; scope?: string; audience?: string; authorizationServer?: string };
+  toolPrefix?: string | null;
+  timeoutMs?: number | null;
+  maxConcurrency?: number | null;
   health: 'pending' | 'ok' | 'error';
   lastError: string | null;
   lastDiscoveredAt: string | null;
+  /** Present on registries that report discovery progress. */
+  discovery?: Discovery | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -136,11 +238,22 @@ export interface Item {
   removedAt: string | null;
   exposedName: string | null;
   pendingReview: boolean | null;
+  /** Hints publishing would require (registries that enforce them). */
+  missingHints?: string[];
+}
+
+export interface AnnotationOverrides {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export interface ToolOverrides {
   title?: string;
   description?: string;
+  annotations?: AnnotationOverrides;
 }
 
 export interface Publication {
@@ -148,7 +261,35 @@ export interface Publication {
   exposedName: string;
   serverId: string;
   upstreamName: string;
-  overrides: ToolOverrides;
+  overrides: ToolOverrides | null;
+}
+
+export interface DiffEntry {
+  path: string;
+  op: 'added' | 'removed' | 'changed';
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface Change {
+  serverId: string;
+  kind: string;
+  name: string;
+  exposedName: string;
+  change: 'modified' | 'removed';
+  published: Record<string, unknown> | null;
+  discovered: Record<string, unknown> | null;
+  diff?: DiffEntry[];
+  missingHints?: string[];
+}
+
+export interface Admin {
+  username: string;
+  name?: string | null;
+  createdAt?: string | null;
+  lastLoginAt?: string | null;
+  /** Access removed (`DELETE /v1/admins/:username` disables; the row stays for the audit trail). */
+  disabled?: boolean;
 }
 
 export interface SurfacePreview {

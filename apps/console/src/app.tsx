@@ -1,33 +1,89 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, asApiError, onUnauthorized, session, type ApiError, type Tenant } from './api';
+import { api, asApiError, isRecord, loadAuthConfig, logout, onUnauthorized, session, type ApiError, type AuthConfig, type Change, type SessionInfo, type Tenant } from './api';
 import { ErrorBoundary } from './error-boundary';
+import { onChanged } from './events';
 import { ActivityPage } from './pages/activity';
 import { ConnectPage } from './pages/connect';
 import { PreviewPage } from './pages/preview';
 import { ReadinessPage } from './pages/readiness';
+import { ReviewPage } from './pages/review';
 import { ServersPage } from './pages/servers';
 import { SignIn } from './pages/sign-in';
+import { TeamPage } from './pages/team';
 import { ToolsPage } from './pages/tools';
-import { navigate, PAGES, usePage, type PageId } from './router';
+import { linkTo, PAGES, usePage, type PageId } from './router';
 import { ErrorBox, Spinner } from './ui';
+
+/** Who is signed in: the tenant, the platform user (cookie session) or none (API key). */
+export interface Identity {
+  tenant: Tenant;
+  user: SessionInfo['user'];
+  via: 'session' | 'api_key' | 'token';
+}
+
+function isTenant(v: unknown): v is Tenant {
+  return isRecord(v) && typeof v.id === 'string' && typeof v.name === 'string' && typeof v.mcpUrl === 'string';
+}
+
+/** `?signin_error=…` the registry appends after a failed OAuth round trip; read once and removed from the address bar. */
+function takeSigninError(): string | undefined {
+  const params = new URLSearchParams(location.search);
+  const err = params.get('signin_error');
+  if (err === null) return undefined;
+  params.delete('signin_error');
+  const rest = params.toString();
+  history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${location.hash}`);
+  return err.slice(0, 64);
+}
+
+/**
+ * The cookie session first (`GET /v1/session`, platform OAuth), then the tab's stored API key.
+ * Undefined = not signed in. A registry without `/v1/session` (404) falls through to the key.
+ */
+async function restoreIdentity(): Promise<Identity | undefined> {
+  try {
+    const info = await api<SessionInfo>('GET', '/v1/session', undefined, { cookieOnly: true, quiet401: true });
+    session.useCookie();
+    const tenant = isTenant(info.tenant) ? info.tenant : await api<Tenant>('GET', '/v1/tenant');
+    return { tenant, user: isRecord(info.user) && typeof info.user.username === 'string' ? info.user : null, via: info.via ?? 'session' };
+  } catch (err) {
+    const e = asApiError(err);
+    if (e.status === 0 || e.status >= 500) throw e;
+  }
+  const key = session.key();
+  if (!key) return undefined;
+  try {
+    const tenant = await api<Tenant>('GET', '/v1/tenant', undefined, { key, quiet401: true });
+    session.useKey(key);
+    return { tenant, user: null, via: 'api_key' };
+  } catch (err) {
+    const e = asApiError(err);
+    if (e.status === 401) {
+      session.clear();
+      return undefined;
+    }
+    throw e;
+  }
+}
 
 /** The console shell: sign-in gate, navigation, and one page at a time inside an error boundary. */
 export function App() {
-  const [tenant, setTenant] = useState<Tenant | undefined>(undefined);
-  const [checking, setChecking] = useState(session.key() !== null);
+  const [identity, setIdentity] = useState<Identity | undefined>(undefined);
+  const [auth, setAuth] = useState<AuthConfig | undefined>(undefined);
+  const [checking, setChecking] = useState(true);
   const [bootError, setBootError] = useState<ApiError | undefined>(undefined);
   const [expired, setExpired] = useState(false);
+  const [signinError] = useState(takeSigninError);
 
   const restore = async () => {
-    if (!session.key()) return setChecking(false);
     setChecking(true);
     setBootError(undefined);
     try {
-      setTenant(await api<Tenant>('GET', '/v1/tenant'));
+      const [who, cfg] = await Promise.all([restoreIdentity(), loadAuthConfig()]);
+      setAuth(cfg);
+      setIdentity(who);
     } catch (err) {
-      const e = asApiError(err);
-      if (e.status === 401) session.clear();
-      else setBootError(e);
+      setBootError(asApiError(err));
     } finally {
       setChecking(false);
     }
@@ -37,43 +93,77 @@ export function App() {
     void restore();
     return onUnauthorized(() => {
       session.clear();
-      setTenant(undefined);
+      setIdentity(undefined);
       setExpired(true);
+      // The sign-in form needs to know whether OAuth is offered.
+      void loadAuthConfig().then(setAuth);
     });
   }, []);
 
   if (checking) return <Spinner label="Checking your session…" />;
-  if (bootError) return <main class="narrow"><ErrorBox error={bootError} title="Could not load your tenant" retry={() => void restore()} /></main>;
-  if (!tenant) {
+  if (bootError)
+    return (
+      <main class="narrow" id="main">
+        <ErrorBox error={bootError} title="Could not reach the registry" retry={() => void restore()} />
+      </main>
+    );
+  if (!identity) {
+    if (!auth) return <Spinner label="Loading sign-in…" />;
     return (
       <SignIn
+        auth={auth}
         expired={expired}
-        onSignedIn={(t) => {
+        signinError={expired ? undefined : signinError}
+        onKey={(key, tenant) => {
+          session.useKey(key);
           setExpired(false);
-          setTenant(t);
+          setIdentity({ tenant, user: null, via: 'api_key' });
         }}
       />
     );
   }
   return (
     <Shell
-      tenant={tenant}
-      onSignOut={() => {
+      identity={identity}
+      onSignOut={async () => {
+        if (session.mode() === 'cookie') await logout();
         session.clear();
-        setTenant(undefined);
+        setExpired(false);
+        setIdentity(undefined);
+        setAuth(await loadAuthConfig());
       }}
     />
   );
 }
 
-function Shell({ tenant, onSignOut }: { tenant: Tenant; onSignOut: () => void }) {
+/** How many changes are held for review (undefined while unknown or unavailable: no badge). */
+function useReviewCount(page: PageId): number | undefined {
+  const [count, setCount] = useState<number | undefined>(undefined);
+  const seq = useRef(0);
+  const load = () => {
+    const mine = ++seq.current;
+    api<{ changes: Change[] }>('GET', '/v1/changes')
+      .then((r) => mine === seq.current && setCount(Array.isArray(r.changes) ? r.changes.length : undefined))
+      .catch(() => mine === seq.current && setCount(undefined));
+  };
+  useEffect(load, [page]);
+  useEffect(() => onChanged(load), []);
+  return count;
+}
+
+function Shell({ identity, onSignOut }: { identity: Identity; onSignOut: () => Promise<void> }) {
   const page = usePage();
   const mainRef = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  const [signingOut, setSigningOut] = useState(false);
+  const reviewCount = useReviewCount(page);
+  const { tenant, user } = identity;
   const label = PAGES.find((p) => p.id === page)?.label ?? '';
   useEffect(() => {
     document.title = `${label} · ${tenant.name} · Switchboard`;
-    // Keyboard and screen-reader users land on the new page's content.
-    mainRef.current?.focus();
+    // Keyboard and screen-reader users land on the new page's content (not on first load: the page starts at the top).
+    if (first.current) first.current = false;
+    else mainRef.current?.focus();
   }, [page]);
   return (
     <div class="shell">
@@ -85,24 +175,33 @@ function Shell({ tenant, onSignOut }: { tenant: Tenant; onSignOut: () => void })
         <span class="tenant" data-testid="tenant-name">
           {tenant.name} <span class="muted">({tenant.id})</span>
         </span>
-        <button type="button" class="link" onClick={onSignOut}>
-          Sign out
+        <span class="who muted" data-testid="signed-in-as">
+          {user ? <>Signed in as {user.name || user.username}</> : identity.via === 'api_key' ? 'Signed in with an API key' : 'Signed in'}
+        </span>
+        <button
+          type="button"
+          class="link"
+          disabled={signingOut}
+          onClick={() => {
+            setSigningOut(true);
+            void onSignOut().finally(() => setSigningOut(false));
+          }}
+        >
+          {signingOut ? 'Signing out…' : 'Sign out'}
         </button>
       </header>
       <nav aria-label="Console pages">
         <ul>
           {PAGES.map((p) => (
             <li key={p.id}>
-              <a
-                href={`/console/${p.id}`}
-                aria-current={p.id === page ? 'page' : undefined}
-                onClick={(e) => {
-                  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                  e.preventDefault();
-                  navigate(p.id);
-                }}
-              >
+              <a {...linkTo(p.id)} aria-current={p.id === page ? 'page' : undefined}>
                 {p.label}
+                {p.id === 'review' && reviewCount !== undefined && reviewCount > 0 && (
+                  <span class="count" data-testid="review-count">
+                    {reviewCount}
+                    <span class="sr-only"> awaiting review</span>
+                  </span>
+                )}
               </a>
             </li>
           ))}
@@ -110,26 +209,30 @@ function Shell({ tenant, onSignOut }: { tenant: Tenant; onSignOut: () => void })
       </nav>
       <main id="main" ref={mainRef} tabIndex={-1}>
         <ErrorBoundary resetKey={page}>
-          <Page page={page} tenant={tenant} />
+          <Page page={page} identity={identity} />
         </ErrorBoundary>
       </main>
     </div>
   );
 }
 
-function Page({ page, tenant }: { page: PageId; tenant: Tenant }) {
+function Page({ page, identity }: { page: PageId; identity: Identity }) {
   switch (page) {
     case 'servers':
       return <ServersPage />;
     case 'tools':
       return <ToolsPage />;
+    case 'review':
+      return <ReviewPage />;
     case 'preview':
       return <PreviewPage />;
     case 'connect':
-      return <ConnectPage tenant={tenant} />;
+      return <ConnectPage tenant={identity.tenant} />;
     case 'readiness':
-      return <ReadinessPage tenant={tenant} />;
+      return <ReadinessPage tenant={identity.tenant} />;
     case 'activity':
       return <ActivityPage />;
+    case 'team':
+      return <TeamPage identity={identity} />;
   }
 }

@@ -1,5 +1,6 @@
 // The proposed publication the Preview page compiles before anything goes live. Kept in
 // sessionStorage so a reload of /console/preview?draft keeps showing the same draft.
+import type { ToolOverrides } from './api';
 
 const DRAFT_STORAGE = 'switchboard.draft';
 
@@ -8,7 +9,7 @@ export interface DraftItem {
   kind: 'tool';
   name: string;
   exposedName?: string;
-  overrides: { title?: string; description?: string };
+  overrides: ToolOverrides;
 }
 
 /** A proposed publication: the body of `POST /v1/publications` and of the draft `POST /v1/preview`. */
@@ -20,7 +21,8 @@ export interface Draft {
 function isDraft(v: unknown): v is Draft {
   if (typeof v !== 'object' || v === null) return false;
   const d = v as Record<string, unknown>;
-  return typeof d.serverId === 'string' && Array.isArray(d.items) && d.items.every((i) => typeof i === 'object' && i !== null && typeof (i as Record<string, unknown>).name === 'string');
+  const obj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  return typeof d.serverId === 'string' && Array.isArray(d.items) && d.items.every((i) => obj(i) && typeof i.name === 'string' && obj(i.overrides));
 }
 
 /** The draft of this tab, if any (a corrupt stored value counts as none). */

@@ -1,8 +1,11 @@
 import { render } from 'preact';
 import { App } from './app';
+import { adoptHashRoute } from './router';
 
 const root = document.getElementById('app');
 if (root) {
+  // Back from sign-in at /console/#/tools: show /console/tools.
+  adoptHashRoute();
   root.textContent = '';
   render(<App />, root);
 }

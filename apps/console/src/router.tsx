@@ -6,18 +6,40 @@ export const BASE = '/console/';
 export const PAGES = [
   { id: 'servers', label: 'Servers' },
   { id: 'tools', label: 'Tools' },
+  { id: 'review', label: 'Review' },
   { id: 'preview', label: 'Preview' },
   { id: 'connect', label: 'Connect' },
   { id: 'readiness', label: 'Readiness' },
   { id: 'activity', label: 'Activity' },
+  { id: 'team', label: 'Team' },
 ] as const;
 
 export type PageId = (typeof PAGES)[number]['id'];
 
+function isPage(id: string): id is PageId {
+  return PAGES.some((p) => p.id === id);
+}
+
 function current(): PageId {
   const rest = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : '';
   const id = rest.split('/')[0];
-  return PAGES.some((p) => p.id === id) ? (id as PageId) : 'servers';
+  return isPage(id) ? id : 'servers';
+}
+
+/**
+ * The sign-in round trip returns to `/console/#/<page>[?query]` (the hash is what the console
+ * hands the registry as `returnTo`): turn it back into the page's path before anything renders.
+ */
+export function adoptHashRoute(): void {
+  const m = /^#\/([a-z]+)(\?[^#]*)?$/.exec(location.hash);
+  if (!m || !location.pathname.startsWith(BASE)) return;
+  const page = isPage(m[1]) ? m[1] : 'servers';
+  history.replaceState(null, '', `${BASE}${page}${m[2] ?? ''}`);
+}
+
+/** Where sign-in should come back to, as the hash the registry appends to /console/ (`#/tools`). */
+export function returnToHash(): string {
+  return `#/${current()}${location.search}`;
 }
 
 /** Navigates without a reload (history API; the registry serves index.html for every client route). `search` e.g. `?draft`. */
@@ -25,6 +47,18 @@ export function navigate(page: PageId, search = ''): void {
   if (current() === page && location.pathname !== BASE && location.search === search) return;
   history.pushState(null, '', `${BASE}${page}${search}`);
   dispatchEvent(new PopStateEvent('popstate'));
+}
+
+/** Props of an in-app link: a real link (opens in a new tab with Ctrl/Cmd) that navigates without a reload. */
+export function linkTo(page: PageId, search = '') {
+  return {
+    href: `${BASE}${page}${search}`,
+    onClick: (e: MouseEvent) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      navigate(page, search);
+    },
+  };
 }
 
 /** The address bar's query string (`?draft`), following navigation and back/forward. */

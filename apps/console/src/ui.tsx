@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, RefObject } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { asApiError, type ApiError } from './api';
 
@@ -48,7 +48,7 @@ export function Spinner({ label }: { label: string }) {
 /** An error the user can read, with a retry when there is something to retry. */
 export function ErrorBox({ error, retry, title }: { error: ApiError; retry?: () => void; title?: string }) {
   return (
-    <div class="error-box" role="alert">
+    <div class="error-box" role="alert" tabIndex={-1}>
       <strong>{title ?? 'Something went wrong'}</strong>
       <p>{error.message}</p>
       {error.code !== 'HTTP' && error.code !== 'CLIENT' && (
@@ -83,10 +83,14 @@ export function Field(props: {
   required?: boolean;
   multiline?: boolean;
   autoComplete?: string;
+  inputMode?: 'numeric' | 'text';
+  /** A note that is not an error but needs attention (e.g. "required before publishing"). */
+  warning?: string;
 }) {
   const errId = `${props.id}-error`;
   const hintId = `${props.id}-hint`;
-  const describedBy = [props.error ? errId : '', props.hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
+  const warnId = `${props.id}-warning`;
+  const describedBy = [props.error ? errId : '', props.warning && !props.error ? warnId : '', props.hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
   const common = {
     id: props.id,
     name: props.id,
@@ -107,7 +111,7 @@ export function Field(props: {
       ) : props.type === 'url' ? (
         <input type="url" autoComplete={props.autoComplete ?? 'off'} {...common} />
       ) : (
-        <input type="text" autoComplete={props.autoComplete ?? 'off'} {...common} />
+        <input type="text" autoComplete={props.autoComplete ?? 'off'} inputMode={props.inputMode} {...common} />
       )}
       {props.hint && (
         <p id={hintId} class="hint">
@@ -119,8 +123,76 @@ export function Field(props: {
           {props.error}
         </p>
       )}
+      {props.warning && !props.error && (
+        <p id={warnId} class="field-warning" data-testid={`${props.id}-warning`}>
+          {props.warning}
+        </p>
+      )}
     </div>
   );
+}
+
+/** A labelled `<select>` with its own error line, like Field. */
+export function SelectField(props: {
+  id: string;
+  label: ComponentChildren;
+  value: string;
+  onChange: (v: string) => void;
+  options: Array<{ value: string; label: string }>;
+  error?: string;
+  hint?: string;
+  warning?: string;
+}) {
+  const errId = `${props.id}-error`;
+  const hintId = `${props.id}-hint`;
+  const warnId = `${props.id}-warning`;
+  const describedBy = [props.error ? errId : '', props.warning && !props.error ? warnId : '', props.hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={`field${props.error ? ' invalid' : props.warning ? ' attention' : ''}`}>
+      <label for={props.id}>{props.label}</label>
+      <select
+        id={props.id}
+        name={props.id}
+        value={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(e) => props.onChange((e.currentTarget as HTMLSelectElement).value)}
+      >
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {props.hint && (
+        <p id={hintId} class="hint">
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p id={errId} class="field-error" data-testid={errId}>
+          {props.error}
+        </p>
+      )}
+      {props.warning && !props.error && (
+        <p id={warnId} class="field-warning" data-testid={warnId}>
+          {props.warning}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * After a failed submit, moves focus to the first invalid field of the form, or else to its error
+ * summary, so keyboard and screen-reader users land on what to fix. `failure` changes on every failure.
+ */
+export function useFocusOnError(ref: RefObject<HTMLElement | null>, failure: unknown): void {
+  useEffect(() => {
+    if (!failure || !ref.current) return;
+    const target = ref.current.querySelector<HTMLElement>('[aria-invalid="true"]') ?? ref.current.querySelector<HTMLElement>('.error-box');
+    target?.focus();
+  }, [failure]);
 }
 
 /**

@@ -1,9 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, asApiError, type ApiError, type Preview } from '../api';
 import { diffTool, flatten } from '../diff';
 import { draftStore } from '../draft';
-import { navigate, useSearch } from '../router';
-import { Badge, Empty, ErrorBox, Spinner, splitError, useLoad } from '../ui';
+import { notifyChanged } from '../events';
+import { HINTS } from '../hints';
+import { linkTo, navigate, useSearch } from '../router';
+import { Badge, Empty, ErrorBox, Spinner, splitError, useFocusOnError, useLoad } from '../ui';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** Built-ins first, in the order people compare them; custom surfaces after. */
@@ -25,6 +27,8 @@ export function PreviewPage() {
   const [publishing, setPublishing] = useState(false);
   const [publishError, setPublishError] = useState<ApiError | undefined>(undefined);
   const [notice, setNotice] = useState('');
+  const barRef = useRef<HTMLDivElement>(null);
+  useFocusOnError(barRef, publishError);
   const preview = useLoad<PreviewData>(async () => {
     const q = `/v1/preview?version=${encodeURIComponent(version)}`;
     if (!draft) return { shown: await api<Preview>('GET', q) };
@@ -44,6 +48,7 @@ export function PreviewPage() {
     try {
       const res = await api<{ version: string; items: Array<{ exposedName: string }> }>('POST', '/v1/publications', draft);
       draftStore.clear();
+      notifyChanged();
       setNotice(`Published ${res.items.map((i) => i.exposedName).join(', ')}: the gateway now serves version ${res.version.slice(0, 12)}.`);
       navigate('preview');
     } catch (err) {
@@ -64,13 +69,7 @@ export function PreviewPage() {
         <h1 id="preview-h">Preview</h1>
         <Empty>
           There is no draft to preview in this tab.{' '}
-          <a href="/console/tools" onClick={(e) => (e.preventDefault(), navigate('tools'))}>
-            Change a tool
-          </a>{' '}
-          and choose “Preview before publishing”, or{' '}
-          <a href="/console/preview" onClick={(e) => (e.preventDefault(), navigate('preview'))}>
-            see what is live
-          </a>
+          <a {...linkTo('tools')}>Change a tool</a> and choose “Preview before publishing”, or <a {...linkTo('preview')}>see what is live</a>
           .
         </Empty>
       </section>
@@ -96,7 +95,7 @@ export function PreviewPage() {
         </p>
       )}
       {draft && (
-        <div class="card draft-bar" data-testid="draft-bar">
+        <div class="card draft-bar" data-testid="draft-bar" ref={barRef}>
           <p>
             <Badge tone="warn">Draft — not live yet</Badge>{' '}
             {draft.items.map((i) => (
@@ -104,12 +103,19 @@ export function PreviewPage() {
                 {draft.serverId}/{i.name}
                 {i.exposedName ? ` → ${i.exposedName}` : ''}
                 {i.overrides.title ? ` · title “${i.overrides.title}”` : ''}
-                {i.overrides.description ? ' · new description' : ''}{' '}
+                {i.overrides.description ? ' · new description' : ''}
+                {i.overrides.annotations?.title ? ` · annotations.title “${i.overrides.annotations.title}”` : ''}
+                {HINTS.filter((h) => typeof i.overrides.annotations?.[h.key] === 'boolean').map((h) => ` · ${h.key}=${String(i.overrides.annotations?.[h.key])}`)}{' '}
               </span>
             ))}
           </p>
           {data?.live && <p class="muted small">This draft changes nothing: the gateway already serves exactly this.</p>}
           {publishError && <ErrorBox error={publishError} title="Could not publish" />}
+          {publishError && publishError.field?.startsWith('body.items.') && (
+            <p>
+              <a {...linkTo('tools')}>Back to the Tools page</a> to fix it: the message names the field.
+            </p>
+          )}
           <div class="row">
             <button type="button" class="primary" onClick={() => void publish()} disabled={publishing || !data}>
               {publishing ? 'Publishing…' : 'Publish'}
@@ -142,10 +148,7 @@ export function PreviewPage() {
       {data && toolNames.length === 0 && (
         <Empty>
           Nothing is published yet, so every surface receives an empty list.{' '}
-          <a href="/console/tools" onClick={(e) => (e.preventDefault(), navigate('tools'))}>
-            Publish tools
-          </a>{' '}
-          to preview them.
+          <a {...linkTo('tools')}>Publish tools</a> to preview them.
         </Empty>
       )}
       {data && toolNames.length > 0 && (

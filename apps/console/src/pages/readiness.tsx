@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, asApiError, type ApiError, type CheckStatus, type ReadinessReport, type Tenant } from '../api';
-import { Badge, ErrorBox, Field, splitError, When } from '../ui';
+import { Badge, ErrorBox, Field, splitError, useFocusOnError, When } from '../ui';
 
 const TONE: Record<CheckStatus, 'ok' | 'fail' | 'warn' | 'muted'> = { pass: 'ok', fail: 'fail', warn: 'warn', skip: 'muted' };
 const LABEL: Record<CheckStatus, string> = { pass: 'Pass', fail: 'Fail', warn: 'Warning', skip: 'Skipped' };
@@ -13,6 +13,8 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [report, setReport] = useState<ReadinessReport | undefined>(undefined);
   const { fields, form } = splitError(error, { url: 'rd-url', accessToken: 'rd-token' });
+  const ref = useRef<HTMLFormElement>(null);
+  useFocusOnError(ref, error);
 
   const run = async (e: Event) => {
     e.preventDefault();
@@ -39,7 +41,7 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
       <p class="lead">
         Replays, against your live MCP URL, what Claude and ChatGPT do when they connect: discovery, version headers, event streams, the OAuth chain, and the tool list each one receives. Every failed step says why and how to fix it.
       </p>
-      <form class="card" onSubmit={(e) => void run(e)} noValidate>
+      <form ref={ref} class="card" onSubmit={(e) => void run(e)} noValidate>
         <div class="grid2">
           <Field id="rd-url" label="URL to check (optional)" type="url" value={url} onInput={setUrl} error={fields['rd-url']} placeholder={tenant.mcpUrl} hint="Defaults to your tenant's MCP URL." />
           <Field id="rd-token" label="Access token (optional)" type="password" value={token} onInput={setToken} error={fields['rd-token']} hint="For a protected tenant, lets the MCP steps run past the 401. Never stored." />

@@ -1,38 +1,58 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError, type ApiError, type Server } from '../api';
-import { Badge, Empty, ErrorBox, Field, Spinner, splitError, useLoad, When } from '../ui';
+import { notifyChanged } from '../events';
+import { AUTH_MODES, AuthFields, authBody, authFieldIds, authForm, missingAuthFields, type AuthForm } from '../server-auth';
+import { Badge, Empty, ErrorBox, Field, SelectField, Spinner, splitError, useFocusOnError, useLoad, When } from '../ui';
 
 /** How long the page keeps polling a discovery before it says so and stops (the worker retries with backoff). */
 const POLL_LIMIT_MS = 3 * 60_000;
 const POLL_EVERY_MS = 1_000;
 
-/** Registered upstream servers: register (SSRF/validation errors beside the fields), discovery status, health. */
+/** The answer of POST /v1/servers/:id/discover, and the `discovery` of create / update. */
+interface Enqueued {
+  queued: boolean;
+  reason?: string;
+}
+
+/** Registered upstream servers: register and edit (errors beside the fields), live discovery status, health. */
 export function ServersPage() {
   const servers = useLoad(() => api<{ servers: Server[] }>('GET', '/v1/servers').then((r) => r.servers));
-  // Servers whose discovery we are watching: id → lastDiscoveredAt when the watch started.
+  // Servers whose discovery we started here and watch until it reports (registries without `discovery`).
   const [watching, setWatching] = useState<Record<string, Watch>>({});
+  const [pollSince, setPollSince] = useState<number | undefined>(undefined);
   const [gaveUp, setGaveUp] = useState(false);
+  const [actionError, setActionError] = useState<ApiError | undefined>(undefined);
+  const [notice, setNotice] = useState('');
+  const [editing, setEditing] = useState<string | undefined>(undefined);
 
   const list = servers.data ?? [];
-  const busy = (s: Server) => s.health === 'pending' || (watching[s.id] !== undefined && !settled(s, watching[s.id]));
+  const busy = (s: Server) => isBusy(s, watching[s.id]);
 
   useEffect(() => {
     if (!servers.data) return;
-    // A watch ends when discovery reports (new lastDiscoveredAt, or health leaves pending).
+    // A watch ends when discovery reports (new lastDiscoveredAt, a new error, a settled `discovery`).
     const next = { ...watching };
     let changed = false;
     for (const [id, w] of Object.entries(watching)) {
       const s = servers.data.find((x) => x.id === id);
-      if (!s || (s.health !== 'pending' && settled(s, w))) {
+      if (!s || !isBusy(s, w)) {
         delete next[id];
         changed = true;
       }
     }
     if (changed) setWatching(next);
-    const active = servers.data.some(busy);
-    if (!active) return;
-    const oldest = Math.min(Date.now(), ...Object.values(next).map((w) => w.started));
-    if (Date.now() - oldest > POLL_LIMIT_MS) {
+    const active = servers.data.some((s) => isBusy(s, next[s.id]));
+    if (!active) {
+      if (pollSince !== undefined) {
+        setPollSince(undefined);
+        // Discovery may have changed published tools: the Review count follows.
+        notifyChanged();
+      }
+      return;
+    }
+    const since = pollSince ?? Date.now();
+    if (pollSince === undefined) setPollSince(since);
+    if (Date.now() - since > POLL_LIMIT_MS) {
       setGaveUp(true);
       return;
     }
@@ -40,27 +60,39 @@ export function ServersPage() {
     return () => clearTimeout(t);
   }, [servers.data]);
 
-  const rediscover = async (s: Server) => {
+  const watch = (s: Server) => {
     setGaveUp(false);
+    setPollSince(undefined);
     setWatching((w) => ({ ...w, [s.id]: watchOf(s) }));
+  };
+
+  const rediscover = async (s: Server) => {
+    setActionError(undefined);
+    setNotice('');
+    watch(s);
     try {
-      await api('POST', `/v1/servers/${encodeURIComponent(s.id)}/discover`);
+      const res = await api<Enqueued>('POST', `/v1/servers/${encodeURIComponent(s.id)}/discover`);
+      if (res && res.queued === false) {
+        setWatching((w) => Object.fromEntries(Object.entries(w).filter(([id]) => id !== s.id)));
+        setNotice(`Discovery of "${s.name}" was not started: ${res.reason ?? 'the registry did not queue it'}.`);
+      }
     } catch (err) {
       setWatching((w) => Object.fromEntries(Object.entries(w).filter(([id]) => id !== s.id)));
-      alertError(asApiError(err));
+      setActionError(asApiError(err));
     }
     await servers.reload();
   };
-  const [actionError, setActionError] = useState<ApiError | undefined>(undefined);
-  const alertError = (e: ApiError) => setActionError(e);
 
   const remove = async (s: Server) => {
     if (!confirm(`Remove server "${s.name}" (${s.id})? Its published tools stop being served.`)) return;
+    setNotice('');
     try {
       await api('DELETE', `/v1/servers/${encodeURIComponent(s.id)}`);
       setActionError(undefined);
+      setNotice(`Removed "${s.name}".`);
+      notifyChanged();
     } catch (err) {
-      alertError(asApiError(err));
+      setActionError(asApiError(err));
     }
     await servers.reload();
   };
@@ -70,68 +102,163 @@ export function ServersPage() {
       <h1 id="servers-h">Servers</h1>
       <p class="lead">The MCP servers your tenant fronts. Register one by URL; Switchboard discovers its tools, then you review and publish them.</p>
       <RegisterForm
-        onRegistered={async (s) => {
-          setGaveUp(false);
-          setWatching((w) => ({ ...w, [s.id]: watchOf(s) }));
+        onRegistered={async (s, discovery) => {
+          if (discovery?.queued === false) setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
+          else watch(s);
           await servers.reload();
         }}
       />
       <h2>Registered servers</h2>
       {actionError && <ErrorBox error={actionError} title="That did not work" />}
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
       {servers.error && <ErrorBox error={servers.error} title="Could not load servers" retry={() => void servers.reload()} />}
       {!servers.data && servers.loading && <Spinner label="Loading servers…" />}
       {servers.data && list.length === 0 && <Empty>No servers yet. Register your MCP server's URL above to start.</Empty>}
-      {gaveUp && <p class="notice">Discovery is taking longer than usual; the registry keeps retrying. Reload the page to check again.</p>}
+      {gaveUp && (
+        <div class="notice" role="status">
+          Discovery is taking longer than usual; the registry keeps retrying in the background.{' '}
+          <button
+            type="button"
+            onClick={() => {
+              setGaveUp(false);
+              setPollSince(undefined);
+              void servers.reload();
+            }}
+          >
+            Check again
+          </button>
+        </div>
+      )}
       {list.length > 0 && (
-        <table class="data" data-testid="servers-table">
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">URL</th>
-              <th scope="col">Discovery</th>
-              <th scope="col">Last discovered</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((s) => (
-              <tr key={s.id} data-testid={`server-${s.id}`}>
-                <td>
-                  <strong>{s.name}</strong>
-                  <div class="muted small">{s.id}</div>
-                </td>
-                <td class="mono wrap">{s.url}</td>
-                <td data-testid={`server-${s.id}-status`}>
-                  {busy(s) ? (
-                    <span class="loading inline" role="status">
-                      <span class="spinner" aria-hidden="true" /> Discovering…
-                    </span>
-                  ) : s.health === 'ok' ? (
-                    <Badge tone="ok">Healthy</Badge>
-                  ) : (
-                    <Badge tone="fail">Error</Badge>
-                  )}
-                  {!busy(s) && s.health === 'error' && s.lastError && <p class="field-error">{s.lastError}</p>}
-                </td>
-                <td>
-                  <When at={s.lastDiscoveredAt} />
-                </td>
-                <td class="actions">
+        <ul class="servers" data-testid="servers-table">
+          {list.map((s) => (
+            <li key={s.id} class="card server" data-testid={`server-${s.id}`}>
+              <div class="server-head">
+                <div>
+                  <h3>{s.name}</h3>
+                  <div class="muted small mono">{s.id}</div>
+                </div>
+                <div class="server-status" data-testid={`server-${s.id}-status`}>
+                  <DiscoveryStatus server={s} busy={busy(s)} />
+                </div>
+                <div class="actions">
+                  <button type="button" onClick={() => setEditing(editing === s.id ? undefined : s.id)} aria-expanded={editing === s.id} aria-controls={`edit-${s.id}`}>
+                    {editing === s.id ? 'Close editor' : 'Edit'}
+                  </button>
                   <button type="button" onClick={() => void rediscover(s)} disabled={busy(s)}>
                     Rediscover
                   </button>
                   <button type="button" class="danger" onClick={() => void remove(s)}>
                     Remove
                   </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </div>
+              </div>
+              <dl class="facts">
+                <dt>URL</dt>
+                <dd class="mono wrap">{s.url}</dd>
+                <dt>Authentication</dt>
+                <dd>
+                  {AUTH_MODES.find((m) => m.value === s.auth.mode)?.label ?? s.auth.mode}
+                  {s.auth.hasSecret && <span class="muted small"> · secret stored</span>}
+                </dd>
+                <dt>Last discovered</dt>
+                <dd>
+                  <When at={s.lastDiscoveredAt} />
+                </dd>
+              </dl>
+              {editing === s.id && (
+                <EditServerForm
+                  server={s}
+                  onClose={() => setEditing(undefined)}
+                  onSaved={async (saved, discovery) => {
+                    setEditing(undefined);
+                    setNotice(`Saved "${saved.name}".${discovery?.queued ? ' Rediscovery has started.' : discovery?.reason ? ` Discovery was not started: ${discovery.reason}.` : ''}`);
+                    if (discovery?.queued) watch(saved);
+                    notifyChanged();
+                    await servers.reload();
+                  }}
+                />
+              )}
+            </li>
+          ))}
+        </ul>
       )}
     </section>
+  );
+}
+
+const COUNT_LABELS: Record<string, [string, string]> = {
+  tools: ['tool', 'tools'],
+  prompts: ['prompt', 'prompts'],
+  resources: ['resource', 'resources'],
+  resourceTemplates: ['resource template', 'resource templates'],
+};
+
+/** "3 tools, 1 prompt" from discovery counts (kinds with none left out). */
+function countsText(counts: Record<string, number>): string {
+  const parts = Object.entries(counts)
+    .filter(([, n]) => typeof n === 'number' && n > 0)
+    .map(([k, n]) => `${n} ${(COUNT_LABELS[k] ?? [k, k])[n === 1 ? 0 : 1]}`);
+  return parts.length > 0 ? parts.join(', ') : 'nothing to publish';
+}
+
+/** Discovery progress in words: queued / running (live), the counts it found, or its error, plainly. */
+function DiscoveryStatus({ server: s, busy }: { server: Server; busy: boolean }) {
+  const d = s.discovery;
+  if (busy) {
+    const what = d?.state === 'queued' ? (d.attempt ? 'Waiting to retry discovery…' : 'Queued for discovery…') : 'Discovering…';
+    return (
+      <div>
+        <span class="loading inline" role="status">
+          <span class="spinner" aria-hidden="true" /> {what}
+          {d?.attempt !== undefined && d.attempt > 1 && <span class="muted small"> attempt {d.attempt}</span>}
+          {d?.state === 'running' && d.startedAt && (
+            <span class="muted small">
+              {' '}
+              · started <When at={d.startedAt} />
+            </span>
+          )}
+        </span>
+        {d?.error && <p class="field-warning">The last attempt failed: {d.error}</p>}
+      </div>
+    );
+  }
+  // Per-user OAuth servers are discovered when a user connects through the auth service, not here.
+  if (s.auth.mode === 'oauth_user' && s.health !== 'ok') {
+    return (
+      <div>
+        <Badge tone="muted">Discovered per user</Badge>
+        <p class="muted small">Its tools are discovered when a user connects and signs in to it.</p>
+      </div>
+    );
+  }
+  const failed = d ? d.state === 'error' : s.health === 'error';
+  if (failed) {
+    const why = d?.error ?? s.lastError ?? 'The registry did not say why.';
+    return (
+      <div>
+        <Badge tone="fail">Discovery failed</Badge>
+        {d?.finishedAt && (
+          <span class="muted small">
+            {' '}
+            <When at={d.finishedAt} />
+          </span>
+        )}
+        <p class="field-error" data-testid={`server-${s.id}-error`}>
+          {why}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div>
+      <Badge tone="ok">Healthy</Badge>
+      {d?.counts && <span class="muted small"> · found {countsText(d.counts)}</span>}
+    </div>
   );
 }
 
@@ -139,50 +266,84 @@ export function ServersPage() {
 interface Watch {
   since: string | null;
   sinceError: string | null;
+  sinceFinished: string | null;
   started: number;
 }
 
-/** A failed rediscovery changes no timestamp, so a watch also ends on a new error or after a while (the row then shows what it knows). */
+/** Without `discovery`, a failed rediscovery changes no timestamp, so a watch also ends on a new error or after a while. */
 const WATCH_MS = 30_000;
 
 function watchOf(s: Server): Watch {
-  return { since: s.lastDiscoveredAt, sinceError: s.lastError, started: Date.now() };
+  return { since: s.lastDiscoveredAt, sinceError: s.lastError, sinceFinished: s.discovery?.finishedAt ?? null, started: Date.now() };
 }
 
-function settled(s: Server, w: Watch): boolean {
-  return s.lastDiscoveredAt !== w.since || (s.health === 'error' && s.lastError !== w.sinceError) || Date.now() - w.started > WATCH_MS;
+function isBusy(s: Server, w: Watch | undefined): boolean {
+  // The registry never discovers per-user OAuth servers itself: nothing to wait for.
+  if (s.auth.mode === 'oauth_user') return false;
+  const d = s.discovery;
+  if (d) {
+    if (d.state === 'queued' || d.state === 'running') return true;
+    // Just asked for a rediscovery: the old settled state may still show until the job is picked up.
+    return w !== undefined && (d.finishedAt ?? null) === w.sinceFinished && Date.now() - w.started < WATCH_MS / 6;
+  }
+  if (s.health === 'pending') return true;
+  if (!w) return false;
+  const settled = s.lastDiscoveredAt !== w.since || (s.health === 'error' && s.lastError !== w.sinceError) || Date.now() - w.started > WATCH_MS;
+  return !settled;
 }
 
-const FIELD_IDS: Record<string, string> = { id: 'srv-id', name: 'srv-name', url: 'srv-url', 'auth.token': 'srv-token', auth: 'srv-token' };
+/** Parses an optional whole number field: '' → null, else the number or an error message. */
+function wholeNumber(v: string, min: number, max: number): number | null | string {
+  const t = v.trim();
+  if (!t) return null;
+  if (!/^\d+$/.test(t)) return 'Enter a whole number, or leave it empty.';
+  const n = Number(t);
+  return n < min || n > max ? `Must be between ${min} and ${max}.` : n;
+}
 
-function RegisterForm({ onRegistered }: { onRegistered: (s: Server) => Promise<void> }) {
-  const [form, setForm] = useState({ id: '', name: '', url: '', token: '' });
+const REGISTER_IDS: Record<string, string> = { id: 'srv-id', name: 'srv-name', url: 'srv-url', ...authFieldIds('srv-auth') };
+
+function RegisterForm({ onRegistered }: { onRegistered: (s: Server, discovery: Enqueued | undefined) => Promise<void> }) {
+  const [form, setForm] = useState({ id: '', name: '', url: '' });
+  const [auth, setAuth] = useState<AuthForm>(authForm());
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<object | undefined>(undefined);
   const [done, setDone] = useState('');
+  const ref = useRef<HTMLFormElement>(null);
+  useFocusOnError(ref, failure);
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
-  const { fields, form: formError } = splitError(error, FIELD_IDS);
+  const split = splitError(error, REGISTER_IDS);
+  const fields = { ...split.fields, ...local };
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    setBusy(true);
     setError(undefined);
     setDone('');
+    const missing: Record<string, string> = { ...missingAuthFields(auth, 'srv-auth') };
+    if (!form.id.trim()) missing['srv-id'] = 'Enter an id for the server, e.g. crm.';
+    if (!form.url.trim()) missing['srv-url'] = 'Enter the URL of your MCP server.';
+    setLocal(missing);
+    if (Object.keys(missing).length > 0) return setFailure({});
+    setBusy(true);
     try {
-      const body = { id: form.id.trim(), name: form.name.trim() || form.id.trim(), url: form.url.trim(), auth: form.token ? { mode: 'bearer', token: form.token } : { mode: 'none' } };
-      const res = await api<{ server: Server }>('POST', '/v1/servers', body);
-      setForm({ id: '', name: '', url: '', token: '' });
-      setDone(`Registered "${res.server.name}". Discovery has started.`);
-      await onRegistered(res.server);
+      const body = { id: form.id.trim(), name: form.name.trim() || form.id.trim(), url: form.url.trim(), auth: authBody(auth) };
+      const res = await api<{ server: Server; discovery?: Enqueued }>('POST', '/v1/servers', body);
+      setForm({ id: '', name: '', url: '' });
+      setAuth(authForm());
+      setDone(`Registered "${res.server.name}".${res.discovery?.queued === false ? '' : ' Discovery has started.'}`);
+      await onRegistered(res.server, res.discovery);
     } catch (err) {
       setError(asApiError(err));
+      setFailure({});
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <form class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="register-h">
+    <form ref={ref} class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="register-h">
       <h2 id="register-h">Register a server</h2>
       <div class="grid2">
         <Field id="srv-id" label="Server id" value={form.id} onInput={set('id')} error={fields['srv-id']} hint="Lowercase letters, digits, _ and -, e.g. crm" required />
@@ -199,14 +360,134 @@ function RegisterForm({ onRegistered }: { onRegistered: (s: Server) => Promise<v
         hint="Must be reachable from the platform. Private and link-local addresses and plain http are refused unless the operator allows them."
         required
       />
-      <Field id="srv-token" label="Bearer token (optional)" type="password" value={form.token} onInput={set('token')} error={fields['srv-token']} hint="Sent to your server on every call; stored encrypted, never shown again." />
-      {formError && <ErrorBox error={formError} title="Could not register the server" />}
+      <AuthFields prefix="srv-auth" form={auth} set={setAuth} errors={fields} />
+      {split.form && <ErrorBox error={split.form} title="Could not register the server" />}
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Registering…' : 'Register and discover'}
         </button>
         <span role="status" aria-live="polite" class="ok-text">
           {done}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+const TRANSPORTS = [
+  { value: 'auto', label: 'Automatic (Streamable HTTP, then SSE)' },
+  { value: 'streamable-http', label: 'Streamable HTTP only' },
+  { value: 'sse', label: 'HTTP+SSE (2024-11-05) only' },
+];
+
+/** `PATCH /v1/servers/:id` with only what changed; a new URL, transport or credential is rediscovered. */
+function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSaved: (s: Server, discovery: Enqueued | undefined) => Promise<void>; onClose: () => void }) {
+  const p = `edit-${s.id}`;
+  const [form, setForm] = useState({
+    name: s.name,
+    url: s.url,
+    transport: s.transport,
+    toolPrefix: s.toolPrefix ?? '',
+    timeoutMs: s.timeoutMs == null ? '' : String(s.timeoutMs),
+    maxConcurrency: s.maxConcurrency == null ? '' : String(s.maxConcurrency),
+  });
+  const [changeAuth, setChangeAuth] = useState(false);
+  const [auth, setAuth] = useState<AuthForm>(authForm(s));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<object | undefined>(undefined);
+  const [note, setNote] = useState('');
+  const ref = useRef<HTMLFormElement>(null);
+  useFocusOnError(ref, failure);
+  const ids: Record<string, string> = {
+    name: `${p}-name`,
+    url: `${p}-url`,
+    transport: `${p}-transport`,
+    toolPrefix: `${p}-toolPrefix`,
+    timeoutMs: `${p}-timeoutMs`,
+    maxConcurrency: `${p}-maxConcurrency`,
+    ...authFieldIds(`${p}-auth`),
+  };
+  const split = splitError(error, ids);
+  const fields = { ...split.fields, ...local };
+  const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setNote('');
+    const body: Record<string, unknown> = {};
+    const errs: Record<string, string> = {};
+    if (form.name.trim() !== s.name) {
+      if (!form.name.trim()) errs[ids.name] = 'Enter a display name.';
+      body.name = form.name.trim();
+    }
+    if (form.url.trim() !== s.url) {
+      if (!form.url.trim()) errs[ids.url] = 'Enter the URL of your MCP server.';
+      body.url = form.url.trim();
+    }
+    if (form.transport !== s.transport) body.transport = form.transport;
+    if (form.toolPrefix.trim() !== (s.toolPrefix ?? '')) body.toolPrefix = form.toolPrefix.trim() || null;
+    for (const [k, min, max] of [
+      ['timeoutMs', 100, 600_000],
+      ['maxConcurrency', 1, 10_000],
+    ] as const) {
+      const v = wholeNumber(form[k], min, max);
+      if (typeof v === 'string') errs[ids[k]] = v;
+      else if (v !== (s[k] ?? null)) body[k] = v;
+    }
+    if (changeAuth) {
+      Object.assign(errs, missingAuthFields(auth, `${p}-auth`));
+      body.auth = authBody(auth);
+    }
+    setLocal(errs);
+    if (Object.keys(errs).length > 0) return setFailure({});
+    if (Object.keys(body).length === 0) return setNote('Nothing changed.');
+    setBusy(true);
+    try {
+      const res = await api<{ server: Server; discovery?: Enqueued }>('PATCH', `/v1/servers/${encodeURIComponent(s.id)}`, body);
+      await onSaved(res.server, res.discovery);
+    } catch (err) {
+      setError(asApiError(err));
+      setFailure({});
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form ref={ref} id={`edit-${s.id}`} class="edit" onSubmit={(e) => void submit(e)} noValidate aria-label={`Edit server ${s.name}`} data-testid={`edit-${s.id}`}>
+      <h4>Edit {s.name}</h4>
+      <div class="grid2">
+        <Field id={ids.name} label="Display name" value={form.name} onInput={set('name')} error={fields[ids.name]} />
+        <Field id={ids.url} label="MCP URL" type="url" value={form.url} onInput={set('url')} error={fields[ids.url]} hint="A new URL is checked like at registration, then rediscovered." />
+        <SelectField id={ids.transport} label="Transport" value={form.transport} onChange={set('transport')} options={TRANSPORTS} error={fields[ids.transport]} />
+        <Field id={ids.toolPrefix} label="Tool prefix (optional)" value={form.toolPrefix} onInput={set('toolPrefix')} error={fields[ids.toolPrefix]} hint="Put before this server's tool names when they collide with another server's." />
+        <Field id={ids.timeoutMs} label="Timeout in ms (optional)" inputMode="numeric" value={form.timeoutMs} onInput={set('timeoutMs')} error={fields[ids.timeoutMs]} hint="Leave empty for the platform default." />
+        <Field id={ids.maxConcurrency} label="Max concurrent calls (optional)" inputMode="numeric" value={form.maxConcurrency} onInput={set('maxConcurrency')} error={fields[ids.maxConcurrency]} hint="Leave empty for no limit." />
+      </div>
+      <fieldset class="auth-change">
+        <legend>Authentication</legend>
+        <p class="muted small">
+          Now: {AUTH_MODES.find((m) => m.value === s.auth.mode)?.label ?? s.auth.mode}
+          {s.auth.hasSecret ? ' (a secret is stored)' : ''}. Stored secrets are never shown. To change authentication you must enter the secret again: an empty secret is refused, it does not keep the old one.
+        </p>
+        <label class="check">
+          <input type="checkbox" checked={changeAuth} onChange={(e) => setChangeAuth((e.currentTarget as HTMLInputElement).checked)} /> Change authentication
+        </label>
+        {changeAuth && <AuthFields prefix={`${p}-auth`} form={auth} set={setAuth} errors={fields} />}
+      </fieldset>
+      {split.form && <ErrorBox error={split.form} title="Could not save the server" />}
+      <div class="row">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save changes'}
+        </button>
+        <button type="button" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <span role="status" aria-live="polite" class="muted">
+          {note}
         </span>
       </div>
     </form>

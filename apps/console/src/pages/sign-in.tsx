@@ -1,53 +1,153 @@
-import { useState } from 'preact/hooks';
-import { api, asApiError, session, type ApiError, type Tenant } from '../api';
-import { ErrorBox, Field } from '../ui';
+import { useRef, useState } from 'preact/hooks';
+import { api, asApiError, type ApiError, type AuthConfig, type Tenant } from '../api';
+import { returnToHash } from '../router';
+import { ErrorBox, Field, useFocusOnError } from '../ui';
 
-/** Sign-in with the tenant API key (this slice); platform OAuth sign-in comes next. */
-export function SignIn({ onSignedIn, expired }: { onSignedIn: (t: Tenant) => void; expired: boolean }) {
+const WORKSPACE_STORAGE = 'switchboard.workspace';
+/** Tenant ids are DNS labels (the registry's TENANT_ID). */
+const WORKSPACE_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** What each `?signin_error=` the registry sends back after a failed OAuth round trip means to the user. */
+const SIGNIN_ERRORS: Record<string, { title: string; text: string }> = {
+  access_denied: {
+    title: 'Sign-in was cancelled or refused',
+    text: 'You cancelled the sign-in, or your account is not an administrator of that workspace. Check the workspace id, or ask an administrator of it to add you on its Team page.',
+  },
+  state_mismatch: {
+    title: 'Sign-in could not be verified',
+    text: 'The sign-in answer did not match the request this browser started (it may have taken too long, or been started in another tab). Start again from here.',
+  },
+  token_rejected: {
+    title: 'Sign-in was not accepted',
+    text: 'The platform did not accept the sign-in it was handed. Try again; if it keeps happening, contact your platform operator.',
+  },
+  unavailable: {
+    title: 'Sign-in is unavailable right now',
+    text: 'The platform sign-in service did not answer. Try again in a moment, or use an API key instead.',
+  },
+};
+
+function storedWorkspace(): string {
+  try {
+    return localStorage.getItem(WORKSPACE_STORAGE) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Sign-in: with the platform account (OAuth, the registry keeps the session in an HttpOnly cookie)
+ * when the registry offers it, else — or on request — with a tenant API key.
+ */
+export function SignIn(props: { auth: AuthConfig; expired: boolean; signinError: string | undefined; onKey: (key: string, tenant: Tenant) => void }) {
+  const [useKey, setUseKey] = useState(!props.auth.oauth);
+  const failure = props.signinError ? (SIGNIN_ERRORS[props.signinError] ?? { title: 'Sign-in failed', text: `The sign-in did not complete (${props.signinError}). Try again.` }) : undefined;
+  return (
+    <main class="narrow sign-in" id="main">
+      <h1>Sign in to the Switchboard console</h1>
+      {props.expired && <p class="notice">Your session has ended. Sign in again to continue.</p>}
+      {failure && (
+        <div class="error-box" role="alert" data-testid="signin-error">
+          <strong>{failure.title}</strong>
+          <p>{failure.text}</p>
+        </div>
+      )}
+      {useKey ? <KeyForm onKey={props.onKey} /> : <OAuthForm loginUrl={props.auth.loginUrl} />}
+      {props.auth.oauth && (
+        <p>
+          <button type="button" class="link" onClick={() => setUseKey(!useKey)}>
+            {useKey ? 'Use your platform account instead' : 'Use an API key instead'}
+          </button>
+        </p>
+      )}
+    </main>
+  );
+}
+
+/** The platform OAuth sign-in: the browser goes to the registry's login route, which returns here with a session cookie. */
+function OAuthForm({ loginUrl }: { loginUrl: string }) {
+  const [workspace, setWorkspace] = useState(storedWorkspace);
+  const [fieldMsg, setFieldMsg] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<object | undefined>(undefined);
+  const ref = useRef<HTMLFormElement>(null);
+  useFocusOnError(ref, failure);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const id = workspace.trim().toLowerCase();
+    if (!WORKSPACE_ID.test(id)) {
+      setFieldMsg(id ? 'That is not a workspace id: use lowercase letters, digits and -, as in acme.' : 'Enter your workspace id (e.g. acme).');
+      setFailure({});
+      return;
+    }
+    setFieldMsg(undefined);
+    setBusy(true);
+    try {
+      localStorage.setItem(WORKSPACE_STORAGE, id);
+    } catch {
+      // Remembering the workspace is a convenience only.
+    }
+    const q = new URLSearchParams({ workspace: id, returnTo: returnToHash() });
+    location.assign(`${loginUrl}?${q.toString()}`);
+  };
+  return (
+    <form ref={ref} onSubmit={submit} noValidate>
+      <Field id="workspace" label="Workspace" value={workspace} onInput={setWorkspace} error={fieldMsg} autoComplete="organization" hint="Your workspace (tenant) id, e.g. acme. You sign in with your platform account; the console never sees a token." />
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Opening sign-in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}
+
+/** Sign-in with a tenant API key (kept in sessionStorage for this tab). */
+function KeyForm({ onKey }: { onKey: (key: string, tenant: Tenant) => void }) {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [fieldMsg, setFieldMsg] = useState<string | undefined>(undefined);
+  const [failure, setFailure] = useState<object | undefined>(undefined);
+  const ref = useRef<HTMLFormElement>(null);
+  useFocusOnError(ref, failure);
   const submit = async (e: Event) => {
     e.preventDefault();
     const trimmed = key.trim();
     setError(undefined);
-    if (!trimmed) return setFieldMsg('Enter your tenant API key (it starts with sbk_).');
+    if (!trimmed) {
+      setFieldMsg('Enter your tenant API key (it starts with sbk_).');
+      setFailure({});
+      return;
+    }
     setBusy(true);
     setFieldMsg(undefined);
     try {
-      const tenant = await api<Tenant>('GET', '/v1/tenant', undefined, trimmed);
-      session.set(trimmed);
-      onSignedIn(tenant);
+      const tenant = await api<Tenant>('GET', '/v1/tenant', undefined, { key: trimmed });
+      onKey(trimmed, tenant);
     } catch (err) {
       const a = asApiError(err);
       if (a.status === 401) setFieldMsg('This key was not accepted: it is wrong, revoked, or belongs to no tenant.');
       else setError(a);
+      setFailure({});
     } finally {
       setBusy(false);
     }
   };
   return (
-    <main class="narrow sign-in">
-      <h1>Sign in to the Switchboard console</h1>
-      {expired && <p class="notice">Your key is no longer accepted. Sign in again.</p>}
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <Field
-          id="apiKey"
-          label="Tenant API key"
-          type="password"
-          value={key}
-          onInput={setKey}
-          error={fieldMsg}
-          autoComplete="off"
-          hint="Kept only in this browser tab (sessionStorage) and sent to the registry's admin API."
-        />
-        {error && <ErrorBox error={error} title="Could not sign in" />}
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
-      <p class="muted small">Coming next: sign in with your platform account (OAuth) instead of an API key.</p>
-    </main>
+    <form ref={ref} onSubmit={(e) => void submit(e)} noValidate>
+      <Field
+        id="apiKey"
+        label="Tenant API key"
+        type="password"
+        value={key}
+        onInput={setKey}
+        error={fieldMsg}
+        autoComplete="off"
+        hint="Kept only in this browser tab (sessionStorage) and sent to the registry's admin API."
+      />
+      {error && <ErrorBox error={error} title="Could not sign in" />}
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
   );
 }
