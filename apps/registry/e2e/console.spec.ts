@@ -54,7 +54,7 @@ describe('tenant console in Chromium', () => {
       executablePath: CHROMIUM,
       headless: true,
       chromiumSandbox: false,
-      viewport: { width: 1366, height: 860 },
+      viewport: { width: 1280, height: 800 },
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = context.pages()[0] ?? (await context.newPage());
@@ -73,37 +73,84 @@ describe('tenant console in Chromium', () => {
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  const nav = (label: string) => page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label }).click();
+  const nav = (label: string) => page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
 
   it('signs in with the tenant API key (a wrong key is refused beside the field)', async () => {
     await page.goto(`${registry.url}/console/`);
+    await page.getByRole('heading', { name: 'Sign in to the Switchboard console' }).waitFor();
+    // With platform OAuth offered (GET /console/auth.json), the key form is the secondary option.
+    const useKey = page.getByRole('button', { name: 'Use an API key instead' });
+    if ((await useKey.count()) > 0) await useKey.click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByTestId('apiKey-error').getByText(/Enter your tenant API key/).waitFor();
+    // Focus lands on the field to fix.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('apiKey');
     await page.getByLabel('Tenant API key').fill('sbk_wrong');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByTestId('apiKey-error').getByText(/not accepted/).waitFor();
     await shot('sign-in');
     await page.getByLabel('Tenant API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByTestId('tenant-name').getByText('Tenant acme').waitFor();
+    await page.getByTestId('signed-in-as').getByText('Signed in with an API key').waitFor();
+  });
+
+  it('shows "Nothing awaiting review" on the Review page when no upstream change is held', async () => {
+    await nav('Review');
+    await page.getByRole('heading', { name: 'Review', level: 1 }).waitFor();
+    await page.getByText('Nothing awaiting review').waitFor();
+    expect(await page.getByTestId('review-count').count()).toBe(0);
+    await shot('review-empty');
+    await nav('Servers');
   });
 
   it('shows SSRF and validation errors beside the fields, then registers the upstream and watches discovery finish', async () => {
     await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
     await page.getByText('No servers yet').waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.id);
+    // The SSRF guard refuses the cloud metadata address: the message sits under the URL field, which gets focus.
     await page.getByLabel('Server id').fill('docs');
-    await page.getByLabel('MCP URL').fill('http://10.0.0.1/mcp');
+    await page.getByLabel('MCP URL').fill('http://169.254.169.254/mcp');
     await page.getByRole('button', { name: 'Register and discover' }).click();
-    await page.getByTestId('srv-url-error').getByText(/private|not allowed/).waitFor();
+    await page.getByTestId('srv-url-error').getByText(/169\.254\.169\.254/).waitFor();
+    expect(await page.getByTestId('srv-url-error').textContent()).toMatch(/not allowed|blocked/);
+    expect(await focused()).toBe('srv-url');
+    expect(await page.getByTestId('srv-id-error').count()).toBe(0);
+    // An invalid id: its message under the id field; a bearer mode without its token is caught before sending.
     await page.getByLabel('Server id').fill('Bad Id!');
     await page.getByLabel('MCP URL').fill(upstream.url);
     await page.getByRole('button', { name: 'Register and discover' }).click();
     await page.getByTestId('srv-id-error').getByText(/must be 1-32 chars/).waitFor();
+    expect(await focused()).toBe('srv-id');
+    expect(await page.getByTestId('srv-url-error').count()).toBe(0);
+    await page.getByLabel('Authentication').selectOption('bearer');
+    await page.getByRole('button', { name: 'Register and discover' }).click();
+    await page.getByTestId('srv-auth-token-error').getByText(/Enter the token/).waitFor();
     await shot('servers-errors');
+    await page.getByLabel('Authentication').selectOption('none');
 
     await page.getByLabel('Server id').fill('docs');
     await page.getByLabel('Display name').fill('Docs');
     await page.getByRole('button', { name: 'Register and discover' }).click();
     await page.getByTestId('server-docs-status').getByText('Healthy').waitFor({ timeout: 20_000 });
     await shot('servers');
+  });
+
+  it('edits a server: a refused URL is shown under the edit form\'s URL field, and nothing is saved', async () => {
+    const card = page.getByTestId('server-docs');
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByTestId('edit-docs');
+    await form.getByLabel('MCP URL').fill('http://169.254.169.254/mcp');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByTestId('edit-docs-url-error').getByText(/169\.254\.169\.254/).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('edit-docs-url');
+    await form.getByLabel('Timeout in ms (optional)').fill('soon');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByTestId('edit-docs-timeoutMs-error').getByText(/whole number/).waitFor();
+    await shot('servers-edit-errors');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByTestId('edit-docs').count()).toBe(0);
+    expect(await card.locator('dd.mono').textContent()).toBe(upstream.url);
   });
 
   const gatewayTools = async (): Promise<Array<{ name: string; title?: string }> | undefined> => {
@@ -120,6 +167,8 @@ describe('tenant console in Chromium', () => {
   const expectSurfaceRules = async () => {
     // Every surface gets the overridden title; Claude and OpenAI also get it mirrored into annotations.title.
     for (const s of ['generic', 'claude', 'openai']) expect(await cell('title', s).textContent()).toBe('"Search docs"');
+    // The hints set as overrides reach every surface.
+    for (const s of ['generic', 'claude', 'openai']) expect(await cell('annotations.destructiveHint', s).textContent()).toBe('false');
     expect(await cell('annotations.title', 'claude').textContent()).toBe('"Search docs"');
     expect(await cell('annotations.title', 'generic').textContent()).toBe('—');
     // ChatGPT-only _meta: OpenAI receives securitySchemes and openai/ keys, Claude none of them.
@@ -130,11 +179,40 @@ describe('tenant console in Chromium', () => {
     await expect(page.locator('tr.differs[data-path="_meta.securitySchemes"]').count()).resolves.toBe(1);
   };
 
-  it('overrides a title and previews the draft: claude vs openai differ as the surface rules say, marked "not live yet"', async () => {
+  it('flags a tool that lacks behaviour hints before publishing, and puts a refusal next to the hint', async () => {
     await nav('Tools');
     const tool = page.getByTestId('tool-docs-search_docs');
-    await tool.getByText('Not published').waitFor();
-    await tool.getByLabel('Title').fill('Search docs');
+    await tool.getByText('Not published', { exact: true }).waitFor();
+    // Upstream states readOnlyHint only: destructiveHint and openWorldHint are flagged before any publish attempt.
+    await tool.getByTestId('tool-docs-search_docs-needs-hints').getByText(/Destructive, Open world/).waitFor();
+    await tool.getByTestId('tool-docs-search_docs-destructiveHint-warning').waitFor();
+    expect(await tool.getByTestId('tool-docs-search_docs-readOnlyHint-warning').count()).toBe(0);
+    await page.getByTestId('hints-summary').waitFor();
+    await shot('tools-needs-hints');
+    // A registry that enforces hints refuses the draft, beside the hint control; one that does not yet compiles it.
+    await tool.getByRole('button', { name: 'Preview before publishing' }).click();
+    const refusal = tool.getByTestId('tool-docs-search_docs-destructiveHint-error');
+    const draft = page.getByRole('heading', { name: 'Preview — draft', level: 1 });
+    await refusal.or(draft).waitFor();
+    if ((await refusal.count()) > 0) {
+      expect(await page.evaluate(() => document.activeElement?.id)).toMatch(/^tool-docs-search_docs-(readOnly|destructive|openWorld)Hint$/);
+      await tool.getByTestId('tool-docs-search_docs-openWorldHint-error').waitFor();
+      await shot('tools-hints-refused');
+    } else {
+      await page.getByTestId('draft-bar').getByRole('button', { name: 'Discard draft' }).click();
+      await page.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
+    }
+  });
+
+  it('overrides a title and previews the draft: claude vs openai differ as the surface rules say, marked "not live yet"', async () => {
+    const tool = page.getByTestId('tool-docs-search_docs');
+    await tool.getByText('Not published', { exact: true }).waitFor();
+    await tool.getByLabel('Title', { exact: true }).fill('Search docs');
+    // What a user must do anyway: state all three required hints (tri-state controls: inherit / true / false).
+    await tool.getByLabel(/readOnlyHint/).selectOption('true');
+    await tool.getByLabel(/destructiveHint/).selectOption('false');
+    await tool.getByLabel(/openWorldHint/).selectOption('false');
+    expect(await tool.getByTestId('tool-docs-search_docs-needs-hints').count()).toBe(0);
     // Bad input first: the draft preview refuses an exposed name the way publish does, beside that field.
     await tool.getByLabel('Exposed name').fill('no spaces allowed');
     await tool.getByRole('button', { name: 'Preview before publishing' }).click();
