@@ -64,21 +64,25 @@ export function authBody(f: AuthForm): Record<string, string> {
   }
 }
 
-/** Fields the chosen mode requires but the form leaves empty (checked before sending: the API has no "keep the stored secret"). */
-export function missingAuthFields(f: AuthForm, prefix: string): Record<string, string> {
+/**
+ * Fields the chosen mode requires but the form leaves empty (checked before sending: the API has no
+ * "keep the stored secret", so an edit must enter it again — `editing` says so in the message).
+ */
+export function missingAuthFields(f: AuthForm, prefix: string, editing = false): Record<string, string> {
   const out: Record<string, string> = {};
+  const again = editing ? ' (the stored one is never shown, so enter it again)' : '';
   const need = (key: keyof AuthForm, id: string, msg: string) => {
     if (!f[key].trim()) out[`${prefix}-${id}`] = msg;
   };
-  if (f.mode === 'bearer') need('token', 'token', 'Enter the token (a stored one is never shown, so it must be entered again).');
+  if (f.mode === 'bearer') need('token', 'token', `Enter the token your server expects${again}.`);
   if (f.mode === 'header') {
     need('header', 'header', 'Enter the header name, e.g. X-API-Key.');
-    need('value', 'value', 'Enter the header value (a stored one is never shown, so it must be entered again).');
+    need('value', 'value', `Enter the header value${again}.`);
   }
   if (f.mode === 'oauth_client_credentials') {
     need('tokenUrl', 'tokenUrl', 'Enter the token endpoint URL.');
     need('clientId', 'clientId', 'Enter the client id.');
-    need('clientSecret', 'clientSecret', 'Enter the client secret (a stored one is never shown, so it must be entered again).');
+    need('clientSecret', 'clientSecret', `Enter the client secret${again}.`);
   }
   return out;
 }

@@ -3,12 +3,15 @@
 // Prerequisites: `npx tsc -b tsconfig.build.json`, `npx vite build apps/console`, scripts/ensure-chromium.sh.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startDocsUpstream } from './support/docs-upstream';
-import { cleanRedis, createDatabase, createTenant, REPO_ROOT, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, REPO_ROOT, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -26,12 +29,42 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** An SDK-built upstream whose one tool's description can change between discoveries (a change held for review). */
+async function startNotesUpstream(): Promise<{ url: string; setDescription(d: string): void; close(): Promise<void> }> {
+  let description = 'List the notes';
+  const http: HttpServer = createHttpServer((req, res) => {
+    const server = new McpServer({ name: 'notes', version: '1.0.0' });
+    server.registerTool(
+      'list_notes',
+      { title: 'List notes', description, inputSchema: {}, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } },
+      async () => ({ content: [{ type: 'text', text: 'no notes' }] }),
+    );
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://localhost:${(http.address() as AddressInfo).port}/mcp`,
+    setDescription: (d) => (description = d),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
 describe('tenant console in Chromium', () => {
   const env = testEnv();
   let db: Awaited<ReturnType<typeof createDatabase>>;
   let registry: Proc;
   let gateway: Proc;
   let upstream: Awaited<ReturnType<typeof startDocsUpstream>>;
+  let notes: Awaited<ReturnType<typeof startNotesUpstream>>;
   let key: string;
   let context: BrowserContext;
   let page: Page;
@@ -44,6 +77,7 @@ describe('tenant console in Chromium', () => {
     await mkdir(SHOTS, { recursive: true });
     db = await createDatabase();
     upstream = await startDocsUpstream();
+    notes = await startNotesUpstream();
     // The gateway needs the registry's URL and the registry the gateway's public URL: reserve the gateway's port first.
     const gatewayPort = await freePort();
     registry = await startRegistry(env, db.url, { GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`, REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
@@ -68,6 +102,7 @@ describe('tenant console in Chromium', () => {
     await gateway?.stop();
     await registry?.stop();
     await upstream?.close();
+    await notes?.close();
     await db?.drop();
     await cleanRedis(env);
   });
@@ -84,7 +119,7 @@ describe('tenant console in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByTestId('apiKey-error').getByText(/Enter your tenant API key/).waitFor();
     // Focus lands on the field to fix.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('apiKey');
+    expect(await page.locator(':focus').getAttribute('id')).toBe('apiKey');
     await page.getByLabel('Tenant API key').fill('sbk_wrong');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByTestId('apiKey-error').getByText(/not accepted/).waitFor();
@@ -107,7 +142,7 @@ describe('tenant console in Chromium', () => {
   it('shows SSRF and validation errors beside the fields, then registers the upstream and watches discovery finish', async () => {
     await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
     await page.getByText('No servers yet').waitFor();
-    const focused = () => page.evaluate(() => document.activeElement?.id);
+    const focused = () => page.locator(':focus').getAttribute('id');
     // The SSRF guard refuses the cloud metadata address: the message sits under the URL field, which gets focus.
     await page.getByLabel('Server id').fill('docs');
     await page.getByLabel('MCP URL').fill('http://169.254.169.254/mcp');
@@ -143,7 +178,7 @@ describe('tenant console in Chromium', () => {
     await form.getByLabel('MCP URL').fill('http://169.254.169.254/mcp');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await form.getByTestId('edit-docs-url-error').getByText(/169\.254\.169\.254/).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('edit-docs-url');
+    expect(await page.locator(':focus').getAttribute('id')).toBe('edit-docs-url');
     await form.getByLabel('Timeout in ms (optional)').fill('soon');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await form.getByTestId('edit-docs-timeoutMs-error').getByText(/whole number/).waitFor();
@@ -195,7 +230,7 @@ describe('tenant console in Chromium', () => {
     const draft = page.getByRole('heading', { name: 'Preview — draft', level: 1 });
     await refusal.or(draft).waitFor();
     if ((await refusal.count()) > 0) {
-      expect(await page.evaluate(() => document.activeElement?.id)).toMatch(/^tool-docs-search_docs-(readOnly|destructive|openWorld)Hint$/);
+      expect(await page.locator(':focus').getAttribute('id')).toMatch(/^tool-docs-search_docs-(readOnly|destructive|openWorld)Hint$/);
       await tool.getByTestId('tool-docs-search_docs-openWorldHint-error').waitFor();
       await shot('tools-hints-refused');
     } else {
@@ -274,11 +309,42 @@ describe('tenant console in Chromium', () => {
     await shot('readiness');
   });
 
+  it('shows an upstream change held for review (count in the navigation, before/after diff) and approves it', async () => {
+    await registerAndDiscover(registry.url, key, { id: 'notes', name: 'Notes', url: notes.url });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'notes', items: [{ kind: 'tool', name: 'list_notes' }] });
+    expect(published.status).toBe(200);
+    notes.setDescription('List every note, newest first');
+    expect((await api(registry.url, key, 'POST', '/v1/servers/notes/discover')).status).toBe(202);
+    await until('the changed description is held for review', async () => {
+      const res = await api(registry.url, key, 'GET', '/v1/changes');
+      return (res.body.changes as unknown[] | undefined)?.length === 1;
+    });
+
+    await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: /^Review/ }).click();
+    await page.getByRole('heading', { name: 'Review', level: 1 }).waitFor();
+    expect(await page.getByTestId('review-count').textContent()).toMatch(/^1/);
+    const card = page.getByTestId('change-notes-list_notes');
+    await card.getByText('Changed upstream').waitFor();
+    // The diff: the registry's (JSON pointer paths) or the console's own comparison (dotted paths).
+    const row = card.locator('tr[data-path$="description"]');
+    expect(await row.locator('td.before').textContent()).toBe('"List the notes"');
+    expect(await row.locator('td.after').textContent()).toBe('"List every note, newest first"');
+    expect(await card.locator('tr[data-path$="title"]').count()).toBe(0);
+    await shot('review');
+
+    await card.getByRole('button', { name: 'Approve change' }).click();
+    await page.getByTestId('review-notice').getByText(/list_notes now serves the new definition/).waitFor();
+    await page.getByText('Nothing awaiting review').waitFor();
+    await until('the Review count is gone', async () => (await page.getByTestId('review-count').count()) === 0);
+    expect(((await api(registry.url, key, 'GET', '/v1/changes')).body.changes as unknown[]).length).toBe(0);
+  });
+
   it('lists the activity log, and no page threw', async () => {
     await nav('Activity');
     const table = page.getByTestId('audit-table');
-    await table.getByText('publication.publish').waitFor();
-    await table.getByText('server.create').waitFor();
+    await table.getByText('publication.publish').first().waitFor();
+    await table.getByText('server.create').first().waitFor();
+    await table.getByText('change.approve').waitFor();
     await table.getByText('readiness.run').waitFor();
     await shot('activity');
     expect(consoleErrors).toEqual([]);

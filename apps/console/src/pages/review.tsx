@@ -124,7 +124,7 @@ function ChangeCard({ change: c, onApproved }: { change: Change; onApproved: (ms
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.path} class={`op-${r.op}`} data-path={r.path}>
+                <tr key={r.path} class={`row-${r.op}`} data-path={r.path}>
                   <th scope="row" class="mono">
                     {r.path || '(whole definition)'} <span class={`op op-${r.op}`}>{OP_LABEL[r.op]}</span>
                   </th>

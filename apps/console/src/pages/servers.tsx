@@ -438,7 +438,7 @@ function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSav
       else if (v !== (s[k] ?? null)) body[k] = v;
     }
     if (changeAuth) {
-      Object.assign(errs, missingAuthFields(auth, `${p}-auth`));
+      Object.assign(errs, missingAuthFields(auth, `${p}-auth`, true));
       body.auth = authBody(auth);
     }
     setLocal(errs);

@@ -103,8 +103,14 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [done, setDone] = useState('');
+  // Controls changed since the last refusal: their old message no longer applies.
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const ref = useRef<HTMLFormElement>(null);
   useFocusOnError(ref, error);
+  const fail = (err: unknown) => {
+    setTouched(new Set());
+    setError(asApiError(err));
+  };
 
   const ids = { title: `${idBase}-title`, description: `${idBase}-description`, name: `${idBase}-name`, annTitle: `${idBase}-annotations-title` };
   const map: Record<string, string> = {
@@ -115,7 +121,9 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
     'items.0.overrides.annotations.title': ids.annTitle,
   };
   for (const h of HINTS) map[`items.0.overrides.annotations.${h.key}`] = `${idBase}-${h.key}`;
-  const { fields, form } = splitError(error, map);
+  const split = splitError(error, map);
+  const fields = Object.fromEntries(Object.entries(split.fields).filter(([id]) => !touched.has(id)));
+  const form = split.form;
 
   const upstream = upstreamAnnotations(tool.definition);
   const discoveredTitle = str(tool.definition.title) || str(upstream.title);
@@ -152,7 +160,7 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
       draftStore.set(draft);
       navigate('preview', '?draft');
     } catch (err) {
-      setError(asApiError(err));
+      fail(err);
       setBusy(false);
     }
   };
@@ -168,7 +176,7 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
       notifyChanged();
       await onChanged();
     } catch (err) {
-      setError(asApiError(err));
+      fail(err);
     } finally {
       setBusy(false);
     }
@@ -184,7 +192,7 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
       notifyChanged();
       await onChanged();
     } catch (err) {
-      setError(asApiError(err));
+      fail(err);
     } finally {
       setBusy(false);
     }
@@ -250,7 +258,10 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
                   </>
                 }
                 value={hints[h.key]}
-                onChange={(v) => setHints((cur) => ({ ...cur, [h.key]: v === 'true' || v === 'false' ? v : '' }))}
+                onChange={(v) => {
+                  setHints((cur) => ({ ...cur, [h.key]: v === 'true' || v === 'false' ? v : '' }));
+                  setTouched((t) => new Set([...t, id]));
+                }}
                 options={[
                   { value: '', label: `Inherit upstream (${upstreamHintText(upstream[h.key])})` },
                   { value: 'true', label: 'Yes (true)' },
