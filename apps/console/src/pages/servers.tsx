@@ -468,7 +468,7 @@ function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSav
         <Field id={ids.maxConcurrency} label="Max concurrent calls (optional)" inputMode="numeric" value={form.maxConcurrency} onInput={set('maxConcurrency')} error={fields[ids.maxConcurrency]} hint="Leave empty for no limit." />
       </div>
       <fieldset class="auth-change">
-        <legend>Authentication</legend>
+        <legend>Credentials</legend>
         <p class="muted small">
           Now: {AUTH_MODES.find((m) => m.value === s.auth.mode)?.label ?? s.auth.mode}
           {s.auth.hasSecret ? ' (a secret is stored)' : ''}. Stored secrets are never shown. To change authentication you must enter the secret again: an empty secret is refused, it does not keep the old one.
