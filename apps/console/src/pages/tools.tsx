@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, asApiError, type AnnotationOverrides, type ApiError, type Item, type Publication, type Server } from '../api';
+import { api, asApiError, isRecord, type AnnotationOverrides, type ApiError, type Item, type Publication, type Server } from '../api';
 import { draftStore, type Draft, type DraftItem } from '../draft';
 import { notifyChanged } from '../events';
 import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations, type HintKey, type TriState } from '../hints';
@@ -24,7 +24,9 @@ async function loadTools(): Promise<ToolsData> {
     servers.map(async (server): Promise<ServerTools> => {
       try {
         const { items } = await api<{ items: Item[] }>('GET', `/v1/servers/${encodeURIComponent(server.id)}/items`);
-        return { server, tools: items.filter((i) => i.kind === 'tool') };
+        // A malformed definition must not take the page down: treat it as an empty one.
+        const tools = items.filter((i) => i.kind === 'tool').map((i) => (isRecord(i.definition) ? i : { ...i, definition: {} }));
+        return { server, tools };
       } catch (err) {
         return { server, tools: [], error: asApiError(err) };
       }
