@@ -8,6 +8,8 @@ export type ApiErrorCode =
   | 'NAME_INVALID'
   | 'NAME_COLLISION'
   | 'URL_REFUSED'
+  /** A tool is published without readOnlyHint, destructiveHint and openWorldHint (upstream or as overrides). */
+  | 'HINTS_REQUIRED'
   | 'UNAVAILABLE'
   | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL';

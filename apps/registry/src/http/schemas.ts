@@ -1,18 +1,47 @@
 import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../console/password-hash';
 
 /** DNS label, as in the gateway's tenant ids. */
 export const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const SERVER_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 /** Exposed tool/prompt names: valid on every surface (MCP 2025-11-25 charset, 64 = the strictest surface). */
 export const EXPOSED_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Console admin usernames (e-mail addresses fit). */
+export const ADMIN_USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name');
+
+/** A console admin account: username, password (12–1024 characters, stored as an scrypt hash) and display name. */
+export const adminBody = z
+  .object({
+    username: z.string().regex(ADMIN_USERNAME, 'must be 1-64 chars of A-Z a-z 0-9 . _ @ -'),
+    password: z.string().min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`),
+    name: z.string().min(1).max(120).optional(),
+  })
+  .strict();
+export type AdminInput = z.infer<typeof adminBody>;
+
+export const adminParams = z.object({ username: z.string().regex(ADMIN_USERNAME, 'must be an admin username') });
 
 export const createTenantBody = z
   .object({
     id: z.string().regex(TENANT_ID, 'must be a DNS label: 1-63 chars of a-z 0-9 -'),
     name: z.string().min(1).max(120),
     description: z.string().max(2000).optional(),
+    /** The tenant's first console admin. */
+    admin: adminBody.optional(),
+  })
+  .strict();
+
+/**
+ * The platform issuer's password check. Lengths are bounded (400 naming the field); a tenant id or
+ * username of the wrong shape is simply unknown (401), like every other failed sign-in.
+ */
+export const verifyLoginBody = z
+  .object({
+    tenant: z.string().min(1).max(63),
+    username: z.string().min(1).max(64),
+    password: z.string().min(1).max(PASSWORD_MAX),
   })
   .strict();
 

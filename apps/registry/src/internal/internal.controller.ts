@@ -1,10 +1,16 @@
-import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { verifyLogin } from '../console/admins';
 import { ApiError } from '../http/api-error';
-import { TENANT_ID } from '../http/schemas';
+import { parseInput } from '../http/parse-input';
+import { TENANT_ID, verifyLoginBody } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 
-/** For gateways whose Redis misses: the same payload as `sb:catalog:<tenant>` (credentials sealed). */
+/**
+ * Service-to-service routes (Bearer INTERNAL_TOKEN): catalogs for gateways whose Redis misses (the
+ * same payload as `sb:catalog:<tenant>`, credentials sealed), and the console password check the
+ * platform issuer calls.
+ */
 @Controller('internal')
 export class InternalController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
@@ -28,5 +34,20 @@ export class InternalController {
     const catalog = await this.ctx.publisher.catalogFor(tenant);
     if (!catalog) throw ApiError.notFound('published catalog of tenant', tenant, 'params.tenant');
     return catalog;
+  }
+
+  /**
+   * The platform issuer's console login check. 200 `{ok: true, tenant, username, name}` or 401
+   * `{ok: false}` — unknown tenant, unknown user, disabled account and wrong password are
+   * indistinguishable, in body and in time. A bad body is a 400 naming the field.
+   */
+  @Post('console/verify-login')
+  @HttpCode(200)
+  async verifyLogin(@Req() req: FastifyRequest, @Body() body: unknown, @Res() reply: FastifyReply) {
+    this.ctx.auth.internal(req);
+    const input = parseInput(verifyLoginBody, body, 'body');
+    const admin = await verifyLogin(this.ctx.db, input.tenant, input.username, input.password);
+    if (!admin) return void reply.code(401).header('cache-control', 'no-store').send({ ok: false });
+    void reply.header('cache-control', 'no-store').send({ ok: true, tenant: admin.tenant_id, username: admin.username, name: admin.name ?? admin.username });
   }
 }

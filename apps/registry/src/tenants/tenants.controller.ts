@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { surfaceProfiles } from '@switchboard/protocol';
 import type { FastifyRequest } from 'fastify';
+import { adminView, createAdmin, type AdminRow } from '../console/admins';
 import { isUniqueViolation } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
@@ -15,24 +16,29 @@ import { audit } from './audit';
 export class TenantsController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
-  /** Operator: creates a tenant and its first API key (shown once). */
+  /** Operator: creates a tenant, its first API key (shown once) and, optionally, its first console admin. */
   @Post('tenants')
   @HttpCode(201)
   async createTenant(@Req() req: FastifyRequest, @Body() body: unknown) {
     this.ctx.auth.operator(req);
     const input = parseInput(createTenantBody, body, 'body');
     const key = newApiKey();
+    let admin: AdminRow | undefined;
     try {
       await this.ctx.db.tx(async (q) => {
         await q.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [input.id, input.name, input.description ?? null]);
         await q.query('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [input.id, 'initial', key.hash, key.prefix]);
         await audit(q, input.id, 'operator', 'tenant.create', input.id, { name: input.name });
+        if (input.admin) {
+          admin = await createAdmin(q, input.id, input.admin, 'body.admin.username');
+          await audit(q, input.id, 'operator', 'admin.create', input.admin.username, { name: input.admin.name ?? null });
+        }
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ApiError(409, 'CONFLICT', `body.id: tenant "${input.id}" already exists`, 'body.id');
       throw err;
     }
-    return { tenant: this.view(await loadTenant(this.ctx.db, input.id)), apiKey: key.key };
+    return { tenant: this.view(await loadTenant(this.ctx.db, input.id)), apiKey: key.key, ...(admin ? { admin: adminView(admin) } : {}) };
   }
 
   /** Operator: every tenant. */
