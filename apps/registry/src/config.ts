@@ -59,6 +59,19 @@ const schema = z.object({
   REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Chain-reader MCP URL registered as the demo tenant's second upstream when seeding. */
   CHAIN_READER_URL: z.url().optional(),
+  /**
+   * The platform OAuth issuer the tenant console signs in with (BFF), e.g. `http://127.0.0.1:3200/platform`.
+   * Unset: no OAuth sign-in (`GET /console/auth.json` says `oauth: false`); API keys still work.
+   */
+  CONSOLE_ISSUER: z.url().optional(),
+  /**
+   * The registry's public base URL: the console's redirect URI is `${REGISTRY_PUBLIC_URL}/console/callback`
+   * and platform tokens' audience `${REGISTRY_PUBLIC_URL}/v1`. Default `http://${REGISTRY_HOST}:${REGISTRY_PORT}`
+   * (with port 0, the address actually bound). An https URL makes the session cookie `Secure`.
+   */
+  REGISTRY_PUBLIC_URL: z.url().optional(),
+  /** The console's client id at the platform issuer (public client, PKCE). */
+  CONSOLE_CLIENT_ID: z.string().min(1).max(200).default('switchboard-console'),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -66,7 +79,11 @@ const schema = z.object({
 type Parsed = z.infer<typeof schema>;
 
 /** The validated configuration with dev defaults applied. */
-export type RegistryConfig = Omit<Parsed, 'SECRETS_KEY' | 'INTERNAL_TOKEN' | 'REGISTRY_OPERATOR_KEY'> & {
+export type RegistryConfig = Omit<Parsed, 'SECRETS_KEY' | 'INTERNAL_TOKEN' | 'REGISTRY_OPERATOR_KEY' | 'REGISTRY_PUBLIC_URL'> & {
+  /** Resolved (default applied, no trailing slash); `startRegistry` fills in the bound port when REGISTRY_PORT is 0. */
+  REGISTRY_PUBLIC_URL: string;
+  /** True when REGISTRY_PUBLIC_URL came from the environment (never rewritten after listen). */
+  publicUrlConfigured: boolean;
   secretsKey: Buffer;
   INTERNAL_TOKEN: string;
   REGISTRY_OPERATOR_KEY: string;
@@ -85,13 +102,17 @@ export function loadRegistryConfig(env: NodeJS.ProcessEnv = process.env): Regist
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new ConfigError(`Invalid registry configuration:\n${problems}`);
   }
-  const { SECRETS_KEY, INTERNAL_TOKEN, REGISTRY_OPERATOR_KEY, ...rest } = parsed.data;
+  const { SECRETS_KEY, INTERNAL_TOKEN, REGISTRY_OPERATOR_KEY, REGISTRY_PUBLIC_URL, CONSOLE_ISSUER, ...rest } = parsed.data;
   const warnings: string[] = [];
   if (!SECRETS_KEY) warnings.push('SECRETS_KEY is not set: using the PUBLIC development key; secrets at rest are NOT protected');
   if (!INTERNAL_TOKEN) warnings.push('INTERNAL_TOKEN is not set: using the development token for /internal/*');
   if (!REGISTRY_OPERATOR_KEY) warnings.push(`REGISTRY_OPERATOR_KEY is not set: the operator key is "${DEV_OPERATOR_KEY}"`);
   return {
     ...rest,
+    // Issuer identifiers are compared exactly with `iss`: one canonical form, without a trailing slash.
+    ...(CONSOLE_ISSUER ? { CONSOLE_ISSUER: CONSOLE_ISSUER.replace(/\/+$/, '') } : {}),
+    REGISTRY_PUBLIC_URL: (REGISTRY_PUBLIC_URL ?? `http://${rest.REGISTRY_HOST}:${rest.REGISTRY_PORT}`).replace(/\/+$/, ''),
+    publicUrlConfigured: REGISTRY_PUBLIC_URL !== undefined,
     secretsKey: Buffer.from(SECRETS_KEY ?? DEV_SECRETS_KEY, 'base64'),
     INTERNAL_TOKEN: INTERNAL_TOKEN ?? DEV_INTERNAL_TOKEN,
     REGISTRY_OPERATOR_KEY: REGISTRY_OPERATOR_KEY ?? DEV_OPERATOR_KEY,

@@ -11,6 +11,8 @@ import { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { DiscoveryQueue } from './discovery/discovery-queue';
 import { DiscoveryWorker } from './discovery/discovery-worker';
+import { ConsoleSessions } from './console/console-session';
+import { PlatformIssuer } from './console/platform-issuer';
 import { serveConsole } from './console/serve-console';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { Authenticator } from './http/authenticator';
@@ -43,7 +45,13 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   const credentials = new Credentials(db, box, policy);
   const publisher = new Publisher(db, redis, config.REDIS_NAMESPACE, credentials, box, config.TOOL_GRACE_SECONDS, logger);
   const queue = new DiscoveryQueue({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, attempts: config.DISCOVERY_ATTEMPTS, refreshMs: config.DISCOVERY_REFRESH_MS });
-  const ctx: RegistryContext = { config, db, redis, box, auth: new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN), credentials, publisher, queue, policy, logger };
+  const sessions = new ConsoleSessions(box);
+  // The audience is read per use: with REGISTRY_PORT=0 the public URL is only known once listening.
+  const platform = config.CONSOLE_ISSUER
+    ? new PlatformIssuer({ issuer: config.CONSOLE_ISSUER, clientId: config.CONSOLE_CLIENT_ID, audience: () => `${config.REGISTRY_PUBLIC_URL}/v1` })
+    : undefined;
+  const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
+  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, publisher, queue, policy, logger, sessions, platform };
   const worker = config.REGISTRY_WORKER
     ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger)
     : undefined;

@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RegistryConfig } from './config';
 import type { SecretBox } from '@switchboard/secret-box';
+import type { ConsoleSessions } from './console/console-session';
+import type { PlatformIssuer } from './console/platform-issuer';
 import type { Database } from './db/database';
 import type { DiscoveryQueue } from './discovery/discovery-queue';
 import type { Authenticator } from './http/authenticator';
@@ -21,6 +23,10 @@ export interface RegistryContext {
   queue: DiscoveryQueue;
   policy: NetGuardPolicy;
   logger: Logger;
+  /** The console's sealed cookies (session and sign-in in progress). */
+  sessions: ConsoleSessions;
+  /** The platform OAuth issuer (CONSOLE_ISSUER); undefined when console OAuth sign-in is off. */
+  platform?: PlatformIssuer;
 }
 
 export const REGISTRY_CONTEXT = Symbol('REGISTRY_CONTEXT');

@@ -1,4 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AdminsController } from './console/admins.controller';
+import { ConsoleAuthController } from './console/console-auth.controller';
 import { DocsController } from './docs/docs.controller';
 import { InternalController } from './internal/internal.controller';
 import { PublicationsController } from './publishing/publications.controller';
@@ -12,7 +14,7 @@ export class RegistryModule {
   static forRoot(ctx: RegistryContext): DynamicModule {
     return {
       module: RegistryModule,
-      controllers: [TenantsController, ServersController, PublicationsController, ReadinessController, InternalController, DocsController],
+      controllers: [TenantsController, AdminsController, ServersController, PublicationsController, ReadinessController, InternalController, DocsController, ConsoleAuthController],
       providers: [{ provide: REGISTRY_CONTEXT, useValue: ctx }],
     };
   }

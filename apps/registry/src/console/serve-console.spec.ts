@@ -18,6 +18,9 @@ describe('serveConsole', () => {
     await writeFile(path.join(path.dirname(dir), `secret-${path.basename(dir)}.txt`), 'TOP-SECRET-CONTENT');
     app = Fastify();
     expect(serveConsole(app, dir)).toBe(true);
+    // The sign-in routes (ConsoleAuthController) live under the same prefix, registered after the SPA's catch-all.
+    app.get('/console/auth.json', async () => ({ oauth: true }));
+    app.get('/console/login', async (_req, reply) => reply.redirect('https://issuer.example/auth', 302));
     await app.ready();
   });
 
@@ -34,6 +37,15 @@ describe('serveConsole', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.body).toContain('<title>console</title>');
+  });
+
+  it('leaves the sign-in routes beside it to their own handlers (a file name or client route never shadows them)', async () => {
+    const auth = await app.inject('/console/auth.json');
+    expect(auth.statusCode).toBe(200);
+    expect(auth.json()).toEqual({ oauth: true });
+    const login = await app.inject('/console/login');
+    expect(login.statusCode).toBe(302);
+    expect((await app.inject('/console/tools')).body).toContain('<title>console</title>');
   });
 
   it('redirects /console to /console/', async () => {

@@ -1,0 +1,59 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../http/api-error';
+import { parseInput } from '../http/parse-input';
+import { adminBody, adminParams } from '../http/schemas';
+import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+import { audit } from '../tenants/audit';
+import { adminView, createAdmin, type AdminRow } from './admins';
+
+/** The calling tenant's console admins, and who the caller is (`GET /v1/session`). */
+@Controller('v1')
+export class AdminsController {
+  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+
+  /** Who is calling: the tenant, the signed-in admin (null for an API key) and how they authenticated. */
+  @Get('session')
+  async session(@Req() req: FastifyRequest) {
+    const principal = await this.ctx.auth.tenant(req);
+    return { tenant: principal.tenantId, user: principal.user ?? null, via: principal.via };
+  }
+
+  @Get('admins')
+  async list(@Req() req: FastifyRequest) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const rows = await this.ctx.db.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 ORDER BY username', [tenantId]);
+    return { admins: rows.map(adminView) };
+  }
+
+  /** A new console admin (the password is stored as an scrypt hash, never returned). */
+  @Post('admins')
+  @HttpCode(201)
+  async create(@Req() req: FastifyRequest, @Body() body: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const input = parseInput(adminBody, body, 'body');
+    const row = await this.ctx.db.tx(async (q) => {
+      const created = await createAdmin(q, tenantId, input);
+      await audit(q, tenantId, actor, 'admin.create', input.username, { name: input.name ?? null });
+      return created;
+    });
+    return adminView(row);
+  }
+
+  /** Disables an admin: no new sign-in, and their sessions and tokens stop working at once. The row stays for the audit trail. */
+  @Delete('admins/:username')
+  async disable(@Req() req: FastifyRequest, @Param() params: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const { username } = parseInput(adminParams, params, 'params');
+    const row = await this.ctx.db.tx(async (q) => {
+      const rows = await q.query<AdminRow>(
+        'UPDATE registry.tenant_admins SET disabled_at = coalesce(disabled_at, now()) WHERE tenant_id = $1 AND username = $2 RETURNING *',
+        [tenantId, username],
+      );
+      if (!rows[0]) throw ApiError.notFound('admin', username, 'params.username');
+      await audit(q, tenantId, actor, 'admin.disable', username);
+      return rows[0];
+    });
+    return adminView(row);
+  }
+}

@@ -1,0 +1,155 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/api-error';
+import { TENANT_ID } from '../http/schemas';
+import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+import { audit } from '../tenants/audit';
+import { activeAdmin } from './admins';
+import { LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS } from './console-session';
+import { parseCookies, serializeCookie } from './cookies';
+import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from './platform-issuer';
+
+/** Why a sign-in ended back on the console's sign-in page (`/console/?signin_error=<code>`). */
+export type SigninError = 'access_denied' | 'state_mismatch' | 'token_rejected' | 'unavailable';
+
+/** OAuth error codes that mean "the person did not (or could not) sign in", as opposed to a broken setup. */
+const DENIED = new Set(['access_denied', 'login_required', 'consent_required', 'interaction_required', 'account_selection_required']);
+
+/** A console route in the SPA's hash router (`#/tools`); anything else is dropped rather than redirected to. */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && /^#\/[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]{0,500}$/.test(value) ? value : '';
+}
+
+const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * Console sign-in through the platform's OAuth issuer, as a backend-for-frontend: the registry is
+ * the OAuth client (public, PKCE S256, RFC 8707 `resource`, RFC 9207 `iss` checked), redeems the
+ * code itself, verifies the access token, and gives the browser only a sealed HttpOnly session
+ * cookie — never a token. Failures land on `/console/?signin_error=<code>`, never a 500.
+ */
+@Controller('console')
+export class ConsoleAuthController {
+  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+
+  /** Public: whether OAuth sign-in is configured, and where it starts. */
+  @Get('auth.json')
+  authJson(@Res() reply: FastifyReply) {
+    void reply.header('cache-control', 'no-store').send({ oauth: this.ctx.platform !== undefined, loginUrl: '/console/login' });
+  }
+
+  /** Starts a sign-in: state, PKCE verifier and return path sealed in a 10-minute cookie, then off to the issuer. */
+  @Get('login')
+  async login(@Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
+    const platform = this.platform();
+    const workspace = one(query.workspace);
+    const state = randomBytes(32).toString('base64url');
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    let location: string;
+    try {
+      location = await platform.authorizationUrl({
+        redirectUri: this.redirectUri(),
+        state,
+        codeChallenge: challenge,
+        ...(workspace && TENANT_ID.test(workspace) ? { loginHint: workspace } : {}),
+      });
+    } catch (err) {
+      this.ctx.logger.warn({ err: (err as Error).message }, 'console sign-in: platform issuer unavailable');
+      return this.signinError(reply, 'unavailable');
+    }
+    const cookie = this.ctx.sessions.sealLogin({ state, verifier, returnTo: safeReturnTo(query.returnTo) });
+    void reply
+      .code(302)
+      .header('cache-control', 'no-store')
+      .header('set-cookie', serializeCookie(LOGIN_COOKIE, cookie, { maxAgeSeconds: LOGIN_SECONDS, path: '/console', sameSite: 'Lax', secure: this.secure() }))
+      .header('location', location)
+      .send();
+  }
+
+  /** The issuer's redirect: check state and `iss`, redeem the code, verify the token, check the admin, open a session. */
+  @Get('callback')
+  async callback(@Req() req: FastifyRequest, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
+    const platform = this.platform();
+    const login = this.ctx.sessions.openLogin(parseCookies(req.headers.cookie).get(LOGIN_COOKIE));
+    const state = one(query.state);
+    if (!login || !state || !equal(state, login.state)) return this.signinError(reply, 'state_mismatch');
+    const error = one(query.error);
+    if (error !== undefined) return this.signinError(reply, DENIED.has(error) ? 'access_denied' : 'unavailable', `the issuer answered error=${error}`);
+    try {
+      const metadata = await platform.metadata();
+      const iss = one(query.iss);
+      // RFC 9207: when present (or promised by the metadata) `iss` must be our issuer — a mix-up defence.
+      if (iss !== undefined ? iss !== platform.issuer : metadata.authorization_response_iss_parameter_supported === true) {
+        return this.signinError(reply, 'token_rejected', `iss ${String(iss)} is not ${platform.issuer}`);
+      }
+      const code = one(query.code);
+      if (!code) return this.signinError(reply, 'token_rejected', 'no code in the redirect');
+      const token = await platform.exchangeCode({ code, verifier: login.verifier, redirectUri: this.redirectUri() });
+      const identity = await platform.verifyAccessToken(token);
+      const admin = await activeAdmin(this.ctx.db, identity.tenantId, identity.username);
+      if (!admin) return this.signinError(reply, 'access_denied', `admin ${identity.username} of ${identity.tenantId} is unknown or disabled`);
+      const { value } = this.ctx.sessions.sealSession({ tid: identity.tenantId, username: admin.username, name: admin.name ?? identity.name });
+      await audit(this.ctx.db, identity.tenantId, `user:${admin.username}`, 'console.sign_in', admin.username, { via: 'platform' });
+      void reply
+        .code(302)
+        .header('cache-control', 'no-store')
+        .header('set-cookie', [
+          serializeCookie(SESSION_COOKIE, value, { maxAgeSeconds: SESSION_SECONDS, path: '/', sameSite: 'Strict', secure: this.secure() }),
+          this.clearLogin(),
+        ])
+        .header('location', `/console/${login.returnTo}`)
+        .send();
+    } catch (err) {
+      if (err instanceof PlatformTokenError) return this.signinError(reply, 'token_rejected', err.message);
+      // Issuer unreachable, Postgres down, anything else: the person can retry; the log has the reason.
+      if (!(err instanceof PlatformUnavailableError)) this.ctx.logger.error({ err: (err as Error).message }, 'console sign-in failed');
+      return this.signinError(reply, 'unavailable', (err as Error).message);
+    }
+  }
+
+  /** Ends the console session (the cookie is cleared; sessions are stateless, so it is the only copy). */
+  @Post('logout')
+  async logout(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const session = this.ctx.sessions.openSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
+    if (session) {
+      await audit(this.ctx.db, session.tid, `user:${session.username}`, 'console.sign_out', session.username).catch((err: Error) =>
+        this.ctx.logger.warn({ err: err.message }, 'could not audit console sign-out'),
+      );
+    }
+    void reply
+      .code(204)
+      .header('cache-control', 'no-store')
+      .header('set-cookie', serializeCookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, path: '/', sameSite: 'Strict', secure: this.secure() }))
+      .send();
+  }
+
+  private platform(): PlatformIssuer {
+    if (!this.ctx.platform) throw new ApiError(404, 'NOT_FOUND', 'console sign-in through the platform is not configured (CONSOLE_ISSUER)');
+    return this.ctx.platform;
+  }
+
+  private redirectUri(): string {
+    return `${this.ctx.config.REGISTRY_PUBLIC_URL}/console/callback`;
+  }
+
+  private secure(): boolean {
+    return this.ctx.config.REGISTRY_PUBLIC_URL.startsWith('https://');
+  }
+
+  private clearLogin(): string {
+    return serializeCookie(LOGIN_COOKIE, '', { maxAgeSeconds: 0, path: '/console', sameSite: 'Lax', secure: this.secure() });
+  }
+
+  private signinError(reply: FastifyReply, code: SigninError, detail?: string): void {
+    if (detail) this.ctx.logger.info({ code, detail }, 'console sign-in refused');
+    void reply.code(302).header('cache-control', 'no-store').header('set-cookie', this.clearLogin()).header('location', `/console/?signin_error=${code}`).send();
+  }
+}
+
+function equal(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
