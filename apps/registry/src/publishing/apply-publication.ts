@@ -4,6 +4,7 @@ import type { PublishInput } from '../http/schemas';
 import type { ServerRow } from '../servers/server-row';
 import type { PublicationRow } from './build-snapshot';
 import { exposedName } from './exposed-name';
+import { effectiveAnnotations, missingHints } from './tool-hints';
 
 /** One applied item: the upstream name and the exposed name it got. */
 export interface AppliedItem {
@@ -16,7 +17,9 @@ export interface AppliedItem {
  * Writes one publication request into `registry.publications` inside the caller's transaction:
  * new items, renames and override changes of one server, with exposed names checked (valid on
  * every surface, unique per tenant; a collision with another server gets the server prefix).
- * Errors name the request field (`body.items.N.exposedName`). Both publishing (committed) and
+ * Errors name the request field (`body.items.N.exposedName`). Every tool must end up with
+ * readOnlyHint, destructiveHint and openWorldHint (upstream or as overrides), else 400
+ * HINTS_REQUIRED listing each missing hint per item. Both publishing (committed) and
  * the draft preview (rolled back) go through here, so the preview cannot drift from publish.
  * The caller holds the tenant's publish lock.
  */
@@ -26,6 +29,7 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
   if (!server) throw ApiError.notFound('server', input.serverId, 'body.serverId');
   const existing = await q.query<PublicationRow>('SELECT server_id, kind, key, exposed_name FROM registry.publications WHERE tenant_id = $1', [tenantId]);
   const out: AppliedItem[] = [];
+  const hintIssues: Array<{ field: string; message: string; item: number; name: string; hint: string }> = [];
   for (const [i, item] of input.items.entries()) {
     const field = `body.items.${i}`;
     const found = await q.query<{ definition: Record<string, unknown>; content_hash: string }>(
@@ -33,6 +37,11 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
       [tenantId, server.id, item.kind, item.name],
     );
     if (!found[0]) throw new ApiError(404, 'NOT_FOUND', `${field}.name: ${item.kind} "${item.name}" was not discovered on server "${server.id}"`, `${field}.name`);
+    if (item.kind === 'tool') {
+      for (const hint of missingHints(effectiveAnnotations(found[0].definition, item.overrides?.annotations))) {
+        hintIssues.push({ field: `${field}.overrides.annotations.${hint}`, message: `tool "${item.name}" does not declare ${hint}; set it as an override`, item: i, name: item.name, hint });
+      }
+    }
     const mine = existing.find((p) => p.server_id === server.id && p.kind === item.kind && p.key === item.name);
     const named = item.kind === 'tool' || item.kind === 'prompt';
     let name: string;
@@ -66,6 +75,18 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
       existing.push({ server_id: server.id, kind: item.kind, key: item.name, exposed_name: name } as PublicationRow);
     }
     out.push({ kind: item.kind, name: item.name, exposedName: name });
+  }
+  if (hintIssues.length > 0) {
+    // Thrown after the other checks so one answer lists every missing hint; the caller's transaction rolls the writes back.
+    const first = hintIssues[0];
+    const missing = hintIssues.filter((h) => h.item === first.item).map((h) => h.hint);
+    throw new ApiError(
+      400,
+      'HINTS_REQUIRED',
+      `${first.field}: tool "${first.name}" must declare readOnlyHint, destructiveHint and openWorldHint before publishing (missing: ${missing.join(', ')}); set them as overrides`,
+      first.field,
+      { issues: hintIssues.map(({ field, message }) => ({ field, message })) },
+    );
   }
   return { server, items: out };
 }

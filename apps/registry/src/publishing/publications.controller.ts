@@ -7,8 +7,10 @@ import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { buildSnapshot, loadTenant } from './build-snapshot';
 import { applyPublication } from './apply-publication';
+import { definitionDiff } from './definition-diff';
 import { lockTenant } from './publisher';
 import { surfacePreview } from './surface-preview';
+import { missingToolHints } from './tool-hints';
 
 /** Publishing: what is published, publish / unpublish, review of discovered changes, per-surface preview, snapshots. */
 @Controller('v1')
@@ -70,7 +72,10 @@ export class PublicationsController {
     return this.ctx.publisher.publish(tenantId, actor, 'republish');
   }
 
-  /** Published items whose upstream definition changed or vanished since approval (held for review). */
+  /**
+   * Published items whose upstream definition changed or vanished since approval (held for review),
+   * each with a structured `diff` (JSON-pointer paths) and the hints the new definition lacks.
+   */
   @Get('changes')
   async changes(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
@@ -84,7 +89,17 @@ export class PublicationsController {
         ORDER BY p.server_id, p.kind, p.key`,
       [tenantId],
     );
-    return { changes: rows };
+    return {
+      changes: rows.map((r) => {
+        const removed = r.change === 'removed';
+        return {
+          ...r,
+          // What the upstream changed since approval, path by path; `missingHints` of the new definition (tools only).
+          diff: definitionDiff(r.published, removed ? undefined : r.discovered),
+          missingHints: !removed && r.kind === 'tool' ? missingToolHints(r.discovered) : [],
+        };
+      }),
+    };
   }
 
   /** Accepts one held change: a modified definition goes live; a removed item is unpublished. */
