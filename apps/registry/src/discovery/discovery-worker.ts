@@ -10,6 +10,7 @@ import type { ServerRow } from '../servers/server-row';
 import { audit } from '../tenants/audit';
 import { discoverServer } from './discover-server';
 import { DISCOVERY_QUEUE, type DiscoverJobData, type DiscoveryQueue } from './discovery-queue';
+import { countItems, markDone, markFailed, markQueued, markRunning } from './discovery-state';
 import { storeDiscovery } from './store-discovery';
 
 export interface DiscoveryWorkerOptions {
@@ -55,7 +56,10 @@ export class DiscoveryWorker {
     if (job.name === 'discover') return this.discover(job as Job<DiscoverJobData>);
     if (job.name === 'refresh-all') {
       const rows = await this.db.query<{ tenant_id: string; id: string }>("SELECT tenant_id, id FROM registry.servers WHERE auth_mode <> 'oauth_user'");
-      for (const r of rows) await this.queue.enqueue(r.tenant_id, r.id, 'refresh', (job.data as { traceparent?: string }).traceparent);
+      for (const r of rows) {
+        const jobId = await this.queue.enqueue(r.tenant_id, r.id, 'refresh', (job.data as { traceparent?: string }).traceparent);
+        await markQueued(this.db, r.tenant_id, r.id, jobId);
+      }
       return { enqueued: rows.length };
     }
     if (job.name === 'maintenance') {
@@ -74,16 +78,23 @@ export class DiscoveryWorker {
     const rows = await this.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, serverId]);
     const server = rows[0];
     if (!server) return { skipped: 'server deleted' };
+    const jobId = job.id ?? '';
     if (server.auth_mode === 'oauth_user') {
-      await this.fail(server, 'per-user OAuth servers are discovered with a linked user token (served by the auth service)', true);
+      await this.fail(server, jobId, 'per-user OAuth servers are discovered with a linked user token (served by the auth service)', true);
       return { skipped: 'oauth_user' };
     }
-    const log = this.logger.child({ tenant: tenantId, server: serverId, traceparent: job.data.traceparent, attempt: job.attemptsMade + 1 });
+    const attempt = job.attemptsMade + 1;
+    const log = this.logger.child({ tenant: tenantId, server: serverId, traceparent: job.data.traceparent, attempt });
     try {
+      await markRunning(this.db, tenantId, serverId, jobId, attempt);
       const headers = await this.credentials.headers(server);
       const found = await discoverServer({ url: server.url, transport: server.transport, headers, fetch: this.fetch, timeoutMs: this.options.timeoutMs });
       const spoke = { transport: found.transport, era: found.era, protocolVersion: found.protocolVersion };
-      const diff = await this.db.tx((q) => storeDiscovery(q, tenantId, serverId, found.items, spoke));
+      const diff = await this.db.tx(async (q) => {
+        const stored = await storeDiscovery(q, tenantId, serverId, found.items, spoke);
+        await markDone(q, tenantId, serverId, jobId, countItems(found.items));
+        return stored;
+      });
       log.info({ ...diff, items: found.items.length, ...spoke }, 'discovery stored');
       return diff;
     } catch (err) {
@@ -91,19 +102,23 @@ export class DiscoveryWorker {
       const final = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const message = describe(err);
       log.warn({ err: message, final }, 'discovery failed');
-      await this.fail(server, message, final).catch(() => undefined);
+      await this.fail(server, jobId, message, final).catch(() => undefined);
       if (refused) throw new UnrecoverableError(message);
       throw err;
     }
   }
 
-  private async fail(server: ServerRow, message: string, final: boolean): Promise<void> {
+  private async fail(server: ServerRow, jobId: string, message: string, final: boolean): Promise<void> {
     if (!final) {
-      await this.db.query('UPDATE registry.servers SET last_error = $3 WHERE tenant_id = $1 AND id = $2', [server.tenant_id, server.id, message]);
+      await this.db.tx(async (q) => {
+        await q.query('UPDATE registry.servers SET last_error = $3 WHERE tenant_id = $1 AND id = $2', [server.tenant_id, server.id, message]);
+        await markFailed(q, server.tenant_id, server.id, jobId, message, false);
+      });
       return;
     }
     await this.db.tx(async (q) => {
       await q.query("UPDATE registry.servers SET health = 'error', last_error = $3 WHERE tenant_id = $1 AND id = $2", [server.tenant_id, server.id, message]);
+      await markFailed(q, server.tenant_id, server.id, jobId, message, true);
       await audit(q, server.tenant_id, 'system', 'server.discovery_failed', server.id, { error: message });
     });
   }

@@ -4,9 +4,11 @@ import type { FastifyRequest } from 'fastify';
 import { serverSecretAad } from '../crypto/server-secret-aad';
 import { isUniqueViolation, type Queryable } from '../db/database';
 import type { DiscoverJobData } from '../discovery/discovery-queue';
+import { markFailed, markQueued } from '../discovery/discovery-state';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
+import { missingToolHints } from '../publishing/tool-hints';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { serverView, type ServerRow } from './server-row';
@@ -128,7 +130,7 @@ export class ServersController {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
     await this.load(this.ctx.db, tenantId, id);
-    const rows = await this.ctx.db.query(
+    const rows = await this.ctx.db.query<{ kind: string; definition: unknown }>(
       `SELECT d.kind, d.key AS name, d.definition, d.content_hash AS "contentHash", d.first_seen_at AS "firstSeenAt", d.last_seen_at AS "lastSeenAt",
               d.removed_at AS "removedAt", p.exposed_name AS "exposedName", (p.key IS NOT NULL AND p.approved_hash <> d.content_hash) AS "pendingReview"
          FROM registry.discovered_items d
@@ -136,7 +138,8 @@ export class ServersController {
         WHERE d.tenant_id = $1 AND d.server_id = $2 ORDER BY d.kind, d.key`,
       [tenantId, id],
     );
-    return { items: rows };
+    // `missingHints`: required hint annotations the upstream definition lacks (the console flags them; publishing needs overrides for them).
+    return { items: rows.map((r) => ({ ...r, missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [] })) };
   }
 
   private async load(q: Queryable, tenantId: string, id: string): Promise<ServerRow> {
@@ -184,14 +187,21 @@ export class ServersController {
   }
 
   private async enqueue(tenantId: string, serverId: string, reason: DiscoverJobData['reason'], mode: string) {
-    if (mode === 'oauth_user') return { queued: false, reason: 'per-user OAuth servers are discovered through the auth service' };
+    if (mode === 'oauth_user') {
+      const why = 'per-user OAuth servers are discovered through the auth service';
+      await markFailed(this.ctx.db, tenantId, serverId, undefined, why, true);
+      return { queued: false, reason: why };
+    }
+    let jobId: string;
     try {
-      const jobId = await this.ctx.queue.enqueue(tenantId, serverId, reason);
-      return { queued: true, jobId };
+      jobId = await this.ctx.queue.enqueue(tenantId, serverId, reason);
     } catch (err) {
       this.ctx.logger.warn({ tenant: tenantId, server: serverId, err: (err as Error).message }, 'could not enqueue discovery');
       return { queued: false, reason: 'job queue unavailable; the periodic refresh will discover it' };
     }
+    // The console shows `queued` at once (the worker moves it to running / ok / error).
+    await markQueued(this.ctx.db, tenantId, serverId, jobId);
+    return { queued: true, jobId };
   }
 
   private async isPublished(tenantId: string, serverId: string): Promise<boolean> {
