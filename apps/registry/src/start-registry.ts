@@ -35,12 +35,14 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
   const address = registry.app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.REGISTRY_PORT;
   const url = `http://${config.REGISTRY_HOST}:${port}`;
+  // Port 0 (tests, ad-hoc runs): the console's redirect URI and token audience use the port actually bound.
+  if (!config.publicUrlConfigured && config.REGISTRY_PORT === 0) registry.ctx.config.REGISTRY_PUBLIC_URL = url;
   if (config.REGISTRY_SEED_DEMO) {
     const upstream = await startDemoUpstream(Number(env.REGISTRY_DEMO_UPSTREAM_PORT ?? 3199));
     stops.unshift(upstream.close);
     const seeded = await seedDemo(registry.app, registry.ctx, upstream.url, config.CHAIN_READER_URL);
     const info = connectInfo(config, seeded.tenantId);
-    process.stdout.write(`registry demo tenant ${seeded.tenantId}: ${info.mcpUrl}\n  ${info.claudeCommand}\n  admin API key (shown once): ${seeded.apiKey}\n`);
+    process.stdout.write(`registry demo tenant ${seeded.tenantId}: ${info.mcpUrl}\n  ${info.claudeCommand}\n  admin API key (shown once): ${seeded.apiKey}\n  console admin (shown once): workspace ${seeded.tenantId}, user ${seeded.admin.username}, password ${seeded.admin.password}\n`);
   }
   // The one line start scripts wait for.
   process.stdout.write(`registry listening on ${url}\n`);
