@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -21,8 +21,8 @@ describe('registry admin API', () => {
 
   beforeAll(async () => {
     db = await createDatabase();
-    upstreamA = await startUpstream('a', [{ name: 'alpha' }]);
-    upstreamB = await startUpstream('b', [{ name: 'beta' }]);
+    upstreamA = await startUpstream('a', [{ name: 'alpha', annotations: READ_ONLY_HINTS }]);
+    upstreamB = await startUpstream('b', [{ name: 'beta', annotations: READ_ONLY_HINTS }]);
     redirector = createServer((_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
     await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
     redirectUrl = `http://localhost:${(redirector.address() as AddressInfo).port}/mcp`;
@@ -182,10 +182,23 @@ describe('registry admin API', () => {
       expect(res.body.error?.field).toBe('body');
     });
 
+    it('without CONSOLE_ISSUER: console OAuth sign-in is off (auth.json says so, /console/login is a 404), API keys still work', async () => {
+      const auth = await api(registry.url, undefined, 'GET', '/console/auth.json');
+      expect(auth).toMatchObject({ status: 200, body: { oauth: false, loginUrl: '/console/login' } });
+      const login = await api(registry.url, undefined, 'GET', '/console/login?workspace=tenant-a');
+      expect(login.status).toBe(404);
+      expect(login.body.error?.message).toMatch(/CONSOLE_ISSUER/);
+      // A JWT-shaped bearer is just not an API key here.
+      expect((await api(registry.url, 'aaa.bbb.ccc', 'GET', '/v1/session')).status).toBe(401);
+      expect((await api(registry.url, keyA, 'GET', '/v1/session')).body).toEqual({ tenant: 'tenant-a', user: null, via: 'api_key' });
+    });
+
     it('serves the OpenAPI document and the docs page', async () => {
       const doc = await api(registry.url, undefined, 'GET', '/openapi.json');
       expect(doc.body.openapi).toBe('3.1.0');
-      expect(Object.keys(doc.body.paths as object)).toEqual(expect.arrayContaining(['/v1/servers', '/v1/publications', '/v1/preview']));
+      expect(Object.keys(doc.body.paths as object)).toEqual(
+        expect.arrayContaining(['/v1/servers', '/v1/publications', '/v1/preview', '/v1/admins', '/v1/admins/{username}', '/v1/session', '/internal/console/verify-login', '/console/login', '/console/callback']),
+      );
       const page = await fetch(`${registry.url}/docs`);
       expect(await page.text()).toContain('SwaggerUIBundle');
       expect((await fetch(`${registry.url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);

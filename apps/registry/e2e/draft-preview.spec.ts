@@ -3,7 +3,7 @@
 // same per-surface lists), nothing is written or pushed until the tenant publishes, drafts stay
 // inside their tenant, and bad input is refused the way publishing refuses it.
 import { startDocsUpstream } from './support/docs-upstream';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -22,7 +22,9 @@ describe('draft preview (POST /v1/preview)', () => {
   let otherKey: string;
   let liveVersion: string;
 
-  const draftBody = { serverId: 'docs', items: [{ name: 'search_docs', overrides: { title: 'Search docs' } }] };
+  // The docs upstream declares only readOnlyHint: the other two hints publishing requires are overrides.
+  const DOCS_HINTS = { destructiveHint: false, openWorldHint: false };
+  const draftBody = { serverId: 'docs', items: [{ name: 'search_docs', overrides: { title: 'Search docs', annotations: DOCS_HINTS } }] };
 
   const gatewayTools = async (): Promise<Tool[]> => {
     const res = await fetch(`${gateway.url}/t/acme/mcp`, {
@@ -45,8 +47,8 @@ describe('draft preview (POST /v1/preview)', () => {
   beforeAll(async () => {
     db = await createDatabase();
     docs = await startDocsUpstream();
-    crm = await startUpstream('crm', [{ name: 'lookup' }]);
-    other = await startUpstream('other', [{ name: 'secret_tool' }]);
+    crm = await startUpstream('crm', [{ name: 'lookup', annotations: READ_ONLY_HINTS }]);
+    other = await startUpstream('other', [{ name: 'secret_tool', annotations: READ_ONLY_HINTS }]);
     registry = await startRegistry(env, db.url);
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     otherKey = await createTenant(registry.url, env.operatorKey, 'other');
@@ -55,7 +57,7 @@ describe('draft preview (POST /v1/preview)', () => {
     await registerAndDiscover(registry.url, otherKey, { id: 'vault', name: 'Vault', url: other.url });
     const pub = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'lookup' }] });
     expect(pub.status).toBe(200);
-    const pub2 = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'docs', items: [{ name: 'search_docs' }] });
+    const pub2 = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'docs', items: [{ name: 'search_docs', overrides: { annotations: DOCS_HINTS } }] });
     expect(pub2.status).toBe(200);
     liveVersion = pub2.body.version as string;
     gateway = await startGateway(env, registry.url);
@@ -113,7 +115,7 @@ describe('draft preview (POST /v1/preview)', () => {
   });
 
   it('previews a rename as publishing would compile it (the old name unlisted: callable in its grace period, absent from tools/list)', async () => {
-    const body = { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'docs_search', overrides: { title: 'Search docs' } }] };
+    const body = { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'docs_search', overrides: { title: 'Search docs', annotations: DOCS_HINTS } }] };
     const res = await api(registry.url, key, 'POST', '/v1/preview?surface=claude', body);
     expect(res.status).toBe(200);
     const surfaces = res.body.surfaces as Surfaces;
@@ -126,7 +128,7 @@ describe('draft preview (POST /v1/preview)', () => {
     // The draft's version is the one publishing produces (the grace-period entry included).
     const published = await api(registry.url, key, 'POST', '/v1/publications', body);
     expect(published.body.version).toBe(res.body.version);
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'search_docs', overrides: { title: 'Search docs' } }] })).status).toBe(200);
+    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'search_docs', overrides: { title: 'Search docs', annotations: DOCS_HINTS } }] })).status).toBe(200);
   });
 
   it("stays inside the caller's tenant", async () => {
@@ -152,6 +154,7 @@ describe('draft preview (POST /v1/preview)', () => {
       { body: { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'no spaces' }] }, status: 400, code: 'NAME_INVALID', field: 'body.items.0.exposedName' },
       { body: { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'lookup' }] }, status: 409, code: 'NAME_COLLISION', field: 'body.items.0.exposedName' },
       { body: { serverId: 'docs', items: [{ name: 'nope' }] }, status: 404, code: 'NOT_FOUND', field: 'body.items.0.name' },
+      { body: { serverId: 'docs', items: [{ name: 'search_docs' }] }, status: 400, code: 'HINTS_REQUIRED', field: 'body.items.0.overrides.annotations.destructiveHint' },
       { body: { serverId: 'ghost', items: [{ name: 'x' }] }, status: 404, code: 'NOT_FOUND', field: 'body.serverId' },
     ];
     for (const c of cases) {

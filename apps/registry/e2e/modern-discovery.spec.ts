@@ -3,7 +3,7 @@
 // fallback and a 2024-11-05 HTTP+SSE-only one; the server row and the audit log record which
 // era and transport each one spoke, and the gateway calls each the same way.
 import { Client as Pg } from 'pg';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 import { startModernUpstream, type ModernUpstream } from './support/modern-upstream';
 import { startSseUpstream, type SseUpstream } from './support/sse-upstream';
 
@@ -106,7 +106,7 @@ describe('upstreams of every era: discovered, published and called in the protoc
   });
 
   it('publishes the modern upstream and the gateway calls it over 2026-07-28 with its credential', async () => {
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'modern', items: [{ name: 'weather' }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'modern', items: [{ name: 'weather', overrides: { annotations: READ_ONLY_HINTS } }] });
     expect(published.status).toBe(200);
     const gateway = await startGateway(env, registry.url, { UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
     try {
@@ -136,7 +136,7 @@ describe('upstreams of every era: discovered, published and called in the protoc
     const server = await registerAndDiscover(registry.url, key, { id: 'oldtimer', name: 'Old timer', url: sse.url, auth: { mode: 'bearer', token: 'sse-secret' } });
     expect(server.health).toBe('ok');
     expect(server.protocol).toMatchObject({ era: 'legacy', transport: 'sse' });
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'oldtimer', items: [{ name: 'legacy_echo' }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'oldtimer', items: [{ name: 'legacy_echo', overrides: { annotations: READ_ONLY_HINTS } }] });
     expect(published.status).toBe(200);
     const gateway = await startGateway(env, registry.url, { UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
     try {

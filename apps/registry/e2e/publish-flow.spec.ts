@@ -2,7 +2,7 @@
 // register → discover → publish → two gateways serve it → calls carry the upstream's credential;
 // faults of one upstream stay contained; Postgres gone ⇒ 503 while gateways keep serving; a restart loses nothing.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { api, cleanRedis, createDatabase, createTenant, mcpClient, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, mcpClient, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(120_000);
 
@@ -20,7 +20,11 @@ describe('registry → gateways publication flow', () => {
 
   beforeAll(async () => {
     db = await createDatabase();
-    crm = await startUpstream('crm', [{ name: 'lookup_customer' }, { name: 'search' }]);
+    // The CRM declares its hint annotations upstream; the flaky server does not, so its tools get them as overrides.
+    crm = await startUpstream('crm', [
+      { name: 'lookup_customer', annotations: READ_ONLY_HINTS },
+      { name: 'search', annotations: READ_ONLY_HINTS },
+    ]);
     flaky = await startUpstream('flaky', [{ name: 'flaky_op' }, { name: 'search' }]);
     registry = await startRegistry(env, db.url);
     key = await createTenant(registry.url, env.operatorKey, 'acme');
@@ -84,7 +88,13 @@ describe('registry → gateways publication flow', () => {
 
   it('resolves a name collision between servers with the deterministic server prefix and routes each to its server', async () => {
     await registerAndDiscover(registry.url, key, { id: 'flaky', name: 'Flaky', url: flaky.url, auth: { mode: 'header', header: 'x-api-key', value: 'flaky-key' }, timeoutMs: 1000 });
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'flaky', items: [{ name: 'flaky_op' }, { name: 'search' }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'flaky',
+      items: [
+        { name: 'flaky_op', overrides: { annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true } } },
+        { name: 'search', overrides: { annotations: READ_ONLY_HINTS } },
+      ],
+    });
     expect(published.status).toBe(200);
     expect(published.body.items).toEqual([
       { kind: 'tool', name: 'flaky_op', exposedName: 'flaky_op' },
@@ -146,8 +156,9 @@ describe('registry → gateways publication flow', () => {
     const preview = await api(registry.url, key, 'GET', '/v1/preview');
     const surfaces = preview.body.surfaces as Record<string, { tools: Array<Record<string, unknown>> }>;
     expect(Object.keys(surfaces).sort()).toEqual(['claude', 'generic', 'openai', 'slim']);
-    expect(surfaces.claude.tools[0].annotations).toEqual(expect.objectContaining({ readOnlyHint: false }));
-    expect(surfaces.generic.tools[0].annotations).toBeUndefined();
+    // Every published tool declares its three hints; Claude's surface fills in the spec default of the optional idempotentHint, generic passes through.
+    expect(surfaces.claude.tools[0].annotations).toEqual(expect.objectContaining({ readOnlyHint: false, destructiveHint: true, idempotentHint: false }));
+    expect(surfaces.generic.tools[0].annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
     const connect = await api(registry.url, key, 'GET', '/v1/connect');
     expect(connect.body.claudeCommand).toMatch(/^claude mcp add --transport http acme http:\/\/\S+\/t\/acme\/mcp$/);
   });

@@ -6,9 +6,12 @@ import { z } from 'zod';
 
 /**
  * A stateless SDK-built MCP server whose tool carries ChatGPT-only `_meta` (securitySchemes and an
- * `openai/` key), so the Claude and OpenAI surfaces visibly differ. Its tool has no title upstream.
+ * `openai/` key), so the Claude and OpenAI surfaces visibly differ. Its tool has no title upstream,
+ * and by default declares only `readOnlyHint` (publishing it needs destructiveHint and openWorldHint
+ * as overrides); `hints: 'all'` declares all three.
  */
-export async function startDocsUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startDocsUpstream(options: { hints?: 'partial' | 'all' } = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const annotations = options.hints === 'all' ? { readOnlyHint: true, destructiveHint: false, openWorldHint: false } : { readOnlyHint: true };
   const build = () => {
     const server = new McpServer({ name: 'docs', version: '1.0.0' });
     server.registerTool(
@@ -16,7 +19,7 @@ export async function startDocsUpstream(): Promise<{ url: string; close(): Promi
       {
         description: 'Search the product documentation',
         inputSchema: { query: z.string() },
-        annotations: { readOnlyHint: true },
+        annotations,
         _meta: { securitySchemes: [{ type: 'noauth' }], 'openai/toolInvocation/invoking': 'Searching the docs…' },
       },
       async ({ query }) => ({ content: [{ type: 'text', text: `results for ${query}` }] }),

@@ -185,7 +185,10 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
-export type UpstreamMode = 'ok' | 'hang' | 'garbage' | 'down';
+export type UpstreamMode = 'ok' | 'hang' | 'garbage' | 'down' | 'hold';
+
+/** The three hint annotations publishing requires, for a read-only tool that touches nothing outside its server. */
+export const READ_ONLY_HINTS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 
 export interface TestUpstream {
   /** `http://localhost:<port>/mcp` (localhost is the test allow-list). */
@@ -193,16 +196,39 @@ export interface TestUpstream {
   /** Authorization header of every request received. */
   authorizations: Array<string | undefined>;
   mode: UpstreamMode;
+  /** Answers the requests held in `hold` mode and switches back to `ok`. */
+  release(): void;
   close(): Promise<void>;
 }
 
-/** A stateless SDK-built MCP server with the given tools (each echoes its name and args); switchable into fault modes. */
-export async function startUpstream(name: string, tools: Array<{ name: string; description?: string }>, options: { redirectTo?: string } = {}): Promise<TestUpstream> {
-  const state: TestUpstream = { url: '', authorizations: [], mode: 'ok', close: async () => undefined };
+/**
+ * A stateless SDK-built MCP server with the given tools (each echoes its name and args); switchable
+ * into fault modes. The tool list is read on every request, so a test can change it (a changed
+ * upstream) by mutating the array it passed.
+ */
+export async function startUpstream(
+  name: string,
+  tools: Array<{ name: string; description?: string; annotations?: Record<string, unknown>; inputSchema?: z.ZodRawShape }>,
+  options: { redirectTo?: string } = {},
+): Promise<TestUpstream> {
+  let held: Array<() => void> = [];
+  const state: TestUpstream = {
+    url: '',
+    authorizations: [],
+    mode: 'ok',
+    release: () => {
+      state.mode = 'ok';
+      const waiting = held;
+      held = [];
+      for (const go of waiting) go();
+    },
+    close: async () => undefined,
+  };
   const build = () => {
     const server = new McpServer({ name, version: '1.0.0' });
     for (const t of tools) {
-      server.registerTool(t.name, { description: t.description ?? `${t.name} of ${name}`, inputSchema: { text: z.string().optional() } }, async (args) => ({
+      const config = { description: t.description ?? `${t.name} of ${name}`, inputSchema: t.inputSchema ?? { text: z.string().optional() }, ...(t.annotations ? { annotations: t.annotations } : {}) };
+      server.registerTool(t.name, config, async (args) => ({
         content: [{ type: 'text', text: JSON.stringify({ server: name, tool: t.name, args }) }],
       }));
     }
@@ -219,13 +245,18 @@ export async function startUpstream(name: string, tools: Array<{ name: string; d
       res.writeHead(200, { 'content-type': 'application/json' }).end('<<not json at all>>');
       return;
     }
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = build();
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    void server.connect(transport).then(() => transport.handleRequest(req, res));
+    const serve = () => {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const server = build();
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      void server.connect(transport).then(() => transport.handleRequest(req, res));
+    };
+    // `hold`: answered only once the test calls release() (a discovery visibly in progress).
+    if (state.mode === 'hold') held.push(serve);
+    else serve();
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   state.url = `http://localhost:${(http.address() as AddressInfo).port}/mcp`;
@@ -244,9 +275,9 @@ export async function mcpClient(url: string, clientToken = 'client-token-must-no
   return client;
 }
 
-/** Creates a tenant through the operator key; returns its API key. */
-export async function createTenant(base: string, operatorKey: string, id: string): Promise<string> {
-  const res = await api(base, operatorKey, 'POST', '/v1/tenants', { id, name: `Tenant ${id}` });
+/** Creates a tenant through the operator key (optionally with its first console admin); returns its API key. */
+export async function createTenant(base: string, operatorKey: string, id: string, admin?: { username: string; password: string; name?: string }): Promise<string> {
+  const res = await api(base, operatorKey, 'POST', '/v1/tenants', { id, name: `Tenant ${id}`, ...(admin ? { admin } : {}) });
   if (res.status !== 201) throw new Error(`tenant ${id}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.apiKey as string;
 }
