@@ -3,6 +3,7 @@
 // own process; this script starts them in dependency order, waits for each to be ready,
 // prints the URLs to paste into a client, and stops everything on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -93,14 +94,25 @@ async function main() {
   let registryUrl;
   let authUrl;
   if (await reachable(redisUrl)) {
+    // One secret for the service-to-service /internal/* calls (gateway → registry and auth,
+    // auth → registry for console sign-in), fresh on every start unless INTERNAL_TOKEN is set.
+    const internalToken = process.env.INTERNAL_TOKEN ?? `dev-${randomBytes(18).toString('base64url')}`;
+    const authPort = process.env.AUTH_PORT ?? '3200';
+    const registryPort = process.env.REGISTRY_PORT ?? '3100';
+    const registryPublicUrl = process.env.REGISTRY_PUBLIC_URL ?? `http://127.0.0.1:${registryPort}`;
+    const authPublicUrl = process.env.AUTH_PUBLIC_URL ?? `http://127.0.0.1:${authPort}`;
     // The registry: Postgres (embedded under .data/ unless DATABASE_URL is set), BullMQ
     // discovery, a seeded demo tenant `acme` with one SDK-built upstream.
     const reg = await start(
       'registry',
       path.join(root, 'apps/registry/dist/main.js'),
       {
-        REGISTRY_PORT: process.env.REGISTRY_PORT ?? '3100',
+        REGISTRY_PORT: registryPort,
+        REGISTRY_PUBLIC_URL: registryPublicUrl,
         REGISTRY_SEED_DEMO: 'true',
+        INTERNAL_TOKEN: internalToken,
+        // The console signs tenant admins in through the auth service's platform issuer.
+        CONSOLE_ISSUER: `${authPublicUrl}/platform`,
         REGISTRY_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost',
         REDIS_URL: redisUrl,
         GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -110,15 +122,19 @@ async function main() {
       180_000,
     );
     registryUrl = reg[1];
-    Object.assign(env, { REGISTRY_URL: registryUrl, REDIS_URL: redisUrl, CATALOG_SOURCES: 'file,registry', UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
+    Object.assign(env, { REGISTRY_URL: registryUrl, REDIS_URL: redisUrl, CATALOG_SOURCES: 'file,registry', UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost', INTERNAL_TOKEN: internalToken, AUTH_INTERNAL_TOKEN: internalToken });
     // The authorization server for protected tenants (the `secure` demo tenant), on the same
     // Postgres (its own schema `auth`): the embedded one the registry started, unless DATABASE_URL is set.
-    const authPort = process.env.AUTH_PORT ?? '3200';
     const auth = await start(
       'auth',
       path.join(root, 'apps/auth/dist/main.js'),
       {
         AUTH_PORT: authPort,
+        AUTH_PUBLIC_URL: authPublicUrl,
+        INTERNAL_TOKEN: internalToken,
+        CONSOLE_REDIRECT_URI: `${registryPublicUrl}/console/callback`,
+        CONSOLE_AUDIENCE: `${registryPublicUrl}/v1`,
+        REGISTRY_INTERNAL_URL: registryUrl,
         DATABASE_URL: process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.REGISTRY_EMBEDDED_PG_PORT ?? '54329'}/switchboard`,
         GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
       },

@@ -65,6 +65,12 @@ const schema = z.object({
    */
   CONSOLE_ISSUER: z.url().optional(),
   /**
+   * Where the registry itself reaches the platform issuer when its public URL does not resolve
+   * from inside the deployment (compose: `http://auth:3200`). Only the origin is used: metadata,
+   * token and JWKS requests go to this origin; browsers are still sent to the public issuer.
+   */
+  CONSOLE_ISSUER_INTERNAL_URL: z.url().optional(),
+  /**
    * The registry's public base URL: the console's redirect URI is `${REGISTRY_PUBLIC_URL}/console/callback`
    * and platform tokens' audience `${REGISTRY_PUBLIC_URL}/v1`. Default `http://${REGISTRY_HOST}:${REGISTRY_PORT}`
    * (with port 0, the address actually bound). An https URL makes the session cookie `Secure`.

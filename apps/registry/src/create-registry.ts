@@ -48,7 +48,12 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   const sessions = new ConsoleSessions(box);
   // The audience is read per use: with REGISTRY_PORT=0 the public URL is only known once listening.
   const platform = config.CONSOLE_ISSUER
-    ? new PlatformIssuer({ issuer: config.CONSOLE_ISSUER, clientId: config.CONSOLE_CLIENT_ID, audience: () => `${config.REGISTRY_PUBLIC_URL}/v1` })
+    ? new PlatformIssuer({
+        issuer: config.CONSOLE_ISSUER,
+        clientId: config.CONSOLE_CLIENT_ID,
+        audience: () => `${config.REGISTRY_PUBLIC_URL}/v1`,
+        backChannelOrigin: config.CONSOLE_ISSUER_INTERNAL_URL,
+      })
     : undefined;
   const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
   const ctx: RegistryContext = { config, db, redis, box, auth, credentials, publisher, queue, policy, logger, sessions, platform };

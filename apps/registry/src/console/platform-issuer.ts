@@ -39,6 +39,11 @@ export interface PlatformIssuerSettings {
   /** `${REGISTRY_PUBLIC_URL}/v1`, read on every use (the public URL may be learnt after listen). */
   audience: () => string;
   timeoutMs?: number;
+  /**
+   * CONSOLE_ISSUER_INTERNAL_URL: the origin server-side calls (metadata, token, JWKS) go to when
+   * the public issuer origin is not reachable from here. Browser-facing URLs stay public.
+   */
+  backChannelOrigin?: string;
 }
 
 /**
@@ -77,7 +82,7 @@ export class PlatformIssuer {
   }
 
   private async fetchMetadata(): Promise<IssuerMetadata> {
-    const url = `${this.settings.issuer}/.well-known/openid-configuration`;
+    const url = this.backChannel(`${this.settings.issuer}/.well-known/openid-configuration`);
     let body: Record<string, unknown>;
     try {
       const res = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
@@ -91,9 +96,27 @@ export class PlatformIssuer {
     for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const) {
       if (typeof body[key] !== 'string' || !URL.canParse(body[key])) throw new PlatformUnavailableError(`platform issuer metadata has no usable ${key}`);
     }
-    const metadata = body as unknown as IssuerMetadata;
+    const published = body as unknown as IssuerMetadata;
+    // The issuer may build endpoint URLs from the Host it was asked on: the browser gets the
+    // public origin, the registry's own calls the back-channel one.
+    const metadata: IssuerMetadata = {
+      ...published,
+      authorization_endpoint: this.frontChannel(published.authorization_endpoint),
+      token_endpoint: this.backChannel(published.token_endpoint),
+      jwks_uri: this.backChannel(published.jwks_uri),
+    };
     this.cached = { at: Date.now(), metadata };
     return metadata;
+  }
+
+  /** A URL on the issuer's origin moved to the back-channel origin (unchanged without one). */
+  private backChannel(url: string): string {
+    return this.settings.backChannelOrigin ? withOrigin(url, this.settings.backChannelOrigin) : url;
+  }
+
+  /** A URL on the back-channel origin moved to the issuer's public origin (unchanged without one). */
+  private frontChannel(url: string): string {
+    return this.settings.backChannelOrigin ? withOrigin(url, this.settings.issuer) : url;
   }
 
   /** The authorization request URL (code flow, PKCE S256, `resource` = the admin API audience). */
@@ -174,4 +197,15 @@ export class PlatformIssuer {
     if (bar <= 0 || sub.slice(0, bar) !== tid || !ADMIN_USERNAME.test(username)) throw new PlatformTokenError('platform access token subject does not name an admin of its tenant');
     return { tenantId: tid, username, name: typeof payload.name === 'string' ? payload.name : null };
   }
+}
+
+/** `url` with the scheme, host and port of `origin` (path, query kept). */
+function withOrigin(url: string, origin: string): string {
+  const u = new URL(url);
+  const o = new URL(origin);
+  u.protocol = o.protocol;
+  // hostname and port separately: assigning `host` without a port keeps the old port.
+  u.hostname = o.hostname;
+  u.port = o.port;
+  return u.toString();
 }
