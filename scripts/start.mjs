@@ -158,7 +158,7 @@ async function main() {
       `  Server card / llms.txt:    ${base}/t/demo/.well-known/mcp.json   ${base}/t/demo/llms.txt`,
       `  Conformance tenant:        ${base}/t/conformance/mcp`,
       ...(registryUrl ? [`  Registry admin API:        ${registryUrl}/docs   (tenant acme: ${base}/t/acme/mcp; its admin key is printed above)`] : []),
-      ...(registryUrl ? [`  Tenant console:            ${registryUrl}/console/   (sign in with that admin key)`] : []),
+      ...(registryUrl ? [`  Tenant console:            ${registryUrl}/console/   (sign in: workspace acme, user admin, the password printed above)`] : []),
       ...(authUrl ? [`  OAuth-protected tenant:    ${base}/t/secure/mcp   (authorization server ${authUrl}/t/secure, local login)`] : []),
       'Press Ctrl-C to stop.',
       '',
