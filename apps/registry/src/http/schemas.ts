@@ -10,6 +10,15 @@ export const EXPOSED_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 export const ADMIN_USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name');
+/**
+ * A secret sent upstream as an HTTP header value: printable ASCII (and tabs), so a pasted line break
+ * or non-Latin character is refused here instead of making every later call fail.
+ */
+export const headerValue = z
+  .string()
+  .min(1)
+  .max(8192)
+  .regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII (it is sent in an HTTP header): no line breaks or non-ASCII characters');
 
 /** A console admin account: username, password (12–1024 characters, stored as an scrypt hash) and display name. */
 export const adminBody = z
@@ -68,8 +77,8 @@ export const createKeyBody = z.object({ name: z.string().min(1).max(100) }).stri
 
 const authSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('none') }).strict(),
-  z.object({ mode: z.literal('bearer'), token: z.string().min(1).max(8192) }).strict(),
-  z.object({ mode: z.literal('header'), header: headerName, value: z.string().min(1).max(8192) }).strict(),
+  z.object({ mode: z.literal('bearer'), token: headerValue }).strict(),
+  z.object({ mode: z.literal('header'), header: headerName, value: headerValue }).strict(),
   z
     .object({
       mode: z.literal('oauth_client_credentials'),

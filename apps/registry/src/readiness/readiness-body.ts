@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { headerValue } from '../http/schemas';
 
 /** `POST /v1/tenants/:tenant/readiness` body (optional as a whole). */
 export const readinessBody = z
@@ -6,7 +7,7 @@ export const readinessBody = z
     /** Check this URL instead of the tenant's MCP URL (SSRF-checked). */
     url: z.url().max(2048).optional(),
     /** An access token for a protected endpoint, so the MCP checks can run past the 401 (never stored). */
-    accessToken: z.string().min(1).max(8192).optional(),
+    accessToken: headerValue.optional(),
   })
   .strict();
 
