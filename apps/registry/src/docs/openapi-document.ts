@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readinessBody } from '../readiness/readiness-body';
 import { readinessReportSchema } from '../readiness/readiness-report-schema';
-import { adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody } from '../http/schemas';
+import { adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody, checkServerBody } from '../http/schemas';
 
 type Op = {
   method: 'get' | 'post' | 'patch' | 'delete';
@@ -117,6 +117,27 @@ const OPS: Op[] = [
   { method: 'patch', path: '/v1/servers/{id}', summary: 'Update a server (rediscovered and republished)', auth: 'tenant', body: updateServerBody },
   { method: 'delete', path: '/v1/servers/{id}', summary: 'Delete a server and its publications', auth: 'tenant' },
   { method: 'post', path: '/v1/servers/{id}/discover', summary: 'Enqueue a discovery job', auth: 'tenant', status: 202 },
+  {
+    method: 'post',
+    path: '/v1/servers/check',
+    summary: 'Live URL validation: SSRF check (400 URL_REFUSED naming body.url), then one discovery pass with the given credential (not stored); ok with era/version/transport/counts, or ok=false with reason auth_required | timeout | unreachable | not_mcp | refused',
+    auth: 'tenant',
+    body: checkServerBody,
+    response: {
+      type: 'object',
+      properties: {
+        ok: { type: 'boolean' },
+        reason: { type: 'string', enum: ['auth_required', 'timeout', 'unreachable', 'not_mcp', 'refused'] },
+        message: { type: 'string' },
+        protocol: { type: 'object' },
+        serverInfo: { type: ['object', 'null'] },
+        counts: { type: 'object' },
+        tools: { type: 'array', items: { type: 'string' } },
+        elapsedMs: { type: 'number' },
+      },
+      required: ['ok', 'elapsedMs'],
+    },
+  },
   {
     method: 'get',
     path: '/v1/servers/{id}/items',

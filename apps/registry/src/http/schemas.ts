@@ -122,6 +122,15 @@ export const updateServerBody = z
   })
   .strict();
 
+/** A live check of a URL before (or without) registering it: nothing is stored. */
+export const checkServerBody = z
+  .object({
+    url: z.url().max(2048),
+    transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
+    auth: authSchema.default({ mode: 'none' }),
+  })
+  .strict();
+
 export const serverIdParams = z.object({ id: z.string().regex(SERVER_ID, 'must be a server id') });
 
 const itemKind = z.enum(['tool', 'prompt', 'resource', 'resource_template']);

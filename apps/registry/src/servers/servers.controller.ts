@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
-import { checkUrl, NetGuardError } from '@switchboard/net-guard';
+import { checkUrl, guardedFetch, NetGuardError, type GuardedFetch } from '@switchboard/net-guard';
 import type { FastifyRequest } from 'fastify';
 import { serverSecretAad } from '../crypto/server-secret-aad';
 import { isUniqueViolation, type Queryable } from '../db/database';
@@ -7,16 +7,44 @@ import type { DiscoverJobData } from '../discovery/discovery-queue';
 import { markFailed, markQueued } from '../discovery/discovery-state';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
+import { checkServerBody, createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
 import { missingToolHints } from '../publishing/tool-hints';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
+import { checkServerUrl } from './check-server-url';
 import { serverView, type ServerRow } from './server-row';
+
+/** Live URL checks answer within this, whatever DISCOVERY_TIMEOUT_MS is (a form is waiting). */
+const CHECK_TIMEOUT_MS = 8_000;
 
 /** A tenant's upstream MCP servers: CRUD, discovery triggers and what discovery found. */
 @Controller('v1/servers')
 export class ServersController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  private readonly fetch: GuardedFetch;
+
+  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {
+    this.fetch = guardedFetch(ctx.policy);
+  }
+
+  /**
+   * Live URL validation for the register form: the SSRF guard (a refusal is a 400 naming
+   * `body.url`, as at registration), then one discovery pass with the given credential (used
+   * for this request only, never stored or logged). The answer says what spoke there — era,
+   * version, transport, tool count — or why nothing usable did (auth required, timeout,
+   * unreachable, not MCP). OAuth client-credential and per-user servers are probed without a
+   * credential: a 401 still proves an MCP server is there.
+   */
+  @Post('check')
+  @HttpCode(200)
+  async check(@Req() req: FastifyRequest, @Body() body: unknown) {
+    await this.ctx.auth.tenant(req);
+    const input = parseInput(checkServerBody, body, 'body');
+    await this.guard(input.url, 'body.url');
+    const headers: Record<string, string> =
+      input.auth.mode === 'bearer' ? { authorization: `Bearer ${input.auth.token}` } : input.auth.mode === 'header' ? { [input.auth.header.toLowerCase()]: input.auth.value } : {};
+    const timeoutMs = Math.min(CHECK_TIMEOUT_MS, this.ctx.config.DISCOVERY_TIMEOUT_MS);
+    return checkServerUrl({ url: input.url, transport: input.transport, headers, fetch: this.fetch, timeoutMs });
+  }
 
   @Get()
   async list(@Req() req: FastifyRequest) {
