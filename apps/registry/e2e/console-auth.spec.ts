@@ -351,11 +351,18 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
       }
     });
 
-    it('logs out: the session cookie is cleared (204) and the sign-out audited', async () => {
+    it('logs out: the session cookie is cleared (204), every copy of it stops working, and the sign-out is audited', async () => {
       const cookie = await signedIn(ADA);
+      const other = await signedIn(ADA);
+      expect((await asSession(cookie, 'GET', '/v1/session')).status).toBe(200);
       const res = await fetch(`${registry.url}/console/logout`, { method: 'POST', headers: { cookie: `sb_console=${cookie}` } });
       expect(res.status).toBe(204);
       expect(setCookies(res).get('sb_console')).toMatch(/^sb_console=; Path=\/; Max-Age=0; HttpOnly; SameSite=Strict/);
+      // Revoked server-side: a copy of the cookie kept elsewhere is refused; another session of the same admin is not.
+      const copy = await asSession(cookie, 'GET', '/v1/session');
+      expect(copy.status).toBe(401);
+      expect(copy.body.error).toMatchObject({ code: 'UNAUTHENTICATED', field: 'session', message: expect.stringMatching(/signed out/) });
+      expect((await asSession(other, 'GET', '/v1/session')).status).toBe(200);
       await until('sign-out audited', async () =>
         ((await api(registry.url, keyAcme, 'GET', '/v1/audit')).body.entries as Array<{ action: string }>).some((e) => e.action === 'console.sign_out'),
       );

@@ -6,6 +6,7 @@ import { adminBody, adminParams } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { adminView, createAdmin, type AdminRow } from './admins';
+import { revokeAdminSessions } from './session-store';
 
 /** The calling tenant's console admins, and who the caller is (`GET /v1/session`). */
 @Controller('v1')
@@ -51,6 +52,7 @@ export class AdminsController {
         [tenantId, username],
       );
       if (!rows[0]) throw ApiError.notFound('admin', username, 'params.username');
+      await revokeAdminSessions(q, tenantId, username);
       await audit(q, tenantId, actor, 'admin.disable', username);
       return rows[0];
     });

@@ -6,6 +6,7 @@ import { TENANT_ID } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { activeAdmin } from './admins';
+import { recordSession, revokeSession } from './session-store';
 import { LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS } from './console-session';
 import { parseCookies, serializeCookie } from './cookies';
 import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from './platform-issuer';
@@ -90,7 +91,8 @@ export class ConsoleAuthController {
       const identity = await platform.verifyAccessToken(token);
       const admin = await activeAdmin(this.ctx.db, identity.tenantId, identity.username);
       if (!admin) return this.signinError(reply, 'access_denied', `admin ${identity.username} of ${identity.tenantId} is unknown or disabled`);
-      const { value } = this.ctx.sessions.sealSession({ tid: identity.tenantId, username: admin.username, name: admin.name ?? identity.name });
+      const { value, session } = this.ctx.sessions.sealSession({ tid: identity.tenantId, username: admin.username, name: admin.name ?? identity.name });
+      await recordSession(this.ctx.db, session);
       await audit(this.ctx.db, identity.tenantId, `user:${admin.username}`, 'console.sign_in', admin.username, { via: 'platform' });
       void reply
         .code(302)
@@ -109,11 +111,13 @@ export class ConsoleAuthController {
     }
   }
 
-  /** Ends the console session (the cookie is cleared; sessions are stateless, so it is the only copy). */
+  /** Ends the console session: revoked server-side and the cookie cleared. */
   @Post('logout')
   async logout(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const session = this.ctx.sessions.openSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
     if (session) {
+      // Server-side too: a copy of this cookie (another tab, a stolen one) stops working now.
+      await revokeSession(this.ctx.db, session).catch((err: Error) => this.ctx.logger.warn({ err: err.message }, 'could not revoke the console session'));
       await audit(this.ctx.db, session.tid, `user:${session.username}`, 'console.sign_out', session.username).catch((err: Error) =>
         this.ctx.logger.warn({ err: err.message }, 'could not audit console sign-out'),
       );

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { SecretBox } from '@switchboard/secret-box';
 
 /** The signed-in console session cookie (sealed `{tid, username, name, exp}`). */
@@ -14,6 +15,8 @@ const SESSION_AAD = 'registry-console-session';
 const LOGIN_AAD = 'registry-console-login';
 
 export interface ConsoleSession {
+  /** Random session id; its SHA-256 is the row in `registry.console_sessions` (revocable server-side). */
+  sid: string;
   tid: string;
   username: string;
   name: string | null;
@@ -39,16 +42,16 @@ export class ConsoleSessions {
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
-  sealSession(s: Omit<ConsoleSession, 'exp'>): { value: string; session: ConsoleSession } {
-    const session: ConsoleSession = { ...s, exp: this.now() + SESSION_SECONDS };
+  sealSession(s: Omit<ConsoleSession, 'exp' | 'sid'>): { value: string; session: ConsoleSession } {
+    const session: ConsoleSession = { sid: randomBytes(32).toString('base64url'), ...s, exp: this.now() + SESSION_SECONDS };
     return { value: this.box.seal(JSON.stringify(session), SESSION_AAD), session };
   }
 
   openSession(value: string | undefined): ConsoleSession | undefined {
     const v = this.open(value, SESSION_AAD);
-    if (!v || typeof v.tid !== 'string' || typeof v.username !== 'string' || typeof v.exp !== 'number') return undefined;
+    if (!v || typeof v.sid !== 'string' || typeof v.tid !== 'string' || typeof v.username !== 'string' || typeof v.exp !== 'number') return undefined;
     if (v.exp <= this.now()) return undefined;
-    return { tid: v.tid, username: v.username, name: typeof v.name === 'string' ? v.name : null, exp: v.exp };
+    return { sid: v.sid, tid: v.tid, username: v.username, name: typeof v.name === 'string' ? v.name : null, exp: v.exp };
   }
 
   sealLogin(l: Omit<ConsoleLogin, 'exp'>): string {
@@ -71,4 +74,9 @@ export class ConsoleSessions {
       return undefined;
     }
   }
+}
+
+/** The stored form of a session id (the id itself exists only inside the sealed cookie). */
+export function sessionIdHash(sid: string): string {
+  return createHash('sha256').update(sid).digest('base64url');
 }

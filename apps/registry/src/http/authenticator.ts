@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { activeAdmin } from '../console/admins';
 import { CONSOLE_HEADER, SESSION_COOKIE, type ConsoleSessions } from '../console/console-session';
+import { sessionAdmin } from '../console/session-store';
 import { parseCookies } from '../console/cookies';
 import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from '../console/platform-issuer';
 import type { Database } from '../db/database';
@@ -84,8 +85,8 @@ export class Authenticator {
     if (req.headers[CONSOLE_HEADER] !== '1') throw new ApiError(403, 'FORBIDDEN', `${CONSOLE_HEADER} header required for cookie sessions`, CONSOLE_HEADER);
     const session = sessions.openSession(cookie);
     if (!session) throw new ApiError(401, 'UNAUTHENTICATED', 'session: the console session expired or is invalid; sign in again', 'session');
-    const admin = await activeAdmin(this.db, session.tid, session.username);
-    if (!admin) throw new ApiError(401, 'UNAUTHENTICATED', 'session: the admin of this session is unknown or disabled; sign in again', 'session');
+    const admin = await sessionAdmin(this.db, session);
+    if (!admin) throw new ApiError(401, 'UNAUTHENTICATED', 'session: this console session was signed out, has expired, or its admin was removed; sign in again', 'session');
     return { tenantId: session.tid, actor: `user:${admin.username}`, via: 'session', user: { username: admin.username, name: admin.name ?? session.name } };
   }
 
