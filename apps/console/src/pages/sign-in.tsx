@@ -6,6 +6,8 @@ import { ErrorBox, Field, useFocusOnError } from '../ui';
 const WORKSPACE_STORAGE = 'switchboard.workspace';
 /** Tenant ids are DNS labels (the registry's TENANT_ID). */
 const WORKSPACE_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** What a header-safe key can hold (`sbk_` + base64url); anything else is refused before it is sent. */
+const API_KEY_CHARS = /^[\x21-\x7e]{1,512}$/;
 
 /** What each `?signin_error=` the registry sends back after a failed OAuth round trip means to the user. */
 const SIGNIN_ERRORS: Record<string, { title: string; text: string }> = {
@@ -115,6 +117,13 @@ function KeyForm({ onKey }: { onKey: (key: string, tenant: Tenant) => void }) {
     setError(undefined);
     if (!trimmed) {
       setFieldMsg('Enter your tenant API key (it starts with sbk_).');
+      setFailure({});
+      return;
+    }
+    // A key goes in the Authorization header, which cannot carry other characters: the browser would
+    // refuse to send it and the failure would read like a network error.
+    if (!API_KEY_CHARS.test(trimmed)) {
+      setFieldMsg('That is not an API key: keys are letters, digits, - and _ only, and start with sbk_.');
       setFailure({});
       return;
     }
