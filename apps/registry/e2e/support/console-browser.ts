@@ -32,7 +32,7 @@ export interface ConsoleBrowser {
   page: Page;
   /**
    * Uncaught page errors, console errors other than the browser's own "Failed to load resource" line
-   * for a refused (4xx) request — which is how every API refusal looks — and any 5xx answer.
+   * for a refused (4xx) request — which is how every API refusal looks — any 5xx answer, and any dialog.
    */
   problems: string[];
   /** A full-page screenshot at test-artifacts/console/<name>.png. */
@@ -62,6 +62,11 @@ export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
     const text = msg.text();
     if (/^Failed to load resource: the server responded with a status of 4\d\d\b/.test(text)) return;
     problems.push(`console.error: ${text} (${msg.location().url})`);
+  });
+  // No test clicks a button that asks for confirmation: any dialog is injected script (or a bug).
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.type()} ${dialog.message()}`);
+    void dialog.dismiss();
   });
   page.on('response', (res) => {
     if (res.status() >= 500) problems.push(`HTTP ${res.status()} from ${res.request().method()} ${res.url()}`);
