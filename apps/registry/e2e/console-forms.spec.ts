@@ -417,4 +417,18 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
     }
     await expectIntact(b);
   });
+
+  it('a key revoked mid-session: the next action returns to sign-in saying the session ended (no blank page)', async () => {
+    const keys = (await api(registry.url, key, 'GET', '/v1/keys')).body.keys as Array<{ id: string }>;
+    expect(keys).toHaveLength(1);
+    expect((await api(registry.url, key, 'DELETE', `/v1/keys/${keys[0].id}`)).status).toBe(200);
+    await nav('Servers');
+    await p.getByRole('heading', { name: 'Sign in to the Switchboard console' }).waitFor();
+    await p.getByText('Your session has ended. Sign in again to continue.').waitFor();
+    expect(await p.evaluate('sessionStorage.length')).toBe(0);
+    await p.getByLabel('Tenant API key').fill(key);
+    await submit('Sign in');
+    await expectFieldError(p, 'apiKey', /not accepted/);
+    await expectIntact(b);
+  });
 });

@@ -98,6 +98,17 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
   const nav = (label: string) => page().getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
 
   describe('sign-in', () => {
+    it('explains a failed round trip (?signin_error=), and shows an unknown one as text', async () => {
+      const p = page();
+      await p.goto(`${registry.url}/console/?signin_error=state_mismatch`);
+      await p.getByTestId('signin-error').getByText('Sign-in could not be verified').waitFor();
+      // Read once and removed from the address bar.
+      expect(new URL(p.url()).search).toBe('');
+      await p.goto(`${registry.url}/console/?signin_error=${encodeURIComponent('<img src=x onerror=alert(1)>')}`);
+      await p.getByTestId('signin-error').getByText('The sign-in did not complete (<img src=x onerror=alert(1)>). Try again.').waitFor();
+      await expectIntact(b);
+    });
+
     it('refuses a bad workspace and bad API keys beside their fields, without leaving the page', async () => {
       const p = page();
       await p.goto(`${registry.url}/console/`);
