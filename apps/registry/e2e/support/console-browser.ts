@@ -114,10 +114,14 @@ export async function focusedId(page: Page): Promise<string | null> {
 
 /**
  * The page still renders: a level-1 heading is visible, the error boundary's fallback is not shown,
- * and no uncaught error, unexpected console error or 5xx answer happened so far.
+ * no uncaught error, unexpected console error or 5xx answer happened so far, and the page is no
+ * wider than the window.
  */
 export async function expectIntact(b: ConsoleBrowser, within: Locator | Page = b.page): Promise<void> {
   await within.locator('h1').first().waitFor();
   expect(await b.page.getByText(BOUNDARY_TEXT).count()).toBe(0);
   expect(b.problems).toEqual([]);
+  // Nothing typed (a 5000-character word echoed in a message) pushes the layout sideways.
+  const overflow = await b.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+  expect(overflow).toBe(0);
 }
