@@ -258,6 +258,7 @@ describe('platform issuer (console sign-in)', () => {
       ['username', { workspace: 'acme', username: 'alice|admin', password: 'x' }, 'User name must be'],
       ['password', { workspace: 'acme', username: 'alice', password: '' }, 'Enter your password.'],
       ['password', { workspace: 'acme', username: 'alice', password: 'p'.repeat(1025) }, 'Password must be at most 1024 characters.'],
+      ['password', { workspace: 'acme', username: 'alice', password: 'pass\u0000word' }, 'Password cannot contain a NUL character.'],
     ])('refuses an invalid %s with 400 and a field message, without asking the registry', async (field, fields, message) => {
       const browser = new TestBrowser();
       const res = await submit(browser, await openLogin(browser, issuer), fields);

@@ -130,5 +130,7 @@ function validate(workspace: string, username: string, password: string): Partia
   else if (!USERNAME.test(username)) errors.username = 'User name must be 1 to 64 characters: letters, digits and . _ @ -';
   if (!password) errors.password = 'Enter your password.';
   else if (password.length > MAX_PASSWORD) errors.password = `Password must be at most ${MAX_PASSWORD} characters.`;
+  // No account can have one (the registry refuses NUL in every input), so say so here rather than ask.
+  else if (password.includes('\u0000')) errors.password = 'Password cannot contain a NUL character.';
   return errors;
 }
