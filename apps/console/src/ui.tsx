@@ -70,6 +70,41 @@ export function Empty({ children }: { children: ComponentChildren }) {
   return <div class="empty">{children}</div>;
 }
 
+/**
+ * Everything a loaded page shows besides its data: the load's error (with "Try again"), a spinner
+ * during the first load, and `empty` once the data has come and `isEmpty` says there is none (by
+ * default: an empty array).
+ */
+export function LoadStatus<T>(props: { load: Load<T>; errorTitle: string; loadingLabel: string; empty?: ComponentChildren; isEmpty?: (data: T) => boolean }) {
+  const { load } = props;
+  const isEmpty = props.isEmpty ?? ((d: T) => Array.isArray(d) && d.length === 0);
+  return (
+    <>
+      {load.error && <ErrorBox error={load.error} title={props.errorTitle} retry={() => void load.reload()} />}
+      {!load.data && load.loading && <Spinner label={props.loadingLabel} />}
+      {props.empty !== undefined && load.data !== undefined && isEmpty(load.data) && <Empty>{props.empty}</Empty>}
+    </>
+  );
+}
+
+/** A table of records (`table.data`): one header row of `columns`, then the rows given as children. */
+export function DataTable({ testId, columns, children }: { testId: string; columns: ComponentChildren[]; children: ComponentChildren }) {
+  return (
+    <table class="data" data-testid={testId}>
+      <thead>
+        <tr>
+          {columns.map((c, i) => (
+            <th key={i} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
 /** A labelled form field with its own error line (the API's field-level error lands here). */
 export function Field(props: {
   id: string;
@@ -193,6 +228,82 @@ export function useFocusOnError(ref: RefObject<HTMLElement | null>, failure: unk
     const target = ref.current.querySelector<HTMLElement>('[aria-invalid="true"]') ?? ref.current.querySelector<HTMLElement>('.error-box');
     target?.focus();
   }, [failure]);
+}
+
+/** One form's submit state: the refusal (beside its fields, else in `formError`), busy, and the form's ref for focus. */
+export interface FormSubmit {
+  ref: RefObject<HTMLFormElement | null>;
+  busy: boolean;
+  /** DOM id → message: the console's own checks over the API's field errors. */
+  fields: Record<string, string>;
+  /** The refusal when it names no field on the form (shown in an ErrorBox). */
+  formError: ApiError | undefined;
+  /**
+   * One submit: `problems` (DOM id → message) found before sending are shown and nothing is sent;
+   * else `send` runs, and what it throws lands beside its fields. Either way focus then moves to
+   * the first invalid field, or the error box.
+   */
+  run(problems: Record<string, string>, send: () => Promise<void>): Promise<void>;
+  /** Forgets the last refusal (a submit that sends nothing, e.g. "nothing changed"). */
+  clear(): void;
+}
+
+/** The submit logic every console form shares; `ids` maps the API's field names to the form's DOM ids (see splitError). */
+export function useFormSubmit(ids: Record<string, string>): FormSubmit {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<object | undefined>(undefined);
+  const ref = useRef<HTMLFormElement>(null);
+  useFocusOnError(ref, failure);
+  const split = splitError(error, ids);
+  const clear = () => {
+    setError(undefined);
+    setLocal({});
+  };
+  const run = async (problems: Record<string, string>, send: () => Promise<void>) => {
+    setError(undefined);
+    setLocal(problems);
+    // A fresh object on every failure: the focus moves again even when the message is the same.
+    if (Object.keys(problems).length > 0) return setFailure({});
+    setBusy(true);
+    try {
+      await send();
+    } catch (err) {
+      setError(asApiError(err));
+      setFailure({});
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { ref, busy, fields: { ...split.fields, ...local }, formError: split.form, run, clear };
+}
+
+/** Actions on a page's items (remove, rediscover): the last one's refusal or notice, then the page reloads. */
+export interface Actions {
+  error: ApiError | undefined;
+  notice: string;
+  setNotice(notice: string): void;
+  /** Runs `act` (its answer, if any, becomes the notice; what it throws, the error), then reloads the page's data. */
+  run(act: () => Promise<string | undefined | void>): Promise<void>;
+}
+
+/** The action logic the list pages share: clear the last outcome, run, say what happened, reload. */
+export function useActions(reload: () => Promise<void>): Actions {
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [notice, setNotice] = useState('');
+  const run = async (act: () => Promise<string | undefined | void>) => {
+    setError(undefined);
+    setNotice('');
+    try {
+      const done = await act();
+      if (done) setNotice(done);
+    } catch (err) {
+      setError(asApiError(err));
+    }
+    await reload();
+  };
+  return { error, notice, setNotice, run };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { api, type AuditEntry } from '../api';
-import { Empty, ErrorBox, Spinner, useLoad, When } from '../ui';
+import { DataTable, LoadStatus, useLoad, When } from '../ui';
 
 /** The audit log: every change to the tenant, newest first. */
 export function ActivityPage() {
@@ -13,34 +13,21 @@ export function ActivityPage() {
           {log.loading ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
-      {log.error && <ErrorBox error={log.error} title="Could not load the activity log" retry={() => void log.reload()} />}
-      {!log.data && log.loading && <Spinner label="Loading activity…" />}
-      {log.data && log.data.length === 0 && <Empty>No activity yet.</Empty>}
+      <LoadStatus load={log} errorTitle="Could not load the activity log" loadingLabel="Loading activity…" empty="No activity yet." />
       {log.data && log.data.length > 0 && (
-        <table class="data" data-testid="audit-table">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Target</th>
-              <th scope="col">Details</th>
+        <DataTable testId="audit-table" columns={['When', 'Who', 'What', 'Target', 'Details']}>
+          {log.data.map((e) => (
+            <tr key={String(e.id)}>
+              <td>
+                <When at={e.at} />
+              </td>
+              <td class="mono small">{e.actor}</td>
+              <td class="mono">{e.action}</td>
+              <td class="mono wrap">{e.target ?? '—'}</td>
+              <td class="mono small wrap details">{Object.keys(e.details ?? {}).length ? JSON.stringify(e.details) : '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {log.data.map((e) => (
-              <tr key={String(e.id)}>
-                <td>
-                  <When at={e.at} />
-                </td>
-                <td class="mono small">{e.actor}</td>
-                <td class="mono">{e.action}</td>
-                <td class="mono wrap">{e.target ?? '—'}</td>
-                <td class="mono small wrap details">{Object.keys(e.details ?? {}).length ? JSON.stringify(e.details) : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </section>
   );

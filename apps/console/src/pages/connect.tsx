@@ -1,5 +1,5 @@
 import { api, type Tenant } from '../api';
-import { CopyButton, ErrorBox, Spinner, useLoad } from '../ui';
+import { CopyButton, LoadStatus, useLoad } from '../ui';
 
 /** The tenant's MCP URL, the `claude mcp add` line, and the ChatGPT connector steps. */
 export function ConnectPage({ tenant }: { tenant: Tenant }) {
@@ -10,8 +10,7 @@ export function ConnectPage({ tenant }: { tenant: Tenant }) {
     <section aria-labelledby="connect-h">
       <h1 id="connect-h">Connect</h1>
       <p class="lead">Point Claude, ChatGPT or any MCP client at your tenant's URL. Before you share it, run the Readiness check.</p>
-      {info.error && <ErrorBox error={info.error} title="Could not load the connection details (showing the ones from sign-in)" retry={() => void info.reload()} />}
-      {info.loading && !info.data && <Spinner label="Loading connection details…" />}
+      <LoadStatus load={info} errorTitle="Could not load the connection details (showing the ones from sign-in)" loadingLabel="Loading connection details…" />
       <div class="card">
         <h2>MCP URL</h2>
         <p>

@@ -1,35 +1,28 @@
-import { useRef, useState } from 'preact/hooks';
-import { api, asApiError, type ApiError, type CheckStatus, type ReadinessReport, type Tenant } from '../api';
-import { Badge, ErrorBox, Field, splitError, useFocusOnError, When } from '../ui';
+import { useState } from 'preact/hooks';
+import { api, type CheckStatus, type ReadinessReport, type Tenant } from '../api';
+import { Badge, ErrorBox, Field, useFormSubmit, When } from '../ui';
 
 const TONE: Record<CheckStatus, 'ok' | 'fail' | 'warn' | 'muted'> = { pass: 'ok', fail: 'fail', warn: 'warn', skip: 'muted' };
+/** API field → DOM id. */
+const READINESS_IDS = { url: 'rd-url', accessToken: 'rd-token' };
 const LABEL: Record<CheckStatus, string> = { pass: 'Pass', fail: 'Fail', warn: 'Warning', skip: 'Skipped' };
 
 /** The connector readiness check: replays what Claude and ChatGPT do when connecting, and shows each step. */
 export function ReadinessPage({ tenant }: { tenant: Tenant }) {
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
   const [report, setReport] = useState<ReadinessReport | undefined>(undefined);
-  const { fields, form } = splitError(error, { url: 'rd-url', accessToken: 'rd-token' });
-  const ref = useRef<HTMLFormElement>(null);
-  useFocusOnError(ref, error);
+  const submitting = useFormSubmit(READINESS_IDS);
+  const { ref, busy, fields, formError: form } = submitting;
 
   const run = async (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await submitting.run({}, async () => {
       const body: Record<string, string> = {};
       if (url.trim()) body.url = url.trim();
       if (token) body.accessToken = token;
       setReport(await api<ReadinessReport>('POST', `/v1/tenants/${encodeURIComponent(tenant.id)}/readiness`, body));
-    } catch (err) {
-      setError(asApiError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const order: CheckStatus[] = ['fail', 'warn', 'pass', 'skip'];

@@ -4,7 +4,7 @@ import { diffTool } from '../diff';
 import { notifyChanged } from '../events';
 import { HINTS } from '../hints';
 import { linkTo } from '../router';
-import { Badge, Empty, ErrorBox, Spinner, useFocusOnError, useLoad } from '../ui';
+import { Badge, ErrorBox, LoadStatus, useFocusOnError, useLoad } from '../ui';
 
 interface Row {
   path: string;
@@ -52,13 +52,16 @@ export function ReviewPage() {
           </span>
         )}
       </div>
-      {changes.error && <ErrorBox error={changes.error} title="Could not load the changes awaiting review" retry={() => void changes.reload()} />}
-      {!changes.data && changes.loading && <Spinner label="Loading changes…" />}
-      {changes.data && list.length === 0 && (
-        <Empty>
-          <strong>Nothing awaiting review.</strong> Every published tool matches what its server lists now. Changes appear here after a discovery finds one.
-        </Empty>
-      )}
+      <LoadStatus
+        load={changes}
+        errorTitle="Could not load the changes awaiting review"
+        loadingLabel="Loading changes…"
+        empty={
+          <>
+            <strong>Nothing awaiting review.</strong> Every published tool matches what its server lists now. Changes appear here after a discovery finds one.
+          </>
+        }
+      />
       {list.map((c) => (
         <ChangeCard
           key={`${c.serverId}/${c.kind}/${c.name}`}

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, asApiError, type ApiError, type Server } from '../api';
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Server } from '../api';
 import { notifyChanged } from '../events';
 import { AUTH_MODES, AuthFields, authBody, authFieldIds, authForm, missingAuthFields, type AuthForm } from '../server-auth';
-import { Badge, Empty, ErrorBox, Field, SelectField, Spinner, splitError, useFocusOnError, useLoad, When } from '../ui';
+import { Badge, ErrorBox, Field, LoadStatus, SelectField, useActions, useFormSubmit, useLoad, When } from '../ui';
 
 /** How long the page keeps polling a discovery before it says so and stops (the worker retries with backoff). */
 const POLL_LIMIT_MS = 3 * 60_000;
@@ -21,8 +21,8 @@ export function ServersPage() {
   const [watching, setWatching] = useState<Record<string, Watch>>({});
   const [pollSince, setPollSince] = useState<number | undefined>(undefined);
   const [gaveUp, setGaveUp] = useState(false);
-  const [actionError, setActionError] = useState<ApiError | undefined>(undefined);
-  const [notice, setNotice] = useState('');
+  const actions = useActions(servers.reload);
+  const { setNotice } = actions;
   const [editing, setEditing] = useState<string | undefined>(undefined);
 
   const list = servers.data ?? [];
@@ -66,35 +66,30 @@ export function ServersPage() {
     setWatching((w) => ({ ...w, [s.id]: watchOf(s) }));
   };
 
-  const rediscover = async (s: Server) => {
-    setActionError(undefined);
-    setNotice('');
-    watch(s);
-    try {
-      const res = await api<Enqueued>('POST', `/v1/servers/${encodeURIComponent(s.id)}/discover`);
-      if (res && res.queued === false) {
-        setWatching((w) => Object.fromEntries(Object.entries(w).filter(([id]) => id !== s.id)));
-        setNotice(`Discovery of "${s.name}" was not started: ${res.reason ?? 'the registry did not queue it'}.`);
+  const unwatch = (s: Server) => setWatching((w) => Object.fromEntries(Object.entries(w).filter(([id]) => id !== s.id)));
+
+  const rediscover = (s: Server) =>
+    actions.run(async () => {
+      watch(s);
+      try {
+        const res = await api<Enqueued>('POST', `/v1/servers/${encodeURIComponent(s.id)}/discover`);
+        if (res && res.queued === false) {
+          unwatch(s);
+          return `Discovery of "${s.name}" was not started: ${res.reason ?? 'the registry did not queue it'}.`;
+        }
+      } catch (err) {
+        unwatch(s);
+        throw err;
       }
-    } catch (err) {
-      setWatching((w) => Object.fromEntries(Object.entries(w).filter(([id]) => id !== s.id)));
-      setActionError(asApiError(err));
-    }
-    await servers.reload();
-  };
+    });
 
   const remove = async (s: Server) => {
     if (!confirm(`Remove server "${s.name}" (${s.id})? Its published tools stop being served.`)) return;
-    setNotice('');
-    try {
+    await actions.run(async () => {
       await api('DELETE', `/v1/servers/${encodeURIComponent(s.id)}`);
-      setActionError(undefined);
-      setNotice(`Removed "${s.name}".`);
       notifyChanged();
-    } catch (err) {
-      setActionError(asApiError(err));
-    }
-    await servers.reload();
+      return `Removed "${s.name}".`;
+    });
   };
 
   return (
@@ -109,15 +104,13 @@ export function ServersPage() {
         }}
       />
       <h2>Registered servers</h2>
-      {actionError && <ErrorBox error={actionError} title="That did not work" />}
-      {notice && (
+      {actions.error && <ErrorBox error={actions.error} title="That did not work" />}
+      {actions.notice && (
         <p class="notice" role="status">
-          {notice}
+          {actions.notice}
         </p>
       )}
-      {servers.error && <ErrorBox error={servers.error} title="Could not load servers" retry={() => void servers.reload()} />}
-      {!servers.data && servers.loading && <Spinner label="Loading servers…" />}
-      {servers.data && list.length === 0 && <Empty>No servers yet. Register your MCP server's URL above to start.</Empty>}
+      <LoadStatus load={servers} errorTitle="Could not load servers" loadingLabel="Loading servers…" empty="No servers yet. Register your MCP server's URL above to start." />
       {gaveUp && (
         <div class="notice" role="status">
           Discovery is taking longer than usual; the registry keeps retrying in the background.{' '}
@@ -306,40 +299,25 @@ const REGISTER_IDS: Record<string, string> = { id: 'srv-id', name: 'srv-name', u
 function RegisterForm({ onRegistered }: { onRegistered: (s: Server, discovery: Enqueued | undefined) => Promise<void> }) {
   const [form, setForm] = useState({ id: '', name: '', url: '' });
   const [auth, setAuth] = useState<AuthForm>(authForm());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
-  const [local, setLocal] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<object | undefined>(undefined);
   const [done, setDone] = useState('');
-  const ref = useRef<HTMLFormElement>(null);
-  useFocusOnError(ref, failure);
+  const submitting = useFormSubmit(REGISTER_IDS);
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
-  const split = splitError(error, REGISTER_IDS);
-  const fields = { ...split.fields, ...local };
+  const { ref, busy, fields } = submitting;
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    setError(undefined);
     setDone('');
     const missing: Record<string, string> = { ...missingAuthFields(auth, 'srv-auth') };
     if (!form.id.trim()) missing['srv-id'] = 'Enter an id for the server, e.g. crm.';
     if (!form.url.trim()) missing['srv-url'] = 'Enter the URL of your MCP server.';
-    setLocal(missing);
-    if (Object.keys(missing).length > 0) return setFailure({});
-    setBusy(true);
-    try {
+    await submitting.run(missing, async () => {
       const body = { id: form.id.trim(), name: form.name.trim() || form.id.trim(), url: form.url.trim(), auth: authBody(auth) };
       const res = await api<{ server: Server; discovery?: Enqueued }>('POST', '/v1/servers', body);
       setForm({ id: '', name: '', url: '' });
       setAuth(authForm());
       setDone(`Registered "${res.server.name}".${res.discovery?.queued === false ? '' : ' Discovery has started.'}`);
       await onRegistered(res.server, res.discovery);
-    } catch (err) {
-      setError(asApiError(err));
-      setFailure({});
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -361,7 +339,7 @@ function RegisterForm({ onRegistered }: { onRegistered: (s: Server, discovery: E
         required
       />
       <AuthFields prefix="srv-auth" form={auth} set={setAuth} errors={fields} />
-      {split.form && <ErrorBox error={split.form} title="Could not register the server" />}
+      {submitting.formError && <ErrorBox error={submitting.formError} title="Could not register the server" />}
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Registering…' : 'Register and discover'}
@@ -393,13 +371,7 @@ function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSav
   });
   const [changeAuth, setChangeAuth] = useState(false);
   const [auth, setAuth] = useState<AuthForm>(authForm(s));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
-  const [local, setLocal] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<object | undefined>(undefined);
   const [note, setNote] = useState('');
-  const ref = useRef<HTMLFormElement>(null);
-  useFocusOnError(ref, failure);
   const ids: Record<string, string> = {
     name: `${p}-name`,
     url: `${p}-url`,
@@ -409,13 +381,12 @@ function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSav
     maxConcurrency: `${p}-maxConcurrency`,
     ...authFieldIds(`${p}-auth`),
   };
-  const split = splitError(error, ids);
-  const fields = { ...split.fields, ...local };
+  const submitting = useFormSubmit(ids);
+  const { ref, busy, fields } = submitting;
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    setError(undefined);
     setNote('');
     const body: Record<string, unknown> = {};
     const errs: Record<string, string> = {};
@@ -441,19 +412,14 @@ function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSav
       Object.assign(errs, missingAuthFields(auth, `${p}-auth`, true));
       body.auth = authBody(auth);
     }
-    setLocal(errs);
-    if (Object.keys(errs).length > 0) return setFailure({});
-    if (Object.keys(body).length === 0) return setNote('Nothing changed.');
-    setBusy(true);
-    try {
+    if (Object.keys(errs).length === 0 && Object.keys(body).length === 0) {
+      submitting.clear();
+      return setNote('Nothing changed.');
+    }
+    await submitting.run(errs, async () => {
       const res = await api<{ server: Server; discovery?: Enqueued }>('PATCH', `/v1/servers/${encodeURIComponent(s.id)}`, body);
       await onSaved(res.server, res.discovery);
-    } catch (err) {
-      setError(asApiError(err));
-      setFailure({});
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -478,7 +444,7 @@ function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSav
         </label>
         {changeAuth && <AuthFields prefix={`${p}-auth`} form={auth} set={setAuth} errors={fields} />}
       </fieldset>
-      {split.form && <ErrorBox error={split.form} title="Could not save the server" />}
+      {submitting.formError && <ErrorBox error={submitting.formError} title="Could not save the server" />}
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save changes'}

@@ -1,13 +1,16 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, asApiError, type ApiError, type AuthConfig, type Tenant } from '../api';
+import { api, ApiError, asApiError, type AuthConfig, type Tenant } from '../api';
 import { returnToHash } from '../router';
-import { ErrorBox, Field, useFocusOnError } from '../ui';
+import { ErrorBox, Field, useFocusOnError, useFormSubmit } from '../ui';
 
 const WORKSPACE_STORAGE = 'switchboard.workspace';
 /** Tenant ids are DNS labels (the registry's TENANT_ID). */
 const WORKSPACE_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** What a header-safe key can hold (`sbk_` + base64url); anything else is refused before it is sent. */
 const API_KEY_CHARS = /^[\x21-\x7e]{1,512}$/;
+
+/** API field → DOM id of the key form (its 401 is put on `apiKey`). */
+const KEY_IDS = { apiKey: 'apiKey' };
 
 /** What each `?signin_error=` the registry sends back after a failed OAuth round trip means to the user. */
 const SIGNIN_ERRORS: Record<string, { title: string; text: string }> = {
@@ -105,41 +108,28 @@ function OAuthForm({ loginUrl }: { loginUrl: string }) {
 /** Sign-in with a tenant API key (kept in sessionStorage for this tab). */
 function KeyForm({ onKey }: { onKey: (key: string, tenant: Tenant) => void }) {
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
-  const [fieldMsg, setFieldMsg] = useState<string | undefined>(undefined);
-  const [failure, setFailure] = useState<object | undefined>(undefined);
-  const ref = useRef<HTMLFormElement>(null);
-  useFocusOnError(ref, failure);
+  const submitting = useFormSubmit(KEY_IDS);
+  const { ref, busy, fields, formError: error } = submitting;
   const submit = async (e: Event) => {
     e.preventDefault();
     const trimmed = key.trim();
-    setError(undefined);
-    if (!trimmed) {
-      setFieldMsg('Enter your tenant API key (it starts with sbk_).');
-      setFailure({});
-      return;
-    }
+    const errs: Record<string, string> = {};
+    if (!trimmed) errs.apiKey = 'Enter your tenant API key (it starts with sbk_).';
     // A key goes in the Authorization header, which cannot carry other characters: the browser would
     // refuse to send it and the failure would read like a network error.
-    if (!API_KEY_CHARS.test(trimmed)) {
-      setFieldMsg('That is not an API key: keys are letters, digits, - and _ only, and start with sbk_.');
-      setFailure({});
-      return;
-    }
-    setBusy(true);
-    setFieldMsg(undefined);
-    try {
-      const tenant = await api<Tenant>('GET', '/v1/tenant', undefined, { key: trimmed });
+    else if (!API_KEY_CHARS.test(trimmed)) errs.apiKey = 'That is not an API key: keys are letters, digits, - and _ only, and start with sbk_.';
+    await submitting.run(errs, async () => {
+      let tenant: Tenant;
+      try {
+        tenant = await api<Tenant>('GET', '/v1/tenant', undefined, { key: trimmed });
+      } catch (err) {
+        const a = asApiError(err);
+        // A 401 is about the key itself: it belongs beside the field, not in the error box.
+        if (a.status === 401) throw new ApiError(401, a.code, 'This key was not accepted: it is wrong, revoked, or belongs to no tenant.', 'apiKey');
+        throw a;
+      }
       onKey(trimmed, tenant);
-    } catch (err) {
-      const a = asApiError(err);
-      if (a.status === 401) setFieldMsg('This key was not accepted: it is wrong, revoked, or belongs to no tenant.');
-      else setError(a);
-      setFailure({});
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form ref={ref} onSubmit={(e) => void submit(e)} noValidate>
@@ -149,7 +139,7 @@ function KeyForm({ onKey }: { onKey: (key: string, tenant: Tenant) => void }) {
         type="password"
         value={key}
         onInput={setKey}
-        error={fieldMsg}
+        error={fields.apiKey}
         autoComplete="off"
         hint="Kept only in this browser tab (sessionStorage) and sent to the registry's admin API."
       />

@@ -1,28 +1,22 @@
-import { useRef, useState } from 'preact/hooks';
-import { api, asApiError, type Admin, type ApiError } from '../api';
+import { useState } from 'preact/hooks';
+import { api, type Admin } from '../api';
 import type { Identity } from '../app';
-import { Badge, Empty, ErrorBox, Field, Spinner, splitError, useFocusOnError, useLoad, When } from '../ui';
+import { Badge, DataTable, Empty, ErrorBox, Field, LoadStatus, useActions, useFormSubmit, useLoad, When } from '../ui';
 
 /** The workspace's administrator accounts (platform sign-in to this console): list, add, remove. */
 export function TeamPage({ identity }: { identity: Identity }) {
   const admins = useLoad(() => api<{ admins: Admin[] }>('GET', '/v1/admins').then((r) => (Array.isArray(r.admins) ? r.admins : [])));
-  const [actionError, setActionError] = useState<ApiError | undefined>(undefined);
-  const [notice, setNotice] = useState('');
+  const actions = useActions(admins.reload);
   const unavailable = admins.error?.status === 404;
   const me = identity.user?.username;
 
   const remove = async (a: Admin) => {
     const self = a.username === me;
     if (!confirm(self ? `Remove your own account "${a.username}"? You will be signed out and cannot sign in again with it.` : `Remove administrator "${a.username}"? They can no longer sign in to this workspace.`)) return;
-    setActionError(undefined);
-    setNotice('');
-    try {
+    await actions.run(async () => {
       await api('DELETE', `/v1/admins/${encodeURIComponent(a.username)}`);
-      setNotice(`${a.username} can no longer sign in.`);
-    } catch (err) {
-      setActionError(asApiError(err));
-    }
-    await admins.reload();
+      return `${a.username} can no longer sign in.`;
+    });
   };
 
   return (
@@ -36,56 +30,46 @@ export function TeamPage({ identity }: { identity: Identity }) {
         <>
           <AddAdminForm
             onAdded={async (username) => {
-              setNotice(`Added ${username}. They sign in with workspace “${identity.tenant.id}”.`);
+              actions.setNotice(`Added ${username}. They sign in with workspace “${identity.tenant.id}”.`);
               await admins.reload();
             }}
           />
           <h2>Administrators</h2>
-          {actionError && <ErrorBox error={actionError} title="Could not remove the administrator" />}
-          {notice && (
+          {actions.error && <ErrorBox error={actions.error} title="Could not remove the administrator" />}
+          {actions.notice && (
             <p class="ok-text" role="status">
-              {notice}
+              {actions.notice}
             </p>
           )}
-          {admins.error && <ErrorBox error={admins.error} title="Could not load the team" retry={() => void admins.reload()} />}
-          {!admins.data && admins.loading && <Spinner label="Loading the team…" />}
-          {admins.data && admins.data.length === 0 && <Empty>No administrator accounts yet. Add one above so people can sign in with a password instead of an API key.</Empty>}
+          <LoadStatus
+            load={admins}
+            errorTitle="Could not load the team"
+            loadingLabel="Loading the team…"
+            empty="No administrator accounts yet. Add one above so people can sign in with a password instead of an API key."
+          />
           {admins.data && admins.data.length > 0 && (
-            <table class="data" data-testid="admins-table">
-              <thead>
-                <tr>
-                  <th scope="col">Username</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">Last sign-in</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
+            <DataTable testId="admins-table" columns={['Username', 'Name', 'Added', 'Last sign-in', <span class="sr-only">Actions</span>]}>
+              {admins.data.map((a) => (
+                <tr key={a.username}>
+                  <td class="mono">
+                    {a.username}
+                    {a.username === me && <span class="muted small"> (you)</span>} {a.disabled && <Badge tone="muted">Access removed</Badge>}
+                  </td>
+                  <td>{a.name || <span class="muted">—</span>}</td>
+                  <td>{a.createdAt ? <When at={a.createdAt} /> : <span class="muted">—</span>}</td>
+                  <td>
+                    <When at={a.lastLoginAt} />
+                  </td>
+                  <td class="actions">
+                    {!a.disabled && (
+                      <button type="button" class="danger" onClick={() => void remove(a)} aria-label={`Remove access of ${a.username}`}>
+                        Remove access
+                      </button>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {admins.data.map((a) => (
-                  <tr key={a.username}>
-                    <td class="mono">
-                      {a.username}
-                      {a.username === me && <span class="muted small"> (you)</span>} {a.disabled && <Badge tone="muted">Access removed</Badge>}
-                    </td>
-                    <td>{a.name || <span class="muted">—</span>}</td>
-                    <td>{a.createdAt ? <When at={a.createdAt} /> : <span class="muted">—</span>}</td>
-                    <td>
-                      <When at={a.lastLoginAt} />
-                    </td>
-                    <td class="actions">
-                      {!a.disabled && (
-                        <button type="button" class="danger" onClick={() => void remove(a)} aria-label={`Remove access of ${a.username}`}>
-                          Remove access
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )}
         </>
       )}
@@ -97,37 +81,22 @@ const IDS = { username: 'adm-username', name: 'adm-name', password: 'adm-passwor
 
 function AddAdminForm({ onAdded }: { onAdded: (username: string) => Promise<void> }) {
   const [form, setForm] = useState({ username: '', name: '', password: '' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
-  const [local, setLocal] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<object | undefined>(undefined);
-  const ref = useRef<HTMLFormElement>(null);
-  useFocusOnError(ref, failure);
-  const split = splitError(error, IDS);
-  const fields = { ...split.fields, ...local };
+  const submitting = useFormSubmit(IDS);
+  const { ref, busy, fields } = submitting;
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    setError(undefined);
     const errs: Record<string, string> = {};
     if (!form.username.trim()) errs[IDS.username] = 'Enter a username.';
     if (!form.password) errs[IDS.password] = 'Enter a password for the new account.';
-    setLocal(errs);
-    if (Object.keys(errs).length > 0) return setFailure({});
-    setBusy(true);
-    try {
+    await submitting.run(errs, async () => {
       const body: Record<string, string> = { username: form.username.trim(), password: form.password };
       if (form.name.trim()) body.name = form.name.trim();
       await api('POST', '/v1/admins', body);
       setForm({ username: '', name: '', password: '' });
       await onAdded(body.username);
-    } catch (err) {
-      setError(asApiError(err));
-      setFailure({});
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -138,7 +107,7 @@ function AddAdminForm({ onAdded }: { onAdded: (username: string) => Promise<void
         <Field id={IDS.name} label="Name (optional)" value={form.name} onInput={set('name')} error={fields[IDS.name]} autoComplete="off" />
         <Field id={IDS.password} label="Password" type="password" value={form.password} onInput={set('password')} error={fields[IDS.password]} autoComplete="new-password" hint="At least 12 characters. Share it with them privately; they sign in with it." />
       </div>
-      {split.form && <ErrorBox error={split.form} title="Could not add the administrator" />}
+      {submitting.formError && <ErrorBox error={submitting.formError} title="Could not add the administrator" />}
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Adding…' : 'Add administrator'}

@@ -4,7 +4,7 @@ import { draftStore, type Draft, type DraftItem } from '../draft';
 import { notifyChanged } from '../events';
 import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations, type HintKey, type TriState } from '../hints';
 import { linkTo, navigate } from '../router';
-import { Badge, Empty, ErrorBox, Field, SelectField, Spinner, splitError, useFocusOnError, useLoad } from '../ui';
+import { Badge, Empty, ErrorBox, Field, LoadStatus, SelectField, splitError, useFocusOnError, useLoad } from '../ui';
 
 interface ServerTools {
   server: Server;
@@ -45,13 +45,17 @@ export function ToolsPage() {
       <p class="lead">
         Everything discovery found on your servers. Give each tool a clear title and description, state how it behaves (read-only, destructive, open world), then publish it: published tools are what Claude, ChatGPT and other clients see.
       </p>
-      {data.error && <ErrorBox error={data.error} title="Could not load tools" retry={() => void data.reload()} />}
-      {!data.data && data.loading && <Spinner label="Loading tools…" />}
-      {data.data && data.data.servers.length === 0 && (
-        <Empty>
-          No servers yet. <a {...linkTo('servers')}>Register one on the Servers page</a>; its tools appear here after discovery.
-        </Empty>
-      )}
+      <LoadStatus
+        load={data}
+        errorTitle="Could not load tools"
+        loadingLabel="Loading tools…"
+        isEmpty={(d) => d.servers.length === 0}
+        empty={
+          <>
+            No servers yet. <a {...linkTo('servers')}>Register one on the Servers page</a>; its tools appear here after discovery.
+          </>
+        }
+      />
       {needing.length > 0 && (
         <p class="notice" data-testid="hints-summary">
           {needing.length === 1 ? '1 tool needs' : `${needing.length} tools need`} behaviour hints before it can be published: clients use them to decide when to ask the user for confirmation. Each is marked below.
