@@ -327,3 +327,21 @@ export interface AuditEntry {
   details: Record<string, unknown>;
   at: string;
 }
+
+/** `POST /v1/servers/check`: what answered at a URL (nothing is stored), or why nothing usable did. */
+export type UrlCheckResult =
+  | {
+      ok: true;
+      protocol: { era: 'modern' | 'legacy'; version: string | null; transport: string };
+      serverInfo: { name?: string; version?: string } | null;
+      counts: Record<string, number>;
+      /** The first tool names (at most 10). */
+      tools: string[];
+      elapsedMs: number;
+    }
+  | {
+      ok: false;
+      reason: 'auth_required' | 'timeout' | 'unreachable' | 'not_mcp' | 'refused' | string;
+      message: string;
+      elapsedMs: number;
+    };

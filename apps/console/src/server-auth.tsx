@@ -65,6 +65,18 @@ export function authBody(f: AuthForm): Record<string, string> {
 }
 
 /**
+ * The `auth` of a live URL check: the bearer token or header the form holds, used for that one
+ * request. Anything else is checked without a credential (the registry probes OAuth servers
+ * without one too: their 401 still proves an MCP server is there), so a half-filled form never
+ * turns the check into a complaint about fields the user has not reached yet.
+ */
+export function checkAuthBody(f: AuthForm): Record<string, string> {
+  if (f.mode === 'bearer' && f.token.trim()) return authBody(f);
+  if (f.mode === 'header' && f.header.trim() && f.value.trim()) return authBody(f);
+  return { mode: 'none' };
+}
+
+/**
  * Fields the chosen mode requires but the form leaves empty (checked before sending: the API has no
  * "keep the stored secret", so an edit must enter it again — `editing` says so in the message).
  */

@@ -121,11 +121,16 @@ export function Field(props: {
   inputMode?: 'numeric' | 'text';
   /** A note that is not an error but needs attention (e.g. "required before publishing"). */
   warning?: string;
+  onBlur?: () => void;
+  /** Another element describing the control (e.g. a live status line among `children`). */
+  describedBy?: string;
+  /** Shown under the field's own lines, inside its container. */
+  children?: ComponentChildren;
 }) {
   const errId = `${props.id}-error`;
   const hintId = `${props.id}-hint`;
   const warnId = `${props.id}-warning`;
-  const describedBy = [props.error ? errId : '', props.warning && !props.error ? warnId : '', props.hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = [props.error ? errId : '', props.warning && !props.error ? warnId : '', props.hint ? hintId : '', props.describedBy ?? ''].filter(Boolean).join(' ') || undefined;
   const common = {
     id: props.id,
     name: props.id,
@@ -135,6 +140,7 @@ export function Field(props: {
     'aria-invalid': props.error ? true : undefined,
     'aria-describedby': describedBy,
     onInput: (e: Event) => props.onInput((e.currentTarget as HTMLInputElement | HTMLTextAreaElement).value),
+    onBlur: props.onBlur,
   };
   return (
     <div class={`field${props.error ? ' invalid' : ''}`}>
@@ -163,6 +169,7 @@ export function Field(props: {
           {props.warning}
         </p>
       )}
+      {props.children}
     </div>
   );
 }

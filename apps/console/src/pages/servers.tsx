@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Server } from '../api';
 import { notifyChanged } from '../events';
-import { AUTH_MODES, AuthFields, authBody, authFieldIds, authForm, missingAuthFields, type AuthForm } from '../server-auth';
+import { AUTH_MODES, AuthFields, authBody, authFieldIds, authForm, checkAuthBody, missingAuthFields, type AuthForm } from '../server-auth';
 import { Badge, ErrorBox, Field, LoadStatus, SelectField, useActions, useFormSubmit, useLoad, When } from '../ui';
+import { UrlCheckStatus, useUrlCheck } from '../url-check';
 
 /** How long the page keeps polling a discovery before it says so and stops (the worker retries with backoff). */
 const POLL_LIMIT_MS = 3 * 60_000;
@@ -301,8 +302,10 @@ function RegisterForm({ onRegistered }: { onRegistered: (s: Server, discovery: E
   const [auth, setAuth] = useState<AuthForm>(authForm());
   const [done, setDone] = useState('');
   const submitting = useFormSubmit(REGISTER_IDS);
+  const urlCheck = useUrlCheck({ url: form.url, ids: REGISTER_IDS, request: () => ({ transport: 'auto', auth: checkAuthBody(auth) }) });
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
-  const { ref, busy, fields } = submitting;
+  const { ref, busy } = submitting;
+  const fields = urlCheck.merge(submitting.fields, 'srv-url');
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -315,6 +318,7 @@ function RegisterForm({ onRegistered }: { onRegistered: (s: Server, discovery: E
       const res = await api<{ server: Server; discovery?: Enqueued }>('POST', '/v1/servers', body);
       setForm({ id: '', name: '', url: '' });
       setAuth(authForm());
+      urlCheck.reset();
       setDone(`Registered "${res.server.name}".${res.discovery?.queued === false ? '' : ' Discovery has started.'}`);
       await onRegistered(res.server, res.discovery);
     });
@@ -335,9 +339,13 @@ function RegisterForm({ onRegistered }: { onRegistered: (s: Server, discovery: E
         onInput={set('url')}
         error={fields['srv-url']}
         placeholder="https://mcp.example.com/mcp"
-        hint="Must be reachable from the platform. Private and link-local addresses and plain http are refused unless the operator allows them."
+        hint="Must be reachable from the platform. Private and link-local addresses and plain http are refused unless the operator allows them. Checked when you leave the field."
         required
-      />
+        onBlur={urlCheck.onBlur}
+        describedBy="srv-url-check"
+      >
+        <UrlCheckStatus field="srv-url" check={urlCheck} authHelp="choose its authentication below, then check again." />
+      </Field>
       <AuthFields prefix="srv-auth" form={auth} set={setAuth} errors={fields} />
       {submitting.formError && <ErrorBox error={submitting.formError} title="Could not register the server" />}
       <div class="row">
@@ -382,7 +390,9 @@ function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSav
     ...authFieldIds(`${p}-auth`),
   };
   const submitting = useFormSubmit(ids);
-  const { ref, busy, fields } = submitting;
+  const urlCheck = useUrlCheck({ url: form.url, ids, initialUrl: s.url, request: () => ({ transport: form.transport, auth: changeAuth ? checkAuthBody(auth) : { mode: 'none' } }) });
+  const { ref, busy } = submitting;
+  const fields = urlCheck.merge(submitting.fields, ids.url);
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
 
   const submit = async (e: Event) => {
@@ -427,7 +437,27 @@ function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSav
       <h4>Edit {s.name}</h4>
       <div class="grid2">
         <Field id={ids.name} label="Display name" value={form.name} onInput={set('name')} error={fields[ids.name]} />
-        <Field id={ids.url} label="MCP URL" type="url" value={form.url} onInput={set('url')} error={fields[ids.url]} hint="A new URL is checked like at registration, then rediscovered." />
+        <Field
+          id={ids.url}
+          label="MCP URL"
+          type="url"
+          value={form.url}
+          onInput={set('url')}
+          error={fields[ids.url]}
+          hint="A new URL is checked like at registration, then rediscovered."
+          onBlur={urlCheck.onBlur}
+          describedBy={`${ids.url}-check`}
+        >
+          <UrlCheckStatus
+            field={ids.url}
+            check={urlCheck}
+            authHelp={
+              changeAuth
+                ? 'choose its authentication below, then check again.'
+                : 'the stored one never reaches the browser, so this check ran without it. To check with a credential, tick “Change authentication” and enter it.'
+            }
+          />
+        </Field>
         <SelectField id={ids.transport} label="Transport" value={form.transport} onChange={set('transport')} options={TRANSPORTS} error={fields[ids.transport]} />
         <Field id={ids.toolPrefix} label="Tool prefix (optional)" value={form.toolPrefix} onInput={set('toolPrefix')} error={fields[ids.toolPrefix]} hint="Put before this server's tool names when they collide with another server's." />
         <Field id={ids.timeoutMs} label="Timeout in ms (optional)" inputMode="numeric" value={form.timeoutMs} onInput={set('timeoutMs')} error={fields[ids.timeoutMs]} hint="Leave empty for the platform default." />
