@@ -4,8 +4,11 @@
 // to the first invalid field, and the page keeps rendering: no error-boundary fallback, no uncaught
 // error, no console error, no 5xx, no dialog. Then hostile input (markup, huge, NUL, RTL override,
 // prototype keys…) is typed into every field of every form: whatever is typed, the page survives.
+// The register form's URL is also checked live (POST /v1/servers/check) when the field is left.
 // The console has no settings form (tenant settings are API-only), and the Preview page's only
 // control is a select of fixed protocol versions.
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { expectFieldError, expectIntact, expectNoFieldError, focusedId, freePort, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
 import { startDocsUpstream } from './support/docs-upstream';
@@ -210,6 +213,129 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
     });
   });
 
+  describe('Servers: live URL check while registering', () => {
+    const url = () => p.getByLabel('MCP URL');
+    const status = () => p.getByTestId('srv-url-check');
+    const checkRequest = (target: string) => p.waitForResponse((r) => r.url().endsWith('/v1/servers/check') && JSON.parse(r.request().postData() ?? '{}').url === target);
+    const registered = async () => ((await api(registry.url, key, 'GET', '/v1/servers')).body.servers as Array<{ id: string }>).map((s) => s.id);
+    // An MCP endpoint behind a credential: every request gets the 401 challenge (and is recorded).
+    let locked: HttpServer;
+    let lockedUrl: string;
+    const lockedAuth: string[] = [];
+
+    beforeAll(async () => {
+      locked = createHttpServer((req, res) => {
+        lockedAuth.push(req.headers.authorization ?? '');
+        res.writeHead(401, { 'www-authenticate': 'Bearer realm="mcp"', 'content-type': 'application/json' });
+        res.end('{"error":"invalid_token"}');
+      });
+      await new Promise<void>((resolve) => locked.listen(0, '127.0.0.1', resolve));
+      lockedUrl = `http://localhost:${(locked.address() as AddressInfo).port}/mcp`;
+    });
+
+    afterAll(async () => {
+      await new Promise<void>((resolve) => (locked ? locked.close(() => resolve()) : resolve()));
+    });
+
+    it("leaving the URL field with the SDK-built server's URL says what answers there (name, version, protocol, its tools); checking never blocks registering, and nothing is stored", async () => {
+      await fresh('Servers');
+      const before = await registered();
+      // The upstream holds every request until released: the check is visibly in flight.
+      upstream.hold();
+      try {
+        await url().fill(upstream.url);
+        await url().press('Tab');
+        await status().getByText(/Checking…/).waitFor();
+        expect(await status().getAttribute('aria-busy')).toBe('true');
+        expect(await status().getAttribute('role')).toBe('status');
+        expect((await url().getAttribute('aria-describedby'))?.split(' ')).toContain('srv-url-check');
+        expect(await p.getByRole('button', { name: 'Register and discover', exact: true }).isEnabled()).toBe(true);
+        // Tab from the URL field lands on the "Check URL" button: the check works from the keyboard.
+        expect(await p.locator(':focus').textContent()).toBe('Check URL');
+      } finally {
+        upstream.release();
+      }
+      await status()
+        .getByText(/^✓ MCP server found — docs 1\.0\.0 · speaks \d{4}-\d{2}-\d{2} \((modern|legacy), streamable-http\) · 1 tool: search_docs$/)
+        .waitFor();
+      expect(await status().getAttribute('aria-busy')).toBe('false');
+      await expectNoFieldError(p, 'srv-url');
+      await b.shot('forms-servers-url-check-found');
+      expect(await registered()).toEqual(before);
+      await expectIntact(b);
+    });
+
+    it('169.254.169.254 (cloud metadata): the URL_REFUSED field error under the URL field before submitting, focus left where it went', async () => {
+      await fresh('Servers');
+      const before = await registered();
+      await url().fill('http://169.254.169.254/latest/meta-data/');
+      await url().press('Tab');
+      await expectFieldError(p, 'srv-url', /not allowed for host 169\.254\.169\.254/);
+      await status().getByText(/Not checked: the URL was refused/).waitFor();
+      expect(await p.locator(':focus').textContent()).toBe('Check URL');
+      await b.shot('forms-servers-url-check-refused');
+      // Fixing the URL clears the refusal (it is about a URL no longer in the field).
+      await url().fill(upstream.url);
+      await expectNoFieldError(p, 'srv-url');
+      expect(await registered()).toEqual(before);
+      await expectIntact(b);
+    });
+
+    it('a closed port: "not reachable" with what to check; the "Check URL" button runs it again from the keyboard', async () => {
+      await fresh('Servers');
+      const closed = `http://localhost:${await freePort()}/mcp`;
+      await url().fill(closed);
+      await url().press('Tab');
+      await status().getByText(/^✗ Not reachable — Could not connect:.* Check the host and port/).waitFor();
+      await expectNoFieldError(p, 'srv-url');
+      // Focus is on the button; Enter checks again.
+      const again = checkRequest(closed);
+      await p.keyboard.press('Enter');
+      expect((await again).status()).toBe(200);
+      await status().getByText(/^✗ Not reachable/).waitFor();
+      await expectIntact(b);
+    });
+
+    it('a server that wants a credential says so; the check then sends the chosen bearer token for that request only', async () => {
+      await fresh('Servers');
+      await url().fill(lockedUrl);
+      await url().press('Tab');
+      await status().getByText('✗ The server needs a credential — choose its authentication below, then check again.').waitFor();
+      expect(lockedAuth.every((a) => a === '')).toBe(true);
+      await p.getByLabel('Authentication').selectOption('bearer');
+      await p.getByLabel('Bearer token').fill('upstream-token-1');
+      lockedAuth.length = 0;
+      await p.getByRole('button', { name: 'Check URL' }).click();
+      await status().getByText(/^✗ The server refused the credential/).waitFor();
+      expect(new Set(lockedAuth)).toEqual(new Set(['Bearer upstream-token-1']));
+      expect(await registered()).not.toContain('locked');
+      await expectIntact(b);
+    });
+
+    it("an answer about a URL no longer in the field is never shown under it", async () => {
+      await fresh('Servers');
+      upstream.hold();
+      let stale: ReturnType<typeof checkRequest> | undefined;
+      try {
+        await url().fill(upstream.url);
+        await url().press('Tab');
+        await status().getByText(/Checking…/).waitFor();
+        stale = checkRequest(upstream.url);
+        await url().fill('http://169.254.169.254/mcp');
+        await url().press('Tab');
+        await expectFieldError(p, 'srv-url', /169\.254\.169\.254/);
+      } finally {
+        upstream.release();
+      }
+      await (await stale)?.finished();
+      // Let the page handle that answer (a frame, then its task queue) before looking.
+      await p.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
+      expect(await status().textContent()).not.toMatch(/MCP server found/);
+      await expectFieldError(p, 'srv-url', /169\.254\.169\.254/);
+      await expectIntact(b);
+    });
+  });
+
   describe('Servers: edit', () => {
     const form = () => p.getByTestId('edit-docs');
     const open = async () => {
@@ -237,6 +363,22 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await expectIntact(b);
       const saved = await api(registry.url, key, 'GET', '/v1/servers/docs');
       expect(saved.body).toMatchObject({ name: 'Docs', url: upstream.url, toolPrefix: null, timeoutMs: null, maxConcurrency: null });
+    });
+
+    it('a changed URL is checked live too: a refused one beside the field before saving, the SDK-built server found', async () => {
+      await open();
+      const url = form().getByLabel('MCP URL');
+      const status = form().getByTestId('edit-docs-url-check');
+      await url.fill('http://169.254.169.254/mcp');
+      await url.press('Tab');
+      await expectFieldError(p, 'edit-docs-url', /169\.254\.169\.254/);
+      await url.fill(upstream.url);
+      await url.press('Tab');
+      await status.getByText(/^✓ MCP server found — docs 1\.0\.0 · .* · 1 tool: search_docs$/).waitFor();
+      await expectNoFieldError(p, 'edit-docs-url');
+      await form().getByRole('button', { name: 'Cancel' }).click();
+      expect((await api(registry.url, key, 'GET', '/v1/servers/docs')).body).toMatchObject({ url: upstream.url });
+      await expectIntact(b);
     });
 
     it('changing authentication asks for the secret again, and refuses a bad header name from the API', async () => {
