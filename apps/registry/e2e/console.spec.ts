@@ -7,12 +7,11 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 // Test-only cross-app import: the real auth service, booted the way its own e2e tests boot it.
 import { startAuth, type TestAuth } from '../../auth/e2e/support/auth-harness';
 import { expectFieldError, expectIntact, focusedId, freePort, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
 import { startDocsUpstream } from './support/docs-upstream';
-import { api, cleanRedis, createDatabase, createTenant, mcpClient, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, mcpClient, registerAndDiscover, serveStateless, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -28,12 +27,7 @@ async function startNotesUpstream(): Promise<{ url: string; setDescription(d: st
       { title: 'List notes', description, inputSchema: {}, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } },
       async () => ({ content: [{ type: 'text', text: 'no notes' }] }),
     );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    void server.connect(transport).then(() => transport.handleRequest(req, res));
+    serveStateless(server, req, res);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {

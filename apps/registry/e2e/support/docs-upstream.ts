@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { serveStateless } from './harness';
 
 /**
  * A stateless SDK-built MCP server whose tool carries ChatGPT-only `_meta` (securitySchemes and an
@@ -35,15 +35,7 @@ export async function startDocsUpstream(options: { hints?: 'partial' | 'all' } =
     }
     serve(req, res);
   });
-  const serve = (req: IncomingMessage, res: ServerResponse) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = build();
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    void server.connect(transport).then(() => transport.handleRequest(req, res));
-  };
+  const serve = (req: IncomingMessage, res: ServerResponse) => serveStateless(build(), req, res);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://localhost:${(http.address() as AddressInfo).port}/mcp`,

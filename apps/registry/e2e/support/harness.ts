@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -245,15 +245,7 @@ export async function startUpstream(
       res.writeHead(200, { 'content-type': 'application/json' }).end('<<not json at all>>');
       return;
     }
-    const serve = () => {
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      const server = build();
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      void server.connect(transport).then(() => transport.handleRequest(req, res));
-    };
+    const serve = () => serveStateless(build(), req, res);
     // `hold`: answered only once the test calls release() (a discovery visibly in progress).
     if (state.mode === 'hold') held.push(serve);
     else serve();
@@ -266,6 +258,19 @@ export async function startUpstream(
       http.close(() => resolve());
     });
   return state;
+}
+
+/**
+ * Answers one HTTP request with a fresh SDK server on a stateless Streamable HTTP transport
+ * (JSON responses), closing both when the response ends: how every test upstream serves.
+ */
+export function serveStateless(server: McpServer, req: IncomingMessage, res: ServerResponse): void {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  void server.connect(transport).then(() => transport.handleRequest(req, res));
 }
 
 /** An SDK client connected to a gateway MCP URL, sending its own (client) bearer token. */
