@@ -201,6 +201,14 @@ export interface Tenant {
   claudeCommand: string;
 }
 
+/** `GET /v1/tenant`: the tenant with its settings (`PATCH /v1/tenant` answers the same, plus `published` when it republished). */
+export interface TenantSettings extends Tenant {
+  instructions?: string | null;
+  origins?: string[];
+  hosts?: string[];
+  surfaceRules?: Record<string, unknown> | null;
+}
+
 export type AuthMode = 'none' | 'bearer' | 'header' | 'oauth_client_credentials' | 'oauth_user';
 
 export interface Discovery {

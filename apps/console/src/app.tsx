@@ -8,6 +8,7 @@ import { PreviewPage } from './pages/preview';
 import { ReadinessPage } from './pages/readiness';
 import { ReviewPage } from './pages/review';
 import { ServersPage } from './pages/servers';
+import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { TeamPage } from './pages/team';
 import { ToolsPage } from './pages/tools';
@@ -125,6 +126,7 @@ export function App() {
   return (
     <Shell
       identity={identity}
+      onTenant={(t) => setIdentity((i) => i && { ...i, tenant: { ...i.tenant, name: t.name, description: t.description } })}
       onSignOut={async () => {
         if (session.mode() === 'cookie') await logout();
         session.clear();
@@ -151,7 +153,7 @@ function useReviewCount(page: PageId): number | undefined {
   return count;
 }
 
-function Shell({ identity, onSignOut }: { identity: Identity; onSignOut: () => Promise<void> }) {
+function Shell({ identity, onSignOut, onTenant }: { identity: Identity; onSignOut: () => Promise<void>; onTenant: (t: Tenant) => void }) {
   const page = usePage();
   const mainRef = useRef<HTMLElement>(null);
   const first = useRef(true);
@@ -209,14 +211,14 @@ function Shell({ identity, onSignOut }: { identity: Identity; onSignOut: () => P
       </nav>
       <main id="main" ref={mainRef} tabIndex={-1}>
         <ErrorBoundary resetKey={page}>
-          <Page page={page} identity={identity} />
+          <Page page={page} identity={identity} onTenant={onTenant} />
         </ErrorBoundary>
       </main>
     </div>
   );
 }
 
-function Page({ page, identity }: { page: PageId; identity: Identity }) {
+function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; onTenant: (t: Tenant) => void }) {
   switch (page) {
     case 'servers':
       return <ServersPage />;
@@ -234,5 +236,7 @@ function Page({ page, identity }: { page: PageId; identity: Identity }) {
       return <ActivityPage />;
     case 'team':
       return <TeamPage identity={identity} />;
+    case 'settings':
+      return <SettingsPage onSaved={onTenant} />;
   }
 }

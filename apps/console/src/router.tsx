@@ -12,6 +12,7 @@ export const PAGES = [
   { id: 'readiness', label: 'Readiness' },
   { id: 'activity', label: 'Activity' },
   { id: 'team', label: 'Team' },
+  { id: 'settings', label: 'Settings' },
 ] as const;
 
 export type PageId = (typeof PAGES)[number]['id'];

@@ -117,6 +117,10 @@ export function Field(props: {
   placeholder?: string;
   required?: boolean;
   multiline?: boolean;
+  /** Height of a multiline field (default 3). */
+  rows?: number;
+  /** Monospace text (JSON, code). */
+  mono?: boolean;
   autoComplete?: string;
   inputMode?: 'numeric' | 'text';
   /** A note that is not an error but needs attention (e.g. "required before publishing"). */
@@ -146,7 +150,7 @@ export function Field(props: {
     <div class={`field${props.error ? ' invalid' : ''}`}>
       <label for={props.id}>{props.label}</label>
       {props.multiline ? (
-        <textarea rows={3} {...common} />
+        <textarea rows={props.rows ?? 3} class={props.mono ? 'mono' : undefined} spellcheck={props.mono ? false : undefined} {...common} />
       ) : props.type === 'password' ? (
         <input type="password" autoComplete={props.autoComplete ?? 'off'} {...common} />
       ) : props.type === 'url' ? (

@@ -5,8 +5,9 @@
 // error, no console error, no 5xx, no dialog. Then hostile input (markup, huge, NUL, RTL override,
 // prototype keys…) is typed into every field of every form: whatever is typed, the page survives.
 // The register form's URL is also checked live (POST /v1/servers/check) when the field is left.
-// The console has no settings form (tenant settings are API-only), and the Preview page's only
-// control is a select of fixed protocol versions.
+// The Settings form (PATCH /v1/tenant) too: list entries refused by index land on their textarea with
+// the line number, surface rules are parsed before sending. The Preview page's only control is a
+// select of fixed protocol versions.
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -570,6 +571,86 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await expectIntact(b);
     }
     await b.shot('forms-long-values-team');
+  });
+
+  describe('Settings', () => {
+    const label = {
+      name: 'Name',
+      description: 'Description (optional)',
+      instructions: 'Instructions for MCP clients (optional)',
+      origins: 'Allowed browser origins',
+      hosts: 'Hosts',
+      surfaceRules: 'Surface rules (JSON)',
+    };
+    const input = (l: string) => p.getByLabel(l, { exact: true });
+    const tenant = async () => (await api(registry.url, key, 'GET', '/v1/tenant')).body;
+
+    it('shows the current values', async () => {
+      const set = await api(registry.url, key, 'PATCH', '/v1/tenant', {
+        description: 'Docs for everyone',
+        instructions: 'Search before answering.',
+        origins: ['https://app.example.com', 'https://admin.example.com'],
+        hosts: ['mcp.example.com'],
+        surfaceRules: { surfaces: { claude: { maxTools: 100 } } },
+      });
+      expect(set.status).toBe(200);
+      await fresh('Settings');
+      expect(await input(label.name).inputValue()).toBe((await tenant()).name);
+      expect(await input(label.description).inputValue()).toBe('Docs for everyone');
+      expect(await input(label.instructions).inputValue()).toBe('Search before answering.');
+      expect(await input(label.origins).inputValue()).toBe('https://app.example.com\nhttps://admin.example.com');
+      expect(await input(label.hosts).inputValue()).toBe('mcp.example.com');
+      expect(JSON.parse(await input(label.surfaceRules).inputValue())).toEqual({ surfaces: { claude: { maxTools: 100 } } });
+      await expectIntact(b);
+      await b.shot('settings');
+    });
+
+    it('a valid change sends only that field, says it republished, and the API shows it', async () => {
+      await fresh('Settings');
+      await input(label.instructions).fill('Always cite the page you found.');
+      const sent = p.waitForRequest((r) => r.url().endsWith('/v1/tenant') && r.method() === 'PATCH');
+      // From the keyboard: Enter in a one-line field submits the form.
+      await input(label.name).press('Enter');
+      expect(JSON.parse((await sent).postData() ?? '{}')).toEqual({ instructions: 'Always cite the page you found.' });
+      await p.getByTestId('settings-notice').getByText(/^Saved; republished as version \S+\.$/).waitFor();
+      expect((await tenant()).instructions).toBe('Always cite the page you found.');
+      // Nothing changed since: nothing is sent.
+      await submit('Save settings');
+      await p.getByTestId('settings-notice').getByText('Nothing changed.').waitFor();
+      await expectIntact(b);
+    });
+
+    it.each([
+      ['an empty name (caught before sending)', 'name', '', 'set-name', /Enter a name/],
+      ['a name over 120 characters', 'name', 'n'.repeat(121), 'set-name', /120/],
+      ['surface rules that are not JSON (caught before sending)', 'surfaceRules', '{"surfaces": {', 'surface-rules', /Not valid JSON/],
+      ['surface rules that are JSON but not an object (caught before sending)', 'surfaceRules', '[1, 2]', 'surface-rules', /must be a JSON object/],
+      ['a surface rule the server refuses', 'surfaceRules', '{"surfaces": {"claude": {"noSuchRule": true}}}', 'surface-rules', /surface "claude": unknown field "noSuchRule"/],
+      ['an origin over 200 characters (on line 3)', 'origins', `https://a.example.com\n\nhttps://${'o'.repeat(200)}.example.com`, 'origins', /^Line 3: .*200/],
+      ['a host over 253 characters', 'hosts', 'h'.repeat(254), 'hosts', /^Line 1: .*253/],
+    ] as Array<[string, keyof typeof label, string, string, RegExp]>)('%s: the refusal sits under that field, which gets focus', async (_what, which, value, field, message) => {
+      const before = await tenant();
+      await fresh('Settings');
+      await input(label[which]).fill(value);
+      await submit('Save settings');
+      const id = `set-${field.replace(/^set-/, '')}`;
+      await expectFieldError(p, id, message);
+      expect(await focusedId(p)).toBe(id);
+      for (const other of ['set-name', 'set-description', 'set-instructions', 'set-origins', 'set-hosts', 'set-surface-rules'].filter((f) => f !== id)) await expectNoFieldError(p, other);
+      expect(await tenant()).toEqual(before);
+      await expectIntact(b);
+    });
+
+    it('survives hostile input in every field', async () => {
+      await eachHostile(async (value) => {
+        await fresh('Settings');
+        for (const l of Object.values(label)) await input(l).fill(value);
+        await submit('Save settings');
+        await p.locator('.field-error, .error-box').or(p.getByTestId('settings-notice').getByText(/Saved/)).first().waitFor();
+        await expectIntact(b);
+      });
+      await b.shot('forms-settings-hostile');
+    });
   });
 
   it('a key revoked mid-session: the next action returns to sign-in saying the session ended (no blank page)', async () => {
