@@ -3,7 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { NetGuardError, type GuardedFetch } from '@switchboard/net-guard';
+import type { GuardedFetch } from '@switchboard/net-guard';
+import { upstreamFailure } from './upstream-failure';
 
 /** One discovered item: its kind, its upstream key (name, URI or URI template) and raw definition. */
 export interface DiscoveredItem {
@@ -102,16 +103,8 @@ async function listModern(o: DiscoverOptions): Promise<Omit<DiscoveryResult, 'tr
  * a timeout or a network failure (the 1.x path would fail the same way and only double the wait).
  */
 function isModernRefusal(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause) {
-    if (e instanceof NetGuardError) return false;
-    // Silence on HTTP is an outage, not a legacy server (those answer an unknown method with an error).
-    if ((e as { code?: unknown }).code === 'REQUEST_TIMEOUT' || /timed? ?out/i.test((e as Error).message ?? '')) return false;
-    const status = (e as { status?: unknown; code?: unknown }).status ?? (e as { code?: unknown }).code;
-    if (status === 401 || status === 403) return false;
-    if (/\b(401|403)\b|unauthori[sz]ed|forbidden/i.test((e as Error).message ?? '')) return false;
-    if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|fetch failed/i.test(`${(e as { code?: unknown }).code ?? ''} ${(e as Error).message ?? ''}`)) return false;
-  }
-  return true;
+  // Silence on HTTP is an outage, not a legacy server (those answer an unknown method with an error).
+  return upstreamFailure(err).kind === 'other';
 }
 
 function streamableTransport(o: DiscoverOptions): Transport {

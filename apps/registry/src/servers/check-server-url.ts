@@ -1,5 +1,6 @@
-import { NetGuardError, type GuardedFetch } from '@switchboard/net-guard';
+import type { GuardedFetch } from '@switchboard/net-guard';
 import { discoverServer } from '../discovery/discover-server';
+import { upstreamFailure } from '../discovery/upstream-failure';
 
 /** What a live check of a server URL found (nothing is stored). */
 export type UrlCheckResult =
@@ -53,19 +54,19 @@ export async function checkServerUrl(o: UrlCheckOptions): Promise<UrlCheckResult
 }
 
 function classify(err: unknown): { reason: Exclude<UrlCheckResult, { ok: true }>['reason']; message: string } {
-  const chain: unknown[] = [];
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause) chain.push(e);
-  const text = chain.map((e) => `${String((e as { code?: unknown }).code ?? '')} ${(e as Error).message ?? ''}`).join(' | ');
-  const guard = chain.find((e): e is NetGuardError => e instanceof NetGuardError);
-  if (guard) return { reason: 'refused', message: guard.message };
-  if (chain.some((e) => [401, 403].includes(Number((e as { status?: unknown; code?: unknown }).status ?? (e as { code?: unknown }).code))) || /\b(401|403)\b|unauthori[sz]ed|forbidden/i.test(text)) {
-    return { reason: 'auth_required', message: 'The server answered 401/403: it needs a credential. Choose its authentication below.' };
+  const failure = upstreamFailure(err);
+  switch (failure.kind) {
+    case 'refused':
+      return { reason: 'refused', message: failure.error.message };
+    case 'auth':
+      return { reason: 'auth_required', message: 'The server answered 401/403: it needs a credential. Choose its authentication below.' };
+    case 'timeout':
+      return { reason: 'timeout', message: 'No answer in time: is the server up, and is this its MCP endpoint?' };
+    case 'network':
+      return { reason: 'unreachable', message: `Could not connect: ${firstLine((failure.error as Error)?.message ?? 'network error')}` };
+    default:
+      return { reason: 'not_mcp', message: `Something answered, but not as an MCP server: ${firstLine((err as Error)?.message ?? String(err))}` };
   }
-  if (/REQUEST_TIMEOUT|timed? ?out|TimeoutError|aborted/i.test(text)) return { reason: 'timeout', message: 'No answer in time: is the server up, and is this its MCP endpoint?' };
-  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|EAI_AGAIN|fetch failed/i.test(text)) {
-    return { reason: 'unreachable', message: `Could not connect: ${firstLine((chain[chain.length - 1] as Error)?.message ?? 'network error')}` };
-  }
-  return { reason: 'not_mcp', message: `Something answered, but not as an MCP server: ${firstLine((err as Error)?.message ?? String(err))}` };
 }
 
 function firstLine(s: string): string {
