@@ -1,6 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, asApiError, type ApiError, type Change, type DiffEntry } from '../api';
-import { diffTool } from '../diff';
 import { notifyChanged } from '../events';
 import { HINTS } from '../hints';
 import { linkTo } from '../router';
@@ -17,16 +16,11 @@ function text(v: unknown): string | undefined {
   return v === undefined ? undefined : JSON.stringify(v);
 }
 
-/** The registry's `diff` when it sends one, else the published and discovered definitions compared here. */
+/** The registry's field-by-field diff (the console ships with the registry that serves it, so it is always there). */
 function rowsOf(c: Change): Row[] {
-  if (Array.isArray(c.diff)) {
-    return c.diff
-      .filter((d): d is DiffEntry => typeof d === 'object' && d !== null && typeof d.path === 'string')
-      .map((d) => ({ path: d.path, op: d.op === 'added' || d.op === 'removed' ? d.op : 'changed', before: text(d.before), after: text(d.after) }));
-  }
-  return diffTool([c.published ?? undefined, c.discovered ?? undefined])
-    .filter((r) => r.differs)
-    .map((r) => ({ path: r.path, op: r.values[0] === undefined ? 'added' : r.values[1] === undefined ? 'removed' : 'changed', before: r.values[0], after: r.values[1] }));
+  return (Array.isArray(c.diff) ? c.diff : [])
+    .filter((d): d is DiffEntry => typeof d === 'object' && d !== null && typeof d.path === 'string')
+    .map((d) => ({ path: d.path, op: d.op === 'added' || d.op === 'removed' ? d.op : 'changed', before: text(d.before), after: text(d.after) }));
 }
 
 const OP_LABEL: Record<Row['op'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
