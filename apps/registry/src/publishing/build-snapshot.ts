@@ -16,6 +16,7 @@ import type { Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
 import type { ToolOverrides } from '../http/schemas';
 import type { ServerRow } from '../servers/server-row';
+import { effectiveAnnotations } from './tool-hints';
 
 export interface TenantRow {
   id: string;
@@ -90,7 +91,8 @@ export async function buildSnapshot(q: Queryable, tenant: TenantRow): Promise<{ 
       const tool = { ...def, name: p.exposed_name } as unknown as ToolDefinition;
       if (o.title !== undefined) tool.title = o.title;
       if (o.description !== undefined) tool.description = o.description;
-      if (o.annotations !== undefined) tool.annotations = { ...tool.annotations, ...o.annotations };
+      // The same merge the hint check at publish time judges (tool-hints.ts).
+      if (o.annotations !== undefined) tool.annotations = effectiveAnnotations(def, o.annotations) as ToolDefinition['annotations'];
       tools.push({ definition: tool, route });
     } else if (p.kind === 'prompt') {
       prompts.push({ definition: { ...(def as object), name: p.exposed_name } as PromptEntry['definition'], route });
