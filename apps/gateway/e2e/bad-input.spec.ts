@@ -283,6 +283,15 @@ describe('protocol version headers', () => {
     expect((rpcResult(res).tools as unknown[]).length).toBeGreaterThan(0);
   });
 
+  test('a modern transport (2026-07-28 header + Mcp-Method) without _meta ⇒ 400 + −32602 naming _meta, not a legacy answer', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 4, method: 'tools/list' }, modernHeaders('tools/list'));
+    expect(res.statusCode).toBe(400);
+    const error = rpcError(res);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('_meta');
+    expect(json(res).id).toBe(4);
+  });
+
   test('modern _meta 2026-07-28 beside a legacy 2025-11-25 header is accepted (Claude quirk)', async () => {
     const res = await post(modernRequest(19, 'tools/call', { name: 'echo', arguments: { text: 'quirk' } }, 'claude-ai'), {
       ...modernHeaders('tools/call', 'echo'),
