@@ -43,7 +43,7 @@ export function limitResponseBytes(inner: GuardedFetch, limitFor: (url: string |
     let done = false;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
         try {
           chunk = await reader.read();
         } catch (err) {
