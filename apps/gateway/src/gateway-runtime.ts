@@ -53,9 +53,14 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.upstream = new UpstreamPool({
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY,
+      ...(config.UPSTREAM_MAX_QUEUE !== undefined ? { maxQueue: config.UPSTREAM_MAX_QUEUE } : {}),
+      maxResponseBytes: config.UPSTREAM_RESPONSE_MAX_BYTES,
+      tenantMaxInflight: config.GATEWAY_TENANT_MAX_INFLIGHT,
+      limitsOf: (tenantId) => this.directory.tenant(tenantId)?.limits,
       logger,
       breaker: { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS },
-      ...(registry ? { fetch: guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }) } : {}),
+      // One guarded fetch (so one keep-alive pool) per tenant.
+      ...(registry ? { fetchFactory: () => guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }) } : {}),
       connectorCredential: (tenantId, serverId, ctx) =>
         this.auth.isConnector(tenantId, serverId) ? connectorTokens.credential(tenantId, serverId, ctx.auth) : undefined,
     });
