@@ -23,8 +23,8 @@ import { encodeSqrtPriceX96, isqrt } from '../pricing/sqrt-price';
 
 /** Multicall3's address on every chain that has it; the devnet puts it there too. */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
-/** anvil's funded dev account #0 ("test test … junk"). Devnet only. */
-const DEV_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+/** anvil's funded dev account #0 ("test test … junk"); it holds the seeded tokens and approvals. Devnet only. */
+export const DEV_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const DEVNET_CHAIN_ID = 31337;
 const FULL_RANGE_60 = 887220;
 const FULL_RANGE_10 = 887270;
