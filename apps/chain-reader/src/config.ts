@@ -66,7 +66,7 @@ const envSchema = z.object({
   /** Idle gap in ms: a Multicall3 batch is sent this long after the last read joined it (a lone read waits this long). */
   CHAIN_READER_BATCH_WAIT_MS: intFromEnv(16, 0, 1_000),
   /** Upper bound in ms on one batch's window under load, from its first read (= BATCH_WAIT_MS for a fixed window). */
-  CHAIN_READER_BATCH_MAX_WAIT_MS: intFromEnv(250, 0, 5_000),
+  CHAIN_READER_BATCH_MAX_WAIT_MS: intFromEnv(500, 0, 5_000),
   /** How long a fetched head block number is reused; `latest` answers lag the node by at most this. */
   CHAIN_READER_HEAD_TTL_MS: intFromEnv(1_000, 0, 60_000),
   /** Most calldata bytes per aggregate3 call. */

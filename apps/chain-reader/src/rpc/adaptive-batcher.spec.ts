@@ -25,6 +25,22 @@ describe('AdaptiveBatcher', () => {
     expect(sent.map((s) => s.length)).toEqual([50, 50]);
   });
 
+  it('under a steady stream sparser than the idle gap, waits a few average gaps instead of sending each read alone', () => {
+    // 40 reads, one every 25 ms (40/s), idle gap 16 ms, bound 500 ms.
+    const adaptive = make(16, 500);
+    arrive(adaptive.b, 40, 25);
+    jest.advanceTimersByTime(1_000);
+    expect(adaptive.b.idleGapMs).toBe(75);
+    // The first reads go alone until the rate is known; then ~20 reads per 500 ms window.
+    expect(adaptive.sent.length).toBeLessThanOrEqual(5);
+    expect(adaptive.sent.flat()).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    const sparse = make(16, 500);
+    arrive(sparse.b, 5, 200);
+    // 5 reads/s is not load: each goes after the 16 ms idle gap.
+    expect(sparse.sent.length).toBe(5);
+    expect(sparse.b.idleGapMs).toBe(16);
+  });
+
   it('with idle = max behaves as the old fixed 16 ms window', () => {
     const { b, sent } = make(16, 16);
     arrive(b, 100, 5);
