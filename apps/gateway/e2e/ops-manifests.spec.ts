@@ -175,7 +175,7 @@ describe('docker-compose.yml', () => {
       expect(dockerfile).toMatch(/npm ci --omit=dev/);
       expect(dockerfile).toMatch(/^USER node$/m);
       expect(dockerfile).toMatch(new RegExp(`HEALTHCHECK[\\s\\S]*127\\.0\\.0\\.1:${APPS[app].port}/healthz`));
-      expect(compose.services[app]?.ports).toEqual([`${APPS[app].port}:${APPS[app].port}`]);
+      expect(compose.services[app]?.ports).toEqual([`\${SWITCHBOARD_BIND:-127.0.0.1}:${APPS[app].port}:${APPS[app].port}`]);
     }
     for (const service of Object.values(compose.services)) {
       for (const volume of service.volumes ?? []) {
