@@ -126,10 +126,29 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
     expect(objs.get('HorizontalPodAutoscaler/chain-reader')).toBeDefined();
   });
 
-  it('routes /t/*/mcp, /mcp (wildcard host) and /.well-known/* to the gateway', () => {
+  it('routes /t/*/mcp and /.well-known/* to the gateway, /mcp on the wildcard host when tenants are host-based, /openapi.json to the registry', () => {
     const ingress = objects.find((o) => o.kind === 'Ingress') as unknown as { spec: { rules: Array<{ host: string; http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> } };
     const routes = ingress.spec.rules.flatMap((r) => r.http.paths.map((p) => `${r.host}${p.path}->${p.backend.service.name}`));
-    expect(routes).toEqual(expect.arrayContaining([expect.stringMatching(/^[^*].*\/t\/.*\/mcp->gateway$/), expect.stringMatching(/^\*\..*\/mcp->gateway$/), expect.stringMatching(/\/\.well-known\/->gateway$/)]));
+    const hostBased = (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'gateway-config') as unknown as { data: Record<string, string> }).data.GATEWAY_DOMAIN !== undefined;
+    expect(routes).toEqual(expect.arrayContaining([expect.stringMatching(/^[^*].*\/t\/.*\/mcp->gateway$/), expect.stringMatching(/\/\.well-known\/->gateway$/), expect.stringMatching(/\/openapi\.json->registry$/)]));
+    if (hostBased) expect(routes).toEqual(expect.arrayContaining([expect.stringMatching(/^\*\..*\/mcp->gateway$/), expect.stringMatching(/^\*\..*\/token->auth$/)]));
+  });
+
+  it('has its Namespace, images qualified by a registry, no replicas beside an HPA, PDBs that let a node drain', () => {
+    const namespace = objects[0]!.kind === 'Namespace' ? objects[0] : objects.find((o) => o.kind === 'Namespace');
+    expect(namespace?.metadata.name).toBe(objects.find((o) => o.kind === 'Deployment')?.metadata.namespace);
+    const images = objects.flatMap((o) => (o.kind === 'Deployment' ? (o as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } }).spec.template.spec.containers.map((c) => c.image) : []));
+    // A first path component with a dot, a colon or `localhost` is a registry host (else Docker Hub is implied).
+    for (const image of images) expect({ image, qualified: /^([^/]*[.:][^/]*|localhost)\//.test(image) }).toEqual({ image, qualified: true });
+    const scaled = new Set(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => (o as unknown as { spec: { scaleTargetRef: { name: string } } }).spec.scaleTargetRef.name));
+    for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+      const replicas = (d as unknown as { spec: { replicas?: number } }).spec.replicas;
+      if (scaled.has(d.metadata.name)) expect({ deployment: d.metadata.name, replicas }).toEqual({ deployment: d.metadata.name, replicas: undefined });
+    }
+    for (const pdb of objects.filter((o) => o.kind === 'PodDisruptionBudget')) {
+      const spec = (pdb as unknown as { spec: { minAvailable?: number; maxUnavailable?: number } }).spec;
+      expect({ pdb: pdb.metadata.name, minAvailable: spec.minAvailable, drains: (spec.maxUnavailable ?? 0) >= 1 }).toEqual({ pdb: pdb.metadata.name, minAvailable: undefined, drains: true });
+    }
   });
 
   it('sets, per Deployment, only variables its config schema knows, and every one it requires', () => {
