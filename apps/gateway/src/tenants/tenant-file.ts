@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TENANT_LIMIT_CEILINGS } from '@switchboard/catalog';
 import { tenantAuthSchema } from '@switchboard/tenant-config';
 
 const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -43,6 +44,14 @@ const tenantSchema = z
       .default({ clientSurfaces: {}, surfaces: {} }),
     catalogs: z.array(catalogSchema).min(1),
     auth: authSchema.optional(),
+    /** Per-tenant overrides of the gateway's bounds (issue 18); absent ⇒ the gateway's defaults. */
+    limits: z
+      .object({
+        batchMaxItems: z.number().int().min(1).max(TENANT_LIMIT_CEILINGS.batchMaxItems).optional(),
+        batchMaxResponseBytes: z.number().int().min(1024).max(TENANT_LIMIT_CEILINGS.batchMaxResponseBytes).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
