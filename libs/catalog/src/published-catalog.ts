@@ -13,7 +13,7 @@ export interface TenantCatalog {
   hosts: string[];
   surfaceRules: TenantSurfaceRules;
   snapshot: CatalogSnapshot;
-  /** Optional per-tenant overrides of the gateway's bounds (batch size, …); see TenantLimits. */
+  /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults). */
   limits?: TenantLimits;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TENANT_LIMIT_CEILINGS } from '@switchboard/catalog';
+import { TENANT_LIMIT_BOUNDS } from '@switchboard/catalog';
 import { tenantAuthSchema } from '@switchboard/tenant-config';
 
 const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -20,6 +20,16 @@ const catalogSchema = z.union([
   z.object({ fixture: z.string().min(1), tools: z.array(z.string().min(1)).min(1).optional() }).strict(),
   z.object({ upstream: upstreamSchema }).strict(),
 ]);
+
+/** Per-tenant overrides of the gateway's limits (the tenant document's `limits`). */
+const limitsSchema = z
+  .object({
+    upstreamResponseBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).optional(),
+    maxInflight: z.number().int().min(1).max(100_000).optional(),
+    batchMaxItems: z.number().int().min(TENANT_LIMIT_BOUNDS.batchMaxItems[0]).max(TENANT_LIMIT_BOUNDS.batchMaxItems[1]).optional(),
+    batchMaxResponseBytes: z.number().int().min(TENANT_LIMIT_BOUNDS.batchMaxResponseBytes[0]).max(TENANT_LIMIT_BOUNDS.batchMaxResponseBytes[1]).optional(),
+  })
+  .strict();
 
 const surfaceOverrideSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
 
@@ -44,14 +54,7 @@ const tenantSchema = z
       .default({ clientSurfaces: {}, surfaces: {} }),
     catalogs: z.array(catalogSchema).min(1),
     auth: authSchema.optional(),
-    /** Per-tenant overrides of the gateway's bounds (issue 18); absent ⇒ the gateway's defaults. */
-    limits: z
-      .object({
-        batchMaxItems: z.number().int().min(1).max(TENANT_LIMIT_CEILINGS.batchMaxItems).optional(),
-        batchMaxResponseBytes: z.number().int().min(1024).max(TENANT_LIMIT_CEILINGS.batchMaxResponseBytes).optional(),
-      })
-      .strict()
-      .optional(),
+    limits: limitsSchema.optional(),
   })
   .strict();
 
