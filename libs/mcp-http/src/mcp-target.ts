@@ -1,4 +1,4 @@
-import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPromptResult, LocalBundle } from '@switchboard/catalog';
+import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPromptResult, LocalBundle, TenantLimits } from '@switchboard/catalog';
 import type { RequestContext, SurfaceProfile, TenantSurfaceRules } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
 import type { StateSealer } from './state-sealer';
@@ -13,6 +13,8 @@ export interface McpTarget {
   allowedOrigins: readonly string[];
   /** Host header allow-list (DNS-rebinding protection); empty = any host. */
   allowedHosts: readonly string[];
+  /** This tenant's overrides of the transport's bounds (absent ⇒ the McpHttpOptions defaults). */
+  limits?: TenantLimits;
 }
 
 /** Context handed to a route invoker for one call. */
@@ -54,6 +56,10 @@ export interface McpHttpOptions {
   /** Legacy GET event stream: heartbeat interval and bounded lifetime. Defaults 15 s and 5 min. */
   sseHeartbeatMs?: number;
   sseMaxLifetimeMs?: number;
+  /** Most members of one JSON-RPC batch; a bigger batch is refused before anything runs. Default 50 (BATCH_DEFAULTS). */
+  batchMaxItems?: number;
+  /** Most bytes of a batch's combined response; past it the batch stops and answers one error. Default 4 MiB. */
+  batchMaxResponseBytes?: number;
   /** Longest a single call may run before it is aborted with a tool error. Default 60 s. */
   callTimeoutMs?: number;
   /** Tracing/metrics hook (the gateway supplies an OpenTelemetry one); the transport itself imports no telemetry. */
