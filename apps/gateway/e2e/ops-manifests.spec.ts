@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -59,6 +60,10 @@ function renderWithKubectl(dir: string): K8sObject[] | undefined {
   if (out.status !== 0) throw new Error(`kubectl kustomize ${dir}: ${out.stderr}`);
   return parseAllDocuments(out.stdout).map((d) => d.toJS() as K8sObject);
 }
+
+/** What a secret manager would provide instead of the base Secret's placeholders. */
+const REAL_SECRETS = { SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(32).toString('base64url'), AUTH_INTERNAL_TOKEN: '', REGISTRY_OPERATOR_KEY: randomBytes(32).toString('base64url') };
+REAL_SECRETS.AUTH_INTERNAL_TOKEN = REAL_SECRETS.INTERNAL_TOKEN;
 
 const byKey = (objects: K8sObject[]) => new Map(objects.map((o) => [`${o.kind}/${o.metadata.name}`, o]));
 
@@ -128,9 +133,31 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
   it('sets, per Deployment, only variables its config schema knows, and every one it requires', () => {
     const problems = Object.keys(APPS).flatMap((app) => {
       const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!;
-      return checkEnv(app as AppName, containerEnv(d, objects), `${overlay}/Deployment/${app}`);
+      const env = containerEnv(d, objects);
+      // Production mode refuses the base Secret's placeholders (the next test): check the rest with real-looking secrets.
+      return checkEnv(app as AppName, env.SWITCHBOARD_ENV === 'production' ? { ...env, ...Object.fromEntries(Object.entries(REAL_SECRETS).filter(([k]) => k in env)) } : env, `${overlay}/Deployment/${app}`);
     });
     expect(problems).toEqual([]);
+  });
+
+  it('runs production mode in prod only, which refuses the placeholder Secret naming each variable', () => {
+    const modes = Object.fromEntries(Object.keys(APPS).map((app) => [app, containerEnv(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!, objects).SWITCHBOARD_ENV]));
+    if (overlay !== 'prod') {
+      expect(Object.values(modes).filter(Boolean)).toEqual([]);
+      return;
+    }
+    expect(modes).toEqual({ gateway: 'production', 'chain-reader': undefined, registry: 'production', auth: 'production' });
+    const refusal = (app: AppName) => {
+      try {
+        APPS[app].load(containerEnv(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!, objects));
+        return 'started';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(refusal('registry')).toEqual(expect.stringMatching(/SECRETS_KEY: the key is a development or placeholder key[\s\S]*INTERNAL_TOKEN: [\s\S]*REGISTRY_OPERATOR_KEY: /));
+    expect(refusal('gateway')).toEqual(expect.stringMatching(/SECRETS_KEY: the key is a development or placeholder key[\s\S]*INTERNAL_TOKEN: /));
+    expect(refusal('auth')).toEqual(expect.stringMatching(/SECRETS_KEY: the key is a development or placeholder key/));
   });
 });
 
