@@ -161,6 +161,18 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
   });
 });
 
+describe('k8s/jobs', () => {
+  it('validates the re-seal Job, which runs the registry image with the registry environment', () => {
+    const objects = parseAllDocuments(readFileSync(path.join(REPO_ROOT, 'k8s/jobs/reseal.yaml'), 'utf8')).map((d) => d.toJS() as K8sObject);
+    const run = spawnSync(process.execPath, [path.join(__dirname, 'support/validate-k8s.mjs')], { input: JSON.stringify(objects), encoding: 'utf8', cwd: REPO_ROOT, timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([]);
+    const container = (objects[0] as unknown as { spec: { template: { spec: { containers: Array<{ command: string[]; image: string }> } } } }).spec.template.spec.containers[0]!;
+    expect(container.command).toEqual(['node', 'apps/registry/dist/reseal.js']);
+    expect(existsSync(path.join(REPO_ROOT, 'apps/registry/src/reseal.ts'))).toBe(true);
+  });
+});
+
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
     services: Record<string, { environment?: Record<string, string>; build?: { dockerfile: string }; image?: string; ports?: string[]; volumes?: string[]; healthcheck?: unknown }>;
