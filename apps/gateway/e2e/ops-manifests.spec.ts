@@ -202,7 +202,11 @@ describe('docker-compose.yml', () => {
       const file = compose.services[app]?.build?.dockerfile;
       expect(file).toBe(`apps/${app}/Dockerfile`);
       const dockerfile = readFileSync(path.join(REPO_ROOT, file!), 'utf8');
-      expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24-slim/);
+      // An exact release (the digest step is documented beside it: no registry is reachable from the tests).
+      expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24\.\d+\.\d+-slim/);
+      expect(dockerfile).toMatch(new RegExp(`workspace-deps\\.mjs prune apps/${app}\\b`));
+      // App files belong to root: the runtime user can read them, not change them.
+      expect(dockerfile).not.toMatch(/--chown=node/);
       expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
       expect(dockerfile).toMatch(/npm ci --omit=dev/);
       expect(dockerfile).toMatch(/^USER node$/m);
@@ -216,6 +220,16 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(existsSync(path.join(REPO_ROOT, '.dockerignore'))).toBe(true);
+  });
+
+  it("declares, in each workspace's package.json, exactly the packages its source imports (the images install only their app's closure)", () => {
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/workspace-deps.mjs'), 'check'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('pins every third-party image to an exact version', () => {
+    for (const [name, service] of Object.entries(compose.services)) if (service.image && !service.build) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/:v?\d+\.\d+\.\d+(-[a-z0-9.]+)?$/) });
   });
 
   it('passes `docker compose config` where a Docker engine is available', () => {
