@@ -228,8 +228,8 @@ describe('docker-compose.yml', () => {
     expect(run.status).toBe(0);
   });
 
-  it('pins every third-party image to an exact version', () => {
-    for (const [name, service] of Object.entries(compose.services)) if (service.image && !service.build) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/:v?\d+\.\d+\.\d+(-[a-z0-9.]+)?$/) });
+  it('pins every third-party image to an exact release (major.minor[.patch])', () => {
+    for (const [name, service] of Object.entries(compose.services)) if (service.image && !service.build) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/:v?\d+\.\d+(\.\d+)?(-[a-z0-9.]+)?$/) });
   });
 
   it('passes `docker compose config` where a Docker engine is available', () => {
