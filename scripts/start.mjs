@@ -125,7 +125,7 @@ async function main() {
   const env = {};
   const chainMain = path.join(root, 'apps/chain-reader/dist/main.js');
   if (existsSync(chainMain)) {
-    const m = await start('chain-reader', chainMain, { CHAIN_READER_PORT: process.env.CHAIN_READER_PORT ?? '4200' }, /MCP endpoint (http:\/\/\S+\/mcp)/);
+    const m = await start('chain-reader', chainMain, { CHAIN_READER_PORT: process.env.CHAIN_READER_PORT ?? '4200', CHAIN_READER_DEVNET_STATE_DIR: process.env.CHAIN_READER_DEVNET_STATE_DIR ?? path.join(root, '.data', 'chain-devnet') }, /MCP endpoint (http:\/\/\S+\/mcp)/);
     env.CHAIN_READER_URL = m[1];
   }
   const port = process.env.GATEWAY_PORT ?? '3000';
