@@ -126,7 +126,7 @@ if (cmd === 'check' || cmd === 'write') {
     }
   }
   if (problems.length) {
-    process.stderr.write(`${problems.join('\n')}\nrun: node scripts/workspace-deps.mjs write\n`);
+    process.stderr.write(`${problems.join('\n')}\nrun: node scripts/workspace-deps.mjs write && npm install --package-lock-only --ignore-scripts (updates only package-lock.json)\n`);
     process.exit(1);
   }
 } else if (cmd === 'closure' || cmd === 'prune') {
