@@ -57,6 +57,8 @@ const schema = z.object({
   RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** Seed the demo tenant (`startRegistry` from `npm start`). */
   REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** With REGISTRY_SEED_DEMO: the development tenants seed whose `seed: registry` tenants (e.g. `secure`) are created through the admin API. */
+  REGISTRY_SEED_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Chain-reader MCP URL registered as the demo tenant's second upstream when seeding. */
   CHAIN_READER_URL: z.url().optional(),
   /**

@@ -3,7 +3,9 @@ export type CatalogErrorCode =
   /** A tool/resource/prompt definition is malformed (message names the index and field). */
   | 'CATALOG_INVALID_DEFINITION'
   /** Two entries of one kind share a name (tools, prompts), URI (resources) or URI template. */
-  | 'CATALOG_DUPLICATE_NAME';
+  | 'CATALOG_DUPLICATE_NAME'
+  /** A tenant document (settings or snapshot) is malformed; `details.field` names the field. */
+  | 'CATALOG_INVALID_DOCUMENT';
 
 /** A local catalog failure (loading or compiling a snapshot); the gateway keeps serving the previous snapshot. */
 export class CatalogError extends Error {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { readinessBody } from '../readiness/readiness-body';
+import { connectorBody, tenantAuthBody } from '../tenant-auth/tenant-auth-body';
 import { readinessReportSchema } from '../readiness/readiness-report-schema';
 import { adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody, checkServerBody } from '../http/schemas';
 
 type Op = {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
   auth: 'tenant' | 'operator' | 'internal' | 'none';
@@ -81,6 +82,21 @@ const OPS: Op[] = [
   { method: 'get', path: '/v1/tenants', summary: 'List tenants (operator)', auth: 'operator' },
   { method: 'get', path: '/v1/tenant', summary: "The calling tenant, its MCP URL and the `claude mcp add` line", auth: 'tenant' },
   { method: 'patch', path: '/v1/tenant', summary: 'Update profile, origins, hosts and per-surface settings', auth: 'tenant', body: updateTenantBody },
+  {
+    method: 'get',
+    path: '/v1/tenant/auth',
+    summary: 'OAuth settings of the tenant: protection, scopes, default and per-tool scopes, the enterprise IdP and connectors per server (secrets never shown: `clientSecretSet`)',
+    auth: 'tenant',
+  },
+  {
+    method: 'patch',
+    path: '/v1/tenant/auth',
+    summary:
+      'Change OAuth settings (fields left out stay): `protected` on/off, `scopes`, `defaultScopes`, `toolScopes`, `idp` (`local`, or `oidc` with issuer, clientId, clientSecret — sealed at once; left out keeps the stored one, null removes it). A new IdP issuer is checked first: its `/.well-known/openid-configuration` is fetched through the SSRF guard and must name the same issuer. Audited; a published tenant\'s document reaches every gateway and auth replica at once (`pushed`)',
+    auth: 'tenant',
+    body: tenantAuthBody,
+    also: { '400': 'VALIDATION naming the field (body.idp.issuer when the discovery check fails); URL_REFUSED when the issuer is refused by the SSRF guard' },
+  },
   { method: 'get', path: '/v1/connect', summary: 'MCP URL and `claude mcp add --transport http` line', auth: 'tenant' },
   { method: 'get', path: '/v1/keys', summary: 'List API keys (never the keys themselves)', auth: 'tenant' },
   { method: 'post', path: '/v1/keys', summary: 'Create an API key (shown once)', auth: 'tenant', body: createKeyBody, status: 201 },
@@ -116,6 +132,14 @@ const OPS: Op[] = [
   { method: 'get', path: '/v1/servers/{id}', summary: 'One server (health, last error, discovery progress; never its secret)', auth: 'tenant', response: serverSchema },
   { method: 'patch', path: '/v1/servers/{id}', summary: 'Update a server (rediscovered and republished)', auth: 'tenant', body: updateServerBody },
   { method: 'delete', path: '/v1/servers/{id}', summary: 'Delete a server and its publications', auth: 'tenant' },
+  {
+    method: 'put',
+    path: '/v1/servers/{id}/connector',
+    summary: "Make the server an enterprise connector: calls carry each user's own token from the auth service's vault, obtained with this OAuth client (issuer discovery-checked through the SSRF guard; secret sealed). Audited",
+    auth: 'tenant',
+    body: connectorBody,
+  },
+  { method: 'delete', path: '/v1/servers/{id}/connector', summary: 'Stop treating the server as a connector (audited)', auth: 'tenant' },
   { method: 'post', path: '/v1/servers/{id}/discover', summary: 'Enqueue a discovery job', auth: 'tenant', status: 202 },
   {
     method: 'post',
