@@ -59,6 +59,15 @@ const schema = z.object({
   REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** With REGISTRY_SEED_DEMO: the development tenants seed whose `seed: registry` tenants (e.g. `secure`) are created through the admin API. */
   REGISTRY_SEED_FILE: z.string().min(1).default('config/tenants.yaml'),
+  /** Port and interface of the demo upstream the seed starts beside the registry (0: any free port). */
+  REGISTRY_DEMO_UPSTREAM_PORT: z.coerce.number().int().min(0).max(65535).default(3199),
+  REGISTRY_DEMO_UPSTREAM_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * The demo upstream's URL as the registry's discovery and the gateways reach it, registered
+   * for the seeded tenant (compose: `http://registry:3199/mcp`; its host must be in
+   * REGISTRY_ALLOW_HTTP_HOSTS and the gateway's UPSTREAM_ALLOW_HTTP_HOSTS). Default: the address bound.
+   */
+  REGISTRY_DEMO_UPSTREAM_URL: z.url().optional(),
   /** Chain-reader MCP URL registered as the demo tenant's second upstream when seeding. */
   CHAIN_READER_URL: z.url().optional(),
   /**

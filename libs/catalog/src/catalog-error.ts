@@ -5,7 +5,9 @@ export type CatalogErrorCode =
   /** Two entries of one kind share a name (tools, prompts), URI (resources) or URI template. */
   | 'CATALOG_DUPLICATE_NAME'
   /** A tenant document (settings or snapshot) is malformed; `details.field` names the field. */
-  | 'CATALOG_INVALID_DOCUMENT';
+  | 'CATALOG_INVALID_DOCUMENT'
+  /** A schema regex the linear-time engine cannot run (backreference, lookaround, bad syntax); details: pattern, reason. */
+  | 'CATALOG_UNSUPPORTED_PATTERN';
 
 /** A local catalog failure (loading or compiling a snapshot); the gateway keeps serving the previous snapshot. */
 export class CatalogError extends Error {

@@ -1,6 +1,7 @@
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
 import type { TenantAuthSettings } from './tenant-auth-schema';
+import type { TenantLimits } from './tenant-limits';
 
 /**
  * The tenant document (ARCHITECTURE §2): one tenant as every data-plane service sees it — its
@@ -19,10 +20,10 @@ export interface TenantCatalog {
   surfaceRules: TenantSurfaceRules;
   /** OAuth settings; absent ⇒ the tenant has no authorization server and its endpoint is open. */
   auth?: TenantAuthSettings;
-  /** Per-tenant bounds (rate-limit plans, size limits) owned by the limits work; carried verbatim. */
-  limits?: Record<string, unknown>;
   /** Version of the whole document (catalog + settings): `tenantDocumentVersion`. `snapshot.version` is the catalog's alone. */
   version?: string;
+  /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults); keys other work adds are kept. */
+  limits?: TenantLimits;
   snapshot: CatalogSnapshot;
 }
 

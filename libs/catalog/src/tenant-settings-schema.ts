@@ -5,6 +5,17 @@ import { tenantAuthSchema } from './tenant-auth-schema';
 /** Bounds of the settings a tenant controls (each replica keeps them per tenant). */
 export const TENANT_SETTINGS_LIMITS = { origins: 100, hosts: 100, text: 512 } as const;
 
+/**
+ * The `limits` slot (`TenantLimits`): the keys known here are bounded; keys other work adds
+ * are kept as they are (loose), so a producer newer than this consumer loses nothing.
+ */
+const tenantLimitsSchema = z
+  .object({
+    upstreamResponseBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).optional(),
+    maxInflight: z.number().int().min(1).max(100_000).optional(),
+  })
+  .loose();
+
 const surfaceRulesSchema = z
   .object({
     clientSurfaces: z.record(z.string(), z.string()).optional(),
@@ -32,7 +43,7 @@ export const tenantSettingsSchema = z.object({
   hosts: z.array(z.string().min(1).max(TENANT_SETTINGS_LIMITS.text)).max(TENANT_SETTINGS_LIMITS.hosts).default([]),
   surfaceRules: surfaceRulesSchema.default({}),
   auth: tenantAuthSchema.optional(),
-  limits: z.record(z.string(), z.unknown()).optional(),
+  limits: tenantLimitsSchema.optional(),
 });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;

@@ -32,6 +32,8 @@ const seedEntrySchema = z
     instructions: z.string().max(10_000).optional(),
     surfaces: z.unknown().optional(),
     auth: tenantAuthSchema.optional(),
+    /** Per-tenant overrides of the gateway's limits (the tenant document's `limits`, validated by its schema). */
+    limits: z.record(z.string(), z.unknown()).optional(),
     /** `registry`: the registry creates this tenant (npm start's seed) and publishes its document; the file source leaves it alone. */
     seed: z.literal('registry').optional(),
     catalogs: z.array(catalogSchema).min(1).optional(),
@@ -90,6 +92,7 @@ export function readTenantSeed(file: string): TenantSeed[] {
       hosts: t.hosts,
       surfaceRules: t.surfaces,
       auth: t.auth,
+      limits: t.limits,
     });
     if (!settings.success) {
       // Field names as written in the file (`surfaces`, not the document's `surfaceRules`).
