@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { readinessBody } from '../readiness/readiness-body';
 import { connectorBody, tenantAuthBody } from '../tenant-auth/tenant-auth-body';
+import { requiredRole } from '../tenants/roles';
 import { readinessReportSchema } from '../readiness/readiness-report-schema';
-import { adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody, checkServerBody } from '../http/schemas';
+import { updateAdminBody, adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody, checkServerBody } from '../http/schemas';
 
 type Op = {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -60,6 +61,7 @@ const adminSchema = {
   properties: {
     username: { type: 'string' },
     name: { type: ['string', 'null'] },
+    role: { type: 'string', enum: ['owner', 'admin', 'publisher', 'viewer'] },
     createdAt: { type: 'string', format: 'date-time' },
     lastLoginAt: { type: ['string', 'null'], format: 'date-time' },
     disabled: { type: 'boolean' },
@@ -117,12 +119,14 @@ const OPS: Op[] = [
         tenant: { type: 'string' },
         user: { type: ['object', 'null'], properties: { username: { type: 'string' }, name: { type: ['string', 'null'] } } },
         via: { type: 'string', enum: ['session', 'api_key', 'token'] },
+        role: { type: 'string', enum: ['owner', 'admin', 'publisher', 'viewer'] },
       },
-      required: ['tenant', 'user', 'via'],
+      required: ['tenant', 'user', 'via', 'role'],
     },
   },
   { method: 'get', path: '/v1/admins', summary: 'Console admins of the tenant (never password hashes)', auth: 'tenant', response: { type: 'object', properties: { admins: { type: 'array', items: adminSchema } } } },
   { method: 'post', path: '/v1/admins', summary: 'Create a console admin (password 12–1024 characters, stored as scrypt); 409 naming body.username when taken', auth: 'tenant', body: adminBody, status: 201, response: adminSchema },
+  { method: 'patch', path: '/v1/admins/{username}', summary: "Change a console admin's role (owner / admin / publisher / viewer); 409 when it would demote the last active owner. Audited", auth: 'tenant', body: updateAdminBody, response: adminSchema },
   { method: 'delete', path: '/v1/admins/{username}', summary: 'Disable a console admin (audited): no sign-in, and their sessions and tokens stop working at once', auth: 'tenant', response: adminSchema },
   { method: 'get', path: '/v1/servers', summary: 'List upstream servers with their discovery progress', auth: 'tenant', response: { type: 'object', properties: { servers: { type: 'array', items: serverSchema } } } },
   {
@@ -318,6 +322,8 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     paths[op.path] ??= {};
     paths[op.path][op.method] = {
       summary: op.summary,
+      // The least role (of the calling admin or API key) the route needs: 403 FORBIDDEN below it.
+      ...(op.auth === 'tenant' ? { 'x-required-role': requiredRole(op.method, op.path.replace(/\{(\w+)\}/g, ':$1')) } : {}),
       ...(op.auth === 'none' ? { security: [] } : { security: [{ [op.auth]: [] }] }),
       ...(params.length ? { parameters: params } : {}),
       ...(op.body ? { requestBody: { required: !op.optionalBody, content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input', unrepresentable: 'any' }) } } } } : {}),
@@ -339,7 +345,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           type: 'http',
           scheme: 'bearer',
           description:
-            'Tenant API key (sbk_…), or a platform access token (JWT from CONSOLE_ISSUER: ES256, typ at+jwt, aud <public URL>/v1, scope console, tid), or the console session cookie sb_console together with the header x-switchboard-console: 1 (403 without it)',
+            'Each API key and console admin has a role: viewer reads; publisher reviews and publishes; admin changes servers, settings, auth and limits; owner manages admins and keys (x-required-role on each operation). Tenant API key (sbk_…), or a platform access token (JWT from CONSOLE_ISSUER: ES256, typ at+jwt, aud <public URL>/v1, scope console, tid), or the console session cookie sb_console together with the header x-switchboard-console: 1 (403 without it)',
         },
         operator: { type: 'http', scheme: 'bearer', description: 'REGISTRY_OPERATOR_KEY' },
         internal: { type: 'http', scheme: 'bearer', description: 'INTERNAL_TOKEN (gateways)' },

@@ -98,7 +98,7 @@ export class TenantsController {
   async listKeys(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query(
-      'SELECT id, name, key_prefix AS "prefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt" FROM registry.api_keys WHERE tenant_id = $1 ORDER BY created_at',
+      'SELECT id, name, role, key_prefix AS "prefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt" FROM registry.api_keys WHERE tenant_id = $1 ORDER BY created_at',
       [tenantId],
     );
     return { keys: rows };
@@ -112,11 +112,17 @@ export class TenantsController {
     const input = parseInput(createKeyBody, body, 'body');
     const key = newApiKey();
     const id = await this.ctx.db.tx(async (q) => {
-      const rows = await q.query<{ id: string }>('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4) RETURNING id', [tenantId, input.name, key.hash, key.prefix]);
-      await audit(q, tenantId, actor, 'key.create', rows[0].id, { name: input.name });
+      const rows = await q.query<{ id: string }>('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix, role) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
+        tenantId,
+        input.name,
+        key.hash,
+        key.prefix,
+        input.role ?? 'owner',
+      ]);
+      await audit(q, tenantId, actor, 'key.create', rows[0].id, { name: input.name, role: input.role ?? 'owner' });
       return rows[0].id;
     });
-    return { id, name: input.name, apiKey: key.key };
+    return { id, name: input.name, role: input.role ?? 'owner', apiKey: key.key };
   }
 
   @Delete('keys/:id')
