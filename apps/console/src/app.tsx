@@ -3,6 +3,7 @@ import { api, asApiError, isRecord, loadAuthConfig, logout, onUnauthorized, sess
 import { ErrorBoundary } from './error-boundary';
 import { onChanged } from './events';
 import { ActivityPage } from './pages/activity';
+import { AuthPage } from './pages/auth';
 import { ConnectPage } from './pages/connect';
 import { PreviewPage } from './pages/preview';
 import { ReadinessPage } from './pages/readiness';
@@ -238,5 +239,7 @@ function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; 
       return <TeamPage identity={identity} />;
     case 'settings':
       return <SettingsPage onSaved={onTenant} />;
+    case 'auth':
+      return <AuthPage />;
   }
 }
