@@ -13,6 +13,7 @@ import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { TeamPage } from './pages/team';
 import { ToolsPage } from './pages/tools';
+import { isRole, RoleContext, type Role } from './role';
 import { linkTo, PAGES, usePage, type PageId } from './router';
 import { ErrorBox, Spinner } from './ui';
 
@@ -21,6 +22,8 @@ export interface Identity {
   tenant: Tenant;
   user: SessionInfo['user'];
   via: 'session' | 'api_key' | 'token';
+  /** What the console shows controls for (the registry enforces it either way). */
+  role: Role;
 }
 
 function isTenant(v: unknown): v is Tenant {
@@ -47,7 +50,7 @@ async function restoreIdentity(): Promise<Identity | undefined> {
     const info = await api<SessionInfo>('GET', '/v1/session', undefined, { cookieOnly: true, quiet401: true });
     session.useCookie();
     const tenant = isTenant(info.tenant) ? info.tenant : await api<Tenant>('GET', '/v1/tenant');
-    return { tenant, user: isRecord(info.user) && typeof info.user.username === 'string' ? info.user : null, via: info.via ?? 'session' };
+    return { tenant, user: isRecord(info.user) && typeof info.user.username === 'string' ? info.user : null, via: info.via ?? 'session', role: isRole(info.role) ? info.role : 'owner' };
   } catch (err) {
     const e = asApiError(err);
     if (e.status === 0 || e.status >= 500) throw e;
@@ -57,7 +60,8 @@ async function restoreIdentity(): Promise<Identity | undefined> {
   try {
     const tenant = await api<Tenant>('GET', '/v1/tenant', undefined, { key, quiet401: true });
     session.useKey(key);
-    return { tenant, user: null, via: 'api_key' };
+    const info = await api<SessionInfo>('GET', '/v1/session').catch(() => undefined);
+    return { tenant, user: null, via: 'api_key', role: isRole(info?.role) ? info.role : 'owner' };
   } catch (err) {
     const e = asApiError(err);
     if (e.status === 401) {
@@ -119,7 +123,10 @@ export function App() {
         onKey={(key, tenant) => {
           session.useKey(key);
           setExpired(false);
-          setIdentity({ tenant, user: null, via: 'api_key' });
+          // The key's role decides which controls show; a registry without roles answers none (all shown).
+          void api<SessionInfo>('GET', '/v1/session')
+            .catch(() => undefined)
+            .then((info) => setIdentity({ tenant, user: null, via: 'api_key', role: isRole(info?.role) ? info.role : 'owner' }));
         }}
       />
     );
@@ -212,7 +219,9 @@ function Shell({ identity, onSignOut, onTenant }: { identity: Identity; onSignOu
       </nav>
       <main id="main" ref={mainRef} tabIndex={-1}>
         <ErrorBoundary resetKey={page}>
-          <Page page={page} identity={identity} onTenant={onTenant} />
+          <RoleContext.Provider value={identity.role}>
+            <Page page={page} identity={identity} onTenant={onTenant} />
+          </RoleContext.Provider>
         </ErrorBoundary>
       </main>
     </div>

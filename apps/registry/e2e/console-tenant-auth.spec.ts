@@ -13,6 +13,7 @@ describe('console Auth page in Chromium', () => {
   let idp: TestIdp;
   let key: string;
   let viewerKey: string;
+  let adminKey: { id: string; key: string };
   let b: ConsoleBrowser;
   let p: Page;
 
@@ -24,6 +25,8 @@ describe('console Auth page in Chromium', () => {
     registry = await startRegistry(env, db.url, { GATEWAY_PUBLIC_URL: `http://127.0.0.1:${await freePort()}`, REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     viewerKey = String((await api(registry.url, key, 'POST', '/v1/keys', { name: 'viewer', role: 'viewer' })).body.apiKey);
+    const admin = await api(registry.url, key, 'POST', '/v1/keys', { name: 'admin', role: 'admin' });
+    adminKey = { id: String(admin.body.id), key: String(admin.body.apiKey) };
   });
 
   afterAll(async () => {
@@ -35,11 +38,15 @@ describe('console Auth page in Chromium', () => {
   });
 
   const signIn = async (apiKey: string) => {
-    await p.context().clearCookies();
     await p.goto(`${registry.url}/console/`);
-    await p.evaluate(() => sessionStorage.clear());
-    await p.reload();
-    await p.getByLabel('Tenant API key').fill(apiKey);
+    const signInForm = p.getByLabel('Tenant API key');
+    const signOut = p.getByRole('button', { name: 'Sign out', exact: true });
+    await signInForm.or(signOut).first().waitFor();
+    if (await signOut.isVisible()) {
+      await signOut.click();
+      await signInForm.waitFor();
+    }
+    await signInForm.fill(apiKey);
     await p.getByRole('button', { name: 'Sign in', exact: true }).click();
     await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Auth', exact: true }).click();
     await p.getByRole('heading', { name: 'Auth', exact: true, level: 1 }).waitFor();
@@ -79,11 +86,33 @@ describe('console Auth page in Chromium', () => {
     await expectIntact(b);
   });
 
-  it("shows a viewer's forced save as a 403 naming the role needed, and changes nothing", async () => {
+  it('hides what a viewer cannot do, and says which role it needs', async () => {
     await signIn(viewerKey);
+    await p.getByText('Your role (viewer) can view this; changing the auth settings needs the admin role.').waitFor();
+    expect(await p.getByRole('button', { name: 'Save auth settings' }).count()).toBe(0);
+    expect(await p.getByLabel('Require OAuth sign-in for the MCP endpoint').isChecked()).toBe(true);
+    for (const [page, note, control] of [
+      ['Servers', 'registering a server needs the admin role', 'Register and discover'],
+      ['Settings', 'changing the settings needs the admin role', 'Save settings'],
+      ['Team', 'adding or removing administrators needs the owner role', 'Add administrator'],
+    ] as const) {
+      await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: page, exact: true }).click();
+      await p.getByRole('heading', { name: page, exact: true, level: 1 }).waitFor();
+      await p.getByText(note, { exact: false }).waitFor();
+      expect(await p.getByRole('button', { name: control }).count()).toBe(0);
+    }
+    await expectIntact(b);
+    await b.shot('auth-page-viewer');
+  });
+
+  it('shows the 403 naming the role beside the form when a save is forced after the role was lowered', async () => {
+    await signIn(adminKey.key);
+    await p.getByRole('button', { name: 'Save auth settings', exact: true }).waitFor();
+    // The owner lowers this key to viewer while the page is open: the button is still there, the registry refuses.
+    expect((await api(registry.url, key, 'PATCH', `/v1/keys/${adminKey.id}`, { role: 'viewer' })).status).toBe(200);
     await p.getByLabel('Require OAuth sign-in for the MCP endpoint').uncheck();
     await save();
-    await p.getByText(/needs the admin role/).waitFor();
+    await p.getByText(/a viewer cannot PATCH \/v1\/tenant\/auth; it needs the admin role/).waitFor();
     expect((await api(registry.url, key, 'GET', '/v1/tenant/auth')).body.protected).toBe(true);
     await expectIntact(b);
   });

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, isRecord } from '../api';
+import { Allowed } from '../role';
 import { ErrorBox, Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
 
 /** `GET /v1/tenant/auth` (never a secret: `clientSecretSet` instead). */
@@ -152,9 +153,11 @@ function AuthForm({ initial }: { initial: TenantAuthView }) {
       )}
       {submitting.formError && <ErrorBox error={submitting.formError} title="Could not save the auth settings" />}
       <div class="row">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save auth settings'}
-        </button>
+        <Allowed needed="admin" what="changing the auth settings">
+          <button type="submit" class="primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save auth settings'}
+          </button>
+        </Allowed>
         <span class="ok-text" role="status" data-testid="auth-notice">
           {notice}
         </span>

@@ -3,7 +3,7 @@ import { readinessBody } from '../readiness/readiness-body';
 import { connectorBody, tenantAuthBody } from '../tenant-auth/tenant-auth-body';
 import { requiredRole } from '../tenants/roles';
 import { readinessReportSchema } from '../readiness/readiness-report-schema';
-import { updateAdminBody, adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody, checkServerBody } from '../http/schemas';
+import { updateKeyBody, updateAdminBody, adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody, checkServerBody } from '../http/schemas';
 
 type Op = {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -107,6 +107,7 @@ const OPS: Op[] = [
   { method: 'get', path: '/v1/connect', summary: 'MCP URL and `claude mcp add --transport http` line', auth: 'tenant' },
   { method: 'get', path: '/v1/keys', summary: 'List API keys (never the keys themselves)', auth: 'tenant' },
   { method: 'post', path: '/v1/keys', summary: 'Create an API key (shown once)', auth: 'tenant', body: createKeyBody, status: 201 },
+  { method: 'patch', path: '/v1/keys/{id}', summary: "Change an API key's role (owner / admin / publisher / viewer); audited, effective on its next request", auth: 'tenant', body: updateKeyBody },
   { method: 'delete', path: '/v1/keys/{id}', summary: 'Revoke an API key', auth: 'tenant' },
   {
     method: 'get',

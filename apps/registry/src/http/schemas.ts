@@ -82,6 +82,8 @@ export const updateTenantBody = z
   })
   .strict();
 
+/** `PATCH /v1/keys/:id`: change an API key's role (owner only). */
+export const updateKeyBody = z.object({ role: roleSchema }).strict();
 export const createKeyBody = z.object({ name: z.string().min(1).max(100), role: roleSchema.optional() }).strict();
 
 const authSchema = z.discriminatedUnion('mode', [

@@ -16,6 +16,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'GET /v1/audit': 'viewer',
   'GET /v1/keys': 'owner',
   'POST /v1/keys': 'owner',
+  'PATCH /v1/keys/:id': 'owner',
   'DELETE /v1/keys/:id': 'owner',
   'GET /v1/admins': 'viewer',
   'POST /v1/admins': 'owner',
