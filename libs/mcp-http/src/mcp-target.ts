@@ -26,6 +26,13 @@ export interface InvokeContext {
   log(level: import('@switchboard/protocol').LogLevel, data: unknown, logger?: string): void;
   /** The verified caller on a protected tenant (its token is only for exchanges with our own auth service, never forwarded). */
   auth?: AuthGranted;
+  /**
+   * Relays one server→client request (an upstream's `elicitation/create`, `sampling/createMessage`,
+   * `roots/list`) to this call's client and resolves with its result; present only when the
+   * client can answer (a legacy client whose session declared `clientCapabilities`).
+   * @throws Error naming why the client could not answer.
+   */
+  askClient?(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
 /**

@@ -13,8 +13,8 @@ export interface RegistryCatalogSourceOptions {
   /** Registry base URL for `GET /internal/catalogs` when Redis misses. */
   registryUrl?: string;
   internalToken?: string;
-  /** The shared 32-byte SECRETS_KEY that opens the sealed upstream credentials. */
-  secretsKey: Buffer;
+  /** The shared SECRETS_KEY's keys (newest first) that open the sealed upstream credentials. */
+  secretsKey: Buffer | Buffer[];
   /** Full re-sync interval (catches messages missed while disconnected), in ms. */
   resyncMs?: number;
   logger: Logger;
