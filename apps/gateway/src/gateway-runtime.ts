@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { ClientRequestBroker, StateSealer, registerMcpRoutes } from '@switchboard/mcp-http';
+import { parseSecretsKeys } from '@switchboard/secret-box';
 import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
 import { CATALOG_SOURCE, type CatalogSource } from './catalog-source/catalog-source';
@@ -37,8 +38,12 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     private readonly adapterHost: HttpAdapterHost,
   ) {
     this.directory = new TenantDirectory({ publicUrl: config.publicUrl, domain: config.GATEWAY_DOMAIN });
-    const stateKeys = config.GATEWAY_STATE_KEYS?.split(',').map((k) => Buffer.from(k.trim(), 'base64'));
-    if (!stateKeys) logger.warn('GATEWAY_STATE_KEYS is not set: sessions, server-to-client request ids and MRTR state are sealed with a per-process key, so they do not survive a restart or work across replicas');
+    // Replicas must agree on the sealing keys: GATEWAY_STATE_KEYS, else keys derived (per
+    // purpose, HKDF) from the shared SECRETS_KEY every replica already holds.
+    const stateKeys =
+      config.GATEWAY_STATE_KEYS?.split(',').map((k) => Buffer.from(k.trim(), 'base64')) ??
+      (config.SECRETS_KEY ? parseSecretsKeys(config.SECRETS_KEY) : undefined);
+    if (!stateKeys) logger.warn('neither GATEWAY_STATE_KEYS nor SECRETS_KEY is set: sessions, server-to-client request ids and MRTR state are sealed with a per-process key, so they do not survive a restart or work across replicas');
     this.sealer = stateKeys ? new StateSealer(stateKeys) : StateSealer.ephemeral();
     this.relay = config.REDIS_URL ? new RedisAnswerRelay(config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
     this.clientRequests = new ClientRequestBroker(this.sealer, {

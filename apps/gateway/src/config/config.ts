@@ -102,7 +102,8 @@ const schema = z.object({
    * Keys (comma-separated, base64, ≥ 32 bytes each) sealing what travels through clients and
    * back to any replica: legacy `Mcp-Session-Id`s, server→client request ids, MRTR
    * `requestState`. The first signs, all verify (rotate by prepending). Every replica must
-   * share them; unset ⇒ a random per-process key (one replica only; warned).
+   * share them; unset ⇒ keys derived from SECRETS_KEY (shared by every replica already), and
+   * with neither set a random per-process key (one replica only; warned).
    */
   GATEWAY_STATE_KEYS: z
     .string()
