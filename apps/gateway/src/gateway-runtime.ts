@@ -32,7 +32,11 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
     private readonly adapterHost: HttpAdapterHost,
   ) {
-    this.directory = new TenantDirectory({ publicUrl: config.publicUrl, domain: config.GATEWAY_DOMAIN });
+    this.directory = new TenantDirectory({
+      publicUrl: config.publicUrl,
+      domain: config.GATEWAY_DOMAIN,
+      pageCacheBytes: Math.round(config.GATEWAY_PAGE_CACHE_MB * 1024 * 1024),
+    });
     this.auth = new GatewayAuth(config, this.directory);
     // Tenant-registered upstreams (registry source) go through the SSRF guard at connect time;
     // the file source's upstreams are operator configuration.

@@ -17,4 +17,5 @@ export * from './filter-meta';
 export * from './publish-tool';
 export * from './tool-definitions-from-json';
 export * from './compiled-catalog';
+export * from './page-cache';
 export * from './published-catalog';

@@ -26,6 +26,11 @@ const schema = z.object({
   TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Largest accepted MCP POST body in bytes (413 above). */
   GATEWAY_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /**
+   * Memory for compiled list pages of every tenant together, in MiB: pages are compiled on a
+   * tenant's first request and kept in an LRU bounded by their (content-addressed) bytes.
+   */
+  GATEWAY_PAGE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(64),
   /** Per-call timeout for upstream tool calls, in ms. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** In-flight calls allowed per upstream server; more wait in a queue. */
