@@ -50,6 +50,12 @@ function freePort() {
   });
 }
 
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssMb(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : null;
@@ -128,6 +134,7 @@ async function runCount(n, tmp) {
   try {
     // Booted = the last tenant answers tools/list (every tenant is loaded before the port opens).
     let bootMs = null;
+    let bootCpuS = null;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`gateway exited (${child.exitCode}); see results/logs/gateway-${n}.log`);
       if (Date.now() - t0 > BOOT_DEADLINE_MS) throw new Error(`not booted within ${BOOT_DEADLINE_MS / 1000}s`);
@@ -136,6 +143,7 @@ async function runCount(n, tmp) {
         await r.arrayBuffer();
         if (r.status === 200) {
           bootMs = Date.now() - t0;
+          bootCpuS = cpuSeconds(child.pid);
           break;
         }
       } catch {
@@ -166,6 +174,7 @@ async function runCount(n, tmp) {
     return {
       tenants: n,
       bootMs,
+      bootCpuS,
       bootRssMb: bootRss,
       coldP50Ms: percentile(cold, 50),
       coldP99Ms: percentile(cold, 99),
@@ -204,10 +213,11 @@ async function main() {
     rmSync(tmp, { recursive: true, force: true });
   }
   const one = rows.find((r) => r.tenants === 1) ?? rows[0];
-  const header = ['tenants', 'boot s', 'RSS boot MB', 'RSS after MB', 'cold p50 ms', 'cold p99 ms', 'warm p50 ms', 'warm p99 ms', `load req/s`, 'load p50 ms', 'load p99 ms', 'p50 ÷ 1-tenant', 'mismatch'];
+  const header = ['tenants', 'boot s', 'boot CPU s', 'RSS boot MB', 'RSS after MB', 'cold p50 ms', 'cold p99 ms', 'warm p50 ms', 'warm p99 ms', `load req/s`, 'load p50 ms', 'load p99 ms', 'p50 ÷ 1-tenant', 'mismatch'];
   const table = rows.map((r) => [
     fmt(r.tenants),
     fmt(r.bootMs / 1000, 1),
+    fmt(r.bootCpuS, 1),
     fmt(r.bootRssMb),
     fmt(r.afterRssMb),
     fmt(r.coldP50Ms, 2),
@@ -228,12 +238,13 @@ async function main() {
   if (big) {
     console.log('\nTargets (10,000 tenants × 40 tools):');
     console.log(`  RSS ≤ 400 MB: ${fmt(Math.max(big.bootRssMb, big.afterRssMb))} MB — ${Math.max(big.bootRssMb, big.afterRssMb) <= 400 ? 'MET' : 'NOT MET'}`);
-    console.log(`  boot ≤ 10 s: ${fmt(big.bootMs / 1000, 1)} s — ${big.bootMs <= 10_000 ? 'MET' : 'NOT MET'}`);
+    console.log(`  boot ≤ 10 s: ${fmt(big.bootMs / 1000, 1)} s wall, ${fmt(big.bootCpuS, 1)} s of gateway CPU — ${big.bootMs <= 10_000 ? 'MET' : 'NOT MET'}${big.bootMs > 10_000 && big.bootCpuS <= 10 ? ' on the wall clock (the CPU it used fits: the machine was busy)' : ''}`);
     const r = big.loadP50Ms / one.loadP50Ms;
     console.log(`  tools/list p50 within 10% of 1 tenant (under load): ×${fmt(r, 2)} — ${r <= 1.1 ? 'MET' : 'NOT MET'}`);
   }
   console.log(
-    '\ncold = the first tools/list of a tenant nobody asked before (its pages compiled on that request), one request at a time;\n' +
+    '\nboot = spawn to /healthz 200 (every tenant is compiled before the port opens); boot CPU = the gateway\'s utime+stime by then.\n' +
+      'cold = the first tools/list of a tenant nobody asked before (its pages compiled on that request), one request at a time;\n' +
       'warm = the same tenants again, one at a time; load = wrk spreading requests over every tenant, each body compared\n' +
       'byte for byte. Every tenant lists the same 40 tools, so content-addressed pages collapse to one Buffer per distinct\n' +
       'page: real tenants differ, and then the page LRU bound (bytes) is what caps memory. The machine is shared: compare rows.',
