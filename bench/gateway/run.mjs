@@ -386,6 +386,9 @@ async function startAll(ctx) {
   writeFileSync(tenantsFile, tenantsYaml(servers.upstream ? `${servers.upstream.baseUrl}/mcp` : 'http://127.0.0.1:9/mcp'));
   // The gateway is always started: the raw row serves its captured bytes.
   servers.gateway = await startServer('gateway', [...GATEWAY_ARGS, GATEWAY_MAIN], {
+    // The gateway's documented memory settings (docs/operations.md, "Gateway memory"), as npm start runs it.
+    MALLOC_ARENA_MAX: '2',
+    NODE_OPTIONS: '--max-semi-space-size=16',
     TENANTS_FILE: tenantsFile,
     CATALOG_SOURCES: 'file',
     AUTH_PUBLIC_URL: auth.baseUrl,
