@@ -124,7 +124,8 @@ async function runCount(n, tmp) {
   const t0 = Date.now();
   const child = spawn('taskset', ['-c', SERVER_CPU, process.execPath, ...GATEWAY_ARGS, GATEWAY_MAIN], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_PORT: String(port), GATEWAY_HOST: HOST, TENANTS_FILE: file, CATALOG_SOURCES: 'file' },
+    // The gateway's documented memory settings (docs/operations.md, "Gateway memory"), as npm start runs it.
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=16', NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_PORT: String(port), GATEWAY_HOST: HOST, TENANTS_FILE: file, CATALOG_SOURCES: 'file' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
