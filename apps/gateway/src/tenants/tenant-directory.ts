@@ -1,6 +1,5 @@
-import { CompiledCatalog, PageCache } from '@switchboard/catalog';
+import { CompiledCatalog, PageCache, canonicalMcpUrl } from '@switchboard/catalog';
 import { surfaceProfiles } from '@switchboard/protocol';
-import { canonicalMcpUrl } from '@switchboard/tenant-config';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
 
@@ -51,6 +50,7 @@ export class TenantDirectory {
       surfaces,
       allowedOrigins: [...KNOWN_CLIENT_ORIGINS, ...LOOPBACK_ORIGINS, ...tenant.origins],
       allowedHosts: [...hosts],
+      ...(tenant.limits ? { limits: tenant.limits } : {}),
     };
     const previous = this.targets.get(tenant.id);
     this.targets.set(tenant.id, target);
