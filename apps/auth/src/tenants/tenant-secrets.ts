@@ -10,8 +10,9 @@ import { SecretBox } from '@switchboard/secret-box';
 export class TenantSecrets {
   private readonly box: SecretBox;
 
-  constructor(key: Buffer) {
-    this.box = new SecretBox(key);
+  /** @param keys the registry's SECRETS_KEY ring (newest first). */
+  constructor(keys: Buffer | Buffer[]) {
+    this.box = new SecretBox(keys);
   }
 
   /** `slot`: `idp` or `connector:<server>`. */
