@@ -1,256 +1,124 @@
-// bench/gateway — throughput/latency of the gateway's MCP endpoint next to two references, in one
-// run: the official SDK 1.x stateless server (sdk-server.mjs) and a raw Fastify route writing a
-// precompiled response (raw-server.mjs, the practical limit). Every response is validated before
-// it counts. See README.md for how to run and read it.
+// bench/gateway — the gateway's MCP endpoint next to its references, measured with wrk in one run:
+// a raw Fastify route writing the gateway's own captured bytes (the limit), the official SDK 1.x
+// stateless server, the SDK v2 server, and (for the proxied workload) the SDK-built upstream
+// called directly. Servers are pinned to one core and wrk to the other (taskset); every response
+// is compared byte for byte with the target's validated preflight response in a wrk Lua script.
+// See README.md for how to run and read it.
 //
 //   npx node bench/gateway/run.mjs          (or: npm run bench:gateway, which builds first)
 //
-// Env: BENCH_DURATION (s per cell, default 10), BENCH_WARMUP (s, default 2),
-//      BENCH_CONNECTIONS (default 64), BENCH_ROUNDS (default 1; >1 repeats the whole sequence and
-//      reports each cell's median round), BENCH_TARGETS (comma list of target ids, default all).
-import { spawn } from 'node:child_process';
+// Env: BENCH_DURATION (s per cell, default 8), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS
+//      (default 64), BENCH_ROUNDS (default 3, medians), BENCH_TARGETS (comma list, default all),
+//      BENCH_WORKLOADS (comma list, default all), BENCH_SERVER_CPU / BENCH_LOADGEN_CPU (cores,
+//      default 1 / 0), BENCH_GATEWAY_ARGS (extra node args for the gateway, e.g. --cpu-prof).
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { startAuthFixture } from './auth-fixture.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const RESULTS_DIR = path.join(HERE, 'results');
-// The team's 40-tool catalog (a copy of shared/fixtures/saas-40-tools.json kept in the repo).
 const FIXTURE = path.join(ROOT, 'config', 'fixtures', 'saas-40-tools.json');
 const HOST = '127.0.0.1';
 const PROTOCOL_VERSION = '2025-11-25';
-
-const DURATION_S = positiveNumber('BENCH_DURATION', 10);
-const WARMUP_S = nonNegativeNumber('BENCH_WARMUP', 2);
-const CONNECTIONS = Math.round(positiveNumber('BENCH_CONNECTIONS', 64));
-const ROUNDS = Math.round(positiveNumber('BENCH_ROUNDS', 1));
-const ONLY = (process.env.BENCH_TARGETS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const START_DEADLINE_MS = 30_000;
-// Every fixture tool name must be listed by every target (the fixture's own `echo` included:
-// each target replaces it with an `echo` that takes `{ text }`).
-const FIXTURE_TOOL_NAMES = JSON.parse(readFileSync(FIXTURE, 'utf8')).tools.map((t) => t.name);
-const MAX_INVALID_SAMPLES = 5;
-const NOISY_OTHER_CPU_PCT = 15;
-
-// ---------------------------------------------------------------------------------------------
-// Targets. One entry = one row per workload. `role` marks the two reference rows the ratios are
-// computed against. To add the authenticated gateway column later, add an entry like:
-//
-//   {
-//     id: 'gateway-auth', label: 'gateway + bearer', role: 'subject',
-//     ...gatewayLaunch({ tenantsYaml: yamlWithAuthConfig }),
-//     prepare: async (ctx) => ({ headers: { authorization: `Bearer ${await mintToken(ctx)}` } }),
-//   }
-//
-// `prepare(ctx)` runs before the server starts (ctx.tmpDir is a scratch dir) and may return
-// extra request headers and extra env for the child process.
-// ---------------------------------------------------------------------------------------------
 const GATEWAY_MAIN = path.join(ROOT, 'apps', 'gateway', 'dist', 'main.js');
 
-const BENCH_TENANTS_YAML = `# Written by bench/gateway/run.mjs; deleted at the end of the run.
-tenants:
-  - id: bench
-    name: Bench tenant
-    catalogs:
+const DURATION_S = positiveNumber('BENCH_DURATION', 8);
+const WARMUP_S = nonNegativeNumber('BENCH_WARMUP', 2);
+const CONNECTIONS = Math.round(positiveNumber('BENCH_CONNECTIONS', 64));
+const ROUNDS = Math.round(positiveNumber('BENCH_ROUNDS', 3));
+const SERVER_CPU = process.env.BENCH_SERVER_CPU ?? '1';
+const LOADGEN_CPU = process.env.BENCH_LOADGEN_CPU ?? '0';
+const ONLY_TARGETS = list(process.env.BENCH_TARGETS);
+const ONLY_WORKLOADS = list(process.env.BENCH_WORKLOADS);
+const GATEWAY_ARGS = list(process.env.BENCH_GATEWAY_ARGS, ' ');
+const START_DEADLINE_MS = 60_000;
+const FIXTURE_TOOL_NAMES = JSON.parse(readFileSync(FIXTURE, 'utf8')).tools.map((t) => t.name);
+
+const AUTH_TENANT = 'bench-auth';
+const GATEWAY_PUBLIC_URL = 'http://bench.local';
+
+function tenantsYaml(upstreamUrl) {
+  const benchCatalogs = `    catalogs:
       # Only the demo echo: the fixture's own \`echo\` is then dropped as a duplicate, so the
-      # gateway lists the same 40 tools (and about the same bytes) as the SDK and raw baselines.
+      # gateway lists the fixture's 40 names like the SDK baselines.
       - builtin: demo
         tools: [echo]
       - fixture: ${FIXTURE}
 `;
-
-/** Launch spec for the gateway with a tenants file written to the run's temp dir. */
-function gatewayLaunch({ tenantsYaml }) {
-  return {
-    mcpPath: '/t/bench/mcp',
-    // The fixture's 40 names, its `echo` served by the demo bundle's echo.
-    minTools: FIXTURE_TOOL_NAMES.length,
-    missing: () => (existsSync(GATEWAY_MAIN) ? null : `${path.relative(ROOT, GATEWAY_MAIN)} not found (run npm run build)`),
-    command: ({ port, tmpDir, id }) => {
-      const tenantsFile = path.join(tmpDir, `${id}-tenants.yaml`);
-      writeFileSync(tenantsFile, tenantsYaml);
-      return {
-        args: [GATEWAY_MAIN],
-        env: { GATEWAY_PORT: String(port), GATEWAY_HOST: HOST, TENANTS_FILE: tenantsFile },
-      };
-    },
-  };
-}
-
-/** Launch spec for one of the reference servers in this folder. */
-function scriptLaunch(script) {
-  return {
-    mcpPath: '/mcp',
-    minTools: FIXTURE_TOOL_NAMES.length,
-    missing: () => null,
-    command: ({ port }) => ({
-      args: [path.join(HERE, script)],
-      env: { PORT: String(port), HOST, FIXTURE },
-    }),
-  };
-}
-
-// The same tenant marked `auth.protected`: every request carries a valid ES256 access token
-// (minted by auth-fixture.mjs, whose JWKS the gateway fetches once), so the row measures
-// bearer verification on the hot path. Goal: within 10% of the unauthenticated gateway row.
-const BENCH_AUTH_TENANTS_YAML = `${BENCH_TENANTS_YAML}    auth:
+  return `# Written by bench/gateway/run.mjs; deleted at the end of the run.
+tenants:
+  - id: bench
+    name: Bench tenant
+${benchCatalogs}  - id: ${AUTH_TENANT}
+    name: Bench tenant behind a bearer
+    auth:
       protected: true
       scopes: [mcp:tools]
+${benchCatalogs}  - id: proxy
+    name: Bench tenant proxying to an SDK-built upstream
+    catalogs:
+      - upstream: { id: up, url: ${upstreamUrl}, stateful: true }
 `;
-const BENCH_GATEWAY_PUBLIC_URL = 'http://bench.local';
-
-const TARGETS = [
-  { id: 'gateway', label: 'gateway', role: 'subject', ...gatewayLaunch({ tenantsYaml: BENCH_TENANTS_YAML }) },
-  {
-    id: 'gateway-auth',
-    label: 'gateway + bearer',
-    role: 'subject',
-    ...gatewayLaunch({ tenantsYaml: BENCH_AUTH_TENANTS_YAML }),
-    prepare: async () => {
-      const auth = await startAuthFixture({ tenant: 'bench', audience: `${BENCH_GATEWAY_PUBLIC_URL}/t/bench/mcp` });
-      return { headers: { authorization: `Bearer ${auth.token}` }, env: { AUTH_PUBLIC_URL: auth.baseUrl, GATEWAY_PUBLIC_URL: BENCH_GATEWAY_PUBLIC_URL } };
-    },
-  },
-  { id: 'sdk', label: 'SDK 1.x stateless', role: 'sdk', ...scriptLaunch('sdk-server.mjs') },
-  { id: 'raw', label: 'raw Fastify (limit)', role: 'raw', ...scriptLaunch('raw-server.mjs') },
-];
+}
 
 // ---------------------------------------------------------------------------------------------
-// Workloads: a fixed JSON-RPC request and a check of the result it must produce.
+// Workloads. `targets` maps a target id to the MCP path it is measured on (absent = not run).
 // ---------------------------------------------------------------------------------------------
+const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+const ECHO = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
 const WORKLOADS = [
-  {
-    id: 'tools/list',
-    request: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
-    check(result, target) {
-      if (!Array.isArray(result.tools)) return 'result.tools is not an array';
-      const min = target.minTools;
-      if (result.tools.length < min) return `result.tools has ${result.tools.length} tools, expected >= ${min}`;
-      const names = new Set();
-      for (const tool of result.tools) {
-        if (!tool || typeof tool.name !== 'string') return 'a tool has no string name';
-        if (names.has(tool.name)) return `duplicate tool name "${tool.name}"`;
-        names.add(tool.name);
-      }
-      if (!names.has('echo')) return 'result.tools has no "echo" tool';
-      const missing = FIXTURE_TOOL_NAMES.filter((n) => !names.has(n));
-      if (missing.length) return `result.tools lacks fixture tool(s) ${missing.slice(0, 5).join(', ')}`;
-      return null;
-    },
-  },
-  {
-    id: 'tools/call echo',
-    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } },
-    check(result) {
-      if (result.isError === true) return `tool returned isError: ${JSON.stringify(result.content).slice(0, 200)}`;
-      if (!Array.isArray(result.content)) return 'result.content is not an array';
-      const echoed = result.content.some((c) => c && c.type === 'text' && typeof c.text === 'string' && c.text.includes('hello'));
-      return echoed ? null : 'result.content has no text block containing "hello"';
-    },
-  },
-];
+  { id: 'tools/list', request: LIST, kind: 'list', targets: { gateway: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
+  { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
+  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: true, targets: { gateway: '/t/proxy/mcp', upstream: '/mcp' } },
+  { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
+].filter((w) => ONLY_WORKLOADS.length === 0 || ONLY_WORKLOADS.includes(w.id));
 
-// ---------------------------------------------------------------------------------------------
-// Response validation
-// ---------------------------------------------------------------------------------------------
-function headerValue(headers, name) {
-  for (const [key, value] of Object.entries(headers ?? {})) {
-    if (key.toLowerCase() === name) return Array.isArray(value) ? value.join(', ') : String(value);
+/** Semantic check of one preflight response; its bytes then become the expected bytes. */
+function checkResult(workload, result) {
+  if (workload.kind === 'list') {
+    if (!Array.isArray(result.tools)) return 'result.tools is not an array';
+    const names = new Set(result.tools.map((t) => t?.name));
+    if (names.size !== result.tools.length) return 'duplicate tool names';
+    const missing = FIXTURE_TOOL_NAMES.filter((n) => !names.has(n));
+    if (missing.length) return `missing tools: ${missing.slice(0, 5).join(', ')}`;
+    return null;
   }
-  return '';
+  if (result.isError) return 'tools/call answered isError';
+  const text = Array.isArray(result.content) ? result.content.find((c) => c?.type === 'text')?.text : undefined;
+  return typeof text === 'string' && text.includes('hello') ? null : 'no text content containing "hello"';
 }
 
-/** JSON-RPC messages in an SSE body: each event's `data:` lines joined, parsed as JSON. */
-function parseSse(body) {
-  const messages = [];
-  for (const event of body.split(/\r?\n\r?\n/)) {
-    const data = event
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, ''))
-      .join('\n');
-    if (data.trim() === '') continue; // priming events carry an id and empty data
-    messages.push(JSON.parse(data));
+/** JSON-RPC response from a JSON or a one-event SSE body. */
+function parseRpc(text, contentType) {
+  if ((contentType ?? '').includes('text/event-stream')) {
+    const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim());
+    for (const d of data) {
+      const msg = JSON.parse(d);
+      if (msg && msg.id !== undefined) return msg;
+    }
+    throw new Error('no JSON-RPC response in the event stream');
   }
-  return messages;
-}
-
-/** Returns null when the response is the expected JSON-RPC result, else a reason. */
-function checkResponse(workload, target, status, body, headers) {
-  if (status !== 200) return `HTTP ${status}`;
-  const contentType = headerValue(headers, 'content-type');
-  let messages;
-  try {
-    messages = contentType.includes('text/event-stream') ? parseSse(body) : [JSON.parse(body)];
-  } catch (error) {
-    return `unparseable ${contentType || 'body'}: ${error.message}`;
-  }
-  const expectedId = workload.request.id;
-  const response = messages.find((m) => m && typeof m === 'object' && m.id === expectedId && ('result' in m || 'error' in m));
-  if (!response) return `no JSON-RPC response with id ${expectedId} in ${messages.length} message(s)`;
-  if (response.jsonrpc !== '2.0') return 'jsonrpc is not "2.0"';
-  if (response.error) return `JSON-RPC error ${response.error.code}: ${response.error.message}`;
-  if (typeof response.result !== 'object' || response.result === null) return 'result is not an object';
-  return workload.check(response.result, target);
-}
-
-/**
- * Per-request autocannon `onResponse` hook plus its counters. A body byte-identical to one that
- * already passed the full check is counted valid without re-parsing (a string compare instead of
- * JSON.parse of ~31 KB keeps the load generator's share of the 2 CPUs down); anything else gets
- * the full check.
- */
-function makeValidator(workload, target) {
-  const stats = { valid: 0, invalid: 0, samples: [], contentTypes: {} };
-  let lastGood = null;
-  const onResponse = (status, body, _context, headers) => {
-    if (status === 200 && body === lastGood) {
-      stats.valid++;
-      return;
-    }
-    const contentType = headerValue(headers, 'content-type').split(';')[0] || '(none)';
-    stats.contentTypes[contentType] = (stats.contentTypes[contentType] ?? 0) + 1;
-    const reason = checkResponse(workload, target, status, body, headers);
-    if (reason === null) {
-      stats.valid++;
-      lastGood = body;
-      return;
-    }
-    stats.invalid++;
-    if (stats.samples.length < MAX_INVALID_SAMPLES) {
-      stats.samples.push({ status, reason, body: String(body).slice(0, 300) });
-    }
-  };
-  return { stats, onResponse };
+  return JSON.parse(text);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Child processes (every server the bench starts), cleaned up on exit, error and signals
+// Processes
 // ---------------------------------------------------------------------------------------------
-// autocannon's timeout timer (retimer) can be re-armed with a slightly negative delay when the
-// event loop lags on a busy box; Node then prints a TimeoutNegativeWarning into the progress
-// output. It is harmless (Node uses 1 ms), so keep it out of the report; other warnings still print.
-process.removeAllListeners('warning');
-process.on('warning', (warning) => {
-  if (warning.name !== 'TimeoutNegativeWarning') console.error(`${warning.name}: ${warning.message}`);
-});
-
 const children = new Set();
-const cannons = new Set();
+let tmpDir = null;
+let interrupted = false;
 
 function killChild(child, signal) {
-  if (child.exitCode === null && child.signalCode === null) {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
+  try {
+    child.kill(signal);
+  } catch {
+    /* already gone */
   }
 }
 
@@ -261,8 +129,7 @@ async function stopChild(child) {
   }
   const exited = new Promise((resolve) => child.once('exit', resolve));
   killChild(child, 'SIGTERM');
-  const forced = await Promise.race([exited.then(() => false), sleep(3000).then(() => true)]);
-  if (forced) {
+  if (await Promise.race([exited.then(() => false), sleep(5000).then(() => true)])) {
     killChild(child, 'SIGKILL');
     await Promise.race([exited, sleep(2000)]);
   }
@@ -272,15 +139,11 @@ async function stopChild(child) {
 process.on('exit', () => {
   for (const child of children) killChild(child, 'SIGKILL');
 });
-
-let tmpDir = null;
-let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     if (interrupted) return;
     interrupted = true;
     console.error(`\n${signal}: stopping load and servers`);
-    for (const cannon of cannons) cannon.stop();
     Promise.allSettled([...children].map(stopChild)).finally(() => {
       if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
       process.exit(130);
@@ -299,23 +162,28 @@ function freePort() {
   });
 }
 
-/** CPU seconds (user+system) a process has used so far, from /proc; null where unavailable. */
+/** CPU seconds (utime + stime) a process has used so far, from /proc/<pid>/stat; null where unavailable. */
 function processCpuSeconds(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-    return ticks / 100; // USER_HZ is 100 on Linux
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ = 100
   } catch {
     return null;
   }
 }
 
-/**
- * Machine-wide CPU seconds spent in processes (user + nice + system + steal, all cores) from
- * /proc/stat; irq/softirq are left out because loopback networking of the bench itself lands
- * there. Null where unavailable.
- */
+/** Resident set size in MB, from /proc/<pid>/status. */
+function rssMb(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Machine-wide busy CPU seconds (user + nice + system + steal, all cores) from /proc/stat. */
 function machineBusySeconds() {
   try {
     const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -335,196 +203,297 @@ async function healthy(baseUrl) {
   }
 }
 
-/**
- * Starts a target as a child process (same Node binary as this script) and waits, with a
- * deadline, for its `listening on http://127.0.0.1:<port>` line and for GET /healthz = 200.
- * Throws an Error whose message says why it did not come up.
- */
-async function startTarget(target, ctx) {
-  const missing = target.missing();
-  if (missing) throw new Error(missing);
+/** Starts `node <args>` pinned to the server core and waits for its listening line and /healthz. */
+async function startServer(id, args, env) {
   const port = await freePort();
-  const { args, env } = target.command({ port, tmpDir: ctx.tmpDir, id: target.id });
   mkdirSync(path.join(RESULTS_DIR, 'logs'), { recursive: true });
-  const logPath = path.join(RESULTS_DIR, 'logs', `${target.id}.log`);
+  const logPath = path.join(RESULTS_DIR, 'logs', `${id}.log`);
   const log = createWriteStream(logPath);
-  const child = spawn(process.execPath, args, {
+  // taskset execs node, so the child's pid is node's (for /proc sampling).
+  const child = spawn('taskset', ['-c', SERVER_CPU, process.execPath, ...args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', ...env, ...ctx.env },
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, PORT: String(port), GATEWAY_PORT: String(port), HOST, GATEWAY_HOST: HOST },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
-
   const tail = [];
-  let sawListening = false;
+  let listening = false;
   const onData = (chunk) => {
     log.write(chunk);
     for (const line of chunk.toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      if (line.includes(`listening on http://${HOST}:`)) sawListening = true;
+      if (!line.trim()) continue;
+      if (line.includes(`listening on http://${HOST}:`) || line.includes(`:${port}`)) listening = true;
       tail.push(line);
-      if (tail.length > 20) tail.shift();
+      if (tail.length > 15) tail.shift();
     }
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  let spawnError = null;
-  child.once('error', (error) => {
-    spawnError = error;
-  });
-
   const baseUrl = `http://${HOST}:${port}`;
   const deadline = Date.now() + START_DEADLINE_MS;
-  const fail = async (why) => {
-    await stopChild(child);
-    log.end();
-    const output = tail.length ? `\n      last output:\n${tail.map((l) => `        ${l}`).join('\n')}` : '';
-    throw new Error(`${why} (log: ${path.relative(ROOT, logPath)})${output}`);
-  };
   for (;;) {
-    if (spawnError) return fail(`spawn failed: ${spawnError.message}`);
     if (child.exitCode !== null || child.signalCode !== null) {
-      return fail(`exited (${child.exitCode ?? child.signalCode}) before it was ready`);
+      throw new Error(`${id} exited (${child.exitCode ?? child.signalCode}) before it was ready (log: ${path.relative(ROOT, logPath)})\n${tail.join('\n')}`);
     }
-    if (sawListening && (await healthy(baseUrl))) break;
+    if ((listening || id === 'gateway') && (await healthy(baseUrl))) break;
     if (Date.now() > deadline) {
-      return fail(
-        sawListening
-          ? `GET /healthz did not answer 200 within ${START_DEADLINE_MS / 1000}s`
-          : `no "listening on http://${HOST}:${port}" line within ${START_DEADLINE_MS / 1000}s`,
-      );
+      await stopChild(child);
+      throw new Error(`${id} not ready within ${START_DEADLINE_MS / 1000}s (log: ${path.relative(ROOT, logPath)})`);
     }
     await sleep(100);
   }
-  return {
-    baseUrl,
-    pid: child.pid,
-    stop: async () => {
-      await stopChild(child);
-      log.end();
-    },
-  };
+  // Let boot-time work (JIT, lazy init, GC) settle before the idle RSS reading.
+  await sleep(1000);
+  return { id, baseUrl, pid: child.pid, idleRssMb: rssMb(child.pid), stop: async () => { await stopChild(child); log.end(); } };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Load
+// Load: wrk + a generated Lua script comparing every body with the expected bytes
 // ---------------------------------------------------------------------------------------------
 function requestHeaders(extra) {
-  return {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': PROTOCOL_VERSION,
-    ...extra,
-  };
+  return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION, ...extra };
 }
 
-function cannon(opts) {
+function luaString(s) {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
+
+/** A wrk script: POST `body` with `headers`; count responses that are not HTTP 200 + exactly `expectedFile`'s bytes. */
+function writeLuaScript(file, { body, headers, expectedFile, mismatchFile }) {
+  const headerLines = Object.entries(headers).map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`).join('\n');
+  writeFileSync(
+    file,
+    `-- generated by bench/gateway/run.mjs
+local f = assert(io.open(${luaString(expectedFile)}, "rb"))
+local expected = f:read("*a")
+f:close()
+wrk.method = "POST"
+wrk.body = ${luaString(body)}
+${headerLines}
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+end
+mismatches = 0
+responses = 0
+function response(status, headers, body)
+  responses = responses + 1
+  if status ~= 200 or body ~= expected then
+    mismatches = mismatches + 1
+    if mismatches == 1 then
+      local out = io.open(${luaString(mismatchFile)}, "wb")
+      if out then
+        out:write("HTTP " .. status .. "\\n" .. (body or ""))
+        out:close()
+      end
+    end
+  end
+end
+function done(summary, latency, requests)
+  local m, r = 0, 0
+  for _, t in ipairs(threads) do
+    m = m + t:get("mismatches")
+    r = r + t:get("responses")
+  end
+  local e = summary.errors
+  io.write(string.format('BENCHJSON {"requests":%d,"durationUs":%d,"bytes":%d,"mismatches":%d,"checked":%d,' ..
+    '"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},' ..
+    '"latencyUs":{"p50":%d,"p90":%d,"p99":%d,"mean":%.1f,"max":%d}}\\n',
+    summary.requests, summary.duration, summary.bytes, m, r, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.mean, latency.max))
+end
+`,
+  );
+}
+
+function runWrk(url, script, seconds) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon(opts, (error, result) => {
-      cannons.delete(instance);
-      if (error) reject(error);
-      else resolve(result);
+    const args = ['-c', LOADGEN_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url];
+    const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let out = '';
+    let err = '';
+    // wrk's own CPU (the noise indicator subtracts it): its /proc entry is gone once it exits.
+    let wrkCpuS = 0;
+    const poll = setInterval(() => {
+      wrkCpuS = processCpuSeconds(child.pid) ?? wrkCpuS;
+    }, 200);
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      children.delete(child);
+      const line = out.split('\n').find((l) => l.startsWith('BENCHJSON '));
+      if (!line) return reject(new Error(`wrk exited ${code} without a result: ${(err || out).slice(0, 500)}`));
+      resolve({ ...JSON.parse(line.slice('BENCHJSON '.length)), wrkCpuS });
     });
-    cannons.add(instance);
   });
 }
 
-async function runLoad({ url, path: mcpPath, headers, workload, target, duration }) {
-  const validator = makeValidator(workload, target);
-  const body = JSON.stringify(workload.request);
-  const result = await cannon({
-    url,
-    connections: CONNECTIONS,
-    duration,
-    method: 'POST',
-    headers,
-    body,
-    requests: [{ method: 'POST', path: mcpPath, headers, body, onResponse: validator.onResponse }],
+/** wrk needs to be there; the bench installs the Debian package when it is not (CI images). */
+function ensureWrk() {
+  if (spawnSync('wrk', ['--version']).error === undefined) return;
+  console.log('wrk not found: apt-get install -y wrk');
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
+  const run = (args) => spawnSync(sudo[0] ?? args[0], sudo.length ? [...sudo.slice(1), ...args] : args.slice(1), { stdio: 'inherit' });
+  if (run(['apt-get', 'install', '-y', 'wrk']).status !== 0) {
+    run(['apt-get', 'update']);
+    if (run(['apt-get', 'install', '-y', 'wrk']).status !== 0) throw new Error('could not install wrk (apt-get install -y wrk)');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preparation: start everything, capture and validate each target's response bytes
+// ---------------------------------------------------------------------------------------------
+async function post(url, headers, body) {
+  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+  return { status: res.status, contentType: res.headers.get('content-type'), sessionId: res.headers.get('mcp-session-id'), bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Two identical, valid responses ⇒ their bytes are what every load response must equal. */
+async function capture(url, headers, workload) {
+  const a = await post(url, headers, workload.request);
+  if (a.status !== 200) throw new Error(`HTTP ${a.status}: ${a.bytes.toString('utf8').slice(0, 300)}`);
+  const rpc = parseRpc(a.bytes.toString('utf8'), a.contentType);
+  if (!rpc.result) throw new Error(`no result: ${a.bytes.toString('utf8').slice(0, 300)}`);
+  const bad = checkResult(workload, rpc.result);
+  if (bad) throw new Error(bad);
+  const b = await post(url, headers, workload.request);
+  if (!a.bytes.equals(b.bytes)) throw new Error('two identical requests got different bytes (the byte-exact check cannot be used)');
+  return { bytes: a.bytes, contentType: a.contentType };
+}
+
+/** The bench's own session with the upstream (for the "upstream direct" row). */
+async function openSession(url) {
+  const headers = requestHeaders({});
+  const init = await post(url, headers, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  if (init.status !== 200 || !init.sessionId) throw new Error(`upstream initialize failed: HTTP ${init.status}`);
+  const withSession = { ...headers, 'mcp-session-id': init.sessionId };
+  await fetch(url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.arrayBuffer());
+  return withSession;
+}
+
+async function startAll(ctx) {
+  const servers = {};
+  const want = (id) => ONLY_TARGETS.length === 0 || ONLY_TARGETS.includes(id);
+  const needUpstream = WORKLOADS.some((w) => w.proxied);
+  if (needUpstream) servers.upstream = await startServer('upstream', [path.join(HERE, 'upstream-server.mjs')], {});
+  if (!existsSync(GATEWAY_MAIN)) throw new Error(`${path.relative(ROOT, GATEWAY_MAIN)} not found (run npm run build)`);
+  const auth = await startAuthFixture({ tenant: AUTH_TENANT, audience: `${GATEWAY_PUBLIC_URL}/t/${AUTH_TENANT}/mcp` });
+  ctx.bearer = auth.token;
+  const tenantsFile = path.join(ctx.tmpDir, 'tenants.yaml');
+  writeFileSync(tenantsFile, tenantsYaml(servers.upstream ? `${servers.upstream.baseUrl}/mcp` : 'http://127.0.0.1:9/mcp'));
+  // The gateway is always started: the raw row serves its captured bytes.
+  servers.gateway = await startServer('gateway', [...GATEWAY_ARGS, GATEWAY_MAIN], {
+    // The gateway's documented memory settings (docs/operations.md, "Gateway memory"), as npm start runs it.
+    MALLOC_ARENA_MAX: '2',
+    NODE_OPTIONS: '--max-semi-space-size=16',
+    TENANTS_FILE: tenantsFile,
+    CATALOG_SOURCES: 'file',
+    AUTH_PUBLIC_URL: auth.baseUrl,
+    GATEWAY_PUBLIC_URL,
   });
-  return { result, stats: validator.stats };
-}
-
-/** One request through fetch before the load, so a broken target is reported, not hammered. */
-async function preflight(url, headers, workload, target) {
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(workload.request),
-      signal: AbortSignal.timeout(5000),
-    });
-    const text = await res.text();
-    const reason = checkResponse(workload, target, res.status, text, Object.fromEntries(res.headers));
-    return reason === null ? null : { reason, body: text.slice(0, 300) };
-  } catch (error) {
-    return { reason: `request failed: ${error.message}`, body: '' };
-  }
-}
-
-/** Prepares and starts one target; returns { server, headers, url } or { error }. */
-async function launch(target, ctx) {
-  try {
-    const prepared = { headers: {}, env: {}, ...(target.prepare ? await target.prepare(ctx) : {}) };
-    const server = await startTarget(target, { ...ctx, env: prepared.env });
-    console.log(`  ${target.label}: up at ${server.baseUrl} (pid ${server.pid})`);
-    return { server, headers: requestHeaders(prepared.headers), url: `${server.baseUrl}${target.mcpPath}` };
-  } catch (error) {
-    console.log(`  ${target.label}: NOT RUN — ${error.message}`);
-    return { error: error.message.split('\n')[0] };
-  }
-}
-
-/** One measured run of one workload against one running target (warm-up first). */
-async function measure(target, running, workload) {
-  const { server, headers, url } = running;
-  let warmupStats = null;
-  if (WARMUP_S > 0) {
-    warmupStats = (await runLoad({ url, path: target.mcpPath, headers, workload, target, duration: WARMUP_S })).stats;
-  }
-  const serverCpu0 = processCpuSeconds(server.pid);
-  const machine0 = machineBusySeconds();
-  const selfCpu0 = process.cpuUsage();
-  const { result, stats } = await runLoad({ url, path: target.mcpPath, headers, workload, target, duration: DURATION_S });
-  const serverCpu1 = processCpuSeconds(server.pid);
-  const selfCpu = process.cpuUsage(selfCpu0);
-  const machine1 = machineBusySeconds();
-  const seconds = result.duration || DURATION_S;
-  const serverCpuPct = serverCpu0 !== null && serverCpu1 !== null ? (100 * (serverCpu1 - serverCpu0)) / seconds : null;
-  const loadgenCpuPct = (100 * (selfCpu.user + selfCpu.system)) / 1e6 / seconds;
-  // CPU used by everything else on the machine during the run (other sessions, builds): the
-  // noise indicator for a shared 2-core box.
-  const otherCpuPct =
-    machine0 !== null && machine1 !== null && serverCpuPct !== null
-      ? Math.max(0, (100 * (machine1 - machine0)) / seconds - serverCpuPct - loadgenCpuPct)
-      : null;
-  return {
-    reqPerSec: result.requests.average,
-    totalResponses: result.requests.total,
-    durationS: seconds,
-    latencyMs: {
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      avg: result.latency.average,
-      max: result.latency.max,
-    },
-    validReqPerSec: stats.valid / seconds,
-    valid: stats.valid,
-    invalid: stats.invalid,
-    invalidSamples: stats.samples,
-    contentTypes: stats.contentTypes,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    warmupInvalid: warmupStats ? warmupStats.invalid : 0,
-    warmupInvalidSamples: warmupStats ? warmupStats.samples : [],
-    serverCpuPct,
-    // Responses per CPU-second the server process spent: much less sensitive than req/s to other
-    // work on a shared machine, since it does not count time the server was not scheduled.
-    reqPerServerCpuS: serverCpuPct ? result.requests.total / ((serverCpuPct / 100) * seconds) : null,
-    loadgenCpuPct,
-    otherCpuPct,
+  // Capture the gateway's result bytes for the raw row.
+  const resultOf = async (request) => {
+    const { bytes } = await post(`${servers.gateway.baseUrl}/t/bench/mcp`, requestHeaders({}), request);
+    const text = bytes.toString('utf8');
+    const prefix = '{"jsonrpc":"2.0","id":1,"result":';
+    if (!text.startsWith(prefix) || !text.endsWith('}')) throw new Error(`unexpected gateway envelope: ${text.slice(0, 120)}`);
+    return bytes.subarray(Buffer.byteLength(prefix), bytes.length - 1);
   };
+  if (want('raw')) {
+    const listFile = path.join(ctx.tmpDir, 'raw-list.json');
+    const callFile = path.join(ctx.tmpDir, 'raw-call.json');
+    writeFileSync(listFile, await resultOf(LIST));
+    writeFileSync(callFile, await resultOf(ECHO));
+    servers.raw = await startServer('raw', [path.join(HERE, 'raw-server.mjs')], { RAW_LIST_RESULT: listFile, RAW_CALL_RESULT: callFile });
+  }
+  if (want('sdk1')) servers.sdk1 = await startServer('sdk1', [path.join(HERE, 'sdk-server.mjs')], { FIXTURE });
+  if (want('sdk2')) servers.sdk2 = await startServer('sdk2', [path.join(HERE, 'sdk2-server.mjs')], { FIXTURE });
+  if (!want('gateway')) servers.gateway.benchOnly = false;
+  return servers;
+}
+
+const LABELS = { gateway: 'gateway', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 (node:http bridge)', upstream: 'upstream direct (SDK 1.x)' };
+
+async function planCells(servers, ctx) {
+  const cells = [];
+  let upstreamSession = null;
+  for (const workload of WORKLOADS) {
+    for (const [targetId, mcpPath] of Object.entries(workload.targets)) {
+      const server = servers[targetId];
+      if (!server || (ONLY_TARGETS.length && !ONLY_TARGETS.includes(targetId))) continue;
+      const cell = { target: targetId, label: LABELS[targetId], workload: workload.id, rounds: [], idleRssMb: server.idleRssMb };
+      cells.push(cell);
+      try {
+        let headers = requestHeaders(workload.bearer ? { authorization: `Bearer ${ctx.bearer}` } : {});
+        if (targetId === 'upstream') headers = upstreamSession ??= await openSession(`${server.baseUrl}${mcpPath}`);
+        const url = `${server.baseUrl}${mcpPath}`;
+        const { bytes, contentType } = await capture(url, headers, workload);
+        const slug = `${targetId}-${workload.id.replace(/[^a-z]+/g, '-')}`;
+        const expectedFile = path.join(ctx.tmpDir, `${slug}.expected`);
+        writeFileSync(expectedFile, bytes);
+        const script = path.join(ctx.tmpDir, `${slug}.lua`);
+        const mismatchFile = path.join(RESULTS_DIR, 'logs', `${slug}.mismatch.txt`);
+        rmSync(mismatchFile, { force: true });
+        writeLuaScript(script, { body: JSON.stringify(workload.request), headers, expectedFile, mismatchFile });
+        // CPU of the row's server: the gateway plus its upstream for the proxied row.
+        const pids = [server.pid, ...(workload.proxied && targetId === 'gateway' ? [servers.upstream.pid] : [])];
+        Object.assign(cell, { url, script, pids, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
+      } catch (error) {
+        cell.status = 'skipped';
+        cell.reason = `preflight: ${error.message.split('\n')[0]}`;
+        console.log(`  ${cell.label} / ${workload.id}: SKIPPED — ${cell.reason}`);
+      }
+    }
+  }
+  return cells;
+}
+
+/**
+ * wrk drops its connections with requests in flight when a run ends; give the server a moment to
+ * finish those before the next run, so one run's tail never lands in the next one's window.
+ */
+const DRAIN_MS = 1000;
+
+async function measure(cell) {
+  if (WARMUP_S > 0) {
+    const warm = await runWrk(cell.url, cell.script, WARMUP_S);
+    cell.warmupMismatches = (cell.warmupMismatches ?? 0) + warm.mismatches;
+    await sleep(DRAIN_MS);
+  }
+  const cpu0 = cell.pids.map(processCpuSeconds);
+  const machine0 = machineBusySeconds();
+  const t0 = process.hrtime.bigint();
+  const r = await runWrk(cell.url, cell.script, DURATION_S);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu1 = cell.pids.map(processCpuSeconds);
+  const machine1 = machineBusySeconds();
+  const serverCpuS = cpu1.reduce((acc, v, i) => acc + (v ?? NaN) - (cpu0[i] ?? NaN), 0);
+  const wrkSeconds = r.durationUs / 1e6;
+  const serverCpuPct = (100 * serverCpuS) / seconds;
+  return {
+    reqPerSec: r.requests / wrkSeconds,
+    requests: r.requests,
+    mismatches: r.mismatches,
+    checked: r.checked,
+    errors: r.errors,
+    p50Ms: r.latencyUs.p50 / 1000,
+    p90Ms: r.latencyUs.p90 / 1000,
+    p99Ms: r.latencyUs.p99 / 1000,
+    serverCpuPct,
+    reqPerServerCpuS: serverCpuS > 0 ? r.requests / serverCpuS : null,
+    // Everything else on the machine meanwhile (other sessions): the noise indicator.
+    otherCpuPct: machine0 !== null && machine1 !== null ? Math.max(0, (100 * (machine1 - machine0 - r.wrkCpuS)) / seconds - serverCpuPct) : null,
+    rssAfterMb: rssMb(cell.mainPid),
+  };
+}
+
+async function measureAndDrain(cell) {
+  const r = await measure(cell);
+  await sleep(DRAIN_MS);
+  return r;
 }
 
 function median(values) {
@@ -534,177 +503,104 @@ function median(values) {
   return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
 }
 
-/** A table cell from one or more rounds: medians of rates/latencies/CPU, sums of failures. */
-function mergeRounds(base, rounds) {
-  const sum = (key) => rounds.reduce((acc, r) => acc + (r[key] ?? 0), 0);
-  const med = (pick) => median(rounds.map(pick));
-  const contentTypes = {};
-  for (const r of rounds) {
-    for (const [type, n] of Object.entries(r.contentTypes)) contentTypes[type] = (contentTypes[type] ?? 0) + n;
-  }
-  const invalid = sum('invalid');
-  const errors = sum('errors');
-  const timeouts = sum('timeouts');
-  return {
-    ...base,
-    status: invalid > 0 || errors > 0 || timeouts > 0 ? 'invalid' : 'ok',
-    reqPerSec: med((r) => r.reqPerSec),
-    validReqPerSec: med((r) => r.validReqPerSec),
-    latencyMs: {
-      p50: med((r) => r.latencyMs.p50),
-      p90: med((r) => r.latencyMs.p90),
-      p99: med((r) => r.latencyMs.p99),
-      avg: med((r) => r.latencyMs.avg),
-      max: Math.max(...rounds.map((r) => r.latencyMs.max)),
-    },
-    totalResponses: sum('totalResponses'),
-    valid: sum('valid'),
-    invalid,
-    invalidSamples: rounds.flatMap((r) => r.invalidSamples).slice(0, MAX_INVALID_SAMPLES),
-    contentTypes,
-    errors,
-    timeouts,
-    non2xx: sum('non2xx'),
-    warmupInvalid: sum('warmupInvalid'),
-    warmupInvalidSamples: rounds.flatMap((r) => r.warmupInvalidSamples).slice(0, MAX_INVALID_SAMPLES),
-    serverCpuPct: med((r) => r.serverCpuPct),
-    reqPerServerCpuS: med((r) => r.reqPerServerCpuS),
-    loadgenCpuPct: med((r) => r.loadgenCpuPct),
-    otherCpuPct: med((r) => r.otherCpuPct),
-    rounds,
-  };
-}
-
-/**
- * Starts every target (each its own child process; they idle while another is measured), then
- * measures workload by workload, target after target, so the rows a ratio compares run back to
- * back; with BENCH_ROUNDS > 1 that sequence repeats and each cell reports the median round.
- */
-async function benchAll(targets, ctx) {
-  const launched = [];
-  const cells = [];
-  try {
-    for (const target of targets) {
-      if (interrupted) break;
-      launched.push({ target, ...(await launch(target, ctx)) });
-    }
-    const plan = [];
-    for (const workload of WORKLOADS) {
-      for (const { target, server, headers, url, error } of launched) {
-        const base = { target: target.id, label: target.label, role: target.role, workload: workload.id };
-        if (!server) {
-          plan.push({ cell: { ...base, status: 'not-run', reason: error } });
-          continue;
-        }
-        const bad = await preflight(url, headers, workload, target);
-        if (bad) {
-          console.log(`  ${target.label} / ${workload.id}: SKIPPED — preflight response invalid: ${bad.reason}`);
-          if (bad.body) console.log(`    body: ${bad.body}`);
-          plan.push({ cell: { ...base, status: 'skipped', reason: `preflight: ${bad.reason}` } });
-          continue;
-        }
-        plan.push({ base, target, running: { server, headers, url }, workload, rounds: [] });
-      }
-    }
-    for (let round = 1; round <= ROUNDS && !interrupted; round++) {
-      if (ROUNDS > 1) console.log(`  round ${round}/${ROUNDS}`);
-      for (const item of plan) {
-        if (interrupted || item.cell) continue;
-        const r = await measure(item.target, item.running, item.workload);
-        item.rounds.push(r);
-        console.log(
-          `    ${item.target.label} / ${item.workload.id}: ${fmt(r.reqPerSec, 0)} req/s, p50 ${r.latencyMs.p50} ms, ` +
-            `p99 ${r.latencyMs.p99} ms, invalid ${r.invalid}${r.errors ? `, errors ${r.errors}` : ''}`,
-        );
-      }
-    }
-    for (const item of plan) {
-      if (item.cell) cells.push(item.cell);
-      else if (item.rounds.length) cells.push(mergeRounds(item.base, item.rounds));
-    }
-  } finally {
-    await Promise.allSettled(launched.filter((l) => l.server).map((l) => l.server.stop()));
-  }
-  return cells;
+function summarize(cell) {
+  if (cell.status === 'skipped') return cell;
+  const med = (key) => median(cell.rounds.map((r) => r[key]));
+  const sum = (pick) => cell.rounds.reduce((acc, r) => acc + pick(r), 0);
+  const mismatches = sum((r) => r.mismatches);
+  const errors = sum((r) => r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout);
+  return Object.assign(cell, {
+    status: mismatches > 0 || errors > 0 || (cell.warmupMismatches ?? 0) > 0 ? 'FAILED' : 'ok',
+    mismatches,
+    connErrors: errors,
+    checked: sum((r) => r.checked),
+    reqPerSec: med('reqPerSec'),
+    p50Ms: med('p50Ms'),
+    p99Ms: med('p99Ms'),
+    serverCpuPct: med('serverCpuPct'),
+    reqPerServerCpuS: med('reqPerServerCpuS'),
+    otherCpuPct: med('otherCpuPct'),
+    rssAfterMb: Math.max(...cell.rounds.map((r) => r.rssAfterMb ?? 0)),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Report
 // ---------------------------------------------------------------------------------------------
-function fmt(value, digits) {
-  return typeof value === 'number' && Number.isFinite(value)
-    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : '—';
+function fmt(value, digits = 0) {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
 }
 
-function addRatios(cells) {
-  for (const workload of WORKLOADS) {
-    const ref = (role, key) => cells.find((c) => c.role === role && c.workload === workload.id && c[key] > 0)?.[key];
-    const ratio = (value, base) => (typeof value === 'number' && base ? value / base : null);
-    for (const cell of cells.filter((c) => c.workload === workload.id && typeof c.reqPerSec === 'number')) {
-      cell.vsSdk = ratio(cell.reqPerSec, ref('sdk', 'reqPerSec'));
-      cell.vsRaw = ratio(cell.reqPerSec, ref('raw', 'reqPerSec'));
-      cell.cpuVsSdk = ratio(cell.reqPerServerCpuS, ref('sdk', 'reqPerServerCpuS'));
-      cell.cpuVsRaw = ratio(cell.reqPerServerCpuS, ref('raw', 'reqPerServerCpuS'));
-    }
-  }
+function ratio(a, b) {
+  return typeof a === 'number' && typeof b === 'number' && b > 0 ? a / b : null;
 }
 
 function printTable(cells) {
-  const header = ['target', 'workload', 'req/s', 'p50 ms', 'p99 ms', 'invalid', 'resp', '×SDK', '% raw', 'srv CPU', 'gen CPU', 'req/CPU-s', '% raw/CPU', 'note'];
+  const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status !== 'skipped');
+  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'checked', 'mismatch', 'srv CPU', 'req/CPU-s', '÷raw CPU-s', '×SDK1', '×SDK2', 'idle MB', 'after MB', 'status'];
   const rows = cells.map((c) => {
-    if (c.status === 'not-run' || c.status === 'skipped') {
-      return [c.label, c.workload, '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', `${c.status.toUpperCase()}: ${c.reason}`];
-    }
-    const invalidMark = c.status === 'invalid' ? ' !' : '';
-    const notes = [];
-    if (c.invalid > 0) notes.push(`INVALID RESPONSES (${c.invalid})`);
-    if (c.errors > 0) notes.push(`${c.errors} conn errors`);
-    if (c.timeouts > 0) notes.push(`${c.timeouts} timeouts`);
-    if (c.warmupInvalid > 0) notes.push(`${c.warmupInvalid} invalid in warm-up`);
-    if (c.otherCpuPct > NOISY_OTHER_CPU_PCT) notes.push(`noisy: other processes used ${fmt(c.otherCpuPct, 0)}% CPU`);
-    const kinds = Object.keys(c.contentTypes).map((t) => (t.includes('event-stream') ? 'sse' : t.includes('json') ? 'json' : t));
+    if (c.status === 'skipped') return [c.workload, c.label, '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', fmt(c.idleRssMb), '—', `SKIPPED: ${c.reason}`];
+    const raw = find('raw', c.workload);
+    const sdk1 = find('sdk1', c.workload);
+    const sdk2 = find('sdk2', c.workload);
+    const vsRaw = c.target === 'raw' ? null : ratio(c.reqPerServerCpuS, raw?.reqPerServerCpuS);
+    const notes = [c.status];
+    if (c.connErrors) notes.push(`${c.connErrors} socket errors`);
+    if (c.otherCpuPct > 25) notes.push(`noisy: others used ${fmt(c.otherCpuPct)}% CPU`);
+    if (c.target === 'gateway' && c.workload === 'proxied call') notes.push('CPU = gateway + upstream');
     return [
-      c.label,
       c.workload,
-      fmt(c.reqPerSec, 0),
-      fmt(c.latencyMs.p50, 0),
-      fmt(c.latencyMs.p99, 0),
-      `${c.invalid}${invalidMark}`,
-      kinds.join('+') || '—',
-      c.vsSdk != null ? `${fmt(c.vsSdk, 1)}×` : '—',
-      c.vsRaw != null ? `${fmt(100 * c.vsRaw, 0)}%` : '—',
-      c.serverCpuPct != null ? `${fmt(c.serverCpuPct, 0)}%` : '—',
-      `${fmt(c.loadgenCpuPct, 0)}%`,
-      fmt(c.reqPerServerCpuS, 0),
-      c.cpuVsRaw != null ? `${fmt(100 * c.cpuVsRaw, 0)}%` : '—',
+      c.label,
+      fmt(c.reqPerSec),
+      fmt(c.p50Ms, 2),
+      fmt(c.p99Ms, 2),
+      fmt(c.checked),
+      fmt(c.mismatches),
+      `${fmt(c.serverCpuPct)}%`,
+      fmt(c.reqPerServerCpuS),
+      vsRaw === null ? '—' : fmt(vsRaw, 2),
+      c.target === 'sdk1' ? '—' : ratio(c.reqPerSec, sdk1?.reqPerSec) === null ? '—' : `${fmt(ratio(c.reqPerSec, sdk1?.reqPerSec), 1)}×`,
+      c.target === 'sdk2' ? '—' : ratio(c.reqPerSec, sdk2?.reqPerSec) === null ? '—' : `${fmt(ratio(c.reqPerSec, sdk2?.reqPerSec), 1)}×`,
+      fmt(c.idleRssMb),
+      fmt(c.rssAfterMb),
       notes.join('; '),
     ];
   });
-  const numeric = new Set([2, 3, 4, 5, 7, 8, 9, 10, 11, 12]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cols) =>
-    cols
-      .map((col, i) => (i === cols.length - 1 ? col : numeric.has(i) ? col.padStart(widths[i]) : col.padEnd(widths[i])))
-      .join('  ')
-      .trimEnd();
+  const line = (cols) => cols.map((col, i) => (i === cols.length - 1 ? col : i < 2 ? col.padEnd(widths[i]) : col.padStart(widths[i]))).join('  ').trimEnd();
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) console.log(line(row));
 }
 
-function printInvalidSamples(cells) {
-  const withSamples = cells.filter((c) => c.invalidSamples?.length || c.warmupInvalidSamples?.length);
-  if (withSamples.length === 0) return;
-  console.log('\nInvalid responses (first few per cell):');
-  for (const c of withSamples) {
-    for (const [phase, samples] of [['run', c.invalidSamples ?? []], ['warm-up', c.warmupInvalidSamples ?? []]]) {
-      for (const s of samples) {
-        console.log(`  ${c.label} / ${c.workload} [${phase}]: HTTP ${s.status}: ${s.reason}`);
-        console.log(`    body: ${s.body.replace(/\n/g, '\\n')}`);
-      }
-    }
-  }
+function goals(cells) {
+  const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status === 'ok');
+  const out = [];
+  const add = (name, value, threshold, met, detail) => out.push({ name, value, threshold, met, detail });
+  const gl = find('gateway', 'tools/list');
+  const rl = find('raw', 'tools/list');
+  const gc = find('gateway', 'tools/call');
+  const rc = find('raw', 'tools/call');
+  const gb = find('gateway', 'list + bearer');
+  const gp = find('gateway', 'proxied call');
+  const up = find('upstream', 'proxied call');
+  const r1 = ratio(gl?.reqPerServerCpuS, rl?.reqPerServerCpuS);
+  add('tools/list ÷ raw, per server CPU-second', r1, '≥ 0.85', r1 !== null && r1 >= 0.85, `req/s ratio ${fmt(ratio(gl?.reqPerSec, rl?.reqPerSec), 2)}`);
+  const r2 = ratio(gc?.reqPerServerCpuS, rc?.reqPerServerCpuS);
+  add('in-process tools/call ÷ raw, per server CPU-second', r2, '≥ 0.70', r2 !== null && r2 >= 0.7, `req/s ratio ${fmt(ratio(gc?.reqPerSec, rc?.reqPerSec), 2)}`);
+  const r3 = ratio(gb?.reqPerServerCpuS, gl?.reqPerServerCpuS);
+  add('tools/list with bearer ÷ without, per server CPU-second', r3, '≥ 0.90', r3 !== null && r3 >= 0.9, `req/s ratio ${fmt(ratio(gb?.reqPerSec, gl?.reqPerSec), 2)}`);
+  const r4 = ratio(gl?.p99Ms, rl?.p99Ms);
+  add('tools/list p99 ÷ raw p99', r4, '≤ 2', r4 !== null && r4 <= 2, `${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms`);
+  const r5 = ratio(gp?.reqPerSec, up?.reqPerSec);
+  add('proxied tools/call ÷ upstream direct, req/s', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `per CPU-s (gateway+upstream vs upstream) ${fmt(ratio(gp?.reqPerServerCpuS, up?.reqPerServerCpuS), 2)}`);
+  const d50 = gp && up ? gp.p50Ms - up.p50Ms : null;
+  add('proxied p50 overhead (ms, at 64 connections)', d50, '≤ 0.2', d50 !== null && d50 <= 0.2, `${fmt(gp?.p50Ms, 2)} vs ${fmt(up?.p50Ms, 2)} ms`);
+  const d99 = gp && up ? gp.p99Ms - up.p99Ms : null;
+  add('proxied p99 overhead (ms, at 64 connections)', d99, '≤ 1', d99 !== null && d99 <= 1, `${fmt(gp?.p99Ms, 2)} vs ${fmt(up?.p99Ms, 2)} ms`);
+  console.log('\nTargets (ratios from this run):');
+  for (const g of out) console.log(`  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`);
+  return out;
 }
 
 function packageVersion(name) {
@@ -713,6 +609,10 @@ function packageVersion(name) {
   } catch {
     return 'unknown';
   }
+}
+
+function list(raw, sep = ',') {
+  return (raw ?? '').split(sep).map((s) => s.trim()).filter(Boolean);
 }
 
 function positiveNumber(name, fallback) {
@@ -733,9 +633,7 @@ function nonNegativeNumber(name, fallback) {
 
 // ---------------------------------------------------------------------------------------------
 async function main() {
-  const unknown = ONLY.filter((id) => !TARGETS.some((t) => t.id === id));
-  if (unknown.length) throw new Error(`BENCH_TARGETS: unknown target(s) ${unknown.join(', ')}; known: ${TARGETS.map((t) => t.id).join(', ')}`);
-  const targets = ONLY.length ? TARGETS.filter((t) => ONLY.includes(t.id)) : TARGETS;
+  ensureWrk();
   const cpus = os.cpus();
   const meta = {
     startedAt: new Date().toISOString(),
@@ -747,91 +645,66 @@ async function main() {
     durationS: DURATION_S,
     warmupS: WARMUP_S,
     rounds: ROUNDS,
-    protocolVersion: PROTOCOL_VERSION,
-    fixture: FIXTURE,
+    serverCpu: SERVER_CPU,
+    loadgenCpu: LOADGEN_CPU,
     versions: {
-      autocannon: packageVersion('autocannon'),
+      wrk: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0],
       '@modelcontextprotocol/sdk': packageVersion('@modelcontextprotocol/sdk'),
+      '@modelcontextprotocol/server': packageVersion('@modelcontextprotocol/server'),
       fastify: packageVersion('fastify'),
-      express: packageVersion('express'),
     },
   };
   console.log(
-    `bench/gateway: ${CONNECTIONS} connections, ${DURATION_S}s per cell after ${WARMUP_S}s warm-up` +
-      `${ROUNDS > 1 ? `, ${ROUNDS} rounds (median)` : ''}; ` +
-      `node ${meta.node}, ${meta.cpus} CPU(s) (${meta.cpuModel})`,
+    `bench/gateway: wrk -t1 -c${CONNECTIONS} on cpu ${LOADGEN_CPU}, servers on cpu ${SERVER_CPU}; ${WARMUP_S}s warm-up + ${DURATION_S}s per cell, ` +
+      `${ROUNDS} interleaved round(s), medians; node ${meta.node}, ${meta.cpus} CPU(s); load average at start ${meta.loadAvgAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
-
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
-  let cells;
+  const ctx = { tmpDir };
+  let servers = {};
+  let cells = [];
   try {
-    cells = await benchAll(targets, { tmpDir });
+    servers = await startAll(ctx);
+    for (const s of Object.values(servers)) console.log(`  ${s.id}: up at ${s.baseUrl} (pid ${s.pid}, idle RSS ${fmt(s.idleRssMb)} MB)`);
+    cells = await planCells(servers, ctx);
+    const runnable = cells.filter((c) => c.status !== 'skipped');
+    for (let round = 1; round <= ROUNDS && !interrupted; round++) {
+      console.log(`  round ${round}/${ROUNDS}`);
+      for (const cell of runnable) {
+        const r = await measureAndDrain(cell);
+        cell.rounds.push(r);
+        console.log(`    ${cell.workload} / ${cell.label}: ${fmt(r.reqPerSec)} req/s, p50 ${fmt(r.p50Ms, 2)} ms, p99 ${fmt(r.p99Ms, 2)} ms, srv CPU ${fmt(r.serverCpuPct)}%, mismatches ${r.mismatches}`);
+      }
+    }
+    cells.forEach(summarize);
   } finally {
+    await Promise.allSettled(Object.values(servers).map((s) => s.stop()));
     rmSync(tmpDir, { recursive: true, force: true });
     tmpDir = null;
   }
-  addRatios(cells);
-
   console.log('');
   printTable(cells);
-  printInvalidSamples(cells);
-
-  const gatewayList = cells.find((c) => c.target === 'gateway' && c.workload === 'tools/list');
-  const goal = {
-    metric: 'gateway tools/list req/s ÷ raw limit tools/list req/s',
-    threshold: 0.8,
-    ratio: null,
-    met: null,
-    perServerCpuRatio: null,
-  };
-  if (gatewayList && typeof gatewayList.vsRaw === 'number') {
-    goal.ratio = gatewayList.vsRaw;
-    goal.met = gatewayList.vsRaw >= 0.8 && gatewayList.status === 'ok';
-    goal.perServerCpuRatio = gatewayList.cpuVsRaw ?? null;
-  }
-  const authList = cells.find((c) => c.target === 'gateway-auth' && c.workload === 'tools/list');
-  goal.authOverhead = null;
-  if (gatewayList?.reqPerSec > 0 && authList?.reqPerSec > 0) {
-    const ratio = authList.reqPerSec / gatewayList.reqPerSec;
-    // Per server CPU-second is the comparison to trust on a shared machine (see Notes).
-    const perCpu = gatewayList.reqPerServerCpuS > 0 && authList.reqPerServerCpuS > 0 ? authList.reqPerServerCpuS / gatewayList.reqPerServerCpuS : null;
-    const judged = perCpu ?? ratio;
-    goal.authOverhead = { metric: 'gateway + bearer tools/list ÷ gateway tools/list (per server CPU-second; req/s beside)', threshold: 0.9, ratio, perServerCpuRatio: perCpu, met: judged >= 0.9 && authList.status === 'ok' };
-    console.log(
-      `\nGoal: bearer verification costs < 10% of tools/list throughput: ${fmt(100 * judged, 0)}% per server CPU-second ` +
-        `(${fmt(100 * ratio, 0)}% of req/s) — ${goal.authOverhead.met ? 'MET' : 'NOT MET'}`,
-    );
-  }
-  console.log(
-    `\nGoal: gateway tools/list >= 80% of the raw limit: ` +
-      (goal.ratio === null
-        ? 'not measured'
-        : `${fmt(100 * goal.ratio, 0)}% — ${goal.met ? 'MET' : 'NOT MET'}` +
-          (goal.perServerCpuRatio != null ? ` (per server CPU-second: ${fmt(100 * goal.perServerCpuRatio, 0)}%)` : '')),
-  );
+  const goalList = goals(cells);
+  const others = median(cells.flatMap((c) => (c.rounds ?? []).map((r) => r.otherCpuPct)));
   console.log(
     [
-      `Notes: this machine has ${meta.cpus} CPU(s) and autocannon (this process) shares them with the server under test,`,
-      `so every number is a lower bound, and the raw limit is capped partly by the load generator itself (see gen CPU).`,
-      `req/s = autocannon's mean of per-second samples. A response is valid only with HTTP 200 and the expected JSON-RPC`,
-      `result (SSE bodies parsed from their data: lines); "!" marks a cell with invalid responses, connection errors or`,
-      `timeouts. ×SDK and % raw compare each row's req/s with the SDK and raw rows of the same workload.`,
-      `srv CPU / gen CPU = CPU time of the server process / of this load generator during the cell (100% = one core);`,
-      `req/CPU-s = responses per CPU-second of the server process, and % raw/CPU its ratio to the raw row: the`,
-      `comparison to trust when the machine is busy, since req/s also moves with CPU taken by other processes;`,
-      `"noisy" marks cells where other processes on the machine used more than ${NOISY_OTHER_CPU_PCT}% CPU meanwhile.`,
+      '',
+      `Machine load: load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end; other processes used a median ${fmt(others)}% CPU during the cells`,
+      `(100% = one core, of ${meta.cpus}). Absolute numbers move with that; ratios measured side by side in this run are what count.`,
+      'checked = responses compared byte for byte with the preflight response (a row with any mismatch, socket error or',
+      'timeout is FAILED; the first mismatching body is in results/logs/*.mismatch.txt). req/CPU-s = responses per CPU-second',
+      'of the server process (from /proc/<pid>/stat); ÷raw CPU-s compares that with the raw row of the same workload.',
+      'idle MB = the server process RSS after boot, before any load; after MB = the largest RSS seen after this row\'s cells.',
     ].join('\n'),
   );
-
   mkdirSync(RESULTS_DIR, { recursive: true });
   const outFile = path.join(RESULTS_DIR, 'latest.json');
-  writeFileSync(outFile, `${JSON.stringify({ meta: { ...meta, finishedAt: new Date().toISOString() }, goal, cells }, null, 2)}\n`);
+  writeFileSync(outFile, `${JSON.stringify({ meta: { ...meta, finishedAt: new Date().toISOString(), loadAvgAtEnd: os.loadavg() }, goals: goalList, cells }, null, 2)}\n`);
   console.log(`Results: ${path.relative(process.cwd(), outFile) || outFile}`);
+  if (cells.some((c) => c.status === 'FAILED')) process.exitCode = 1;
 }
 
 main().catch(async (error) => {
   console.error(`bench/gateway failed: ${error.stack ?? error}`);
-  for (const cannonInstance of cannons) cannonInstance.stop();
   await Promise.allSettled([...children].map(stopChild));
   if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
   process.exit(1);

@@ -37,7 +37,11 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
     private readonly adapterHost: HttpAdapterHost,
   ) {
-    this.directory = new TenantDirectory({ publicUrl: config.publicUrl, domain: config.GATEWAY_DOMAIN });
+    this.directory = new TenantDirectory({
+      publicUrl: config.publicUrl,
+      domain: config.GATEWAY_DOMAIN,
+      pageCacheBytes: Math.round(config.GATEWAY_PAGE_CACHE_MB * 1024 * 1024),
+    });
     // Replicas must agree on the sealing keys: GATEWAY_STATE_KEYS, else keys derived (per
     // purpose, HKDF) from the shared SECRETS_KEY every replica already holds.
     const stateKeys =

@@ -26,6 +26,7 @@ import type {
   ToolEntry,
 } from './definitions';
 import { filterMeta } from './filter-meta';
+import { PageCache } from './page-cache';
 import { publishTool } from './publish-tool';
 
 export type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
@@ -42,6 +43,8 @@ export interface CompileOptions {
   resourceSubscribe?: boolean;
   /** Told about a tool whose `inputSchema` does not compile (its calls are then not validated here). */
   onSchemaError?: (toolName: string, err: Error) => void;
+  /** Where compiled list pages are kept (default: one process-wide cache, see `CompiledCatalog.pageCache`). */
+  pageCache?: PageCache;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -56,27 +59,37 @@ const LIST_FIELD: Record<ListMethod, string> = {
   'prompts/list': 'prompts',
 };
 
-/** The published items of one list for one (surface, version), and its precompiled pages. */
-interface PageSet {
+/** The published items of one list for one (surface, version): built on a page miss, then dropped. */
+interface PublishedList {
   field: string;
   items: Record<string, unknown>[];
   /** Keyset key of each item (name, uri or uriTemplate), index-aligned with `items`. */
   keys: string[];
-  first: Buffer;
-  /** Precompiled pages after the first, by the cursor that leads to them. */
-  byCursor: Map<string, Buffer>;
   /** Fields appended to every page (modern era: resultType, ttlMs, cacheScope, _meta). */
   extra: Record<string, unknown> | undefined;
 }
 
-type VersionLists = Record<ListMethod, PageSet>;
+const VERSION_SET: ReadonlySet<string> = new Set(VERSIONS);
+
+/** Validators by schema object: tenants built from one bundle share definition objects, so this skips even the content hash. */
+const validatorsBySchema = new WeakMap<object, ArgsValidator>();
+let nextCatalogId = 1;
+let sharedPageCache = new PageCache();
 
 /**
- * A snapshot compiled for serving: per-tool argument validators, lookup maps, and for
- * every (surface, version) the result bytes of each list page. Built when a snapshot
- * changes, never per request; immutable afterwards, so a swap is one reference assignment.
+ * A snapshot compiled for serving: per-tool argument validators and lookup maps, built when a
+ * snapshot changes (never per request), and list pages compiled lazily — a page's result bytes
+ * are built on its first request for a (surface, version) and kept in a byte-bounded,
+ * content-addressed LRU shared by every catalog in the process, so ten thousand tenants do not
+ * hold (surfaces × versions × pages) Buffers each. Immutable otherwise: a swap is one reference
+ * assignment, and `release()` drops only this catalog's pages.
  */
 export class CompiledCatalog {
+  /** This catalog's owner id in the page cache. */
+  private readonly id = nextCatalogId++;
+  /** Keyset keys per (surface, version, method) seen so far (cursor resolution; small: names only). */
+  private readonly keysByList = new Map<string, string[]>();
+
   private constructor(
     readonly snapshot: CatalogSnapshot,
     private readonly info: ServerInfo,
@@ -85,13 +98,25 @@ export class CompiledCatalog {
     private readonly prompts: Map<string, PromptEntry>,
     private readonly resources: Map<string, ResourceEntry>,
     private readonly templates: { entry: ResourceTemplateEntry; match: UriTemplateMatcher }[],
-    private readonly lists: Map<string, Map<ProtocolVersion, VersionLists>>,
+    private readonly surfaces: Record<string, SurfaceProfile>,
+    private readonly modernExtra: Record<string, unknown>,
     private readonly pageSize: number,
+    private readonly pages: PageCache,
   ) {}
 
+  /** The process-wide page cache catalogs use unless `CompileOptions.pageCache` names another. */
+  static get pageCache(): PageCache {
+    return sharedPageCache;
+  }
+
+  /** Replaces the process-wide page cache (e.g. with the gateway's configured byte bound); affects catalogs built afterwards. */
+  static usePageCache(cache: PageCache): void {
+    sharedPageCache = cache;
+  }
+
   /**
-   * Compiles validators, lookup maps and every list page for every surface × supported version.
-   * A `generic` surface is always compiled (the fallback for unknown surface ids).
+   * Compiles validators and lookup maps; list pages are compiled on first use.
+   * A `generic` surface is always available (the fallback for unknown surface ids).
    * @throws CatalogError `CATALOG_DUPLICATE_NAME` when two tools/prompts share a name or two resources a URI.
    */
   static build(snapshot: CatalogSnapshot, options: CompileOptions): CompiledCatalog {
@@ -102,8 +127,7 @@ export class CompiledCatalog {
     for (const entry of snapshot.tools) {
       const name = entry.definition.name;
       if (tools.has(name)) throw duplicate('tool', name);
-      const validate = compileValidator(entry.definition.inputSchema, (err) => options.onSchemaError?.(name, err));
-      tools.set(name, { entry, validate });
+      tools.set(name, { entry, validate: validatorFor(name, entry, options) });
     }
     const prompts = uniqueMap(snapshot.prompts, (e) => e.definition.name, 'prompt');
     const resources = uniqueMap(snapshot.resources, (e) => e.definition.uri, 'resource');
@@ -116,35 +140,6 @@ export class CompiledCatalog {
       cacheScope: options.cacheScope ?? 'private',
       ...modernResultFields(info),
     };
-    const lists = new Map<string, Map<ProtocolVersion, VersionLists>>();
-    for (const [surfaceId, surface] of Object.entries(surfaces)) {
-      const byVersion = new Map<ProtocolVersion, VersionLists>();
-      for (const version of VERSIONS) {
-        const extra = isModernVersion(version) ? modernExtra : undefined;
-        const make = (method: ListMethod, items: Record<string, unknown>[], keys: string[]) =>
-          pageSet(LIST_FIELD[method], items, keys, pageSize, extra);
-        const published = publishTools(snapshot.tools, surface, version);
-        byVersion.set(version, {
-          'tools/list': make('tools/list', published, published.map((t) => t.name as string)),
-          'resources/list': make(
-            'resources/list',
-            snapshot.resources.map((e) => publishResource(e.definition, surface, version)),
-            snapshot.resources.map((e) => e.definition.uri),
-          ),
-          'resources/templates/list': make(
-            'resources/templates/list',
-            snapshot.resourceTemplates.map((e) => publishResourceTemplate(e.definition, surface, version)),
-            snapshot.resourceTemplates.map((e) => e.definition.uriTemplate),
-          ),
-          'prompts/list': make(
-            'prompts/list',
-            snapshot.prompts.map((e) => publishPrompt(e.definition, surface, version)),
-            snapshot.prompts.map((e) => e.definition.name),
-          ),
-        });
-      }
-      lists.set(surfaceId, byVersion);
-    }
 
     const hasResources = snapshot.resources.length > 0 || snapshot.resourceTemplates.length > 0;
     const caps = deepFreeze({
@@ -154,7 +149,19 @@ export class CompiledCatalog {
       logging: {},
       completions: {},
     });
-    return new CompiledCatalog(snapshot, deepFreeze(info), caps, tools, prompts, resources, templates, lists, pageSize);
+    return new CompiledCatalog(
+      snapshot,
+      deepFreeze(info),
+      caps,
+      tools,
+      prompts,
+      resources,
+      templates,
+      surfaces,
+      modernExtra,
+      pageSize,
+      options.pageCache ?? sharedPageCache,
+    );
   }
 
   get serverInfo(): ServerInfo {
@@ -189,52 +196,90 @@ export class CompiledCatalog {
   /**
    * Result bytes (no JSON-RPC envelope) of one page of a list for a surface and version:
    * modern versions carry `resultType`, `ttlMs`, `cacheScope` and `_meta` serverInfo.
-   * An unknown surface id falls back to `generic`. The same Buffer instance is returned for
-   * the same page every time: callers must not write into it.
+   * An unknown surface id falls back to `generic`. Page-boundary pages come from the shared
+   * page cache (compiled on a miss); equal bytes are one shared Buffer: callers must not
+   * write into it.
    * @throws McpError −32602 for an invalid cursor.
    */
   list(method: ListMethod, surfaceId: string, version: ProtocolVersion, cursor?: string): Buffer {
-    const byVersion = this.lists.get(surfaceId) ?? (this.lists.get('generic') as Map<ProtocolVersion, VersionLists>);
-    const set = byVersion.get(version)?.[method];
-    if (!set) {
+    const surfaceKey = Object.hasOwn(this.surfaces, surfaceId) ? surfaceId : 'generic';
+    if (!VERSION_SET.has(version) || !Object.hasOwn(LIST_FIELD, method)) {
       // Only a transport bug gets here (methods and versions are decided before the lookup).
       throw new McpError(ErrorCode.InvalidParams, `No ${String(method)} for protocol version ${String(version)}`);
     }
-    if (cursor === undefined || cursor === null) return set.first;
-    return set.byCursor.get(cursor) ?? this.pageFromCursor(set, cursor);
+    const listKey = `${surfaceKey}\u0000${version}\u0000${method}`;
+    let start = 0;
+    if (cursor !== undefined && cursor !== null) {
+      const position = decodeCursor(cursor);
+      if (!position) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
+      const keys = this.keysByList.get(listKey) ?? this.publish(listKey, method, surfaceKey, version).keys;
+      // Keyset first; when the key has gone (an older snapshot's cursor), the offset it was minted at.
+      const at = keys.indexOf(position.key);
+      start = at >= 0 ? at + 1 : Math.min(position.offset, keys.length);
+    }
+    // Only page boundaries are cached: a cursor from an older snapshot may start anywhere, and
+    // such one-off pages must not push the regular ones out.
+    const boundary = start % this.pageSize === 0;
+    const pageKey = `${listKey}\u0000${start}`;
+    if (boundary) {
+      const hit = this.pages.get(this.id, pageKey);
+      if (hit) return hit;
+    }
+    const bytes = pageBytes(this.publish(listKey, method, surfaceKey, version), start, this.pageSize).bytes;
+    return boundary ? this.pages.set(this.id, pageKey, bytes) : bytes;
   }
 
-  /** A cursor that is not a current page boundary (minted by an older snapshot): resume after its key. */
-  private pageFromCursor(set: PageSet, cursor: unknown): Buffer {
-    const position = decodeCursor(cursor);
-    if (!position) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
-    const at = set.keys.indexOf(position.key);
-    // Keyset first; when the key has gone, fall back to the offset it was minted at.
-    const start = at >= 0 ? at + 1 : Math.min(position.offset, set.items.length);
-    return pageBytes(set, start, this.pageSize).bytes;
+  /** Drops this catalog's pages from the page cache (it was replaced); other catalogs' pages stay. */
+  release(): void {
+    this.pages.release(this.id);
+  }
+
+  /** The published items of one list; remembers its keys (cheap) but not the items. */
+  private publish(listKey: string, method: ListMethod, surfaceKey: string, version: ProtocolVersion): PublishedList {
+    const surface = this.surfaces[surfaceKey] as SurfaceProfile;
+    const extra = isModernVersion(version) ? this.modernExtra : undefined;
+    const s = this.snapshot;
+    let items: Record<string, unknown>[];
+    let keys: string[];
+    switch (method) {
+      case 'tools/list':
+        items = publishTools(s.tools, surface, version);
+        keys = items.map((t) => t.name as string);
+        break;
+      case 'resources/list':
+        items = s.resources.map((e) => publishResource(e.definition, surface, version));
+        keys = s.resources.map((e) => e.definition.uri);
+        break;
+      case 'resources/templates/list':
+        items = s.resourceTemplates.map((e) => publishResourceTemplate(e.definition, surface, version));
+        keys = s.resourceTemplates.map((e) => e.definition.uriTemplate);
+        break;
+      default:
+        items = s.prompts.map((e) => publishPrompt(e.definition, surface, version));
+        keys = s.prompts.map((e) => e.definition.name);
+    }
+    this.keysByList.set(listKey, keys);
+    return { field: LIST_FIELD[method], items, keys, extra };
   }
 }
 
-function pageSet(
-  field: string,
-  items: Record<string, unknown>[],
-  keys: string[],
-  pageSize: number,
-  extra: Record<string, unknown> | undefined,
-): PageSet {
-  const set: PageSet = { field, items, keys, first: Buffer.alloc(0), byCursor: new Map(), extra };
-  let page = pageBytes(set, 0, pageSize);
-  set.first = page.bytes;
-  // Bounded: each step advances by pageSize ≥ 1 until the list ends.
-  while (page.next !== undefined) {
-    const next = pageBytes(set, page.next.start, pageSize);
-    set.byCursor.set(page.next.cursor, next.bytes);
-    page = next;
-  }
-  return set;
+/** A tool's validator: shared with every catalog holding the same schema object, else compiled (cached by content). */
+function validatorFor(name: string, entry: ToolEntry, options: CompileOptions): ArgsValidator {
+  const schema = entry.definition.inputSchema as unknown;
+  const cacheable = typeof schema === 'object' && schema !== null;
+  const known = cacheable ? validatorsBySchema.get(schema) : undefined;
+  if (known) return known;
+  let failed = false;
+  const validate = compileValidator(entry.definition.inputSchema, (err) => {
+    failed = true;
+    options.onSchemaError?.(name, err);
+  });
+  // A broken schema is reported to each catalog that holds it, so it is not remembered.
+  if (!failed && cacheable) validatorsBySchema.set(schema, validate);
+  return validate;
 }
 
-function pageBytes(set: PageSet, start: number, pageSize: number): { bytes: Buffer; next?: { start: number; cursor: string } } {
+function pageBytes(set: PublishedList, start: number, pageSize: number): { bytes: Buffer; next?: { start: number; cursor: string } } {
   const end = Math.min(start + pageSize, set.items.length);
   const result: Record<string, unknown> = { [set.field]: set.items.slice(start, end) };
   let next: { start: number; cursor: string } | undefined;

@@ -19,6 +19,7 @@ export * from './filter-meta';
 export * from './publish-tool';
 export * from './tool-definitions-from-json';
 export * from './compiled-catalog';
+export * from './page-cache';
 export * from './published-catalog';
 export * from './tenant-auth-schema';
 export * from './tenant-secret-aad';

@@ -24,6 +24,11 @@ export function localHandlerKey(bundleId: string, name: string): string {
 /** A snapshot whose entries all route to the bundle's local handlers; `version` is its content hash. */
 export function snapshotFromBundle(tenantId: string, bundle: LocalBundle): CatalogSnapshot {
   const local = (key: string) => ({ kind: 'local' as const, handler: localHandlerKey(bundle.id, key) });
+  // A bundle's definitions are static and shared by every tenant built from it; frozen, their
+  // canonical JSON is computed once for all those tenants' snapshot hashes (see canonicalJson).
+  for (const item of [...bundle.tools, ...(bundle.resources ?? []), ...(bundle.resourceTemplates ?? []), ...(bundle.prompts ?? [])]) {
+    deepFreeze(item.definition);
+  }
   const content: Omit<CatalogSnapshot, 'version'> = {
     tenantId,
     server: bundle.server,
@@ -37,4 +42,10 @@ export function snapshotFromBundle(tenantId: string, bundle: LocalBundle): Catal
     prompts: (bundle.prompts ?? []).map((p) => ({ definition: p.definition, route: local(p.definition.name) })),
   };
   return { ...content, version: hashSnapshot(content) };
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const member of Object.values(value)) deepFreeze(member);
 }

@@ -27,6 +27,11 @@ const schema = z.object({
   TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Largest accepted MCP POST body in bytes (413 above). */
   GATEWAY_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /**
+   * Memory for compiled list pages of every tenant together, in MiB: pages are compiled on a
+   * tenant's first request and kept in an LRU bounded by their (content-addressed) bytes.
+   */
+  GATEWAY_PAGE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(64),
   /** Most members of one JSON-RPC batch (2025-03-26); more ⇒ 400 + −32600 naming batchMaxItems, nothing run. A tenant's `limits.batchMaxItems` overrides it. */
   BATCH_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000).default(50),
   /** Most bytes of a batch's combined response; past it the batch stops ⇒ 400 + −32600 naming batchMaxResponseBytes. Tenant override `limits.batchMaxResponseBytes`. */

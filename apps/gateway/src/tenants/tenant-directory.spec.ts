@@ -62,3 +62,35 @@ describe('TenantDirectory.resolve', () => {
     expect(new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000' }).mcpUrl('acme')).toBe('http://127.0.0.1:3000/t/acme/mcp');
   });
 });
+
+describe('TenantDirectory catalog swaps and the shared page cache', () => {
+  const listOf = (dir: TenantDirectory, id: string) => dir.target(id)?.catalog.list('tools/list', 'claude', '2026-07-28') as Buffer;
+
+  test('pages are compiled on first use, and a swap drops only that tenant’s pages', () => {
+    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', pageCacheBytes: 16 * 1024 * 1024 });
+    dir.apply(tenant('acme'));
+    dir.apply(tenant('globex'));
+    expect(dir.pages.stats.keys).toBe(0);
+    const acmeBefore = listOf(dir, 'acme');
+    const globex = listOf(dir, 'globex');
+    expect(dir.pages.stats.keys).toBe(2);
+
+    const renamed = snapshotFromBundle('acme', { ...demoBundle, server: { ...demoBundle.server, name: 'acme-renamed' } });
+    dir.apply(tenant('acme', { snapshot: renamed }));
+    expect(dir.pages.stats.keys).toBe(1);
+    // The other tenant still gets its cached Buffer (no recompile), the swapped one its new bytes.
+    const misses = dir.pages.stats.misses;
+    expect(listOf(dir, 'globex')).toBe(globex);
+    expect(dir.pages.stats.misses).toBe(misses);
+    const acmeAfter = listOf(dir, 'acme');
+    expect(acmeAfter.toString('utf8')).toContain('acme-renamed');
+    expect(acmeAfter.equals(acmeBefore)).toBe(false);
+  });
+
+  test('the page cache stays within its byte bound across many tenants', () => {
+    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', pageCacheBytes: 50_000 });
+    for (let i = 0; i < 50; i++) dir.apply(tenant(`t${i}`));
+    for (let i = 0; i < 50; i++) expect(JSON.parse(listOf(dir, `t${i}`).toString('utf8'))._meta).toBeDefined();
+    expect(dir.pages.stats.bytes).toBeLessThanOrEqual(50_000);
+  });
+});

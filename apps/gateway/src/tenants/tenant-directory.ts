@@ -1,4 +1,4 @@
-import { CompiledCatalog, canonicalMcpUrl } from '@switchboard/catalog';
+import { CompiledCatalog, PageCache, canonicalMcpUrl } from '@switchboard/catalog';
 import { surfaceProfiles } from '@switchboard/protocol';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
@@ -13,6 +13,8 @@ const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 export interface TenantDirectoryOptions {
   publicUrl: string;
   domain?: string;
+  /** Byte bound of the compiled list pages kept for every tenant together (default: the catalog lib's 64 MiB). */
+  pageCacheBytes?: number;
 }
 
 /**
@@ -24,14 +26,21 @@ export class TenantDirectory {
   private readonly targets = new Map<string, McpTarget>();
   private readonly tenants = new Map<string, TenantCatalog>();
   private readonly publicHost: string;
+  /** One LRU of list pages for every tenant: compiled on first use, bounded in bytes, content-addressed. */
+  readonly pages: PageCache;
 
   constructor(private readonly options: TenantDirectoryOptions) {
     this.publicHost = hostnameOf(new URL(options.publicUrl).host);
+    this.pages = options.pageCacheBytes === undefined ? CompiledCatalog.pageCache : new PageCache(options.pageCacheBytes);
   }
 
+  /**
+   * Compiles a tenant's catalog (validators and lookup maps; list pages on first use) and swaps
+   * it in; the replaced catalog's cached pages are dropped — no other tenant's are touched.
+   */
   apply(tenant: TenantCatalog): McpTarget {
     const surfaces = surfaceProfiles(tenant.surfaceRules);
-    const catalog = CompiledCatalog.build(tenant.snapshot, { surfaces });
+    const catalog = CompiledCatalog.build(tenant.snapshot, { surfaces, pageCache: this.pages });
     const hosts = new Set([...LOOPBACK_HOSTS, this.publicHost, ...tenant.hosts.map((h) => h.toLowerCase())]);
     if (this.options.domain) hosts.add(`${tenant.id}.${this.options.domain}`.toLowerCase());
     const target: McpTarget = {
@@ -43,8 +52,10 @@ export class TenantDirectory {
       allowedHosts: [...hosts],
       ...(tenant.limits ? { limits: tenant.limits } : {}),
     };
+    const previous = this.targets.get(tenant.id);
     this.targets.set(tenant.id, target);
     this.tenants.set(tenant.id, tenant);
+    previous?.catalog.release();
     return target;
   }
 

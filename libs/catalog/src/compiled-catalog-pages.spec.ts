@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BUILTIN_SURFACES, LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolVersion } from '@switchboard/protocol';
+import { CompiledCatalog, type ListMethod } from './compiled-catalog';
+import type { CatalogSnapshot, ToolDefinition } from './definitions';
+import { PageCache } from './page-cache';
+import { toolDefinitionsFromJson } from './tool-definitions-from-json';
+
+// The lazy path: list pages compiled on first use into a shared, byte-bounded, content-addressed
+// LRU. Its output must be exactly what a catalog that keeps nothing produces, whatever was evicted.
+
+const FIXTURE = path.resolve(__dirname, '../../../config/fixtures/saas-40-tools.json');
+const fixtureTools = toolDefinitionsFromJson(JSON.parse(readFileSync(FIXTURE, 'utf8')));
+const VERSIONS: ProtocolVersion[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
+const METHODS: ListMethod[] = ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'];
+const surfaces = { ...BUILTIN_SURFACES };
+const SURFACE_IDS = ['generic', ...Object.keys(surfaces).filter((s) => s !== 'generic'), 'unknown-surface'];
+
+function snapshot(tenantId: string, tools: ToolDefinition[]): CatalogSnapshot {
+  const local = (key: string) => ({ kind: 'local' as const, handler: `b:${key}` });
+  return {
+    tenantId,
+    version: `v-${tenantId}`,
+    server: { name: `server-${tenantId}`, version: '1.0.0' },
+    tools: tools.map((definition) => ({ definition, route: local(definition.name) })),
+    resources: [
+      { definition: { uri: 'docs://a', name: 'a', title: 'A', mimeType: 'text/plain' }, route: local('docs://a') },
+      { definition: { uri: 'docs://b', name: 'b' }, route: local('docs://b') },
+    ],
+    resourceTemplates: [{ definition: { uriTemplate: 'docs://{id}', name: 'doc', title: 'Doc' }, route: local('docs://{id}') }],
+    prompts: [{ definition: { name: 'p', title: 'P', arguments: [{ name: 'x', required: true }] }, route: local('p') }],
+  };
+}
+
+/** Every page of a list, following nextCursor (bounded). */
+function pages(c: CompiledCatalog, method: ListMethod, surface: string, version: ProtocolVersion): Buffer[] {
+  const out: Buffer[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const page = c.list(method, surface, version, cursor);
+    out.push(page);
+    cursor = (JSON.parse(page.toString('utf8')) as { nextCursor?: string }).nextCursor;
+    if (cursor === undefined) return out;
+  }
+  throw new Error('pagination did not end');
+}
+
+describe('CompiledCatalog lazy pages', () => {
+  it('serves, for every surface × version × list, exactly the bytes of a catalog that keeps no page', () => {
+    const uncached = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 7, pageCache: new PageCache(0) });
+    const cached = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 7, pageCache: new PageCache(64 * 1024 * 1024) });
+    for (const surface of SURFACE_IDS) {
+      for (const version of VERSIONS) {
+        for (const method of METHODS) {
+          const expected = pages(uncached, method, surface, version).map((b) => b.toString('utf8'));
+          // Twice: the first pass compiles (misses), the second is served from the cache.
+          expect(pages(cached, method, surface, version).map((b) => b.toString('utf8'))).toEqual(expected);
+          expect(pages(cached, method, surface, version).map((b) => b.toString('utf8'))).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  it('gives the same answers under a cache too small for one tenant’s pages (constant eviction)', () => {
+    const tiny = new PageCache(20_000);
+    const reference = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 5, pageCache: new PageCache(0) });
+    const c = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 5, pageCache: tiny });
+    for (const surface of ['claude', 'openai', 'generic']) {
+      for (const version of ['2025-03-26', '2025-11-25', '2026-07-28'] as ProtocolVersion[]) {
+        expect(pages(c, 'tools/list', surface, version).map(String)).toEqual(pages(reference, 'tools/list', surface, version).map(String));
+      }
+    }
+    expect(tiny.stats.bytes).toBeLessThanOrEqual(20_000);
+  });
+
+  it('keeps cursors valid after their page was evicted and across a catalog swap', () => {
+    const cache = new PageCache(64 * 1024 * 1024);
+    const before = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 10, pageCache: cache });
+    const first = JSON.parse(before.list('tools/list', 'claude', '2025-11-25').toString('utf8')) as { nextCursor: string; tools: { name: string }[] };
+    const second = before.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8');
+    before.release(); // every page of this catalog gone
+    expect(before.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8')).toBe(second);
+    // The swapped-in catalog (same tools, new version) accepts the old cursor and answers the same page.
+    const after = CompiledCatalog.build({ ...snapshot('t1', fixtureTools), version: 'v-next' }, { surfaces, pageSize: 10, pageCache: cache });
+    expect(after.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8')).toBe(second);
+    // And mints the same cursor for the same position.
+    expect((JSON.parse(after.list('tools/list', 'claude', '2025-11-25').toString('utf8')) as { nextCursor: string }).nextCursor).toBe(first.nextCursor);
+  });
+
+  it('shares one Buffer for equal pages across tenants, surfaces and versions', () => {
+    const cache = new PageCache(64 * 1024 * 1024);
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: cache });
+    const b = CompiledCatalog.build(snapshot('b', fixtureTools), { surfaces, pageCache: cache });
+    // Legacy-era tools/list carries nothing tenant-specific: two tenants with the same tools share it.
+    expect(b.list('tools/list', 'claude', '2025-11-25')).toBe(a.list('tools/list', 'claude', '2025-11-25'));
+    // The same bytes on two versions of one surface (2025-06-18 and 2025-11-25 publish the same fields).
+    const v1 = a.list('tools/list', 'generic', '2025-06-18');
+    const v2 = a.list('tools/list', 'generic', '2025-11-25');
+    if (v1.equals(v2)) expect(v2).toBe(v1);
+    // Modern pages carry each tenant's serverInfo, so they stay distinct.
+    expect(a.list('tools/list', 'claude', '2026-07-28').equals(b.list('tools/list', 'claude', '2026-07-28'))).toBe(false);
+  });
+
+  it('a swap drops only the replaced catalog’s pages', () => {
+    const cache = new PageCache(64 * 1024 * 1024);
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: cache });
+    const b = CompiledCatalog.build(snapshot('b', fixtureTools.slice(0, 10)), { surfaces, pageCache: cache });
+    const bPage = b.list('tools/list', 'openai', '2026-07-28');
+    a.list('tools/list', 'openai', '2026-07-28');
+    const keysBefore = cache.stats.keys;
+    a.release();
+    expect(cache.stats.keys).toBe(keysBefore - 1);
+    const missesBefore = cache.stats.misses;
+    expect(b.list('tools/list', 'openai', '2026-07-28')).toBe(bPage);
+    expect(cache.stats.misses).toBe(missesBefore);
+  });
+
+  it('compiles nothing for a list until it is asked for', () => {
+    const cache = new PageCache(64 * 1024 * 1024);
+    CompiledCatalog.build(snapshot('idle', fixtureTools), { surfaces, pageCache: cache });
+    expect(cache.stats).toMatchObject({ keys: 0, bytes: 0 });
+  });
+
+  it('shares one validator per schema object across catalogs', () => {
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: new PageCache(0) });
+    const b = CompiledCatalog.build(snapshot('b', fixtureTools), { surfaces, pageCache: new PageCache(0) });
+    const name = fixtureTools[0]?.name as string;
+    expect(b.tool(name)?.validate).toBe(a.tool(name)?.validate);
+  });
+});
