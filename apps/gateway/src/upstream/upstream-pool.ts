@@ -249,7 +249,10 @@ export class UpstreamPool implements UpstreamInvoker {
         breaker.success();
         return out;
       } catch (err) {
-        const kind = classifyUpstreamError(err, ctx.signal.aborted && !timeout.aborted);
+        // The SDK rejects an aborted request with its own timeout error carrying the reason as text:
+        // the abort's reason (an oversized or broken response) is the real cause.
+        const cause: unknown = abort.signal.aborted ? abort.signal.reason : err;
+        const kind = timeout.aborted && !abort.signal.aborted ? 'timeout' : classifyUpstreamError(cause, ctx.signal.aborted && !timeout.aborted);
         const closedByUs = kind === 'closed' && (conn as Connection | undefined)?.closedByGateway === true;
         if (closedByUs) {
           breaker.release();
@@ -260,7 +263,7 @@ export class UpstreamPool implements UpstreamInvoker {
         else breaker.release();
         // Only a dead client is dropped: a failed request on a live connection leaves the others' calls alone.
         if (kind === 'closed' || (route.transport === 'sse' && (kind === 'broken' || kind === 'network'))) this.drop(connKey);
-        throw new ClassifiedError(kind, err);
+        throw new ClassifiedError(kind, cause);
       } finally {
         release();
       }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forbiddenUpstreamHeader } from '@switchboard/net-guard';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../console/password-hash';
 
 /** DNS label, as in the gateway's tenant ids. */
@@ -9,7 +10,14 @@ export const EXPOSED_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Console admin usernames (e-mail addresses fit). */
 export const ADMIN_USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
-const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name');
+/** A tenant's credential header: a header name, and none of the hop-by-hop / framing / protocol ones (the message names it). */
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
+  .superRefine((name, ctx) => {
+    const reason = forbiddenUpstreamHeader(name);
+    if (reason) ctx.addIssue({ code: 'custom', message: `header ${name} is not allowed: ${reason}` });
+  });
 /**
  * A secret sent upstream as an HTTP header value: printable ASCII (and tabs), so a pasted line break
  * or non-Latin character is refused here instead of making every later call fail.
