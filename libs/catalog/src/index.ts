@@ -12,6 +12,8 @@ export * from './hash-snapshot';
 export * from './canonical-json';
 export * from './catalog-error';
 export * from './compile-validator';
+export * from './linear-reg-exp';
+export * from './find-unsupported-patterns';
 export * from './compile-uri-template';
 export * from './filter-meta';
 export * from './publish-tool';

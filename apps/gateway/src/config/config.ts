@@ -84,6 +84,18 @@ const schema = z.object({
   AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a verified access token is remembered (never past its `exp`), in ms; 0 disables the cache. */
   AUTH_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  /**
+   * Keys (comma-separated, base64, ≥ 32 bytes each) sealing what travels through clients and
+   * back to any replica: legacy `Mcp-Session-Id`s, server→client request ids, MRTR
+   * `requestState`. The first signs, all verify (rotate by prepending). Every replica must
+   * share them; unset ⇒ a random per-process key (one replica only; warned).
+   */
+  GATEWAY_STATE_KEYS: z
+    .string()
+    .refine((s) => s.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'each key must be at least 32 bytes, base64-encoded')
+    .optional(),
+  /** This replica's id on the server→client relay channel (default: random per process). */
+  GATEWAY_REPLICA_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
