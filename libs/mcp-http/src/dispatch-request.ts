@@ -10,6 +10,9 @@ import {
   encodeResultBytes,
   modernResultFields,
   negotiateLegacyVersion,
+  checkParamHeaders,
+  headerParamsOf,
+  type HttpHeaders,
   type JsonRpcRequest,
   type LogLevel,
   type RequestContext,
@@ -36,6 +39,8 @@ export interface DispatchInput {
   auth?: AuthGranted;
   /** Told when a tools/call answers with `isError: true` (an outcome for spans and metrics). */
   onToolError?: () => void;
+  /** The HTTP request headers (SEP-2243 `Mcp-Param-*` checks on modern tools/call). */
+  headers?: HttpHeaders;
 }
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
@@ -175,6 +180,11 @@ export class RequestDispatcher {
     }
     const found = catalog.tool(name);
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (input.context.era === 'modern') {
+      // SEP-2243: arguments a tool mirrors into Mcp-Param-* headers must agree with the body.
+      const mirrored = headerParamsOf(found.entry.definition.inputSchema);
+      if (mirrored.length > 0) checkParamHeaders(mirrored, args as Record<string, unknown>, input.headers ?? {});
+    }
     const route = found.entry.route;
     const ctx = this.invokeContext(input);
     if (route.kind === 'local') {

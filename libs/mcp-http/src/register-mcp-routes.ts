@@ -199,7 +199,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
           target.surfaceRules,
         );
-        const input = { message, context, target, surfaceId, sink: channel, signal: abort?.signal ?? NEVER_ABORTED, auth, onToolError: observation ? () => observation.toolFailed() : undefined };
+        const input = { message, context, target, surfaceId, sink: channel, signal: abort?.signal ?? NEVER_ABORTED, auth, headers: req.headers, onToolError: observation ? () => observation.toolFailed() : undefined };
         if (!observation) return { body: await dispatcher.dispatch(input), status: 200 };
         observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
         // Only calls can make outgoing requests whose spans need this one as their parent.
