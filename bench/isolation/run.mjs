@@ -11,7 +11,7 @@
 //
 // Env: DURATION (s per wrk run, default 6), CONNECTIONS (wrk, default 8), X_CONCURRENCY (default 48).
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,6 +48,8 @@ function start(cmd, args, env, ready) {
       }
     };
     child.stdout.on('data', onData);
+    // BENCH_LOG=<file>: keep every child's output (the gateway's warnings say why a call failed).
+    if (process.env.BENCH_LOG) child.stdout.on('data', (d) => appendFileSync(process.env.BENCH_LOG, d));
     child.stderr.on('data', (d) => (out += d));
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`)));
   });
@@ -124,7 +126,7 @@ for (let i = 0; ; i++) {
 // --- X's misbehaviours -----------------------------------------------------------------------
 const call = (name, args = {}) => ({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } });
 const BATCH = Array.from({ length: 500 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' }));
-const ATTACKS = [
+const ALL_ATTACKS = [
   { id: 'idle' },
   { id: 'hang', body: call('hang_hang') },
   { id: 'crash mid-response', body: call('crash_crash') },
@@ -136,6 +138,9 @@ const ATTACKS = [
   // No MCP-Protocol-Version header ⇒ 2025-03-26, the revision with batches.
   { id: 'batch flood (500)', body: BATCH, headers: { 'mcp-protocol-version': '' } },
 ];
+// PHASES=hang,garbage runs only those (beside the idle baseline).
+const only = process.env.PHASES?.split(',').map((p) => p.trim());
+const ATTACKS = ALL_ATTACKS.filter((a) => a.id === 'idle' || !only || only.some((p) => a.id.startsWith(p)));
 
 /** What X got back, bucketed (the response is checked: a healthy gateway answers every one). */
 function bucket(status, text) {
