@@ -28,6 +28,8 @@ describe('classifyUpstreamError', () => {
 
   it('a client that gave up is not the upstream failing', () => {
     expect(classifyUpstreamError(new DOMException('aborted', 'AbortError'), true)).toBe('cancelled');
+    // The SDK turns an aborted request into its own -32001 "timeout": still the client's doing, not counted.
+    expect(classifyUpstreamError(new SdkMcpError(-32001, 'client closed the connection'), true)).toBe('cancelled');
     expect(countsAgainstUpstream('cancelled')).toBe(false);
   });
 });

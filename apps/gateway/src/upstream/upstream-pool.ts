@@ -220,7 +220,8 @@ export class UpstreamPool implements UpstreamInvoker {
           throw new GatewayRefusal('UPSTREAM_QUEUE_FULL', `too many calls to this upstream from tenant ${tenantId} (${err.message}; limit maxConcurrency = ${route.maxConcurrency ?? this.options.maxConcurrency}); retry later`);
         }
         if (timeout.aborted) throw new GatewayRefusal('UPSTREAM_SLOT_WAIT', `waited ${timeoutMs} ms for one of this upstream's concurrency slots (all busy)`);
-        throw err;
+        // The client left while waiting for a slot: neither the upstream's failure nor worth a warning.
+        throw new ClassifiedError(ctx.signal.aborted ? 'cancelled' : 'gateway', err);
       }
       // Connections are keyed by credential too, so a rotated credential opens a fresh one.
       const connKey = `${key} ${headerKey(route.headers)}`;
