@@ -9,23 +9,76 @@ import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { LEGACY, POST_HEADERS, startGateway, type Json, type TestGateway } from './support/harness';
 
-const TENANTS = [
+const TENANTS: Array<{ id: string; name: string; catalogs: unknown[] }> = [
   { id: 'conf', name: 'Conformance', catalogs: [{ builtin: 'conformance' }] },
   { id: 'other', name: 'Other', catalogs: [{ builtin: 'conformance' }] },
 ];
 
 let a: TestGateway;
 let b: TestGateway;
+let upstream: { url: string; close(): Promise<void> };
+
+/**
+ * A tenant's upstream built with the SDK 1.x, stateful (its documented session setup: a
+ * client's answer to a server→client request comes back as a new POST that must reach the
+ * same server): `book_trip` asks the user where to go through `elicitation/create` on the
+ * call's stream, then answers.
+ */
+async function elicitingUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const newServer = (): McpServer => {
+    const server = new McpServer({ name: 'trips', version: '1.0.0' });
+    server.registerTool('book_trip', { description: 'Books a trip after asking where to', inputSchema: { traveller: z.string() } }, async ({ traveller }, extra) => {
+      const answer = await extra.sendRequest(
+        { method: 'elicitation/create', params: { message: `Where should ${traveller} go?`, requestedSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+        ElicitResultSchema,
+      );
+      const city = answer.action === 'accept' ? String((answer.content as { city?: unknown } | undefined)?.city) : `(${answer.action})`;
+      return { content: [{ type: 'text', text: `booked ${traveller} to ${city}` }] };
+    });
+    return server;
+  };
+  const http: HttpServer = createHttpServer((req, res) => {
+    const id = req.headers['mcp-session-id'];
+    const known = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (known) return void known.handleRequest(req, res);
+    if (typeof id === 'string') return void res.writeHead(404).end();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomBytes(8).toString('hex'),
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+    });
+    void newServer()
+      .connect(transport)
+      .then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
 
 beforeAll(async () => {
+  upstream = await elicitingUpstream();
+  TENANTS.push({ id: 'trips', name: 'Trips', catalogs: [{ upstream: { id: 'trips', url: upstream.url, stateful: true } }] });
   const shared = {
     GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_NAMESPACE: `e2e-s2c-${randomBytes(4).toString('hex')}:`,
     CATALOG_SOURCES: 'file',
+    // With REDIS_URL the gateway guards upstream URLs against SSRF; the test upstream is on loopback.
+    UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1',
   };
   a = await startGateway({ tenants: TENANTS, env: { ...shared, GATEWAY_REPLICA_ID: 'replica-a' }, listen: true });
   b = await startGateway({ tenants: TENANTS, env: { ...shared, GATEWAY_REPLICA_ID: 'replica-b' }, listen: true });
@@ -34,6 +87,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await a?.close();
   await b?.close();
+  await upstream?.close();
 });
 
 const legacyHeaders = (session?: string): Record<string, string> => ({
@@ -200,5 +254,39 @@ test('the SDK 1.x client answers elicitation and sampling through two gateways b
   } finally {
     await client.close();
     await proxy.close();
+  }
+});
+
+test("an upstream's elicitation reaches the SDK 1.x client through two gateways, and its answer reaches the upstream", async () => {
+  const proxy = await roundRobin([a.baseUrl, b.baseUrl]);
+  const asked: string[] = [];
+  const client = new SdkClient({ name: 'e2e-relay', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { city: 'Lisbon' } };
+  });
+  try {
+    await client.connect(new SdkTransport(new URL(`${proxy.url}/t/trips/mcp`)));
+    for (const traveller of ['ada', 'grace']) {
+      const result = await client.callTool({ name: 'book_trip', arguments: { traveller } });
+      expect(result).toMatchObject({ content: [{ type: 'text', text: `booked ${traveller} to Lisbon` }] });
+    }
+    expect(asked).toEqual(['Where should ada go?', 'Where should grace go?']);
+  } finally {
+    await client.close();
+    await proxy.close();
+  }
+});
+
+test("a client that declared no elicitation gets the upstream's failure as a tool error, not a hang", async () => {
+  const client = new SdkClient({ name: 'e2e-no-caps', version: '1.0.0' });
+  try {
+    await client.connect(new SdkTransport(new URL(a.mcpUrl('trips'))));
+    const result = await client.callTool({ name: 'book_trip', arguments: { traveller: 'ada' } });
+    expect(result.isError).toBe(true);
+    // The upstream was reached and its elicitation refused (not an SSRF or connection failure).
+    expect(JSON.stringify(result.content)).toMatch(/elicitation|capabilit|Method not found/i);
+  } finally {
+    await client.close();
   }
 });

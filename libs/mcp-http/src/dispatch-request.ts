@@ -1,4 +1,4 @@
-import type { BundleHandlers, CompiledCatalog, InputRequiredResult, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
+import type { BundleHandlers, CompiledCatalog, InputRequest, InputRequiredResult, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
 import {
   ErrorCode,
   LOG_LEVELS,
@@ -154,6 +154,15 @@ export class RequestDispatcher {
       auth: input.auth,
       ...(mrtr === undefined ? {} : { input: mrtr }),
       ...(sealer === undefined ? {} : { state: { seal: (data) => sealer.seal('request-state', data), open: (token) => sealer.open('request-state', token) } }),
+      ...(mrtr !== undefined && context.era === 'legacy'
+        ? {
+            askClient: async (method: string, params: Record<string, unknown>) => {
+              const asked = await this.askClient(input, { relayed: { method: method as InputRequest['method'], params } });
+              if (typeof asked === 'string') throw new Error(asked);
+              return asked.relayed;
+            },
+          }
+        : {}),
       signal: input.signal,
       progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || !sink) return;
