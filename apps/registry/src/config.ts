@@ -71,6 +71,8 @@ const schema = z.object({
   RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** Seed the demo tenant (`startRegistry` from `npm start`). */
   REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** With REGISTRY_SEED_DEMO: the development tenants seed whose `seed: registry` tenants (e.g. `secure`) are created through the admin API. */
+  REGISTRY_SEED_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Port and interface of the demo upstream the seed starts beside the registry (0: any free port). */
   REGISTRY_DEMO_UPSTREAM_PORT: z.coerce.number().int().min(0).max(65535).default(3199),
   REGISTRY_DEMO_UPSTREAM_HOST: z.string().min(1).default('127.0.0.1'),

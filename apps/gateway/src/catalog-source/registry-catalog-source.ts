@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
-import { catalogRedisKeys, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
+import { catalogRedisKeys, parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
@@ -117,15 +117,18 @@ export class RegistryCatalogSource implements CatalogSource {
     for (const raw of all) this.accept(raw, notify);
   }
 
-  private accept(raw: PublishedCatalog, notify: boolean): void {
+  private accept(received: PublishedCatalog, notify: boolean): void {
     try {
-      const fingerprint = createHash('sha256').update(`${raw.snapshot.version}\u0000${JSON.stringify(raw.credentials ?? {})}\u0000${JSON.stringify([raw.surfaceRules, raw.origins, raw.hosts, raw.name, raw.limits])}`).digest('hex');
+      // The tenant document's contract, validated once here (settings included: auth, limits);
+      // its version hashes the settings with the catalog, so a settings-only change is seen too.
+      const raw = parseTenantDocument(received);
+      const fingerprint = createHash('sha256').update(`${raw.version}\u0000${JSON.stringify(raw.credentials ?? {})}`).digest('hex');
       if (this.current.get(raw.id)?.fingerprint === fingerprint) return;
       const catalog = this.open(raw);
       this.current.set(raw.id, { catalog, fingerprint });
       if (notify) for (const listener of this.listeners) listener(catalog);
     } catch (err) {
-      this.options.logger.error({ tenant: raw.id, err: (err as Error).message }, 'published catalog rejected; keeping the previous one');
+      this.options.logger.error({ tenant: received?.id, err: (err as Error).message }, 'published catalog rejected; keeping the previous one');
     }
   }
 
@@ -161,6 +164,9 @@ export class RegistryCatalogSource implements CatalogSource {
       origins: raw.origins ?? [],
       hosts: raw.hosts ?? [],
       surfaceRules: raw.surfaceRules ?? {},
+      ...(raw.auth ? { auth: raw.auth } : {}),
+      ...(raw.limits ? { limits: raw.limits } : {}),
+      ...(raw.version ? { version: raw.version } : {}),
       snapshot,
       ...(limits ? { limits } : {}),
     };

@@ -1,6 +1,5 @@
-import { CompiledCatalog } from '@switchboard/catalog';
+import { CompiledCatalog, canonicalMcpUrl } from '@switchboard/catalog';
 import { surfaceProfiles } from '@switchboard/protocol';
-import { canonicalMcpUrl } from '@switchboard/tenant-config';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { forbiddenUpstreamHeader } from '@switchboard/net-guard';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../console/password-hash';
+import { ROLES } from '../tenants/roles';
 
 /** DNS label, as in the gateway's tenant ids. */
 export const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -9,6 +10,10 @@ export const SERVER_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 export const EXPOSED_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Console admin usernames (e-mail addresses fit). */
 export const ADMIN_USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** A console admin's or API key's role. */
+const roleSchema = z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` });
+
 
 /** A tenant's credential header: a header name, and none of the hop-by-hop / framing / protocol ones (the message names it). */
 const headerName = z
@@ -34,9 +39,14 @@ export const adminBody = z
     username: z.string().regex(ADMIN_USERNAME, 'must be 1-64 chars of A-Z a-z 0-9 . _ @ -'),
     password: z.string().min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`),
     name: z.string().min(1).max(120).optional(),
+    /** owner (default, full power) / admin / publisher / viewer. */
+    role: roleSchema.optional(),
   })
   .strict();
 export type AdminInput = z.infer<typeof adminBody>;
+
+/** `PATCH /v1/admins/:username`: change an admin's role (owner only; the last active owner cannot be demoted). */
+export const updateAdminBody = z.object({ role: roleSchema }).strict();
 
 export const adminParams = z.object({ username: z.string().regex(ADMIN_USERNAME, 'must be an admin username') });
 
@@ -81,7 +91,9 @@ export const updateTenantBody = z
   })
   .strict();
 
-export const createKeyBody = z.object({ name: z.string().min(1).max(100) }).strict();
+/** `PATCH /v1/keys/:id`: change an API key's role (owner only). */
+export const updateKeyBody = z.object({ role: roleSchema }).strict();
+export const createKeyBody = z.object({ name: z.string().min(1).max(100), role: roleSchema.optional() }).strict();
 
 const authSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('none') }).strict(),
