@@ -53,7 +53,7 @@ async function defaultSource(config: GatewayConfig, logger: Logger): Promise<Cat
   const kinds = config.CATALOG_SOURCES?.split(',') ?? [config.REGISTRY_URL || config.REDIS_URL ? 'registry' : 'file'];
   const sources: CatalogSource[] = [];
   for (const kind of new Set(kinds)) {
-    sources.push(kind === 'file' ? await FileCatalogSource.open({ file: config.TENANTS_FILE, chainReaderUrl: config.CHAIN_READER_URL, logger }) : registrySource(config, logger));
+    sources.push(kind === 'file' ? await FileCatalogSource.open({ file: config.TENANTS_FILE, chainReaderUrl: config.CHAIN_READER_URL, logger, maxPageBytes: config.UPSTREAM_RESPONSE_MAX_BYTES }) : registrySource(config, logger));
   }
   return sources.length === 1 ? sources[0] : new CompositeCatalogSource(sources, logger);
 }

@@ -74,6 +74,21 @@ describe('POST /v1/servers/check', () => {
     expect(header.body.error).toMatchObject({ code: 'VALIDATION', field: 'body.auth.header' });
   });
 
+  it.each(['host', 'Content-Length', 'transfer-encoding', 'connection', 'te', 'upgrade', 'keep-alive', 'proxy-authorization', 'mcp-session-id'])(
+    'refuses %s as a credential header at registration and in the check (400 naming the header)',
+    async (header) => {
+      for (const [path, body] of [
+        ['/v1/servers', { id: 'framing', name: 'Framing', url: shop.url, auth: { mode: 'header', header, value: 'x' } }],
+        ['/v1/servers/check', { url: shop.url, auth: { mode: 'header', header, value: 'x' } }],
+      ] as const) {
+        const res = await api(registry.url, key, 'POST', path, body);
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'VALIDATION', field: 'body.auth.header', message: expect.stringContaining(`header ${header} is not allowed`) });
+      }
+      expect((await api(registry.url, key, 'GET', '/v1/servers')).body.servers).toEqual([]);
+    },
+  );
+
   it('tells an MCP server that wants a credential apart from one that is down or is not MCP', async () => {
     expect((await check({ url: lockedUrl })).body).toMatchObject({ ok: false, reason: 'auth_required' });
 

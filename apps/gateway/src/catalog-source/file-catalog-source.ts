@@ -29,6 +29,8 @@ export interface FileCatalogSourceOptions {
   file: string;
   chainReaderUrl?: string;
   logger: Logger;
+  /** Largest discovery response (list page or SSE event) in bytes; default 4 MiB (the gateway passes UPSTREAM_RESPONSE_MAX_BYTES). */
+  maxPageBytes?: number;
 }
 
 /**
@@ -130,7 +132,7 @@ export class FileCatalogSource implements CatalogSource {
 
   private async discover(key: string, spec: UpstreamSpec): Promise<boolean> {
     try {
-      this.discovered.set(key, await discoverUpstream(spec.url, spec.headers, DISCOVERY_TIMEOUT_MS));
+      this.discovered.set(key, await discoverUpstream(spec.url, spec.headers, DISCOVERY_TIMEOUT_MS, this.options.maxPageBytes));
       return true;
     } catch (err) {
       this.options.logger.warn({ upstream: spec.id, url: spec.url, err: (err as Error).message }, 'upstream discovery failed; serving without it for now');

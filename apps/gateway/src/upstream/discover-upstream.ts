@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@switchboard/catalog';
+import { limitResponseBytes, ResponseTooLargeError, stripForbiddenHeaders } from '@switchboard/net-guard';
 
 export interface DiscoveredCatalog {
   tools: ToolDefinition[];
@@ -11,15 +12,33 @@ export interface DiscoveredCatalog {
 
 const MAX_PAGES = 100;
 
+/** Default bound on one discovery response (a list page, or one SSE event), as UPSTREAM_RESPONSE_MAX_BYTES. */
+export const DISCOVERY_PAGE_MAX_BYTES = 4 * 1024 * 1024;
+
 /**
  * Lists everything an upstream MCP server offers, following every page, with the official
  * SDK client over Streamable HTTP. Used by the file source at boot (the registry's
- * discovery jobs do the same with persistence and review).
+ * discovery jobs do the same with persistence and review). Every response is counted while it
+ * streams: a page past `maxPageBytes` stops discovery with an error naming the limit.
  */
-export async function discoverUpstream(url: string, headers: Record<string, string>, timeoutMs: number): Promise<DiscoveredCatalog> {
+export async function discoverUpstream(url: string, headers: Record<string, string>, timeoutMs: number, maxPageBytes = DISCOVERY_PAGE_MAX_BYTES): Promise<DiscoveredCatalog> {
+  const abort = new AbortController();
   const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const opts = { timeout: timeoutMs };
+  const limited = limitResponseBytes((u, init) => fetch(u, init), () => ({ maxBytes: maxPageBytes, onExceeded: (err) => abort.abort(err) }));
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: stripForbiddenHeaders(headers) }, fetch: limited });
+  const opts = { timeout: timeoutMs, signal: abort.signal };
+  try {
+    return await listEverything(client, transport, opts);
+  } catch (err) {
+    const cause = abort.signal.aborted ? abort.signal.reason : err;
+    if (cause instanceof ResponseTooLargeError) {
+      throw new Error(`upstream ${url} sent a discovery response larger than ${maxPageBytes} bytes (limit UPSTREAM_RESPONSE_MAX_BYTES = ${maxPageBytes}); serve the lists in smaller pages`, { cause });
+    }
+    throw err;
+  }
+}
+
+async function listEverything(client: Client, transport: StreamableHTTPClientTransport, opts: { timeout: number; signal: AbortSignal }): Promise<DiscoveredCatalog> {
   await client.connect(transport, opts);
   try {
     const caps = client.getServerCapabilities() ?? {};

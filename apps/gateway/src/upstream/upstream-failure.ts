@@ -36,6 +36,8 @@ const SDK_REQUEST_TIMEOUT = -32001;
 /** Classifies an error thrown by an upstream call (either SDK line, our fetch wrappers, the SSRF guard). */
 export function classifyUpstreamError(err: unknown, clientCancelled: boolean): UpstreamFailureKind {
   if (err instanceof GatewayRefusal) return 'gateway';
+  // The client gave up first: whatever the SDK made of the abort (it reports it as its own request timeout), it is not the upstream's failure.
+  if (clientCancelled) return 'cancelled';
   if (err instanceof ResponseTooLargeError) return 'too-large';
   if (err instanceof UpstreamBrokenError) return 'broken';
   if (err instanceof NetGuardError) return 'refused-url';
@@ -48,7 +50,7 @@ export function classifyUpstreamError(err: unknown, clientCancelled: boolean): U
     if (code === SDK_CONNECTION_CLOSED && /connection closed/i.test(e?.message ?? '')) return 'closed';
     return 'answer';
   }
-  if (clientCancelled || e?.name === 'AbortError') return 'cancelled';
+  if (e?.name === 'AbortError') return 'cancelled';
   if (e?.name === 'SyntaxError' || e?.name === 'ZodError' || /unexpected content type|invalid json/i.test(e?.message ?? '')) return 'invalid';
   if (e?.name === 'SseError' || /status code (\d+)|non-200/i.test(e?.message ?? '')) return 'http';
   return 'network';

@@ -237,7 +237,8 @@ export class UpstreamPool implements UpstreamInvoker {
           throw new GatewayRefusal('UPSTREAM_QUEUE_FULL', `too many calls to this upstream from tenant ${tenantId} (${err.message}; limit maxConcurrency = ${route.maxConcurrency ?? this.options.maxConcurrency}); retry later`);
         }
         if (timeout.aborted) throw new GatewayRefusal('UPSTREAM_SLOT_WAIT', `waited ${timeoutMs} ms for one of this upstream's concurrency slots (all busy)`);
-        throw err;
+        // The client left while waiting for a slot: neither the upstream's failure nor worth a warning.
+        throw new ClassifiedError(ctx.signal.aborted ? 'cancelled' : 'gateway', err);
       }
       // Connections are keyed by credential too, so a rotated credential opens a fresh one.
       // ... and by the client capabilities relayed upstream: each connection declares exactly what its callers' clients answer.
@@ -268,7 +269,10 @@ export class UpstreamPool implements UpstreamInvoker {
         breaker.success();
         return out;
       } catch (err) {
-        const kind = classifyUpstreamError(err, ctx.signal.aborted && !timeout.aborted);
+        // The SDK rejects an aborted request with its own timeout error carrying the reason as text:
+        // the abort's reason (an oversized or broken response) is the real cause.
+        const cause: unknown = abort.signal.aborted ? abort.signal.reason : err;
+        const kind = timeout.aborted && !abort.signal.aborted ? 'timeout' : classifyUpstreamError(cause, ctx.signal.aborted && !timeout.aborted);
         const closedByUs = kind === 'closed' && (conn as Connection | undefined)?.closedByGateway === true;
         if (closedByUs) {
           breaker.release();
@@ -279,7 +283,7 @@ export class UpstreamPool implements UpstreamInvoker {
         else breaker.release();
         // Only a dead client is dropped: a failed request on a live connection leaves the others' calls alone.
         if (kind === 'closed' || (route.transport === 'sse' && (kind === 'broken' || kind === 'network'))) this.drop(connKey);
-        throw new ClassifiedError(kind, err);
+        throw new ClassifiedError(kind, cause);
       } finally {
         release();
       }

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { GuardedFetch } from '@switchboard/net-guard';
+import { limitResponseBytes, ResponseTooLargeError, type GuardedFetch } from '@switchboard/net-guard';
 import { upstreamFailure } from './upstream-failure';
 
 /** One discovered item: its kind, its upstream key (name, URI or URI template) and raw definition. */
@@ -19,9 +19,28 @@ export interface DiscoverOptions {
   headers: Record<string, string>;
   fetch: GuardedFetch;
   timeoutMs: number;
+  /** Largest response (one list page, or one server-sent event) in bytes; default DISCOVERY_PAGE_MAX_BYTES. */
+  maxPageBytes?: number;
+  /** Set by `discoverServer`: aborts every request of the run when a page crosses its bound. */
+  signal?: AbortSignal;
 }
 
 const MAX_PAGES = 200;
+
+/** Default bound on one discovery response (a list page or one SSE event): 4 MiB, as the gateway's upstream response bound. */
+export const DISCOVERY_PAGE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** A discovery page that crossed its byte bound; the message names the upstream and the limit. */
+export class DiscoveryPageTooLargeError extends Error {
+  override readonly name = 'DiscoveryPageTooLargeError';
+  constructor(
+    readonly url: string,
+    readonly maxBytes: number,
+    cause: ResponseTooLargeError,
+  ) {
+    super(`${url} sent a discovery response larger than ${maxBytes} bytes (limit DISCOVERY_PAGE_MAX_BYTES = ${maxBytes}); serve the lists in smaller pages`, { cause });
+  }
+}
 
 /** The protocol revision the modern path pins (stateless, `server/discover`, per-request `_meta`). */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -46,7 +65,11 @@ interface ListingClient {
   listResourceTemplates(params: { cursor?: string }, opts: RequestOpts): Promise<{ resourceTemplates: Array<{ uriTemplate: string }>; nextCursor?: string }>;
   listPrompts(params: { cursor?: string }, opts: RequestOpts): Promise<{ prompts: Array<{ name: string }>; nextCursor?: string }>;
 }
-type RequestOpts = { timeout: number; maxTotalTimeout: number };
+type RequestOpts = { timeout: number; maxTotalTimeout: number; signal?: AbortSignal };
+
+function requestOpts(o: DiscoverOptions): RequestOpts {
+  return { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) };
+}
 
 /**
  * Lists every tool, resource, resource template and prompt of an upstream MCP server,
@@ -57,7 +80,26 @@ type RequestOpts = { timeout: number; maxTotalTimeout: number };
  * HTTP+SSE server) is retried over the legacy SSE transport. All requests go through the
  * SSRF-guarded fetch; a refused URL or a credential the server rejects ends discovery at once.
  */
-export async function discoverServer(options: DiscoverOptions): Promise<DiscoveryResult> {
+export async function discoverServer(input: DiscoverOptions): Promise<DiscoveryResult> {
+  // Every response of the run is counted while it streams: past the bound the request is cut
+  // off and the whole run stops at once (an SSE answer would otherwise wait for its timeout).
+  const abort = new AbortController();
+  const maxBytes = input.maxPageBytes ?? DISCOVERY_PAGE_MAX_BYTES;
+  const options: DiscoverOptions = {
+    ...input,
+    fetch: limitResponseBytes(input.fetch, () => ({ maxBytes, onExceeded: (err) => abort.abort(err) })),
+    signal: abort.signal,
+  };
+  try {
+    return await discoverEras(options);
+  } catch (err) {
+    const big = abort.signal.aborted ? abort.signal.reason : err;
+    if (big instanceof ResponseTooLargeError) throw new DiscoveryPageTooLargeError(input.url, maxBytes, big);
+    throw err;
+  }
+}
+
+async function discoverEras(options: DiscoverOptions): Promise<DiscoveryResult> {
   if (options.transport === 'sse') return { ...(await listAll(legacyClient(), sseTransport(options), options)), transport: 'sse', era: 'legacy' };
   try {
     return { ...(await listModern(options)), transport: 'streamable-http', era: 'modern' };
@@ -86,7 +128,7 @@ async function listModern(o: DiscoverOptions): Promise<Omit<DiscoveryResult, 'tr
   );
   // `follow`: redirects are followed by the guarded fetch, which re-checks every target.
   const transport = new ModernTransport(new URL(o.url), { requestInit: { headers: o.headers }, fetch: o.fetch, redirectPolicy: 'follow' });
-  const opts = { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs };
+  const opts = requestOpts(o);
   await client.connect(transport, opts);
   try {
     const result = await listWith(client as unknown as ListingClient, o);
@@ -124,7 +166,7 @@ function isLegacyRefusal(err: unknown): boolean {
 }
 
 async function listAll(client: Client, transport: Transport, o: DiscoverOptions): Promise<Omit<DiscoveryResult, 'transport' | 'era'>> {
-  const opts = { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs };
+  const opts = requestOpts(o);
   await client.connect(transport, opts);
   try {
     const result = await listWith(client as unknown as ListingClient, o);
@@ -137,7 +179,7 @@ async function listAll(client: Client, transport: Transport, o: DiscoverOptions)
 
 /** Walks every list the server's capabilities announce, page by page (bounded, loop-safe). */
 async function listWith(client: ListingClient, o: DiscoverOptions): Promise<{ items: DiscoveredItem[]; serverInfo: unknown }> {
-  const opts = { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs };
+  const opts = requestOpts(o);
   const caps = client.getServerCapabilities() ?? {};
   const items: DiscoveredItem[] = [];
   const pages = async <T>(fetchPage: (cursor?: string) => Promise<{ list: T[]; next?: string }>, add: (t: T) => void) => {

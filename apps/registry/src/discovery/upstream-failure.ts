@@ -1,8 +1,9 @@
-import { NetGuardError } from '@switchboard/net-guard';
+import { NetGuardError, ResponseTooLargeError } from '@switchboard/net-guard';
 
 /** Why talking to an upstream failed, as far as the error (and its causes) tells. */
 export type UpstreamFailure =
   | { kind: 'refused'; error: NetGuardError }
+  | { kind: 'too-large'; error: Error }
   | { kind: 'auth' }
   | { kind: 'timeout' }
   | { kind: 'network'; error: unknown }
@@ -19,6 +20,8 @@ export function upstreamFailure(err: unknown): UpstreamFailure {
   for (let e: unknown = err, depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause) chain.push(e);
   const guard = chain.find((e): e is NetGuardError => e instanceof NetGuardError);
   if (guard) return { kind: 'refused', error: guard };
+  // The outermost error names the limit (DiscoveryPageTooLargeError wraps the fetch-level one).
+  if (chain.some((e) => e instanceof ResponseTooLargeError)) return { kind: 'too-large', error: chain[0] as Error };
   const code = (e: unknown) => String((e as { code?: unknown }).code ?? '');
   const message = (e: unknown) => (e as Error).message ?? '';
   const status = (e: unknown) => (e as { status?: unknown }).status ?? (e as { code?: unknown }).code;

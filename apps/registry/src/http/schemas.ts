@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forbiddenUpstreamHeader } from '@switchboard/net-guard';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../console/password-hash';
 import { ROLES } from '../tenants/roles';
 
@@ -13,7 +14,15 @@ export const ADMIN_USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 /** A console admin's or API key's role. */
 const roleSchema = z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` });
 
-const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name');
+
+/** A tenant's credential header: a header name, and none of the hop-by-hop / framing / protocol ones (the message names it). */
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
+  .superRefine((name, ctx) => {
+    const reason = forbiddenUpstreamHeader(name);
+    if (reason) ctx.addIssue({ code: 'custom', message: `header ${name} is not allowed: ${reason}` });
+  });
 /**
  * A secret sent upstream as an HTTP header value: printable ASCII (and tabs), so a pasted line break
  * or non-Latin character is refused here instead of making every later call fail.

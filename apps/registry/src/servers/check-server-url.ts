@@ -16,7 +16,7 @@ export type UrlCheckResult =
   | {
       ok: false;
       /** `auth_required`: an MCP server answered 401/403 (register it with its credential); the rest: nothing usable answered. */
-      reason: 'auth_required' | 'timeout' | 'unreachable' | 'not_mcp' | 'refused';
+      reason: 'auth_required' | 'timeout' | 'unreachable' | 'not_mcp' | 'refused' | 'too_large';
       message: string;
       elapsedMs: number;
     };
@@ -58,6 +58,8 @@ function classify(err: unknown): { reason: Exclude<UrlCheckResult, { ok: true }>
   switch (failure.kind) {
     case 'refused':
       return { reason: 'refused', message: failure.error.message };
+    case 'too-large':
+      return { reason: 'too_large', message: failure.error.message };
     case 'auth':
       return { reason: 'auth_required', message: 'The server answered 401/403: it needs a credential. Choose its authentication below.' };
     case 'timeout':

@@ -1,8 +1,10 @@
-import { checkUrl, guardedFetch, type GuardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
+import { checkUrl, guardedFetch, limitResponseBytes, stripForbiddenHeaders, type GuardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
 import type { SecretBox } from '@switchboard/secret-box';
 import { serverSecretAad } from '../crypto/server-secret-aad';
 import type { Database } from '../db/database';
 import type { ServerRow } from './server-row';
+
+const TOKEN_RESPONSE_MAX_BYTES = 64 * 1024;
 
 const TOKEN_MARGIN_MS = 60_000;
 const TOKEN_TIMEOUT_MS = 10_000;
@@ -25,7 +27,8 @@ export class Credentials {
     private readonly box: SecretBox,
     private readonly policy: NetGuardPolicy,
   ) {
-    this.fetch = guardedFetch(policy);
+    // A token answer is small; a hostile token endpoint cannot make us buffer more than this.
+    this.fetch = limitResponseBytes(guardedFetch(policy), () => ({ maxBytes: TOKEN_RESPONSE_MAX_BYTES }));
   }
 
   async headers(row: ServerRow): Promise<Record<string, string>> {
@@ -34,7 +37,8 @@ export class Credentials {
       case 'bearer':
         return { authorization: `Bearer ${secret()}` };
       case 'header':
-        return { [row.auth_config.header.toLowerCase()]: secret() };
+        // Stripped again at send time: a row stored before the deny-list existed never sends a framing header.
+        return stripForbiddenHeaders({ [row.auth_config.header.toLowerCase()]: secret() });
       case 'oauth_client_credentials':
         return { authorization: `Bearer ${await this.clientCredentialsToken(row, secret())}` };
       default:
@@ -60,6 +64,8 @@ export class Credentials {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form,
+        // The client secret travels in the body, which a 307/308 would re-send to wherever it points: no redirects at all.
+        redirect: 'error',
         signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
       });
     } catch (err) {
