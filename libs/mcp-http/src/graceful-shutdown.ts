@@ -27,7 +27,7 @@ export interface DrainResult {
 
 interface Conn {
   active: number;
-  /** An open `text/event-stream` response: long-lived by design, ended once ordinary requests are done. */
+  /** An open GET `text/event-stream` response: long-lived by design, ended once ordinary requests are done. */
   streaming: boolean;
   idleSince: number;
 }
@@ -114,11 +114,25 @@ export class GracefulShutdown {
       res.once('finish', end);
       res.once('close', end);
       const writeHead = res.writeHead;
-      // Marks event streams when their headers go out (they are ended last, not waited for).
-      res.writeHead = ((...args: Parameters<ServerResponse['writeHead']>) => {
-        const out = writeHead.apply(res, args);
-        if (/text\/event-stream/.test(String(res.getHeader('content-type') ?? ''))) conn.streaming = true;
-        return out;
+      // Sees headers passed to writeHead itself (the MCP transport passes them there): marks GET
+      // event streams, and while draining turns a `connection: keep-alive` there into `close`.
+      res.writeHead = ((...args: unknown[]) => {
+        const at = [1, 2].find((i) => typeof args[i] === 'object' && args[i] !== null && !Array.isArray(args[i]));
+        let type = String(res.getHeader('content-type') ?? '');
+        if (this.drainingSince !== undefined) res.setHeader('connection', 'close');
+        if (at !== undefined) {
+          // A copy: callers pass shared constants.
+          const headers = { ...(args[at] as Record<string, unknown>) };
+          for (const k of Object.keys(headers)) {
+            const lower = k.toLowerCase();
+            if (lower === 'content-type') type = String(headers[k]);
+            if (lower === 'connection' && this.drainingSince !== undefined) headers[k] = 'close';
+          }
+          args[at] = headers;
+        }
+        // Only a GET stream is open-ended; a POST answered as a stream is an in-flight call and is waited for.
+        if (req.method === 'GET' && /text\/event-stream/.test(type)) conn.streaming = true;
+        return (writeHead as (...a: unknown[]) => ServerResponse).apply(res, args);
       }) as ServerResponse['writeHead'];
     }
     if (this.drainingSince !== undefined) {
