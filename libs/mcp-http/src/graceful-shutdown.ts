@@ -21,7 +21,7 @@ export interface GracefulShutdownOptions {
 export interface DrainResult {
   ms: number;
   inFlightAtStart: number;
-  /** Requests still running when `timeoutMs` ran out (their connections were cut). */
+  /** Ordinary requests still running when `timeoutMs` ran out (their connections were cut); event streams not counted. */
   cut: number;
 }
 
@@ -173,7 +173,7 @@ export class GracefulShutdown {
     }, Math.max(0, deadline - Date.now()));
     let cut = 0;
     for (const [socket, c] of this.conns) {
-      cut += c.active;
+      if (!c.streaming) cut += c.active;
       socket.destroy();
     }
     const result = { ms: Date.now() - started, inFlightAtStart, cut };
