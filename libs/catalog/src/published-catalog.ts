@@ -1,5 +1,6 @@
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
+import type { TenantLimits } from './tenant-limits';
 
 /** One tenant as a gateway serves it: identity, edge policy, and its current catalog snapshot. */
 export interface TenantCatalog {
@@ -12,6 +13,8 @@ export interface TenantCatalog {
   hosts: string[];
   surfaceRules: TenantSurfaceRules;
   snapshot: CatalogSnapshot;
+  /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults). */
+  limits?: TenantLimits;
 }
 
 /**

@@ -28,8 +28,18 @@ const schema = z.object({
   GATEWAY_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   /** Per-call timeout for upstream tool calls, in ms. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-  /** In-flight calls allowed per upstream server; more wait in a queue. */
+  /**
+   * In-flight calls allowed per (tenant, upstream server) in this replica; up to
+   * UPSTREAM_MAX_QUEUE more wait, beyond that a call is refused at once. Per replica: the
+   * cluster-wide cap is this × replicas (see k8s/README.md).
+   */
   UPSTREAM_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
+  /** Calls that may wait for one of an upstream's slots (default: UPSTREAM_MAX_CONCURRENCY). */
+  UPSTREAM_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
+  /** Largest upstream response body, or single server-sent event, in bytes; counted while streaming (tenant override `limits.upstreamResponseBytes`). */
+  UPSTREAM_RESPONSE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** Upstream calls one tenant may have in flight (or waiting) in this replica (tenant override `limits.maxInflight`). */
+  GATEWAY_TENANT_MAX_INFLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
   /** URL of the chain-reader's MCP endpoint, used by `builtin: chain` catalogs. */
   CHAIN_READER_URL: z.url().optional(),
   /** Heartbeat interval and bounded lifetime of the legacy GET event stream, in ms. */
@@ -81,6 +91,18 @@ const schema = z.object({
   AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a verified access token is remembered (never past its `exp`), in ms; 0 disables the cache. */
   AUTH_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  /**
+   * Keys (comma-separated, base64, ≥ 32 bytes each) sealing what travels through clients and
+   * back to any replica: legacy `Mcp-Session-Id`s, server→client request ids, MRTR
+   * `requestState`. The first signs, all verify (rotate by prepending). Every replica must
+   * share them; unset ⇒ a random per-process key (one replica only; warned).
+   */
+  GATEWAY_STATE_KEYS: z
+    .string()
+    .refine((s) => s.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'each key must be at least 32 bytes, base64-encoded')
+    .optional(),
+  /** This replica's id on the server→client relay channel (default: random per process). */
+  GATEWAY_REPLICA_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

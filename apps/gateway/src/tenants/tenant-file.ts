@@ -20,6 +20,14 @@ const catalogSchema = z.union([
   z.object({ upstream: upstreamSchema }).strict(),
 ]);
 
+/** Per-tenant overrides of the gateway's limits (the tenant document's `limits`). */
+const limitsSchema = z
+  .object({
+    upstreamResponseBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).optional(),
+    maxInflight: z.number().int().min(1).max(100_000).optional(),
+  })
+  .strict();
+
 const surfaceOverrideSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
 
 /** OAuth protection of a tenant's endpoint: the same schema apps/auth reads (libs/tenant-config). */
@@ -43,6 +51,7 @@ const tenantSchema = z
       .default({ clientSurfaces: {}, surfaces: {} }),
     catalogs: z.array(catalogSchema).min(1),
     auth: authSchema.optional(),
+    limits: limitsSchema.optional(),
   })
   .strict();
 
