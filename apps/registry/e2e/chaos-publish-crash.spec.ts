@@ -4,7 +4,7 @@
 // restart, Postgres (publications, current snapshot), Redis and a gateway that ran throughout agree
 // on one version within seconds. The registry runs on its *embedded* Postgres in a temp dir, so
 // every restart also exercises the takeover of the orphaned Postgres the killed process left behind.
-import { rmSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -96,10 +96,20 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
 
   afterAll(async () => {
     await gateway?.stop();
-    await registry?.stop();
+    // A registry that died by a signal has nothing left to stop.
+    if (registry && registry.child.exitCode === null && registry.child.signalCode === null) await registry.stop();
     await upstream?.close();
     redis.disconnect();
     await cleanRedis(env);
+    // A failed run may have left the killed registry's embedded Postgres behind: stop it too.
+    const pid = Number((existsSync(path.join(dataDir, 'postmaster.pid')) ? readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8') : '').split('\n')[0]);
+    if (pid > 0) {
+      try {
+        process.kill(pid, 'SIGQUIT');
+      } catch {
+        // already gone
+      }
+    }
     rmSync(dataDir, { recursive: true, force: true });
     if (recoveries.length) console.log(`registry kill -9 during publish, recovery after restart:\n${recoveries.map((r) => `  ${r.step.padEnd(15)} → ${r.expected.padEnd(4)} version agreed ${r.agreeMs} ms after spawn (listening after ${r.listenMs} ms)`).join('\n')}`);
   });

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { CatalogSnapshot, ToolEntry } from '@switchboard/catalog';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -120,7 +121,8 @@ export class Publisher {
   /** Test-only fault injection (`REGISTRY_CRASH_AT`): dies at the named step as `kill -9` would. */
   private crashAt(step: CrashStep): void {
     if (this.options.crashAt !== step) return;
-    this.logger.error({ step }, 'REGISTRY_CRASH_AT: killing the process');
+    // Written synchronously: the logger's buffer would die with the process.
+    writeSync(2, `REGISTRY_CRASH_AT: killing the process at ${step}\n`);
     process.kill(process.pid, 'SIGKILL');
   }
 
