@@ -1,7 +1,10 @@
+import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
 
 /** Development-only key: 32 zero-ish bytes spelled out so nobody mistakes it for a real secret. */
 const DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0000').toString('base64');
+/** The registry's development key (compose and `npm start` hand it to every service): just as public. */
+const REGISTRY_DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0001');
 
 /** An unset variable and an empty one mean the same (compose files pass empty values through). */
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -34,6 +37,8 @@ const schema = z.object({
    * client secrets at rest. The development default is public: never use it in production.
    */
   SECRETS_KEY: z.string().min(1).default(DEV_SECRETS_KEY),
+  /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
+  SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
   /** The gateway's public base URL; canonical MCP URLs of path-based tenants are `${GATEWAY_PUBLIC_URL}/t/<tenant>/mcp`. */
   GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /** Host-based layout: tenant `acme` lives at `https://acme.<domain>` (MCP at `/mcp`, issuer at the origin). */
@@ -85,7 +90,8 @@ export interface PlatformIssuerSettings {
 export type AuthConfig = z.infer<typeof schema> & {
   publicUrl: string;
   gatewayPublicUrl: string;
-  secretsKey: Buffer;
+  /** SECRETS_KEY's keys, newest first (the first seals, all open). */
+  secretsKey: Buffer[];
   devSecretsKey: boolean;
   /** Undefined ⇒ the platform issuer is off and every /platform/* path answers 404. */
   platform?: PlatformIssuerSettings;
@@ -99,16 +105,28 @@ export class ConfigError extends Error {
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const parsed = schema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-  let secretsKey: Buffer | undefined;
+  let secretsKey: Buffer[] | undefined;
   if (parsed.success) {
-    secretsKey = decodeKey(parsed.data.SECRETS_KEY);
-    if (!secretsKey) problems.push('  SECRETS_KEY: must be 32 bytes, base64 or hex encoded');
+    try {
+      secretsKey = parseSecretsKeys(parsed.data.SECRETS_KEY);
+    } catch (err) {
+      problems.push(`  SECRETS_KEY: ${(err as Error).message}`);
+    }
+    if (secretsKey && parsed.data.SWITCHBOARD_ENV === 'production') {
+      // The signing keys, vaulted tokens and client secrets are sealed under SECRETS_KEY: in production it must be real.
+      const found = productionSecretProblems({
+        SECRETS_KEY: { kind: 'keys', keys: env.SECRETS_KEY === undefined ? undefined : secretsKey },
+        ...(parsed.data.INTERNAL_TOKEN !== undefined ? { INTERNAL_TOKEN: { kind: 'token' as const, value: parsed.data.INTERNAL_TOKEN } } : {}),
+      });
+      problems.push(...found.map((p) => `  ${p} (SWITCHBOARD_ENV=production)`));
+    }
   }
   if (!parsed.success || !secretsKey || problems.length) {
     throw new ConfigError(`Invalid auth configuration:\n${problems.join('\n')}`);
   }
   const c = parsed.data;
-  const devSecretsKey = c.SECRETS_KEY === DEV_SECRETS_KEY;
+  const devKey = Buffer.from(DEV_SECRETS_KEY, 'base64');
+  const devSecretsKey = secretsKey.some((k) => k.equals(devKey) || k.equals(REGISTRY_DEV_SECRETS_KEY));
   if (devSecretsKey && c.LOG_LEVEL !== 'silent') {
     console.warn('WARNING: auth is using the built-in development SECRETS_KEY; signing keys and vaulted tokens are NOT protected. Set SECRETS_KEY in production.');
   }
@@ -128,10 +146,4 @@ function platformSettings(c: z.infer<typeof schema>): PlatformIssuerSettings | u
     return undefined;
   }
   return { redirectUris: splitList(redirects), audience, registryUrl: registry.replace(/\/+$/, ''), internalToken: token };
-}
-
-function decodeKey(value: string): Buffer | undefined {
-  if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
-  const b = Buffer.from(value, 'base64');
-  return b.length === 32 ? b : undefined;
 }

@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
 import { AuthModule } from './app.module';
 import type { AuthServices } from './auth-services';
-import type { HostLookup } from './clients/ssrf-guard';
+import type { HostLookup } from './clients/outbound-url';
 import type { AuthConfig } from './config';
 import { SecretBox } from '@switchboard/secret-box';
 import { migrateAuthSchema } from './db/migrate';
@@ -96,6 +96,11 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   };
 
   const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), trustProxy: config.TRUST_PROXY, bodyLimit: 64 * 1024 });
+  // Every response (ours and oidc-provider's, which writes to the raw socket) is served with
+  // nosniff: login pages, error pages and JSON must never be sniffed into something executable.
+  adapter.getInstance().addHook('onRequest', async (_req, reply) => {
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
+  });
   mountOidc(adapter.getInstance(), { tenants, providers, dcrLimiter: new RateLimiter(config.DCR_RATE_LIMIT_PER_MIN, 60_000), logger, platform: platform?.issuer });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.

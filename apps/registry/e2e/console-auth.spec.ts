@@ -55,7 +55,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
     const { done } = await signIn({ tenant, ...user });
     expect(done.headers.get('location')).toMatch(/^\/console\/(#\/.*)?$/);
     const cookie = cookieValue(setCookies(done).get('sb_console'));
-    expect(cookie).toMatch(/^v1\./);
+    expect(cookie).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     return cookie;
   }
 
@@ -208,7 +208,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
         login_hint: 'acme',
       });
       const cookie = setCookies(res).get('sb_console_login') ?? '';
-      expect(cookie).toMatch(/^sb_console_login=v1\.[A-Za-z0-9_-]+; /);
+      expect(cookie).toMatch(/^sb_console_login=v2\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+; /);
       expect(cookie).toContain('Path=/console');
       expect(cookie).toContain('Max-Age=600');
       expect(cookie).toContain('HttpOnly');
@@ -228,7 +228,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
       expect(done.headers.get('location')).toBe('/console/#/tools');
       const cookies = setCookies(done);
       const sessionLine = cookies.get('sb_console') ?? '';
-      expect(sessionLine).toMatch(/^sb_console=v1\.[A-Za-z0-9_-]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+      expect(sessionLine).toMatch(/^sb_console=v2\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
       expect(cookies.get('sb_console_login')).toMatch(/^sb_console_login=; Path=\/console; Max-Age=0;/);
       // The token request: public client, PKCE verifier, same redirect URI, the audience as resource.
       const form = issuer.tokenRequests[before];

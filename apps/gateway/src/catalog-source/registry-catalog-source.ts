@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
-import { catalogRedisKeys, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
+import { catalogRedisKeys, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
 import { metrics, type Counter } from '@opentelemetry/api';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -14,8 +14,8 @@ export interface RegistryCatalogSourceOptions {
   /** Registry base URL for `GET /internal/catalogs` when Redis misses. */
   registryUrl?: string;
   internalToken?: string;
-  /** The shared 32-byte SECRETS_KEY that opens the sealed upstream credentials. */
-  secretsKey: Buffer;
+  /** The shared SECRETS_KEY's keys (newest first) that open the sealed upstream credentials. */
+  secretsKey: Buffer | Buffer[];
   /** Full re-sync interval (catches messages missed while disconnected), in ms. */
   resyncMs?: number;
   logger: Logger;
@@ -173,7 +173,7 @@ export class RegistryCatalogSource implements CatalogSource {
 
   private accept(raw: PublishedCatalog, notify: boolean): void {
     try {
-      const fingerprint = createHash('sha256').update(`${raw.snapshot.version}\u0000${JSON.stringify(raw.credentials ?? {})}\u0000${JSON.stringify([raw.surfaceRules, raw.origins, raw.hosts, raw.name])}`).digest('hex');
+      const fingerprint = createHash('sha256').update(`${raw.snapshot.version}\u0000${JSON.stringify(raw.credentials ?? {})}\u0000${JSON.stringify([raw.surfaceRules, raw.origins, raw.hosts, raw.name, raw.limits])}`).digest('hex');
       if (this.current.get(raw.id)?.fingerprint === fingerprint) return;
       const catalog = this.open(raw);
       this.current.set(raw.id, { catalog, fingerprint, version: raw.snapshot.version });
@@ -199,6 +199,8 @@ export class RegistryCatalogSource implements CatalogSource {
       return h ? { ...e, route: { ...e.route, headers: h } } : e;
     };
     const s = raw.snapshot;
+    // Untrusted document: invalid limits fall back to the gateway's defaults.
+    const limits = tenantLimitsOf(raw.limits);
     const snapshot: CatalogSnapshot = {
       ...s,
       tools: s.tools.map(withCredential),
@@ -214,6 +216,7 @@ export class RegistryCatalogSource implements CatalogSource {
       hosts: raw.hosts ?? [],
       surfaceRules: raw.surfaceRules ?? {},
       snapshot,
+      ...(limits ? { limits } : {}),
     };
   }
 

@@ -42,6 +42,7 @@ export class TenantDirectory {
       surfaces,
       allowedOrigins: [...KNOWN_CLIENT_ORIGINS, ...LOOPBACK_ORIGINS, ...tenant.origins],
       allowedHosts: [...hosts],
+      ...(tenant.limits ? { limits: tenant.limits } : {}),
     };
     this.targets.set(tenant.id, target);
     this.tenants.set(tenant.id, tenant);

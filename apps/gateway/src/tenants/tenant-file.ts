@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TENANT_LIMIT_BOUNDS } from '@switchboard/catalog';
 import { tenantAuthSchema } from '@switchboard/tenant-config';
 
 const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -25,6 +26,8 @@ const limitsSchema = z
   .object({
     upstreamResponseBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).optional(),
     maxInflight: z.number().int().min(1).max(100_000).optional(),
+    batchMaxItems: z.number().int().min(TENANT_LIMIT_BOUNDS.batchMaxItems[0]).max(TENANT_LIMIT_BOUNDS.batchMaxItems[1]).optional(),
+    batchMaxResponseBytes: z.number().int().min(TENANT_LIMIT_BOUNDS.batchMaxResponseBytes[0]).max(TENANT_LIMIT_BOUNDS.batchMaxResponseBytes[1]).optional(),
   })
   .strict();
 
