@@ -125,7 +125,12 @@ function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 1500).unref();
+  // The apps drain on SIGTERM and the registry stops its embedded Postgres: wait for them (bounded).
+  const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  let left = alive.length;
+  if (left === 0) process.exit(code);
+  for (const c of alive) c.once('exit', () => --left === 0 && process.exit(code));
+  setTimeout(() => process.exit(code), 10_000).unref();
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));

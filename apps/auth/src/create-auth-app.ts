@@ -120,7 +120,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   });
   mountOidc(adapter.getInstance(), { tenants, providers, dcrLimiter: new RateLimiter(config.DCR_RATE_LIMIT_PER_MIN, 60_000), logger, platform: platform?.issuer });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
+  // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
   // Readiness (Postgres answers) and the Prometheus scrape target; liveness is InternalController's /healthz.
   const telemetry = startTelemetry({ serviceName: 'auth', serviceVersion: '0.1.0' });
   adapter.getInstance().get('/readyz', async (_req, reply) => {

@@ -1,11 +1,15 @@
 // Telemetry first: http and pg must be instrumented before they load.
 import './instrument';
 import { ConfigError, loadAuthConfig } from './config';
+import { GracefulShutdown } from '@switchboard/mcp-http';
 import { createAuthApp } from './create-auth-app';
 
 async function main(): Promise<void> {
   const config = loadAuthConfig();
-  const { app } = await createAuthApp(config);
+  const { app, services } = await createAuthApp(config);
+  // SIGTERM: readiness 503 and `Connection: close` first, listener closed, in-flight sign-ins and token requests finish (bounded).
+  const shutdown = new GracefulShutdown(app.getHttpServer(), { drainDelayMs: Number(process.env.SHUTDOWN_DRAIN_DELAY_MS ?? 0), timeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 20_000), logger: services.logger });
+  shutdown.exitOnSignals(() => app.close());
   await app.listen({ port: config.AUTH_PORT, host: config.AUTH_HOST });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.AUTH_PORT;

@@ -1,5 +1,6 @@
 // Telemetry first: http and ioredis must be instrumented before they load.
 import './instrument';
+import { GracefulShutdown } from '@switchboard/mcp-http';
 import { ChainRuntime } from './chain-runtime';
 import { devnetChain } from './chains/devnet-chain';
 import { ConfigError, loadConfig, type ChainReaderConfig } from './config';
@@ -30,6 +31,13 @@ async function main(): Promise<void> {
   }
   const runtime = new ChainRuntime({ ...config, chains: config.chains });
   const app = await createChainReaderApp(runtime);
+  // SIGTERM: readiness 503 and `Connection: close` first, listener closed, in-flight reads finish (bounded), then the devnet stops.
+  const shutdown = new GracefulShutdown(app.getHttpServer(), {
+    readinessPaths: ['/readyz', '/healthz'],
+    drainDelayMs: Number(process.env.SHUTDOWN_DRAIN_DELAY_MS ?? 0),
+    timeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 20_000),
+    logger: { info: (o, m) => console.warn(`chain-reader: ${m} ${JSON.stringify(o)}`), warn: (o, m) => console.warn(`chain-reader: ${m} ${JSON.stringify(o)}`) },
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -41,18 +49,11 @@ async function main(): Promise<void> {
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.warn(`chain-reader: MCP endpoint http://${config.host}:${port}/mcp (chains: ${runtime.registry.configuredSlugs.join(', ')})`);
-
-  let stopping = false;
-  const stop = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
+  shutdown.exitOnSignals(async () => {
     await app.close();
     await runtime.close();
     await devnet?.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  });
 }
 
 main().catch((err: unknown) => {

@@ -37,7 +37,7 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
     bodyLimit: config.GATEWAY_BODY_LIMIT,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, source, logger), adapter, { logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
+  // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
   // Prometheus scrape target. Not routed by the Ingress (only MCP and /.well-known are public).
   app
     .getHttpAdapter()

@@ -1,5 +1,6 @@
 import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
+import { CRASH_STEPS } from './publishing/crash-steps';
 
 /** The dev-only secrets key (32 zero-ish bytes, base64). Never use it outside a laptop. */
 export const DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0001').toString('base64');
@@ -103,6 +104,21 @@ const schema = z.object({
   REGISTRY_PUBLIC_URL: z.url().optional(),
   /** The console's client id at the platform issuer (public client, PKCE). */
   CONSOLE_CLIENT_ID: z.string().min(1).max(200).default('switchboard-console'),
+  /**
+   * Period of the Redis verification (each published tenant's key compared with Postgres by
+   * version; missing or stale keys rewritten, schedulers re-declared, pending discoveries and
+   * publications finished), in ms; 0 turns it off (Redis reconnects still re-push everything).
+   */
+  REGISTRY_REDIS_VERIFY_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * TEST ONLY (chaos tests): kill the process with SIGKILL at this step of every publish
+   * (`before-publish`, `after-rows`, `after-snapshot`, `after-commit`, `after-push`). Never set it in production.
+   */
+  REGISTRY_CRASH_AT: z.enum(CRASH_STEPS).optional(),
+  /** On SIGTERM: time between readiness going 503 and the listener closing, in ms (0 in k8s: preStop waits). */
+  SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** On SIGTERM: bound for in-flight requests (admin API, publishes) to finish, in ms. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

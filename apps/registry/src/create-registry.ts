@@ -17,6 +17,7 @@ import { serveConsole } from './console/serve-console';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { Authenticator } from './http/authenticator';
 import { Publisher } from './publishing/publisher';
+import { RedisReconciler } from './publishing/redis-reconciler';
 import type { RegistryContext } from './registry-context';
 import { RegistryModule } from './registry.module';
 import { Credentials } from './servers/credentials';
@@ -24,6 +25,7 @@ import { Credentials } from './servers/credentials';
 export interface Registry {
   app: NestFastifyApplication;
   ctx: RegistryContext;
+  reconciler: RedisReconciler;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,8 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   const box = new SecretBox(config.secretsKey);
   const policy = { allowHosts: config.REGISTRY_ALLOW_HTTP_HOSTS };
   const credentials = new Credentials(db, box, policy);
-  const publisher = new Publisher(db, redis, config.REDIS_NAMESPACE, credentials, box, config.TOOL_GRACE_SECONDS, logger);
+  if (config.REGISTRY_CRASH_AT) logger.warn({ step: config.REGISTRY_CRASH_AT }, 'REGISTRY_CRASH_AT is set: this process kills itself at that step of every publish (chaos tests only)');
+  const publisher = new Publisher(db, redis, config.REDIS_NAMESPACE, credentials, box, config.TOOL_GRACE_SECONDS, logger, { crashAt: config.REGISTRY_CRASH_AT });
   const queue = new DiscoveryQueue({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, attempts: config.DISCOVERY_ATTEMPTS, refreshMs: config.DISCOVERY_REFRESH_MS });
   const sessions = new ConsoleSessions(box);
   // The audience is read per use: with REGISTRY_PORT=0 the public URL is only known once listening.
@@ -56,6 +59,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
       })
     : undefined;
   const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
+  const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, { namespace: config.REDIS_NAMESPACE, verifyMs: config.REGISTRY_REDIS_VERIFY_MS, outboxMinAgeMs: 5_000 });
   const ctx: RegistryContext = { config, db, redis, box, auth, credentials, publisher, queue, policy, logger, sessions, platform };
   const worker = config.REGISTRY_WORKER
     ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger)
@@ -71,21 +75,21 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   fastify.get('/readyz', async (_req, reply) => {
     const postgres = await db.query('SELECT 1').then(() => true, () => false);
-    return reply.code(postgres ? 200 : 503).send({ status: postgres ? 'ready' : 'not ready', postgres, redis: redis.status === 'ready' });
+    return reply.code(postgres ? 200 : 503).send({ status: postgres ? 'ready' : 'not ready', postgres, redis: redis.status === 'ready', reconcile: reconciler.stats });
   });
   // The tenant console (apps/console, built by `vite build apps/console`) at /console/, when built.
   if (!serveConsole(fastify)) logger.info('tenant console not built (vite build apps/console); /console/ is not served');
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
-  await queue.schedule().catch((err: Error) => logger.warn({ err: err.message }, 'could not register repeatable jobs'));
-  await publisher.syncAll().then(
-    (n) => logger.info({ tenants: n }, 'published catalogs pushed to Redis'),
-    (err: Error) => logger.warn({ err: err.message }, 'could not sync catalogs to Redis'),
-  );
+  // Boot reconciliation: finish half-done publications, re-push every tenant, declare the
+  // schedulers, enqueue discoveries recorded while Redis was down; then follow reconnects.
+  await reconciler.start();
   return {
     app,
     ctx,
+    reconciler,
     close: async () => {
+      reconciler.close();
       await app.close();
       await worker?.close();
       await queue.close();

@@ -8,13 +8,9 @@ export { createRegistry } from './create-registry';
 
 if (require.main === module) {
   startRegistry()
-    .then((registry) => {
-      const shutdown = () => void registry.stop().finally(() => process.exit(0));
-      process.once('SIGTERM', shutdown);
-      process.once('SIGINT', shutdown);
-    })
+    .then((registry) => registry.shutdown.exitOnSignals(registry.stop))
     .catch((err: unknown) => {
-      process.stderr.write(err instanceof ConfigError ? `${err.message}\n` : `registry failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(err instanceof ConfigError ? `${err.message}\n` : `registry failed to start: ${err instanceof Error ? err.message : err === undefined ? 'unknown error (no detail was given)' : String(err)}\n`);
       process.exit(1);
     });
 }

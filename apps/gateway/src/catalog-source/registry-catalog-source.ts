@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
 import { catalogRedisKeys, parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
+import { metrics, type Counter } from '@opentelemetry/api';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
@@ -31,7 +32,9 @@ const FETCH_TIMEOUT_MS = 5_000;
  */
 export class RegistryCatalogSource implements CatalogSource {
   readonly bundles: readonly LocalBundle[] = [];
-  private readonly current = new Map<string, { catalog: TenantCatalog; fingerprint: string }>();
+  private readonly current = new Map<string, { catalog: TenantCatalog; fingerprint: string; version: string }>();
+  /** `gateway_catalog_reconciled_total{kind,reason}`: tenants fetched from the registry because Redis lacked them or held another version. */
+  private readonly reconciled: Counter = metrics.getMeter('switchboard').createCounter('gateway.catalog.reconciled', { description: 'Tenant catalogs repaired from the registry by reconciliation, by kind (missing, stale)' });
   private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
   private readonly redis: Redis | undefined;
   private readonly subscriber: Redis | undefined;
@@ -60,11 +63,11 @@ export class RegistryCatalogSource implements CatalogSource {
       // Every (re)connection re-subscribes and re-syncs, so a message missed while disconnected is caught up.
       this.subscriber.on('ready', () => {
         void this.subscriber?.subscribe(this.keys.channel).catch(() => undefined);
-        void this.resync();
+        void this.resync(true, 'reconnect');
       });
       await this.subscriber.connect().catch(() => undefined);
     }
-    await this.resync(false);
+    await this.resync(false, 'boot');
     const every = this.options.resyncMs ?? 30_000;
     if (every > 0) {
       this.timer = setInterval(() => void this.resync(), every);
@@ -97,16 +100,45 @@ export class RegistryCatalogSource implements CatalogSource {
     if (raw) this.accept(raw, true);
   }
 
-  /** Loads everything (Redis first, the internal API for what Redis lacks) and applies what changed. */
-  private async resync(notify = true): Promise<void> {
+  /**
+   * Loads everything (Redis first) and reconciles it against the registry: the registry's
+   * `GET /internal/catalog-versions` lists every published tenant with its version, and any
+   * tenant that Redis lacks or holds at another version is fetched from the registry. Runs at
+   * boot, on every Redis (re)connect and every `resyncMs`; what it repaired is logged and counted.
+   */
+  private async resync(notify = true, reason: 'boot' | 'reconnect' | 'periodic' = 'periodic'): Promise<void> {
     if (this.closed) return;
-    let all: PublishedCatalog[] | undefined;
     const ids = await this.redisTenantIds();
-    if (ids !== undefined) {
-      const found = (await this.fromRedis(ids)) ?? [];
+    const found = ids !== undefined ? ((await this.fromRedis(ids)) ?? []) : [];
+    const versions = await this.registryVersions();
+    let all: PublishedCatalog[] | undefined;
+    if (versions) {
+      const byId = new Map(found.map((c) => [c.id, c] as const));
+      const repair: string[] = [];
+      for (const [id, version] of versions) {
+        const held = byId.get(id) ?? this.currentRaw(id);
+        if (held?.snapshot?.version !== version) repair.push(id);
+      }
+      all = [...found];
+      if (repair.length > 0) {
+        // Many misses (a flushed Redis): one bulk call; a few: one call each.
+        const fetched = repair.length > 20 ? ((await this.fromRegistry()) ?? []).filter((c) => repair.includes(c.id)) : (await Promise.all(repair.map((id) => this.fromRegistry(id)))).flatMap((c) => c ?? []);
+        const repaired = fetched.filter((c) => this.current.get(c.id)?.version !== c.snapshot?.version);
+        all = [...found.filter((c) => !repair.includes(c.id)), ...fetched];
+        if (repaired.length > 0) {
+          const missing = repaired.filter((c) => !this.current.has(c.id)).length;
+          this.reconciled.add(missing, { kind: 'missing', reason });
+          this.reconciled.add(repaired.length - missing, { kind: 'stale', reason });
+          this.options.logger.warn(
+            { reason, tenants: repaired.map((c) => c.id).slice(0, 50), missing, stale: repaired.length - missing, redisHad: found.length, registryHas: versions.size },
+            'tenant catalogs reconciled from the registry (Redis lacked or held another version)',
+          );
+        }
+      }
+    } else if (ids !== undefined) {
       all = found;
       if (found.length < ids.length || ids.length === 0) {
-        // Redis misses (flushed, partially written): the registry has the source of truth.
+        // Registry versions unavailable and Redis misses: try the bulk call (it may answer while the versions call did not).
         const more = await this.fromRegistry();
         if (more) all = [...found, ...more.filter((c) => !found.some((f) => f.id === c.id))];
       }
@@ -117,6 +149,28 @@ export class RegistryCatalogSource implements CatalogSource {
     for (const raw of all) this.accept(raw, notify);
   }
 
+  /** The raw document last accepted for a tenant (its version decides whether a fetch is needed). */
+  private currentRaw(id: string): { snapshot?: { version?: string } } | undefined {
+    const c = this.current.get(id);
+    return c ? { snapshot: { version: c.version } } : undefined;
+  }
+
+  /** `GET /internal/catalog-versions`: tenant → current version, or undefined when the registry is not configured or unreachable. */
+  private async registryVersions(): Promise<Map<string, string> | undefined> {
+    if (!this.options.registryUrl) return undefined;
+    const url = `${this.options.registryUrl.replace(/\/+$/, '')}/internal/catalog-versions`;
+    try {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${this.options.internalToken ?? ''}` }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      if (!res.ok) return undefined;
+      const body = (await res.json()) as { versions?: Record<string, unknown> };
+      if (!body.versions || typeof body.versions !== 'object') return undefined;
+      return new Map(Object.entries(body.versions).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    } catch (err) {
+      this.options.logger.warn({ err: (err as Error).message }, 'registry internal API unavailable (catalog versions)');
+      return undefined;
+    }
+  }
+
   private accept(received: PublishedCatalog, notify: boolean): void {
     try {
       // The tenant document's contract, validated once here (settings included: auth, limits);
@@ -125,7 +179,7 @@ export class RegistryCatalogSource implements CatalogSource {
       const fingerprint = createHash('sha256').update(`${raw.version}\u0000${JSON.stringify(raw.credentials ?? {})}`).digest('hex');
       if (this.current.get(raw.id)?.fingerprint === fingerprint) return;
       const catalog = this.open(raw);
-      this.current.set(raw.id, { catalog, fingerprint });
+      this.current.set(raw.id, { catalog, fingerprint, version: raw.snapshot.version });
       if (notify) for (const listener of this.listeners) listener(catalog);
     } catch (err) {
       this.options.logger.error({ tenant: received?.id, err: (err as Error).message }, 'published catalog rejected; keeping the previous one');

@@ -55,6 +55,13 @@ const schema = z.object({
   /** Heartbeat interval and bounded lifetime of the legacy GET event stream, in ms. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
   SSE_MAX_LIFETIME_MS: z.coerce.number().int().min(1000).default(300_000),
+  /**
+   * On SIGTERM: time between readiness going 503 and the listener closing, in ms (0 in k8s,
+   * where the preStop sleep already waited for endpoints to drop the pod).
+   */
+  SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** On SIGTERM: bound for in-flight calls to finish, in ms; default the call timeout (UPSTREAM_TIMEOUT_MS + 5 s) + 2 s. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   /** Registry base URL: with REDIS_URL, selects the registry catalog source (its `/internal/catalogs` is the fallback when Redis misses). */
   REGISTRY_URL: z.url().optional(),
   /** Redis holding the registry's published catalogs (`sb:catalog:<tenant>`, `sb:tenants`, channel `catalog:changed`). */

@@ -53,12 +53,31 @@ export class DiscoveryQueue {
     return withProducerSpan(DISCOVERY_QUEUE, 'discover', {}, (traced) => add(traced._trace?.traceparent ?? newTraceparent()), { 'switchboard.tenant.id': tenantId });
   }
 
-  /** Registers the repeatable jobs (idempotent across replicas: schedulers are upserted by id). */
-  async schedule(): Promise<void> {
-    if (this.options.refreshMs > 0) {
-      await this.queue.upsertJobScheduler('refresh-all', { every: this.options.refreshMs }, { name: 'refresh-all', data: { traceparent: newTraceparent() } });
+  /**
+   * Declares the repeatable jobs (idempotent across replicas and reconnects: schedulers are
+   * upserted by id). Called at boot and on every Redis (re)connect, since a Redis that lost its
+   * data has lost them too. Returns how many were missing before this call.
+   */
+  async schedule(): Promise<number> {
+    const wanted: Array<{ id: string; every: number }> = [];
+    if (this.options.refreshMs > 0) wanted.push({ id: 'refresh-all', every: this.options.refreshMs });
+    wanted.push({ id: 'maintenance', every: 60_000 });
+    let missing = 0;
+    for (const { id, every } of wanted) {
+      if (!(await this.queue.getJobScheduler(id))) missing++;
+      await this.queue.upsertJobScheduler(id, { every }, { name: id, data: { traceparent: newTraceparent() } });
     }
-    await this.queue.upsertJobScheduler('maintenance', { every: 60_000 }, { name: 'maintenance', data: { traceparent: newTraceparent() } });
+    return missing;
+  }
+
+  /** Ids of the declared job schedulers (readiness and tests). */
+  async schedulers(): Promise<string[]> {
+    return (await this.queue.getJobSchedulers(0, 100)).map((s) => s.key);
+  }
+
+  /** Calls `fn` whenever the queue's Redis connection becomes ready again. */
+  onReady(fn: () => void): void {
+    this.connection.on('ready', fn);
   }
 
   async close(): Promise<void> {

@@ -64,3 +64,16 @@ export async function markFailed(q: Queryable, tenantId: string, serverId: strin
     [tenantId, serverId, jobId ?? null, final ? 'error' : 'queued', message],
   );
 }
+
+/**
+ * A discovery asked for while the job queue (Redis) is down: recorded on the server row and shown
+ * as `queued` without a job id; the reconciliation enqueues it when Redis is back.
+ */
+export async function recordPendingDiscovery(q: Queryable, tenantId: string, serverId: string, reason: string): Promise<void> {
+  await q.query(
+    `UPDATE registry.servers SET discovery_pending = $3, discovery_state = 'queued', discovery_job_id = NULL, discovery_attempt = NULL,
+            discovery_started_at = NULL, discovery_finished_at = NULL, discovery_error = 'waiting for the job queue (Redis unavailable)'
+      WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, serverId, reason],
+  );
+}

@@ -27,6 +27,13 @@ export class InternalController {
     return { catalogs };
   }
 
+  /** Every published tenant's current snapshot version (one query): what gateways reconcile their tenant set against. */
+  @Get('catalog-versions')
+  async versions(@Req() req: FastifyRequest) {
+    this.ctx.auth.internal(req);
+    return { versions: Object.fromEntries(await this.ctx.publisher.currentVersions()) };
+  }
+
   @Get('catalogs/:tenant')
   async one(@Req() req: FastifyRequest, @Param('tenant') tenant: string) {
     this.ctx.auth.internal(req);

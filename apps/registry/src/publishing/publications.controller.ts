@@ -9,7 +9,6 @@ import { buildSnapshot, loadTenant } from './build-snapshot';
 import { applyPublication, patternRefusal } from './apply-publication';
 import { patternIssues } from './pattern-issues';
 import { definitionDiff } from './definition-diff';
-import { lockTenant } from './publisher';
 import { surfacePreview } from './surface-preview';
 import { missingToolHints } from './tool-hints';
 
@@ -31,8 +30,8 @@ export class PublicationsController {
   }
 
   /**
-   * Publishes discovered items of one server (new ones, renames, override changes) and then
-   * compiles and pushes a new snapshot. Exposed names are checked here: valid on every
+   * Publishes discovered items of one server (new ones, renames, override changes) and compiles
+   * the new snapshot in the same transaction, then pushes it. Exposed names are checked here: valid on every
    * surface and unique per tenant; a collision with another server gets the server prefix.
    */
   @Post('publications')
@@ -40,14 +39,13 @@ export class PublicationsController {
   async publish(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(publishBody, body, 'body');
-    const names = await this.ctx.db.tx(async (q) => {
-      await lockTenant(q, tenantId);
+    // One transaction: the publication rows commit with the snapshot compiled from them, or neither does.
+    const { applied, ...published } = await this.ctx.publisher.publish(tenantId, actor, 'publish', async (q) => {
       const { server, items } = await applyPublication(q, tenantId, input);
       await audit(q, tenantId, actor, 'publication.publish', server.id, { items });
       return items;
     });
-    const published = await this.ctx.publisher.publish(tenantId, actor, 'publish');
-    return { items: names, ...published };
+    return { items: applied, ...published };
   }
 
   @Post('publications/unpublish')
@@ -55,14 +53,14 @@ export class PublicationsController {
   async unpublish(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(unpublishBody, body, 'body');
-    await this.ctx.db.tx(async (q) => {
+    const { version, tools, redis } = await this.ctx.publisher.publish(tenantId, actor, 'unpublish', async (q) => {
       for (const [i, item] of input.items.entries()) {
         const rows = await q.query('DELETE FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 RETURNING key', [tenantId, input.serverId, item.kind, item.name]);
         if (rows.length === 0) throw new ApiError(404, 'NOT_FOUND', `body.items.${i}.name: ${item.kind} "${item.name}" of server "${input.serverId}" is not published`, `body.items.${i}.name`);
       }
       await audit(q, tenantId, actor, 'publication.unpublish', input.serverId, { items: input.items });
     });
-    return this.ctx.publisher.publish(tenantId, actor, 'unpublish');
+    return { version, tools, redis };
   }
 
   /** Recompiles and pushes the current publications (e.g. after a Redis flush). */
@@ -111,7 +109,7 @@ export class PublicationsController {
   async approve(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(approveBody, body, 'body');
-    const change = await this.ctx.db.tx(async (q) => {
+    const { applied: change, ...published } = await this.ctx.publisher.publish(tenantId, actor, 'change approved', async (q) => {
       const rows = await q.query<{ approved_hash: string; content_hash: string | null; definition: unknown; removed_at: Date | null }>(
         `SELECT p.approved_hash, d.content_hash, d.definition, d.removed_at FROM registry.publications p
            LEFT JOIN registry.discovered_items d USING (tenant_id, server_id, kind, key)
@@ -141,7 +139,7 @@ export class PublicationsController {
       await audit(q, tenantId, actor, 'change.approve', input.serverId, { kind: input.kind, name: input.name, removed });
       return removed ? 'removed' : 'modified';
     });
-    return { change, ...(await this.ctx.publisher.publish(tenantId, actor, 'change approved')) };
+    return { change, ...published };
   }
 
   /**

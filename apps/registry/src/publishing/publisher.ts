@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { CatalogSnapshot, ToolEntry } from '@switchboard/catalog';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -9,6 +10,7 @@ import type { ServerRow } from '../servers/server-row';
 import { buildSnapshot, loadTenant, type TenantRow } from './build-snapshot';
 import { buildTenantDocument, catalogRedisKeys, type PublishedCatalog } from '@switchboard/catalog';
 import { tenantDocumentSettings } from '../tenant-auth/tenant-document-settings';
+import type { CrashStep } from './crash-steps';
 
 /** Thrown inside a draft's transaction so the database rolls every change of it back. */
 const DRAFT_ROLLBACK = Symbol('draft rollback');
@@ -40,21 +42,89 @@ export class Publisher {
     private readonly box: SecretBox,
     private readonly graceSeconds: number,
     private readonly logger: Logger,
+    private readonly options: { crashAt?: CrashStep } = {},
   ) {
     this.keys = catalogRedisKeys(namespace);
   }
 
-  async publish(tenantId: string, actor: string, reason: string): Promise<PublishResult> {
-    const snapshot = await this.db.tx(async (q) => {
+  /**
+   * Publishes the tenant's current publications. `apply` (e.g. applyPublication) runs first in
+   * the same transaction, so the publication rows and the snapshot built from them commit
+   * together or not at all; the tenant's outbox row (written by triggers on every change a
+   * snapshot is built from) is deleted in that transaction too. The Redis push follows the
+   * commit; if the process dies before it, boot reconciliation re-pushes every tenant.
+   */
+  async publish(tenantId: string, actor: string, reason: string): Promise<PublishResult>;
+  async publish<T>(tenantId: string, actor: string, reason: string, apply: (q: Queryable) => Promise<T>): Promise<PublishResult & { applied: T }>;
+  async publish<T>(tenantId: string, actor: string, reason: string, apply?: (q: Queryable) => Promise<T>): Promise<PublishResult & { applied?: T }> {
+    this.crashAt('before-publish');
+    const { snapshot, applied } = await this.db.tx(async (q) => {
       await lockTenant(q, tenantId);
+      const applied = apply ? await apply(q) : undefined;
+      this.crashAt('after-rows');
       const { tenant, snapshot } = await this.compile(q, tenantId);
       await q.query('INSERT INTO registry.snapshots (tenant_id, version, snapshot) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [tenantId, snapshot.version, JSON.stringify(snapshot)]);
+      this.crashAt('after-snapshot');
       await q.query('UPDATE registry.tenants SET current_version = $2, updated_at = now() WHERE id = $1', [tenantId, snapshot.version]);
+      await q.query('DELETE FROM registry.publish_outbox WHERE tenant_id = $1', [tenantId]);
       await audit(q, tenantId, actor, 'snapshot.publish', snapshot.version, { reason, tools: snapshot.tools.length, previous: tenant.current_version });
-      return snapshot;
+      return { snapshot, applied };
     });
+    this.crashAt('after-commit');
     const redis = await this.push(tenantId);
-    return { version: snapshot.version, tools: snapshot.tools.length, redis };
+    this.crashAt('after-push');
+    return { version: snapshot.version, tools: snapshot.tools.length, redis, ...(apply ? { applied } : {}) };
+  }
+
+  /**
+   * Finishes publications a crashed process left behind: every tenant with an outbox row (older
+   * than `minAgeMs`, so a request still between its two transactions is not raced) is compiled;
+   * a changed snapshot is published (audited as `system`), an unchanged one just clears the row.
+   * Returns the tenants whose snapshot changed.
+   */
+  async finishPending(minAgeMs: number): Promise<string[]> {
+    const rows = await this.db.query<{ tenant_id: string; source: string }>(
+      "SELECT tenant_id, source FROM registry.publish_outbox WHERE requested_at <= now() - make_interval(secs => $1) ORDER BY requested_at",
+      [minAgeMs / 1000],
+    );
+    const published: string[] = [];
+    for (const { tenant_id: tenantId, source } of rows) {
+      try {
+        const changed = await this.db.tx(async (q) => {
+          await lockTenant(q, tenantId);
+          const tenant = await loadTenant(q, tenantId);
+          const pubs = await q.query('SELECT 1 FROM registry.publications WHERE tenant_id = $1 LIMIT 1', [tenantId]);
+          if (!tenant.current_version && pubs.length === 0) {
+            // Never published and nothing to publish (e.g. settings of a new tenant): nothing pending.
+            await q.query('DELETE FROM registry.publish_outbox WHERE tenant_id = $1', [tenantId]);
+            return false;
+          }
+          const { snapshot } = await this.compile(q, tenantId);
+          if (snapshot.version === tenant.current_version) {
+            await q.query('DELETE FROM registry.publish_outbox WHERE tenant_id = $1', [tenantId]);
+            return false;
+          }
+          return true;
+        });
+        if (changed) {
+          const result = await this.publish(tenantId, 'system', `reconciliation: unfinished ${source} change`);
+          this.logger.warn({ tenant: tenantId, source, version: result.version }, 'finished a publication left half-done (outbox)');
+          published.push(tenantId);
+        }
+      } catch (err) {
+        // A catalog that no longer compiles stays pending (the next publish reports the 409); others go on.
+        this.logger.warn({ tenant: tenantId, err: (err as Error).message }, 'could not finish a pending publication');
+      }
+    }
+    return published;
+  }
+
+  /** Test-only fault injection (`REGISTRY_CRASH_AT`): dies at the named step as `kill -9` would. */
+  private crashAt(step: CrashStep): void {
+    if (this.options.crashAt !== step) return;
+    // Written synchronously: the logger's buffer would die with the process.
+    writeSync(2, `REGISTRY_CRASH_AT: killing the process at ${step}\n`);
+    process.kill(process.pid, 'SIGKILL');
   }
 
   /**
@@ -114,8 +184,29 @@ export class Publisher {
     return buildTenantDocument(await tenantDocumentSettings(this.db, tenant), snapshot, credentials);
   }
 
-  /** Writes the tenant's current catalog to Redis and announces it; never throws for Redis trouble. */
+  /**
+   * Writes the tenant's current catalog to Redis and announces it; never throws for Redis trouble.
+   * Pushes of one tenant run one after the other and each reads Postgres afresh, so a slow push
+   * of an older version can never land after a newer one (within this process; across replicas
+   * the periodic verification repairs the rare interleaving).
+   */
   async push(tenantId: string): Promise<'ok' | 'unavailable'> {
+    const previous = this.pushing.get(tenantId) ?? Promise.resolve();
+    const mine = previous.then(() => this.pushNow(tenantId));
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pushing.set(tenantId, settled);
+    void settled.then(() => {
+      if (this.pushing.get(tenantId) === settled) this.pushing.delete(tenantId);
+    });
+    return mine;
+  }
+
+  private readonly pushing = new Map<string, Promise<void>>();
+
+  private async pushNow(tenantId: string): Promise<'ok' | 'unavailable'> {
     const catalog = await this.catalogFor(tenantId);
     try {
       if (!catalog) {
@@ -133,18 +224,27 @@ export class Publisher {
     }
   }
 
-  /** Re-pushes every published tenant (boot: Redis may have been flushed or missed a publish). */
-  async syncAll(): Promise<number> {
-    const rows = await this.db.query<{ id: string }>('SELECT id FROM registry.tenants WHERE current_version IS NOT NULL');
-    for (const { id } of rows) await this.push(id);
-    return rows.length;
+  /** Re-pushes every published tenant (boot and every Redis (re)connect: Redis may have been flushed or missed a publish). */
+  async syncAll(): Promise<{ tenants: number; unavailable: number }> {
+    const rows = await this.db.query<{ id: string }>('SELECT id FROM registry.tenants WHERE current_version IS NOT NULL ORDER BY id');
+    let unavailable = 0;
+    for (const { id } of rows) if ((await this.push(id)) === 'unavailable') unavailable++;
+    return { tenants: rows.length, unavailable };
   }
 
-  /** Drops expired grace-period names and republishes those tenants (maintenance job). */
+  /** Published tenants and their current versions in Postgres (the source of truth the verification compares Redis with). */
+  async currentVersions(): Promise<Map<string, string>> {
+    const rows = await this.db.query<{ id: string; current_version: string }>('SELECT id, current_version FROM registry.tenants WHERE current_version IS NOT NULL');
+    return new Map(rows.map((r) => [r.id, r.current_version]));
+  }
+
+  /** Drops expired grace-period names and republishes those tenants (maintenance job); the delete commits with the new snapshot. */
   async expireRetired(): Promise<string[]> {
-    const rows = await this.db.query<{ tenant_id: string }>('DELETE FROM registry.retired_names WHERE expires_at <= now() RETURNING tenant_id');
-    const tenants = [...new Set(rows.map((r) => r.tenant_id))];
-    for (const t of tenants) await this.publish(t, 'system', 'grace period ended');
+    const rows = await this.db.query<{ tenant_id: string }>('SELECT DISTINCT tenant_id FROM registry.retired_names WHERE expires_at <= now()');
+    const tenants = rows.map((r) => r.tenant_id);
+    for (const t of tenants) {
+      await this.publish(t, 'system', 'grace period ended', (q) => q.query('DELETE FROM registry.retired_names WHERE tenant_id = $1 AND expires_at <= now()', [t]));
+    }
     return tenants;
   }
 

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { serverSecretAad } from '../crypto/server-secret-aad';
 import { isUniqueViolation, type Queryable } from '../db/database';
 import type { DiscoverJobData } from '../discovery/discovery-queue';
-import { markFailed, markQueued } from '../discovery/discovery-state';
+import { markFailed, markQueued, recordPendingDiscovery } from '../discovery/discovery-state';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { checkServerBody, createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
@@ -228,8 +228,10 @@ export class ServersController {
     try {
       jobId = await this.ctx.queue.enqueue(tenantId, serverId, reason);
     } catch (err) {
-      this.ctx.logger.warn({ tenant: tenantId, server: serverId, err: (err as Error).message }, 'could not enqueue discovery');
-      return { queued: false, reason: 'job queue unavailable; the periodic refresh will discover it' };
+      // Recorded in Postgres; the registry enqueues it as soon as Redis is back (RedisReconciler).
+      this.ctx.logger.warn({ tenant: tenantId, server: serverId, err: (err as Error).message }, 'could not enqueue discovery; recorded as pending');
+      await recordPendingDiscovery(this.ctx.db, tenantId, serverId, reason);
+      return { queued: false, pending: true, reason: 'job queue unavailable; the discovery is recorded and will be enqueued when the queue is back' };
     }
     // The console shows `queued` at once (the worker moves it to running / ok / error).
     await markQueued(this.ctx.db, tenantId, serverId, jobId);

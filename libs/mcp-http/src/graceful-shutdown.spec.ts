@@ -1,0 +1,105 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GracefulShutdown } from './graceful-shutdown';
+
+function request(port: number, agent: http.Agent | false, path: string): Promise<{ status?: number; connection?: string; body: string; error?: string }> {
+  return new Promise((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection, body }));
+      })
+      .on('error', (err: NodeJS.ErrnoException) => resolve({ body: '', error: err.code }));
+  });
+}
+
+describe('GracefulShutdown', () => {
+  let server: http.Server;
+  let port: number;
+  let release: () => void = () => undefined;
+
+  beforeEach(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/slow') {
+        release = () => res.end('slow done');
+        return;
+      }
+      if (req.url === '/stream') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', connection: 'keep-alive' });
+        res.write(': hello\n\n');
+        return;
+      }
+      res.end(req.url === '/readyz' ? 'ready' : 'ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterEach(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('answers readiness 503, marks responses Connection: close, lets in-flight requests finish, then stops accepting', async () => {
+    const shutdown = new GracefulShutdown(server, { drainDelayMs: 100, timeoutMs: 5_000 });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    expect((await request(port, agent, '/readyz')).status).toBe(200);
+    const slow = request(port, false, '/slow');
+    await waitUntil(() => shutdown.inFlight() === 1);
+
+    const drained = shutdown.drain();
+    expect(shutdown.draining).toBe(true);
+    const ready = await request(port, false, '/readyz');
+    expect(ready.status).toBe(503);
+    // The keep-alive connection opened before the drain is still served, and told to close.
+    const onKept = await request(port, agent, '/x');
+    expect(onKept).toMatchObject({ status: 200, connection: 'close', body: 'ok' });
+
+    await waitUntil(() => !server.listening);
+    expect((await request(port, false, '/x')).error).toBe('ECONNREFUSED');
+    release();
+    expect(await slow).toMatchObject({ status: 200, body: 'slow done', connection: 'close' });
+    const result = await drained;
+    expect(result.cut).toBe(0);
+    expect(result.inFlightAtStart).toBe(1);
+    agent.destroy();
+  });
+
+  it('does not wait for GET event streams once ordinary requests are done', async () => {
+    const shutdown = new GracefulShutdown(server, { drainDelayMs: 0, timeoutMs: 10_000 });
+    const stream = openStream(port);
+    await waitUntil(() => shutdown.inFlight() === 1);
+    const started = Date.now();
+    const result = await shutdown.drain();
+    expect(await stream).toBe('closed');
+    expect(result.cut).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('cuts an ordinary request that outlives the bound, and says so', async () => {
+    const shutdown = new GracefulShutdown(server, { drainDelayMs: 0, timeoutMs: 300 });
+    const slow = request(port, false, '/slow');
+    await waitUntil(() => shutdown.inFlight() === 1);
+    const result = await shutdown.drain();
+    expect(result.cut).toBe(1);
+    expect((await slow).error).toBeDefined();
+  });
+});
+
+function openStream(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    http.get({ host: '127.0.0.1', port, path: '/stream', agent: false }, (res) => {
+      res.on('data', () => undefined);
+      res.on('close', () => resolve('closed'));
+    });
+  });
+}
+
+async function waitUntil(fn: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!fn()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
