@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { APP_MAIN, freePort, startApp, startPostgres, startRedis, waitHealthy, type AppName, type Env, type Proc } from './support/boot-stack';
 import { eventually, mcp, publishTenant, signIn, toolNames, type Json } from './support/boot-client';
@@ -145,11 +147,18 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
     expect(domain).toBeDefined();
     // The prod auth Deployment's environment, on this test's private Postgres (its own schema), with
     // random secrets where a secret manager replaces the base Secret's placeholders (production mode refuses those).
+    const prodSecretsKey = randomBytes(32).toString('base64');
+    // Alone (no registry feed), auth serves the seed file's file-seeded tenants: `secure` as one.
+    const seedFile = path.join(mkdtempSync(path.join(tmpdir(), 'sb-k8s-prod-')), 'tenants.yaml');
+    writeFileSync(seedFile, 'tenants:\n  - id: secure\n    name: Protected demo\n    catalogs: [{ builtin: demo }]\n    auth: { protected: true, scopes: [mcp:tools], idp: { kind: local } }\n');
     const prodEnv = {
       ...containerEnv(prod.find((o) => o.kind === 'Deployment' && o.metadata.name === 'auth')!, prod),
       DATABASE_URL: String(env.auth?.DATABASE_URL),
       AUTH_DB_SCHEMA: 'auth_prod_routing',
-      SECRETS_KEY: randomBytes(32).toString('base64'),
+      SECRETS_KEY: prodSecretsKey,
+      // The same Secret key (k8s/base/auth.yaml): the registry's SECRETS_KEY opens tenant documents' secrets.
+      CATALOG_SECRETS_KEY: prodSecretsKey,
+      TENANTS_FILE: seedFile,
       INTERNAL_TOKEN: randomBytes(32).toString('base64url'),
     };
     const port = await freePort();

@@ -64,6 +64,8 @@ function renderWithKubectl(dir: string): K8sObject[] | undefined {
 /** What a secret manager would provide instead of the base Secret's placeholders. */
 const REAL_SECRETS = { SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(32).toString('base64url'), AUTH_INTERNAL_TOKEN: '', REGISTRY_OPERATOR_KEY: randomBytes(32).toString('base64url') };
 REAL_SECRETS.AUTH_INTERNAL_TOKEN = REAL_SECRETS.INTERNAL_TOKEN;
+// auth's CATALOG_SECRETS_KEY is the same Secret key as SECRETS_KEY (k8s/base/auth.yaml).
+const REAL_SECRETS_BY_ENV: Record<string, string> = { ...REAL_SECRETS, CATALOG_SECRETS_KEY: REAL_SECRETS.SECRETS_KEY };
 
 const byKey = (objects: K8sObject[]) => new Map(objects.map((o) => [`${o.kind}/${o.metadata.name}`, o]));
 
@@ -135,7 +137,7 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
       const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!;
       const env = containerEnv(d, objects);
       // Production mode refuses the base Secret's placeholders (the next test): check the rest with real-looking secrets.
-      return checkEnv(app as AppName, env.SWITCHBOARD_ENV === 'production' ? { ...env, ...Object.fromEntries(Object.entries(REAL_SECRETS).filter(([k]) => k in env)) } : env, `${overlay}/Deployment/${app}`);
+      return checkEnv(app as AppName, env.SWITCHBOARD_ENV === 'production' ? { ...env, ...Object.fromEntries(Object.entries(REAL_SECRETS_BY_ENV).filter(([k]) => k in env)) } : env, `${overlay}/Deployment/${app}`);
     });
     expect(problems).toEqual([]);
   });
