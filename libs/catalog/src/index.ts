@@ -18,3 +18,4 @@ export * from './publish-tool';
 export * from './tool-definitions-from-json';
 export * from './compiled-catalog';
 export * from './published-catalog';
+export * from './tenant-rate-plan';
