@@ -12,6 +12,7 @@ import { GatewayAuth } from './auth/gateway-auth';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
 import { TracedUpstream } from './upstream/traced-upstream';
+import { GatewayLimits } from './limits/gateway-limits';
 import { mcpServerSpan } from '@switchboard/telemetry';
 
 /**
@@ -24,6 +25,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly directory: TenantDirectory;
   readonly upstream: UpstreamPool;
   readonly auth: GatewayAuth;
+  readonly limits: GatewayLimits;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -34,6 +36,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.directory = new TenantDirectory({ publicUrl: config.publicUrl, domain: config.GATEWAY_DOMAIN });
     this.auth = new GatewayAuth(config, this.directory);
+    this.limits = new GatewayLimits(config, logger);
     // Tenant-registered upstreams (registry source) go through the SSRF guard at connect time;
     // the file source's upstreams are operator configuration.
     const registry = Boolean(config.REGISTRY_URL || config.REDIS_URL);
@@ -52,11 +55,13 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     for (const tenant of await this.source.load()) {
       const target = this.directory.apply(tenant);
+      this.limits.apply(tenant);
       this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, 'tenant catalog loaded');
     }
     this.unsubscribe = this.source.subscribe((tenant) => {
       try {
         const target = this.directory.apply(tenant);
+        this.limits.apply(tenant);
         this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, 'tenant catalog updated');
       } catch (err) {
         this.logger.error({ tenant: tenant.id, err: (err as Error).message }, 'catalog update rejected; keeping the previous one');
@@ -72,6 +77,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       upstream: new TracedUpstream(this.upstream),
       authenticate: (req, target) => this.auth.authenticate(req, target),
       authorizeTool: (target, tool, granted) => this.auth.authorizeTool(target, tool, granted),
+      ...(this.limits.enabled ? { admit: (req, target, request) => this.limits.admit(req, target, request) } : {}),
       observe: { onRequest: (info) => mcpServerSpan(info, { clientContext: this.config.GATEWAY_TRACE_CLIENT_CONTEXT }) },
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,
@@ -84,5 +90,6 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.unsubscribe?.();
     await this.source.close();
     await this.upstream.close();
+    await this.limits.close();
   }
 }

@@ -7,3 +7,4 @@ export * from './rate-plan-schema';
 export * from './effective-rate-plan';
 export * from './request-limit-rules';
 export * from './rate-limited-error';
+export * from './parse-trust-proxy';

@@ -53,6 +53,24 @@ export interface McpHttpOptions {
   authenticate?(req: import('fastify').FastifyRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome>;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */
   authorizeTool?(target: McpTarget, tool: string, auth: AuthGranted): AuthDenied | undefined;
+  /**
+   * Admission of each classified JSON-RPC request (rate limits, quotas), before it runs: a
+   * refusal's error is the answer (its `httpStatus`), its headers are set on the response.
+   */
+  admit?(req: import('fastify').FastifyRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined>;
+}
+
+/** One request as admission sees it. */
+export interface AdmitRequest {
+  message: import('@switchboard/protocol').JsonRpcRequest;
+  era: 'legacy' | 'modern';
+  auth: AuthGranted | undefined;
+}
+
+/** A refused request: the wire error to answer with and response headers (e.g. `Retry-After`). */
+export interface AdmitRefusal {
+  error: import('@switchboard/protocol').McpError;
+  headers: Record<string, string>;
 }
 
 /** A request the `authenticate` hook accepted: the verified OAuth client and its scopes. */

@@ -172,6 +172,13 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
             context.era === 'modern' ? 404 : 200,
           );
         }
+        if (options.admit) {
+          const refusal = await options.admit(req, target, { message, era: context.era, auth });
+          if (refusal) {
+            for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
+            throw refusal.error;
+          }
+        }
         const surfaceId = resolveSurfaceId(
           { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
           target.surfaceRules,

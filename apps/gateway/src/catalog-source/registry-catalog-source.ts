@@ -119,7 +119,7 @@ export class RegistryCatalogSource implements CatalogSource {
 
   private accept(raw: PublishedCatalog, notify: boolean): void {
     try {
-      const fingerprint = createHash('sha256').update(`${raw.snapshot.version}\u0000${JSON.stringify(raw.credentials ?? {})}\u0000${JSON.stringify([raw.surfaceRules, raw.origins, raw.hosts, raw.name])}`).digest('hex');
+      const fingerprint = createHash('sha256').update(`${raw.snapshot.version}\u0000${JSON.stringify(raw.credentials ?? {})}\u0000${JSON.stringify([raw.surfaceRules, raw.origins, raw.hosts, raw.name, raw.limits])}`).digest('hex');
       if (this.current.get(raw.id)?.fingerprint === fingerprint) return;
       const catalog = this.open(raw);
       this.current.set(raw.id, { catalog, fingerprint });
@@ -159,6 +159,7 @@ export class RegistryCatalogSource implements CatalogSource {
       origins: raw.origins ?? [],
       hosts: raw.hosts ?? [],
       surfaceRules: raw.surfaceRules ?? {},
+      ...(raw.limits ? { limits: raw.limits } : {}),
       snapshot,
     };
   }
