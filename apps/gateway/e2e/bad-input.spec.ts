@@ -3,6 +3,8 @@
  * right HTTP status, the right JSON-RPC code and a message naming what was wrong — never a
  * 500 and never a stack trace. Also the GET / DELETE answers and the two Claude quirks.
  */
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   FIXTURE_40,
@@ -281,6 +283,15 @@ describe('protocol version headers', () => {
     expect((rpcResult(res).tools as unknown[]).length).toBeGreaterThan(0);
   });
 
+  test('a modern transport (2026-07-28 header + Mcp-Method) without _meta ⇒ 400 + −32602 naming _meta, not a legacy answer', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 4, method: 'tools/list' }, modernHeaders('tools/list'));
+    expect(res.statusCode).toBe(400);
+    const error = rpcError(res);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('_meta');
+    expect(json(res).id).toBe(4);
+  });
+
   test('modern _meta 2026-07-28 beside a legacy 2025-11-25 header is accepted (Claude quirk)', async () => {
     const res = await post(modernRequest(19, 'tools/call', { name: 'echo', arguments: { text: 'quirk' } }, 'claude-ai'), {
       ...modernHeaders('tools/call', 'echo'),
@@ -319,6 +330,31 @@ describe('HTTP edge', () => {
     const error = rpcError(res);
     expect(error.message).toMatch(/limit|too large|exceeds/i);
     expect(error.message).toContain(String(BODY_LIMIT));
+  });
+
+  test('oversized body over a real socket ⇒ fetch reads the 413 JSON-RPC error (not `fetch failed`)', async () => {
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(192 * BODY_LIMIT) } } });
+    const res = await fetch(`${gw.baseUrl}${URL_DEMO}`, { method: 'POST', headers: POST_HEADERS, body: huge });
+    expect(res.status).toBe(413);
+    const body = (await res.json()) as { error: { code: number; message: string; data: unknown } };
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toContain(String(BODY_LIMIT));
+    expect(body.error.data).toEqual({ limit: 'bodyLimit', bytes: BODY_LIMIT });
+  });
+
+  test('oversized body from the SDK 1.x client ⇒ the client reports the 413 and its message', async () => {
+    const client = new SdkClient({ name: 'e2e-413', version: '1.0.0' });
+    await client.connect(new SdkTransport(new URL(`${gw.baseUrl}${URL_DEMO}`)));
+    try {
+      const outcome = await client.callTool({ name: 'echo', arguments: { text: 'x'.repeat(192 * BODY_LIMIT) } }).then(
+        () => ({ code: 0, message: 'answered' }),
+        (err: Error & { code?: unknown }) => ({ code: err.code, message: err.message }),
+      );
+      expect(outcome.code).toBe(413);
+      expect(outcome.message).toContain(`exceeds the limit of ${BODY_LIMIT} bytes`);
+    } finally {
+      await client.close();
+    }
   });
 
   test('foreign Origin ⇒ 403 naming the Origin', async () => {

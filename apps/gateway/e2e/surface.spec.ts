@@ -160,6 +160,13 @@ describe.each(ERAS)('generic surface (%s era)', (era) => {
     }
   });
 
+  test('no vendor _meta: the OpenAI widget keys (openai/*, ui) stay on the ChatGPT surface', async () => {
+    const tools = await listTools('saas', era, 'generic');
+    const vendorTools = tools.filter((t) => (OPENAI_TOOLS as readonly string[]).includes(t.name));
+    expect(vendorTools).toHaveLength(OPENAI_TOOLS.length);
+    for (const tool of tools) expect(tool._meta).toBeUndefined();
+  });
+
   test('nothing is invented for a generic client: tools without annotations stay without', async () => {
     const tools = await listTools('bare', era, 'generic');
     expect(tools.map((t) => t.name)).toEqual(fixtureNames);

@@ -104,15 +104,10 @@ describe('CompiledCatalog on the 40-tool fixture', () => {
     }
   });
 
-  it('generic: keeps _meta but publishes no top-level securitySchemes', () => {
+  it('generic: no vendor _meta (openai/*, ui) and no top-level securitySchemes', () => {
     const tools = listedTools(catalog, 'generic', '2025-06-18');
     expect(tools.filter((t) => t.securitySchemes)).toEqual([]);
-    const withMeta = tools.filter((t) => t._meta);
-    expect(withMeta).toHaveLength(3);
-    for (const t of withMeta) {
-      expect(t._meta).toHaveProperty(['openai/outputTemplate']);
-      expect(t._meta).not.toHaveProperty('securitySchemes');
-    }
+    expect(tools.filter((t) => t._meta)).toEqual([]);
   });
 
   it('falls back to generic for an unknown surface id', () => {
@@ -304,8 +299,12 @@ describe('CompiledCatalog resources, prompts and capabilities', () => {
   });
 
   it('lists resources, templates and prompts per version and surface', () => {
-    expect(parse(catalog.list('resources/list', 'generic', '2025-06-18'))).toEqual({
+    expect(parse(catalog.list('resources/list', 'openai', '2025-06-18'))).toEqual({
       resources: [{ uri: 'test://static-text', name: 'static', title: 'Static', mimeType: 'text/plain', _meta: { ui: { x: 1 } } }],
+    });
+    // Vendor `_meta` (here `ui`) stays on its vendor's surface.
+    expect(parse(catalog.list('resources/list', 'generic', '2025-06-18'))).toEqual({
+      resources: [{ uri: 'test://static-text', name: 'static', title: 'Static', mimeType: 'text/plain' }],
     });
     expect(parse(catalog.list('resources/list', 'claude', '2025-06-18'))).toEqual({
       resources: [{ uri: 'test://static-text', name: 'static', title: 'Static', mimeType: 'text/plain' }],

@@ -1,3 +1,4 @@
+import { BUILTIN_SURFACES } from '@switchboard/protocol';
 import { filterMeta } from './filter-meta';
 
 const meta = {
@@ -21,6 +22,12 @@ describe('filterMeta', () => {
       'openai/toolInvocation/invoking': 'Working…',
       ui: { resourceUri: 'ui://widget/x.html' },
     });
+  });
+
+  it('the generic surface keeps spec-reserved keys only, never vendor keys', () => {
+    const withSpecKey = { ...meta, 'io.modelcontextprotocol/related-task': { taskId: 't1' } };
+    expect(filterMeta(withSpecKey, BUILTIN_SURFACES.generic.keepMetaKeys, false)).toEqual({ 'io.modelcontextprotocol/related-task': { taskId: 't1' } });
+    expect(filterMeta(meta, BUILTIN_SURFACES.generic.keepMetaKeys, false)).toBeUndefined();
   });
 
   it('strips _meta for an empty rule list, and when nothing survives', () => {

@@ -28,7 +28,7 @@ describe('publishTool', () => {
     for (const s of [generic, claude, openai]) expect(publishTool(full, s, '2026-07-28')).not.toHaveProperty('requiredScopes');
   });
 
-  it('generic keeps _meta without securitySchemes and adds nothing', () => {
+  it('generic keeps spec-reserved _meta only (no vendor keys, no securitySchemes) and adds nothing', () => {
     expect(publishTool(full, generic, '2025-11-25')).toEqual({
       name: 'drive_get_file',
       title: 'Read Drive file',
@@ -37,8 +37,9 @@ describe('publishTool', () => {
       outputSchema: { type: 'object' },
       annotations: { readOnlyHint: true },
       icons: full.icons,
-      _meta: { 'openai/outputTemplate': 'ui://w.html', ui: { resourceUri: 'ui://w.html' } },
     });
+    const withSpecKey = { ...full, _meta: { ...full._meta, 'io.modelcontextprotocol/related-task': { taskId: 't' } } };
+    expect(publishTool(withSpecKey, generic, '2025-11-25')?._meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId: 't' } });
   });
 
   it('claude strips _meta and securitySchemes, mirrors the title and fills every hint', () => {
@@ -73,8 +74,9 @@ describe('publishTool', () => {
     expect(Object.keys(v1 ?? {})).toEqual(['name', 'description', 'inputSchema']);
     const v2 = publishTool(full, generic, '2025-03-26');
     expect(Object.keys(v2 ?? {})).toEqual(['name', 'description', 'inputSchema', 'annotations']);
-    const v3 = publishTool(full, generic, '2025-06-18');
-    expect(Object.keys(v3 ?? {})).toEqual(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta']);
+    const v3 = publishTool(full, openai, '2025-06-18');
+    expect(Object.keys(v3 ?? {})).toEqual(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'securitySchemes', '_meta']);
+    expect(Object.keys(publishTool(full, openai, '2025-03-26') ?? {})).toEqual(['name', 'description', 'inputSchema', 'annotations', 'securitySchemes']);
     const v4 = publishTool(full, generic, '2025-11-25');
     expect(v4).toHaveProperty('icons');
     expect(publishTool(full, generic, '2026-07-28')).toEqual(v4);

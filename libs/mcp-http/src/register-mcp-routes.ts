@@ -16,6 +16,7 @@ import {
   type JsonRpcRequest,
 } from '@switchboard/protocol';
 import { RequestDispatcher } from './dispatch-request';
+import { drainRequest } from './drain-request';
 import type { AuthDenied, AuthGranted, McpHttpOptions, McpTarget } from './mcp-target';
 import { hostAllowed, originAllowed } from './origin-policy';
 import { ResponseChannel } from './response-channel';
@@ -46,10 +47,14 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
 
-    scope.setErrorHandler((error: FastifyError, _req, reply) => {
+    scope.setErrorHandler(async (error: FastifyError, req, reply) => {
       const status = error.statusCode ?? 500;
       if (status === 413) {
-        return sendError(reply, 413, null, new McpError(ErrorCode.InvalidRequest, `Request body exceeds the limit of ${bodyLimit} bytes`));
+        // Read the rest of the upload first (bounded): a fetch client still sending its body would
+        // otherwise see the socket close and report `fetch failed` instead of this 413.
+        const drained = await drainRequest(req.raw);
+        if (!drained) reply.header('connection', 'close');
+        return sendError(reply, 413, null, new McpError(ErrorCode.InvalidRequest, `Request body exceeds the limit of ${bodyLimit} bytes`, { limit: 'bodyLimit', bytes: bodyLimit }));
       }
       if (status === 415) {
         return sendError(reply, 415, null, new McpError(ErrorCode.InvalidRequest, 'Content-Type must be application/json'));

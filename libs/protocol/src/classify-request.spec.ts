@@ -79,6 +79,16 @@ describe('classifyRequest — legacy era', () => {
     expect(classifyRequest(notification('notifications/initialized'), { 'mcp-protocol-version': '2026-07-28' }).protocolVersion).toBe('2025-11-25');
   });
 
+  it('refuses a modern-transport request (modern header + Mcp-Method) without _meta: 400 + -32602 naming _meta', () => {
+    const error = rejection(() => classifyRequest(request('tools/list'), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.httpStatus).toBe(400);
+    expect(error.message).toContain('_meta');
+    expect(error.data).toEqual({ missing: ['_meta'] });
+    // A notification carries no request to refuse; it stays answered with 202 as before.
+    expect(classifyRequest(notification('notifications/initialized'), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'notifications/initialized' }).era).toBe('legacy');
+  });
+
   it('rejects an unknown header version with 400 + -32600 naming the header and the supported versions', () => {
     const error = rejection(() => classifyRequest(request('tools/list'), { 'mcp-protocol-version': '2025-01-01' }));
     expect(error.code).toBe(ErrorCode.InvalidRequest);

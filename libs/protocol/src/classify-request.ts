@@ -38,8 +38,9 @@
  * Deliberate deviations (MCP-NOTES §4): a *legacy* `MCP-Protocol-Version` beside a modern
  * `_meta` version is accepted (Claude, anthropics/claude-code#93290; SDK v2 answers −32020),
  * and then absent `Mcp-Method` / `Mcp-Name` are tolerated too (present ones must still match);
- * a modern header on a claim-less non-discover request is served as legacy 2025-11-25
- * (Claude Code sends its newest version after negotiating an older one; SDK v2 answers −32602).
+ * a modern header on a claim-less non-discover request *without* `Mcp-Method` is served as
+ * legacy 2025-11-25 (Claude Code sends its newest version after negotiating an older one; SDK
+ * v2 answers −32602); with `Mcp-Method` (a modern transport) it is −32602 naming `_meta`.
  */
 import { decodeHeaderValue } from './decode-header-value';
 import { ErrorCode } from './error-codes';
@@ -123,8 +124,10 @@ export function classifyRequest(message: JsonRpcRequest | JsonRpcNotification, h
     return legacyContext(message, params, meta, header);
   }
   if (claimed) return modernContext(message, isRequest, meta, headers, header);
-  if (isRequest && isModernVersion(header) && (method === 'server/discover' || (meta !== undefined && META_KEYS.clientCapabilities in meta))) {
+  if (isRequest && isModernVersion(header) && (method === 'server/discover' || headerValue(headers, METHOD_HEADER) !== undefined || (meta !== undefined && META_KEYS.clientCapabilities in meta))) {
     // A modern request that lost its claim: name what is missing instead of serving it as legacy.
+    // `Mcp-Method` marks a modern transport; Claude's legacy transport (modern version header,
+    // no claim) never sends it, so that quirk is still served as legacy below.
     throw missingMetaKeys(meta);
   }
   return legacyContext(message, params, meta, header);

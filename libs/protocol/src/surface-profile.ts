@@ -27,12 +27,27 @@ export interface SurfaceProfile {
   maxTools: number;
 }
 
+/**
+ * `_meta` key prefixes the MCP specification reserves for itself (2025-06-18+: a prefix whose
+ * second label is `modelcontextprotocol` or `mcp`). The generic surface keeps only these.
+ */
+export const SPEC_META_PREFIXES: readonly string[] = Object.freeze([
+  'io.modelcontextprotocol/',
+  'dev.modelcontextprotocol/',
+  'org.modelcontextprotocol/',
+  'io.mcp/',
+  'dev.mcp/',
+  'org.mcp/',
+]);
+
 /** The built-in surfaces. Tenants may override fields or add their own ids. */
 export const BUILTIN_SURFACES: Readonly<Record<'generic' | 'claude' | 'openai', SurfaceProfile>> = {
   generic: {
     id: 'generic',
     label: 'Spec-pure (any MCP client)',
-    keepMetaKeys: ['*'],
+    // Spec-defined keys only: vendor keys (`openai/*`, `ui`) made Claude drop whole tool arrays,
+    // and other clients have no use for them. Tenants opt keys in per surface (surface rules).
+    keepMetaKeys: [...SPEC_META_PREFIXES],
     publishSecuritySchemes: false,
     mirrorTitleToAnnotations: false,
     defaultHintAnnotations: false,
