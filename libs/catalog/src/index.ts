@@ -19,3 +19,4 @@ export * from './tool-definitions-from-json';
 export * from './compiled-catalog';
 export * from './published-catalog';
 export * from './tenant-rate-plan';
+export * from './tenant-call-log-policy';

@@ -1,5 +1,6 @@
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
+import type { TenantCallLogPolicy } from './tenant-call-log-policy';
 import type { TenantRatePlan } from './tenant-rate-plan';
 
 /** One tenant as a gateway serves it: identity, edge policy, and its current catalog snapshot. */
@@ -12,8 +13,8 @@ export interface TenantCatalog {
   /** Extra accepted Host names. */
   hosts: string[];
   surfaceRules: TenantSurfaceRules;
-  /** Limits set by the tenant's plan; each helper area owns its own key (`rate`: request rates and the daily quota). */
-  limits?: { rate?: TenantRatePlan };
+  /** Limits set by the tenant's plan; each area owns its own key (`rate`: request rates and the daily quota; `callLog`: what the call log captures). */
+  limits?: { rate?: TenantRatePlan; callLog?: TenantCallLogPolicy };
   snapshot: CatalogSnapshot;
 }
 

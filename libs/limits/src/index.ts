@@ -8,3 +8,6 @@ export * from './effective-rate-plan';
 export * from './request-limit-rules';
 export * from './rate-limited-error';
 export * from './parse-trust-proxy';
+export * from './call-log-policy-schema';
+export * from './usage-record';
+export * from './redact-captured';

@@ -165,8 +165,18 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         if (!res.writableFinished) abort?.abort(new Error('client closed the connection'));
       };
       if (abort) res.once('close', onClose);
-      const observation = options.observe?.onRequest({ tenantId: target.tenantId, method: message.method, name: knownName(target, message), headers: req.headers });
+      const observation = options.observe?.onRequest({
+        tenantId: target.tenantId,
+        method: message.method,
+        name: knownName(target, message),
+        headers: req.headers,
+        auth,
+        clientIp: req.ip,
+        params: message.params,
+        bytesIn: Buffer.isBuffer(req.body) ? req.body.length : 0,
+      });
       let outcome: { errorCode: number | undefined; httpStatus: number } = { errorCode: undefined, httpStatus: 200 };
+      let answered: string | Buffer | undefined;
       try {
         const context = classifyRequest(message, req.headers);
         if (!isMethodOfEra(message.method, context.era)) {
@@ -193,21 +203,24 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
         // Only calls can make outgoing requests whose spans need this one as their parent.
         const body = cancellable ? await observation.run(() => dispatcher.dispatch(input)) : await dispatcher.dispatch(input);
+        answered = body;
         return { body, status: 200 };
       } catch (err) {
         if (err instanceof McpError) {
           outcome = { errorCode: err.code, httpStatus: err.httpStatus };
-          return { body: encodeError(message.id, err), status: err.httpStatus };
+          answered = encodeError(message.id, err);
+          return { body: answered, status: err.httpStatus };
         }
         outcome = { errorCode: ErrorCode.InternalError, httpStatus: 200 };
         req.log.error({ err, method: message.method }, 'request failed');
-        return { body: encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error')), status: 200 };
+        answered = encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error'));
+        return { body: answered, status: 200 };
       } finally {
         if (abort) {
           clearTimeout(timer);
           res.off('close', onClose);
         }
-        observation?.end(outcome);
+        observation?.end({ ...outcome, body: answered });
       }
     };
 

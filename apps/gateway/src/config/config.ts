@@ -119,6 +119,15 @@ const schema = z.object({
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
       }
     }),
+  /** Usage metering + call log (a Redis stream the registry drains): `auto` (default) on when REDIS_URL is set. */
+  USAGE_ENABLED: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Usage records are written in batches: at least every USAGE_FLUSH_MS, or at USAGE_MAX_BATCH records. */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  USAGE_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Records kept in memory while Redis is down (oldest dropped past it, counted in usage.records.dropped). */
+  USAGE_MAX_BUFFERED: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
+  /** Approximate cap of the usage stream's entries while the registry does not drain it. */
+  USAGE_STREAM_MAXLEN: z.coerce.number().int().min(100).default(100_000),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -7,6 +7,7 @@ import { audit } from '../tenants/audit';
 import type { Credentials } from '../servers/credentials';
 import type { ServerRow } from '../servers/server-row';
 import { buildSnapshot, loadTenant, type TenantRow } from './build-snapshot';
+import { tenantLimits } from '../limits/tenant-limits';
 import { catalogRedisKeys, type PublishedCatalog } from '@switchboard/catalog';
 
 /** Thrown inside a draft's transaction so the database rolls every change of it back. */
@@ -116,6 +117,7 @@ export class Publisher {
       origins: tenant.origins,
       hosts: tenant.hosts,
       surfaceRules: tenant.surface_rules,
+      ...tenantLimits(tenant),
       snapshot,
       credentials,
     };
