@@ -3,8 +3,11 @@
 //
 //   npm run conformance            (after `npm run build`; `npm test` builds first)
 //
-// Starts `node apps/gateway/dist/main.js` on a free loopback port, then runs, one after the
-// other, against http://127.0.0.1:<port>/t/conformance/mcp:
+// Runs every suite on two topologies: `single` (one gateway) and `pair` (two gateways behind a
+// loopback round-robin TCP proxy that alternates per connection, sharing GATEWAY_STATE_KEYS
+// and Redis, so a client's follow-up POST — e.g. its answer to an elicitation — often lands on
+// the other replica). For each: starts `node apps/gateway/dist/main.js`, then runs, one after
+// the other, against http://127.0.0.1:<port>/t/conformance/mcp:
 //   stable            conformance 0.1.16 (node_modules/conformance-stable), active suite
 //   next-2025-11-25   conformance 0.2.0-alpha.12 (node_modules/conformance-next), --requirements 2025-11-25
 //   next-2026-07-28   the same, --requirements 2026-07-28
@@ -12,11 +15,14 @@
 // conformance/README.md). Results go to results/conformance/<run>/ (one folder per scenario
 // with checks.json, plus suite.log). Exits non-zero when any run fails its baseline.
 //
-// Environment: CONFORMANCE_RUNS=stable,next-2026-07-28 limits the runs; CONFORMANCE_VERBOSE=1
-// streams the suites' own output.
+// Environment: CONFORMANCE_RUNS=stable,next-2026-07-28 limits the runs;
+// CONFORMANCE_TOPOLOGIES=single (or pair) limits the topologies; CONFORMANCE_VERBOSE=1 streams
+// the suites' own output. The pair topology uses Redis at REDIS_URL (default
+// redis://127.0.0.1:6379) under a namespace of its own.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,23 +81,29 @@ async function main() {
 
   // The suites (and the Inspector-style clients they embed) may write under $HOME: keep that out of the real one.
   const home = mkdtempSync(join(tmpdir(), 'switchboard-conformance-'));
-  const port = await freePort();
-  const gateway = await startGateway(port, home);
-  const url = `http://127.0.0.1:${port}${TENANT_PATH}`;
+  const topologies = (process.env.CONFORMANCE_TOPOLOGIES ?? 'single,pair').split(',').map((t) => t.trim()).filter(Boolean);
   const results = [];
   const started = Date.now();
+  const urls = [];
   try {
-    for (const run of runs) results.push(await runSuite(run, url, home));
+    for (const topology of topologies) {
+      if (topology !== 'single' && topology !== 'pair') throw new Error(`CONFORMANCE_TOPOLOGIES: unknown topology ${topology} (single, pair)`);
+      const stack = topology === 'single' ? await startSingle(home) : await startPair(home);
+      urls.push(`${topology} ${stack.url}`);
+      try {
+        for (const run of runs) results.push({ ...(await runSuite(run, stack.url, home, topology)), topology });
+      } finally {
+        await stack.stop();
+      }
+    }
   } finally {
-    await stopGateway(gateway);
     rmSync(home, { recursive: true, force: true });
   }
-
-  console.log(`\nConformance summary (${((Date.now() - started) / 1000).toFixed(1)} s, ${url})`);
+  console.log(`\nConformance summary (${((Date.now() - started) / 1000).toFixed(1)} s; ${urls.join('; ')})`);
   for (const r of results) {
     const verdict = r.ok ? 'OK  ' : 'FAIL';
     console.log(
-      `  ${verdict} ${r.run.id.padEnd(16)} ${String(r.passed).padStart(3)} passed, ${String(r.failed).padStart(3)} failed ` +
+      `  ${verdict} ${r.topology.padEnd(6)} ${r.run.id.padEnd(16)} ${String(r.passed).padStart(3)} passed, ${String(r.failed).padStart(3)} failed ` +
         `(${r.expected.length} expected) of ${r.total} scenarios; exit ${r.code}${r.timedOut ? ' (timed out)' : ''}`,
     );
     if (r.unexpected.length > 0) console.log(`       unexpected failures: ${r.unexpected.join(', ')}`);
@@ -109,6 +121,74 @@ async function main() {
   }
 }
 
+/** One gateway on a free port. */
+async function startSingle(home) {
+  const port = await freePort();
+  const gateway = await startGateway(port, home, {});
+  return { url: `http://127.0.0.1:${port}${TENANT_PATH}`, stop: () => stopGateway(gateway) };
+}
+
+/**
+ * Two gateways that share their state keys and Redis (the server-to-client relay), behind a
+ * round-robin TCP proxy: each new client connection goes to the next gateway in turn.
+ */
+async function startPair(home) {
+  const shared = {
+    GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'),
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_NAMESPACE: `conformance-${process.pid}-${randomBytes(3).toString('hex')}:`,
+    CATALOG_SOURCES: 'file',
+  };
+  const ports = [await freePort(), await freePort()];
+  const gateways = [];
+  try {
+    for (const [i, port] of ports.entries()) gateways.push(await startGateway(port, home, { ...shared, GATEWAY_REPLICA_ID: `replica-${i}` }));
+  } catch (err) {
+    await Promise.all(gateways.map(stopGateway));
+    throw err;
+  }
+  const proxy = await roundRobinProxy(ports);
+  return {
+    url: `http://127.0.0.1:${proxy.port}${TENANT_PATH}`,
+    stop: async () => {
+      await proxy.close();
+      await Promise.all(gateways.map(stopGateway));
+    },
+  };
+}
+
+/** A loopback TCP proxy alternating between `ports` per accepted connection. */
+function roundRobinProxy(ports) {
+  let next = 0;
+  const sockets = new Set();
+  const server = createServer((client) => {
+    const upstream = connect(ports[next++ % ports.length], '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.once('close', () => sockets.delete(s));
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  return new Promise((resolveProxy, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      resolveProxy({
+        port: server.address().port,
+        close: () =>
+          new Promise((r) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}
+
 /** Asks the OS for a free loopback port (closed again before the gateway binds it). */
 function freePort() {
   return new Promise((resolvePort, reject) => {
@@ -122,7 +202,7 @@ function freePort() {
 }
 
 /** Starts the gateway and resolves once it prints its listening line (or /healthz answers). */
-async function startGateway(port, home) {
+async function startGateway(port, home, extraEnv) {
   const child = spawn(process.execPath, [GATEWAY_ENTRY], {
     cwd: ROOT,
     env: {
@@ -133,6 +213,7 @@ async function startGateway(port, home) {
       TENANTS_FILE: 'config/tenants.yaml',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -182,14 +263,14 @@ async function stopGateway(child) {
 }
 
 /** Runs one suite with its baseline; resolves with the per-scenario outcome read from checks.json. */
-async function runSuite(run, url, home) {
-  const outDir = join(RESULTS_ROOT, run.id);
+async function runSuite(run, url, home, topology) {
+  const outDir = join(RESULTS_ROOT, topology, run.id);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const logPath = join(outDir, 'suite.log');
   const log = createWriteStream(logPath);
   const args = [join(ROOT, run.entry), 'server', '--url', url, ...run.args, '--expected-failures', join(ROOT, run.baseline), '-o', outDir];
-  console.log(`\n▶ ${run.id}: ${run.label}`);
+  console.log(`\n▶ ${topology} · ${run.id}: ${run.label}`);
   const scored = await scoredScenarios(run, home);
   const t0 = Date.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,7 +4,7 @@
 // prints the URLs to paste into a client, and stops everything on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,45 @@ function reachable(url) {
   });
 }
 
+/** A free TCP port on loopback (bind 0, read it, close). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when `name` is an executable on PATH. */
+function onPath(name) {
+  return spawnSync(process.platform === 'win32' ? 'where' : 'which', [name], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * No Redis reachable and REDIS_URL unset: a private redis-server for this run, its data under
+ * .data/redis (append-only file, so tenants' published catalogs survive a restart), on a free
+ * port, stopped with everything else. Returns its URL, or undefined when redis-server is absent.
+ */
+async function startPrivateRedis() {
+  if (!onPath('redis-server')) return undefined;
+  const dir = path.join(root, '.data/redis');
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (await reachable(url)) return url;
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the private redis-server on port ${port} did not start`);
+}
+
 function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
@@ -86,14 +125,23 @@ async function main() {
   const env = {};
   const chainMain = path.join(root, 'apps/chain-reader/dist/main.js');
   if (existsSync(chainMain)) {
-    const m = await start('chain-reader', chainMain, { CHAIN_READER_PORT: process.env.CHAIN_READER_PORT ?? '4200' }, /MCP endpoint (http:\/\/\S+\/mcp)/);
+    const m = await start('chain-reader', chainMain, { CHAIN_READER_PORT: process.env.CHAIN_READER_PORT ?? '4200', CHAIN_READER_DEVNET_STATE_DIR: process.env.CHAIN_READER_DEVNET_STATE_DIR ?? path.join(root, '.data', 'chain-devnet') }, /MCP endpoint (http:\/\/\S+\/mcp)/);
     env.CHAIN_READER_URL = m[1];
   }
   const port = process.env.GATEWAY_PORT ?? '3000';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  let redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   let registryUrl;
   let authUrl;
-  if (await reachable(redisUrl)) {
+  let redisOk = await reachable(redisUrl);
+  if (!redisOk && process.env.REDIS_URL === undefined) {
+    const privateUrl = await startPrivateRedis();
+    if (privateUrl) {
+      process.stdout.write(`No Redis at ${redisUrl}: started a private redis-server at ${privateUrl} (data in .data/redis)\n`);
+      redisUrl = privateUrl;
+      redisOk = true;
+    }
+  }
+  if (redisOk) {
     // One secret for the service-to-service /internal/* calls (gateway → registry and auth,
     // auth → registry for console sign-in), fresh on every start unless INTERNAL_TOKEN is set.
     const internalToken = process.env.INTERNAL_TOKEN ?? `dev-${randomBytes(18).toString('base64url')}`;
@@ -143,7 +191,7 @@ async function main() {
     authUrl = auth[1];
     Object.assign(env, { AUTH_PUBLIC_URL: authUrl });
   } else {
-    process.stderr.write(`Redis is not reachable at ${redisUrl}: starting without the registry (file tenants only). Set REDIS_URL or start redis-server.\n`);
+    process.stderr.write(`Redis is not reachable at ${redisUrl}${process.env.REDIS_URL === undefined ? ' and redis-server is not on PATH' : ''}: install Redis (apt-get install redis-server, brew install redis) or set REDIS_URL; running the gateway and chain-reader only (no registry, console or auth).\n`);
   }
   const m = await start('gateway', path.join(root, 'apps/gateway/dist/main.js'), { GATEWAY_PORT: port, ...env }, /gateway listening on (http:\/\/\S+)/);
   const base = m[1];

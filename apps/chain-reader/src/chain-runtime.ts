@@ -25,7 +25,7 @@ export class ChainRuntime {
   readonly pools: UniswapV3PoolService;
 
   constructor(options: ChainRuntimeOptions) {
-    this.registry = new ChainRegistry(options.chains, options.batch);
+    this.registry = new ChainRegistry(options.chains, { ...options.batch, headTtlMs: options.cache.headTtlMs });
     this.cache = new ChainCache({ redisUrl: options.redisUrl, prefix: options.redisPrefix });
     this.analysis = new BytecodeAnalysisQueue(this.cache, {
       redisUrl: options.redisUrl,

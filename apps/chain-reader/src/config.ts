@@ -15,13 +15,23 @@ export interface ChainReaderConfig {
   chains: Record<string, ChainConfig>;
   /** True when no chain has an RPC URL: `main.ts` then starts the devnet. */
   useDevnet: boolean;
-  batch: { wait: number; batchSize: number };
+  /** Where the devnet saves/loads its anvil state (`npm start` sets `.data/chain-devnet`); unset = deploy every start. */
+  devnetStateDir: string | undefined;
+  /** Multicall3 batching: idle gap, upper bound on the window, bytes per aggregate3 (see AdaptiveBatcher). */
+  batch: { wait: number; maxWait: number; batchSize: number };
+  /**
+   * The freshness model (README "Freshness"): every answer is read at, and cached under, a
+   * concrete block; `latest` means the head fetched at most `headTtlMs` ago. The TTLs below
+   * only bound how long entries are kept, never which block an answer is for.
+   */
   cache: {
-    /** read_contract_state results at a block tag (`latest`). */
+    /** How long a fetched head block number is reused: answers at `latest` lag the node by at most this. */
+    headTtlMs: number;
+    /** Kept-for of read_contract_state / get_contract_info answers asked at `latest` (keyed by the head block). */
     latestTtlSec: number;
-    /** Results at an explicit block number. */
+    /** Kept-for of answers at an explicit block number. */
     blockTtlSec: number;
-    /** Pool panels at `latest`. */
+    /** Kept-for of pool panels (keyed by the head block). */
     panelTtlSec: number;
     /** Immutable facts: token metadata, pool constants, bytecode analysis. */
     immutableTtlSec: number;
@@ -53,10 +63,16 @@ const envSchema = z.object({
   CHAINS_FILE: z.string().optional(),
   /** Per-endpoint RPC timeout in ms for chains whose config does not set one. */
   CHAIN_RPC_TIMEOUT_MS: intFromEnv(4_000, 100, 60_000),
-  /** Milliseconds a Multicall3 batch stays open for reads from other requests. */
+  /** Idle gap in ms: a Multicall3 batch is sent this long after the last read joined it (a lone read waits this long). */
   CHAIN_READER_BATCH_WAIT_MS: intFromEnv(16, 0, 1_000),
+  /** Upper bound in ms on one batch's window under load, from its first read (= BATCH_WAIT_MS for a fixed window). */
+  CHAIN_READER_BATCH_MAX_WAIT_MS: intFromEnv(500, 0, 5_000),
+  /** How long a fetched head block number is reused; `latest` answers lag the node by at most this. */
+  CHAIN_READER_HEAD_TTL_MS: intFromEnv(1_000, 0, 60_000),
   /** Most calldata bytes per aggregate3 call. */
   CHAIN_READER_BATCH_BYTES: intFromEnv(16_384, 256, 1_048_576),
+  /** Directory for the devnet's saved anvil state (reused while the deploy is unchanged). */
+  CHAIN_READER_DEVNET_STATE_DIR: z.string().min(1).optional(),
   CHAIN_READER_LATEST_TTL_SEC: intFromEnv(60, 1, 86_400),
   CHAIN_READER_PANEL_TTL_SEC: intFromEnv(15, 1, 86_400),
 });
@@ -159,7 +175,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: e.CHAIN_READER_REDIS_PREFIX,
     chains,
     useDevnet: Object.values(chains).every((c) => c.rpcUrls.length === 0),
-    batch: { wait: e.CHAIN_READER_BATCH_WAIT_MS, batchSize: e.CHAIN_READER_BATCH_BYTES },
-    cache: { latestTtlSec: e.CHAIN_READER_LATEST_TTL_SEC, blockTtlSec: 3_600, panelTtlSec: e.CHAIN_READER_PANEL_TTL_SEC, immutableTtlSec: 30 * 86_400 },
+    devnetStateDir: e.CHAIN_READER_DEVNET_STATE_DIR,
+    batch: { wait: e.CHAIN_READER_BATCH_WAIT_MS, maxWait: Math.max(e.CHAIN_READER_BATCH_WAIT_MS, e.CHAIN_READER_BATCH_MAX_WAIT_MS), batchSize: e.CHAIN_READER_BATCH_BYTES },
+    cache: { headTtlMs: e.CHAIN_READER_HEAD_TTL_MS, latestTtlSec: e.CHAIN_READER_LATEST_TTL_SEC, blockTtlSec: 3_600, panelTtlSec: e.CHAIN_READER_PANEL_TTL_SEC, immutableTtlSec: 30 * 86_400 },
   };
 }

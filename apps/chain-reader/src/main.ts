@@ -21,8 +21,11 @@ async function main(): Promise<void> {
   if (config.useDevnet) {
     // No chain has an RPC URL: run the local devnet so the tools have something real to read.
     console.warn('chain-reader: no CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE configured; starting the local anvil devnet (development only)');
-    devnet = await startDevnet({ port: 0 });
+    const t0 = performance.now();
+    devnet = await startDevnet({ port: 0, stateDir: config.devnetStateDir });
     config.chains['devnet'] = devnetChain(devnet, [devnet.rpcUrl]);
+    const how = devnet.reusedState ? `loaded from the saved state in ${config.devnetStateDir}` : config.devnetStateDir ? `deployed and saved to ${config.devnetStateDir}` : 'deployed';
+    console.warn(`chain-reader: devnet ${how} in ${Math.round(performance.now() - t0)} ms`);
     console.warn(`chain-reader: devnet at ${devnet.rpcUrl}; pools ${Object.entries(devnet.addresses.pools).map(([k, p]) => `${k}=${p.address}`).join(' ')}`);
   }
   const runtime = new ChainRuntime({ ...config, chains: config.chains });

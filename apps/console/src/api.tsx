@@ -248,6 +248,15 @@ export interface Item {
   pendingReview: boolean | null;
   /** Hints publishing would require (registries that enforce them). */
   missingHints?: string[];
+  /** Regexes of the inputSchema the gateway's RE2 engine cannot run: publishing refuses the tool. */
+  unsupportedPatterns?: UnsupportedPattern[];
+}
+
+/** One regex RE2 cannot run (`GET /v1/servers/:id/items`, `GET /v1/changes`). */
+export interface UnsupportedPattern {
+  pointer: string;
+  pattern: string;
+  reason: string;
 }
 
 export interface AnnotationOverrides {
@@ -289,6 +298,7 @@ export interface Change {
   discovered: Record<string, unknown> | null;
   diff?: DiffEntry[];
   missingHints?: string[];
+  unsupportedPatterns?: UnsupportedPattern[];
 }
 
 export interface Admin {

@@ -7,6 +7,7 @@ import { loadAuthConfig } from '../../auth/src/config';
 import { loadConfig as loadChainReaderConfig } from '../../chain-reader/src/config';
 import { loadRegistryConfig } from '../../registry/src/config';
 import { loadGatewayConfig } from '../src/config/config';
+import { containerEnv } from './support/k8s-env';
 import { renderKustomize, type K8sObject } from './support/render-kustomize';
 
 /**
@@ -61,33 +62,6 @@ function renderWithKubectl(dir: string): K8sObject[] | undefined {
 
 const byKey = (objects: K8sObject[]) => new Map(objects.map((o) => [`${o.kind}/${o.metadata.name}`, o]));
 
-function containerEnv(deployment: K8sObject, all: K8sObject[]): Env {
-  const spec = (deployment as unknown as { spec: { template: { spec: { containers: Array<{ env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } } }>; envFrom?: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }> }> } } } }).spec;
-  const objects = byKey(all);
-  const env: Env = {};
-  const dataOf = (kind: 'ConfigMap' | 'Secret', name: string): Record<string, string> => {
-    const o = objects.get(`${kind}/${name}`) as { data?: Record<string, string>; stringData?: Record<string, string> } | undefined;
-    if (!o) throw new Error(`${deployment.metadata.name} refers to a missing ${kind} ${name}`);
-    if (kind === 'Secret') return { ...Object.fromEntries(Object.entries(o.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])), ...o.stringData };
-    return o.data ?? {};
-  };
-  for (const c of spec.template.spec.containers) {
-    for (const from of c.envFrom ?? []) {
-      if (from.configMapRef) Object.assign(env, dataOf('ConfigMap', from.configMapRef.name));
-      if (from.secretRef) Object.assign(env, dataOf('Secret', from.secretRef.name));
-    }
-    for (const e of c.env ?? []) {
-      const ref = e.valueFrom?.secretKeyRef ?? e.valueFrom?.configMapKeyRef;
-      if (ref) {
-        const value = dataOf(e.valueFrom?.secretKeyRef ? 'Secret' : 'ConfigMap', ref.name)[ref.key];
-        if (value === undefined) throw new Error(`${deployment.metadata.name}: ${e.name} refers to missing key ${ref.name}.${ref.key}`);
-        env[e.name] = value;
-      } else env[e.name] = e.value ?? '';
-    }
-  }
-  return env;
-}
-
 describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
   const dir = path.join(REPO_ROOT, 'k8s/overlays', overlay);
   const objects = renderKustomize(dir);
@@ -126,10 +100,29 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
     expect(objs.get('HorizontalPodAutoscaler/chain-reader')).toBeDefined();
   });
 
-  it('routes /t/*/mcp, /mcp (wildcard host) and /.well-known/* to the gateway', () => {
+  it('routes /t/*/mcp and /.well-known/* to the gateway, /mcp on the wildcard host when tenants are host-based, /openapi.json to the registry', () => {
     const ingress = objects.find((o) => o.kind === 'Ingress') as unknown as { spec: { rules: Array<{ host: string; http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> } };
     const routes = ingress.spec.rules.flatMap((r) => r.http.paths.map((p) => `${r.host}${p.path}->${p.backend.service.name}`));
-    expect(routes).toEqual(expect.arrayContaining([expect.stringMatching(/^[^*].*\/t\/.*\/mcp->gateway$/), expect.stringMatching(/^\*\..*\/mcp->gateway$/), expect.stringMatching(/\/\.well-known\/->gateway$/)]));
+    const hostBased = (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'gateway-config') as unknown as { data: Record<string, string> }).data.GATEWAY_DOMAIN !== undefined;
+    expect(routes).toEqual(expect.arrayContaining([expect.stringMatching(/^[^*].*\/t\/.*\/mcp->gateway$/), expect.stringMatching(/\/\.well-known\/->gateway$/), expect.stringMatching(/\/openapi\.json->registry$/)]));
+    if (hostBased) expect(routes).toEqual(expect.arrayContaining([expect.stringMatching(/^\*\..*\/mcp->gateway$/), expect.stringMatching(/^\*\..*\/token->auth$/)]));
+  });
+
+  it('has its Namespace, images qualified by a registry, no replicas beside an HPA, PDBs that let a node drain', () => {
+    const namespace = objects[0]!.kind === 'Namespace' ? objects[0] : objects.find((o) => o.kind === 'Namespace');
+    expect(namespace?.metadata.name).toBe(objects.find((o) => o.kind === 'Deployment')?.metadata.namespace);
+    const images = objects.flatMap((o) => (o.kind === 'Deployment' ? (o as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } }).spec.template.spec.containers.map((c) => c.image) : []));
+    // A first path component with a dot, a colon or `localhost` is a registry host (else Docker Hub is implied).
+    for (const image of images) expect({ image, qualified: /^([^/]*[.:][^/]*|localhost)\//.test(image) }).toEqual({ image, qualified: true });
+    const scaled = new Set(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => (o as unknown as { spec: { scaleTargetRef: { name: string } } }).spec.scaleTargetRef.name));
+    for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+      const replicas = (d as unknown as { spec: { replicas?: number } }).spec.replicas;
+      if (scaled.has(d.metadata.name)) expect({ deployment: d.metadata.name, replicas }).toEqual({ deployment: d.metadata.name, replicas: undefined });
+    }
+    for (const pdb of objects.filter((o) => o.kind === 'PodDisruptionBudget')) {
+      const spec = (pdb as unknown as { spec: { minAvailable?: number; maxUnavailable?: number } }).spec;
+      expect({ pdb: pdb.metadata.name, minAvailable: spec.minAvailable, drains: (spec.maxUnavailable ?? 0) >= 1 }).toEqual({ pdb: pdb.metadata.name, minAvailable: undefined, drains: true });
+    }
   });
 
   it('sets, per Deployment, only variables its config schema knows, and every one it requires', () => {
@@ -175,7 +168,7 @@ describe('docker-compose.yml', () => {
       expect(dockerfile).toMatch(/npm ci --omit=dev/);
       expect(dockerfile).toMatch(/^USER node$/m);
       expect(dockerfile).toMatch(new RegExp(`HEALTHCHECK[\\s\\S]*127\\.0\\.0\\.1:${APPS[app].port}/healthz`));
-      expect(compose.services[app]?.ports).toEqual([`${APPS[app].port}:${APPS[app].port}`]);
+      expect(compose.services[app]?.ports).toEqual([`\${SWITCHBOARD_BIND:-127.0.0.1}:${APPS[app].port}:${APPS[app].port}`]);
     }
     for (const service of Object.values(compose.services)) {
       for (const volume of service.volumes ?? []) {

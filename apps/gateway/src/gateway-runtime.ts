@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { registerMcpRoutes } from '@switchboard/mcp-http';
+import { ClientRequestBroker, StateSealer, registerMcpRoutes } from '@switchboard/mcp-http';
 import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
 import { CATALOG_SOURCE, type CatalogSource } from './catalog-source/catalog-source';
@@ -15,6 +15,7 @@ import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
 import { UsageRecorder } from './usage/usage-recorder';
 import { mcpServerSpan } from '@switchboard/telemetry';
+import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
 
 /**
  * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
@@ -29,6 +30,9 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly limits: GatewayLimits;
   readonly usage: UsageRecorder | undefined;
   private unsubscribe: (() => void) | undefined;
+  private readonly sealer: StateSealer;
+  private readonly relay: RedisAnswerRelay | undefined;
+  private readonly clientRequests: ClientRequestBroker;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -37,6 +41,14 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     private readonly adapterHost: HttpAdapterHost,
   ) {
     this.directory = new TenantDirectory({ publicUrl: config.publicUrl, domain: config.GATEWAY_DOMAIN });
+    const stateKeys = config.GATEWAY_STATE_KEYS?.split(',').map((k) => Buffer.from(k.trim(), 'base64'));
+    if (!stateKeys) logger.warn('GATEWAY_STATE_KEYS is not set: sessions, server-to-client request ids and MRTR state are sealed with a per-process key, so they do not survive a restart or work across replicas');
+    this.sealer = stateKeys ? new StateSealer(stateKeys) : StateSealer.ephemeral();
+    this.relay = config.REDIS_URL ? new RedisAnswerRelay(config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
+    this.clientRequests = new ClientRequestBroker(this.sealer, {
+      ...(config.GATEWAY_REPLICA_ID ? { replicaId: config.GATEWAY_REPLICA_ID } : {}),
+      ...(this.relay ? { relay: this.relay } : {}),
+    });
     this.auth = new GatewayAuth(config, this.directory);
     this.limits = new GatewayLimits(config, logger);
     const usageOn = config.USAGE_ENABLED === 'true' || (config.USAGE_ENABLED === 'auto' && config.REDIS_URL !== undefined);
@@ -60,15 +72,23 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.upstream = new UpstreamPool({
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY,
+      ...(config.UPSTREAM_MAX_QUEUE !== undefined ? { maxQueue: config.UPSTREAM_MAX_QUEUE } : {}),
+      maxResponseBytes: config.UPSTREAM_RESPONSE_MAX_BYTES,
+      tenantMaxInflight: config.GATEWAY_TENANT_MAX_INFLIGHT,
+      limitsOf: (tenantId) => this.directory.tenant(tenantId)?.limits,
       logger,
       breaker: { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS },
-      ...(registry ? { fetch: guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }) } : {}),
+      // One guarded fetch (so one keep-alive pool) per tenant.
+      ...(registry ? { fetchFactory: () => guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }) } : {}),
       connectorCredential: (tenantId, serverId, ctx) =>
         this.auth.isConnector(tenantId, serverId) ? connectorTokens.credential(tenantId, serverId, ctx.auth) : undefined,
     });
   }
 
   async onModuleInit(): Promise<void> {
+    // Answers relayed from other replicas; without Redis a replica only routes its own.
+    await this.relay?.attach(this.clientRequests).catch((err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay unavailable; answers are routed on this replica only'));
+    await this.limits.ready();
     for (const tenant of await this.source.load()) {
       const target = this.directory.apply(tenant);
       this.limits.apply(tenant);
@@ -106,6 +126,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,
       sseMaxLifetimeMs: this.config.SSE_MAX_LIFETIME_MS,
       callTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS + 5_000,
+      sealer: this.sealer,
+      clientRequests: this.clientRequests,
     });
   }
 
@@ -115,5 +137,6 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     await this.upstream.close();
     await this.limits.close();
     await this.usage?.close();
+    await this.relay?.close();
   }
 }

@@ -62,6 +62,15 @@ const schema = z.object({
   RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** Seed the demo tenant (`startRegistry` from `npm start`). */
   REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Port and interface of the demo upstream the seed starts beside the registry (0: any free port). */
+  REGISTRY_DEMO_UPSTREAM_PORT: z.coerce.number().int().min(0).max(65535).default(3199),
+  REGISTRY_DEMO_UPSTREAM_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * The demo upstream's URL as the registry's discovery and the gateways reach it, registered
+   * for the seeded tenant (compose: `http://registry:3199/mcp`; its host must be in
+   * REGISTRY_ALLOW_HTTP_HOSTS and the gateway's UPSTREAM_ALLOW_HTTP_HOSTS). Default: the address bound.
+   */
+  REGISTRY_DEMO_UPSTREAM_URL: z.url().optional(),
   /** Chain-reader MCP URL registered as the demo tenant's second upstream when seeding. */
   CHAIN_READER_URL: z.url().optional(),
   /**

@@ -38,9 +38,11 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
   // Port 0 (tests, ad-hoc runs): the console's redirect URI and token audience use the port actually bound.
   if (!config.publicUrlConfigured && config.REGISTRY_PORT === 0) registry.ctx.config.REGISTRY_PUBLIC_URL = url;
   if (config.REGISTRY_SEED_DEMO) {
-    const upstream = await startDemoUpstream(Number(env.REGISTRY_DEMO_UPSTREAM_PORT ?? 3199));
+    const upstream = await startDemoUpstream(config.REGISTRY_DEMO_UPSTREAM_PORT, config.REGISTRY_DEMO_UPSTREAM_HOST);
     stops.unshift(upstream.close);
-    const seeded = await seedDemo(registry.app, registry.ctx, upstream.url, config.CHAIN_READER_URL);
+    // Registered under the name others reach it by: in a container network the bound address
+    // (0.0.0.0, the registry's own loopback) is not where discovery's SSRF guard or a gateway can go.
+    const seeded = await seedDemo(registry.app, registry.ctx, config.REGISTRY_DEMO_UPSTREAM_URL ?? upstream.url, config.CHAIN_READER_URL);
     const info = connectInfo(config, seeded.tenantId);
     process.stdout.write(`registry demo tenant ${seeded.tenantId}: ${info.mcpUrl}\n  ${info.claudeCommand}\n  admin API key (shown once): ${seeded.apiKey}\n  console admin (shown once): workspace ${seeded.tenantId}, user ${seeded.admin.username}, password ${seeded.admin.password}\n`);
   }

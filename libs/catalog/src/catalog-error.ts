@@ -3,7 +3,9 @@ export type CatalogErrorCode =
   /** A tool/resource/prompt definition is malformed (message names the index and field). */
   | 'CATALOG_INVALID_DEFINITION'
   /** Two entries of one kind share a name (tools, prompts), URI (resources) or URI template. */
-  | 'CATALOG_DUPLICATE_NAME';
+  | 'CATALOG_DUPLICATE_NAME'
+  /** A schema regex the linear-time engine cannot run (backreference, lookaround, bad syntax); details: pattern, reason. */
+  | 'CATALOG_UNSUPPORTED_PATTERN';
 
 /** A local catalog failure (loading or compiling a snapshot); the gateway keeps serving the previous snapshot. */
 export class CatalogError extends Error {

@@ -1,3 +1,5 @@
+import { linearRegExp } from './linear-reg-exp';
+
 /** A compiled URI template: call it with a URI to get its variables, or null when it does not match. */
 export type UriTemplateMatcher = (uri: string) => Record<string, string> | null;
 
@@ -7,7 +9,8 @@ const EXPRESSION = /\{([+]?)([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)\}/g;
  * Compiles an RFC 6570 template for matching: level-1 `{var}` matches one or more characters
  * other than `/`, `?` and `#` (those are percent-encoded by simple expansion); `{+var}`
  * (reserved expansion) may span them. Matched values are percent-decoded. A template with
- * other operators or lists (`{?q}`, `{a,b}`) never matches.
+ * other operators or lists (`{?q}`, `{a,b}`) never matches. The template is tenant data: several
+ * `{+var}` make a backtracking engine polynomial in the URI, so it runs on RE2 (linearRegExp).
  */
 export function compileUriTemplate(template: string): UriTemplateMatcher {
   // Braces left after removing supported expressions belong to ones this matcher does not understand.
@@ -22,7 +25,13 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
     last = m.index + m[0].length;
   }
   pattern += escapeRegExp(template.slice(last));
-  const regex = new RegExp(`^${pattern}$`);
+  let regex: ReturnType<typeof linearRegExp>;
+  try {
+    regex = linearRegExp(`^${pattern}$`);
+  } catch {
+    // Only an oversized template gets here (the pieces are escaped): it matches nothing.
+    return () => null;
+  }
   return (uri) => {
     const m = regex.exec(uri);
     if (!m) return null;

@@ -87,3 +87,38 @@ describe('compileValidator', () => {
     expect(v([1])).toBe('arguments: must be object');
   });
 });
+
+describe('compileValidator on the linear-time engine', () => {
+  it('answers ^(a+)+$ against 40 × "a" + "!" with a pattern error (V8 would backtrack for hours)', () => {
+    const v = compileValidator({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
+    expect(v({ s: `${'a'.repeat(40)}!` })).toBe('s: must match pattern "^(a+)+$"');
+    expect(v({ s: 'aaaa' })).toBeNull();
+  });
+
+  it('runs patternProperties on RE2 too', () => {
+    const v = compileValidator({ type: 'object', patternProperties: { '^(x+)+$': { type: 'number' } } });
+    expect(v({ [`${'x'.repeat(40)}`]: 'no' })).toBe(`${'x'.repeat(40)}: must be number`);
+    expect(v({ [`${'x'.repeat(40)}!`]: 'free' })).toBeNull();
+  });
+
+  it('refuses every call of a schema with a lookahead, naming the pointer, and reports it', () => {
+    const errors: Error[] = [];
+    const v = compileValidator({ type: 'object', properties: { code: { type: 'string', pattern: '^(?=.*\\d).+$' } } }, (e) => errors.push(e));
+    expect(v({ code: 'a1' })).toBe('inputSchema/properties/code/pattern: pattern is not supported (lookahead (?=…) (needs a backtracking engine)); the tool is refused until its server drops it');
+    expect(errors[0]?.message).toMatch(/not supported: lookahead/);
+  });
+
+  it.each([
+    ['hostname', 'api.example.com', `${'a'.repeat(64)}.com`],
+    ['duration', 'P1DT2H', 'PT'],
+    ['url', 'https://example.com/a', 'example.com'],
+    ['email', 'a@b.co', 'nope'],
+    ['uuid', '123e4567-e89b-12d3-a456-426614174000', 'x'],
+    ['uri', 'https://example.com/a?b#c', '/relative'],
+    ['ipv6', '::1', '::g'],
+  ])('keeps format %s (now on RE2) accepting %j and refusing %j', (format, good, bad) => {
+    const v = compileValidator({ type: 'object', properties: { f: { type: 'string', format } } });
+    expect(v({ f: good })).toBeNull();
+    expect(v({ f: bad })).toBe(`f: must match format "${format}"`);
+  });
+});

@@ -1,9 +1,13 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { addLinearFormats } from './add-linear-formats';
 import { canonicalJson } from './canonical-json';
+import { CatalogError } from './catalog-error';
 import type { JsonSchema } from './definitions';
+import { findUnsupportedPatterns } from './find-unsupported-patterns';
+import { linearRegExp } from './linear-reg-exp';
 
 /** Validates tool arguments; returns null when valid, else a message naming the field (`text: must be string`). */
 export type ArgsValidator = (args: unknown) => string | null;
@@ -15,10 +19,17 @@ const MAX_CACHED = 5_000;
 const cache = new Map<string, ArgsValidator>();
 const engines = new Map<Dialect, Ajv>();
 
+// Every `pattern` / `patternProperties` regex ajv compiles runs on RE2: linear in the input, so
+// no tenant schema can hold the event loop (issue 18). `code` only names it in standalone output.
+const regExp: RegExpEngine = Object.assign((pattern: string, u: string) => linearRegExp(pattern, u), { code: 'linearRegExp' });
+
 /**
- * Compiles a raw JSON Schema once (ajv; 2020-12 unless `$schema` names draft-07).
- * Compiled validators are cached by schema content. An uncompilable schema yields a
- * validator that accepts any object (the upstream stays the judge) and is reported via `onError`.
+ * Compiles a raw JSON Schema once (ajv; 2020-12 unless `$schema` names draft-07), every regex on
+ * RE2 (linearRegExp). Compiled validators are cached by schema content. A schema with a pattern
+ * RE2 cannot run (backreference, lookaround) yields a validator that refuses every call, naming
+ * the pattern's JSON pointer — it never falls back to V8's backtracking engine. Any other
+ * uncompilable schema yields a validator that accepts any object (the upstream stays the judge).
+ * Both are reported via `onError`.
  */
 export function compileValidator(schema: JsonSchema, onError?: (err: Error) => void): ArgsValidator {
   const key = canonicalJson(schema);
@@ -30,6 +41,7 @@ export function compileValidator(schema: JsonSchema, onError?: (err: Error) => v
   } catch (err) {
     onError?.(err instanceof Error ? err : new Error(String(err), { cause: err }));
     // A broken schema is not cached: the next compile reports it again to its own caller.
+    if (err instanceof CatalogError && err.code === 'CATALOG_UNSUPPORTED_PATTERN') return refuseAll(schema, err);
     return acceptAnyObject;
   }
   if (cache.size >= MAX_CACHED) {
@@ -62,9 +74,9 @@ function dialectOf(uri: unknown): Dialect {
 function engine(dialect: Dialect): Ajv {
   let ajv = engines.get(dialect);
   if (!ajv) {
-    const options = { strict: false, allErrors: false, addUsedSchema: false, validateFormats: true };
+    const options = { strict: false, allErrors: false, addUsedSchema: false, validateFormats: true, code: { regExp } };
     ajv = dialect === 'draft-07' ? new Ajv(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv2020(options);
-    addFormats(ajv);
+    addLinearFormats(ajv);
     engines.set(dialect, ajv);
   }
   return ajv;
@@ -79,6 +91,15 @@ function wrap(validate: ValidateFunction): ArgsValidator {
     const error = errors[errors.length - 1];
     return error ? describe(error) : 'arguments: are invalid';
   };
+}
+
+/** A tool whose schema cannot be checked without a backtracking engine is not callable through us. */
+function refuseAll(schema: JsonSchema, err: CatalogError): ArgsValidator {
+  const first = findUnsupportedPatterns(schema)[0];
+  const message = first
+    ? `inputSchema${first.pointer}: pattern is not supported (${first.reason}); the tool is refused until its server drops it`
+    : `inputSchema: ${err.message}; the tool is refused until its server drops it`;
+  return () => message;
 }
 
 const acceptAnyObject: ArgsValidator = (args) =>

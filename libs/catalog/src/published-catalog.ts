@@ -1,7 +1,6 @@
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
-import type { TenantCallLogPolicy } from './tenant-call-log-policy';
-import type { TenantRatePlan } from './tenant-rate-plan';
+import type { TenantLimits } from './tenant-limits';
 
 /** One tenant as a gateway serves it: identity, edge policy, and its current catalog snapshot. */
 export interface TenantCatalog {
@@ -13,9 +12,9 @@ export interface TenantCatalog {
   /** Extra accepted Host names. */
   hosts: string[];
   surfaceRules: TenantSurfaceRules;
-  /** Limits set by the tenant's plan; each area owns its own key (`rate`: request rates and the daily quota; `callLog`: what the call log captures). */
-  limits?: { rate?: TenantRatePlan; callLog?: TenantCallLogPolicy };
   snapshot: CatalogSnapshot;
+  /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults). */
+  limits?: TenantLimits;
 }
 
 /**

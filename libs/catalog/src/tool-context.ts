@@ -22,4 +22,10 @@ export interface ToolContext {
    * cannot carry input requests, so a handler asks for input only when this is present.
    */
   input?: { responses: Record<string, unknown>; requestState?: string };
+  /**
+   * Integrity protection for values that travel through the client and come back, such as an
+   * MRTR `requestState`: sealed with the key every replica shares, so a retry may land anywhere.
+   * Absent in unit tests. `open` returns undefined for an altered or foreign value.
+   */
+  state?: { seal(data: Record<string, unknown>): string; open(token: string): Record<string, unknown> | undefined };
 }

@@ -10,7 +10,7 @@ export function limiterRedis(url: string, options: { commandTimeoutMs?: number }
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 100,
+    commandTimeout: options.commandTimeoutMs ?? 500,
     enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     lazyConnect: false,

@@ -1,5 +1,7 @@
 import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPromptResult, LocalBundle } from '@switchboard/catalog';
 import type { RequestContext, SurfaceProfile, TenantSurfaceRules } from '@switchboard/protocol';
+import type { ClientRequestBroker } from './client-request-broker';
+import type { StateSealer } from './state-sealer';
 
 /** Everything the transport needs to serve one tenant's endpoint. Swapped atomically when a catalog changes. */
 export interface McpTarget {
@@ -51,6 +53,20 @@ export interface McpHttpOptions {
   observe?: McpObserver;
   /** Bearer-token check, run after the Host/Origin guard on every method; absent ⇒ the endpoint is open. */
   authenticate?(req: import('fastify').FastifyRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome>;
+  /**
+   * Seals what travels through clients and back to any replica (legacy session ids,
+   * server→client request ids, MRTR requestState). Replicas must share its keys; default: a
+   * random per-process key (one replica only).
+   */
+  sealer?: StateSealer;
+  /**
+   * Routes clients' answers to server→client requests (elicitation, sampling, roots on legacy
+   * streams) to the waiting call; default: a per-process broker (one replica only). The
+   * gateway gives one with a Redis relay.
+   */
+  clientRequests?: ClientRequestBroker;
+  /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
+  sessions?: boolean;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */
   authorizeTool?(target: McpTarget, tool: string, auth: AuthGranted): AuthDenied | undefined;
   /**

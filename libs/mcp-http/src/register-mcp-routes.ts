@@ -14,8 +14,12 @@ import {
   type ClassifiedMessage,
   type JsonRpcId,
   type JsonRpcRequest,
+  type RequestContext,
 } from '@switchboard/protocol';
+import { ClientRequestBroker } from './client-request-broker';
 import { RequestDispatcher } from './dispatch-request';
+import { mintLegacySession, readLegacySession } from './legacy-session';
+import { StateSealer } from './state-sealer';
 import { drainRequest } from './drain-request';
 import type { AuthDenied, AuthGranted, McpHttpOptions, McpTarget } from './mcp-target';
 import { hostAllowed, originAllowed } from './origin-policy';
@@ -37,7 +41,10 @@ type RouteParams = Record<string, string | undefined>;
  */
 export function registerMcpRoutes(app: FastifyInstance, paths: string[], options: McpHttpOptions): void {
   const handlers = bundleHandlers(...options.bundles);
-  const dispatcher = new RequestDispatcher(handlers, options.upstream);
+  const sealer = options.sealer ?? StateSealer.ephemeral();
+  const clientRequests = options.clientRequests ?? new ClientRequestBroker(sealer);
+  const sessions = options.sessions ?? true;
+  const dispatcher = new RequestDispatcher(handlers, options.upstream, sealer, clientRequests);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const heartbeatMs = options.sseHeartbeatMs ?? 15_000;
@@ -96,12 +103,22 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       switch (item.type) {
         case 'invalid':
           return sendError(reply, 400, item.id, item.error);
-        case 'response':
+        case 'response': {
           // 2026-07-28 forbids clients from sending responses (there are no server requests to answer).
           if (isModernVersion(header(req, 'mcp-protocol-version'))) {
             return sendError(reply, 400, null, new McpError(ErrorCode.InvalidRequest, 'JSON-RPC responses are not accepted at protocol 2026-07-28'));
           }
-          return reply.code(202).send();
+          // The answer to one of our server→client requests: route it to the call that waits (maybe on another replica).
+          const answerOf = 'error' in item.message ? { error: item.message.error } : { result: item.message.result };
+          const outcome = await clientRequests.deliver(`${target.tenantId}\n${auth?.subject ?? ''}`, item.message.id, answerOf);
+          if (outcome === 'delivered') return reply.code(202).send();
+          return sendError(
+            reply,
+            404,
+            null,
+            new McpError(ErrorCode.InvalidRequest, `No server-to-client request with id ${JSON.stringify(item.message.id).slice(0, 80)} is waiting for an answer (it ended, timed out, or was not sent to this caller)`),
+          );
+        }
         case 'notification':
           try {
             classifyRequest(item.message, req.headers);
@@ -179,6 +196,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       let answered: string | Buffer | undefined;
       try {
         const context = classifyRequest(message, req.headers);
+        if (context.era === 'legacy') applyLegacySession(req, target, message, context, channel);
         if (!isMethodOfEra(message.method, context.era)) {
           throw new McpError(
             ErrorCode.MethodNotFound,
@@ -222,6 +240,25 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         }
         observation?.end({ ...outcome, body: answered });
       }
+    };
+
+    /**
+     * Legacy sessions without server state: `initialize` gets a sealed `Mcp-Session-Id`
+     * holding the client's capabilities; later requests that carry it get them back (so a
+     * call knows it may send elicitation / sampling / roots requests). An id this server did
+     * not issue, or another tenant's, is 404 (the spec's "session not found": re-initialize).
+     */
+    const applyLegacySession = (req: FastifyRequest, target: McpTarget, message: JsonRpcRequest, context: RequestContext, channel: ResponseChannel | undefined) => {
+      if (!sessions) return;
+      if (message.method === 'initialize') {
+        channel?.setHeader('mcp-session-id', mintLegacySession(sealer, { tenantId: target.tenantId, protocolVersion: context.protocolVersion, capabilities: context.clientCapabilities ?? {} }));
+        return;
+      }
+      const sessionId = header(req, 'mcp-session-id');
+      if (sessionId === undefined) return;
+      const session = readLegacySession(sealer, target.tenantId, sessionId);
+      if (!session) throw new McpError(ErrorCode.InvalidRequest, 'Session not found: this Mcp-Session-Id was not issued for this endpoint (send initialize again)', undefined, 404);
+      if (context.clientCapabilities === undefined) context.clientCapabilities = session.capabilities;
     };
 
     const get = async (req: FastifyRequest, reply: FastifyReply) => {

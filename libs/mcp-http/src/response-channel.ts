@@ -15,6 +15,7 @@ const SSE_HEADERS = {
 export class ResponseChannel {
   private streaming = false;
   private ended = false;
+  private extraHeaders: Record<string, string> | undefined;
 
   constructor(private readonly reply: FastifyReply) {}
 
@@ -22,12 +23,17 @@ export class ResponseChannel {
     return this.streaming;
   }
 
-  /** Sends an encoded JSON-RPC notification on the request's stream. */
+  /** Adds a response header (e.g. `Mcp-Session-Id`); only effective before the first byte is written. */
+  setHeader(name: string, value: string): void {
+    this.extraHeaders = { ...this.extraHeaders, [name]: value };
+  }
+
+  /** Sends an encoded JSON-RPC message (notification, or a server→client request) on the request's stream. */
   notify(encoded: string): void {
     if (this.ended) return;
     if (!this.streaming) {
       this.reply.hijack();
-      this.reply.raw.writeHead(200, SSE_HEADERS);
+      this.reply.raw.writeHead(200, this.extraHeaders ? { ...SSE_HEADERS, ...this.extraHeaders } : SSE_HEADERS);
       this.streaming = true;
     }
     this.reply.raw.write(`event: message\ndata: ${encoded}\n\n`);
@@ -46,7 +52,8 @@ export class ResponseChannel {
     // Straight to the socket: the body is final JSON (often precompiled bytes), so Fastify's
     // onSend/serialisation pipeline has nothing to add on this hot path.
     this.reply.hijack();
-    this.reply.raw.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    this.reply.raw.writeHead(status, this.extraHeaders ? { ...headers, ...this.extraHeaders } : headers);
     this.reply.raw.end(body);
   }
 }

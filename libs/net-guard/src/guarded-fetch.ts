@@ -12,10 +12,24 @@ export type GuardedFetch = (url: string | URL, init?: RequestInit) => Promise<Re
 const MAX_REDIRECTS = 5;
 
 /**
+ * The only request headers that survive a redirect to another origin: protocol headers with
+ * no secret in them. Everything else — `Authorization`, cookies, and whatever custom header a
+ * tenant's credential travels in (`x-api-key`, connector and client-credentials tokens) — is
+ * dropped, so a 307 to a second origin never delivers the first origin's credential.
+ */
+const CROSS_ORIGIN_SAFE = new Set(['accept', 'accept-language', 'content-type', 'user-agent', 'mcp-protocol-version', 'traceparent', 'tracestate']);
+
+/** Framing and hop-by-hop headers the fetch computes itself; a caller's value is never sent. */
+const FRAMING = ['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect'];
+
+/**
  * A fetch over node:http/https whose sockets resolve through the guarded lookup: every URL
  * (and every redirect target) is checked with `checkUrl`, and the address actually
  * connected to is checked again at connect time. Redirects are followed manually (at most
- * five) unless `init.redirect` is `manual`. Bodies are streamed (SSE works).
+ * five) unless `init.redirect` is `manual`; a hop to another origin carries only
+ * `CROSS_ORIGIN_SAFE` headers (credentials never cross origins). Framing headers (`host`,
+ * `content-length`, `transfer-encoding`, …) are always computed here, never taken from the
+ * caller. Bodies are streamed (SSE works).
  */
 export function guardedFetch(policy: NetGuardPolicy): GuardedFetch {
   const lookup = guardedLookup(policy);
@@ -36,6 +50,9 @@ export function guardedFetch(policy: NetGuardPolicy): GuardedFetch {
       if (init.redirect === 'error') throw new TypeError(`redirect from ${url.href} refused (redirect: error)`);
       if (hop >= MAX_REDIRECTS) throw new NetGuardError('NET_GUARD_REDIRECT', `too many redirects from ${url.href}`, { url: url.href });
       const next = new URL(location, url);
+      if (next.origin !== url.origin) {
+        for (const name of [...headers.keys()]) if (!CROSS_ORIGIN_SAFE.has(name)) headers.delete(name);
+      }
       try {
         url = await checkUrl(next, policy);
       } catch (err) {
@@ -75,7 +92,8 @@ function send(
   headers.forEach((value, key) => {
     outHeaders[key] = value;
   });
-  if (body && outHeaders['content-length'] === undefined) outHeaders['content-length'] = String(body.length);
+  for (const name of FRAMING) delete outHeaders[name];
+  if (body) outHeaders['content-length'] = String(body.length);
   return new Promise<Response>((resolve, reject) => {
     const req = mod.request(
       url,

@@ -4,3 +4,7 @@ export * from './blocked-range';
 export * from './check-url';
 export * from './guarded-lookup';
 export * from './guarded-fetch';
+export * from './forbidden-upstream-header';
+export * from './strip-forbidden-headers';
+export * from './response-too-large-error';
+export * from './limit-response-bytes';

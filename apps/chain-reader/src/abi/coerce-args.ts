@@ -1,14 +1,27 @@
-import { getAddress, isAddress, isHex, type AbiParameter } from 'viem';
-import { CHAIN_ERROR_CODES, chainError } from '../errors';
+import { getAddress, isHex, type AbiParameter } from 'viem';
+import { CHAIN_ERROR_CODES, chainError, echoValue } from '../errors';
+import { addressProblem } from '../services/parse-address';
+
+/**
+ * Most calldata bytes one read may encode to (32 KiB ≈ 1,000 uint256 array items). Providers cap
+ * request bodies and eth_call gas, and one read is batched with others into one aggregate3, so a
+ * larger read is refused up front, naming `args`, instead of failing at the RPC as an "outage".
+ */
+export const MAX_CALLDATA_BYTES = 32_768;
+/** Longest decimal/hex integer text accepted (int256 needs 78 digits); longer is refused before parsing. */
+const MAX_INTEGER_CHARS = 80;
 
 type TupleParameter = AbiParameter & { components: readonly AbiParameter[] };
 
-function fail(path: string, param: AbiParameter, message: string): never {
-  throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `${path}${param.name ? ` (${param.name}: ${param.type})` : ` (${param.type})`}: ${message}`, { field: path, type: param.type });
+function fail(path: string, param: AbiParameter, message: string, code: 'CR_BAD_ARGUMENT' | 'CR_BAD_CHECKSUM' | 'CR_CALLDATA_TOO_LARGE' = CHAIN_ERROR_CODES.BAD_ARGUMENT): never {
+  throw chainError(code, `${path}${param.name ? ` (${param.name}: ${param.type})` : ` (${param.type})`}: ${message}`, { field: path, type: param.type });
 }
 
 function coerceInteger(path: string, param: AbiParameter, value: unknown, signed: boolean, bits: number): bigint {
   let n: bigint;
+  if (typeof value === 'string' && value.trim().length > MAX_INTEGER_CHARS) {
+    fail(path, param, `integer text of ${value.trim().length} characters is longer than any ${param.type} (at most ${MAX_INTEGER_CHARS})`);
+  }
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) fail(path, param, 'numbers must be safe integers; pass larger values as decimal strings');
     n = BigInt(value);
@@ -17,11 +30,11 @@ function coerceInteger(path: string, param: AbiParameter, value: unknown, signed
   } else if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value.trim())) {
     n = BigInt(value.trim());
   } else {
-    fail(path, param, `expected an integer (number or decimal/0x string), got ${JSON.stringify(value)}`);
+    fail(path, param, `expected an integer (number or decimal/0x string), got ${echoValue(value)}`);
   }
   const min = signed ? -(1n << BigInt(bits - 1)) : 0n;
   const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n;
-  if (n < min || n > max) fail(path, param, `${n} is out of range ${min}..${max}`);
+  if (n < min || n > max) fail(path, param, `${echoValue(n)} is out of range ${min}..${max}`);
   return n;
 }
 
@@ -31,6 +44,10 @@ export function coerceValue(param: AbiParameter, value: unknown, path: string): 
   const arr = /^(.*)\[(\d*)\]$/.exec(type);
   if (arr) {
     if (!Array.isArray(value)) fail(path, param, 'expected an array');
+    // Every item takes at least one 32-byte word: an array this long cannot fit the calldata bound.
+    if (value.length > MAX_CALLDATA_BYTES / 32) {
+      fail(path, param, `${value.length} items cannot fit in ${MAX_CALLDATA_BYTES} bytes of calldata (at most ${MAX_CALLDATA_BYTES / 32} items)`, CHAIN_ERROR_CODES.CALLDATA_TOO_LARGE);
+    }
     if (arr[2] !== '' && value.length !== Number(arr[2])) fail(path, param, `expected exactly ${arr[2]} items, got ${value.length}`);
     const inner = { ...param, type: arr[1]!, name: '' } as AbiParameter;
     return value.map((v, i) => coerceValue(inner, v, `${path}[${i}]`));
@@ -54,16 +71,17 @@ export function coerceValue(param: AbiParameter, value: unknown, path: string): 
     fail(path, param, 'expected an object or array for a tuple');
   }
   if (type === 'address') {
-    if (typeof value !== 'string' || !isAddress(value, { strict: false })) fail(path, param, `expected a 0x-prefixed 20-byte address, got ${JSON.stringify(value)}`);
-    return getAddress(value);
+    const problem = addressProblem(value);
+    if (problem) fail(path, param, problem.code === CHAIN_ERROR_CODES.BAD_CHECKSUM ? problem.message : `expected a 0x-prefixed 20-byte address, got ${echoValue(value)}`, problem.code === CHAIN_ERROR_CODES.BAD_CHECKSUM ? problem.code : CHAIN_ERROR_CODES.BAD_ARGUMENT);
+    return getAddress((value as string).trim());
   }
   if (type === 'bool') {
     if (typeof value === 'boolean') return value;
     if (value === 'true' || value === 'false') return value === 'true';
-    fail(path, param, `expected true or false, got ${JSON.stringify(value)}`);
+    fail(path, param, `expected true or false, got ${echoValue(value)}`);
   }
   if (type === 'string') {
-    if (typeof value !== 'string') fail(path, param, `expected a string, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'string') fail(path, param, `expected a string, got ${echoValue(value)}`);
     return value;
   }
   if (type === 'bytes') {

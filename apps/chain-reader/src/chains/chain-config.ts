@@ -23,6 +23,11 @@ export interface AnchorPoolConfig {
 export interface RegisteredAbi {
   label: string;
   abi: Abi;
+  /**
+   * Signatures (`name(types)`) of functions whose answer depends on msg.sender: they are sent
+   * as a plain eth_call (from the `caller` argument, else the zero address), never inside Multicall3.
+   */
+  callerSensitive?: string[];
 }
 
 /** Everything the chain-reader knows about one chain; built from defaults + environment. */

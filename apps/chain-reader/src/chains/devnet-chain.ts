@@ -17,6 +17,6 @@ export function devnetChain(devnet: Pick<Devnet, 'addresses' | 'chainId' | 'abis
     feeds: [{ token: a.weth, feed: a.ethUsdFeed, maxAgeSec: 10 * 365 * 86_400 }],
     anchorPools: [{ token: a.tkn, pool: a.pools.tknWeth.address, quote: a.weth, minDepthUsd: 10_000 }],
     minRouteDepthUsd: 1_000,
-    registeredAbis: probeAbi ? { [a.probe.toLowerCase()]: { label: 'DevProbe', abi: probeAbi } } : {},
+    registeredAbis: probeAbi ? { [a.probe.toLowerCase()]: { label: 'DevProbe', abi: probeAbi, callerSensitive: ['whoami()'] } } : {},
   };
 }

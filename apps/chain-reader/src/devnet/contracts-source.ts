@@ -141,6 +141,30 @@ contract DevProbe {
         return t;
     }
     function bump() external returns (uint256) { counter += 1; emit Bumped(counter); return counter; }
+    /** Caller-sensitive: inside Multicall3 this is Multicall3's address, in a plain eth_call the caller's. */
+    function whoami() external view returns (address) { return msg.sender; }
+}
+
+/** An UpgradeableBeacon-style beacon: implementation() is what its beacon proxies run. */
+contract DevBeacon {
+    address public implementation;
+    constructor(address impl) { implementation = impl; }
+}
+
+/** EIP-1967 beacon proxy: the beacon in the standard beacon slot, calls delegated to beacon.implementation(). */
+contract DevBeaconProxy {
+    bytes32 private constant BEACON = 0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50;
+    constructor(address beacon) { assembly { sstore(BEACON, beacon) } }
+    fallback() external payable {
+        address impl = DevBeacon(_beacon()).implementation();
+        assembly {
+            calldatacopy(0, 0, calldatasize())
+            let r := delegatecall(gas(), impl, 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            switch r case 0 { revert(0, returndatasize()) } default { return(0, returndatasize()) }
+        }
+    }
+    function _beacon() private view returns (address b) { assembly { b := sload(BEACON) } }
 }
 
 /** EIP-1967 proxy: implementation in the standard slot, everything delegated. */

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import {
   createPublicClient,
   createWalletClient,
@@ -20,8 +23,8 @@ import { encodeSqrtPriceX96, isqrt } from '../pricing/sqrt-price';
 
 /** Multicall3's address on every chain that has it; the devnet puts it there too. */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
-/** anvil's funded dev account #0 ("test test … junk"). Devnet only. */
-const DEV_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+/** anvil's funded dev account #0 ("test test … junk"); it holds the seeded tokens and approvals. Devnet only. */
+export const DEV_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const DEVNET_CHAIN_ID = 31337;
 const FULL_RANGE_60 = 887220;
 const FULL_RANGE_10 = 887270;
@@ -60,6 +63,10 @@ export interface DevnetAddresses {
   probe: Address;
   proxy1967: Address;
   proxy1167: Address;
+  /** UpgradeableBeacon-style beacon whose implementation() is the probe. */
+  beacon: Address;
+  /** EIP-1967 beacon proxy in front of `beacon`. */
+  proxyBeacon: Address;
   /** A funded account with no code. */
   eoa: Address;
   pools: {
@@ -72,10 +79,14 @@ export interface DevnetAddresses {
     /** dNOP/dB32 0.3%: nothing here has a USD price. */
     nopB32: DevnetPool;
   };
+  /** dNOP/dUSDC 1%: created by the factory but never initialised (sqrtPriceX96 = 0). */
+  uninitializedPool: Address;
 }
 
 export interface Devnet {
   rpcUrl: string;
+  /** True when the chain was loaded from a saved state (`stateDir`) instead of deployed. */
+  reusedState: boolean;
   chainId: number;
   addresses: DevnetAddresses;
   /** ABIs of the devnet's own contracts, by contract name. */
@@ -88,6 +99,18 @@ export interface StartDevnetOptions {
   port?: number;
   /** Milliseconds to wait for anvil to listen. Default 15 s. */
   readyTimeoutMs?: number;
+  /**
+   * Directory for a saved devnet (anvil state dump + addresses). When set, a state saved by an
+   * identical deploy (same contracts, compiler output, deploy script, Uniswap artefacts, Multicall3
+   * code and anvil version) is loaded with `--load-state` instead of redeploying; otherwise the
+   * devnet is deployed and its state saved there. Unset (tests): always deploy.
+   */
+  stateDir?: string;
+}
+
+interface SavedDevnet {
+  fingerprint: string;
+  addresses: DevnetAddresses;
 }
 
 function anvilBinary(): string {
@@ -95,9 +118,10 @@ function anvilBinary(): string {
   return path.join(path.dirname(pkg), 'bin', 'anvil');
 }
 
-function spawnAnvil(port: number, timeoutMs: number): Promise<{ child: ChildProcess; url: string }> {
+function spawnAnvil(port: number, timeoutMs: number, loadState?: string): Promise<{ child: ChildProcess; url: string }> {
   // Spawned directly (not via the npm wrapper) so the pid we stop is anvil itself.
-  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(DEVNET_CHAIN_ID)], {
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(DEVNET_CHAIN_ID), ...(loadState ? ['--load-state', loadState] : [])];
+  const child = spawn(anvilBinary(), args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -138,8 +162,12 @@ function viemMulticall3CreationCode(): Hex {
  * `@uniswap/v3-core` with liquidity and one swap, an ETH/USD feed, an ERC-721, proxies.
  */
 export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
-  const [compiled, node] = await Promise.all([compileDevnetContracts(), spawnAnvil(options.port ?? 0, options.readyTimeoutMs ?? 15_000)]);
-  const { child, url } = node;
+  const compiled = await compileDevnetContracts();
+  const abis: Record<string, Abi> = {};
+  for (const [name, c] of Object.entries(compiled)) abis[name] = c.abi;
+  const fingerprint = options.stateDir ? devnetFingerprint(compiled) : undefined;
+  const saved = options.stateDir && fingerprint ? await readSaved(options.stateDir, fingerprint) : undefined;
+  const { child, url } = await spawnAnvil(options.port ?? 0, options.readyTimeoutMs ?? 15_000, saved?.stateFile);
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
@@ -151,13 +179,78 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     });
   };
   try {
+    if (saved && (await looksSeeded(url, saved.addresses))) {
+      return { rpcUrl: url, reusedState: true, chainId: DEVNET_CHAIN_ID, addresses: saved.addresses, abis, stop };
+    }
+    if (saved) {
+      // The saved state did not load as expected: drop it and deploy on a clean node.
+      await stop();
+      await rm(saved.stateFile.replace(/\.state\.json$/, '.json'), { force: true });
+      return startDevnet(options);
+    }
     const addresses = await seed(url, compiled);
-    const abis: Record<string, Abi> = {};
-    for (const [name, c] of Object.entries(compiled)) abis[name] = c.abi;
-    return { rpcUrl: url, chainId: DEVNET_CHAIN_ID, addresses, abis, stop };
+    if (options.stateDir && fingerprint) await saveState(url, options.stateDir, fingerprint, addresses);
+    return { rpcUrl: url, reusedState: false, chainId: DEVNET_CHAIN_ID, addresses, abis, stop };
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/**
+ * Identity of a deployed devnet: everything that decides what `seed` puts on chain. Any change
+ * (contracts, compiler output, this deploy script, the Uniswap artefacts, viem's Multicall3,
+ * the anvil build) gives a new fingerprint, so a stale saved state is never loaded.
+ */
+function devnetFingerprint(compiled: Record<string, { abi: Abi; bytecode: Hex }>): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify(compiled));
+  h.update(readFileSync(__filename));
+  h.update(readFileSync(require.resolve('@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json')));
+  h.update(viemMulticall3CreationCode());
+  h.update(readFileSync(path.join(path.dirname(anvilBinary()), '..', 'package.json')));
+  return h.digest('hex').slice(0, 16);
+}
+
+async function readSaved(dir: string, fingerprint: string): Promise<(SavedDevnet & { stateFile: string }) | undefined> {
+  const meta = path.join(dir, `devnet-${fingerprint}.json`);
+  const stateFile = path.join(dir, `devnet-${fingerprint}.state.json`);
+  try {
+    const saved = JSON.parse(await readFile(meta, 'utf8')) as SavedDevnet;
+    await readFile(stateFile, { flag: 'r' }).then((b) => { if (b.length === 0) throw new Error('empty state'); });
+    return saved.fingerprint === fingerprint ? { ...saved, stateFile } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function saveState(url: string, dir: string, fingerprint: string, addresses: DevnetAddresses): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_dumpState', params: [] }) });
+  const body = (await res.json()) as { result?: Hex };
+  if (!body.result) return;
+  // anvil_dumpState answers gzipped JSON as hex; --load-state reads the JSON.
+  const state = gunzipSync(Buffer.from(body.result.slice(2), 'hex'));
+  await mkdir(dir, { recursive: true });
+  // Older fingerprints are stale by definition: drop them.
+  for (const f of await readdir(dir)) if (/^devnet-[0-9a-f]{16}(\.state)?\.json$/.test(f) && !f.includes(fingerprint)) await rm(path.join(dir, f), { force: true });
+  const write = async (file: string, data: string | Buffer): Promise<void> => {
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, data);
+    await rename(tmp, file);
+  };
+  // State first, metadata last: the metadata file's presence means the pair is complete.
+  await write(path.join(dir, `devnet-${fingerprint}.state.json`), state);
+  await write(path.join(dir, `devnet-${fingerprint}.json`), JSON.stringify({ fingerprint, addresses } satisfies SavedDevnet));
+}
+
+/** A loaded state is usable when Multicall3 and the main pool have code. */
+async function looksSeeded(url: string, addresses: DevnetAddresses): Promise<boolean> {
+  const client = createPublicClient({ transport: http(url) });
+  try {
+    const [mc, pool] = await Promise.all([client.getCode({ address: addresses.multicall3 }), client.getCode({ address: addresses.pools.wethUsdc.address })]);
+    return (mc?.length ?? 0) > 2 && (pool?.length ?? 0) > 2;
+  } catch {
+    return false;
   }
 }
 
@@ -213,6 +306,8 @@ async function seed(url: string, compiled: Awaited<ReturnType<typeof compileDevn
   const nft = await deploy('DevNFT', ['Dev Collectibles', 'dNFT']);
   const probe = await deploy('DevProbe');
   const proxy1967 = await deploy('DevProxy1967', [probe]);
+  const beacon = await deploy('DevBeacon', [probe]);
+  const proxyBeacon = await deploy('DevBeaconProxy', [beacon]);
   // EIP-1167 minimal proxy pointing at the probe: creation prefix + runtime with the address inlined.
   const cloneHash = await wallet.sendTransaction({
     data: `0x3d602d80600a3d3981f3363d3d373d3d3d363d73${probe.slice(2).toLowerCase()}5af43d82803e903d91602b57fd5bf3`,
@@ -258,6 +353,10 @@ async function seed(url: string, compiled: Awaited<ReturnType<typeof compileDevn
   const b32Usdc = await makePool(b32, usdc, 500, [2n, 1n], 1000n);
   const nopB32 = await makePool(nop, b32, 3000, [1n, 1n], 500n);
 
+  // createPool without initialize(): what anyone can do on a real chain.
+  await send(factory, factoryArtifact.abi, 'createPool', [nop, usdc, 10_000]);
+  const uninitializedPool = getAddress((await pub.readContract({ address: factory, abi: factoryArtifact.abi, functionName: 'getPool', args: [nop, usdc, 10_000] })) as Address);
+
   // One exact-input swap of 1 dWETH so the price moves off its initial value.
   const zeroForOne = wethUsdc.token0 === weth;
   const MIN_SQRT = 4295128740n;
@@ -278,6 +377,9 @@ async function seed(url: string, compiled: Awaited<ReturnType<typeof compileDevn
     probe,
     proxy1967,
     proxy1167,
+    beacon,
+    proxyBeacon,
+    uninitializedPool,
     eoa: getAddress('0x70997970C51812dc3A010C7d01b50e0d17dc79C8'),
     pools: { wethUsdc, tknWeth, b32Usdc, nopB32 },
   };

@@ -57,7 +57,7 @@ describe('ContractInfoService on the devnet', () => {
     expect(p1967.proxy).toEqual({ standard: 'eip1967', implementation: devnet.addresses.probe });
     expect(p1967.name).toBe('DevProbe');
     expect(p1967.abi_source).toBe('registered');
-    expect(p1967.counts).toMatchObject({ view_functions: 10, write_functions: 1, events: 1 });
+    expect(p1967.counts).toMatchObject({ view_functions: 11, write_functions: 1, events: 1 });
     const p1167 = await info(devnet.addresses.proxy1167);
     expect(p1167.proxy).toEqual({ standard: 'eip1167', implementation: devnet.addresses.probe });
     expect(p1167.name).toBe('DevProbe');

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { decodeFunctionResult, encodeFunctionData, getAddress, keccak256, type Abi, type Address, type Hex } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, keccak256, type Abi, type Address, type Hex } from 'viem';
 import { ERC20_ABI, ERC721_ABI, UNISWAP_V3_POOL_ABI } from '../abi/common-abis';
 import { decodeText } from '../abi/decode-text';
 import { countAbi, type BytecodeAnalysis } from '../analysis/analyze-bytecode';
@@ -7,11 +7,9 @@ import type { AnalysisVia, BytecodeAnalysisQueue } from '../analysis/bytecode-an
 import type { ChainCache } from '../cache/chain-cache';
 import type { ChainRpc } from '../rpc/chain-rpc';
 import type { ChainRegistry } from '../rpc/chain-registry';
+import { detectProxy, type ProxyInfo } from './detect-proxy';
 import { parseAddress } from './parse-address';
 
-/** keccak256('eip1967.proxy.implementation') - 1 */
-const EIP1967_IMPLEMENTATION_SLOT: Hex = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
-const EIP1167_RUNTIME = /^0x363d3d373d3d3d363d73([0-9a-f]{40})5af43d82803e903d91602b57fd5bf3$/i;
 const ERC721_INTERFACE_ID: Hex = '0x80ac58cd';
 
 export type AdapterTag = 'uniswap_v3_pool' | 'erc20' | 'erc721' | 'unknown';
@@ -20,7 +18,7 @@ export interface ContractInfo {
   chain: string;
   address: string;
   kind: 'contract' | 'eoa';
-  proxy: { standard: 'eip1967' | 'eip1167'; implementation: string } | null;
+  proxy: ProxyInfo | null;
   name: string | null;
   symbol: string | null;
   adapter: AdapterTag;
@@ -32,6 +30,8 @@ export interface ContractInfo {
   code_hash: string | null;
   analysis_via?: AnalysisVia;
   block_number: number;
+  /** When this answer was read from the chain (kept on cache hits). */
+  fetched_at: string;
   cached: boolean;
 }
 
@@ -69,18 +69,17 @@ export class ContractInfoService {
   async info(input: { chain: unknown; address: unknown }): Promise<ContractInfo> {
     const rpc = this.chains.get(input.chain);
     const address = parseAddress(input.address);
-    const key = this.cache.key('info', rpc.slug, 'latest', address.toLowerCase());
+    const block = await rpc.head();
+    const key = this.cache.key('info', rpc.slug, block.toString(), address.toLowerCase());
     const hit = await this.cache.get<ContractInfo>(key);
     if (hit) return { ...hit, cached: true };
 
     const probes = ['name', 'symbol', 'decimals', 'totalSupply', 'factory', 'token0'] as const;
-    const blockP = rpc.blockNumber('latest');
-    const [code, implSlot, results, ifaceResult, block] = await Promise.all([
-      rpc.getCode(address),
-      rpc.getStorageAt(address, EIP1967_IMPLEMENTATION_SLOT),
-      Promise.allSettled(probes.map((fn) => rpc.call(address, call(fn)))),
-      rpc.call(address, call('supportsInterface', [ERC721_INTERFACE_ID])).catch(() => undefined),
-      blockP,
+    const code = await rpc.getCode(address, block);
+    const [proxy, results, ifaceResult] = await Promise.all([
+      code === '0x' ? Promise.resolve(null) : detectProxy(rpc, address, block, code),
+      Promise.allSettled(probes.map((fn) => rpc.call(address, call(fn), block))),
+      rpc.call(address, call('supportsInterface', [ERC721_INTERFACE_ID]), block).catch(() => undefined),
     ]);
     const ok = (i: number): Hex | undefined => {
       const r = results[i]!;
@@ -91,16 +90,11 @@ export class ContractInfoService {
         chain: rpc.slug, address, kind: 'eoa', proxy: null, name: null, symbol: null, adapter: 'unknown',
         abi_source: null, abi_label: null, counts: null,
         counts_note: 'No contract code at this address: an externally owned account (or not deployed yet).',
-        code_size: 0, code_hash: null, block_number: Number(block), cached: false,
+        code_size: 0, code_hash: null, block_number: Number(block), fetched_at: new Date().toISOString(), cached: false,
       };
       await this.cache.set(key, info, this.options.latestTtlSec);
       return info;
     }
-
-    let proxy: ContractInfo['proxy'] = null;
-    const clone = EIP1167_RUNTIME.exec(code);
-    if (clone) proxy = { standard: 'eip1167', implementation: getAddress(`0x${clone[1]}`) };
-    else if (implSlot && BigInt(implSlot) !== 0n) proxy = { standard: 'eip1967', implementation: getAddress(`0x${implSlot.slice(-40)}`) };
 
     const factory = decode<Address>('factory', ok(4));
     const token0 = decode<Address>('token0', ok(5));
@@ -113,7 +107,7 @@ export class ContractInfoService {
     else if (isErc721) adapter = 'erc721';
     else if (decimals !== undefined && totalSupply !== undefined) adapter = 'erc20';
 
-    const analysed = proxy ? await rpc.getCode(proxy.implementation as Address) : code;
+    const analysed = proxy ? await rpc.getCode(proxy.implementation as Address, block) : code;
     const codeHash = keccak256(analysed);
     const counted = await this.counts(rpc, address, proxy?.implementation as Address | undefined, adapter, analysed, codeHash);
     const info: ContractInfo = {
@@ -128,6 +122,7 @@ export class ContractInfoService {
       code_size: (code.length - 2) / 2,
       code_hash: keccak256(code),
       block_number: Number(block),
+      fetched_at: new Date().toISOString(),
       cached: false,
     };
     await this.cache.set(key, info, this.options.latestTtlSec);

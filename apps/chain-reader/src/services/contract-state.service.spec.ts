@@ -52,7 +52,7 @@ describe('ContractStateService on the devnet', () => {
     const first = await read(args);
     proxy.reset();
     const second = await read(args);
-    expect(proxy.total()).toBe(0);
+    expect(proxy.count('eth_call')).toBe(0);
     expect(second).toEqual({ ...first, cached: true });
   });
 

@@ -1,14 +1,16 @@
-import { decodeFunctionResult, encodeFunctionData, keccak256, type Abi, type Hex } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, keccak256, type Abi, type Address, type Hex } from 'viem';
 import { COMMON_ABI } from '../abi/common-abis';
-import { coerceArgs } from '../abi/coerce-args';
+import { coerceArgs, MAX_CALLDATA_BYTES } from '../abi/coerce-args';
 import { describeRevert } from '../abi/describe-revert';
-import { functionSignature, parseAbiArgument, resolveFunction, type FunctionSource } from '../abi/resolve-function';
+import { functionSignature, parseAbiArgument, resolveFunction, type FunctionSource, type ResolvedFunction } from '../abi/resolve-function';
 import { outputsToJson, toJsonSafe } from '../abi/to-json-safe';
 import type { ChainCache } from '../cache/chain-cache';
-import { CHAIN_ERROR_CODES, chainError } from '../errors';
-import { CallRevertedError, type BlockRef } from '../rpc/chain-rpc';
+import { CHAIN_ERROR_CODES, chainError, chainErrorCode } from '../errors';
+import { CallRevertedError, type Execution } from '../rpc/chain-rpc';
 import type { ChainRegistry } from '../rpc/chain-registry';
+import { detectProxy, type ProxyInfo } from './detect-proxy';
 import { parseAddress } from './parse-address';
+import { resolveBlock } from './resolve-block';
 
 /** Input of read_contract_state, as validated by the tool's schema. */
 export interface ReadContractStateInput {
@@ -18,6 +20,8 @@ export interface ReadContractStateInput {
   args?: unknown;
   abi?: unknown;
   block_number?: unknown;
+  /** msg.sender for a caller-sensitive read: the call then goes as its own plain eth_call. */
+  caller?: unknown;
 }
 
 export interface ReadContractStateResult {
@@ -25,9 +29,15 @@ export interface ReadContractStateResult {
   address: string;
   function: string;
   abi_source: FunctionSource;
+  /** Set when the ABI came from the implementation behind a proxy at `address`. */
+  abi_via_proxy?: ProxyInfo;
   args: unknown[];
   result: unknown;
+  /** How the call ran, and the msg.sender the function saw. */
+  execution: Execution & { note: string };
   block_number: number;
+  /** When this answer was read from the chain (kept on cache hits). */
+  fetched_at: string;
   cached: boolean;
 }
 
@@ -36,7 +46,12 @@ export interface ContractStateOptions {
   blockTtlSec: number;
 }
 
-/** read_contract_state: one view call, batched through Multicall3, cached by block ref + calldata. */
+const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
+
+/**
+ * read_contract_state: one view call, batched through Multicall3 (or a plain eth_call for a
+ * caller-sensitive read), cached by concrete block + calldata (+ caller).
+ */
 export class ContractStateService {
   constructor(private readonly chains: ChainRegistry, private readonly cache: ChainCache, private readonly options: ContractStateOptions) {}
 
@@ -46,11 +61,28 @@ export class ContractStateService {
     if (typeof input.function_name !== 'string' || input.function_name.trim() === '') {
       throw chainError(CHAIN_ERROR_CODES.BAD_INPUT, 'function_name: required, a function name, "name(types)" or a human-readable signature', { field: 'function_name' });
     }
-    const block = parseBlock(input.block_number);
+    const caller = input.caller === undefined || input.caller === null ? undefined : parseAddress(input.caller, 'caller');
     const argAbi: Abi | undefined = input.abi === undefined || input.abi === null ? undefined : parseAbiArgument(input.abi);
     const argCount = Array.isArray(input.args) ? input.args.length : input.args && typeof input.args === 'object' ? Object.keys(input.args).length : 0;
-    const registered = rpc.config.registeredAbis[address.toLowerCase()]?.abi;
-    const { fn, abi, source } = resolveFunction(input.function_name, { argument: argAbi, registered, common: COMMON_ABI }, argCount);
+    const { block, latest } = await resolveBlock(rpc, input.block_number);
+    const registeredEntry = rpc.config.registeredAbis[address.toLowerCase()];
+    let resolved: ResolvedFunction;
+    let viaProxy: ProxyInfo | undefined;
+    let registered = registeredEntry;
+    try {
+      resolved = resolveFunction(input.function_name, { argument: argAbi, registered: registeredEntry?.abi, common: COMMON_ABI }, argCount);
+    } catch (err) {
+      // Not in the address's own ABIs: behind a proxy, use the implementation's registered ABI
+      // (as get_contract_info does). Detected only here, so plain reads pay nothing for it.
+      if (chainErrorCode(err) !== CHAIN_ERROR_CODES.UNKNOWN_FUNCTION || argAbi || registeredEntry) throw err;
+      const proxy = await detectProxy(rpc, address, block);
+      const implAbi = proxy ? rpc.config.registeredAbis[proxy.implementation.toLowerCase()] : undefined;
+      if (!proxy || !implAbi) throw err;
+      resolved = resolveFunction(input.function_name, { registered: implAbi.abi, common: COMMON_ABI }, argCount);
+      viaProxy = proxy;
+      registered = implAbi;
+    }
+    const { fn, abi, source } = resolved;
     const signature = functionSignature(fn);
     const legacyConstant = (fn as { constant?: boolean }).constant === true;
     if (fn.stateMutability !== 'view' && fn.stateMutability !== 'pure' && !legacyConstant) {
@@ -67,17 +99,28 @@ export class ContractStateService {
     } catch (err) {
       throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `args: cannot encode for ${signature}: ${(err as Error).message.split('\n')[0]}`, { field: 'args' }, err);
     }
+    if ((data.length - 2) / 2 > MAX_CALLDATA_BYTES) {
+      throw chainError(
+        CHAIN_ERROR_CODES.CALLDATA_TOO_LARGE,
+        `args: ${signature} encodes to ${(data.length - 2) / 2} bytes of calldata, more than the ${MAX_CALLDATA_BYTES}-byte limit of one read`,
+        { field: 'args', bytes: (data.length - 2) / 2, limit: MAX_CALLDATA_BYTES },
+      );
+    }
+    // Caller-sensitive: an explicit caller, or a function the registered ABI marks as such.
+    const marked = registered?.callerSensitive?.some((s) => s.replace(/\s+/g, '') === signature) === true;
+    const sender: Address | undefined = caller ?? (marked ? ZERO_ADDRESS : undefined);
+    const execution: ReadContractStateResult['execution'] = sender
+      ? { via: 'eth_call', msg_sender: sender, note: caller ? 'Plain eth_call with from = caller (not batched).' : `Plain eth_call from the zero address: the registered ABI marks ${signature} caller-sensitive.` }
+      : { via: 'multicall3', msg_sender: rpc.config.multicall3, note: 'Batched inside Multicall3 aggregate3: msg.sender is Multicall3. Pass `caller` for functions that depend on msg.sender.' };
+
     const jsonArgs = fn.inputs.map((p, i) => toJsonSafe(p, values[i]));
-    const blockRef = block === 'latest' ? 'latest' : block.toString();
-    const key = this.cache.key('state', rpc.slug, blockRef, address.toLowerCase(), keccak256(data));
+    const key = this.cache.key('state', rpc.slug, block.toString(), address.toLowerCase(), keccak256(data), sender ? sender.toLowerCase() : 'mc3');
     const hit = await this.cache.get<ReadContractStateResult>(key);
     if (hit) return { ...hit, cached: true };
 
     let ret: Hex;
-    let blockNumber: bigint;
     try {
-      // Same tick ⇒ same aggregate3 ⇒ the block number is the block the call ran on.
-      [ret, blockNumber] = await Promise.all([rpc.call(address, data, block), rpc.blockNumber(block)]);
+      ret = await (sender ? rpc.callAs(sender, address, data, block) : rpc.call(address, data, block));
     } catch (err) {
       if (err instanceof CallRevertedError) {
         const info = describeRevert(err.data, abi);
@@ -88,7 +131,7 @@ export class ContractStateService {
     if (ret === '0x' && fn.outputs.length > 0) {
       const code = await rpc.getCode(address, block);
       if (code === '0x') {
-        throw chainError(CHAIN_ERROR_CODES.NOT_A_CONTRACT, `address: ${address} has no contract code on ${rpc.slug} (an externally owned account or an empty address)`, { field: 'address' });
+        throw chainError(CHAIN_ERROR_CODES.NOT_A_CONTRACT, `address: ${address} has no contract code on ${rpc.slug} at block ${block} (an externally owned account or an empty address)`, { field: 'address' });
       }
       throw chainError(CHAIN_ERROR_CODES.BAD_RESULT, `${signature} returned no data: the contract at ${address} does not implement it`, { field: 'function_name' });
     }
@@ -103,19 +146,15 @@ export class ContractStateService {
       address,
       function: signature,
       abi_source: source,
+      ...(viaProxy ? { abi_via_proxy: viaProxy } : {}),
       args: jsonArgs,
       result: outputsToJson(fn.outputs, decoded),
-      block_number: Number(blockNumber),
+      execution,
+      block_number: Number(block),
+      fetched_at: new Date().toISOString(),
       cached: false,
     };
-    await this.cache.set(key, result, block === 'latest' ? this.options.latestTtlSec : this.options.blockTtlSec);
+    await this.cache.set(key, result, latest ? this.options.latestTtlSec : this.options.blockTtlSec);
     return result;
   }
-}
-
-function parseBlock(value: unknown): BlockRef {
-  if (value === undefined || value === null || value === 'latest') return 'latest';
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
-  throw chainError(CHAIN_ERROR_CODES.BAD_INPUT, 'block_number: must be a non-negative integer or "latest"', { field: 'block_number' });
 }

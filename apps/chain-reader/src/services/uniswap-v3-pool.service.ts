@@ -129,29 +129,30 @@ export class UniswapV3PoolService {
   async panel(input: { chain: unknown; address: unknown }): Promise<UniswapV3PoolPanel> {
     const rpc = this.chains.get(input.chain);
     const address = parseAddress(input.address);
-    const key = this.cache.key('pool', rpc.slug, 'latest', lower(address));
+    // Keyed by the concrete head block, like every chain-reader answer: a new block is a new key.
+    const block = await rpc.head();
+    const key = this.cache.key('pool', rpc.slug, block.toString(), lower(address));
     const hit = await this.cache.get<UniswapV3PoolPanel>(key);
     if (hit) return { ...hit, cached: true };
-    const flightKey = `${rpc.slug}|${lower(address)}`;
+    const flightKey = `${rpc.slug}|${block}|${lower(address)}`;
     const existing = this.inflight.get(flightKey);
     if (existing) return existing;
-    const p = this.build(rpc, address)
+    const p = this.build(rpc, address, block)
       .then(async (panel) => { await this.cache.set(key, panel, this.options.panelTtlSec); return panel; })
       .finally(() => this.inflight.delete(flightKey));
     this.inflight.set(flightKey, p);
     return p;
   }
 
-  private async build(rpc: ChainRpc, pool: Address): Promise<UniswapV3PoolPanel> {
+  private async build(rpc: ChainRpc, pool: Address, block: bigint): Promise<UniswapV3PoolPanel> {
     const cfg = rpc.config;
     const constKey = this.cache.key('imm', rpc.slug, 'v3pool', lower(pool));
     let constants = await this.cache.get<PoolConstants>(constKey);
 
-    // Round 1 (latest): live pool state + block, and the constants when not cached.
+    // Round 1: live pool state + block timestamp, and the constants when not cached.
     const r1 = new ReadSet();
     r1.add('slot0', pool, enc('slot0'));
     r1.add('liquidity', pool, enc('liquidity'));
-    r1.add('block', cfg.multicall3, encodeFunctionData({ abi: MC3, functionName: 'getBlockNumber' }));
     r1.add('timestamp', cfg.multicall3, encodeFunctionData({ abi: MC3, functionName: 'getCurrentBlockTimestamp' }));
     if (!constants) {
       for (const fn of ['token0', 'token1', 'fee', 'tickSpacing', 'factory']) r1.add(fn, pool, enc(fn));
@@ -164,20 +165,26 @@ export class UniswapV3PoolService {
       tokenMeta = await this.cache.mget<TokenMeta>([constants!.token0, constants!.token1].map((t) => this.cache.key('imm', rpc.slug, 'token', lower(t))));
       this.planRound2(r1, cfg, pool, constants!, tokenMeta);
     }
-    await r1.run(rpc, 'latest');
+    await r1.run(rpc, block);
 
     if (!constants) {
-      constants = await this.poolConstants(rpc, pool, r1);
+      constants = await this.poolConstants(rpc, pool, r1, block);
       await this.cache.set(constKey, constants, this.options.immutableTtlSec);
     }
-    const blockHex = r1.ok('block');
-    if (!blockHex) throw chainError(CHAIN_ERROR_CODES.RPC_UNAVAILABLE, `chain "${rpc.slug}": Multicall3 at ${cfg.multicall3} did not answer getBlockNumber()`, { chain: rpc.slug });
-    const block = BigInt(blockHex);
+    const slot0Early = decode<readonly [bigint, number]>('slot0', r1.ok('slot0'));
+    if (slot0Early && slot0Early[0] === 0n) {
+      // createPool without initialize(): anyone can make one, and it has no price to show.
+      throw chainError(
+        CHAIN_ERROR_CODES.POOL_NOT_INITIALIZED,
+        `address: ${pool} is a Uniswap V3 pool (factory ${constants.factory}, fee ${constants.fee}) but it is not initialised: slot0.sqrtPriceX96 is 0, so it has no price yet (initialize() was never called)`,
+        { field: 'address', token0: constants.token0, token1: constants.token1, fee: constants.fee },
+      );
+    }
     if (!oneRound) {
       tokenMeta = await this.cache.mget<TokenMeta>([constants.token0, constants.token1].map((t) => this.cache.key('imm', rpc.slug, 'token', lower(t))));
       r2 = new ReadSet();
       this.planRound2(r2, cfg, pool, constants, tokenMeta);
-      // Round 2 pinned to the block round 1 saw, so the whole panel is one consistent state.
+      // Round 2 at the same block as round 1, so the whole panel is one consistent state.
       await r2.run(rpc, block);
     }
 
@@ -285,14 +292,14 @@ export class UniswapV3PoolService {
     };
   }
 
-  private async poolConstants(rpc: ChainRpc, pool: Address, r1: ReadSet): Promise<PoolConstants> {
+  private async poolConstants(rpc: ChainRpc, pool: Address, r1: ReadSet, block: bigint): Promise<PoolConstants> {
     const token0 = decode<Address>('token0', r1.ok('token0'));
     const token1 = decode<Address>('token1', r1.ok('token1'));
     const fee = decode<number>('fee', r1.ok('fee'));
     const tickSpacing = decode<number>('tickSpacing', r1.ok('tickSpacing'));
     const factory = decode<Address>('factory', r1.ok('factory'));
     if (!token0 || !token1 || fee === undefined || tickSpacing === undefined || !factory || !r1.ok('slot0')) {
-      const code = await rpc.getCode(pool);
+      const code = await rpc.getCode(pool, block);
       if (code === '0x') {
         throw chainError(CHAIN_ERROR_CODES.NOT_A_CONTRACT, `address: ${pool} has no contract code on ${rpc.slug} (an externally owned account or an empty address), so it is not a Uniswap V3 pool`, { field: 'address' });
       }

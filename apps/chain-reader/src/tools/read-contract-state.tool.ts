@@ -12,7 +12,10 @@ export class ReadContractStateTool extends Tool {
       'Call a view/pure function of a contract and return its decoded result (integers as decimal strings, tuples as named objects), ' +
       'with the block number and whether it came from cache. The function comes from the ABI registered for the address, the standard ' +
       'interfaces (ERC-20/721, Uniswap V3 pool, Chainlink feed), the `abi` argument, or a full signature in `function_name` ' +
-      '("function balanceOf(address) view returns (uint256)"). Use "name(types)" to pick an overload. Never sends a transaction.',
+      '("function balanceOf(address) view returns (uint256)"); behind an EIP-1967/1167/beacon proxy the implementation\'s registered ABI is used. ' +
+      'Use "name(types)" to pick an overload. Reads are batched inside Multicall3, so msg.sender is Multicall3: pass `caller` for functions that ' +
+      'depend on msg.sender (the call then runs as its own eth_call from that address; `execution` says which way it ran). Every answer carries ' +
+      'block_number, fetched_at and cached. Never sends a transaction.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -27,7 +30,8 @@ export class ReadContractStateTool extends Tool {
           description: 'ABI to use instead of the known one: a JSON ABI array, one fragment, or human-readable signatures.',
           anyOf: [{ type: 'array', maxItems: 2000 }, { type: 'object' }, { type: 'string', maxLength: 200_000 }],
         },
-        block_number: { description: 'Block to read at (default latest).', anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^(latest|[0-9]+)$' }] },
+        block_number: { description: 'Block to read at (default latest; not beyond the chain head).', anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^(latest|[0-9]{1,20})$' }] },
+        caller: { ...ADDRESS_PROPERTY, description: 'msg.sender for a caller-sensitive view function: sent as a plain eth_call from this address instead of inside Multicall3.' },
       },
       required: ['chain', 'address', 'function_name'],
       additionalProperties: false,
@@ -43,6 +47,7 @@ export class ReadContractStateTool extends Tool {
       args: args['args'],
       abi: args['abi'],
       block_number: args['block_number'],
+      caller: args['caller'],
     });
   }
 }

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api, asApiError, type ApiError, type Change, type DiffEntry } from '../api';
 import { notifyChanged } from '../events';
 import { HINTS } from '../hints';
+import { PatternNotice } from '../pattern-notice';
 import { linkTo } from '../router';
 import { Badge, ErrorBox, LoadStatus, useFocusOnError, useLoad } from '../ui';
 
@@ -138,6 +139,7 @@ function ChangeCard({ change: c, onApproved }: { change: Change; onApproved: (ms
           The new definition lacks {missing.map((h) => HINTS.find((x) => x.key === h)?.label ?? h).join(', ')} ({missing.join(', ')}). <a {...linkTo('tools')}>Set them on the Tools page</a> before approving.
         </p>
       )}
+      {!removed && (c.unsupportedPatterns ?? []).length > 0 && <PatternNotice patterns={c.unsupportedPatterns ?? []} testId={`${testId}-patterns`} />}
       {error && <ErrorBox error={error} title="Could not approve this change" />}
       {error?.code === 'HINTS_REQUIRED' && (
         <p>

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api, asApiError, isRecord, type AnnotationOverrides, type ApiError, type Item, type Publication, type Server } from '../api';
 import { draftStore, type Draft, type DraftItem } from '../draft';
 import { notifyChanged } from '../events';
+import { PatternNotice } from '../pattern-notice';
 import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations, type HintKey, type TriState } from '../hints';
 import { linkTo, navigate } from '../router';
 import { Badge, Empty, ErrorBox, Field, LoadStatus, SelectField, splitError, useFocusOnError, useLoad } from '../ui';
@@ -230,6 +231,7 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
           </span>
         )}
       </div>
+      {!tool.removedAt && (tool.unsupportedPatterns ?? []).length > 0 && <PatternNotice patterns={tool.unsupportedPatterns ?? []} testId={`${idBase}-patterns`} />}
       <p class="muted small">
         Upstream: {discoveredTitle ? <>title “{discoveredTitle}”, </> : 'no title, '}
         {str(tool.definition.description) ? `“${str(tool.definition.description)}”` : 'no description'}

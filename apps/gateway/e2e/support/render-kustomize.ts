@@ -27,20 +27,25 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Strategic merge, the subset these manifests use: maps merge, lists of named objects merge by `name`, other lists are replaced. */
+/** Strategic merge, the subset these manifests use: maps merge (null deletes), lists of named objects merge by `name`, other lists are replaced. */
 export function strategicMerge(base: unknown, patch: unknown): unknown {
   if (isObject(base) && isObject(patch)) {
     const out: Json = { ...base };
-    for (const [k, v] of Object.entries(patch)) out[k] = k in base ? strategicMerge(base[k], v) : v;
+    // A null in the patch deletes the key (strategic merge's delete directive for maps).
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === null) delete out[k];
+      else out[k] = k in base ? strategicMerge(base[k], v) : v;
+    }
     return out;
   }
-  if (Array.isArray(base) && Array.isArray(patch) && patch.every((p) => isObject(p) && typeof p.name === 'string')) {
+  if (Array.isArray(base) && Array.isArray(patch) && patch.length > 0 && patch.every((p) => isObject(p) && typeof p.name === 'string')) {
     const out = base.map((b) => {
       const p = patch.find((x) => isObject(b) && (x as Json).name === b.name);
       return p ? strategicMerge(b, p) : b;
     });
-    for (const p of patch) if (!base.some((b) => isObject(b) && b.name === (p as Json).name)) out.push(p);
-    return out;
+    // Items only in the patch come first, as kubectl's strategic merge orders them.
+    const added = patch.filter((p) => !base.some((b) => isObject(b) && b.name === (p as Json).name));
+    return [...added, ...out];
   }
   return patch;
 }

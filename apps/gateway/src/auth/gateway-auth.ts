@@ -47,6 +47,18 @@ export class GatewayAuth {
     return `${this.config.AUTH_PUBLIC_URL.replace(/\/+$/, '')}/t/${tenantId}`;
   }
 
+  /**
+   * Where this gateway fetches an issuer's keys: through AUTH_INTERNAL_URL when the issuer
+   * lives under AUTH_PUBLIC_URL, since the public name (compose's `localhost:3200`, an Ingress
+   * host) need not resolve from inside the deployment. Host-based issuers are fetched as named.
+   */
+  jwksUri(issuer: string): string {
+    const pub = this.config.AUTH_PUBLIC_URL.replace(/\/+$/, '');
+    const internal = this.config.AUTH_INTERNAL_URL?.replace(/\/+$/, '');
+    if (internal && issuer.startsWith(`${pub}/`)) return `${internal}${issuer.slice(pub.length)}/jwks`;
+    return `${issuer}/jwks`;
+  }
+
   /** The PRM URL a client finds in the challenge: path-suffixed form of the MCP URL. */
   prmUrl(tenantId: string): string {
     const mcp = new URL(this.directory.mcpUrl(tenantId));
@@ -61,7 +73,7 @@ export class GatewayAuth {
     const issuer = this.issuer(tenantId);
     const entry: ProtectedTenant = {
       spec,
-      expect: { tenantId, issuer, audience: this.directory.mcpUrl(tenantId), jwksUri: `${issuer}/jwks` },
+      expect: { tenantId, issuer, audience: this.directory.mcpUrl(tenantId), jwksUri: this.jwksUri(issuer) },
       prmUrl: this.prmUrl(tenantId),
       challengeScope: (spec.defaultScopes ?? spec.scopes).join(' '),
     };

@@ -241,6 +241,7 @@ export class FileCatalogSource implements CatalogSource {
       hosts: tenant.hosts,
       surfaceRules: tenant.surfaces,
       snapshot,
+      ...(tenant.limits ? { limits: tenant.limits } : {}),
     };
   }
 }

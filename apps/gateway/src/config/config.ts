@@ -29,8 +29,18 @@ const schema = z.object({
   GATEWAY_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   /** Per-call timeout for upstream tool calls, in ms. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-  /** In-flight calls allowed per upstream server; more wait in a queue. */
+  /**
+   * In-flight calls allowed per (tenant, upstream server) in this replica; up to
+   * UPSTREAM_MAX_QUEUE more wait, beyond that a call is refused at once. Per replica: the
+   * cluster-wide cap is this × replicas (see k8s/README.md).
+   */
   UPSTREAM_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
+  /** Calls that may wait for one of an upstream's slots (default: UPSTREAM_MAX_CONCURRENCY). */
+  UPSTREAM_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
+  /** Largest upstream response body, or single server-sent event, in bytes; counted while streaming (tenant override `limits.upstreamResponseBytes`). */
+  UPSTREAM_RESPONSE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** Upstream calls one tenant may have in flight (or waiting) in this replica (tenant override `limits.maxInflight`). */
+  GATEWAY_TENANT_MAX_INFLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
   /** URL of the chain-reader's MCP endpoint, used by `builtin: chain` catalogs. */
   CHAIN_READER_URL: z.url().optional(),
   /** Heartbeat interval and bounded lifetime of the legacy GET event stream, in ms. */
@@ -85,8 +95,12 @@ const schema = z.object({
   LIMITS_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   /** Prefix of bucket keys (tests isolate with it); default REDIS_NAMESPACE. */
   LIMITS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).optional(),
-  /** Longest a limit decision waits for Redis before the per-replica fallback decides, in ms. */
-  LIMITS_REDIS_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(100),
+  /**
+   * Longest a limit decision waits for Redis before the per-replica fallback decides, in ms. Not
+   * lower: the timer runs on the event loop, so a loop stall longer than this (GC, a busy CPU)
+   * fires it even when Redis has answered, and the fallback would decide needlessly.
+   */
+  LIMITS_REDIS_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(500),
   /** Operator defaults, for what a tenant's plan (`limits.rate`) leaves out: the tenant budget (every request)… */
   LIMITS_TENANT_RPS: z.coerce.number().positive().default(1_000),
   LIMITS_TENANT_BURST: z.coerce.number().int().min(1).default(2_000),
@@ -128,6 +142,18 @@ const schema = z.object({
   USAGE_MAX_BUFFERED: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
   /** Approximate cap of the usage stream's entries while the registry does not drain it. */
   USAGE_STREAM_MAXLEN: z.coerce.number().int().min(100).default(100_000),
+  /**
+   * Keys (comma-separated, base64, ≥ 32 bytes each) sealing what travels through clients and
+   * back to any replica: legacy `Mcp-Session-Id`s, server→client request ids, MRTR
+   * `requestState`. The first signs, all verify (rotate by prepending). Every replica must
+   * share them; unset ⇒ a random per-process key (one replica only; warned).
+   */
+  GATEWAY_STATE_KEYS: z
+    .string()
+    .refine((s) => s.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'each key must be at least 32 bytes, base64-encoded')
+    .optional(),
+  /** This replica's id on the server→client relay channel (default: random per process). */
+  GATEWAY_REPLICA_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -66,6 +66,25 @@ export class GatewayLimits {
     return this.limiter?.mode;
   }
 
+  /**
+   * Boot: waits (bounded) for the limiter's Redis so a replica that starts beside a healthy
+   * Redis does not serve its first requests on per-replica buckets; past the bound it starts
+   * in fallback mode and switches to shared once Redis answers.
+   */
+  async ready(timeoutMs = 3_000): Promise<void> {
+    const redis = this.redis;
+    if (!redis || redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done() {
+        clearTimeout(timer);
+        redis?.off('ready', done);
+        resolve();
+      }
+      redis.once('ready', done);
+    });
+  }
+
   /** Whether the step runs at all (off: the transport skips it). */
   get enabled(): boolean {
     return this.limiter !== undefined;

@@ -1,3 +1,4 @@
+import { callLogPolicySchema, ratePlanSchema } from '@switchboard/limits';
 import { z } from 'zod';
 import { tenantAuthSchema } from '@switchboard/tenant-config';
 
@@ -19,6 +20,18 @@ const catalogSchema = z.union([
   z.object({ fixture: z.string().min(1), tools: z.array(z.string().min(1)).min(1).optional() }).strict(),
   z.object({ upstream: upstreamSchema }).strict(),
 ]);
+
+/** Per-tenant overrides of the gateway's limits (the tenant document's `limits`). */
+const limitsSchema = z
+  .object({
+    upstreamResponseBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).optional(),
+    maxInflight: z.number().int().min(1).max(100_000).optional(),
+    /** Request rates and the daily quota (README "Rate limits"). */
+    rate: ratePlanSchema.optional(),
+    /** What the call log captures. */
+    callLog: callLogPolicySchema.optional(),
+  })
+  .strict();
 
 const surfaceOverrideSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
 
@@ -43,6 +56,7 @@ const tenantSchema = z
       .default({ clientSurfaces: {}, surfaces: {} }),
     catalogs: z.array(catalogSchema).min(1),
     auth: authSchema.optional(),
+    limits: limitsSchema.optional(),
   })
   .strict();
 

@@ -48,6 +48,11 @@ export class CircuitBreaker {
     this.trialInFlight = false;
   }
 
+  /** The passed call ended without telling anything about the upstream (cancelled, refused by the gateway): frees a half-open trial slot. */
+  release(): void {
+    this.trialInFlight = false;
+  }
+
   /** Milliseconds until a trial call is allowed (0 when not open). */
   get retryInMs(): number {
     return this.openedAt === undefined ? 0 : Math.max(0, this.options.openMs - (this.now() - this.openedAt));

@@ -5,14 +5,15 @@ import { switchboardMetrics, withClientSpan } from '@switchboard/telemetry';
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
 /** An invoker that may also report its per-upstream circuit breaker state. */
-export type ObservableInvoker = UpstreamInvoker & { circuitState?(route: UpstreamRoute): 'closed' | 'open' | 'half-open' };
+export type ObservableInvoker = UpstreamInvoker & { circuitState?(route: UpstreamRoute, tenantId: string): 'closed' | 'open' | 'half-open' };
 
 const CIRCUIT_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 
 /**
  * Wraps the upstream pool so every call to a tenant's upstream is a CLIENT span
  * (`upstream tools/call <tool>`) under the request's MCP span, and is measured
- * (`upstream_request_duration_seconds`, `upstream_inflight`, `upstream_circuit_state` after each call). The W3C context reaches the
+ * (`upstream_request_duration_seconds`, `upstream_inflight`, `upstream_circuit_state` after each call),
+ * every series labelled `tenant` + `upstream` (two tenants' upstreams of the same id never mix). The W3C context reaches the
  * upstream through the fetch propagation installed by `startTelemetry`.
  */
 export class TracedUpstream implements UpstreamInvoker {
@@ -35,7 +36,7 @@ export class TracedUpstream implements UpstreamInvoker {
     const labels = { upstream: route.serverId, tenant: ctx.tenantId, operation };
     const started = performance.now();
     let outcome = 'error';
-    m.inflight.add(1, { upstream: route.serverId });
+    m.inflight.add(1, { tenant: ctx.tenantId, upstream: route.serverId });
     try {
       const name = operation === 'resources/read' ? operation : `${operation} ${route.upstreamName}`;
       return await withClientSpan(
@@ -55,10 +56,10 @@ export class TracedUpstream implements UpstreamInvoker {
         },
       );
     } finally {
-      m.inflight.add(-1, { upstream: route.serverId });
+      m.inflight.add(-1, { tenant: ctx.tenantId, upstream: route.serverId });
       m.duration.record((performance.now() - started) / 1000, { ...labels, outcome });
-      const circuit = this.inner.circuitState?.(route);
-      if (circuit) m.circuitState.record(CIRCUIT_VALUE[circuit], { upstream: route.serverId });
+      const circuit = this.inner.circuitState?.(route, ctx.tenantId);
+      if (circuit) m.circuitState.record(CIRCUIT_VALUE[circuit], { tenant: ctx.tenantId, upstream: route.serverId });
     }
   }
 }

@@ -1,27 +1,42 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
-import type { GetPromptResult, ReadResourceResult, Route, ToolCallResult } from '@switchboard/catalog';
+import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCallResult } from '@switchboard/catalog';
 import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
+import { limitResponseBytes, stripForbiddenHeaders, ResponseTooLargeError, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { Logger } from 'pino';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker';
 import type { ConnectorCredential } from '../auth/connector-tokens';
-import { Semaphore } from './semaphore';
+import { Semaphore, SemaphoreFullError } from './semaphore';
+import { classifyUpstreamError, countsAgainstUpstream, GatewayRefusal, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
 export interface UpstreamPoolOptions {
   timeoutMs: number;
+  /** In-flight calls per (tenant, upstream) in this replica. */
   maxConcurrency: number;
+  /** Calls that may wait for one of an upstream's slots; beyond it a call is refused at once. Default: maxConcurrency. */
+  maxQueue?: number;
+  /** Largest upstream response body / server-sent event in bytes (tenant override: `limits.upstreamResponseBytes`). */
+  maxResponseBytes: number;
+  /** Upstream calls one tenant may have in flight (or waiting) in this replica (tenant override: `limits.maxInflight`). */
+  tenantMaxInflight: number;
+  /** A tenant's limit overrides (its tenant document's `limits`). */
+  limitsOf?: (tenantId: string) => TenantLimits | undefined;
   logger: Logger;
   /** Per-upstream circuit breaker settings (default: 5 failures, 10 s open). */
   breaker?: Omit<CircuitBreakerOptions, 'now'>;
-  /** The fetch used for upstream HTTP (the SSRF-guarded one for tenant-registered upstreams). */
-  fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>;
+  /**
+   * Makes the fetch for one tenant's upstream HTTP (the SSRF-guarded one for tenant-registered
+   * upstreams): called once per tenant, so each tenant has its own keep-alive connection pool.
+   * Unset: the global fetch, which the SDK lets follow same-origin redirects only.
+   */
+  fetchFactory?: () => GuardedFetch;
   /**
    * Per-user credentials of enterprise connectors: when it returns a resolver for a route,
    * the call carries the user's vaulted token instead of the route's static credential.
@@ -29,9 +44,11 @@ export interface UpstreamPoolOptions {
   connectorCredential?: (tenantId: string, serverId: string, ctx: InvokeContext) => Promise<ConnectorCredential> | undefined;
 }
 
-/** Refused at once because the upstream's circuit is open. */
-class CircuitOpenError extends Error {
-  override readonly name = 'CircuitOpenError';
+/** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
+interface CallScope {
+  maxBytes: number;
+  /** Fails the call at once with the cause (an oversized or broken response) instead of waiting for its timeout. */
+  fail(err: Error): void;
 }
 
 type CallOptions = { timeout: number; signal: AbortSignal; maxTotalTimeout: number; onprogress?: (p: { progress: number; total?: number; message?: string }) => void };
@@ -47,23 +64,33 @@ interface UpstreamClient {
 interface Connection {
   client: UpstreamClient;
   ready: Promise<void>;
+  /** Abort controllers of the calls in flight on this connection (failed together when a shared stream breaks). */
+  calls: Set<AbortController>;
+  /** Set when the gateway closed this connection itself (a call then failing with "Connection closed" is ours). */
+  closedByGateway?: boolean;
 }
 
 /** The revision a `protocol: 'modern'` upstream is spoken to in (stateless: `server/discover`, per-request `_meta`). */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
- * Calls tenants' upstream MCP servers with the official SDK client. One connection per
- * (server, url) is kept and reused: a stateless upstream is initialised once and then called
- * directly; a stateful one keeps its session and is re-initialised when the upstream answers
- * 404 (session expired). Each upstream has its own concurrency cap, and every call has a
- * timeout. Only the route's own headers (the upstream's credential) are sent — never the
+ * Calls tenants' upstream MCP servers with the official SDK client. Everything per upstream
+ * is per tenant — connection, breaker, concurrency cap, keep-alive pool — keyed
+ * `(tenant, server, url)`, so two tenants registering the same URL share nothing. A stateless
+ * upstream is initialised once and then called directly; a stateful one keeps its session and
+ * is re-initialised when the upstream answers 404 (session expired). Every call has a timeout,
+ * a response byte bound (counted while streaming), a place under its tenant's in-flight cap and
+ * its upstream's cap with a bounded queue (over ⇒ refused at once). Only the route's own headers
+ * (the upstream's credential, minus forbidden framing/protocol headers) are sent — never the
  * client's token.
  */
 export class UpstreamPool implements UpstreamInvoker {
   private readonly connections = new Map<string, Connection>();
   private readonly limits = new Map<string, Semaphore>();
   private readonly breakers = new Map<string, CircuitBreaker>();
+  private readonly tenantInflight = new Map<string, number>();
+  private readonly fetches = new Map<string, GuardedFetch>();
+  private readonly scope = new AsyncLocalStorage<CallScope>();
 
   constructor(private readonly options: UpstreamPoolOptions) {}
 
@@ -107,15 +134,47 @@ export class UpstreamPool implements UpstreamInvoker {
     }
   }
 
-  /** Circuit state of a route's upstream (`closed` before its first call); read by the upstream metrics. */
-  circuitState(route: UpstreamRoute): 'closed' | 'open' | 'half-open' {
-    return this.breakers.get(`${route.serverId} ${route.url}`)?.state ?? 'closed';
+  /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
+  circuitState(route: UpstreamRoute, tenantId: string): 'closed' | 'open' | 'half-open' {
+    return this.breakers.get(upstreamKey(tenantId, route))?.state ?? 'closed';
+  }
+
+  /** Upstream calls a tenant has in flight (or waiting) in this replica. */
+  inflightOf(tenantId: string): number {
+    return this.tenantInflight.get(tenantId) ?? 0;
   }
 
   async close(): Promise<void> {
     const all = [...this.connections.values()];
     this.connections.clear();
+    for (const c of all) c.closedByGateway = true;
     await Promise.all(all.map((c) => c.client.close().catch(() => undefined)));
+  }
+
+  private limitsFor(tenantId: string): { maxBytes: number; maxInflight: number } {
+    const own = this.options.limitsOf?.(tenantId);
+    return {
+      maxBytes: own?.upstreamResponseBytes ?? this.options.maxResponseBytes,
+      maxInflight: own?.maxInflight ?? this.options.tenantMaxInflight,
+    };
+  }
+
+  /** The tenant's own fetch: its keep-alive pool, every body counted against the calling scope's byte limit. */
+  private fetchFor(tenantId: string): GuardedFetch {
+    let f = this.fetches.get(tenantId);
+    if (!f) {
+      const base: GuardedFetch = this.options.fetchFactory?.() ?? ((url, init) => fetch(url, init));
+      f = limitResponseBytes(base, () => {
+        const scope = this.scope.getStore();
+        return {
+          maxBytes: scope?.maxBytes ?? this.limitsFor(tenantId).maxBytes,
+          onExceeded: (err) => scope?.fail(err),
+          onBroken: (err) => scope?.fail(new UpstreamBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err })),
+        };
+      });
+      this.fetches.set(tenantId, f);
+    }
+    return f;
   }
 
   private async withClient<T>(
@@ -123,69 +182,118 @@ export class UpstreamPool implements UpstreamInvoker {
     ctx: InvokeContext,
     fn: (client: UpstreamClient, opts: CallOptions) => Promise<T>,
   ): Promise<T> {
-    const key = `${route.serverId} ${route.url}`;
+    const tenantId = ctx.tenantId;
+    const key = upstreamKey(tenantId, route);
+    const limits = this.limitsFor(tenantId);
+    // Fair share first: a tenant over its in-flight cap is refused before it touches any upstream state.
+    const inflight = this.tenantInflight.get(tenantId) ?? 0;
+    if (inflight >= limits.maxInflight) {
+      throw new GatewayRefusal(
+        'TENANT_INFLIGHT_LIMIT',
+        `tenant ${tenantId} already has ${inflight} upstream calls in flight in this gateway (limit limits.maxInflight = ${limits.maxInflight}); retry later`,
+      );
+    }
     let breaker = this.breakers.get(key);
     if (!breaker) {
       breaker = new CircuitBreaker(this.options.breaker ?? { failureThreshold: 5, openMs: 10_000 });
       this.breakers.set(key, breaker);
     }
-    if (!breaker.tryPass()) throw new CircuitOpenError(`circuit open; retrying in ${Math.ceil(breaker.retryInMs / 1000)} s`);
-    const timeoutMs = route.timeoutMs ?? this.options.timeoutMs;
-    let limit = this.limits.get(key);
-    if (!limit) {
-      limit = new Semaphore(route.maxConcurrency ?? this.options.maxConcurrency);
-      this.limits.set(key, limit);
-    }
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-    let release: () => void;
+    if (!breaker.tryPass()) throw new GatewayRefusal('CIRCUIT_OPEN', `circuit open after repeated failures; retrying in ${Math.ceil(breaker.retryInMs / 1000)} s`);
+    this.tenantInflight.set(tenantId, inflight + 1);
     try {
-      release = await limit.acquire(signal);
-    } catch (err) {
-      breaker.failure();
-      throw err;
-    }
-    // Connections are keyed by credential too, so a rotated credential opens a fresh one.
-    const connKey = `${key} ${headerKey(route.headers)}`;
-    try {
-      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal };
-      let out: T;
+      const timeoutMs = route.timeoutMs ?? this.options.timeoutMs;
+      let limit = this.limits.get(key);
+      if (!limit) {
+        const cap = route.maxConcurrency ?? this.options.maxConcurrency;
+        limit = new Semaphore(cap, this.options.maxQueue ?? cap);
+        this.limits.set(key, limit);
+      }
+      const abort = new AbortController();
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([ctx.signal, timeout, abort.signal]);
+      let release: () => void;
       try {
-        out = await fn(await this.connection(connKey, route), opts);
+        release = await limit.acquire(signal);
       } catch (err) {
-        if (!isSessionExpired(err)) throw err;
-        // A stateful upstream forgot our session (restart, expiry): initialise again and retry once.
-        this.drop(connKey);
-        out = await fn(await this.connection(connKey, route), opts);
+        breaker.release();
+        if (err instanceof SemaphoreFullError) {
+          throw new GatewayRefusal('UPSTREAM_QUEUE_FULL', `too many calls to this upstream from tenant ${tenantId} (${err.message}; limit maxConcurrency = ${route.maxConcurrency ?? this.options.maxConcurrency}); retry later`);
+        }
+        if (timeout.aborted) throw new GatewayRefusal('UPSTREAM_SLOT_WAIT', `waited ${timeoutMs} ms for one of this upstream's concurrency slots (all busy)`);
+        throw err;
       }
-      breaker.success();
-      return out;
-    } catch (err) {
-      // Only transport-level trouble counts against the upstream; a JSON-RPC error is an answer.
-      const code = jsonRpcCode(err);
-      if (code === undefined || code === -32001) {
-        breaker.failure();
-        this.drop(connKey);
-      } else {
+      // Connections are keyed by credential too, so a rotated credential opens a fresh one.
+      const connKey = `${key} ${headerKey(route.headers)}`;
+      let conn: Connection | undefined;
+      try {
+        const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal };
+        const scope: CallScope = { maxBytes: limits.maxBytes, fail: (err) => abort.abort(err) };
+        const attempt = async (): Promise<T> => {
+          conn = await this.connection(connKey, route, tenantId, limits.maxBytes);
+          conn.calls.add(abort);
+          try {
+            return await this.scope.run(scope, () => fn(conn!.client, opts));
+          } finally {
+            conn.calls.delete(abort);
+          }
+        };
+        let out: T;
+        try {
+          out = await attempt();
+        } catch (err) {
+          if (!isSessionExpired(err)) throw err;
+          // A stateful upstream forgot our session (restart, expiry): initialise again and retry once.
+          this.drop(connKey);
+          out = await attempt();
+        }
         breaker.success();
+        return out;
+      } catch (err) {
+        const kind = classifyUpstreamError(err, ctx.signal.aborted && !timeout.aborted);
+        const closedByUs = kind === 'closed' && (conn as Connection | undefined)?.closedByGateway === true;
+        if (closedByUs) {
+          breaker.release();
+          throw new GatewayRefusal('GATEWAY_CLOSED_CONNECTION', 'the gateway closed its connection to this upstream while the call was in flight (shutdown or a replaced credential); retry');
+        }
+        if (countsAgainstUpstream(kind)) breaker.failure();
+        else if (kind === 'answer') breaker.success();
+        else breaker.release();
+        // Only a dead client is dropped: a failed request on a live connection leaves the others' calls alone.
+        if (kind === 'closed' || (route.transport === 'sse' && (kind === 'broken' || kind === 'network'))) this.drop(connKey);
+        throw new ClassifiedError(kind, err);
+      } finally {
+        release();
       }
-      throw err;
     } finally {
-      release();
+      const n = (this.tenantInflight.get(tenantId) ?? 1) - 1;
+      if (n <= 0) this.tenantInflight.delete(tenantId);
+      else this.tenantInflight.set(tenantId, n);
     }
   }
 
-  private async connection(key: string, route: UpstreamRoute): Promise<UpstreamClient> {
+  private async connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number): Promise<Connection> {
     let conn = this.connections.get(key);
     if (!conn) {
-      conn = route.protocol === 'modern' ? this.modernConnection(route) : this.legacyConnection(route);
-      const ready = conn.ready;
-      this.connections.set(key, conn);
-      ready.catch(() => {
-        if (this.connections.get(key) === conn) this.connections.delete(key);
+      const calls = new Set<AbortController>();
+      // The connection runs in its own scope (not the first caller's): a later break of a stream it
+      // opened (the legacy SSE transport's GET stream carries every answer) fails the calls waiting on it.
+      const connScope: CallScope = {
+        maxBytes,
+        fail: (err) => {
+          for (const call of calls) call.abort(err);
+          if (route.transport === 'sse') this.drop(key);
+        },
+      };
+      const created: Connection = (conn = this.scope.run(connScope, () =>
+        route.protocol === 'modern' ? this.modernConnection(route, tenantId, calls) : this.legacyConnection(route, tenantId, calls),
+      ));
+      this.connections.set(key, created);
+      created.ready.catch(() => {
+        if (this.connections.get(key) === created) this.connections.delete(key);
       });
     }
     await conn.ready;
-    return conn.client;
+    return conn;
   }
 
   /**
@@ -193,20 +301,16 @@ export class UpstreamPool implements UpstreamInvoker {
    * upstream is stateful); a 2024-11-05 server over the legacy HTTP+SSE transport (its GET
    * event stream stays open for the connection's lifetime).
    */
-  private legacyConnection(route: UpstreamRoute): Connection {
+  private legacyConnection(route: UpstreamRoute, tenantId: string, calls: Set<AbortController>): Connection {
     const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
-    const headers = route.headers ?? {};
+    const requestInit = { headers: stripForbiddenHeaders(route.headers) };
+    const fetchOpts = this.transportFetch(tenantId);
     const transport =
       route.transport === 'sse'
-        ? new SSEClientTransport(new URL(route.url), {
-            requestInit: { headers },
-            ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
-          })
-        : new StreamableHTTPClientTransport(new URL(route.url), {
-            requestInit: { headers },
-            ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
-          });
+        ? new SSEClientTransport(new URL(route.url), { requestInit, ...fetchOpts })
+        : new StreamableHTTPClientTransport(new URL(route.url), { requestInit, ...fetchOpts });
     return {
+      calls,
       ready: client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs }),
       client: {
         callTool: (params, opts) => client.callTool(params, undefined, opts),
@@ -218,13 +322,11 @@ export class UpstreamPool implements UpstreamInvoker {
   }
 
   /** SDK v2 pinned to 2026-07-28: `server/discover` once, then stateless requests carrying their own `_meta`. */
-  private modernConnection(route: UpstreamRoute): Connection {
+  private modernConnection(route: UpstreamRoute, tenantId: string, calls: Set<AbortController>): Connection {
     const client = new ModernClient({ name: 'switchboard-gateway', version: '0.1.0' }, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
-    const transport = new ModernTransport(new URL(route.url), {
-      requestInit: { headers: route.headers ?? {} },
-      ...(this.options.fetch ? { fetch: this.options.fetch, redirectPolicy: 'follow' as const } : {}),
-    });
+    const transport = new ModernTransport(new URL(route.url), { requestInit: { headers: stripForbiddenHeaders(route.headers) }, ...this.transportFetch(tenantId) });
     return {
+      calls,
       ready: client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs }),
       client: {
         callTool: (params, opts) => client.callTool(params, opts),
@@ -235,46 +337,91 @@ export class UpstreamPool implements UpstreamInvoker {
     };
   }
 
+  /**
+   * The tenant's fetch for the SDK transports. With the guarded fetch, redirects are followed
+   * there (every target SSRF-checked, credentials dropped on a cross-origin hop); with the
+   * global fetch the SDK follows same-origin redirects only.
+   */
+  private transportFetch(tenantId: string): { fetch: GuardedFetch; redirectPolicy?: 'follow' } {
+    return this.options.fetchFactory ? { fetch: this.fetchFor(tenantId), redirectPolicy: 'follow' } : { fetch: this.fetchFor(tenantId) };
+  }
+
   private drop(key: string): void {
     const conn = this.connections.get(key);
+    if (!conn) return;
     this.connections.delete(key);
-    void conn?.client.close().catch(() => undefined);
+    conn.closedByGateway = true;
+    void conn.client.close().catch(() => undefined);
   }
 
   private describe(route: UpstreamRoute, err: unknown): string {
-    const e = err as Error & { code?: unknown };
-    if (err instanceof CircuitOpenError) return `Upstream server ${route.serverId} is temporarily unavailable (${e.message})`;
-    const code = jsonRpcCode(err);
-    if (e?.name === 'TimeoutError' || code === -32001) {
-      return `Upstream server ${route.serverId} did not answer within ${route.timeoutMs ?? this.options.timeoutMs} ms`;
+    const name = `Upstream server ${route.serverId}`;
+    const kind: UpstreamFailureKind = err instanceof ClassifiedError ? err.kind : classifyUpstreamError(err, false);
+    const e = (err instanceof ClassifiedError ? err.cause : err) as Error & { code?: unknown };
+    switch (kind) {
+      case 'gateway':
+        return e instanceof GatewayRefusal && e.code === 'CIRCUIT_OPEN'
+          ? `${name} is temporarily unavailable (${e.message})`
+          : `The gateway refused this call to ${route.serverId} (${(e as GatewayRefusal).code}): ${e.message}`;
+      case 'too-large': {
+        const big = e as unknown as ResponseTooLargeError;
+        const what = big.unit === 'event' ? 'sent a server-sent event larger than' : 'answered more than';
+        return `${name} ${what} ${big.maxBytes} bytes; the call was stopped (limit limits.upstreamResponseBytes = ${big.maxBytes})`;
+      }
+      case 'timeout':
+        return `${name} did not answer within ${route.timeoutMs ?? this.options.timeoutMs} ms`;
+      case 'answer':
+        return `${name} returned an error: ${e.message}`;
+      case 'cancelled':
+        return `The call to ${route.serverId} was cancelled by the client`;
+      case 'broken':
+        return `${name} failed mid-response: ${e.message}`;
+      case 'closed':
+        return `${name} closed the connection before answering`;
+      case 'http':
+        return `${name} answered with an HTTP error (${summarize(e)})`;
+      case 'invalid':
+        return `${name} answered with something that is not MCP JSON-RPC (${summarize(e)})`;
+      case 'refused-url':
+        return `${name} is not reachable: ${e.message}`;
+      default:
+        this.options.logger.warn({ upstream: route.serverId, err: e?.message }, 'upstream call failed');
+        return `${name} is unavailable (${summarize(e)})`;
     }
-    if (code !== undefined) return `Upstream server ${route.serverId} returned an error: ${e.message}`;
-    this.options.logger.warn({ upstream: route.serverId, err: e?.message }, 'upstream call failed');
-    return `Upstream server ${route.serverId} is unavailable (${summarize(e)})`;
   }
 
   private wireError(route: UpstreamRoute, err: unknown): McpError {
-    const code = jsonRpcCode(err);
-    if (code !== undefined) return new McpError(code, (err as Error).message, (err as { data?: unknown }).data);
-    return new McpError(ErrorCode.InternalError, this.describe(route, err));
+    const inner = err instanceof ClassifiedError ? err.cause : err;
+    const kind = err instanceof ClassifiedError ? err.kind : undefined;
+    if (kind === 'answer') {
+      const e = inner as { code: number; message: string; data?: unknown };
+      return new McpError(e.code, e.message, e.data);
+    }
+    const data: Record<string, unknown> = { upstream: route.serverId };
+    if (inner instanceof ResponseTooLargeError) Object.assign(data, { limit: 'upstreamResponseBytes', maxBytes: inner.maxBytes });
+    if (inner instanceof GatewayRefusal) data.code = inner.code;
+    return new McpError(ErrorCode.InternalError, this.describe(route, err), data);
   }
+}
+
+/** An upstream call's error with its classification (the cause is the original error). */
+class ClassifiedError extends Error {
+  override readonly name = 'ClassifiedError';
+  constructor(
+    readonly kind: UpstreamFailureKind,
+    override readonly cause: unknown,
+  ) {
+    super((cause as Error)?.message ?? String(cause));
+  }
+}
+
+function upstreamKey(tenantId: string, route: UpstreamRoute): string {
+  return `${tenantId} ${route.serverId} ${route.url}`;
 }
 
 function headerKey(headers: Record<string, string> | undefined): string {
   if (!headers) return '';
   return createHash('sha256').update(JSON.stringify(Object.entries(headers).sort())).digest('base64url').slice(0, 16);
-}
-
-/**
- * The JSON-RPC error code of an upstream's error answer (either SDK line), or undefined for
- * transport trouble (network, HTTP status, parse).
- */
-function jsonRpcCode(err: unknown): number | undefined {
-  if (err instanceof SdkMcpError) return err.code;
-  const e = err as { code?: unknown; name?: string } | undefined;
-  // SDK v2 protocol errors carry the numeric JSON-RPC code too (its HTTP errors carry none in that range).
-  if (e && typeof e.code === 'number' && e.code <= -32000 && e.code >= -32768 && e.name !== 'StreamableHTTPError') return e.code;
-  return undefined;
 }
 
 function isSessionExpired(err: unknown): boolean {

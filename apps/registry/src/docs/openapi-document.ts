@@ -76,7 +76,12 @@ const diffSchema = {
     required: ['path', 'op'],
   },
 };
-const HINTS_400 = 'HINTS_REQUIRED: a tool lacks readOnlyHint, destructiveHint or openWorldHint (upstream annotations merged with overrides.annotations); field = body.items.N.overrides.annotations.<hint>, details.issues lists every missing hint';
+const patternsSchema = {
+  type: 'array',
+  description: "Regexes of the tool's inputSchema the gateway's linear-time engine (RE2) cannot run; publishing and approving refuse the tool",
+  items: { type: 'object', properties: { pointer: { type: 'string', examples: ['/inputSchema/properties/code/pattern'] }, pattern: { type: 'string' }, reason: { type: 'string' } }, required: ['pointer', 'pattern', 'reason'] },
+};
+const HINTS_400 = 'PATTERN_UNSUPPORTED: a tool\'s inputSchema has a regex RE2 cannot run (backreference, lookaround); field = body.items.N.name (approve: body.name), details.issues = [{field, message, tool, pointer, pattern, reason}]. HINTS_REQUIRED: a tool lacks readOnlyHint, destructiveHint or openWorldHint (upstream annotations merged with overrides.annotations); field = body.items.N.overrides.annotations.<hint>, details.issues lists every missing hint';
 
 /** Query parameters of a zod object schema, documented from its keys. */
 function queryParams(schema: z.ZodObject): Array<{ name: string; description: string }> {
@@ -182,7 +187,7 @@ const OPS: Op[] = [
       properties: {
         items: {
           type: 'array',
-          items: { type: 'object', properties: { kind: { type: 'string' }, name: { type: 'string' }, definition: { type: 'object' }, missingHints: missingHintsSchema }, required: ['kind', 'name', 'missingHints'], additionalProperties: true },
+          items: { type: 'object', properties: { kind: { type: 'string' }, name: { type: 'string' }, definition: { type: 'object' }, missingHints: missingHintsSchema, unsupportedPatterns: patternsSchema }, required: ['kind', 'name', 'missingHints'], additionalProperties: true },
         },
       },
     },
@@ -220,6 +225,7 @@ const OPS: Op[] = [
               discovered: { type: ['object', 'null'] },
               diff: diffSchema,
               missingHints: missingHintsSchema,
+              unsupportedPatterns: patternsSchema,
             },
             required: ['serverId', 'kind', 'name', 'change', 'diff', 'missingHints'],
           },

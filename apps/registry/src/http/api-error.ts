@@ -10,6 +10,8 @@ export type ApiErrorCode =
   | 'URL_REFUSED'
   /** A tool is published without readOnlyHint, destructiveHint and openWorldHint (upstream or as overrides). */
   | 'HINTS_REQUIRED'
+  /** A tool's inputSchema has a regex RE2 cannot run (backreference, lookaround); details.issues name the tool and JSON pointer. */
+  | 'PATTERN_UNSUPPORTED'
   | 'UNAVAILABLE'
   | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL';

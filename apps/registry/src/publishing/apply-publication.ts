@@ -4,6 +4,7 @@ import type { PublishInput } from '../http/schemas';
 import type { ServerRow } from '../servers/server-row';
 import type { PublicationRow } from './build-snapshot';
 import { exposedName } from './exposed-name';
+import { patternIssueMessage, patternIssues } from './pattern-issues';
 import { effectiveAnnotations, missingHints } from './tool-hints';
 
 /** One applied item: the upstream name and the exposed name it got. */
@@ -38,6 +39,9 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
     );
     if (!found[0]) throw new ApiError(404, 'NOT_FOUND', `${field}.name: ${item.kind} "${item.name}" was not discovered on server "${server.id}"`, `${field}.name`);
     if (item.kind === 'tool') {
+      // Refused outright (no override can fix an upstream's schema): the gateway would refuse every call.
+      const patterns = patternIssues(found[0].definition);
+      if (patterns.length > 0) throw patternRefusal(`${field}.name`, item.name, patterns);
       for (const hint of missingHints(effectiveAnnotations(found[0].definition, item.overrides?.annotations))) {
         hintIssues.push({ field: `${field}.overrides.annotations.${hint}`, message: `tool "${item.name}" does not declare ${hint}; set it as an override`, item: i, name: item.name, hint });
       }
@@ -89,4 +93,12 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
     );
   }
   return { server, items: out };
+}
+
+/** 400 PATTERN_UNSUPPORTED for a tool whose inputSchema has regexes RE2 cannot run; one issue per pattern. */
+export function patternRefusal(field: string, tool: string, patterns: ReturnType<typeof patternIssues>): ApiError {
+  const first = patterns[0];
+  return new ApiError(400, 'PATTERN_UNSUPPORTED', `${field}: ${patternIssueMessage(tool, first)}`, field, {
+    issues: patterns.map((p) => ({ field, message: patternIssueMessage(tool, p), tool, pointer: p.pointer, pattern: p.pattern, reason: p.reason })),
+  });
 }

@@ -6,7 +6,8 @@ import { approveBody, previewQuery, publishBody, unpublishBody } from '../http/s
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { buildSnapshot, loadTenant } from './build-snapshot';
-import { applyPublication } from './apply-publication';
+import { applyPublication, patternRefusal } from './apply-publication';
+import { patternIssues } from './pattern-issues';
 import { definitionDiff } from './definition-diff';
 import { lockTenant } from './publisher';
 import { surfacePreview } from './surface-preview';
@@ -97,6 +98,8 @@ export class PublicationsController {
           // What the upstream changed since approval, path by path; `missingHints` of the new definition (tools only).
           diff: definitionDiff(r.published, removed ? undefined : r.discovered),
           missingHints: !removed && r.kind === 'tool' ? missingToolHints(r.discovered) : [],
+          // Regexes the gateway's RE2 engine cannot run: approving is refused until the upstream drops them.
+          unsupportedPatterns: !removed && r.kind === 'tool' ? patternIssues(r.discovered) : [],
         };
       }),
     };
@@ -119,6 +122,10 @@ export class PublicationsController {
       if (!row) throw new ApiError(404, 'NOT_FOUND', `body.name: ${input.kind} "${input.name}" of server "${input.serverId}" is not published`, 'body.name');
       const removed = row.content_hash === null || row.removed_at !== null;
       if (!removed && row.content_hash === row.approved_hash) throw new ApiError(409, 'CONFLICT', `body.name: ${input.kind} "${input.name}" has no pending change`, 'body.name');
+      if (!removed && input.kind === 'tool') {
+        const patterns = patternIssues(row.definition);
+        if (patterns.length > 0) throw patternRefusal('body.name', input.name, patterns);
+      }
       if (removed) {
         await q.query('DELETE FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [tenantId, input.serverId, input.kind, input.name]);
       } else {

@@ -8,6 +8,7 @@ import { markFailed, markQueued } from '../discovery/discovery-state';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { checkServerBody, createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
+import { patternIssues } from '../publishing/pattern-issues';
 import { missingToolHints } from '../publishing/tool-hints';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
@@ -167,7 +168,10 @@ export class ServersController {
       [tenantId, id],
     );
     // `missingHints`: required hint annotations the upstream definition lacks (the console flags them; publishing needs overrides for them).
-    return { items: rows.map((r) => ({ ...r, missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [] })) };
+    // `unsupportedPatterns`: regexes the gateway's linear-time engine cannot run (publishing refuses the tool).
+    return {
+      items: rows.map((r) => ({ ...r, missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [], unsupportedPatterns: r.kind === 'tool' ? patternIssues(r.definition) : [] })),
+    };
   }
 
   private async load(q: Queryable, tenantId: string, id: string): Promise<ServerRow> {

@@ -46,8 +46,8 @@ describe('conformance MRTR fixtures (2026-07-28)', () => {
     const first = TestInputRequiredResultTamperedStateTool.payload({}, modern()) as { requestState: string };
     const retry = () => TestInputRequiredResultTamperedStateTool.payload({}, modern({ confirm: accept({ ok: true }) }, `${first.requestState}-TAMPERED`));
     expect(retry).toThrow(expect.objectContaining({ code: -32602 }));
-    expect(() => openState('not-a-state')).toThrow(expect.objectContaining({ code: -32602 }));
-    expect(openState(sealState({ a: 1 }))).toEqual({ a: 1 });
+    expect(() => openState(modern(), 'not-a-state')).toThrow(expect.objectContaining({ code: -32602 }));
+    expect(openState(modern(), sealState(modern(), { a: 1 }))).toEqual({ a: 1 });
   });
 
   it('asks for elicitation, sampling and roots at once and finishes when all are answered', () => {

@@ -22,14 +22,14 @@ export class TestInputRequiredResultMultiRoundTool extends Tool {
   static override payload(_args: Record<string, unknown>, ctx: ToolContext): string | InputRequired {
     if (!ctx.input) throw statelessRefusal(TOOL, 'elicitation/create');
     requireCapabilities(ctx, [STEP1]);
-    const state = ctx.input.requestState === undefined ? {} : openState(ctx.input.requestState);
+    const state = ctx.input.requestState === undefined ? {} : openState(ctx, ctx.input.requestState);
     if (state.tool === TOOL && state.round === 2 && typeof state.name === 'string') {
       const color = acceptedContent(ctx, 'step2')?.color;
       if (typeof color === 'string') return `${state.name}'s favorite color is ${color}`;
       return Tool.inputRequired({ step2: STEP2 }, ctx.input.requestState);
     }
     const name = acceptedContent(ctx, 'step1')?.name;
-    if (typeof name === 'string') return Tool.inputRequired({ step2: STEP2 }, sealState({ tool: TOOL, round: 2, name }));
-    return Tool.inputRequired({ step1: STEP1 }, sealState({ tool: TOOL, round: 1 }));
+    if (typeof name === 'string') return Tool.inputRequired({ step2: STEP2 }, sealState(ctx, { tool: TOOL, round: 2, name }));
+    return Tool.inputRequired({ step1: STEP1 }, sealState(ctx, { tool: TOOL, round: 1 }));
   }
 }

@@ -22,12 +22,12 @@ export class TestInputRequiredResultMultipleInputsTool extends Tool {
       client_roots: listRoots(),
     };
     requireCapabilities(ctx, Object.values(requests));
-    if (ctx.input.requestState !== undefined) openState(ctx.input.requestState);
+    if (ctx.input.requestState !== undefined) openState(ctx, ctx.input.requestState);
     const name = acceptedContent(ctx, 'user_name')?.name;
     const greeting = sampledText(ctx, 'greeting');
     const roots = rootsOf(ctx, 'client_roots');
     if (typeof name !== 'string' || greeting === undefined || roots === undefined) {
-      return Tool.inputRequired(requests, sealState({ tool: TOOL, round: 1 }));
+      return Tool.inputRequired(requests, sealState(ctx, { tool: TOOL, round: 1 }));
     }
     return `${greeting} ${name}; roots: ${roots.map((r) => r.uri).join(', ') || '(none)'}`;
   }

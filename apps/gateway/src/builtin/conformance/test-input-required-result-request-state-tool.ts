@@ -19,9 +19,9 @@ export class TestInputRequiredResultRequestStateTool extends Tool {
     if (!ctx.input) throw statelessRefusal(TOOL, 'elicitation/create');
     const request = elicit('Please confirm', CONFIRM_SCHEMA);
     requireCapabilities(ctx, [request]);
-    const state = ctx.input.requestState === undefined ? undefined : openState(ctx.input.requestState);
+    const state = ctx.input.requestState === undefined ? undefined : openState(ctx, ctx.input.requestState);
     const answer = acceptedContent(ctx, 'confirm');
-    if (state?.tool !== TOOL || answer === undefined) return Tool.inputRequired({ confirm: request }, sealState({ tool: TOOL, round: 1 }));
+    if (state?.tool !== TOOL || answer === undefined) return Tool.inputRequired({ confirm: request }, sealState(ctx, { tool: TOOL, round: 1 }));
     return `state-ok: confirmed=${String(answer.ok)}`;
   }
 }

@@ -18,9 +18,9 @@ export class TestInputRequiredResultTamperedStateTool extends Tool {
     if (!ctx.input) throw statelessRefusal(TOOL, 'elicitation/create');
     const request = elicit('Please confirm', { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] });
     requireCapabilities(ctx, [request]);
-    const state = ctx.input.requestState === undefined ? undefined : openState(ctx.input.requestState);
+    const state = ctx.input.requestState === undefined ? undefined : openState(ctx, ctx.input.requestState);
     const answer = acceptedContent(ctx, 'confirm');
-    if (state?.tool !== TOOL || answer === undefined) return Tool.inputRequired({ confirm: request }, sealState({ tool: TOOL }));
+    if (state?.tool !== TOOL || answer === undefined) return Tool.inputRequired({ confirm: request }, sealState(ctx, { tool: TOOL }));
     return 'state verified';
   }
 }

@@ -1,0 +1,25 @@
+import { mintLegacySession, readLegacySession } from './legacy-session';
+import { StateSealer } from './state-sealer';
+
+describe('legacy sessions', () => {
+  const sealer = StateSealer.ephemeral();
+
+  it('round-trips the tenant, version and the capabilities that matter, as visible ASCII', () => {
+    const id = mintLegacySession(sealer, { tenantId: 'acme', protocolVersion: '2025-06-18', capabilities: { elicitation: {}, sampling: {}, experimental: { x: 1 } } });
+    expect(id).toMatch(/^[\x21-\x7e]+$/);
+    expect(readLegacySession(sealer, 'acme', id)).toEqual({ tenantId: 'acme', protocolVersion: '2025-06-18', capabilities: { elicitation: {}, sampling: {} } });
+  });
+
+  it('is refused for another tenant, when altered, and from another key', () => {
+    const id = mintLegacySession(sealer, { tenantId: 'acme', protocolVersion: '2025-06-18', capabilities: {} });
+    expect(readLegacySession(sealer, 'globex', id)).toBeUndefined();
+    expect(readLegacySession(sealer, 'acme', `${id}x`)).toBeUndefined();
+    expect(readLegacySession(StateSealer.ephemeral(), 'acme', id)).toBeUndefined();
+  });
+
+  it('keeps a huge capability value as declared-without-details, so the id stays small', () => {
+    const id = mintLegacySession(sealer, { tenantId: 'a', protocolVersion: '2025-11-25', capabilities: { roots: { junk: 'x'.repeat(100_000) } } });
+    expect(id.length).toBeLessThan(300);
+    expect(readLegacySession(sealer, 'a', id)?.capabilities).toEqual({ roots: {} });
+  });
+});
