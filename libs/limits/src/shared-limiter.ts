@@ -39,6 +39,25 @@ export class SharedLimiter {
     return this.current;
   }
 
+  /**
+   * Waits (bounded) until Redis is connected, so a replica that boots beside a healthy Redis
+   * does not decide its first requests on its own buckets; past the bound it starts in
+   * fallback mode and switches to shared once Redis answers.
+   */
+  async ready(timeoutMs = 3_000): Promise<void> {
+    const redis = this.options.redis;
+    if (!redis || redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      redis.once('ready', done);
+    });
+  }
+
   /** Checks (and, when every rule passes, consumes) the rules of one request. */
   async check(rules: readonly LimitRule[]): Promise<LimitDecision> {
     if (rules.length === 0) return { allowed: true, mode: this.current };

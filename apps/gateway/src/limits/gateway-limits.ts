@@ -72,17 +72,7 @@ export class GatewayLimits {
    * in fallback mode and switches to shared once Redis answers.
    */
   async ready(timeoutMs = 3_000): Promise<void> {
-    const redis = this.redis;
-    if (!redis || redis.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      function done() {
-        clearTimeout(timer);
-        redis?.off('ready', done);
-        resolve();
-      }
-      redis.once('ready', done);
-    });
+    await this.limiter?.ready(timeoutMs);
   }
 
   /** Whether the step runs at all (off: the transport skips it). */
