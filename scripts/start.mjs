@@ -183,6 +183,9 @@ async function main() {
         CONSOLE_REDIRECT_URI: `${registryPublicUrl}/console/callback`,
         CONSOLE_AUDIENCE: `${registryPublicUrl}/v1`,
         REGISTRY_INTERNAL_URL: registryUrl,
+        // Tenant documents (the registry-seeded `secure` among them) from the registry's Redis feed.
+        REDIS_URL: redisUrl,
+        ...(process.env.SECRETS_KEY ? { CATALOG_SECRETS_KEY: process.env.SECRETS_KEY } : {}),
         DATABASE_URL: process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.REGISTRY_EMBEDDED_PG_PORT ?? '54329'}/switchboard`,
         GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
       },
@@ -207,7 +210,7 @@ async function main() {
       `  Conformance tenant:        ${base}/t/conformance/mcp`,
       ...(registryUrl ? [`  Registry admin API:        ${registryUrl}/docs   (tenant acme: ${base}/t/acme/mcp; its admin key is printed above)`] : []),
       ...(registryUrl ? [`  Tenant console:            ${registryUrl}/console/   (sign in: workspace acme, user admin, the password printed above)`] : []),
-      ...(authUrl ? [`  OAuth-protected tenant:    ${base}/t/secure/mcp   (authorization server ${authUrl}/t/secure, local login)`] : []),
+      ...(authUrl ? [`  OAuth-protected tenant:    ${base}/t/secure/mcp   (seeded through the registry; authorization server ${authUrl}/t/secure, local login)`] : []),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

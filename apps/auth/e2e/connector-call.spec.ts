@@ -1,6 +1,6 @@
 // Test-only cross-app imports: an enterprise-connector call needs the real gateway and a real upstream.
 import { TestUpstream } from '../../gateway/e2e/support/upstream-server';
-import { INTERNAL_TOKEN, freePort, startAuth, type TestAuth } from './support/auth-harness';
+import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
 import { TestBrowser } from './support/browser';
 import { obtainTokens } from './support/oauth-flow';
 import { startGateway, type TestGateway } from './support/platform';
@@ -18,12 +18,11 @@ describe('enterprise connector call through the gateway', () => {
   let upstream: TestUpstream;
 
   beforeAll(async () => {
-    process.env.CRM_CLIENT_SECRET = 'crm-client-secret';
     const authPort = await freePort();
     const gwPort = await freePort();
     connectorAs = await startTestIdp([{ client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [`http://127.0.0.1:${authPort}/t/acme/connectors/callback`] }]);
     upstream = await TestUpstream.start({ stateful: false, name: 'crm' });
-    const tenantAuth = { scopes: ['mcp:tools'], connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecretEnv: 'CRM_CLIENT_SECRET', scopes: ['openid'] } } };
+    const tenantAuth = { scopes: ['mcp:tools'], connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'), scopes: ['openid'] } } };
     auth = await startAuth({ port: authPort, gatewayPublicUrl: `http://127.0.0.1:${gwPort}`, tenants: [{ id: 'acme', auth: tenantAuth }] });
     gateway = await startGateway(
       gwPort,

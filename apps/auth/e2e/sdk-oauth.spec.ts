@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { TestBrowser } from './support/browser';
 import { approve, authorizeUrl, decodeJwt, pkcePair } from './support/oauth-flow';
-import { freePort } from './support/auth-harness';
+import { freePort, sealTenantSecret } from './support/auth-harness';
 import { startPlatform, type Platform } from './support/platform';
 import { startTestIdp, type TestIdp } from './support/test-idp';
 
@@ -47,7 +47,6 @@ describe('official SDK client OAuth against a protected tenant (enterprise IdP =
   const IDP_SECRET = 'idp-client-secret-for-tests';
 
   beforeAll(async () => {
-    process.env.ACME_IDP_SECRET = IDP_SECRET;
     // The IdP must know our callback before auth starts; auth's port is not known yet, so
     // register the client after start by reading the issuer (IdP clients are static): start
     // the platform first with a placeholder, then the IdP with the real callback.
@@ -62,7 +61,7 @@ describe('official SDK client OAuth against a protected tenant (enterprise IdP =
           auth: {
             scopes: ['mcp:tools', 'mcp:tools:read'],
             defaultScopes: ['mcp:tools'],
-            idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'switchboard', clientSecretEnv: 'ACME_IDP_SECRET' },
+            idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'switchboard', clientSecret: sealTenantSecret('acme', 'idp', IDP_SECRET) },
           },
         },
       ],
@@ -104,12 +103,11 @@ describe('J. federated login is bound to the browser that started it', () => {
   let platform: Platform;
 
   beforeAll(async () => {
-    process.env.BETA_IDP_SECRET = 'beta-idp-secret';
     const authPort = await freePort();
     idp = await startTestIdp([{ client_id: 'sb-beta', client_secret: 'beta-idp-secret', redirect_uris: [`http://127.0.0.1:${authPort}/t/beta/federation/callback`] }]);
     platform = await startPlatform({
       port: authPort,
-      tenants: [{ id: 'beta', auth: { scopes: ['mcp:tools'], idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-beta', clientSecretEnv: 'BETA_IDP_SECRET' } } }],
+      tenants: [{ id: 'beta', auth: { scopes: ['mcp:tools'], idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-beta', clientSecret: sealTenantSecret('beta', 'idp', 'beta-idp-secret') } } }],
     });
   });
   afterAll(async () => {

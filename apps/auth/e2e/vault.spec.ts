@@ -1,4 +1,4 @@
-import { INTERNAL_TOKEN, freePort, startAuth, type TestAuth } from './support/auth-harness';
+import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
 import { TestBrowser } from './support/browser';
 import { obtainTokens } from './support/oauth-flow';
 import { startTestIdp, type TestIdp } from './support/test-idp';
@@ -10,12 +10,11 @@ describe('upstream credential vault (connector linking + token exchange)', () =>
   let auth: TestAuth;
 
   beforeAll(async () => {
-    process.env.CRM_CLIENT_SECRET = 'crm-client-secret';
     const port = await freePort();
     connectorAs = await startTestIdp([{ client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [`http://127.0.0.1:${port}/t/acme/connectors/callback`] }]);
     auth = await startAuth({
       port,
-      tenants: [{ id: 'acme', auth: { scopes: ['mcp:tools'], connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecretEnv: 'CRM_CLIENT_SECRET', scopes: ['openid'] } } } }],
+      tenants: [{ id: 'acme', auth: { scopes: ['mcp:tools'], connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'), scopes: ['openid'] } } } }],
     });
   });
   afterAll(async () => {

@@ -12,6 +12,7 @@ import type { ProviderCache } from './oidc/provider-cache';
 import type { ConsoleAccounts } from './platform/console-accounts';
 import type { AuthTenant } from './tenants/tenant-auth';
 import type { TenantRegistry } from './tenants/tenant-registry';
+import type { TenantSecrets } from './tenants/tenant-secrets';
 import type { VaultStore } from './vault/vault-store';
 
 /** DI token of the AuthServices bag. */
@@ -23,6 +24,8 @@ export interface AuthServices {
   pool: Pool;
   box: SecretBox;
   tenants: TenantRegistry;
+  /** Opens secrets sealed in tenant documents (IdP and connector client secrets). */
+  secrets: TenantSecrets;
   providers: ProviderCache;
   keys: SigningKeys;
   federation: FederationStateStore;

@@ -1,8 +1,13 @@
 import { parseTrustProxy } from '@switchboard/limits';
+import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
 
 /** Development-only key: 32 zero-ish bytes spelled out so nobody mistakes it for a real secret. */
 const DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0000').toString('base64');
+/** The registry's development key (compose and `npm start` hand it to every service): just as public. */
+const REGISTRY_DEV_SECRETS_KEY = Buffer.from('switchboard-dev-secrets-key-0001');
+/** The registry's public development key as its config spells it: opens secrets sealed in tenant documents on local runs. */
+const DEV_CATALOG_SECRETS_KEY = REGISTRY_DEV_SECRETS_KEY.toString('base64');
 
 /** An unset variable and an empty one mean the same (compose files pass empty values through). */
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -35,14 +40,30 @@ const schema = z.object({
    * client secrets at rest. The development default is public: never use it in production.
    */
   SECRETS_KEY: z.string().min(1).default(DEV_SECRETS_KEY),
+  /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
+  SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
   /** The gateway's public base URL; canonical MCP URLs of path-based tenants are `${GATEWAY_PUBLIC_URL}/t/<tenant>/mcp`. */
   GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /** Host-based layout: tenant `acme` lives at `https://acme.<domain>` (MCP at `/mcp`, issuer at the origin). */
   GATEWAY_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a DNS name').optional(),
   /** Bearer secret the gateway presents on /internal/* (token exchange, key rotation). Unset ⇒ internal endpoints answer 404. */
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** The tenants file (same file as the gateway's); each tenant's optional `auth:` block configures its authorization server. */
+  /**
+   * The development tenants seed (same file as the gateway's, read by libs/tenant-config): its
+   * file-served tenants with an `auth:` block get an authorization server. Absent file ⇒ none.
+   */
   TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
+  /** Redis holding the registry's tenant documents (`sb:catalog:<tenant>`) and `catalog:changed`; set ⇒ registry tenants are served, hot-swapped. */
+  REDIS_URL: optionalText,
+  /** Prefix of those keys and of the channel (tests isolate with it). */
+  REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]{0,64}$/).default(''),
+  /** Full re-sync of tenant documents (catches missed messages), in ms; 0 = only on (re)connect. */
+  TENANT_RESYNC_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * The registry's SECRETS_KEY (32 bytes, base64 or hex): opens the IdP and connector client
+   * secrets the registry seals into tenant documents. Default: the registry's public dev key.
+   */
+  CATALOG_SECRETS_KEY: z.string().min(1).default(DEV_CATALOG_SECRETS_KEY),
   /** Access-token lifetime in seconds (JWTs cannot be revoked, so keep it short). */
   ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(30).max(3600).default(300),
   /** Refresh-token lifetime in seconds (each rotation issues a fresh one with this lifetime, capped by the grant). */
@@ -114,7 +135,10 @@ export interface PlatformIssuerSettings {
 export type AuthConfig = z.infer<typeof schema> & {
   publicUrl: string;
   gatewayPublicUrl: string;
-  secretsKey: Buffer;
+  /** SECRETS_KEY's keys, newest first (the first seals, all open). */
+  secretsKey: Buffer[];
+  /** CATALOG_SECRETS_KEY's keys (the registry's SECRETS_KEY): open the secrets sealed into tenant documents. */
+  catalogSecretsKey: Buffer[];
   devSecretsKey: boolean;
   /** Undefined ⇒ the platform issuer is off and every /platform/* path answers 404. */
   platform?: PlatformIssuerSettings;
@@ -128,22 +152,41 @@ export class ConfigError extends Error {
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const parsed = schema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-  let secretsKey: Buffer | undefined;
+  let secretsKey: Buffer[] | undefined;
+  let catalogSecretsKey: Buffer[] | undefined;
   if (parsed.success) {
-    secretsKey = decodeKey(parsed.data.SECRETS_KEY);
-    if (!secretsKey) problems.push('  SECRETS_KEY: must be 32 bytes, base64 or hex encoded');
+    try {
+      secretsKey = parseSecretsKeys(parsed.data.SECRETS_KEY);
+    } catch (err) {
+      problems.push(`  SECRETS_KEY: ${(err as Error).message}`);
+    }
+    try {
+      catalogSecretsKey = parseSecretsKeys(parsed.data.CATALOG_SECRETS_KEY);
+    } catch (err) {
+      problems.push(`  CATALOG_SECRETS_KEY: ${(err as Error).message}`);
+    }
+    if (secretsKey && parsed.data.SWITCHBOARD_ENV === 'production') {
+      // The signing keys, vaulted tokens and client secrets are sealed under SECRETS_KEY: in production it must be real.
+      const found = productionSecretProblems({
+        SECRETS_KEY: { kind: 'keys', keys: env.SECRETS_KEY === undefined ? undefined : secretsKey },
+        CATALOG_SECRETS_KEY: { kind: 'keys', keys: env.CATALOG_SECRETS_KEY === undefined ? undefined : catalogSecretsKey },
+        ...(parsed.data.INTERNAL_TOKEN !== undefined ? { INTERNAL_TOKEN: { kind: 'token' as const, value: parsed.data.INTERNAL_TOKEN } } : {}),
+      });
+      problems.push(...found.map((p) => `  ${p} (SWITCHBOARD_ENV=production)`));
+    }
   }
-  if (!parsed.success || !secretsKey || problems.length) {
+  if (!parsed.success || !secretsKey || !catalogSecretsKey || problems.length) {
     throw new ConfigError(`Invalid auth configuration:\n${problems.join('\n')}`);
   }
   const c = parsed.data;
-  const devSecretsKey = c.SECRETS_KEY === DEV_SECRETS_KEY;
+  const devKey = Buffer.from(DEV_SECRETS_KEY, 'base64');
+  const devSecretsKey = secretsKey.some((k) => k.equals(devKey) || k.equals(REGISTRY_DEV_SECRETS_KEY));
   if (devSecretsKey && c.LOG_LEVEL !== 'silent') {
     console.warn('WARNING: auth is using the built-in development SECRETS_KEY; signing keys and vaulted tokens are NOT protected. Set SECRETS_KEY in production.');
   }
   const publicUrl = (c.AUTH_PUBLIC_URL ?? `http://${c.AUTH_HOST}:${c.AUTH_PORT}`).replace(/\/+$/, '');
   const platform = platformSettings(c);
-  return { ...c, publicUrl, gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''), secretsKey, devSecretsKey, ...(platform ? { platform } : {}) };
+  return { ...c, publicUrl, gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''), secretsKey, catalogSecretsKey, devSecretsKey, ...(platform ? { platform } : {}) };
 }
 
 function platformSettings(c: z.infer<typeof schema>): PlatformIssuerSettings | undefined {
@@ -157,10 +200,4 @@ function platformSettings(c: z.infer<typeof schema>): PlatformIssuerSettings | u
     return undefined;
   }
   return { redirectUris: splitList(redirects), audience, registryUrl: registry.replace(/\/+$/, ''), internalToken: token };
-}
-
-function decodeKey(value: string): Buffer | undefined {
-  if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
-  const b = Buffer.from(value, 'base64');
-  return b.length === 32 ? b : undefined;
 }

@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
 import { AuthModule } from './app.module';
 import type { AuthServices } from './auth-services';
-import type { HostLookup } from './clients/ssrf-guard';
+import type { HostLookup } from './clients/outbound-url';
 import type { AuthConfig } from './config';
 import { SecretBox } from '@switchboard/secret-box';
 import { migrateAuthSchema } from './db/migrate';
@@ -23,14 +23,17 @@ import { mountOidc } from './oidc/oidc-mount';
 import { ProviderCache } from './oidc/provider-cache';
 import { ConsoleAccounts } from './platform/console-accounts';
 import { platformIssuer } from './platform/platform-issuer';
-import { loadTenantAuthFile, type AuthTenant } from './tenants/tenant-auth';
+import { existsSync } from 'node:fs';
+import { readTenantSeed, TenantDocumentFeed } from '@switchboard/tenant-config';
+import type { AuthTenantDocument } from './tenants/tenant-auth';
 import { TenantRegistry } from './tenants/tenant-registry';
+import { TenantSecrets } from './tenants/tenant-secrets';
 import { VaultStore } from './vault/vault-store';
 
 export interface CreateAuthAppOptions {
   logger?: Logger;
-  /** Tenants to serve instead of reading TENANTS_FILE. */
-  tenants?: Map<string, AuthTenant>;
+  /** Tenant documents to serve instead of reading TENANTS_FILE (the registry feed still runs when configured). */
+  tenants?: AuthTenantDocument[];
   /** CIMD fetch plumbing for tests (public-looking names that resolve to loopback servers). */
   cimd?: { lookup?: HostLookup; fetch?: (url: string, init: RequestInit) => Promise<Response> };
 }
@@ -48,7 +51,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     });
   const urls = { authPublicUrl: config.publicUrl, gatewayPublicUrl: config.gatewayPublicUrl, domain: config.GATEWAY_DOMAIN };
-  const tenants = new TenantRegistry(options.tenants ?? loadTenantAuthFile(config.TENANTS_FILE, urls), config.GATEWAY_DOMAIN);
+  const tenants = new TenantRegistry(urls, options.tenants ?? seedTenants(config.TENANTS_FILE));
 
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
   pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
@@ -97,11 +100,25 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     config.PROVIDER_CACHE_SIZE,
     config.PROVIDER_MAX_AGE_S * 1000,
   );
+  // A new tenant document version drops the tenant's provider at once (LRU eviction on change).
+  tenants.onChange((id) => providers.evict(id));
+  const feed =
+    config.REDIS_URL || (config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN)
+      ? new TenantDocumentFeed({
+          redisUrl: config.REDIS_URL,
+          namespace: config.REDIS_NAMESPACE,
+          registryUrl: config.REGISTRY_INTERNAL_URL,
+          internalToken: config.INTERNAL_TOKEN,
+          resyncMs: config.TENANT_RESYNC_MS,
+          warn: (message, details) => logger.warn(details, message),
+        })
+      : undefined;
   const services: AuthServices = {
     config,
     pool,
     box,
     tenants,
+    secrets: new TenantSecrets(config.catalogSecretsKey),
     providers,
     keys,
     federation: new FederationStateStore(pool, config.AUTH_DB_SCHEMA, box),
@@ -112,6 +129,11 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   };
 
   const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), trustProxy, bodyLimit: 64 * 1024 });
+  // Every response (ours and oidc-provider's, which writes to the raw socket) is served with
+  // nosniff: login pages, error pages and JSON must never be sniffed into something executable.
+  adapter.getInstance().addHook('onRequest', async (_req, reply) => {
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
+  });
   mountOidc(adapter.getInstance(), { tenants, providers, limits, logger, platform: platform?.issuer });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
@@ -130,10 +152,20 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   adapter.getInstance().addHook('onClose', async () => {
     clearInterval(sweep);
     limits.close();
+    await feed?.close();
     await pool.end();
   });
 
   await app.init();
   await adapter.getInstance().ready();
+  await feed?.start((doc) => tenants.apply(doc));
   return { app, services };
+}
+
+/** The seed file's file-served tenants (the registry's reach auth through the feed). */
+function seedTenants(file: string): AuthTenantDocument[] {
+  if (!existsSync(file)) return [];
+  return readTenantSeed(file)
+    .filter((t) => t.seed === 'file' && t.settings.auth)
+    .map((t) => ({ id: t.settings.id, name: t.settings.name, auth: t.settings.auth }));
 }

@@ -190,6 +190,8 @@ export interface SessionInfo {
   tenant: Tenant | string;
   user: { username: string; name?: string | null } | null;
   via: 'session' | 'api_key' | 'token';
+  /** The caller's role (absent on registries without roles). */
+  role?: string;
 }
 
 export interface Tenant {

@@ -3,6 +3,7 @@ import { api, asApiError, isRecord, loadAuthConfig, logout, onUnauthorized, sess
 import { ErrorBoundary } from './error-boundary';
 import { onChanged } from './events';
 import { ActivityPage } from './pages/activity';
+import { AuthPage } from './pages/auth';
 import { ConnectPage } from './pages/connect';
 import { PreviewPage } from './pages/preview';
 import { ReadinessPage } from './pages/readiness';
@@ -12,6 +13,7 @@ import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { TeamPage } from './pages/team';
 import { ToolsPage } from './pages/tools';
+import { isRole, RoleContext, type Role } from './role';
 import { linkTo, PAGES, usePage, type PageId } from './router';
 import { ErrorBox, Spinner } from './ui';
 
@@ -20,6 +22,8 @@ export interface Identity {
   tenant: Tenant;
   user: SessionInfo['user'];
   via: 'session' | 'api_key' | 'token';
+  /** What the console shows controls for (the registry enforces it either way). */
+  role: Role;
 }
 
 function isTenant(v: unknown): v is Tenant {
@@ -46,7 +50,7 @@ async function restoreIdentity(): Promise<Identity | undefined> {
     const info = await api<SessionInfo>('GET', '/v1/session', undefined, { cookieOnly: true, quiet401: true });
     session.useCookie();
     const tenant = isTenant(info.tenant) ? info.tenant : await api<Tenant>('GET', '/v1/tenant');
-    return { tenant, user: isRecord(info.user) && typeof info.user.username === 'string' ? info.user : null, via: info.via ?? 'session' };
+    return { tenant, user: isRecord(info.user) && typeof info.user.username === 'string' ? info.user : null, via: info.via ?? 'session', role: isRole(info.role) ? info.role : 'owner' };
   } catch (err) {
     const e = asApiError(err);
     if (e.status === 0 || e.status >= 500) throw e;
@@ -56,7 +60,8 @@ async function restoreIdentity(): Promise<Identity | undefined> {
   try {
     const tenant = await api<Tenant>('GET', '/v1/tenant', undefined, { key, quiet401: true });
     session.useKey(key);
-    return { tenant, user: null, via: 'api_key' };
+    const info = await api<SessionInfo>('GET', '/v1/session').catch(() => undefined);
+    return { tenant, user: null, via: 'api_key', role: isRole(info?.role) ? info.role : 'owner' };
   } catch (err) {
     const e = asApiError(err);
     if (e.status === 401) {
@@ -118,7 +123,10 @@ export function App() {
         onKey={(key, tenant) => {
           session.useKey(key);
           setExpired(false);
-          setIdentity({ tenant, user: null, via: 'api_key' });
+          // The key's role decides which controls show; a registry without roles answers none (all shown).
+          void api<SessionInfo>('GET', '/v1/session')
+            .catch(() => undefined)
+            .then((info) => setIdentity({ tenant, user: null, via: 'api_key', role: isRole(info?.role) ? info.role : 'owner' }));
         }}
       />
     );
@@ -211,7 +219,9 @@ function Shell({ identity, onSignOut, onTenant }: { identity: Identity; onSignOu
       </nav>
       <main id="main" ref={mainRef} tabIndex={-1}>
         <ErrorBoundary resetKey={page}>
-          <Page page={page} identity={identity} onTenant={onTenant} />
+          <RoleContext.Provider value={identity.role}>
+            <Page page={page} identity={identity} onTenant={onTenant} />
+          </RoleContext.Provider>
         </ErrorBoundary>
       </main>
     </div>
@@ -238,5 +248,7 @@ function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; 
       return <TeamPage identity={identity} />;
     case 'settings':
       return <SettingsPage onSaved={onTenant} />;
+    case 'auth':
+      return <AuthPage />;
   }
 }

@@ -13,6 +13,7 @@ export const PAGES = [
   { id: 'activity', label: 'Activity' },
   { id: 'team', label: 'Team' },
   { id: 'settings', label: 'Settings' },
+  { id: 'auth', label: 'Auth' },
 ] as const;
 
 export type PageId = (typeof PAGES)[number]['id'];

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { APP_MAIN, freePort, startApp, startPostgres, startRedis, waitHealthy, type AppName, type Env, type Proc } from './support/boot-stack';
@@ -142,8 +143,15 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
     const prodRouter = ingressRouter(prod);
     const domain = (prod.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'gateway-config') as unknown as { data: Record<string, string> }).data.GATEWAY_DOMAIN;
     expect(domain).toBeDefined();
-    // The prod auth Deployment's environment, on this test's private Postgres (its own schema).
-    const prodEnv = { ...containerEnv(prod.find((o) => o.kind === 'Deployment' && o.metadata.name === 'auth')!, prod), DATABASE_URL: String(env.auth?.DATABASE_URL), AUTH_DB_SCHEMA: 'auth_prod_routing' };
+    // The prod auth Deployment's environment, on this test's private Postgres (its own schema), with
+    // random secrets where a secret manager replaces the base Secret's placeholders (production mode refuses those).
+    const prodEnv = {
+      ...containerEnv(prod.find((o) => o.kind === 'Deployment' && o.metadata.name === 'auth')!, prod),
+      DATABASE_URL: String(env.auth?.DATABASE_URL),
+      AUTH_DB_SCHEMA: 'auth_prod_routing',
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      INTERNAL_TOKEN: randomBytes(32).toString('base64url'),
+    };
     const port = await freePort();
     const proc = startApp('auth', prodEnv, { names: [], connect: standIn, listen: { '3200': port }, strict: true });
     procs.push(proc);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -59,6 +60,10 @@ function renderWithKubectl(dir: string): K8sObject[] | undefined {
   if (out.status !== 0) throw new Error(`kubectl kustomize ${dir}: ${out.stderr}`);
   return parseAllDocuments(out.stdout).map((d) => d.toJS() as K8sObject);
 }
+
+/** What a secret manager would provide instead of the base Secret's placeholders. */
+const REAL_SECRETS = { SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(32).toString('base64url'), AUTH_INTERNAL_TOKEN: '', REGISTRY_OPERATOR_KEY: randomBytes(32).toString('base64url') };
+REAL_SECRETS.AUTH_INTERNAL_TOKEN = REAL_SECRETS.INTERNAL_TOKEN;
 
 const byKey = (objects: K8sObject[]) => new Map(objects.map((o) => [`${o.kind}/${o.metadata.name}`, o]));
 
@@ -128,9 +133,43 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
   it('sets, per Deployment, only variables its config schema knows, and every one it requires', () => {
     const problems = Object.keys(APPS).flatMap((app) => {
       const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!;
-      return checkEnv(app as AppName, containerEnv(d, objects), `${overlay}/Deployment/${app}`);
+      const env = containerEnv(d, objects);
+      // Production mode refuses the base Secret's placeholders (the next test): check the rest with real-looking secrets.
+      return checkEnv(app as AppName, env.SWITCHBOARD_ENV === 'production' ? { ...env, ...Object.fromEntries(Object.entries(REAL_SECRETS).filter(([k]) => k in env)) } : env, `${overlay}/Deployment/${app}`);
     });
     expect(problems).toEqual([]);
+  });
+
+  it('runs production mode in prod only, which refuses the placeholder Secret naming each variable', () => {
+    const modes = Object.fromEntries(Object.keys(APPS).map((app) => [app, containerEnv(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!, objects).SWITCHBOARD_ENV]));
+    if (overlay !== 'prod') {
+      expect(Object.values(modes).filter(Boolean)).toEqual([]);
+      return;
+    }
+    expect(modes).toEqual({ gateway: 'production', 'chain-reader': undefined, registry: 'production', auth: 'production' });
+    const refusal = (app: AppName) => {
+      try {
+        APPS[app].load(containerEnv(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!, objects));
+        return 'started';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(refusal('registry')).toEqual(expect.stringMatching(/SECRETS_KEY: the key is a development or placeholder key[\s\S]*INTERNAL_TOKEN: [\s\S]*REGISTRY_OPERATOR_KEY: /));
+    expect(refusal('gateway')).toEqual(expect.stringMatching(/SECRETS_KEY: the key is a development or placeholder key[\s\S]*INTERNAL_TOKEN: /));
+    expect(refusal('auth')).toEqual(expect.stringMatching(/SECRETS_KEY: the key is a development or placeholder key/));
+  });
+});
+
+describe('k8s/jobs', () => {
+  it('validates the re-seal Job, which runs the registry image with the registry environment', () => {
+    const objects = parseAllDocuments(readFileSync(path.join(REPO_ROOT, 'k8s/jobs/reseal.yaml'), 'utf8')).map((d) => d.toJS() as K8sObject);
+    const run = spawnSync(process.execPath, [path.join(__dirname, 'support/validate-k8s.mjs')], { input: JSON.stringify(objects), encoding: 'utf8', cwd: REPO_ROOT, timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([]);
+    const container = (objects[0] as unknown as { spec: { template: { spec: { containers: Array<{ command: string[]; image: string }> } } } }).spec.template.spec.containers[0]!;
+    expect(container.command).toEqual(['node', 'apps/registry/dist/reseal.js']);
+    expect(existsSync(path.join(REPO_ROOT, 'apps/registry/src/reseal.ts'))).toBe(true);
   });
 });
 
@@ -163,7 +202,11 @@ describe('docker-compose.yml', () => {
       const file = compose.services[app]?.build?.dockerfile;
       expect(file).toBe(`apps/${app}/Dockerfile`);
       const dockerfile = readFileSync(path.join(REPO_ROOT, file!), 'utf8');
-      expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24-slim/);
+      // An exact release (the digest step is documented beside it: no registry is reachable from the tests).
+      expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24\.\d+\.\d+-slim/);
+      expect(dockerfile).toMatch(new RegExp(`workspace-deps\\.mjs prune apps/${app}\\b`));
+      // App files belong to root: the runtime user can read them, not change them.
+      expect(dockerfile).not.toMatch(/--chown=node/);
       expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
       expect(dockerfile).toMatch(/npm ci --omit=dev/);
       expect(dockerfile).toMatch(/^USER node$/m);
@@ -177,6 +220,16 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(existsSync(path.join(REPO_ROOT, '.dockerignore'))).toBe(true);
+  });
+
+  it("declares, in each workspace's package.json, exactly the packages its source imports (the images install only their app's closure)", () => {
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/workspace-deps.mjs'), 'check'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('pins every third-party image to an exact release (major.minor[.patch])', () => {
+    for (const [name, service] of Object.entries(compose.services)) if (service.image && !service.build) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/:v?\d+\.\d+(\.\d+)?(-[a-z0-9.]+)?$/) });
   });
 
   it('passes `docker compose config` where a Docker engine is available', () => {

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
+import { parseSecretsKeys } from '@switchboard/secret-box';
 import { PROMETHEUS_CONTENT_TYPE, createLogger, startTelemetry } from '@switchboard/telemetry';
 import { parseTrustProxy } from '@switchboard/limits';
 import { AppModule } from './app.module';
@@ -67,7 +68,7 @@ function registrySource(config: GatewayConfig, logger: Logger): CatalogSource {
     namespace: config.REDIS_NAMESPACE,
     registryUrl: config.REGISTRY_URL,
     internalToken: config.INTERNAL_TOKEN,
-    secretsKey: Buffer.from(config.SECRETS_KEY ?? DEV_SECRETS_KEY, 'base64'),
+    secretsKey: parseSecretsKeys(config.SECRETS_KEY ?? DEV_SECRETS_KEY),
     resyncMs: config.REGISTRY_RESYNC_MS,
     logger,
   });

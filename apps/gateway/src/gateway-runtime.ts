@@ -126,6 +126,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,
       sseMaxLifetimeMs: this.config.SSE_MAX_LIFETIME_MS,
       callTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS + 5_000,
+      batchMaxItems: this.config.BATCH_MAX_ITEMS,
+      batchMaxResponseBytes: this.config.BATCH_MAX_RESPONSE_BYTES,
       sealer: this.sealer,
       clientRequests: this.clientRequests,
     });

@@ -190,7 +190,7 @@ describe('registry admin API', () => {
       expect(login.body.error?.message).toMatch(/CONSOLE_ISSUER/);
       // A JWT-shaped bearer is just not an API key here.
       expect((await api(registry.url, 'aaa.bbb.ccc', 'GET', '/v1/session')).status).toBe(401);
-      expect((await api(registry.url, keyA, 'GET', '/v1/session')).body).toEqual({ tenant: 'tenant-a', user: null, via: 'api_key' });
+      expect((await api(registry.url, keyA, 'GET', '/v1/session')).body).toEqual({ tenant: 'tenant-a', user: null, via: 'api_key', role: 'owner' });
     });
 
     it('serves the OpenAPI document and the docs page', async () => {

@@ -55,7 +55,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
     const { done } = await signIn({ tenant, ...user });
     expect(done.headers.get('location')).toMatch(/^\/console\/(#\/.*)?$/);
     const cookie = cookieValue(setCookies(done).get('sb_console'));
-    expect(cookie).toMatch(/^v1\./);
+    expect(cookie).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     return cookie;
   }
 
@@ -91,10 +91,10 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
     it('the operator creates the first admin with the tenant; the API lists admins without any secret', async () => {
       const created = await api(registry.url, env.operatorKey, 'POST', '/v1/tenants', { id: 'initech', name: 'Initech', admin: { username: 'peter', password: 'tps-reports-2026', name: 'Peter' } });
       expect(created.status).toBe(201);
-      expect(created.body.admin).toEqual({ username: 'peter', name: 'Peter', createdAt: expect.any(String), lastLoginAt: null, disabled: false });
+      expect(created.body.admin).toEqual({ username: 'peter', name: 'Peter', createdAt: expect.any(String), lastLoginAt: null, disabled: false, role: 'owner' });
       const list = await api(registry.url, keyAcme, 'GET', '/v1/admins');
       expect(list.status).toBe(200);
-      expect(list.body.admins).toEqual([{ username: ADA.username, name: ADA.name, createdAt: expect.any(String), lastLoginAt: null, disabled: false }]);
+      expect(list.body.admins).toEqual([{ username: ADA.username, name: ADA.name, createdAt: expect.any(String), lastLoginAt: null, disabled: false, role: 'owner' }]);
       expect(JSON.stringify([created.body, list.body])).not.toMatch(/scrypt|correct horse|tps-reports|password/i);
       const audit = await api(registry.url, keyAcme, 'GET', '/v1/audit');
       expect(audit.body.entries).toEqual(expect.arrayContaining([expect.objectContaining({ actor: 'operator', action: 'admin.create', target: ADA.username })]));
@@ -103,7 +103,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
     it('a tenant adds admins (201), refuses a taken username (409 body.username) and bad input naming the field', async () => {
       const carol = await api(registry.url, keyAcme, 'POST', '/v1/admins', { username: 'carol', password: 'carol-password-1' });
       expect(carol.status).toBe(201);
-      expect(carol.body).toEqual({ username: 'carol', name: null, createdAt: expect.any(String), lastLoginAt: null, disabled: false });
+      expect(carol.body).toEqual({ username: 'carol', name: null, createdAt: expect.any(String), lastLoginAt: null, disabled: false, role: 'owner' });
       const dup = await api(registry.url, keyAcme, 'POST', '/v1/admins', { username: 'carol', password: 'another-password' });
       expect(dup.status).toBe(409);
       expect(dup.body.error).toMatchObject({ code: 'CONFLICT', field: 'body.username' });
@@ -115,7 +115,8 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
         [{ username: 'has space', password: 'long-enough-pass' }, 'body.username'],
         [{ username: 'u'.repeat(65), password: 'long-enough-pass' }, 'body.username'],
         [{ password: 'long-enough-pass' }, 'body.username'],
-        [{ username: 'x', password: 'long-enough-pass', role: 'owner' }, 'body'],
+        [{ username: 'x', password: 'long-enough-pass', role: 'root' }, 'body.role'],
+        [{ username: 'x', password: 'long-enough-pass', admin: true }, 'body'],
       ];
       for (const [body, field] of cases) {
         const res = await api(registry.url, keyAcme, 'POST', '/v1/admins', body);
@@ -208,7 +209,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
         login_hint: 'acme',
       });
       const cookie = setCookies(res).get('sb_console_login') ?? '';
-      expect(cookie).toMatch(/^sb_console_login=v1\.[A-Za-z0-9_-]+; /);
+      expect(cookie).toMatch(/^sb_console_login=v2\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+; /);
       expect(cookie).toContain('Path=/console');
       expect(cookie).toContain('Max-Age=600');
       expect(cookie).toContain('HttpOnly');
@@ -228,7 +229,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
       expect(done.headers.get('location')).toBe('/console/#/tools');
       const cookies = setCookies(done);
       const sessionLine = cookies.get('sb_console') ?? '';
-      expect(sessionLine).toMatch(/^sb_console=v1\.[A-Za-z0-9_-]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+      expect(sessionLine).toMatch(/^sb_console=v2\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
       expect(cookies.get('sb_console_login')).toMatch(/^sb_console_login=; Path=\/console; Max-Age=0;/);
       // The token request: public client, PKCE verifier, same redirect URI, the audience as resource.
       const form = issuer.tokenRequests[before];
@@ -246,7 +247,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
 
       const cookie = cookieValue(sessionLine);
       const me = await asSession(cookie, 'GET', '/v1/session');
-      expect(me).toEqual({ status: 200, body: { tenant: 'acme', user: { username: ADA.username, name: ADA.name }, via: 'session' } });
+      expect(me).toEqual({ status: 200, body: { tenant: 'acme', user: { username: ADA.username, name: ADA.name }, via: 'session', role: 'owner' } });
       const servers = await asSession(cookie, 'GET', '/v1/servers');
       expect((servers.body.servers as Array<{ id: string }>).map((s) => s.id)).toEqual(['acme-srv']);
       // Writes are audited as the user.
@@ -374,16 +375,16 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
 
     it("accepts the issuer's token for an admin, and a token of another tenant only ever sees that tenant", async () => {
       const ada = await issuer.mint({ tenant: 'acme', username: ADA.username, name: ADA.name });
-      expect((await bearer(ada, '/v1/session')).body).toEqual({ tenant: 'acme', user: { username: ADA.username, name: ADA.name }, via: 'token' });
+      expect((await bearer(ada, '/v1/session')).body).toEqual({ tenant: 'acme', user: { username: ADA.username, name: ADA.name }, via: 'token', role: 'owner' });
       const bob = await issuer.mint({ tenant: 'globex', username: 'bob' });
-      expect((await bearer(bob, '/v1/session')).body).toMatchObject({ tenant: 'globex', via: 'token' });
+      expect((await bearer(bob, '/v1/session')).body).toMatchObject({ tenant: 'globex', via: 'token', role: 'owner' });
       const servers = await bearer(bob, '/v1/servers');
       expect((servers.body.servers as Array<{ id: string }>).map((s) => s.id)).toEqual(['globex-srv']);
       expect((await bearer(bob, '/v1/servers/acme-srv')).status).toBe(404);
       expect((await bearer(bob, '/v1/servers/acme-srv/items')).status).toBe(404);
       expect(JSON.stringify((await bearer(bob, '/v1/audit')).body)).not.toMatch(/acme-srv|ada@acme/);
       // An API key still says so.
-      expect((await bearer(keyAcme, '/v1/session')).body).toEqual({ tenant: 'acme', user: null, via: 'api_key' });
+      expect((await bearer(keyAcme, '/v1/session')).body).toEqual({ tenant: 'acme', user: null, via: 'api_key', role: 'owner' });
     });
 
     it.each([

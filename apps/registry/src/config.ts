@@ -1,3 +1,4 @@
+import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
 
 /** The dev-only secrets key (32 zero-ish bytes, base64). Never use it outside a laptop. */
@@ -28,11 +29,24 @@ const schema = z.object({
   REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
   /** BullMQ key prefix. */
   REGISTRY_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default('sb-bull'),
-  /** 32-byte base64 AES-256-GCM key for secrets at rest and credentials handed to gateways (shared with the gateway). */
+  /**
+   * AES-256-GCM keys (32 bytes each, base64 or hex) for secrets at rest and credentials handed to
+   * gateways (shared with the gateway): comma-separated, newest first. The first seals; all open.
+   * Rotate by prepending a new key, running `node apps/registry/dist/reseal.js`, then dropping the old one.
+   */
   SECRETS_KEY: z
     .string()
-    .refine((s) => Buffer.from(s, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+    .refine((s) => {
+      try {
+        parseSecretsKeys(s);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be one or more 32-byte keys, comma-separated, newest first (base64: openssl rand -base64 32, or 64 hex digits)')
     .optional(),
+  /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
+  SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
   /** Public base URL of the gateway, used for tenants' MCP URLs and the `claude mcp add` line. */
   GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /** When set, tenants' MCP URLs are host-based: `https://{tenant}.{domain}/mcp`. */
@@ -62,6 +76,8 @@ const schema = z.object({
   RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** Seed the demo tenant (`startRegistry` from `npm start`). */
   REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** With REGISTRY_SEED_DEMO: the development tenants seed whose `seed: registry` tenants (e.g. `secure`) are created through the admin API. */
+  REGISTRY_SEED_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Port and interface of the demo upstream the seed starts beside the registry (0: any free port). */
   REGISTRY_DEMO_UPSTREAM_PORT: z.coerce.number().int().min(0).max(65535).default(3199),
   REGISTRY_DEMO_UPSTREAM_HOST: z.string().min(1).default('127.0.0.1'),
@@ -104,7 +120,8 @@ export type RegistryConfig = Omit<Parsed, 'SECRETS_KEY' | 'INTERNAL_TOKEN' | 'RE
   REGISTRY_PUBLIC_URL: string;
   /** True when REGISTRY_PUBLIC_URL came from the environment (never rewritten after listen). */
   publicUrlConfigured: boolean;
-  secretsKey: Buffer;
+  /** SECRETS_KEY's keys, newest first. */
+  secretsKey: Buffer[];
   INTERNAL_TOKEN: string;
   REGISTRY_OPERATOR_KEY: string;
   /** Unsafe defaults in use (printed loudly at boot). */
@@ -123,6 +140,14 @@ export function loadRegistryConfig(env: NodeJS.ProcessEnv = process.env): Regist
     throw new ConfigError(`Invalid registry configuration:\n${problems}`);
   }
   const { SECRETS_KEY, INTERNAL_TOKEN, REGISTRY_OPERATOR_KEY, REGISTRY_PUBLIC_URL, CONSOLE_ISSUER, ...rest } = parsed.data;
+  if (rest.SWITCHBOARD_ENV === 'production') {
+    const problems = productionSecretProblems({
+      SECRETS_KEY: { kind: 'keys', keys: SECRETS_KEY ? parseSecretsKeys(SECRETS_KEY) : undefined },
+      INTERNAL_TOKEN: { kind: 'token', value: INTERNAL_TOKEN },
+      REGISTRY_OPERATOR_KEY: { kind: 'token', value: REGISTRY_OPERATOR_KEY },
+    });
+    if (problems.length > 0) throw new ConfigError(`Invalid registry configuration (SWITCHBOARD_ENV=production):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
   const warnings: string[] = [];
   if (!SECRETS_KEY) warnings.push('SECRETS_KEY is not set: using the PUBLIC development key; secrets at rest are NOT protected');
   if (!INTERNAL_TOKEN) warnings.push('INTERNAL_TOKEN is not set: using the development token for /internal/*');
@@ -133,7 +158,7 @@ export function loadRegistryConfig(env: NodeJS.ProcessEnv = process.env): Regist
     ...(CONSOLE_ISSUER ? { CONSOLE_ISSUER: CONSOLE_ISSUER.replace(/\/+$/, '') } : {}),
     REGISTRY_PUBLIC_URL: (REGISTRY_PUBLIC_URL ?? `http://${rest.REGISTRY_HOST}:${rest.REGISTRY_PORT}`).replace(/\/+$/, ''),
     publicUrlConfigured: REGISTRY_PUBLIC_URL !== undefined,
-    secretsKey: Buffer.from(SECRETS_KEY ?? DEV_SECRETS_KEY, 'base64'),
+    secretsKey: parseSecretsKeys(SECRETS_KEY ?? DEV_SECRETS_KEY),
     INTERNAL_TOKEN: INTERNAL_TOKEN ?? DEV_INTERNAL_TOKEN,
     REGISTRY_OPERATOR_KEY: REGISTRY_OPERATOR_KEY ?? DEV_OPERATOR_KEY,
     warnings,

@@ -9,6 +9,7 @@ import { PublicationsController } from './publishing/publications.controller';
 import { ReadinessController } from './readiness/readiness.controller';
 import { REGISTRY_CONTEXT, type RegistryContext } from './registry-context';
 import { ServersController } from './servers/servers.controller';
+import { TenantAuthController } from './tenant-auth/tenant-auth.controller';
 import { TenantsController } from './tenants/tenants.controller';
 
 @Module({})
@@ -16,7 +17,7 @@ export class RegistryModule {
   static forRoot(ctx: RegistryContext): DynamicModule {
     return {
       module: RegistryModule,
-      controllers: [TenantsController, AdminsController, ServersController, PublicationsController, ReadinessController, InternalController, DocsController, ConsoleAuthController, LimitsController, UsageController],
+      controllers: [TenantsController, AdminsController, ServersController, PublicationsController, ReadinessController, InternalController, DocsController, ConsoleAuthController, TenantAuthController, LimitsController, UsageController],
       providers: [{ provide: REGISTRY_CONTEXT, useValue: ctx }],
     };
   }

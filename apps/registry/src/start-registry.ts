@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
@@ -5,6 +6,7 @@ import { loadRegistryConfig, type RegistryConfig } from './config';
 import { createRegistry, type Registry } from './create-registry';
 import { startDemoUpstream } from './demo/demo-upstream';
 import { seedDemo } from './demo/seed-demo';
+import { seedRegistryTenants } from './demo/seed-registry-tenants';
 import { connectInfo } from './registry-context';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -42,8 +44,14 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
     stops.unshift(upstream.close);
     // Registered under the name others reach it by: in a container network the bound address
     // (0.0.0.0, the registry's own loopback) is not where discovery's SSRF guard or a gateway can go.
-    const seeded = await seedDemo(registry.app, registry.ctx, config.REGISTRY_DEMO_UPSTREAM_URL ?? upstream.url, config.CHAIN_READER_URL);
+    const upstreamUrl = config.REGISTRY_DEMO_UPSTREAM_URL ?? upstream.url;
+    const seeded = await seedDemo(registry.app, registry.ctx, upstreamUrl, config.CHAIN_READER_URL);
     const info = connectInfo(config, seeded.tenantId);
+    // The development seed file's `seed: registry` tenants (the protected `secure`), through the admin API.
+    if (existsSync(config.REGISTRY_SEED_FILE)) {
+      const more = await seedRegistryTenants(registry.app, registry.ctx, config.REGISTRY_SEED_FILE, upstreamUrl);
+      if (more.length > 0) process.stdout.write(`registry seeded from ${config.REGISTRY_SEED_FILE}: ${more.join(', ')}\n`);
+    }
     process.stdout.write(`registry demo tenant ${seeded.tenantId}: ${info.mcpUrl}\n  ${info.claudeCommand}\n  admin API key (shown once): ${seeded.apiKey}\n  console admin (shown once): workspace ${seeded.tenantId}, user ${seeded.admin.username}, password ${seeded.admin.password}\n`);
   }
   // The one line start scripts wait for.
@@ -61,7 +69,6 @@ async function startEmbeddedPostgres(port: number): Promise<{ url: string; dataD
   await mkdir(path.dirname(dataDir), { recursive: true });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const pg = new EmbeddedPostgres({ databaseDir: dataDir, user: 'postgres', password: 'postgres', port, persistent: true, createPostgresUser: isRoot, onLog: () => undefined });
-  const { existsSync } = await import('node:fs');
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
   await pg.createDatabase('switchboard').catch(() => undefined);

@@ -4,6 +4,8 @@ export type CatalogErrorCode =
   | 'CATALOG_INVALID_DEFINITION'
   /** Two entries of one kind share a name (tools, prompts), URI (resources) or URI template. */
   | 'CATALOG_DUPLICATE_NAME'
+  /** A tenant document (settings or snapshot) is malformed; `details.field` names the field. */
+  | 'CATALOG_INVALID_DOCUMENT'
   /** A schema regex the linear-time engine cannot run (backreference, lookaround, bad syntax); details: pattern, reason. */
   | 'CATALOG_UNSUPPORTED_PATTERN';
 

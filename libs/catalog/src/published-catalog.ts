@@ -1,8 +1,14 @@
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
+import type { TenantAuthSettings } from './tenant-auth-schema';
 import type { TenantLimits } from './tenant-limits';
 
-/** One tenant as a gateway serves it: identity, edge policy, and its current catalog snapshot. */
+/**
+ * The tenant document (ARCHITECTURE §2): one tenant as every data-plane service sees it — its
+ * identity, its settings (edge policy, surface rules, auth, limits) and its current catalog
+ * snapshot. Written only by the registry (or built from the development seed file), validated
+ * once on arrival with `parseTenantDocument`, swapped whole.
+ */
 export interface TenantCatalog {
   id: string;
   name: string;
@@ -12,16 +18,21 @@ export interface TenantCatalog {
   /** Extra accepted Host names. */
   hosts: string[];
   surfaceRules: TenantSurfaceRules;
-  snapshot: CatalogSnapshot;
-  /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults). */
+  /** OAuth settings; absent ⇒ the tenant has no authorization server and its endpoint is open. */
+  auth?: TenantAuthSettings;
+  /** Version of the whole document (catalog + settings): `tenantDocumentVersion`. `snapshot.version` is the catalog's alone. */
+  version?: string;
+  /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults); keys other work adds are kept. */
   limits?: TenantLimits;
+  snapshot: CatalogSnapshot;
 }
 
 /**
- * The registry → gateway contract: a `TenantCatalog` plus sealed upstream credentials, stored
- * in Redis under `catalogRedisKeys(ns).catalog(tenantId)` and served by the registry's
+ * The registry → gateway / auth contract: a `TenantCatalog` plus sealed upstream credentials,
+ * stored in Redis under `catalogRedisKeys(ns).catalog(tenantId)` and served by the registry's
  * `GET /internal/catalogs`. Routes carry no secret; `credentials[serverId]` is a SecretBox
- * blob (AAD `gatewayCredentialAad(tenant, server)`) that opens to `{"headers":{…}}`.
+ * blob (AAD `gatewayCredentialAad(tenant, server)`) that opens to `{"headers":{…}}`; secrets in
+ * `auth` are sealed under `tenantSecretAad(tenant, slot)`.
  */
 export interface PublishedCatalog extends TenantCatalog {
   credentials?: Record<string, string>;

@@ -1,4 +1,4 @@
-import type { BundleHandlers, CompiledCatalog, InputRequiredResult, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
+import type { BundleHandlers, CompiledCatalog, InputRequest, InputRequiredResult, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
 import {
   ErrorCode,
   LOG_LEVELS,
@@ -10,6 +10,9 @@ import {
   encodeResultBytes,
   modernResultFields,
   negotiateLegacyVersion,
+  checkParamHeaders,
+  headerParamsOf,
+  type HttpHeaders,
   type JsonRpcRequest,
   type LogLevel,
   type RequestContext,
@@ -36,6 +39,8 @@ export interface DispatchInput {
   auth?: AuthGranted;
   /** Told when a tools/call answers with `isError: true` (an outcome for spans and metrics). */
   onToolError?: () => void;
+  /** The HTTP request headers (SEP-2243 `Mcp-Param-*` checks on modern tools/call). */
+  headers?: HttpHeaders;
 }
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
@@ -149,6 +154,15 @@ export class RequestDispatcher {
       auth: input.auth,
       ...(mrtr === undefined ? {} : { input: mrtr }),
       ...(sealer === undefined ? {} : { state: { seal: (data) => sealer.seal('request-state', data), open: (token) => sealer.open('request-state', token) } }),
+      ...(mrtr !== undefined && context.era === 'legacy'
+        ? {
+            askClient: async (method: string, params: Record<string, unknown>) => {
+              const asked = await this.askClient(input, { relayed: { method: method as InputRequest['method'], params } });
+              if (typeof asked === 'string') throw new Error(asked);
+              return asked.relayed;
+            },
+          }
+        : {}),
       signal: input.signal,
       progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || !sink) return;
@@ -175,6 +189,11 @@ export class RequestDispatcher {
     }
     const found = catalog.tool(name);
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (input.context.era === 'modern') {
+      // SEP-2243: arguments a tool mirrors into Mcp-Param-* headers must agree with the body.
+      const mirrored = headerParamsOf(found.entry.definition.inputSchema);
+      if (mirrored.length > 0) checkParamHeaders(mirrored, args as Record<string, unknown>, input.headers ?? {});
+    }
     const route = found.entry.route;
     const ctx = this.invokeContext(input);
     if (route.kind === 'local') {

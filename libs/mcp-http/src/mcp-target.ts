@@ -1,4 +1,4 @@
-import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPromptResult, LocalBundle } from '@switchboard/catalog';
+import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPromptResult, LocalBundle, TenantLimits } from '@switchboard/catalog';
 import type { RequestContext, SurfaceProfile, TenantSurfaceRules } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
 import type { StateSealer } from './state-sealer';
@@ -13,6 +13,8 @@ export interface McpTarget {
   allowedOrigins: readonly string[];
   /** Host header allow-list (DNS-rebinding protection); empty = any host. */
   allowedHosts: readonly string[];
+  /** This tenant's overrides of the transport's bounds (absent ⇒ the McpHttpOptions defaults). */
+  limits?: TenantLimits;
 }
 
 /** Context handed to a route invoker for one call. */
@@ -24,6 +26,13 @@ export interface InvokeContext {
   log(level: import('@switchboard/protocol').LogLevel, data: unknown, logger?: string): void;
   /** The verified caller on a protected tenant (its token is only for exchanges with our own auth service, never forwarded). */
   auth?: AuthGranted;
+  /**
+   * Relays one server→client request (an upstream's `elicitation/create`, `sampling/createMessage`,
+   * `roots/list`) to this call's client and resolves with its result; present only when the
+   * client can answer (a legacy client whose session declared `clientCapabilities`).
+   * @throws Error naming why the client could not answer.
+   */
+  askClient?(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
 /**
@@ -47,6 +56,10 @@ export interface McpHttpOptions {
   /** Legacy GET event stream: heartbeat interval and bounded lifetime. Defaults 15 s and 5 min. */
   sseHeartbeatMs?: number;
   sseMaxLifetimeMs?: number;
+  /** Most members of one JSON-RPC batch; a bigger batch is refused before anything runs. Default 50 (BATCH_DEFAULTS). */
+  batchMaxItems?: number;
+  /** Most bytes of a batch's combined response; past it the batch stops and answers one error. Default 4 MiB. */
+  batchMaxResponseBytes?: number;
   /** Longest a single call may run before it is aborted with a tool error. Default 60 s. */
   callTimeoutMs?: number;
   /** Tracing/metrics hook (the gateway supplies an OpenTelemetry one); the transport itself imports no telemetry. */

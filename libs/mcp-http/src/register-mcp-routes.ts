@@ -30,6 +30,8 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const PRECOMPILED_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'initialize', 'server/discover', 'ping']);
 const NEVER_ABORTED = new AbortController().signal;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** Batch bounds (issue 18): a 27 KB batch of 500 tools/list once built a 16.8 MB answer. */
+export const BATCH_DEFAULTS = { maxItems: 50, maxResponseBytes: 4 * 1024 * 1024 } as const;
 
 type RouteParams = Record<string, string | undefined>;
 
@@ -47,6 +49,8 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
   const dispatcher = new RequestDispatcher(handlers, options.upstream, sealer, clientRequests);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const batchMaxItems = options.batchMaxItems ?? BATCH_DEFAULTS.maxItems;
+  const batchMaxResponseBytes = options.batchMaxResponseBytes ?? BATCH_DEFAULTS.maxResponseBytes;
   const heartbeatMs = options.sseHeartbeatMs ?? 15_000;
   const maxLifetimeMs = options.sseMaxLifetimeMs ?? 300_000;
 
@@ -142,23 +146,45 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       if (version !== '2025-03-26') {
         return sendError(reply, 400, null, new McpError(ErrorCode.InvalidRequest, `JSON-RPC batches are only allowed at protocol version 2025-03-26, not ${version}`));
       }
-      const parts: Array<string | Buffer> = [];
+      // Counted before anything is dispatched: an oversized batch costs nothing but its parse.
+      const maxItems = target.limits?.batchMaxItems ?? batchMaxItems;
+      if (items.length > maxItems) {
+        return sendError(reply, 400, null, new McpError(ErrorCode.InvalidRequest, `Batch of ${items.length} messages exceeds the limit of ${maxItems} (batchMaxItems)`, { limit: 'batchMaxItems', max: maxItems, count: items.length }));
+      }
+      const maxBytes = target.limits?.batchMaxResponseBytes ?? batchMaxResponseBytes;
+      const parts: Buffer[] = [];
+      // Brackets and commas included, so the bound is on what would go on the wire.
+      let bytes = 2;
+      const add = (part: string | Buffer): boolean => {
+        const buf = Buffer.isBuffer(part) ? part : Buffer.from(part);
+        bytes += buf.length + (parts.length > 0 ? 1 : 0);
+        if (bytes > maxBytes) return false;
+        parts.push(buf);
+        return true;
+      };
+      const tooBig = () => {
+        // What was built so far is dropped at once, and the members after it never run.
+        parts.length = 0;
+        return sendError(
+          reply,
+          400,
+          null,
+          new McpError(ErrorCode.InvalidRequest, `Batch response exceeds the limit of ${maxBytes} bytes (batchMaxResponseBytes); send fewer requests per batch`, { limit: 'batchMaxResponseBytes', max: maxBytes }),
+        );
+      };
       for (const item of items) {
-        if (item.type === 'invalid') parts.push(encodeError(item.id, item.error));
-        else if (item.type === 'request') {
-          if (item.message.method === 'initialize') {
-            parts.push(encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch')));
-            continue;
-          }
-          if (toolDenied(target, item.message, auth)) {
-            parts.push(encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'insufficient_scope: the access token does not cover this tool')));
-            continue;
-          }
-          parts.push((await answer(req, reply, target, item.message, undefined, auth)).body);
+        if (item.type === 'invalid') {
+          if (!add(encodeError(item.id, item.error))) return tooBig();
+        } else if (item.type === 'request') {
+          let part: string | Buffer;
+          if (item.message.method === 'initialize') part = encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch'));
+          else if (toolDenied(target, item.message, auth)) part = encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'insufficient_scope: the access token does not cover this tool'));
+          else part = (await answer(req, reply, target, item.message, undefined, auth)).body;
+          if (!add(part)) return tooBig();
         }
       }
       if (parts.length === 0) return reply.code(202).send();
-      const joined = Buffer.concat([Buffer.from('['), ...interleave(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))), Buffer.from(',')), Buffer.from(']')]);
+      const joined = Buffer.concat([Buffer.from('['), ...interleave(parts, Buffer.from(',')), Buffer.from(']')]);
       return reply.code(200).header('content-type', 'application/json').send(joined);
     };
 
@@ -216,7 +242,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
           target.surfaceRules,
         );
-        const input = { message, context, target, surfaceId, sink: channel, signal: abort?.signal ?? NEVER_ABORTED, auth, onToolError: observation ? () => observation.toolFailed() : undefined };
+        const input = { message, context, target, surfaceId, sink: channel, signal: abort?.signal ?? NEVER_ABORTED, auth, headers: req.headers, onToolError: observation ? () => observation.toolFailed() : undefined };
         if (!observation) return { body: await dispatcher.dispatch(input), status: 200 };
         observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
         // Only calls can make outgoing requests whose spans need this one as their parent.

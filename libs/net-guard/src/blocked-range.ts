@@ -1,6 +1,12 @@
 import { BlockList, isIP } from 'node:net';
 
-/** Ranges no tenant URL may reach: private, loopback, link-local, CGNAT, metadata, multicast, reserved. */
+/**
+ * Ranges no tenant URL may reach: the IANA IPv4 and IPv6 Special-Purpose Address Registries
+ * (RFC 6890 and successors) — every entry not globally reachable — plus multicast and the
+ * transition formats that embed or tunnel to an IPv4 address we cannot vet (IPv4-mapped,
+ * IPv4-compatible, 6to4, Teredo). A few globally reachable anycast services inside a blocked
+ * block (PCP/TURN in 192.0.0.0/24 and 2001::/23) are refused with it: no MCP server lives there.
+ */
 const RANGES: ReadonlyArray<[name: string, cidrs: ReadonlyArray<[string, number, 'ipv4' | 'ipv6']>]> = [
   ['unspecified (0.0.0.0/8)', [['0.0.0.0', 8, 'ipv4']]],
   ['private (RFC 1918)', [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4']]],
@@ -8,25 +14,43 @@ const RANGES: ReadonlyArray<[name: string, cidrs: ReadonlyArray<[string, number,
   ['loopback', [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']]],
   ['link-local / cloud metadata (169.254.0.0/16)', [['169.254.0.0', 16, 'ipv4']]],
   ['IETF protocol assignments (192.0.0.0/24)', [['192.0.0.0', 24, 'ipv4']]],
-  ['documentation / benchmarking', [['192.0.2.0', 24, 'ipv4'], ['198.18.0.0', 15, 'ipv4'], ['198.51.100.0', 24, 'ipv4'], ['203.0.113.0', 24, 'ipv4'], ['2001:db8::', 32, 'ipv6']]],
+  ['deprecated 6to4 relay anycast (192.88.99.0/24)', [['192.88.99.0', 24, 'ipv4']]],
+  [
+    'documentation / benchmarking',
+    [
+      ['192.0.2.0', 24, 'ipv4'], ['198.18.0.0', 15, 'ipv4'], ['198.51.100.0', 24, 'ipv4'], ['203.0.113.0', 24, 'ipv4'],
+      ['2001:db8::', 32, 'ipv6'], ['3fff::', 20, 'ipv6'], ['2001:2::', 48, 'ipv6'],
+    ],
+  ],
   ['multicast / reserved', [['224.0.0.0', 4, 'ipv4'], ['240.0.0.0', 4, 'ipv4'], ['ff00::', 8, 'ipv6']]],
   ['unspecified (::)', [['::', 128, 'ipv6']]],
+  ['IPv4-compatible (::/96, deprecated)', [['::', 96, 'ipv6']]],
+  ['IPv4-mapped (::ffff:0:0/96)', [['::ffff:0:0', 96, 'ipv6']]],
+  ['local-use IPv4/IPv6 translation (64:ff9b:1::/48)', [['64:ff9b:1::', 48, 'ipv6']]],
+  ['IPv6 discard / dummy prefix (100::/64, 100:0:0:1::/64)', [['100::', 64, 'ipv6'], ['100:0:0:1::', 64, 'ipv6']]],
+  ['IETF protocol assignments incl. Teredo (2001::/23)', [['2001::', 23, 'ipv6']]],
+  ['6to4 (2002::/16)', [['2002::', 16, 'ipv6']]],
+  ['segment routing SIDs (5f00::/16)', [['5f00::', 16, 'ipv6']]],
   ['IPv6 unique local (fc00::/7)', [['fc00::', 7, 'ipv6']]],
   ['IPv6 link-local (fe80::/10)', [['fe80::', 10, 'ipv6']]],
   ['IPv6 site-local (fec0::/10)', [['fec0::', 10, 'ipv6']]],
-  ['IPv6 discard (100::/64)', [['100::', 64, 'ipv6']]],
 ];
 
-const LISTS = RANGES.map(([name, cidrs]) => {
-  const list = new BlockList();
-  for (const [net, prefix, type] of cidrs) list.addSubnet(net, prefix, type);
-  return { name, list };
-});
+// One list per family: Node's BlockList also matches IPv4 addresses against IPv4-mapped IPv6
+// subnets, so `::ffff:0:0/96` in a shared list would block every IPv4 address.
+const LISTS = (['ipv4', 'ipv6'] as const).map((family) =>
+  RANGES.map(([name, cidrs]) => {
+    const list = new BlockList();
+    for (const [net, prefix, type] of cidrs) if (type === family) list.addSubnet(net, prefix, type);
+    return { name, list };
+  }),
+);
 
 /**
  * The name of the blocked range an IP address falls in, or undefined when it is public.
- * IPv4-mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses are
- * judged by the IPv4 address they embed. A string that is not an IP is reported as blocked.
+ * An IPv6 address embedding an IPv4 one (mapped, compatible, NAT64, 6to4) whose IPv4 is blocked
+ * is named after the IPv4 range; NAT64 (64:ff9b::/96) to a public IPv4 is allowed, the other
+ * embedding formats are refused whatever they embed. A string that is not an IP is blocked.
  */
 export function blockedRange(address: string): string | undefined {
   const family = isIP(address);
@@ -35,13 +59,13 @@ export function blockedRange(address: string): string | undefined {
   const embedded = embeddedIpv4(address);
   if (embedded !== undefined) {
     const inner = match(embedded, 'ipv4');
-    return inner === undefined ? undefined : `${inner} (embedded in IPv6 ${address})`;
+    if (inner !== undefined) return `${inner} (embedded in IPv6 ${address})`;
   }
   return match(address, 'ipv6');
 }
 
 function match(address: string, type: 'ipv4' | 'ipv6'): string | undefined {
-  for (const { name, list } of LISTS) if (list.check(address, type)) return name;
+  for (const { name, list } of LISTS[type === 'ipv4' ? 0 : 1]) if (list.check(address, type)) return name;
   return undefined;
 }
 

@@ -35,13 +35,14 @@ export async function checkUrl(raw: string | URL, policy: NetGuardPolicy): Promi
     if (range) throw blocked(text, host, host, range);
     return url;
   }
-  let addresses: { address: string }[];
+  let addresses: string[];
   try {
-    addresses = await lookup(host, { all: true, verbatim: true });
+    addresses = policy.resolve ? await policy.resolve(host) : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch (err) {
     throw new NetGuardError('NET_GUARD_DNS', `host ${host} could not be resolved`, { url: text, host }, { cause: err });
   }
-  for (const { address } of addresses) {
+  if (addresses.length === 0) throw new NetGuardError('NET_GUARD_DNS', `host ${host} could not be resolved`, { url: text, host });
+  for (const address of addresses) {
     const range = blockedRange(address);
     if (range) throw blocked(text, host, address, range);
   }

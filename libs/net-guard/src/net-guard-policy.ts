@@ -5,6 +5,8 @@ export interface NetGuardPolicy {
    * for them and their addresses are not range-checked (e.g. `localhost` in development).
    */
   allowHosts: readonly string[];
+  /** Resolves a host to its addresses for `checkUrl` (default: the system resolver); tests inject one. */
+  resolve?: (host: string) => Promise<string[]>;
 }
 
 /** Normalises a URL hostname for comparison with the allow-list (`[::1]` → `::1`). */

@@ -14,3 +14,4 @@ export * from './results';
 export * from './server-info';
 export * from './surface-profile';
 export * from './resolve-surface';
+export * from './check-param-headers';

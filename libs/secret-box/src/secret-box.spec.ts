@@ -7,7 +7,7 @@ describe('SecretBox', () => {
 
   it('opens what it sealed for the same owner', () => {
     const sealed = box.seal('{"headers":{"authorization":"Bearer s3cret"}}', 'gateway-credential:acme:crm');
-    expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+    expect(sealed).toMatch(new RegExp(`^v2\\.${box.primaryKeyId}\\.[A-Za-z0-9_-]+$`));
     expect(sealed).not.toContain('s3cret');
     expect(box.open(sealed, 'gateway-credential:acme:crm')).toBe('{"headers":{"authorization":"Bearer s3cret"}}');
   });
@@ -20,14 +20,16 @@ describe('SecretBox', () => {
     const sealed = box.seal('secret', 'server-secret:acme:crm');
     expect(() => box.open(sealed, 'server-secret:other:crm')).toThrow();
     expect(() => new SecretBox(randomBytes(32)).open(sealed, 'server-secret:acme:crm')).toThrow();
-    const raw = Buffer.from(sealed.slice(3), 'base64url');
+    const prefix = `v2.${box.primaryKeyId}.`;
+    const raw = Buffer.from(sealed.slice(prefix.length), 'base64url');
     raw[raw.length - 1] ^= 1;
-    expect(() => box.open(`v1.${raw.toString('base64url')}`, 'server-secret:acme:crm')).toThrow();
+    expect(() => box.open(`${prefix}${raw.toString('base64url')}`, 'server-secret:acme:crm')).toThrow();
   });
 
   it('refuses unknown formats and short blobs with a clear error', () => {
-    expect(() => box.open('v2.abc', 'a')).toThrow('unknown sealed-secret format');
+    expect(() => box.open('v3.abc', 'a')).toThrow('unknown sealed-secret format');
     expect(() => box.open('v1.abc', 'a')).toThrow('sealed secret too short');
+    expect(() => box.open(`v2.${box.primaryKeyId}.abc`, 'a')).toThrow('sealed secret too short');
   });
 
   it('needs a 32-byte key', () => {

@@ -1,2 +1,3 @@
-export * from './tenant-auth-schema';
-export * from './canonical-mcp-url';
+export * from './tenant-seed-error';
+export * from './read-tenant-seed';
+export * from './tenant-document-feed';

@@ -5,8 +5,9 @@ import { Client } from 'pg';
 import type { AuthServices } from '../../src/auth-services';
 import { loadAuthConfig } from '../../src/config';
 import { createAuthApp, type CreateAuthAppOptions } from '../../src/create-auth-app';
-import { tenantAuthSchema } from '@switchboard/tenant-config';
-import { authTenant, type AuthTenant } from '../../src/tenants/tenant-auth';
+import { tenantAuthSchema, tenantSecretAad } from '@switchboard/catalog';
+import { SecretBox } from '@switchboard/secret-box';
+import type { AuthTenant } from '../../src/tenants/tenant-auth';
 
 export const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789';
@@ -29,7 +30,7 @@ export interface TestAuth {
   services: AuthServices;
   baseUrl: string;
   schema: string;
-  tenants: Map<string, AuthTenant>;
+  tenants: { get(id: string): AuthTenant | undefined; has(id: string): boolean };
   issuer(tenant: string): string;
   mcpUrl(tenant: string): string;
   close(): Promise<void>;
@@ -63,11 +64,14 @@ export async function startAuth(o: StartAuthOptions): Promise<TestAuth> {
     LOG_LEVEL: process.env.AUTH_TEST_LOG ?? 'silent',
     ...o.env,
   });
-  const urls = { authPublicUrl: config.publicUrl, gatewayPublicUrl: config.gatewayPublicUrl, domain: config.GATEWAY_DOMAIN };
-  const tenants = new Map<string, AuthTenant>();
-  for (const t of o.tenants) if (t.auth !== undefined) tenants.set(t.id, authTenant(t.id, t.name ?? t.id, tenantAuthSchema.parse(t.auth), urls));
-  const { app, services } = await createAuthApp(config, { tenants, cimd: o.cimd });
+  const docs = o.tenants.filter((t) => t.auth !== undefined).map((t) => ({ id: t.id, name: t.name ?? t.id, auth: tenantAuthSchema.parse(t.auth) }));
+  const { app, services } = await createAuthApp(config, { tenants: docs, cimd: o.cimd });
   await app.listen({ port, host: '127.0.0.1' });
+  // A live view: tenants the registry feed adds or changes show up here too.
+  const tenants = {
+    get: (id: string) => services.tenants.byId(id),
+    has: (id: string) => services.tenants.byId(id) !== undefined,
+  };
   return {
     app,
     services,
@@ -91,4 +95,12 @@ export async function dropSchema(schema: string): Promise<void> {
   } finally {
     await c.end();
   }
+}
+
+/**
+ * Seals a tenant-document secret (IdP or connector client secret) as the registry does, under
+ * the registry's development key that the auth service opens by default (CATALOG_SECRETS_KEY).
+ */
+export function sealTenantSecret(tenantId: string, slot: string, secret: string): string {
+  return new SecretBox(Buffer.from('switchboard-dev-secrets-key-0001')).seal(secret, tenantSecretAad(tenantId, slot));
 }

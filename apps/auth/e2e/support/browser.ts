@@ -43,6 +43,11 @@ export class TestBrowser {
     return [...(this.jar.get(host)?.keys() ?? [])];
   }
 
+  /** The value of a cookie the jar holds for the URL's host (undefined when absent). */
+  cookieValue(u: URL, name: string): string | undefined {
+    return this.jar.get(u.host)?.get(name)?.value;
+  }
+
   clearCookie(host: string, name: string): void {
     this.jar.get(host)?.delete(name);
   }

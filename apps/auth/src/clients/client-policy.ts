@@ -16,6 +16,7 @@ interface MutableClientMetadata {
   scope?: string;
   client_name?: unknown;
   grant_types?: string[];
+  jwks_uri?: unknown;
 }
 
 /**
@@ -27,11 +28,15 @@ interface MutableClientMetadata {
  *   `application_type` itself, which gives RFC 8252 port-agnostic loopback matching.
  * - non-loopback `http`, dangerous schemes, more than 10 URIs and oversized names are refused.
  * - clients that do not list grant types get `refresh_token` beside `authorization_code`.
+ * - `jwks_uri` is refused (issue 18): it would make the server fetch a URL an unauthenticated
+ *   registrant chose (port probing of loopback/private hosts); `private_key_jwt` clients send
+ *   their keys inline as `jwks`, which needs no fetch at all.
  */
 export function applyClientPolicy(metadata: MutableClientMetadata, explicitType: boolean, o: ClientPolicyOptions): void {
   const Invalid = oidc.errors.InvalidClientMetadata;
   const InvalidRedirect = oidc.errors.InvalidRedirectUri;
   delete metadata.scope;
+  if (metadata.jwks_uri !== undefined) throw new Invalid('jwks_uri is not accepted: send the public keys inline as jwks');
   if (typeof metadata.client_name === 'string' && metadata.client_name.length > MAX_NAME_LENGTH) {
     throw new Invalid(`client_name must be at most ${MAX_NAME_LENGTH} characters`);
   }

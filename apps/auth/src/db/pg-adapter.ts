@@ -25,8 +25,10 @@ export class PgAdapter implements Adapter {
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const stored: Record<string, unknown> = { ...payload };
-    // Sessions keep their id: findByUid must return it and it only travels in an HttpOnly cookie.
-    if (stored.jti === id && this.model !== 'Session') delete stored.jti;
+    // No id is stored in clear, sessions included (issue 18): the row is found by the id's hash, and
+    // `find` puts the id back from the caller. A session found by uid comes back without its id,
+    // which is all oidc-provider needs there (it only reads accountId and grants of it).
+    if (stored.jti === id) delete stored.jti;
     if (this.model === 'Client' && typeof stored.client_secret === 'string') {
       stored.client_secret = this.box.seal(stored.client_secret, this.aad(id));
       stored.__sealed = true;

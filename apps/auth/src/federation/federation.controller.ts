@@ -46,7 +46,7 @@ export class FederationController {
     }
     let sub: string;
     try {
-      const cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecretEnv ? process.env[idp.clientSecretEnv] : undefined });
+      const cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
       const tokens = await openidClient.authorizationCodeGrant(cfg, new URL(`${tenant.issuer}/federation/callback${query}`), {
         pkceCodeVerifier: saved.verifier,
         expectedState: state,

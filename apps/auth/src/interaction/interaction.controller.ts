@@ -128,7 +128,7 @@ export class InteractionController {
   private async startFederatedLogin(tenant: AuthTenant, uid: string, reply: FastifyReply): Promise<void> {
     const idp = tenant.settings.idp;
     if (idp.kind !== 'oidc') return;
-    const secret = idp.clientSecretEnv ? process.env[idp.clientSecretEnv] : undefined;
+    const secret = this.s.secrets.open(tenant.id, 'idp', idp.clientSecret);
     let cfg;
     try {
       cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: secret });

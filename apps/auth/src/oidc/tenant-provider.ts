@@ -2,7 +2,11 @@ import type { ClientMetadata, Configuration, ErrorOut, KoaContextWithOIDC } from
 import type Provider from 'oidc-provider';
 import type { Pool } from 'pg';
 import { applyClientPolicy } from '../clients/client-policy';
-import { fetchAllowed, type HostLookup } from '../clients/ssrf-guard';
+import { guardedFetch } from '@switchboard/net-guard';
+import { outboundUrlAllowed, type HostLookup } from '../clients/outbound-url';
+
+/** One guarded fetch (and its keep-alive agents) for every tenant's provider; no host is allow-listed. */
+const cimdFetch = guardedFetch({ allowHosts: [] });
 import type { SecretBox } from '@switchboard/secret-box';
 import { PgAdapter } from '../db/pg-adapter';
 import type { PrivateJwk } from '../keys/signing-keys';
@@ -131,14 +135,26 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       clientIdMetadataDocument: {
         enabled: !firstParty,
         ack: 'draft-02',
-        allowFetch: async (_ctx: unknown, clientId: string) => fetchAllowed(clientId, o.cimd?.lookup),
+        allowFetch: async (_ctx: unknown, clientId: string) => outboundUrlAllowed(clientId, o.cimd?.lookup),
         allowClient: async () => true,
         cacheDuration: { min: 30, max: 3600 },
       },
     },
-    ...(o.cimd?.fetch ? { fetch: o.cimd.fetch } : {}),
+    // Every outgoing fetch (CIMD documents) resolves through libs/net-guard: the address is checked
+    // before the socket connects, not after, so a client cannot make us probe internal ports.
+    fetch: o.cimd?.fetch ?? cimdFetch,
     issueRefreshToken: async (_ctx: KoaContextWithOIDC, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
-    rotateRefreshToken: true,
+    // Called before oidc-provider consumes the presented refresh token: a bad `resource` is refused
+    // here, so the token stays valid (refused after consumption, the next refresh would count as
+    // reuse and revoke the whole family). Always rotates.
+    rotateRefreshToken: async (ctx: KoaContextWithOIDC) => {
+      const raw = (ctx.oidc.params as Record<string, unknown> | undefined)?.resource;
+      const resources = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+      for (const r of resources) {
+        if (typeof r !== 'string' || !sameResource(r, tenant.mcpUrl)) throw new errors.InvalidTarget(`resource must be ${tenant.mcpUrl}`);
+      }
+      return true;
+    },
     ttl: {
       AccessToken: o.accessTokenTtl,
       AuthorizationCode: 60,

@@ -1,4 +1,4 @@
-import { tenantAuthSchema } from '@switchboard/tenant-config';
+import { tenantAuthSchema } from '@switchboard/catalog';
 import type { PlatformIssuerSettings } from '../config';
 import type { AuthTenant } from '../tenants/tenant-auth';
 

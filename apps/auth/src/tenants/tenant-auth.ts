@@ -1,14 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { z } from 'zod';
-import { canonicalMcpUrl, tenantAuthSchema, type ConnectorSettings, type IdpSettings, type TenantAuthSettings } from '@switchboard/tenant-config';
-import { TENANT_ID } from './identifiers';
+import { canonicalMcpUrl, type ConnectorSettings, type IdpSettings, type TenantAuthSettings, type TenantCatalog } from '@switchboard/catalog';
 
 export type { ConnectorSettings, IdpSettings, TenantAuthSettings };
-
-const fileSchema = z.object({
-  tenants: z.array(z.object({ id: z.string().regex(TENANT_ID), name: z.string().optional(), auth: tenantAuthSchema.optional() }).loose()),
-});
 
 /**
  * The one pre-registered, first-party client of an issuer that has no dynamic registration
@@ -25,6 +17,8 @@ export interface AuthTenant {
   id: string;
   name: string;
   settings: TenantAuthSettings;
+  /** Version of the tenant document these settings came from; a new version rebuilds the tenant's provider. */
+  version?: string;
   /** Canonical MCP URL: the `resource` and the `aud` of every token (the admin API URL for the platform issuer). */
   mcpUrl: string;
   /** Issuer identifier (no trailing slash). */
@@ -48,12 +42,13 @@ export function tenantMcpUrl(id: string, o: TenantUrlOptions): string {
 }
 
 /** Builds the authorization-server view of a tenant. */
-export function authTenant(id: string, name: string, settings: TenantAuthSettings, o: TenantUrlOptions): AuthTenant {
+export function authTenant(id: string, name: string, settings: TenantAuthSettings, o: TenantUrlOptions, version?: string): AuthTenant {
   const hostBased = o.domain !== undefined;
   return {
     id,
     name,
     settings,
+    ...(version ? { version } : {}),
     mcpUrl: tenantMcpUrl(id, o),
     issuer: hostBased ? `https://${id}.${o.domain}` : `${o.authPublicUrl}/t/${id}`,
     mountPath: hostBased ? '' : `/t/${id}`,
@@ -61,17 +56,5 @@ export function authTenant(id: string, name: string, settings: TenantAuthSetting
   };
 }
 
-/** Reads the tenants file; only tenants with an `auth:` block get an authorization server. */
-export function loadTenantAuthFile(file: string, o: TenantUrlOptions): Map<string, AuthTenant> {
-  const raw: unknown = parse(readFileSync(file, 'utf8'));
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`Invalid tenants file ${file}:\n${problems}`);
-  }
-  const out = new Map<string, AuthTenant>();
-  for (const t of parsed.data.tenants) {
-    if (t.auth) out.set(t.id, authTenant(t.id, t.name ?? t.id, t.auth, o));
-  }
-  return out;
-}
+/** What the auth service reads of a tenant document: identity, version and `auth`. */
+export type AuthTenantDocument = Pick<TenantCatalog, 'id' | 'name' | 'auth' | 'version'>;

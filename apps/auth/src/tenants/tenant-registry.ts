@@ -1,14 +1,40 @@
-import type { AuthTenant } from './tenant-auth';
+import { authTenant, type AuthTenant, type AuthTenantDocument, type TenantUrlOptions } from './tenant-auth';
 
 /**
  * The tenants that have an authorization server, looked up by id or by Host (host-based
- * layout `{tenant}.{domain}`).
+ * layout `{tenant}.{domain}`). Fed with tenant documents (the registry's feed, the seed file):
+ * a document with `auth` (re)places the tenant, one without removes it; `onChange` listeners
+ * hear every tenant whose version changed, so its provider is rebuilt on the next request.
  */
 export class TenantRegistry {
+  private readonly tenants = new Map<string, AuthTenant>();
+  private readonly listeners = new Set<(tenantId: string) => void>();
+
   constructor(
-    private readonly tenants: Map<string, AuthTenant>,
-    private readonly domain: string | undefined,
-  ) {}
+    private readonly urls: TenantUrlOptions,
+    initial: Iterable<AuthTenantDocument> = [],
+  ) {
+    for (const doc of initial) this.apply(doc);
+  }
+
+  /** Applies one tenant document; returns whether anything changed. */
+  apply(doc: AuthTenantDocument): boolean {
+    const current = this.tenants.get(doc.id);
+    if (!doc.auth) {
+      if (!current) return false;
+      this.tenants.delete(doc.id);
+    } else {
+      const next = authTenant(doc.id, doc.name, doc.auth, this.urls, doc.version ?? `${Date.now()}`);
+      if (current && current.version === next.version && doc.version !== undefined) return false;
+      this.tenants.set(doc.id, next);
+    }
+    for (const listener of this.listeners) listener(doc.id);
+    return true;
+  }
+
+  onChange(listener: (tenantId: string) => void): void {
+    this.listeners.add(listener);
+  }
 
   byId(id: string): AuthTenant | undefined {
     return this.tenants.get(id);
@@ -16,9 +42,9 @@ export class TenantRegistry {
 
   /** Host-based lookup; undefined unless a domain is configured and the host is `{tenant}.{domain}`. */
   byHost(host: string | undefined): AuthTenant | undefined {
-    if (!host || !this.domain) return undefined;
+    if (!host || !this.urls.domain) return undefined;
     const name = host.toLowerCase().replace(/:\d+$/, '');
-    const suffix = `.${this.domain.toLowerCase()}`;
+    const suffix = `.${this.urls.domain.toLowerCase()}`;
     if (!name.endsWith(suffix)) return undefined;
     return this.tenants.get(name.slice(0, -suffix.length));
   }

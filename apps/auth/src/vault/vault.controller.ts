@@ -76,7 +76,7 @@ export class VaultController {
     if (!subject) return void sendPage(reply, 400, 'Link expired', '<h1>invalid_request</h1><p>This link is invalid or expired. Ask your assistant for a new one.</p>');
     let cfg;
     try {
-      cfg = await this.s.upstream.config(this.clientSettings(connector));
+      cfg = await this.s.upstream.config(this.clientSettings(tenant, connectorId, connector));
     } catch {
       return void sendPage(reply, 502, 'Unavailable', '<h1>temporarily_unavailable</h1><p>The service cannot be reached.</p>');
     }
@@ -111,7 +111,7 @@ export class VaultController {
     const connector = saved ? tenant.settings.connectors[saved.connector] : undefined;
     if (!saved || !connector) return void sendPage(reply, 400, 'Link refused', '<h1>invalid_request</h1><p>This link is unknown, expired or already used.</p>');
     try {
-      const cfg = await this.s.upstream.config(this.clientSettings(connector));
+      const cfg = await this.s.upstream.config(this.clientSettings(tenant, saved.connector, connector));
       const tokens = await openidClient.authorizationCodeGrant(cfg, new URL(`${tenant.issuer}/connectors/callback${query}`), { pkceCodeVerifier: saved.verifier, expectedState: state, idTokenExpected: false });
       await this.s.vault.put(tenant.id, saved.subject, saved.connector, {
         accessToken: tokens.access_token,
@@ -154,7 +154,7 @@ export class VaultController {
 
   private async refresh(tenant: AuthTenant, subject: string, connectorId: string, connector: ConnectorSettings, refreshToken: string) {
     try {
-      const cfg = await this.s.upstream.config(this.clientSettings(connector));
+      const cfg = await this.s.upstream.config(this.clientSettings(tenant, connectorId, connector));
       const t = await openidClient.refreshTokenGrant(cfg, refreshToken);
       const tokens = {
         accessToken: t.access_token,
@@ -170,8 +170,8 @@ export class VaultController {
     }
   }
 
-  private clientSettings(c: ConnectorSettings) {
-    return { issuer: c.issuer, clientId: c.clientId, clientSecret: c.clientSecretEnv ? process.env[c.clientSecretEnv] : undefined };
+  private clientSettings(tenant: AuthTenant, connectorId: string, c: ConnectorSettings) {
+    return { issuer: c.issuer, clientId: c.clientId, clientSecret: this.s.secrets.open(tenant.id, `connector:${connectorId}`, c.clientSecret) };
   }
 }
 

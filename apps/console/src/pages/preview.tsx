@@ -6,6 +6,7 @@ import { notifyChanged } from '../events';
 import { HINTS } from '../hints';
 import { linkTo, navigate, useSearch } from '../router';
 import { Badge, Empty, ErrorBox, Spinner, splitError, useFocusOnError, useLoad } from '../ui';
+import { Allowed } from '../role';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** Built-ins first, in the order people compare them; custom surfaces after. */
@@ -117,9 +118,11 @@ export function PreviewPage() {
             </p>
           )}
           <div class="row">
-            <button type="button" class="primary" onClick={() => void publish()} disabled={publishing || !data}>
-              {publishing ? 'Publishing…' : 'Publish'}
-            </button>
+            <Allowed needed="publisher" what="publishing">
+              <button type="button" class="primary" onClick={() => void publish()} disabled={publishing || !data}>
+                {publishing ? 'Publishing…' : 'Publish'}
+              </button>
+            </Allowed>
             <button type="button" onClick={discard} disabled={publishing}>
               Discard draft
             </button>

@@ -5,6 +5,7 @@ import { HINTS } from '../hints';
 import { PatternNotice } from '../pattern-notice';
 import { linkTo } from '../router';
 import { Badge, ErrorBox, LoadStatus, useFocusOnError, useLoad } from '../ui';
+import { Allowed } from '../role';
 
 interface Row {
   path: string;
@@ -147,9 +148,11 @@ function ChangeCard({ change: c, onApproved }: { change: Change; onApproved: (ms
         </p>
       )}
       <div class="row">
-        <button type="button" class="primary" onClick={() => void approve()} disabled={busy}>
-          {busy ? 'Approving…' : removed ? 'Approve removal' : 'Approve change'}
-        </button>
+        <Allowed needed="publisher" what="approving changes">
+          <button type="button" class="primary" onClick={() => void approve()} disabled={busy}>
+            {busy ? 'Approving…' : removed ? 'Approve removal' : 'Approve change'}
+          </button>
+        </Allowed>
       </div>
     </section>
   );

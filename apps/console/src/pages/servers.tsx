@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Server } from '../api';
 import { notifyChanged } from '../events';
+import { Allowed } from '../role';
 import { AUTH_MODES, AuthFields, authBody, authFieldIds, authForm, checkAuthBody, missingAuthFields, type AuthForm } from '../server-auth';
 import { Badge, ErrorBox, Field, LoadStatus, SelectField, useActions, useFormSubmit, useLoad, When } from '../ui';
 import { UrlCheckStatus, useUrlCheck } from '../url-check';
@@ -97,13 +98,15 @@ export function ServersPage() {
     <section aria-labelledby="servers-h">
       <h1 id="servers-h">Servers</h1>
       <p class="lead">The MCP servers your tenant fronts. Register one by URL; Switchboard discovers its tools, then you review and publish them.</p>
-      <RegisterForm
-        onRegistered={async (s, discovery) => {
-          if (discovery?.queued === false) setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
-          else watch(s);
-          await servers.reload();
-        }}
-      />
+      <Allowed needed="admin" what="registering a server">
+        <RegisterForm
+          onRegistered={async (s, discovery) => {
+            if (discovery?.queued === false) setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
+            else watch(s);
+            await servers.reload();
+          }}
+        />
+      </Allowed>
       <h2>Registered servers</h2>
       {actions.error && <ErrorBox error={actions.error} title="That did not work" />}
       {actions.notice && (
@@ -139,6 +142,7 @@ export function ServersPage() {
                 <div class="server-status" data-testid={`server-${s.id}-status`}>
                   <DiscoveryStatus server={s} busy={busy(s)} />
                 </div>
+                <Allowed needed="admin">
                 <div class="actions">
                   <button type="button" onClick={() => setEditing(editing === s.id ? undefined : s.id)} aria-expanded={editing === s.id} aria-controls={`edit-${s.id}`}>
                     {editing === s.id ? 'Close editor' : 'Edit'}
@@ -150,6 +154,7 @@ export function ServersPage() {
                     Remove
                   </button>
                 </div>
+                </Allowed>
               </div>
               <dl class="facts">
                 <dt>URL</dt>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, asApiError, isRecord, type TenantSettings } from '../api';
+import { Allowed } from '../role';
 import { ErrorBox, Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
 
 /** API field → DOM id. */
@@ -186,9 +187,11 @@ function SettingsForm({ initial, onSaved }: { initial: TenantSettings; onSaved?:
       />
       {submitting.formError && <ErrorBox error={submitting.formError} title="Could not save the settings" />}
       <div class="row">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save settings'}
-        </button>
+        <Allowed needed="admin" what="changing the settings">
+          <button type="submit" class="primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save settings'}
+          </button>
+        </Allowed>
         <span class="ok-text" role="status" data-testid="settings-notice">
           {notice}
         </span>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Admin } from '../api';
 import type { Identity } from '../app';
+import { Allowed, useCan } from '../role';
 import { Badge, DataTable, Empty, ErrorBox, Field, LoadStatus, useActions, useFormSubmit, useLoad, When } from '../ui';
 
 /** The workspace's administrator accounts (platform sign-in to this console): list, add, remove. */
@@ -8,6 +9,7 @@ export function TeamPage({ identity }: { identity: Identity }) {
   const admins = useLoad(() => api<{ admins: Admin[] }>('GET', '/v1/admins').then((r) => (Array.isArray(r.admins) ? r.admins : [])));
   const actions = useActions(admins.reload);
   const unavailable = admins.error?.status === 404;
+  const canManage = useCan('owner');
   const me = identity.user?.username;
 
   const remove = async (a: Admin) => {
@@ -28,12 +30,14 @@ export function TeamPage({ identity }: { identity: Identity }) {
       {unavailable && <Empty>Team accounts are not available on this registry yet: sign-in works with API keys only.</Empty>}
       {!unavailable && (
         <>
-          <AddAdminForm
-            onAdded={async (username) => {
-              actions.setNotice(`Added ${username}. They sign in with workspace “${identity.tenant.id}”.`);
-              await admins.reload();
-            }}
-          />
+          <Allowed needed="owner" what="adding or removing administrators">
+            <AddAdminForm
+              onAdded={async (username) => {
+                actions.setNotice(`Added ${username}. They sign in with workspace “${identity.tenant.id}”.`);
+                await admins.reload();
+              }}
+            />
+          </Allowed>
           <h2>Administrators</h2>
           {actions.error && <ErrorBox error={actions.error} title="Could not remove the administrator" />}
           {actions.notice && (
@@ -61,7 +65,7 @@ export function TeamPage({ identity }: { identity: Identity }) {
                     <When at={a.lastLoginAt} />
                   </td>
                   <td class="actions">
-                    {!a.disabled && (
+                    {!a.disabled && canManage && (
                       <button type="button" class="danger" onClick={() => void remove(a)} aria-label={`Remove access of ${a.username}`}>
                         Remove access
                       </button>

@@ -6,6 +6,7 @@ import { PatternNotice } from '../pattern-notice';
 import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations, type HintKey, type TriState } from '../hints';
 import { linkTo, navigate } from '../router';
 import { Badge, Empty, ErrorBox, Field, LoadStatus, SelectField, splitError, useFocusOnError, useLoad } from '../ui';
+import { Allowed, useCan } from '../role';
 
 interface ServerTools {
   server: Server;
@@ -108,6 +109,7 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
   const [hints, setHints] = useState<Record<HintKey, TriState>>(() => Object.fromEntries(HINTS.map((h) => [h.key, triOf(saved.annotations?.[h.key])])) as Record<HintKey, TriState>);
   const [exposed, setExposed] = useState(publication?.exposedName ?? '');
   const [busy, setBusy] = useState(false);
+  const canPublish = useCan('publisher');
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [done, setDone] = useState('');
   // Controls changed since the last refusal: their old message no longer applies.
@@ -290,13 +292,15 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
         </p>
       )}
       <div class="row">
-        <button type="submit" class="primary" disabled={busy || tool.removedAt !== null}>
-          {busy ? 'Working…' : publication ? 'Save and publish' : 'Publish'}
-        </button>
+        <Allowed needed="publisher" what="publishing">
+          <button type="submit" class="primary" disabled={busy || tool.removedAt !== null}>
+            {busy ? 'Working…' : publication ? 'Save and publish' : 'Publish'}
+          </button>
+        </Allowed>
         <button type="button" onClick={() => void previewDraft()} disabled={busy || tool.removedAt !== null}>
           Preview before publishing
         </button>
-        {publication && (
+        {publication && canPublish && (
           <button type="button" onClick={() => void unpublish()} disabled={busy}>
             Unpublish
           </button>

@@ -1,11 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, McpError, encodeError } from '@switchboard/protocol';
 import type { AuthDenied, AuthGranted, AuthOutcome, McpTarget } from '@switchboard/mcp-http';
-import { parse } from 'yaml';
+import type { TenantAuthSettings, TenantCatalog } from '@switchboard/catalog';
 import type { GatewayConfig } from '../config/config';
 import type { TenantDirectory } from '../tenants/tenant-directory';
-import { tenantFileSchema, type TenantAuthSpec } from '../tenants/tenant-file';
 import { BearerVerifier, type TokenExpectations } from './bearer-verifier';
 import { missingScopes } from './scope-satisfies';
 
@@ -14,7 +12,7 @@ const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
 
 /** A protected tenant: its auth settings and the URLs derived from them. */
 interface ProtectedTenant {
-  spec: TenantAuthSpec;
+  spec: TenantAuthSettings;
   expect: TokenExpectations;
   prmUrl: string;
   challengeScope: string;
@@ -25,19 +23,19 @@ interface ProtectedTenant {
  * MCP request needs a bearer token from the tenant's authorization server (apps/auth); the
  * gateway answers RFC 9728 protected-resource metadata itself (clients hit the gateway's
  * origin) and points `authorization_servers` at the tenant's issuer. Tokens in query
- * strings are never looked at.
+ * strings are never looked at. The settings are the `auth` of the tenant document the
+ * directory currently serves, so a change published by the registry (protection turned on or
+ * off, new scopes) applies from the next request, without a restart.
  */
 export class GatewayAuth {
-  private readonly settings: Map<string, TenantAuthSpec>;
   private readonly verifier: BearerVerifier;
-  private readonly protectedCache = new Map<string, ProtectedTenant>();
+  /** Keyed by the document object: a swapped document is a new key, so nothing stale survives a change. */
+  private readonly protectedCache = new WeakMap<TenantCatalog, ProtectedTenant | null>();
 
   constructor(
     private readonly config: GatewayConfig,
     private readonly directory: TenantDirectory,
-    settings?: Map<string, TenantAuthSpec>,
   ) {
-    this.settings = settings ?? readAuthSettings(config.TENANTS_FILE);
     this.verifier = new BearerVerifier({ jwksCooldownMs: config.AUTH_JWKS_COOLDOWN_MS, cacheMs: config.AUTH_TOKEN_CACHE_MS });
   }
 
@@ -66,10 +64,15 @@ export class GatewayAuth {
   }
 
   protectedTenant(tenantId: string): ProtectedTenant | undefined {
-    const hit = this.protectedCache.get(tenantId);
-    if (hit) return hit;
-    const spec = this.settings.get(tenantId);
-    if (!spec?.protected) return undefined;
+    const doc = this.directory.tenant(tenantId);
+    if (!doc) return undefined;
+    const hit = this.protectedCache.get(doc);
+    if (hit !== undefined) return hit ?? undefined;
+    const spec = doc.auth;
+    if (!spec?.protected) {
+      this.protectedCache.set(doc, null);
+      return undefined;
+    }
     const issuer = this.issuer(tenantId);
     const entry: ProtectedTenant = {
       spec,
@@ -77,7 +80,7 @@ export class GatewayAuth {
       prmUrl: this.prmUrl(tenantId),
       challengeScope: (spec.defaultScopes ?? spec.scopes).join(' '),
     };
-    this.protectedCache.set(tenantId, entry);
+    this.protectedCache.set(doc, entry);
     return entry;
   }
 
@@ -158,14 +161,4 @@ export class GatewayAuth {
 
 function quoteSafe(s: string): string {
   return s.replace(/["\\\r\n]/g, ' ');
-}
-
-/** Auth blocks of the tenants file (the file source's tenants); empty when the file is absent. */
-export function readAuthSettings(file: string): Map<string, TenantAuthSpec> {
-  const out = new Map<string, TenantAuthSpec>();
-  if (!existsSync(file)) return out;
-  const parsed = tenantFileSchema.safeParse(parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) return out; // the catalog source reports the file's problems
-  for (const t of parsed.data.tenants) if (t.auth) out.set(t.id, t.auth);
-  return out;
 }

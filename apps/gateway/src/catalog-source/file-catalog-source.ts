@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import {
+  buildTenantDocument,
   hashSnapshot,
   snapshotFromBundle,
   toolDefinitionsFromJson,
@@ -12,13 +12,12 @@ import {
   type ResourceTemplateEntry,
   type ToolEntry,
 } from '@switchboard/catalog';
-import { surfaceProfiles } from '@switchboard/protocol';
+import { readTenantSeed, TenantSeedError, type TenantSeed, type UpstreamSpec } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
 import { demoBundle } from '../builtin/demo/demo-bundle';
 import { conformanceBundle } from '../builtin/conformance/conformance-bundle';
 import { fixtureBundle } from '../builtin/fixture/fixture-bundle';
 import { ConfigError } from '../config/config';
-import { tenantFileSchema, type TenantFileEntry, type UpstreamSpec } from '../tenants/tenant-file';
 import { discoverUpstream, type DiscoveredCatalog } from '../upstream/discover-upstream';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
 
@@ -33,12 +32,14 @@ export interface FileCatalogSourceOptions {
 }
 
 /**
- * Catalogs from `config/tenants.yaml`: built-in bundles, fixture files, and upstream MCP
- * servers discovered at boot with the SDK client (rediscovered in the background while an
+ * Tenant documents from the development seed (`config/tenants.yaml`, read and validated once by
+ * libs/tenant-config's `readTenantSeed`; `seed: registry` tenants are left to the registry):
+ * settings as the seed gives them, catalogs from built-in bundles, fixture files, and upstream
+ * MCP servers discovered at boot with the SDK client (rediscovered in the background while an
  * upstream is unreachable, so one dead upstream never stops the gateway from serving).
  */
 export class FileCatalogSource implements CatalogSource {
-  private entries: TenantFileEntry[] = [];
+  private entries: TenantSeed[] = [];
   private readonly bundleList: LocalBundle[] = [];
   private readonly discovered = new Map<string, DiscoveredCatalog>();
   private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
@@ -60,34 +61,12 @@ export class FileCatalogSource implements CatalogSource {
 
   private async read(): Promise<void> {
     const file = path.resolve(this.options.file);
-    let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      this.entries = readTenantSeed(file).filter((t) => t.seed === 'file');
     } catch (err) {
-      throw new ConfigError(`Cannot read tenants file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, { cause: err });
+      if (err instanceof TenantSeedError) throw new ConfigError(err.message, { cause: err });
+      throw err;
     }
-    let raw: unknown;
-    try {
-      raw = parseYaml(text);
-    } catch (err) {
-      throw new ConfigError(`Tenants file ${file} is not valid YAML: ${(err as Error).message}`, { cause: err });
-    }
-    const parsed = tenantFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-      throw new ConfigError(`Invalid tenants file ${file}:\n${problems}`);
-    }
-    const ids = new Set<string>();
-    for (const tenant of parsed.data.tenants) {
-      if (ids.has(tenant.id)) throw new ConfigError(`Invalid tenants file ${file}: tenant id "${tenant.id}" appears twice`);
-      ids.add(tenant.id);
-      try {
-        surfaceProfiles(tenant.surfaces);
-      } catch (err) {
-        throw new ConfigError(`Invalid tenants file ${file}: tenant "${tenant.id}" surfaces: ${(err as Error).message}`, { cause: err });
-      }
-    }
-    this.entries = parsed.data.tenants;
     const seen = new Set<string>();
     for (const tenant of this.entries) {
       for (const spec of tenant.catalogs) {
@@ -96,7 +75,7 @@ export class FileCatalogSource implements CatalogSource {
           this.bundleList.push(BUILTIN_BUNDLES[spec.builtin]);
         }
         if ('builtin' in spec && spec.builtin === 'chain' && !this.options.chainReaderUrl) {
-          this.options.logger.warn({ tenant: tenant.id }, 'builtin: chain is configured but CHAIN_READER_URL is not set; the chain tools are left out');
+          this.options.logger.warn({ tenant: tenant.settings.id }, 'builtin: chain is configured but CHAIN_READER_URL is not set; the chain tools are left out');
         }
         if ('fixture' in spec) {
           const fixturePath = path.resolve(path.dirname(file), spec.fixture);
@@ -107,7 +86,7 @@ export class FileCatalogSource implements CatalogSource {
           try {
             json = JSON.parse(await readFile(fixturePath, 'utf8'));
           } catch (err) {
-            throw new ConfigError(`Tenant "${tenant.id}": cannot load fixture ${fixturePath}: ${(err as Error).message}`, { cause: err });
+            throw new ConfigError(`Tenant "${tenant.settings.id}": cannot load fixture ${fixturePath}: ${(err as Error).message}`, { cause: err });
           }
           this.bundleList.push(fixtureBundle(id, toolDefinitionsFromJson(json)));
         }
@@ -117,7 +96,7 @@ export class FileCatalogSource implements CatalogSource {
 
   async load(): Promise<TenantCatalog[]> {
     const upstreams = new Map<string, UpstreamSpec>();
-    for (const tenant of this.entries) for (const spec of this.upstreamSpecs(tenant)) upstreams.set(upstreamKey(tenant.id, spec), spec);
+    for (const tenant of this.entries) for (const spec of this.upstreamSpecs(tenant)) upstreams.set(upstreamKey(tenant.settings.id, spec), spec);
     await Promise.all(
       [...upstreams.entries()].map(async ([key, spec]) => {
         const ok = await this.discover(key, spec);
@@ -138,7 +117,7 @@ export class FileCatalogSource implements CatalogSource {
     this.timers.clear();
   }
 
-  private upstreamSpecs(tenant: TenantFileEntry): UpstreamSpec[] {
+  private upstreamSpecs(tenant: TenantSeed): UpstreamSpec[] {
     const specs: UpstreamSpec[] = [];
     for (const spec of tenant.catalogs) {
       if ('upstream' in spec) specs.push(spec.upstream);
@@ -166,7 +145,7 @@ export class FileCatalogSource implements CatalogSource {
       this.timers.delete(timer);
       if (await this.discover(key, spec)) {
         const tenantId = key.slice(0, key.indexOf('/'));
-        const tenant = this.entries.find((t) => t.id === tenantId);
+        const tenant = this.entries.find((t) => t.settings.id === tenantId);
         if (tenant) for (const listener of this.listeners) listener(this.build(tenant));
       } else {
         this.scheduleRetry(key, spec, attempt + 1);
@@ -176,7 +155,8 @@ export class FileCatalogSource implements CatalogSource {
     this.timers.add(timer);
   }
 
-  private build(tenant: TenantFileEntry): TenantCatalog {
+  private build(seed: TenantSeed): TenantCatalog {
+    const tenant = seed.settings;
     const tools: ToolEntry[] = [];
     const resources: ResourceEntry[] = [];
     const resourceTemplates: ResourceTemplateEntry[] = [];
@@ -187,8 +167,8 @@ export class FileCatalogSource implements CatalogSource {
       resourceTemplates.push(...snap.resourceTemplates);
       prompts.push(...snap.prompts);
     };
-    let instructions = tenant.instructions;
-    for (const spec of tenant.catalogs) {
+    let instructions = seed.instructions;
+    for (const spec of seed.catalogs) {
       if ('builtin' in spec && spec.builtin !== 'chain') {
         const snap = snapshotFromBundle(tenant.id, BUILTIN_BUNDLES[spec.builtin]);
         add(snap, spec.tools);
@@ -199,7 +179,7 @@ export class FileCatalogSource implements CatalogSource {
         if (bundle) add(snapshotFromBundle(tenant.id, bundle), spec.tools);
       }
     }
-    for (const spec of this.upstreamSpecs(tenant)) {
+    for (const spec of this.upstreamSpecs(seed)) {
       const found = this.discovered.get(upstreamKey(tenant.id, spec));
       if (!found) continue;
       const base = { kind: 'upstream' as const, serverId: spec.id, url: spec.url, headers: spec.headers, stateful: spec.stateful };
@@ -233,16 +213,7 @@ export class FileCatalogSource implements CatalogSource {
       prompts: firstOf('prompt', prompts, (p) => p.definition.name),
     };
     const snapshot: CatalogSnapshot = { ...content, version: hashSnapshot(content) };
-    return {
-      id: tenant.id,
-      name: tenant.name,
-      description: tenant.description,
-      origins: tenant.origins,
-      hosts: tenant.hosts,
-      surfaceRules: tenant.surfaces,
-      snapshot,
-      ...(tenant.limits ? { limits: tenant.limits } : {}),
-    };
+    return buildTenantDocument(tenant, snapshot);
   }
 }
 

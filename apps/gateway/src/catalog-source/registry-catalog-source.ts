@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
-import { catalogRedisKeys, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
+import { catalogRedisKeys, parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
@@ -13,8 +13,8 @@ export interface RegistryCatalogSourceOptions {
   /** Registry base URL for `GET /internal/catalogs` when Redis misses. */
   registryUrl?: string;
   internalToken?: string;
-  /** The shared 32-byte SECRETS_KEY that opens the sealed upstream credentials. */
-  secretsKey: Buffer;
+  /** The shared SECRETS_KEY's keys (newest first) that open the sealed upstream credentials. */
+  secretsKey: Buffer | Buffer[];
   /** Full re-sync interval (catches messages missed while disconnected), in ms. */
   resyncMs?: number;
   logger: Logger;
@@ -117,15 +117,18 @@ export class RegistryCatalogSource implements CatalogSource {
     for (const raw of all) this.accept(raw, notify);
   }
 
-  private accept(raw: PublishedCatalog, notify: boolean): void {
+  private accept(received: PublishedCatalog, notify: boolean): void {
     try {
-      const fingerprint = createHash('sha256').update(`${raw.snapshot.version}\u0000${JSON.stringify(raw.credentials ?? {})}\u0000${JSON.stringify([raw.surfaceRules, raw.origins, raw.hosts, raw.name, raw.limits])}`).digest('hex');
+      // The tenant document's contract, validated once here (settings included: auth, limits);
+      // its version hashes the settings with the catalog, so a settings-only change is seen too.
+      const raw = parseTenantDocument(received);
+      const fingerprint = createHash('sha256').update(`${raw.version}\u0000${JSON.stringify(raw.credentials ?? {})}`).digest('hex');
       if (this.current.get(raw.id)?.fingerprint === fingerprint) return;
       const catalog = this.open(raw);
       this.current.set(raw.id, { catalog, fingerprint });
       if (notify) for (const listener of this.listeners) listener(catalog);
     } catch (err) {
-      this.options.logger.error({ tenant: raw.id, err: (err as Error).message }, 'published catalog rejected; keeping the previous one');
+      this.options.logger.error({ tenant: received?.id, err: (err as Error).message }, 'published catalog rejected; keeping the previous one');
     }
   }
 
@@ -145,6 +148,8 @@ export class RegistryCatalogSource implements CatalogSource {
       return h ? { ...e, route: { ...e.route, headers: h } } : e;
     };
     const s = raw.snapshot;
+    // Untrusted document: invalid limits fall back to the gateway's defaults.
+    const limits = tenantLimitsOf(raw.limits);
     const snapshot: CatalogSnapshot = {
       ...s,
       tools: s.tools.map(withCredential),
@@ -159,8 +164,11 @@ export class RegistryCatalogSource implements CatalogSource {
       origins: raw.origins ?? [],
       hosts: raw.hosts ?? [],
       surfaceRules: raw.surfaceRules ?? {},
+      ...(raw.auth ? { auth: raw.auth } : {}),
       ...(raw.limits ? { limits: raw.limits } : {}),
+      ...(raw.version ? { version: raw.version } : {}),
       snapshot,
+      ...(limits ? { limits } : {}),
     };
   }
 

@@ -1,3 +1,4 @@
+import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
 import { parseTrustProxy } from '@switchboard/limits';
 
@@ -27,6 +28,10 @@ const schema = z.object({
   TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Largest accepted MCP POST body in bytes (413 above). */
   GATEWAY_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** Most members of one JSON-RPC batch (2025-03-26); more ⇒ 400 + −32600 naming batchMaxItems, nothing run. A tenant's `limits.batchMaxItems` overrides it. */
+  BATCH_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000).default(50),
+  /** Most bytes of a batch's combined response; past it the batch stops ⇒ 400 + −32600 naming batchMaxResponseBytes. Tenant override `limits.batchMaxResponseBytes`. */
+  BATCH_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
   /** Per-call timeout for upstream tool calls, in ms. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /**
@@ -54,11 +59,20 @@ const schema = z.object({
   REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
   /** Bearer token for the registry's `/internal/*` API (the registry's INTERNAL_TOKEN). */
   INTERNAL_TOKEN: z.string().min(16).optional(),
-  /** The registry's SECRETS_KEY (32 bytes, base64): opens the sealed upstream credentials. Unset: the public dev key (warned). */
+  /** The registry's SECRETS_KEY (its keys, comma-separated, newest first): opens the sealed upstream credentials. Unset: the public dev key (warned). */
   SECRETS_KEY: z
     .string()
-    .refine((s) => Buffer.from(s, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .refine((s) => {
+      try {
+        parseSecretsKeys(s);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be one or more 32-byte keys, comma-separated, newest first (base64: openssl rand -base64 32, or 64 hex digits)')
     .optional(),
+  /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
+  SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
   /** SSRF allow-list for registry-sourced upstreams: hosts reachable over plain http / private addresses (e.g. `127.0.0.1,localhost` in dev). */
   UPSTREAM_ALLOW_HTTP_HOSTS: z
     .string()
@@ -172,6 +186,14 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     throw new ConfigError(`Invalid gateway configuration:\n${problems}`);
   }
   const c = parsed.data;
+  if (c.SWITCHBOARD_ENV === 'production') {
+    const registrySource = c.CATALOG_SOURCES ? c.CATALOG_SOURCES.includes('registry') : c.REGISTRY_URL !== undefined || c.REDIS_URL !== undefined;
+    const problems = productionSecretProblems({
+      ...(registrySource ? { SECRETS_KEY: { kind: 'keys' as const, keys: c.SECRETS_KEY ? parseSecretsKeys(c.SECRETS_KEY) : undefined }, INTERNAL_TOKEN: { kind: 'token' as const, value: c.INTERNAL_TOKEN } } : {}),
+      ...(c.AUTH_INTERNAL_TOKEN !== undefined ? { AUTH_INTERNAL_TOKEN: { kind: 'token' as const, value: c.AUTH_INTERNAL_TOKEN } } : {}),
+    });
+    if (problems.length > 0) throw new ConfigError(`Invalid gateway configuration (SWITCHBOARD_ENV=production):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
   const publicUrl = (c.GATEWAY_PUBLIC_URL ?? `http://${c.GATEWAY_HOST}:${c.GATEWAY_PORT}`).replace(/\/+$/, '');
   return { ...c, publicUrl };
 }

@@ -1,6 +1,5 @@
-import { CompiledCatalog } from '@switchboard/catalog';
+import { CompiledCatalog, canonicalMcpUrl } from '@switchboard/catalog';
 import { surfaceProfiles } from '@switchboard/protocol';
-import { canonicalMcpUrl } from '@switchboard/tenant-config';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
 
@@ -42,6 +41,7 @@ export class TenantDirectory {
       surfaces,
       allowedOrigins: [...KNOWN_CLIENT_ORIGINS, ...LOOPBACK_ORIGINS, ...tenant.origins],
       allowedHosts: [...hosts],
+      ...(tenant.limits ? { limits: tenant.limits } : {}),
     };
     this.targets.set(tenant.id, target);
     this.tenants.set(tenant.id, tenant);

@@ -4,6 +4,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCallResult } from '@switchboard/catalog';
 import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
 import { limitResponseBytes, stripForbiddenHeaders, ResponseTooLargeError, type GuardedFetch } from '@switchboard/net-guard';
@@ -47,6 +48,8 @@ export interface UpstreamPoolOptions {
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
 interface CallScope {
   maxBytes: number;
+  /** Relays an upstream's server→client request to this call's client (legacy clients that declared the capability). */
+  askClient?: InvokeContext['askClient'];
   /** Fails the call at once with the cause (an oversized or broken response) instead of waiting for its timeout. */
   fail(err: Error): void;
 }
@@ -68,6 +71,20 @@ interface Connection {
   calls: Set<AbortController>;
   /** Set when the gateway closed this connection itself (a call then failing with "Connection closed" is ours). */
   closedByGateway?: boolean;
+}
+
+/** Client capabilities the gateway relays to upstreams (their requests go to the caller's client). */
+type RelayedCapability = 'elicitation' | 'roots' | 'sampling';
+const RELAYED = {
+  elicitation: { schema: ElicitRequestSchema, method: 'elicitation/create' },
+  roots: { schema: ListRootsRequestSchema, method: 'roots/list' },
+  sampling: { schema: CreateMessageRequestSchema, method: 'sampling/createMessage' },
+} as const;
+
+/** The relayable capabilities a client declared, in a stable order (part of the connection key). */
+function relayedCapabilities(capabilities: Record<string, unknown> | undefined): RelayedCapability[] {
+  if (!capabilities) return [];
+  return (Object.keys(RELAYED) as RelayedCapability[]).filter((c) => Object.hasOwn(capabilities, c));
 }
 
 /** The revision a `protocol: 'modern'` upstream is spoken to in (stateless: `server/discover`, per-request `_meta`). */
@@ -223,13 +240,15 @@ export class UpstreamPool implements UpstreamInvoker {
         throw err;
       }
       // Connections are keyed by credential too, so a rotated credential opens a fresh one.
-      const connKey = `${key} ${headerKey(route.headers)}`;
+      // ... and by the client capabilities relayed upstream: each connection declares exactly what its callers' clients answer.
+      const relay = ctx.askClient ? relayedCapabilities(ctx.request.clientCapabilities) : [];
+      const connKey = `${key} ${headerKey(route.headers)}${relay.length > 0 ? ` relay:${relay.join(',')}` : ''}`;
       let conn: Connection | undefined;
       try {
         const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal };
-        const scope: CallScope = { maxBytes: limits.maxBytes, fail: (err) => abort.abort(err) };
+        const scope: CallScope = { maxBytes: limits.maxBytes, fail: (err) => abort.abort(err), ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
         const attempt = async (): Promise<T> => {
-          conn = await this.connection(connKey, route, tenantId, limits.maxBytes);
+          conn = await this.connection(connKey, route, tenantId, limits.maxBytes, relay);
           conn.calls.add(abort);
           try {
             return await this.scope.run(scope, () => fn(conn!.client, opts));
@@ -271,7 +290,7 @@ export class UpstreamPool implements UpstreamInvoker {
     }
   }
 
-  private async connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number): Promise<Connection> {
+  private async connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedCapability[]): Promise<Connection> {
     let conn = this.connections.get(key);
     if (!conn) {
       const calls = new Set<AbortController>();
@@ -285,7 +304,7 @@ export class UpstreamPool implements UpstreamInvoker {
         },
       };
       const created: Connection = (conn = this.scope.run(connScope, () =>
-        route.protocol === 'modern' ? this.modernConnection(route, tenantId, calls) : this.legacyConnection(route, tenantId, calls),
+        route.protocol === 'modern' ? this.modernConnection(route, tenantId, calls) : this.legacyConnection(route, tenantId, calls, relay),
       ));
       this.connections.set(key, created);
       created.ready.catch(() => {
@@ -301,8 +320,18 @@ export class UpstreamPool implements UpstreamInvoker {
    * upstream is stateful); a 2024-11-05 server over the legacy HTTP+SSE transport (its GET
    * event stream stays open for the connection's lifetime).
    */
-  private legacyConnection(route: UpstreamRoute, tenantId: string, calls: Set<AbortController>): Connection {
-    const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
+  private legacyConnection(route: UpstreamRoute, tenantId: string, calls: Set<AbortController>, relay: readonly RelayedCapability[]): Connection {
+    const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' }, { capabilities: Object.fromEntries(relay.map((c) => [c, {}])) });
+    // An upstream's request arrives on the stream of the call that caused it, so it runs in that
+    // call's scope: it goes to that call's client (never another caller's).
+    for (const capability of relay) {
+      const { schema, method } = RELAYED[capability];
+      client.setRequestHandler(schema, async (request) => {
+        const ask = this.scope.getStore()?.askClient;
+        if (!ask) throw new McpError(ErrorCode.MethodNotFound, `${method}: the client of this call cannot answer server-to-client requests`);
+        return (await ask(method, (request.params ?? {}) as Record<string, unknown>)) as never;
+      });
+    }
     const requestInit = { headers: stripForbiddenHeaders(route.headers) };
     const fetchOpts = this.transportFetch(tenantId);
     const transport =

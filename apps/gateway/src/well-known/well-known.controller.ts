@@ -5,7 +5,9 @@ import { GatewayRuntime } from '../gateway-runtime';
 /**
  * Per-tenant discovery documents: a server card at `/.well-known/mcp.json` (SEP-2127 draft
  * shape; optional and unstable in the spec, so kept small) and an `llms.txt` that tells an
- * agent or a person what the endpoint offers and how to connect.
+ * agent or a person what the endpoint offers and how to connect. For an OAuth-protected tenant
+ * both say only how to connect and sign in — never which tools, prompts or resources it has
+ * (issue 18: they listed every tool while tools/list needed a token).
  */
 @Controller()
 export class WellKnownController {
@@ -25,12 +27,14 @@ export class WellKnownController {
 
   @Get('t/:tenant/llms.txt')
   @Header('content-type', 'text/plain; charset=utf-8')
+  @Header('x-content-type-options', 'nosniff')
   llmsByPath(@Param('tenant') tenant: string): string {
     return this.llms(tenant);
   }
 
   @Get('llms.txt')
   @Header('content-type', 'text/plain; charset=utf-8')
+  @Header('x-content-type-options', 'nosniff')
   llmsByHost(@Headers('host') host: string | undefined): string {
     return this.llms(this.tenantFromHost(host));
   }
@@ -46,6 +50,21 @@ export class WellKnownController {
     const tenant = this.runtime.directory.tenant(tenantId);
     if (!target || !tenant) throw new NotFoundException({ error: 'not_found', message: `Unknown tenant: ${tenantId}` });
     const snap = target.catalog.snapshot;
+    const remotes = [{ type: 'streamable-http', url: this.runtime.directory.mcpUrl(tenantId) }];
+    const guarded = this.runtime.auth.protectedTenant(tenantId);
+    if (guarded) {
+      // A protected tenant's catalog is for signed-in clients only (tools/list needs a token):
+      // the card says how to connect and sign in, nothing about tools, prompts or resources.
+      return {
+        $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
+        name: snap.server.name,
+        title: tenant.name,
+        description: tenant.description,
+        protocolVersions: SUPPORTED_VERSIONS,
+        remotes,
+        authentication: { required: true, protectedResourceMetadata: guarded.prmUrl },
+      };
+    }
     return {
       $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
       name: snap.server.name,
@@ -53,7 +72,7 @@ export class WellKnownController {
       description: tenant.description,
       version: snap.version.slice(0, 12),
       protocolVersions: SUPPORTED_VERSIONS,
-      remotes: [{ type: 'streamable-http', url: this.runtime.directory.mcpUrl(tenantId) }],
+      remotes,
       capabilities: target.catalog.capabilities,
       tools: snap.tools.filter((t) => !t.unlisted).map((t) => ({ name: t.definition.name, title: t.definition.title ?? t.definition.annotations?.title })),
       resources: snap.resources.length,
@@ -78,10 +97,16 @@ export class WellKnownController {
       '',
       `    claude mcp add --transport http ${tenant.id} ${url}`,
       '',
+    ];
+    if (this.runtime.auth.protectedTenant(tenantId)) {
+      lines.push('This endpoint requires OAuth sign-in; its tools are listed to signed-in clients (tools/list).');
+      return lines.join('\n') + '\n';
+    }
+    lines.push(
       '## Tools',
       '',
       ...snap.tools.filter((t) => !t.unlisted).map((t) => `- ${t.definition.name}: ${oneLine(t.definition.title ?? t.definition.annotations?.title ?? '')}${t.definition.description ? ` — ${oneLine(t.definition.description)}` : ''}`),
-    ];
+    );
     if (snap.prompts.length) lines.push('', '## Prompts', '', ...snap.prompts.map((p) => `- ${p.definition.name}${p.definition.description ? `: ${oneLine(p.definition.description)}` : ''}`));
     if (snap.resources.length) lines.push('', '## Resources', '', ...snap.resources.map((r) => `- ${r.definition.uri} (${r.definition.name})`));
     return lines.join('\n') + '\n';

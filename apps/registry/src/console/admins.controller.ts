@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { adminBody, adminParams } from '../http/schemas';
+import { adminBody, adminParams, updateAdminBody } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { adminView, createAdmin, type AdminRow } from './admins';
@@ -17,7 +17,7 @@ export class AdminsController {
   @Get('session')
   async session(@Req() req: FastifyRequest) {
     const principal = await this.ctx.auth.tenant(req);
-    return { tenant: principal.tenantId, user: principal.user ?? null, via: principal.via };
+    return { tenant: principal.tenantId, user: principal.user ?? null, via: principal.via, role: principal.role };
   }
 
   @Get('admins')
@@ -35,8 +35,30 @@ export class AdminsController {
     const input = parseInput(adminBody, body, 'body');
     const row = await this.ctx.db.tx(async (q) => {
       const created = await createAdmin(q, tenantId, input);
-      await audit(q, tenantId, actor, 'admin.create', input.username, { name: input.name ?? null });
+      await audit(q, tenantId, actor, 'admin.create', input.username, { name: input.name ?? null, role: created.role });
       return created;
+    });
+    return adminView(row);
+  }
+
+  /** Changes an admin's role (audited); the tenant's last active owner cannot be demoted (409). */
+  @Patch('admins/:username')
+  async update(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const { username } = parseInput(adminParams, params, 'params');
+    const { role } = parseInput(updateAdminBody, body, 'body');
+    const row = await this.ctx.db.tx(async (q) => {
+      const cur = await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 FOR UPDATE', [tenantId, username]);
+      if (!cur[0]) throw ApiError.notFound('admin', username, 'params.username');
+      if (cur[0].role === 'owner' && role !== 'owner' && cur[0].disabled_at === null) {
+        // Serialise owner demotions of one tenant, so two cannot each leave the other as the last owner.
+        await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-owners:${tenantId}`]);
+        const others = await q.query("SELECT 1 FROM registry.tenant_admins WHERE tenant_id = $1 AND username <> $2 AND role = 'owner' AND disabled_at IS NULL", [tenantId, username]);
+        if (others.length === 0) throw new ApiError(409, 'CONFLICT', `body.role: "${username}" is the last active owner; make another admin owner first`, 'body.role');
+      }
+      const rows = await q.query<AdminRow>('UPDATE registry.tenant_admins SET role = $3 WHERE tenant_id = $1 AND username = $2 RETURNING *', [tenantId, username, role]);
+      await audit(q, tenantId, actor, 'admin.role', username, { from: cur[0].role, to: role });
+      return rows[0];
     });
     return adminView(row);
   }

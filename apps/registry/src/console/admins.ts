@@ -1,3 +1,4 @@
+import type { Role } from '../tenants/roles';
 import { isUniqueViolation, type Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { ADMIN_USERNAME, TENANT_ID, type AdminInput } from '../http/schemas';
@@ -12,11 +13,12 @@ export interface AdminRow {
   created_at: Date;
   last_login_at: Date | null;
   disabled_at: Date | null;
+  role: Role;
 }
 
 /** The API view of an admin: never the hash. */
 export function adminView(row: AdminRow) {
-  return { username: row.username, name: row.name, createdAt: row.created_at, lastLoginAt: row.last_login_at, disabled: row.disabled_at !== null };
+  return { username: row.username, name: row.name, role: row.role, createdAt: row.created_at, lastLoginAt: row.last_login_at, disabled: row.disabled_at !== null };
 }
 
 /**
@@ -26,11 +28,12 @@ export function adminView(row: AdminRow) {
 export async function createAdmin(q: Queryable, tenantId: string, input: AdminInput, field = 'body.username'): Promise<AdminRow> {
   const hash = await hashPassword(input.password);
   try {
-    const rows = await q.query<AdminRow>('INSERT INTO registry.tenant_admins (tenant_id, username, name, password_hash) VALUES ($1, $2, $3, $4) RETURNING *', [
+    const rows = await q.query<AdminRow>('INSERT INTO registry.tenant_admins (tenant_id, username, name, password_hash, role) VALUES ($1, $2, $3, $4, $5) RETURNING *', [
       tenantId,
       input.username,
       input.name ?? null,
       hash,
+      input.role ?? 'owner',
     ]);
     return rows[0];
   } catch (err) {

@@ -10,7 +10,7 @@ describe('ConsoleSessions', () => {
   it('round-trips a session until it expires (8 h)', () => {
     const { value, session } = sessions.sealSession({ tid: 'acme', username: 'ada', name: 'Ada' });
     expect(session.exp).toBe(now + SESSION_SECONDS);
-    expect(value).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+    expect(value).toMatch(/^v2\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
     expect(value).not.toContain('ada');
     expect(sessions.openSession(value)).toEqual({ sid: session.sid, tid: 'acme', username: 'ada', name: 'Ada', exp: now + SESSION_SECONDS });
     expect(session.sid).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -18,7 +18,6 @@ const DISCOVERY_WAIT_MS = 30_000;
  * key for the tenant and a fresh password for its console admin.
  */
 export async function seedDemo(app: NestFastifyApplication, ctx: RegistryContext, upstreamUrl: string, chainReaderUrl?: string): Promise<{ tenantId: string; apiKey: string; admin: { username: string; password: string } }> {
-  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   const exists = await ctx.db.query('SELECT 1 FROM registry.tenants WHERE id = $1', [DEMO_TENANT]);
   if (exists.length === 0) {
     await ctx.db.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [DEMO_TENANT, 'Acme (demo SaaS tenant)', 'A tenant that registered its own MCP server through the registry.']);
@@ -32,14 +31,32 @@ export async function seedDemo(app: NestFastifyApplication, ctx: RegistryContext
      ON CONFLICT (tenant_id, username) DO UPDATE SET password_hash = EXCLUDED.password_hash, disabled_at = NULL`,
     [DEMO_TENANT, DEMO_ADMIN, 'Acme admin', await hashPassword(adminPassword)],
   );
-  const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => {
-    const res = await fastify.inject({ method, url, headers: { authorization: `Bearer ${key.key}` }, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
+  const call = adminCaller(app, key.key);
+  const servers: SeedServer[] = [{ id: 'crm', name: 'Acme CRM (demo upstream)', url: upstreamUrl, auth: { mode: 'bearer', token: DEMO_UPSTREAM_TOKEN } }];
+  if (chainReaderUrl) servers.push({ id: 'chain', name: 'Chain reader', url: chainReaderUrl, auth: { mode: 'none' } });
+  await seedServers(call, servers, ctx);
+  return { tenantId: DEMO_TENANT, apiKey: key.key, admin: { username: DEMO_ADMIN, password: adminPassword } };
+}
+
+export type AdminCall = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => Promise<{ status: number; body: Record<string, unknown> }>;
+export interface SeedServer {
+  id: string;
+  name: string;
+  url: string;
+  auth: Record<string, string>;
+}
+
+/** Calls the admin API in-process with a tenant's API key (seeding goes through the same API a tenant uses). */
+export function adminCaller(app: NestFastifyApplication, apiKey: string): AdminCall {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  return async (method, url, payload) => {
+    const res = await fastify.inject({ method, url, headers: { authorization: `Bearer ${apiKey}` }, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
     return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   };
-  const servers: Array<{ id: string; name: string; url: string; auth: Record<string, string> }> = [
-    { id: 'crm', name: 'Acme CRM (demo upstream)', url: upstreamUrl, auth: { mode: 'bearer', token: DEMO_UPSTREAM_TOKEN } },
-  ];
-  if (chainReaderUrl) servers.push({ id: 'chain', name: 'Chain reader', url: chainReaderUrl, auth: { mode: 'none' } });
+}
+
+/** Registers (or updates) servers, waits for their discovery and publishes every tool that declares its hints. */
+export async function seedServers(call: AdminCall, servers: SeedServer[], ctx: RegistryContext): Promise<void> {
   for (const s of servers) {
     const created = await call('POST', '/v1/servers', s);
     if (created.status === 409) await call('PATCH', `/v1/servers/${s.id}`, { url: s.url, auth: s.auth });
@@ -68,5 +85,4 @@ export async function seedDemo(app: NestFastifyApplication, ctx: RegistryContext
     const res = await call('POST', '/v1/publications', { serverId: s.id, items: items.map((i) => ({ kind: 'tool', name: i.name })) });
     if (res.status !== 200) ctx.logger.warn({ server: s.id, res: res.body }, 'demo seed: publish failed');
   }
-  return { tenantId: DEMO_TENANT, apiKey: key.key, admin: { username: DEMO_ADMIN, password: adminPassword } };
 }

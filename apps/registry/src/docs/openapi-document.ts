@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { putLimitsBody } from '../limits/limits.controller';
 import { callsQuery, usageQuery } from '../usage/usage.controller';
 import { readinessBody } from '../readiness/readiness-body';
+import { connectorBody, tenantAuthBody } from '../tenant-auth/tenant-auth-body';
+import { requiredRole } from '../tenants/roles';
 import { readinessReportSchema } from '../readiness/readiness-report-schema';
-import { adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody, checkServerBody } from '../http/schemas';
+import { updateKeyBody, updateAdminBody, adminBody, approveBody, createKeyBody, createServerBody, createTenantBody, publishBody, unpublishBody, updateServerBody, updateTenantBody, verifyLoginBody, checkServerBody } from '../http/schemas';
 
 type Op = {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -61,6 +63,7 @@ const adminSchema = {
   properties: {
     username: { type: 'string' },
     name: { type: ['string', 'null'] },
+    role: { type: 'string', enum: ['owner', 'admin', 'publisher', 'viewer'] },
     createdAt: { type: 'string', format: 'date-time' },
     lastLoginAt: { type: ['string', 'null'], format: 'date-time' },
     disabled: { type: 'boolean' },
@@ -120,9 +123,25 @@ const OPS: Op[] = [
     auth: 'tenant',
     query: queryParams(callsQuery),
   },
+  {
+    method: 'get',
+    path: '/v1/tenant/auth',
+    summary: 'OAuth settings of the tenant: protection, scopes, default and per-tool scopes, the enterprise IdP and connectors per server (secrets never shown: `clientSecretSet`)',
+    auth: 'tenant',
+  },
+  {
+    method: 'patch',
+    path: '/v1/tenant/auth',
+    summary:
+      'Change OAuth settings (fields left out stay): `protected` on/off, `scopes`, `defaultScopes`, `toolScopes`, `idp` (`local`, or `oidc` with issuer, clientId, clientSecret — sealed at once; left out keeps the stored one, null removes it). A new IdP issuer is checked first: its `/.well-known/openid-configuration` is fetched through the SSRF guard and must name the same issuer. Audited; a published tenant\'s document reaches every gateway and auth replica at once (`pushed`)',
+    auth: 'tenant',
+    body: tenantAuthBody,
+    also: { '400': 'VALIDATION naming the field (body.idp.issuer when the discovery check fails); URL_REFUSED when the issuer is refused by the SSRF guard' },
+  },
   { method: 'get', path: '/v1/connect', summary: 'MCP URL and `claude mcp add --transport http` line', auth: 'tenant' },
   { method: 'get', path: '/v1/keys', summary: 'List API keys (never the keys themselves)', auth: 'tenant' },
   { method: 'post', path: '/v1/keys', summary: 'Create an API key (shown once)', auth: 'tenant', body: createKeyBody, status: 201 },
+  { method: 'patch', path: '/v1/keys/{id}', summary: "Change an API key's role (owner / admin / publisher / viewer); audited, effective on its next request", auth: 'tenant', body: updateKeyBody },
   { method: 'delete', path: '/v1/keys/{id}', summary: 'Revoke an API key', auth: 'tenant' },
   {
     method: 'get',
@@ -135,12 +154,14 @@ const OPS: Op[] = [
         tenant: { type: 'string' },
         user: { type: ['object', 'null'], properties: { username: { type: 'string' }, name: { type: ['string', 'null'] } } },
         via: { type: 'string', enum: ['session', 'api_key', 'token'] },
+        role: { type: 'string', enum: ['owner', 'admin', 'publisher', 'viewer'] },
       },
-      required: ['tenant', 'user', 'via'],
+      required: ['tenant', 'user', 'via', 'role'],
     },
   },
   { method: 'get', path: '/v1/admins', summary: 'Console admins of the tenant (never password hashes)', auth: 'tenant', response: { type: 'object', properties: { admins: { type: 'array', items: adminSchema } } } },
   { method: 'post', path: '/v1/admins', summary: 'Create a console admin (password 12–1024 characters, stored as scrypt); 409 naming body.username when taken', auth: 'tenant', body: adminBody, status: 201, response: adminSchema },
+  { method: 'patch', path: '/v1/admins/{username}', summary: "Change a console admin's role (owner / admin / publisher / viewer); 409 when it would demote the last active owner. Audited", auth: 'tenant', body: updateAdminBody, response: adminSchema },
   { method: 'delete', path: '/v1/admins/{username}', summary: 'Disable a console admin (audited): no sign-in, and their sessions and tokens stop working at once', auth: 'tenant', response: adminSchema },
   { method: 'get', path: '/v1/servers', summary: 'List upstream servers with their discovery progress', auth: 'tenant', response: { type: 'object', properties: { servers: { type: 'array', items: serverSchema } } } },
   {
@@ -155,6 +176,14 @@ const OPS: Op[] = [
   { method: 'get', path: '/v1/servers/{id}', summary: 'One server (health, last error, discovery progress; never its secret)', auth: 'tenant', response: serverSchema },
   { method: 'patch', path: '/v1/servers/{id}', summary: 'Update a server (rediscovered and republished)', auth: 'tenant', body: updateServerBody },
   { method: 'delete', path: '/v1/servers/{id}', summary: 'Delete a server and its publications', auth: 'tenant' },
+  {
+    method: 'put',
+    path: '/v1/servers/{id}/connector',
+    summary: "Make the server an enterprise connector: calls carry each user's own token from the auth service's vault, obtained with this OAuth client (issuer discovery-checked through the SSRF guard; secret sealed). Audited",
+    auth: 'tenant',
+    body: connectorBody,
+  },
+  { method: 'delete', path: '/v1/servers/{id}/connector', summary: 'Stop treating the server as a connector (audited)', auth: 'tenant' },
   { method: 'post', path: '/v1/servers/{id}/discover', summary: 'Enqueue a discovery job', auth: 'tenant', status: 202 },
   {
     method: 'post',
@@ -328,6 +357,8 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     paths[op.path] ??= {};
     paths[op.path][op.method] = {
       summary: op.summary,
+      // The least role (of the calling admin or API key) the route needs: 403 FORBIDDEN below it.
+      ...(op.auth === 'tenant' ? { 'x-required-role': requiredRole(op.method, op.path.replace(/\{(\w+)\}/g, ':$1')) } : {}),
       ...(op.auth === 'none' ? { security: [] } : { security: [{ [op.auth]: [] }] }),
       ...(params.length ? { parameters: params } : {}),
       ...(op.body ? { requestBody: { required: !op.optionalBody, content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input', unrepresentable: 'any' }) } } } } : {}),
@@ -349,7 +380,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           type: 'http',
           scheme: 'bearer',
           description:
-            'Tenant API key (sbk_…), or a platform access token (JWT from CONSOLE_ISSUER: ES256, typ at+jwt, aud <public URL>/v1, scope console, tid), or the console session cookie sb_console together with the header x-switchboard-console: 1 (403 without it)',
+            'Each API key and console admin has a role: viewer reads; publisher reviews and publishes; admin changes servers, settings, auth and limits; owner manages admins and keys (x-required-role on each operation). Tenant API key (sbk_…), or a platform access token (JWT from CONSOLE_ISSUER: ES256, typ at+jwt, aud <public URL>/v1, scope console, tid), or the console session cookie sb_console together with the header x-switchboard-console: 1 (403 without it)',
         },
         operator: { type: 'http', scheme: 'bearer', description: 'REGISTRY_OPERATOR_KEY' },
         internal: { type: 'http', scheme: 'bearer', description: 'INTERNAL_TOKEN (gateways)' },

@@ -7,6 +7,7 @@ import { parseCookies } from '../console/cookies';
 import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from '../console/platform-issuer';
 import type { Database } from '../db/database';
 import { hashApiKey } from '../tenants/api-keys';
+import { hasRole, requiredRole, type Role } from '../tenants/roles';
 import { ApiError } from './api-error';
 
 /** Who is calling: a tenant, through one of its API keys, a platform access token or a console session. */
@@ -18,6 +19,8 @@ export interface TenantPrincipal {
   via: 'api_key' | 'token' | 'session';
   /** The signed-in admin (token and session only). */
   user?: { username: string; name: string | null };
+  /** What the caller may do (the key's or the admin's role). */
+  role: Role;
 }
 
 export interface AuthenticatorOptions {
@@ -44,9 +47,19 @@ export class Authenticator {
    * <platform JWT>`; the `sb_console` cookie, which needs the `x-switchboard-console: 1` header
    * (a cross-site request cannot add it, so the cookie alone is never enough: CSRF). Token and
    * session users are re-checked against `tenant_admins` on every request (a disabled admin is
-   * out at once).
+   * out at once). Then the caller's role must cover the route's (`ROUTE_ROLES`), else 403
+   * FORBIDDEN naming the role needed.
    */
   async tenant(req: FastifyRequest): Promise<TenantPrincipal> {
+    const principal = await this.identify(req);
+    const needed = requiredRole(req.method, req.routeOptions?.url ?? req.url);
+    if (!hasRole(principal.role, needed)) {
+      throw new ApiError(403, 'FORBIDDEN', `role: a ${principal.role} cannot ${req.method} ${req.routeOptions?.url ?? req.url}; it needs the ${needed} role`, 'role', { role: principal.role, needed });
+    }
+    return principal;
+  }
+
+  private async identify(req: FastifyRequest): Promise<TenantPrincipal> {
     if (req.headers.authorization === undefined) {
       const cookie = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
       if (cookie !== undefined && this.options.sessions) return this.session(req, cookie, this.options.sessions);
@@ -58,13 +71,13 @@ export class Authenticator {
   }
 
   private async apiKey(token: string): Promise<TenantPrincipal> {
-    const rows = await this.db.query<{ id: string; tenant_id: string }>(
-      'UPDATE registry.api_keys SET last_used_at = now() WHERE key_hash = $1 AND revoked_at IS NULL RETURNING id, tenant_id',
+    const rows = await this.db.query<{ id: string; tenant_id: string; role: Role }>(
+      'UPDATE registry.api_keys SET last_used_at = now() WHERE key_hash = $1 AND revoked_at IS NULL RETURNING id, tenant_id, role',
       [hashApiKey(token)],
     );
     const row = rows[0];
     if (!row) throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: unknown or revoked API key', 'authorization');
-    return { tenantId: row.tenant_id, actor: `key:${row.id}`, via: 'api_key' };
+    return { tenantId: row.tenant_id, actor: `key:${row.id}`, via: 'api_key', role: row.role };
   }
 
   private async platformToken(token: string, platform: PlatformIssuer): Promise<TenantPrincipal> {
@@ -78,7 +91,7 @@ export class Authenticator {
     }
     const admin = await activeAdmin(this.db, identity.tenantId, identity.username);
     if (!admin) throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: the admin of this token is unknown or disabled', 'authorization');
-    return { tenantId: identity.tenantId, actor: `user:${admin.username}`, via: 'token', user: { username: admin.username, name: admin.name ?? identity.name } };
+    return { tenantId: identity.tenantId, actor: `user:${admin.username}`, via: 'token', user: { username: admin.username, name: admin.name ?? identity.name }, role: admin.role };
   }
 
   private async session(req: FastifyRequest, cookie: string, sessions: ConsoleSessions): Promise<TenantPrincipal> {
@@ -87,7 +100,7 @@ export class Authenticator {
     if (!session) throw new ApiError(401, 'UNAUTHENTICATED', 'session: the console session expired or is invalid; sign in again', 'session');
     const admin = await sessionAdmin(this.db, session);
     if (!admin) throw new ApiError(401, 'UNAUTHENTICATED', 'session: this console session was signed out, has expired, or its admin was removed; sign in again', 'session');
-    return { tenantId: session.tid, actor: `user:${admin.username}`, via: 'session', user: { username: admin.username, name: admin.name ?? session.name } };
+    return { tenantId: session.tid, actor: `user:${admin.username}`, via: 'session', user: { username: admin.username, name: admin.name ?? session.name }, role: admin.role };
   }
 
   operator(req: FastifyRequest): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../console/password-hash';
+import { ROLES } from '../tenants/roles';
 
 /** DNS label, as in the gateway's tenant ids. */
 export const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -8,6 +9,9 @@ export const SERVER_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 export const EXPOSED_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Console admin usernames (e-mail addresses fit). */
 export const ADMIN_USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** A console admin's or API key's role. */
+const roleSchema = z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` });
 
 const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name');
 /**
@@ -26,9 +30,14 @@ export const adminBody = z
     username: z.string().regex(ADMIN_USERNAME, 'must be 1-64 chars of A-Z a-z 0-9 . _ @ -'),
     password: z.string().min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`),
     name: z.string().min(1).max(120).optional(),
+    /** owner (default, full power) / admin / publisher / viewer. */
+    role: roleSchema.optional(),
   })
   .strict();
 export type AdminInput = z.infer<typeof adminBody>;
+
+/** `PATCH /v1/admins/:username`: change an admin's role (owner only; the last active owner cannot be demoted). */
+export const updateAdminBody = z.object({ role: roleSchema }).strict();
 
 export const adminParams = z.object({ username: z.string().regex(ADMIN_USERNAME, 'must be an admin username') });
 
@@ -73,7 +82,9 @@ export const updateTenantBody = z
   })
   .strict();
 
-export const createKeyBody = z.object({ name: z.string().min(1).max(100) }).strict();
+/** `PATCH /v1/keys/:id`: change an API key's role (owner only). */
+export const updateKeyBody = z.object({ role: roleSchema }).strict();
+export const createKeyBody = z.object({ name: z.string().min(1).max(100), role: roleSchema.optional() }).strict();
 
 const authSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('none') }).strict(),

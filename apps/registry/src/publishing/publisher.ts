@@ -7,8 +7,8 @@ import { audit } from '../tenants/audit';
 import type { Credentials } from '../servers/credentials';
 import type { ServerRow } from '../servers/server-row';
 import { buildSnapshot, loadTenant, type TenantRow } from './build-snapshot';
-import { tenantLimits } from '../limits/tenant-limits';
-import { catalogRedisKeys, type PublishedCatalog } from '@switchboard/catalog';
+import { buildTenantDocument, catalogRedisKeys, type PublishedCatalog } from '@switchboard/catalog';
+import { tenantDocumentSettings } from '../tenant-auth/tenant-document-settings';
 
 /** Thrown inside a draft's transaction so the database rolls every change of it back. */
 const DRAFT_ROLLBACK = Symbol('draft rollback');
@@ -110,17 +110,8 @@ export class Publisher {
         this.logger.warn({ tenant: tenantId, server: server.id, err: (err as Error).message }, 'server credential unavailable');
       }
     }
-    return {
-      id: tenant.id,
-      name: tenant.name,
-      ...(tenant.description ? { description: tenant.description } : {}),
-      origins: tenant.origins,
-      hosts: tenant.hosts,
-      surfaceRules: tenant.surface_rules,
-      ...tenantLimits(tenant),
-      snapshot,
-      credentials,
-    };
+    // The tenant document: settings (profile, edge policy, auth, limits) + this snapshot, through the one builder.
+    return buildTenantDocument(await tenantDocumentSettings(this.db, tenant), snapshot, credentials);
   }
 
   /** Writes the tenant's current catalog to Redis and announces it; never throws for Redis trouble. */

@@ -5,7 +5,7 @@ import { adminView, createAdmin, type AdminRow } from '../console/admins';
 import { isUniqueViolation } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { auditQuery, createKeyBody, createTenantBody, updateTenantBody } from '../http/schemas';
+import { auditQuery, createKeyBody, createTenantBody, updateKeyBody, updateTenantBody } from '../http/schemas';
 import { loadTenant, type TenantRow } from '../publishing/build-snapshot';
 import { connectInfo, REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { newApiKey } from './api-keys';
@@ -98,7 +98,7 @@ export class TenantsController {
   async listKeys(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query(
-      'SELECT id, name, key_prefix AS "prefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt" FROM registry.api_keys WHERE tenant_id = $1 ORDER BY created_at',
+      'SELECT id, name, role, key_prefix AS "prefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt" FROM registry.api_keys WHERE tenant_id = $1 ORDER BY created_at',
       [tenantId],
     );
     return { keys: rows };
@@ -112,11 +112,35 @@ export class TenantsController {
     const input = parseInput(createKeyBody, body, 'body');
     const key = newApiKey();
     const id = await this.ctx.db.tx(async (q) => {
-      const rows = await q.query<{ id: string }>('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4) RETURNING id', [tenantId, input.name, key.hash, key.prefix]);
-      await audit(q, tenantId, actor, 'key.create', rows[0].id, { name: input.name });
+      const rows = await q.query<{ id: string }>('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix, role) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
+        tenantId,
+        input.name,
+        key.hash,
+        key.prefix,
+        input.role ?? 'owner',
+      ]);
+      await audit(q, tenantId, actor, 'key.create', rows[0].id, { name: input.name, role: input.role ?? 'owner' });
       return rows[0].id;
     });
-    return { id, name: input.name, apiKey: key.key };
+    return { id, name: input.name, role: input.role ?? 'owner', apiKey: key.key };
+  }
+
+  /** Changes an API key's role (audited); takes effect on the key's next request. */
+  @Patch('keys/:id')
+  async updateKey(@Req() req: FastifyRequest, @Param('id') id: string, @Body() body: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(400, 'VALIDATION', 'params.id: must be a key id (uuid)', 'params.id');
+    const { role } = parseInput(updateKeyBody, body, 'body');
+    const row = await this.ctx.db.tx(async (q) => {
+      const rows = await q.query<{ id: string; name: string; role: string; from: string }>(
+        'UPDATE registry.api_keys k SET role = $3 FROM registry.api_keys old WHERE k.tenant_id = $1 AND k.id = $2 AND old.id = k.id AND k.revoked_at IS NULL RETURNING k.id, k.name, k.role, old.role AS "from"',
+        [tenantId, id, role],
+      );
+      if (rows[0]) await audit(q, tenantId, actor, 'key.role', id, { from: rows[0].from, to: role });
+      return rows[0];
+    });
+    if (!row) throw ApiError.notFound('key', id, 'params.id');
+    return { id: row.id, name: row.name, role: row.role };
   }
 
   @Delete('keys/:id')

@@ -27,6 +27,7 @@ import { TestPromptWithEmbeddedResource } from './test-prompt-with-embedded-reso
 import { TestPromptWithImage } from './test-prompt-with-image';
 import { TestSamplingTool } from './test-sampling-tool';
 import { TestSimplePrompt } from './test-simple-prompt';
+import { TestHeaderParamsTool } from './test-header-params-tool';
 import { TestSimpleTextTool } from './test-simple-text-tool';
 import { TestStreamingElicitationTool } from './test-streaming-elicitation-tool';
 import { TestToolWithLoggingTool } from './test-tool-with-logging-tool';
@@ -63,6 +64,8 @@ export const conformanceBundle: LocalBundle = {
     TestInputRequiredResultMultiRoundTool,
     TestInputRequiredResultTamperedStateTool,
     TestInputRequiredResultCapabilitiesTool,
+    // SEP-2243 (pending in 2026-07-28): an argument mirrored into an Mcp-Param-* header.
+    TestHeaderParamsTool,
   ],
   resources: [StaticTextResource, StaticBinaryResource, WatchedResource],
   resourceTemplates: [TemplateDataResource],

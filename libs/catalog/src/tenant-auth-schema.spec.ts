@@ -1,5 +1,5 @@
 import { canonicalMcpUrl } from './canonical-mcp-url';
-import { tenantAuthSchema } from './tenant-auth-schema';
+import { tenantAuthSchema, TENANT_AUTH_LIMITS } from './tenant-auth-schema';
 
 describe('canonicalMcpUrl', () => {
   it('is path-based under the gateway URL, without a doubled slash', () => {
@@ -30,7 +30,16 @@ describe('tenantAuthSchema', () => {
     expect(paths).toEqual(expect.arrayContaining(['scopes.0', 'idp.issuer']));
   });
 
-  it('refuses unknown keys', () => {
+  it('refuses unknown keys, and an environment variable name in place of a secret', () => {
     expect(tenantAuthSchema.safeParse({ protectd: true }).success).toBe(false);
+    const r = tenantAuthSchema.safeParse({ idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'x', clientSecretEnv: 'IDP_SECRET' } });
+    expect(r.error?.issues[0]?.message).toMatch(/clientSecretEnv/);
+    expect(tenantAuthSchema.safeParse({ idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'x', clientSecret: 'plain-text' } }).error?.issues[0]?.path).toEqual(['idp', 'clientSecret']);
+  });
+
+  it('accepts exactly the bound of scopes and refuses one more', () => {
+    const scopes = Array.from({ length: TENANT_AUTH_LIMITS.scopes }, (_, i) => `s${i}`);
+    expect(tenantAuthSchema.safeParse({ scopes }).success).toBe(true);
+    expect(tenantAuthSchema.safeParse({ scopes: [...scopes, 'one-more'] }).error?.issues[0]?.path).toEqual(['scopes']);
   });
 });

@@ -1,0 +1,292 @@
+/**
+ * Server→client requests on a stateless, replicated edge (issue 14): a legacy tools/call that
+ * needs client input sends `elicitation/create` / `sampling/createMessage` down its own SSE
+ * stream; the client's answer POST may land on another replica and is routed back to the
+ * waiting call through Redis. Two real gateways share GATEWAY_STATE_KEYS and Redis (a
+ * namespace of this test's own); the SDK 1.x client goes through a round-robin TCP proxy.
+ */
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { LEGACY, POST_HEADERS, startGateway, type Json, type TestGateway } from './support/harness';
+
+const TENANTS: Array<{ id: string; name: string; catalogs: unknown[] }> = [
+  { id: 'conf', name: 'Conformance', catalogs: [{ builtin: 'conformance' }] },
+  { id: 'other', name: 'Other', catalogs: [{ builtin: 'conformance' }] },
+];
+
+let a: TestGateway;
+let b: TestGateway;
+let upstream: { url: string; close(): Promise<void> };
+
+/**
+ * A tenant's upstream built with the SDK 1.x, stateful (its documented session setup: a
+ * client's answer to a server→client request comes back as a new POST that must reach the
+ * same server): `book_trip` asks the user where to go through `elicitation/create` on the
+ * call's stream, then answers.
+ */
+async function elicitingUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const newServer = (): McpServer => {
+    const server = new McpServer({ name: 'trips', version: '1.0.0' });
+    server.registerTool('book_trip', { description: 'Books a trip after asking where to', inputSchema: { traveller: z.string() } }, async ({ traveller }, extra) => {
+      const answer = await extra.sendRequest(
+        { method: 'elicitation/create', params: { message: `Where should ${traveller} go?`, requestedSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+        ElicitResultSchema,
+      );
+      const city = answer.action === 'accept' ? String((answer.content as { city?: unknown } | undefined)?.city) : `(${answer.action})`;
+      return { content: [{ type: 'text', text: `booked ${traveller} to ${city}` }] };
+    });
+    return server;
+  };
+  const http: HttpServer = createHttpServer((req, res) => {
+    const id = req.headers['mcp-session-id'];
+    const known = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (known) return void known.handleRequest(req, res);
+    if (typeof id === 'string') return void res.writeHead(404).end();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomBytes(8).toString('hex'),
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+    });
+    void newServer()
+      .connect(transport)
+      .then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+beforeAll(async () => {
+  upstream = await elicitingUpstream();
+  TENANTS.push({ id: 'trips', name: 'Trips', catalogs: [{ upstream: { id: 'trips', url: upstream.url, stateful: true } }] });
+  const shared = {
+    GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'),
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_NAMESPACE: `e2e-s2c-${randomBytes(4).toString('hex')}:`,
+    CATALOG_SOURCES: 'file',
+    // With REDIS_URL the gateway guards upstream URLs against SSRF; the test upstream is on loopback.
+    UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1',
+  };
+  a = await startGateway({ tenants: TENANTS, env: { ...shared, GATEWAY_REPLICA_ID: 'replica-a' }, listen: true });
+  b = await startGateway({ tenants: TENANTS, env: { ...shared, GATEWAY_REPLICA_ID: 'replica-b' }, listen: true });
+});
+
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await upstream?.close();
+});
+
+const legacyHeaders = (session?: string): Record<string, string> => ({
+  ...POST_HEADERS,
+  'mcp-protocol-version': LEGACY,
+  ...(session === undefined ? {} : { 'mcp-session-id': session }),
+});
+
+/** A legacy initialize declaring `capabilities`; returns the sealed session id. */
+async function initialize(gw: TestGateway, tenant: string, capabilities: Json): Promise<string> {
+  const res = await fetch(gw.mcpUrl(tenant), {
+    method: 'POST',
+    headers: { ...POST_HEADERS },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities, clientInfo: { name: 'e2e', version: '1' } } }),
+  });
+  expect(res.status).toBe(200);
+  await res.text();
+  const session = res.headers.get('mcp-session-id');
+  expect(session).toMatch(/^[\x21-\x7e]+$/);
+  return session!;
+}
+
+/** Reads SSE `data:` messages of a streaming response one at a time. */
+function sseReader(res: Response): () => Promise<Json> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return async () => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim())
+          .join('');
+        if (data !== '') return JSON.parse(data) as Json;
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream ended; left: ${buffer.slice(0, 200)}`);
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+}
+
+async function callElicitation(gw: TestGateway, tenant: string, session: string): Promise<{ next: () => Promise<Json>; request: Json }> {
+  const res = await fetch(gw.mcpUrl(tenant), {
+    method: 'POST',
+    headers: legacyHeaders(session),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Who are you?' } } }),
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const next = sseReader(res);
+  const request = await next();
+  return { next, request };
+}
+
+function answer(gw: TestGateway, tenant: string, session: string, id: unknown, result: Json): Promise<Response> {
+  return fetch(gw.mcpUrl(tenant), { method: 'POST', headers: legacyHeaders(session), body: JSON.stringify({ jsonrpc: '2.0', id, result }) });
+}
+
+const ACCEPT = { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
+
+test('an elicitation asked on replica A is answered through replica B and the call finishes on A', async () => {
+  const session = await initialize(a, 'conf', { elicitation: {} });
+  const { next, request } = await callElicitation(a, 'conf', session);
+  expect(request).toMatchObject({ jsonrpc: '2.0', method: 'elicitation/create', params: { message: 'Who are you?' } });
+  expect(typeof request.id).toBe('string');
+
+  const delivered = await answer(b, 'conf', session, request.id, ACCEPT);
+  expect(delivered.status).toBe(202);
+
+  const final = await next();
+  expect(final.id).toBe(2);
+  const text = JSON.stringify(final.result);
+  expect(text).toContain('action=accept');
+  expect(text).toContain('ada@example.com');
+});
+
+test('an answer is refused (404, nothing delivered) from another tenant, for an unknown id, and once spent', async () => {
+  const session = await initialize(a, 'conf', { elicitation: {} });
+  const { next, request } = await callElicitation(a, 'conf', session);
+  const otherSession = await initialize(b, 'other', { elicitation: {} });
+
+  const foreign = await answer(b, 'other', otherSession, request.id, ACCEPT);
+  expect(foreign.status).toBe(404);
+  expect(((await foreign.json()) as { error: { message: string } }).error.message).toContain('No server-to-client request');
+  const forged = await answer(b, 'conf', session, 'made-up-id', ACCEPT);
+  expect(forged.status).toBe(404);
+
+  // A decline makes this fixture ask again: a new request with a new id; the old id is spent.
+  expect((await answer(b, 'conf', session, request.id, { action: 'decline' })).status).toBe(202);
+  const again = await next();
+  expect(again).toMatchObject({ method: 'elicitation/create' });
+  expect(again.id).not.toBe(request.id);
+  expect((await answer(a, 'conf', session, request.id, ACCEPT)).status).toBe(404);
+  expect((await answer(a, 'conf', session, again.id, ACCEPT)).status).toBe(202);
+  expect(JSON.stringify(await next())).toContain('action=accept');
+});
+
+test("a session id from another tenant or another key is 'session not found' (404), and a client without a session is told to use one", async () => {
+  const session = await initialize(a, 'conf', { elicitation: {} });
+  const res = await fetch(a.mcpUrl('other'), { method: 'POST', headers: legacyHeaders(session), body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+  expect(res.status).toBe(404);
+  expect(((await res.json()) as { error: { message: string } }).error.message).toContain('Session not found');
+
+  const noSession = await fetch(a.mcpUrl('conf'), {
+    method: 'POST',
+    headers: legacyHeaders(),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'x' } } }),
+  });
+  const body = (await noSession.json()) as { result: { isError: boolean; content: Array<{ text: string }> } };
+  expect(body.result.isError).toBe(true);
+  expect(body.result.content[0]!.text).toContain('Mcp-Session-Id');
+});
+
+/** A loopback TCP proxy alternating between the two gateways per connection. */
+async function roundRobin(targets: string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const ports = targets.map((t) => Number(new URL(t).port));
+  let next = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(ports[next++ % ports.length]!, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.once('close', () => sockets.delete(s));
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+test('the SDK 1.x client answers elicitation and sampling through two gateways behind a round-robin proxy', async () => {
+  const proxy = await roundRobin([a.baseUrl, b.baseUrl]);
+  const client = new SdkClient({ name: 'e2e-sdk', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ACCEPT);
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', model: 'test', content: { type: 'text', text: 'sampled-42' } }));
+  try {
+    await client.connect(new SdkTransport(new URL(`${proxy.url}/t/conf/mcp`)));
+    for (let round = 0; round < 3; round++) {
+      const elicited = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who?' } });
+      expect(JSON.stringify(elicited)).toContain('ada@example.com');
+      const sampled = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'Say a number' } });
+      expect(JSON.stringify(sampled)).toContain('sampled-42');
+    }
+  } finally {
+    await client.close();
+    await proxy.close();
+  }
+});
+
+test("an upstream's elicitation reaches the SDK 1.x client through two gateways, and its answer reaches the upstream", async () => {
+  const proxy = await roundRobin([a.baseUrl, b.baseUrl]);
+  const asked: string[] = [];
+  const client = new SdkClient({ name: 'e2e-relay', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { city: 'Lisbon' } };
+  });
+  try {
+    await client.connect(new SdkTransport(new URL(`${proxy.url}/t/trips/mcp`)));
+    for (const traveller of ['ada', 'grace']) {
+      const result = await client.callTool({ name: 'book_trip', arguments: { traveller } });
+      expect(result).toMatchObject({ content: [{ type: 'text', text: `booked ${traveller} to Lisbon` }] });
+    }
+    expect(asked).toEqual(['Where should ada go?', 'Where should grace go?']);
+  } finally {
+    await client.close();
+    await proxy.close();
+  }
+});
+
+test("a client that declared no elicitation gets the upstream's failure as a tool error, not a hang", async () => {
+  const client = new SdkClient({ name: 'e2e-no-caps', version: '1.0.0' });
+  try {
+    await client.connect(new SdkTransport(new URL(a.mcpUrl('trips'))));
+    const result = await client.callTool({ name: 'book_trip', arguments: { traveller: 'ada' } });
+    expect(result.isError).toBe(true);
+    // The upstream was reached and its elicitation refused (not an SSRF or connection failure).
+    expect(JSON.stringify(result.content)).toMatch(/elicitation|capabilit|Method not found/i);
+  } finally {
+    await client.close();
+  }
+});
