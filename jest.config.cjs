@@ -11,6 +11,7 @@ module.exports = {
     preset('net-guard', 'libs/net-guard'),
     preset('telemetry', 'libs/telemetry'),
     preset('mcp-http', 'libs/mcp-http'),
+    preset('limits', 'libs/limits'),
     preset('gateway', 'apps/gateway'),
     preset('chain-reader', 'apps/chain-reader'),
     preset('registry', 'apps/registry'),

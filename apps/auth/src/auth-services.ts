@@ -4,7 +4,9 @@ import type { AuthConfig, PlatformIssuerSettings } from './config';
 import type { SecretBox } from '@switchboard/secret-box';
 import type { FederationStateStore } from './federation/federation-state';
 import type { UpstreamOidc } from './federation/upstream-oidc';
-import type { RateLimiter } from './http/rate-limiter';
+import type { AuthLimits } from './http/auth-limits';
+import type { AccountLockout } from './platform/account-lockout';
+import type { VerificationSlots } from './platform/verification-slots';
 import type { SigningKeys } from './keys/signing-keys';
 import type { ProviderCache } from './oidc/provider-cache';
 import type { ConsoleAccounts } from './platform/console-accounts';
@@ -40,6 +42,10 @@ export interface PlatformServices {
   issuer: AuthTenant;
   settings: PlatformIssuerSettings;
   accounts: ConsoleAccounts;
-  /** Failed sign-ins per client IP. */
-  loginLimiter: RateLimiter;
+  /** Sign-in attempts per client IP (shared limiter). */
+  limits: AuthLimits;
+  /** Password verifications in flight per IP and in total. */
+  slots: VerificationSlots;
+  /** Accounts locked after repeated failures. */
+  lockout: AccountLockout;
 }

@@ -1,3 +1,4 @@
+import { parseTrustProxy } from '@switchboard/limits';
 import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
 
@@ -73,8 +74,28 @@ const schema = z.object({
   PROVIDER_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** How long a cached provider trusts its key set before re-reading it (another replica may have rotated). */
   PROVIDER_MAX_AGE_S: z.coerce.number().int().min(1).default(300),
-  /** Trust X-Forwarded-* (behind a TLS-terminating proxy). */
-  TRUST_PROXY: z.stringbool().default(false),
+  /**
+   * Proxies in front of auth whose X-Forwarded-* are believed: unset/`false` none, a hop count
+   * (`1` = one ingress: the rightmost X-Forwarded-For entry is the client), or proxy
+   * addresses/CIDRs. The client address keys the DCR, token and sign-in limits, so `true`
+   * (the leftmost, client-written entry) is refused.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
+  /** Redis of the shared limiter (DCR, token and sign-in limits and account locks shared by every auth replica); unset ⇒ per replica. */
+  LIMITS_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /** Prefix of the limiter's Redis keys (tests isolate with it). */
+  LIMITS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
+  /** Token-endpoint requests allowed per client IP and tenant per minute. */
+  TOKEN_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(300),
   /**
    * Platform issuer (console sign-in), enabled only when this, CONSOLE_AUDIENCE,
    * REGISTRY_INTERNAL_URL and INTERNAL_TOKEN are all set: the registry's console callback
@@ -85,8 +106,16 @@ const schema = z.object({
   CONSOLE_AUDIENCE: optionalText.pipe(httpUrl.optional()),
   /** Where the registry listens for internal calls (`POST /internal/console/verify-login`). */
   REGISTRY_INTERNAL_URL: optionalText.pipe(httpUrl.optional()),
-  /** Failed console sign-ins allowed per client IP per minute (then 429 until the minute ends). */
+  /** Console sign-in attempts per client IP per CONSOLE_LOGIN_WINDOW_S, counted before the password is checked (then 429). */
   CONSOLE_LOGIN_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(10_000).default(10),
+  CONSOLE_LOGIN_WINDOW_S: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Password verifications in flight per client IP and in total on one replica (more ⇒ 429 at once). */
+  CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP: z.coerce.number().int().min(1).max(1000).default(2),
+  CONSOLE_LOGIN_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** Failed sign-ins of one account before it is locked; the lock starts at BASE_S and doubles per further failure up to MAX_S. */
+  CONSOLE_LOCKOUT_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(5),
+  CONSOLE_LOCKOUT_BASE_S: z.coerce.number().int().min(1).max(86_400).default(30),
+  CONSOLE_LOCKOUT_MAX_S: z.coerce.number().int().min(1).max(86_400).default(900),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

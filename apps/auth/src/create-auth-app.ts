@@ -14,7 +14,10 @@ import { migrateAuthSchema } from './db/migrate';
 import { deleteExpiredArtefacts } from './db/pg-adapter';
 import { FederationStateStore } from './federation/federation-state';
 import { UpstreamOidc } from './federation/upstream-oidc';
-import { RateLimiter } from './http/rate-limiter';
+import { AuthLimits } from './http/auth-limits';
+import { AccountLockout } from './platform/account-lockout';
+import { VerificationSlots } from './platform/verification-slots';
+import { parseTrustProxy } from '@switchboard/limits';
 import { SigningKeys } from './keys/signing-keys';
 import { mountOidc } from './oidc/oidc-mount';
 import { ProviderCache } from './oidc/provider-cache';
@@ -60,12 +63,25 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   }
   const box = new SecretBox(config.secretsKey);
   const keys = new SigningKeys(pool, config.AUTH_DB_SCHEMA, box);
+  const limits = new AuthLimits({
+    redisUrl: config.LIMITS_REDIS_URL,
+    prefix: config.LIMITS_KEY_PREFIX,
+    dcrPerMin: config.DCR_RATE_LIMIT_PER_MIN,
+    tokenPerMin: config.TOKEN_RATE_LIMIT_PER_MIN,
+    signInLimit: config.CONSOLE_LOGIN_RATE_LIMIT_PER_MIN,
+    signInWindowS: config.CONSOLE_LOGIN_WINDOW_S,
+    logger,
+  });
+  await limits.ready();
+  const trustProxy = parseTrustProxy(config.TRUST_PROXY);
   const platform = config.platform
     ? {
         issuer: platformIssuer(config.platform, config.publicUrl),
         settings: config.platform,
         accounts: new ConsoleAccounts(pool, config.AUTH_DB_SCHEMA, box, config.REFRESH_TOKEN_TTL_S),
-        loginLimiter: new RateLimiter(config.CONSOLE_LOGIN_RATE_LIMIT_PER_MIN, 60_000),
+        limits,
+        slots: new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
+        lockout: new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
       }
     : undefined;
   const providers = new ProviderCache(
@@ -77,7 +93,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       accessTokenTtl: config.ACCESS_TOKEN_TTL_S,
       refreshTokenTtl: config.REFRESH_TOKEN_TTL_S,
       secureCookies: config.publicUrl.startsWith('https:') || config.GATEWAY_DOMAIN !== undefined,
-      trustProxy: config.TRUST_PROXY,
+      trustProxy: trustProxy !== false,
       cimd: options.cimd,
       ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
     },
@@ -112,13 +128,13 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     ...(platform ? { platform } : {}),
   };
 
-  const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), trustProxy: config.TRUST_PROXY, bodyLimit: 64 * 1024 });
+  const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), trustProxy, bodyLimit: 64 * 1024 });
   // Every response (ours and oidc-provider's, which writes to the raw socket) is served with
   // nosniff: login pages, error pages and JSON must never be sniffed into something executable.
   adapter.getInstance().addHook('onRequest', async (_req, reply) => {
     reply.raw.setHeader('x-content-type-options', 'nosniff');
   });
-  mountOidc(adapter.getInstance(), { tenants, providers, dcrLimiter: new RateLimiter(config.DCR_RATE_LIMIT_PER_MIN, 60_000), logger, platform: platform?.issuer });
+  mountOidc(adapter.getInstance(), { tenants, providers, limits, logger, platform: platform?.issuer });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
   // Readiness (Postgres answers) and the Prometheus scrape target; liveness is InternalController's /healthz.
@@ -135,6 +151,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   sweep.unref();
   adapter.getInstance().addHook('onClose', async () => {
     clearInterval(sweep);
+    limits.close();
     await feed?.close();
     await pool.end();
   });

@@ -5,6 +5,7 @@ import { LogController, type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { parseSecretsKeys } from '@switchboard/secret-box';
 import { PROMETHEUS_CONTENT_TYPE, createLogger, startTelemetry } from '@switchboard/telemetry';
+import { parseTrustProxy } from '@switchboard/limits';
 import { AppModule } from './app.module';
 import type { CatalogSource } from './catalog-source/catalog-source';
 import { CompositeCatalogSource } from './catalog-source/composite-catalog-source';
@@ -35,6 +36,8 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
     // tools/list. Log lines carry trace and span ids (the logger's mixin) instead of reqId.
     childLoggerFactory: (logger: FastifyBaseLogger) => logger,
     bodyLimit: config.GATEWAY_BODY_LIMIT,
+    // Which X-Forwarded-For entries are believed: the client address keys anonymous callers' rate limits.
+    trustProxy: parseTrustProxy(config.GATEWAY_TRUST_PROXY),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, source, logger), adapter, { logger: ['error', 'warn'] });
   // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.

@@ -13,6 +13,8 @@ import { GatewayAuth } from './auth/gateway-auth';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
 import { TracedUpstream } from './upstream/traced-upstream';
+import { GatewayLimits } from './limits/gateway-limits';
+import { UsageRecorder } from './usage/usage-recorder';
 import { mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
 
@@ -26,6 +28,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly directory: TenantDirectory;
   readonly upstream: UpstreamPool;
   readonly auth: GatewayAuth;
+  readonly limits: GatewayLimits;
+  readonly usage: UsageRecorder | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly sealer: StateSealer;
   private readonly relay: RedisAnswerRelay | undefined;
@@ -55,6 +59,21 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       ...(this.relay ? { relay: this.relay } : {}),
     });
     this.auth = new GatewayAuth(config, this.directory);
+    this.limits = new GatewayLimits(config, logger);
+    const usageOn = config.USAGE_ENABLED === 'true' || (config.USAGE_ENABLED === 'auto' && config.REDIS_URL !== undefined);
+    this.usage =
+      usageOn && config.REDIS_URL
+        ? new UsageRecorder({
+            redisUrl: config.REDIS_URL,
+            namespace: config.REDIS_NAMESPACE,
+            flushMs: config.USAGE_FLUSH_MS,
+            maxBatch: config.USAGE_MAX_BATCH,
+            maxBuffered: config.USAGE_MAX_BUFFERED,
+            streamMaxLen: config.USAGE_STREAM_MAXLEN,
+            target: (id) => this.directory.target(id),
+            logger,
+          })
+        : undefined;
     // Tenant-registered upstreams (registry source) go through the SSRF guard at connect time;
     // the file source's upstreams are operator configuration.
     const registry = Boolean(config.REGISTRY_URL || config.REDIS_URL);
@@ -78,13 +97,18 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     // Answers relayed from other replicas; without Redis a replica only routes its own.
     await this.relay?.attach(this.clientRequests).catch((err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay unavailable; answers are routed on this replica only'));
+    await this.limits.ready();
     for (const tenant of await this.source.load()) {
       const target = this.directory.apply(tenant);
+      this.limits.apply(tenant);
+      this.usage?.apply(tenant);
       this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, 'tenant catalog loaded');
     }
     this.unsubscribe = this.source.subscribe((tenant) => {
       try {
         const target = this.directory.apply(tenant);
+        this.limits.apply(tenant);
+        this.usage?.apply(tenant);
         this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, 'tenant catalog updated');
       } catch (err) {
         this.logger.error({ tenant: tenant.id, err: (err as Error).message }, 'catalog update rejected; keeping the previous one');
@@ -100,7 +124,13 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       upstream: new TracedUpstream(this.upstream),
       authenticate: (req, target) => this.auth.authenticate(req, target),
       authorizeTool: (target, tool, granted) => this.auth.authorizeTool(target, tool, granted),
-      observe: { onRequest: (info) => mcpServerSpan(info, { clientContext: this.config.GATEWAY_TRACE_CLIENT_CONTEXT }) },
+      ...(this.limits.enabled ? { admit: (req, target, request) => this.limits.admit(req, target, request) } : {}),
+      observe: {
+        onRequest: (info) => {
+          const span = mcpServerSpan(info, { clientContext: this.config.GATEWAY_TRACE_CLIENT_CONTEXT });
+          return this.usage ? this.usage.observe(info, span) : span;
+        },
+      },
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,
       sseMaxLifetimeMs: this.config.SSE_MAX_LIFETIME_MS,
@@ -116,6 +146,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.unsubscribe?.();
     await this.source.close();
     await this.upstream.close();
+    await this.limits.close();
+    await this.usage?.close();
     await this.relay?.close();
   }
 }

@@ -69,6 +69,11 @@ const schema = z.object({
   /** How long a renamed or removed tool keeps answering under its old name, in seconds. */
   TOOL_GRACE_SECONDS: z.coerce.number().int().min(0).default(24 * 3600),
   /** Seconds clients are told to wait (`Retry-After`) when Postgres is unavailable. */
+  /** Drain the gateways' usage stream (`<REDIS_NAMESPACE>sb:usage`) into usage rollups and the call log (replicas share it through a consumer group). */
+  USAGE_DRAIN: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Days call records are kept when the tenant's `callLog.retentionDays` is unset, and days usage rollups are kept. */
+  CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** Seed the demo tenant (`startRegistry` from `npm start`). */
   REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),

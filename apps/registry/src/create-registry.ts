@@ -11,6 +11,8 @@ import { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { DiscoveryQueue } from './discovery/discovery-queue';
 import { DiscoveryWorker } from './discovery/discovery-worker';
+import { UsageDrainer } from './usage/usage-drainer';
+import { hostname } from 'node:os';
 import { ConsoleSessions } from './console/console-session';
 import { PlatformIssuer } from './console/platform-issuer';
 import { serveConsole } from './console/serve-console';
@@ -64,6 +66,19 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   const worker = config.REGISTRY_WORKER
     ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger)
     : undefined;
+  const drainer = config.USAGE_DRAIN
+    ? new UsageDrainer(db, {
+        redis: redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, lazyConnect: false }),
+        namespace: config.REDIS_NAMESPACE,
+        consumer: `registry-${hostname()}-${process.pid}`,
+        count: 50,
+        claimIdleMs: 60_000,
+        callRetentionDays: config.CALL_LOG_RETENTION_DAYS,
+        usageRetentionDays: config.USAGE_RETENTION_DAYS,
+        logger,
+      })
+    : undefined;
+  drainer?.start();
   const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 * 1024 });
   const app = await NestFactory.create<NestFastifyApplication>(RegistryModule.forRoot(ctx), adapter, { logger: ['error', 'warn'] });
   app.useGlobalFilters(new ApiExceptionFilter(logger, config.RETRY_AFTER_SECONDS));
@@ -92,6 +107,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
       reconciler.close();
       await app.close();
       await worker?.close();
+      await drainer?.stop();
       await queue.close();
       redis.disconnect();
       await db.close();

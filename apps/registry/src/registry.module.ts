@@ -3,6 +3,8 @@ import { AdminsController } from './console/admins.controller';
 import { ConsoleAuthController } from './console/console-auth.controller';
 import { DocsController } from './docs/docs.controller';
 import { InternalController } from './internal/internal.controller';
+import { LimitsController } from './limits/limits.controller';
+import { UsageController } from './usage/usage.controller';
 import { PublicationsController } from './publishing/publications.controller';
 import { ReadinessController } from './readiness/readiness.controller';
 import { REGISTRY_CONTEXT, type RegistryContext } from './registry-context';
@@ -15,7 +17,7 @@ export class RegistryModule {
   static forRoot(ctx: RegistryContext): DynamicModule {
     return {
       module: RegistryModule,
-      controllers: [TenantsController, AdminsController, ServersController, PublicationsController, ReadinessController, InternalController, DocsController, ConsoleAuthController, TenantAuthController],
+      controllers: [TenantsController, AdminsController, ServersController, PublicationsController, ReadinessController, InternalController, DocsController, ConsoleAuthController, TenantAuthController, LimitsController, UsageController],
       providers: [{ provide: REGISTRY_CONTEXT, useValue: ctx }],
     };
   }

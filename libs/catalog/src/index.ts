@@ -21,6 +21,8 @@ export * from './tool-definitions-from-json';
 export * from './compiled-catalog';
 export * from './page-cache';
 export * from './published-catalog';
+export * from './tenant-rate-plan';
+export * from './tenant-call-log-policy';
 export * from './tenant-auth-schema';
 export * from './tenant-secret-aad';
 export * from './tenant-settings-schema';

@@ -82,6 +82,24 @@ export interface McpHttpOptions {
   sessions?: boolean;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */
   authorizeTool?(target: McpTarget, tool: string, auth: AuthGranted): AuthDenied | undefined;
+  /**
+   * Admission of each classified JSON-RPC request (rate limits, quotas), before it runs: a
+   * refusal's error is the answer (its `httpStatus`), its headers are set on the response.
+   */
+  admit?(req: import('fastify').FastifyRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined>;
+}
+
+/** One request as admission sees it. */
+export interface AdmitRequest {
+  message: import('@switchboard/protocol').JsonRpcRequest;
+  era: 'legacy' | 'modern';
+  auth: AuthGranted | undefined;
+}
+
+/** A refused request: the wire error to answer with and response headers (e.g. `Retry-After`). */
+export interface AdmitRefusal {
+  error: import('@switchboard/protocol').McpError;
+  headers: Record<string, string>;
 }
 
 /** A request the `authenticate` hook accepted: the verified OAuth client and its scopes. */
@@ -111,6 +129,14 @@ export interface McpRequestInfo {
   /** tools/call and prompts/get: the name, only when the catalog knows it (keeps labels bounded). */
   name: string | undefined;
   headers: Record<string, string | string[] | undefined>;
+  /** The verified caller on a protected tenant. */
+  auth?: AuthGranted;
+  /** The client address (Fastify's `req.ip`, i.e. after the trusted proxies). */
+  clientIp?: string;
+  /** The request's params (usage metering reads `arguments` only for tenants that opted in). */
+  params?: import('@switchboard/protocol').JsonObject;
+  /** Size of the POSTed body (a whole batch for batch members). */
+  bytesIn?: number;
 }
 
 /** One observed request: told what the transport learns, and when it ends. */
@@ -121,8 +147,8 @@ export interface McpRequestObservation {
   toolFailed(): void;
   /** Runs the dispatch (so work done for the request, such as upstream calls, is attributed to it). */
   run<T>(fn: () => Promise<T>): Promise<T>;
-  /** The answer: `errorCode` is the JSON-RPC error code when it was an error. */
-  end(result: { errorCode: number | undefined; httpStatus: number }): void;
+  /** The answer: `errorCode` is the JSON-RPC error code when it was an error; `body` the encoded response. */
+  end(result: { errorCode: number | undefined; httpStatus: number; body?: string | Buffer }): void;
 }
 
 /** Called once per JSON-RPC request (each member of a batch too) that reached a tenant. */

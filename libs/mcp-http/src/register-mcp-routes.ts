@@ -208,8 +208,18 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         if (!res.writableFinished) abort?.abort(new Error('client closed the connection'));
       };
       if (abort) res.once('close', onClose);
-      const observation = options.observe?.onRequest({ tenantId: target.tenantId, method: message.method, name: knownName(target, message), headers: req.headers });
+      const observation = options.observe?.onRequest({
+        tenantId: target.tenantId,
+        method: message.method,
+        name: knownName(target, message),
+        headers: req.headers,
+        auth,
+        clientIp: req.ip,
+        params: message.params,
+        bytesIn: Buffer.isBuffer(req.body) ? req.body.length : 0,
+      });
       let outcome: { errorCode: number | undefined; httpStatus: number } = { errorCode: undefined, httpStatus: 200 };
+      let answered: string | Buffer | undefined;
       try {
         const context = classifyRequest(message, req.headers);
         if (context.era === 'legacy') applyLegacySession(req, target, message, context, channel);
@@ -221,6 +231,13 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
             context.era === 'modern' ? 404 : 200,
           );
         }
+        if (options.admit) {
+          const refusal = await options.admit(req, target, { message, era: context.era, auth });
+          if (refusal) {
+            for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
+            throw refusal.error;
+          }
+        }
         const surfaceId = resolveSurfaceId(
           { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
           target.surfaceRules,
@@ -230,21 +247,24 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
         // Only calls can make outgoing requests whose spans need this one as their parent.
         const body = cancellable ? await observation.run(() => dispatcher.dispatch(input)) : await dispatcher.dispatch(input);
+        answered = body;
         return { body, status: 200 };
       } catch (err) {
         if (err instanceof McpError) {
           outcome = { errorCode: err.code, httpStatus: err.httpStatus };
-          return { body: encodeError(message.id, err), status: err.httpStatus };
+          answered = encodeError(message.id, err);
+          return { body: answered, status: err.httpStatus };
         }
         outcome = { errorCode: ErrorCode.InternalError, httpStatus: 200 };
         req.log.error({ err, method: message.method }, 'request failed');
-        return { body: encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error')), status: 200 };
+        answered = encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error'));
+        return { body: answered, status: 200 };
       } finally {
         if (abort) {
           clearTimeout(timer);
           res.off('close', onClose);
         }
-        observation?.end(outcome);
+        observation?.end({ ...outcome, body: answered });
       }
     };
 

@@ -13,6 +13,8 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** 2026-07-28: the requested protocol version is not supported; data carries `supported` and `requested`. */
   UnsupportedProtocolVersion: -32022,
+  /** A rate limit or quota refused the request; data carries `retryAfterSeconds` and the limit (ToolHive's code, so clients of both agree). */
+  RateLimited: -32029,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

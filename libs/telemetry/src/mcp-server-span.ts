@@ -96,7 +96,8 @@ export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions):
       return context.with(active, fn);
     },
     end(result) {
-      const outcome = result.errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok';
+      // −32029 (ErrorCode.RateLimited): refused by a rate limit or quota, not a failure of the request.
+      const outcome = result.errorCode === -32029 ? 'rate_limited' : result.errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok';
       span.setAttribute('switchboard.outcome', outcome);
       span.setAttribute('http.response.status_code', result.httpStatus);
       if (result.errorCode !== undefined) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { RateLimiter } from '../http/rate-limiter';
+import type { AuthLimits } from '../http/auth-limits';
 import type { AuthTenant } from '../tenants/tenant-auth';
 import type { TenantRegistry } from '../tenants/tenant-registry';
 import type { ProviderCache } from './provider-cache';
@@ -24,7 +24,8 @@ interface Dispatch {
 export interface OidcMountOptions {
   tenants: TenantRegistry;
   providers: ProviderCache;
-  dcrLimiter: RateLimiter;
+  /** DCR and token-endpoint limits per tenant × client address (shared limiter). */
+  limits: AuthLimits;
   logger: Logger;
   /** The platform issuer (console sign-in), when configured; it has no registration endpoint. */
   platform?: AuthTenant;
@@ -64,7 +65,7 @@ export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
       // Registration is for any origin but never with credentials (no cookies are involved).
       res.setHeader('access-control-allow-origin', '*');
       if (d.inner === '/register' && req.method === 'POST') {
-        const retryAfter = o.dcrLimiter.hit(`${d.tenant.id}|${req.ip}`);
+        const retryAfter = await o.limits.hit('dcr', d.tenant.id, req.ip);
         if (retryAfter > 0) {
           return reply
             .code(429)
@@ -73,6 +74,17 @@ export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
             .header('cache-control', 'no-store')
             .send({ error: 'too_many_requests', error_description: 'too many client registrations from this address; retry later' });
         }
+      }
+    }
+    if (d.inner === '/token' && req.method === 'POST') {
+      const retryAfter = await o.limits.hit('token', d.tenant.id, req.ip);
+      if (retryAfter > 0) {
+        return reply
+          .code(429)
+          .header('retry-after', String(retryAfter))
+          .header('content-type', 'application/json')
+          .header('cache-control', 'no-store')
+          .send({ error: 'too_many_requests', error_description: 'too many token requests from this address; retry later' });
       }
     }
     if (d.inner === '/authorize' && req.method === 'GET') query = withDefaultScope(query, d.tenant);

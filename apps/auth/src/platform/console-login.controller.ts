@@ -12,6 +12,8 @@ import { verifyConsoleLogin } from './registry-login';
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 const MAX_PASSWORD = 1024;
+/** The limiter key space of console sign-in (the platform issuer, not a tenant). */
+const PLATFORM_LIMIT_TENANT = '_platform';
 const PAGE_TITLE = 'Sign in — Switchboard console';
 /** The one answer to every refused sign-in: it must not tell which of the three was wrong. */
 export const GENERIC_LOGIN_ERROR = 'Unknown workspace, user name or password.';
@@ -24,7 +26,9 @@ const OIDC_SCOPES = ['openid', 'offline_access'];
  * The password is checked by the registry over its internal endpoint; the registry is told
  * nothing but the three fields. There is no consent step: the console is first-party, so a
  * successful sign-in creates the grant (`console` + requested openid/offline_access on the
- * admin API) and finishes the interaction at once. Failed sign-ins are rate-limited per IP.
+ * admin API) and finishes the interaction at once. Sign-in attempts are counted per IP before
+ * the password is checked, verifications in flight are capped per IP and in total, and an
+ * account is locked with exponential backoff after repeated failures.
  */
 @Controller()
 export class ConsoleLoginController {
@@ -59,29 +63,41 @@ export class ConsoleLoginController {
     const password = body.password ?? '';
     const keep = { workspace, username };
 
-    const retryAfter = platform.loginLimiter.blocked(req.ip);
-    if (retryAfter > 0) {
-      reply.header('retry-after', String(retryAfter));
-      this.form(reply, 429, details, { ...keep, alert: `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.` });
-      return;
-    }
     const fieldErrors = validate(workspace, username, password);
     if (Object.keys(fieldErrors).length) {
       this.form(reply, 400, details, { ...keep, fieldErrors });
       return;
     }
-
-    const verdict = await verifyConsoleLogin(platform.settings, { tenant: workspace, username, password });
+    // Every refusal below answers before the registry is asked (no scrypt spent on it).
+    const tooMany = (seconds: number, alert: string) => {
+      reply.header('retry-after', String(seconds));
+      this.form(reply, 429, details, { ...keep, alert });
+    };
+    const account = `${workspace}|${username}`;
+    const locked = await platform.lockout.lockedFor(account);
+    if (locked > 0) return tooMany(locked, `Too many failed sign-in attempts for this account. Try again in ${locked} seconds.`);
+    // Counted before verifying: parallel attempts cannot all pass a check made before any was counted.
+    const retryAfter = await platform.limits.hit('signin', PLATFORM_LIMIT_TENANT, req.ip);
+    if (retryAfter > 0) return tooMany(retryAfter, `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.`);
+    const release = platform.slots.tryAcquire(req.ip);
+    if (!release) return tooMany(1, 'Too many sign-in attempts at once. Try again in a second.');
+    let verdict: Awaited<ReturnType<typeof verifyConsoleLogin>>;
+    try {
+      verdict = await verifyConsoleLogin(platform.settings, { tenant: workspace, username, password });
+    } finally {
+      release();
+    }
     if (verdict.outcome === 'unavailable') {
       this.s.logger.warn({ reason: verdict.reason }, 'console sign-in: the registry could not verify the password');
       this.form(reply, 503, details, { ...keep, alert: UNAVAILABLE_LOGIN_ERROR });
       return;
     }
     if (verdict.outcome === 'denied') {
-      platform.loginLimiter.hit(req.ip);
+      await platform.lockout.failed(account);
       this.form(reply, 401, details, { ...keep, alert: GENERIC_LOGIN_ERROR });
       return;
     }
+    await platform.lockout.succeeded(account);
     const accountId = await platform.accounts.remember(verdict.tenant, verdict.username, verdict.name);
     const grantId = await this.grant(provider, platform, details, accountId);
     await finishInteraction(provider, req, reply, { login: { accountId }, consent: { grantId } });

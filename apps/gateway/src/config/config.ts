@@ -1,5 +1,6 @@
 import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
+import { parseTrustProxy } from '@switchboard/limits';
 
 /**
  * The gateway's configuration, read once at boot from the environment. Every key is
@@ -110,6 +111,63 @@ const schema = z.object({
   AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a verified access token is remembered (never past its `exp`), in ms; 0 disables the cache. */
   AUTH_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  /**
+   * Rate limits and quotas (README "Rate limits"): `auto` (default) enforces them when a Redis
+   * is configured (one budget for every replica), `true` also without Redis (per-replica
+   * buckets), `false` turns them off.
+   */
+  LIMITS_ENABLED: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Redis holding the shared buckets; default REDIS_URL. */
+  LIMITS_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /** Prefix of bucket keys (tests isolate with it); default REDIS_NAMESPACE. */
+  LIMITS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).optional(),
+  /**
+   * Longest a limit decision waits for Redis before the per-replica fallback decides, in ms. Not
+   * lower: the timer runs on the event loop, so a loop stall longer than this (GC, a busy CPU)
+   * fires it even when Redis has answered, and the fallback would decide needlessly.
+   */
+  LIMITS_REDIS_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(500),
+  /** Operator defaults, for what a tenant's plan (`limits.rate`) leaves out: the tenant budget (every request)… */
+  LIMITS_TENANT_RPS: z.coerce.number().positive().default(1_000),
+  LIMITS_TENANT_BURST: z.coerce.number().int().min(1).default(2_000),
+  /** …each caller × server × tool (calls, reads, prompt gets) or × list method… */
+  LIMITS_SUBJECT_RPS: z.coerce.number().positive().default(50),
+  LIMITS_SUBJECT_BURST: z.coerce.number().int().min(1).default(100),
+  /** …and `tools/call`s per UTC day per tenant (0 = no daily quota). */
+  LIMITS_DAILY_CALLS: z.coerce.number().int().min(0).default(0),
+  /** Ceilings no tenant plan may pass (a plan is written by the tenant itself). */
+  LIMITS_MAX_TENANT_RPS: z.coerce.number().positive().default(5_000),
+  LIMITS_MAX_TENANT_BURST: z.coerce.number().int().min(1).default(10_000),
+  LIMITS_MAX_SUBJECT_RPS: z.coerce.number().positive().default(1_000),
+  LIMITS_MAX_SUBJECT_BURST: z.coerce.number().int().min(1).default(2_000),
+  /** Highest daily quota a plan may set (0 = no ceiling). */
+  LIMITS_MAX_DAILY_CALLS: z.coerce.number().int().min(0).default(0),
+  /** While Redis is down each replica enforces the limits divided by this (set it to the replica count). */
+  LIMITS_FALLBACK_DIVISOR: z.coerce.number().int().min(1).max(1_000).default(1),
+  /**
+   * Proxies in front of the gateway whose `X-Forwarded-For` entries are believed (the client
+   * address keys anonymous callers' limits): unset/`false` none, a hop count, or proxy
+   * addresses/CIDRs. `true` is refused (a client could choose its own key).
+   */
+  GATEWAY_TRUST_PROXY: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
+  /** Usage metering + call log (a Redis stream the registry drains): `auto` (default) on when REDIS_URL is set. */
+  USAGE_ENABLED: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Usage records are written in batches: at least every USAGE_FLUSH_MS, or at USAGE_MAX_BATCH records. */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  USAGE_MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Records kept in memory while Redis is down (oldest dropped past it, counted in usage.records.dropped). */
+  USAGE_MAX_BUFFERED: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
+  /** Approximate cap of the usage stream's entries while the registry does not drain it. */
+  USAGE_STREAM_MAXLEN: z.coerce.number().int().min(100).default(100_000),
   /**
    * Keys (comma-separated, base64, ≥ 32 bytes each) sealing what travels through clients and
    * back to any replica: legacy `Mcp-Session-Id`s, server→client request ids, MRTR

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { putLimitsBody } from '../limits/limits.controller';
+import { callsQuery, usageQuery } from '../usage/usage.controller';
 import { readinessBody } from '../readiness/readiness-body';
 import { connectorBody, tenantAuthBody } from '../tenant-auth/tenant-auth-body';
 import { requiredRole } from '../tenants/roles';
@@ -84,11 +86,43 @@ const patternsSchema = {
 };
 const HINTS_400 = 'PATTERN_UNSUPPORTED: a tool\'s inputSchema has a regex RE2 cannot run (backreference, lookaround); field = body.items.N.name (approve: body.name), details.issues = [{field, message, tool, pointer, pattern, reason}]. HINTS_REQUIRED: a tool lacks readOnlyHint, destructiveHint or openWorldHint (upstream annotations merged with overrides.annotations); field = body.items.N.overrides.annotations.<hint>, details.issues lists every missing hint';
 
+/** Query parameters of a zod object schema, documented from its keys. */
+function queryParams(schema: z.ZodObject): Array<{ name: string; description: string }> {
+  return Object.keys(schema.shape).map((name) => ({ name, description: `see ${name} in the README's usage section` }));
+}
+
 const OPS: Op[] = [
   { method: 'post', path: '/v1/tenants', summary: 'Create a tenant, its first API key and (optional `admin`) its first console admin (operator)', auth: 'operator', body: createTenantBody, status: 201 },
   { method: 'get', path: '/v1/tenants', summary: 'List tenants (operator)', auth: 'operator' },
   { method: 'get', path: '/v1/tenant', summary: "The calling tenant, its MCP URL and the `claude mcp add` line", auth: 'tenant' },
   { method: 'patch', path: '/v1/tenant', summary: 'Update profile, origins, hosts and per-surface settings', auth: 'tenant', body: updateTenantBody },
+  {
+    method: 'get',
+    path: '/v1/limits',
+    summary: "The tenant's rate plan (limits.rate: tenant budget, per-caller limit, per-tool overrides, daily quota of tools/call; null = operator defaults) and call-log policy (limits.callLog)",
+    auth: 'tenant',
+  },
+  {
+    method: 'put',
+    path: '/v1/limits',
+    summary: 'Set the rate plan (rate: null clears it) and/or call-log policy; pushed to every gateway at once with the tenant document. Gateways cap values at their operator ceilings',
+    auth: 'tenant',
+    body: putLimitsBody,
+  },
+  {
+    method: 'get',
+    path: '/v1/usage',
+    summary: 'Usage rollups (calls, errors, tool errors, rate-limited, bytes in/out, average latency and a latency histogram) per day × server × tool × subject, or summed by groupBy; format=csv downloads them (next page offset in X-Next-Offset)',
+    auth: 'tenant',
+    query: queryParams(usageQuery),
+  },
+  {
+    method: 'get',
+    path: '/v1/calls',
+    summary: 'The call log (tools/call, resources/read, prompts/get), newest first, cursor-paginated (nextCursor); arguments/results only when limits.callLog opts in, redacted',
+    auth: 'tenant',
+    query: queryParams(callsQuery),
+  },
   {
     method: 'get',
     path: '/v1/tenant/auth',

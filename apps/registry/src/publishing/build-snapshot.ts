@@ -8,6 +8,8 @@ import {
   type ResourceTemplateEntry,
   type Route,
   type ToolDefinition,
+  type TenantCallLogPolicy,
+  type TenantRatePlan,
   type ToolEntry,
 } from '@switchboard/catalog';
 import { surfaceProfiles, type TenantSurfaceRules } from '@switchboard/protocol';
@@ -27,6 +29,10 @@ export interface TenantRow {
   hosts: string[];
   surface_rules: TenantSurfaceRules;
   current_version: string | null;
+  /** `limits.rate` of the tenant document (issue 13); null = operator defaults. */
+  rate_plan: TenantRatePlan | null;
+  /** `limits.callLog` of the tenant document; {} = metadata only. */
+  call_log: TenantCallLogPolicy;
 }
 
 export interface PublicationRow {

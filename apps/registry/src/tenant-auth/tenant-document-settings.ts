@@ -2,6 +2,7 @@ import { tenantSettingsSchema, type TenantSettings } from '@switchboard/catalog'
 import type { Queryable } from '../db/database';
 import type { TenantRow } from '../publishing/build-snapshot';
 import { loadTenantAuth } from './tenant-auth-store';
+import { tenantLimits } from '../limits/tenant-limits';
 
 /**
  * The settings half of a tenant's document, from its rows: profile, origins, hosts, surface
@@ -19,5 +20,6 @@ export async function tenantDocumentSettings(q: Queryable, tenant: TenantRow): P
     hosts: tenant.hosts,
     surfaceRules: tenant.surface_rules,
     ...(auth ? { auth } : {}),
+    ...tenantLimits(tenant),
   });
 }

@@ -1,0 +1,149 @@
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { USAGE_LATENCY_BUCKETS_MS } from '@switchboard/limits';
+import { parseInput } from '../http/parse-input';
+import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(d)), 'must be a real date');
+const filterField = z.string().min(1).max(512);
+
+export const usageQuery = z
+  .object({
+    from: day.optional(),
+    to: day.optional(),
+    tool: filterField.optional(),
+    server: filterField.optional(),
+    subject: filterField.optional(),
+    /** `none`: one row per day × server × tool × subject; else summed per day, tool or subject. */
+    groupBy: z.enum(['none', 'day', 'tool', 'subject']).default('none'),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    format: z.enum(['json', 'csv']).default('json'),
+  })
+  .strict();
+
+export const callsQuery = z
+  .object({
+    from: z.iso.datetime({ offset: true }).optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
+    tool: filterField.optional(),
+    server: filterField.optional(),
+    subject: filterField.optional(),
+    outcome: z.enum(['ok', 'error', 'tool_error', 'rate_limited']).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    /** `nextCursor` of the previous page (calls are newest first). */
+    cursor: z.string().regex(/^\d{1,19}$/, 'must be a nextCursor value').optional(),
+  })
+  .strict();
+
+/** Element-wise sums of the latency histograms (one per bucket, +Inf last). */
+const LATENCY_SUMS = Array.from({ length: USAGE_LATENCY_BUCKETS_MS.length + 1 }, (_, i) => `sum(latency[${i + 1}])`).join(', ');
+
+const COLUMNS = ['day', 'server', 'tool', 'subject', 'calls', 'errors', 'toolErrors', 'rateLimited', 'bytesIn', 'bytesOut', 'avgMs'] as const;
+
+interface UsageRow {
+  day: string;
+  server: string;
+  tool: string;
+  subject: string;
+  calls: string;
+  errors: string;
+  toolErrors: string;
+  rateLimited: string;
+  bytesIn: string;
+  bytesOut: string;
+  durationMs: number;
+  latency: string[];
+}
+
+/**
+ * The calling tenant's usage rollups (GET /v1/usage, JSON or CSV) and call log (GET /v1/calls,
+ * cursor-paginated). Every query filters on the caller's tenant id: nothing of another tenant
+ * is reachable whatever the filters say.
+ */
+@Controller('v1')
+export class UsageController {
+  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+
+  @Get('usage')
+  async usage(@Req() req: FastifyRequest, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const q = parseInput(usageQuery, query, 'query');
+    const where = ['tenant_id = $1'];
+    const params: unknown[] = [tenantId];
+    const add = (sql: string, v: unknown) => {
+      params.push(v);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (q.from) add('day >= ?::date', q.from);
+    if (q.to) add('day <= ?::date', q.to);
+    if (q.tool) add('tool = ?', q.tool);
+    if (q.server) add('server_id = ?', q.server);
+    if (q.subject) add('subject = ?', q.subject);
+    const keep = { none: ['day', 'server_id', 'tool', 'subject'], day: ['day'], tool: ['server_id', 'tool'], subject: ['subject'] }[q.groupBy];
+    const col = (c: string) => (keep.includes(c) ? (c === 'day' ? "to_char(day, 'YYYY-MM-DD')" : c) : "''");
+    const groupSql = keep.join(', ');
+    params.push(q.limit + 1, q.offset);
+    const rows = await this.ctx.db.query<UsageRow>(
+      `SELECT ${col('day')} AS day, ${col('server_id')} AS server, ${col('tool')} AS tool, ${col('subject')} AS subject,
+              sum(calls) AS calls, sum(errors) AS errors, sum(tool_errors) AS "toolErrors", sum(rate_limited) AS "rateLimited",
+              sum(bytes_in) AS "bytesIn", sum(bytes_out) AS "bytesOut", sum(duration_ms) AS "durationMs",
+              ARRAY[${LATENCY_SUMS}]::bigint[] AS latency
+         FROM registry.usage_daily WHERE ${where.join(' AND ')}
+        GROUP BY ${groupSql} ORDER BY ${groupSql.replace('day', 'day DESC')} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    const page = rows.slice(0, q.limit).map((r) => {
+      const calls = Number(r.calls);
+      return {
+        day: r.day, server: r.server, tool: r.tool, subject: r.subject,
+        calls, errors: Number(r.errors), toolErrors: Number(r.toolErrors), rateLimited: Number(r.rateLimited),
+        bytesIn: Number(r.bytesIn), bytesOut: Number(r.bytesOut), avgMs: calls > 0 ? Math.round((Number(r.durationMs) / calls) * 100) / 100 : 0,
+        latency: { bucketsMs: [...USAGE_LATENCY_BUCKETS_MS, null], counts: (r.latency ?? []).map(Number) },
+      };
+    });
+    const nextOffset = rows.length > q.limit ? q.offset + q.limit : null;
+    if (q.format === 'csv') {
+      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="usage-${tenantId}.csv"`);
+      if (nextOffset !== null) reply.header('x-next-offset', String(nextOffset));
+      return [COLUMNS.join(','), ...page.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\r\n') + '\r\n';
+    }
+    return { usage: page, nextOffset, groupBy: q.groupBy };
+  }
+
+  @Get('calls')
+  async calls(@Req() req: FastifyRequest, @Query() query: unknown) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const q = parseInput(callsQuery, query, 'query');
+    const where = ['tenant_id = $1'];
+    const params: unknown[] = [tenantId];
+    const add = (sql: string, v: unknown) => {
+      params.push(v);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (q.from) add('at >= ?::timestamptz', q.from);
+    if (q.to) add('at <= ?::timestamptz', q.to);
+    if (q.tool) add('tool = ?', q.tool);
+    if (q.server) add('server_id = ?', q.server);
+    if (q.subject) add('subject = ?', q.subject);
+    if (q.outcome) add('outcome = ?', q.outcome);
+    if (q.cursor) add('id < ?::bigint', q.cursor);
+    params.push(q.limit + 1);
+    const rows = await this.ctx.db.query<{ id: string } & Record<string, unknown>>(
+      `SELECT id, at, subject, client_id AS "clientId", surface, method, tool, server_id AS server, outcome, error_code AS "errorCode",
+              duration_ms AS "durationMs", bytes_in AS "bytesIn", bytes_out AS "bytesOut", arguments, result
+         FROM registry.tool_calls WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const page = rows.slice(0, q.limit);
+    return { calls: page, nextCursor: rows.length > q.limit ? page[page.length - 1].id : null };
+  }
+}
+
+/** RFC 4180 cell; a leading = + - @ is prefixed with ' so a spreadsheet never runs a subject or tool name as a formula. */
+function csvCell(v: unknown): string {
+  let s = String(v ?? '');
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}

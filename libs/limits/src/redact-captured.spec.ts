@@ -1,0 +1,15 @@
+import { redactCaptured } from './redact-captured';
+
+describe('redactCaptured', () => {
+  it('replaces values under default and tenant keys anywhere, case-insensitively', () => {
+    const out = redactCaptured({ query: 'x', Password: 'p', nested: [{ api_key: 'k', ssn: '123', ok: 1 }] }, ['SSN']);
+    expect(out).toEqual({ query: 'x', Password: '[redacted]', nested: [{ api_key: '[redacted]', ssn: '[redacted]', ok: 1 }] });
+  });
+
+  it('truncates past the byte bound and cuts nesting past 16 levels', () => {
+    expect(redactCaptured({ text: 'a'.repeat(10_000) }, [], 100)).toMatchObject({ truncated: true });
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    expect(JSON.stringify(redactCaptured(deep))).toContain('[depth]');
+  });
+});
