@@ -168,7 +168,7 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
     const row = await pg.query<{ idp_secret: string }>('SELECT idp_secret FROM registry.tenant_auth WHERE tenant_id = $1', ['acme']);
     const auditRows = await pg.query<{ details: unknown }>("SELECT details FROM registry.audit_log WHERE tenant_id = 'acme' AND action = 'auth.update'");
     await pg.end();
-    expect(row.rows[0]?.idp_secret).toMatch(/^v1\./);
+    expect(row.rows[0]?.idp_secret).toMatch(/^v2\.[A-Za-z0-9_-]+\./);
     expect(row.rows[0]?.idp_secret).not.toContain(idpSecret);
     expect(auditRows.rows).toHaveLength(1);
     expect(JSON.stringify(auditRows.rows)).not.toContain(idpSecret);

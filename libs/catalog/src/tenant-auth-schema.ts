@@ -3,7 +3,8 @@ import { z } from 'zod';
 /** RFC 6749 §3.3 scope token. */
 const scope = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be an RFC 6749 scope token');
 /** A SecretBox blob (`v1.<base64url>`), sealed by the registry under `tenantSecretAad(...)`. */
-const sealed = z.string().regex(/^v1\.[A-Za-z0-9_-]{20,8192}$/, 'must be a sealed secret (v1.…)');
+// libs/secret-box blobs: `v2.<kid>.<base64url>` (key ids, rotation) and the older `v1.<base64url>`.
+const sealed = z.string().regex(/^(?:v2\.[A-Za-z0-9_-]{1,32}\.|v1\.)[A-Za-z0-9_-]{20,8192}$/, 'must be a sealed secret (v2.<kid>.… or v1.…)');
 /** How many scopes / tools / connectors a tenant may list (bounds what every replica holds per tenant). */
 export const TENANT_AUTH_LIMITS = { scopes: 32, toolScopes: 1000, connectors: 64 } as const;
 
