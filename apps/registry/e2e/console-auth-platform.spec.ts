@@ -71,7 +71,7 @@ describe('console sign-in through the real platform issuer (apps/auth)', () => {
     expect(landed?.search).toBe('');
     const me = await browser.request(`${base}/v1/session`, { method: 'GET', headers: { 'x-switchboard-console': '1' } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ tenant: 'acme', user: { username: ADA.username, name: ADA.name }, via: 'session' });
+    expect(await me.json()).toEqual({ tenant: 'acme', role: 'owner', user: { username: ADA.username, name: ADA.name }, via: 'session' });
     expect(browser.cookieNames(new URL(base).host)).toEqual(['sb_console']);
   });
 

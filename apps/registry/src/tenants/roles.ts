@@ -44,6 +44,10 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'POST /v1/preview': 'publisher',
   'GET /v1/snapshots': 'viewer',
   'POST /v1/tenants/:tenant/readiness': 'viewer',
+  'GET /v1/limits': 'viewer',
+  'PUT /v1/limits': 'admin',
+  'GET /v1/usage': 'viewer',
+  'GET /v1/calls': 'viewer',
 };
 
 /** The role a request needs, by its method and matched route pattern. */
