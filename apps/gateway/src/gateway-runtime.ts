@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ClientRequestBroker, StateSealer, registerMcpRoutes } from '@switchboard/mcp-http';
+import { ClientRequestBroker, StateSealer, TaskManager, registerMcpRoutes } from '@switchboard/mcp-http';
 import { parseSecretsKeys } from '@switchboard/secret-box';
 import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
@@ -17,6 +17,7 @@ import { GatewayLimits } from './limits/gateway-limits';
 import { UsageRecorder } from './usage/usage-recorder';
 import { mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
+import { RedisTaskStore } from './tasks/redis-task-store';
 
 /**
  * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
@@ -34,6 +35,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private readonly sealer: StateSealer;
   private readonly relay: RedisAnswerRelay | undefined;
   private readonly clientRequests: ClientRequestBroker;
+  private readonly tasks: TaskManager;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -57,6 +59,12 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.clientRequests = new ClientRequestBroker(this.sealer, {
       ...(config.GATEWAY_REPLICA_ID ? { replicaId: config.GATEWAY_REPLICA_ID } : {}),
       ...(this.relay ? { relay: this.relay } : {}),
+    });
+    // Tasks extension: state in Redis (any replica answers tasks/get), else in this process.
+    this.tasks = new TaskManager({
+      replicaId: this.clientRequests.replicaId,
+      ...(config.REDIS_URL ? { store: new RedisTaskStore(config.REDIS_URL, config.REDIS_NAMESPACE, logger) } : {}),
+      onError: (err) => logger.warn({ err: (err as Error).message }, 'tasks: store failure'),
     });
     this.auth = new GatewayAuth(config, this.directory);
     this.limits = new GatewayLimits(config, logger);
@@ -97,6 +105,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     // Answers relayed from other replicas; without Redis a replica only routes its own.
     await this.relay?.attach(this.clientRequests).catch((err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay unavailable; answers are routed on this replica only'));
+    await this.tasks.ready.catch((err: Error) => this.logger.warn({ err: err.message }, 'tasks: store unavailable; long calls are answered on their request'));
     await this.limits.ready();
     for (const tenant of await this.source.load()) {
       const target = this.directory.apply(tenant);
@@ -139,6 +148,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       batchMaxResponseBytes: this.config.BATCH_MAX_RESPONSE_BYTES,
       sealer: this.sealer,
       clientRequests: this.clientRequests,
+      tasks: this.tasks,
     });
   }
 
@@ -149,5 +159,6 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     await this.limits.close();
     await this.usage?.close();
     await this.relay?.close();
+    await this.tasks.close();
   }
 }

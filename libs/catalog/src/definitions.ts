@@ -37,6 +37,12 @@ export interface ToolDefinition {
   securitySchemes?: unknown[];
   /** OAuth scopes a caller needs for this tool (enforced by the gateway when the tenant is protected). */
   requiredScopes?: string[];
+  /**
+   * Tasks extension (SEP-2663): the call may outlive its request as a task (`optional`), or
+   * may not be served to a client that cannot take a task (`required`: −32021 without the
+   * extension). Internal: never published (2026-07-28 tools carry no task field).
+   */
+  taskSupport?: 'optional' | 'required';
 }
 
 export interface ResourceDefinition {

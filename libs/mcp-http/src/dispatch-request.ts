@@ -20,6 +20,7 @@ import {
 import type { ClientRequestBroker } from './client-request-broker';
 import type { AuthGranted, InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
+import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
@@ -63,6 +64,7 @@ export class RequestDispatcher {
     private readonly upstream: UpstreamInvoker | undefined,
     private readonly sealer?: StateSealer,
     private readonly clientRequests?: ClientRequestBroker,
+    private readonly tasks?: TaskManager,
   ) {}
 
   async dispatch(input: DispatchInput): Promise<string | Buffer> {
@@ -93,7 +95,7 @@ export class RequestDispatcher {
         return encodeResult(
           message.id,
           buildDiscoverResult({
-            capabilities: withoutResourceSubscribe(catalog.capabilities),
+            capabilities: this.withTasks(catalog, withoutResourceSubscribe(catalog.capabilities)),
             serverInfo: catalog.serverInfo,
             instructions: catalog.snapshot.instructions,
             ttlMs: DISCOVER_TTL_MS,
@@ -124,6 +126,10 @@ export class RequestDispatcher {
       case 'completion/complete':
         return this.result(input, this.complete(catalog, params));
       default:
+        if (this.tasks && context.era === 'modern' && TASK_METHODS.has(message.method)) {
+          const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
+          return this.result(input, await this.tasks.handle(message.method, params, scope, declaresTasks(context.clientCapabilities)));
+        }
         throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, context.era === 'modern' ? 404 : 200);
     }
   }
@@ -133,7 +139,8 @@ export class RequestDispatcher {
     if (input.context.era === 'modern') {
       const fields = modernResultFields(input.target.catalog.serverInfo);
       const own = (result as { _meta?: Record<string, unknown> })._meta;
-      const resultType = inputRequired ? 'input_required' : fields.resultType;
+      // `task` (a CreateTaskResult) is the tasks extension's discriminator.
+      const resultType = inputRequired ? 'input_required' : (result as { resultType?: unknown }).resultType === 'task' ? 'task' : fields.resultType;
       return encodeResult(input.message.id, { ...result, resultType, _meta: { ...own, ...fields._meta } });
     }
     // Handlers only ask when ctx.input is present (modern); a legacy result has no way to carry it.
@@ -180,7 +187,7 @@ export class RequestDispatcher {
     };
   }
 
-  private async callTool(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<ToolCallResult | InputRequiredResult> {
+  private async callTool(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<ToolCallResult | InputRequiredResult | object> {
     const name = params.name;
     if (typeof name !== 'string' || name.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
     const args = params.arguments ?? {};
@@ -196,10 +203,16 @@ export class RequestDispatcher {
     }
     const route = found.entry.route;
     const ctx = this.invokeContext(input);
+    const taskSupport = found.entry.definition.taskSupport;
+    // Tasks extension: only a modern request that declared it may get a task; a required-task tool refuses the others.
+    const asTask = taskSupport !== undefined && this.tasks !== undefined && input.context.era === 'modern';
+    if (asTask && taskSupport === 'required' && !declaresTasks(input.context.clientCapabilities)) throw missingTasksCapability(`Tool ${name}`);
+    const taskable = asTask && declaresTasks(input.context.clientCapabilities);
     if (route.kind === 'local') {
       // Tool.call validates with the same cached validator and renders the failure.
       const tool = this.handlers.tools.get(route.handler);
       if (!tool) return toolFailure(name, 'its implementation is not available on this server');
+      if (taskable) return this.runAsTask(input, ctx, (c) => tool.call(args, c));
       return this.withClientInput(input, ctx, (c) => tool.call(args, c), (why) => toolFailure(name, why));
     }
     // Upstream tools are validated here, before any network hop.
@@ -207,7 +220,37 @@ export class RequestDispatcher {
     if (problem !== null) {
       return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
     }
-    return this.requireUpstream(route).callTool(route, args as Record<string, unknown>, ctx);
+    const upstream = this.requireUpstream(route);
+    if (taskable) return this.runAsTask(input, ctx, (c) => upstream.callTool(route, args as Record<string, unknown>, c));
+    return upstream.callTool(route, args as Record<string, unknown>, ctx);
+  }
+
+  /**
+   * Hands the call to the task manager: answered directly when quick, else as a task whose
+   * work runs on with its own signal (progress and logs stop once it outlived the request).
+   */
+  private runAsTask(
+    input: DispatchInput,
+    ctx: InvokeContext & ToolContext,
+    call: (ctx: InvokeContext & ToolContext) => Promise<ToolCallResult | InputRequiredResult>,
+  ): Promise<ToolCallResult | InputRequiredResult | object> {
+    const work: TaskWork = (taskInput, signal, detached) =>
+      call({
+        ...ctx,
+        input: taskInput,
+        signal,
+        progress: (...a) => (detached() ? undefined : ctx.progress(...a)),
+        log: (...a) => (detached() ? undefined : ctx.log(...a)),
+      });
+    const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
+    return this.tasks!.run(scope, work, ctx.input ?? { responses: {} }, input.signal);
+  }
+
+  /** Discover capabilities name the tasks extension when a tool of the catalog can become a task. */
+  private withTasks(catalog: CompiledCatalog, capabilities: Record<string, unknown>): Record<string, unknown> {
+    if (!this.tasks || !catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined)) return capabilities;
+    const extensions = typeof capabilities.extensions === 'object' && capabilities.extensions !== null ? (capabilities.extensions as Record<string, unknown>) : {};
+    return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
   }
 
   private async readResource(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {

@@ -2,6 +2,7 @@ import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPro
 import type { RequestContext, SurfaceProfile, TenantSurfaceRules } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
 import type { StateSealer } from './state-sealer';
+import type { TaskManager } from './task-manager';
 
 /** Everything the transport needs to serve one tenant's endpoint. Swapped atomically when a catalog changes. */
 export interface McpTarget {
@@ -78,6 +79,11 @@ export interface McpHttpOptions {
    * gateway gives one with a Redis relay.
    */
   clientRequests?: ClientRequestBroker;
+  /**
+   * Tasks extension (SEP-2663) for tools with `taskSupport`; default: a per-process manager
+   * (one replica only). The gateway gives one whose state lives in Redis.
+   */
+  tasks?: TaskManager;
   /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
   sessions?: boolean;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */

@@ -20,6 +20,7 @@ import { ClientRequestBroker } from './client-request-broker';
 import { RequestDispatcher } from './dispatch-request';
 import { mintLegacySession, readLegacySession } from './legacy-session';
 import { StateSealer } from './state-sealer';
+import { TASK_METHODS, TaskManager } from './task-manager';
 import { drainRequest } from './drain-request';
 import type { AuthDenied, AuthGranted, McpHttpOptions, McpTarget } from './mcp-target';
 import { hostAllowed, originAllowed } from './origin-policy';
@@ -46,7 +47,8 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
   const sealer = options.sealer ?? StateSealer.ephemeral();
   const clientRequests = options.clientRequests ?? new ClientRequestBroker(sealer);
   const sessions = options.sessions ?? true;
-  const dispatcher = new RequestDispatcher(handlers, options.upstream, sealer, clientRequests);
+  const tasks = options.tasks ?? new TaskManager();
+  const dispatcher = new RequestDispatcher(handlers, options.upstream, sealer, clientRequests, tasks);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const batchMaxItems = options.batchMaxItems ?? BATCH_DEFAULTS.maxItems;
@@ -223,7 +225,8 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       try {
         const context = classifyRequest(message, req.headers);
         if (context.era === 'legacy') applyLegacySession(req, target, message, context, channel);
-        if (!isMethodOfEra(message.method, context.era)) {
+        // The tasks extension's methods join 2026-07-28 (the dispatcher gates them on the declared extension).
+        if (!isMethodOfEra(message.method, context.era) && !(context.era === 'modern' && TASK_METHODS.has(message.method))) {
           throw new McpError(
             ErrorCode.MethodNotFound,
             `Method not found: ${message.method} (not part of protocol ${context.protocolVersion})`,

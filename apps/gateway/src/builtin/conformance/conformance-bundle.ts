@@ -33,6 +33,13 @@ import { TestStreamingElicitationTool } from './test-streaming-elicitation-tool'
 import { TestToolWithLoggingTool } from './test-tool-with-logging-tool';
 import { TestToolWithProgressTool } from './test-tool-with-progress-tool';
 import { WatchedResource } from './watched-resource';
+import { ConfirmDeleteTool } from './confirm-delete-tool';
+import { FailingJobTool } from './failing-job-tool';
+import { GreetTool } from './greet-tool';
+import { MultiInputTool } from './multi-input-tool';
+import { ProtocolErrorJobTool } from './protocol-error-job-tool';
+import { SlowComputeTool } from './slow-compute-tool';
+import { TestToolWithTaskTool } from './test-tool-with-task-tool';
 
 /** The fixture set the official conformance suite expects (MCP-NOTES §1.5; conformance/README.md). */
 export const conformanceBundle: LocalBundle = {
@@ -66,6 +73,14 @@ export const conformanceBundle: LocalBundle = {
     TestInputRequiredResultCapabilitiesTool,
     // SEP-2243 (pending in 2026-07-28): an argument mirrored into an Mcp-Param-* header.
     TestHeaderParamsTool,
+    // Tasks extension (SEP-2663, the alpha suite's `tasks-*`).
+    GreetTool,
+    SlowComputeTool,
+    FailingJobTool,
+    ProtocolErrorJobTool,
+    ConfirmDeleteTool,
+    MultiInputTool,
+    TestToolWithTaskTool,
   ],
   resources: [StaticTextResource, StaticBinaryResource, WatchedResource],
   resourceTemplates: [TemplateDataResource],

@@ -1,0 +1,99 @@
+import type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStore, TaskView } from './task-store';
+
+interface Entry {
+  task: StoredTask;
+  expiresAt: number;
+  live: boolean;
+  answers: Map<string, unknown>;
+  cancelRequested: boolean;
+}
+
+/**
+ * A per-process {@link TaskStore} (one replica only): the transport's default. Expired
+ * entries are dropped on access and on every create, so memory is bounded by the caps.
+ */
+export class MemoryTaskStore implements TaskStore {
+  private readonly entries = new Map<string, Entry>();
+  private listener: ((key: string) => void) | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async create(key: string, task: StoredTask, caps: TaskCaps): Promise<TaskCreateRefusal | undefined> {
+    this.sweep();
+    let live = 0;
+    let retained = 0;
+    for (const entry of this.entries.values()) {
+      if (entry.task.tenantId !== task.tenantId) continue;
+      retained++;
+      if (entry.live) live++;
+    }
+    if (live >= caps.maxLive) return 'live-cap';
+    if (retained >= caps.maxRetained) return 'retained-cap';
+    this.entries.set(key, { task: structuredClone(task), expiresAt: this.now() + task.ttlMs, live: true, answers: new Map(), cancelRequested: false });
+    return undefined;
+  }
+
+  async read(key: string): Promise<TaskView | undefined> {
+    const entry = this.entry(key);
+    if (!entry) return undefined;
+    return { task: structuredClone(entry.task), answered: [...entry.answers.keys()], cancelRequested: entry.cancelRequested };
+  }
+
+  async write(key: string, task: StoredTask, terminal: boolean): Promise<void> {
+    const entry = this.entry(key);
+    if (!entry) return;
+    entry.task = structuredClone(task);
+    if (terminal) entry.live = false;
+  }
+
+  async answer(key: string, responses: Record<string, unknown>): Promise<void> {
+    const entry = this.entry(key);
+    if (!entry) return;
+    for (const [k, v] of Object.entries(responses)) if (!entry.answers.has(k)) entry.answers.set(k, structuredClone(v));
+  }
+
+  async take(key: string, keys: readonly string[]): Promise<Record<string, unknown>> {
+    const entry = this.entry(key);
+    const out: Record<string, unknown> = {};
+    if (!entry) return out;
+    for (const k of keys) {
+      if (!entry.answers.has(k)) continue;
+      out[k] = entry.answers.get(k);
+      entry.answers.delete(k);
+    }
+    return out;
+  }
+
+  async requestCancel(key: string): Promise<void> {
+    const entry = this.entry(key);
+    if (entry) entry.cancelRequested = true;
+  }
+
+  async signal(_owner: string, key: string): Promise<void> {
+    // One process: the owner is this one.
+    queueMicrotask(() => this.listener?.(key));
+  }
+
+  async listen(_replicaId: string, onSignal: (key: string) => void): Promise<void> {
+    this.listener = onSignal;
+  }
+
+  async close(): Promise<void> {
+    this.listener = undefined;
+    this.entries.clear();
+  }
+
+  private entry(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+}

@@ -1,0 +1,396 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { InputRequest, InputRequiredResult, ToolCallResult } from '@switchboard/catalog';
+import { ErrorCode, McpError } from '@switchboard/protocol';
+import { MemoryTaskStore } from './memory-task-store';
+import type { StoredTask, TaskStore, TaskView } from './task-store';
+
+/** The tasks extension's identifier (SEP-2663). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** Methods the tasks extension adds to 2026-07-28 (`tasks/result` and `tasks/list` are gone in it). */
+export const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/** Whether per-request client capabilities declare the tasks extension (an empty object, per the spec). */
+export function declaresTasks(capabilities: Record<string, unknown> | undefined): boolean {
+  const extensions = capabilities?.extensions;
+  if (typeof extensions !== 'object' || extensions === null || Array.isArray(extensions)) return false;
+  const value = (extensions as Record<string, unknown>)[TASKS_EXTENSION];
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** −32021 naming the tasks extension (a required-task tool, or tasks/* from a client that did not declare it). */
+export function missingTasksCapability(what: string): McpError {
+  return new McpError(
+    ErrorCode.MissingRequiredClientCapability,
+    `${what} needs the client capability extensions["${TASKS_EXTENSION}"], which this request did not declare`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    400,
+  );
+}
+
+/** The call's answers so far and its echoed MRTR state (what a handler reads as `ctx.input`). */
+export interface TaskInput {
+  responses: Record<string, unknown>;
+  requestState?: string;
+}
+
+/**
+ * Runs (or, with the client's answers, re-runs) one call. `detached()` turns true once the call
+ * became a task: its notifications have no stream to go to any more.
+ */
+export type TaskWork = (input: TaskInput, signal: AbortSignal, detached: () => boolean) => Promise<ToolCallResult | InputRequiredResult>;
+
+/** A `CreateTaskResult` (flat `Result & Task`, `resultType: "task"`). */
+export interface CreateTaskResult {
+  resultType: 'task';
+  taskId: string;
+  status: StoredTask['status'];
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+}
+
+/** Whose task it is: tasks are bound to tenant + subject; another caller's lookup finds nothing. */
+export interface TaskScope {
+  tenantId: string;
+  subject: string;
+}
+
+export interface TaskManagerOptions {
+  store?: TaskStore;
+  replicaId?: string;
+  /** How long a task stays readable after creation (its `ttlMs`). Default 10 min. */
+  ttlMs?: number;
+  pollIntervalMs?: number;
+  /** A call still running after this long becomes a task; a faster one is answered directly. Default 300 ms. */
+  taskAfterMs?: number;
+  /** Longest a task's work may run before it fails (bounded by `ttlMs`). Default 5 min. */
+  maxRunMs?: number;
+  /** Per-tenant running tasks; past it, calls are answered synchronously instead. Default 32. */
+  maxLive?: number;
+  /** Per-tenant tasks kept (running or finished, until their TTL). Default 1000. */
+  maxRetained?: number;
+  /** Largest stored result (encoded JSON); a bigger one fails the task. Default 1 MiB. */
+  maxResultBytes?: number;
+  /** Most input rounds and requests per round one task may make. Defaults 8 and 16. */
+  maxInputRounds?: number;
+  maxInputRequests?: number;
+  /** Unexpected failures of the task machinery (the store unreachable) for server-side logs. */
+  onError?: (err: unknown) => void;
+}
+
+interface Running {
+  abort: AbortController;
+  wake: () => void;
+  waiters: Set<() => void>;
+}
+
+const RECHECK_MS = 1_000;
+
+/**
+ * The tasks extension (SEP-2663) for tools that support tasks: a call that is still running
+ * after `taskAfterMs` becomes a task (a faster one, and every MRTR round before it, is
+ * answered directly). The replica that runs it owns the record in the {@link TaskStore};
+ * any replica answers `tasks/get`, takes `tasks/update` answers and `tasks/cancel` requests
+ * there and signals the owner, which resumes or aborts the work.
+ */
+export class TaskManager {
+  readonly replicaId: string;
+  /** Resolves once the store delivers this replica's signals. */
+  readonly ready: Promise<void>;
+  private readonly store: TaskStore;
+  private readonly running = new Map<string, Running>();
+  private readonly o: Required<Omit<TaskManagerOptions, 'store' | 'replicaId' | 'onError'>>;
+  private readonly onError: (err: unknown) => void;
+
+  constructor(options: TaskManagerOptions = {}) {
+    this.store = options.store ?? new MemoryTaskStore();
+    this.replicaId = options.replicaId ?? randomBytes(8).toString('hex');
+    const ttlMs = options.ttlMs ?? 600_000;
+    this.o = {
+      ttlMs,
+      pollIntervalMs: options.pollIntervalMs ?? 1_000,
+      taskAfterMs: options.taskAfterMs ?? 300,
+      maxRunMs: Math.min(options.maxRunMs ?? 300_000, ttlMs),
+      maxLive: options.maxLive ?? 32,
+      maxRetained: options.maxRetained ?? 1_000,
+      maxResultBytes: options.maxResultBytes ?? 1024 * 1024,
+      maxInputRounds: options.maxInputRounds ?? 8,
+      maxInputRequests: options.maxInputRequests ?? 16,
+    };
+    this.onError = options.onError ?? (() => undefined);
+    this.ready = this.store.listen(this.replicaId, (key) => void this.onSignal(key));
+  }
+
+  /** How many tasks this replica runs now. */
+  get runningHere(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Starts `work`; answers with its own result when it settles within `taskAfterMs` (or when
+   * the tenant's task caps are full), else with a `CreateTaskResult` once the task is stored.
+   * `requestSignal` aborts the work only until it became a task.
+   */
+  async run(scope: TaskScope, work: TaskWork, input: TaskInput, requestSignal: AbortSignal): Promise<ToolCallResult | InputRequiredResult | CreateTaskResult> {
+    const abort = new AbortController();
+    let detached = false;
+    const onRequestAbort = () => abort.abort(requestSignal.reason);
+    if (requestSignal.aborted) onRequestAbort();
+    else requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+    const first = work(input, abort.signal, () => detached);
+    // Settled in time: the answer is the call's own (the caught copy keeps a rejection from being unhandled meanwhile).
+    const settledInTime = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), this.o.taskAfterMs);
+      first.then(
+        () => (clearTimeout(timer), resolve(true)),
+        () => (clearTimeout(timer), resolve(true)),
+      );
+    });
+    if (settledInTime) {
+      requestSignal.removeEventListener('abort', onRequestAbort);
+      return first;
+    }
+    const now = new Date().toISOString();
+    const task: StoredTask = {
+      taskId: randomBytes(16).toString('base64url'),
+      tenantId: scope.tenantId,
+      owner: this.replicaId,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.o.ttlMs,
+      pollIntervalMs: this.o.pollIntervalMs,
+    };
+    const key = taskKey(scope, task.taskId);
+    let refused;
+    try {
+      refused = await this.store.create(key, task, { maxLive: this.o.maxLive, maxRetained: this.o.maxRetained });
+    } catch (err) {
+      this.onError(err);
+      refused = 'store-unavailable';
+    }
+    if (refused !== undefined) {
+      // No slot (or no store): the call is answered on this request, as if tasks were not negotiated.
+      try {
+        return await first;
+      } finally {
+        requestSignal.removeEventListener('abort', onRequestAbort);
+      }
+    }
+    detached = true;
+    requestSignal.removeEventListener('abort', onRequestAbort);
+    const running: Running = { abort, waiters: new Set(), wake: () => undefined };
+    running.wake = () => {
+      for (const w of running.waiters) w();
+    };
+    this.running.set(key, running);
+    const deadline = setTimeout(() => abort.abort(new TaskTimeout(this.o.maxRunMs)), this.o.maxRunMs);
+    void this.drive(key, task, first, work, running).finally(() => {
+      clearTimeout(deadline);
+      this.running.delete(key);
+    });
+    return { resultType: 'task', taskId: task.taskId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
+  }
+
+  /**
+   * `tasks/get`, `tasks/update`, `tasks/cancel` of a modern request; `declared` = the request
+   * declared the extension. Answers the result body (the transport adds `resultType`).
+   * @throws McpError −32021 (not declared), −32602 (bad params, unknown task).
+   */
+  async handle(method: string, params: Record<string, unknown>, scope: TaskScope, declared: boolean): Promise<Record<string, unknown>> {
+    if (!declared) throw missingTasksCapability(method);
+    const taskId = params.taskId;
+    if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 256) throw new McpError(ErrorCode.InvalidParams, 'params.taskId must be a non-empty string (at most 256 characters)');
+    let responses: Record<string, unknown> | undefined;
+    if (method === 'tasks/update') responses = checkResponses(params.inputResponses);
+    const key = taskKey(scope, taskId);
+    const view = await this.store.read(key);
+    if (!view) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, { taskId: taskId.slice(0, 64) });
+    const terminal = isTerminal(view.task.status);
+    switch (method) {
+      case 'tasks/get':
+        return detailed(view);
+      case 'tasks/update': {
+        // Only keys outstanding now are taken; others are ignored, as the spec asks.
+        const outstanding = view.task.inputRequests ?? {};
+        const taken = Object.fromEntries(Object.entries(responses!).filter(([k]) => Object.hasOwn(outstanding, k) && !view.answered.includes(k)));
+        if (!terminal && Object.keys(taken).length > 0) {
+          await this.store.answer(key, taken);
+          await this.store.signal(view.task.owner, key);
+        }
+        return {};
+      }
+      case 'tasks/cancel':
+        if (!terminal && !view.cancelRequested) {
+          await this.store.requestCancel(key);
+          await this.store.signal(view.task.owner, key);
+        }
+        return {};
+      default:
+        throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
+    }
+  }
+
+  /** Stops listening and aborts what runs here (their records stay until their TTL). */
+  async close(): Promise<void> {
+    for (const r of this.running.values()) r.abort.abort(new Error('server shutting down'));
+    await this.store.close();
+  }
+
+  private async onSignal(key: string): Promise<void> {
+    const running = this.running.get(key);
+    if (!running) return;
+    try {
+      const view = await this.store.read(key);
+      if (!view || view.cancelRequested) running.abort.abort(new TaskCancelled());
+      else running.wake();
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  /** Follows the work to its end, parking it on input requests, and writes every transition. */
+  private async drive(key: string, task: StoredTask, first: Promise<ToolCallResult | InputRequiredResult>, work: TaskWork, running: Running): Promise<void> {
+    const signal = running.abort.signal;
+    const save = async (patch: Partial<StoredTask>, terminal = false) => {
+      Object.assign(task, patch, { lastUpdatedAt: new Date().toISOString() });
+      for (const k of Object.keys(patch) as (keyof StoredTask)[]) if (patch[k] === undefined) delete task[k];
+      await this.store.write(key, task, terminal);
+    };
+    try {
+      let current = first;
+      for (let round = 1; ; round++) {
+        let result: ToolCallResult | InputRequiredResult;
+        try {
+          result = await current;
+        } catch (err) {
+          if (signal.aborted) return await this.aborted(save, signal);
+          return await save({ status: 'failed', error: wireError(err), statusMessage: 'The call failed with a protocol error', inputRequests: undefined }, true);
+        }
+        if (signal.aborted) return await this.aborted(save, signal);
+        if (!isInputRequired(result)) {
+          const size = Buffer.byteLength(JSON.stringify(result));
+          if (size > this.o.maxResultBytes) {
+            return await save({ status: 'failed', error: { code: ErrorCode.InternalError, message: `The result (${size} bytes) exceeds the stored-result limit of ${this.o.maxResultBytes} bytes` }, inputRequests: undefined }, true);
+          }
+          return await save({ status: 'completed', result: result as unknown as Record<string, unknown>, inputRequests: undefined, statusMessage: undefined }, true);
+        }
+        const requests = Object.entries(result.inputRequests ?? {});
+        if (round > this.o.maxInputRounds || requests.length > this.o.maxInputRequests) {
+          const why = round > this.o.maxInputRounds ? `asked for input more than ${this.o.maxInputRounds} times` : `sent ${requests.length} input requests at once (at most ${this.o.maxInputRequests})`;
+          return await save({ status: 'failed', error: { code: ErrorCode.InternalError, message: `The tool ${why}` }, inputRequests: undefined }, true);
+        }
+        // Keys are unique over the task's life (the spec's rule): the round number prefixes the tool's own key.
+        const wire = Object.fromEntries(requests.map(([k, r]) => [`${round}.${k}`, r])) as Record<string, InputRequest>;
+        let answers: Record<string, unknown> = {};
+        if (requests.length > 0) {
+          await save({ status: 'input_required', inputRequests: wire, statusMessage: 'Waiting for the client to answer inputRequests' });
+          const got = await this.waitForAnswers(key, Object.keys(wire), running);
+          if (got === undefined) return await this.aborted(save, signal);
+          answers = Object.fromEntries(Object.entries(got).map(([k, v]) => [k.slice(k.indexOf('.') + 1), v]));
+          await save({ status: 'working', inputRequests: undefined, statusMessage: undefined });
+        }
+        current = work({ responses: answers, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) }, signal, () => true);
+      }
+    } catch (err) {
+      // The store failed mid-way: the record keeps its last state until its TTL.
+      this.onError(err);
+    }
+  }
+
+  private async aborted(save: (patch: Partial<StoredTask>, terminal?: boolean) => Promise<void>, signal: AbortSignal): Promise<void> {
+    if (signal.reason instanceof TaskCancelled) return save({ status: 'cancelled', statusMessage: 'Cancelled by the client', inputRequests: undefined }, true);
+    const message = signal.reason instanceof Error ? signal.reason.message : 'aborted';
+    return save({ status: 'failed', error: { code: ErrorCode.InternalError, message: `The task was stopped: ${message}` }, inputRequests: undefined }, true);
+  }
+
+  /** Resolves with the answers once every key is answered; undefined when the task is aborted or gone. */
+  private async waitForAnswers(key: string, keys: readonly string[], running: Running): Promise<Record<string, unknown> | undefined> {
+    const signal = running.abort.signal;
+    while (!signal.aborted) {
+      const view: TaskView | undefined = await this.store.read(key);
+      if (!view) return undefined;
+      if (view.cancelRequested) {
+        running.abort.abort(new TaskCancelled());
+        return undefined;
+      }
+      if (keys.every((k) => view.answered.includes(k))) return this.store.take(key, keys);
+      // Woken by a signal, else re-read now and then (a lost pub/sub message only delays).
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          running.waiters.delete(done);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, RECHECK_MS);
+        running.waiters.add(done);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+    return undefined;
+  }
+}
+
+class TaskCancelled extends Error {
+  constructor() {
+    super('cancelled by the client');
+  }
+}
+
+class TaskTimeout extends Error {
+  constructor(ms: number) {
+    super(`it ran longer than ${ms} ms`);
+  }
+}
+
+/** Store key of a task: bound to tenant and subject, so the same id under another caller is another (absent) key. */
+export function taskKey(scope: TaskScope, taskId: string): string {
+  return createHash('sha256').update(`${scope.tenantId}\n${scope.subject}\n${taskId}`).digest('base64url');
+}
+
+function isTerminal(status: StoredTask['status']): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+function isInputRequired(result: unknown): result is InputRequiredResult {
+  return typeof result === 'object' && result !== null && (result as { resultType?: unknown }).resultType === 'input_required';
+}
+
+/** The `DetailedTask` a reader sees: answered requests are no longer outstanding. */
+function detailed(view: TaskView): Record<string, unknown> {
+  const { task } = view;
+  const out: Record<string, unknown> = {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+  };
+  if (task.statusMessage !== undefined) out.statusMessage = task.statusMessage;
+  if (task.status === 'input_required') {
+    const outstanding = Object.entries(task.inputRequests ?? {}).filter(([k]) => !view.answered.includes(k));
+    // Everything answered: the owner is resuming the work.
+    if (outstanding.length === 0) {
+      out.status = 'working';
+      delete out.statusMessage;
+    } else out.inputRequests = Object.fromEntries(outstanding);
+  }
+  if (task.status === 'completed') out.result = task.result ?? {};
+  if (task.status === 'failed') out.error = task.error ?? { code: ErrorCode.InternalError, message: 'Internal error' };
+  return out;
+}
+
+function checkResponses(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new McpError(ErrorCode.InvalidParams, 'params.inputResponses must be an object of responses keyed like the task\'s inputRequests');
+  }
+  return value as Record<string, unknown>;
+}
+
+function wireError(err: unknown): { code: number; message: string; data?: unknown } {
+  if (err instanceof McpError) return err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data };
+  return { code: ErrorCode.InternalError, message: 'Internal error' };
+}

@@ -1,0 +1,64 @@
+import type { InputRequest } from '@switchboard/catalog';
+
+/** Task status of the tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`). */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** One task as stored: written only by the replica that runs it (its `owner`). */
+export interface StoredTask {
+  taskId: string;
+  tenantId: string;
+  /** The replica whose process runs the work (cancellation and answers are signalled there). */
+  owner: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** Outstanding requests by their (task-unique) key, while `input_required`. */
+  inputRequests?: Record<string, InputRequest>;
+  /** The final tool result, once `completed`. */
+  result?: Record<string, unknown>;
+  /** The JSON-RPC error, once `failed`. */
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** What a reader sees: the owner's record plus what clients sent since (answers, a cancel request). */
+export interface TaskView {
+  task: StoredTask;
+  /** Keys of `inputRequests` a client has answered and the owner has not taken yet. */
+  answered: readonly string[];
+  cancelRequested: boolean;
+}
+
+/** Why a create was refused: too many running tasks, or too many retained ones, for the tenant. */
+export type TaskCreateRefusal = 'live-cap' | 'retained-cap';
+
+/** Per-tenant bounds checked atomically at create. */
+export interface TaskCaps {
+  maxLive: number;
+  maxRetained: number;
+}
+
+/**
+ * Where task state lives so any replica can answer `tasks/get` / `tasks/update` /
+ * `tasks/cancel`. `key` is derived from tenant + subject + task id (so another caller's
+ * lookup misses); records expire `ttlMs` after creation.
+ */
+export interface TaskStore {
+  /** Stores a new task (durably: a read right after resolves it) unless a per-tenant cap refuses. */
+  create(key: string, task: StoredTask, caps: TaskCaps): Promise<TaskCreateRefusal | undefined>;
+  read(key: string): Promise<TaskView | undefined>;
+  /** The owner's write; `terminal` frees the task's live slot. */
+  write(key: string, task: StoredTask, terminal: boolean): Promise<void>;
+  /** A client's answers to outstanding input requests (the caller checked the keys are outstanding). */
+  answer(key: string, responses: Record<string, unknown>): Promise<void>;
+  /** The owner takes the answers for `keys` (they stop counting as answered). */
+  take(key: string, keys: readonly string[]): Promise<Record<string, unknown>>;
+  requestCancel(key: string): Promise<void>;
+  /** Tells the owner replica that `key` has news (an answer, a cancel request). */
+  signal(owner: string, key: string): Promise<void>;
+  /** Receives signals for this replica's tasks. */
+  listen(replicaId: string, onSignal: (key: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
