@@ -63,6 +63,11 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Tasks extension: state in Redis (any replica answers tasks/get), else in this process.
     this.tasks = new TaskManager({
       replicaId: this.clientRequests.replicaId,
+      taskAfterMs: config.TASKS_AFTER_MS,
+      ttlMs: config.TASKS_TTL_MS,
+      maxRunMs: config.TASKS_MAX_RUN_MS,
+      maxLive: config.TASKS_MAX_LIVE,
+      maxRetained: config.TASKS_MAX_RETAINED,
       ...(config.REDIS_URL ? { store: new RedisTaskStore(config.REDIS_URL, config.REDIS_NAMESPACE, logger) } : {}),
       onError: (err) => logger.warn({ err: (err as Error).message }, 'tasks: store failure'),
     });

@@ -181,6 +181,15 @@ const schema = z.object({
     .optional(),
   /** This replica's id on the server→client relay channel (default: random per process). */
   GATEWAY_REPLICA_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  /** Tasks extension: a task-supporting call still running after this long becomes a task (ms). */
+  TASKS_AFTER_MS: z.coerce.number().int().min(0).max(60_000).default(300),
+  /** How long a task stays readable after creation (its ttlMs); also bounds its run time. */
+  TASKS_TTL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+  /** Longest a task's work runs before it fails (capped by TASKS_TTL_MS). */
+  TASKS_MAX_RUN_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
+  /** Per tenant: running tasks (past it, calls are answered on their request) and tasks kept until their TTL. */
+  TASKS_MAX_LIVE: z.coerce.number().int().min(0).max(10_000).default(32),
+  TASKS_MAX_RETAINED: z.coerce.number().int().min(1).max(100_000).default(1_000),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
