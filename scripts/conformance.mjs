@@ -10,7 +10,8 @@
 // the other, against http://127.0.0.1:<port>/t/conformance/mcp:
 //   stable            conformance 0.1.16 (node_modules/conformance-stable), active suite
 //   next-2025-11-25   conformance 0.2.0-alpha.12 (node_modules/conformance-next), --requirements 2025-11-25
-//   next-2026-07-28   the same, --requirements 2026-07-28
+//   next-2026-07-28   the same, --requirements 2026-07-28, also counting the tasks extension's
+//                     server scenarios (`tasks-*`, which the suite runs but does not score)
 // each with its baseline from conformance/ (only what a stateless server cannot do; see
 // conformance/README.md). Results go to results/conformance/<run>/ (one folder per scenario
 // with checks.json, plus suite.log). Exits non-zero when any run fails its baseline.
@@ -57,6 +58,9 @@ const RUNS = [
     entry: 'node_modules/conformance-next/dist/index.js',
     args: ['--requirements', '2026-07-28', '--timeout', '15000'],
     baseline: 'conformance/expected-failures-next-2026-07-28.yml',
+    // The gateway implements the tasks extension (io.modelcontextprotocol/tasks, SEP-2663): its
+    // server scenarios (`tasks-*`, not scored by the suite) count here like the scored ones.
+    scoreExtensions: ['tasks-'],
   },
 ];
 
@@ -109,6 +113,7 @@ async function main() {
     if (r.unexpected.length > 0) console.log(`       unexpected failures: ${r.unexpected.join(', ')}`);
     if (r.stale.length > 0) console.log(`       listed as expected but passed (stale): ${r.stale.join(', ')}`);
     if (r.missing.length > 0) console.log(`       scored but produced no result: ${r.missing.join(', ')}`);
+    if (r.extensions.length > 0) console.log(`       of which extension scenarios (counted here): ${r.extensions.filter((s) => s.passed).length}/${r.extensions.length} passed`);
     if (r.notScored.length > 0) {
       const failing = r.notScored.filter((s) => !s.passed).map((s) => s.name);
       console.log(`       not scored (extension/pending): ${r.notScored.length - failing.length}/${r.notScored.length} passed${failing.length ? `; failing: ${failing.join(', ')}` : ''}`);
@@ -271,7 +276,10 @@ async function runSuite(run, url, home, topology) {
   const log = createWriteStream(logPath);
   const args = [join(ROOT, run.entry), 'server', '--url', url, ...run.args, '--expected-failures', join(ROOT, run.baseline), '-o', outDir];
   console.log(`\n▶ ${topology} · ${run.id}: ${run.label}`);
-  const scored = await scoredScenarios(run, home);
+  const revisionScored = await scoredScenarios(run, home);
+  // Extension scenarios this run counts too (named in the revision's requirements as `reason: extension`).
+  const extensionNames = revisionScored && run.scoreExtensions ? extensionScenarios(run).filter((n) => run.scoreExtensions.some((prefix) => n.startsWith(prefix))) : [];
+  const scored = revisionScored ? [...revisionScored, ...extensionNames] : undefined;
   const t0 = Date.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
@@ -296,12 +304,14 @@ async function runSuite(run, url, home, topology) {
   const scoredSet = scored ? new Set(scored) : undefined;
   const scenarios = scoredSet ? all.filter((s) => scoredSet.has(s.name)) : all;
   const notScored = scoredSet ? all.filter((s) => !scoredSet.has(s.name)) : [];
+  const extensions = all.filter((s) => extensionNames.includes(s.name));
   const failedNames = scenarios.filter((s) => !s.passed).map((s) => s.name);
   const expected = failedNames.filter((n) => expectedList.includes(n));
   const unexpected = failedNames.filter((n) => !expectedList.includes(n));
   const stale = expectedList.filter((n) => scenarios.some((s) => s.name === n && s.passed));
   const missing = scoredSet ? [...scoredSet].filter((n) => !all.some((s) => s.name === n)) : [];
-  const ok = code === 0 && !timedOut && scenarios.length > 0 && missing.length === 0;
+  // The suite's exit code covers what it scores; the extension scenarios counted here need their own check.
+  const ok = code === 0 && !timedOut && scenarios.length > 0 && missing.length === 0 && unexpected.length === 0;
   console.log(
     `  ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ` +
       `${scenarios.length - failedNames.length}/${scenarios.length} scenarios passed` +
@@ -322,7 +332,17 @@ async function runSuite(run, url, home, topology) {
     stale,
     missing,
     notScored,
+    extensions,
   };
+}
+
+/** Server scenarios the revision's requirements file lists as not scored because they belong to an extension. */
+function extensionScenarios(run) {
+  const i = run.args.indexOf('--requirements');
+  const file = join(ROOT, dirname(dirname(run.entry)), 'requirements', `${run.args[i + 1]}.yaml`);
+  const doc = parseYaml(readFileSync(file, 'utf8')) ?? {};
+  const list = Array.isArray(doc.not_scored) ? doc.not_scored : [];
+  return list.filter((e) => e && e.leg === 'server' && e.reason === 'extension' && typeof e.scenario === 'string').map((e) => e.scenario);
 }
 
 /**
