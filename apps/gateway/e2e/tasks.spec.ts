@@ -6,14 +6,63 @@
  * nothing of it.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { httpPost, modernHeaders, modernRequest, rpcError, rpcResult, startGateway, waitFor, type Json, type TestGateway } from './support/harness';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
-const TENANTS = [
+const TENANTS: Array<{ id: string; name: string; catalogs: unknown[] }> = [
   { id: 'conf', name: 'Conformance', catalogs: [{ builtin: 'conformance' }] },
   { id: 'other', name: 'Other', catalogs: [{ builtin: 'conformance' }] },
 ];
+
+/**
+ * A tenant's upstream (plain JSON-RPC over HTTP, 2025-11-25): `render` declares
+ * `execution.taskSupport: "optional"` and takes `ms` to answer; `quick` declares nothing.
+ * `aborted` counts calls the client cancelled (`notifications/cancelled`, or the request closed early).
+ */
+function slowUpstream(): Promise<{ url: string; aborted: () => number; close(): Promise<void> }> {
+  let aborted = 0;
+  const http: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { id?: unknown; method?: string; params?: { name?: string; arguments?: { ms?: number } } };
+      const reply = (result: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      if (msg.method === 'notifications/cancelled') aborted++;
+      if (msg.id === undefined) return void res.writeHead(202).end();
+      if (msg.method === 'initialize') return reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'render', version: '1' } });
+      if (msg.method === 'tools/list') {
+        return reply({
+          tools: [
+            { name: 'render', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } }, execution: { taskSupport: 'optional' } },
+            { name: 'quick', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' }, taskSupport: 'required' },
+          ],
+        });
+      }
+      if (msg.method === 'tools/call') {
+        const timer = setTimeout(() => reply({ content: [{ type: 'text', text: `rendered ${msg.params?.name}` }] }), msg.params?.arguments?.ms ?? 0);
+        res.on('close', () => {
+          if (!res.writableFinished) aborted++;
+          clearTimeout(timer);
+        });
+        return;
+      }
+      reply({});
+    });
+  });
+  return new Promise((resolve) =>
+    http.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`,
+        aborted: () => aborted,
+        close: () => new Promise<void>((r) => (http.closeAllConnections(), http.close(() => r()))),
+      }),
+    ),
+  );
+}
+let upstream: Awaited<ReturnType<typeof slowUpstream>>;
 const NAMESPACE = `e2e-tasks-${randomBytes(4).toString('hex')}:`;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -22,7 +71,9 @@ let b: TestGateway;
 let nextId = 1;
 
 beforeAll(async () => {
-  const shared = { GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'), REDIS_URL, REDIS_NAMESPACE: NAMESPACE, CATALOG_SOURCES: 'file' };
+  upstream = await slowUpstream();
+  TENANTS.push({ id: 'render', name: 'Render', catalogs: [{ upstream: { id: 'render', url: upstream.url } }] });
+  const shared = { GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'), REDIS_URL, REDIS_NAMESPACE: NAMESPACE, CATALOG_SOURCES: 'file', UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1' };
   a = await startGateway({ tenants: TENANTS, env: { ...shared, GATEWAY_REPLICA_ID: 'tasks-a' }, listen: true });
   b = await startGateway({ tenants: TENANTS, env: { ...shared, GATEWAY_REPLICA_ID: 'tasks-b' }, listen: true });
 }, 60_000);
@@ -30,6 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await a?.close();
   await b?.close();
+  await upstream?.close();
   const redis = new Redis(REDIS_URL);
   const keys = await redis.keys(`${NAMESPACE}*`);
   if (keys.length > 0) await redis.del(...keys);
@@ -56,9 +108,9 @@ async function get(gw: TestGateway, tenant: string, taskId: string): Promise<Jso
   return rpcResult(res);
 }
 
-function until(gw: TestGateway, taskId: string, status: string): Promise<Json> {
+function until(gw: TestGateway, taskId: string, status: string, tenant = 'conf'): Promise<Json> {
   return waitFor(`task ${status} on ${gw.baseUrl}`, async () => {
-    const task = await get(gw, 'conf', taskId);
+    const task = await get(gw, tenant, taskId);
     return task.status === status ? task : undefined;
   }, 20_000, 100);
 }
@@ -144,4 +196,23 @@ test('bad tasks/* params are -32602 naming the field, never a 500', async () => 
   const bad = await rpc(b, 'conf', 'tasks/update', { taskId: created.taskId, inputResponses: [1, 2] });
   expect(rpcError(bad).message).toContain('params.inputResponses');
   await rpc(a, 'conf', 'tasks/cancel', { taskId: created.taskId });
+});
+
+test("an upstream tool that declares execution.taskSupport 'optional' becomes a gateway task when slow; cancel on B cancels the upstream call made by A", async () => {
+  const created = await call(a, 'render', 'render', { ms: 800 });
+  expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+  const done = await until(b, created.taskId as string, 'completed', 'render');
+  expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'rendered render' }] });
+
+  const before = upstream.aborted();
+  const long = await call(a, 'render', 'render', { ms: 60_000 });
+  await rpc(b, 'render', 'tasks/cancel', { taskId: long.taskId });
+  await until(b, long.taskId as string, 'cancelled', 'render');
+  await waitFor('the upstream call to be cancelled', () => (upstream.aborted() > before ? true : undefined), 10_000);
+
+  // Without the declaration (and whatever the upstream claims in a field of ours) a tool is never a task.
+  const quick = await call(a, 'render', 'quick', {});
+  expect(quick).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'rendered quick' }] });
+  const undeclared = rpcResult(await rpc(a, 'render', 'tools/call', { name: 'quick', arguments: {} }, false));
+  expect(undeclared.content).toEqual([{ type: 'text', text: 'rendered quick' }]);
 });

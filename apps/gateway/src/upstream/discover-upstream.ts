@@ -47,7 +47,7 @@ async function listEverything(client: Client, transport: StreamableHTTPClientTra
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         const res = await client.listTools(cursor ? { cursor } : {}, opts);
-        out.tools.push(...(res.tools as ToolDefinition[]));
+        out.tools.push(...(res.tools as ToolDefinition[]).map(withTaskSupport));
         cursor = res.nextCursor;
         if (!cursor) break;
       }
@@ -80,4 +80,22 @@ async function listEverything(client: Client, transport: StreamableHTTPClientTra
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+/**
+ * An upstream tool that declares 2025-11-25 `execution.taskSupport: "optional"` may run long
+ * (the SDK answers a plain call by waiting for its own task): the gateway then lets such a
+ * call become a gateway task for clients that declared the tasks extension. `required` needs
+ * a task-augmented upstream call, which the gateway does not make, so it is not carried over.
+ * The upstream's own fields are kept as they came (publishing never copies unknown ones).
+ */
+function withTaskSupport(tool: ToolDefinition): ToolDefinition {
+  const execution = (tool as { execution?: unknown }).execution;
+  const support = typeof execution === 'object' && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
+  if (support !== 'optional') {
+    const { taskSupport: _dropped, ...rest } = tool;
+    void _dropped;
+    return rest;
+  }
+  return { ...tool, taskSupport: 'optional' };
 }
