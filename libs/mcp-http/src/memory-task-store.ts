@@ -15,6 +15,7 @@ interface Entry {
 export class MemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
   private listener: ((key: string) => void) | undefined;
+  private readonly beats = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -41,7 +42,8 @@ export class MemoryTaskStore implements TaskStore {
 
   async write(key: string, task: StoredTask, terminal: boolean): Promise<void> {
     const entry = this.entry(key);
-    if (!entry) return;
+    // A terminal record stays as it is (a reader may have failed the task of a replica it thought gone).
+    if (!entry || ['completed', 'failed', 'cancelled'].includes(entry.task.status)) return;
     entry.task = structuredClone(task);
     if (terminal) entry.live = false;
   }
@@ -67,6 +69,14 @@ export class MemoryTaskStore implements TaskStore {
   async requestCancel(key: string): Promise<void> {
     const entry = this.entry(key);
     if (entry) entry.cancelRequested = true;
+  }
+
+  async heartbeat(replicaId: string, ttlMs: number): Promise<void> {
+    this.beats.set(replicaId, this.now() + ttlMs);
+  }
+
+  async isAlive(replicaId: string): Promise<boolean> {
+    return (this.beats.get(replicaId) ?? 0) > this.now();
   }
 
   async signal(_owner: string, key: string): Promise<void> {

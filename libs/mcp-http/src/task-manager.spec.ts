@@ -231,3 +231,43 @@ test('a tool that asks too often or too much at once fails its task', async () =
   gate.resolve();
   expect(((await until(tasks, taskId, 'failed')).error as { message: string }).message).toContain('2 input requests at once (at most 1)');
 });
+
+test("a task whose replica is gone (no heartbeat) is reported failed by the others, and frees its live slot", async () => {
+  let now = 5_000_000;
+  const store = new MemoryTaskStore(() => now);
+  const owner = manager({ store, replicaId: 'owner', maxLive: 1 });
+  const reader = manager({ store, replicaId: 'reader', maxLive: 1 });
+  const g = gated(() => text('never'));
+  const { taskId } = (await owner.run(scope, g.work, { responses: {} }, never)) as { taskId: string };
+  // Alive: the other replica reads it as running.
+  expect((await reader.handle('tasks/get', { taskId }, scope, true)).status).toBe('working');
+  now += 16_000;
+  const failed = await reader.handle('tasks/get', { taskId }, scope, true);
+  expect(failed).toMatchObject({ status: 'failed', error: { code: -32603 } });
+  expect((failed.error as { message: string }).message).toContain('stopped before it finished');
+  const next = gated(() => text('next'));
+  expect(await reader.run(scope, next.work, { responses: {} }, never)).toMatchObject({ resultType: 'task' });
+  next.release();
+  // The owner finishing late does not turn the reported failure into a success.
+  g.release();
+  await new Promise((r) => setImmediate(r));
+  const deadline = Date.now() + 2_000;
+  while (owner.runningHere > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  expect((await reader.handle('tasks/get', { taskId }, scope, true)).status).toBe('failed');
+});
+
+test('close records how running tasks ended before the store closes', async () => {
+  const store = new MemoryTaskStore();
+  const tasks = manager({ store });
+  const g = gated(() => text('cut'));
+  const { taskId } = (await tasks.run(scope, g.work, { responses: {} }, never)) as { taskId: string };
+  const key = taskKey(scope, taskId);
+  const original = store.close.bind(store);
+  let atClose: unknown;
+  store.close = async () => {
+    atClose = (await store.read(key))?.task.status;
+    return original();
+  };
+  await tasks.close();
+  expect(atClose).toBe('failed');
+});

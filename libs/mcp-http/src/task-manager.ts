@@ -86,6 +86,11 @@ interface Running {
 }
 
 const RECHECK_MS = 1_000;
+/** A replica renews its heartbeat this often, valid for HEARTBEAT_TTL_MS (so two renewals may be missed). */
+const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_TTL_MS = 15_000;
+/** On close, how long running tasks get to record their end before the store closes. */
+const CLOSE_GRACE_MS = 2_000;
 
 /**
  * The tasks extension (SEP-2663) for tools that support tasks: a call that is still running
@@ -100,6 +105,8 @@ export class TaskManager {
   readonly ready: Promise<void>;
   private readonly store: TaskStore;
   private readonly running = new Map<string, Running>();
+  private readonly drives = new Set<Promise<void>>();
+  private heartbeatTimer: NodeJS.Timeout | undefined;
   private readonly o: Required<Omit<TaskManagerOptions, 'store' | 'replicaId' | 'onError'>>;
   private readonly onError: (err: unknown) => void;
 
@@ -165,6 +172,8 @@ export class TaskManager {
     const key = taskKey(scope, task.taskId);
     let refused;
     try {
+      // The heartbeat first: a reader elsewhere must never see the new task's owner as gone.
+      await this.beat();
       refused = await this.store.create(key, task, { maxLive: this.o.maxLive, maxRetained: this.o.maxRetained });
     } catch (err) {
       this.onError(err);
@@ -186,10 +195,13 @@ export class TaskManager {
     };
     this.running.set(key, running);
     const deadline = setTimeout(() => abort.abort(new TaskTimeout(this.o.maxRunMs)), this.o.maxRunMs);
-    void this.drive(key, task, first, work, running).finally(() => {
+    const drive = this.drive(key, task, first, work, running).finally(() => {
       clearTimeout(deadline);
       this.running.delete(key);
+      this.drives.delete(drive);
+      if (this.running.size === 0) this.stopBeating();
     });
+    this.drives.add(drive);
     return { resultType: 'task', taskId: task.taskId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
   }
 
@@ -208,6 +220,19 @@ export class TaskManager {
     const view = await this.store.read(key);
     if (!view) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, { taskId: taskId.slice(0, 64) });
     const terminal = isTerminal(view.task.status);
+    if (!terminal && view.task.owner !== this.replicaId && !(await this.store.isAlive(view.task.owner))) {
+      // Its replica is gone (crashed, or stopped past its grace): the work will never finish.
+      const failed: StoredTask = {
+        ...view.task,
+        status: 'failed',
+        lastUpdatedAt: new Date().toISOString(),
+        statusMessage: 'The server running this task stopped before it finished',
+        error: { code: ErrorCode.InternalError, message: 'The server running this task stopped before it finished; call the tool again' },
+      };
+      delete failed.inputRequests;
+      await this.store.write(key, failed, true);
+      return method === 'tasks/get' ? detailed({ ...view, task: failed }) : {};
+    }
     switch (method) {
       case 'tasks/get':
         return detailed(view);
@@ -234,8 +259,27 @@ export class TaskManager {
 
   /** Stops listening and aborts what runs here (their records stay until their TTL). */
   async close(): Promise<void> {
-    for (const r of this.running.values()) r.abort.abort(new Error('server shutting down'));
+    for (const r of this.running.values()) r.abort.abort(new Error('the server shut down'));
+    // Let the tasks record how they ended (bounded), then stop.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.drives]), new Promise((r) => (timer = setTimeout(r, CLOSE_GRACE_MS)))]);
+    clearTimeout(timer);
+    this.stopBeating();
     await this.store.close();
+  }
+
+  /** Keeps this replica's heartbeat current while it runs tasks (readers elsewhere fail the tasks of a dead owner). */
+  private async beat(): Promise<void> {
+    if (this.heartbeatTimer) return;
+    await this.store.heartbeat(this.replicaId, HEARTBEAT_TTL_MS);
+    if (this.heartbeatTimer) return;
+    this.heartbeatTimer = setInterval(() => void this.store.heartbeat(this.replicaId, HEARTBEAT_TTL_MS).catch((err: unknown) => this.onError(err)), HEARTBEAT_MS);
+    this.heartbeatTimer.unref();
+  }
+
+  private stopBeating(): void {
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
   }
 
   private async onSignal(key: string): Promise<void> {

@@ -49,7 +49,7 @@ export interface TaskStore {
   /** Stores a new task (durably: a read right after resolves it) unless a per-tenant cap refuses. */
   create(key: string, task: StoredTask, caps: TaskCaps): Promise<TaskCreateRefusal | undefined>;
   read(key: string): Promise<TaskView | undefined>;
-  /** The owner's write; `terminal` frees the task's live slot. */
+  /** The owner's write; `terminal` frees the task's live slot. No-op on an expired or already terminal record. */
   write(key: string, task: StoredTask, terminal: boolean): Promise<void>;
   /** A client's answers to outstanding input requests (the caller checked the keys are outstanding). */
   answer(key: string, responses: Record<string, unknown>): Promise<void>;
@@ -58,6 +58,10 @@ export interface TaskStore {
   requestCancel(key: string): Promise<void>;
   /** Tells the owner replica that `key` has news (an answer, a cancel request). */
   signal(owner: string, key: string): Promise<void>;
+  /** Marks this replica alive for `ttlMs` (repeated while it runs tasks' work). */
+  heartbeat(replicaId: string, ttlMs: number): Promise<void>;
+  /** Whether a replica's heartbeat is current (a task owned by a dead replica will never finish). */
+  isAlive(replicaId: string): Promise<boolean>;
   /** Receives signals for this replica's tasks. */
   listen(replicaId: string, onSignal: (key: string) => void): Promise<void>;
   close(): Promise<void>;

@@ -40,6 +40,9 @@ test('create is durable at once and expires with the TTL; writes keep that TTL a
   await store.write('k1', { ...task('id1', 'ten', 5_000), status: 'completed', result: { content: [] } }, true);
   expect((await store.read('k1'))!.task.status).toBe('completed');
   expect(await redis.pttl(`${NS}sb:task:k1`)).toBeLessThanOrEqual(ttl);
+  // Terminal stays terminal.
+  await store.write('k1', { ...task('id1', 'ten', 5_000), status: 'working' }, false);
+  expect((await store.read('k1'))!.task.status).toBe('completed');
   await store.write('gone', task('x'), false);
   expect(await redis.exists(`${NS}sb:task:gone`)).toBe(0);
   expect(await store.read('nope')).toBeUndefined();
@@ -73,4 +76,11 @@ test('answers are kept once per key until the owner takes them; a cancel request
   const deadline = Date.now() + 5_000;
   while (!signals.includes('q1') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   expect(signals).toContain('q1');
+});
+
+test('a heartbeat makes a replica alive until it lapses', async () => {
+  expect(await store.isAlive('hb')).toBe(false);
+  await store.heartbeat('hb', 5_000);
+  expect(await store.isAlive('hb')).toBe(true);
+  expect(await redis.pttl(`${NS}sb:tasks-replica:hb`)).toBeLessThanOrEqual(5_000);
 });

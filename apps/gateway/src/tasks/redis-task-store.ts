@@ -21,10 +21,29 @@ return 0
 `;
 
 /**
+ * An owner's write: never revives an expired record (no key ⇒ nothing), never changes a
+ * terminal one (a reader may have failed the task of a replica it thought gone), keeps the TTL.
+ * KEYS: record, live set, answers, cancel. ARGV: json, terminal (1/0).
+ */
+const WRITE = `
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+local status = cjson.decode(current).status
+if status == 'completed' or status == 'failed' or status == 'cancelled' then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+if ARGV[2] == '1' then
+  redis.call('ZREM', KEYS[2], KEYS[1])
+  redis.call('DEL', KEYS[3], KEYS[4])
+end
+return 1
+`;
+
+/**
  * Task state shared by every gateway replica (tasks extension). Keys, under the namespace:
  * `sb:task:<key>` the owner's record (JSON, expires at the task's TTL), `sb:task:<key>:in`
  * clients' answers (hash), `sb:task:<key>:cancel` a cancel request, `sb:tasks:<tenant>:live`
- * / `:all` the tenant's running and retained tasks (sorted by expiry, for the caps). Owners
+ * / `:all` the tenant's running and retained tasks (sorted by expiry, for the caps),
+ * `sb:tasks-replica:<replica>` a replica's heartbeat (its tasks fail when it is gone). Owners
  * are signalled on `sb:tasks:<replica>` (pub/sub); a lost signal only delays (owners re-read).
  */
 export class RedisTaskStore implements TaskStore {
@@ -70,10 +89,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async write(key: string, task: StoredTask, terminal: boolean): Promise<void> {
-    // KEEPTTL: a record never outlives the TTL it was created with; XX: an expired one is not revived.
-    const multi = this.redis.multi().set(this.record(key), JSON.stringify(task), 'KEEPTTL', 'XX');
-    if (terminal) multi.zrem(this.tenantSet(task.tenantId, 'live'), this.record(key)).del(this.answers(key), this.cancel(key));
-    await multi.exec();
+    await this.redis.eval(WRITE, 4, this.record(key), this.tenantSet(task.tenantId, 'live'), this.answers(key), this.cancel(key), JSON.stringify(task), terminal ? '1' : '0');
   }
 
   async answer(key: string, responses: Record<string, unknown>): Promise<void> {
@@ -99,6 +115,14 @@ export class RedisTaskStore implements TaskStore {
   async requestCancel(key: string): Promise<void> {
     const ttl = await this.redis.pttl(this.record(key));
     if (ttl > 0) await this.redis.set(this.cancel(key), '1', 'PX', ttl);
+  }
+
+  async heartbeat(replicaId: string, ttlMs: number): Promise<void> {
+    await this.redis.set(this.beat(replicaId), '1', 'PX', ttlMs);
+  }
+
+  async isAlive(replicaId: string): Promise<boolean> {
+    return (await this.redis.exists(this.beat(replicaId))) === 1;
   }
 
   async signal(owner: string, key: string): Promise<void> {
@@ -129,6 +153,10 @@ export class RedisTaskStore implements TaskStore {
 
   private tenantSet(tenantId: string, which: 'live' | 'all'): string {
     return `${this.namespace}sb:tasks:${tenantId}:${which}`;
+  }
+
+  private beat(replicaId: string): string {
+    return `${this.namespace}sb:tasks-replica:${replicaId}`;
   }
 
   private channel(replicaId: string): string {
