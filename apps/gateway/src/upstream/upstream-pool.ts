@@ -11,7 +11,7 @@ import { limitResponseBytes, stripForbiddenHeaders, ResponseTooLargeError, type 
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { Logger } from 'pino';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker';
-import type { ConnectorCredential } from '../auth/connector-tokens';
+import { CONNECTOR_ERRORS, type ConnectorCredential } from '../auth/connector-tokens';
 import { Semaphore, SemaphoreFullError } from './semaphore';
 import { classifyUpstreamError, countsAgainstUpstream, GatewayRefusal, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
 
@@ -112,16 +112,12 @@ export class UpstreamPool implements UpstreamInvoker {
   constructor(private readonly options: UpstreamPoolOptions) {}
 
   async callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
-    const pending = this.options.connectorCredential?.(ctx.tenantId, route.serverId, ctx);
-    if (pending) {
-      const credential = await pending;
-      if (credential.kind === 'link') {
-        return { isError: true, content: [{ type: 'text', text: `Connect your ${route.serverId} account first, then retry: ${credential.linkUrl}` }] };
-      }
-      if (credential.kind === 'error') return { isError: true, content: [{ type: 'text', text: `Upstream server ${route.serverId}: ${credential.message}` }] };
-      // The user's own upstream token replaces the static credential (connections are keyed by it).
-      route = { ...route, headers: { ...route.headers, authorization: `Bearer ${credential.token}` } };
+    const withCredential = await this.userCredential(route, ctx);
+    if ('failure' in withCredential) {
+      const f = withCredential.failure;
+      return { isError: true, content: [{ type: 'text', text: `${f.code}: ${f.message}` }], _meta: { 'switchboard/error': { code: f.code, upstream: route.serverId, ...(f.linkUrl ? { linkUrl: f.linkUrl } : {}) } } };
     }
+    route = withCredential.route;
     try {
       return await this.withClient(route, ctx, async (client, opts) => {
         const res = await client.callTool({ name: route.upstreamName, arguments: args }, {
@@ -136,19 +132,40 @@ export class UpstreamPool implements UpstreamInvoker {
   }
 
   async readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
+    const r = await this.userCredential(route, ctx);
+    if ('failure' in r) throw connectorError(route, r.failure);
     try {
-      return (await this.withClient(route, ctx, (client, opts) => client.readResource({ uri }, opts))) as ReadResourceResult;
+      return (await this.withClient(r.route, ctx, (client, opts) => client.readResource({ uri }, opts))) as ReadResourceResult;
     } catch (err) {
-      throw this.wireError(route, err);
+      throw this.wireError(r.route, err);
     }
   }
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
+    const r = await this.userCredential(route, ctx);
+    if ('failure' in r) throw connectorError(route, r.failure);
     try {
-      return (await this.withClient(route, ctx, (client, opts) => client.getPrompt({ name: route.upstreamName, arguments: args }, opts))) as GetPromptResult;
+      return (await this.withClient(r.route, ctx, (client, opts) => client.getPrompt({ name: route.upstreamName, arguments: args }, opts))) as GetPromptResult;
     } catch (err) {
-      throw this.wireError(route, err);
+      throw this.wireError(r.route, err);
     }
+  }
+
+  /**
+   * For a per-user connector route: the route with the user's own upstream token as its only
+   * credential (replacing any static one; connections are keyed by it), or a coded failure
+   * (not linked ⇒ the link URL). Other routes pass unchanged.
+   */
+  private async userCredential(route: UpstreamRoute, ctx: InvokeContext): Promise<{ route: UpstreamRoute } | { failure: ConnectorFailure }> {
+    const pending = this.options.connectorCredential?.(ctx.tenantId, route.serverId, ctx);
+    if (!pending) return { route };
+    const credential = await pending;
+    if (credential.kind === 'link') {
+      const again = credential.reason === 'refresh_failed' ? `Your ${route.serverId} account must be connected again` : `Connect your ${route.serverId} account first`;
+      return { failure: { code: CONNECTOR_ERRORS.notLinked, message: `${again}, then retry: ${credential.linkUrl}`, linkUrl: credential.linkUrl } };
+    }
+    if (credential.kind === 'error') return { failure: { code: credential.code, message: `Upstream server ${route.serverId}: ${credential.message}` } };
+    return { route: { ...route, headers: { ...route.headers, authorization: `Bearer ${credential.token}` } } };
   }
 
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
@@ -435,6 +452,17 @@ export class UpstreamPool implements UpstreamInvoker {
     if (inner instanceof GatewayRefusal) data.code = inner.code;
     return new McpError(ErrorCode.InternalError, this.describe(route, err), data);
   }
+}
+
+interface ConnectorFailure {
+  code: string;
+  message: string;
+  linkUrl?: string;
+}
+
+/** A connector failure on resources/prompts: a JSON-RPC error carrying the same code and link. */
+function connectorError(route: UpstreamRoute, f: ConnectorFailure): McpError {
+  return new McpError(ErrorCode.InvalidRequest, `${f.code}: ${f.message}`, { code: f.code, upstream: route.serverId, ...(f.linkUrl ? { linkUrl: f.linkUrl } : {}) });
 }
 
 /** An upstream call's error with its classification (the cause is the original error). */
