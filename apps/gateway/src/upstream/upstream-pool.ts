@@ -43,6 +43,8 @@ export interface UpstreamPoolOptions {
    * the call carries the user's vaulted token instead of the route's static credential.
    */
   connectorCredential?: (tenantId: string, serverId: string, ctx: InvokeContext) => Promise<ConnectorCredential> | undefined;
+  /** Open upstream connections kept per replica (default 5000): past it the least recently used idle ones close. */
+  maxConnections?: number;
 }
 
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
@@ -86,6 +88,11 @@ function relayedCapabilities(capabilities: Record<string, unknown> | undefined):
   if (!capabilities) return [];
   return (Object.keys(RELAYED) as RelayedCapability[]).filter((c) => Object.hasOwn(capabilities, c));
 }
+
+/** Open upstream connections per replica before idle ones are closed (least recently used first). */
+const DEFAULT_MAX_CONNECTIONS = 5_000;
+/** Connections looked at per eviction (busy ones are skipped), so a full table never costs a long scan. */
+const EVICTION_SCAN = 64;
 
 /** The revision a `protocol: 'modern'` upstream is spoken to in (stateless: `server/discover`, per-request `_meta`). */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -171,6 +178,11 @@ export class UpstreamPool implements UpstreamInvoker {
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
   circuitState(route: UpstreamRoute, tenantId: string): 'closed' | 'open' | 'half-open' {
     return this.breakers.get(upstreamKey(tenantId, route))?.state ?? 'closed';
+  }
+
+  /** Upstream connections open in this replica (bounded by `maxConnections`). */
+  connectionCount(): number {
+    return this.connections.size;
   }
 
   /** Upstream calls a tenant has in flight (or waiting) in this replica. */
@@ -313,7 +325,12 @@ export class UpstreamPool implements UpstreamInvoker {
 
   private async connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedCapability[]): Promise<Connection> {
     let conn = this.connections.get(key);
-    if (!conn) {
+    if (conn) {
+      // Most recently used last: eviction takes the idle connection unused the longest.
+      this.connections.delete(key);
+      this.connections.set(key, conn);
+    } else {
+      this.evictIdle();
       const calls = new Set<AbortController>();
       // The connection runs in its own scope (not the first caller's): a later break of a stream it
       // opened (the legacy SSE transport's GET stream carries every answer) fails the calls waiting on it.
@@ -394,6 +411,20 @@ export class UpstreamPool implements UpstreamInvoker {
    */
   private transportFetch(tenantId: string): { fetch: GuardedFetch; redirectPolicy?: 'follow' } {
     return this.options.fetchFactory ? { fetch: this.fetchFor(tenantId), redirectPolicy: 'follow' } : { fetch: this.fetchFor(tenantId) };
+  }
+
+  /**
+   * Keeps the connection table bounded: per-user connector tokens key one connection each (and
+   * a refresh opens another), so past `maxConnections` the least recently used idle ones close.
+   */
+  private evictIdle(): void {
+    const max = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    if (this.connections.size < max) return;
+    let scanned = 0;
+    for (const [key, conn] of this.connections) {
+      if (this.connections.size < max || scanned++ >= EVICTION_SCAN) break;
+      if (conn.calls.size === 0) this.drop(key);
+    }
   }
 
   private drop(key: string): void {
