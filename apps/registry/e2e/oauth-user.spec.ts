@@ -192,6 +192,21 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
     expect(published.status).toBe(200);
     // A published per-user server keeps its connector (without it calls would carry no credential).
     expect((await api(registry.url, key, 'DELETE', '/v1/servers/crm/connector')).status).toBe(409);
+    // Published while the tenant is still open: a per-user server fails closed (no user to act for), the upstream sees nothing.
+    const before = upstream.bearers.length;
+    for (const g of gateways) {
+      const open = await until('published on the gateway', async () => {
+        const r = await fetch(mcpUrl(g), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+        });
+        const body = (await r.json()) as { result?: ToolAnswer };
+        return body.result?.isError ? body.result : undefined;
+      }, 15_000);
+      expect(open._meta?.['switchboard/error']?.code).toBe('GW_CONNECTOR_SIGN_IN_REQUIRED');
+    }
+    expect(upstream.bearers.length).toBe(before);
     const prot = await api(registry.url, key, 'PATCH', '/v1/tenant/auth', { protected: true });
     expect(prot.status).toBe(200);
     await until(
