@@ -2,8 +2,15 @@ import { createServer, type Server } from 'node:http';
 import { CONNECTOR_ERRORS, ConnectorTokens } from './connector-tokens';
 
 /** A loopback stand-in for the auth service's token-exchange endpoint, answering what the test sets. */
-async function fakeVault(): Promise<{ url: string; hits: number; answer: { status: number; body: string }; close(): Promise<void> }> {
-  const state = { url: '', hits: 0, answer: { status: 200, body: '{}' }, close: async () => undefined };
+interface FakeVault {
+  url: string;
+  hits: number;
+  answer: { status: number; body: string };
+  close(): Promise<void>;
+}
+
+async function fakeVault(): Promise<FakeVault> {
+  const state: FakeVault = { url: '', hits: 0, answer: { status: 200, body: '{}' }, close: async () => undefined };
   const server: Server = createServer((req, res) => {
     state.hits++;
     req.resume();
@@ -17,7 +24,7 @@ async function fakeVault(): Promise<{ url: string; hits: number; answer: { statu
 }
 
 describe('ConnectorTokens', () => {
-  let vault: Awaited<ReturnType<typeof fakeVault>>;
+  let vault: FakeVault;
   const user = { ok: true as const, subject: 'acme|carol', scopes: [], token: 'client-token' };
 
   beforeEach(async () => {
