@@ -130,8 +130,6 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
           AUTH_PUBLIC_URL: authUrl,
           AUTH_INTERNAL_URL: internalUrls[i]!,
           AUTH_INTERNAL_TOKEN: env.internalToken,
-          // Every call asks the vault: an unlink is seen by the very next call on every replica.
-          CONNECTOR_TOKEN_CACHE_MS: '0',
           UPSTREAM_TIMEOUT_MS: '5000',
           UPSTREAM_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1',
         }),

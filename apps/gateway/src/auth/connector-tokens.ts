@@ -73,7 +73,7 @@ export class ConnectorTokens {
     }
     if (res.ok && typeof body.access_token === 'string') {
       const lifetimeMs = typeof body.expires_in === 'number' ? body.expires_in * 1000 : 300_000;
-      const keepMs = Math.min(Math.max(0, lifetimeMs - EARLY_EXPIRY_MS), this.options.cacheMs ?? 10_000);
+      const keepMs = Math.min(Math.max(0, lifetimeMs - EARLY_EXPIRY_MS), this.options.cacheMs ?? 0);
       if (keepMs > 0) {
         if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
         this.cache.set(key, { token: body.access_token, until: Date.now() + keepMs });
