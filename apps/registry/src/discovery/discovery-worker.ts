@@ -58,7 +58,10 @@ export class DiscoveryWorker {
   private async process(job: Job): Promise<unknown> {
     if (job.name === 'discover') return this.discover(job as Job<DiscoverJobData>);
     if (job.name === 'refresh-all') {
-      const rows = await this.db.query<{ tenant_id: string; id: string }>('SELECT tenant_id, id FROM registry.servers');
+      // `oauth_user` servers only once they have a connector (until then a periodic failure would only add noise).
+      const rows = await this.db.query<{ tenant_id: string; id: string }>(
+        "SELECT s.tenant_id, s.id FROM registry.servers s WHERE s.auth_mode <> 'oauth_user' OR EXISTS (SELECT 1 FROM registry.tenant_connectors c WHERE c.tenant_id = s.tenant_id AND c.server_id = s.id)",
+      );
       for (const r of rows) {
         const jobId = await this.queue.enqueue(r.tenant_id, r.id, 'refresh', (job.data as { traceparent?: string }).traceparent);
         await markQueued(this.db, r.tenant_id, r.id, jobId);
