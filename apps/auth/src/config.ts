@@ -64,6 +64,8 @@ const schema = z.object({
    * secrets the registry seals into tenant documents. Default: the registry's public dev key.
    */
   CATALOG_SECRETS_KEY: z.string().min(1).default(DEV_CATALOG_SECRETS_KEY),
+  /** A vaulted upstream token is refreshed when it expires within this many seconds (before it is handed out). */
+  VAULT_REFRESH_SKEW_S: z.coerce.number().int().min(0).max(3600).default(30),
   /** Access-token lifetime in seconds (JWTs cannot be revoked, so keep it short). */
   ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(30).max(3600).default(300),
   /** Refresh-token lifetime in seconds (each rotation issues a fresh one with this lifetime, capped by the grant). */

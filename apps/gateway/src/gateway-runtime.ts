@@ -90,7 +90,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Tenant-registered upstreams (registry source) go through the SSRF guard at connect time;
     // the file source's upstreams are operator configuration.
     const registry = Boolean(config.REGISTRY_URL || config.REDIS_URL);
-    const connectorTokens = new ConnectorTokens({ authUrl: config.AUTH_INTERNAL_URL ?? config.AUTH_PUBLIC_URL, internalToken: config.AUTH_INTERNAL_TOKEN });
+    const connectorTokens = new ConnectorTokens({ authUrl: config.AUTH_INTERNAL_URL ?? config.AUTH_PUBLIC_URL, internalToken: config.AUTH_INTERNAL_TOKEN, cacheMs: config.CONNECTOR_TOKEN_CACHE_MS });
     this.upstream = new UpstreamPool({
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY,

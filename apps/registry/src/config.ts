@@ -102,6 +102,12 @@ const schema = z.object({
    */
   CONSOLE_ISSUER_INTERNAL_URL: z.url().optional(),
   /**
+   * The auth service's internal base URL (its vault): the registry links the tenant admin's
+   * upstream account for `oauth_user` servers and fetches that token to discover them
+   * (Bearer INTERNAL_TOKEN). Unset ⇒ `oauth_user` servers cannot be linked or discovered.
+   */
+  AUTH_INTERNAL_URL: z.url().optional(),
+  /**
    * The registry's public base URL: the console's redirect URI is `${REGISTRY_PUBLIC_URL}/console/callback`
    * and platform tokens' audience `${REGISTRY_PUBLIC_URL}/v1`. Default `http://${REGISTRY_HOST}:${REGISTRY_PORT}`
    * (with port 0, the address actually bound). An https URL makes the session cookie `Secure`.

@@ -22,6 +22,7 @@ import { Publisher } from './publishing/publisher';
 import { RedisReconciler } from './publishing/redis-reconciler';
 import type { RegistryContext } from './registry-context';
 import { RegistryModule } from './registry.module';
+import { ConnectorVault } from './servers/connector-vault';
 import { Credentials } from './servers/credentials';
 
 export interface Registry {
@@ -47,6 +48,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   const box = new SecretBox(config.secretsKey);
   const policy = { allowHosts: config.REGISTRY_ALLOW_HTTP_HOSTS };
   const credentials = new Credentials(db, box, policy);
+  const vault = new ConnectorVault(config.AUTH_INTERNAL_URL, config.INTERNAL_TOKEN);
   if (config.REGISTRY_CRASH_AT) logger.warn({ step: config.REGISTRY_CRASH_AT }, 'REGISTRY_CRASH_AT is set: this process kills itself at that step of every publish (chaos tests only)');
   const publisher = new Publisher(db, redis, config.REDIS_NAMESPACE, credentials, box, config.TOOL_GRACE_SECONDS, logger, { crashAt: config.REGISTRY_CRASH_AT });
   const queue = new DiscoveryQueue({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, attempts: config.DISCOVERY_ATTEMPTS, refreshMs: config.DISCOVERY_REFRESH_MS });
@@ -62,9 +64,9 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
     : undefined;
   const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
   const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, { namespace: config.REDIS_NAMESPACE, verifyMs: config.REGISTRY_REDIS_VERIFY_MS, outboxMinAgeMs: 5_000 });
-  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, publisher, queue, policy, logger, sessions, platform };
+  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, logger, sessions, platform };
   const worker = config.REGISTRY_WORKER
-    ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger)
+    ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger, vault)
     : undefined;
   const drainer = config.USAGE_DRAIN
     ? new UsageDrainer(db, {

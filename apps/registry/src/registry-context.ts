@@ -9,6 +9,7 @@ import type { Database } from './db/database';
 import type { DiscoveryQueue } from './discovery/discovery-queue';
 import type { Authenticator } from './http/authenticator';
 import type { Publisher } from './publishing/publisher';
+import type { ConnectorVault } from './servers/connector-vault';
 import type { Credentials } from './servers/credentials';
 
 /** The registry's collaborators, built once at boot and injected into the controllers. */
@@ -19,6 +20,8 @@ export interface RegistryContext {
   box: SecretBox;
   auth: Authenticator;
   credentials: Credentials;
+  /** The auth service's vault: the tenant admin's linked upstream accounts (`oauth_user` servers). */
+  vault: ConnectorVault;
   publisher: Publisher;
   queue: DiscoveryQueue;
   policy: NetGuardPolicy;

@@ -10,18 +10,29 @@ export interface TestIdp {
   logins: string[];
   /** The user the next sign-in auto-approves as. */
   user: string;
+  /** Successful token-endpoint grants, in order (`authorization_code`, `refresh_token`, …) with the account they were for. */
+  grants: Array<{ grantType: string; accountId?: string }>;
+  /** Access token value → the account it was issued to (opaque tokens: the value is the token id). */
+  accessTokens: Map<string, string>;
   close(): Promise<void>;
+}
+
+export interface TestIdpOptions {
+  /** Access-token lifetime in seconds (oidc-provider's default otherwise). */
+  accessTokenTtl?: number;
+  /** Issue a refresh token whenever the client may use the grant (no `offline_access` + consent dance), rotated on every use. */
+  refreshTokens?: boolean;
 }
 
 /**
  * A second, real oidc-provider playing a tenant's enterprise IdP. Its interactions approve
  * automatically (login as `user`, consent to everything asked), like an SSO session would.
  */
-export async function startTestIdp(clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[] }>): Promise<TestIdp> {
+export async function startTestIdp(clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[] }>, options: TestIdpOptions = {}): Promise<TestIdp> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const state: TestIdp = { issuer, logins: [], user: 'alice', close: async () => undefined };
+  const state: TestIdp = { issuer, logins: [], user: 'alice', grants: [], accessTokens: new Map(), close: async () => undefined };
   const config = {
     clients: clients.map((c) => ({ token_endpoint_auth_method: c.client_secret ? 'client_secret_post' : 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256', ...c })),
     jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'idp-1', alg: 'ES256', use: 'sig' }] },
@@ -32,8 +43,18 @@ export async function startTestIdp(clients: Array<{ client_id: string; client_se
     claims: { openid: ['sub'], email: ['email'] },
     findAccount: async (_ctx: unknown, sub: string) => mainRealm({ accountId: sub, claims: async () => mainRealm({ sub, email: `${sub}@idp.test` }) }),
     interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` },
+    ...(options.accessTokenTtl !== undefined ? { ttl: { AccessToken: options.accessTokenTtl } } : {}),
+    ...(options.refreshTokens
+      ? { issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'), rotateRefreshToken: true }
+      : {}),
   };
   const provider = new oidc.default(issuer, mainRealm(config) as unknown as Configuration);
+  provider.on('access_token.saved', (token: { jti: string; accountId?: string }) => {
+    if (token.accountId) state.accessTokens.set(token.jti, token.accountId);
+  });
+  provider.on('grant.success', (ctx: { oidc: { params?: { grant_type?: unknown }; entities: { Account?: { accountId: string } } } }) => {
+    state.grants.push({ grantType: String(ctx.oidc.params?.grant_type), accountId: ctx.oidc.entities.Account?.accountId });
+  });
   const callback = provider.callback();
   const server: Server = createServer((req, res) => {
     if (!req.url?.startsWith('/interaction/')) return void callback(req, res);

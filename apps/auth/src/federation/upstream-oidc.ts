@@ -1,5 +1,9 @@
 import * as client from 'openid-client';
 
+/** Seconds an upstream AS gets per request (discovery, code exchange, refresh). */
+const UPSTREAM_TIMEOUT_S = 10;
+const MAX_CONFIGS = 2000;
+
 /** Where an upstream OpenID provider is and how we authenticate to it. */
 export interface UpstreamClientSettings {
   issuer: string;
@@ -16,13 +20,18 @@ export class UpstreamOidc {
   private readonly configs = new Map<string, Promise<client.Configuration>>();
 
   config(s: UpstreamClientSettings): Promise<client.Configuration> {
-    const key = `${s.issuer}|${s.clientId}`;
+    // The secret is part of the key: a rotated connector secret takes effect at once.
+    const key = `${s.issuer}|${s.clientId}|${s.clientSecret ?? ''}`;
     let cfg = this.configs.get(key);
     if (!cfg) {
       const url = new URL(s.issuer);
       const loopbackHttp = url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-      cfg = client.discovery(url, s.clientId, s.clientSecret, s.clientSecret ? client.ClientSecretPost(s.clientSecret) : client.None(), loopbackHttp ? { execute: [client.allowInsecureRequests] } : undefined);
+      cfg = client.discovery(url, s.clientId, s.clientSecret, s.clientSecret ? client.ClientSecretPost(s.clientSecret) : client.None(), { timeout: UPSTREAM_TIMEOUT_S, ...(loopbackHttp ? { execute: [client.allowInsecureRequests] } : {}) });
+      // Token and refresh requests too: a hanging upstream AS must not hold a vault row lock for long.
+      void cfg.then((c) => (c.timeout = UPSTREAM_TIMEOUT_S), () => undefined);
       cfg.catch(() => this.configs.delete(key));
+      // Bounded: tenants control issuers and secrets, so the oldest discovery is dropped past the cap.
+      if (this.configs.size >= MAX_CONFIGS) this.configs.delete(this.configs.keys().next().value as string);
       this.configs.set(key, cfg);
     }
     return cfg;

@@ -6,18 +6,35 @@ const EXCHANGE_TIMEOUT_MS = 5_000;
 /** A cached upstream token is reused until this long before it expires. */
 const EARLY_EXPIRY_MS = 30_000;
 const MAX_CACHED = 10_000;
+/** An answer of the auth service is small; a larger one is not read. */
+const MAX_ANSWER_BYTES = 16 * 1024;
+
+/** Coded tool errors of per-user connectors (in the result's `_meta["switchboard/error"].code` and at the start of its text). */
+export const CONNECTOR_ERRORS = {
+  /** The user has no linked account (never linked, unlinked, or the upstream refused a refresh): `linkUrl` says where to link. */
+  notLinked: 'GW_CONNECTOR_NOT_LINKED',
+  /** The call carried no signed-in user (an open tenant, or no token): per-user servers need one. */
+  signInRequired: 'GW_CONNECTOR_SIGN_IN_REQUIRED',
+  /** The vault or the upstream's AS could not answer now; the link is kept. */
+  unavailable: 'GW_CONNECTOR_UNAVAILABLE',
+} as const;
 
 export type ConnectorCredential =
   | { kind: 'token'; token: string }
-  /** The user has not linked the connector yet: send them here. */
-  | { kind: 'link'; linkUrl: string }
-  | { kind: 'error'; message: string };
+  /** The user has not linked the connector (or must link it again): send them here. */
+  | { kind: 'link'; linkUrl: string; reason: string }
+  | { kind: 'error'; code: string; message: string };
 
 export interface ConnectorTokensOptions {
   /** Base URL of the auth service's internal API. */
   authUrl: string;
   /** Its INTERNAL_TOKEN. */
   internalToken: string | undefined;
+  /**
+   * Longest a vaulted token is reused without asking the vault again, in ms (never past its
+   * expiry): bounds how long an unlink takes to reach this replica. 0 ⇒ ask on every call.
+   */
+  cacheMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -33,11 +50,15 @@ export class ConnectorTokens {
   constructor(private readonly options: ConnectorTokensOptions) {}
 
   async credential(tenantId: string, connectorId: string, auth: AuthGranted | undefined): Promise<ConnectorCredential> {
-    if (!auth?.token || !auth.subject) return { kind: 'error', message: 'this tool acts on behalf of a signed-in user; the request carried no user token' };
+    if (!auth?.token || !auth.subject) {
+      return { kind: 'error', code: CONNECTOR_ERRORS.signInRequired, message: 'this tool acts on behalf of a signed-in user; the request carried no user token (the tenant must require sign-in)' };
+    }
     const key = `${tenantId}\u0000${connectorId}\u0000${auth.subject}\u0000${auth.token}`;
     const cached = this.cache.get(key);
     if (cached && cached.until > Date.now()) return { kind: 'token', token: cached.token };
+    this.cache.delete(key);
     let res: Response;
+    let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; link_url?: unknown; reason?: unknown };
     try {
       res = await (this.options.fetch ?? fetch)(`${this.options.authUrl.replace(/\/+$/, '')}/internal/t/${encodeURIComponent(tenantId)}/token-exchange`, {
         method: 'POST',
@@ -45,17 +66,21 @@ export class ConnectorTokens {
         body: new URLSearchParams({ grant_type: TOKEN_EXCHANGE, subject_token: auth.token, subject_token_type: ACCESS_TOKEN, audience: connectorId }).toString(),
         signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
       });
+      const text = await res.text();
+      body = text.length <= MAX_ANSWER_BYTES ? (JSON.parse(text) as typeof body) : {};
     } catch {
-      return { kind: 'error', message: 'the credential vault is unavailable; try again shortly' };
+      return { kind: 'error', code: CONNECTOR_ERRORS.unavailable, message: 'the credential vault is unavailable; try again shortly' };
     }
-    const body = (await res.json().catch(() => ({}))) as { access_token?: string; expires_in?: number; error?: string; link_url?: string };
     if (res.ok && typeof body.access_token === 'string') {
       const lifetimeMs = typeof body.expires_in === 'number' ? body.expires_in * 1000 : 300_000;
-      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(key, { token: body.access_token, until: Date.now() + Math.max(0, lifetimeMs - EARLY_EXPIRY_MS) });
+      const keepMs = Math.min(Math.max(0, lifetimeMs - EARLY_EXPIRY_MS), this.options.cacheMs ?? 0);
+      if (keepMs > 0) {
+        if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+        this.cache.set(key, { token: body.access_token, until: Date.now() + keepMs });
+      }
       return { kind: 'token', token: body.access_token };
     }
-    if (typeof body.link_url === 'string') return { kind: 'link', linkUrl: body.link_url };
-    return { kind: 'error', message: `the credential vault refused the exchange (${body.error ?? res.status})` };
+    if (typeof body.link_url === 'string' && /^https?:\/\//.test(body.link_url)) return { kind: 'link', linkUrl: body.link_url, reason: typeof body.reason === 'string' ? body.reason : 'not_linked' };
+    return { kind: 'error', code: CONNECTOR_ERRORS.unavailable, message: `the credential vault refused the exchange (${typeof body.error === 'string' ? body.error : res.status})` };
   }
 }

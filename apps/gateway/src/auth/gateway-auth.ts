@@ -101,9 +101,13 @@ export class GatewayAuth {
     });
   }
 
-  /** Whether an upstream server of a protected tenant is an enterprise connector (per-user token from the vault). */
+  /**
+   * Whether an upstream server is an enterprise connector (per-user token from the vault). Not
+   * only for protected tenants: a connector of an open tenant fails closed (no user to act for)
+   * instead of reaching the upstream without a credential.
+   */
   isConnector(tenantId: string, serverId: string): boolean {
-    return this.protectedTenant(tenantId)?.spec.connectors[serverId] !== undefined;
+    return this.directory.tenant(tenantId)?.auth?.connectors[serverId] !== undefined;
   }
 
   /** The mcp-http `authorizeTool` hook: 403 insufficient_scope naming the scopes the tool needs. */

@@ -107,6 +107,12 @@ const schema = z.object({
   AUTH_INTERNAL_URL: z.url().optional(),
   /** Bearer secret for the auth service's /internal/* endpoints (its INTERNAL_TOKEN). */
   AUTH_INTERNAL_TOKEN: z.string().min(16).optional(),
+  /**
+   * Longest a user's vaulted connector token is reused without asking auth again (never past its
+   * expiry), in ms: an unlink or failed refresh reaches a replica within this. Default 0 — every
+   * connector call asks the vault, so an unlink is seen by the very next call on every replica.
+   */
+  CONNECTOR_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   /** Least time between JWKS refetches when a token names an unknown `kid` (key rotation), in ms. */
   AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a verified access token is remembered (never past its `exp`), in ms; 0 disables the cache. */

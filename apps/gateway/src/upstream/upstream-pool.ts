@@ -11,7 +11,7 @@ import { limitResponseBytes, stripForbiddenHeaders, ResponseTooLargeError, type 
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { Logger } from 'pino';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker';
-import type { ConnectorCredential } from '../auth/connector-tokens';
+import { CONNECTOR_ERRORS, type ConnectorCredential } from '../auth/connector-tokens';
 import { Semaphore, SemaphoreFullError } from './semaphore';
 import { classifyUpstreamError, countsAgainstUpstream, GatewayRefusal, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
 
@@ -43,6 +43,8 @@ export interface UpstreamPoolOptions {
    * the call carries the user's vaulted token instead of the route's static credential.
    */
   connectorCredential?: (tenantId: string, serverId: string, ctx: InvokeContext) => Promise<ConnectorCredential> | undefined;
+  /** Open upstream connections kept per replica (default 5000): past it the least recently used idle ones close. */
+  maxConnections?: number;
 }
 
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
@@ -87,6 +89,11 @@ function relayedCapabilities(capabilities: Record<string, unknown> | undefined):
   return (Object.keys(RELAYED) as RelayedCapability[]).filter((c) => Object.hasOwn(capabilities, c));
 }
 
+/** Open upstream connections per replica before idle ones are closed (least recently used first). */
+const DEFAULT_MAX_CONNECTIONS = 5_000;
+/** Connections looked at per eviction (busy ones are skipped), so a full table never costs a long scan. */
+const EVICTION_SCAN = 64;
+
 /** The revision a `protocol: 'modern'` upstream is spoken to in (stateless: `server/discover`, per-request `_meta`). */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
@@ -112,16 +119,12 @@ export class UpstreamPool implements UpstreamInvoker {
   constructor(private readonly options: UpstreamPoolOptions) {}
 
   async callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
-    const pending = this.options.connectorCredential?.(ctx.tenantId, route.serverId, ctx);
-    if (pending) {
-      const credential = await pending;
-      if (credential.kind === 'link') {
-        return { isError: true, content: [{ type: 'text', text: `Connect your ${route.serverId} account first, then retry: ${credential.linkUrl}` }] };
-      }
-      if (credential.kind === 'error') return { isError: true, content: [{ type: 'text', text: `Upstream server ${route.serverId}: ${credential.message}` }] };
-      // The user's own upstream token replaces the static credential (connections are keyed by it).
-      route = { ...route, headers: { ...route.headers, authorization: `Bearer ${credential.token}` } };
+    const withCredential = await this.userCredential(route, ctx);
+    if ('failure' in withCredential) {
+      const f = withCredential.failure;
+      return { isError: true, content: [{ type: 'text', text: `${f.code}: ${f.message}` }], _meta: { 'switchboard/error': { code: f.code, upstream: route.serverId, ...(f.linkUrl ? { linkUrl: f.linkUrl } : {}) } } };
     }
+    route = withCredential.route;
     try {
       return await this.withClient(route, ctx, async (client, opts) => {
         const res = await client.callTool({ name: route.upstreamName, arguments: args }, {
@@ -136,24 +139,50 @@ export class UpstreamPool implements UpstreamInvoker {
   }
 
   async readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
+    const r = await this.userCredential(route, ctx);
+    if ('failure' in r) throw connectorError(route, r.failure);
     try {
-      return (await this.withClient(route, ctx, (client, opts) => client.readResource({ uri }, opts))) as ReadResourceResult;
+      return (await this.withClient(r.route, ctx, (client, opts) => client.readResource({ uri }, opts))) as ReadResourceResult;
     } catch (err) {
-      throw this.wireError(route, err);
+      throw this.wireError(r.route, err);
     }
   }
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
+    const r = await this.userCredential(route, ctx);
+    if ('failure' in r) throw connectorError(route, r.failure);
     try {
-      return (await this.withClient(route, ctx, (client, opts) => client.getPrompt({ name: route.upstreamName, arguments: args }, opts))) as GetPromptResult;
+      return (await this.withClient(r.route, ctx, (client, opts) => client.getPrompt({ name: route.upstreamName, arguments: args }, opts))) as GetPromptResult;
     } catch (err) {
-      throw this.wireError(route, err);
+      throw this.wireError(r.route, err);
     }
+  }
+
+  /**
+   * For a per-user connector route: the route with the user's own upstream token as its only
+   * credential (replacing any static one; connections are keyed by it), or a coded failure
+   * (not linked ⇒ the link URL). Other routes pass unchanged.
+   */
+  private async userCredential(route: UpstreamRoute, ctx: InvokeContext): Promise<{ route: UpstreamRoute } | { failure: ConnectorFailure }> {
+    const pending = this.options.connectorCredential?.(ctx.tenantId, route.serverId, ctx);
+    if (!pending) return { route };
+    const credential = await pending;
+    if (credential.kind === 'link') {
+      const again = credential.reason === 'refresh_failed' ? `Your ${route.serverId} account must be connected again` : `Connect your ${route.serverId} account first`;
+      return { failure: { code: CONNECTOR_ERRORS.notLinked, message: `${again}, then retry: ${credential.linkUrl}`, linkUrl: credential.linkUrl } };
+    }
+    if (credential.kind === 'error') return { failure: { code: credential.code, message: `Upstream server ${route.serverId}: ${credential.message}` } };
+    return { route: { ...route, headers: { ...route.headers, authorization: `Bearer ${credential.token}` } } };
   }
 
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
   circuitState(route: UpstreamRoute, tenantId: string): 'closed' | 'open' | 'half-open' {
     return this.breakers.get(upstreamKey(tenantId, route))?.state ?? 'closed';
+  }
+
+  /** Upstream connections open in this replica (bounded by `maxConnections`). */
+  connectionCount(): number {
+    return this.connections.size;
   }
 
   /** Upstream calls a tenant has in flight (or waiting) in this replica. */
@@ -296,7 +325,12 @@ export class UpstreamPool implements UpstreamInvoker {
 
   private async connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedCapability[]): Promise<Connection> {
     let conn = this.connections.get(key);
-    if (!conn) {
+    if (conn) {
+      // Most recently used last: eviction takes the idle connection unused the longest.
+      this.connections.delete(key);
+      this.connections.set(key, conn);
+    } else {
+      this.evictIdle();
       const calls = new Set<AbortController>();
       // The connection runs in its own scope (not the first caller's): a later break of a stream it
       // opened (the legacy SSE transport's GET stream carries every answer) fails the calls waiting on it.
@@ -379,6 +413,20 @@ export class UpstreamPool implements UpstreamInvoker {
     return this.options.fetchFactory ? { fetch: this.fetchFor(tenantId), redirectPolicy: 'follow' } : { fetch: this.fetchFor(tenantId) };
   }
 
+  /**
+   * Keeps the connection table bounded: per-user connector tokens key one connection each (and
+   * a refresh opens another), so past `maxConnections` the least recently used idle ones close.
+   */
+  private evictIdle(): void {
+    const max = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    if (this.connections.size < max) return;
+    let scanned = 0;
+    for (const [key, conn] of this.connections) {
+      if (this.connections.size < max || scanned++ >= EVICTION_SCAN) break;
+      if (conn.calls.size === 0) this.drop(key);
+    }
+  }
+
   private drop(key: string): void {
     const conn = this.connections.get(key);
     if (!conn) return;
@@ -435,6 +483,17 @@ export class UpstreamPool implements UpstreamInvoker {
     if (inner instanceof GatewayRefusal) data.code = inner.code;
     return new McpError(ErrorCode.InternalError, this.describe(route, err), data);
   }
+}
+
+interface ConnectorFailure {
+  code: string;
+  message: string;
+  linkUrl?: string;
+}
+
+/** A connector failure on resources/prompts: a JSON-RPC error carrying the same code and link. */
+function connectorError(route: UpstreamRoute, f: ConnectorFailure): McpError {
+  return new McpError(ErrorCode.InvalidRequest, `${f.code}: ${f.message}`, { code: f.code, upstream: route.serverId, ...(f.linkUrl ? { linkUrl: f.linkUrl } : {}) });
 }
 
 /** An upstream call's error with its classification (the cause is the original error). */

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { Publisher } from '../publishing/publisher';
+import { ConnectorVaultError, type ConnectorVault } from '../servers/connector-vault';
 import type { Credentials } from '../servers/credentials';
 import type { ServerRow } from '../servers/server-row';
 import { audit } from '../tenants/audit';
@@ -39,6 +40,8 @@ export class DiscoveryWorker {
     private readonly queue: DiscoveryQueue,
     private readonly publisher: Publisher,
     private readonly logger: Logger,
+    /** The admin's linked account of `oauth_user` servers (auth service's vault); without it they cannot be discovered. */
+    private readonly vault?: ConnectorVault,
   ) {
     this.fetch = guardedFetch(options.policy);
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
@@ -55,7 +58,10 @@ export class DiscoveryWorker {
   private async process(job: Job): Promise<unknown> {
     if (job.name === 'discover') return this.discover(job as Job<DiscoverJobData>);
     if (job.name === 'refresh-all') {
-      const rows = await this.db.query<{ tenant_id: string; id: string }>("SELECT tenant_id, id FROM registry.servers WHERE auth_mode <> 'oauth_user'");
+      // `oauth_user` servers only once they have a connector (until then a periodic failure would only add noise).
+      const rows = await this.db.query<{ tenant_id: string; id: string }>(
+        "SELECT s.tenant_id, s.id FROM registry.servers s WHERE s.auth_mode <> 'oauth_user' OR EXISTS (SELECT 1 FROM registry.tenant_connectors c WHERE c.tenant_id = s.tenant_id AND c.server_id = s.id)",
+      );
       for (const r of rows) {
         const jobId = await this.queue.enqueue(r.tenant_id, r.id, 'refresh', (job.data as { traceparent?: string }).traceparent);
         await markQueued(this.db, r.tenant_id, r.id, jobId);
@@ -79,15 +85,12 @@ export class DiscoveryWorker {
     const server = rows[0];
     if (!server) return { skipped: 'server deleted' };
     const jobId = job.id ?? '';
-    if (server.auth_mode === 'oauth_user') {
-      await this.fail(server, jobId, 'per-user OAuth servers are discovered with a linked user token (served by the auth service)', true);
-      return { skipped: 'oauth_user' };
-    }
     const attempt = job.attemptsMade + 1;
     const log = this.logger.child({ tenant: tenantId, server: serverId, traceparent: job.data.traceparent, attempt });
     try {
       await markRunning(this.db, tenantId, serverId, jobId, attempt);
-      const headers = await this.credentials.headers(server);
+      // `oauth_user`: discovered with the tenant admin's own linked account (never published with it: calls use each user's token).
+      const headers = server.auth_mode === 'oauth_user' ? await this.adminHeaders(server) : await this.credentials.headers(server);
       const found = await discoverServer({ url: server.url, transport: server.transport, headers, fetch: this.fetch, timeoutMs: this.options.timeoutMs });
       const spoke = { transport: found.transport, era: found.era, protocolVersion: found.protocolVersion };
       const diff = await this.db.tx(async (q) => {
@@ -98,7 +101,7 @@ export class DiscoveryWorker {
       log.info({ ...diff, items: found.items.length, ...spoke }, 'discovery stored');
       return diff;
     } catch (err) {
-      const refused = err instanceof NetGuardError || (err as { cause?: unknown })?.cause instanceof NetGuardError;
+      const refused = err instanceof NetGuardError || (err as { cause?: unknown })?.cause instanceof NetGuardError || (err instanceof ConnectorVaultError && err.final);
       const final = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const message = describe(err);
       log.warn({ err: message, final }, 'discovery failed');
@@ -106,6 +109,11 @@ export class DiscoveryWorker {
       if (refused) throw new UnrecoverableError(message);
       throw err;
     }
+  }
+
+  private async adminHeaders(server: ServerRow): Promise<Record<string, string>> {
+    if (!this.vault) throw new ConnectorVaultError('UNAVAILABLE', 'the credential vault is not configured');
+    return this.vault.discoveryHeaders(this.db, server.tenant_id, server.id);
   }
 
   private async fail(server: ServerRow, jobId: string, message: string, final: boolean): Promise<void> {
@@ -134,6 +142,7 @@ function describe(err: unknown): string {
   let e: unknown = err;
   for (let depth = 0; depth < 5 && e; depth++) {
     if (e instanceof NetGuardError) return `URL refused: ${e.message}`;
+    if (e instanceof ConnectorVaultError) return `${e.code}: ${e.message}`;
     e = (e as { cause?: unknown }).cause;
   }
   const msg = err instanceof Error ? err.message : String(err);

@@ -183,7 +183,23 @@ const OPS: Op[] = [
     auth: 'tenant',
     body: connectorBody,
   },
-  { method: 'delete', path: '/v1/servers/{id}/connector', summary: 'Stop treating the server as a connector (audited)', auth: 'tenant' },
+  { method: 'delete', path: '/v1/servers/{id}/connector', summary: 'Stop treating the server as a connector (audited); 409 CONFLICT while it is a published oauth_user server', auth: 'tenant' },
+  {
+    method: 'post',
+    path: '/v1/servers/{id}/connector/link',
+    summary:
+      "Start linking the tenant admin's own upstream account for the server's connector: returns a one-time linkUrl (at the auth service, expiresIn seconds) to open in a browser; the token is sealed in auth's vault, refreshed there, and used only to discover oauth_user servers. 409 CONNECTOR_NOT_CONFIGURED without a connector; 503 UNAVAILABLE when auth is unreachable. Audited",
+    auth: 'tenant',
+    response: { type: 'object', properties: { serverId: { type: 'string' }, linkUrl: { type: 'string' }, expiresIn: { type: 'integer' } } },
+  },
+  {
+    method: 'get',
+    path: '/v1/servers/{id}/connector/account',
+    summary: "Whether the tenant admin's upstream account is linked for this connector (linked, expiresAt, refreshable, updatedAt; never a token)",
+    auth: 'tenant',
+    response: { type: 'object', properties: { serverId: { type: 'string' }, linked: { type: 'boolean' }, expiresAt: { type: 'integer' }, refreshable: { type: 'boolean' }, updatedAt: { type: 'integer' } } },
+  },
+  { method: 'delete', path: '/v1/servers/{id}/connector/account', summary: "Unlink the tenant admin's upstream account (404 when none is linked). Audited", auth: 'tenant' },
   { method: 'post', path: '/v1/servers/{id}/discover', summary: 'Enqueue a discovery job', auth: 'tenant', status: 202 },
   {
     method: 'post',

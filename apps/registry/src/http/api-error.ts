@@ -12,6 +12,9 @@ export type ApiErrorCode =
   | 'HINTS_REQUIRED'
   /** A tool's inputSchema has a regex RE2 cannot run (backreference, lookaround); details.issues name the tool and JSON pointer. */
   | 'PATTERN_UNSUPPORTED'
+  /** An `oauth_user` server has no connector (`PUT /v1/servers/:id/connector`) or no linked account (`POST /v1/servers/:id/connector/link`). */
+  | 'CONNECTOR_NOT_CONFIGURED'
+  | 'CONNECTOR_NOT_LINKED'
   | 'UNAVAILABLE'
   | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL';

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { serverSecretAad } from '../crypto/server-secret-aad';
 import { isUniqueViolation, type Queryable } from '../db/database';
 import type { DiscoverJobData } from '../discovery/discovery-queue';
-import { markFailed, markQueued, recordPendingDiscovery } from '../discovery/discovery-state';
+import { markQueued, recordPendingDiscovery } from '../discovery/discovery-state';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { checkServerBody, createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
@@ -76,7 +76,7 @@ export class ServersController {
       if (isUniqueViolation(err)) throw new ApiError(409, 'CONFLICT', `body.id: server "${input.id}" already exists`, 'body.id');
       throw err;
     }
-    const discovery = await this.enqueue(tenantId, input.id, 'register', input.auth.mode);
+    const discovery = await this.enqueue(tenantId, input.id, 'register');
     return { server: serverView(await this.load(this.ctx.db, tenantId, input.id)), discovery };
   }
 
@@ -123,7 +123,7 @@ export class ServersController {
     });
     const row = await this.load(this.ctx.db, tenantId, id);
     const rediscover = input.url !== undefined || input.auth !== undefined || input.transport !== undefined;
-    const discovery = rediscover ? await this.enqueue(tenantId, id, 'update', row.auth_mode) : undefined;
+    const discovery = rediscover ? await this.enqueue(tenantId, id, 'update') : undefined;
     const published = await this.republishIfUsed(tenantId, id, actor);
     return { server: serverView(row), discovery, published };
   }
@@ -148,9 +148,9 @@ export class ServersController {
   async discover(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
-    const row = await this.load(this.ctx.db, tenantId, id);
+    await this.load(this.ctx.db, tenantId, id);
     await audit(this.ctx.db, tenantId, actor, 'server.discover', id);
-    return this.enqueue(tenantId, id, 'manual', row.auth_mode);
+    return this.enqueue(tenantId, id, 'manual');
   }
 
   /** Everything discovery found on the server, with hashes and publication state. */
@@ -218,12 +218,7 @@ export class ServersController {
     }
   }
 
-  private async enqueue(tenantId: string, serverId: string, reason: DiscoverJobData['reason'], mode: string) {
-    if (mode === 'oauth_user') {
-      const why = 'per-user OAuth servers are discovered through the auth service';
-      await markFailed(this.ctx.db, tenantId, serverId, undefined, why, true);
-      return { queued: false, reason: why };
-    }
+  private async enqueue(tenantId: string, serverId: string, reason: DiscoverJobData['reason']) {
     let jobId: string;
     try {
       jobId = await this.ctx.queue.enqueue(tenantId, serverId, reason);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Inject, Param, Patch, Put, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Req } from '@nestjs/common';
 import { tenantAuthSchema, tenantSecretAad, type TenantAuthSettings } from '@switchboard/catalog';
 import { guardedFetch, type GuardedFetch } from '@switchboard/net-guard';
 import type { FastifyRequest } from 'fastify';
@@ -9,6 +9,7 @@ import { serverIdParams } from '../http/schemas';
 import { loadTenant } from '../publishing/build-snapshot';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
+import { ConnectorVaultError } from '../servers/connector-vault';
 import { checkIssuer } from './check-issuer';
 import { connectorBody, tenantAuthBody } from './tenant-auth-body';
 import { loadTenantAuth, tenantAuthView } from './tenant-auth-store';
@@ -110,6 +111,12 @@ export class TenantAuthController {
   async removeConnector(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
+    // A published `oauth_user` server without its connector would be called with no credential at all.
+    const published = await this.ctx.db.query(
+      "SELECT 1 FROM registry.servers s JOIN registry.publications p ON p.tenant_id = s.tenant_id AND p.server_id = s.id WHERE s.tenant_id = $1 AND s.id = $2 AND s.auth_mode = 'oauth_user' LIMIT 1",
+      [tenantId, id],
+    );
+    if (published.length > 0) throw new ApiError(409, 'CONFLICT', `params.id: server "${id}" is a published per-user OAuth server; unpublish it before removing its connector`, 'params.id');
     const removed = await this.ctx.db.tx(async (q) => {
       const rows = await q.query('DELETE FROM registry.tenant_connectors WHERE tenant_id = $1 AND server_id = $2 RETURNING server_id', [tenantId, id]);
       if (rows.length > 0) await audit(q, tenantId, actor, 'connector.remove', id);
@@ -117,6 +124,48 @@ export class TenantAuthController {
     });
     if (!removed) throw ApiError.notFound('connector of server', id, 'params.id');
     return { ...tenantAuthView(await loadTenantAuth(this.ctx.db, tenantId)), pushed: await this.push(tenantId) };
+  }
+
+  /**
+   * Starts linking the tenant admin's own upstream account for a connector (issue 11,
+   * `oauth_user` servers): a one-time URL at the auth service (10 min) that the admin opens in
+   * a browser; the token lands sealed in auth's vault and is used only to discover the server.
+   */
+  @Post('servers/:id/connector/link')
+  @HttpCode(200)
+  async startLink(@Req() req: FastifyRequest, @Param() params: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const { id } = parseInput(serverIdParams, params, 'params');
+    await this.requireServer(tenantId, id);
+    const link = await vaultCall(() => this.ctx.vault.startLink(this.ctx.db, tenantId, id));
+    await audit(this.ctx.db, tenantId, actor, 'connector.link_started', id);
+    return { serverId: id, ...link };
+  }
+
+  /** Whether the tenant admin's upstream account is linked for this server's connector (no token material). */
+  @Get('servers/:id/connector/account')
+  async account(@Req() req: FastifyRequest, @Param() params: unknown) {
+    const { tenantId } = await this.ctx.auth.tenant(req);
+    const { id } = parseInput(serverIdParams, params, 'params');
+    await this.requireServer(tenantId, id);
+    return { serverId: id, ...(await vaultCall(() => this.ctx.vault.account(tenantId, id))) };
+  }
+
+  /** Unlinks the tenant admin's upstream account (discovery of an `oauth_user` server then needs a new link). */
+  @Delete('servers/:id/connector/account')
+  async unlinkAccount(@Req() req: FastifyRequest, @Param() params: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const { id } = parseInput(serverIdParams, params, 'params');
+    await this.requireServer(tenantId, id);
+    const unlinked = await vaultCall(() => this.ctx.vault.unlink(tenantId, id));
+    if (!unlinked) throw new ApiError(404, 'NOT_FOUND', `params.id: no account is linked for server "${id}"`, 'params.id');
+    await audit(this.ctx.db, tenantId, actor, 'connector.unlink', id);
+    return { serverId: id, unlinked: true };
+  }
+
+  private async requireServer(tenantId: string, id: string): Promise<void> {
+    const servers = await this.ctx.db.query('SELECT 1 FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    if (servers.length === 0) throw ApiError.notFound('server', id, 'params.id');
   }
 
   /** Re-pushes a published tenant's document (settings changed, catalog not); null before the first publish. */
@@ -148,4 +197,15 @@ async function saveTenantAuth(q: Queryable, tenantId: string, a: TenantAuthSetti
       oidc?.clientSecret ?? null,
     ],
   );
+}
+
+/** Vault failures as admin API errors: no connector / not linked ⇒ 409, auth unreachable ⇒ 503. */
+async function vaultCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof ConnectorVaultError)) throw err;
+    if (err.code === 'UNAVAILABLE') throw new ApiError(503, 'UNAVAILABLE', err.message);
+    throw new ApiError(409, err.code, `params.id: ${err.message}`, 'params.id');
+  }
 }
