@@ -4,6 +4,7 @@ import { FederationController } from './federation/federation.controller';
 import { InternalController } from './http/internal.controller';
 import { InteractionController } from './interaction/interaction.controller';
 import { ConsoleLoginController } from './platform/console-login.controller';
+import { ConnectedAccountsController } from './vault/connected-accounts.controller';
 import { VaultController } from './vault/vault.controller';
 
 @Module({})
@@ -11,7 +12,7 @@ export class AuthModule {
   static forRoot(services: AuthServices): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController],
+      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController],
       providers: [{ provide: AUTH_SERVICES, useValue: services }],
     };
   }
