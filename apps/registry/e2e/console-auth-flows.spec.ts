@@ -154,7 +154,7 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
     await p.getByLabel('Connector scopes').fill('openid');
     await p.getByRole('button', { name: 'Save connector' }).click();
     await p.getByTestId('connector-notice').getByText('Connector of crm saved.').waitFor();
-    expect((await tenantAuth()).connectors.crm).toMatchObject({ scopes: ['openid'], clientSecretSet: true });
+    expect((await tenantAuth()).connectors).toMatchObject({ crm: { scopes: ['openid'], clientSecretSet: true } });
     await expectIntact(b);
     await b.shot('auth-connectors');
     await p.getByRole('button', { name: 'Remove connector' }).click();
