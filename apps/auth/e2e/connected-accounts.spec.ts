@@ -26,6 +26,8 @@ describe('connected accounts page', () => {
     connectorAs = await startTestIdp([
       { client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [cb] },
       { client_id: 'docs', redirect_uris: [cb] },
+      // initech's enterprise IdP client (the same oidc-provider plays both roles).
+      { client_id: 'sb-initech', client_secret: 'initech-idp-secret', redirect_uris: [`http://127.0.0.1:${port}/t/initech/federation/callback`] },
     ]);
     const connectors = {
       crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'), scopes: ['openid', 'email'] },
@@ -36,6 +38,15 @@ describe('connected accounts page', () => {
       tenants: [
         { id: 'acme', name: 'Acme', auth: { scopes: ['mcp:tools'], connectors } },
         { id: 'globex', auth: { scopes: ['mcp:tools'] } },
+        {
+          id: 'initech',
+          name: 'Initech',
+          auth: {
+            scopes: ['mcp:tools'],
+            idp: { kind: 'oidc', issuer: connectorAs.issuer, clientId: 'sb-initech', clientSecret: sealTenantSecret('initech', 'idp', 'initech-idp-secret') },
+            connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', scopes: ['openid'] } },
+          },
+        },
       ],
     });
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh`);
@@ -125,6 +136,8 @@ describe('connected accounts page', () => {
     const sid = erin.browser.cookieValue(new URL(auth.baseUrl), 'sb_acme_session') ?? '';
     const forged = await fetch(`${auth.issuer('acme')}/account/connections`, { headers: { cookie: `sb_acme_session=${sid}; sb_acme_session.sig=AAAA` } });
     expect(await forged.text()).toContain('You are not signed in');
+    const forgedAccount = await fetch(`${auth.issuer('acme')}/account/connections`, { headers: { cookie: `sb_acme_account=v2.abc.${'A'.repeat(60)}` } });
+    expect(await forgedAccount.text()).toContain('You are not signed in');
     // A bad connector id is a 400 naming it, not a query.
     expect((await erin.browser.postForm(action.replace('/crm/unlink', '/..%2F/unlink'), form.fields)).status).toBe(400);
     expect(await (await page(erin.browser)).text()).toContain('data-connector="crm"');
@@ -141,5 +154,39 @@ describe('connected accounts page', () => {
     expect(other.status).toBe(200);
     expect(await other.text()).toContain('You are not signed in');
     expect((await gina.browser.get(`${auth.baseUrl}/t/nope/account/connections`)).status).toBe(404);
+  });
+
+  it('signs a user without a session in through the tenant’s enterprise IdP, then lists and unlinks their accounts', async () => {
+    await auth.services.vault.put('initech', 'initech|ivy', 'crm', { accessToken: 'upstream-token-of-ivy' });
+    await auth.services.vault.put('initech', 'initech|other', 'crm', { accessToken: 'upstream-token-of-other' });
+    connectorAs.user = 'ivy';
+    const b = new TestBrowser();
+    const out = await (await b.get(`${auth.issuer('initech')}/account/connections`)).text();
+    expect(out).toContain('You are not signed in');
+    const { res, url } = await b.follow(`${auth.issuer('initech')}/account/connections/login`);
+    expect(url).toBe(`${auth.issuer('initech')}/account/connections`);
+    const html = await res.text();
+    expect(html).toContain('data-testid="user">ivy<');
+    expect(html).toContain('data-connector="crm"');
+    expect(html).not.toContain('upstream-token-of-ivy');
+    // The sign-in cookie is the page's own: it is no session at the authorization server.
+    expect(b.cookieNames(new URL(auth.baseUrl).host)).not.toContain('sb_initech_session');
+    const form = parseForm(html, /\/crm\/unlink$/);
+    expect((await b.postForm(new URL(form.action, auth.baseUrl).href, form.fields)).status).toBe(303);
+    const { rows } = await auth.services.pool.query<{ subject: string }>(`SELECT subject FROM "${auth.schema}".vault_token WHERE tenant_id = 'initech'`);
+    expect(rows).toEqual([{ subject: 'initech|other' }]);
+    expect(await (await b.get(`${auth.issuer('initech')}/account/connections`)).text()).toContain('You have not linked any accounts yet');
+  });
+
+  it('offers the development login on a tenant without an IdP', async () => {
+    const b = new TestBrowser();
+    const page = await (await b.get(`${auth.issuer('globex')}/account/connections/login`)).text();
+    const form = parseForm(page, /\/login$/);
+    expect((await b.postForm(new URL(form.action, auth.baseUrl).href, { username: 'bad name' })).status).toBe(400);
+    const res = await b.postForm(new URL(form.action, auth.baseUrl).href, { username: 'gus' });
+    expect(res.status).toBe(303);
+    expect(await (await b.get(`${auth.issuer('globex')}/account/connections`)).text()).toContain('data-testid="user">gus<');
+    // initech signs in through its IdP only.
+    expect((await b.postForm(`${auth.issuer('initech')}/account/connections/login`, { username: 'gus' })).status).toBe(400);
   });
 });

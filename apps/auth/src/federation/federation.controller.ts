@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { federationCookieName } from '../interaction/interaction.controller';
 import { cookieHeader, readCookie, sendPage, tenantOf } from '../http/request-helpers';
+import { AccountLogin } from '../vault/account-login';
 import { IdpTestFlow } from './idp-test.controller';
 import { openidClient } from './upstream-oidc';
 
@@ -22,9 +23,11 @@ interface LoginState {
 @Controller()
 export class FederationController {
   private readonly idpTest: IdpTestFlow;
+  private readonly accountLogin: AccountLogin;
 
   constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {
     this.idpTest = new IdpTestFlow(s);
+    this.accountLogin = new AccountLogin(s);
   }
 
   @Get(['t/:tenant/federation/callback', 'federation/callback'])
@@ -36,6 +39,8 @@ export class FederationController {
     }
     // A console "test sign-in" comes back here too (the one redirect URI registered at the IdP).
     if (await this.idpTest.finish(tenant, req, reply)) return;
+    // So does the connected-accounts page's own sign-in.
+    if (await this.accountLogin.finish(tenant, req, reply)) return;
     const idp = tenant.settings.idp;
     const query = req.raw.url?.includes('?') ? req.raw.url.slice(req.raw.url.indexOf('?')) : '';
     const params = new URLSearchParams(query);

@@ -4,7 +4,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { escapeHtml } from '../http/html';
 import { formBody, readCookie, sendPage, tenantOf } from '../http/request-helpers';
+import { USERNAME } from '../tenants/identifiers';
 import type { AuthTenant } from '../tenants/tenant-auth';
+import { AccountLogin } from './account-login';
 import { VaultAccounts } from './vault-accounts';
 
 /** Connector ids are server ids (`^[a-z0-9][a-z0-9_-]{0,31}$`): anything else is refused before a query. */
@@ -12,7 +14,8 @@ const CONNECTOR_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /**
  * "Connected accounts" for end users (issue 11): someone signed in to a tenant's authorization
- * server (its session cookie, set when they signed in for Claude or ChatGPT) sees the upstream
+ * server (its session cookie, set when they signed in for Claude or ChatGPT — or this page's own
+ * sign-in through the tenant's IdP, see AccountLogin) sees the upstream
  * accounts they linked there — server, scopes, linked at, last refreshed — and can unlink one.
  * The unlink POST carries a token bound to the session and the connector (CSRF; the cookie is
  * SameSite=Lax as well); another user's rows are never reachable: every query is keyed by the
@@ -21,9 +24,41 @@ const CONNECTOR_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 @Controller()
 export class ConnectedAccountsController {
   private readonly accounts: VaultAccounts;
+  private readonly login: AccountLogin;
 
   constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {
     this.accounts = new VaultAccounts(s.pool, s.config.AUTH_DB_SCHEMA);
+    this.login = new AccountLogin(s);
+  }
+
+  @Get(['t/:tenant/account/connections/login', 'account/connections/login'])
+  async startLogin(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const tenant = this.tenantOf(tenantId, req);
+    if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
+    if (tenant.settings.idp.kind === 'oidc') return this.login.start(tenant, reply);
+    sendPage(
+      reply,
+      200,
+      'Sign in',
+      `<h1>Sign in to ${escapeHtml(tenant.name)}</h1><p>Development login: any user name is accepted.</p>` +
+        `<form method="post" action="${escapeHtml(`${tenant.mountPath}/account/connections/login`)}"><label>User name <input name="username" autocomplete="username" required></label> <button type="submit">Sign in</button></form>`,
+    );
+  }
+
+  /** The development (local) login of a tenant without an enterprise IdP. */
+  @Post(['t/:tenant/account/connections/login', 'account/connections/login'])
+  async localLogin(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const tenant = this.tenantOf(tenantId, req);
+    if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
+    if (tenant.settings.idp.kind !== 'local') return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>This workspace signs in through its identity provider.</p>');
+    const username = formBody(req).username ?? '';
+    if (!USERNAME.test(username)) return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>username must be 1-64 characters of A-Z a-z 0-9 . _ @ -</p>');
+    void reply
+      .code(303)
+      .header('set-cookie', this.login.signedIn(tenant, `${tenant.id}|${username}`))
+      .header('location', `${tenant.mountPath}/account/connections`)
+      .header('cache-control', 'no-store')
+      .send();
   }
 
   @Get(['t/:tenant/account/connections', 'account/connections'])
@@ -93,9 +128,14 @@ export class ConnectedAccountsController {
 
   /**
    * The browser's session at the tenant's provider: the signed session cookie oidc-provider set
-   * at sign-in (keygrip signature checked with the tenant's cookie key), then the stored session.
+   * at sign-in (keygrip signature checked with the tenant's cookie key), then the stored session;
+   * else this page's own sign-in cookie.
    */
   private async session(tenant: AuthTenant, req: FastifyRequest): Promise<{ id: string; accountId: string } | undefined> {
+    return (await this.providerSession(tenant, req)) ?? this.login.account(tenant, req);
+  }
+
+  private async providerSession(tenant: AuthTenant, req: FastifyRequest): Promise<{ id: string; accountId: string } | undefined> {
     const name = `sb_${tenant.id}_session`;
     const id = readCookie(req, name);
     const sig = readCookie(req, `${name}.sig`);
@@ -118,7 +158,7 @@ export class ConnectedAccountsController {
       reply,
       status,
       'Connected accounts',
-      `<h1>Connected accounts</h1><p data-testid="signed-out">You are not signed in to <strong>${escapeHtml(tenant.name)}</strong>. Sign in from your assistant (Claude, ChatGPT) in this browser, then open this page again.</p>`,
+      `<h1>Connected accounts</h1><p data-testid="signed-out">You are not signed in to <strong>${escapeHtml(tenant.name)}</strong>. <a href="${escapeHtml(`${tenant.mountPath}/account/connections/login`)}">Sign in</a> to see the accounts you linked.</p>`,
     );
   }
 }
