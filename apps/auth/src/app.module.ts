@@ -1,9 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AUTH_SERVICES, type AuthServices } from './auth-services';
 import { FederationController } from './federation/federation.controller';
+import { IdpTestController } from './federation/idp-test.controller';
 import { InternalController } from './http/internal.controller';
 import { InteractionController } from './interaction/interaction.controller';
 import { ConsoleLoginController } from './platform/console-login.controller';
+import { ConnectedAccountsController } from './vault/connected-accounts.controller';
 import { VaultController } from './vault/vault.controller';
 
 @Module({})
@@ -11,7 +13,7 @@ export class AuthModule {
   static forRoot(services: AuthServices): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController],
+      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController, IdpTestController],
       providers: [{ provide: AUTH_SERVICES, useValue: services }],
     };
   }

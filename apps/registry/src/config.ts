@@ -113,6 +113,13 @@ const schema = z.object({
    * (with port 0, the address actually bound). An https URL makes the session cookie `Secure`.
    */
   REGISTRY_PUBLIC_URL: z.url().optional(),
+  /**
+   * The auth service's public base URL (path-based tenant issuers are `${AUTH_PUBLIC_URL}/t/<tenant>`;
+   * with GATEWAY_DOMAIN they are `https://<tenant>.<domain>`): where the console's "test sign-in"
+   * of a tenant's IdP starts. Default: CONSOLE_ISSUER without its `/platform` path. Unset and no
+   * CONSOLE_ISSUER: the test sign-in answers 409 naming this variable.
+   */
+  AUTH_PUBLIC_URL: z.url().optional(),
   /** The console's client id at the platform issuer (public client, PKCE). */
   CONSOLE_CLIENT_ID: z.string().min(1).max(200).default('switchboard-console'),
   /**

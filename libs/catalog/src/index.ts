@@ -25,6 +25,7 @@ export * from './tenant-rate-plan';
 export * from './tenant-call-log-policy';
 export * from './tenant-auth-schema';
 export * from './tenant-secret-aad';
+export * from './idp-test-aad';
 export * from './tenant-settings-schema';
 export * from './tenant-document-version';
 export * from './build-tenant-document';

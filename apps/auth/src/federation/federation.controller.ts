@@ -4,6 +4,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { federationCookieName } from '../interaction/interaction.controller';
 import { cookieHeader, readCookie, sendPage, tenantOf } from '../http/request-helpers';
+import { AccountLogin } from '../vault/account-login';
+import { IdpTestFlow } from './idp-test.controller';
 import { openidClient } from './upstream-oidc';
 
 interface LoginState {
@@ -20,7 +22,13 @@ interface LoginState {
  */
 @Controller()
 export class FederationController {
-  constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {}
+  private readonly idpTest: IdpTestFlow;
+  private readonly accountLogin: AccountLogin;
+
+  constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {
+    this.idpTest = new IdpTestFlow(s);
+    this.accountLogin = new AccountLogin(s);
+  }
 
   @Get(['t/:tenant/federation/callback', 'federation/callback'])
   async callback(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -29,6 +37,10 @@ export class FederationController {
       sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
       return;
     }
+    // A console "test sign-in" comes back here too (the one redirect URI registered at the IdP).
+    if (await this.idpTest.finish(tenant, req, reply)) return;
+    // So does the connected-accounts page's own sign-in.
+    if (await this.accountLogin.finish(tenant, req, reply)) return;
     const idp = tenant.settings.idp;
     const query = req.raw.url?.includes('?') ? req.raw.url.slice(req.raw.url.indexOf('?')) : '';
     const params = new URLSearchParams(query);

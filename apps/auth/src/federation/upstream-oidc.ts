@@ -1,4 +1,5 @@
 import * as client from 'openid-client';
+import { hashId } from '@switchboard/secret-box';
 
 /** Seconds an upstream AS gets per request (discovery, code exchange, refresh). */
 const UPSTREAM_TIMEOUT_S = 10;
@@ -13,7 +14,8 @@ export interface UpstreamClientSettings {
 
 /**
  * Discovers upstream OpenID providers (a tenant's enterprise IdP, a connector's AS) with
- * openid-client and caches the result per issuer + client. Plain-http issuers are only
+ * openid-client and caches the result per issuer + client + secret (a rotated client secret
+ * takes effect with the next document, not the next restart). Plain-http issuers are only
  * accepted on loopback (development and tests).
  */
 export class UpstreamOidc {
@@ -21,7 +23,7 @@ export class UpstreamOidc {
 
   config(s: UpstreamClientSettings): Promise<client.Configuration> {
     // The secret is part of the key: a rotated connector secret takes effect at once.
-    const key = `${s.issuer}|${s.clientId}|${s.clientSecret ?? ''}`;
+    const key = `${s.issuer}|${s.clientId}|${s.clientSecret ? hashId(s.clientSecret) : ''}`;
     let cfg = this.configs.get(key);
     if (!cfg) {
       const url = new URL(s.issuer);

@@ -1,5 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, isRecord } from '../api';
+import { api, type Server } from '../api';
+import { Connectors } from '../connectors';
+import { IdpTest } from '../idp-test';
+import { linkTo } from '../router';
 import { Allowed } from '../role';
 import { ErrorBox, Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
 
@@ -20,7 +23,6 @@ const IDS = {
   protected: 'auth-protected',
   scopes: 'auth-scopes',
   defaultScopes: 'auth-default-scopes',
-  toolScopes: 'auth-tool-scopes',
   idp: 'auth-idp-kind',
   'idp.issuer': 'auth-idp-issuer',
   'idp.clientId': 'auth-idp-client-id',
@@ -31,7 +33,6 @@ interface Form {
   protected: boolean;
   scopes: string;
   defaultScopes: string;
-  toolScopes: string;
   kind: 'local' | 'oidc';
   issuer: string;
   clientId: string;
@@ -44,7 +45,6 @@ function toForm(a: TenantAuthView): Form {
     protected: a.protected,
     scopes: a.scopes.join(' '),
     defaultScopes: (a.defaultScopes ?? []).join(' '),
-    toolScopes: Object.keys(a.toolScopes).length > 0 ? JSON.stringify(a.toolScopes, null, 2) : '',
     kind: a.idp.kind,
     issuer: oidc?.issuer ?? '',
     clientId: oidc?.clientId ?? '',
@@ -60,19 +60,33 @@ const words = (s: string) => s.split(/\s+/).filter(Boolean);
  * live on every gateway and on the authorization server at once.
  */
 export function AuthPage() {
-  const auth = useLoad(() => api<TenantAuthView>('GET', '/v1/tenant/auth'));
+  const auth = useLoad(async () => {
+    const [view, { servers }] = await Promise.all([api<TenantAuthView>('GET', '/v1/tenant/auth'), api<{ servers: Server[] }>('GET', '/v1/servers')]);
+    return { view, servers };
+  });
   return (
     <section aria-labelledby="auth-h">
       <h1 id="auth-h">Auth</h1>
       <p class="lead">Make the MCP endpoint an OAuth-protected enterprise connector: clients (Claude, ChatGPT) sign users in through your identity provider and get tokens for this workspace only.</p>
       <LoadStatus load={auth} errorTitle="Could not load the auth settings" loadingLabel="Loading the auth settings…" />
-      {auth.data && <AuthForm initial={auth.data} />}
+      {auth.data && <AuthSettings initial={auth.data.view} servers={auth.data.servers} />}
     </section>
   );
 }
 
-function AuthForm({ initial }: { initial: TenantAuthView }) {
+/** One copy of the settings for the page: the protection form and the connectors both change it. */
+function AuthSettings({ initial, servers }: { initial: TenantAuthView; servers: Server[] }) {
   const [view, setView] = useState(initial);
+  return (
+    <>
+      <AuthForm initial={initial} view={view} setView={setView} />
+      <IdpTest configured={view.idp.kind === 'oidc'} />
+      <Connectors view={view} servers={servers} onChange={setView} />
+    </>
+  );
+}
+
+function AuthForm({ initial, view, setView }: { initial: TenantAuthView; view: TenantAuthView; setView: (v: TenantAuthView) => void }) {
   const [form, setForm] = useState<Form>(() => toForm(initial));
   const [notice, setNotice] = useState('');
   const submitting = useFormSubmit(IDS);
@@ -89,15 +103,6 @@ function AuthForm({ initial }: { initial: TenantAuthView }) {
     if (words(form.scopes).length === 0) errs[IDS.scopes] = 'List at least one scope, e.g. mcp:tools.';
     body.scopes = words(form.scopes);
     body.defaultScopes = words(form.defaultScopes).length > 0 ? words(form.defaultScopes) : null;
-    if (form.toolScopes.trim()) {
-      try {
-        const parsed: unknown = JSON.parse(form.toolScopes);
-        if (isRecord(parsed)) body.toolScopes = parsed;
-        else errs[IDS.toolScopes] = 'Per-tool scopes must be a JSON object, e.g. {"delete_record": ["mcp:tools:write"]}.';
-      } catch (err) {
-        errs[IDS.toolScopes] = `Not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
-      }
-    } else body.toolScopes = {};
     if (form.kind === 'oidc') {
       if (!form.issuer.trim()) errs[IDS['idp.issuer']] = 'Enter the issuer URL of your identity provider.';
       if (!form.clientId.trim()) errs[IDS['idp.clientId']] = 'Enter the client id registered at your identity provider.';
@@ -124,18 +129,10 @@ function AuthForm({ initial }: { initial: TenantAuthView }) {
         <Field id={IDS.scopes} label="Scopes" value={form.scopes} onInput={set('scopes')} error={fields[IDS.scopes]} hint="Separated by spaces (at most 32), e.g. mcp:tools mcp:tools:write." />
         <Field id={IDS.defaultScopes} label="Default scopes (optional)" value={form.defaultScopes} onInput={set('defaultScopes')} error={fields[IDS.defaultScopes]} hint="Granted when a client asks for none; each must be one of the scopes." />
       </div>
-      <Field
-        id={IDS.toolScopes}
-        label="Per-tool scopes (JSON)"
-        multiline
-        rows={4}
-        mono
-        value={form.toolScopes}
-        onInput={set('toolScopes')}
-        error={fields[IDS.toolScopes]}
-        placeholder={'{ "delete_record": ["mcp:tools:write"] }'}
-        hint="Tool name → scopes it needs; a call without them gets 403 insufficient_scope. Empty means none."
-      />
+      <p class="small" data-testid="auth-tool-scopes">
+        Per-tool scopes:{' '}
+        {Object.keys(view.toolScopes).length === 0 ? 'none yet' : Object.entries(view.toolScopes).map(([t, sc]) => <span key={t} class="mono">{`${t} → ${sc.join(' ')}; `}</span>)} <a {...linkTo('tools')}>Set them per tool on the Tools page</a>.
+      </p>
       <h2>Identity provider</h2>
       <div class="field">
         <label for={IDS.idp}>Users sign in with</label>

@@ -7,6 +7,8 @@ import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations
 import { linkTo, navigate } from '../router';
 import { Badge, Empty, ErrorBox, Field, LoadStatus, SelectField, splitError, useFocusOnError, useLoad } from '../ui';
 import { Allowed, useCan } from '../role';
+import { ToolScopes } from '../tool-scopes';
+import type { TenantAuthView } from './auth';
 
 interface ServerTools {
   server: Server;
@@ -18,10 +20,16 @@ interface ServerTools {
 interface ToolsData {
   servers: ServerTools[];
   publications: Publication[];
+  /** Per-tool scopes live in the tenant's auth settings (undefined: they could not be loaded; the tools still show). */
+  auth?: TenantAuthView;
 }
 
 async function loadTools(): Promise<ToolsData> {
-  const [{ servers }, { publications }] = await Promise.all([api<{ servers: Server[] }>('GET', '/v1/servers'), api<{ publications: Publication[] }>('GET', '/v1/publications')]);
+  const [{ servers }, { publications }, auth] = await Promise.all([
+    api<{ servers: Server[] }>('GET', '/v1/servers'),
+    api<{ publications: Publication[] }>('GET', '/v1/publications'),
+    api<TenantAuthView>('GET', '/v1/tenant/auth').catch(() => undefined),
+  ]);
   const withItems = await Promise.all(
     servers.map(async (server): Promise<ServerTools> => {
       try {
@@ -34,7 +42,7 @@ async function loadTools(): Promise<ToolsData> {
       }
     }),
   );
-  return { servers: withItems, publications };
+  return { servers: withItems, publications, ...(auth ? { auth } : {}) };
 }
 
 /** Discovered vs published tools per server; title / description / name / annotation overrides and hints; publish and unpublish. */
@@ -78,9 +86,16 @@ export function ToolsPage() {
             {!error && tools.length === 0 && (
               <Empty>{server.health === 'error' ? `Discovery failed: ${server.lastError ?? 'unknown error'}` : server.health === 'pending' ? 'Discovery is still running; check back in a moment.' : 'This server lists no tools.'}</Empty>
             )}
-            {tools.map((t) => (
-              <ToolRow key={t.name} server={server} tool={t} publication={publicationOf(data.data, server, t)} onChanged={() => data.reload()} />
-            ))}
+            {tools.map((t) => {
+              const publication = publicationOf(data.data, server, t);
+              const exposedName = publication?.exposedName ?? null;
+              return (
+                <div key={t.name}>
+                  <ToolRow server={server} tool={t} publication={publication} onChanged={() => data.reload()} />
+                  {!t.removedAt && <ToolScopes key={`${exposedName ?? ''}`} idBase={toolIdBase(server, t)} name={exposedName} auth={data.data?.auth} />}
+                </div>
+              );
+            })}
           </section>
         );
       })}
@@ -100,8 +115,12 @@ function upstreamHintText(v: unknown): string {
   return typeof v === 'boolean' ? String(v) : 'not set';
 }
 
+function toolIdBase(server: Server, tool: Item): string {
+  return `tool-${server.id}-${tool.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
 function ToolRow({ server, tool, publication, onChanged }: { server: Server; tool: Item; publication: Publication | undefined; onChanged: () => Promise<void> }) {
-  const idBase = `tool-${server.id}-${tool.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  const idBase = toolIdBase(server, tool);
   const saved = publication?.overrides ?? {};
   const [title, setTitle] = useState(saved.title ?? '');
   const [description, setDescription] = useState(saved.description ?? '');

@@ -138,6 +138,22 @@ const OPS: Op[] = [
     body: tenantAuthBody,
     also: { '400': 'VALIDATION naming the field (body.idp.issuer when the discovery check fails); URL_REFUSED when the issuer is refused by the SSRF guard' },
   },
+  {
+    method: 'post',
+    path: '/v1/tenant/auth/test-sign-in',
+    summary:
+      'Start a test sign-in of the saved OIDC IdP (admin): the discovery document and its endpoints pass the SSRF guard, then `url` (open it in the browser; valid 5 minutes) runs an authorization-code + PKCE flow at the tenant\'s live authorization server and returns to /console/auth with `#idp-test=<result>`. 409 when no OIDC IdP is saved or the workspace is not published. Audited',
+    auth: 'tenant',
+    also: { '409': 'CONFLICT: no OIDC IdP saved, workspace not published, or the auth service URL is unknown (AUTH_PUBLIC_URL)', '400': 'VALIDATION / URL_REFUSED naming idp.issuer' },
+  },
+  {
+    method: 'post',
+    path: '/v1/tenant/auth/test-sign-in/result',
+    summary: 'Open a test sign-in result (`{ result }` = the `idp-test` fragment value): `{ ok: true, issuer, claims }` (the ID-token claims) or `{ ok: false, issuer, error, errorDescription }` (the IdP\'s error). Audited',
+    auth: 'tenant',
+    body: z.object({ result: z.string() }),
+    also: { '400': 'VALIDATION naming body.result: tampered, of another workspace, or expired' },
+  },
   { method: 'get', path: '/v1/connect', summary: 'MCP URL and `claude mcp add --transport http` line', auth: 'tenant' },
   { method: 'get', path: '/v1/keys', summary: 'List API keys (never the keys themselves)', auth: 'tenant' },
   { method: 'post', path: '/v1/keys', summary: 'Create an API key (shown once)', auth: 'tenant', body: createKeyBody, status: 201 },

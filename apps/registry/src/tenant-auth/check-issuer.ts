@@ -9,9 +9,9 @@ const MAX_METADATA_BYTES = 256 * 1024;
  * Fetches the issuer's discovery document through the SSRF-guarded fetch before anything is
  * saved — `/.well-known/openid-configuration` (OIDC) or, for connectors,
  * `/.well-known/oauth-authorization-server` as well — and checks that it names the same
- * issuer and the endpoints a sign-in needs. Throws 400 naming `field` with what went wrong.
+ * issuer and the endpoints a sign-in needs; returns the document. Throws 400 naming `field` with what went wrong.
  */
-export async function checkIssuer(fetch: GuardedFetch, issuer: string, field: string, kinds: Array<'openid-configuration' | 'oauth-authorization-server'>): Promise<void> {
+export async function checkIssuer(fetch: GuardedFetch, issuer: string, field: string, kinds: Array<'openid-configuration' | 'oauth-authorization-server'>): Promise<Record<string, unknown>> {
   const base = issuer.replace(/\/+$/, '');
   let last = 'no discovery document found';
   for (const kind of kinds) {
@@ -41,7 +41,7 @@ export async function checkIssuer(fetch: GuardedFetch, issuer: string, field: st
     for (const key of ['authorization_endpoint', 'token_endpoint']) {
       if (typeof doc[key] !== 'string') throw invalid(field, `${url} has no ${key}`);
     }
-    return;
+    return doc;
   }
   throw invalid(field, `the issuer's discovery check failed: ${last}`);
 }

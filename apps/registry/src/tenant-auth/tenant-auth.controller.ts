@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Req } from '@nestjs/common';
-import { tenantAuthSchema, tenantSecretAad, type TenantAuthSettings } from '@switchboard/catalog';
-import { guardedFetch, type GuardedFetch } from '@switchboard/net-guard';
+import { idpTestAad, tenantAuthSchema, tenantSecretAad, type IdpTestResult, type IdpTestTicket, type TenantAuthSettings } from '@switchboard/catalog';
+import { checkUrl, guardedFetch, NetGuardError, type GuardedFetch } from '@switchboard/net-guard';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
@@ -70,6 +72,14 @@ export class TenantAuthController {
     if (unknown) {
       const field = input.defaultScopes ? 'body.defaultScopes' : 'body.scopes';
       throw new ApiError(400, 'VALIDATION', `${field}: default scope "${unknown}" is not one of the tenant's scopes`, field, { issues: [{ field, message: `default scope "${unknown}" is not one of the tenant's scopes` }] });
+    }
+    // A tool scope no tenant scope covers could never be granted: the tool would be unreachable.
+    for (const [tool, needed] of Object.entries(next.toolScopes)) {
+      const lost = needed.find((n) => !next.scopes.some((g) => g === n || n.startsWith(`${g}:`)));
+      if (!lost) continue;
+      const field = input.toolScopes ? `body.toolScopes.${tool}` : 'body.scopes';
+      const message = `tool ${tool} needs "${lost}", which none of the tenant's scopes (${next.scopes.join(' ')}) grants`;
+      throw new ApiError(400, 'VALIDATION', `${field}: ${message}`, field, { issues: [{ field, message }] });
     }
     await this.ctx.db.tx(async (q) => {
       await loadTenant(q, tenantId);
@@ -168,11 +178,79 @@ export class TenantAuthController {
     if (servers.length === 0) throw ApiError.notFound('server', id, 'params.id');
   }
 
+  /**
+   * Starts a "test sign-in" of the saved IdP: the issuer's discovery document and the endpoints
+   * it names pass the SSRF guard, then a ticket (IdP, console return URL, 5 minutes) sealed with
+   * SECRETS_KEY goes to the browser, which takes it to the tenant's authorization server.
+   */
+  @Post('tenant/auth/test-sign-in')
+  @HttpCode(200)
+  async startTest(@Req() req: FastifyRequest) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const auth = await loadTenantAuth(this.ctx.db, tenantId);
+    const idp = auth?.idp;
+    if (idp?.kind !== 'oidc') throw new ApiError(409, 'CONFLICT', 'idp: save an OpenID Connect provider first (idp.kind is local)', 'idp');
+    const tenant = await loadTenant(this.ctx.db, tenantId);
+    if (!tenant.current_version) throw new ApiError(409, 'CONFLICT', 'publish the workspace first: the test signs in through its live authorization server', 'idp');
+    const authUrl = authPublicUrl(this.ctx.config);
+    if (!authUrl && !this.ctx.config.GATEWAY_DOMAIN) throw new ApiError(409, 'CONFLICT', 'the registry does not know the auth service: set AUTH_PUBLIC_URL (or CONSOLE_ISSUER)', 'idp');
+    const doc = await checkIssuer(this.fetch, idp.issuer, 'idp.issuer', ['openid-configuration']);
+    for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri']) {
+      const url = doc[key];
+      if (typeof url !== 'string') continue;
+      try {
+        await checkUrl(url, this.ctx.policy);
+      } catch (err) {
+        if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `idp.issuer: the discovery document's ${key} is refused: ${err.message}`, 'idp.issuer', undefined, { cause: err });
+        throw new ApiError(400, 'VALIDATION', `idp.issuer: the discovery document's ${key} is not a URL`, 'idp.issuer');
+      }
+    }
+    const id = randomBytes(16).toString('base64url');
+    const exp = Math.floor(Date.now() / 1000) + TEST_TTL_S;
+    const ticket: IdpTestTicket = { tenant: tenantId, issuer: idp.issuer, clientId: idp.clientId, returnTo: `${this.ctx.config.REGISTRY_PUBLIC_URL}/console/auth`, exp };
+    const sealed = this.ctx.box.seal(JSON.stringify(ticket), idpTestAad(tenantId, 'ticket', id));
+    const issuer = this.ctx.config.GATEWAY_DOMAIN ? `https://${tenantId}.${this.ctx.config.GATEWAY_DOMAIN}` : `${authUrl}/t/${tenantId}`;
+    await audit(this.ctx.db, tenantId, actor, 'auth.test_sign_in.start', tenantId, { id, issuer: idp.issuer, clientId: idp.clientId });
+    return { id, url: `${issuer}/federation/test?ticket=${id}.${sealed}`, expiresAt: new Date(exp * 1000).toISOString(), redirectUri: `${issuer}/federation/callback` };
+  }
+
+  /** Opens what the authorization server sent back to the console (`#idp-test=<id>.<sealed>`): the ID-token claims, or the IdP's error. */
+  @Post('tenant/auth/test-sign-in/result')
+  @HttpCode(200)
+  async testResult(@Req() req: FastifyRequest, @Body() body: unknown) {
+    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+    const { result } = parseInput(testResultBody, body, 'body');
+    const dot = result.indexOf('.');
+    const id = result.slice(0, dot);
+    let out: IdpTestResult;
+    try {
+      out = JSON.parse(this.ctx.box.open(result.slice(dot + 1), idpTestAad(tenantId, 'result', id))) as IdpTestResult;
+    } catch {
+      throw new ApiError(400, 'VALIDATION', 'body.result: not a test sign-in result of this workspace (tampered, or of another workspace)', 'body.result');
+    }
+    if (typeof out.exp !== 'number' || out.exp < Date.now() / 1000) throw new ApiError(400, 'VALIDATION', 'body.result: this test sign-in result expired; run the test again', 'body.result');
+    const sub = out.ok && typeof out.claims.sub === 'string' ? out.claims.sub : undefined;
+    await audit(this.ctx.db, tenantId, actor, 'auth.test_sign_in.result', tenantId, { id, ok: out.ok, issuer: out.issuer, ...(out.ok ? { sub } : { error: out.error }) });
+    return out.ok ? { id, ok: true, issuer: out.issuer, claims: out.claims } : { id, ok: false, issuer: out.issuer, error: out.error, errorDescription: out.errorDescription };
+  }
+
   /** Re-pushes a published tenant's document (settings changed, catalog not); null before the first publish. */
   private async push(tenantId: string): Promise<'ok' | 'unavailable' | null> {
     const tenant = await loadTenant(this.ctx.db, tenantId);
     return tenant.current_version ? this.ctx.publisher.push(tenantId) : null;
   }
+}
+
+/** A test sign-in's ticket and result live this long (seconds). */
+const TEST_TTL_S = 300;
+
+const testResultBody = z.object({ result: z.string().regex(/^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9._-]{20,16384}$/, 'must be the idp-test value the console received') }).strict();
+
+/** The auth service's public URL: AUTH_PUBLIC_URL, else CONSOLE_ISSUER without `/platform`. */
+function authPublicUrl(config: RegistryContext['config']): string | undefined {
+  const explicit = config.AUTH_PUBLIC_URL?.replace(/\/+$/, '');
+  if (explicit) return explicit;
+  return config.CONSOLE_ISSUER?.replace(/\/platform$/, '');
 }
 
 async function saveTenantAuth(q: Queryable, tenantId: string, a: TenantAuthSettings): Promise<void> {

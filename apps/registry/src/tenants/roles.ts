@@ -37,6 +37,8 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'DELETE /v1/servers/:id/connector/account': 'admin',
   'GET /v1/tenant/auth': 'viewer',
   'PATCH /v1/tenant/auth': 'admin',
+  'POST /v1/tenant/auth/test-sign-in': 'admin',
+  'POST /v1/tenant/auth/test-sign-in/result': 'admin',
   'GET /v1/publications': 'viewer',
   'POST /v1/publications': 'publisher',
   'POST /v1/publications/unpublish': 'publisher',

@@ -1,0 +1,118 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { hashId } from '@switchboard/secret-box';
+import type { AuthServices } from '../auth-services';
+import { openidClient } from '../federation/upstream-oidc';
+import { cookieHeader, readCookie, sendPage } from '../http/request-helpers';
+import type { AuthTenant } from '../tenants/tenant-auth';
+
+/** How long a sign-in to the connected-accounts page lasts (it only lists and unlinks). */
+const ACCOUNT_TTL_S = 3600;
+const LOGIN_TTL_S = 600;
+
+interface AccountLoginState {
+  verifier: string;
+  nonce: string;
+}
+
+/**
+ * Sign-in for the connected-accounts page when the browser has no session at the tenant's
+ * authorization server: the tenant's enterprise IdP (code + PKCE + nonce through the registered
+ * `/federation/callback`) or, for development tenants, the local form. The result is a sealed,
+ * hour-long cookie scoped to `<mount>/account` naming the account (`<tenant>|<sub>`, as tokens do).
+ */
+export class AccountLogin {
+  constructor(private readonly s: AuthServices) {}
+
+  cookieName(tenant: AuthTenant): string {
+    return `sb_${tenant.id}_account`;
+  }
+
+  /** The account of a valid sign-in cookie, with a stable id for CSRF tokens. */
+  account(tenant: AuthTenant, req: FastifyRequest): { id: string; accountId: string } | undefined {
+    const raw = readCookie(req, this.cookieName(tenant));
+    if (!raw || raw.length > 4096) return undefined;
+    try {
+      const v = JSON.parse(this.s.box.open(raw, this.aad(tenant))) as { accountId?: unknown; exp?: unknown };
+      if (typeof v.accountId !== 'string' || typeof v.exp !== 'number' || v.exp < Date.now() / 1000) return undefined;
+      return { id: `account:${hashId(raw)}`, accountId: v.accountId };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Set-Cookie of a signed-in account. */
+  signedIn(tenant: AuthTenant, accountId: string): string {
+    const sealed = this.s.box.seal(JSON.stringify({ accountId, exp: Math.floor(Date.now() / 1000) + ACCOUNT_TTL_S }), this.aad(tenant));
+    return cookieHeader(this.cookieName(tenant), sealed, { path: `${tenant.mountPath}/account`, maxAge: ACCOUNT_TTL_S, secure: tenant.issuer.startsWith('https:') });
+  }
+
+  /** Redirects to the tenant's IdP (an `oidc` tenant). */
+  async start(tenant: AuthTenant, reply: FastifyReply): Promise<void> {
+    const idp = tenant.settings.idp;
+    if (idp.kind !== 'oidc') return;
+    let cfg;
+    try {
+      cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
+    } catch {
+      return void sendPage(reply, 502, 'Sign-in unavailable', '<h1>temporarily_unavailable</h1><p>The sign-in provider cannot be reached. Try again later.</p>');
+    }
+    const verifier = openidClient.randomPKCECodeVerifier();
+    const state = openidClient.randomState();
+    const nonce = openidClient.randomNonce();
+    await this.s.federation.put(state, tenant.id, 'account-login', { verifier, nonce } satisfies AccountLoginState, LOGIN_TTL_S);
+    const url = openidClient.buildAuthorizationUrl(cfg, {
+      redirect_uri: `${tenant.issuer}/federation/callback`,
+      scope: idp.scopes.join(' '),
+      code_challenge: await openidClient.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    void reply
+      .code(303)
+      .header('set-cookie', cookieHeader(this.stateCookie(tenant), state, { path: `${tenant.mountPath}/federation`, maxAge: LOGIN_TTL_S, secure: tenant.issuer.startsWith('https:') }))
+      .header('location', url.href)
+      .header('cache-control', 'no-store')
+      .send();
+  }
+
+  /** The IdP's redirect back when this browser started an account sign-in (its cookie matches `state`); false otherwise. */
+  async finish(tenant: AuthTenant, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const idp = tenant.settings.idp;
+    const query = req.raw.url?.includes('?') ? req.raw.url.slice(req.raw.url.indexOf('?')) : '';
+    const state = new URLSearchParams(query).get('state') ?? '';
+    const cookie = readCookie(req, this.stateCookie(tenant)) ?? '';
+    if (idp.kind !== 'oidc' || !state || cookie.length !== state.length || !timingSafeEqual(Buffer.from(cookie), Buffer.from(state))) return false;
+    const clear = cookieHeader(this.stateCookie(tenant), '', { path: `${tenant.mountPath}/federation`, maxAge: 0, secure: tenant.issuer.startsWith('https:') });
+    const saved = await this.s.federation.take<AccountLoginState>(state, tenant.id, 'account-login');
+    if (!saved) {
+      sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>invalid_request</h1><p>This sign-in is unknown, expired or already used.</p>');
+      return true;
+    }
+    try {
+      const cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
+      const tokens = await openidClient.authorizationCodeGrant(cfg, new URL(`${tenant.issuer}/federation/callback${query}`), { pkceCodeVerifier: saved.verifier, expectedState: state, expectedNonce: saved.nonce, idTokenExpected: true });
+      const sub = tokens.claims()?.sub;
+      if (!sub) throw new Error('the ID token has no sub');
+      void reply
+        .code(303)
+        .header('set-cookie', [clear, this.signedIn(tenant, `${tenant.id}|${sub}`)])
+        .header('location', `${tenant.mountPath}/account/connections`)
+        .header('cache-control', 'no-store')
+        .send();
+    } catch (err) {
+      this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id }, 'connected-accounts sign-in refused');
+      sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>access_denied</h1><p>The sign-in provider response was refused.</p>');
+    }
+    return true;
+  }
+
+  private stateCookie(tenant: AuthTenant): string {
+    return `sb_${tenant.id}_acctfed`;
+  }
+
+  private aad(tenant: AuthTenant): string {
+    return `account-session:${tenant.id}`;
+  }
+}
