@@ -61,7 +61,7 @@ test('a call that settles before the threshold is answered directly, not as a ta
 test('a slow call becomes a task: working at once (durable), then completed with the result inlined', async () => {
   const tasks = manager();
   const g = gated(() => text('done'));
-  const created = (await tasks.run(scope, g.work, { responses: {} }, never)) as Record<string, unknown>;
+  const created = (await tasks.run(scope, g.work, { responses: {} }, never)) as unknown as Record<string, unknown>;
   expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 600_000, pollIntervalMs: 1_000 });
   expect(created).not.toHaveProperty('result');
   expect(String(created.taskId)).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -225,7 +225,7 @@ test('a tool that asks too often or too much at once fails its task', async () =
   const gate = deferred<void>();
   const many: TaskWork = async () => {
     await gate.promise;
-    return { resultType: 'input_required', inputRequests: { a: { method: 'roots/list' }, b: { method: 'roots/list' } } };
+    return { resultType: 'input_required', inputRequests: { a: { method: 'roots/list', params: {} }, b: { method: 'roots/list', params: {} } } };
   };
   const { taskId } = (await tasks.run(scope, many, { responses: {} }, never)) as { taskId: string };
   gate.resolve();

@@ -64,7 +64,7 @@ test('answers are kept once per key until the owner takes them; a cancel request
   await store.create('q1', task('q1', 'ans'), caps);
   await store.answer('q1', { '1.a': { action: 'accept' }, '1.b': { action: 'decline' } });
   await store.answer('q1', { '1.a': { action: 'cancel' } });
-  expect((await store.read('q1'))!.answered.sort()).toEqual(['1.a', '1.b']);
+  expect([...(await store.read('q1'))!.answered].sort()).toEqual(['1.a', '1.b']);
   expect(await store.take('q1', ['1.a', '1.z'])).toEqual({ '1.a': { action: 'accept' } });
   expect((await store.read('q1'))!.answered).toEqual(['1.b']);
   await store.requestCancel('q1');
