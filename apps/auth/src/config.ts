@@ -1,4 +1,5 @@
 import { parseTrustProxy } from '@switchboard/limits';
+import { redisUrlSchema } from '@switchboard/redis-connection';
 import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
 
@@ -91,7 +92,7 @@ const schema = z.object({
       }
     }),
   /** Redis of the shared limiter (DCR, token and sign-in limits and account locks shared by every auth replica); unset ⇒ per replica. */
-  LIMITS_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  LIMITS_REDIS_URL: redisUrlSchema().optional(),
   /** Prefix of the limiter's Redis keys (tests isolate with it). */
   LIMITS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
   /** Token-endpoint requests allowed per client IP and tenant per minute. */

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis-connection';
 
 export interface AccountLockoutOptions {
   /** Shared store (every replica sees a lock); absent or down ⇒ this replica's memory. */
-  redis: Redis | undefined;
+  redis: RedisClient | undefined;
   prefix: string;
   /** Failures before the first lock. */
   threshold: number;
@@ -88,7 +88,7 @@ export class AccountLockout {
     return m;
   }
 
-  private ready(): Redis | undefined {
+  private ready(): RedisClient | undefined {
     return this.o.redis?.status === 'ready' ? this.o.redis : undefined;
   }
 
