@@ -67,7 +67,8 @@ export class AccountLockout {
   async succeeded(account: string): Promise<void> {
     this.memory.delete(account);
     const r = this.ready();
-    if (r) await r.del(this.key('fail', account), this.key('lock', account)).catch(() => undefined);
+    // Two DELs, not one: on a Redis Cluster the two keys hash to different slots (a two-key DEL is refused there).
+    if (r) await Promise.all([r.del(this.key('fail', account)), r.del(this.key('lock', account))]).catch(() => undefined);
   }
 
   private memoryFail(account: string, forgetMs: number): number {
