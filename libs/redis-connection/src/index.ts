@@ -5,3 +5,4 @@ export * from './bull-prefix';
 export * from './mget-across-slots';
 export * from './scan-keys';
 export * from './redis-url-schema';
+export * from './when-ready';

@@ -1,5 +1,5 @@
 import { catalogRedisKeys, parseTenantDocument, type PublishedCatalog } from '@switchboard/catalog';
-import { createRedis, mgetAcrossSlots, type RedisClient } from '@switchboard/redis-connection';
+import { createRedis, mgetAcrossSlots, whenReady, type RedisClient } from '@switchboard/redis-connection';
 
 export interface TenantDocumentFeedOptions {
   /** Redis holding `sb:catalog:<tenant>`, `sb:tenants` and the `catalog:changed` channel. */
@@ -55,7 +55,9 @@ export class TenantDocumentFeed {
       });
       this.subscriber.on('ready', () => {
         void this.subscriber?.subscribe(this.keys.channel).catch(() => undefined);
-        void this.resync();
+        // Re-sync what the gap may have missed, once the command connection is back too (after a failover both reconnect).
+        const redis = this.redis;
+        void (redis ? whenReady(redis, 5_000) : Promise.resolve(true)).then(() => this.resync());
       });
       await this.subscriber.connect().catch(() => undefined);
     }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
 import { catalogRedisKeys, parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
 import { metrics, type Counter } from '@opentelemetry/api';
-import { createRedis, mgetAcrossSlots, type RedisClient } from '@switchboard/redis-connection';
+import { createRedis, mgetAcrossSlots, whenReady, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
 
@@ -63,7 +63,11 @@ export class RegistryCatalogSource implements CatalogSource {
       // Every (re)connection re-subscribes and re-syncs, so a message missed while disconnected is caught up.
       this.subscriber.on('ready', () => {
         void this.subscriber?.subscribe(this.keys.channel).catch(() => undefined);
-        void this.resync(true, 'reconnect');
+        // After a failover the command connection is usually reconnecting too: re-sync once it is
+        // back (bounded), or the re-sync falls back to the registry's versions, which do not show a
+        // settings-only change, and a message lost in the gap stays lost.
+        const redis = this.redis;
+        void (redis ? whenReady(redis, 5_000) : Promise.resolve(true)).then(() => this.resync(true, 'reconnect'));
       });
       await this.subscriber.connect().catch(() => undefined);
     }
