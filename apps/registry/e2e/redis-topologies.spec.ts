@@ -4,8 +4,8 @@
 // as a BullMQ job, a publish reaches the gateway (snapshot + `catalog:changed`, the periodic
 // re-sync off so only pub/sub can deliver the second one), the shared limiter refuses past a
 // tenant's plan with its keys in Redis, usage flows through the stream to the registry. On the
-// Sentinel set, a SENTINEL FAILOVER, after which a pushed document change, serving, the
-// limiter and discovery work again.
+// Sentinel set, a SENTINEL FAILOVER, after which a pushed document change reaches the gateway,
+// the limiter decides in Redis again and discovery is enqueued.
 import { createRedis, scanKeys, type RedisClient } from '@switchboard/redis-connection';
 import { startLocalCluster, startLocalSentinel } from '../../../libs/redis-connection/e2e/support/local-topologies';
 import { api, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
@@ -107,26 +107,33 @@ describe.each(topologies)('registry + gateway on a %s', (_name, start) => {
     expect(rows.find((r) => r.tool === 'search')).toMatchObject({ server: 'crm' });
   });
 
-  it('recovers from a failover (Sentinel only): publish, serve and discovery work on the new master', async () => {
+  it('recovers from a failover (Sentinel only): pushes, serving, the shared limiter and discovery work on the new master', async () => {
     if (!topology.failover) {
       expect(topology.url).toMatch(/^redis-cluster:\/\//);
       return;
     }
     const { from, to } = await topology.failover();
     expect(to).not.toBe(from);
+    // The limiter's keys so far are gone: any found later were written on the new master.
+    for (const k of await scanKeys(redis, `${env.namespace}rl:{acme}:*`)) await redis.del(k);
     // The registry's publisher and the gateway's subscriber reconnect to the new master. A
-    // settings change is pushed like a publish: lifting the plan that refuses `lookup` today.
+    // settings change is pushed like a publish: a plan that now limits `search` too.
     const attempts: string[] = [];
     await until('plan change pushed to the new master', async () => {
-      const res = await api(registry.url, key, 'PUT', '/v1/limits', { rate: { tools: { lookup: { requestsPerSecond: 100, burst: 1000 } } } });
+      const res = await api(registry.url, key, 'PUT', '/v1/limits', { rate: { tools: { lookup: { requestsPerSecond: 0.02, burst: 2 }, search: { requestsPerSecond: 0.02, burst: 1 } } } });
       attempts.push(`${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
       return res.status === 200 && res.body.pushed === 'ok';
     }, 45_000).catch(diagnose);
-    await until('the post-failover document served (lookup allowed again)', async () => (await rpc('tools/call', { name: 'lookup', arguments: { text: 'after' } })).body.result !== undefined, 45_000).catch((err: Error) =>
-      diagnose(new Error(`${err.message} (pushes ${attempts.join(' | ')})`)),
-    );
-    // More calls than the old plan's burst (2): the new plan is what decides, not a fresh bucket.
-    for (let i = 0; i < 5; i++) expect((await rpc('tools/call', { name: 'lookup', arguments: { text: `n${i}` } })).body.result).toBeDefined();
+    const refused = await until('the post-failover document served (search limited now)', async () => {
+      const r = await rpc('tools/call', { name: 'search', arguments: { text: 'after' } });
+      return r.body.error?.code === -32029 ? r.body.error : undefined;
+    }, 45_000).catch((err: Error) => diagnose(new Error(`${err.message} (pushes ${attempts.join(' | ')})`)));
+    expect(refused.data).toMatchObject({ limit: 'tool' });
+    // Decided in Redis again (shared), on the new master.
+    await until('limiter keys on the new master', async () => {
+      await rpc('tools/call', { name: 'lookup', arguments: { text: 'probe' } });
+      return (await scanKeys(redis, `${env.namespace}rl:{acme}:*`)).length > 0;
+    }, 30_000).catch(diagnose);
     expect(await served()).toBe('lookup,search');
     const discover = await until('discovery enqueued after the failover', async () => {
       const res = await api(registry.url, key, 'POST', '/v1/servers/crm/discover');
