@@ -55,7 +55,7 @@ const schema = z.object({
    */
   TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Redis holding the registry's tenant documents (`sb:catalog:<tenant>`) and `catalog:changed`; set ⇒ registry tenants are served, hot-swapped. */
-  REDIS_URL: optionalText,
+  REDIS_URL: z.preprocess((v) => (v === '' ? undefined : v), redisUrlSchema().optional()),
   /** Prefix of those keys and of the channel (tests isolate with it). */
   REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]{0,64}$/).default(''),
   /** Full re-sync of tenant documents (catches missed messages), in ms; 0 = only on (re)connect. */
