@@ -12,6 +12,7 @@ module.exports = {
     preset('telemetry', 'libs/telemetry'),
     preset('mcp-http', 'libs/mcp-http'),
     preset('limits', 'libs/limits'),
+    preset('redis-connection', 'libs/redis-connection'),
     preset('gateway', 'apps/gateway'),
     preset('chain-reader', 'apps/chain-reader'),
     preset('registry', 'apps/registry'),

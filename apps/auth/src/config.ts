@@ -1,4 +1,5 @@
 import { parseTrustProxy } from '@switchboard/limits';
+import { redisUrlSchema } from '@switchboard/redis-connection';
 import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
 import { z } from 'zod';
 
@@ -54,7 +55,7 @@ const schema = z.object({
    */
   TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Redis holding the registry's tenant documents (`sb:catalog:<tenant>`) and `catalog:changed`; set ⇒ registry tenants are served, hot-swapped. */
-  REDIS_URL: optionalText,
+  REDIS_URL: z.preprocess((v) => (v === '' ? undefined : v), redisUrlSchema().optional()),
   /** Prefix of those keys and of the channel (tests isolate with it). */
   REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]{0,64}$/).default(''),
   /** Full re-sync of tenant documents (catches missed messages), in ms; 0 = only on (re)connect. */
@@ -93,7 +94,7 @@ const schema = z.object({
       }
     }),
   /** Redis of the shared limiter (DCR, token and sign-in limits and account locks shared by every auth replica); unset ⇒ per replica. */
-  LIMITS_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  LIMITS_REDIS_URL: redisUrlSchema().optional(),
   /** Prefix of the limiter's Redis keys (tests isolate with it). */
   LIMITS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
   /** Token-endpoint requests allowed per client IP and tenant per minute. */

@@ -35,6 +35,10 @@ describe('loadConfig', () => {
     }
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).problems).toEqual([expect.stringMatching(/^CHAIN_READER_PORT: must be an integer/), expect.stringMatching(/^REDIS_URL: /)]);
+    // Sentinel and Cluster URLs are accepted; a malformed one is refused saying why.
+    expect(loadConfig({ REDIS_URL: 'redis-sentinel://s-0:26379,s-1:26379/mymaster' }).redisUrl).toBe('redis-sentinel://s-0:26379,s-1:26379/mymaster');
+    expect(loadConfig({ REDIS_URL: 'redis-cluster://n-0:6379,n-1:6379' }).redisUrl).toBe('redis-cluster://n-0:6379,n-1:6379');
+    expect(() => loadConfig({ REDIS_URL: 'redis-sentinel://s-0:26379' })).toThrow(/REDIS_URL: redis-sentinel:\/\/ needs the master name/);
     expect(() => loadConfig({ CHAIN_RPC_URLS_SOLANA: 'http://127.0.0.1:1', CHAIN_RPC_URLS_ETH: 'not a url' })).toThrow(/CHAIN_RPC_URLS_SOLANA: unknown chain "solana"[\s\S]*CHAIN_RPC_URLS_ETH: must be/);
   });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { redisUrlSchema } from '@switchboard/redis-connection';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import type { ChainConfig } from './chains/chain-config';
@@ -56,7 +57,7 @@ const envSchema = z.object({
   /** Listen address; loopback by default. */
   CHAIN_READER_HOST: z.string().min(1).default('127.0.0.1'),
   /** Redis for the cache and BullMQ; when it is down the tools still answer (direct reads). */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  REDIS_URL: redisUrlSchema().default('redis://127.0.0.1:6379'),
   /** Key prefix for this app's Redis keys and queues. */
   CHAIN_READER_REDIS_PREFIX: z.string().min(1).default('chain-reader'),
   /** JSON file: `{ "<slug>": { "rpcUrls": [...], ...any ChainConfig field } }`, merged over the defaults. */

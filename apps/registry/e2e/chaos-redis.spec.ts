@@ -5,6 +5,7 @@
 // registry database is a fresh one on the shared Postgres (not touched by the fault).
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { bullPrefix } from '@switchboard/redis-connection';
 import { api, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
 import { poll, startPrivateRedis, type PrivateRedis } from './support/private-services';
 
@@ -83,7 +84,7 @@ describe('chaos: Redis FLUSHALL + restart under load', () => {
 
     const check = new Redis(redis.url);
     const catalogsBack = await poll('both catalogs back in Redis', async () => ((await check.exists(`${env.namespace}sb:catalog:acme`, `${env.namespace}sb:catalog:beta`)) === 2 ? Date.now() - restarted : false));
-    const queue = new Queue('registry-discovery', { connection: check, prefix: env.queuePrefix });
+    const queue = new Queue('registry-discovery', { connection: check, prefix: bullPrefix(env.queuePrefix) });
     queue.on('error', () => undefined);
     const schedulersBack = await poll('schedulers re-declared', async () => {
       const ids = (await queue.getJobSchedulers(0, 10)).map((s) => s.key).sort();

@@ -1,4 +1,5 @@
 import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
+import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { CRASH_STEPS } from './publishing/crash-steps';
 
@@ -25,7 +26,7 @@ const schema = z.object({
   /** Postgres URL. Unset: `startRegistry` starts an embedded Postgres under `.data/registry-pg`. */
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   /** Redis for BullMQ discovery jobs and published snapshots. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  REDIS_URL: redisUrlSchema().default('redis://127.0.0.1:6379'),
   /** Prepended to every Redis key and channel of the catalog contract (tests isolate with it); default none. */
   REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
   /** BullMQ key prefix. */

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
-import { Redis } from 'ioredis';
+import { createRedis } from '@switchboard/redis-connection';
 import pino, { type Logger } from 'pino';
 import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
 import type { RegistryConfig } from './config';
@@ -42,7 +42,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   for (const w of config.warnings) logger.warn(`UNSAFE DEVELOPMENT DEFAULT: ${w}`);
   await migrate(config.DATABASE_URL, logger);
   const db = new Database(config.DATABASE_URL, logger);
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000 });
+  const redis = createRedis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000 });
   redis.on('error', () => undefined);
   await redis.connect().catch((err: Error) => logger.warn({ err: err.message }, 'Redis unavailable at boot; publishing continues in Postgres'));
   const box = new SecretBox(config.secretsKey);
@@ -70,7 +70,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
     : undefined;
   const drainer = config.USAGE_DRAIN
     ? new UsageDrainer(db, {
-        redis: redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, lazyConnect: false }),
+        redis: createRedis(config.REDIS_URL, { enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false }),
         namespace: config.REDIS_NAMESPACE,
         consumer: `registry-${hostname()}-${process.pid}`,
         count: 50,

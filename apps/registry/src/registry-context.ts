@@ -1,5 +1,5 @@
 import type { NetGuardPolicy } from '@switchboard/net-guard';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { RegistryConfig } from './config';
 import type { SecretBox } from '@switchboard/secret-box';
@@ -16,7 +16,7 @@ import type { Credentials } from './servers/credentials';
 export interface RegistryContext {
   config: RegistryConfig;
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   box: SecretBox;
   auth: Authenticator;
   credentials: Credentials;

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { createRedis, type RedisClient } from '@switchboard/redis-connection';
 
 /**
  * A Redis client for the limiter: commands fail at once instead of queueing while
@@ -6,8 +6,8 @@ import { Redis } from 'ioredis';
  * at most that long before the per-replica fallback decides; auto-pipelining batches the
  * scripts of concurrent requests into one write. It keeps reconnecting in the background.
  */
-export function limiterRedis(url: string, options: { commandTimeoutMs?: number } = {}): Redis {
-  const redis = new Redis(url, {
+export function limiterRedis(url: string, options: { commandTimeoutMs?: number } = {}): RedisClient {
+  const redis = createRedis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: options.commandTimeoutMs ?? 500,

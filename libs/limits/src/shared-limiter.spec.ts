@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '@switchboard/redis-connection';
 import type { LimitRule, LimiterMode } from './limit-rule';
 import { limiterRedis } from './limiter-redis';
 import { MemoryLimiter } from './memory-limiter';

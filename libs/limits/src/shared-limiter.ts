@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis-connection';
 import { GCRA_SCRIPT } from './gcra-script';
 import type { LimitDecision, LimitRule, LimiterMode } from './limit-rule';
 import { MemoryLimiter } from './memory-limiter';
 
 export interface SharedLimiterOptions {
   /** A client made by `limiterRedis()` (no offline queue, short command timeout), or undefined for local-only limiting. */
-  redis: Redis | undefined;
+  redis: RedisClient | undefined;
   /** Prefix of every bucket key (tests isolate with it; production: a namespace). */
   prefix?: string;
   /** The per-replica fallback; default a MemoryLimiter with divisor 1. */
@@ -85,7 +85,7 @@ export class SharedLimiter {
     return { allowed: false, mode: 'shared', rule: rules[(index ?? 1) - 1], retryAfterMs: Math.max(1, wait ?? 1) };
   }
 
-  private async run(redis: Redis, keys: string[], args: Array<string | number>): Promise<unknown> {
+  private async run(redis: RedisClient, keys: string[], args: Array<string | number>): Promise<unknown> {
     try {
       return await redis.evalsha(SCRIPT_SHA, keys.length, ...keys, ...args);
     } catch (err) {

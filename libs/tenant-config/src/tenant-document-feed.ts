@@ -1,5 +1,5 @@
 import { catalogRedisKeys, parseTenantDocument, type PublishedCatalog } from '@switchboard/catalog';
-import { Redis } from 'ioredis';
+import { createRedis, mgetAcrossSlots, whenReady, type RedisClient } from '@switchboard/redis-connection';
 
 export interface TenantDocumentFeedOptions {
   /** Redis holding `sb:catalog:<tenant>`, `sb:tenants` and the `catalog:changed` channel. */
@@ -29,8 +29,8 @@ const FETCH_TIMEOUT_MS = 5_000;
 export class TenantDocumentFeed {
   private readonly versions = new Map<string, string>();
   private readonly keys: ReturnType<typeof catalogRedisKeys>;
-  private readonly redis: Redis | undefined;
-  private readonly subscriber: Redis | undefined;
+  private readonly redis: RedisClient | undefined;
+  private readonly subscriber: RedisClient | undefined;
   private listener: ((doc: PublishedCatalog) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -38,8 +38,8 @@ export class TenantDocumentFeed {
   constructor(private readonly options: TenantDocumentFeedOptions) {
     this.keys = catalogRedisKeys(options.namespace);
     if (options.redisUrl) {
-      this.redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
-      this.subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+      this.redis = createRedis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+      this.subscriber = createRedis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
       this.redis.on('error', () => undefined);
       this.subscriber.on('error', () => undefined);
     }
@@ -55,7 +55,9 @@ export class TenantDocumentFeed {
       });
       this.subscriber.on('ready', () => {
         void this.subscriber?.subscribe(this.keys.channel).catch(() => undefined);
-        void this.resync();
+        // Re-sync what the gap may have missed, once the command connection is back too (after a failover both reconnect).
+        const redis = this.redis;
+        void (redis ? whenReady(redis, 5_000) : Promise.resolve(true)).then(() => this.resync());
       });
       await this.subscriber.connect().catch(() => undefined);
     }
@@ -125,7 +127,7 @@ export class TenantDocumentFeed {
     if (!this.redis) return undefined;
     if (ids.length === 0) return [];
     try {
-      const values = await this.redis.mget(ids.map((id) => this.keys.catalog(id)));
+      const values = await mgetAcrossSlots(this.redis, ids.map((id) => this.keys.catalog(id)));
       const out: unknown[] = [];
       for (const v of values) {
         if (typeof v !== 'string') continue;

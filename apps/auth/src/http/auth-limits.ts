@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import { MemoryLimiter, SharedLimiter, limiterRedis, type LimitRule } from '@switchboard/limits';
 
@@ -23,7 +23,7 @@ export type AuthLimitKind = 'dcr' | 'token' | 'signin';
  * address. Each check counts the attempt first; Redis down ⇒ per-replica buckets, logged once.
  */
 export class AuthLimits {
-  readonly redis: Redis | undefined;
+  readonly redis: RedisClient | undefined;
   private readonly limiter: SharedLimiter;
 
   constructor(private readonly o: AuthLimitsOptions) {

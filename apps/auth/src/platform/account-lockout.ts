@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis-connection';
 
 export interface AccountLockoutOptions {
   /** Shared store (every replica sees a lock); absent or down ⇒ this replica's memory. */
-  redis: Redis | undefined;
+  redis: RedisClient | undefined;
   prefix: string;
   /** Failures before the first lock. */
   threshold: number;
@@ -67,7 +67,8 @@ export class AccountLockout {
   async succeeded(account: string): Promise<void> {
     this.memory.delete(account);
     const r = this.ready();
-    if (r) await r.del(this.key('fail', account), this.key('lock', account)).catch(() => undefined);
+    // Two DELs, not one: on a Redis Cluster the two keys hash to different slots (a two-key DEL is refused there).
+    if (r) await Promise.all([r.del(this.key('fail', account)), r.del(this.key('lock', account))]).catch(() => undefined);
   }
 
   private memoryFail(account: string, forgetMs: number): number {
@@ -88,7 +89,7 @@ export class AccountLockout {
     return m;
   }
 
-  private ready(): Redis | undefined {
+  private ready(): RedisClient | undefined {
     return this.o.redis?.status === 'ready' ? this.o.redis : undefined;
   }
 

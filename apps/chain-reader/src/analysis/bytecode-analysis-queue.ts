@@ -1,5 +1,5 @@
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import { bullPrefix, createRedis, type RedisClient } from '@switchboard/redis-connection';
 import type { Hex } from 'viem';
 import type { ChainCache } from '../cache/chain-cache';
 import { summarizeBytecode, type BytecodeAnalysis } from './analyze-bytecode';
@@ -38,7 +38,7 @@ export class BytecodeAnalysisQueue {
   private queue?: Queue<AnalysisJob, BytecodeAnalysis>;
   private events?: QueueEvents;
   private worker?: Worker<AnalysisJob, BytecodeAnalysis>;
-  private readonly connections: Redis[] = [];
+  private readonly connections: RedisClient[] = [];
   private readonly pending = new Map<string, Promise<{ analysis: BytecodeAnalysis; via: AnalysisVia }>>();
   private started?: Promise<void>;
   private readonly thread = new WhatsabiThread();
@@ -77,13 +77,15 @@ export class BytecodeAnalysisQueue {
 
   private start(): Promise<void> {
     this.started ??= (async () => {
-      const conn = (): Redis => {
-        const c = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null, connectTimeout: 1_000 });
+      const conn = (): RedisClient => {
+        const c = createRedis(this.options.redisUrl, { maxRetriesPerRequest: null, connectTimeout: 1_000 });
         c.on('error', () => undefined);
         this.connections.push(c);
         return c;
       };
-      const { prefix, queueName } = this.options;
+      const { queueName } = this.options;
+      // One hash-tagged prefix: every key of the queue in one Cluster slot (BullMQ's scripts are multi-key).
+      const prefix = bullPrefix(this.options.prefix);
       this.queue = new Queue<AnalysisJob, BytecodeAnalysis>(queueName, { connection: conn(), prefix });
       this.queue.on('error', () => undefined);
       this.events = new QueueEvents(queueName, { connection: conn(), prefix });

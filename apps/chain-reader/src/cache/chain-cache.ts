@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { createRedis, mgetAcrossSlots, scanKeys, type RedisClient } from '@switchboard/redis-connection';
 import { switchboardMetrics } from '@switchboard/telemetry';
 
 export interface ChainCacheOptions {
@@ -15,12 +15,12 @@ export interface ChainCacheOptions {
  * queued while disconnected (`enableOfflineQueue: false`), so a dead Redis costs nothing.
  */
 export class ChainCache {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   private readonly prefix: string;
 
   constructor(options: ChainCacheOptions) {
     this.prefix = options.prefix;
-    this.redis = new Redis(options.redisUrl, {
+    this.redis = createRedis(options.redisUrl, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 1_000,
@@ -65,7 +65,7 @@ export class ChainCache {
   async mget<T>(keys: string[]): Promise<(T | undefined)[]> {
     if (!this.ready || keys.length === 0) return keys.map(() => undefined);
     try {
-      const values = await this.redis.mget(...keys);
+      const values = await mgetAcrossSlots(this.redis, keys);
       countLookups(this.prefix, keys, values.filter((v) => v !== null).length);
       return values.map((v) => (v === null ? undefined : (JSON.parse(v) as T)));
     } catch {
@@ -85,13 +85,9 @@ export class ChainCache {
   /** Deletes every key under this cache's prefix (tests). */
   async clear(): Promise<void> {
     if (!this.ready) return;
-    let cursor = '0';
-    for (let i = 0; i < 10_000; i += 1) {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await this.redis.del(...keys);
-      cursor = next;
-      if (cursor === '0') break;
-    }
+    // One DEL per key: on a Cluster the keys live in many slots.
+    const keys = await scanKeys(this.redis, `${this.prefix}:*`);
+    await Promise.all(keys.map((k) => this.redis.del(k)));
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
 import { catalogRedisKeys, parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
 import { metrics, type Counter } from '@opentelemetry/api';
-import { Redis } from 'ioredis';
+import { createRedis, mgetAcrossSlots, whenReady, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
 
@@ -36,8 +36,8 @@ export class RegistryCatalogSource implements CatalogSource {
   /** `gateway_catalog_reconciled_total{kind,reason}`: tenants fetched from the registry because Redis lacked them or held another version. */
   private readonly reconciled: Counter = metrics.getMeter('switchboard').createCounter('gateway.catalog.reconciled', { description: 'Tenant catalogs repaired from the registry by reconciliation, by kind (missing, stale)' });
   private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
-  private readonly redis: Redis | undefined;
-  private readonly subscriber: Redis | undefined;
+  private readonly redis: RedisClient | undefined;
+  private readonly subscriber: RedisClient | undefined;
   private readonly keys: ReturnType<typeof catalogRedisKeys>;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -47,8 +47,8 @@ export class RegistryCatalogSource implements CatalogSource {
     this.box = new SecretBox(options.secretsKey);
     this.keys = catalogRedisKeys(options.namespace);
     if (options.redisUrl) {
-      this.redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
-      this.subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+      this.redis = createRedis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+      this.subscriber = createRedis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
       this.redis.on('error', () => undefined);
       this.subscriber.on('error', () => undefined);
     }
@@ -63,7 +63,11 @@ export class RegistryCatalogSource implements CatalogSource {
       // Every (re)connection re-subscribes and re-syncs, so a message missed while disconnected is caught up.
       this.subscriber.on('ready', () => {
         void this.subscriber?.subscribe(this.keys.channel).catch(() => undefined);
-        void this.resync(true, 'reconnect');
+        // After a failover the command connection is usually reconnecting too: re-sync once it is
+        // back (bounded), or the re-sync falls back to the registry's versions, which do not show a
+        // settings-only change, and a message lost in the gap stays lost.
+        const redis = this.redis;
+        void (redis ? whenReady(redis, 5_000) : Promise.resolve(true)).then(() => this.resync(true, 'reconnect'));
       });
       await this.subscriber.connect().catch(() => undefined);
     }
@@ -238,7 +242,7 @@ export class RegistryCatalogSource implements CatalogSource {
   private async fromRedis(ids: string[]): Promise<PublishedCatalog[] | undefined> {
     if (!this.redis || ids.length === 0) return ids.length === 0 ? [] : undefined;
     try {
-      const values = await this.redis.mget(ids.map((id) => this.keys.catalog(id)));
+      const values = await mgetAcrossSlots(this.redis, ids.map((id) => this.keys.catalog(id)));
       return values.filter((v): v is string => typeof v === 'string').map((v) => JSON.parse(v) as PublishedCatalog);
     } catch (err) {
       this.options.logger.warn({ err: (err as Error).message }, 'Redis read failed');

@@ -1,4 +1,5 @@
 import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
+import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { parseTrustProxy } from '@switchboard/limits';
 
@@ -66,7 +67,7 @@ const schema = z.object({
   /** Registry base URL: with REDIS_URL, selects the registry catalog source (its `/internal/catalogs` is the fallback when Redis misses). */
   REGISTRY_URL: z.url().optional(),
   /** Redis holding the registry's published catalogs (`sb:catalog:<tenant>`, `sb:tenants`, channel `catalog:changed`). */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  REDIS_URL: redisUrlSchema().optional(),
   /** Prefix of the registry's Redis keys and channel (must equal the registry's REDIS_NAMESPACE); default none. */
   REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
   /** Bearer token for the registry's `/internal/*` API (the registry's INTERNAL_TOKEN). */
@@ -124,7 +125,7 @@ const schema = z.object({
    */
   LIMITS_ENABLED: z.enum(['auto', 'true', 'false']).default('auto'),
   /** Redis holding the shared buckets; default REDIS_URL. */
-  LIMITS_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  LIMITS_REDIS_URL: redisUrlSchema().optional(),
   /** Prefix of bucket keys (tests isolate with it); default REDIS_NAMESPACE. */
   LIMITS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).optional(),
   /**

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis-connection';
 import { metrics } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Route, TenantCatalog } from '@switchboard/catalog';
@@ -24,7 +24,7 @@ import type { GatewayConfig } from '../config/config';
  */
 export class GatewayLimits {
   private readonly limiter: SharedLimiter | undefined;
-  private readonly redis: Redis | undefined;
+  private readonly redis: RedisClient | undefined;
   private readonly operator: OperatorLimits;
   private readonly defaults: EffectiveRatePlan;
   private readonly plans = new Map<string, EffectiveRatePlan>();

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { createRedis, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { ClientAnswer, ClientAnswerRelay, ClientRequestBroker } from '@switchboard/mcp-http';
 
@@ -12,8 +12,8 @@ export const MAX_RELAYED_ANSWER_BYTES = 256 * 1024;
  * replica that is gone reaches no subscriber, and the client is told nothing waits for it.
  */
 export class RedisAnswerRelay implements ClientAnswerRelay {
-  private readonly publisher: Redis;
-  private readonly subscriber: Redis;
+  private readonly publisher: RedisClient;
+  private readonly subscriber: RedisClient;
   private broker: ClientRequestBroker | undefined;
 
   constructor(
@@ -21,8 +21,8 @@ export class RedisAnswerRelay implements ClientAnswerRelay {
     private readonly namespace: string,
     private readonly logger: Logger,
   ) {
-    this.publisher = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
-    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+    this.publisher = createRedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+    this.subscriber = createRedis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
     for (const client of [this.publisher, this.subscriber]) client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay: Redis error'));
   }
 

@@ -1,5 +1,5 @@
 import { metrics } from '@opentelemetry/api';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { TenantCallLogPolicy, TenantCatalog } from '@switchboard/catalog';
 import { limiterRedis, redactCaptured, usageStreamKey, type UsageRecord } from '@switchboard/limits';
@@ -34,7 +34,7 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set(['initialize', 'server/discov
  * `limits.callLog` opts in, redacted here, before they leave the gateway.
  */
 export class UsageRecorder {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly key: string;
   private buffer: string[] = [];
   private readonly policies = new Map<string, TenantCallLogPolicy>();

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Redis } from 'ioredis';
+import { bullPrefix } from '@switchboard/redis-connection';
 import { Client as PgClient } from 'pg';
 import { z } from 'zod';
 
@@ -49,7 +50,7 @@ export function testEnv() {
 /** Deletes every Redis key of a namespace and BullMQ prefix. */
 export async function cleanRedis(env: ReturnType<typeof testEnv>): Promise<void> {
   const r = new Redis(REDIS_URL);
-  for (const pattern of [`${env.namespace}*`, `${env.queuePrefix}:*`]) {
+  for (const pattern of [`${env.namespace}*`, `${bullPrefix(env.queuePrefix)}:*`]) {
     let cursor = '0';
     for (let i = 0; i < 10_000; i++) {
       const [next, keys] = await r.scan(cursor, 'MATCH', pattern, 'COUNT', 500);

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { bullPrefix, createRedis, type RedisClient } from '@switchboard/redis-connection';
 import { observeQueueDepth, withProducerSpan } from '@switchboard/telemetry';
 import { newTraceparent } from './traceparent';
 
@@ -23,12 +23,12 @@ export interface DiscoveryQueueOptions {
 /** Producer side of discovery: one-off `discover` jobs and the repeatable refresh / maintenance jobs. */
 export class DiscoveryQueue {
   readonly queue: Queue;
-  private readonly connection: Redis;
+  private readonly connection: RedisClient;
 
   constructor(private readonly options: DiscoveryQueueOptions) {
-    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true, enableOfflineQueue: true });
+    this.connection = createRedis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true, enableOfflineQueue: true });
     this.connection.on('error', () => undefined);
-    this.queue = new Queue(DISCOVERY_QUEUE, { connection: this.connection, prefix: options.prefix });
+    this.queue = new Queue(DISCOVERY_QUEUE, { connection: this.connection, prefix: bullPrefix(options.prefix) });
     this.queue.on('error', () => undefined);
     this.stopDepth = observeQueueDepth(this.queue);
   }

@@ -1,7 +1,7 @@
 import { NetGuardError, guardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
 import { withConsumerSpan } from '@switchboard/telemetry';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import { bullPrefix, createRedis, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { Publisher } from '../publishing/publisher';
@@ -30,7 +30,7 @@ export interface DiscoveryWorkerOptions {
  */
 export class DiscoveryWorker {
   private readonly worker: Worker;
-  private readonly connection: Redis;
+  private readonly connection: RedisClient;
   private readonly fetch;
 
   constructor(
@@ -44,12 +44,12 @@ export class DiscoveryWorker {
     private readonly vault?: ConnectorVault,
   ) {
     this.fetch = guardedFetch(options.policy);
-    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+    this.connection = createRedis(options.redisUrl, { maxRetriesPerRequest: null });
     this.connection.on('error', () => undefined);
     // A CONSUMER span per job, continuing the producer's trace (job.data.traceparent).
     this.worker = new Worker(DISCOVERY_QUEUE, (job) => withConsumerSpan(DISCOVERY_QUEUE, job, () => this.process(job)), {
       connection: this.connection,
-      prefix: options.prefix,
+      prefix: bullPrefix(options.prefix),
       concurrency: options.concurrency ?? 4,
     });
     this.worker.on('error', (err) => this.logger.warn({ err: err.message }, 'discovery worker error'));

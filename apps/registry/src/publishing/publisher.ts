@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import type { CatalogSnapshot, ToolEntry } from '@switchboard/catalog';
-import type { Redis } from 'ioredis';
+import { isCluster, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import { gatewayCredentialAad, type SecretBox } from '@switchboard/secret-box';
 import type { Database, Queryable } from '../db/database';
@@ -36,7 +36,7 @@ export class Publisher {
 
   constructor(
     private readonly db: Database,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     namespace: string,
     private readonly credentials: Credentials,
     private readonly box: SecretBox,
@@ -209,6 +209,7 @@ export class Publisher {
   private async pushNow(tenantId: string): Promise<'ok' | 'unavailable'> {
     const catalog = await this.catalogFor(tenantId);
     try {
+      if (isCluster(this.redis)) return await this.pushToCluster(tenantId, catalog);
       if (!catalog) {
         await this.redis.multi().del(this.keys.catalog(tenantId)).srem(this.keys.tenants, tenantId).exec();
         return 'ok';
@@ -222,6 +223,24 @@ export class Publisher {
       this.logger.warn({ tenant: tenantId, err: (err as Error).message }, 'Redis unavailable; snapshot committed in Postgres only');
       return 'unavailable';
     }
+  }
+
+  /**
+   * The same writes on a Redis Cluster, which refuses a MULTI whose keys span slots (the
+   * tenant's key and the tenant set hash apart): write, list, then announce, in that order, so
+   * a gateway told of a change finds it. A crash in between leaves at most an unlisted or
+   * unannounced key, which the reconciler's verification and the gateways' re-sync repair.
+   */
+  private async pushToCluster(tenantId: string, catalog: PublishedCatalog | undefined): Promise<'ok'> {
+    if (!catalog) {
+      await this.redis.del(this.keys.catalog(tenantId));
+      await this.redis.srem(this.keys.tenants, tenantId);
+      return 'ok';
+    }
+    await this.redis.set(this.keys.catalog(tenantId), JSON.stringify(catalog));
+    await this.redis.sadd(this.keys.tenants, tenantId);
+    await this.redis.publish(this.keys.channel, JSON.stringify({ tenantId, version: catalog.snapshot.version }));
+    return 'ok';
   }
 
   /** Re-pushes every published tenant (boot and every Redis (re)connect: Redis may have been flushed or missed a publish). */

@@ -1,6 +1,6 @@
 import { metrics, type Counter } from '@opentelemetry/api';
 import { catalogRedisKeys } from '@switchboard/catalog';
-import type { Redis } from 'ioredis';
+import { mgetAcrossSlots, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { DiscoveryQueue } from '../discovery/discovery-queue';
@@ -60,7 +60,7 @@ export class RedisReconciler {
 
   constructor(
     private readonly db: Database,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly publisher: Publisher,
     private readonly queue: DiscoveryQueue,
     private readonly logger: Logger,
@@ -163,7 +163,7 @@ export class RedisReconciler {
     const listed = new Set(await this.redis.smembers(this.keys.tenants));
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
-      const values = await this.redis.mget(batch.map((id) => this.keys.catalog(id)));
+      const values = await mgetAcrossSlots(this.redis, batch.map((id) => this.keys.catalog(id)));
       for (const [j, id] of batch.entries()) {
         const raw = values[j];
         const kind: RepairKind | undefined = raw === null ? 'missing' : versionOf(raw) !== versions.get(id) ? 'stale' : listed.has(id) ? undefined : 'missing';

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import { USAGE_LATENCY_BUCKETS_MS, usageStreamKey, type UsageRecord } from '@switchboard/limits';
 import type { Database } from '../db/database';
 
 export interface UsageDrainerOptions {
   /** A dedicated connection (XREADGROUP blocks it). */
-  redis: Redis;
+  redis: RedisClient;
   namespace: string;
   /** This registry replica's consumer name in the `usage` group (replicas share the stream). */
   consumer: string;
