@@ -391,7 +391,8 @@ class TaskTimeout extends Error {
 
 /** Store key of a task: bound to tenant and subject, so the same id under another caller is another (absent) key. */
 export function taskKey(scope: TaskScope, taskId: string): string {
-  return createHash('sha256').update(`${scope.tenantId}\n${scope.subject}\n${taskId}`).digest('base64url');
+  // `{tenant}` is a Redis Cluster hash tag: a task's keys and its tenant's sets share one slot.
+  return `{${scope.tenantId}}:${createHash('sha256').update(`${scope.tenantId}\n${scope.subject}\n${taskId}`).digest('base64url')}`;
 }
 
 function isTerminal(status: StoredTask['status']): boolean {

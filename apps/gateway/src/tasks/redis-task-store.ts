@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { createRedis, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStore, TaskView } from '@switchboard/mcp-http';
 
@@ -41,22 +41,22 @@ return 1
 /**
  * Task state shared by every gateway replica (tasks extension). Keys, under the namespace:
  * `sb:task:<key>` the owner's record (JSON, expires at the task's TTL), `sb:task:<key>:in`
- * clients' answers (hash), `sb:task:<key>:cancel` a cancel request, `sb:tasks:<tenant>:live`
+ * clients' answers (hash), `sb:task:<key>:cancel` a cancel request, `sb:tasks:{<tenant>}:live`
  * / `:all` the tenant's running and retained tasks (sorted by expiry, for the caps),
  * `sb:tasks-replica:<replica>` a replica's heartbeat (its tasks fail when it is gone). Owners
  * are signalled on `sb:tasks:<replica>` (pub/sub); a lost signal only delays (owners re-read).
  */
 export class RedisTaskStore implements TaskStore {
-  private readonly redis: Redis;
-  private readonly subscriber: Redis;
+  private readonly redis: RedisClient;
+  private readonly subscriber: RedisClient;
 
   constructor(
     redisUrl: string,
     private readonly namespace: string,
     private readonly logger: Logger,
   ) {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
-    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+    this.redis = createRedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+    this.subscriber = createRedis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
     for (const client of [this.redis, this.subscriber]) client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'tasks: Redis error'));
   }
 
@@ -152,7 +152,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   private tenantSet(tenantId: string, which: 'live' | 'all'): string {
-    return `${this.namespace}sb:tasks:${tenantId}:${which}`;
+    return `${this.namespace}sb:tasks:{${tenantId}}:${which}`;
   }
 
   private beat(replicaId: string): string {
