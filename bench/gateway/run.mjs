@@ -37,6 +37,9 @@ const LOADGEN_CPU = process.env.BENCH_LOADGEN_CPU ?? '0';
 const ONLY_TARGETS = list(process.env.BENCH_TARGETS);
 const ONLY_WORKLOADS = list(process.env.BENCH_WORKLOADS);
 const GATEWAY_ARGS = list(process.env.BENCH_GATEWAY_ARGS, ' ');
+/** Redis of the `limited` row (limiter + usage stream), keys under a per-run namespace deleted at the end. */
+const BENCH_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const LIMITED_NAMESPACE = `bench:gw:${process.pid}:${Date.now()}:`;
 const START_DEADLINE_MS = 60_000;
 const FIXTURE_TOOL_NAMES = JSON.parse(readFileSync(FIXTURE, 'utf8')).tools.map((t) => t.name);
 
@@ -73,8 +76,8 @@ ${benchCatalogs}  - id: proxy
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 const ECHO = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
 const WORKLOADS = [
-  { id: 'tools/list', request: LIST, kind: 'list', targets: { gateway: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
-  { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
+  { id: 'tools/list', request: LIST, kind: 'list', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
+  { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
   { id: 'proxied call', request: ECHO, kind: 'echo', proxied: true, targets: { gateway: '/t/proxy/mcp', upstream: '/mcp' } },
   { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
 ].filter((w) => ONLY_WORKLOADS.length === 0 || ONLY_WORKLOADS.includes(w.id));
@@ -235,7 +238,7 @@ async function startServer(id, args, env) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${id} exited (${child.exitCode ?? child.signalCode}) before it was ready (log: ${path.relative(ROOT, logPath)})\n${tail.join('\n')}`);
     }
-    if ((listening || id === 'gateway') && (await healthy(baseUrl))) break;
+    if ((listening || id.startsWith('gateway')) && (await healthy(baseUrl))) break;
     if (Date.now() > deadline) {
       await stopChild(child);
       throw new Error(`${id} not ready within ${START_DEADLINE_MS / 1000}s (log: ${path.relative(ROOT, logPath)})`);
@@ -374,6 +377,24 @@ async function openSession(url) {
   return withSession;
 }
 
+/** Deletes the `limited` row's Redis keys (SCAN, bounded by what one run writes). */
+async function deleteRedisNamespace(prefix) {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(BENCH_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await r.connect();
+    let cursor = '0';
+    for (let i = 0; i < 10_000; i++) {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await r.del(...keys);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+  } finally {
+    r.disconnect();
+  }
+}
+
 async function startAll(ctx) {
   const servers = {};
   const want = (id) => ONLY_TARGETS.length === 0 || ONLY_TARGETS.includes(id);
@@ -384,8 +405,7 @@ async function startAll(ctx) {
   ctx.bearer = auth.token;
   const tenantsFile = path.join(ctx.tmpDir, 'tenants.yaml');
   writeFileSync(tenantsFile, tenantsYaml(servers.upstream ? `${servers.upstream.baseUrl}/mcp` : 'http://127.0.0.1:9/mcp'));
-  // The gateway is always started: the raw row serves its captured bytes.
-  servers.gateway = await startServer('gateway', [...GATEWAY_ARGS, GATEWAY_MAIN], {
+  const gatewayEnv = {
     // The gateway's documented memory settings (docs/operations.md, "Gateway memory"), as npm start runs it.
     MALLOC_ARENA_MAX: '2',
     NODE_OPTIONS: '--max-semi-space-size=16',
@@ -393,7 +413,23 @@ async function startAll(ctx) {
     CATALOG_SOURCES: 'file',
     AUTH_PUBLIC_URL: auth.baseUrl,
     GATEWAY_PUBLIC_URL,
-  });
+  };
+  // The gateway is always started: the raw row serves its captured bytes. It runs with limits and
+  // metering off (the `limited` row below is the same build with them on).
+  servers.gateway = await startServer('gateway', [...GATEWAY_ARGS, GATEWAY_MAIN], { ...gatewayEnv, LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false' });
+  // Issue 13: the same gateway with the shared Redis limiter (GCRA script per request) and usage
+  // metering (records batched into the Redis stream) on, limits high enough never to refuse: this
+  // measures deciding and metering, not refusing (a refusal would show as a byte mismatch).
+  if (want('limited')) {
+    servers.limited = await startServer('gateway-limited', [...GATEWAY_ARGS, GATEWAY_MAIN], {
+      ...gatewayEnv,
+      REDIS_URL: BENCH_REDIS_URL,
+      REDIS_NAMESPACE: LIMITED_NAMESPACE,
+      LIMITS_ENABLED: 'true',
+      USAGE_ENABLED: 'true',
+      ...Object.fromEntries(['TENANT_RPS', 'TENANT_BURST', 'SUBJECT_RPS', 'SUBJECT_BURST', 'MAX_TENANT_RPS', 'MAX_TENANT_BURST', 'MAX_SUBJECT_RPS', 'MAX_SUBJECT_BURST'].map((k) => [`LIMITS_${k}`, '1000000'])),
+    });
+  }
   // Capture the gateway's result bytes for the raw row.
   const resultOf = async (request) => {
     const { bytes } = await post(`${servers.gateway.baseUrl}/t/bench/mcp`, requestHeaders({}), request);
@@ -415,7 +451,7 @@ async function startAll(ctx) {
   return servers;
 }
 
-const LABELS = { gateway: 'gateway', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 (node:http bridge)', upstream: 'upstream direct (SDK 1.x)' };
+const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 (node:http bridge)', upstream: 'upstream direct (SDK 1.x)' };
 
 async function planCells(servers, ctx) {
   const cells = [];
@@ -598,6 +634,12 @@ function goals(cells) {
   add('proxied p50 overhead (ms, at 64 connections)', d50, '≤ 0.2', d50 !== null && d50 <= 0.2, `${fmt(gp?.p50Ms, 2)} vs ${fmt(up?.p50Ms, 2)} ms`);
   const d99 = gp && up ? gp.p99Ms - up.p99Ms : null;
   add('proxied p99 overhead (ms, at 64 connections)', d99, '≤ 1', d99 !== null && d99 <= 1, `${fmt(gp?.p99Ms, 2)} vs ${fmt(up?.p99Ms, 2)} ms`);
+  for (const w of ['tools/list', 'tools/call']) {
+    const off = find('gateway', w);
+    const on = find('limited', w);
+    const r = ratio(on?.reqPerSec, off?.reqPerSec);
+    add(`${w} with limits + metering ÷ without, req/s`, r, '≥ 0.90', r !== null && r >= 0.9, `per server CPU-second ${fmt(ratio(on?.reqPerServerCpuS, off?.reqPerServerCpuS), 2)}; p99 ${fmt(on?.p99Ms, 2)} vs ${fmt(off?.p99Ms, 2)} ms`);
+  }
   console.log('\nTargets (ratios from this run):');
   for (const g of out) console.log(`  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`);
   return out;
@@ -678,6 +720,7 @@ async function main() {
     cells.forEach(summarize);
   } finally {
     await Promise.allSettled(Object.values(servers).map((s) => s.stop()));
+    if (servers.limited) await deleteRedisNamespace(LIMITED_NAMESPACE).catch((e) => console.error(`could not delete ${LIMITED_NAMESPACE}* from Redis: ${e.message}`));
     rmSync(tmpDir, { recursive: true, force: true });
     tmpDir = null;
   }

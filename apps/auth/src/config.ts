@@ -73,6 +73,13 @@ const schema = z.object({
   REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(60).default(14 * 24 * 3600),
   /** Dynamic client registrations allowed per source IP and tenant per minute. */
   DCR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
+   * A dynamically registered client unused this many days expires (its authorize and token
+   * requests fail as for an unknown client; the periodic sweep deletes it and its grants).
+   */
+  DCR_CLIENT_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Live registered clients per tenant; one more registration ⇒ 400 `invalid_client_metadata` (RFC 7591). */
+  DCR_MAX_CLIENTS_PER_TENANT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Tenant providers kept in memory (LRU). */
   PROVIDER_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** How long a cached provider trusts its key set before re-reading it (another replica may have rotated). */

@@ -92,6 +92,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       box,
       accessTokenTtl: config.ACCESS_TOKEN_TTL_S,
       refreshTokenTtl: config.REFRESH_TOKEN_TTL_S,
+      dcrClients: { idleSeconds: config.DCR_CLIENT_IDLE_DAYS * 86_400, maxPerTenant: config.DCR_MAX_CLIENTS_PER_TENANT },
       secureCookies: config.publicUrl.startsWith('https:') || config.GATEWAY_DOMAIN !== undefined,
       trustProxy: trustProxy !== false,
       cimd: options.cimd,
@@ -146,7 +147,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   adapter.getInstance().get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
 
   const sweep = setInterval(() => {
-    deleteExpiredArtefacts(pool, config.AUTH_DB_SCHEMA).catch((err: unknown) => logger.warn({ err }, 'expired-artefact cleanup failed'));
+    deleteExpiredArtefacts(pool, config.AUTH_DB_SCHEMA, config.DCR_CLIENT_IDLE_DAYS * 86_400).catch((err: unknown) => logger.warn({ err }, 'expired-artefact cleanup failed'));
   }, 10 * 60_000);
   sweep.unref();
   adapter.getInstance().addHook('onClose', async () => {

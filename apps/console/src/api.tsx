@@ -116,6 +116,8 @@ export interface ApiOptions {
   cookieOnly?: boolean;
   /** A 401 is an expected answer here: do not send the app back to sign-in. */
   quiet401?: boolean;
+  /** Resolve to the body's text as it came (a CSV download) instead of parsed JSON. */
+  raw?: boolean;
 }
 
 /** Calls the admin API with the tab's credentials; resolves to the parsed JSON body or throws ApiError. */
@@ -145,6 +147,7 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
     if (res.status === 401 && !opts.quiet401 && opts.key === undefined && !opts.cookieOnly) for (const fn of unauthorizedListeners) fn();
     throw err;
   }
+  if (opts.raw) return text as T;
   return parsed as T;
 }
 

@@ -4,7 +4,9 @@ import { ErrorBoundary } from './error-boundary';
 import { onChanged } from './events';
 import { ActivityPage } from './pages/activity';
 import { AuthPage } from './pages/auth';
+import { CallsPage } from './pages/calls';
 import { ConnectPage } from './pages/connect';
+import { LimitsPage } from './pages/limits';
 import { PreviewPage } from './pages/preview';
 import { ReadinessPage } from './pages/readiness';
 import { ReviewPage } from './pages/review';
@@ -13,6 +15,7 @@ import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { TeamPage } from './pages/team';
 import { ToolsPage } from './pages/tools';
+import { UsagePage } from './pages/usage';
 import { isRole, RoleContext, type Role } from './role';
 import { linkTo, PAGES, usePage, type PageId } from './router';
 import { ErrorBox, Spinner } from './ui';
@@ -242,6 +245,12 @@ function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; 
       return <ConnectPage tenant={identity.tenant} />;
     case 'readiness':
       return <ReadinessPage tenant={identity.tenant} />;
+    case 'usage':
+      return <UsagePage />;
+    case 'calls':
+      return <CallsPage />;
+    case 'limits':
+      return <LimitsPage />;
     case 'activity':
       return <ActivityPage />;
     case 'team':

@@ -8,7 +8,7 @@ import { outboundUrlAllowed, type HostLookup } from '../clients/outbound-url';
 /** One guarded fetch (and its keep-alive agents) for every tenant's provider; no host is allow-listed. */
 const cimdFetch = guardedFetch({ allowHosts: [] });
 import type { SecretBox } from '@switchboard/secret-box';
-import { PgAdapter } from '../db/pg-adapter';
+import { PgAdapter, type DcrClientPolicy } from '../db/pg-adapter';
 import type { PrivateJwk } from '../keys/signing-keys';
 import type { AuthTenant } from '../tenants/tenant-auth';
 import { escapeHtml } from '../http/html';
@@ -21,6 +21,8 @@ export interface TenantProviderOptions {
   box: SecretBox;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  /** Expiry and cap of dynamically registered clients. */
+  dcrClients: DcrClientPolicy;
   /** Cookies get `Secure` when the public URL is https. */
   secureCookies: boolean;
   trustProxy: boolean;
@@ -66,7 +68,8 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
   };
 
   const configuration = {
-    adapter: (name: string) => new PgAdapter(o.pool, o.schema, tenant.id, name, o.box),
+    // The first-party client is static (not in the table): the DCR expiry and cap are for registered ones.
+    adapter: (name: string) => new PgAdapter(o.pool, o.schema, tenant.id, name, o.box, firstParty ? undefined : o.dcrClients),
     clients: firstParty
       ? [
           {

@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { queryOf, type CallRow } from '../limits-api';
+import { Badge, DataTable, LoadStatus, useLoad, When } from '../ui';
+import { FilterForm, type UsageFilters } from './usage';
+
+const OUTCOMES = ['', 'ok', 'error', 'tool_error', 'rate_limited'] as const;
+
+/** `datetime-local` (no zone) → ISO with the browser's offset, as GET /v1/calls takes it. */
+function isoOf(local: string): string | undefined {
+  if (!local) return undefined;
+  const t = new Date(local);
+  return Number.isNaN(t.getTime()) ? local : t.toISOString();
+}
+
+/** The call log (GET /v1/calls), newest first, with filters and cursor paging (a stack of cursors for "Newer"). */
+export function CallsPage() {
+  const [filters, setFilters] = useState<UsageFilters>({ tool: '', server: '', subject: '', from: '', to: '' });
+  const [outcome, setOutcome] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const page = useLoad(
+    () => api<{ calls: CallRow[]; nextCursor: string | null }>('GET', `/v1/calls${queryOf({ ...filters, from: isoOf(filters.from), to: isoOf(filters.to), outcome, cursor, limit: 25 })}`),
+    [filters, outcome, cursor],
+  );
+  const tone = (o: string) => (o === 'ok' ? 'ok' : o === 'rate_limited' ? 'warn' : 'fail');
+  return (
+    <section aria-labelledby="calls-h">
+      <h1 id="calls-h">Calls</h1>
+      <p class="lead">Every tool call, resource read and prompt fetch through the gateway, newest first. Arguments and results are stored only if the tenant opts in.</p>
+      <FilterForm
+        value={filters}
+        idPrefix="calls"
+        dates="datetime-local"
+        onApply={(f) => {
+          setCursors([]);
+          setFilters(f);
+        }}
+      />
+      <div class="row">
+        <label for="calls-outcome">
+          Outcome{' '}
+          <select
+            id="calls-outcome"
+            value={outcome}
+            onChange={(e) => {
+              setCursors([]);
+              setOutcome((e.target as HTMLSelectElement).value);
+            }}
+          >
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o || 'any'}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <LoadStatus load={page} errorTitle="Could not load the call log" loadingLabel="Loading calls…" empty="No calls match." isEmpty={(d) => d.calls.length === 0} />
+      {page.data && page.data.calls.length > 0 && (
+        <DataTable testId="calls-table" columns={['When', 'Method', 'Server', 'Tool', 'Outcome', 'Subject', 'Client', 'ms', 'Bytes in/out']}>
+          {page.data.calls.map((c) => (
+            <tr key={c.id}>
+              <td>
+                <When at={c.at} />
+              </td>
+              <td class="mono small">{c.method}</td>
+              <td class="mono">{c.server ?? '—'}</td>
+              <td class="mono">{c.tool ?? '—'}</td>
+              <td>
+                <Badge tone={tone(c.outcome)}>{c.outcome}</Badge>
+              </td>
+              <td class="mono small wrap">{c.subject ?? '—'}</td>
+              <td class="mono small wrap">{c.clientId ?? '—'}</td>
+              <td>{c.durationMs}</td>
+              <td class="small">
+                {c.bytesIn}/{c.bytesOut}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+      <div class="row">
+        <button type="button" disabled={cursors.length === 0 || page.loading} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Newer
+        </button>
+        <button type="button" disabled={!page.data?.nextCursor || page.loading} onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}>
+          Older
+        </button>
+      </div>
+    </section>
+  );
+}
