@@ -84,7 +84,7 @@ describe('CatalogFeedReader', () => {
     expect(new Set(changed)).toEqual(new Set(['acme']));
   });
 
-  it('falls back to the registry internal API with the bearer token, and tells "down" from "empty"', async () => {
+  it('falls back to the registry internal API with the bearer token, and answers an unconfigured or failing store with undefined rather than an empty list', async () => {
     const r = reader({ redisUrl: undefined });
     expect(await r.tenantIds()).toBeUndefined();
     expect(await r.fromRedis(['a'])).toBeUndefined();

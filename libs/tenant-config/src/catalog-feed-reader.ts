@@ -20,7 +20,7 @@ const FETCH_TIMEOUT_MS = 5_000;
  * catalog source, the auth service's tenant feed): the Redis snapshot keys, the `catalog:changed`
  * channel, and the registry's internal API as the fallback. It returns raw (unvalidated) documents;
  * each caller validates and decides what a change means to it. Every read answers `undefined` when
- * its store is not configured or unreachable, so a caller can tell "down" from "empty".
+ * its store is not configured or unreachable, so a caller can tell a store that is down from one that is empty.
  */
 export class CatalogFeedReader {
   private readonly keys: ReturnType<typeof catalogRedisKeys>;
