@@ -23,7 +23,8 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
+import { roundRobinProxy } from './round-robin-proxy.cjs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,38 +161,6 @@ async function startPair(home) {
       await Promise.all(gateways.map(stopGateway));
     },
   };
-}
-
-/** A loopback TCP proxy alternating between `ports` per accepted connection. */
-function roundRobinProxy(ports) {
-  let next = 0;
-  const sockets = new Set();
-  const server = createServer((client) => {
-    const upstream = connect(ports[next++ % ports.length], '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.once('close', () => sockets.delete(s));
-      s.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  return new Promise((resolveProxy, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      resolveProxy({
-        port: server.address().port,
-        close: () =>
-          new Promise((r) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => r());
-          }),
-      });
-    });
-  });
 }
 
 /** Asks the OS for a free loopback port (closed again before the gateway binds it). */

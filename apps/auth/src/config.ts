@@ -1,6 +1,6 @@
 import { parseTrustProxy } from '@switchboard/limits';
 import { redisUrlSchema } from '@switchboard/redis-connection';
-import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
+import { parseSecretsKeys, productionSecretsRefusal } from '@switchboard/secret-box';
 import { z } from 'zod';
 
 /** Development-only key: 32 zero-ish bytes spelled out so nobody mistakes it for a real secret. */
@@ -175,15 +175,15 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     } catch (err) {
       problems.push(`  CATALOG_SECRETS_KEY: ${(err as Error).message}`);
     }
-    if (secretsKey && parsed.data.SWITCHBOARD_ENV === 'production') {
-      // The signing keys, vaulted tokens and client secrets are sealed under SECRETS_KEY: in production it must be real.
-      const found = productionSecretProblems({
-        SECRETS_KEY: { kind: 'keys', keys: env.SECRETS_KEY === undefined ? undefined : secretsKey },
-        CATALOG_SECRETS_KEY: { kind: 'keys', keys: env.CATALOG_SECRETS_KEY === undefined ? undefined : catalogSecretsKey },
-        ...(parsed.data.INTERNAL_TOKEN !== undefined ? { INTERNAL_TOKEN: { kind: 'token' as const, value: parsed.data.INTERNAL_TOKEN } } : {}),
-      });
-      problems.push(...found.map((p) => `  ${p} (SWITCHBOARD_ENV=production)`));
-    }
+    // The signing keys, vaulted tokens and client secrets are sealed under SECRETS_KEY: in production it must be real.
+    const refusal = secretsKey
+      ? productionSecretsRefusal('auth', parsed.data.SWITCHBOARD_ENV, {
+          SECRETS_KEY: { kind: 'keys', keys: env.SECRETS_KEY === undefined ? undefined : secretsKey },
+          CATALOG_SECRETS_KEY: { kind: 'keys', keys: env.CATALOG_SECRETS_KEY === undefined ? undefined : catalogSecretsKey },
+          ...(parsed.data.INTERNAL_TOKEN !== undefined ? { INTERNAL_TOKEN: { kind: 'token' as const, value: parsed.data.INTERNAL_TOKEN } } : {}),
+        })
+      : undefined;
+    if (refusal) throw new ConfigError(problems.length ? `${refusal}\n${problems.join('\n')}` : refusal);
   }
   if (!parsed.success || !secretsKey || !catalogSecretsKey || problems.length) {
     throw new ConfigError(`Invalid auth configuration:\n${problems.join('\n')}`);

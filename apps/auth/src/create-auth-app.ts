@@ -3,8 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import { Pool } from 'pg';
-import pino, { type Logger } from 'pino';
-import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
+import type { Logger } from 'pino';
+import { PROMETHEUS_CONTENT_TYPE, createLogger, startTelemetry } from '@switchboard/telemetry';
 import { AuthModule } from './app.module';
 import type { AuthServices } from './auth-services';
 import type { HostLookup } from './clients/outbound-url';
@@ -45,11 +45,7 @@ export interface CreateAuthAppOptions {
 export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOptions = {}): Promise<{ app: NestFastifyApplication; services: AuthServices }> {
   const logger =
     options.logger ??
-    pino({
-      level: config.LOG_LEVEL,
-      base: { service: 'auth' },
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    });
+    createLogger({ service: 'auth', level: config.LOG_LEVEL });
   const urls = { authPublicUrl: config.publicUrl, gatewayPublicUrl: config.gatewayPublicUrl, domain: config.GATEWAY_DOMAIN };
   const tenants = new TenantRegistry(urls, options.tenants ?? seedTenants(config.TENANTS_FILE));
 

@@ -1,6 +1,7 @@
 // Telemetry first: http and ioredis must be instrumented before they load.
 import './instrument';
 import { GracefulShutdown } from '@switchboard/mcp-http';
+import { createLogger } from '@switchboard/telemetry';
 import { ChainRuntime } from './chain-runtime';
 import { devnetChain } from './chains/devnet-chain';
 import { ConfigError, loadConfig, type ChainReaderConfig } from './config';
@@ -18,16 +19,17 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  const logger = createLogger({ service: 'chain-reader', level: process.env.LOG_LEVEL ?? 'info' });
   let devnet: Devnet | undefined;
   if (config.useDevnet) {
     // No chain has an RPC URL: run the local devnet so the tools have something real to read.
-    console.warn('chain-reader: no CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE configured; starting the local anvil devnet (development only)');
+    logger.warn('no CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE configured; starting the local anvil devnet (development only)');
     const t0 = performance.now();
     devnet = await startDevnet({ port: 0, stateDir: config.devnetStateDir });
     config.chains['devnet'] = devnetChain(devnet, [devnet.rpcUrl]);
     const how = devnet.reusedState ? `loaded from the saved state in ${config.devnetStateDir}` : config.devnetStateDir ? `deployed and saved to ${config.devnetStateDir}` : 'deployed';
-    console.warn(`chain-reader: devnet ${how} in ${Math.round(performance.now() - t0)} ms`);
-    console.warn(`chain-reader: devnet at ${devnet.rpcUrl}; pools ${Object.entries(devnet.addresses.pools).map(([k, p]) => `${k}=${p.address}`).join(' ')}`);
+    logger.info(`devnet ${how} in ${Math.round(performance.now() - t0)} ms`);
+    logger.info(`devnet at ${devnet.rpcUrl}; pools ${Object.entries(devnet.addresses.pools).map(([k, p]) => `${k}=${p.address}`).join(' ')}`);
   }
   const runtime = new ChainRuntime({ ...config, chains: config.chains });
   const app = await createChainReaderApp(runtime);
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
     readinessPaths: ['/readyz', '/healthz'],
     drainDelayMs: Number(process.env.SHUTDOWN_DRAIN_DELAY_MS ?? 0),
     timeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 20_000),
-    logger: { info: (o, m) => console.warn(`chain-reader: ${m} ${JSON.stringify(o)}`), warn: (o, m) => console.warn(`chain-reader: ${m} ${JSON.stringify(o)}`) },
+    logger,
   });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
   }
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.warn(`chain-reader: MCP endpoint http://${config.host}:${port}/mcp (chains: ${runtime.registry.configuredSlugs.join(', ')})`);
+  logger.info(`MCP endpoint http://${config.host}:${port}/mcp (chains: ${runtime.registry.configuredSlugs.join(', ')})`);
   shutdown.exitOnSignals(async () => {
     await app.close();
     await runtime.close();

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError, isRecord, loadAuthConfig, logout, onUnauthorized, session, type ApiError, type AuthConfig, type Change, type SessionInfo, type Tenant } from './api';
 import { ErrorBoundary } from './error-boundary';
+import type { Identity } from './identity';
 import { onChanged } from './events';
 import { ActivityPage } from './pages/activity';
 import { AuthPage } from './pages/auth';
@@ -16,18 +17,9 @@ import { SignIn } from './pages/sign-in';
 import { TeamPage } from './pages/team';
 import { ToolsPage } from './pages/tools';
 import { UsagePage } from './pages/usage';
-import { isRole, RoleContext, type Role } from './role';
+import { isRole, RoleContext } from './role';
 import { linkTo, PAGES, usePage, type PageId } from './router';
 import { ErrorBox, Spinner } from './ui';
-
-/** Who is signed in: the tenant, the platform user (cookie session) or none (API key). */
-export interface Identity {
-  tenant: Tenant;
-  user: SessionInfo['user'];
-  via: 'session' | 'api_key' | 'token';
-  /** What the console shows controls for (the registry enforces it either way). */
-  role: Role;
-}
 
 function isTenant(v: unknown): v is Tenant {
   return isRecord(v) && typeof v.id === 'string' && typeof v.name === 'string' && typeof v.mcpUrl === 'string';

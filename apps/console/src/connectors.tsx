@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type Server } from './api';
-import type { TenantAuthView } from './pages/auth';
+import type { TenantAuthView } from './tenant-auth-view';
 import { Allowed, useCan } from './role';
 import { DataTable, Empty, ErrorBox, Field, SelectField, useFormSubmit } from './ui';
 

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from './api';
-import type { TenantAuthView } from './pages/auth';
+import type { TenantAuthView } from './tenant-auth-view';
 import { Allowed, useCan } from './role';
 import { ErrorBox, Field, useFormSubmit } from './ui';
 

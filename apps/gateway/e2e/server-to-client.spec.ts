@@ -6,7 +6,7 @@
  * namespace of this test's own); the SDK 1.x client goes through a round-robin TCP proxy.
  */
 import { randomBytes } from 'node:crypto';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { roundRobinProxy } from '../../../scripts/round-robin-proxy.cjs';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
@@ -210,32 +210,8 @@ test("a session id from another tenant or another key is 'session not found' (40
 
 /** A loopback TCP proxy alternating between the two gateways per connection. */
 async function roundRobin(targets: string[]): Promise<{ url: string; close(): Promise<void> }> {
-  const ports = targets.map((t) => Number(new URL(t).port));
-  let next = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(ports[next++ % ports.length]!, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.once('close', () => sockets.delete(s));
-      s.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const proxy = await roundRobinProxy(targets.map((t) => Number(new URL(t).port)));
+  return { url: `http://127.0.0.1:${proxy.port}`, close: () => proxy.close() };
 }
 
 test('the SDK 1.x client answers elicitation and sampling through two gateways behind a round-robin proxy', async () => {

@@ -1,4 +1,4 @@
-import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
+import { parseSecretsKeys, productionSecretsRefusal } from '@switchboard/secret-box';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { CRASH_STEPS } from './publishing/crash-steps';
@@ -170,14 +170,12 @@ export function loadRegistryConfig(env: NodeJS.ProcessEnv = process.env): Regist
     throw new ConfigError(`Invalid registry configuration:\n${problems}`);
   }
   const { SECRETS_KEY, INTERNAL_TOKEN, REGISTRY_OPERATOR_KEY, REGISTRY_PUBLIC_URL, CONSOLE_ISSUER, ...rest } = parsed.data;
-  if (rest.SWITCHBOARD_ENV === 'production') {
-    const problems = productionSecretProblems({
-      SECRETS_KEY: { kind: 'keys', keys: SECRETS_KEY ? parseSecretsKeys(SECRETS_KEY) : undefined },
-      INTERNAL_TOKEN: { kind: 'token', value: INTERNAL_TOKEN },
-      REGISTRY_OPERATOR_KEY: { kind: 'token', value: REGISTRY_OPERATOR_KEY },
-    });
-    if (problems.length > 0) throw new ConfigError(`Invalid registry configuration (SWITCHBOARD_ENV=production):\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  }
+  const refusal = productionSecretsRefusal('registry', rest.SWITCHBOARD_ENV, {
+    SECRETS_KEY: { kind: 'keys', keys: SECRETS_KEY ? parseSecretsKeys(SECRETS_KEY) : undefined },
+    INTERNAL_TOKEN: { kind: 'token', value: INTERNAL_TOKEN },
+    REGISTRY_OPERATOR_KEY: { kind: 'token', value: REGISTRY_OPERATOR_KEY },
+  });
+  if (refusal) throw new ConfigError(refusal);
   const warnings: string[] = [];
   if (!SECRETS_KEY) warnings.push('SECRETS_KEY is not set: using the PUBLIC development key; secrets at rest are NOT protected');
   if (!INTERNAL_TOKEN) warnings.push('INTERNAL_TOKEN is not set: using the development token for /internal/*');

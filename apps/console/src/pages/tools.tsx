@@ -8,7 +8,7 @@ import { linkTo, navigate } from '../router';
 import { Badge, Empty, ErrorBox, Field, LoadStatus, SelectField, splitError, useFocusOnError, useLoad } from '../ui';
 import { Allowed, useCan } from '../role';
 import { ToolScopes } from '../tool-scopes';
-import type { TenantAuthView } from './auth';
+import type { TenantAuthView } from '../tenant-auth-view';
 
 interface ServerTools {
   server: Server;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
-import { catalogRedisKeys, parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
+import { parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
 import { metrics, type Counter } from '@opentelemetry/api';
-import { createRedis, mgetAcrossSlots, whenReady, type RedisClient } from '@switchboard/redis-connection';
+import { CatalogFeedReader } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
 
@@ -21,8 +21,6 @@ export interface RegistryCatalogSourceOptions {
   logger: Logger;
 }
 
-const FETCH_TIMEOUT_MS = 5_000;
-
 /**
  * Catalogs published by the registry: loaded from Redis (falling back to the registry's
  * internal API when Redis misses or is down), updated on `catalog:changed`, and re-synced
@@ -36,41 +34,19 @@ export class RegistryCatalogSource implements CatalogSource {
   /** `gateway_catalog_reconciled_total{kind,reason}`: tenants fetched from the registry because Redis lacked them or held another version. */
   private readonly reconciled: Counter = metrics.getMeter('switchboard').createCounter('gateway.catalog.reconciled', { description: 'Tenant catalogs repaired from the registry by reconciliation, by kind (missing, stale)' });
   private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
-  private readonly redis: RedisClient | undefined;
-  private readonly subscriber: RedisClient | undefined;
-  private readonly keys: ReturnType<typeof catalogRedisKeys>;
+  private readonly reader: CatalogFeedReader;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly box: SecretBox;
 
   constructor(private readonly options: RegistryCatalogSourceOptions) {
     this.box = new SecretBox(options.secretsKey);
-    this.keys = catalogRedisKeys(options.namespace);
-    if (options.redisUrl) {
-      this.redis = createRedis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
-      this.subscriber = createRedis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-      this.redis.on('error', () => undefined);
-      this.subscriber.on('error', () => undefined);
-    }
+    this.reader = new CatalogFeedReader({ ...options, warn: (message, details) => options.logger.warn(details, message) });
   }
 
   async load(): Promise<TenantCatalog[]> {
-    if (this.redis && this.subscriber) {
-      await this.redis.connect().catch((err: Error) => this.options.logger.warn({ err: err.message }, 'Redis unavailable at boot; using the registry internal API'));
-      this.subscriber.on('message', (channel: string, message: string) => {
-        if (channel === this.keys.channel) void this.onChanged(message);
-      });
-      // Every (re)connection re-subscribes and re-syncs, so a message missed while disconnected is caught up.
-      this.subscriber.on('ready', () => {
-        void this.subscriber?.subscribe(this.keys.channel).catch(() => undefined);
-        // After a failover the command connection is usually reconnecting too: re-sync once it is
-        // back (bounded), or the re-sync falls back to the registry's versions, which do not show a
-        // settings-only change, and a message lost in the gap stays lost.
-        const redis = this.redis;
-        void (redis ? whenReady(redis, 5_000) : Promise.resolve(true)).then(() => this.resync(true, 'reconnect'));
-      });
-      await this.subscriber.connect().catch(() => undefined);
-    }
+    // Every (re)connection re-subscribes and re-syncs, so a message missed while disconnected is caught up.
+    await this.reader.start((tenantId) => void this.onChanged(tenantId), () => void this.resync(true, 'reconnect'));
     await this.resync(false, 'boot');
     const every = this.options.resyncMs ?? 30_000;
     if (every > 0) {
@@ -88,18 +64,10 @@ export class RegistryCatalogSource implements CatalogSource {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    this.redis?.disconnect();
-    this.subscriber?.disconnect();
+    this.reader.close();
   }
 
-  private async onChanged(message: string): Promise<void> {
-    let tenantId: unknown;
-    try {
-      tenantId = (JSON.parse(message) as { tenantId?: unknown }).tenantId;
-    } catch {
-      return;
-    }
-    if (typeof tenantId !== 'string') return;
+  private async onChanged(tenantId: string): Promise<void> {
     const raw = (await this.fromRedis([tenantId]))?.[0] ?? (await this.fromRegistry(tenantId))?.[0];
     if (raw) this.accept(raw, true);
   }
@@ -159,22 +127,6 @@ export class RegistryCatalogSource implements CatalogSource {
     return c ? { snapshot: { version: c.version } } : undefined;
   }
 
-  /** `GET /internal/catalog-versions`: tenant → current version, or undefined when the registry is not configured or unreachable. */
-  private async registryVersions(): Promise<Map<string, string> | undefined> {
-    if (!this.options.registryUrl) return undefined;
-    const url = `${this.options.registryUrl.replace(/\/+$/, '')}/internal/catalog-versions`;
-    try {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${this.options.internalToken ?? ''}` }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-      if (!res.ok) return undefined;
-      const body = (await res.json()) as { versions?: Record<string, unknown> };
-      if (!body.versions || typeof body.versions !== 'object') return undefined;
-      return new Map(Object.entries(body.versions).filter((e): e is [string, string] => typeof e[1] === 'string'));
-    } catch (err) {
-      this.options.logger.warn({ err: (err as Error).message }, 'registry internal API unavailable (catalog versions)');
-      return undefined;
-    }
-  }
-
   private accept(received: PublishedCatalog, notify: boolean): void {
     try {
       // The tenant document's contract, validated once here (settings included: auth, limits);
@@ -231,36 +183,19 @@ export class RegistryCatalogSource implements CatalogSource {
   }
 
   private async redisTenantIds(): Promise<string[] | undefined> {
-    if (!this.redis) return undefined;
-    try {
-      return await this.redis.smembers(this.keys.tenants);
-    } catch {
-      return undefined;
-    }
+    return this.reader.tenantIds();
   }
 
+  // Raw documents, typed for the reconciliation's id / version reads; accept() validates each one.
   private async fromRedis(ids: string[]): Promise<PublishedCatalog[] | undefined> {
-    if (!this.redis || ids.length === 0) return ids.length === 0 ? [] : undefined;
-    try {
-      const values = await mgetAcrossSlots(this.redis, ids.map((id) => this.keys.catalog(id)));
-      return values.filter((v): v is string => typeof v === 'string').map((v) => JSON.parse(v) as PublishedCatalog);
-    } catch (err) {
-      this.options.logger.warn({ err: (err as Error).message }, 'Redis read failed');
-      return undefined;
-    }
+    return (await this.reader.fromRedis(ids)) as PublishedCatalog[] | undefined;
   }
 
   private async fromRegistry(tenantId?: string): Promise<PublishedCatalog[] | undefined> {
-    if (!this.options.registryUrl) return undefined;
-    const url = `${this.options.registryUrl.replace(/\/+$/, '')}/internal/catalogs${tenantId ? `/${encodeURIComponent(tenantId)}` : ''}`;
-    try {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${this.options.internalToken ?? ''}` }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-      if (!res.ok) return undefined;
-      const body = (await res.json()) as { catalogs?: PublishedCatalog[] } & PublishedCatalog;
-      return tenantId ? [body] : (body.catalogs ?? []);
-    } catch (err) {
-      this.options.logger.warn({ err: (err as Error).message }, 'registry internal API unavailable');
-      return undefined;
-    }
+    return (await this.reader.fromRegistry(tenantId)) as PublishedCatalog[] | undefined;
+  }
+
+  private async registryVersions(): Promise<Map<string, string> | undefined> {
+    return this.reader.registryVersions();
   }
 }

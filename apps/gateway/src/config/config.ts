@@ -1,4 +1,4 @@
-import { parseSecretsKeys, productionSecretProblems } from '@switchboard/secret-box';
+import { parseSecretsKeys, productionSecretsRefusal } from '@switchboard/secret-box';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { parseTrustProxy } from '@switchboard/limits';
@@ -215,14 +215,12 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     throw new ConfigError(`Invalid gateway configuration:\n${problems}`);
   }
   const c = parsed.data;
-  if (c.SWITCHBOARD_ENV === 'production') {
-    const registrySource = c.CATALOG_SOURCES ? c.CATALOG_SOURCES.includes('registry') : c.REGISTRY_URL !== undefined || c.REDIS_URL !== undefined;
-    const problems = productionSecretProblems({
-      ...(registrySource ? { SECRETS_KEY: { kind: 'keys' as const, keys: c.SECRETS_KEY ? parseSecretsKeys(c.SECRETS_KEY) : undefined }, INTERNAL_TOKEN: { kind: 'token' as const, value: c.INTERNAL_TOKEN } } : {}),
-      ...(c.AUTH_INTERNAL_TOKEN !== undefined ? { AUTH_INTERNAL_TOKEN: { kind: 'token' as const, value: c.AUTH_INTERNAL_TOKEN } } : {}),
-    });
-    if (problems.length > 0) throw new ConfigError(`Invalid gateway configuration (SWITCHBOARD_ENV=production):\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  }
+  const registrySource = c.CATALOG_SOURCES ? c.CATALOG_SOURCES.includes('registry') : c.REGISTRY_URL !== undefined || c.REDIS_URL !== undefined;
+  const refusal = productionSecretsRefusal('gateway', c.SWITCHBOARD_ENV, {
+    ...(registrySource ? { SECRETS_KEY: { kind: 'keys' as const, keys: c.SECRETS_KEY ? parseSecretsKeys(c.SECRETS_KEY) : undefined }, INTERNAL_TOKEN: { kind: 'token' as const, value: c.INTERNAL_TOKEN } } : {}),
+    ...(c.AUTH_INTERNAL_TOKEN !== undefined ? { AUTH_INTERNAL_TOKEN: { kind: 'token' as const, value: c.AUTH_INTERNAL_TOKEN } } : {}),
+  });
+  if (refusal) throw new ConfigError(refusal);
   const publicUrl = (c.GATEWAY_PUBLIC_URL ?? `http://${c.GATEWAY_HOST}:${c.GATEWAY_PORT}`).replace(/\/+$/, '');
   return { ...c, publicUrl };
 }

@@ -1,0 +1,90 @@
+// Import boundaries, checked by `npm run boundaries` (docs/ARCHITECTURE.md describes the rooms).
+//
+// A workspace import is matched both as the resolved file (`libs/catalog/src/…`, `libs/catalog/dist/…`)
+// and as the bare name (`@switchboard/catalog`, when dist/ is not built yet), so the check gives the
+// same answer before and after `tsc -b`.
+
+/** The lib graph, bottom up: a lib may import only libs of a lower layer (never its own layer, never an app). */
+const LIB_LAYERS = [
+  ['protocol', 'net-guard', 'secret-box', 'telemetry', 'redis-connection'],
+  ['catalog'],
+  ['limits', 'mcp-http', 'tenant-config'],
+];
+const APPS = ['auth', 'chain-reader', 'console', 'gateway', 'registry'];
+
+/** Matches an import of workspace package `name` (folder `dir`) by path or by bare name. */
+const ws = (dir, names) => `^(?:${dir}/(?:${names.join('|')})/|@switchboard/(?:${names.join('|')})(?:/|$))`;
+
+/**
+ * Cross-app imports between test harnesses that exist today. Each is a test file or e2e support
+ * file booting a neighbour service in-process (the platform tests need auth + gateway + registry
+ * together). Narrow on purpose: new entries need a reason here; the way out is a shared testing package.
+ */
+const E2E_EXCEPTIONS = [
+  // gateway e2e drives the registry harness and the auth OAuth flow.
+  ['^apps/gateway/e2e/telemetry\\.spec\\.ts$', '^apps/registry/e2e/support/harness\\.ts$'],
+  ['^apps/gateway/e2e/support/boot-client\\.ts$', '^apps/auth/e2e/support/oauth-flow\\.ts$'],
+  // ops-manifests checks each app's config loader against the k8s manifests (config is the contract under test).
+  ['^apps/gateway/e2e/ops-manifests\\.spec\\.ts$', '^apps/(?:auth|chain-reader|registry)/src/config\\.ts$'],
+  // auth's platform harness boots a gateway in-process; connector-call uses the gateway's test upstream.
+  ['^apps/auth/e2e/support/platform\\.ts$', '^apps/gateway/src/(?:config/config|create-gateway)\\.ts$'],
+  ['^apps/auth/e2e/connector-call\\.spec\\.ts$', '^apps/gateway/e2e/support/upstream-server\\.ts$'],
+  // registry e2e signs in through the auth service's harnesses.
+  ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|browser|oauth-flow|test-idp|platform)\\.ts$'],
+];
+
+const libRules = LIB_LAYERS.flatMap((layer, i) => {
+  const lower = LIB_LAYERS.slice(0, i).flat();
+  return layer.map((lib) => ({
+    name: `lib-graph-${lib}`,
+    comment: `libs/${lib} may import only the lower libs: ${lower.join(', ') || '(none)'}.`,
+    severity: 'error',
+    from: { path: `^libs/${lib}/` },
+    to: {
+      path: ws('libs', LIB_LAYERS.flat()),
+      pathNot: lower.length ? [ws('libs', [lib]), ws('libs', lower)] : [ws('libs', [lib])],
+    },
+  }));
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-lib-imports-app',
+      comment: 'A lib never imports an app (apps depend on libs, not the other way round).',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: ws('apps', APPS) },
+    },
+    ...libRules,
+    {
+      name: 'no-app-imports-app',
+      comment: "An app (src, tests or e2e support) never imports another app; e2e exceptions are listed in E2E_EXCEPTIONS.",
+      severity: 'error',
+      from: { path: `^apps/(${APPS.join('|')})/`, pathNot: E2E_EXCEPTIONS.map(([from]) => from) },
+      to: { path: ws('apps', APPS), pathNot: ['^apps/$1/', '^@switchboard/$1(?:/|$)'] },
+    },
+    ...E2E_EXCEPTIONS.map(([from, allowed]) => ({
+      name: 'e2e-exception',
+      comment: 'A listed e2e file may reach only the neighbour files named for it.',
+      severity: 'error',
+      from: { path: from },
+      to: { path: ws('apps', APPS), pathNot: [allowed, `^apps/${from.match(/apps\/([^/]+)\//)[1]}/`] },
+    })),
+    {
+      name: 'no-circular',
+      comment: 'No import cycle (also checked by `npm run cycles`).',
+      severity: 'error',
+      from: { path: '^(?:libs|apps)/' },
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules', '/dist/'] },
+    exclude: { path: ['(^|/)dist/', '(^|/)node_modules/', '\\.d\\.ts$'] },
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
