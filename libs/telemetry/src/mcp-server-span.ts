@@ -71,12 +71,12 @@ const spanBases = new LabelCache<SpanBase>(
   }),
   50_000,
 );
-const requestLabels = new LabelCache((tenant, method, tool, surface, outcome) => Object.freeze({ tenant, method, tool, surface, outcome }));
+const requestLabels = new LabelCache((tenant, method, tool, outcome) => Object.freeze({ tenant, method, tool, outcome }));
 const durationLabels = new LabelCache((method, tenant, errorType, tool) =>
   Object.freeze({ 'mcp.method.name': method, tenant, ...(errorType ? { 'error.type': errorType } : {}), ...(tool ? { 'gen_ai.tool.name': tool } : {}) }),
 );
 const errorLabels = new LabelCache((tenant, method, tool, error_code) => Object.freeze({ tenant, method, tool, error_code }));
-const protocolLabels = new LabelCache((era, protocol_version, surface) => Object.freeze({ era, protocol_version, surface }));
+const protocolLabels = new LabelCache((era, protocol_version, surface, outcome) => Object.freeze({ era, protocol_version, surface, outcome }));
 
 /**
  * Starts the SERVER span of one MCP request per the OpenTelemetry MCP semantic conventions:
@@ -152,11 +152,11 @@ export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions):
       const budget = SeriesBudget.current();
       const tenant = budget.tenant(info.tenantId);
       const toolLabel = budget.tool(tenant, tool);
-      m.requests.add(1, requestLabels.get(tenant, method, toolLabel, surface, outcome));
+      m.requests.add(1, requestLabels.get(tenant, method, toolLabel, outcome));
       const errorType = metricErrorType(result.errorCode, toolError);
       m.duration.record((performance.now() - started) / 1000, durationLabels.get(method, tenant, errorType, budget.histogramTool(tenant, toolLabel)));
       if (outcome !== 'ok') m.errors.add(1, errorLabels.get(tenant, method, toolLabel, errorCodeLabel(result.errorCode)));
-      if (era) m.protocol.add(1, protocolLabels.get(era, version, surface));
+      if (era) m.protocol.add(1, protocolLabels.get(era, version, surface, outcome));
     },
   };
 }

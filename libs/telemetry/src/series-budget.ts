@@ -2,7 +2,10 @@
 export const OTHER_LABEL = 'other';
 
 export interface SeriesBudgetOptions {
-  /** Tenants that get their own `tenant` label value (the busiest, see below); the rest are `other`. Default 50. */
+  /**
+   * Tenants that get their own `tenant` label value (the busiest, see below); the rest are `other`.
+   * Default 25: keeps each instrument under the SDK's 2,000 attribute sets (docs/operations.md).
+   */
   maxTenants?: number;
   /** Tool names per labelled tenant that get their own `tool` label value; later ones are `other`. Default 20. */
   maxToolsPerTenant?: number;
@@ -50,7 +53,7 @@ export class SeriesBudget {
   }
 
   constructor(options: SeriesBudgetOptions = {}) {
-    this.maxTenants = options.maxTenants ?? 50;
+    this.maxTenants = options.maxTenants ?? 25;
     this.maxToolsPerTenant = options.maxToolsPerTenant ?? 20;
     this.minRequests = options.minRequests ?? 10;
     this.maxTracked = options.maxTracked ?? 100_000;

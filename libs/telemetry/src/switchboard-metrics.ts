@@ -3,7 +3,7 @@ import { metrics, type Counter, type Gauge, type Histogram, type Meter, type Obs
 /** Every instrument the Switchboard apps record, named once so dashboards and code agree. */
 export interface SwitchboardMetrics {
   mcp: {
-    /** `mcp_server_requests_total{tenant,method,tool,surface,outcome}` (tenant and tool series-budgeted). */
+    /** `mcp_server_requests_total{tenant,method,tool,outcome}` (tenant and tool series-budgeted). */
     requests: Counter;
     /**
      * `mcp_server_operation_duration_seconds{mcp_method_name,tenant,error_type[,gen_ai_tool_name]}`: the
@@ -12,7 +12,7 @@ export interface SwitchboardMetrics {
     duration: Histogram;
     /** `mcp_server_errors_total{tenant,method,tool,error_code}` (JSON-RPC errors and tool errors, code 0) */
     errors: Counter;
-    /** `mcp_server_protocol_requests_total{era,protocol_version,surface}` (no tenant: the protocol mix of the fleet). */
+    /** `mcp_server_protocol_requests_total{era,protocol_version,surface,outcome}` (no tenant: the protocol and client mix of the fleet). */
     protocol: Counter;
     /** `mcp_server_refusals_total{tenant,outcome,http_status}`: requests refused before any JSON-RPC method ran (401, 403, 404, 413, …). */
     refusals: Counter;
@@ -75,7 +75,7 @@ export function switchboardMetrics(): SwitchboardMetrics {
     meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: SECONDS } });
   const value: SwitchboardMetrics = {
     mcp: {
-      requests: meter.createCounter('mcp.server.requests', { description: 'MCP requests answered, by tenant, method, tool, surface and outcome' }),
+      requests: meter.createCounter('mcp.server.requests', { description: 'MCP requests answered, by tenant, method, tool and outcome' }),
       duration: meter.createHistogram('mcp.server.operation.duration', {
         description: 'MCP request duration as observed on the receiver from the time it was received until the result is sent',
         unit: 's',

@@ -39,7 +39,7 @@ export const telemetryEnvSchema = z.object({
   ACCESS_LOG_ERROR_SAMPLE_RATE: z.coerce.number().min(0).max(1).optional(),
   /** Most access log lines per second per process (default 100). */
   ACCESS_LOG_MAX_PER_SECOND: z.coerce.number().int().min(0).optional(),
-  /** Series budget: tenants with their own `tenant` label (the first to reach 10 requests; default 50), the rest are `other`. */
+  /** Series budget: tenants with their own `tenant` label (the first to reach 10 requests; default 25), the rest are `other`. */
   TELEMETRY_MAX_TENANT_LABELS: z.coerce.number().int().min(0).max(10_000).optional(),
   /** Series budget: tool label values per labelled tenant (default 20), the rest are `other`. */
   TELEMETRY_MAX_TOOL_LABELS: z.coerce.number().int().min(0).max(1_000).optional(),
