@@ -26,4 +26,14 @@ describe('authorization code flow (local login)', () => {
     expect(payload).toMatchObject({ aud: auth.mcpUrl('acme'), iss: auth.issuer('acme'), tid: 'acme', sub: 'acme|alice', client_id: t.clientId, scope: 'mcp:tools' });
     expect(t.body.refresh_token).toEqual(expect.any(String));
   });
+
+  it('counts authorizations, registrations, sign-ins and token grants on /metrics', async () => {
+    expect((await obtainTokens(auth.issuer('acme'))).status).toBe(200);
+    const text = await (await fetch(`${auth.baseUrl}/metrics`)).text();
+    expect(text).toMatch(/auth_authorizations_total\{[^}]*outcome="ok"[^}]*\} [1-9]/);
+    expect(text).toMatch(/auth_client_registrations_total\{[^}]*outcome="ok"[^}]*\} [1-9]/);
+    expect(text).toMatch(/auth_sign_ins_total\{[^}]*idp="local"[^}]*outcome="ok"[^}]*\} [1-9]/);
+    expect(text).toMatch(/auth_token_grants_total\{[^}]*grant_type="authorization_code"[^}]*outcome="ok"[^}]*\} [1-9]/);
+    expect(text).toMatch(/nodejs_eventloop_delay_p99_seconds/);
+  });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 // Test-only: the registry's own e2e helpers start the real registry process.
 import { cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, testEnv } from '../../registry/e2e/support/harness';
+import { startTelemetry, switchboardMetrics } from '@switchboard/telemetry';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 
 /**
@@ -97,7 +98,7 @@ beforeAll(async () => {
   await writeFile(tenants, stringify({ tenants: [{ id: 'acme', name: 'Acme', catalogs: [{ upstream: { id: 'chain', url: `http://127.0.0.1:${upstream.port}/mcp` } }] }] }));
   const gw = await spawnReady(
     [path.join(REPO_ROOT, 'apps/gateway/dist/main.js')],
-    { ...otelEnv(receiver.url), TENANTS_FILE: tenants, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    { ...otelEnv(receiver.url), TENANTS_FILE: tenants, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: 'warn', TELEMETRY_PINNED_TENANTS: 'acme' },
     /gateway listening on (http:\/\/\S+)/,
   );
   gateway = { child: gw.child, url: gw.match[1]! };
@@ -125,7 +126,8 @@ async function callTool(name: string, args: Record<string, unknown>): Promise<{ 
   return { status: res.status, body: (await res.json()) as { result?: { isError?: boolean }; error?: { code: number } } };
 }
 
-const find = (spans: ReceivedSpan[], service: string, name: string) => spans.find((s) => s.service === service && s.name === name);
+/** The SERVER span of `service` named `name` (CLIENT spans share the semconv names). */
+const find = (spans: ReceivedSpan[], service: string, name: string) => spans.find((s) => s.service === service && s.name === name && s.kind === SERVER);
 
 describe('one trace per request across gateway, chain-reader and the discovery job', () => {
   it('a tools/call is one trace: gateway SERVER span, upstream CLIENT span, chain-reader server and RPC batch spans', async () => {
@@ -150,15 +152,29 @@ describe('one trace per request across gateway, chain-reader and the discovery j
       'switchboard.era': 'legacy',
       'mcp.protocol.version': '2025-11-25',
       'switchboard.outcome': 'ok',
+      'gen_ai.operation.name': 'execute_tool',
+      'jsonrpc.request.id': '1',
+      'network.transport': 'tcp',
     });
+    expect(server.attributes['error.type']).toBeUndefined();
     // Default policy `link`: the client's traceparent is a link, not our parent.
     expect(server.traceId).not.toBe(CLIENT_TRACE);
     expect(server.parentSpanId).toBe('');
     expect(server.links.map((l) => l.traceId)).toContain(CLIENT_TRACE);
 
-    const client = trace.find((s) => s.service === 'gateway' && s.kind === CLIENT && s.name === 'upstream tools/call get_uniswap_v3_pool');
+    // Semconv CLIENT span: `{mcp.method.name} {gen_ai.tool.name}`, server.address without the port.
+    const client = trace.find((s) => s.service === 'gateway' && s.kind === CLIENT && s.name === 'tools/call get_uniswap_v3_pool');
     expect(client?.parentSpanId).toBe(server.spanId);
-    expect(client?.attributes).toMatchObject({ 'switchboard.upstream.id': 'chain', 'switchboard.tenant.id': 'acme', 'switchboard.outcome': 'ok' });
+    expect(client?.attributes).toMatchObject({
+      'switchboard.upstream.id': 'chain',
+      'switchboard.tenant.id': 'acme',
+      'switchboard.outcome': 'ok',
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'get_uniswap_v3_pool',
+      'gen_ai.operation.name': 'execute_tool',
+      'server.address': '127.0.0.1',
+      'server.port': upstream.port,
+    });
 
     // The chain-reader's MCP SERVER span continues the gateway's CLIENT span (W3C traceparent on fetch).
     // (The pool's first call to an upstream also carries its `initialize`, in the same trace.)
@@ -179,11 +195,31 @@ describe('one trace per request across gateway, chain-reader and the discovery j
   it('an unknown tool is an error span with its JSON-RPC code and no client-chosen name', async () => {
     const { body } = await callTool('no_such_tool_4711', {});
     expect(body.error?.code).toBe(-32602);
-    await receiver.waitFor((spans) => spans.some((s) => s.service === 'gateway' && s.attributes['rpc.jsonrpc.error_code'] === -32602), 'the error span');
-    const span = receiver.spans.find((s) => s.service === 'gateway' && s.attributes['rpc.jsonrpc.error_code'] === -32602)!;
+    await receiver.waitFor((spans) => spans.some((s) => s.service === 'gateway' && s.attributes['rpc.response.status_code'] === '-32602'), 'the error span');
+    const span = receiver.spans.find((s) => s.service === 'gateway' && s.attributes['rpc.response.status_code'] === '-32602')!;
     expect(span.name).toBe('tools/call');
     expect(span.attributes['switchboard.outcome']).toBe('error');
+    expect(span.attributes['error.type']).toBe('-32602');
+    expect(span.status).toBe(2);
     expect(JSON.stringify(span)).not.toContain('no_such_tool_4711');
+  });
+
+  it('refusals are spans and mcp_server_refusals_total: an unknown tenant (404) and a wrong media type (415)', async () => {
+    const post = (path: string, contentType: string) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect((await post('/t/no-such-tenant-4711/mcp', 'application/json')).status).toBe(404);
+    expect((await post('/t/acme/mcp', 'text/plain')).status).toBe(415);
+    const refusal = (outcome: string) => (spans: ReceivedSpan[]) => spans.find((s) => s.service === 'gateway' && s.attributes['switchboard.outcome'] === outcome);
+    await receiver.waitFor((spans) => Boolean(refusal('unknown_tenant')(spans) && refusal('unsupported_media_type')(spans)), 'the refusal spans');
+    const unknown = refusal('unknown_tenant')(receiver.spans)!;
+    expect(unknown).toMatchObject({ name: 'POST /t/:tenant/mcp', kind: SERVER, status: 2 });
+    expect(unknown.attributes).toMatchObject({ 'http.response.status_code': 404, 'error.type': '404' });
+    expect(refusal('unsupported_media_type')(receiver.spans)?.attributes['switchboard.tenant.id']).toBe('acme');
+    const gw = await scrape(`${gateway.url}/metrics`);
+    expect(gw).toMatch(/mcp_server_refusals_total\{[^}]*tenant="unknown"[^}]*outcome="unknown_tenant"[^}]*http_status="404"/);
+    expect(gw).toMatch(/mcp_server_refusals_total\{[^}]*tenant="acme"[^}]*outcome="unsupported_media_type"/);
+    // A client-chosen tenant name never becomes a label.
+    expect(gw).not.toContain('no-such-tenant-4711');
   });
 
   it('a discovery job of the real registry continues the producer trace through BullMQ into the upstream it discovers', async () => {
@@ -228,10 +264,16 @@ describe('one trace per request across gateway, chain-reader and the discovery j
 
   it('the gateway and chain-reader /metrics expose request, error, latency, upstream and RPC series', async () => {
     const gw = await scrape(`${gateway.url}/metrics`);
-    expect(gw).toMatch(/mcp_server_requests_total\{[^}]*tenant="acme"[^}]*method="tools\/call"[^}]*tool="get_uniswap_v3_pool"[^}]*surface="claude"/);
-    expect(gw).toMatch(/mcp_server_request_duration_seconds_bucket\{/);
+    expect(gw).toMatch(/mcp_server_requests_total\{[^}]*tenant="acme"[^}]*method="tools\/call"[^}]*tool="get_uniswap_v3_pool"/);
+    expect(gw).toMatch(/mcp_server_protocol_requests_total\{[^}]*surface="claude"/);
+    // Semconv names: mcp.server.operation.duration / mcp.client.operation.duration (unit s).
+    expect(gw).toMatch(/mcp_server_operation_duration_seconds_bucket\{[^}]*mcp_method_name="tools\/call"[^}]*tenant="acme"/);
+    expect(gw).toMatch(/mcp_server_operation_duration_seconds_bucket\{[^}]*error_type="-32602"/);
     expect(gw).toMatch(/mcp_server_errors_total\{[^}]*error_code="-32602"/);
-    expect(gw).toMatch(/upstream_request_duration_seconds_bucket\{[^}]*upstream="chain"/);
+    expect(gw).toMatch(/mcp_client_operation_duration_seconds_bucket\{[^}]*mcp_method_name="tools\/call"[^}]*upstream="chain"/);
+    expect(gw).toMatch(/nodejs_eventloop_delay_p99_seconds/);
+    expect(gw).toMatch(/v8js_memory_heap_used_bytes\{/);
+    expect(gw).toMatch(/target_info\{[^}]*service_instance_id="/);
     expect(gw).not.toContain('no_such_tool_4711');
     const chain = await scrape(`http://127.0.0.1:${upstream.port}/metrics`);
     expect(chain).toMatch(/chain_reader_rpc_batch_size_bucket\{[^}]*chain="devnet"/);
@@ -248,6 +290,15 @@ describe('one trace per request across gateway, chain-reader and the discovery j
     addSamples(await scrape(`${gateway.url}/metrics`));
     addSamples(await scrape(`http://127.0.0.1:${upstream.port}/metrics`));
     addSamples(registryMetrics);
+    // The auth dashboard reads auth's counters: record each once through the shared instrument
+    // catalogue in this process (auth is not part of this test) so their exported names are checked.
+    const local = startTelemetry({ serviceName: 'telemetry-e2e', serviceVersion: '0.0.0', env: {} });
+    const auth = switchboardMetrics().auth;
+    auth.authorizations.add(1, { outcome: 'ok' });
+    auth.tokenGrants.add(1, { grant_type: 'authorization_code', outcome: 'ok' });
+    auth.registrations.add(1, { outcome: 'ok' });
+    auth.signIns.add(1, { idp: 'local', outcome: 'ok' });
+    addSamples(await local.metricsText());
     // The collector's spanmetrics connector derives these from the apps' spans (they carry the
     // exemplars); they are checked against the spans received instead.
     const SPAN_METRICS = new Set(['traces_span_metrics_duration_seconds_bucket', 'traces_span_metrics_calls_total']);
@@ -255,7 +306,7 @@ describe('one trace per request across gateway, chain-reader and the discovery j
 
     const dir = path.join(REPO_ROOT, 'ops/grafana/dashboards');
     const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
-    expect(files.sort()).toEqual(['chain-reader.json', 'mcp-overview.json', 'upstream-health.json']);
+    expect(files.sort()).toEqual(['auth.json', 'chain-reader.json', 'mcp-overview.json', 'upstream-health.json']);
     const problems: string[] = [];
     for (const file of files) {
       const dashboard = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as {

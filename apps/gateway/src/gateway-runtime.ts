@@ -15,7 +15,7 @@ import { UpstreamPool } from './upstream/upstream-pool';
 import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
 import { UsageRecorder } from './usage/usage-recorder';
-import { mcpServerSpan } from '@switchboard/telemetry';
+import { accessLogHook, mcpRefusal, mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
 import { RedisTaskStore } from './tasks/redis-task-store';
 
@@ -131,6 +131,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const paths = ['/t/:tenant/mcp'];
     if (this.config.GATEWAY_DOMAIN) paths.push('/mcp');
+    // Sampled access log of every route (ACCESS_LOG_SAMPLE_RATE / ACCESS_LOG_ERROR_SAMPLE_RATE).
+    fastify.addHook('onResponse', accessLogHook(this.logger));
     this.auth.registerRoutes(fastify);
     registerMcpRoutes(fastify, paths, {
       resolveTarget: (params, host) => this.directory.resolve(params, host),
@@ -144,6 +146,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
           const span = mcpServerSpan(info, { clientContext: this.config.GATEWAY_TRACE_CLIENT_CONTEXT });
           return this.usage ? this.usage.observe(info, span) : span;
         },
+        // 401/403/404/413/415/… answered before a JSON-RPC method ran: a span and mcp_server_refusals_total.
+        onRefusal: (refusal) => mcpRefusal(refusal),
       },
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,

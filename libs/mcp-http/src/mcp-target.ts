@@ -143,6 +143,8 @@ export interface McpRequestInfo {
   params?: import('@switchboard/protocol').JsonObject;
   /** Size of the POSTed body (a whole batch for batch members). */
   bytesIn?: number;
+  /** The JSON-RPC `id` of the request. */
+  requestId?: import('@switchboard/protocol').JsonRpcId;
 }
 
 /** One observed request: told what the transport learns, and when it ends. */
@@ -160,4 +162,25 @@ export interface McpRequestObservation {
 /** Called once per JSON-RPC request (each member of a batch too) that reached a tenant. */
 export interface McpObserver {
   onRequest(info: McpRequestInfo): McpRequestObservation;
+  /**
+   * An HTTP request to an MCP route answered 4xx/5xx without any JSON-RPC request being
+   * observed (unknown tenant, Host/Origin, 401/403 from `authenticate`, 413, 415, 406, parse
+   * errors, scope denials, batch bounds), so refusals are never invisible.
+   */
+  onRefusal?(info: McpRefusal): void;
+}
+
+/** A refused MCP HTTP request (see {@link McpObserver.onRefusal}). */
+export interface McpRefusal {
+  /** The resolved tenant; undefined when the endpoint is unknown. */
+  tenantId: string | undefined;
+  httpMethod: string;
+  /** The route template (`/t/:tenant/mcp`). */
+  route: string;
+  status: number;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+  clientIp?: string;
+  /** A more precise reason than the status (e.g. `insufficient_scope`). */
+  outcome?: string;
 }

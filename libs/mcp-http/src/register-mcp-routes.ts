@@ -36,6 +36,15 @@ export const BATCH_DEFAULTS = { maxItems: 50, maxResponseBytes: 4 * 1024 * 1024 
 
 type RouteParams = Record<string, string | undefined>;
 
+/** Per-request refusal bookkeeping: set when a JSON-RPC request was observed (its span covers the answer). */
+interface RefusalState {
+  startedAt: number;
+  tenantId: string | undefined;
+  observed: boolean;
+  outcome?: string;
+}
+const refusalStates = new WeakMap<FastifyRequest, RefusalState>();
+
 /**
  * Registers POST / GET / DELETE MCP endpoint routes on `paths` (Fastify path syntax, e.g.
  * `/t/:tenant/mcp`, `/mcp`), serving both protocol eras on each URL. Routes live in their
@@ -59,6 +68,28 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
+
+    const onRefusal = options.observe?.onRefusal?.bind(options.observe);
+    if (onRefusal) {
+      // Every refusal is a span and a metric: the routes answer them in many places (guard,
+      // authenticate, media type, body limit, scopes, batch bounds), the response is where they meet.
+      scope.addHook('onRequest', async (req) => {
+        refusalStates.set(req, { startedAt: performance.now(), tenantId: undefined, observed: false });
+      });
+      scope.addHook('onResponse', async (req, reply) => {
+        const state = refusalStates.get(req);
+        if (!state || state.observed || reply.statusCode < 400) return;
+        onRefusal({
+          tenantId: state.tenantId,
+          httpMethod: req.method,
+          route: req.routeOptions.url ?? 'mcp',
+          status: reply.statusCode,
+          startedAt: state.startedAt,
+          clientIp: req.ip,
+          ...(state.outcome ? { outcome: state.outcome } : {}),
+        });
+      });
+    }
 
     scope.setErrorHandler(async (error: FastifyError, req, reply) => {
       const status = error.statusCode ?? 500;
@@ -134,6 +165,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
           return reply.code(202).send();
         case 'request': {
           const denied = toolDenied(target, item.message, auth);
+          if (denied) markRefusal(req, 'insufficient_scope');
           if (denied) return reply.code(denied.status).headers(denied.headers).send(denied.body);
           const channel = new ResponseChannel(reply);
           const { body, status } = await answer(req, reply, target, item.message, channel, auth);
@@ -210,6 +242,8 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         if (!res.writableFinished) abort?.abort(new Error('client closed the connection'));
       };
       if (abort) res.once('close', onClose);
+      const refusal = refusalStates.get(req);
+      if (refusal) refusal.observed = true;
       const observation = options.observe?.onRequest({
         tenantId: target.tenantId,
         method: message.method,
@@ -219,6 +253,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
         clientIp: req.ip,
         params: message.params,
         bytesIn: Buffer.isBuffer(req.body) ? req.body.length : 0,
+        requestId: message.id,
       });
       let outcome: { errorCode: number | undefined; httpStatus: number } = { errorCode: undefined, httpStatus: 200 };
       let answered: string | Buffer | undefined;
@@ -334,6 +369,8 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       const params = (req.params ?? {}) as RouteParams;
       const host = header(req, 'host');
       const target = options.resolveTarget(params, host);
+      const refusal = refusalStates.get(req);
+      if (refusal && target) refusal.tenantId = target.tenantId;
       if (!target) {
         void sendError(reply, 404, null, new McpError(ErrorCode.InvalidRequest, params.tenant ? `Unknown tenant: ${params.tenant}` : 'Unknown MCP endpoint'));
         return undefined;
@@ -372,6 +409,12 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       scope.delete(path, del);
     }
   });
+}
+
+/** Names the reason of a refusal more precisely than its HTTP status. */
+function markRefusal(req: FastifyRequest, outcome: string): void {
+  const state = refusalStates.get(req);
+  if (state) state.outcome = outcome;
 }
 
 /** The tool / prompt name of a request, only when the tenant's catalog has it (an arbitrary client string must not become a metric label). */

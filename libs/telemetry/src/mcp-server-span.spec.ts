@@ -1,4 +1,4 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { mcpServerSpan } from './mcp-server-span';
 import { startTelemetry } from './start-telemetry';
@@ -30,13 +30,13 @@ afterAll(async () => {
 
 describe('mcpServerSpan', () => {
   it('names the span after method and tool and carries tenant, surface, era, version and outcome', async () => {
-    const obs = mcpServerSpan({ tenantId: 'acme', method: 'tools/call', name: 'get_uniswap_v3_pool', headers: {} }, { clientContext: 'link' });
+    const obs = mcpServerSpan({ tenantId: 'acme', method: 'tools/call', name: 'get_uniswap_v3_pool', headers: {}, requestId: 7 }, { clientContext: 'link' });
     obs.classified({ era: 'legacy', protocolVersion: '2025-11-25', surfaceId: 'claude' });
-    await obs.run(() => withClientSpan('upstream tools/call', { 'switchboard.upstream.id': 'chain' }, async () => 1));
+    await obs.run(() => withClientSpan('tools/call get_uniswap_v3_pool', { 'switchboard.upstream.id': 'chain' }, async () => 1));
     obs.end({ errorCode: undefined, httpStatus: 200 });
     const spans = (await finished());
-    const server = spans.find((s) => s.name === 'tools/call get_uniswap_v3_pool');
-    const child = spans.find((s) => s.name === 'upstream tools/call');
+    const server = spans.find((s) => s.name === 'tools/call get_uniswap_v3_pool' && s.kind === SpanKind.SERVER);
+    const child = spans.find((s) => s.kind === SpanKind.CLIENT);
     expect(server?.attributes).toMatchObject({
       'switchboard.tenant.id': 'acme',
       'gen_ai.tool.name': 'get_uniswap_v3_pool',
@@ -44,7 +44,12 @@ describe('mcpServerSpan', () => {
       'switchboard.era': 'legacy',
       'mcp.protocol.version': '2025-11-25',
       'switchboard.outcome': 'ok',
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'jsonrpc.request.id': '7',
+      'network.transport': 'tcp',
     });
+    expect(server?.kind).toBe(SpanKind.SERVER);
     expect(child?.spanContext().traceId).toBe(server?.spanContext().traceId);
     expect(child?.parentSpanContext?.spanId).toBe(server?.spanContext().spanId);
   });
@@ -67,11 +72,16 @@ describe('mcpServerSpan', () => {
     mcpServerSpan({ tenantId: 'acme', method: 'no/such-method-xyz', name: undefined, headers: {} }, { clientContext: 'link' }).end({ errorCode: -32601, httpStatus: 200 });
     const [span] = (await finished());
     expect(span?.name).toBe('other');
-    expect(span?.attributes['rpc.jsonrpc.error_code']).toBe(-32601);
+    expect(span?.attributes['rpc.response.status_code']).toBe('-32601');
+    expect(span?.attributes['error.type']).toBe('-32601');
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
     expect(span?.attributes['switchboard.outcome']).toBe('error');
     const text = await telemetry.metricsText();
     expect(text).toMatch(/mcp_server_errors_total\{[^}]*error_code="-32601"/);
-    expect(text).toMatch(/mcp_server_request_duration_seconds_bucket\{/);
+    expect(text).toMatch(/mcp_server_operation_duration_seconds_bucket\{[^}]*mcp_method_name="other"[^}]*error_type="-32601"/);
+    expect(text).toMatch(/nodejs_eventloop_delay_p99_seconds/);
+    expect(text).toMatch(/v8js_memory_heap_used_bytes\{[^}]*v8js_heap_space_name=/);
+    expect(text).toMatch(/target_info\{[^}]*service_instance_id="[0-9a-f-]{36}"/);
     expect(text).not.toContain('no/such-method-xyz');
   });
 
@@ -79,6 +89,29 @@ describe('mcpServerSpan', () => {
     const obs = mcpServerSpan({ tenantId: 'acme', method: 'tools/call', name: 'echo', headers: {} }, { clientContext: 'link' });
     obs.toolFailed();
     obs.end({ errorCode: undefined, httpStatus: 200 });
-    expect((await finished())[0]?.attributes['switchboard.outcome']).toBe('tool_error');
+    const [span] = await finished();
+    expect(span?.attributes['switchboard.outcome']).toBe('tool_error');
+    // Convention: a tool error is a failed operation.
+    expect(span?.attributes['error.type']).toBe('tool_error');
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('takes the parent from params._meta.traceparent (semconv MCP propagation) when trusted', async () => {
+    const META_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+    mcpServerSpan(
+      { tenantId: 'acme', method: 'tools/list', name: undefined, headers, params: { _meta: { traceparent: `00-${META_TRACE}-00f067aa0ba902b7-01` } } },
+      { clientContext: 'trust' },
+    ).end({ errorCode: undefined, httpStatus: 200 });
+    const [span] = await finished();
+    expect(span?.spanContext().traceId).toBe(META_TRACE);
+    expect(span?.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+  });
+
+  it('names a prompt with gen_ai.prompt.name and no execute_tool', async () => {
+    mcpServerSpan({ tenantId: 'acme', method: 'prompts/get', name: 'summary', headers: {} }, { clientContext: 'link' }).end({ errorCode: undefined, httpStatus: 200 });
+    const [span] = await finished();
+    expect(span?.name).toBe('prompts/get summary');
+    expect(span?.attributes['gen_ai.prompt.name']).toBe('summary');
+    expect(span?.attributes['gen_ai.operation.name']).toBeUndefined();
   });
 });

@@ -1,5 +1,8 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Link, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import { extractTraceContext } from './extract-trace-context';
+import { LabelCache } from './label-cache';
+import { metricErrorType } from './metric-error-type';
+import { SeriesBudget } from './series-budget';
 import { switchboardMetrics } from './switchboard-metrics';
 
 /** What the transport knows when an MCP request starts (mirrors `McpRequestInfo` of @switchboard/mcp-http). */
@@ -9,6 +12,12 @@ export interface McpSpanInfo {
   /** Tool / prompt name, only when the catalog knows it (an unknown name must not become a label). */
   name: string | undefined;
   headers: Record<string, string | string[] | undefined>;
+  /** The JSON-RPC `id` (`jsonrpc.request.id`). */
+  requestId?: string | number | null;
+  /** The request params: `params._meta` may carry the caller's W3C trace context (semconv MCP context propagation). */
+  params?: Record<string, unknown>;
+  /** The client address after trusted proxies (`client.address`). */
+  clientIp?: string;
 }
 
 /** A started MCP SERVER span plus its metrics; structurally an `McpRequestObservation` of @switchboard/mcp-http. */
@@ -26,7 +35,8 @@ export interface McpServerSpan {
 
 export interface McpServerSpanOptions {
   /**
-   * `trust`: a client-sent `traceparent` becomes the parent (the client's trace continues).
+   * `trust`: a client-sent trace context (`params._meta.traceparent`, else the `traceparent`
+   * header) becomes the parent (the client's trace continues).
    * `link`: the span starts a new trace and links to the client's context (a public client
    * cannot choose our trace ids or sampling).
    */
@@ -42,17 +52,50 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/list',
 ]);
 
+interface SpanBase {
+  name: string;
+  attributes: Attributes;
+}
+
+/** Span name and start attributes per tenant × method × name (built once; the span copies them). */
+const spanBases = new LabelCache<SpanBase>(
+  (tenantId, method, name) => ({
+    name: name ? `${method} ${name}` : method,
+    attributes: Object.freeze({
+      'mcp.method.name': method,
+      'switchboard.tenant.id': tenantId,
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+      ...(name ? (method === 'tools/call' ? { 'gen_ai.tool.name': name, 'gen_ai.operation.name': 'execute_tool' } : { 'gen_ai.prompt.name': name }) : {}),
+    }),
+  }),
+  50_000,
+);
+const requestLabels = new LabelCache((tenant, method, tool, outcome) => Object.freeze({ tenant, method, tool, outcome }));
+const durationLabels = new LabelCache((method, tenant, errorType, tool) =>
+  Object.freeze({ 'mcp.method.name': method, tenant, ...(errorType ? { 'error.type': errorType } : {}), ...(tool ? { 'gen_ai.tool.name': tool } : {}) }),
+);
+const errorLabels = new LabelCache((tenant, method, tool, error_code) => Object.freeze({ tenant, method, tool, error_code }));
+const protocolLabels = new LabelCache((era, protocol_version, surface, outcome) => Object.freeze({ era, protocol_version, surface, outcome }));
+
 /**
- * Starts the SERVER span of one MCP request, named after the method (`tools/call get_uniswap_v3_pool`),
- * with tenant, surface, era, protocol version, tool, outcome and JSON-RPC error code as
- * attributes, and records `mcp_server_requests_total`, `mcp_server_request_duration_seconds` and
- * `mcp_server_errors_total` when it ends.
+ * Starts the SERVER span of one MCP request per the OpenTelemetry MCP semantic conventions:
+ * named `{mcp.method.name} {target}` (`tools/call get_uniswap_v3_pool`), with `mcp.method.name`,
+ * `gen_ai.tool.name` / `gen_ai.prompt.name`, `gen_ai.operation.name=execute_tool`,
+ * `jsonrpc.request.id`, `mcp.protocol.version`, `network.*`, and on failure `error.type`
+ * (the JSON-RPC code, or `tool_error`), `rpc.response.status_code` and status ERROR; plus
+ * Switchboard's tenant, surface, era and outcome. When it ends it records
+ * `mcp.server.operation.duration`, `mcp_server_requests_total`, `mcp_server_errors_total` and
+ * `mcp_server_protocol_requests_total`, tenant and tool labels bounded by the {@link SeriesBudget}.
  */
 export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions): McpServerSpan {
   const started = performance.now();
   const method = KNOWN_METHODS.has(info.method) ? info.method : 'other';
   const tool = info.name ?? '';
-  const client = extractTraceContext(info.headers);
+  // The convention's carrier is `params._meta` (per message); the HTTP header is the fallback.
+  const meta = info.params?._meta;
+  const metaCarrier = meta && typeof meta === 'object' && typeof (meta as Record<string, unknown>).traceparent === 'string' ? (meta as Record<string, unknown>) : undefined;
+  const client = extractTraceContext(metaCarrier ?? info.headers);
   const clientSpan = trace.getSpanContext(client);
   // An MCP request is an entry point: its span is a root, or the client's child when trusted.
   // Never the ambient context: the http instrumentation runs ignored paths (the MCP routes)
@@ -63,19 +106,12 @@ export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions):
     if (options.clientContext === 'trust') parent = client;
     else links.push({ context: clientSpan, attributes: { 'switchboard.link.reason': 'client traceparent (untrusted)' } });
   }
-  const span = trace.getTracer('switchboard').startSpan(
-    info.name ? `${method} ${info.name}` : method,
-    {
-      kind: SpanKind.SERVER,
-      links,
-      attributes: {
-        'mcp.method.name': method,
-        'switchboard.tenant.id': info.tenantId,
-        ...(info.name ? (method === 'tools/call' ? { 'gen_ai.tool.name': info.name } : { 'mcp.prompt.name': info.name }) : {}),
-      },
-    },
-    parent,
-  );
+  const base = spanBases.get(info.tenantId, method, tool);
+  const span = trace.getTracer('switchboard').startSpan(base.name, { kind: SpanKind.SERVER, links, attributes: base.attributes }, parent);
+  if (span.isRecording()) {
+    if (info.requestId !== undefined && info.requestId !== null) span.setAttribute('jsonrpc.request.id', String(info.requestId));
+    if (info.clientIp) span.setAttribute('client.address', info.clientIp);
+  }
   const active = trace.setSpan(parent, span);
   let era = '';
   let version = '';
@@ -101,25 +137,33 @@ export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions):
       span.setAttribute('switchboard.outcome', outcome);
       span.setAttribute('http.response.status_code', result.httpStatus);
       if (result.errorCode !== undefined) {
-        span.setAttribute('rpc.jsonrpc.error_code', result.errorCode);
-        span.setAttribute('error.type', String(result.errorCode));
+        const code = String(result.errorCode);
+        span.setAttribute('rpc.response.status_code', code);
+        span.setAttribute('error.type', code);
         span.setStatus({ code: SpanStatusCode.ERROR });
       } else if (toolError) {
+        // Convention: a CallToolResult with isError is a failed operation, error.type `tool_error`.
         span.setAttribute('error.type', 'tool_error');
+        span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool_error' });
       }
       span.end();
       if (options.metrics === false) return;
       const m = switchboardMetrics().mcp;
-      const labels = { tenant: info.tenantId, method, tool, surface, outcome };
-      m.requests.add(1, { ...labels, era, protocol_version: version });
-      m.duration.record((performance.now() - started) / 1000, labels);
-      if (outcome !== 'ok') m.errors.add(1, { tenant: info.tenantId, method, tool, surface, error_code: errorCodeLabel(result.errorCode) });
+      const budget = SeriesBudget.current();
+      const tenant = budget.tenant(info.tenantId);
+      const toolLabel = budget.tool(tenant, tool);
+      m.requests.add(1, requestLabels.get(tenant, method, toolLabel, outcome));
+      const errorType = metricErrorType(result.errorCode, toolError);
+      m.duration.record((performance.now() - started) / 1000, durationLabels.get(method, tenant, errorType, budget.histogramTool(tenant, toolLabel)));
+      if (outcome !== 'ok') m.errors.add(1, errorLabels.get(tenant, method, toolLabel, errorCodeLabel(result.errorCode)));
+      if (era) m.protocol.add(1, protocolLabels.get(era, version, surface, outcome));
     },
   };
 }
 
-/** JSON-RPC reserved codes (−32768…−32000) are kept; an upstream's own codes collapse to `other`; tool errors are `0`. */
+/** The common JSON-RPC codes are kept; any other code (an upstream's own, rarer reserved ones) is `other`; tool errors are `0`. */
 function errorCodeLabel(code: number | undefined): string {
   if (code === undefined) return '0';
-  return code >= -32768 && code <= -32000 ? String(code) : 'other';
+  const t = metricErrorType(code, false);
+  return t === '_OTHER' ? 'other' : t;
 }

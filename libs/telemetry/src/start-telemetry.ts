@@ -12,7 +12,11 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { randomUUID } from 'node:crypto';
+import { observeRuntime } from './observe-runtime';
 import { propagateFetch } from './propagate-fetch';
+import { SeriesBudget } from './series-budget';
+import { prometheusNames } from './prometheus-names';
 
 export interface StartTelemetryOptions {
   serviceName: string;
@@ -59,11 +63,24 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
   if (started) return started;
   const env = options.env ?? process.env;
   const environment = options.environment ?? env.DEPLOYMENT_ENVIRONMENT ?? env.NODE_ENV ?? 'development';
+  const fromEnv = parseResourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES);
   const resource = defaultResource().merge(
     resourceFromAttributes({
+      ...fromEnv,
       [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? options.serviceName,
       [ATTR_SERVICE_VERSION]: options.serviceVersion,
       'deployment.environment.name': environment,
+      // One id per process (replicas of a Deployment share service.name); a pod may pin its own.
+      'service.instance.id': fromEnv['service.instance.id'] ?? randomUUID(),
+    }),
+  );
+  const list = (v: string | undefined) => (v ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  SeriesBudget.install(
+    new SeriesBudget({
+      ...(env.TELEMETRY_MAX_TENANT_LABELS ? { maxTenants: Number(env.TELEMETRY_MAX_TENANT_LABELS) } : {}),
+      ...(env.TELEMETRY_MAX_TOOL_LABELS ? { maxToolsPerTenant: Number(env.TELEMETRY_MAX_TOOL_LABELS) } : {}),
+      pinnedTenants: list(env.TELEMETRY_PINNED_TENANTS),
+      histogramToolTenants: list(env.TELEMETRY_TOOL_LABEL_TENANTS),
     }),
   );
   const disabled = env.OTEL_SDK_DISABLED === 'true';
@@ -119,17 +136,34 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
   }
 
   propagateFetch();
+  const stopRuntime = observeRuntime();
   const serializer = new PrometheusSerializer();
   const handle: Telemetry = {
     tracing,
     async metricsText() {
       const { resourceMetrics } = await prometheus.collect();
-      return serializer.serialize(resourceMetrics);
+      return serializer.serialize(prometheusNames(resourceMetrics));
     },
     async shutdown() {
+      stopRuntime();
       await stop();
     },
   };
   started = handle;
   return handle;
+}
+
+/** `OTEL_RESOURCE_ATTRIBUTES` (`key=value,key2=value2`, values percent-encoded). */
+function parseResourceAttributes(raw: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (raw ?? '').split(',')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    try {
+      out[pair.slice(0, eq).trim()] = decodeURIComponent(pair.slice(eq + 1).trim());
+    } catch {
+      // A malformed value is skipped, not fatal.
+    }
+  }
+  return out;
 }

@@ -3,20 +3,37 @@ import { metrics, type Counter, type Gauge, type Histogram, type Meter, type Obs
 /** Every instrument the Switchboard apps record, named once so dashboards and code agree. */
 export interface SwitchboardMetrics {
   mcp: {
-    /** `mcp_server_requests_total{tenant,method,tool,surface,era,protocol_version,outcome}` */
+    /** `mcp_server_requests_total{tenant,method,tool,outcome}` (tenant and tool series-budgeted). */
     requests: Counter;
-    /** `mcp_server_request_duration_seconds{tenant,method,tool,surface,outcome}` */
+    /**
+     * `mcp_server_operation_duration_seconds{mcp_method_name,tenant,error_type[,gen_ai_tool_name]}`: the
+     * semconv `mcp.server.operation.duration` (tool label only for tenants that opted in).
+     */
     duration: Histogram;
-    /** `mcp_server_errors_total{tenant,method,tool,surface,error_code}` (JSON-RPC errors and tool errors, code 0) */
+    /** `mcp_server_errors_total{tenant,method,tool,error_code}` (JSON-RPC errors and tool errors, code 0) */
     errors: Counter;
+    /** `mcp_server_protocol_requests_total{era,protocol_version,surface,outcome}` (no tenant: the protocol and client mix of the fleet). */
+    protocol: Counter;
+    /** `mcp_server_refusals_total{tenant,outcome,http_status}`: requests refused before any JSON-RPC method ran (401, 403, 404, 413, …). */
+    refusals: Counter;
   };
   upstream: {
-    /** `upstream_request_duration_seconds{tenant,upstream,operation,outcome}` */
+    /** `mcp_client_operation_duration_seconds{mcp_method_name,tenant,upstream,outcome,error_type}`: the semconv `mcp.client.operation.duration`. */
     duration: Histogram;
     /** `upstream_inflight{upstream}` calls in flight (concurrency-cap pressure). */
     inflight: UpDownCounter;
     /** `upstream_circuit_state{upstream}`: 0 closed, 1 half-open, 2 open. */
     circuitState: Gauge;
+  };
+  auth: {
+    /** `auth_authorizations_total{outcome}`: authorization requests (`ok` or the OAuth error code). */
+    authorizations: Counter;
+    /** `auth_token_grants_total{grant_type,outcome}`: token endpoint answers. */
+    tokenGrants: Counter;
+    /** `auth_client_registrations_total{outcome}`: dynamic client registrations. */
+    registrations: Counter;
+    /** `auth_sign_ins_total{idp,outcome}`: sign-in steps (local login, federated callback). */
+    signIns: Counter;
   };
   chain: {
     /** `chain_reader_cache_lookups_total{kind,result}` with result `hit` | `miss`. */
@@ -40,6 +57,8 @@ export interface SwitchboardMetrics {
   };
 }
 
+/** The semconv advice for `mcp.{server,client}.operation.duration`. */
+const MCP_SECONDS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const BATCH = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 
@@ -56,14 +75,30 @@ export function switchboardMetrics(): SwitchboardMetrics {
     meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: SECONDS } });
   const value: SwitchboardMetrics = {
     mcp: {
-      requests: meter.createCounter('mcp.server.requests', { description: 'MCP requests answered, by tenant, method, tool, surface and outcome' }),
-      duration: seconds('mcp.server.request.duration_seconds', 'Time to answer one MCP request'),
+      requests: meter.createCounter('mcp.server.requests', { description: 'MCP requests answered, by tenant, method, tool and outcome' }),
+      duration: meter.createHistogram('mcp.server.operation.duration', {
+        description: 'MCP request duration as observed on the receiver from the time it was received until the result is sent',
+        unit: 's',
+        advice: { explicitBucketBoundaries: MCP_SECONDS },
+      }),
       errors: meter.createCounter('mcp.server.errors', { description: 'MCP requests answered with a JSON-RPC error or a tool error' }),
+      protocol: meter.createCounter('mcp.server.protocol.requests', { description: 'MCP requests by protocol era, version and client surface' }),
+      refusals: meter.createCounter('mcp.server.refusals', { description: 'MCP HTTP requests refused before a JSON-RPC method ran (auth, unknown tenant, Host/Origin, size, media type)' }),
     },
     upstream: {
-      duration: seconds('upstream.request.duration_seconds', 'Time of one call to a tenant upstream MCP server'),
+      duration: meter.createHistogram('mcp.client.operation.duration', {
+        description: 'Duration of one call to a tenant upstream MCP server as observed by the gateway',
+        unit: 's',
+        advice: { explicitBucketBoundaries: MCP_SECONDS },
+      }),
       inflight: meter.createUpDownCounter('upstream.inflight', { description: 'Calls in flight per upstream server' }),
       circuitState: meter.createGauge('upstream.circuit.state', { description: 'Circuit breaker state per upstream: 0 closed, 1 half-open, 2 open' }),
+    },
+    auth: {
+      authorizations: meter.createCounter('auth.authorizations', { description: 'OAuth authorization requests by outcome' }),
+      tokenGrants: meter.createCounter('auth.token.grants', { description: 'OAuth token endpoint answers by grant type and outcome' }),
+      registrations: meter.createCounter('auth.client.registrations', { description: 'Dynamic client registrations by outcome' }),
+      signIns: meter.createCounter('auth.sign_ins', { description: 'Sign-in steps by identity provider kind and outcome' }),
     },
     chain: {
       cacheLookups: meter.createCounter('chain_reader.cache.lookups', { description: 'chain-reader Redis cache lookups by result (hit or miss)' }),

@@ -33,6 +33,20 @@ export const telemetryEnvSchema = z.object({
   /** `deployment.environment.name` resource attribute (`production`, `staging`, `dev`). */
   DEPLOYMENT_ENVIRONMENT: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
+  /** Sampled access log: share of successful responses logged (0..1, default 0.01). */
+  ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).optional(),
+  /** Share of 4xx/5xx responses logged (0..1, default 1). */
+  ACCESS_LOG_ERROR_SAMPLE_RATE: z.coerce.number().min(0).max(1).optional(),
+  /** Most access log lines per second per process (default 100). */
+  ACCESS_LOG_MAX_PER_SECOND: z.coerce.number().int().min(0).optional(),
+  /** Series budget: tenants with their own `tenant` label (the first to reach 10 requests; default 25), the rest are `other`. */
+  TELEMETRY_MAX_TENANT_LABELS: z.coerce.number().int().min(0).max(10_000).optional(),
+  /** Series budget: tool label values per labelled tenant (default 20), the rest are `other`. */
+  TELEMETRY_MAX_TOOL_LABELS: z.coerce.number().int().min(0).max(1_000).optional(),
+  /** Comma-separated tenants that always get their own label (count against TELEMETRY_MAX_TENANT_LABELS). */
+  TELEMETRY_PINNED_TENANTS: z.string().optional(),
+  /** Comma-separated tenants whose latency histogram is also split by tool (opt-in; pinned too). */
+  TELEMETRY_TOOL_LABEL_TENANTS: z.string().optional(),
 });
 
 /** Names of the variables in {@link telemetryEnvSchema}. */

@@ -9,6 +9,13 @@ export interface TracedJob {
   /** Enqueue time in ms since the epoch (BullMQ sets it). */
   timestamp?: number;
   attemptsMade?: number;
+  /** The job's scheduled delay in ms (BullMQ `job.delay`: delayed and repeatable jobs). */
+  delay?: number;
+  /** When the current attempt started processing, ms since the epoch (BullMQ `job.processedOn`). */
+  processedOn?: number;
+  /** BullMQ `job.opts`: a `repeat` / `repeatJobKey` marks a repeatable job. */
+  opts?: { delay?: number; repeat?: unknown };
+  repeatJobKey?: string;
   data: unknown;
 }
 
@@ -42,7 +49,14 @@ export async function withConsumerSpan<R>(queue: string, job: TracedJob, fn: (sp
   );
   const m = switchboardMetrics().queue;
   const started = performance.now();
-  if (job.timestamp) m.jobWait.record(Math.max(0, Date.now() - job.timestamp) / 1000, { queue, job: job.name });
+  // Wait = time the job was ready but not running: from enqueue plus its scheduled delay (a
+  // repeatable or delayed job is not "waiting" before its due time), to the start of processing.
+  // Only the first attempt: a retry's backoff is not queue wait either.
+  if (job.timestamp && (job.attemptsMade ?? 0) === 0) {
+    const due = job.timestamp + (job.delay ?? job.opts?.delay ?? 0);
+    const startedAt = job.processedOn ?? Date.now();
+    m.jobWait.record(Math.max(0, startedAt - due) / 1000, { queue, job: job.name });
+  }
   let outcome = 'ok';
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));

@@ -7,6 +7,7 @@ import { escapeHtml } from '../http/html';
 import { cookieHeader, formBody, sendPage, tenantOf } from '../http/request-helpers';
 import { finishInteraction, loadInteraction } from './interaction-steps';
 import { USERNAME } from '../tenants/identifiers';
+import { switchboardMetrics } from '@switchboard/telemetry';
 import type { AuthTenant } from '../tenants/tenant-auth';
 
 /** The cookie that binds an upstream login to the browser that started it. */
@@ -72,9 +73,11 @@ export class InteractionController {
     }
     const username = formBody(req).username ?? '';
     if (!USERNAME.test(username)) {
+      switchboardMetrics().auth.signIns.add(1, { idp: 'local', outcome: 'invalid_username' });
       sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>username must be 1-64 characters of A-Z a-z 0-9 . _ @ -</p>');
       return;
     }
+    switchboardMetrics().auth.signIns.add(1, { idp: 'local', outcome: 'ok' });
     await this.finish(tenant, req, reply, { login: { accountId: `${tenant.id}|${username}` } });
   }
 

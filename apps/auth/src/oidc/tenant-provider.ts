@@ -14,6 +14,7 @@ import type { AuthTenant } from '../tenants/tenant-auth';
 import { escapeHtml } from '../http/html';
 import { mainRealm, oidc } from './native-modules';
 import { sameResource } from './same-resource';
+import { switchboardMetrics } from '@switchboard/telemetry';
 
 export interface TenantProviderOptions {
   pool: Pool;
@@ -203,7 +204,29 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       if (!firstParty) body.client_id_metadata_document_supported = true;
     }
   });
+  observeProvider(provider);
   return provider;
+}
+
+/** OAuth error code of a provider error as a bounded label (`invalid_grant`, …; anything else `server_error`). */
+function oauthError(err: unknown): string {
+  const code = (err as { error?: unknown } | undefined)?.error;
+  return typeof code === 'string' && /^[a-z_]{1,40}$/.test(code) ? code : 'server_error';
+}
+
+/** auth_authorizations_total, auth_token_grants_total, auth_client_registrations_total from the provider's events (no tenant label: bounded). */
+function observeProvider(provider: Provider): void {
+  const m = switchboardMetrics().auth;
+  const grantType = (ctx: KoaContextWithOIDC | undefined) => {
+    const g = (ctx?.oidc?.params as { grant_type?: unknown } | undefined)?.grant_type;
+    return typeof g === 'string' && /^[a-z_:.-]{1,80}$/i.test(g) ? (g.startsWith('urn:') ? g.slice(g.lastIndexOf(':') + 1) : g) : 'unknown';
+  };
+  provider.on('authorization.success', () => m.authorizations.add(1, { outcome: 'ok' }));
+  provider.on('authorization.error', (_ctx: unknown, err: unknown) => m.authorizations.add(1, { outcome: oauthError(err) }));
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => m.tokenGrants.add(1, { grant_type: grantType(ctx), outcome: 'ok' }));
+  provider.on('grant.error', (ctx: KoaContextWithOIDC, err: unknown) => m.tokenGrants.add(1, { grant_type: grantType(ctx), outcome: oauthError(err) }));
+  provider.on('registration_create.success', () => m.registrations.add(1, { outcome: 'ok' }));
+  provider.on('registration_create.error', (_ctx: unknown, err: unknown) => m.registrations.add(1, { outcome: oauthError(err) }));
 }
 
 /**

@@ -10,6 +10,8 @@ export interface ReceivedSpan {
   name: string;
   /** OTLP SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;
+  /** OTLP status code: 0 unset, 1 ok, 2 error. */
+  status: number;
   attributes: Record<string, unknown>;
   links: Array<{ traceId: string; spanId: string }>;
 }
@@ -18,7 +20,7 @@ interface OtlpValue { stringValue?: string; intValue?: string | number; boolValu
 interface OtlpAttribute { key: string; value: OtlpValue }
 interface OtlpSpan {
   traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number;
-  attributes?: OtlpAttribute[]; links?: Array<{ traceId: string; spanId: string }>;
+  status?: { code?: number }; attributes?: OtlpAttribute[]; links?: Array<{ traceId: string; spanId: string }>;
 }
 interface OtlpTraces { resourceSpans?: Array<{ resource?: { attributes?: OtlpAttribute[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }> }
 
@@ -89,6 +91,7 @@ export class OtlpReceiver {
             parentSpanId: s.parentSpanId ?? '',
             name: s.name,
             kind: s.kind,
+            status: s.status?.code ?? 0,
             attributes: attributes(s.attributes),
             links: (s.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId })),
           });

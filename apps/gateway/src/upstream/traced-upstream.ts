@@ -1,6 +1,7 @@
+import { SpanKind, SpanStatusCode, context, trace, type Attributes } from '@opentelemetry/api';
 import type { GetPromptResult, ReadResourceResult, Route, ToolCallResult } from '@switchboard/catalog';
 import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
-import { switchboardMetrics, withClientSpan } from '@switchboard/telemetry';
+import { LabelCache, SeriesBudget, metricErrorType, switchboardMetrics } from '@switchboard/telemetry';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
@@ -9,65 +10,113 @@ export type ObservableInvoker = UpstreamInvoker & { circuitState?(route: Upstrea
 
 const CIRCUIT_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 
+interface ClientSpanBase {
+  name: string;
+  attributes: Attributes;
+}
+
+/** Span name and start attributes per tenant × upstream × method × target (the span copies them). */
+const spanBases = new LabelCache<ClientSpanBase>((tenantId, serverId, method, target, url) => {
+  const { address, port } = addressOf(url);
+  return {
+    name: target ? `${method} ${target}` : method,
+    attributes: Object.freeze({
+      'mcp.method.name': method,
+      'switchboard.upstream.id': serverId,
+      'switchboard.tenant.id': tenantId,
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+      ...(address ? { 'server.address': address } : {}),
+      ...(port ? { 'server.port': port } : {}),
+      ...(method === 'tools/call' ? { 'gen_ai.tool.name': target, 'gen_ai.operation.name': 'execute_tool' } : method === 'prompts/get' ? { 'gen_ai.prompt.name': target } : {}),
+    }),
+  };
+}, 50_000);
+const durationLabels = new LabelCache((method, tenant, upstream, outcome, errorType) =>
+  Object.freeze({ 'mcp.method.name': method, tenant, upstream, outcome, ...(errorType ? { 'error.type': errorType } : {}) }),
+);
+const upstreamLabels = new LabelCache((tenant, upstream) => Object.freeze({ tenant, upstream }));
+
 /**
- * Wraps the upstream pool so every call to a tenant's upstream is a CLIENT span
- * (`upstream tools/call <tool>`) under the request's MCP span, and is measured
- * (`upstream_request_duration_seconds`, `upstream_inflight`, `upstream_circuit_state` after each call),
- * every series labelled `tenant` + `upstream` (two tenants' upstreams of the same id never mix). The W3C context reaches the
- * upstream through the fetch propagation installed by `startTelemetry`.
+ * Wraps the upstream pool so every call to a tenant's upstream is an MCP CLIENT span per the
+ * OpenTelemetry MCP conventions (`tools/call <tool>`, `mcp.method.name`, `gen_ai.tool.name`,
+ * `server.address` without the port + `server.port`; a tool result with `isError` or a thrown
+ * error is status ERROR with `error.type` `tool_error` / the JSON-RPC code / the error name)
+ * under the request's SERVER span, and is measured (`mcp.client.operation.duration`,
+ * `upstream_inflight`, `upstream_circuit_state`), tenant and upstream labels series-budgeted.
+ * The W3C context reaches the upstream on the fetch headers (startTelemetry) and in
+ * `params._meta` (the pool).
  */
 export class TracedUpstream implements UpstreamInvoker {
   constructor(private readonly inner: ObservableInvoker) {}
 
   callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
-    return this.traced('tools/call', route, ctx, () => this.inner.callTool(route, args, ctx), (r) => (r.isError ? 'tool_error' : 'ok'));
+    return this.traced('tools/call', route.upstreamName, route, ctx, () => this.inner.callTool(route, args, ctx), (r) => r.isError === true);
   }
 
   readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
-    return this.traced('resources/read', route, ctx, () => this.inner.readResource(route, uri, ctx), () => 'ok');
+    return this.traced('resources/read', '', route, ctx, () => this.inner.readResource(route, uri, ctx), () => false, uri);
   }
 
   getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
-    return this.traced('prompts/get', route, ctx, () => this.inner.getPrompt(route, args, ctx), () => 'ok');
+    return this.traced('prompts/get', route.upstreamName, route, ctx, () => this.inner.getPrompt(route, args, ctx), () => false);
   }
 
-  private async traced<T>(operation: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, outcomeOf: (r: T) => string): Promise<T> {
+  private async traced<T>(method: string, target: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, failed: (r: T) => boolean, uri?: string): Promise<T> {
     const m = switchboardMetrics().upstream;
-    const labels = { upstream: route.serverId, tenant: ctx.tenantId, operation };
+    const budget = SeriesBudget.current();
+    const tenant = budget.tenant(ctx.tenantId);
+    const upstream = budget.upstream(tenant, route.serverId);
+    const inflight = upstreamLabels.get(tenant, upstream);
+    const base = spanBases.get(ctx.tenantId, route.serverId, method, target, route.url);
+    const span = trace.getTracer('switchboard').startSpan(base.name, { kind: SpanKind.CLIENT, attributes: base.attributes });
+    if (uri !== undefined && span.isRecording()) span.setAttribute('mcp.resource.uri', uri.slice(0, 512));
     const started = performance.now();
     let outcome = 'error';
-    m.inflight.add(1, { tenant: ctx.tenantId, upstream: route.serverId });
+    let errorType = '';
+    m.inflight.add(1, inflight);
     try {
-      const name = operation === 'resources/read' ? operation : `${operation} ${route.upstreamName}`;
-      return await withClientSpan(
-        `upstream ${name}`,
-        {
-          'switchboard.upstream.id': route.serverId,
-          'switchboard.tenant.id': ctx.tenantId,
-          'mcp.method.name': operation,
-          'server.address': hostOf(route.url),
-          ...(operation === 'tools/call' ? { 'gen_ai.tool.name': route.upstreamName } : {}),
-        },
-        async (span) => {
-          const result = await call();
-          outcome = outcomeOf(result);
-          span.setAttribute('switchboard.outcome', outcome);
-          return result;
-        },
-      );
+      const result = await context.with(trace.setSpan(context.active(), span), call);
+      if (failed(result)) {
+        outcome = 'tool_error';
+        errorType = 'tool_error';
+        span.setAttribute('error.type', 'tool_error');
+        span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool_error' });
+      } else {
+        outcome = 'ok';
+      }
+      return result;
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (typeof code === 'number') {
+        errorType = metricErrorType(code, false);
+        span.setAttribute('rpc.response.status_code', String(code));
+        span.setAttribute('error.type', String(code));
+      } else {
+        errorType = '_OTHER';
+        span.setAttribute('error.type', err instanceof Error ? err.name : '_OTHER');
+      }
+      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message.slice(0, 200) : undefined });
+      throw err;
     } finally {
-      m.inflight.add(-1, { tenant: ctx.tenantId, upstream: route.serverId });
-      m.duration.record((performance.now() - started) / 1000, { ...labels, outcome });
+      span.setAttribute('switchboard.outcome', outcome);
+      span.end();
+      m.inflight.add(-1, inflight);
+      m.duration.record((performance.now() - started) / 1000, durationLabels.get(method, tenant, upstream, outcome, errorType));
       const circuit = this.inner.circuitState?.(route, ctx.tenantId);
-      if (circuit) m.circuitState.record(CIRCUIT_VALUE[circuit], { tenant: ctx.tenantId, upstream: route.serverId });
+      if (circuit) m.circuitState.record(CIRCUIT_VALUE[circuit], inflight);
     }
   }
 }
 
-function hostOf(url: string): string {
+/** `server.address` is the host without the port (semconv); `server.port` the port, defaulted from the scheme. */
+function addressOf(url: string): { address: string; port: number | undefined } {
   try {
-    return new URL(url).host;
+    const u = new URL(url);
+    const address = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+    const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : u.protocol === 'http:' ? 80 : undefined;
+    return { address, port };
   } catch {
-    return '';
+    return { address: '', port: undefined };
   }
 }

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCallResult } from '@switchboard/catalog';
 import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
+import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, stripForbiddenHeaders, ResponseTooLargeError, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { Logger } from 'pino';
@@ -380,9 +381,11 @@ export class UpstreamPool implements UpstreamInvoker {
       calls,
       ready: client.connect(transport, { timeout: route.timeoutMs ?? this.options.timeoutMs }),
       client: {
-        callTool: (params, opts) => client.callTool(params, undefined, opts),
-        readResource: (params, opts) => client.readResource(params, opts),
-        getPrompt: (params, opts) => client.getPrompt(params, opts),
+        // Semconv MCP context propagation: the CLIENT span's context also rides in `params._meta`
+        // (the 1.x SDK merges its own `_meta` keys, e.g. progressToken, into ours).
+        callTool: (params, opts) => client.callTool(withTraceMeta(params), undefined, opts),
+        readResource: (params, opts) => client.readResource(withTraceMeta(params), opts),
+        getPrompt: (params, opts) => client.getPrompt(withTraceMeta(params), opts),
         close: () => client.close(),
       },
     };
@@ -525,4 +528,10 @@ function summarize(err: Error | undefined): string {
   if (cause?.code) return cause.code;
   const msg = err?.message ?? 'unknown error';
   return msg.length > 160 ? `${msg.slice(0, 157)}...` : msg;
+}
+
+/** `params` plus `_meta.traceparent` / `tracestate` of the active span (unprefixed keys, SEP-414); unchanged when no span is active. */
+function withTraceMeta<P extends object>(params: P): P {
+  const meta = injectTraceContext({} as Record<string, unknown>);
+  return typeof meta.traceparent === 'string' ? { ...params, _meta: meta } : params;
 }
