@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ClientRequestBroker, StateSealer, registerMcpRoutes } from '@switchboard/mcp-http';
+import { ClientRequestBroker, ParkedCalls, StateSealer, registerMcpRoutes } from '@switchboard/mcp-http';
 import { parseSecretsKeys } from '@switchboard/secret-box';
 import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
@@ -17,6 +17,7 @@ import { GatewayLimits } from './limits/gateway-limits';
 import { UsageRecorder } from './usage/usage-recorder';
 import { mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
+import { RedisParkRelay } from './server-requests/redis-park-relay';
 
 /**
  * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
@@ -34,6 +35,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private readonly sealer: StateSealer;
   private readonly relay: RedisAnswerRelay | undefined;
   private readonly clientRequests: ClientRequestBroker;
+  private readonly parkRelay: RedisParkRelay | undefined;
+  private readonly parkedCalls: ParkedCalls;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -57,6 +60,14 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.clientRequests = new ClientRequestBroker(this.sealer, {
       ...(config.GATEWAY_REPLICA_ID ? { replicaId: config.GATEWAY_REPLICA_ID } : {}),
       ...(this.relay ? { relay: this.relay } : {}),
+    });
+    // Modern calls whose (legacy) upstream asks the client mid-call wait here between retries;
+    // a retry on another replica reaches them through Redis.
+    this.parkRelay = config.REDIS_URL ? new RedisParkRelay(config.REDIS_URL, config.REDIS_NAMESPACE, logger, config.UPSTREAM_TIMEOUT_MS + 5_000) : undefined;
+    this.parkedCalls = new ParkedCalls(this.sealer, {
+      replicaId: this.clientRequests.replicaId,
+      ...(this.parkRelay ? { relay: this.parkRelay } : {}),
+      waitMs: config.UPSTREAM_TIMEOUT_MS,
     });
     this.auth = new GatewayAuth(config, this.directory);
     this.limits = new GatewayLimits(config, logger);
@@ -97,6 +108,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     // Answers relayed from other replicas; without Redis a replica only routes its own.
     await this.relay?.attach(this.clientRequests).catch((err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay unavailable; answers are routed on this replica only'));
+    await this.parkRelay?.attach(this.parkedCalls).catch((err: Error) => this.logger.warn({ err: err.message }, 'parked-call relay unavailable; modern retries are resumed on this replica only'));
     await this.limits.ready();
     for (const tenant of await this.source.load()) {
       const target = this.directory.apply(tenant);
@@ -139,6 +151,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       batchMaxResponseBytes: this.config.BATCH_MAX_RESPONSE_BYTES,
       sealer: this.sealer,
       clientRequests: this.clientRequests,
+      parkedCalls: this.parkedCalls,
     });
   }
 
@@ -149,5 +162,6 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     await this.limits.close();
     await this.usage?.close();
     await this.relay?.close();
+    await this.parkRelay?.close();
   }
 }

@@ -18,6 +18,7 @@ import {
   type RequestContext,
 } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
+import type { ParkedCalls } from './parked-calls';
 import type { AuthGranted, InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 
@@ -63,6 +64,7 @@ export class RequestDispatcher {
     private readonly upstream: UpstreamInvoker | undefined,
     private readonly sealer?: StateSealer,
     private readonly clientRequests?: ClientRequestBroker,
+    private readonly parkedCalls?: ParkedCalls,
   ) {}
 
   async dispatch(input: DispatchInput): Promise<string | Buffer> {
@@ -207,7 +209,28 @@ export class RequestDispatcher {
     if (problem !== null) {
       return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
     }
-    return this.requireUpstream(route).callTool(route, args as Record<string, unknown>, ctx);
+    const upstream = this.requireUpstream(route);
+    const call = (c: InvokeContext) => upstream.callTool(route, args as Record<string, unknown>, c);
+    if (input.context.era === 'modern' && this.parkedCalls) return this.callParkable(input, name, ctx, call);
+    return call(ctx);
+  }
+
+  /**
+   * A modern upstream call whose upstream may ask the client mid-call (a legacy upstream's
+   * `elicitation/create`): the call is parked and the client gets `input_required`; its retry
+   * (`requestState` naming the park) resumes it on whichever replica holds it.
+   */
+  private async callParkable(input: DispatchInput, name: string, ctx: InvokeContext & ToolContext, call: (c: InvokeContext) => Promise<ToolCallResult>): Promise<ToolCallResult | InputRequiredResult> {
+    const parked = this.parkedCalls!;
+    const scope = `${input.target.tenantId}\n${input.auth?.subject ?? ''}`;
+    const state = ctx.input?.requestState;
+    if (state !== undefined) {
+      const resumed = await parked.resume(scope, name, state, ctx.input?.responses ?? {});
+      if (resumed !== undefined) return resumed as ToolCallResult | InputRequiredResult;
+    }
+    const caps = input.context.clientCapabilities;
+    if (caps === undefined || !['elicitation', 'sampling', 'roots'].some((c) => Object.hasOwn(caps, c))) return call(ctx);
+    return (await parked.start(input.target.tenantId, scope, name, (ask, signal) => call({ ...ctx, askClient: ask, signal: AbortSignal.any([ctx.signal, signal]) }))) as ToolCallResult | InputRequiredResult;
   }
 
   private async readResource(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {

@@ -5,3 +5,4 @@ export { StateSealer, type SealPurpose } from './state-sealer';
 export { ClientRequestBroker, type ClientAnswer, type ClientAnswerRelay, type DeliveryOutcome, type PendingClientRequest } from './client-request-broker';
 export { mintLegacySession, readLegacySession, type LegacySession } from './legacy-session';
 export * from './graceful-shutdown';
+export { ParkedCalls, type ParkRelay, type ParkResume, type ParkedAsk, type ParkedCallsOptions } from './parked-calls';

@@ -78,6 +78,12 @@ export interface McpHttpOptions {
    * gateway gives one with a Redis relay.
    */
   clientRequests?: ClientRequestBroker;
+  /**
+   * Parks modern calls whose upstream asks the client mid-call (a legacy upstream's
+   * elicitation becomes `input_required`; the retry resumes the park on its replica).
+   * Absent ⇒ such upstream requests are refused as before.
+   */
+  parkedCalls?: import('./parked-calls').ParkedCalls;
   /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
   sessions?: boolean;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */

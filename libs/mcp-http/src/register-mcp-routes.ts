@@ -46,7 +46,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
   const sealer = options.sealer ?? StateSealer.ephemeral();
   const clientRequests = options.clientRequests ?? new ClientRequestBroker(sealer);
   const sessions = options.sessions ?? true;
-  const dispatcher = new RequestDispatcher(handlers, options.upstream, sealer, clientRequests);
+  const dispatcher = new RequestDispatcher(handlers, options.upstream, sealer, clientRequests, options.parkedCalls);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const batchMaxItems = options.batchMaxItems ?? BATCH_DEFAULTS.maxItems;
