@@ -224,13 +224,31 @@ export class RequestDispatcher {
     const parked = this.parkedCalls!;
     const scope = `${input.target.tenantId}\n${input.auth?.subject ?? ''}`;
     const state = ctx.input?.requestState;
+    let upstreamCtx: InvokeContext & ToolContext = ctx;
     if (state !== undefined) {
       const resumed = await parked.resume(scope, name, state, ctx.input?.responses ?? {});
       if (resumed !== undefined) return resumed as ToolCallResult | InputRequiredResult;
+      // Not a park: a 2026-07-28 upstream's own state, sealed by us for this caller and tool.
+      upstreamCtx = { ...ctx, input: { responses: ctx.input?.responses ?? {}, requestState: parked.openUpstreamState(scope, name, state) } };
     }
+    // A 2026-07-28 upstream's input_required goes to the client with its state sealed.
+    const relayed = async (c: InvokeContext): Promise<ToolCallResult | InputRequiredResult> => {
+      const result = (await call(c)) as ToolCallResult | InputRequiredResult;
+      if (!isInputRequired(result)) return result;
+      const requests = Object.keys(result.inputRequests ?? {}).length;
+      if (requests > MAX_CLIENT_INPUT_REQUESTS) return toolFailure(name, `the upstream asked ${requests} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`);
+      if (typeof result.requestState !== 'string') return result;
+      try {
+        return { ...result, requestState: parked.sealUpstreamState(scope, name, result.requestState) };
+      } catch (err) {
+        return toolFailure(name, (err as Error).message);
+      }
+    };
     const caps = input.context.clientCapabilities;
-    if (caps === undefined || !['elicitation', 'sampling', 'roots'].some((c) => Object.hasOwn(caps, c))) return call(ctx);
-    return (await parked.start(input.target.tenantId, scope, name, (ask, signal) => call({ ...ctx, askClient: ask, signal: AbortSignal.any([ctx.signal, signal]) }))) as ToolCallResult | InputRequiredResult;
+    if (caps === undefined || !['elicitation', 'sampling', 'roots'].some((c) => Object.hasOwn(caps, c))) return relayed(upstreamCtx);
+    return (await parked.start(input.target.tenantId, scope, name, (ask, signal) => relayed({ ...upstreamCtx, askClient: ask, signal: AbortSignal.any([ctx.signal, signal]) }))) as
+      | ToolCallResult
+      | InputRequiredResult;
   }
 
   private async readResource(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {

@@ -33,6 +33,8 @@ export interface InvokeContext {
    * @throws Error naming why the client could not answer.
    */
   askClient?(method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** A modern call's MRTR retry fields (`inputResponses`, the upstream's own `requestState`), for a 2026-07-28 upstream. */
+  input?: { responses: Record<string, unknown>; requestState?: string };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { McpError } from '@switchboard/protocol';
-import { ParkedCalls, type ParkRelay } from './parked-calls';
+import { MAX_UPSTREAM_STATE_CHARS, ParkedCalls, type ParkRelay } from './parked-calls';
 import { StateSealer } from './state-sealer';
 
 type Input = { resultType: string; inputRequests: Record<string, { method: string; params: Record<string, unknown> }>; requestState: string };
@@ -89,5 +89,16 @@ describe('ParkedCalls', () => {
     await expect(other.resume('acme\n', 'tool', first.requestState, { q0: 'via-b' })).resolves.toEqual({ content: [{ type: 'text', text: '["via-b"]' }] });
     const lost = (await new ParkedCalls(sealer, { replicaId: 'gone' }).start('acme', 'acme\n', 'tool', asking(['x']))) as Input;
     await expect(other.resume('acme\n', 'tool', lost.requestState, {})).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining('replica') }] });
+  });
+
+  it("seals an upstream's own requestState for one caller and tool, and bounds its size", () => {
+    const parks = new ParkedCalls(new StateSealer([key]));
+    const sealed = parks.sealUpstreamState('acme\nalice', 'order', 'upstream-opaque');
+    expect(parks.openUpstreamState('acme\nalice', 'order', sealed)).toBe('upstream-opaque');
+    expect(() => parks.openUpstreamState('acme\nbob', 'order', sealed)).toThrow(/another caller or tool/);
+    expect(() => parks.openUpstreamState('acme\nalice', 'refund', sealed)).toThrow(/another caller or tool/);
+    expect(() => parks.openUpstreamState('acme\nalice', 'order', 'raw-upstream-state')).toThrow(/params.requestState was not issued/);
+    expect(() => new ParkedCalls(StateSealer.ephemeral()).openUpstreamState('acme\nalice', 'order', sealed)).toThrow(McpError);
+    expect(() => parks.sealUpstreamState('acme\n', 'order', 'x'.repeat(MAX_UPSTREAM_STATE_CHARS + 1))).toThrow(/at most 4096/);
   });
 });

@@ -165,6 +165,27 @@ export class ParkedCalls {
   }
 
   /**
+   * Seals a 2026-07-28 upstream's own `requestState` for the client, bound to the caller and
+   * tool (the upstream sees only the gateway's credential, so it cannot tell callers apart).
+   * @throws Error when the upstream's state exceeds {@link MAX_UPSTREAM_STATE_CHARS}.
+   */
+  sealUpstreamState(scope: string, tool: string, state: string): string {
+    if (state.length > MAX_UPSTREAM_STATE_CHARS) throw new Error(`the upstream's requestState has ${state.length} characters (at most ${MAX_UPSTREAM_STATE_CHARS} are relayed)`);
+    return this.sealer.seal('request-state', { k: 'up', s: scopeHash(scope), t: tool, u: state });
+  }
+
+  /**
+   * The upstream's own state inside a client's `requestState`.
+   * @throws McpError −32602 when the gateway did not issue it for this caller and tool.
+   */
+  openUpstreamState(scope: string, tool: string, token: string): string {
+    const data = this.sealer.open('request-state', token);
+    if (!data || data.k !== 'up' || typeof data.u !== 'string') throw new McpError(ErrorCode.InvalidParams, 'params.requestState was not issued by this gateway for this call (altered, expired key, or from another server)');
+    if (data.s !== scopeHash(scope) || data.t !== tool) throw new McpError(ErrorCode.InvalidParams, 'params.requestState was issued for another caller or tool');
+    return data.u;
+  }
+
+  /**
    * Answers the parked call's questions of `round` and waits for its next outcome.
    * @throws McpError −32602 for an unknown park or a spent round.
    */
@@ -206,6 +227,9 @@ export class ParkedCalls {
     else this.perTenant.set(park.tenantId, n);
   }
 }
+
+/** Longest upstream `requestState` relayed to a client (it is sealed, and sealed tokens are bounded at 8 KiB). */
+export const MAX_UPSTREAM_STATE_CHARS = 4096;
 
 function scopeHash(scope: string): string {
   return createHash('sha256').update(scope).digest('base64url').slice(0, 22);
