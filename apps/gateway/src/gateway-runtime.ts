@@ -18,6 +18,7 @@ import { UsageRecorder } from './usage/usage-recorder';
 import { mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
 import { RedisParkRelay } from './server-requests/redis-park-relay';
+import { RedisStreamEvents } from './server-requests/redis-stream-events';
 
 /**
  * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
@@ -37,6 +38,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private readonly clientRequests: ClientRequestBroker;
   private readonly parkRelay: RedisParkRelay | undefined;
   private readonly parkedCalls: ParkedCalls;
+  private readonly streamEvents: RedisStreamEvents | undefined;
+  private streamEventsReady = false;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -69,6 +72,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       ...(this.parkRelay ? { relay: this.parkRelay } : {}),
       waitMs: config.UPSTREAM_TIMEOUT_MS,
     });
+    // Legacy SSE streams resumable with Last-Event-ID on any replica (bounded Redis streams).
+    this.streamEvents = config.REDIS_URL ? new RedisStreamEvents(config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
     this.auth = new GatewayAuth(config, this.directory);
     this.limits = new GatewayLimits(config, logger);
     const usageOn = config.USAGE_ENABLED === 'true' || (config.USAGE_ENABLED === 'auto' && config.REDIS_URL !== undefined);
@@ -109,6 +114,10 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Answers relayed from other replicas; without Redis a replica only routes its own.
     await this.relay?.attach(this.clientRequests).catch((err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay unavailable; answers are routed on this replica only'));
     await this.parkRelay?.attach(this.parkedCalls).catch((err: Error) => this.logger.warn({ err: err.message }, 'parked-call relay unavailable; modern retries are resumed on this replica only'));
+    await this.streamEvents
+      ?.connect()
+      .then(() => (this.streamEventsReady = true))
+      .catch((err: Error) => this.logger.warn({ err: err.message }, 'stream events store unavailable; legacy SSE streams are not resumable'));
     await this.limits.ready();
     for (const tenant of await this.source.load()) {
       const target = this.directory.apply(tenant);
@@ -152,6 +161,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       sealer: this.sealer,
       clientRequests: this.clientRequests,
       parkedCalls: this.parkedCalls,
+      ...(this.streamEvents && this.streamEventsReady ? { streamEvents: this.streamEvents } : {}),
     });
   }
 
@@ -163,5 +173,6 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     await this.usage?.close();
     await this.relay?.close();
     await this.parkRelay?.close();
+    await this.streamEvents?.close();
   }
 }

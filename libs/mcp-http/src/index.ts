@@ -6,3 +6,5 @@ export { ClientRequestBroker, type ClientAnswer, type ClientAnswerRelay, type De
 export { mintLegacySession, readLegacySession, type LegacySession } from './legacy-session';
 export * from './graceful-shutdown';
 export { ParkedCalls, type ParkRelay, type ParkResume, type ParkedAsk, type ParkedCallsOptions } from './parked-calls';
+export type { StreamEventStore, StoredStreamEvent } from './stream-event-store';
+export type { ResumableStream } from './response-channel';

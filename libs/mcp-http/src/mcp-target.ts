@@ -86,6 +86,13 @@ export interface McpHttpOptions {
    * Absent ⇒ such upstream requests are refused as before.
    */
   parkedCalls?: import('./parked-calls').ParkedCalls;
+  /**
+   * Stores legacy POST SSE streams' events (sealed ids, priming event) so a client that lost
+   * its stream resumes it with `GET` + `Last-Event-ID` on any replica. Absent ⇒ streams are not resumable.
+   */
+  streamEvents?: import('./stream-event-store').StreamEventStore;
+  /** The `retry:` hint of resumable streams' priming event, in ms. Default 1000. */
+  sseRetryMs?: number;
   /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
   sessions?: boolean;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */
