@@ -157,3 +157,40 @@ test('the SDK 1.x client still answers elicitations on streams that carry ids an
     await client.close();
   }
 });
+
+test('test_reconnection closes its stream after the priming event; the result comes through GET + Last-Event-ID on the other replica', async () => {
+  const session = await initialize(a, 'conf');
+  const res = await fetch(a.mcpUrl('conf'), {
+    method: 'POST',
+    headers: headers(session),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }),
+  });
+  const text = await res.text();
+  const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]!);
+  expect(ids).toHaveLength(1);
+  expect(text).not.toContain('"id":5');
+  const resumed = await fetch(b.mcpUrl('conf'), { headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'mcp-session-id': session, 'last-event-id': ids[0]! } });
+  const final = JSON.parse((await events(resumed)()).data) as Json;
+  expect(final).toMatchObject({ id: 5, result: { content: [{ type: 'text', text: expect.stringContaining('Reconnected') }] } });
+});
+
+test('the SDK 1.x client reconnects with Last-Event-ID by itself and gets the result of test_reconnection, alternating replicas', async () => {
+  // Every request of this client goes to the other gateway, so the reconnection lands on the replica that did not run the call.
+  const bases = [a.baseUrl, b.baseUrl];
+  let turn = 0;
+  const gets: Array<string | null> = [];
+  const alternating = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const target = new URL(String(url instanceof Request ? url.url : url));
+    if ((init?.method ?? 'GET') === 'GET') gets.push(new Headers(init?.headers).get('last-event-id'));
+    return fetch(`${bases[turn++ % 2]}${target.pathname}${target.search}`, init);
+  };
+  const client = new SdkClient({ name: 'e2e-reconnect', version: '1.0.0' });
+  try {
+    await client.connect(new SdkTransport(new URL(a.mcpUrl('conf')), { fetch: alternating, reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 } }));
+    const result = await client.callTool({ name: 'test_reconnection', arguments: {} });
+    expect(JSON.stringify(result.content)).toContain('Reconnected');
+    expect(gets.some((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+  } finally {
+    await client.close();
+  }
+});

@@ -27,6 +27,10 @@ type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 /** Where a dispatched request may send notifications (its own response stream). */
 export interface NotificationSink {
   notify(encoded: string): void;
+  /** Whether {@link closeStream} can work (the stream is stored for Last-Event-ID resumption). */
+  readonly canResume?: boolean;
+  /** Ends the SSE stream early; the rest of the call's events are only stored. */
+  closeStream?(): void;
 }
 
 export interface DispatchInput {
@@ -165,6 +169,7 @@ export class RequestDispatcher {
             },
           }
         : {}),
+      ...(sink?.canResume && sink.closeStream ? { closeStream: () => sink.closeStream!() } : {}),
       signal: input.signal,
       progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || !sink) return;

@@ -30,6 +30,7 @@ export class ResponseChannel {
   private extraHeaders: Record<string, string> | undefined;
   private resume: ResumableStream | undefined;
   private seq = 0;
+  private closed = false;
 
   constructor(private readonly reply: FastifyReply) {}
 
@@ -47,6 +48,19 @@ export class ResponseChannel {
     if (!this.streaming) this.resume = resume;
   }
 
+  /** A resumable stream can be closed early (SEP-1699 polling). */
+  get canResume(): boolean {
+    return this.resume !== undefined && !this.ended;
+  }
+
+  /** Starts the stream (priming event) if needed and ends it for the client; later events go to the store only. */
+  closeStream(): void {
+    if (!this.resume || this.ended) return;
+    if (!this.streaming) this.start();
+    this.closed = true;
+    this.reply.raw.end();
+  }
+
   /** Adds a response header (e.g. `Mcp-Session-Id`); only effective before the first byte is written. */
   setHeader(name: string, value: string): void {
     this.extraHeaders = { ...this.extraHeaders, [name]: value };
@@ -55,17 +69,19 @@ export class ResponseChannel {
   /** Sends an encoded JSON-RPC message (notification, or a server→client request) on the request's stream. */
   notify(encoded: string): void {
     if (this.ended) return;
-    if (!this.streaming) {
-      this.reply.hijack();
-      this.reply.raw.writeHead(200, this.extraHeaders ? { ...SSE_HEADERS, ...this.extraHeaders } : SSE_HEADERS);
-      this.streaming = true;
-      if (this.resume) {
-        // SEP-1699 priming event: an id (and reconnection hint) before anything else.
-        this.resume.store.append(this.resume.tenantId, this.resume.streamId, 0, '', false);
-        this.write(`id: ${this.resume.eventId(0)}\nretry: ${this.resume.retryMs}\ndata: \n\n`);
-      }
-    }
+    if (!this.streaming) this.start();
     this.write(`${this.nextId(encoded, false)}event: message\ndata: ${encoded}\n\n`);
+  }
+
+  private start(): void {
+    this.reply.hijack();
+    this.reply.raw.writeHead(200, this.extraHeaders ? { ...SSE_HEADERS, ...this.extraHeaders } : SSE_HEADERS);
+    this.streaming = true;
+    if (this.resume) {
+      // SEP-1699 priming event: an id (and reconnection hint) before anything else.
+      this.resume.store.append(this.resume.tenantId, this.resume.streamId, 0, '', false);
+      this.write(`id: ${this.resume.eventId(0)}\nretry: ${this.resume.retryMs}\ndata: \n\n`);
+    }
   }
 
   /** `id:` line of the next event (stored first), or nothing when the stream is not resumable. */
@@ -78,7 +94,7 @@ export class ResponseChannel {
 
   /** Writes to the client unless it left (a resumable stream's events still reach the store). */
   private write(chunk: string): void {
-    if (!this.reply.raw.destroyed) this.reply.raw.write(chunk);
+    if (!this.closed && !this.reply.raw.destroyed) this.reply.raw.write(chunk);
   }
 
   /** Sends the final response (JSON body, or the last SSE event followed by the end of the stream). */
@@ -87,7 +103,7 @@ export class ResponseChannel {
     this.ended = true;
     if (this.streaming) {
       const id = this.resume ? this.nextId(body.toString(), true) : '';
-      if (this.reply.raw.destroyed) return;
+      if (this.closed || this.reply.raw.destroyed) return;
       this.reply.raw.write(`${id}event: message\ndata: `);
       this.reply.raw.write(body);
       this.reply.raw.end('\n\n');
