@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { roundRobinProxy } from '../../../scripts/round-robin-proxy.cjs';
+import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
@@ -265,4 +266,87 @@ test("a client that declared no elicitation gets the upstream's failure as a too
   } finally {
     await client.close();
   }
+});
+
+test("an upstream's mid-call elicitation reaches an SDK v2 (2026-07-28) client as input_required through two gateways, and its retry resumes the parked call", async () => {
+  // Round robin per request (a TCP proxy would keep the client's keep-alive connection on one
+  // replica): every POST goes to the other gateway, so each retry lands where the call is not parked.
+  const bases = [a.baseUrl, b.baseUrl];
+  let turn = 0;
+  const served: string[] = [];
+  const alternating = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const base = bases[turn++ % 2]!;
+    served.push(base);
+    const target = new URL(String(url instanceof Request ? url.url : url));
+    return fetch(`${base}${target.pathname}${target.search}`, init);
+  };
+  const asked: string[] = [];
+  const client = new V2Client({ name: 'e2e-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } });
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String((request.params as { message?: unknown }).message));
+    return { action: 'accept', content: { city: 'Porto' } };
+  });
+  try {
+    await client.connect(new V2Transport(new URL(`${a.baseUrl}/t/trips/mcp`), { fetch: alternating }));
+    for (const traveller of ['ada', 'grace', 'linus', 'barbara']) {
+      const result = await client.callTool({ name: 'book_trip', arguments: { traveller } });
+      expect(result).toMatchObject({ content: [{ type: 'text', text: `booked ${traveller} to Porto` }] });
+    }
+    expect(asked).toEqual(['Where should ada go?', 'Where should grace go?', 'Where should linus go?', 'Where should barbara go?']);
+    expect(new Set(served)).toEqual(new Set(bases));
+  } finally {
+    await client.close();
+  }
+});
+
+/** A modern tools/call of book_trip by plain fetch (per-request `_meta`, as a 2026-07-28 client sends it). */
+function modernCall(gw: TestGateway, id: number, extra: Json = {}): Promise<Response> {
+  return fetch(gw.mcpUrl('trips'), {
+    method: 'POST',
+    headers: { ...POST_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'book_trip' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: 'book_trip',
+        arguments: { traveller: 'ada' },
+        ...extra,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+          'io.modelcontextprotocol/clientInfo': { name: 'fetch', version: '1' },
+        },
+      },
+    }),
+  });
+}
+
+async function resultOf(res: Response): Promise<Json> {
+  const text = await res.text();
+  const data = text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).pop()!;
+  return (JSON.parse(data) as { result: Json }).result;
+}
+
+test('a parked call is resumed once per round from another replica; a spent requestState is refused', async () => {
+  const first = await resultOf(await modernCall(a, 10));
+  expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { q0: { method: 'elicitation/create', params: { message: 'Where should ada go?' } } } });
+  const requestState = first.requestState as string;
+  expect(typeof requestState).toBe('string');
+  const answers = { inputResponses: { q0: { action: 'accept', content: { city: 'Oslo' } } }, requestState };
+
+  const done = await resultOf(await modernCall(b, 11, answers));
+  expect(done).toMatchObject({ content: [{ type: 'text', text: 'booked ada to Oslo' }] });
+
+  // The round is spent (the call ended): a replay is refused with −32602 naming requestState.
+  const replay = await modernCall(a, 12, answers);
+  const replayed = JSON.parse(await replay.text()) as { error?: { code: number; message: string } };
+  expect(replayed.error?.code).toBe(-32602);
+  expect(replayed.error?.message).toContain('requestState');
+
+  // A second park, answered with a decline through the other replica.
+  const other = await resultOf(await modernCall(a, 13));
+  // Finish the second park so nothing is left waiting.
+  const finished = await resultOf(await modernCall(b, 15, { inputResponses: { q0: { action: 'decline' } }, requestState: other.requestState }));
+  expect(finished).toMatchObject({ content: [{ type: 'text', text: 'booked ada to (decline)' }] });
 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ClientRequestBroker, StateSealer, TaskManager, registerMcpRoutes } from '@switchboard/mcp-http';
+import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes } from '@switchboard/mcp-http';
 import { parseSecretsKeys } from '@switchboard/secret-box';
 import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
@@ -18,6 +18,8 @@ import { UsageRecorder } from './usage/usage-recorder';
 import { accessLogHook, mcpRefusal, mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
 import { RedisTaskStore } from './tasks/redis-task-store';
+import { RedisParkRelay } from './server-requests/redis-park-relay';
+import { RedisStreamEvents } from './server-requests/redis-stream-events';
 
 /**
  * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
@@ -36,6 +38,10 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private readonly relay: RedisAnswerRelay | undefined;
   private readonly clientRequests: ClientRequestBroker;
   private readonly tasks: TaskManager;
+  private readonly parkRelay: RedisParkRelay | undefined;
+  private readonly parkedCalls: ParkedCalls;
+  private readonly streamEvents: RedisStreamEvents | undefined;
+  private streamEventsReady = false;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -71,6 +77,16 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       ...(config.REDIS_URL ? { store: new RedisTaskStore(config.REDIS_URL, config.REDIS_NAMESPACE, logger) } : {}),
       onError: (err) => logger.warn({ err: (err as Error).message }, 'tasks: store failure'),
     });
+    // Modern calls whose (legacy) upstream asks the client mid-call wait here between retries;
+    // a retry on another replica reaches them through Redis.
+    this.parkRelay = config.REDIS_URL ? new RedisParkRelay(config.REDIS_URL, config.REDIS_NAMESPACE, logger, config.UPSTREAM_TIMEOUT_MS + 5_000) : undefined;
+    this.parkedCalls = new ParkedCalls(this.sealer, {
+      replicaId: this.clientRequests.replicaId,
+      ...(this.parkRelay ? { relay: this.parkRelay } : {}),
+      waitMs: config.UPSTREAM_TIMEOUT_MS,
+    });
+    // Legacy SSE streams resumable with Last-Event-ID on any replica (bounded Redis streams).
+    this.streamEvents = config.REDIS_URL ? new RedisStreamEvents(config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
     this.auth = new GatewayAuth(config, this.directory);
     this.limits = new GatewayLimits(config, logger);
     const usageOn = config.USAGE_ENABLED === 'true' || (config.USAGE_ENABLED === 'auto' && config.REDIS_URL !== undefined);
@@ -111,6 +127,11 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Answers relayed from other replicas; without Redis a replica only routes its own.
     await this.relay?.attach(this.clientRequests).catch((err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay unavailable; answers are routed on this replica only'));
     await this.tasks.ready.catch((err: Error) => this.logger.warn({ err: err.message }, 'tasks: store unavailable; long calls are answered on their request'));
+    await this.parkRelay?.attach(this.parkedCalls).catch((err: Error) => this.logger.warn({ err: err.message }, 'parked-call relay unavailable; modern retries are resumed on this replica only'));
+    await this.streamEvents
+      ?.connect()
+      .then(() => (this.streamEventsReady = true))
+      .catch((err: Error) => this.logger.warn({ err: err.message }, 'stream events store unavailable; legacy SSE streams are not resumable'));
     await this.limits.ready();
     for (const tenant of await this.source.load()) {
       const target = this.directory.apply(tenant);
@@ -158,6 +179,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       sealer: this.sealer,
       clientRequests: this.clientRequests,
       tasks: this.tasks,
+      parkedCalls: this.parkedCalls,
+      ...(this.streamEvents && this.streamEventsReady ? { streamEvents: this.streamEvents } : {}),
     });
   }
 
@@ -169,5 +192,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     await this.usage?.close();
     await this.relay?.close();
     await this.tasks.close();
+    await this.parkRelay?.close();
+    await this.streamEvents?.close();
   }
 }

@@ -28,4 +28,9 @@ export interface ToolContext {
    * Absent in unit tests. `open` returns undefined for an altered or foreign value.
    */
   state?: { seal(data: Record<string, unknown>): string; open(token: string): Record<string, unknown> | undefined };
+  /**
+   * SEP-1699 polling: ends the request's SSE stream now (after its priming event) while the call
+   * goes on; the client resumes with `Last-Event-ID`. Present only when the stream is resumable.
+   */
+  closeStream?(): void;
 }

@@ -18,6 +18,7 @@ import {
   type RequestContext,
 } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
+import type { ParkedCalls } from './parked-calls';
 import type { AuthGranted, InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
@@ -27,6 +28,10 @@ type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 /** Where a dispatched request may send notifications (its own response stream). */
 export interface NotificationSink {
   notify(encoded: string): void;
+  /** Whether {@link closeStream} can work (the stream is stored for Last-Event-ID resumption). */
+  readonly canResume?: boolean;
+  /** Ends the SSE stream early; the rest of the call's events are only stored. */
+  closeStream?(): void;
 }
 
 export interface DispatchInput {
@@ -65,6 +70,7 @@ export class RequestDispatcher {
     private readonly sealer?: StateSealer,
     private readonly clientRequests?: ClientRequestBroker,
     private readonly tasks?: TaskManager,
+    private readonly parkedCalls?: ParkedCalls,
   ) {}
 
   async dispatch(input: DispatchInput): Promise<string | Buffer> {
@@ -170,6 +176,7 @@ export class RequestDispatcher {
             },
           }
         : {}),
+      ...(sink?.canResume && sink.closeStream ? { closeStream: () => sink.closeStream!() } : {}),
       signal: input.signal,
       progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || !sink) return;
@@ -221,8 +228,10 @@ export class RequestDispatcher {
       return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
     }
     const upstream = this.requireUpstream(route);
-    if (taskable) return this.runAsTask(input, ctx, (c) => upstream.callTool(route, args as Record<string, unknown>, c));
-    return upstream.callTool(route, args as Record<string, unknown>, ctx);
+    const call = (c: InvokeContext) => upstream.callTool(route, args as Record<string, unknown>, c);
+    if (taskable) return this.runAsTask(input, ctx, call);
+    if (input.context.era === 'modern' && this.parkedCalls) return this.callParkable(input, name, ctx, call);
+    return call(ctx);
   }
 
   /**
@@ -251,6 +260,42 @@ export class RequestDispatcher {
     if (!this.tasks || !catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined)) return capabilities;
     const extensions = typeof capabilities.extensions === 'object' && capabilities.extensions !== null ? (capabilities.extensions as Record<string, unknown>) : {};
     return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+  }
+
+  /**
+   * A modern upstream call whose upstream may ask the client mid-call (a legacy upstream's
+   * `elicitation/create`): the call is parked and the client gets `input_required`; its retry
+   * (`requestState` naming the park) resumes it on whichever replica holds it.
+   */
+  private async callParkable(input: DispatchInput, name: string, ctx: InvokeContext & ToolContext, call: (c: InvokeContext) => Promise<ToolCallResult>): Promise<ToolCallResult | InputRequiredResult> {
+    const parked = this.parkedCalls!;
+    const scope = `${input.target.tenantId}\n${input.auth?.subject ?? ''}`;
+    const state = ctx.input?.requestState;
+    let upstreamCtx: InvokeContext & ToolContext = ctx;
+    if (state !== undefined) {
+      const resumed = await parked.resume(scope, name, state, ctx.input?.responses ?? {});
+      if (resumed !== undefined) return resumed as ToolCallResult | InputRequiredResult;
+      // Not a park: a 2026-07-28 upstream's own state, sealed by us for this caller and tool.
+      upstreamCtx = { ...ctx, input: { responses: ctx.input?.responses ?? {}, requestState: parked.openUpstreamState(scope, name, state) } };
+    }
+    // A 2026-07-28 upstream's input_required goes to the client with its state sealed.
+    const relayed = async (c: InvokeContext): Promise<ToolCallResult | InputRequiredResult> => {
+      const result = (await call(c)) as ToolCallResult | InputRequiredResult;
+      if (!isInputRequired(result)) return result;
+      const requests = Object.keys(result.inputRequests ?? {}).length;
+      if (requests > MAX_CLIENT_INPUT_REQUESTS) return toolFailure(name, `the upstream asked ${requests} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`);
+      if (typeof result.requestState !== 'string') return result;
+      try {
+        return { ...result, requestState: parked.sealUpstreamState(scope, name, result.requestState) };
+      } catch (err) {
+        return toolFailure(name, (err as Error).message);
+      }
+    };
+    const caps = input.context.clientCapabilities;
+    if (caps === undefined || !['elicitation', 'sampling', 'roots'].some((c) => Object.hasOwn(caps, c))) return relayed(upstreamCtx);
+    return (await parked.start(input.target.tenantId, scope, name, (ask, signal) => relayed({ ...upstreamCtx, askClient: ask, signal: AbortSignal.any([ctx.signal, signal]) }))) as
+      | ToolCallResult
+      | InputRequiredResult;
   }
 
   private async readResource(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {

@@ -8,3 +8,6 @@ export * from './graceful-shutdown';
 export { TaskManager, TASKS_EXTENSION, TASK_METHODS, declaresTasks, taskKey, type TaskManagerOptions, type TaskScope, type TaskWork, type TaskInput, type CreateTaskResult } from './task-manager';
 export { MemoryTaskStore } from './memory-task-store';
 export type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStatus, TaskStore, TaskView } from './task-store';
+export { ParkedCalls, type ParkRelay, type ParkResume, type ParkedAsk, type ParkedCallsOptions } from './parked-calls';
+export type { StreamEventStore, StoredStreamEvent } from './stream-event-store';
+export type { ResumableStream } from './response-channel';

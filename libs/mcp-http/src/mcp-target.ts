@@ -34,6 +34,8 @@ export interface InvokeContext {
    * @throws Error naming why the client could not answer.
    */
   askClient?(method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** A modern call's MRTR retry fields (`inputResponses`, the upstream's own `requestState`), for a 2026-07-28 upstream. */
+  input?: { responses: Record<string, unknown>; requestState?: string };
 }
 
 /**
@@ -84,6 +86,19 @@ export interface McpHttpOptions {
    * (one replica only). The gateway gives one whose state lives in Redis.
    */
   tasks?: TaskManager;
+  /**
+   * Parks modern calls whose upstream asks the client mid-call (a legacy upstream's
+   * elicitation becomes `input_required`; the retry resumes the park on its replica).
+   * Absent ⇒ such upstream requests are refused as before.
+   */
+  parkedCalls?: import('./parked-calls').ParkedCalls;
+  /**
+   * Stores legacy POST SSE streams' events (sealed ids, priming event) so a client that lost
+   * its stream resumes it with `GET` + `Last-Event-ID` on any replica. Absent ⇒ streams are not resumable.
+   */
+  streamEvents?: import('./stream-event-store').StreamEventStore;
+  /** The `retry:` hint of resumable streams' priming event, in ms. Default 1000. */
+  sseRetryMs?: number;
   /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
   sessions?: boolean;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */

@@ -25,6 +25,7 @@ import { drainRequest } from './drain-request';
 import type { AuthDenied, AuthGranted, McpHttpOptions, McpTarget } from './mcp-target';
 import { hostAllowed, originAllowed } from './origin-policy';
 import { ResponseChannel } from './response-channel';
+import { enableResume, serveResumption } from './resume-stream';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** Methods answered from precompiled bytes or constant results: nothing to cancel or time out. */
@@ -57,7 +58,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
   const clientRequests = options.clientRequests ?? new ClientRequestBroker(sealer);
   const sessions = options.sessions ?? true;
   const tasks = options.tasks ?? new TaskManager();
-  const dispatcher = new RequestDispatcher(handlers, options.upstream, sealer, clientRequests, tasks);
+  const dispatcher = new RequestDispatcher(handlers, options.upstream, sealer, clientRequests, tasks, options.parkedCalls);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const batchMaxItems = options.batchMaxItems ?? BATCH_DEFAULTS.maxItems;
@@ -239,7 +240,8 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       // body has been read, which would abort every call that outlives the upload.
       const res = reply.raw;
       const onClose = () => {
-        if (!res.writableFinished) abort?.abort(new Error('client closed the connection'));
+        // A stored stream's client may come back with Last-Event-ID: the call goes on (bounded by its timeout).
+        if (!res.writableFinished && !channel?.isResumable) abort?.abort(new Error('client closed the connection'));
       };
       if (abort) res.once('close', onClose);
       const refusal = refusalStates.get(req);
@@ -260,6 +262,7 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       try {
         const context = classifyRequest(message, req.headers);
         if (context.era === 'legacy') applyLegacySession(req, target, message, context, channel);
+        if (context.era === 'legacy' && channel && options.streamEvents) enableResume(channel, options.streamEvents, sealer, target.tenantId, options.sseRetryMs);
         // The tasks extension's methods join 2026-07-28 (the dispatcher gates them on the declared extension).
         if (!isMethodOfEra(message.method, context.era) && !(context.era === 'modern' && TASK_METHODS.has(message.method))) {
           throw new McpError(
@@ -332,6 +335,10 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       const version = header(req, 'mcp-protocol-version');
       const legacy = version === undefined || isLegacyVersion(version);
       const wantsStream = /text\/event-stream/i.test(header(req, 'accept') ?? '');
+      const lastEventId = header(req, 'last-event-id');
+      if (legacy && wantsStream && lastEventId !== undefined && options.streamEvents) {
+        return serveResumption(req, reply, { store: options.streamEvents, sealer, tenantId: target.tenantId, lastEventId, maxLifetimeMs, heartbeatMs });
+      }
       if (!legacy || !wantsStream) {
         return reply
           .code(405)

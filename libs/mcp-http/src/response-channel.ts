@@ -1,4 +1,16 @@
 import type { FastifyReply } from 'fastify';
+import type { StreamEventStore } from './stream-event-store';
+
+/** Makes a channel's SSE stream resumable: every event gets a sealed id and is stored. */
+export interface ResumableStream {
+  store: StreamEventStore;
+  tenantId: string;
+  streamId: string;
+  /** The wire id of event `seq` (sealed: unguessable, bound to the tenant). */
+  eventId(seq: number): string;
+  /** The `retry:` hint sent with the priming event, in ms. */
+  retryMs: number;
+}
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream',
@@ -16,11 +28,37 @@ export class ResponseChannel {
   private streaming = false;
   private ended = false;
   private extraHeaders: Record<string, string> | undefined;
+  private resume: ResumableStream | undefined;
+  private seq = 0;
+  private closed = false;
 
   constructor(private readonly reply: FastifyReply) {}
 
   get isStreaming(): boolean {
     return this.streaming;
+  }
+
+  /** True once the SSE stream is stored for resumption: a client that drops it may come back with `Last-Event-ID`, so the call goes on. */
+  get isResumable(): boolean {
+    return this.streaming && this.resume !== undefined;
+  }
+
+  /** Stores this request's SSE events for `Last-Event-ID` resumption (only before the stream starts). */
+  enableResume(resume: ResumableStream): void {
+    if (!this.streaming) this.resume = resume;
+  }
+
+  /** A resumable stream can be closed early (SEP-1699 polling). */
+  get canResume(): boolean {
+    return this.resume !== undefined && !this.ended;
+  }
+
+  /** Starts the stream (priming event) if needed and ends it for the client; later events go to the store only. */
+  closeStream(): void {
+    if (!this.resume || this.ended) return;
+    if (!this.streaming) this.start();
+    this.closed = true;
+    this.reply.raw.end();
   }
 
   /** Adds a response header (e.g. `Mcp-Session-Id`); only effective before the first byte is written. */
@@ -31,12 +69,32 @@ export class ResponseChannel {
   /** Sends an encoded JSON-RPC message (notification, or a server→client request) on the request's stream. */
   notify(encoded: string): void {
     if (this.ended) return;
-    if (!this.streaming) {
-      this.reply.hijack();
-      this.reply.raw.writeHead(200, this.extraHeaders ? { ...SSE_HEADERS, ...this.extraHeaders } : SSE_HEADERS);
-      this.streaming = true;
+    if (!this.streaming) this.start();
+    this.write(`${this.nextId(encoded, false)}event: message\ndata: ${encoded}\n\n`);
+  }
+
+  private start(): void {
+    this.reply.hijack();
+    this.reply.raw.writeHead(200, this.extraHeaders ? { ...SSE_HEADERS, ...this.extraHeaders } : SSE_HEADERS);
+    this.streaming = true;
+    if (this.resume) {
+      // SEP-1699 priming event: an id (and reconnection hint) before anything else.
+      this.resume.store.append(this.resume.tenantId, this.resume.streamId, 0, '', false);
+      this.write(`id: ${this.resume.eventId(0)}\nretry: ${this.resume.retryMs}\ndata: \n\n`);
     }
-    this.reply.raw.write(`event: message\ndata: ${encoded}\n\n`);
+  }
+
+  /** `id:` line of the next event (stored first), or nothing when the stream is not resumable. */
+  private nextId(data: string, final: boolean): string {
+    if (!this.resume) return '';
+    this.seq += 1;
+    this.resume.store.append(this.resume.tenantId, this.resume.streamId, this.seq, data, final);
+    return `id: ${this.resume.eventId(this.seq)}\n`;
+  }
+
+  /** Writes to the client unless it left (a resumable stream's events still reach the store). */
+  private write(chunk: string): void {
+    if (!this.closed && !this.reply.raw.destroyed) this.reply.raw.write(chunk);
   }
 
   /** Sends the final response (JSON body, or the last SSE event followed by the end of the stream). */
@@ -44,7 +102,9 @@ export class ResponseChannel {
     if (this.ended) return;
     this.ended = true;
     if (this.streaming) {
-      this.reply.raw.write('event: message\ndata: ');
+      const id = this.resume ? this.nextId(body.toString(), true) : '';
+      if (this.closed || this.reply.raw.destroyed) return;
+      this.reply.raw.write(`${id}event: message\ndata: `);
       this.reply.raw.write(body);
       this.reply.raw.end('\n\n');
       return;

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a sealed value is for; each purpose signs with its own derived key, so one can never pass for another. */
-export type SealPurpose = 'session' | 'client-request' | 'request-state';
+export type SealPurpose = 'session' | 'client-request' | 'request-state' | 'stream-event';
 
 /** Longest sealed token accepted for opening (a header or a params field can be large; the check stays cheap). */
 const MAX_TOKEN_LENGTH = 8192;
@@ -20,7 +20,7 @@ export class StateSealer {
   constructor(secrets: readonly Buffer[]) {
     if (secrets.length === 0) throw new Error('StateSealer needs at least one key');
     for (const secret of secrets) if (secret.length < 32) throw new Error('state keys must be at least 32 bytes');
-    const purposes: SealPurpose[] = ['session', 'client-request', 'request-state'];
+    const purposes: SealPurpose[] = ['session', 'client-request', 'request-state', 'stream-event'];
     this.keys = new Map(purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}`, 32)))]));
   }
 

@@ -57,11 +57,14 @@ interface CallScope {
   fail(err: Error): void;
 }
 
-type CallOptions = { timeout: number; signal: AbortSignal; maxTotalTimeout: number; onprogress?: (p: { progress: number; total?: number; message?: string }) => void };
+type CallOptions = { timeout: number; signal: AbortSignal; maxTotalTimeout: number; onprogress?: (p: { progress: number; total?: number; message?: string }) => void; allowInputRequired?: boolean };
+
+/** A modern call's MRTR retry fields, forwarded to a 2026-07-28 upstream. */
+type RetryFields = { inputResponses?: Record<string, unknown>; requestState?: string };
 
 /** The calls the pool makes, over either SDK line: 1.x (`initialize`, ≤ 2025-11-25) or v2 pinned to 2026-07-28. */
 interface UpstreamClient {
-  callTool(params: { name: string; arguments: Record<string, unknown> }, opts: CallOptions): Promise<unknown>;
+  callTool(params: { name: string; arguments: Record<string, unknown> } & RetryFields, opts: CallOptions): Promise<unknown>;
   readResource(params: { uri: string }, opts: CallOptions): Promise<unknown>;
   getPrompt(params: { name: string; arguments: Record<string, string> }, opts: CallOptions): Promise<unknown>;
   close(): Promise<void>;
@@ -127,9 +130,16 @@ export class UpstreamPool implements UpstreamInvoker {
     }
     route = withCredential.route;
     try {
+      // A 2026-07-28 caller and upstream: the upstream's input_required goes back to the caller as
+      // is (stateless: the caller's retry carries inputResponses / requestState back upstream).
+      const passThrough = route.protocol === 'modern' && ctx.request.era === 'modern';
+      const retry: RetryFields = {};
+      if (passThrough && ctx.input && Object.keys(ctx.input.responses).length > 0) retry.inputResponses = ctx.input.responses;
+      if (passThrough && ctx.input?.requestState !== undefined) retry.requestState = ctx.input.requestState;
       return await this.withClient(route, ctx, async (client, opts) => {
-        const res = await client.callTool({ name: route.upstreamName, arguments: args }, {
+        const res = await client.callTool({ name: route.upstreamName, arguments: args, ...retry }, {
           ...opts,
+          ...(passThrough ? { allowInputRequired: true } : {}),
           onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
         });
         return res as ToolCallResult;
@@ -343,7 +353,7 @@ export class UpstreamPool implements UpstreamInvoker {
         },
       };
       const created: Connection = (conn = this.scope.run(connScope, () =>
-        route.protocol === 'modern' ? this.modernConnection(route, tenantId, calls) : this.legacyConnection(route, tenantId, calls, relay),
+        route.protocol === 'modern' ? this.modernConnection(route, tenantId, calls, relay) : this.legacyConnection(route, tenantId, calls, relay),
       ));
       this.connections.set(key, created);
       created.ready.catch(() => {
@@ -392,8 +402,21 @@ export class UpstreamPool implements UpstreamInvoker {
   }
 
   /** SDK v2 pinned to 2026-07-28: `server/discover` once, then stateless requests carrying their own `_meta`. */
-  private modernConnection(route: UpstreamRoute, tenantId: string, calls: Set<AbortController>): Connection {
-    const client = new ModernClient({ name: 'switchboard-gateway', version: '0.1.0' }, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+  private modernConnection(route: UpstreamRoute, tenantId: string, calls: Set<AbortController>, relay: readonly RelayedCapability[]): Connection {
+    const client = new ModernClient(
+      { name: 'switchboard-gateway', version: '0.1.0' },
+      { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } }, capabilities: Object.fromEntries(relay.map((c) => [c, {}])) },
+    );
+    // A legacy caller: the SDK fulfils the upstream's input_required through these handlers,
+    // which ask the caller's client on its stream (modern callers get input_required as is).
+    for (const capability of relay) {
+      const { method } = RELAYED[capability];
+      client.setRequestHandler(method, async (request: { params?: unknown }) => {
+        const ask = this.scope.getStore()?.askClient;
+        if (!ask) throw new McpError(ErrorCode.MethodNotFound, `${method}: the client of this call cannot answer server-to-client requests`);
+        return (await ask(method, (request.params ?? {}) as Record<string, unknown>)) as never;
+      });
+    }
     const transport = new ModernTransport(new URL(route.url), { requestInit: { headers: stripForbiddenHeaders(route.headers) }, ...this.transportFetch(tenantId) });
     return {
       calls,

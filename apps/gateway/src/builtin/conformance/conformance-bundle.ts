@@ -29,6 +29,7 @@ import { TestSamplingTool } from './test-sampling-tool';
 import { TestSimplePrompt } from './test-simple-prompt';
 import { TestHeaderParamsTool } from './test-header-params-tool';
 import { TestSimpleTextTool } from './test-simple-text-tool';
+import { TestReconnectionTool } from './test-reconnection-tool';
 import { TestStreamingElicitationTool } from './test-streaming-elicitation-tool';
 import { TestToolWithLoggingTool } from './test-tool-with-logging-tool';
 import { TestToolWithProgressTool } from './test-tool-with-progress-tool';
@@ -47,6 +48,7 @@ export const conformanceBundle: LocalBundle = {
   server: { name: 'switchboard-conformance', version: '0.1.0', title: 'Switchboard conformance tenant' },
   tools: [
     TestSimpleTextTool,
+    TestReconnectionTool,
     TestImageContentTool,
     TestAudioContentTool,
     TestEmbeddedResourceTool,
