@@ -30,7 +30,7 @@ type AppName = keyof typeof APPS;
 /** The variables an app's zod env schema declares (keys of the `z.object({ ... })` in its config file). */
 function schemaKeys(app: AppName): Set<string> {
   const source = readFileSync(path.join(REPO_ROOT, APPS[app].configFile), 'utf8');
-  return new Set([...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):\s*(z\b|intFromEnv|csv|optionalText)/gm)].map((m) => m[1]!));
+  return new Set([...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):\s*(z\b|intFromEnv|csv|optionalText|redisUrlSchema)/gm)].map((m) => m[1]!));
 }
 
 /** Keys an app reads by pattern rather than by name. */
