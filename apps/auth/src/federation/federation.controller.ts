@@ -6,7 +6,7 @@ import { federationCookieName } from '../interaction/interaction.controller';
 import { cookieHeader, readCookie, sendPage, tenantOf } from '../http/request-helpers';
 import { AccountLogin } from '../vault/account-login';
 import { IdpTestFlow } from './idp-test.controller';
-import { openidClient } from './upstream-oidc';
+import { redeemIdpCallback } from './idp-authorization';
 
 interface LoginState {
   uid: string;
@@ -59,12 +59,7 @@ export class FederationController {
     let sub: string;
     try {
       const cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
-      const tokens = await openidClient.authorizationCodeGrant(cfg, new URL(`${tenant.issuer}/federation/callback${query}`), {
-        pkceCodeVerifier: saved.verifier,
-        expectedState: state,
-        expectedNonce: saved.nonce,
-        idTokenExpected: true,
-      });
+      const tokens = await redeemIdpCallback(cfg, tenant, query, state, saved);
       const claims = tokens.claims();
       if (!claims?.sub) throw new Error('the ID token has no sub');
       sub = claims.sub;

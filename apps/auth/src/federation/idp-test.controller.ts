@@ -6,7 +6,7 @@ import { SecretBox } from '@switchboard/secret-box';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { cookieHeader, readCookie, sendPage, tenantOf } from '../http/request-helpers';
 import type { AuthTenant } from '../tenants/tenant-auth';
-import { openidClient } from './upstream-oidc';
+import { redeemIdpCallback, startIdpAuthorization } from './idp-authorization';
 
 /** A test is short-lived: the ticket and the state both expire after this. */
 const TEST_TTL_S = 300;
@@ -81,20 +81,16 @@ export class IdpTestFlow {
     } catch (err) {
       return void this.back(reply, ticket.id, ticket.returnTo, tenant, { ok: false, issuer: idp.issuer, error: 'discovery_failed', errorDescription: bound((err as Error).message, MAX_ERROR_CHARS), exp: now() + TEST_TTL_S });
     }
-    const verifier = openidClient.randomPKCECodeVerifier();
-    const state = openidClient.randomState();
-    const nonce = openidClient.randomNonce();
-    await this.s.federation.put(state, tenant.id, 'idp-test', { id: ticket.id, verifier, nonce, returnTo: ticket.returnTo, issuer: idp.issuer } satisfies TestState, TEST_TTL_S);
-    const url = openidClient.buildAuthorizationUrl(cfg, {
-      redirect_uri: `${tenant.issuer}/federation/callback`,
-      scope: idp.scopes.join(' '),
-      code_challenge: await openidClient.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-      // A real authorization: ask the IdP to sign in again, not to reuse a session silently.
-      prompt: 'login',
-    });
+    // A real authorization: ask the IdP to sign in again, not to reuse a session silently.
+    const { url, state } = await startIdpAuthorization(
+      this.s,
+      cfg,
+      tenant,
+      idp.scopes,
+      'idp-test',
+      ({ verifier, nonce }) => ({ id: ticket.id, verifier, nonce, returnTo: ticket.returnTo, issuer: idp.issuer }) satisfies TestState,
+      { ttlSeconds: TEST_TTL_S, extra: { prompt: 'login' } },
+    );
     this.s.logger.info({ tenant: tenant.id, issuer: idp.issuer, test: ticket.id, event: 'idp.test.start' }, 'test sign-in started');
     void reply
       .code(303)
@@ -130,12 +126,7 @@ export class IdpTestFlow {
     } else {
       try {
         const cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
-        const tokens = await openidClient.authorizationCodeGrant(cfg, new URL(`${tenant.issuer}/federation/callback${query}`), {
-          pkceCodeVerifier: saved.verifier,
-          expectedState: state,
-          expectedNonce: saved.nonce,
-          idTokenExpected: true,
-        });
+        const tokens = await redeemIdpCallback(cfg, tenant, query, state, saved);
         result = { ok: true, issuer: saved.issuer, claims: boundClaims(tokens.claims() ?? {}), exp };
       } catch (err) {
         const e = err as Error & { error?: unknown; error_description?: unknown };

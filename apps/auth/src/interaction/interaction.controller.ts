@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionResults } from 'oidc-provider';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
-import { openidClient } from '../federation/upstream-oidc';
+import { startIdpAuthorization } from '../federation/idp-authorization';
 import { escapeHtml } from '../http/html';
 import { cookieHeader, formBody, sendPage, tenantOf } from '../http/request-helpers';
 import { finishInteraction, loadInteraction } from './interaction-steps';
@@ -140,18 +140,7 @@ export class InteractionController {
       sendPage(reply, 502, 'Sign-in unavailable', '<h1>temporarily_unavailable</h1><p>The sign-in provider cannot be reached. Try again later.</p>');
       return;
     }
-    const verifier = openidClient.randomPKCECodeVerifier();
-    const state = openidClient.randomState();
-    const nonce = openidClient.randomNonce();
-    await this.s.federation.put(state, tenant.id, 'login', { uid, verifier, nonce });
-    const url = openidClient.buildAuthorizationUrl(cfg, {
-      redirect_uri: `${tenant.issuer}/federation/callback`,
-      scope: idp.scopes.join(' '),
-      code_challenge: await openidClient.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-    });
+    const { url, state } = await startIdpAuthorization(this.s, cfg, tenant, idp.scopes, 'login', ({ verifier, nonce }) => ({ uid, verifier, nonce }));
     void reply
       .code(303)
       .header('set-cookie', cookieHeader(federationCookieName(tenant.id), state, { path: `${tenant.mountPath}/federation`, maxAge: 600, secure: tenant.issuer.startsWith('https:') }))

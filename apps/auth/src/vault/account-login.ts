@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { hashId } from '@switchboard/secret-box';
 import type { AuthServices } from '../auth-services';
-import { openidClient } from '../federation/upstream-oidc';
+import { redeemIdpCallback, startIdpAuthorization } from '../federation/idp-authorization';
 import { cookieHeader, readCookie, sendPage } from '../http/request-helpers';
 import type { AuthTenant } from '../tenants/tenant-auth';
 
@@ -57,18 +57,7 @@ export class AccountLogin {
     } catch {
       return void sendPage(reply, 502, 'Sign-in unavailable', '<h1>temporarily_unavailable</h1><p>The sign-in provider cannot be reached. Try again later.</p>');
     }
-    const verifier = openidClient.randomPKCECodeVerifier();
-    const state = openidClient.randomState();
-    const nonce = openidClient.randomNonce();
-    await this.s.federation.put(state, tenant.id, 'account-login', { verifier, nonce } satisfies AccountLoginState, LOGIN_TTL_S);
-    const url = openidClient.buildAuthorizationUrl(cfg, {
-      redirect_uri: `${tenant.issuer}/federation/callback`,
-      scope: idp.scopes.join(' '),
-      code_challenge: await openidClient.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-    });
+    const { url, state } = await startIdpAuthorization(this.s, cfg, tenant, idp.scopes, 'account-login', (secrets) => secrets satisfies AccountLoginState, { ttlSeconds: LOGIN_TTL_S });
     void reply
       .code(303)
       .header('set-cookie', cookieHeader(this.stateCookie(tenant), state, { path: `${tenant.mountPath}/federation`, maxAge: LOGIN_TTL_S, secure: tenant.issuer.startsWith('https:') }))
@@ -92,7 +81,7 @@ export class AccountLogin {
     }
     try {
       const cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
-      const tokens = await openidClient.authorizationCodeGrant(cfg, new URL(`${tenant.issuer}/federation/callback${query}`), { pkceCodeVerifier: saved.verifier, expectedState: state, expectedNonce: saved.nonce, idTokenExpected: true });
+      const tokens = await redeemIdpCallback(cfg, tenant, query, state, saved);
       const sub = tokens.claims()?.sub;
       if (!sub) throw new Error('the ID token has no sub');
       void reply
