@@ -17,6 +17,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { rssMb, settledRssMb } from '../rss.mjs';
 import { fileURLToPath } from 'node:url';
 import { startAuthFixture } from './auth-fixture.mjs';
 
@@ -176,15 +177,6 @@ function processCpuSeconds(pid) {
   }
 }
 
-/** Resident set size in MB, from /proc/<pid>/status. */
-function rssMb(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Machine-wide busy CPU seconds (user + nice + system + steal, all cores) from /proc/stat. */
 function machineBusySeconds() {
@@ -245,9 +237,9 @@ async function startServer(id, args, env) {
     }
     await sleep(100);
   }
-  // Let boot-time work (JIT, lazy init, GC) settle before the idle RSS reading.
-  await sleep(1000);
-  return { id, baseUrl, pid: child.pid, idleRssMb: rssMb(child.pid), stop: async () => { await stopChild(child); log.end(); } };
+  // The idle RSS once boot-time work (JIT, lazy init, GC) has settled.
+  const idleRssMb = await settledRssMb(child.pid);
+  return { id, baseUrl, pid: child.pid, idleRssMb, stop: async () => { await stopChild(child); log.end(); } };
 }
 
 // ---------------------------------------------------------------------------------------------

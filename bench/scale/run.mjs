@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { rssMb, settledRssMb } from '../rss.mjs';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -56,10 +57,6 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-function rssMb(pid) {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : null;
-}
 
 const tenantId = (i) => `s${i}`;
 
@@ -152,8 +149,7 @@ async function runCount(n, tmp) {
       }
       await sleep(50);
     }
-    await sleep(1000);
-    const bootRss = rssMb(child.pid);
+    const bootRss = await settledRssMb(child.pid);
     // Cold: the first tools/list of tenants nobody asked for yet (a spread sample).
     const cold = [];
     const samples = Math.min(COLD_SAMPLES, n);

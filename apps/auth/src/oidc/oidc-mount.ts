@@ -66,26 +66,12 @@ export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
       res.setHeader('access-control-allow-origin', '*');
       if (d.inner === '/register' && req.method === 'POST') {
         const retryAfter = await o.limits.hit('dcr', d.tenant.id, req.ip);
-        if (retryAfter > 0) {
-          return reply
-            .code(429)
-            .header('retry-after', String(retryAfter))
-            .header('content-type', 'application/json')
-            .header('cache-control', 'no-store')
-            .send({ error: 'too_many_requests', error_description: 'too many client registrations from this address; retry later' });
-        }
+        if (retryAfter > 0) return tooManyRequests(reply, retryAfter, 'too many client registrations from this address; retry later');
       }
     }
     if (d.inner === '/token' && req.method === 'POST') {
       const retryAfter = await o.limits.hit('token', d.tenant.id, req.ip);
-      if (retryAfter > 0) {
-        return reply
-          .code(429)
-          .header('retry-after', String(retryAfter))
-          .header('content-type', 'application/json')
-          .header('cache-control', 'no-store')
-          .send({ error: 'too_many_requests', error_description: 'too many token requests from this address; retry later' });
-      }
+      if (retryAfter > 0) return tooManyRequests(reply, retryAfter, 'too many token requests from this address; retry later');
     }
     if (d.inner === '/authorize' && req.method === 'GET') query = withDefaultScope(query, d.tenant);
 
@@ -153,4 +139,14 @@ function withDefaultScope(query: string, tenant: AuthTenant): string {
   if (requested.some((s) => tenant.settings.scopes.includes(s))) return query;
   params.set('scope', [...requested, ...tenant.defaultScopes].join(' '));
   return params.toString();
+}
+
+/** The OAuth-shaped 429 of a shared-limiter refusal (DCR, token): `Retry-After` in seconds, never cached. */
+function tooManyRequests(reply: FastifyReply, retryAfter: number, description: string): FastifyReply {
+  return reply
+    .code(429)
+    .header('retry-after', String(retryAfter))
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-store')
+    .send({ error: 'too_many_requests', error_description: description });
 }

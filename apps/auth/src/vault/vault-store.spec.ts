@@ -18,6 +18,15 @@ describe('VaultStore', () => {
     await migrateAuthSchema(pools[0]!, schema);
     stores = pools.map((p) => new VaultStore(p, schema, box));
   });
+  /** Polls pg_locks until `count` backends wait for a lock (or the deadline passes). */
+  async function waitForLockWaiters(count: number, withinMs: number): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    while (Date.now() < deadline) {
+      const [row] = (await pools[0]!.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted')).rows;
+      if ((row?.n ?? 0) >= count) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
   afterAll(async () => {
     await pools[0]?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await Promise.all(pools.map((p) => p.end()));
@@ -31,8 +40,9 @@ describe('VaultStore', () => {
     let calls = 0;
     const refresh = async (t: VaultedTokens): Promise<RefreshOutcome> => {
       calls++;
-      // Slow enough that the others are waiting on the row lock meanwhile.
-      await new Promise((r) => setTimeout(r, 200));
+      // Hold the refresh until the other callers are queued on the row lock (seen in pg_locks), so
+      // the test exercises the race; without the lock nobody waits and the deadline lets it go on.
+      await waitForLockWaiters(5, 5_000);
       return { kind: 'ok', tokens: { accessToken: `new-from-${t.refreshToken}`, refreshToken: 'r2', expiresAt: now() + 3600 } };
     };
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => stores[i % 2]!.refreshOnce('acme', 'acme|carol', 'crm', stale, refresh)));
