@@ -73,6 +73,8 @@ export class RequestDispatcher {
     private readonly parkedCalls?: ParkedCalls,
   ) {}
 
+  private readonly discoverCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
+
   async dispatch(input: DispatchInput): Promise<string | Buffer> {
     const { message, context, target } = input;
     const catalog = target.catalog;
@@ -101,7 +103,7 @@ export class RequestDispatcher {
         return encodeResult(
           message.id,
           buildDiscoverResult({
-            capabilities: this.withTasks(catalog, withoutResourceSubscribe(catalog.capabilities)),
+            capabilities: this.discoverCapabilities(catalog),
             serverInfo: catalog.serverInfo,
             instructions: catalog.snapshot.instructions,
             ttlMs: DISCOVER_TTL_MS,
@@ -253,6 +255,13 @@ export class RequestDispatcher {
       });
     const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
     return this.tasks!.run(scope, work, ctx.input ?? { responses: {} }, input.signal);
+  }
+
+  /** `server/discover` capabilities, derived once per compiled catalog (a swap compiles a new one). */
+  private discoverCapabilities(catalog: CompiledCatalog): Record<string, unknown> {
+    let caps = this.discoverCaps.get(catalog);
+    if (!caps) this.discoverCaps.set(catalog, (caps = this.withTasks(catalog, withoutResourceSubscribe(catalog.capabilities))));
+    return caps;
   }
 
   /** Discover capabilities name the tasks extension when a tool of the catalog can become a task. */
