@@ -28,7 +28,7 @@ const BANNER = `// Generated from the registry's OpenAPI document (apps/registry
  * bodies and answers), plus `Operations` mapping each operationId to its method, path, body and answer.
  */
 async function renderApiTypes(doc) {
-  const schemas = Object.fromEntries(Object.entries(doc.components.schemas).map(([id, s]) => [id, { ...s, title: id }]));
+  const schemas = Object.fromEntries(Object.entries(doc.components.schemas).map(([id, s]) => [id, { ...bareRefs(s), title: id }]));
   const rootSchema = {
     title: 'ApiSchemas',
     description: 'Every component schema of the admin API, by name',
@@ -40,6 +40,14 @@ async function renderApiTypes(doc) {
   };
   const types = await compile(rootSchema, 'ApiSchemas', { bannerComment: '', additionalProperties: false, unreachableDefinitions: true, format: true, style: { printWidth: 200, singleQuote: true } });
   return `${BANNER}\n${types}\n${operations(doc)}`;
+}
+
+/** Drops what sits beside a `$ref` (a default, a description): json-schema-to-typescript would declare a copy of the type for each. */
+function bareRefs(node) {
+  if (Array.isArray(node)) return node.map(bareRefs);
+  if (typeof node !== 'object' || node === null) return node;
+  if (typeof node.$ref === 'string') return { $ref: node.$ref };
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, bareRefs(v)]));
 }
 
 const schemaType = (schema) => (schema?.$ref ? schema.$ref.slice(schema.$ref.lastIndexOf('/') + 1) : 'unknown');

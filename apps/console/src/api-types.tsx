@@ -5,6 +5,57 @@
  * How the registry and gateways authenticate to an upstream server
  */
 export type AuthMode = 'none' | 'bearer' | 'header' | 'oauth_client_credentials' | 'oauth_user';
+export type ServerAuthInput =
+  | {
+      mode: 'none';
+    }
+  | {
+      mode: 'bearer';
+      token: string;
+    }
+  | {
+      mode: 'header';
+      header: string;
+      value: string;
+    }
+  | {
+      mode: 'oauth_client_credentials';
+      tokenUrl: string;
+      clientId: string;
+      clientSecret: string;
+      scope?: string;
+      audience?: string;
+    }
+  | {
+      mode: 'oauth_user';
+      authorizationServer?: string;
+      scope?: string;
+    };
+export type PublishResponse = PublishResult & {
+  items: {
+    exposedName: string;
+  }[];
+};
+/**
+ * A tenant with its MCP URL
+ */
+export type Tenant = ConnectInfo & {
+  id: string;
+  name: string;
+  description: string | null;
+  currentVersion: string | null;
+};
+/**
+ * `GET /v1/tenant`: the tenant with its settings (`PATCH /v1/tenant` answers the same, plus `published` when it republished)
+ */
+export type TenantSettings = Tenant & {
+  instructions?: string | null;
+  origins?: string[];
+  hosts?: string[];
+  surfaceRules?: {
+    [k: string]: unknown;
+  } | null;
+};
 /**
  * The ID-token claims of a test sign-in, or the IdP error
  */
@@ -24,6 +75,9 @@ export type TestSignInResult =
       error: string;
       errorDescription: string;
     };
+export type UpdateTenantResponse = TenantSettings & {
+  published?: PublishResult | null;
+};
 /**
  * `POST /v1/servers/check`: what answered at a URL (nothing is stored), or why nothing usable did
  */
@@ -100,6 +154,7 @@ export interface ApiSchemas {
   ReadinessReport: ReadinessReport;
   RunReadinessBody: RunReadinessBody;
   Server: Server;
+  ServerAuthInput: ServerAuthInput;
   SessionInfo: SessionInfo;
   SetConnectorBody: SetConnectorBody;
   SurfacePreview: SurfacePreview;
@@ -109,6 +164,7 @@ export interface ApiSchemas {
   TestSignIn: TestSignIn;
   TestSignInResult: TestSignInResult;
   ToolOverrides: ToolOverrides;
+  ToolOverridesInput: ToolOverridesInput;
   UnpublishBody: UnpublishBody;
   UnsupportedPattern: UnsupportedPattern;
   UpdateAdminBody: UpdateAdminBody;
@@ -245,32 +301,7 @@ export interface UnsupportedPattern {
 export interface CheckServerUrlBody {
   url: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
-  auth?:
-    | {
-        mode: 'none';
-      }
-    | {
-        mode: 'bearer';
-        token: string;
-      }
-    | {
-        mode: 'header';
-        header: string;
-        value: string;
-      }
-    | {
-        mode: 'oauth_client_credentials';
-        tokenUrl: string;
-        clientId: string;
-        clientSecret: string;
-        scope?: string;
-        audience?: string;
-      }
-    | {
-        mode: 'oauth_user';
-        authorizationServer?: string;
-        scope?: string;
-      };
+  auth?: ServerAuthInput;
 }
 /**
  * The MCP URL and the `claude mcp add --transport http` line
@@ -312,32 +343,7 @@ export interface CreateServerBody {
   name: string;
   url: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
-  auth?:
-    | {
-        mode: 'none';
-      }
-    | {
-        mode: 'bearer';
-        token: string;
-      }
-    | {
-        mode: 'header';
-        header: string;
-        value: string;
-      }
-    | {
-        mode: 'oauth_client_credentials';
-        tokenUrl: string;
-        clientId: string;
-        clientSecret: string;
-        scope?: string;
-        audience?: string;
-      }
-    | {
-        mode: 'oauth_user';
-        authorizationServer?: string;
-        scope?: string;
-      };
+  auth?: ServerAuthInput;
   toolPrefix?: string;
   timeoutMs?: number;
   maxConcurrency?: number;
@@ -581,46 +587,27 @@ export interface PublishBody {
       kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
       name: string;
       exposedName?: string;
-      overrides?: {
-        title?: string;
-        description?: string;
-        annotations?: {
-          title?: string;
-          readOnlyHint?: boolean;
-          destructiveHint?: boolean;
-          idempotentHint?: boolean;
-          openWorldHint?: boolean;
-        };
-      };
+      overrides?: ToolOverridesInput;
     },
     ...{
       kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
       name: string;
       exposedName?: string;
-      overrides?: {
-        title?: string;
-        description?: string;
-        annotations?: {
-          title?: string;
-          readOnlyHint?: boolean;
-          destructiveHint?: boolean;
-          idempotentHint?: boolean;
-          openWorldHint?: boolean;
-        };
-      };
+      overrides?: ToolOverridesInput;
     }[]
   ];
   minItems?: 0;
 }
-export interface PublishResponse {
-  version: string;
-  tools: number;
-  redis: 'ok' | 'unavailable';
-  items: {
-    exposedName: string;
-    [k: string]: unknown;
-  }[];
-  minItems?: 0;
+export interface ToolOverridesInput {
+  title?: string;
+  description?: string;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
 }
 export interface PutLimitsBody {
   rate?: {
@@ -726,17 +713,6 @@ export interface SetConnectorBody {
   scopes?: string[];
 }
 /**
- * A tenant with its MCP URL
- */
-export interface Tenant {
-  mcpUrl: string;
-  claudeCommand: string;
-  id: string;
-  name: string;
-  description: string | null;
-  currentVersion: string | null;
-}
-/**
  * `GET /v1/tenant/auth` (never a secret: `clientSecretSet` instead); changes answer the same plus `pushed`
  */
 export interface TenantAuthView {
@@ -768,23 +744,6 @@ export interface TenantAuthView {
     };
   };
   pushed?: ('ok' | 'unavailable') | null;
-}
-/**
- * `GET /v1/tenant`: the tenant with its settings (`PATCH /v1/tenant` answers the same, plus `published` when it republished)
- */
-export interface TenantSettings {
-  mcpUrl: string;
-  claudeCommand: string;
-  id: string;
-  name: string;
-  description: string | null;
-  currentVersion: string | null;
-  instructions?: string | null;
-  origins?: string[];
-  hosts?: string[];
-  surfaceRules?: {
-    [k: string]: unknown;
-  } | null;
 }
 /**
  * A started test sign-in: open `url` in the browser (valid until expiresAt)
@@ -823,32 +782,7 @@ export interface UpdateServerBody {
   name?: string;
   url?: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
-  auth?:
-    | {
-        mode: 'none';
-      }
-    | {
-        mode: 'bearer';
-        token: string;
-      }
-    | {
-        mode: 'header';
-        header: string;
-        value: string;
-      }
-    | {
-        mode: 'oauth_client_credentials';
-        tokenUrl: string;
-        clientId: string;
-        clientSecret: string;
-        scope?: string;
-        audience?: string;
-      }
-    | {
-        mode: 'oauth_user';
-        authorizationServer?: string;
-        scope?: string;
-      };
+  auth?: ServerAuthInput;
   toolPrefix?: string | null;
   timeoutMs?: number | null;
   maxConcurrency?: number | null;
@@ -908,21 +842,6 @@ export interface UpdateTenantBody {
       };
     };
   };
-}
-export interface UpdateTenantResponse {
-  mcpUrl: string;
-  claudeCommand: string;
-  id: string;
-  name: string;
-  description: string | null;
-  currentVersion: string | null;
-  instructions?: string | null;
-  origins?: string[];
-  hosts?: string[];
-  surfaceRules?: {
-    [k: string]: unknown;
-  } | null;
-  published?: PublishResult | null;
 }
 
 /** Each operation of the admin API by operationId: method, path template, body and success answer. */

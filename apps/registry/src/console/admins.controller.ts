@@ -19,7 +19,12 @@ export class AdminsController {
 
   /** Who is calling: the tenant, the signed-in admin (null for an API key) and how they authenticated. */
   @Get('session')
-  @ApiOperation({ operationId: 'getSession', summary: 'Who is calling: the tenant, the signed-in console admin (null for an API key) and how (session cookie, platform token or API key)', auth: 'tenant', response: sessionInfoSchema })
+  @ApiOperation({
+    operationId: 'getSession',
+    summary: 'Who is calling: the tenant, the signed-in console admin (null for an API key) and how (session cookie, platform token or API key)',
+    auth: 'tenant',
+    response: sessionInfoSchema,
+  })
   async session(@Req() req: FastifyRequest) {
     const principal = await this.ctx.auth.tenant(req);
     return { tenant: principal.tenantId, user: principal.user ?? null, via: principal.via, role: principal.role };
@@ -35,7 +40,13 @@ export class AdminsController {
 
   /** A new console admin (the password is stored as an scrypt hash, never returned). */
   @Post('admins')
-  @ApiOperation({ operationId: 'createAdmin', summary: 'Create a console admin (password 12–1024 characters, stored as scrypt); 409 naming body.username when taken', auth: 'tenant', body: adminBody, response: adminSchema })
+  @ApiOperation({
+    operationId: 'createAdmin',
+    summary: 'Create a console admin (password 12–1024 characters, stored as scrypt); 409 naming body.username when taken',
+    auth: 'tenant',
+    body: adminBody,
+    response: adminSchema,
+  })
   @HttpCode(201)
   async create(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -50,7 +61,14 @@ export class AdminsController {
 
   /** Changes an admin's role (audited); the tenant's last active owner cannot be demoted (409). */
   @Patch('admins/:username')
-  @ApiOperation({ operationId: 'updateAdmin', summary: 'Change a console admin\'s role (owner / admin / publisher / viewer); 409 when it would demote the last active owner. Audited', auth: 'tenant', body: updateAdminBody, params: adminParams, response: adminSchema })
+  @ApiOperation({
+    operationId: 'updateAdmin',
+    summary: 'Change a console admin\'s role (owner / admin / publisher / viewer); 409 when it would demote the last active owner. Audited',
+    auth: 'tenant',
+    body: updateAdminBody,
+    params: adminParams,
+    response: adminSchema,
+  })
   async update(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { username } = parseInput(adminParams, params, 'params');
@@ -73,7 +91,13 @@ export class AdminsController {
 
   /** Disables an admin: no new sign-in, and their sessions and tokens stop working at once. The row stays for the audit trail. */
   @Delete('admins/:username')
-  @ApiOperation({ operationId: 'disableAdmin', summary: 'Disable a console admin (audited): no sign-in, and their sessions and tokens stop working at once', auth: 'tenant', params: adminParams, response: adminSchema })
+  @ApiOperation({
+    operationId: 'disableAdmin',
+    summary: 'Disable a console admin (audited): no sign-in, and their sessions and tokens stop working at once',
+    auth: 'tenant',
+    params: adminParams,
+    response: adminSchema,
+  })
   async disable(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { username } = parseInput(adminParams, params, 'params');

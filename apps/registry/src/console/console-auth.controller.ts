@@ -40,14 +40,25 @@ export class ConsoleAuthController {
 
   /** Public: whether OAuth sign-in is configured, and where it starts. */
   @Get('auth.json')
-  @ApiOperation({ operationId: 'getConsoleAuthConfig', summary: 'Whether console sign-in through the platform OAuth issuer is configured (CONSOLE_ISSUER), and where it starts', auth: 'none', response: authConfigSchema })
+  @ApiOperation({
+    operationId: 'getConsoleAuthConfig',
+    summary: 'Whether console sign-in through the platform OAuth issuer is configured (CONSOLE_ISSUER), and where it starts',
+    auth: 'none',
+    response: authConfigSchema,
+  })
   authJson(@Res() reply: FastifyReply) {
     void reply.header('cache-control', 'no-store').send({ oauth: this.ctx.platform !== undefined, loginUrl: '/console/login' });
   }
 
   /** Starts a sign-in: state, PKCE verifier and return path sealed in a 10-minute cookie, then off to the issuer. */
   @Get('login')
-  @ApiOperation({ operationId: 'startConsoleLogin', summary: 'Starts console sign-in (BFF): 302 to the platform issuer\'s authorization endpoint (code, PKCE S256, scope console, resource = <public URL>/v1, login_hint = workspace) with the state in a sealed HttpOnly cookie sb_console_login (Path=/console, 10 min); 404 when CONSOLE_ISSUER is not set', auth: 'none', status: 302, query: consoleLoginQuery })
+  @ApiOperation({
+    operationId: 'startConsoleLogin',
+    summary: 'Starts console sign-in (BFF): 302 to the platform issuer\'s authorization endpoint (code, PKCE S256, scope console, resource = <public URL>/v1, login_hint = workspace) with the state in a sealed HttpOnly cookie sb_console_login (Path=/console, 10 min); 404 when CONSOLE_ISSUER is not set',
+    auth: 'none',
+    status: 302,
+    query: consoleLoginQuery,
+  })
   async login(@Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const platform = this.platform();
     const workspace = one(query.workspace);
@@ -77,7 +88,13 @@ export class ConsoleAuthController {
 
   /** The issuer's redirect: check state and `iss`, redeem the code, verify the token, check the admin, open a session. */
   @Get('callback')
-  @ApiOperation({ operationId: 'consoleCallback', summary: 'OAuth redirect URI: checks state and iss, redeems the code, verifies the access token and the admin, sets the sealed session cookie sb_console (HttpOnly, SameSite=Strict, 8 h) and 302s to /console/<returnTo>. Any failure: 302 to /console/?signin_error=access_denied|state_mismatch|token_rejected|unavailable', auth: 'none', status: 302, query: consoleCallbackQuery })
+  @ApiOperation({
+    operationId: 'consoleCallback',
+    summary: 'OAuth redirect URI: checks state and iss, redeems the code, verifies the access token and the admin, sets the sealed session cookie sb_console (HttpOnly, SameSite=Strict, 8 h) and 302s to /console/<returnTo>. Any failure: 302 to /console/?signin_error=access_denied|state_mismatch|token_rejected|unavailable',
+    auth: 'none',
+    status: 302,
+    query: consoleCallbackQuery,
+  })
   async callback(@Req() req: FastifyRequest, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const platform = this.platform();
     const login = this.ctx.sessions.openLogin(parseCookies(req.headers.cookie).get(LOGIN_COOKIE));

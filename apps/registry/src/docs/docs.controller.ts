@@ -59,7 +59,12 @@ export class DocsController implements OnModuleInit {
   }
 
   @Get('health')
-  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness and Postgres/Redis readiness', auth: 'none', response: z.object({ status: z.literal('ok'), postgres: z.enum(['ok', 'unavailable']), redis: z.enum(['ok', 'unavailable']) }) })
+  @ApiOperation({
+    operationId: 'getHealth',
+    summary: 'Liveness and Postgres/Redis readiness',
+    auth: 'none',
+    response: z.object({ status: z.literal('ok'), postgres: z.enum(['ok', 'unavailable']), redis: z.enum(['ok', 'unavailable']) }),
+  })
   async health() {
     const postgres = await this.ctx.db.query('SELECT 1').then(
       () => 'ok',

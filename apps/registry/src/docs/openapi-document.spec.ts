@@ -9,7 +9,7 @@ import { ROUTE_ROLES } from '../tenants/roles';
 import { openApiDocument, undocumentedRoutes } from './openapi-document';
 
 /** Enough of the context for the controllers to be constructed (no request is served). */
-const ctx = { config: { REGISTRY_HOST: '127.0.0.1', REGISTRY_PORT: 0 }, policy: {} } as unknown as RegistryContext;
+const ctx = { config: { REGISTRY_HOST: '127.0.0.1', REGISTRY_PORT: 0 } } as unknown as RegistryContext;
 
 describe('the OpenAPI document', () => {
   const doc = openApiDocument(REGISTRY_CONTROLLERS, 'http://registry.test');

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { z } from 'zod';
+import { authSchema, toolOverrides } from '../http/schemas';
 import { requiredRole } from '../tenants/roles';
 import { apiRoutes, isInternal, type ApiRoute } from './api-routes';
 import { namedSchemas } from './response-schemas';
@@ -15,6 +16,11 @@ export interface OpenApiDocument {
   components: { securitySchemes: Json; schemas: Record<string, Json> };
   paths: Record<string, Record<string, Json>>;
 }
+
+const REQUEST_PARTS: Array<[string, z.ZodType]> = [
+  ['ServerAuthInput', authSchema],
+  ['ToolOverridesInput', toolOverrides],
+];
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -36,6 +42,8 @@ class Components {
 
   constructor() {
     for (const [id, schema] of namedSchemas) this.responses.add(schema, { id });
+    // Parts several bodies share: one component each instead of a copy in every body.
+    for (const [id, schema] of REQUEST_PARTS) this.requests.add(schema, { id });
   }
 
   body(schema: z.ZodType, operationId: string): Json {
@@ -56,7 +64,13 @@ class Components {
   schemas(): Record<string, Json> {
     const out: Record<string, Json> = {};
     for (const [registry, io] of [[this.requests, 'input'], [this.responses, 'output']] as const) {
-      const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
+      const { schemas } = z.toJSONSchema(registry, {
+        io,
+        unrepresentable: 'any',
+        uri: (id) => `#/components/schemas/${id}`,
+        // Answers are open (a newer registry may add fields), which also lets allOf compose them.
+        override: io === 'output' ? ({ jsonSchema }) => void (jsonSchema.additionalProperties === false && delete jsonSchema.additionalProperties) : undefined,
+      });
       for (const [id, { $schema: _, $id: __, ...schema }] of Object.entries(schemas)) {
         if (id in out) throw new Error(`OpenAPI component ${id} is both a request body and an answer`);
         out[id] = schema;

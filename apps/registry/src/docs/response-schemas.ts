@@ -38,18 +38,21 @@ export const connectInfoSchema = named('ConnectInfo', 'The MCP URL and the `clau
 export const tenantSchema = named(
   'Tenant',
   'A tenant with its MCP URL',
-  connectInfoSchema.extend({ id: z.string(), name: z.string(), description: z.string().nullable(), currentVersion: z.string().nullable() }),
+  z.intersection(connectInfoSchema, z.object({ id: z.string(), name: z.string(), description: z.string().nullable(), currentVersion: z.string().nullable() })),
 );
 
 export const tenantSettingsSchema = named(
   'TenantSettings',
   '`GET /v1/tenant`: the tenant with its settings (`PATCH /v1/tenant` answers the same, plus `published` when it republished)',
-  tenantSchema.extend({
-    instructions: z.string().nullable().optional(),
-    origins: z.array(z.string()).optional(),
-    hosts: z.array(z.string()).optional(),
-    surfaceRules: json.nullable().optional(),
-  }),
+  z.intersection(
+    tenantSchema,
+    z.object({
+      instructions: z.string().nullable().optional(),
+      origins: z.array(z.string()).optional(),
+      hosts: z.array(z.string()).optional(),
+      surfaceRules: json.nullable().optional(),
+    }),
+  ),
 );
 
 export const authModeSchema = named('AuthMode', "How the registry and gateways authenticate to an upstream server", z.enum(['none', 'bearer', 'header', 'oauth_client_credentials', 'oauth_user']));

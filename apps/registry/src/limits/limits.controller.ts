@@ -28,14 +28,25 @@ export class LimitsController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   @Get('limits')
-  @ApiOperation({ operationId: 'getLimits', summary: 'The tenant\'s rate plan (limits.rate: tenant budget, per-caller limit, per-tool overrides, daily quota of tools/call; null = operator defaults) and call-log policy (limits.callLog)', auth: 'tenant', response: limitsViewSchema })
+  @ApiOperation({
+    operationId: 'getLimits',
+    summary: 'The tenant\'s rate plan (limits.rate: tenant budget, per-caller limit, per-tool overrides, daily quota of tools/call; null = operator defaults) and call-log policy (limits.callLog)',
+    auth: 'tenant',
+    response: limitsViewSchema,
+  })
   async getLimits(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     return view(await loadTenant(this.ctx.db, tenantId));
   }
 
   @Put('limits')
-  @ApiOperation({ operationId: 'putLimits', summary: 'Set the rate plan (rate: null clears it) and/or call-log policy; pushed to every gateway at once with the tenant document. Gateways cap values at their operator ceilings', auth: 'tenant', body: putLimitsBody, response: limitsViewSchema })
+  @ApiOperation({
+    operationId: 'putLimits',
+    summary: 'Set the rate plan (rate: null clears it) and/or call-log policy; pushed to every gateway at once with the tenant document. Gateways cap values at their operator ceilings',
+    auth: 'tenant',
+    body: putLimitsBody,
+    response: limitsViewSchema,
+  })
   async putLimits(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(putLimitsBody, body, 'body');

@@ -41,7 +41,14 @@ export class PublicationsController {
    * surface and unique per tenant; a collision with another server gets the server prefix.
    */
   @Post('publications')
-  @ApiOperation({ operationId: 'publish', summary: 'Publish items (names checked; every tool needs readOnlyHint, destructiveHint and openWorldHint, upstream or as overrides) and push a new snapshot', auth: 'tenant', body: publishBody, response: publishItemsResponse, errors: { '400': HINTS_400 } })
+  @ApiOperation({
+    operationId: 'publish',
+    summary: 'Publish items (names checked; every tool needs readOnlyHint, destructiveHint and openWorldHint, upstream or as overrides) and push a new snapshot',
+    auth: 'tenant',
+    body: publishBody,
+    response: publishItemsResponse,
+    errors: { '400': HINTS_400 },
+  })
   @HttpCode(200)
   async publish(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -85,7 +92,12 @@ export class PublicationsController {
    * each with a structured `diff` (JSON-pointer paths) and the hints the new definition lacks.
    */
   @Get('changes')
-  @ApiOperation({ operationId: 'listChanges', summary: 'Discovered changes of published items held for review, each with a structured diff and the hints the new definition lacks', auth: 'tenant', response: changesResponse })
+  @ApiOperation({
+    operationId: 'listChanges',
+    summary: 'Discovered changes of published items held for review, each with a structured diff and the hints the new definition lacks',
+    auth: 'tenant',
+    response: changesResponse,
+  })
   async changes(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query<Record<string, unknown>>(
@@ -175,7 +187,15 @@ export class PublicationsController {
    * transaction that is rolled back. Nothing is written, audited or pushed to gateways.
    */
   @Post('preview')
-  @ApiOperation({ operationId: 'previewDraft', summary: 'Draft preview: what each surface would receive if this publication (the POST /v1/publications body) were published now (query: surface, version). Same name and hint checks and compile as publishing; nothing is written', auth: 'tenant', body: publishBody, query: previewQuery, response: previewSchema, errors: { '400': HINTS_400 } })
+  @ApiOperation({
+    operationId: 'previewDraft',
+    summary: 'Draft preview: what each surface would receive if this publication (the POST /v1/publications body) were published now (query: surface, version). Same name and hint checks and compile as publishing; nothing is written',
+    auth: 'tenant',
+    body: publishBody,
+    query: previewQuery,
+    response: previewSchema,
+    errors: { '400': HINTS_400 },
+  })
   @HttpCode(200)
   async previewDraft(@Req() req: FastifyRequest, @Query() query: unknown, @Body() body: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);

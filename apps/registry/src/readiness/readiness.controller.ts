@@ -17,7 +17,15 @@ export class ReadinessController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   @Post('tenants/:tenant/readiness')
-  @ApiOperation({ operationId: 'runReadiness', summary: 'Connector readiness check: replays what Claude and ChatGPT do against the MCP URL (or body.url) and reports each step as pass / fail / warn / skip with the reason and the fix', auth: 'tenant', body: readinessBody, optionalBody: true, params: readinessParams, response: readinessReport })
+  @ApiOperation({
+    operationId: 'runReadiness',
+    summary: 'Connector readiness check: replays what Claude and ChatGPT do against the MCP URL (or body.url) and reports each step as pass / fail / warn / skip with the reason and the fix',
+    auth: 'tenant',
+    body: readinessBody,
+    optionalBody: true,
+    params: readinessParams,
+    response: readinessReport,
+  })
   @HttpCode(200)
   async run(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);

@@ -64,7 +64,13 @@ export class TenantsController {
 
   /** Profile, browser origins, hosts and per-surface settings (validated against the surface model). */
   @Patch('tenant')
-  @ApiOperation({ operationId: 'updateTenant', summary: 'Update profile, origins, hosts and per-surface settings (republished when published: `published`)', auth: 'tenant', body: updateTenantBody, response: tenantUpdatedResponse })
+  @ApiOperation({
+    operationId: 'updateTenant',
+    summary: 'Update profile, origins, hosts and per-surface settings (republished when published: `published`)',
+    auth: 'tenant',
+    body: updateTenantBody,
+    response: tenantUpdatedResponse,
+  })
   async updateTenant(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(updateTenantBody, body, 'body');

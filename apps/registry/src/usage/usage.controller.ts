@@ -70,7 +70,13 @@ export class UsageController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   @Get('usage')
-  @ApiOperation({ operationId: 'getUsage', summary: 'Usage rollups (calls, errors, tool errors, rate-limited, bytes in/out, average latency and a latency histogram) per day × server × tool × subject, or summed by groupBy; format=csv downloads them (next page offset in X-Next-Offset)', auth: 'tenant', query: usageQuery, response: usageResponse })
+  @ApiOperation({
+    operationId: 'getUsage',
+    summary: 'Usage rollups (calls, errors, tool errors, rate-limited, bytes in/out, average latency and a latency histogram) per day × server × tool × subject, or summed by groupBy; format=csv downloads them (next page offset in X-Next-Offset)',
+    auth: 'tenant',
+    query: usageQuery,
+    response: usageResponse,
+  })
   async usage(@Req() req: FastifyRequest, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const q = parseInput(usageQuery, query, 'query');
@@ -117,7 +123,13 @@ export class UsageController {
   }
 
   @Get('calls')
-  @ApiOperation({ operationId: 'listCalls', summary: 'The call log (tools/call, resources/read, prompts/get), newest first, cursor-paginated (nextCursor); arguments/results only when limits.callLog opts in, redacted', auth: 'tenant', query: callsQuery, response: callsResponse })
+  @ApiOperation({
+    operationId: 'listCalls',
+    summary: 'The call log (tools/call, resources/read, prompts/get), newest first, cursor-paginated (nextCursor); arguments/results only when limits.callLog opts in, redacted',
+    auth: 'tenant',
+    query: callsQuery,
+    response: callsResponse,
+  })
   async calls(@Req() req: FastifyRequest, @Query() query: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const q = parseInput(callsQuery, query, 'query');
