@@ -1,6 +1,8 @@
 // The admin API client. Every module in src/ is .tsx so the repo's Node-only typecheck
 // (which globs apps/*/src/**/*.ts) never sees browser code; this package has its own tsconfig.
 
+import type { AuthConfig, ReadinessReport } from './api-types';
+
 const KEY_STORAGE = 'switchboard.apiKey';
 
 /** One invalid field of an error (`details.issues`). */
@@ -182,189 +184,31 @@ export async function logout(): Promise<void> {
   }
 }
 
-// Shapes of the admin API answers the console reads (see the registry's /openapi.json).
+// Shapes of the admin API answers the console reads: generated from the registry's /openapi.json
+// (`npm run gen:api` rewrites api-types.ts; a registry test fails when the two drift).
 
-export interface AuthConfig {
-  oauth: boolean;
-  loginUrl: string;
-}
+export type {
+  Admin,
+  AnnotationOverrides,
+  AuditEntry,
+  AuthConfig,
+  AuthMode,
+  Change,
+  DiffEntry,
+  Discovery,
+  Item,
+  Operations,
+  Preview,
+  Publication,
+  ReadinessReport,
+  Server,
+  SessionInfo,
+  SurfacePreview,
+  Tenant,
+  TenantSettings,
+  ToolOverrides,
+  UnsupportedPattern,
+  UrlCheckResult,
+} from './api-types';
 
-export interface SessionInfo {
-  tenant: Tenant | string;
-  user: { username: string; name?: string | null } | null;
-  via: 'session' | 'api_key' | 'token';
-  /** The caller's role (absent on registries without roles). */
-  role?: string;
-}
-
-export interface Tenant {
-  id: string;
-  name: string;
-  description: string | null;
-  currentVersion: string | null;
-  mcpUrl: string;
-  claudeCommand: string;
-}
-
-/** `GET /v1/tenant`: the tenant with its settings (`PATCH /v1/tenant` answers the same, plus `published` when it republished). */
-export interface TenantSettings extends Tenant {
-  instructions?: string | null;
-  origins?: string[];
-  hosts?: string[];
-  surfaceRules?: Record<string, unknown> | null;
-}
-
-export type AuthMode = 'none' | 'bearer' | 'header' | 'oauth_client_credentials' | 'oauth_user';
-
-export interface Discovery {
-  state: 'queued' | 'running' | 'ok' | 'error';
-  attempt?: number;
-  startedAt?: string | null;
-  finishedAt?: string | null;
-  error?: string | null;
-  counts?: Record<string, number> | null;
-}
-
-export interface Server {
-  id: string;
-  name: string;
-  url: string;
-  transport: string;
-  auth: { mode: AuthMode | string; hasSecret: boolean; header?: string; tokenUrl?: string; clientId?: string; scope?: string; audience?: string; authorizationServer?: string };
-  toolPrefix?: string | null;
-  timeoutMs?: number | null;
-  maxConcurrency?: number | null;
-  health: 'pending' | 'ok' | 'error';
-  lastError: string | null;
-  lastDiscoveredAt: string | null;
-  /** Present on registries that report discovery progress. */
-  discovery?: Discovery | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Item {
-  kind: 'tool' | 'prompt' | 'resource' | 'resource_template';
-  name: string;
-  definition: Record<string, unknown>;
-  contentHash: string;
-  removedAt: string | null;
-  exposedName: string | null;
-  pendingReview: boolean | null;
-  /** Hints publishing would require (registries that enforce them). */
-  missingHints?: string[];
-  /** Regexes of the inputSchema the gateway's RE2 engine cannot run: publishing refuses the tool. */
-  unsupportedPatterns?: UnsupportedPattern[];
-}
-
-/** One regex RE2 cannot run (`GET /v1/servers/:id/items`, `GET /v1/changes`). */
-export interface UnsupportedPattern {
-  pointer: string;
-  pattern: string;
-  reason: string;
-}
-
-export interface AnnotationOverrides {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-export interface ToolOverrides {
-  title?: string;
-  description?: string;
-  annotations?: AnnotationOverrides;
-}
-
-export interface Publication {
-  kind: string;
-  exposedName: string;
-  serverId: string;
-  upstreamName: string;
-  overrides: ToolOverrides | null;
-}
-
-export interface DiffEntry {
-  path: string;
-  op: 'added' | 'removed' | 'changed';
-  before?: unknown;
-  after?: unknown;
-}
-
-export interface Change {
-  serverId: string;
-  kind: string;
-  name: string;
-  exposedName: string;
-  change: 'modified' | 'removed';
-  published: Record<string, unknown> | null;
-  discovered: Record<string, unknown> | null;
-  diff?: DiffEntry[];
-  missingHints?: string[];
-  unsupportedPatterns?: UnsupportedPattern[];
-}
-
-export interface Admin {
-  username: string;
-  name?: string | null;
-  createdAt?: string | null;
-  lastLoginAt?: string | null;
-  /** Access removed (`DELETE /v1/admins/:username` disables; the row stays for the audit trail). */
-  disabled?: boolean;
-}
-
-export interface SurfacePreview {
-  profile: { id: string; label: string };
-  tools: Array<Record<string, unknown>>;
-  prompts: Array<Record<string, unknown>>;
-}
-
-export interface Preview {
-  version: string;
-  protocolVersion: string;
-  /** Live preview: the gateway serves exactly this. Draft preview: publishing the draft would change nothing. */
-  live: boolean;
-  /** Set on a draft preview (`POST /v1/preview`): nothing of it is live until published. */
-  draft?: boolean;
-  /** Draft preview: the snapshot gateways serve now (null before the first publish). */
-  liveVersion?: string | null;
-  surfaces: Record<string, SurfacePreview>;
-}
-
-export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
-
-export interface ReadinessReport {
-  url: string;
-  ranAt: string;
-  summary: Record<CheckStatus, number>;
-  checks: Array<{ id: string; title: string; status: CheckStatus; reason: string; fix?: string }>;
-}
-
-export interface AuditEntry {
-  id: string | number;
-  actor: string;
-  action: string;
-  target: string | null;
-  details: Record<string, unknown>;
-  at: string;
-}
-
-/** `POST /v1/servers/check`: what answered at a URL (nothing is stored), or why nothing usable did. */
-export type UrlCheckResult =
-  | {
-      ok: true;
-      protocol: { era: 'modern' | 'legacy'; version: string | null; transport: string };
-      serverInfo: { name?: string; version?: string } | null;
-      counts: Record<string, number>;
-      /** The first tool names (at most 10). */
-      tools: string[];
-      elapsedMs: number;
-    }
-  | {
-      ok: false;
-      reason: 'auth_required' | 'timeout' | 'unreachable' | 'not_mcp' | 'refused' | string;
-      message: string;
-      elapsedMs: number;
-    };
+export type CheckStatus = ReadinessReport['checks'][number]['status'];

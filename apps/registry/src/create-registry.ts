@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
+import { guardedFetch } from '@switchboard/net-guard';
 import { createRedis } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import { PROMETHEUS_CONTENT_TYPE, createLogger, startTelemetry } from '@switchboard/telemetry';
@@ -64,7 +65,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
     : undefined;
   const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
   const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, { namespace: config.REDIS_NAMESPACE, verifyMs: config.REGISTRY_REDIS_VERIFY_MS, outboxMinAgeMs: 5_000 });
-  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, logger, sessions, platform };
+  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, fetch: guardedFetch(policy), logger, sessions, platform };
   const worker = config.REGISTRY_WORKER
     ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger, vault)
     : undefined;

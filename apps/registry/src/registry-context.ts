@@ -1,4 +1,4 @@
-import type { NetGuardPolicy } from '@switchboard/net-guard';
+import type { GuardedFetch, NetGuardPolicy } from '@switchboard/net-guard';
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { RegistryConfig } from './config';
@@ -25,6 +25,8 @@ export interface RegistryContext {
   publisher: Publisher;
   queue: DiscoveryQueue;
   policy: NetGuardPolicy;
+  /** fetch through the SSRF guard (`policy`), for the URLs tenants name: one keep-alive agent pair for every controller. */
+  fetch: GuardedFetch;
   logger: Logger;
   /** The console's sealed cookies (session and sign-in in progress). */
   sessions: ConsoleSessions;

@@ -1,23 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AdminsController } from './console/admins.controller';
-import { ConsoleAuthController } from './console/console-auth.controller';
-import { DocsController } from './docs/docs.controller';
-import { InternalController } from './internal/internal.controller';
-import { LimitsController } from './limits/limits.controller';
-import { UsageController } from './usage/usage.controller';
-import { PublicationsController } from './publishing/publications.controller';
-import { ReadinessController } from './readiness/readiness.controller';
+import { DiscoveryModule } from '@nestjs/core';
 import { REGISTRY_CONTEXT, type RegistryContext } from './registry-context';
-import { ServersController } from './servers/servers.controller';
-import { TenantAuthController } from './tenant-auth/tenant-auth.controller';
-import { TenantsController } from './tenants/tenants.controller';
+import { REGISTRY_CONTROLLERS } from './registry-controllers';
 
 @Module({})
 export class RegistryModule {
   static forRoot(ctx: RegistryContext): DynamicModule {
     return {
       module: RegistryModule,
-      controllers: [TenantsController, AdminsController, ServersController, PublicationsController, ReadinessController, InternalController, DocsController, ConsoleAuthController, TenantAuthController, LimitsController, UsageController],
+      // DiscoveryModule: the docs controller reads every mounted route to build /openapi.json.
+      imports: [DiscoveryModule],
+      controllers: REGISTRY_CONTROLLERS,
       providers: [{ provide: REGISTRY_CONTEXT, useValue: ctx }],
     };
   }

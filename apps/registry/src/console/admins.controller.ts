@@ -7,20 +7,31 @@ import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { adminView, createAdmin, type AdminRow } from './admins';
 import { revokeAdminSessions } from './session-store';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { adminSchema, sessionInfoSchema } from '../docs/response-schemas';
+import { adminsResponse } from '../docs/route-responses';
 
 /** The calling tenant's console admins, and who the caller is (`GET /v1/session`). */
 @Controller('v1')
+@ApiTag('Admins')
 export class AdminsController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   /** Who is calling: the tenant, the signed-in admin (null for an API key) and how they authenticated. */
   @Get('session')
+  @ApiOperation({
+    operationId: 'getSession',
+    summary: 'Who is calling: the tenant, the signed-in console admin (null for an API key) and how (session cookie, platform token or API key)',
+    auth: 'tenant',
+    response: sessionInfoSchema,
+  })
   async session(@Req() req: FastifyRequest) {
     const principal = await this.ctx.auth.tenant(req);
     return { tenant: principal.tenantId, user: principal.user ?? null, via: principal.via, role: principal.role };
   }
 
   @Get('admins')
+  @ApiOperation({ operationId: 'listAdmins', summary: 'Console admins of the tenant (never password hashes)', auth: 'tenant', response: adminsResponse })
   async list(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 ORDER BY username', [tenantId]);
@@ -29,6 +40,13 @@ export class AdminsController {
 
   /** A new console admin (the password is stored as an scrypt hash, never returned). */
   @Post('admins')
+  @ApiOperation({
+    operationId: 'createAdmin',
+    summary: 'Create a console admin (password 12–1024 characters, stored as scrypt); 409 naming body.username when taken',
+    auth: 'tenant',
+    body: adminBody,
+    response: adminSchema,
+  })
   @HttpCode(201)
   async create(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -43,6 +61,14 @@ export class AdminsController {
 
   /** Changes an admin's role (audited); the tenant's last active owner cannot be demoted (409). */
   @Patch('admins/:username')
+  @ApiOperation({
+    operationId: 'updateAdmin',
+    summary: 'Change a console admin\'s role (owner / admin / publisher / viewer); 409 when it would demote the last active owner. Audited',
+    auth: 'tenant',
+    body: updateAdminBody,
+    params: adminParams,
+    response: adminSchema,
+  })
   async update(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { username } = parseInput(adminParams, params, 'params');
@@ -65,6 +91,13 @@ export class AdminsController {
 
   /** Disables an admin: no new sign-in, and their sessions and tokens stop working at once. The row stays for the audit trail. */
   @Delete('admins/:username')
+  @ApiOperation({
+    operationId: 'disableAdmin',
+    summary: 'Disable a console admin (audited): no sign-in, and their sessions and tokens stop working at once',
+    auth: 'tenant',
+    params: adminParams,
+    response: adminSchema,
+  })
   async disable(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { username } = parseInput(adminParams, params, 'params');

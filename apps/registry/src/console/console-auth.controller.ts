@@ -10,6 +10,9 @@ import { recordSession, revokeSession } from './session-store';
 import { LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS } from './console-session';
 import { parseCookies, serializeCookie } from './cookies';
 import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from './platform-issuer';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { consoleCallbackQuery, consoleLoginQuery } from '../docs/console-auth-queries';
+import { authConfigSchema } from '../docs/response-schemas';
 
 /** Why a sign-in ended back on the console's sign-in page (`/console/?signin_error=<code>`). */
 export type SigninError = 'access_denied' | 'state_mismatch' | 'token_rejected' | 'unavailable';
@@ -31,17 +34,31 @@ const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  * cookie — never a token. Failures land on `/console/?signin_error=<code>`, never a 500.
  */
 @Controller('console')
+@ApiTag('Console sign-in')
 export class ConsoleAuthController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   /** Public: whether OAuth sign-in is configured, and where it starts. */
   @Get('auth.json')
+  @ApiOperation({
+    operationId: 'getConsoleAuthConfig',
+    summary: 'Whether console sign-in through the platform OAuth issuer is configured (CONSOLE_ISSUER), and where it starts',
+    auth: 'none',
+    response: authConfigSchema,
+  })
   authJson(@Res() reply: FastifyReply) {
     void reply.header('cache-control', 'no-store').send({ oauth: this.ctx.platform !== undefined, loginUrl: '/console/login' });
   }
 
   /** Starts a sign-in: state, PKCE verifier and return path sealed in a 10-minute cookie, then off to the issuer. */
   @Get('login')
+  @ApiOperation({
+    operationId: 'startConsoleLogin',
+    summary: 'Starts console sign-in (BFF): 302 to the platform issuer\'s authorization endpoint (code, PKCE S256, scope console, resource = <public URL>/v1, login_hint = workspace) with the state in a sealed HttpOnly cookie sb_console_login (Path=/console, 10 min); 404 when CONSOLE_ISSUER is not set',
+    auth: 'none',
+    status: 302,
+    query: consoleLoginQuery,
+  })
   async login(@Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const platform = this.platform();
     const workspace = one(query.workspace);
@@ -71,6 +88,13 @@ export class ConsoleAuthController {
 
   /** The issuer's redirect: check state and `iss`, redeem the code, verify the token, check the admin, open a session. */
   @Get('callback')
+  @ApiOperation({
+    operationId: 'consoleCallback',
+    summary: 'OAuth redirect URI: checks state and iss, redeems the code, verifies the access token and the admin, sets the sealed session cookie sb_console (HttpOnly, SameSite=Strict, 8 h) and 302s to /console/<returnTo>. Any failure: 302 to /console/?signin_error=access_denied|state_mismatch|token_rejected|unavailable',
+    auth: 'none',
+    status: 302,
+    query: consoleCallbackQuery,
+  })
   async callback(@Req() req: FastifyRequest, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const platform = this.platform();
     const login = this.ctx.sessions.openLogin(parseCookies(req.headers.cookie).get(LOGIN_COOKIE));
@@ -113,6 +137,7 @@ export class ConsoleAuthController {
 
   /** Ends the console session: revoked server-side and the cookie cleared. */
   @Post('logout')
+  @ApiOperation({ operationId: 'consoleLogout', summary: 'Ends the console session: revoked server-side and the cookie cleared', auth: 'none', status: 204 })
   async logout(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const session = this.ctx.sessions.openSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
     if (session) {

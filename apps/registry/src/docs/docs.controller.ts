@@ -1,28 +1,46 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, Res, type OnModuleInit, type Type } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { ApiError } from '../http/api-error';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { openApiDocument } from './openapi-document';
+import { ApiOperation, ApiTag } from './api-operation';
+import { openApiDocument, type OpenApiDocument } from './openapi-document';
 
-const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png']);
+const ASSETS_LIST = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'] as const;
+const ASSETS = new Set<string>(ASSETS_LIST);
 const TYPES: Record<string, string> = { '.css': 'text/css', '.js': 'application/javascript', '.png': 'image/png' };
 
 /** `/openapi.json`, the Swagger UI page at `/docs` (assets from swagger-ui-dist), and `/health`. */
 @Controller()
-export class DocsController {
-  private document: Record<string, unknown> | undefined;
+@ApiTag('Docs')
+export class DocsController implements OnModuleInit {
+  private controllers: Type[] = [];
+  private document: OpenApiDocument | undefined;
 
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+  ) {}
+
+  /** Built at boot from every mounted controller, so a route without `@ApiOperation` stops the registry from starting. */
+  onModuleInit(): void {
+    this.controllers = this.discovery.getControllers().flatMap((w) => (w.metatype ? [w.metatype as Type] : []));
+    openApiDocument(this.controllers, '');
+  }
 
   @Get('openapi.json')
+  @ApiOperation({ operationId: 'getOpenApi', summary: 'This document', auth: 'none' })
   openapi() {
-    this.document ??= openApiDocument(`http://${this.ctx.config.REGISTRY_HOST}:${this.ctx.config.REGISTRY_PORT}`);
+    // The server URL is only known once listening (REGISTRY_PORT=0).
+    this.document ??= openApiDocument(this.controllers, `http://${this.ctx.config.REGISTRY_HOST}:${this.ctx.config.REGISTRY_PORT}`);
     return this.document;
   }
 
   @Get('docs')
+  @ApiOperation({ operationId: 'getDocsPage', summary: 'Swagger UI over this document (HTML)', auth: 'none' })
   @Header('content-type', 'text/html; charset=utf-8')
   docs() {
     return `<!doctype html><html><head><meta charset="utf-8"><title>Switchboard registry API</title>
@@ -32,6 +50,7 @@ export class DocsController {
   }
 
   @Get('docs/assets/:file')
+  @ApiOperation({ operationId: 'getDocsAsset', summary: "A file of the Swagger UI page (swagger-ui-dist's CSS, scripts, icon)", auth: 'none', params: z.object({ file: z.enum(ASSETS_LIST) }) })
   async asset(@Param('file') file: string, @Res() reply: FastifyReply) {
     if (!ASSETS.has(file)) throw ApiError.notFound('asset', file, 'params.file');
     const dir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -40,6 +59,12 @@ export class DocsController {
   }
 
   @Get('health')
+  @ApiOperation({
+    operationId: 'getHealth',
+    summary: 'Liveness and Postgres/Redis readiness',
+    auth: 'none',
+    response: z.object({ status: z.literal('ok'), postgres: z.enum(['ok', 'unavailable']), redis: z.enum(['ok', 'unavailable']) }),
+  })
   async health() {
     const postgres = await this.ctx.db.query('SELECT 1').then(
       () => 'ok',

@@ -95,7 +95,7 @@ export const updateTenantBody = z
 export const updateKeyBody = z.object({ role: roleSchema }).strict();
 export const createKeyBody = z.object({ name: z.string().min(1).max(100), role: roleSchema.optional() }).strict();
 
-const authSchema = z.discriminatedUnion('mode', [
+export const authSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('none') }).strict(),
   z.object({ mode: z.literal('bearer'), token: headerValue }).strict(),
   z.object({ mode: z.literal('header'), header: headerName, value: headerValue }).strict(),
@@ -155,7 +155,7 @@ export const serverIdParams = z.object({ id: z.string().regex(SERVER_ID, 'must b
 
 const itemKind = z.enum(['tool', 'prompt', 'resource', 'resource_template']);
 
-const toolOverrides = z
+export const toolOverrides = z
   .object({
     title: z.string().max(200).optional(),
     description: z.string().max(10_000).optional(),

@@ -6,6 +6,8 @@ import { parseInput } from '../http/parse-input';
 import { loadTenant, type TenantRow } from '../publishing/build-snapshot';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { limitsViewSchema } from '../docs/tenant-response-schemas';
 
 /** PUT /v1/limits: `rate` null clears the plan (operator defaults apply); an absent key is left as it is. */
 export const putLimitsBody = z
@@ -21,16 +23,30 @@ export const putLimitsBody = z
  * with the tenant document (Redis + `catalog:changed`), as a publish is.
  */
 @Controller('v1')
+@ApiTag('Limits')
 export class LimitsController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   @Get('limits')
+  @ApiOperation({
+    operationId: 'getLimits',
+    summary: 'The tenant\'s rate plan (limits.rate: tenant budget, per-caller limit, per-tool overrides, daily quota of tools/call; null = operator defaults) and call-log policy (limits.callLog)',
+    auth: 'tenant',
+    response: limitsViewSchema,
+  })
   async getLimits(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     return view(await loadTenant(this.ctx.db, tenantId));
   }
 
   @Put('limits')
+  @ApiOperation({
+    operationId: 'putLimits',
+    summary: 'Set the rate plan (rate: null clears it) and/or call-log policy; pushed to every gateway at once with the tenant document. Gateways cap values at their operator ceilings',
+    auth: 'tenant',
+    body: putLimitsBody,
+    response: limitsViewSchema,
+  })
   async putLimits(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(putLimitsBody, body, 'body');

@@ -11,14 +11,20 @@ import { patternIssues } from './pattern-issues';
 import { definitionDiff } from './definition-diff';
 import { surfacePreview } from './surface-preview';
 import { missingToolHints } from './tool-hints';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { HINTS_400 } from '../docs/error-texts';
+import { previewSchema } from '../docs/response-schemas';
+import { changesResponse, publicationsResponse, publishItemsResponse, publishResultSchema } from '../docs/route-responses';
 
 /** Publishing: what is published, publish / unpublish, review of discovered changes, per-surface preview, snapshots. */
 @Controller('v1')
+@ApiTag('Publishing')
 export class PublicationsController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   /** The routing table: exposed name → (server, upstream name), with overrides. */
   @Get('publications')
+  @ApiOperation({ operationId: 'listPublications', summary: 'The routing table: exposed name → (server, upstream name)', auth: 'tenant', response: publicationsResponse })
   async list(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query(
@@ -35,6 +41,14 @@ export class PublicationsController {
    * surface and unique per tenant; a collision with another server gets the server prefix.
    */
   @Post('publications')
+  @ApiOperation({
+    operationId: 'publish',
+    summary: 'Publish items (names checked; every tool needs readOnlyHint, destructiveHint and openWorldHint, upstream or as overrides) and push a new snapshot',
+    auth: 'tenant',
+    body: publishBody,
+    response: publishItemsResponse,
+    errors: { '400': HINTS_400 },
+  })
   @HttpCode(200)
   async publish(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -49,6 +63,7 @@ export class PublicationsController {
   }
 
   @Post('publications/unpublish')
+  @ApiOperation({ operationId: 'unpublish', summary: 'Unpublish items and push a new snapshot', auth: 'tenant', body: unpublishBody, response: publishResultSchema })
   @HttpCode(200)
   async unpublish(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -65,6 +80,7 @@ export class PublicationsController {
 
   /** Recompiles and pushes the current publications (e.g. after a Redis flush). */
   @Post('publish')
+  @ApiOperation({ operationId: 'republish', summary: 'Recompile and push the current snapshot', auth: 'tenant', response: publishResultSchema })
   @HttpCode(200)
   async republish(@Req() req: FastifyRequest) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -76,6 +92,12 @@ export class PublicationsController {
    * each with a structured `diff` (JSON-pointer paths) and the hints the new definition lacks.
    */
   @Get('changes')
+  @ApiOperation({
+    operationId: 'listChanges',
+    summary: 'Discovered changes of published items held for review, each with a structured diff and the hints the new definition lacks',
+    auth: 'tenant',
+    response: changesResponse,
+  })
   async changes(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query<Record<string, unknown>>(
@@ -105,6 +127,7 @@ export class PublicationsController {
 
   /** Accepts one held change: a modified definition goes live; a removed item is unpublished. */
   @Post('changes/approve')
+  @ApiOperation({ operationId: 'approveChange', summary: 'Approve one held change and publish', auth: 'tenant', body: approveBody })
   @HttpCode(200)
   async approve(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -147,6 +170,7 @@ export class PublicationsController {
    * publications, compiled with the same CompiledCatalog the gateway uses.
    */
   @Get('preview')
+  @ApiOperation({ operationId: 'getPreview', summary: 'What each surface receives (query: surface, version)', auth: 'tenant', query: previewQuery, response: previewSchema })
   async preview(@Req() req: FastifyRequest, @Query() query: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const input = parseInput(previewQuery, query, 'query');
@@ -163,6 +187,15 @@ export class PublicationsController {
    * transaction that is rolled back. Nothing is written, audited or pushed to gateways.
    */
   @Post('preview')
+  @ApiOperation({
+    operationId: 'previewDraft',
+    summary: 'Draft preview: what each surface would receive if this publication (the POST /v1/publications body) were published now (query: surface, version). Same name and hint checks and compile as publishing; nothing is written',
+    auth: 'tenant',
+    body: publishBody,
+    query: previewQuery,
+    response: previewSchema,
+    errors: { '400': HINTS_400 },
+  })
   @HttpCode(200)
   async previewDraft(@Req() req: FastifyRequest, @Query() query: unknown, @Body() body: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
@@ -184,6 +217,7 @@ export class PublicationsController {
   }
 
   @Get('snapshots')
+  @ApiOperation({ operationId: 'listSnapshots', summary: 'Immutable snapshots (version = content hash)', auth: 'tenant' })
   async snapshots(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query(

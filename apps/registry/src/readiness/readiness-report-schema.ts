@@ -1,32 +1,22 @@
+import { z } from 'zod';
 import { CHECK_TITLES } from './check-titles';
 
-const status = { type: 'string', enum: ['pass', 'fail', 'warn', 'skip'] };
+const status = z.enum(['pass', 'fail', 'warn', 'skip']);
 
-/** JSON Schema of the readiness report (OpenAPI response of `POST /v1/tenants/{tenant}/readiness`). */
-export const readinessReportSchema: Record<string, unknown> = {
-  type: 'object',
-  required: ['url', 'ranAt', 'summary', 'checks'],
-  properties: {
-    url: { type: 'string', format: 'uri', description: 'The connector URL that was checked' },
-    ranAt: { type: 'string', format: 'date-time' },
-    summary: {
-      type: 'object',
-      required: ['pass', 'fail', 'warn', 'skip'],
-      properties: { pass: { type: 'integer' }, fail: { type: 'integer' }, warn: { type: 'integer' }, skip: { type: 'integer' } },
-    },
-    checks: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'title', 'status', 'reason'],
-        properties: {
-          id: { type: 'string', enum: Object.keys(CHECK_TITLES) },
-          title: { type: 'string' },
-          status,
-          reason: { type: 'string', description: 'What was observed; on failure, the exact problem' },
-          fix: { type: 'string', description: 'What to change' },
-        },
-      },
-    },
-  },
-};
+/** The readiness report (OpenAPI response of `POST /v1/tenants/{tenant}/readiness`). */
+export const readinessReportSchema = z
+  .object({
+    url: z.string().meta({ format: 'uri' }).describe('The connector URL that was checked'),
+    ranAt: z.string().meta({ format: 'date-time' }),
+    summary: z.object({ pass: z.number().int(), fail: z.number().int(), warn: z.number().int(), skip: z.number().int() }),
+    checks: z.array(
+      z.object({
+        id: z.enum(Object.keys(CHECK_TITLES) as [string, ...string[]]),
+        title: z.string(),
+        status,
+        reason: z.string().describe('What was observed; on failure, the exact problem'),
+        fix: z.string().describe('What to change').optional(),
+      }),
+    ),
+  })
+  .describe('Each step Claude and ChatGPT take against the MCP URL, as pass / fail / warn / skip with the reason and the fix');

@@ -7,13 +7,25 @@ import { connectInfo, REGISTRY_CONTEXT, type RegistryContext } from '../registry
 import { audit } from '../tenants/audit';
 import { readinessBody, readinessParams } from './readiness-body';
 import { runReadiness } from './run-readiness';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { readinessReport } from '../docs/tenant-response-schemas';
 
 /** Connector readiness check: replays what Claude and ChatGPT do against the tenant's live MCP URL. */
 @Controller('v1')
+@ApiTag('Readiness')
 export class ReadinessController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   @Post('tenants/:tenant/readiness')
+  @ApiOperation({
+    operationId: 'runReadiness',
+    summary: 'Connector readiness check: replays what Claude and ChatGPT do against the MCP URL (or body.url) and reports each step as pass / fail / warn / skip with the reason and the fix',
+    auth: 'tenant',
+    body: readinessBody,
+    optionalBody: true,
+    params: readinessParams,
+    response: readinessReport,
+  })
   @HttpCode(200)
   async run(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);

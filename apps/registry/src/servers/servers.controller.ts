@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
-import { checkUrl, guardedFetch, NetGuardError, type GuardedFetch } from '@switchboard/net-guard';
+import { checkUrl, NetGuardError } from '@switchboard/net-guard';
 import type { FastifyRequest } from 'fastify';
 import { serverSecretAad } from '../crypto/server-secret-aad';
 import { isUniqueViolation, type Queryable } from '../db/database';
@@ -14,18 +14,18 @@ import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { checkServerUrl } from './check-server-url';
 import { serverView, type ServerRow } from './server-row';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { enqueuedSchema, serverSchema, urlCheckResultSchema } from '../docs/response-schemas';
+import { itemsResponse, listServersResponse, serverChangedResponse } from '../docs/route-responses';
 
 /** Live URL checks answer within this, whatever DISCOVERY_TIMEOUT_MS is (a form is waiting). */
 const CHECK_TIMEOUT_MS = 8_000;
 
 /** A tenant's upstream MCP servers: CRUD, discovery triggers and what discovery found. */
 @Controller('v1/servers')
+@ApiTag('Servers')
 export class ServersController {
-  private readonly fetch: GuardedFetch;
-
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {
-    this.fetch = guardedFetch(ctx.policy);
-  }
+  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   /**
    * Live URL validation for the register form: the SSRF guard (a refusal is a 400 naming
@@ -36,6 +36,13 @@ export class ServersController {
    * credential: a 401 still proves an MCP server is there.
    */
   @Post('check')
+  @ApiOperation({
+    operationId: 'checkServerUrl',
+    summary: 'Live URL validation: SSRF check (400 URL_REFUSED naming body.url), then one discovery pass with the given credential (not stored); ok with era/version/transport/counts, or ok=false with reason auth_required | timeout | unreachable | not_mcp | refused',
+    auth: 'tenant',
+    body: checkServerBody,
+    response: urlCheckResultSchema,
+  })
   @HttpCode(200)
   async check(@Req() req: FastifyRequest, @Body() body: unknown) {
     await this.ctx.auth.tenant(req);
@@ -44,10 +51,11 @@ export class ServersController {
     const headers: Record<string, string> =
       input.auth.mode === 'bearer' ? { authorization: `Bearer ${input.auth.token}` } : input.auth.mode === 'header' ? { [input.auth.header.toLowerCase()]: input.auth.value } : {};
     const timeoutMs = Math.min(CHECK_TIMEOUT_MS, this.ctx.config.DISCOVERY_TIMEOUT_MS);
-    return checkServerUrl({ url: input.url, transport: input.transport, headers, fetch: this.fetch, timeoutMs });
+    return checkServerUrl({ url: input.url, transport: input.transport, headers, fetch: this.ctx.fetch, timeoutMs });
   }
 
   @Get()
+  @ApiOperation({ operationId: 'listServers', summary: 'List upstream servers with their discovery progress', auth: 'tenant', response: listServersResponse })
   async list(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 ORDER BY id', [tenantId]);
@@ -56,6 +64,13 @@ export class ServersController {
 
   /** Registers a server (URL checked by the SSRF guard) and enqueues its discovery. */
   @Post()
+  @ApiOperation({
+    operationId: 'createServer',
+    summary: 'Register an upstream server (SSRF-checked) and enqueue discovery (server.discovery.state starts at queued)',
+    auth: 'tenant',
+    body: createServerBody,
+    response: serverChangedResponse,
+  })
   @HttpCode(201)
   async create(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -81,6 +96,7 @@ export class ServersController {
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getServer', summary: 'One server (health, last error, discovery progress; never its secret)', auth: 'tenant', params: serverIdParams, response: serverSchema })
   async get(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
@@ -89,6 +105,14 @@ export class ServersController {
 
   /** Updates a server; a new URL, transport or credential is rediscovered and republished. */
   @Patch(':id')
+  @ApiOperation({
+    operationId: 'updateServer',
+    summary: 'Update a server (rediscovered and republished)',
+    auth: 'tenant',
+    body: updateServerBody,
+    params: serverIdParams,
+    response: serverChangedResponse,
+  })
   async update(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
@@ -129,6 +153,7 @@ export class ServersController {
   }
 
   @Delete(':id')
+  @ApiOperation({ operationId: 'deleteServer', summary: 'Delete a server and its publications', auth: 'tenant', params: serverIdParams })
   async remove(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
@@ -144,6 +169,7 @@ export class ServersController {
 
   /** Enqueues a discovery now (the repeatable refresh also runs on its own). */
   @Post(':id/discover')
+  @ApiOperation({ operationId: 'discoverServer', summary: 'Enqueue a discovery job', auth: 'tenant', params: serverIdParams, response: enqueuedSchema })
   @HttpCode(202)
   async discover(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -155,6 +181,13 @@ export class ServersController {
 
   /** Everything discovery found on the server, with hashes and publication state. */
   @Get(':id/items')
+  @ApiOperation({
+    operationId: 'listServerItems',
+    summary: 'Discovered tools, resources, templates and prompts with hashes; each tool with the hint annotations its upstream definition lacks (missingHints)',
+    auth: 'tenant',
+    params: serverIdParams,
+    response: itemsResponse,
+  })
   async items(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');

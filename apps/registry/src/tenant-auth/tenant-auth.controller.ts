@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Req } from '@nestjs/common';
 import { idpTestAad, tenantAuthSchema, tenantSecretAad, type IdpTestResult, type IdpTestTicket, type TenantAuthSettings } from '@switchboard/catalog';
-import { checkUrl, guardedFetch, NetGuardError, type GuardedFetch } from '@switchboard/net-guard';
+import { checkUrl, NetGuardError } from '@switchboard/net-guard';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
@@ -15,6 +15,10 @@ import { ConnectorVaultError } from '../servers/connector-vault';
 import { checkIssuer } from './check-issuer';
 import { connectorBody, tenantAuthBody } from './tenant-auth-body';
 import { loadTenantAuth, tenantAuthView } from './tenant-auth-store';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { connectorAccountSchema, connectorLinkSchema, tenantAuthViewSchema, testSignInResultSchema, testSignInSchema } from '../docs/tenant-response-schemas';
+
+const testResultBody = z.object({ result: z.string().regex(/^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9._-]{20,16384}$/, 'must be the idp-test value the console received') }).strict();
 
 /**
  * The tenant's OAuth settings (issue 11): protection on/off, scopes, per-tool scopes, the
@@ -24,20 +28,31 @@ import { loadTenantAuth, tenantAuthView } from './tenant-auth-store';
  * published tenant's document is re-pushed so every gateway and auth replica swaps it.
  */
 @Controller('v1')
+@ApiTag('Tenant auth')
 export class TenantAuthController {
-  private readonly fetch: GuardedFetch;
-
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {
-    this.fetch = guardedFetch(ctx.policy);
-  }
+  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   @Get('tenant/auth')
+  @ApiOperation({
+    operationId: 'getTenantAuth',
+    summary: 'OAuth settings of the tenant: protection, scopes, default and per-tool scopes, the enterprise IdP and connectors per server (secrets never shown: `clientSecretSet`)',
+    auth: 'tenant',
+    response: tenantAuthViewSchema,
+  })
   async get(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     return tenantAuthView(await loadTenantAuth(this.ctx.db, tenantId));
   }
 
   @Patch('tenant/auth')
+  @ApiOperation({
+    operationId: 'updateTenantAuth',
+    summary: 'Change OAuth settings (fields left out stay): `protected` on/off, `scopes`, `defaultScopes`, `toolScopes`, `idp` (`local`, or `oidc` with issuer, clientId, clientSecret — sealed at once; left out keeps the stored one, null removes it). A new IdP issuer is checked first: its `/.well-known/openid-configuration` is fetched through the SSRF guard and must name the same issuer. Audited; a published tenant\'s document reaches every gateway and auth replica at once (`pushed`)',
+    auth: 'tenant',
+    body: tenantAuthBody,
+    response: tenantAuthViewSchema,
+    errors: { '400': 'VALIDATION naming the field (body.idp.issuer when the discovery check fails); URL_REFUSED when the issuer is refused by the SSRF guard' },
+  })
   async update(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(tenantAuthBody, body, 'body');
@@ -56,7 +71,7 @@ export class TenantAuthController {
         scopes: input.idp.scopes ?? (base.idp.kind === 'oidc' ? base.idp.scopes : ['openid', 'email', 'profile']),
         ...(secret ? { clientSecret: secret } : {}),
       };
-      if (!(base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer)) await checkIssuer(this.fetch, input.idp.issuer, 'body.idp.issuer', ['openid-configuration']);
+      if (!(base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer)) await checkIssuer(this.ctx.fetch, input.idp.issuer, 'body.idp.issuer', ['openid-configuration']);
     }
     const next: TenantAuthSettings = {
       ...base,
@@ -94,6 +109,14 @@ export class TenantAuthController {
   }
 
   @Put('servers/:id/connector')
+  @ApiOperation({
+    operationId: 'setConnector',
+    summary: 'Make the server an enterprise connector: calls carry each user\'s own token from the auth service\'s vault, obtained with this OAuth client (issuer discovery-checked through the SSRF guard; secret sealed). Audited',
+    auth: 'tenant',
+    body: connectorBody,
+    params: serverIdParams,
+    response: tenantAuthViewSchema,
+  })
   async setConnector(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
@@ -101,7 +124,7 @@ export class TenantAuthController {
     const servers = await this.ctx.db.query('SELECT 1 FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
     if (servers.length === 0) throw ApiError.notFound('server', id, 'params.id');
     const current = (await loadTenantAuth(this.ctx.db, tenantId))?.connectors[id];
-    await checkIssuer(this.fetch, input.issuer, 'body.issuer', ['oauth-authorization-server', 'openid-configuration']);
+    await checkIssuer(this.ctx.fetch, input.issuer, 'body.issuer', ['oauth-authorization-server', 'openid-configuration']);
     const keep = current && current.issuer === input.issuer && current.clientId === input.clientId ? current.clientSecret : undefined;
     const secret = input.clientSecret === undefined ? keep : input.clientSecret === null ? undefined : this.ctx.box.seal(input.clientSecret, tenantSecretAad(tenantId, `connector:${id}`));
     await this.ctx.db.tx(async (q) => {
@@ -118,6 +141,13 @@ export class TenantAuthController {
   }
 
   @Delete('servers/:id/connector')
+  @ApiOperation({
+    operationId: 'removeConnector',
+    summary: 'Stop treating the server as a connector (audited); 409 CONFLICT while it is a published oauth_user server',
+    auth: 'tenant',
+    params: serverIdParams,
+    response: tenantAuthViewSchema,
+  })
   async removeConnector(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
@@ -142,6 +172,13 @@ export class TenantAuthController {
    * a browser; the token lands sealed in auth's vault and is used only to discover the server.
    */
   @Post('servers/:id/connector/link')
+  @ApiOperation({
+    operationId: 'startConnectorLink',
+    summary: 'Start linking the tenant admin\'s own upstream account for the server\'s connector: returns a one-time linkUrl (at the auth service, expiresIn seconds) to open in a browser; the token is sealed in auth\'s vault, refreshed there, and used only to discover oauth_user servers. 409 CONNECTOR_NOT_CONFIGURED without a connector; 503 UNAVAILABLE when auth is unreachable. Audited',
+    auth: 'tenant',
+    params: serverIdParams,
+    response: connectorLinkSchema,
+  })
   @HttpCode(200)
   async startLink(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -154,6 +191,13 @@ export class TenantAuthController {
 
   /** Whether the tenant admin's upstream account is linked for this server's connector (no token material). */
   @Get('servers/:id/connector/account')
+  @ApiOperation({
+    operationId: 'getConnectorAccount',
+    summary: 'Whether the tenant admin\'s upstream account is linked for this connector (linked, expiresAt, refreshable, updatedAt; never a token)',
+    auth: 'tenant',
+    params: serverIdParams,
+    response: connectorAccountSchema,
+  })
   async account(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
@@ -163,6 +207,7 @@ export class TenantAuthController {
 
   /** Unlinks the tenant admin's upstream account (discovery of an `oauth_user` server then needs a new link). */
   @Delete('servers/:id/connector/account')
+  @ApiOperation({ operationId: 'unlinkConnectorAccount', summary: 'Unlink the tenant admin\'s upstream account (404 when none is linked). Audited', auth: 'tenant', params: serverIdParams })
   async unlinkAccount(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
@@ -184,6 +229,13 @@ export class TenantAuthController {
    * SECRETS_KEY goes to the browser, which takes it to the tenant's authorization server.
    */
   @Post('tenant/auth/test-sign-in')
+  @ApiOperation({
+    operationId: 'startTestSignIn',
+    summary: 'Start a test sign-in of the saved OIDC IdP (admin): the discovery document and its endpoints pass the SSRF guard, then `url` (open it in the browser; valid 5 minutes) runs an authorization-code + PKCE flow at the tenant\'s live authorization server and returns to /console/auth with `#idp-test=<result>`. 409 when no OIDC IdP is saved or the workspace is not published. Audited',
+    auth: 'tenant',
+    response: testSignInSchema,
+    errors: { '409': 'CONFLICT: no OIDC IdP saved, workspace not published, or the auth service URL is unknown (AUTH_PUBLIC_URL)', '400': 'VALIDATION / URL_REFUSED naming idp.issuer' },
+  })
   @HttpCode(200)
   async startTest(@Req() req: FastifyRequest) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -194,7 +246,7 @@ export class TenantAuthController {
     if (!tenant.current_version) throw new ApiError(409, 'CONFLICT', 'publish the workspace first: the test signs in through its live authorization server', 'idp');
     const authUrl = authPublicUrl(this.ctx.config);
     if (!authUrl && !this.ctx.config.GATEWAY_DOMAIN) throw new ApiError(409, 'CONFLICT', 'the registry does not know the auth service: set AUTH_PUBLIC_URL (or CONSOLE_ISSUER)', 'idp');
-    const doc = await checkIssuer(this.fetch, idp.issuer, 'idp.issuer', ['openid-configuration']);
+    const doc = await checkIssuer(this.ctx.fetch, idp.issuer, 'idp.issuer', ['openid-configuration']);
     for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri']) {
       const url = doc[key];
       if (typeof url !== 'string') continue;
@@ -216,6 +268,14 @@ export class TenantAuthController {
 
   /** Opens what the authorization server sent back to the console (`#idp-test=<id>.<sealed>`): the ID-token claims, or the IdP's error. */
   @Post('tenant/auth/test-sign-in/result')
+  @ApiOperation({
+    operationId: 'getTestSignInResult',
+    summary: 'Open a test sign-in result (`{ result }` = the `idp-test` fragment value): `{ ok: true, issuer, claims }` (the ID-token claims) or `{ ok: false, issuer, error, errorDescription }` (the IdP\'s error). Audited',
+    auth: 'tenant',
+    body: testResultBody,
+    response: testSignInResultSchema,
+    errors: { '400': 'VALIDATION naming body.result: tampered, of another workspace, or expired' },
+  })
   @HttpCode(200)
   async testResult(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -243,8 +303,6 @@ export class TenantAuthController {
 
 /** A test sign-in's ticket and result live this long (seconds). */
 const TEST_TTL_S = 300;
-
-const testResultBody = z.object({ result: z.string().regex(/^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9._-]{20,16384}$/, 'must be the idp-test value the console received') }).strict();
 
 /** The auth service's public URL: AUTH_PUBLIC_URL, else CONSOLE_ISSUER without `/platform`. */
 function authPublicUrl(config: RegistryContext['config']): string | undefined {

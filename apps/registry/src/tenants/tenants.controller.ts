@@ -10,14 +10,19 @@ import { loadTenant, type TenantRow } from '../publishing/build-snapshot';
 import { connectInfo, REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { newApiKey } from './api-keys';
 import { audit } from './audit';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { connectInfoSchema, tenantSettingsSchema } from '../docs/response-schemas';
+import { auditResponse, tenantUpdatedResponse } from '../docs/route-responses';
 
 /** Tenants (operator), the calling tenant's profile and surfaces, its API keys, connect info and audit log. */
 @Controller('v1')
+@ApiTag('Tenants')
 export class TenantsController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   /** Operator: creates a tenant, its first API key (shown once) and, optionally, its first console admin. */
   @Post('tenants')
+  @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant, its first API key and (optional `admin`) its first console admin (operator)', auth: 'operator', body: createTenantBody })
   @HttpCode(201)
   async createTenant(@Req() req: FastifyRequest, @Body() body: unknown) {
     this.ctx.auth.operator(req);
@@ -43,6 +48,7 @@ export class TenantsController {
 
   /** Operator: every tenant. */
   @Get('tenants')
+  @ApiOperation({ operationId: 'listTenants', summary: 'List tenants (operator)', auth: 'operator' })
   async listTenants(@Req() req: FastifyRequest) {
     this.ctx.auth.operator(req);
     const rows = await this.ctx.db.query<TenantRow>('SELECT * FROM registry.tenants ORDER BY id');
@@ -50,6 +56,7 @@ export class TenantsController {
   }
 
   @Get('tenant')
+  @ApiOperation({ operationId: 'getTenant', summary: 'The calling tenant, its MCP URL and the `claude mcp add` line', auth: 'tenant', response: tenantSettingsSchema })
   async getTenant(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     return this.view(await loadTenant(this.ctx.db, tenantId));
@@ -57,6 +64,13 @@ export class TenantsController {
 
   /** Profile, browser origins, hosts and per-surface settings (validated against the surface model). */
   @Patch('tenant')
+  @ApiOperation({
+    operationId: 'updateTenant',
+    summary: 'Update profile, origins, hosts and per-surface settings (republished when published: `published`)',
+    auth: 'tenant',
+    body: updateTenantBody,
+    response: tenantUpdatedResponse,
+  })
   async updateTenant(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(updateTenantBody, body, 'body');
@@ -89,12 +103,14 @@ export class TenantsController {
   }
 
   @Get('connect')
+  @ApiOperation({ operationId: 'getConnectInfo', summary: 'MCP URL and `claude mcp add --transport http` line', auth: 'tenant', response: connectInfoSchema })
   async connect(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     return connectInfo(this.ctx.config, tenantId);
   }
 
   @Get('keys')
+  @ApiOperation({ operationId: 'listKeys', summary: 'List API keys (never the keys themselves)', auth: 'tenant' })
   async listKeys(@Req() req: FastifyRequest) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const rows = await this.ctx.db.query(
@@ -106,6 +122,7 @@ export class TenantsController {
 
   /** A new API key for the calling tenant; the key is in this response only. */
   @Post('keys')
+  @ApiOperation({ operationId: 'createKey', summary: 'Create an API key (shown once)', auth: 'tenant', body: createKeyBody })
   @HttpCode(201)
   async createKey(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -127,6 +144,7 @@ export class TenantsController {
 
   /** Changes an API key's role (audited); takes effect on the key's next request. */
   @Patch('keys/:id')
+  @ApiOperation({ operationId: 'updateKey', summary: 'Change an API key\'s role (owner / admin / publisher / viewer); audited, effective on its next request', auth: 'tenant', body: updateKeyBody })
   async updateKey(@Req() req: FastifyRequest, @Param('id') id: string, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(400, 'VALIDATION', 'params.id: must be a key id (uuid)', 'params.id');
@@ -144,6 +162,7 @@ export class TenantsController {
   }
 
   @Delete('keys/:id')
+  @ApiOperation({ operationId: 'revokeKey', summary: 'Revoke an API key', auth: 'tenant' })
   async revokeKey(@Req() req: FastifyRequest, @Param('id') id: string) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(400, 'VALIDATION', 'params.id: must be a key id (uuid)', 'params.id');
@@ -157,6 +176,7 @@ export class TenantsController {
   }
 
   @Get('audit')
+  @ApiOperation({ operationId: 'listAudit', summary: 'Audit log of every change, newest first', auth: 'tenant', query: auditQuery, response: auditResponse })
   async auditLog(@Req() req: FastifyRequest, @Query() query: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const { limit } = parseInput(auditQuery, query, 'query');

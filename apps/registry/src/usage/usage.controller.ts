@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { USAGE_LATENCY_BUCKETS_MS } from '@switchboard/limits';
 import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
+import { callsResponse, usageResponse } from '../docs/route-responses';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(d)), 'must be a real date');
 const filterField = z.string().min(1).max(512);
@@ -63,10 +65,18 @@ interface UsageRow {
  * is reachable whatever the filters say.
  */
 @Controller('v1')
+@ApiTag('Usage')
 export class UsageController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   @Get('usage')
+  @ApiOperation({
+    operationId: 'getUsage',
+    summary: 'Usage rollups (calls, errors, tool errors, rate-limited, bytes in/out, average latency and a latency histogram) per day × server × tool × subject, or summed by groupBy; format=csv downloads them (next page offset in X-Next-Offset)',
+    auth: 'tenant',
+    query: usageQuery,
+    response: usageResponse,
+  })
   async usage(@Req() req: FastifyRequest, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const q = parseInput(usageQuery, query, 'query');
@@ -113,6 +123,13 @@ export class UsageController {
   }
 
   @Get('calls')
+  @ApiOperation({
+    operationId: 'listCalls',
+    summary: 'The call log (tools/call, resources/read, prompts/get), newest first, cursor-paginated (nextCursor); arguments/results only when limits.callLog opts in, redacted',
+    auth: 'tenant',
+    query: callsQuery,
+    response: callsResponse,
+  })
   async calls(@Req() req: FastifyRequest, @Query() query: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const q = parseInput(callsQuery, query, 'query');
