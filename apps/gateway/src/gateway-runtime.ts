@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes } from '@switchboard/mcp-http';
+import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes, type EdgePolicy } from '@switchboard/mcp-http';
 import { parseSecretsKeys } from '@switchboard/secret-box';
 import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
@@ -155,21 +155,28 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Sampled access log of every route (ACCESS_LOG_SAMPLE_RATE / ACCESS_LOG_ERROR_SAMPLE_RATE).
     fastify.addHook('onResponse', accessLogHook(this.logger));
     this.auth.registerRoutes(fastify);
-    registerMcpRoutes(fastify, paths, {
+    const auth = this.auth;
+    const limits = this.limits.enabled ? this.limits : undefined;
+    const usage = this.usage;
+    const clientContext = this.config.GATEWAY_TRACE_CLIENT_CONTEXT;
+    const policy: EdgePolicy = {
       resolveTarget: (params, host) => this.directory.resolve(params, host),
-      bundles: this.source.bundles,
-      upstream: new TracedUpstream(this.upstream),
-      authenticate: (req, target) => this.auth.authenticate(req, target),
-      authorizeTool: (target, tool, granted) => this.auth.authorizeTool(target, tool, granted),
-      ...(this.limits.enabled ? { admit: (req, target, request) => this.limits.admit(req, target, request) } : {}),
+      authenticate: (req, target) => auth.authenticate(req, target),
+      authorizeTool: (target, tool, granted) => auth.authorizeTool(target, tool, granted),
+      ...(limits ? { admit: (req, target, request) => limits.admit(req, target, request) } : {}),
       observe: {
         onRequest: (info) => {
-          const span = mcpServerSpan(info, { clientContext: this.config.GATEWAY_TRACE_CLIENT_CONTEXT });
-          return this.usage ? this.usage.observe(info, span) : span;
+          const span = mcpServerSpan(info, { clientContext });
+          return usage ? usage.observe(info, span) : span;
         },
         // 401/403/404/413/415/… answered before a JSON-RPC method ran: a span and mcp_server_refusals_total.
         onRefusal: (refusal) => mcpRefusal(refusal),
       },
+      upstream: new TracedUpstream(this.upstream),
+    };
+    registerMcpRoutes(fastify, paths, {
+      policy,
+      bundles: this.source.bundles,
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,
       sseMaxLifetimeMs: this.config.SSE_MAX_LIFETIME_MS,
