@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_HEADERLESS_VERSION, ErrorCode, McpError, encodeError, type ClassifiedMessage } from '@switchboard/protocol';
 import { answerRequest } from './answer-request';
+import { answerBuffer, type EncodedAnswer } from './encoded-answer';
 import { toolDenied } from './edge-guard';
 import { header, sendError, type McpEdge } from './mcp-edge';
 import type { AuthGranted, McpTarget } from './mcp-target';
@@ -30,7 +31,7 @@ export async function answerBatch(edge: McpEdge, req: FastifyRequest, reply: Fas
   let bytes = 2;
   let observed = false;
   for (const item of items) {
-    let part: string | Buffer;
+    let part: EncodedAnswer;
     if (item.type === 'invalid') part = encodeError(item.id, item.error);
     else if (item.type !== 'request') continue;
     else if (item.message.method === 'initialize') part = encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch'));
@@ -42,7 +43,7 @@ export async function answerBatch(edge: McpEdge, req: FastifyRequest, reply: Fas
       observed = true;
       part = (await answerRequest(edge, { req, reply, target, message: item.message, channel: undefined, auth })).body;
     }
-    const buf = Buffer.isBuffer(part) ? part : Buffer.from(part);
+    const buf = answerBuffer(part);
     bytes += buf.length + (parts.length > 0 ? 1 : 0);
     if (bytes > maxBytes) {
       // What was built so far is dropped at once, and the members after it never run.

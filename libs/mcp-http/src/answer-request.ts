@@ -10,6 +10,7 @@ import {
   type RequestContext,
 } from '@switchboard/protocol';
 import type { DispatchInput } from './dispatch-request';
+import type { EncodedAnswer } from './encoded-answer';
 import { mintLegacySession, readLegacySession } from './legacy-session';
 import { header, type McpEdge } from './mcp-edge';
 import type { AuthGranted, McpRequestObservation, McpTarget } from './mcp-target';
@@ -23,7 +24,7 @@ const NEVER_ABORTED = new AbortController().signal;
 
 /** One answered JSON-RPC request: its encoded response and HTTP status. */
 export interface Answer {
-  body: string | Buffer;
+  body: EncodedAnswer;
   status: number;
 }
 
@@ -81,7 +82,7 @@ async function observed(edge: McpEdge, call: AnswerCall, signal: AbortSignal, ca
   });
   let errorCode: number | undefined;
   let status = 200;
-  let body: string | Buffer | undefined;
+  let body: EncodedAnswer | undefined;
   try {
     body = await classifyAndDispatch(edge, call, signal, cancellable, observation);
     return { body, status };
@@ -101,7 +102,7 @@ async function observed(edge: McpEdge, call: AnswerCall, signal: AbortSignal, ca
   }
 }
 
-async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, signal: AbortSignal, cancellable: boolean, observation: McpRequestObservation | undefined): Promise<string | Buffer> {
+async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, signal: AbortSignal, cancellable: boolean, observation: McpRequestObservation | undefined): Promise<EncodedAnswer> {
   const { req, target, message, channel, auth } = call;
   const context = classifyRequest(message, req.headers);
   if (context.era === 'legacy') {
@@ -124,7 +125,7 @@ async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, signal: Abor
     { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
     target.surfaceRules,
   );
-  const input: DispatchInput = { message, context, target, surfaceId, sink: channel, signal, auth, headers: req.headers, onToolError: observation ? () => observation.toolFailed() : undefined };
+  const input: DispatchInput = { message, context, target, surfaceId, sink: channel, signal, auth, headers: req.headers, toolErrors: observation };
   if (!observation) return edge.dispatcher.dispatch(input);
   observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
   // Only calls can make outgoing requests whose spans need this one as their parent.

@@ -7,7 +7,6 @@ import {
   buildInitializeResult,
   encodeNotification,
   encodeResult,
-  encodeResultBytes,
   modernResultFields,
   negotiateLegacyVersion,
   checkParamHeaders,
@@ -18,6 +17,7 @@ import {
   type RequestContext,
 } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
+import { SplicedResult, type EncodedAnswer } from './encoded-answer';
 import type { ParkedCalls } from './parked-calls';
 import type { AuthGranted, InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
@@ -45,7 +45,7 @@ export interface DispatchInput {
   /** The verified caller on a protected tenant. */
   auth?: AuthGranted;
   /** Told when a tools/call answers with `isError: true` (an outcome for spans and metrics). */
-  onToolError?: () => void;
+  toolErrors?: { toolFailed(): void };
   /** The HTTP request headers (SEP-2243 `Mcp-Param-*` checks on modern tools/call). */
   headers?: HttpHeaders;
 }
@@ -70,7 +70,7 @@ export class RequestDispatcher {
 
   private readonly discoverCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
 
-  async dispatch(input: DispatchInput): Promise<string | Buffer> {
+  async dispatch(input: DispatchInput): Promise<EncodedAnswer> {
     const { message, context, target } = input;
     const catalog = target.catalog;
     const params = message.params ?? {};
@@ -80,7 +80,7 @@ export class RequestDispatcher {
       if (cursor !== undefined && typeof cursor !== 'string') {
         throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a string');
       }
-      return encodeResultBytes(message.id, catalog.list(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor));
+      return new SplicedResult(message.id, catalog.list(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor));
     }
 
     switch (message.method) {
@@ -116,7 +116,7 @@ export class RequestDispatcher {
         return encodeResult(message.id, {});
       case 'tools/call': {
         const called = await this.callTool(input, catalog, params);
-        if ((called as { isError?: boolean }).isError === true) input.onToolError?.();
+        if ((called as { isError?: boolean }).isError === true) input.toolErrors?.toolFailed();
         return this.result(input, called);
       }
       case 'resources/read': {

@@ -183,7 +183,7 @@ export interface McpRequestObservation {
   /** Runs the dispatch (so work done for the request, such as upstream calls, is attributed to it). */
   run<T>(fn: () => Promise<T>): Promise<T>;
   /** The answer: `errorCode` is the JSON-RPC error code when it was an error; `body` the encoded response. */
-  end(result: { errorCode: number | undefined; httpStatus: number; body?: string | Buffer }): void;
+  end(result: { errorCode: number | undefined; httpStatus: number; body?: import('./encoded-answer').EncodedAnswer }): void;
 }
 
 /** Called once per JSON-RPC request (each member of a batch too) that reached a tenant. */
