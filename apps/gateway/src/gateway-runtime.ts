@@ -14,6 +14,7 @@ import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
 import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
+import { createEdgeInstance, edgePaths } from './edge-server';
 import { UsageRecorder } from './usage/usage-recorder';
 import { accessLogHook, mcpRefusal, mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
@@ -33,6 +34,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly auth: GatewayAuth;
   readonly limits: GatewayLimits;
   readonly usage: UsageRecorder | undefined;
+  /** The bare Fastify instance serving the MCP routes (mounted in front of Nest's by createGateway). */
+  readonly edge: FastifyInstance;
   private unsubscribe: (() => void) | undefined;
   private readonly sealer: StateSealer;
   private readonly relay: RedisAnswerRelay | undefined;
@@ -88,6 +91,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Legacy SSE streams resumable with Last-Event-ID on any replica (bounded Redis streams).
     this.streamEvents = config.REDIS_URL ? new RedisStreamEvents(config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
     this.auth = new GatewayAuth(config, this.directory);
+    this.edge = createEdgeInstance(config, logger);
     this.limits = new GatewayLimits(config, logger);
     const usageOn = config.USAGE_ENABLED === 'true' || (config.USAGE_ENABLED === 'auto' && config.REDIS_URL !== undefined);
     this.usage =
@@ -150,10 +154,9 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       }
     });
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const paths = ['/t/:tenant/mcp'];
-    if (this.config.GATEWAY_DOMAIN) paths.push('/mcp');
-    // Sampled access log of every route (ACCESS_LOG_SAMPLE_RATE / ACCESS_LOG_ERROR_SAMPLE_RATE).
+    // Sampled access log of every route (ACCESS_LOG_SAMPLE_RATE / ACCESS_LOG_ERROR_SAMPLE_RATE), the MCP routes' too.
     fastify.addHook('onResponse', accessLogHook(this.logger));
+    this.edge.addHook('onResponse', accessLogHook(this.logger));
     this.auth.registerRoutes(fastify);
     const auth = this.auth;
     const limits = this.limits.enabled ? this.limits : undefined;
@@ -174,7 +177,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       },
       upstream: new TracedUpstream(this.upstream),
     };
-    registerMcpRoutes(fastify, paths, {
+    registerMcpRoutes(this.edge, edgePaths(this.config).routes, {
       policy,
       bundles: this.source.bundles,
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
@@ -193,6 +196,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.unsubscribe?.();
+    await this.edge.close();
     await this.source.close();
     await this.upstream.close();
     await this.limits.close();
