@@ -9,7 +9,7 @@ import {
   type JsonRpcRequest,
   type RequestContext,
 } from '@switchboard/protocol';
-import type { DispatchInput } from './dispatch-request';
+import type { DispatchInput } from './dispatch-input';
 import type { EncodedAnswer } from './encoded-answer';
 import { mintLegacySession, readLegacySession } from './legacy-session';
 import { header, type McpEdge } from './mcp-edge';

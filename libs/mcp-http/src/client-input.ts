@@ -1,7 +1,7 @@
 import type { InputRequiredResult, ToolCallResult, ToolContext } from '@switchboard/catalog';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
-import type { DispatchInput } from './dispatch-request';
+import type { DispatchInput } from './dispatch-input';
 
 /** Most rounds of server→client requests one legacy call may make before it is failed. */
 export const MAX_CLIENT_INPUT_ROUNDS = 8;

@@ -11,44 +11,20 @@ import {
   negotiateLegacyVersion,
   checkParamHeaders,
   headerParamsOf,
-  type HttpHeaders,
-  type JsonRpcRequest,
   type LogLevel,
-  type RequestContext,
 } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
 import { SplicedResult, type EncodedAnswer } from './encoded-answer';
 import type { ParkedCalls } from './parked-calls';
-import type { AuthGranted, InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
+import type { DispatchInput } from './dispatch-input';
+import type { InvokeContext, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
-/** Where a dispatched request may send notifications (its own response stream). */
-export interface NotificationSink {
-  notify(encoded: string): void;
-  /** Whether {@link closeStream} can work (the stream is stored for Last-Event-ID resumption). */
-  readonly canResume?: boolean;
-  /** Ends the SSE stream early; the rest of the call's events are only stored. */
-  closeStream?(): void;
-}
-
-export interface DispatchInput {
-  message: JsonRpcRequest;
-  context: RequestContext;
-  target: McpTarget;
-  surfaceId: string;
-  sink: NotificationSink | undefined;
-  signal: AbortSignal;
-  /** The verified caller on a protected tenant. */
-  auth?: AuthGranted;
-  /** Told when a tools/call answers with `isError: true` (an outcome for spans and metrics). */
-  toolErrors?: { toolFailed(): void };
-  /** The HTTP request headers (SEP-2243 `Mcp-Param-*` checks on modern tools/call). */
-  headers?: HttpHeaders;
-}
+export type { DispatchInput, NotificationSink } from './dispatch-input';
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
 const DISCOVER_TTL_MS = 300_000;
