@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { parseTrustProxy } from '@switchboard/limits';
 import type { GatewayConfig } from './config/config';
@@ -25,7 +25,7 @@ const EDGE_METHODS: ReadonlySet<string> = new Set(['POST', 'GET', 'DELETE', 'HEA
 export function createEdgeInstance(config: GatewayConfig, logger: Logger): FastifyInstance {
   return Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (l: FastifyBaseLogger) => l,
     bodyLimit: config.GATEWAY_BODY_LIMIT,
     trustProxy: parseTrustProxy(config.GATEWAY_TRUST_PROXY),
