@@ -227,6 +227,26 @@ describe('authorization server and resource server security (AUTH-NOTES §3)', (
       const ok = await fetch(p.gateway.mcpUrl('acme'), { method: 'POST', headers: { ...POST_MCP, authorization: `Bearer ${String(broad.body.access_token)}` }, body: call });
       expect(ok.status).toBe(200);
     });
+
+    it('counts a batch member refused for scope as a refusal (span and mcp_server_refusals_total), like a single 403', async () => {
+      const refusals = async () => {
+        const text = await (await fetch(`${p.gateway.baseUrl}/metrics`)).text();
+        // Summed over tenant labels: the series budget may label a young tenant `other`.
+        const lines = text.split('\n').filter((l) => /^mcp_server_refusals_total\{/.test(l) && l.includes('outcome="insufficient_scope"'));
+        return lines.reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+      };
+      const before = await refusals();
+      const read = await obtainTokens(acme, { scope: 'mcp:tools:read' });
+      const batch = JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add_numbers', arguments: { a: 1, b: 2 } } },
+      ]);
+      const res = await fetch(p.gateway.mcpUrl('acme'), { method: 'POST', headers: { ...POST_MCP, 'mcp-protocol-version': '2025-03-26', authorization: `Bearer ${String(read.body.access_token)}` }, body: batch });
+      expect(res.status).toBe(200);
+      const answers = (await res.json()) as Array<{ id: number; error?: { message: string } }>;
+      expect(answers.find((a) => a.id === 2)?.error?.message).toContain('insufficient_scope');
+      expect(await refusals()).toBe(before + 1);
+    });
   });
 
   describe('F. refresh token rotation and reuse detection', () => {

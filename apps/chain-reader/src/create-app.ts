@@ -31,10 +31,12 @@ export async function createChainReaderApp(runtime: ChainRuntime): Promise<NestF
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime), new FastifyAdapter(), { logger: ['error', 'warn'] });
   const fastify = app.getHttpAdapter().getInstance();
   registerMcpRoutes(fastify, ['/mcp'], {
-    resolveTarget: () => target,
+    policy: {
+      resolveTarget: () => target,
+      // Only the gateway and the registry call this server: continue their trace; the gateway counts the requests.
+      observe: { onRequest: (info) => mcpServerSpan(info, { clientContext: 'trust', metrics: false }) },
+    },
     bundles: [chainBundle],
-    // Only the gateway and the registry call this server: continue their trace; the gateway counts the requests.
-    observe: { onRequest: (info) => mcpServerSpan(info, { clientContext: 'trust', metrics: false }) },
   });
   // Idempotent: main.ts started it first; tests get the metrics-only pipeline.
   const telemetry = startTelemetry({ serviceName: 'chain-reader', serviceVersion: '0.1.0' });

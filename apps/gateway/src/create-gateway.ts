@@ -12,6 +12,8 @@ import { CompositeCatalogSource } from './catalog-source/composite-catalog-sourc
 import { FileCatalogSource } from './catalog-source/file-catalog-source';
 import { RegistryCatalogSource } from './catalog-source/registry-catalog-source';
 import type { GatewayConfig } from './config/config';
+import { edgePaths, mountEdge } from './edge-server';
+import { GatewayRuntime } from './gateway-runtime';
 
 export interface CreateGatewayOptions {
   /** Defaults to the file source named by TENANTS_FILE. */
@@ -21,7 +23,7 @@ export interface CreateGatewayOptions {
 
 /**
  * Builds and initialises the gateway application (routes registered, catalogs compiled)
- * without listening, so tests can `inject()` and `main` can `listen()`.
+ * without listening, so tests can `inject()` (MCP paths into `GatewayRuntime.edge`) and `main` can `listen()`.
  */
 export async function createGateway(config: GatewayConfig, options: CreateGatewayOptions = {}): Promise<NestFastifyApplication> {
   // Idempotent: main.ts started it before Fastify loaded; tests get the metrics-only pipeline.
@@ -48,6 +50,10 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
     .get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  // The MCP routes live on their own bare Fastify instance, routed before Nest's (edge-server.ts).
+  const edge = app.get(GatewayRuntime).edge;
+  await edge.ready();
+  mountEdge(app.getHttpServer(), edge, edgePaths(config).matches);
   return app;
 }
 

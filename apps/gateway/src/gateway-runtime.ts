@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes } from '@switchboard/mcp-http';
+import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes, type EdgePolicy } from '@switchboard/mcp-http';
 import { parseSecretsKeys } from '@switchboard/secret-box';
 import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
@@ -14,6 +14,7 @@ import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
 import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
+import { createEdgeInstance, edgePaths } from './edge-server';
 import { UsageRecorder } from './usage/usage-recorder';
 import { accessLogHook, mcpRefusal, mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
@@ -33,6 +34,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly auth: GatewayAuth;
   readonly limits: GatewayLimits;
   readonly usage: UsageRecorder | undefined;
+  /** The bare Fastify instance serving the MCP routes (mounted in front of Nest's by createGateway). */
+  readonly edge: FastifyInstance;
   private unsubscribe: (() => void) | undefined;
   private readonly sealer: StateSealer;
   private readonly relay: RedisAnswerRelay | undefined;
@@ -88,6 +91,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Legacy SSE streams resumable with Last-Event-ID on any replica (bounded Redis streams).
     this.streamEvents = config.REDIS_URL ? new RedisStreamEvents(config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
     this.auth = new GatewayAuth(config, this.directory);
+    this.edge = createEdgeInstance(config, logger);
     this.limits = new GatewayLimits(config, logger);
     const usageOn = config.USAGE_ENABLED === 'true' || (config.USAGE_ENABLED === 'auto' && config.REDIS_URL !== undefined);
     this.usage =
@@ -150,26 +154,32 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       }
     });
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const paths = ['/t/:tenant/mcp'];
-    if (this.config.GATEWAY_DOMAIN) paths.push('/mcp');
-    // Sampled access log of every route (ACCESS_LOG_SAMPLE_RATE / ACCESS_LOG_ERROR_SAMPLE_RATE).
+    // Sampled access log of every route (ACCESS_LOG_SAMPLE_RATE / ACCESS_LOG_ERROR_SAMPLE_RATE), the MCP routes' too.
     fastify.addHook('onResponse', accessLogHook(this.logger));
+    this.edge.addHook('onResponse', accessLogHook(this.logger));
     this.auth.registerRoutes(fastify);
-    registerMcpRoutes(fastify, paths, {
+    const auth = this.auth;
+    const limits = this.limits.enabled ? this.limits : undefined;
+    const usage = this.usage;
+    const clientContext = this.config.GATEWAY_TRACE_CLIENT_CONTEXT;
+    const policy: EdgePolicy = {
       resolveTarget: (params, host) => this.directory.resolve(params, host),
-      bundles: this.source.bundles,
-      upstream: new TracedUpstream(this.upstream),
-      authenticate: (req, target) => this.auth.authenticate(req, target),
-      authorizeTool: (target, tool, granted) => this.auth.authorizeTool(target, tool, granted),
-      ...(this.limits.enabled ? { admit: (req, target, request) => this.limits.admit(req, target, request) } : {}),
+      authenticate: (req, target) => auth.authenticate(req, target),
+      authorizeTool: (target, tool, granted) => auth.authorizeTool(target, tool, granted),
+      ...(limits ? { admit: (req, target, request) => limits.admit(req, target, request) } : {}),
       observe: {
         onRequest: (info) => {
-          const span = mcpServerSpan(info, { clientContext: this.config.GATEWAY_TRACE_CLIENT_CONTEXT });
-          return this.usage ? this.usage.observe(info, span) : span;
+          const span = mcpServerSpan(info, { clientContext });
+          return usage ? usage.observe(info, span) : span;
         },
         // 401/403/404/413/415/… answered before a JSON-RPC method ran: a span and mcp_server_refusals_total.
         onRefusal: (refusal) => mcpRefusal(refusal),
       },
+      upstream: new TracedUpstream(this.upstream),
+    };
+    registerMcpRoutes(this.edge, edgePaths(this.config).routes, {
+      policy,
+      bundles: this.source.bundles,
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
       sseHeartbeatMs: this.config.SSE_HEARTBEAT_MS,
       sseMaxLifetimeMs: this.config.SSE_MAX_LIFETIME_MS,
@@ -186,6 +196,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.unsubscribe?.();
+    await this.edge.close();
     await this.source.close();
     await this.upstream.close();
     await this.limits.close();

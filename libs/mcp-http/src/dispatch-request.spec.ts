@@ -36,7 +36,7 @@ async function call(args: Record<string, unknown>): Promise<{ body: string; tool
     surfaceId: 'generic',
     sink: undefined,
     signal: new AbortController().signal,
-    onToolError: () => toolErrors++,
+    toolErrors: { toolFailed: () => toolErrors++ },
   });
   return { body: body.toString(), toolErrors };
 }

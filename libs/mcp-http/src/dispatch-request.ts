@@ -7,56 +7,27 @@ import {
   buildInitializeResult,
   encodeNotification,
   encodeResult,
-  encodeResultBytes,
   modernResultFields,
   negotiateLegacyVersion,
   checkParamHeaders,
   headerParamsOf,
-  type HttpHeaders,
-  type JsonRpcRequest,
   type LogLevel,
-  type RequestContext,
 } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
+import { SplicedResult, type EncodedAnswer } from './encoded-answer';
 import type { ParkedCalls } from './parked-calls';
-import type { AuthGranted, InvokeContext, McpTarget, UpstreamInvoker } from './mcp-target';
+import type { DispatchInput } from './dispatch-input';
+import type { InvokeContext, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
+import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
-/** Where a dispatched request may send notifications (its own response stream). */
-export interface NotificationSink {
-  notify(encoded: string): void;
-  /** Whether {@link closeStream} can work (the stream is stored for Last-Event-ID resumption). */
-  readonly canResume?: boolean;
-  /** Ends the SSE stream early; the rest of the call's events are only stored. */
-  closeStream?(): void;
-}
-
-export interface DispatchInput {
-  message: JsonRpcRequest;
-  context: RequestContext;
-  target: McpTarget;
-  surfaceId: string;
-  sink: NotificationSink | undefined;
-  signal: AbortSignal;
-  /** The verified caller on a protected tenant. */
-  auth?: AuthGranted;
-  /** Told when a tools/call answers with `isError: true` (an outcome for spans and metrics). */
-  onToolError?: () => void;
-  /** The HTTP request headers (SEP-2243 `Mcp-Param-*` checks on modern tools/call). */
-  headers?: HttpHeaders;
-}
+export type { DispatchInput, NotificationSink } from './dispatch-input';
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
 const DISCOVER_TTL_MS = 300_000;
-/** Most rounds of server→client requests one legacy call may make before it is failed. */
-export const MAX_CLIENT_INPUT_ROUNDS = 8;
-/** Most server→client requests one round may send at once. */
-export const MAX_CLIENT_INPUT_REQUESTS = 16;
-
-type Asked = ToolCallResult | InputRequiredResult | object;
 
 /**
  * Turns one request into its encoded response. Wire errors (McpError) propagate to the
@@ -75,7 +46,7 @@ export class RequestDispatcher {
 
   private readonly discoverCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
 
-  async dispatch(input: DispatchInput): Promise<string | Buffer> {
+  async dispatch(input: DispatchInput): Promise<EncodedAnswer> {
     const { message, context, target } = input;
     const catalog = target.catalog;
     const params = message.params ?? {};
@@ -85,7 +56,7 @@ export class RequestDispatcher {
       if (cursor !== undefined && typeof cursor !== 'string') {
         throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a string');
       }
-      return encodeResultBytes(message.id, catalog.list(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor));
+      return new SplicedResult(message.id, catalog.list(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor));
     }
 
     switch (message.method) {
@@ -121,7 +92,7 @@ export class RequestDispatcher {
         return encodeResult(message.id, {});
       case 'tools/call': {
         const called = await this.callTool(input, catalog, params);
-        if ((called as { isError?: boolean }).isError === true) input.onToolError?.();
+        if ((called as { isError?: boolean }).isError === true) input.toolErrors?.toolFailed();
         return this.result(input, called);
       }
       case 'resources/read': {
@@ -158,7 +129,7 @@ export class RequestDispatcher {
 
   private invokeContext(input: DispatchInput): InvokeContext & ToolContext {
     const { context, sink } = input;
-    const mrtr = context.era === 'modern' ? mrtrInput(input.message.params ?? {}) : this.canAskClient(input) ? { responses: {} } : undefined;
+    const mrtr = context.era === 'modern' ? mrtrInput(input.message.params ?? {}) : canAskClient(this.clientRequests, input) ? { responses: {} } : undefined;
     const sealer = this.sealer;
     const progressToken = context.progressToken;
     const minLevel = context.era === 'modern' ? context.logLevel : 'debug';
@@ -172,7 +143,7 @@ export class RequestDispatcher {
       ...(mrtr !== undefined && context.era === 'legacy'
         ? {
             askClient: async (method: string, params: Record<string, unknown>) => {
-              const asked = await this.askClient(input, { relayed: { method: method as InputRequest['method'], params } });
+              const asked = await askClient(this.clientRequests!, input, { relayed: { method: method as InputRequest['method'], params } });
               if (typeof asked === 'string') throw new Error(asked);
               return asked.relayed;
             },
@@ -222,7 +193,7 @@ export class RequestDispatcher {
       const tool = this.handlers.tools.get(route.handler);
       if (!tool) return toolFailure(name, 'its implementation is not available on this server');
       if (taskable) return this.runAsTask(input, ctx, (c) => tool.call(args, c));
-      return this.withClientInput(input, ctx, (c) => tool.call(args, c), (why) => toolFailure(name, why));
+      return withClientInput(this.clientRequests, input, ctx, (c) => tool.call(args, c), (why) => toolFailure(name, why));
     }
     // Upstream tools are validated here, before any network hop.
     const problem = found.validate(args);
@@ -342,7 +313,7 @@ export class RequestDispatcher {
     if (entry.route.kind === 'upstream') return this.requireUpstream(entry.route).getPrompt(entry.route, args as Record<string, string>, ctx);
     const prompt = this.handlers.prompts.get(entry.route.handler);
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    return this.withClientInput(input, ctx, (c) => prompt.get(args, c), (why) => {
+    return withClientInput(this.clientRequests, input, ctx, (c) => prompt.get(args, c), (why) => {
       throw new McpError(ErrorCode.InternalError, `Prompt ${name} failed: ${why}`);
     });
   }
@@ -365,103 +336,10 @@ export class RequestDispatcher {
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   }
 
-  /**
-   * A legacy request can ask the client through server→client requests on its own SSE stream
-   * when the client said (in its sealed session) it answers them, and a broker routes answers.
-   */
-  private canAskClient(input: DispatchInput): boolean {
-    const caps = input.context.clientCapabilities;
-    return this.clientRequests !== undefined && input.sink !== undefined && caps !== undefined && Object.keys(caps).length > 0;
-  }
-
-  /**
-   * Runs a handler; on a legacy request, an `InputRequired` answer is turned into real
-   * server→client requests on the call's stream, and the handler runs again with the client's
-   * answers (what a 2026-07-28 client would send back as `inputResponses`), up to
-   * {@link MAX_CLIENT_INPUT_ROUNDS} rounds. Modern requests return the InputRequiredResult as is.
-   */
-  private async withClientInput<T extends Asked>(input: DispatchInput, ctx: ToolContext, run: (ctx: ToolContext) => Promise<T>, fail: (why: string) => T): Promise<T> {
-    let result = await run(ctx);
-    if (input.context.era !== 'legacy' || ctx.input === undefined) return result;
-    for (let round = 1; isInputRequired(result); round++) {
-      if (round > MAX_CLIENT_INPUT_ROUNDS) return fail(`it asked the client for input more than ${MAX_CLIENT_INPUT_ROUNDS} times`);
-      const asked = await this.askClient(input, result.inputRequests ?? {});
-      if (typeof asked === 'string') return fail(asked);
-      result = await run({ ...ctx, input: { responses: asked, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) } });
-    }
-    return result;
-  }
-
-  /** Sends each input request to the client on the call's stream and waits for every answer; a string says why it could not. */
-  private async askClient(input: DispatchInput, requests: NonNullable<InputRequiredResult['inputRequests']>): Promise<Record<string, unknown> | string> {
-    const broker = this.clientRequests!;
-    const sink = input.sink!;
-    const entries = Object.entries(requests);
-    if (entries.length > MAX_CLIENT_INPUT_REQUESTS) return `it sent ${entries.length} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`;
-    const scope = `${input.target.tenantId}\n${input.auth?.subject ?? ''}`;
-    const pending = entries.map(([key, request]) => ({ key, request, waiter: broker.open(scope) }));
-    try {
-      for (const { request, waiter } of pending) sink.notify(JSON.stringify({ jsonrpc: '2.0', id: waiter.id, method: request.method, params: request.params ?? {} }));
-      const answers = await untilAborted(Promise.all(pending.map((p) => p.waiter.answer)), input.signal);
-      if (answers === undefined) return `the client did not answer ${entries.map(([, r]) => r.method).join(', ')} before the call ended`;
-      const responses: Record<string, unknown> = {};
-      for (const [index, answer] of answers.entries()) {
-        const { key, request } = pending[index]!;
-        if (answer.error) return `the client answered ${request.method} with error ${answer.error.code}: ${String(answer.error.message).slice(0, 200)}`;
-        responses[key] = answer.result;
-      }
-      return responses;
-    } finally {
-      for (const { waiter } of pending) waiter.cancel();
-    }
-  }
-
   private requireUpstream(route: UpstreamRoute): UpstreamInvoker {
     if (!this.upstream) throw new McpError(ErrorCode.InternalError, `No upstream invoker configured for server ${route.serverId}`);
     return this.upstream;
   }
-}
-
-function isInputRequired(result: unknown): result is InputRequiredResult {
-  return typeof result === 'object' && result !== null && (result as { resultType?: unknown }).resultType === 'input_required';
-}
-
-/** Resolves with the promise's value, or undefined once `signal` aborts (the call timed out or the client left). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
-/**
- * MRTR retry fields of a modern tools/call, resources/read or prompts/get (2026-07-28):
- * `inputResponses` (answers by key) and the echoed `requestState`.
- * @throws McpError −32602 naming the malformed field.
- */
-function mrtrInput(params: Record<string, unknown>): { responses: Record<string, unknown>; requestState?: string } {
-  const responses = params.inputResponses;
-  if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
-    throw new McpError(ErrorCode.InvalidParams, 'params.inputResponses must be an object of responses keyed like the inputRequests');
-  }
-  const requestState = params.requestState;
-  if (requestState !== undefined && typeof requestState !== 'string') {
-    throw new McpError(ErrorCode.InvalidParams, 'params.requestState must be a string');
-  }
-  const out: { responses: Record<string, unknown>; requestState?: string } = { responses: (responses as Record<string, unknown> | undefined) ?? {} };
-  if (requestState !== undefined) out.requestState = requestState;
-  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Server as NetServer, type Socket } from 'node:net';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 
 /** How an app drains on SIGTERM. */
 export interface GracefulShutdownOptions {
@@ -107,37 +107,12 @@ export class GracefulShutdown {
     const conn = this.conns.get(req.socket);
     if (conn) {
       conn.active++;
-      let done = false;
-      const end = () => {
-        if (done) return;
-        done = true;
-        conn.active--;
-        conn.streaming = false;
-        conn.idleSince = Date.now();
-      };
-      res.once('finish', end);
-      res.once('close', end);
-      const writeHead = res.writeHead;
-      // Sees headers passed to writeHead itself (the MCP transport passes them there): marks GET
-      // event streams, and while draining turns a `connection: keep-alive` there into `close`.
-      res.writeHead = ((...args: unknown[]) => {
-        const at = [1, 2].find((i) => typeof args[i] === 'object' && args[i] !== null && !Array.isArray(args[i]));
-        let type = String(res.getHeader('content-type') ?? '');
-        if (this.drainingSince !== undefined) res.setHeader('connection', 'close');
-        if (at !== undefined) {
-          // A copy: callers pass shared constants.
-          const headers = { ...(args[at] as Record<string, unknown>) };
-          for (const k of Object.keys(headers)) {
-            const lower = k.toLowerCase();
-            if (lower === 'content-type') type = String(headers[k]);
-            if (lower === 'connection' && this.drainingSince !== undefined) headers[k] = 'close';
-          }
-          args[at] = headers;
-        }
-        // Only a GET stream is open-ended; a POST answered as a stream is an in-flight call and is waited for.
-        if (req.method === 'GET' && /text\/event-stream/.test(type)) conn.streaming = true;
-        return (writeHead as (...a: unknown[]) => ServerResponse).apply(res, args);
-      }) as ServerResponse['writeHead'];
+      // Per request: two properties and one listener, no closures (this wraps every request of the server).
+      const tracked = res as TrackedResponse;
+      tracked[kTrack] = { conn, shutdown: this, writeHead: res.writeHead };
+      // `close` follows `finish` on a completed response and also fires on an aborted one.
+      res.on('close', onResponseClose);
+      res.writeHead = trackedWriteHead as ServerResponse['writeHead'];
     }
     if (this.drainingSince !== undefined) {
       // Node closes the socket after this response; the client's next request opens a new connection (to another replica).
@@ -184,6 +159,54 @@ export class GracefulShutdown {
     if (cut > 0) this.options.logger?.warn(result, 'shutdown bound reached: in-flight requests cut');
     return result;
   }
+}
+
+const kTrack = Symbol('graceful-shutdown.track');
+interface Track {
+  conn: Conn;
+  shutdown: GracefulShutdown;
+  writeHead: ServerResponse['writeHead'];
+}
+type TrackedResponse = ServerResponse & { [kTrack]?: Track };
+
+function onResponseClose(this: TrackedResponse): void {
+  const track = this[kTrack];
+  if (!track) return;
+  this[kTrack] = undefined;
+  track.conn.active--;
+  track.conn.streaming = false;
+  track.conn.idleSince = Date.now();
+}
+
+const EVENT_STREAM = /text\/event-stream/;
+
+/**
+ * Sees headers passed to writeHead itself (the MCP transport passes them there): marks GET
+ * event streams, and while draining turns a `connection: keep-alive` there into `close`.
+ */
+function trackedWriteHead(this: TrackedResponse, ...args: unknown[]): ServerResponse {
+  const track = this[kTrack];
+  const original = (track?.writeHead ?? ServerResponse.prototype.writeHead) as (...a: unknown[]) => ServerResponse;
+  if (!track) return original.apply(this, args);
+  const draining = track.shutdown.draining;
+  // The common case (a POST, not draining) has nothing to see or change.
+  if (!draining && this.req.method !== 'GET') return original.apply(this, args);
+  const at = typeof args[1] === 'object' && args[1] !== null && !Array.isArray(args[1]) ? 1 : typeof args[2] === 'object' && args[2] !== null && !Array.isArray(args[2]) ? 2 : undefined;
+  let type = String(this.getHeader('content-type') ?? '');
+  if (draining) this.setHeader('connection', 'close');
+  if (at !== undefined) {
+    // A copy: callers pass shared constants.
+    const headers = { ...(args[at] as Record<string, unknown>) };
+    for (const k of Object.keys(headers)) {
+      const lower = k.toLowerCase();
+      if (lower === 'content-type') type = String(headers[k]);
+      if (lower === 'connection' && draining) headers[k] = 'close';
+    }
+    args[at] = headers;
+  }
+  // Only a GET stream is open-ended; a POST answered as a stream is an in-flight call and is waited for.
+  if (this.req.method === 'GET' && EVENT_STREAM.test(type)) track.conn.streaming = true;
+  return original.apply(this, args);
 }
 
 /** Polls `done` every 25 ms until it is true or `ms` elapsed. */

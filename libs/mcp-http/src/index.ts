@@ -11,3 +11,4 @@ export type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStatus, TaskStore, Ta
 export { ParkedCalls, type ParkRelay, type ParkResume, type ParkedAsk, type ParkedCallsOptions } from './parked-calls';
 export type { StreamEventStore, StoredStreamEvent } from './stream-event-store';
 export type { ResumableStream } from './response-channel';
+export { SplicedResult, answerBuffer, answerLength, type EncodedAnswer } from './encoded-answer';

@@ -48,12 +48,35 @@ export interface UpstreamInvoker {
   getPrompt(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult>;
 }
 
-export interface McpHttpOptions {
+/**
+ * What the edge asks of its host application, in the order a request meets it: which tenant
+ * a request is for, who the caller is, whether the caller may run a tool, whether the request
+ * is admitted (rate limits, quotas), how it is observed (spans, metrics), and how non-local
+ * routes are called. One object, so a transport step never reaches for a loose hook.
+ */
+export interface EdgePolicy {
   /** Finds the target of a request from its path params / Host; undefined ⇒ 404 with a JSON-RPC error body. */
   resolveTarget(params: Record<string, string | undefined>, host: string | undefined): McpTarget | undefined;
+  /** Bearer-token check, run after the Host/Origin guard on every method; absent ⇒ the endpoint is open. */
+  authenticate?(req: import('fastify').FastifyRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome>;
+  /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */
+  authorizeTool?(target: McpTarget, tool: string, auth: AuthGranted): AuthDenied | undefined;
+  /**
+   * Admission of each classified JSON-RPC request (rate limits, quotas), before it runs: a
+   * refusal's error is the answer (its `httpStatus`), its headers are set on the response.
+   */
+  admit?(req: import('fastify').FastifyRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined>;
+  /** Tracing/metrics hook (the gateway supplies an OpenTelemetry one); the transport itself imports no telemetry. */
+  observe?: McpObserver;
+  /** Calls non-local routes (a tenant's upstream MCP servers); built-in servers with only local handlers omit it. */
+  upstream?: UpstreamInvoker;
+}
+
+export interface McpHttpOptions {
+  /** The host application's side of every request (tenant, auth, admission, telemetry, upstream). */
+  policy: EdgePolicy;
   /** In-process implementations (`LocalBundle`s) reachable through `{ kind: 'local' }` routes. */
   bundles: readonly LocalBundle[];
-  upstream?: UpstreamInvoker;
   /** Largest accepted POST body in bytes (413 above it). Default 1 MiB. */
   bodyLimit?: number;
   /** Legacy GET event stream: heartbeat interval and bounded lifetime. Defaults 15 s and 5 min. */
@@ -65,10 +88,6 @@ export interface McpHttpOptions {
   batchMaxResponseBytes?: number;
   /** Longest a single call may run before it is aborted with a tool error. Default 60 s. */
   callTimeoutMs?: number;
-  /** Tracing/metrics hook (the gateway supplies an OpenTelemetry one); the transport itself imports no telemetry. */
-  observe?: McpObserver;
-  /** Bearer-token check, run after the Host/Origin guard on every method; absent ⇒ the endpoint is open. */
-  authenticate?(req: import('fastify').FastifyRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome>;
   /**
    * Seals what travels through clients and back to any replica (legacy session ids,
    * server→client request ids, MRTR requestState). Replicas must share its keys; default: a
@@ -101,13 +120,6 @@ export interface McpHttpOptions {
   sseRetryMs?: number;
   /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
   sessions?: boolean;
-  /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */
-  authorizeTool?(target: McpTarget, tool: string, auth: AuthGranted): AuthDenied | undefined;
-  /**
-   * Admission of each classified JSON-RPC request (rate limits, quotas), before it runs: a
-   * refusal's error is the answer (its `httpStatus`), its headers are set on the response.
-   */
-  admit?(req: import('fastify').FastifyRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined>;
 }
 
 /** One request as admission sees it. */
@@ -171,7 +183,7 @@ export interface McpRequestObservation {
   /** Runs the dispatch (so work done for the request, such as upstream calls, is attributed to it). */
   run<T>(fn: () => Promise<T>): Promise<T>;
   /** The answer: `errorCode` is the JSON-RPC error code when it was an error; `body` the encoded response. */
-  end(result: { errorCode: number | undefined; httpStatus: number; body?: string | Buffer }): void;
+  end(result: { errorCode: number | undefined; httpStatus: number; body?: import('./encoded-answer').EncodedAnswer }): void;
 }
 
 /** Called once per JSON-RPC request (each member of a batch too) that reached a tenant. */

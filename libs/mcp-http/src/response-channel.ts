@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { SplicedResult, answerLength, type EncodedAnswer } from './encoded-answer';
 import type { StreamEventStore } from './stream-event-store';
 
 /** Makes a channel's SSE stream resumable: every event gets a sealed id and is stored. */
@@ -98,22 +99,34 @@ export class ResponseChannel {
   }
 
   /** Sends the final response (JSON body, or the last SSE event followed by the end of the stream). */
-  finish(body: string | Buffer, status = 200): void {
+  finish(body: EncodedAnswer, status = 200): void {
     if (this.ended) return;
     this.ended = true;
+    const raw = this.reply.raw;
     if (this.streaming) {
       const id = this.resume ? this.nextId(body.toString(), true) : '';
-      if (this.closed || this.reply.raw.destroyed) return;
-      this.reply.raw.write(`${id}event: message\ndata: `);
-      this.reply.raw.write(body);
-      this.reply.raw.end('\n\n');
+      if (this.closed || raw.destroyed) return;
+      raw.write(`${id}event: message\ndata: `);
+      writeAnswer(raw, body);
+      raw.end('\n\n');
       return;
     }
     // Straight to the socket: the body is final JSON (often precompiled bytes), so Fastify's
     // onSend/serialisation pipeline has nothing to add on this hot path.
     this.reply.hijack();
-    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-    this.reply.raw.writeHead(status, this.extraHeaders ? { ...headers, ...this.extraHeaders } : headers);
-    this.reply.raw.end(body);
+    const headers = { 'content-type': 'application/json', 'content-length': answerLength(body) };
+    raw.writeHead(status, this.extraHeaders ? { ...headers, ...this.extraHeaders } : headers);
+    if (body instanceof SplicedResult) {
+      // Node corks the socket on the first write until the next tick: the parts leave in one writev.
+      body.writeTo(raw);
+      raw.end();
+    } else {
+      raw.end(body);
+    }
   }
+}
+
+function writeAnswer(out: { write(chunk: string | Buffer): unknown }, body: EncodedAnswer): void {
+  if (body instanceof SplicedResult) body.writeTo(out);
+  else out.write(body);
 }

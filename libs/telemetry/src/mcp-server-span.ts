@@ -71,12 +71,9 @@ const spanBases = new LabelCache<SpanBase>(
   }),
   50_000,
 );
-const requestLabels = new LabelCache((tenant, method, tool, outcome) => Object.freeze({ tenant, method, tool, outcome }));
 const durationLabels = new LabelCache((method, tenant, errorType, tool) =>
   Object.freeze({ 'mcp.method.name': method, tenant, ...(errorType ? { 'error.type': errorType } : {}), ...(tool ? { 'gen_ai.tool.name': tool } : {}) }),
 );
-const errorLabels = new LabelCache((tenant, method, tool, error_code) => Object.freeze({ tenant, method, tool, error_code }));
-const protocolLabels = new LabelCache((era, protocol_version, surface, outcome) => Object.freeze({ era, protocol_version, surface, outcome }));
 
 /**
  * Starts the SERVER span of one MCP request per the OpenTelemetry MCP semantic conventions:
@@ -91,49 +88,69 @@ const protocolLabels = new LabelCache((era, protocol_version, surface, outcome) 
 export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions): McpServerSpan {
   const started = performance.now();
   const method = KNOWN_METHODS.has(info.method) ? info.method : 'other';
-  const tool = info.name ?? '';
   // The convention's carrier is `params._meta` (per message); the HTTP header is the fallback.
   const meta = info.params?._meta;
   const metaCarrier = meta && typeof meta === 'object' && typeof (meta as Record<string, unknown>).traceparent === 'string' ? (meta as Record<string, unknown>) : undefined;
-  const client = extractTraceContext(metaCarrier ?? info.headers);
+  const carrier = metaCarrier ?? info.headers;
+  // Most requests carry no client context: skip the propagator (it allocates a context).
+  const client = metaCarrier !== undefined || carrier.traceparent !== undefined ? extractTraceContext(carrier) : ROOT_CONTEXT;
   const clientSpan = trace.getSpanContext(client);
   // An MCP request is an entry point: its span is a root, or the client's child when trusted.
   // Never the ambient context: the http instrumentation runs ignored paths (the MCP routes)
   // with tracing suppressed, which would silently drop this span.
   let parent: Context = ROOT_CONTEXT;
-  const links: Link[] = [];
+  let links: Link[] | undefined;
   if (clientSpan) {
     if (options.clientContext === 'trust') parent = client;
-    else links.push({ context: clientSpan, attributes: { 'switchboard.link.reason': 'client traceparent (untrusted)' } });
+    else links = [{ context: clientSpan, attributes: { 'switchboard.link.reason': 'client traceparent (untrusted)' } }];
   }
+  const tool = info.name ?? '';
   const base = spanBases.get(info.tenantId, method, tool);
   const span = trace.getTracer('switchboard').startSpan(base.name, { kind: SpanKind.SERVER, links, attributes: base.attributes }, parent);
   if (span.isRecording()) {
     if (info.requestId !== undefined && info.requestId !== null) span.setAttribute('jsonrpc.request.id', String(info.requestId));
     if (info.clientIp) span.setAttribute('client.address', info.clientIp);
   }
-  const active = trace.setSpan(parent, span);
-  let era = '';
-  let version = '';
-  let surface = '';
-  let toolError = false;
-  return {
-    span,
-    classified(c) {
-      era = c.era;
-      version = c.protocolVersion;
-      surface = c.surfaceId;
-      span.setAttributes({ 'switchboard.era': era, 'mcp.protocol.version': version, 'switchboard.surface': surface });
-    },
-    toolFailed() {
-      toolError = true;
-    },
-    run(fn) {
-      return context.with(active, fn);
-    },
-    end(result) {
-      // −32029 (ErrorCode.RateLimited): refused by a rate limit or quota, not a failure of the request.
-      const outcome = result.errorCode === -32029 ? 'rate_limited' : result.errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok';
+  return new ServerSpan(span, parent, info.tenantId, method, tool, started, options.metrics !== false);
+}
+
+/** One object per request (methods on the prototype, no closures); the span's context is built only when a dispatch runs in it. */
+class ServerSpan implements McpServerSpan {
+  private era = '';
+  private version = '';
+  private surface = '';
+  private toolError = false;
+
+  constructor(
+    readonly span: Span,
+    private readonly parent: Context,
+    private readonly tenantId: string,
+    private readonly method: string,
+    private readonly tool: string,
+    private readonly started: number,
+    private readonly metrics: boolean,
+  ) {}
+
+  classified(c: { era: string; protocolVersion: string; surfaceId: string }): void {
+    this.era = c.era;
+    this.version = c.protocolVersion;
+    this.surface = c.surfaceId;
+    if (this.span.isRecording()) this.span.setAttributes({ 'switchboard.era': c.era, 'mcp.protocol.version': c.protocolVersion, 'switchboard.surface': c.surfaceId });
+  }
+
+  toolFailed(): void {
+    this.toolError = true;
+  }
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    return context.with(trace.setSpan(this.parent, this.span), fn);
+  }
+
+  end(result: { errorCode: number | undefined; httpStatus: number }): void {
+    const { span, toolError } = this;
+    // −32029 (ErrorCode.RateLimited): refused by a rate limit or quota, not a failure of the request.
+    const outcome = result.errorCode === -32029 ? 'rate_limited' : result.errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok';
+    if (span.isRecording()) {
       span.setAttribute('switchboard.outcome', outcome);
       span.setAttribute('http.response.status_code', result.httpStatus);
       if (result.errorCode !== undefined) {
@@ -146,19 +163,22 @@ export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions):
         span.setAttribute('error.type', 'tool_error');
         span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool_error' });
       }
-      span.end();
-      if (options.metrics === false) return;
-      const m = switchboardMetrics().mcp;
-      const budget = SeriesBudget.current();
-      const tenant = budget.tenant(info.tenantId);
-      const toolLabel = budget.tool(tenant, tool);
-      m.requests.add(1, requestLabels.get(tenant, method, toolLabel, outcome));
-      const errorType = metricErrorType(result.errorCode, toolError);
-      m.duration.record((performance.now() - started) / 1000, durationLabels.get(method, tenant, errorType, budget.histogramTool(tenant, toolLabel)));
-      if (outcome !== 'ok') m.errors.add(1, errorLabels.get(tenant, method, toolLabel, errorCodeLabel(result.errorCode)));
-      if (era) m.protocol.add(1, protocolLabels.get(era, version, surface, outcome));
-    },
-  };
+    }
+    span.end();
+    if (this.metrics) this.record(outcome, result.errorCode);
+  }
+
+  private record(outcome: string, errorCode: number | undefined): void {
+    const m = switchboardMetrics().mcp;
+    const budget = SeriesBudget.current();
+    const tenant = budget.tenant(this.tenantId);
+    const toolLabel = budget.tool(tenant, this.tool);
+    m.requests.add(1, tenant, this.method, toolLabel, outcome);
+    const errorType = metricErrorType(errorCode, this.toolError);
+    m.duration.record((performance.now() - this.started) / 1000, durationLabels.get(this.method, tenant, errorType, budget.histogramTool(tenant, toolLabel)));
+    if (outcome !== 'ok') m.errors.add(1, tenant, this.method, toolLabel, errorCodeLabel(errorCode));
+    if (this.era) m.protocol.add(1, this.era, this.version, this.surface, outcome);
+  }
 }
 
 /** The common JSON-RPC codes are kept; any other code (an upstream's own, rarer reserved ones) is `other`; tool errors are `0`. */

@@ -1,19 +1,20 @@
 import { metrics, type Counter, type Gauge, type Histogram, type Meter, type ObservableGauge, type UpDownCounter } from '@opentelemetry/api';
+import { CellCounter } from './cell-counter';
 
 /** Every instrument the Switchboard apps record, named once so dashboards and code agree. */
 export interface SwitchboardMetrics {
   mcp: {
     /** `mcp_server_requests_total{tenant,method,tool,outcome}` (tenant and tool series-budgeted). */
-    requests: Counter;
+    requests: CellCounter;
     /**
      * `mcp_server_operation_duration_seconds{mcp_method_name,tenant,error_type[,gen_ai_tool_name]}`: the
      * semconv `mcp.server.operation.duration` (tool label only for tenants that opted in).
      */
     duration: Histogram;
     /** `mcp_server_errors_total{tenant,method,tool,error_code}` (JSON-RPC errors and tool errors, code 0) */
-    errors: Counter;
+    errors: CellCounter;
     /** `mcp_server_protocol_requests_total{era,protocol_version,surface,outcome}` (no tenant: the protocol and client mix of the fleet). */
-    protocol: Counter;
+    protocol: CellCounter;
     /** `mcp_server_refusals_total{tenant,outcome,http_status}`: requests refused before any JSON-RPC method ran (401, 403, 404, 413, …). */
     refusals: Counter;
   };
@@ -75,14 +76,15 @@ export function switchboardMetrics(): SwitchboardMetrics {
     meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: SECONDS } });
   const value: SwitchboardMetrics = {
     mcp: {
-      requests: meter.createCounter('mcp.server.requests', { description: 'MCP requests answered, by tenant, method, tool and outcome' }),
+      // The per-request counters are summed in place and read at collection (see CellCounter).
+      requests: new CellCounter(meter, 'mcp.server.requests', { description: 'MCP requests answered, by tenant, method, tool and outcome' }, (tenant, method, tool, outcome) => ({ tenant, method, tool, outcome })),
       duration: meter.createHistogram('mcp.server.operation.duration', {
         description: 'MCP request duration as observed on the receiver from the time it was received until the result is sent',
         unit: 's',
         advice: { explicitBucketBoundaries: MCP_SECONDS },
       }),
-      errors: meter.createCounter('mcp.server.errors', { description: 'MCP requests answered with a JSON-RPC error or a tool error' }),
-      protocol: meter.createCounter('mcp.server.protocol.requests', { description: 'MCP requests by protocol era, version and client surface' }),
+      errors: new CellCounter(meter, 'mcp.server.errors', { description: 'MCP requests answered with a JSON-RPC error or a tool error' }, (tenant, method, tool, error_code) => ({ tenant, method, tool, error_code })),
+      protocol: new CellCounter(meter, 'mcp.server.protocol.requests', { description: 'MCP requests by protocol era, version and client surface' }, (era, protocol_version, surface, outcome) => ({ era, protocol_version, surface, outcome })),
       refusals: meter.createCounter('mcp.server.refusals', { description: 'MCP HTTP requests refused before a JSON-RPC method ran (auth, unknown tenant, Host/Origin, size, media type)' }),
     },
     upstream: {

@@ -6,6 +6,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { stringify } from 'yaml';
 import { loadGatewayConfig } from '../../src/config/config';
 import { createGateway } from '../../src/create-gateway';
+import { edgePaths } from '../../src/edge-server';
+import { GatewayRuntime } from '../../src/gateway-runtime';
 
 /** Repository root (tests run from anywhere). */
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
@@ -43,6 +45,8 @@ export async function startGateway(options: StartOptions): Promise<TestGateway> 
   const config = loadGatewayConfig({ TENANTS_FILE: file, LOG_LEVEL: 'silent', ...options.env });
   const app = await createGateway(config);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  const runtime = app.get(GatewayRuntime);
+  const edge = edgePaths(config);
   let baseUrl = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -55,7 +59,8 @@ export async function startGateway(options: StartOptions): Promise<TestGateway> 
     fastify,
     baseUrl,
     mcpUrl: (tenant) => `${baseUrl}/t/${tenant}/mcp`,
-    inject: (o) => fastify.inject(o),
+    // The MCP routes are on the runtime's own Fastify instance (mounted in front of Nest's on a real server).
+    inject: (o) => (typeof o.url === 'string' && edge.matches(o.url) ? runtime.edge : fastify).inject(o),
     close: async () => {
       await app.close();
       await rm(dir, { recursive: true, force: true });

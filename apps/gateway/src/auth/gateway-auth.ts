@@ -4,7 +4,7 @@ import type { AuthDenied, AuthGranted, AuthOutcome, McpTarget } from '@switchboa
 import type { TenantAuthSettings, TenantCatalog } from '@switchboard/catalog';
 import type { GatewayConfig } from '../config/config';
 import type { TenantDirectory } from '../tenants/tenant-directory';
-import { BearerVerifier, type TokenExpectations } from './bearer-verifier';
+import { BearerVerifier, type TokenExpectations, type VerifiedToken } from './bearer-verifier';
 import { missingScopes } from './scope-satisfies';
 
 const OPEN: AuthGranted = { ok: true, scopes: [] };
@@ -31,6 +31,7 @@ export class GatewayAuth {
   private readonly verifier: BearerVerifier;
   /** Keyed by the document object: a swapped document is a new key, so nothing stale survives a change. */
   private readonly protectedCache = new WeakMap<TenantCatalog, ProtectedTenant | null>();
+  private readonly grants = new WeakMap<VerifiedToken, AuthGranted>();
 
   constructor(
     private readonly config: GatewayConfig,
@@ -94,11 +95,18 @@ export class GatewayAuth {
     if (!m?.[1]) return this.challenge(t, 400, 'invalid_request', 'The Authorization header must be "Bearer <token>"');
     const token = m[1];
     const hit = this.verifier.cached(token, t.expect);
-    if (hit) return { ok: true, clientId: hit.clientId, subject: hit.subject, scopes: hit.scopes, token };
+    if (hit) return this.grantedFor(hit, token);
     return this.verifier.verify(token, t.expect).then((r): AuthOutcome => {
       if (!r.ok) return this.challenge(t, 401, 'invalid_token', r.description);
-      return { ok: true, clientId: r.token.clientId, subject: r.token.subject, scopes: r.token.scopes, token };
+      return this.grantedFor(r.token, token);
     });
+  }
+
+  /** One frozen grant per verified token (the cache's hit path allocates nothing per request). */
+  private grantedFor(verified: VerifiedToken, token: string): AuthGranted {
+    let granted = this.grants.get(verified);
+    if (!granted) this.grants.set(verified, (granted = Object.freeze({ ok: true as const, clientId: verified.clientId, subject: verified.subject, scopes: verified.scopes, token })));
+    return granted;
   }
 
   /**

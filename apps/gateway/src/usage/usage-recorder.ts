@@ -3,7 +3,7 @@ import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { TenantCallLogPolicy, TenantCatalog } from '@switchboard/catalog';
 import { limiterRedis, redactCaptured, usageStreamKey, type UsageRecord } from '@switchboard/limits';
-import type { McpRequestInfo, McpRequestObservation, McpTarget } from '@switchboard/mcp-http';
+import { answerLength, type EncodedAnswer, type McpRequestInfo, type McpRequestObservation, type McpTarget } from '@switchboard/mcp-http';
 
 export interface UsageRecorderOptions {
   redisUrl: string;
@@ -112,7 +112,7 @@ export class UsageRecorder {
     this.redis.disconnect();
   }
 
-  private push(info: McpRequestInfo, r: { surface: string; toolError: boolean; ms: number; errorCode: number | undefined; body?: string | Buffer }): void {
+  private push(info: McpRequestInfo, r: { surface: string; toolError: boolean; ms: number; errorCode: number | undefined; body?: EncodedAnswer }): void {
     const { serverId, tool } = this.whatWasCalled(info);
     const record: UsageRecord = {
       t: Date.now(),
@@ -127,7 +127,7 @@ export class UsageRecorder {
       ...(r.errorCode !== undefined ? { code: r.errorCode } : {}),
       ms: Math.round(r.ms * 100) / 100,
       in: info.bytesIn ?? 0,
-      out: r.body === undefined ? 0 : Buffer.byteLength(r.body),
+      out: r.body === undefined ? 0 : answerLength(r.body),
     };
     const policy = this.policies.get(info.tenantId);
     if (policy && LOGGED_METHODS.has(info.method)) {
@@ -157,7 +157,7 @@ export class UsageRecorder {
 }
 
 /** The `result` (or `error`) of an encoded JSON-RPC response; an SSE-framed or odd body is kept as text. */
-function resultOf(body: string | Buffer): unknown {
+function resultOf(body: EncodedAnswer): unknown {
   try {
     const parsed = JSON.parse(body.toString()) as { result?: unknown; error?: unknown };
     return parsed.result ?? parsed.error ?? null;

@@ -1,0 +1,161 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ErrorCode,
+  McpError,
+  classifyRequest,
+  encodeError,
+  isMethodOfEra,
+  resolveSurfaceId,
+  type JsonRpcRequest,
+  type RequestContext,
+} from '@switchboard/protocol';
+import type { DispatchInput } from './dispatch-input';
+import type { EncodedAnswer } from './encoded-answer';
+import { mintLegacySession, readLegacySession } from './legacy-session';
+import { header, type McpEdge } from './mcp-edge';
+import type { AuthGranted, McpRequestObservation, McpTarget } from './mcp-target';
+import type { ResponseChannel } from './response-channel';
+import { enableResume } from './resume-stream';
+import { TASK_METHODS } from './task-manager';
+
+/** Methods answered from precompiled bytes or constant results: nothing to cancel or time out. */
+const PRECOMPILED_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'initialize', 'server/discover', 'ping']);
+const NEVER_ABORTED = new AbortController().signal;
+
+/** One answered JSON-RPC request: its encoded response and HTTP status. */
+export interface Answer {
+  body: EncodedAnswer;
+  status: number;
+}
+
+/** What answering one request needs besides the edge (a batch member shares its batch's request). */
+export interface AnswerCall {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  target: McpTarget;
+  message: JsonRpcRequest;
+  /** The request's own response stream; absent for batch members. */
+  channel: ResponseChannel | undefined;
+  auth: AuthGranted | undefined;
+}
+
+/**
+ * Step 4: answers one JSON-RPC request — observed (span, metrics, usage), bounded in time
+ * when it can wait on anything, classified, admitted, dispatched. Wire errors become their
+ * JSON-RPC error with their HTTP status; anything else an internal error (logged).
+ */
+export async function answerRequest(edge: McpEdge, call: AnswerCall): Promise<Answer> {
+  const { message } = call;
+  // Lists answer from precompiled bytes and never wait on anything: they skip the timer,
+  // the abort controller and the close listener (the hot path stays allocation-light).
+  if (PRECOMPILED_METHODS.has(message.method)) return observed(edge, call, NEVER_ABORTED, false);
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error(`call exceeded ${edge.callTimeoutMs} ms`)), edge.callTimeoutMs);
+  // Watch the response, not the request: Node emits the request's `close` as soon as its
+  // body has been read, which would abort every call that outlives the upload.
+  const res = call.reply.raw;
+  const onClose = () => {
+    // A stored stream's client may come back with Last-Event-ID: the call goes on (bounded by its timeout).
+    if (!res.writableFinished && !call.channel?.isResumable) abort.abort(new Error('client closed the connection'));
+  };
+  res.once('close', onClose);
+  try {
+    return await observed(edge, call, abort.signal, true);
+  } finally {
+    clearTimeout(timer);
+    res.off('close', onClose);
+  }
+}
+
+async function observed(edge: McpEdge, call: AnswerCall, signal: AbortSignal, cancellable: boolean): Promise<Answer> {
+  const { req, target, message } = call;
+  const observation = edge.policy.observe?.onRequest({
+    tenantId: target.tenantId,
+    method: message.method,
+    name: knownName(target, message),
+    headers: req.headers,
+    auth: call.auth,
+    clientIp: req.ip,
+    params: message.params,
+    bytesIn: Buffer.isBuffer(req.body) ? req.body.length : 0,
+    requestId: message.id,
+  });
+  let errorCode: number | undefined;
+  let status = 200;
+  let body: EncodedAnswer | undefined;
+  try {
+    body = await classifyAndDispatch(edge, call, signal, cancellable, observation);
+    return { body, status };
+  } catch (err) {
+    if (err instanceof McpError) {
+      errorCode = err.code;
+      status = err.httpStatus;
+      body = encodeError(message.id, err);
+    } else {
+      errorCode = ErrorCode.InternalError;
+      req.log.error({ err, method: message.method }, 'request failed');
+      body = encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error'));
+    }
+    return { body, status };
+  } finally {
+    observation?.end({ errorCode, httpStatus: status, body });
+  }
+}
+
+async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, signal: AbortSignal, cancellable: boolean, observation: McpRequestObservation | undefined): Promise<EncodedAnswer> {
+  const { req, target, message, channel, auth } = call;
+  const context = classifyRequest(message, req.headers);
+  if (context.era === 'legacy') {
+    applyLegacySession(edge, req, target, message, context, channel);
+    if (channel && edge.streamEvents) enableResume(channel, edge.streamEvents, edge.sealer, target.tenantId, edge.sseRetryMs);
+  }
+  // The tasks extension's methods join 2026-07-28 (the dispatcher gates them on the declared extension).
+  if (!isMethodOfEra(message.method, context.era) && !(context.era === 'modern' && TASK_METHODS.has(message.method))) {
+    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method} (not part of protocol ${context.protocolVersion})`, undefined, context.era === 'modern' ? 404 : 200);
+  }
+  const admit = edge.policy.admit;
+  if (admit) {
+    const refusal = await admit.call(edge.policy, req, target, { message, era: context.era, auth });
+    if (refusal) {
+      for (const name in refusal.headers) call.reply.raw.setHeader(name, refusal.headers[name]!);
+      throw refusal.error;
+    }
+  }
+  const surfaceId = resolveSurfaceId(
+    { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: header(req, 'origin'), userAgent: header(req, 'user-agent') },
+    target.surfaceRules,
+  );
+  const input: DispatchInput = { message, context, target, surfaceId, sink: channel, signal, auth, headers: req.headers, toolErrors: observation };
+  if (!observation) return edge.dispatcher.dispatch(input);
+  observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
+  // Only calls can make outgoing requests whose spans need this one as their parent.
+  return cancellable ? observation.run(() => edge.dispatcher.dispatch(input)) : edge.dispatcher.dispatch(input);
+}
+
+/**
+ * Legacy sessions without server state: `initialize` gets a sealed `Mcp-Session-Id`
+ * holding the client's capabilities; later requests that carry it get them back (so a
+ * call knows it may send elicitation / sampling / roots requests). An id this server did
+ * not issue, or another tenant's, is 404 (the spec's "session not found": re-initialize).
+ */
+function applyLegacySession(edge: McpEdge, req: FastifyRequest, target: McpTarget, message: JsonRpcRequest, context: RequestContext, channel: ResponseChannel | undefined): void {
+  if (!edge.sessions) return;
+  if (message.method === 'initialize') {
+    channel?.setHeader('mcp-session-id', mintLegacySession(edge.sealer, { tenantId: target.tenantId, protocolVersion: context.protocolVersion, capabilities: context.clientCapabilities ?? {} }));
+    return;
+  }
+  const sessionId = header(req, 'mcp-session-id');
+  if (sessionId === undefined) return;
+  const session = readLegacySession(edge.sealer, target.tenantId, sessionId);
+  if (!session) throw new McpError(ErrorCode.InvalidRequest, 'Session not found: this Mcp-Session-Id was not issued for this endpoint (send initialize again)', undefined, 404);
+  if (context.clientCapabilities === undefined) context.clientCapabilities = session.capabilities;
+}
+
+/** The tool / prompt name of a request, only when the tenant's catalog has it (an arbitrary client string must not become a metric label). */
+function knownName(target: McpTarget, message: JsonRpcRequest): string | undefined {
+  const name = message.params?.name;
+  if (typeof name !== 'string') return undefined;
+  if (message.method === 'tools/call') return target.catalog.tool(name) ? name : undefined;
+  if (message.method === 'prompts/get') return target.catalog.prompt(name) ? name : undefined;
+  return undefined;
+}
