@@ -1,15 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  buildCatalogSnapshot,
   buildTenantDocument,
-  hashSnapshot,
   snapshotFromBundle,
   toolDefinitionsFromJson,
-  type CatalogSnapshot,
   type LocalBundle,
-  type PromptEntry,
-  type ResourceEntry,
-  type ResourceTemplateEntry,
+  type SnapshotPart,
   type ToolEntry,
 } from '@switchboard/catalog';
 import { readTenantSeed, TenantSeedError, type TenantSeed, type UpstreamSpec } from '@switchboard/tenant-config';
@@ -159,16 +156,9 @@ export class FileCatalogSource implements CatalogSource {
 
   private build(seed: TenantSeed): TenantCatalog {
     const tenant = seed.settings;
-    const tools: ToolEntry[] = [];
-    const resources: ResourceEntry[] = [];
-    const resourceTemplates: ResourceTemplateEntry[] = [];
-    const prompts: PromptEntry[] = [];
-    const add = (snap: Pick<CatalogSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>, only?: string[]) => {
-      tools.push(...(only ? snap.tools.filter((t) => only.includes(t.definition.name)) : snap.tools));
-      resources.push(...snap.resources);
-      resourceTemplates.push(...snap.resourceTemplates);
-      prompts.push(...snap.prompts);
-    };
+    const parts: SnapshotPart[] = [];
+    const add = (snap: SnapshotPart & { tools: readonly ToolEntry[] }, only?: string[]) =>
+      parts.push({ ...snap, tools: only ? snap.tools.filter((t) => only.includes(t.definition.name)) : snap.tools });
     let instructions = seed.instructions;
     for (const spec of seed.catalogs) {
       if ('builtin' in spec && spec.builtin !== 'chain') {
@@ -186,35 +176,18 @@ export class FileCatalogSource implements CatalogSource {
       if (!found) continue;
       const base = { kind: 'upstream' as const, serverId: spec.id, url: spec.url, headers: spec.headers, stateful: spec.stateful };
       const prefix = spec.prefix ?? '';
-      for (const def of found.tools) tools.push({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } });
-      for (const def of found.resources) resources.push({ definition: def, route: { ...base, upstreamName: def.uri } });
-      for (const def of found.resourceTemplates) resourceTemplates.push({ definition: def, route: { ...base, upstreamName: def.uriTemplate } });
-      for (const def of found.prompts) prompts.push({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } });
+      parts.push({
+        tools: found.tools.map((def) => ({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } })),
+        resources: found.resources.map((def) => ({ definition: def, route: { ...base, upstreamName: def.uri } })),
+        resourceTemplates: found.resourceTemplates.map((def) => ({ definition: def, route: { ...base, upstreamName: def.uriTemplate } })),
+        prompts: found.prompts.map((def) => ({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } })),
+      });
     }
     // Two catalogs (e.g. two upstreams) may offer the same name or URI; the catalog refuses
     // duplicates, so keep the first rather than failing the whole tenant at boot.
-    const firstOf = <T>(kind: string, items: T[], key: (item: T) => string): T[] => {
-      const seen = new Set<string>();
-      return items.filter((item) => {
-        const k = key(item);
-        if (seen.has(k)) {
-          this.options.logger.warn({ tenant: tenant.id, [kind]: k }, `duplicate ${kind}; keeping the first`);
-          return false;
-        }
-        seen.add(k);
-        return true;
-      });
-    };
-    const content = {
-      tenantId: tenant.id,
-      server: { name: `switchboard-${tenant.id}`, version: '0.1.0', title: tenant.name, description: tenant.description },
-      instructions,
-      tools: firstOf('tool', tools, (t) => t.definition.name),
-      resources: firstOf('resource', resources, (r) => r.definition.uri),
-      resourceTemplates: firstOf('resourceTemplate', resourceTemplates, (r) => r.definition.uriTemplate),
-      prompts: firstOf('prompt', prompts, (p) => p.definition.name),
-    };
-    const snapshot: CatalogSnapshot = { ...content, version: hashSnapshot(content) };
+    const snapshot = buildCatalogSnapshot({ ...tenant, instructions }, parts, {
+      onDuplicate: (kind, key) => this.options.logger.warn({ tenant: tenant.id, [kind]: key }, `duplicate ${kind}; keeping the first`),
+    });
     return buildTenantDocument(tenant, snapshot);
   }
 }
