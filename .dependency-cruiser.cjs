@@ -8,7 +8,7 @@
 const LIB_LAYERS = [
   ['protocol', 'net-guard', 'secret-box', 'telemetry', 'redis-connection'],
   ['catalog'],
-  ['limits', 'mcp-http', 'tenant-config'],
+  ['limits', 'mcp-http', 'tenant-config', 'fixtures'],
 ];
 const APPS = ['auth', 'chain-reader', 'console', 'gateway', 'registry'];
 
@@ -57,6 +57,14 @@ module.exports = {
       to: { path: ws('apps', APPS) },
     },
     ...libRules,
+    {
+      name: 'no-fixtures-in-production',
+      comment:
+        "libs/fixtures (demo and conformance catalogs) stays out of production code: the gateway imports it by a name held in a variable when a tenant names a builtin (apps/gateway/src/catalog-source/load-fixtures.ts); tests may import it.",
+      severity: 'error',
+      from: { path: '^(?:apps|libs)/[^/]+/src/', pathNot: ['\\.spec\\.tsx?$', '^libs/fixtures/'] },
+      to: { path: ws('libs', ['fixtures']) },
+    },
     {
       name: 'no-app-imports-app',
       comment: "An app (src, tests or e2e support) never imports another app; e2e exceptions are listed in E2E_EXCEPTIONS.",

@@ -11,14 +11,11 @@ import {
 } from '@switchboard/catalog';
 import { readTenantSeed, TenantSeedError, type TenantSeed, type UpstreamSpec } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
-import { demoBundle } from '../builtin/demo/demo-bundle';
-import { conformanceBundle } from '../builtin/conformance/conformance-bundle';
-import { fixtureBundle } from '../builtin/fixture/fixture-bundle';
 import { ConfigError } from '../config/config';
 import { discoverUpstream, type DiscoveredCatalog } from '../upstream/discover-upstream';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
+import { loadFixtures, type FixturesPackage } from './load-fixtures';
 
-const BUILTIN_BUNDLES: Record<'demo' | 'conformance', LocalBundle> = { demo: demoBundle, conformance: conformanceBundle };
 const DISCOVERY_TIMEOUT_MS = 10_000;
 const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 
@@ -33,13 +30,15 @@ export interface FileCatalogSourceOptions {
 /**
  * Tenant documents from the development seed (`config/tenants.yaml`, read and validated once by
  * libs/tenant-config's `readTenantSeed`; `seed: registry` tenants are left to the registry):
- * settings as the seed gives them, catalogs from built-in bundles, fixture files, and upstream
+ * settings as the seed gives them, catalogs from built-in bundles and fixture files (both from
+ * libs/fixtures, imported only when a tenant names one), and upstream
  * MCP servers discovered at boot with the SDK client (rediscovered in the background while an
  * upstream is unreachable, so one dead upstream never stops the gateway from serving).
  */
 export class FileCatalogSource implements CatalogSource {
   private entries: TenantSeed[] = [];
   private readonly bundleList: LocalBundle[] = [];
+  private readonly builtins = new Map<string, LocalBundle>();
   private readonly discovered = new Map<string, DiscoveredCatalog>();
   private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -71,7 +70,10 @@ export class FileCatalogSource implements CatalogSource {
       for (const spec of tenant.catalogs) {
         if ('builtin' in spec && spec.builtin !== 'chain' && !seen.has(spec.builtin)) {
           seen.add(spec.builtin);
-          this.bundleList.push(BUILTIN_BUNDLES[spec.builtin]);
+          const bundle = (await this.fixtures(tenant, `builtin: ${spec.builtin}`)).builtinBundle(spec.builtin);
+          if (!bundle) throw new ConfigError(`Tenant "${tenant.settings.id}": no builtin bundle named "${spec.builtin}"`);
+          this.builtins.set(spec.builtin, bundle);
+          this.bundleList.push(bundle);
         }
         if ('builtin' in spec && spec.builtin === 'chain' && !this.options.chainReaderUrl) {
           this.options.logger.warn({ tenant: tenant.settings.id }, 'builtin: chain is configured but CHAIN_READER_URL is not set; the chain tools are left out');
@@ -87,9 +89,18 @@ export class FileCatalogSource implements CatalogSource {
           } catch (err) {
             throw new ConfigError(`Tenant "${tenant.settings.id}": cannot load fixture ${fixturePath}: ${(err as Error).message}`, { cause: err });
           }
-          this.bundleList.push(fixtureBundle(id, toolDefinitionsFromJson(json)));
+          this.bundleList.push((await this.fixtures(tenant, `fixture: ${spec.fixture}`)).fixtureBundle(id, toolDefinitionsFromJson(json)));
         }
       }
+    }
+  }
+
+  /** libs/fixtures, for a tenant naming one of its catalogs; a ConfigError naming both when this build lacks it. */
+  private async fixtures(tenant: TenantSeed, catalog: string): Promise<FixturesPackage> {
+    try {
+      return await loadFixtures();
+    } catch (err) {
+      throw new ConfigError(`Tenant "${tenant.settings.id}": catalog "${catalog}" needs the development fixtures: ${(err as Error).message}`, { cause: err });
     }
   }
 
@@ -162,7 +173,9 @@ export class FileCatalogSource implements CatalogSource {
     let instructions = seed.instructions;
     for (const spec of seed.catalogs) {
       if ('builtin' in spec && spec.builtin !== 'chain') {
-        const snap = snapshotFromBundle(tenant.id, BUILTIN_BUNDLES[spec.builtin]);
+        const bundle = this.builtins.get(spec.builtin); // read() loaded every builtin the seed names
+        if (!bundle) continue;
+        const snap = snapshotFromBundle(tenant.id, bundle);
         add(snap, spec.tools);
         instructions ??= snap.instructions;
       } else if ('fixture' in spec) {
