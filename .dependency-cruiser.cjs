@@ -9,6 +9,8 @@ const LIB_LAYERS = [
   ['protocol', 'net-guard', 'secret-box', 'telemetry', 'redis-connection'],
   ['catalog'],
   ['limits', 'mcp-http', 'tenant-config', 'fixtures'],
+  // Test-only harness pieces; may use any lib (rule no-testing-in-production keeps it out of production code).
+  ['testing'],
 ];
 const APPS = ['auth', 'chain-reader', 'console', 'gateway', 'registry'];
 
@@ -21,16 +23,15 @@ const ws = (dir, names) => `^(?:${dir}/(?:${names.join('|')})/|@switchboard/(?:$
  * together). Narrow on purpose: new entries need a reason here; the way out is a shared testing package.
  */
 const E2E_EXCEPTIONS = [
-  // gateway e2e drives the registry harness and the auth OAuth flow.
+  // gateway e2e drives the registry harness.
   ['^apps/gateway/e2e/telemetry\\.spec\\.ts$', '^apps/registry/e2e/support/harness\\.ts$'],
-  ['^apps/gateway/e2e/support/boot-client\\.ts$', '^apps/auth/e2e/support/oauth-flow\\.ts$'],
   // ops-manifests checks each app's config loader against the k8s manifests (config is the contract under test).
   ['^apps/gateway/e2e/ops-manifests\\.spec\\.ts$', '^apps/(?:auth|chain-reader|registry)/src/config\\.ts$'],
   // auth's platform harness boots a gateway in-process; connector-call uses the gateway's test upstream.
   ['^apps/auth/e2e/support/platform\\.ts$', '^apps/gateway/src/(?:config/config|create-gateway)\\.ts$'],
   ['^apps/auth/e2e/connector-call\\.spec\\.ts$', '^apps/gateway/e2e/support/upstream-server\\.ts$'],
-  // registry e2e signs in through the auth service's harnesses.
-  ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|browser|oauth-flow|test-idp|platform)\\.ts$'],
+  // registry e2e boots the auth service in-process (its harness) to sign in; the browser and OAuth flow are libs/testing's.
+  ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|test-idp|platform)\\.ts$'],
 ];
 
 const libRules = LIB_LAYERS.flatMap((layer, i) => {
@@ -42,7 +43,8 @@ const libRules = LIB_LAYERS.flatMap((layer, i) => {
     from: { path: `^libs/${lib}/` },
     to: {
       path: ws('libs', LIB_LAYERS.flat()),
-      pathNot: lower.length ? [ws('libs', [lib]), ws('libs', lower)] : [ws('libs', [lib])],
+      // libs/testing is exempt here: a lib's tests may use it, and no-testing-in-production keeps it out of every lib's src.
+      pathNot: [ws('libs', [lib, 'testing']), ...(lower.length ? [ws('libs', lower)] : [])],
     },
   }));
 });
@@ -64,6 +66,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^(?:apps|libs)/[^/]+/src/', pathNot: ['\\.spec\\.tsx?$', '^libs/fixtures/'] },
       to: { path: ws('libs', ['fixtures']) },
+    },
+    {
+      name: 'no-testing-in-production',
+      comment: 'libs/testing holds e2e harness pieces: only tests (specs, e2e/) import it.',
+      severity: 'error',
+      from: { path: '^(?:apps|libs)/[^/]+/src/', pathNot: ['\\.spec\\.tsx?$', '^libs/testing/'] },
+      to: { path: ws('libs', ['testing']) },
     },
     {
       name: 'no-app-imports-app',

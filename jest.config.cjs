@@ -14,6 +14,7 @@ module.exports = {
     preset('limits', 'libs/limits'),
     preset('redis-connection', 'libs/redis-connection'),
     preset('fixtures', 'libs/fixtures'),
+    preset('testing', 'libs/testing'),
     preset('gateway', 'apps/gateway'),
     preset('chain-reader', 'apps/chain-reader'),
     preset('registry', 'apps/registry'),

@@ -1,0 +1,5 @@
+// Test-only harness pieces shared by several apps' e2e suites (never imported by production code:
+// rule no-testing-in-production). Nothing here boots one of our apps; app harnesses stay in that app's e2e/support.
+export { freePort } from './free-port';
+export { parseForm, TestBrowser } from './browser';
+export { approve, authorizeUrl, decodeJwt, obtainTokens, pkcePair, register, registerPublicClient, token, type AuthorizeParams, type Json } from './oauth-flow';
