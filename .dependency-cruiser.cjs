@@ -27,9 +27,8 @@ const E2E_EXCEPTIONS = [
   ['^apps/gateway/e2e/telemetry\\.spec\\.ts$', '^apps/registry/e2e/support/harness\\.ts$'],
   // ops-manifests checks each app's config loader against the k8s manifests (config is the contract under test).
   ['^apps/gateway/e2e/ops-manifests\\.spec\\.ts$', '^apps/(?:auth|chain-reader|registry)/src/config\\.ts$'],
-  // auth's platform harness boots a gateway in-process; connector-call uses the gateway's test upstream.
+  // auth's platform harness boots a gateway in-process.
   ['^apps/auth/e2e/support/platform\\.ts$', '^apps/gateway/src/(?:config/config|create-gateway)\\.ts$'],
-  ['^apps/auth/e2e/connector-call\\.spec\\.ts$', '^apps/gateway/e2e/support/upstream-server\\.ts$'],
   // registry e2e boots the auth service in-process (its harness) to sign in; the browser and OAuth flow are libs/testing's.
   ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|test-idp|platform)\\.ts$'],
 ];

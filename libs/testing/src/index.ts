@@ -3,3 +3,6 @@
 export { freePort } from './free-port';
 export { parseForm, TestBrowser } from './browser';
 export { approve, authorizeUrl, decodeJwt, obtainTokens, pkcePair, register, registerPublicClient, token, type AuthorizeParams, type Json } from './oauth-flow';
+export { listenLoopback, readJsonBody, type LoopbackServer } from './loopback-server';
+export { HangingCalls, serveStateless } from './sdk-upstream';
+export { TestUpstream, type SeenRequest, type UpstreamOptions } from './test-upstream';
