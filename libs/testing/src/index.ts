@@ -6,3 +6,4 @@ export { approve, authorizeUrl, decodeJwt, obtainTokens, pkcePair, register, reg
 export { listenLoopback, readJsonBody, type LoopbackServer } from './loopback-server';
 export { HangingCalls, serveStateless } from './sdk-upstream';
 export { TestUpstream, type SeenRequest, type UpstreamOptions } from './test-upstream';
+export { sseEvents, sseMessages, type SseEvent } from './sse-events';
