@@ -18,13 +18,12 @@ const APPS = ['auth', 'chain-reader', 'console', 'gateway', 'registry'];
 const ws = (dir, names) => `^(?:${dir}/(?:${names.join('|')})/|@switchboard/(?:${names.join('|')})(?:/|$))`;
 
 /**
- * Cross-app imports between test harnesses that exist today. Each is a test file or e2e support
- * file booting a neighbour service in-process (the platform tests need auth + gateway + registry
- * together). Narrow on purpose: new entries need a reason here; the way out is a shared testing package.
+ * Cross-app imports between test harnesses that remain. Shared harness pieces live in libs/testing;
+ * what is left boots a neighbour service in-process from its src (auth + gateway together for the
+ * platform tests) or checks another app's config loader. Narrow on purpose: new entries need a reason
+ * here; the way out is libs/testing, or booting the neighbour's build as a process (libs/testing built-apps.ts).
  */
 const E2E_EXCEPTIONS = [
-  // gateway e2e drives the registry harness.
-  ['^apps/gateway/e2e/telemetry\\.spec\\.ts$', '^apps/registry/e2e/support/harness\\.ts$'],
   // ops-manifests checks each app's config loader against the k8s manifests (config is the contract under test).
   ['^apps/gateway/e2e/ops-manifests\\.spec\\.ts$', '^apps/(?:auth|chain-reader|registry)/src/config\\.ts$'],
   // auth's platform harness boots a gateway in-process.

@@ -5,5 +5,21 @@ export { parseForm, TestBrowser } from './browser';
 export { approve, authorizeUrl, decodeJwt, obtainTokens, pkcePair, register, registerPublicClient, token, type AuthorizeParams, type Json } from './oauth-flow';
 export { listenLoopback, readJsonBody, type LoopbackServer } from './loopback-server';
 export { HangingCalls, serveStateless } from './sdk-upstream';
+export { pollUntil } from './poll-until';
 export { TestUpstream, type SeenRequest, type UpstreamOptions } from './test-upstream';
 export { sseEvents, sseMessages, type SseEvent } from './sse-events';
+export {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  REDIS_URL,
+  registerAndDiscover,
+  REPO_ROOT,
+  spawnApp,
+  startGateway,
+  startRegistry,
+  testEnv,
+  type ApiResult,
+  type Proc,
+} from './built-apps';
