@@ -8,7 +8,9 @@
 const LIB_LAYERS = [
   ['protocol', 'net-guard', 'secret-box', 'telemetry', 'redis-connection'],
   ['catalog'],
-  ['limits', 'mcp-http', 'tenant-config'],
+  ['limits', 'mcp-http', 'tenant-config', 'fixtures'],
+  // Test-only harness pieces; may use any lib (rule no-testing-in-production keeps it out of production code).
+  ['testing'],
 ];
 const APPS = ['auth', 'chain-reader', 'console', 'gateway', 'registry'];
 
@@ -16,21 +18,18 @@ const APPS = ['auth', 'chain-reader', 'console', 'gateway', 'registry'];
 const ws = (dir, names) => `^(?:${dir}/(?:${names.join('|')})/|@switchboard/(?:${names.join('|')})(?:/|$))`;
 
 /**
- * Cross-app imports between test harnesses that exist today. Each is a test file or e2e support
- * file booting a neighbour service in-process (the platform tests need auth + gateway + registry
- * together). Narrow on purpose: new entries need a reason here; the way out is a shared testing package.
+ * Cross-app imports between test harnesses that remain. Shared harness pieces live in libs/testing;
+ * what is left boots a neighbour service in-process from its src (auth + gateway together for the
+ * platform tests) or checks another app's config loader. Narrow on purpose: new entries need a reason
+ * here; the way out is libs/testing, or booting the neighbour's build as a process (libs/testing built-apps.ts).
  */
 const E2E_EXCEPTIONS = [
-  // gateway e2e drives the registry harness and the auth OAuth flow.
-  ['^apps/gateway/e2e/telemetry\\.spec\\.ts$', '^apps/registry/e2e/support/harness\\.ts$'],
-  ['^apps/gateway/e2e/support/boot-client\\.ts$', '^apps/auth/e2e/support/oauth-flow\\.ts$'],
   // ops-manifests checks each app's config loader against the k8s manifests (config is the contract under test).
   ['^apps/gateway/e2e/ops-manifests\\.spec\\.ts$', '^apps/(?:auth|chain-reader|registry)/src/config\\.ts$'],
-  // auth's platform harness boots a gateway in-process; connector-call uses the gateway's test upstream.
+  // auth's platform harness boots a gateway in-process.
   ['^apps/auth/e2e/support/platform\\.ts$', '^apps/gateway/src/(?:config/config|create-gateway)\\.ts$'],
-  ['^apps/auth/e2e/connector-call\\.spec\\.ts$', '^apps/gateway/e2e/support/upstream-server\\.ts$'],
-  // registry e2e signs in through the auth service's harnesses.
-  ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|browser|oauth-flow|test-idp|platform)\\.ts$'],
+  // registry e2e boots the auth service in-process (its harness) to sign in; the browser and OAuth flow are libs/testing's.
+  ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|test-idp|platform)\\.ts$'],
 ];
 
 const libRules = LIB_LAYERS.flatMap((layer, i) => {
@@ -42,7 +41,8 @@ const libRules = LIB_LAYERS.flatMap((layer, i) => {
     from: { path: `^libs/${lib}/` },
     to: {
       path: ws('libs', LIB_LAYERS.flat()),
-      pathNot: lower.length ? [ws('libs', [lib]), ws('libs', lower)] : [ws('libs', [lib])],
+      // libs/testing is exempt here: a lib's tests may use it, and no-testing-in-production keeps it out of every lib's src.
+      pathNot: [ws('libs', [lib, 'testing']), ...(lower.length ? [ws('libs', lower)] : [])],
     },
   }));
 });
@@ -57,6 +57,21 @@ module.exports = {
       to: { path: ws('apps', APPS) },
     },
     ...libRules,
+    {
+      name: 'no-fixtures-in-production',
+      comment:
+        "libs/fixtures (demo and conformance catalogs) stays out of production code: the gateway imports it by a name held in a variable when a tenant names a builtin (apps/gateway/src/catalog-source/load-fixtures.ts); tests may import it.",
+      severity: 'error',
+      from: { path: '^(?:apps|libs)/[^/]+/src/', pathNot: ['\\.spec\\.tsx?$', '^libs/fixtures/'] },
+      to: { path: ws('libs', ['fixtures']) },
+    },
+    {
+      name: 'no-testing-in-production',
+      comment: 'libs/testing holds e2e harness pieces: only tests (specs, e2e/) import it.',
+      severity: 'error',
+      from: { path: '^(?:apps|libs)/[^/]+/src/', pathNot: ['\\.spec\\.tsx?$', '^libs/testing/'] },
+      to: { path: ws('libs', ['testing']) },
+    },
     {
       name: 'no-app-imports-app',
       comment: "An app (src, tests or e2e support) never imports another app; e2e exceptions are listed in E2E_EXCEPTIONS.",

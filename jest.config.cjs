@@ -13,6 +13,8 @@ module.exports = {
     preset('mcp-http', 'libs/mcp-http'),
     preset('limits', 'libs/limits'),
     preset('redis-connection', 'libs/redis-connection'),
+    preset('fixtures', 'libs/fixtures'),
+    preset('testing', 'libs/testing'),
     preset('gateway', 'apps/gateway'),
     preset('chain-reader', 'apps/chain-reader'),
     preset('registry', 'apps/registry'),

@@ -15,14 +15,21 @@ const tree = {
   'libs/catalog/src/index.ts': "import { a } from '../../protocol/src/index';\nexport const b = a;\n",
   'apps/gateway/src/main.ts': "import { b } from '../../../libs/catalog/src/index';\nimport { c } from './own';\nexport const d = b + c;\n",
   'apps/gateway/src/own.ts': 'export const c = 1;\n',
+  'libs/fixtures/src/index.ts': "import { b } from '../../catalog/src/index';\nexport const demo = b;\n",
+  'libs/testing/src/index.ts': 'export const port = 1;\n',
+  'apps/gateway/e2e/uses-testing.spec.ts': "import { port } from '../../../libs/testing/src/index';\nexport const v = port;\n",
+  'apps/gateway/src/own.spec.ts': "import { demo } from '../../../libs/fixtures/src/index';\nexport const t = demo;\n",
   // wrong: a lib importing a higher lib, a lib importing an app, an app importing another app's src,
-  // a lib importing an app by its package name, a listed e2e file importing another app's src, an unlisted e2e file reaching into another app's e2e support
+  // a lib importing an app by its package name, a listed e2e file importing another app's src, an unlisted e2e file reaching into another app's e2e support,
+  // production code importing the fixtures (a spec may) or the test harnesses (e2e may)
   'libs/protocol/src/up.ts': "import { b } from '../../catalog/src/index';\nexport const e = b;\n",
   'libs/catalog/src/app.ts': "import { d } from '../../../apps/gateway/src/main';\nexport const f = d;\n",
   'libs/mcp-http/src/bare.ts': "import { x } from '@switchboard/gateway';\nexport const k = x;\n",
   'apps/auth/src/reach.ts': "import { c } from '../../gateway/src/own';\nexport const g = c;\n",
   'apps/registry/e2e/reach.spec.ts': "import { c } from '../../gateway/src/own';\nexport const h = c;\n",
   'apps/auth/e2e/support/x.ts': 'export const i = 1;\n',
+  'apps/auth/src/harness.ts': "import { port } from '../../../libs/testing/src/index';\nexport const w = port;\n",
+  'apps/gateway/src/demo.ts': "import { demo } from '../../../libs/fixtures/src/index';\nexport const u = demo;\n",
   'apps/gateway/e2e/unlisted.spec.ts': "import { i } from '../../auth/e2e/support/x';\nexport const j = i;\n",
 };
 const expected = [
@@ -32,6 +39,8 @@ const expected = [
   'e2e-exception apps/registry/e2e/reach.spec.ts -> apps/gateway/src/own.ts',
   'no-lib-imports-app libs/mcp-http/src/bare.ts -> @switchboard/gateway',
   'no-app-imports-app apps/gateway/e2e/unlisted.spec.ts -> apps/auth/e2e/support/x.ts',
+  'no-fixtures-in-production apps/gateway/src/demo.ts -> libs/fixtures/src/index.ts',
+  'no-testing-in-production apps/auth/src/harness.ts -> libs/testing/src/index.ts',
 ].sort();
 
 const dir = mkdtempSync(join(tmpdir(), 'boundaries-'));

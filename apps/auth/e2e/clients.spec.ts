@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { startAuth, type TestAuth } from './support/auth-harness';
-import { TestBrowser } from './support/browser';
-import { approve, authorizeUrl, decodeJwt, pkcePair, register, token } from './support/oauth-flow';
+import { approve, authorizeUrl, decodeJwt, pkcePair, register, TestBrowser, token } from '@switchboard/testing';
 import { startGateway, type TestGateway } from './support/platform';
 
 const CLAUDE = 'https://claude.ai/api/mcp/auth_callback';

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
-import { TestBrowser, parseForm } from './support/browser';
-import { obtainTokens } from './support/oauth-flow';
+import { obtainTokens, parseForm, TestBrowser } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from './support/test-idp';
 
 jest.setTimeout(120_000);

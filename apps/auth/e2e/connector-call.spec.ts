@@ -1,8 +1,6 @@
 // Test-only cross-app imports: an enterprise-connector call needs the real gateway and a real upstream.
-import { TestUpstream } from '../../gateway/e2e/support/upstream-server';
+import { obtainTokens, TestBrowser, TestUpstream } from '@switchboard/testing';
 import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
-import { TestBrowser } from './support/browser';
-import { obtainTokens } from './support/oauth-flow';
 import { startGateway, type TestGateway } from './support/platform';
 import { startTestIdp, type TestIdp } from './support/test-idp';
 

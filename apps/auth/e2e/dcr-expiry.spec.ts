@@ -4,8 +4,7 @@
 import { hashId } from '@switchboard/secret-box';
 import { deleteExpiredArtefacts } from '../src/db/pg-adapter';
 import { startAuth, type TestAuth } from './support/auth-harness';
-import { TestBrowser } from './support/browser';
-import { authorizeUrl, pkcePair, register, registerPublicClient } from './support/oauth-flow';
+import { authorizeUrl, pkcePair, register, registerPublicClient, TestBrowser } from '@switchboard/testing';
 
 jest.setTimeout(60_000);
 

@@ -1,5 +1,5 @@
 import { startAuth, type TestAuth } from './support/auth-harness';
-import { decodeJwt, obtainTokens } from './support/oauth-flow';
+import { decodeJwt, obtainTokens } from '@switchboard/testing';
 
 describe('authorization code flow (local login)', () => {
   let auth: TestAuth;

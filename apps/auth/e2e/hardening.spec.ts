@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startAuth, type TestAuth } from './support/auth-harness';
-import { obtainTokens, register, token } from './support/oauth-flow';
+import { obtainTokens, register, token } from '@switchboard/testing';
 
 const CLAUDE = 'https://claude.ai/api/mcp/auth_callback';
 

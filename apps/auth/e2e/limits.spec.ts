@@ -10,8 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { INTERNAL_TOKEN, startAuth, type TestAuth } from './support/auth-harness';
-import { TestBrowser, parseForm } from './support/browser';
-import { authorizeUrl, pkcePair, register } from './support/oauth-flow';
+import { authorizeUrl, parseForm, pkcePair, register, TestBrowser } from '@switchboard/testing';
 import { startRegistryStandIn, type StandInRegistry } from './support/registry-stand-in';
 
 const CONSOLE = 'switchboard-console';

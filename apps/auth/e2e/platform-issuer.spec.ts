@@ -2,8 +2,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { FastifyInstance } from 'fastify';
 import { loadAuthConfig } from '../src/config';
 import { DATABASE_URL, INTERNAL_TOKEN, startAuth, type TestAuth } from './support/auth-harness';
-import { TestBrowser, parseForm } from './support/browser';
-import { authorizeUrl, decodeJwt, obtainTokens, pkcePair, token, type AuthorizeParams } from './support/oauth-flow';
+import { type AuthorizeParams, authorizeUrl, decodeJwt, obtainTokens, parseForm, pkcePair, TestBrowser, token } from '@switchboard/testing';
 import { startRegistryStandIn, type StandInRegistry } from './support/registry-stand-in';
 
 const CONSOLE = 'switchboard-console';

@@ -1,5 +1,4 @@
-import { TestBrowser } from './support/browser';
-import { approve, authorizeUrl, decodeJwt, obtainTokens, pkcePair, register, registerPublicClient, token } from './support/oauth-flow';
+import { approve, authorizeUrl, decodeJwt, obtainTokens, pkcePair, register, registerPublicClient, TestBrowser, token } from '@switchboard/testing';
 import { startPlatform, type Platform } from './support/platform';
 
 const CLAUDE = 'https://claude.ai/api/mcp/auth_callback';

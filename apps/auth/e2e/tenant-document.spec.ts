@@ -1,6 +1,6 @@
 import { tenantAuthSchema } from '@switchboard/catalog';
 import { startAuth, type TestAuth } from './support/auth-harness';
-import { decodeJwt, obtainTokens, registerPublicClient } from './support/oauth-flow';
+import { decodeJwt, obtainTokens, registerPublicClient } from '@switchboard/testing';
 
 /** The auth service swaps a tenant's settings when its tenant document changes: no restart, the next request sees them. */
 describe('tenant documents applied mid-flight', () => {

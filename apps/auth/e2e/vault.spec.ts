@@ -1,6 +1,5 @@
 import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
-import { TestBrowser } from './support/browser';
-import { obtainTokens } from './support/oauth-flow';
+import { obtainTokens, TestBrowser } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from './support/test-idp';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { InvokeContext } from '@switchboard/mcp-http';
 import { UpstreamPool } from '../src/upstream/upstream-pool';
-import { TestUpstream } from './support/upstream-server';
+import { TestUpstream } from '@switchboard/testing';
 
 /**
  * Per-user connector tokens key one upstream connection each (and every refresh a new one):

@@ -12,7 +12,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { REPO_ROOT, startGateway, type Json, type TestGateway } from './support/harness';
-import { TestUpstream } from './support/upstream-server';
+import { TestUpstream } from '@switchboard/testing';
 
 const INSPECTOR = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 

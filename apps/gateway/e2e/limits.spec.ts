@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { catalogRedisKeys, type PublishedCatalog, type TenantRatePlan } from '@switchboard/catalog';
 import { GatewayRuntime } from '../src/gateway-runtime';
 import { LEGACY, POST_HEADERS, finalMessage, httpPost, modernHeaders, modernRequest, startGateway, waitFor, type Json, type TestGateway } from './support/harness';
-import { TestUpstream } from './support/upstream-server';
+import { TestUpstream } from '@switchboard/testing';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ns = `test:limits-e2e:${randomUUID()}:`;

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { sseEvents as events, type SseEvent } from '@switchboard/testing';
 import { LEGACY, POST_HEADERS, startGateway, type Json, type TestGateway } from './support/harness';
 
 const TENANTS = [
@@ -44,45 +45,6 @@ async function initialize(gw: TestGateway, tenant: string): Promise<string> {
   });
   await res.text();
   return res.headers.get('mcp-session-id')!;
-}
-
-interface SseEvent {
-  id?: string;
-  retry?: string;
-  data: string;
-}
-
-/** Reads raw SSE events (comments skipped) one at a time. */
-function events(res: Response): () => Promise<SseEvent> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  return async () => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event: SseEvent = { data: '' };
-        let fields = 0;
-        for (const line of block.split('\n')) {
-          const colon = line.indexOf(':');
-          if (colon === 0) continue;
-          const name = line.slice(0, colon);
-          const value = line.slice(colon + 1).replace(/^ /, '');
-          fields++;
-          if (name === 'id') event.id = value;
-          else if (name === 'retry') event.retry = value;
-          else if (name === 'data') event.data += value;
-        }
-        if (fields > 0) return event;
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended; left: ${buffer.slice(0, 200)}`);
-      buffer += decoder.decode(value, { stream: true });
-    }
-  };
 }
 
 const ACCEPT = { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };

@@ -15,6 +15,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { sseMessages } from '@switchboard/testing';
 import { LEGACY, POST_HEADERS, startGateway, type Json, type TestGateway } from './support/harness';
 
 const TENANTS: Array<{ id: string; name: string; catalogs: unknown[] }> = [
@@ -111,32 +112,6 @@ async function initialize(gw: TestGateway, tenant: string, capabilities: Json): 
   return session!;
 }
 
-/** Reads SSE `data:` messages of a streaming response one at a time. */
-function sseReader(res: Response): () => Promise<Json> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  return async () => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = block
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5).trim())
-          .join('');
-        if (data !== '') return JSON.parse(data) as Json;
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended; left: ${buffer.slice(0, 200)}`);
-      buffer += decoder.decode(value, { stream: true });
-    }
-  };
-}
-
 async function callElicitation(gw: TestGateway, tenant: string, session: string): Promise<{ next: () => Promise<Json>; request: Json }> {
   const res = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
@@ -145,7 +120,7 @@ async function callElicitation(gw: TestGateway, tenant: string, session: string)
   });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const next = sseReader(res);
+  const next = sseMessages<Json>(res);
   const request = await next();
   return { next, request };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 // Test-only: the registry's own e2e helpers start the real registry process.
-import { cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, testEnv } from '../../registry/e2e/support/harness';
+import { cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, testEnv } from '@switchboard/testing';
 import { startTelemetry, switchboardMetrics } from '@switchboard/telemetry';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 

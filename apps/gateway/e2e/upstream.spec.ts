@@ -5,7 +5,7 @@
  * timeout, and a dead upstream that takes down only its own tools.
  */
 import { LEGACY, POST_HEADERS, finalMessage, httpPost, modernHeaders, modernRequest, startGateway, type Json, type TestGateway } from './support/harness';
-import { TestUpstream } from './support/upstream-server';
+import { TestUpstream } from '@switchboard/testing';
 
 const UPSTREAM_TIMEOUT_MS = 3_000;
 const CLIENT_TOKEN = 'Bearer client-token-must-not-leak';

@@ -2,8 +2,8 @@
 // own e2e tests run it) — the registry's /console/login → the issuer's sign-in form → the issuer
 // checking the password with the registry's verify-login → the registry's callback → a session.
 // Test-only cross-app imports, as readiness.spec.ts does.
-import { freePort, startAuth, type TestAuth } from '../../auth/e2e/support/auth-harness';
-import { parseForm, TestBrowser } from '../../auth/e2e/support/browser';
+import { startAuth, type TestAuth } from '../../auth/e2e/support/auth-harness';
+import { freePort, parseForm, TestBrowser } from '@switchboard/testing';
 import { cleanRedis, createDatabase, createTenant, startRegistry, testEnv, type Proc } from './support/harness';
 
 jest.setTimeout(90_000);

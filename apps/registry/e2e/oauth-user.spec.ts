@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { freePort } from '../../auth/e2e/support/auth-harness';
-import { TestBrowser } from '../../auth/e2e/support/browser';
-import { obtainTokens } from '../../auth/e2e/support/oauth-flow';
+import { freePort, obtainTokens, TestBrowser } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
 import { READ_ONLY_HINTS, REDIS_URL, api, cleanRedis, createDatabase, createTenant, serveStateless, spawnApp, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 

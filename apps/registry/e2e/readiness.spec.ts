@@ -4,7 +4,7 @@
 import type { CheckResult, ReadinessReport } from '../src/readiness/check-result';
 import { MCP_CHECK_IDS } from '../src/readiness/check-titles';
 // Test-only cross-app imports: a real gateway and auth service, as the auth e2e tests run them.
-import { obtainTokens } from '../../auth/e2e/support/oauth-flow';
+import { obtainTokens } from '@switchboard/testing';
 import { startPlatform, type Platform } from '../../auth/e2e/support/platform';
 import { startFakeConnector, type Breakage, type FakeConnector } from './support/fake-connector';
 import { api, cleanRedis, createDatabase, createTenant, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';

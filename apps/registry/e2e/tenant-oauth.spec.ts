@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
-import { freePort } from '../../auth/e2e/support/auth-harness';
-import { decodeJwt, obtainTokens, register } from '../../auth/e2e/support/oauth-flow';
+import { decodeJwt, freePort, obtainTokens, register } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
 import {
   READ_ONLY_HINTS,

@@ -9,6 +9,7 @@ export * from './prompt';
 export * from './local-bundle';
 export * from './bundle-handlers';
 export * from './hash-snapshot';
+export * from './build-snapshot';
 export * from './canonical-json';
 export * from './catalog-error';
 export * from './compile-validator';

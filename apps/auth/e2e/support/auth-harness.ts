@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import type { AuthServices } from '../../src/auth-services';
@@ -7,23 +6,13 @@ import { loadAuthConfig } from '../../src/config';
 import { createAuthApp, type CreateAuthAppOptions } from '../../src/create-auth-app';
 import { tenantAuthSchema, tenantSecretAad } from '@switchboard/catalog';
 import { SecretBox } from '@switchboard/secret-box';
+import { freePort } from '@switchboard/testing';
 import type { AuthTenant } from '../../src/tenants/tenant-auth';
 
 export const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789';
-
-/** A free loopback TCP port (issuers embed the port, so it must be known before listening). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+// Re-exported: the auth suites take the port helper from their harness.
+export { freePort };
 
 export interface TestAuth {
   app: NestFastifyApplication;

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { obtainTokens } from '../../../auth/e2e/support/oauth-flow';
+import { obtainTokens } from '@switchboard/testing';
 
 /** What a client sees from the deployment's public URLs in the boot tests. */
 export type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '@switchboard/testing';
 import path from 'node:path';
 import type { LoopbackMap } from './loopback-net';
 
@@ -21,16 +21,7 @@ export const APP_MAIN = {
 } as const;
 export type AppName = keyof typeof APP_MAIN;
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
+export { freePort };
 
 export interface Proc {
   name: string;

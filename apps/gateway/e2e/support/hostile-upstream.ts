@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { HangingCalls, serveStateless } from '@switchboard/testing';
 import { z } from 'zod';
 
 export interface HostileOptions {
@@ -26,7 +26,7 @@ export class HostileUpstream {
   private http: Server | undefined;
   private port = 0;
   private readonly sockets = new Set<Socket>();
-  private readonly hanging = new Set<() => void>();
+  private readonly hanging = new HangingCalls();
   /** tools/call requests received, by tool name. */
   readonly calls = new Map<string, number>();
   /** The Authorization header of every request received ('' when absent). */
@@ -56,8 +56,7 @@ export class HostileUpstream {
   }
 
   async stop(): Promise<void> {
-    for (const release of this.hanging) release();
-    this.hanging.clear();
+    this.hanging.releaseAll();
     const http = this.http;
     this.http = undefined;
     if (!http) return;
@@ -92,14 +91,7 @@ export class HostileUpstream {
       res.writeHead(200, { 'content-type': 'application/json' }).end('<html>this is not JSON-RPC</html>');
       return;
     }
-    const server = this.build();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: this.options.json === true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await serveStateless(this.build(), req, res, body, { json: this.options.json === true });
   }
 
   private build(): McpServer {
@@ -113,16 +105,7 @@ export class HostileUpstream {
     server.registerTool('slow', { description: 'Answers after `ms` milliseconds.', inputSchema: { ms: z.number().int().min(0) } }, ({ ms }) =>
       new Promise((resolve) => setTimeout(() => resolve({ content: [{ type: 'text', text: `slept ${ms}` }] }), ms)),
     );
-    server.registerTool('hang', { description: 'Never answers until cancelled.', inputSchema: {} }, (_args, extra) =>
-      new Promise((resolve) => {
-        const release = () => {
-          this.hanging.delete(release);
-          resolve({ content: [{ type: 'text', text: 'released' }] });
-        };
-        this.hanging.add(release);
-        extra.signal.addEventListener('abort', release, { once: true });
-      }),
-    );
+    server.registerTool('hang', { description: 'Never answers until cancelled.', inputSchema: {} }, (_args, extra) => this.hanging.hold(extra.signal));
     // Answered at the HTTP level above; registered so discovery lists them.
     server.registerTool('crash', { description: 'Breaks its answer mid-way.', inputSchema: {} }, async () => ({ content: [] }));
     server.registerTool('garbage', { description: 'Answers with a body that is not JSON.', inputSchema: {} }, async () => ({ content: [] }));

@@ -1,27 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  buildCatalogSnapshot,
   buildTenantDocument,
-  hashSnapshot,
   snapshotFromBundle,
   toolDefinitionsFromJson,
-  type CatalogSnapshot,
   type LocalBundle,
-  type PromptEntry,
-  type ResourceEntry,
-  type ResourceTemplateEntry,
+  type SnapshotPart,
   type ToolEntry,
 } from '@switchboard/catalog';
 import { readTenantSeed, TenantSeedError, type TenantSeed, type UpstreamSpec } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
-import { demoBundle } from '../builtin/demo/demo-bundle';
-import { conformanceBundle } from '../builtin/conformance/conformance-bundle';
-import { fixtureBundle } from '../builtin/fixture/fixture-bundle';
 import { ConfigError } from '../config/config';
 import { discoverUpstream, type DiscoveredCatalog } from '../upstream/discover-upstream';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
+import { loadFixtures, type FixturesPackage } from './load-fixtures';
 
-const BUILTIN_BUNDLES: Record<'demo' | 'conformance', LocalBundle> = { demo: demoBundle, conformance: conformanceBundle };
 const DISCOVERY_TIMEOUT_MS = 10_000;
 const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 
@@ -36,13 +30,15 @@ export interface FileCatalogSourceOptions {
 /**
  * Tenant documents from the development seed (`config/tenants.yaml`, read and validated once by
  * libs/tenant-config's `readTenantSeed`; `seed: registry` tenants are left to the registry):
- * settings as the seed gives them, catalogs from built-in bundles, fixture files, and upstream
+ * settings as the seed gives them, catalogs from built-in bundles and fixture files (both from
+ * libs/fixtures, imported only when a tenant names one), and upstream
  * MCP servers discovered at boot with the SDK client (rediscovered in the background while an
  * upstream is unreachable, so one dead upstream never stops the gateway from serving).
  */
 export class FileCatalogSource implements CatalogSource {
   private entries: TenantSeed[] = [];
   private readonly bundleList: LocalBundle[] = [];
+  private readonly builtins = new Map<string, LocalBundle>();
   private readonly discovered = new Map<string, DiscoveredCatalog>();
   private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -74,7 +70,10 @@ export class FileCatalogSource implements CatalogSource {
       for (const spec of tenant.catalogs) {
         if ('builtin' in spec && spec.builtin !== 'chain' && !seen.has(spec.builtin)) {
           seen.add(spec.builtin);
-          this.bundleList.push(BUILTIN_BUNDLES[spec.builtin]);
+          const bundle = (await this.fixtures(tenant, `builtin: ${spec.builtin}`)).builtinBundle(spec.builtin);
+          if (!bundle) throw new ConfigError(`Tenant "${tenant.settings.id}": no builtin bundle named "${spec.builtin}"`);
+          this.builtins.set(spec.builtin, bundle);
+          this.bundleList.push(bundle);
         }
         if ('builtin' in spec && spec.builtin === 'chain' && !this.options.chainReaderUrl) {
           this.options.logger.warn({ tenant: tenant.settings.id }, 'builtin: chain is configured but CHAIN_READER_URL is not set; the chain tools are left out');
@@ -90,9 +89,18 @@ export class FileCatalogSource implements CatalogSource {
           } catch (err) {
             throw new ConfigError(`Tenant "${tenant.settings.id}": cannot load fixture ${fixturePath}: ${(err as Error).message}`, { cause: err });
           }
-          this.bundleList.push(fixtureBundle(id, toolDefinitionsFromJson(json)));
+          this.bundleList.push((await this.fixtures(tenant, `fixture: ${spec.fixture}`)).fixtureBundle(id, toolDefinitionsFromJson(json)));
         }
       }
+    }
+  }
+
+  /** libs/fixtures, for a tenant naming one of its catalogs; a ConfigError naming both when this build lacks it. */
+  private async fixtures(tenant: TenantSeed, catalog: string): Promise<FixturesPackage> {
+    try {
+      return await loadFixtures();
+    } catch (err) {
+      throw new ConfigError(`Tenant "${tenant.settings.id}": catalog "${catalog}" needs the development fixtures: ${(err as Error).message}`, { cause: err });
     }
   }
 
@@ -159,20 +167,15 @@ export class FileCatalogSource implements CatalogSource {
 
   private build(seed: TenantSeed): TenantCatalog {
     const tenant = seed.settings;
-    const tools: ToolEntry[] = [];
-    const resources: ResourceEntry[] = [];
-    const resourceTemplates: ResourceTemplateEntry[] = [];
-    const prompts: PromptEntry[] = [];
-    const add = (snap: Pick<CatalogSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>, only?: string[]) => {
-      tools.push(...(only ? snap.tools.filter((t) => only.includes(t.definition.name)) : snap.tools));
-      resources.push(...snap.resources);
-      resourceTemplates.push(...snap.resourceTemplates);
-      prompts.push(...snap.prompts);
-    };
+    const parts: SnapshotPart[] = [];
+    const add = (snap: SnapshotPart & { tools: readonly ToolEntry[] }, only?: string[]) =>
+      parts.push({ ...snap, tools: only ? snap.tools.filter((t) => only.includes(t.definition.name)) : snap.tools });
     let instructions = seed.instructions;
     for (const spec of seed.catalogs) {
       if ('builtin' in spec && spec.builtin !== 'chain') {
-        const snap = snapshotFromBundle(tenant.id, BUILTIN_BUNDLES[spec.builtin]);
+        const bundle = this.builtins.get(spec.builtin); // read() loaded every builtin the seed names
+        if (!bundle) continue;
+        const snap = snapshotFromBundle(tenant.id, bundle);
         add(snap, spec.tools);
         instructions ??= snap.instructions;
       } else if ('fixture' in spec) {
@@ -186,35 +189,18 @@ export class FileCatalogSource implements CatalogSource {
       if (!found) continue;
       const base = { kind: 'upstream' as const, serverId: spec.id, url: spec.url, headers: spec.headers, stateful: spec.stateful };
       const prefix = spec.prefix ?? '';
-      for (const def of found.tools) tools.push({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } });
-      for (const def of found.resources) resources.push({ definition: def, route: { ...base, upstreamName: def.uri } });
-      for (const def of found.resourceTemplates) resourceTemplates.push({ definition: def, route: { ...base, upstreamName: def.uriTemplate } });
-      for (const def of found.prompts) prompts.push({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } });
+      parts.push({
+        tools: found.tools.map((def) => ({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } })),
+        resources: found.resources.map((def) => ({ definition: def, route: { ...base, upstreamName: def.uri } })),
+        resourceTemplates: found.resourceTemplates.map((def) => ({ definition: def, route: { ...base, upstreamName: def.uriTemplate } })),
+        prompts: found.prompts.map((def) => ({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } })),
+      });
     }
     // Two catalogs (e.g. two upstreams) may offer the same name or URI; the catalog refuses
     // duplicates, so keep the first rather than failing the whole tenant at boot.
-    const firstOf = <T>(kind: string, items: T[], key: (item: T) => string): T[] => {
-      const seen = new Set<string>();
-      return items.filter((item) => {
-        const k = key(item);
-        if (seen.has(k)) {
-          this.options.logger.warn({ tenant: tenant.id, [kind]: k }, `duplicate ${kind}; keeping the first`);
-          return false;
-        }
-        seen.add(k);
-        return true;
-      });
-    };
-    const content = {
-      tenantId: tenant.id,
-      server: { name: `switchboard-${tenant.id}`, version: '0.1.0', title: tenant.name, description: tenant.description },
-      instructions,
-      tools: firstOf('tool', tools, (t) => t.definition.name),
-      resources: firstOf('resource', resources, (r) => r.definition.uri),
-      resourceTemplates: firstOf('resourceTemplate', resourceTemplates, (r) => r.definition.uriTemplate),
-      prompts: firstOf('prompt', prompts, (p) => p.definition.name),
-    };
-    const snapshot: CatalogSnapshot = { ...content, version: hashSnapshot(content) };
+    const snapshot = buildCatalogSnapshot({ ...tenant, instructions }, parts, {
+      onDuplicate: (kind, key) => this.options.logger.warn({ tenant: tenant.id, [kind]: key }, `duplicate ${kind}; keeping the first`),
+    });
     return buildTenantDocument(tenant, snapshot);
   }
 }

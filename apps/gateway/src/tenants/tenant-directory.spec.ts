@@ -1,5 +1,5 @@
 import { snapshotFromBundle } from '@switchboard/catalog';
-import { demoBundle } from '../builtin/demo/demo-bundle';
+import { demoBundle } from '@switchboard/fixtures';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
 import { TenantDirectory } from './tenant-directory';
 

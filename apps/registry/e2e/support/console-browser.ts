@@ -3,10 +3,10 @@
 // under test-artifacts/console/, and the checks every form error must pass.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { freePort } from '@switchboard/testing';
 import { REPO_ROOT } from './harness';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -16,16 +16,7 @@ export const SHOTS = path.join(REPO_ROOT, 'test-artifacts/console');
 export const BOUNDARY_TEXT = 'This page hit an unexpected error';
 
 /** A free loopback port (the registry and the issuer each need the other's URL before they start). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface ConsoleBrowser {
   context: BrowserContext;

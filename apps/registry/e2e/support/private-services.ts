@@ -2,38 +2,17 @@
 // its own instances (the shared 6379 / 5432 belong to every other test and helper).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { Client as PgClient } from 'pg';
+import { freePort, pollUntil } from '@switchboard/testing';
 
-/** A free TCP port on loopback (bound to 0, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
-/** Polls until `fn` is truthy or the deadline passes (no fixed sleeps). */
-export async function poll<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+/** Polls until `fn` is truthy or the deadline passes (no fixed sleeps); the chaos tests' deadline is 20 s. */
+export function poll<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+  return pollUntil(what, fn, timeoutMs, everyMs);
 }
 
 export interface PrivateRedis {

@@ -1,7 +1,7 @@
 import {
+  buildCatalogSnapshot,
   canonicalJson,
   CompiledCatalog,
-  hashSnapshot,
   type CatalogSnapshot,
   type PromptEntry,
   type ResourceEntry,
@@ -119,16 +119,7 @@ export async function buildSnapshot(q: Queryable, tenant: TenantRow): Promise<{ 
     const route = routeOf(server, (r.entry.route as Extract<Route, { kind: 'upstream' }>).upstreamName);
     tools.push({ definition: r.entry.definition, route, unlisted: true });
   }
-  const content: Omit<CatalogSnapshot, 'version'> = {
-    tenantId: tenant.id,
-    server: { name: `switchboard-${tenant.id}`, version: '1.0.0', title: tenant.name, ...(tenant.description ? { description: tenant.description } : {}) },
-    ...(tenant.instructions ? { instructions: tenant.instructions } : {}),
-    tools,
-    resources,
-    resourceTemplates,
-    prompts,
-  };
-  const snapshot: CatalogSnapshot = { ...content, version: hashSnapshot(content) };
+  const snapshot = buildCatalogSnapshot(tenant, [{ tools, resources, resourceTemplates, prompts }]);
   try {
     CompiledCatalog.build(snapshot, { surfaces: surfaceProfiles(tenant.surface_rules) });
   } catch (err) {

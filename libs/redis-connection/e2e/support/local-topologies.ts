@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pollUntil as poll } from '@switchboard/testing';
 import { Redis } from 'ioredis';
 
 /** A free loopback port whose cluster-bus twin (port + 10000) is free too. */
@@ -29,20 +30,9 @@ function listenFree(port: number): Promise<number> {
   });
 }
 
-/** Polls until `fn` is truthy or the deadline passes (no fixed sleeps). */
-export async function pollUntil<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+/** Polls until `fn` is truthy or the deadline passes (no fixed sleeps); Sentinel failovers get 30 s. */
+export function pollUntil<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+  return poll(what, fn, timeoutMs, everyMs);
 }
 
 /** One short command against one server (a fresh connection that gives up at once). */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { listenLoopback, readJsonBody, type LoopbackServer } from './loopback-server';
+import { HangingCalls, serveStateless } from './sdk-upstream';
 
 export interface UpstreamOptions {
   /** Stateful: sessions kept in a map (unknown id ⇒ 404, as the spec says); stateless: a new server per POST, as the SDK docs show. */
@@ -29,10 +30,10 @@ export class TestUpstream {
   /** Stateful mode: live transports by session id. */
   private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
   private readonly servers = new Set<McpServer>();
-  /** Resolves every pending `hang` call (so stopping the upstream leaves no dangling promise). */
-  private readonly hanging = new Set<() => void>();
-  private http: Server | undefined;
-  private port = 0;
+  private readonly hanging = new HangingCalls();
+  private http: LoopbackServer | undefined;
+  /** Kept after stop: a test points the gateway at a stopped (down) upstream. */
+  private address = '';
   /** Sessions the server has ever created (a re-initialisation shows up here). */
   sessionsCreated = 0;
 
@@ -40,12 +41,13 @@ export class TestUpstream {
 
   static async start(options: UpstreamOptions): Promise<TestUpstream> {
     const upstream = new TestUpstream(options);
-    await upstream.listen(0);
+    upstream.http = await listenLoopback((req, res) => upstream.handle(req, res));
+    upstream.address = upstream.http.url;
     return upstream;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}/mcp`;
+    return this.address;
   }
 
   /** Calls of a tool seen by this upstream (by JSON-RPC method). */
@@ -62,35 +64,17 @@ export class TestUpstream {
 
   /** Stops listening and drops every connection (the upstream is now "down"). */
   async stop(): Promise<void> {
-    for (const release of this.hanging) release();
-    this.hanging.clear();
+    this.hanging.releaseAll();
     await this.dropSessions();
     for (const server of this.servers) await server.close().catch(() => undefined);
     this.servers.clear();
     const http = this.http;
     this.http = undefined;
-    if (!http) return;
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-  }
-
-  private async listen(port: number): Promise<void> {
-    const http = createServer((req, res) => {
-      this.handle(req, res).catch((err: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: String(err) } }));
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(port, '127.0.0.1', () => resolve());
-    });
-    this.http = http;
-    this.port = (http.address() as AddressInfo).port;
+    await http?.stop();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
     const rpcMethod = isObject(body) && typeof body.method === 'string' ? body.method : undefined;
     this.seen.push({ method: req.method ?? '', headers: { ...req.headers }, rpcMethod });
 
@@ -100,14 +84,7 @@ export class TestUpstream {
         return;
       }
       const server = this.buildServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-        this.servers.delete(server);
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      await serveStateless(server, req, res, body, { onClose: () => this.servers.delete(server) });
       return;
     }
 
@@ -161,15 +138,7 @@ export class TestUpstream {
     server.registerTool(
       'hang',
       { title: 'Hang', description: 'Never answers until cancelled (or the upstream stops).', inputSchema: {} },
-      (_args, extra) =>
-        new Promise((resolve) => {
-          const release = () => {
-            this.hanging.delete(release);
-            resolve({ content: [{ type: 'text', text: 'released' }] });
-          };
-          this.hanging.add(release);
-          extra.signal.addEventListener('abort', release, { once: true });
-        }),
+      (_args, extra) => this.hanging.hold(extra.signal),
     );
     server.registerResource('readme', 'upstream://readme', { title: 'Readme', mimeType: 'text/plain' }, async (uri) => ({
       contents: [{ uri: uri.href, mimeType: 'text/plain', text: `readme of ${this.options.name}` }],
@@ -178,18 +147,6 @@ export class TestUpstream {
       messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${who}! (from ${this.options.name})` } }],
     }));
     return server;
-  }
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 
