@@ -117,12 +117,7 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
   }
   const url = new URL(o.url);
   const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, transportInit(o));
-  try {
-    await client.connect(transport, { timeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
-  } catch (err) {
-    await client.close().catch(() => undefined);
-    throw err;
-  }
+  await connectOrClose(client, transport, o);
   return {
     era: 'legacy',
     transport: kind,
@@ -155,12 +150,7 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     client.setRequestHandler(method as RelayedMethod, async (request: { params?: unknown }) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never);
   }
   const transport = new ModernTransport(new URL(o.url), transportInit(o));
-  try {
-    await client.connect(transport, { timeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
-  } catch (err) {
-    await client.close().catch(() => undefined);
-    throw err;
-  }
+  await connectOrClose(client, transport, o);
   return {
     era: 'modern',
     transport: 'streamable-http',
@@ -174,6 +164,16 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
     close: () => client.close(),
   };
+}
+
+/** The handshake, bounded by the options' timeout and signal; a failed one leaves nothing open. */
+async function connectOrClose<T>(client: { connect(t: T, opts: { timeout: number; signal?: AbortSignal }): Promise<void>; close(): Promise<void> }, transport: T, o: ConnectUpstreamOptions): Promise<void> {
+  try {
+    await client.connect(transport, { timeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 function page(res: Record<string, unknown>, method: UpstreamListMethod): { items: Array<Record<string, unknown>>; nextCursor?: string } {
