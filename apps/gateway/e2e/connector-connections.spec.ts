@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { InvokeContext } from '@switchboard/mcp-http';
+import { GatewayUpstream } from '../src/upstream/gateway-upstream';
 import { UpstreamPool } from '../src/upstream/upstream-pool';
 import { TestUpstream } from '@switchboard/testing';
 
@@ -35,17 +36,18 @@ describe('upstream connections of per-user connectors are bounded', () => {
       tenantMaxInflight: 64,
       logger: pino({ level: 'silent' }),
       maxConnections: 3,
-      connectorCredential: (_tenant, _server, c) => Promise.resolve({ kind: 'token', token: `upstream-token-of-${c.auth?.subject ?? ''}` }),
     });
+    // The user's credential is resolved before the pool, which keys a connection per credential.
+    const upstreamCalls = new GatewayUpstream(pool, (_tenant, _server, c) => Promise.resolve({ kind: 'token', token: `upstream-token-of-${c.auth?.subject ?? ''}` }));
     const route = { kind: 'upstream' as const, serverId: 'crm', url: upstream.url, upstreamName: 'whoami' };
     try {
       for (let i = 0; i < 12; i++) {
-        const result = await pool.callTool(route, {}, ctx(`user${i}`));
+        const result = await upstreamCalls.callTool(route, {}, ctx(`user${i}`));
         expect(result.content[0]).toEqual({ type: 'text', text: `authorization=Bearer upstream-token-of-user${i}` });
         expect(pool.connectionCount()).toBeLessThanOrEqual(3);
       }
       // An evicted user's connection is simply reopened.
-      expect((await pool.callTool(route, {}, ctx('user0'))).content[0]).toEqual({ type: 'text', text: 'authorization=Bearer upstream-token-of-user0' });
+      expect((await upstreamCalls.callTool(route, {}, ctx('user0'))).content[0]).toEqual({ type: 'text', text: 'authorization=Bearer upstream-token-of-user0' });
       expect(upstream.seen.every((r) => !String(r.headers.authorization ?? '').includes('client-token-of'))).toBe(true);
     } finally {
       await pool.close();

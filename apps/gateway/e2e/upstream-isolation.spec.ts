@@ -149,12 +149,17 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
 
   it('cuts a tool result streamed as one SSE event past the tenant limit, naming the upstream and the limit', async () => {
     const out = await callTool(gw, 'small', 'h_big', { bytes: 100_000 });
-    expect(out).toEqual({ isError: true, text: 'Upstream server h sent a server-sent event larger than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)' });
+    expect(out).toEqual({ isError: true, text: 'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)' });
+  });
+
+  it('carries the code and its details in the result\'s _meta', async () => {
+    const message = await rpc(gw, 'small', 'tools/call', { name: 'h_big', arguments: { bytes: 100_000 } });
+    expect((message.result as Json)._meta).toEqual({ 'switchboard/error': { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'h', limit: 'upstreamResponseBytes', maxBytes: 65_536 } });
   });
 
   it('cuts a JSON tool result past the tenant limit', async () => {
     const out = await callTool(gw, 'small', 'j_big', { bytes: 100_000 });
-    expect(out).toEqual({ isError: true, text: 'Upstream server j answered more than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)' });
+    expect(out).toEqual({ isError: true, text: 'GW_UPSTREAM_TOO_LARGE: Upstream server j answered more than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)' });
   });
 
   it('applies the gateway default to a tenant without an override (and the same upstream still answers under it)', async () => {
@@ -162,21 +167,21 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
     expect(ok.isError).toBe(false);
     expect(ok.text).toHaveLength(100_000);
     const over = await callTool(gw, 'other', 'h_big', { bytes: 200_000 });
-    expect(over).toEqual({ isError: true, text: 'Upstream server h sent a server-sent event larger than 131072 bytes; the call was stopped (limit limits.upstreamResponseBytes = 131072)' });
+    expect(over).toEqual({ isError: true, text: 'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 131072 bytes; the call was stopped (limit limits.upstreamResponseBytes = 131072)' });
   });
 
   it('answers resources/read and prompts/get past the limit with a JSON-RPC error naming it', async () => {
     const read = await rpc(gw, 'small', 'resources/read', { uri: 'hostile://blob' });
     expect(read.error).toEqual({
       code: -32603,
-      message: 'Upstream server h sent a server-sent event larger than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
-      data: { upstream: 'h', limit: 'upstreamResponseBytes', maxBytes: 65_536 },
+      message: 'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
+      data: { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'h', limit: 'upstreamResponseBytes', maxBytes: 65_536 },
     });
     const prompt = await rpc(gw, 'small', 'prompts/get', { name: 'j_bulky' });
     expect(prompt.error).toEqual({
       code: -32603,
-      message: 'Upstream server j answered more than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
-      data: { upstream: 'j', limit: 'upstreamResponseBytes', maxBytes: 65_536 },
+      message: 'GW_UPSTREAM_TOO_LARGE: Upstream server j answered more than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
+      data: { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'j', limit: 'upstreamResponseBytes', maxBytes: 65_536 },
     });
     // The other tenant's limit is the default: the same resource is served.
     const fine = await rpc(gw, 'other', 'resources/read', { uri: 'hostile://blob' });
@@ -196,19 +201,19 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
   it('reports an answer broken mid-way at once, not at the timeout', async () => {
     const out = await callTool(gw, 'other', 'h_crash');
     expect(out.isError).toBe(true);
-    expect(out.text).toMatch(/^Upstream server h failed mid-response: the response broke off mid-way/);
+    expect(out.text).toMatch(/^GW_UPSTREAM_BROKEN: Upstream server h failed mid-response: the response broke off mid-way/);
   });
 
   it('opens the breaker when 8 concurrent callers fail, for that tenant only', async () => {
     const failures = await Promise.all(Array.from({ length: 8 }, () => callTool(gw, 'brk', 'h_garbage')));
     for (const f of failures) {
       expect(f.isError).toBe(true);
-      expect(f.text).toMatch(/^Upstream server h answered with something that is not MCP JSON-RPC|^Upstream server h is temporarily unavailable \(circuit open/);
+      expect(f.text).toMatch(/^GW_UPSTREAM_PROTOCOL: Upstream server h answered with something that is not MCP JSON-RPC|^GW_CIRCUIT_OPEN: Upstream server h is temporarily unavailable \(circuit open/);
     }
     expect(runtime.upstream.circuitState({ kind: 'upstream', serverId: 'h', url: sse.url, upstreamName: 'shout' }, 'brk')).toBe('open');
     const refused = await callTool(gw, 'brk', 'h_shout', { text: 'x' });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/^Upstream server h is temporarily unavailable \(circuit open after repeated failures; retrying in \d+ s\)$/);
+    expect(refused.text).toMatch(/^GW_CIRCUIT_OPEN: Upstream server h is temporarily unavailable \(circuit open after repeated failures; retrying in \d+ s\)$/);
     // Same upstream URL and id, another tenant: its breaker is its own.
     expect(await callTool(gw, 'other', 'h_shout', { text: 'still here' })).toEqual({ isError: false, text: 'STILL HERE' });
   });
@@ -216,7 +221,7 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
   it("one tenant's bad credential opens only its own breaker", async () => {
     for (let i = 0; i < 5; i++) {
       const out = await callTool(gw, 'bad', 'a_shout', { text: 'x' });
-      expect(out.text).toMatch(/^Upstream server a answered with an HTTP error/);
+      expect(out.text).toMatch(/^GW_UPSTREAM_PROTOCOL: Upstream server a answered with an HTTP error/);
     }
     expect((await callTool(gw, 'bad', 'a_shout', { text: 'x' })).text).toMatch(/circuit open/);
     expect(await callTool(gw, 'good', 'a_shout', { text: 'fine' })).toEqual({ isError: false, text: 'FINE' });
@@ -230,7 +235,7 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
     const refused = await callTool(gw, 'small', 'h_shout', { text: 'x' });
     expect(refused).toEqual({
       isError: true,
-      text: 'The gateway refused this call to h (TENANT_INFLIGHT_LIMIT): tenant small already has 3 upstream calls in flight in this gateway (limit limits.maxInflight = 3); retry later',
+      text: 'GW_TENANT_INFLIGHT_LIMIT: The gateway refused this call to h: tenant small already has 3 upstream calls in flight in this gateway (limit limits.maxInflight = 3); retry later',
     });
     expect(Date.now() - started).toBeLessThan(2_000);
     // Another tenant is not affected by small's cap.
@@ -264,7 +269,7 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
     elsewhere.authorizations.length = 0;
     const out = await callTool(gw, 'redir', 'r_shout', { text: 'after' });
     expect(out.isError).toBe(true);
-    expect(out.text).toMatch(/^Upstream server r /);
+    expect(out.text).toMatch(/^GW_UPSTREAM_[A-Z_]+: Upstream server r /);
     expect(elsewhere.authorizations.filter((a) => a.includes('redirect-secret'))).toEqual([]);
     expect(elsewhere.calls.size).toBe(0);
   });
@@ -297,7 +302,7 @@ describe('the per-upstream queue is bounded', () => {
     const refused = await callTool(gw, 'q', 'h_shout', { text: 'x' });
     expect(refused).toEqual({
       isError: true,
-      text: 'The gateway refused this call to h (UPSTREAM_QUEUE_FULL): too many calls to this upstream from tenant q (1 in flight and 1 waiting; limit maxConcurrency = 1); retry later',
+      text: 'GW_UPSTREAM_OVERLOADED: The gateway refused this call to h: too many calls to this upstream from tenant q (1 in flight and 1 waiting; limit maxConcurrency = 1); retry later',
     });
     for (const c of callers) c.abort();
     await Promise.all(pending);

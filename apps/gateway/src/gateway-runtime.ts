@@ -13,6 +13,7 @@ import { GatewayAuth } from './auth/gateway-auth';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
 import { TracedUpstream } from './upstream/traced-upstream';
+import { GatewayUpstream } from './upstream/gateway-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
 import { createEdgeInstance, edgePaths } from './edge-server';
 import { UsageRecorder } from './usage/usage-recorder';
@@ -31,6 +32,7 @@ import { RedisStreamEvents } from './server-requests/redis-stream-events';
 export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly directory: TenantDirectory;
   readonly upstream: UpstreamPool;
+  private readonly invoker: GatewayUpstream;
   readonly auth: GatewayAuth;
   readonly limits: GatewayLimits;
   readonly usage: UsageRecorder | undefined;
@@ -122,9 +124,11 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       breaker: { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS },
       // One guarded fetch (so one keep-alive pool) per tenant.
       ...(registry ? { fetchFactory: () => guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }) } : {}),
-      connectorCredential: (tenantId, serverId, ctx) =>
-        this.auth.isConnector(tenantId, serverId) ? connectorTokens.credential(tenantId, serverId, ctx.auth) : undefined,
     });
+    // Per-user connector credentials are looked up before the pool, which never sees the caller.
+    this.invoker = new GatewayUpstream(this.upstream, (tenantId, serverId, ctx) =>
+      this.auth.isConnector(tenantId, serverId) ? connectorTokens.credential(tenantId, serverId, ctx.auth) : undefined,
+    );
   }
 
   async onModuleInit(): Promise<void> {
@@ -175,7 +179,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
         // 401/403/404/413/415/… answered before a JSON-RPC method ran: a span and mcp_server_refusals_total.
         onRefusal: (refusal) => mcpRefusal(refusal),
       },
-      upstream: new TracedUpstream(this.upstream),
+      upstream: new TracedUpstream(this.invoker),
     };
     registerMcpRoutes(this.edge, edgePaths(this.config).routes, {
       policy,

@@ -23,7 +23,7 @@ export type ConnectorCredential =
   | { kind: 'token'; token: string }
   /** The user has not linked the connector (or must link it again): send them here. */
   | { kind: 'link'; linkUrl: string; reason: string }
-  | { kind: 'error'; code: string; message: string };
+  | { kind: 'error'; code: (typeof CONNECTOR_ERRORS)[keyof typeof CONNECTOR_ERRORS]; message: string };
 
 export interface ConnectorTokensOptions {
   /** Base URL of the auth service's internal API. */

@@ -1,7 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@switchboard/catalog';
-import { limitResponseBytes, ResponseTooLargeError, stripForbiddenHeaders } from '@switchboard/net-guard';
+import { limitResponseBytes, ResponseTooLargeError } from '@switchboard/net-guard';
+import { connectUpstream, listAll } from '@switchboard/upstream-client';
 
 export interface DiscoveredCatalog {
   tools: ToolDefinition[];
@@ -9,8 +8,6 @@ export interface DiscoveredCatalog {
   resourceTemplates: ResourceTemplateDefinition[];
   prompts: PromptDefinition[];
 }
-
-const MAX_PAGES = 100;
 
 /** Default bound on one discovery response (a list page, or one SSE event), as UPSTREAM_RESPONSE_MAX_BYTES. */
 export const DISCOVERY_PAGE_MAX_BYTES = 4 * 1024 * 1024;
@@ -23,62 +20,26 @@ export const DISCOVERY_PAGE_MAX_BYTES = 4 * 1024 * 1024;
  */
 export async function discoverUpstream(url: string, headers: Record<string, string>, timeoutMs: number, maxPageBytes = DISCOVERY_PAGE_MAX_BYTES): Promise<DiscoveredCatalog> {
   const abort = new AbortController();
-  const client = new Client({ name: 'switchboard-gateway', version: '0.1.0' });
   const limited = limitResponseBytes((u, init) => fetch(u, init), () => ({ maxBytes: maxPageBytes, onExceeded: (err) => abort.abort(err) }));
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: stripForbiddenHeaders(headers) }, fetch: limited });
-  const opts = { timeout: timeoutMs, signal: abort.signal };
   try {
-    return await listEverything(client, transport, opts);
+    const conn = await connectUpstream({ url, era: 'legacy', transport: 'streamable-http', headers, fetch: limited, timeoutMs, signal: abort.signal, clientInfo: { name: 'switchboard-gateway', version: '0.1.0' } });
+    try {
+      const listed = await listAll(conn, { timeout: timeoutMs, signal: abort.signal });
+      return {
+        tools: (listed.tools as unknown as ToolDefinition[]).map(withTaskSupport),
+        resources: listed.resources as unknown as ResourceDefinition[],
+        resourceTemplates: listed.resourceTemplates as unknown as ResourceTemplateDefinition[],
+        prompts: listed.prompts as unknown as PromptDefinition[],
+      };
+    } finally {
+      await conn.close().catch(() => undefined);
+    }
   } catch (err) {
     const cause = abort.signal.aborted ? abort.signal.reason : err;
     if (cause instanceof ResponseTooLargeError) {
       throw new Error(`upstream ${url} sent a discovery response larger than ${maxPageBytes} bytes (limit UPSTREAM_RESPONSE_MAX_BYTES = ${maxPageBytes}); serve the lists in smaller pages`, { cause });
     }
     throw err;
-  }
-}
-
-async function listEverything(client: Client, transport: StreamableHTTPClientTransport, opts: { timeout: number; signal: AbortSignal }): Promise<DiscoveredCatalog> {
-  await client.connect(transport, opts);
-  try {
-    const caps = client.getServerCapabilities() ?? {};
-    const out: DiscoveredCatalog = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-    if (caps.tools) {
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const res = await client.listTools(cursor ? { cursor } : {}, opts);
-        out.tools.push(...(res.tools as ToolDefinition[]).map(withTaskSupport));
-        cursor = res.nextCursor;
-        if (!cursor) break;
-      }
-    }
-    if (caps.resources) {
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const res = await client.listResources(cursor ? { cursor } : {}, opts);
-        out.resources.push(...(res.resources as ResourceDefinition[]));
-        cursor = res.nextCursor;
-        if (!cursor) break;
-      }
-      for (let page = 0, c: string | undefined; page < MAX_PAGES; page++) {
-        const res = await client.listResourceTemplates(c ? { cursor: c } : {}, opts);
-        out.resourceTemplates.push(...(res.resourceTemplates as ResourceTemplateDefinition[]));
-        c = res.nextCursor;
-        if (!c) break;
-      }
-    }
-    if (caps.prompts) {
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const res = await client.listPrompts(cursor ? { cursor } : {}, opts);
-        out.prompts.push(...(res.prompts as PromptDefinition[]));
-        cursor = res.nextCursor;
-        if (!cursor) break;
-      }
-    }
-    return out;
-  } finally {
-    await client.close().catch(() => undefined);
   }
 }
 

@@ -1,8 +1,8 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import { NetGuardError, ResponseTooLargeError } from '@switchboard/net-guard';
-import { CircuitBreaker } from './circuit-breaker';
-import { classifyUpstreamError, countsAgainstUpstream, GatewayRefusal, UpstreamBrokenError } from './upstream-failure';
+import { GatewayError } from './gateway-errors';
+import { classifyUpstreamError, countsAgainstUpstream, UpstreamBrokenError, upstreamError } from './upstream-failure';
 
 describe('classifyUpstreamError', () => {
   it.each([
@@ -19,7 +19,7 @@ describe('classifyUpstreamError', () => {
     ['the SSRF guard', new NetGuardError('NET_GUARD_BLOCKED_ADDRESS', 'blocked'), 'refused-url', true],
     ['a JSON-RPC error answer', new SdkMcpError(-32602, 'Invalid params'), 'answer', false],
     ['an upstream-defined -32000 answer', new SdkMcpError(-32000, 'Quota exceeded'), 'answer', false],
-    ["the gateway's own refusal", new GatewayRefusal('TENANT_INFLIGHT_LIMIT', 'over'), 'gateway', false],
+    ["the gateway's own refusal", new GatewayError('GW_TENANT_INFLIGHT_LIMIT', 'over', { upstream: 'u' }), 'gateway', false],
   ])('%s', (_what, err, kind, counts) => {
     const k = classifyUpstreamError(err, false);
     expect(k).toBe(kind);
@@ -34,59 +34,20 @@ describe('classifyUpstreamError', () => {
   });
 });
 
-describe('CircuitBreaker with concurrent callers', () => {
-  /** What the pool does around each call: pass, await the call, report how it ended. */
-  async function guarded(breaker: CircuitBreaker, call: () => Promise<void>): Promise<'ok' | 'failed' | 'refused'> {
-    if (!breaker.tryPass()) return 'refused';
-    try {
-      await call();
-      breaker.success();
-      return 'ok';
-    } catch (err) {
-      if (countsAgainstUpstream(classifyUpstreamError(err, false))) breaker.failure();
-      else breaker.release();
-      return 'failed';
-    }
-  }
-
-  it('opens when 8 concurrent calls fail, however their failures interleave', async () => {
-    let now = 0;
-    const breaker = new CircuitBreaker({ failureThreshold: 5, openMs: 1000, now: () => now });
-    // All 8 pass before any fails; one fails with a reset, the other 7 with the "Connection closed" the SDK reports after it.
-    let fail!: () => void;
-    const gate = new Promise<void>((resolve) => (fail = resolve));
-    const calls = Array.from({ length: 8 }, (_, i) =>
-      guarded(breaker, async () => {
-        await gate;
-        await Promise.resolve();
-        throw i === 0 ? new UpstreamBrokenError('reset') : new SdkMcpError(-32000, 'Connection closed');
-      }),
-    );
-    fail();
-    expect(await Promise.all(calls)).toEqual(Array(8).fill('failed'));
-    expect(breaker.state).toBe('open');
-    expect(await guarded(breaker, async () => undefined)).toBe('refused');
-
-    // Half-open: of 8 concurrent callers exactly one is the trial; its success closes the circuit.
-    now = 1000;
-    let release!: () => void;
-    const trialGate = new Promise<void>((resolve) => (release = resolve));
-    const half = Array.from({ length: 8 }, () => guarded(breaker, () => trialGate));
-    release();
-    const outcomes = await Promise.all(half);
-    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
-    expect(outcomes.filter((o) => o === 'refused')).toHaveLength(7);
-    expect(breaker.state).toBe('closed');
-  });
-
-  it('a cancelled half-open trial frees the trial slot instead of closing or re-opening', async () => {
-    let now = 0;
-    const breaker = new CircuitBreaker({ failureThreshold: 1, openMs: 1000, now: () => now });
-    await guarded(breaker, async () => Promise.reject(new SdkMcpError(-32001, 'timeout')));
-    now = 1000;
-    expect(await guarded(breaker, async () => Promise.reject(new GatewayRefusal('TENANT_INFLIGHT_LIMIT', 'x')))).toBe('failed');
-    expect(breaker.state).toBe('half-open');
-    expect(await guarded(breaker, async () => undefined)).toBe('ok');
-    expect(breaker.state).toBe('closed');
+describe('upstreamError', () => {
+  it('codes each kind of failure, with structured details and the original error as cause', () => {
+    const big = new ResponseTooLargeError(1024, 'event', 'http://u');
+    expect(upstreamError('too-large', big, 'h', 1000)).toMatchObject({
+      code: 'GW_UPSTREAM_TOO_LARGE',
+      message: 'Upstream server h sent a server-sent event larger than 1024 bytes; the call was stopped (limit limits.upstreamResponseBytes = 1024)',
+      details: { upstream: 'h', limit: 'upstreamResponseBytes', maxBytes: 1024 },
+      cause: big,
+    });
+    expect(upstreamError('timeout', new Error('t'), 'h', 1500)).toMatchObject({ code: 'GW_UPSTREAM_TIMEOUT', details: { upstream: 'h', timeoutMs: 1500 }, message: 'Upstream server h did not answer within 1500 ms' });
+    expect(upstreamError('http', new StreamableHTTPError(503, 'Error POSTing to endpoint'), 'h', 1).details).toEqual({ upstream: 'h', status: 503 });
+    expect(upstreamError('network', Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }), 'h', 1)).toMatchObject({ code: 'GW_UPSTREAM_UNREACHABLE', message: 'Upstream server h is unavailable (ECONNREFUSED)' });
+    expect(upstreamError('refused-url', new NetGuardError('NET_GUARD_BLOCKED_ADDRESS', 'blocked'), 'h', 1).code).toBe('GW_UPSTREAM_URL_REFUSED');
+    const refusal = new GatewayError('GW_CIRCUIT_OPEN', 'open', { upstream: 'h' });
+    expect(upstreamError('gateway', refusal, 'h', 1)).toBe(refusal);
   });
 });

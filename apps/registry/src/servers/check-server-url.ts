@@ -1,6 +1,6 @@
 import type { GuardedFetch } from '@switchboard/net-guard';
 import { discoverServer } from '../discovery/discover-server';
-import { upstreamFailure } from '../discovery/upstream-failure';
+import { upstreamFailure } from '@switchboard/upstream-client';
 
 /** What a live check of a server URL found (nothing is stored). */
 export type UrlCheckResult =

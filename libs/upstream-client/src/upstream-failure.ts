@@ -31,3 +31,20 @@ export function upstreamFailure(err: unknown): UpstreamFailure {
   if (network) return { kind: 'network', error: chain[chain.length - 1] };
   return { kind: 'other' };
 }
+
+/**
+ * The pinned 2026-07-28 connect failed in a way that means "this server does not speak it"
+ * (no `server/discover`, no overlap, an HTTP 4xx other than 401/403, a legacy-shaped answer),
+ * so the legacy handshake is worth trying. Silence on HTTP is an outage, not a legacy server
+ * (those answer an unknown method with an error).
+ */
+export function isModernRefusal(err: unknown): boolean {
+  return upstreamFailure(err).kind === 'other';
+}
+
+/** Streamable HTTP refused in the way a 2024-11-05 HTTP+SSE server refuses it (404/405/400 on POST). */
+export function isLegacyRefusal(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'number' && code >= 400 && code < 500 && code !== 401 && code !== 403) return true;
+  return /HTTP 4(0[045])|Unexpected content type|Error POSTing to endpoint \(HTTP 4/i.test((err as Error)?.message ?? '');
+}

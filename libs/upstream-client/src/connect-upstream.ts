@@ -1,0 +1,183 @@
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
+import { LATEST_MODERN_VERSION } from '@switchboard/protocol';
+import { isLegacyRefusal, isModernRefusal } from './upstream-failure';
+
+/** `modern`: 2026-07-28 (`server/discover`, stateless requests); `legacy`: the `initialize` handshake (≤ 2025-11-25). */
+export type UpstreamEra = 'modern' | 'legacy';
+export type UpstreamTransport = 'streamable-http' | 'sse';
+export type UpstreamListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
+
+/** Server→client requests an upstream may send; answering one declares the matching client capability. */
+export const RELAYED_REQUESTS = {
+  'elicitation/create': { capability: 'elicitation', schema: ElicitRequestSchema },
+  'roots/list': { capability: 'roots', schema: ListRootsRequestSchema },
+  'sampling/createMessage': { capability: 'sampling', schema: CreateMessageRequestSchema },
+} as const;
+export type RelayedMethod = keyof typeof RELAYED_REQUESTS;
+
+export interface ConnectUpstreamOptions {
+  url: string;
+  /** `auto`: 2026-07-28 first, then the legacy handshake when the server does not speak it. */
+  era: UpstreamEra | 'auto';
+  /** `auto`: Streamable HTTP, then the 2024-11-05 HTTP+SSE transport when the server refuses it the way those servers do. */
+  transport: UpstreamTransport | 'auto';
+  /** The upstream's own credential and headers (forbidden framing/protocol headers are stripped). */
+  headers?: Record<string, string>;
+  /** Every request's fetch (the SSRF-guarded one for tenant-registered upstreams); default the global fetch. */
+  fetch?: GuardedFetch;
+  /** Redirects are followed by `fetch` itself (the guarded fetch re-checks every hop); otherwise the SDK follows same-origin ones only. */
+  followRedirects?: boolean;
+  /** Bound on the handshake (`initialize` / `server/discover`). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  clientInfo: { name: string; version: string };
+  /** Answers the upstream's server→client requests; each one given declares its capability. */
+  answer?: Partial<Record<RelayedMethod, (params: Record<string, unknown>) => Promise<unknown>>>;
+}
+
+export interface UpstreamCallOptions {
+  timeout: number;
+  maxTotalTimeout?: number;
+  signal?: AbortSignal;
+  onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** 2026-07-28 only: an `input_required` result is returned as is instead of being fulfilled through `answer`. */
+  allowInputRequired?: boolean;
+}
+
+/** One connected upstream, whichever era and transport it speaks. */
+export interface UpstreamConnection {
+  readonly era: UpstreamEra;
+  readonly transport: UpstreamTransport;
+  /** The revision the server spoke (negotiated or discovered), when it said. */
+  readonly protocolVersion: string | undefined;
+  readonly serverInfo: unknown;
+  readonly capabilities: { tools?: unknown; resources?: unknown; prompts?: unknown };
+  callTool(params: { name: string; arguments: Record<string, unknown> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
+  readResource(params: { uri: string } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
+  getPrompt(params: { name: string; arguments: Record<string, string> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
+  /** One page of a list, never aggregated by the SDK (paging is {@link listAll}'s, with its loop guard and cap). */
+  listPage(method: UpstreamListMethod, cursor: string | undefined, opts: UpstreamCallOptions): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }>;
+  close(): Promise<void>;
+}
+
+const ITEMS: Record<UpstreamListMethod, string> = {
+  'tools/list': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+  'prompts/list': 'prompts',
+};
+
+/**
+ * Connects to an upstream MCP server with the official SDK clients: SDK v2 pinned to
+ * 2026-07-28 for the modern era, SDK 1.x (`initialize`) over Streamable HTTP or HTTP+SSE for
+ * the legacy one. With `era: 'auto'` a server that does not speak 2026-07-28 (no
+ * `server/discover`, a legacy-shaped answer) is retried with the handshake, never after a
+ * refused URL, a rejected credential, a timeout or a network failure (it would fail the same
+ * way and only double the wait).
+ */
+export async function connectUpstream(o: ConnectUpstreamOptions): Promise<UpstreamConnection> {
+  if (o.era === 'modern') return connectModern(o);
+  if (o.transport === 'sse') return connectLegacy(o, 'sse');
+  if (o.era === 'auto') {
+    try {
+      return await connectModern(o);
+    } catch (err) {
+      if (!isModernRefusal(err)) throw err;
+    }
+  }
+  try {
+    return await connectLegacy(o, 'streamable-http');
+  } catch (err) {
+    if (o.transport === 'auto' && isLegacyRefusal(err)) return connectLegacy(o, 'sse');
+    throw err;
+  }
+}
+
+function transportInit(o: ConnectUpstreamOptions): { requestInit: RequestInit; fetch?: GuardedFetch; redirectPolicy?: 'follow' } {
+  return {
+    requestInit: { headers: stripForbiddenHeaders(o.headers) },
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+    ...(o.followRedirects ? { redirectPolicy: 'follow' as const } : {}),
+  };
+}
+
+function declared(o: ConnectUpstreamOptions): Record<string, object> {
+  return Object.fromEntries(Object.keys(o.answer ?? {}).map((m) => [RELAYED_REQUESTS[m as RelayedMethod].capability, {}]));
+}
+
+async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport): Promise<UpstreamConnection> {
+  const client = new Client(o.clientInfo, { capabilities: declared(o) });
+  for (const [method, answer] of Object.entries(o.answer ?? {})) {
+    client.setRequestHandler(RELAYED_REQUESTS[method as RelayedMethod].schema, async (request) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never);
+  }
+  const url = new URL(o.url);
+  const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, transportInit(o));
+  await connectOrClose(client, transport, o);
+  return {
+    era: 'legacy',
+    transport: kind,
+    // The 1.x Streamable HTTP transport keeps the negotiated revision; the SSE one does not expose it.
+    protocolVersion: (transport as { protocolVersion?: string }).protocolVersion,
+    serverInfo: client.getServerVersion(),
+    capabilities: client.getServerCapabilities() ?? {},
+    callTool: (params, opts) => client.callTool(params, undefined, opts),
+    readResource: (params, opts) => client.readResource(params, opts),
+    getPrompt: (params, opts) => client.getPrompt(params, opts),
+    listPage: async (method, cursor, opts) => {
+      const params = cursor === undefined ? {} : { cursor };
+      const res: Record<string, unknown> =
+        method === 'tools/list'
+          ? await client.listTools(params, opts)
+          : method === 'resources/list'
+            ? await client.listResources(params, opts)
+            : method === 'resources/templates/list'
+              ? await client.listResourceTemplates(params, opts)
+              : await client.listPrompts(params, opts);
+      return page(res, method);
+    },
+    close: () => client.close(),
+  };
+}
+
+async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnection> {
+  const client = new ModernClient(o.clientInfo, { versionNegotiation: { mode: { pin: LATEST_MODERN_VERSION } }, capabilities: declared(o) });
+  for (const [method, answer] of Object.entries(o.answer ?? {})) {
+    client.setRequestHandler(method as RelayedMethod, async (request: { params?: unknown }) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never);
+  }
+  const transport = new ModernTransport(new URL(o.url), transportInit(o));
+  await connectOrClose(client, transport, o);
+  return {
+    era: 'modern',
+    transport: 'streamable-http',
+    protocolVersion: client.getNegotiatedProtocolVersion() ?? LATEST_MODERN_VERSION,
+    serverInfo: client.getServerVersion(),
+    capabilities: client.getServerCapabilities() ?? {},
+    callTool: (params, opts) => client.callTool(params, opts),
+    readResource: (params, opts) => client.readResource(params, opts),
+    getPrompt: (params, opts) => client.getPrompt(params, opts),
+    // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.
+    listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
+    close: () => client.close(),
+  };
+}
+
+/** The handshake, bounded by the options' timeout and signal; a failed one leaves nothing open. */
+async function connectOrClose<T>(client: { connect(t: T, opts: { timeout: number; signal?: AbortSignal }): Promise<void>; close(): Promise<void> }, transport: T, o: ConnectUpstreamOptions): Promise<void> {
+  try {
+    await client.connect(transport, { timeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+function page(res: Record<string, unknown>, method: UpstreamListMethod): { items: Array<Record<string, unknown>>; nextCursor?: string } {
+  const items = res[ITEMS[method]];
+  const next = res.nextCursor;
+  return { items: Array.isArray(items) ? (items as Array<Record<string, unknown>>) : [], ...(typeof next === 'string' ? { nextCursor: next } : {}) };
+}
