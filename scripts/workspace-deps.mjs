@@ -69,7 +69,7 @@ function expected(ws) {
 }
 
 /** Production closure of an app: its declared deps, its libs' declared deps, and their dependencies as installed. */
-function closure(app) {
+export function closure(app) {
   const names = [];
   const addWorkspace = (ws) => {
     const pkg = JSON.parse(readFileSync(path.join(root, ws, 'package.json'), 'utf8'));

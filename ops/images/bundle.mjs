@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageClosure } from '../../scripts/workspace-deps.mjs';
+import { closure as appClosure, packageClosure } from '../../scripts/workspace-deps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,8 +32,6 @@ const DATA = {
   'apps/gateway': ['apps/gateway/package.json'],
   'apps/chain-reader': ['apps/chain-reader/package.json'],
 };
-
-const pkgName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 
 /**
  * Modules that are not installed (NestJS's optional @nestjs/microservices, class-validator…) stay
@@ -74,7 +72,7 @@ export async function bundleApp(app, out) {
   const depth = path.posix.relative(path.posix.dirname(path.relative(out, outfile).split(path.sep).join('/')), '.') || '.';
 
   // Which of the externals this app reaches: those in its production closure.
-  const closure = packageClosureOfApp(app);
+  const closure = appClosure(app);
   const external = EXTERNAL.filter((n) => closure.has(path.join(root, 'node_modules', n)));
   const result = await build({
     entryPoints: [entry],
@@ -95,31 +93,18 @@ export async function bundleApp(app, out) {
   });
 
   // node_modules: the externals and everything they depend on, at the paths npm installed them.
+  // Nested node_modules are closure members of their own (copied only when needed); source maps,
+  // type declarations and docs are never loaded (license texts stay).
   const dirs = packageClosure(external);
+  const skip = (src, dir) =>
+    (/[\\/]node_modules$/.test(src) && src !== dir) || (/\.(map|d\.[cm]?ts|md|markdown)$/i.test(src) && !/^(licen[cs]e|notice|copying)/i.test(path.basename(src)));
   for (const dir of [...dirs].sort()) {
-    cpSync(dir, path.join(out, path.relative(root, dir)), { recursive: true, dereference: true, filter: (src) => !/[\\/]node_modules$/.test(src) || src === dir });
+    cpSync(dir, path.join(out, path.relative(root, dir)), { recursive: true, dereference: true, filter: (src) => !skip(src, dir) });
   }
   for (const rel of DATA[app] ?? []) if (existsSync(path.join(root, rel))) cpSync(path.join(root, rel), path.join(out, rel), { recursive: true, dereference: true });
   writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ name: 'switchboard-image', private: true }, null, 2)}\n`);
   writeFileSync(path.join(root, '.image', `${path.basename(app)}.meta.json`), JSON.stringify(result.metafile));
   return { external, packages: dirs.size };
-}
-
-/** Everything the app's declared dependencies pull in (to know which externals it needs). */
-function packageClosureOfApp(app) {
-  const names = [];
-  const seen = new Set();
-  const addWorkspace = (ws) => {
-    if (seen.has(ws)) return;
-    seen.add(ws);
-    const pkg = JSON.parse(readFileSync(path.join(root, ws, 'package.json'), 'utf8'));
-    for (const d of Object.keys(pkg.dependencies ?? {})) {
-      if (d.startsWith('@switchboard/')) addWorkspace(`libs/${d.slice('@switchboard/'.length)}`);
-      else names.push(pkgName(d));
-    }
-  };
-  addWorkspace(app);
-  return packageClosure(names);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
