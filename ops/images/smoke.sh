@@ -10,7 +10,11 @@ db=${DATABASE_URL:?set DATABASE_URL to a database the registry and auth may migr
 redis=${REDIS_URL:-redis://127.0.0.1:6379}
 ns="sbsmoke$$:"
 names=()
-cleanup() { for n in "${names[@]}"; do docker rm -f "$n" > /dev/null 2>&1 || true; done; }
+cleanup() {
+  for n in "${names[@]}"; do docker rm -f "$n" > /dev/null 2>&1 || true; done
+  # The registry's keys under this run's prefix (the database is the caller's to drop).
+  if command -v redis-cli > /dev/null; then redis-cli -u "$redis" --scan --pattern "$ns*" | xargs -r redis-cli -u "$redis" del > /dev/null || true; fi
+}
 trap cleanup EXIT
 run() { # name image env…
   local name=$1 image=$2; shift 2
