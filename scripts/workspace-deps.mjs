@@ -5,7 +5,7 @@
 //   node scripts/workspace-deps.mjs check            each libs/* and apps/* package.json declares exactly these (a test runs it)
 //   node scripts/workspace-deps.mjs write            rewrite the declarations (versions from the root package.json)
 //   node scripts/workspace-deps.mjs closure <app>    the app's production package closure in node_modules, with its size
-//   node scripts/workspace-deps.mjs prune <app>      delete every other package from node_modules (the Dockerfiles' deps stage)
+//   node scripts/workspace-deps.mjs prune <app>      delete every other package from node_modules (an npm-install image; ours bundle: ops/images/bundle.mjs)
 import { builtinModules } from 'node:module';
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
