@@ -5,7 +5,7 @@
 //   node scripts/workspace-deps.mjs check            each libs/* and apps/* package.json declares exactly these (a test runs it)
 //   node scripts/workspace-deps.mjs write            rewrite the declarations (versions from the root package.json)
 //   node scripts/workspace-deps.mjs closure <app>    the app's production package closure in node_modules, with its size
-//   node scripts/workspace-deps.mjs prune <app>      delete every other package from node_modules (the Dockerfiles' deps stage)
+//   node scripts/workspace-deps.mjs prune <app>      delete every other package from node_modules (an npm-install image; ours bundle: ops/images/bundle.mjs)
 import { builtinModules } from 'node:module';
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rootPkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const versions = { ...rootPkg.devDependencies, ...rootPkg.dependencies };
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"./][^'"]*)['"]/gm;
+// require.resolve too: a package read from disk (an ABI, a worker's module path) is used at run time.
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire(?:\.resolve)?\s*\(\s*|^\s*import\s+)['"]([^'"./][^'"]*)['"]/gm;
 
 function workspaces() {
   return ['libs', 'apps'].flatMap((d) => readdirSync(path.join(root, d)).map((n) => `${d}/${n}`)).filter((d) => existsSync(path.join(root, d, 'package.json')));
@@ -68,17 +69,22 @@ function expected(ws) {
 }
 
 /** Production closure of an app: its declared deps, its libs' declared deps, and their dependencies as installed. */
-function closure(app) {
-  const seen = new Set();
-  const queue = [];
+export function closure(app) {
+  const names = [];
   const addWorkspace = (ws) => {
     const pkg = JSON.parse(readFileSync(path.join(root, ws, 'package.json'), 'utf8'));
     for (const d of Object.keys(pkg.dependencies ?? {})) {
       if (d.startsWith('@switchboard/')) addWorkspace(`libs/${d.slice('@switchboard/'.length)}`);
-      else queue.push([d, root]);
+      else names.push(d);
     }
   };
   addWorkspace(app);
+  return packageClosure(names);
+}
+
+/** The installed directories of these packages and of everything they depend on (optional and required peer deps included). */
+export function packageClosure(names) {
+  const queue = names.map((n) => [n, root]);
   const resolveDir = (name, from) => {
     for (let d = from; ; d = path.dirname(d)) {
       const p = path.join(d, 'node_modules', name);
@@ -92,7 +98,6 @@ function closure(app) {
     const dir = resolveDir(name, from);
     if (!dir || dirs.has(dir)) continue;
     dirs.add(dir);
-    seen.add(name);
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
     for (const d of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) queue.push([d, dir]);
     for (const d of Object.keys(pkg.peerDependencies ?? {})) if (!pkg.peerDependenciesMeta?.[d]?.optional) queue.push([d, dir]);
@@ -110,7 +115,9 @@ function size(p) {
 }
 
 const [cmd, arg] = process.argv.slice(2);
-if (cmd === 'check' || cmd === 'write') {
+if (process.argv[1] && path.resolve(process.argv[1]) !== fileURLToPath(import.meta.url)) {
+  // imported (ops/images/bundle.mjs): no command line
+} else if (cmd === 'check' || cmd === 'write') {
   const problems = [];
   for (const ws of workspaces()) {
     const { pkg, deps, devDeps } = expected(ws);

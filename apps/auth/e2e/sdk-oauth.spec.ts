@@ -6,6 +6,7 @@ import { approve, authorizeUrl, decodeJwt, pkcePair, TestBrowser } from '@switch
 import { freePort, sealTenantSecret } from './support/auth-harness';
 import { startPlatform, type Platform } from './support/platform';
 import { startTestIdp, type TestIdp } from './support/test-idp';
+import { federationCookieName } from '../src/interaction/interaction.controller';
 
 /** The SDK client's OAuth state, in memory; the "browser" step is done by the test. */
 class MemoryOAuthProvider implements OAuthClientProvider {
@@ -136,5 +137,36 @@ describe('J. federated login is bound to the browser that started it', () => {
     // Single use: replaying the callback fails even in the right browser.
     const replay = await attacker.get(callback);
     expect(replay.status).toBe(400);
+  });
+  /** auth_sign_ins_total{idp="oidc",outcome} as /metrics shows it now (0 when absent). */
+  const signIns = async (outcome: string): Promise<number> => {
+    const text = await (await fetch(`${platform.auth.baseUrl}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('auth_sign_ins_total{') && l.includes('idp="oidc"') && l.includes(`outcome="${outcome}"`));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+  };
+
+  it('counts every federated sign-in by outcome: ok, not started in this browser, refused by the IdP check, unknown state', async () => {
+    const outcomes = ['ok', 'not_started_here', 'idp_refused', 'unknown_state'] as const;
+    const before = Object.fromEntries(await Promise.all(outcomes.map(async (o) => [o, await signIns(o)] as const)));
+    const issuer = platform.auth.issuer('beta');
+    const reg = await fetch(`${issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' }) });
+    const clientId = String(((await reg.json()) as Record<string, unknown>).client_id);
+    const toCallback = async (browser: TestBrowser) =>
+      new URL((await browser.follow(authorizeUrl(issuer, { clientId, redirectUri: 'https://claude.ai/api/mcp/auth_callback', challenge: pkcePair().challenge }), (u) => u.pathname.endsWith('/federation/callback'))).url);
+    idp.user = 'carol';
+    const first = new TestBrowser();
+    const callback = await toCallback(first);
+    expect((await new TestBrowser().get(callback.href)).status).toBe(400); // another browser
+    const forged = new URL(callback);
+    forged.searchParams.set('code', 'not-the-code-the-idp-issued');
+    expect((await first.get(forged.href)).status).toBe(400); // the IdP's token endpoint refuses it
+    // The refusal cleared the browser's cookie; present it anyway: the state was used up by the forged attempt.
+    const replay = await fetch(callback, { redirect: 'manual', headers: { cookie: `${federationCookieName('beta')}=${callback.searchParams.get('state')}` } });
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain('unknown, expired or already used');
+    const second = new TestBrowser();
+    expect((await second.get((await toCallback(second)).href)).status).toBe(303);
+    const after = Object.fromEntries(await Promise.all(outcomes.map(async (o) => [o, await signIns(o)] as const)));
+    expect(Object.fromEntries(outcomes.map((o) => [o, after[o]! - before[o]!]))).toEqual({ ok: 1, not_started_here: 1, idp_refused: 1, unknown_state: 1 });
   });
 });

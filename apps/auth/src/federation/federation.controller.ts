@@ -6,7 +6,7 @@ import { federationCookieName } from '../interaction/interaction.controller';
 import { cookieHeader, readCookie, sendPage, tenantOf } from '../http/request-helpers';
 import { AccountLogin } from '../vault/account-login';
 import { IdpTestFlow } from './idp-test.controller';
-import { redeemIdpCallback } from './idp-authorization';
+import { countFederatedSignIn, redeemIdpCallback } from './idp-authorization';
 
 interface LoginState {
   uid: string;
@@ -48,11 +48,13 @@ export class FederationController {
     const cookie = readCookie(req, federationCookieName(tenant.id)) ?? '';
     const clear = cookieHeader(federationCookieName(tenant.id), '', { path: `${tenant.mountPath}/federation`, maxAge: 0, secure: tenant.issuer.startsWith('https:') });
     if (!state || !cookie || cookie.length !== state.length || !timingSafeEqual(Buffer.from(cookie), Buffer.from(state))) {
+      countFederatedSignIn('not_started_here');
       sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>access_denied</h1><p>This sign-in was not started in this browser. Start again from your application.</p>');
       return;
     }
     const saved = await this.s.federation.take<LoginState>(state, tenant.id, 'login');
     if (!saved) {
+      countFederatedSignIn('unknown_state');
       sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>invalid_request</h1><p>This sign-in is unknown, expired or already used.</p>');
       return;
     }
@@ -64,6 +66,7 @@ export class FederationController {
       if (!claims?.sub) throw new Error('the ID token has no sub');
       sub = claims.sub;
     } catch (err) {
+      countFederatedSignIn('idp_refused');
       this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id }, 'enterprise IdP callback refused');
       sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>access_denied</h1><p>The sign-in provider response was refused.</p>');
       return;
@@ -72,11 +75,13 @@ export class FederationController {
     // The interaction cookie is scoped to the interaction path, so load the interaction by id.
     const interaction = await provider.Interaction.find(saved.uid);
     if (!interaction) {
+      countFederatedSignIn('session_expired');
       sendPage(reply.header('set-cookie', clear), 400, 'Session expired', '<h1>invalid_request</h1><p>The sign-in session expired. Start again from your application.</p>');
       return;
     }
     interaction.result = { login: { accountId: `${tenant.id}|${sub}` } };
     await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
+    countFederatedSignIn('ok');
     void reply.code(303).header('set-cookie', clear).header('location', interaction.returnTo).header('cache-control', 'no-store').send();
   }
 }

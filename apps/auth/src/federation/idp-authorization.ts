@@ -1,3 +1,4 @@
+import { switchboardMetrics } from '@switchboard/telemetry';
 import type { AuthServices } from '../auth-services';
 import type { AuthTenant } from '../tenants/tenant-auth';
 import { openidClient } from './upstream-oidc';
@@ -51,4 +52,17 @@ export function redeemIdpCallback(cfg: Configuration, tenant: AuthTenant, query:
     expectedNonce: saved.nonce,
     idTokenExpected: true,
   });
+}
+
+/**
+ * Outcomes of a federated sign-in step, the `outcome` of `auth_sign_ins_total{idp="oidc"}` (a
+ * fixed set: bounded). `not_started_here`: state and browser cookie differ (login CSRF or
+ * cookies lost); `unknown_state`: expired, replayed or never issued; `idp_refused`: the IdP's
+ * answer failed the code exchange or ID-token checks; `session_expired`: the authorization
+ * waiting for this sign-in is gone.
+ */
+export type FederatedSignInOutcome = 'ok' | 'not_started_here' | 'unknown_state' | 'idp_refused' | 'session_expired';
+
+export function countFederatedSignIn(outcome: FederatedSignInOutcome): void {
+  switchboardMetrics().auth.signIns.add(1, { idp: 'oidc', outcome });
 }

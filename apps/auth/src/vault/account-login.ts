@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { hashId } from '@switchboard/secret-box';
 import type { AuthServices } from '../auth-services';
-import { redeemIdpCallback, startIdpAuthorization } from '../federation/idp-authorization';
+import { countFederatedSignIn, redeemIdpCallback, startIdpAuthorization } from '../federation/idp-authorization';
 import { cookieHeader, readCookie, sendPage } from '../http/request-helpers';
 import type { AuthTenant } from '../tenants/tenant-auth';
 
@@ -76,6 +76,7 @@ export class AccountLogin {
     const clear = cookieHeader(this.stateCookie(tenant), '', { path: `${tenant.mountPath}/federation`, maxAge: 0, secure: tenant.issuer.startsWith('https:') });
     const saved = await this.s.federation.take<AccountLoginState>(state, tenant.id, 'account-login');
     if (!saved) {
+      countFederatedSignIn('unknown_state');
       sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>invalid_request</h1><p>This sign-in is unknown, expired or already used.</p>');
       return true;
     }
@@ -84,6 +85,7 @@ export class AccountLogin {
       const tokens = await redeemIdpCallback(cfg, tenant, query, state, saved);
       const sub = tokens.claims()?.sub;
       if (!sub) throw new Error('the ID token has no sub');
+      countFederatedSignIn('ok');
       void reply
         .code(303)
         .header('set-cookie', [clear, this.signedIn(tenant, `${tenant.id}|${sub}`)])
@@ -91,6 +93,7 @@ export class AccountLogin {
         .header('cache-control', 'no-store')
         .send();
     } catch (err) {
+      countFederatedSignIn('idp_refused');
       this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id }, 'connected-accounts sign-in refused');
       sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>access_denied</h1><p>The sign-in provider response was refused.</p>');
     }

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// One app's runtime tree for its image: the compiled app and libs (tsc output: esbuild cannot
+// emit the decorator metadata NestJS injects by) bundled into one file by esbuild, plus the few
+// packages that must stay on disk, each with its own dependency closure, and the app's data files.
+//   node ops/images/bundle.mjs apps/<name> <out-dir>
+// Layout under <out-dir> mirrors the repository (apps/<name>/dist/main.js, apps/<name>/migrations,
+// node_modules/…) so every path the code derives from __dirname resolves as it does in the repo.
+import { build } from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { closure as appClosure, packageClosure } from '../../scripts/workspace-deps.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Packages loaded from node_modules at run time instead of from the bundle, and why:
+ * - oidc-provider, node-pg-migrate: ESM-only, loaded through createRequire (apps/auth/src/oidc/native-modules.ts);
+ * - pg, ioredis: OpenTelemetry's instrumentations patch them by hooking require(); bundled, they would not be traced;
+ * - bullmq: reads its Lua scripts from its own directory; msgpackr-extract: a native addon (optional, bullmq's msgpackr);
+ * - re2-wasm: reads its .wasm next to itself; swagger-ui-dist, @uniswap/v3-core: files read via require.resolve;
+ * - @shazow/whatsabi: required by path inside a worker thread (apps/chain-reader/src/analysis/whatsabi-thread.ts);
+ * - pino: its transports and thread-stream start workers from files in its package.
+ * Only those an app's closure contains are kept.
+ */
+export const EXTERNAL = ['oidc-provider', 'node-pg-migrate', 'pg', 'ioredis', 'bullmq', 'msgpackr-extract', 're2-wasm', 'swagger-ui-dist', '@uniswap/v3-core', '@shazow/whatsabi', 'pino'];
+
+/** Files besides code an app reads at run time (relative to the repository). */
+const DATA = {
+  'apps/auth': ['apps/auth/migrations', 'apps/auth/package.json'],
+  'apps/registry': ['apps/registry/migrations', 'apps/registry/package.json', 'apps/console/dist'],
+  'apps/gateway': ['apps/gateway/package.json'],
+  'apps/chain-reader': ['apps/chain-reader/package.json'],
+};
+
+/**
+ * Modules that are not installed (NestJS's optional @nestjs/microservices, class-validator…) stay
+ * require() calls: at run time they throw MODULE_NOT_FOUND exactly as they do from node_modules,
+ * which is what the optional-require sites expect.
+ */
+const keepUnresolved = {
+  name: 'keep-unresolved',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === 'probe' || args.path.startsWith('node:')) return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'probe' });
+      return r.errors.length ? { path: args.path, external: true } : undefined;
+    });
+  },
+};
+
+/** __dirname / __filename as the file's place in the repository layout, not the bundle's. */
+const repoDirname = {
+  name: 'repo-dirname',
+  setup(b) {
+    b.onLoad({ filter: /[\\/](apps|libs)[\\/][^\\/]+[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const rel = path.relative(root, args.path).split(path.sep).join('/');
+      const text = readFileSync(args.path, 'utf8')
+        .replace(/\b__dirname\b/g, `__repoPath(${JSON.stringify(path.posix.dirname(rel))})`)
+        .replace(/\b__filename\b/g, `__repoPath(${JSON.stringify(rel)})`);
+      return { contents: text, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+export async function bundleApp(app, out) {
+  const appPkg = JSON.parse(readFileSync(path.join(root, app, 'package.json'), 'utf8'));
+  const entry = path.join(root, app, appPkg.main ?? 'dist/main.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npx tsc -b ${app}/tsconfig.json first`);
+  rmSync(out, { recursive: true, force: true });
+  const outfile = path.join(out, app, appPkg.main ?? 'dist/main.js');
+  const depth = path.posix.relative(path.posix.dirname(path.relative(out, outfile).split(path.sep).join('/')), '.') || '.';
+
+  // Which of the externals this app reaches: those in its production closure.
+  const closure = appClosure(app);
+  const external = EXTERNAL.filter((n) => closure.has(path.join(root, 'node_modules', n)));
+  const result = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    minifySyntax: true,
+    keepNames: true, // NestJS and error messages use class and function names
+    legalComments: 'linked',
+    // No source maps: frames keep their names (keepNames) and point into one readable file.
+    metafile: true,
+    logLevel: 'warning',
+    external: external.flatMap((n) => [n, `${n}/*`]),
+    banner: { js: `const __repoPath = (p) => require('node:path').join(__dirname, ${JSON.stringify(depth)}, p);` },
+    plugins: [keepUnresolved, repoDirname],
+  });
+
+  // node_modules: the externals and everything they depend on, at the paths npm installed them.
+  // Nested node_modules are closure members of their own (copied only when needed); source maps,
+  // type declarations and docs are never loaded (license texts stay).
+  const dirs = packageClosure(external);
+  const skip = (src, dir) =>
+    (/[\\/]node_modules$/.test(src) && src !== dir) || (/\.(map|d\.[cm]?ts|md|markdown)$/i.test(src) && !/^(licen[cs]e|notice|copying)/i.test(path.basename(src)));
+  for (const dir of [...dirs].sort()) {
+    cpSync(dir, path.join(out, path.relative(root, dir)), { recursive: true, dereference: true, filter: (src) => !skip(src, dir) });
+  }
+  for (const rel of DATA[app] ?? []) if (existsSync(path.join(root, rel))) cpSync(path.join(root, rel), path.join(out, rel), { recursive: true, dereference: true });
+  writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ name: 'switchboard-image', private: true }, null, 2)}\n`);
+  writeFileSync(path.join(root, '.image', `${path.basename(app)}.meta.json`), JSON.stringify(result.metafile));
+  return { external, packages: dirs.size };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [app, out] = process.argv.slice(2);
+  if (!app || !out) {
+    process.stderr.write('usage: bundle.mjs apps/<name> <out-dir>\n');
+    process.exit(2);
+  }
+  mkdirSync(path.join(root, '.image'), { recursive: true });
+  const r = await bundleApp(app, path.resolve(out));
+  process.stdout.write(`${JSON.stringify({ app, ...r })}\n`);
+}

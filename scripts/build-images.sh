@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the local base image and every app image, then prints their sizes.
+#   scripts/build-images.sh                 base (if its digest changed) + gateway, auth, registry, chain-reader
+#   scripts/build-images.sh gateway auth    only these apps
+# Needs docker (a daemon; no registry), mmdebstrap and Debian's package mirror (DEBIAN_MIRROR) for
+# the base; the repository's node_modules for the bundles. Same lockfile + same Debian packages +
+# same SOURCE_DATE_EPOCH -> the same base digest and the same app files (docs/images.md).
+#   BASE=registry.example.com/switchboard/node-base@sha256:…  build the apps on that base instead
+set -euo pipefail
+cd "$(dirname "$0")/.."
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || apps=(gateway auth registry chain-reader)
+for app in "${apps[@]}"; do
+  [ -f "apps/$app/Dockerfile" ] || { echo "usage: scripts/build-images.sh [gateway|auth|registry|chain-reader]…" >&2; exit 2; }
+done
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1767225600}
+port=${BASE_REGISTRY_PORT:-5115}
+node_bin=node_modules/node/bin/node
+mkdir -p .image
+
+pinned=$(sed -n 's/^ARG BASE=//p' apps/gateway/Dockerfile)
+if [ -z "${BASE:-}" ]; then
+  # 1. The base: Debian runtime libraries + the lockfile's Node binary, one reproducible layer.
+  echo "node-base: Node $($node_bin --version), Debian ${DEBIAN_SUITE:-bookworm}"
+  ops/images/base-rootfs.sh "$node_bin" .image/node-base.tar
+  rm -rf .image/node-base-oci
+  digest=$(node ops/images/oci.mjs layout .image/node-base.tar .image/node-base-oci "switchboard/node-base:$($node_bin --version | tr -d v)")
+  BASE="127.0.0.1:$port/switchboard/node-base@$digest"
+  if [ "$BASE" != "$pinned" ]; then
+    echo "node-base: built $digest, the Dockerfiles pin ${pinned#*@}: update ARG BASE in apps/*/Dockerfile (the Debian packages or Node changed)" >&2
+  fi
+  if ! docker image inspect "$BASE" > /dev/null 2>&1; then
+    # docker pulls only from a registry: serve the layout read-only on loopback for this pull.
+    node ops/images/oci.mjs serve .image/node-base-oci "$port" > /dev/null &
+    server=$!
+    trap 'kill $server 2> /dev/null || true' EXIT
+    for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/v2/" > /dev/null && break; sleep 0.1; done
+    docker pull -q "$BASE"
+    kill $server
+    trap - EXIT
+  fi
+fi
+
+# 2. Compile, then one bundle per app (the registry serves the console build).
+npx tsc -b tsconfig.build.json
+if printf '%s\n' "${apps[@]}" | grep -qx registry; then npx vite build apps/console --logLevel warn; fi
+for app in "${apps[@]}"; do
+  node ops/images/bundle.mjs "apps/$app" ".image/$app"
+  # Read-only to everyone but root inside the image, whatever the umask of this checkout.
+  chmod -R u+rwX,go+rX,go-w ".image/$app"
+done
+
+# 3. The images (the classic builder is enough: no RUN step, so no shell is needed in the base).
+for app in "${apps[@]}"; do
+  DOCKER_BUILDKIT=0 docker build -q --build-arg "BASE=$BASE" -f "apps/$app/Dockerfile" -t "switchboard/$app:dev" . > /dev/null
+done
+
+printf '%-28s %10s %12s\n' image MB 'app files MB'
+base_bytes=$(docker image inspect -f '{{.Size}}' "$BASE")
+printf '%-28s %10.1f %12s\n' switchboard/node-base "$(echo "$base_bytes / 1000000" | bc -l)" -
+for app in "${apps[@]}"; do
+  bytes=$(docker image inspect -f '{{.Size}}' "switchboard/$app:dev")
+  printf '%-28s %10.1f %12.1f\n' "switchboard/$app:dev" "$(echo "$bytes / 1000000" | bc -l)" "$(echo "($bytes - $base_bytes) / 1000000" | bc -l)"
+done
