@@ -127,4 +127,31 @@ describe('CompiledCatalog lazy pages', () => {
     const name = fixtureTools[0]?.name as string;
     expect(b.tool(name)?.validate).toBe(a.tool(name)?.validate);
   });
+
+  it('shares one validator per schema content across catalogs with distinct schema objects', () => {
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: new PageCache(0) });
+    const b = CompiledCatalog.build(snapshot('b', structuredClone(fixtureTools)), { surfaces, pageCache: new PageCache(0) });
+    const tool = fixtureTools.find((t) => Array.isArray(t.inputSchema.required) && t.inputSchema.required.length > 0) as ToolDefinition;
+    // Each catalog compiles on its first call; both get the same verdicts (one compiled validator behind them).
+    expect(a.tool(tool.name)?.validate({})).toMatch(/: is required$/);
+    expect(b.tool(tool.name)?.validate({})).toBe(a.tool(tool.name)?.validate({}));
+  });
+
+  it('shares one tool map between catalogs built from the same frozen entries, and none otherwise', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const a = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen }, { surfaces, pageCache: new PageCache(0) });
+    const b = CompiledCatalog.build({ ...snapshot('b', []), tools: frozen.slice() }, { surfaces, pageCache: new PageCache(0) });
+    const c = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice(0, 5) }, { surfaces, pageCache: new PageCache(0) });
+    const name = fixtureTools[0]?.name as string;
+    expect(b.tool(name)).toBe(a.tool(name));
+    expect(c.tool(name)).not.toBe(a.tool(name));
+    expect(c.tool(name)?.entry).toBe(a.tool(name)?.entry);
+    expect(c.tool(fixtureTools[6]?.name as string)).toBeUndefined();
+    expect(b.tool(fixtureTools[6]?.name as string)?.entry).toBe(frozen[6]);
+  });
+
+  it('still refuses duplicate tool names when the entries are frozen', () => {
+    const frozen = snapshot('f', fixtureTools.slice(0, 2)).tools.map((e) => Object.freeze(e));
+    expect(() => CompiledCatalog.build({ ...snapshot('d', []), tools: [...frozen, frozen[0] as never] }, { surfaces, pageCache: new PageCache(0) })).toThrow(/Duplicate tool/);
+  });
 });

@@ -46,6 +46,11 @@ const VERSION_SET: ReadonlySet<string> = new Set(VERSIONS);
 
 /** Validators by schema object: tenants built from one bundle share definition objects, so this skips even the content hash. */
 const validatorsBySchema = new WeakMap<object, ArgsValidator>();
+const MAX_SHARED_TOOL_MAPS = 8;
+/** Tool maps by their first entry, then compared entry by entry (identity). */
+const toolMapsByFirstEntry = new WeakMap<ToolEntry, { entries: readonly ToolEntry[]; map: ReadonlyMap<string, ToolSlot> }[]>();
+const surfacesWithGeneric = new WeakMap<Record<string, SurfaceProfile>, Record<string, SurfaceProfile>>();
+const capabilitiesByKind = new Map<string, Record<string, unknown>>();
 let nextCatalogId = 1;
 let sharedPageCache = new PageCache();
 
@@ -67,7 +72,7 @@ export class CompiledCatalog {
     readonly snapshot: CatalogSnapshot,
     private readonly info: ServerInfo,
     private readonly caps: Record<string, unknown>,
-    private readonly tools: Map<string, { entry: ToolEntry; validate: ArgsValidator }>,
+    private readonly tools: ReadonlyMap<string, ToolSlot>,
     private readonly prompts: Map<string, PromptEntry>,
     private readonly resources: Map<string, ResourceEntry>,
     private readonly templates: { entry: ResourceTemplateEntry; match: UriTemplateMatcher }[],
@@ -96,32 +101,25 @@ export class CompiledCatalog {
     const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
     const info = serverInfoOf(snapshot);
 
-    const tools = new Map<string, { entry: ToolEntry; validate: ArgsValidator }>();
-    for (const entry of snapshot.tools) {
-      const name = entry.definition.name;
-      if (tools.has(name)) throw duplicate('tool', name);
-      tools.set(name, { entry, validate: validatorFor(name, entry, options) });
-    }
+    const tools = toolMap(snapshot.tools, options);
     const prompts = uniqueMap(snapshot.prompts, (e) => e.definition.name, 'prompt');
     const resources = uniqueMap(snapshot.resources, (e) => e.definition.uri, 'resource');
     uniqueMap(snapshot.resourceTemplates, (e) => e.definition.uriTemplate, 'resource template');
     const templates = snapshot.resourceTemplates.map((entry) => ({ entry, match: compileUriTemplate(entry.definition.uriTemplate) }));
 
-    const surfaces: Record<string, SurfaceProfile> = { generic: BUILTIN_SURFACES.generic, ...options.surfaces };
+    const surfaces = withGeneric(options.surfaces);
     const modernExtra = {
       ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
       cacheScope: options.cacheScope ?? 'private',
       ...modernResultFields(info),
     };
 
-    const hasResources = snapshot.resources.length > 0 || snapshot.resourceTemplates.length > 0;
-    const caps = deepFreeze({
-      ...(snapshot.tools.length > 0 ? { tools: { listChanged: false } } : {}),
-      ...(hasResources ? { resources: { subscribe: options.resourceSubscribe ?? true, listChanged: false } } : {}),
-      ...(snapshot.prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
-      logging: {},
-      completions: {},
-    });
+    const caps = capabilitiesOf(
+      snapshot.tools.length > 0,
+      snapshot.resources.length > 0 || snapshot.resourceTemplates.length > 0,
+      snapshot.prompts.length > 0,
+      options.resourceSubscribe ?? true,
+    );
     return new CompiledCatalog(
       snapshot,
       deepFreeze(info),
@@ -147,7 +145,7 @@ export class CompiledCatalog {
   }
 
   /** A tool by exposed name, listed or not (an `unlisted` entry is callable but never in `tools/list`). */
-  tool(name: string): { entry: ToolEntry; validate: ArgsValidator } | undefined {
+  tool(name: string): ToolSlot | undefined {
     return this.tools.get(name);
   }
 
@@ -216,20 +214,77 @@ export class CompiledCatalog {
   }
 }
 
-/** A tool's validator: shared with every catalog holding the same schema object, else compiled (cached by content). */
+/** A tool by name with its argument validator (shared by every catalog listing the same entries). */
+type ToolSlot = { readonly entry: ToolEntry; readonly validate: ArgsValidator };
+
+/** The name → tool map of a list of entries, shared by catalogs built from the same frozen entries (one bundle, many tenants). */
+function toolMap(entries: readonly ToolEntry[], options: CompileOptions): ReadonlyMap<string, ToolSlot> {
+  const first = entries[0];
+  const shareable = first !== undefined && Object.isFrozen(first);
+  const candidates = shareable ? toolMapsByFirstEntry.get(first) : undefined;
+  const known = candidates?.find((c) => c.entries.length === entries.length && c.entries.every((e, i) => e === entries[i]));
+  if (known) return known.map;
+  const map = new Map<string, ToolSlot>();
+  for (const entry of entries) {
+    const name = entry.definition.name;
+    if (map.has(name)) throw duplicate('tool', name);
+    map.set(name, { entry, validate: validatorFor(name, entry, options) });
+  }
+  if (shareable) {
+    const list = candidates ?? [];
+    // A few variants per first entry (tenants picking different subsets of one bundle); beyond that, unshared.
+    if (list.length >= MAX_SHARED_TOOL_MAPS) list.shift();
+    list.push({ entries: entries.slice(), map });
+    toolMapsByFirstEntry.set(first, list);
+  }
+  return map;
+}
+
+/**
+ * A tool's validator, compiled on its first call (ajv compiles take milliseconds per schema:
+ * ten thousand tenants would otherwise spend their boot compiling schemas nobody calls); one
+ * per schema object across catalogs, and compileValidator shares them by content. A schema
+ * that does not compile is reported through `onSchemaError` of the catalog whose call compiled it.
+ */
 function validatorFor(name: string, entry: ToolEntry, options: CompileOptions): ArgsValidator {
   const schema = entry.definition.inputSchema as unknown;
   const cacheable = typeof schema === 'object' && schema !== null;
   const known = cacheable ? validatorsBySchema.get(schema) : undefined;
   if (known) return known;
-  let failed = false;
-  const validate = compileValidator(entry.definition.inputSchema, (err) => {
-    failed = true;
-    options.onSchemaError?.(name, err);
-  });
-  // A broken schema is reported to each catalog that holds it, so it is not remembered.
-  if (!failed && cacheable) validatorsBySchema.set(schema, validate);
+  let compiled: ArgsValidator | undefined;
+  const validate: ArgsValidator = (args) => {
+    compiled ??= compileValidator(entry.definition.inputSchema, (err) => options.onSchemaError?.(name, err));
+    return compiled(args);
+  };
+  if (cacheable) validatorsBySchema.set(schema, validate);
   return validate;
+}
+
+/** `generic` plus the given surfaces; one merged object per surfaces object (tenants with the same rules share it). */
+function withGeneric(given: Record<string, SurfaceProfile>): Record<string, SurfaceProfile> {
+  let merged = surfacesWithGeneric.get(given);
+  if (!merged) {
+    merged = { generic: BUILTIN_SURFACES.generic, ...given };
+    surfacesWithGeneric.set(given, merged);
+  }
+  return merged;
+}
+
+/** Capabilities derived from what a snapshot holds: one frozen object per combination, shared by every catalog. */
+function capabilitiesOf(tools: boolean, resources: boolean, prompts: boolean, subscribe: boolean): Record<string, unknown> {
+  const key = `${+tools}${+resources}${+prompts}${+subscribe}`;
+  let caps = capabilitiesByKind.get(key);
+  if (!caps) {
+    caps = deepFreeze({
+      ...(tools ? { tools: { listChanged: false } } : {}),
+      ...(resources ? { resources: { subscribe, listChanged: false } } : {}),
+      ...(prompts ? { prompts: { listChanged: false } } : {}),
+      logging: {},
+      completions: {},
+    });
+    capabilitiesByKind.set(key, caps);
+  }
+  return caps;
 }
 
 function serverInfoOf(snapshot: CatalogSnapshot): ServerInfo {

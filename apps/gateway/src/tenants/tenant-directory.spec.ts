@@ -94,3 +94,41 @@ describe('TenantDirectory catalog swaps and the shared page cache', () => {
     expect(dir.pages.stats.bytes).toBeLessThanOrEqual(50_000);
   });
 });
+
+describe('TenantDirectory per-tenant state shared across tenants', () => {
+  const claudeRules = { surfaces: { claude: { maxTools: 3 } } } as TenantCatalog['surfaceRules'];
+
+  test('tenants with equal surface rules share resolved profiles; other rules get their own', () => {
+    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000' });
+    const a = dir.apply(tenant('a'));
+    const b = dir.apply(tenant('b'));
+    const c = dir.apply(tenant('c', { surfaceRules: claudeRules }));
+    const d = dir.apply(tenant('d', { surfaceRules: structuredClone(claudeRules) }));
+    expect(b.surfaces).toBe(a.surfaces);
+    expect(d.surfaces).toBe(c.surfaces);
+    expect(c.surfaces).not.toBe(a.surfaces);
+    expect(c.surfaces.claude?.maxTools).toBe(3);
+    expect(a.surfaces.claude?.maxTools).not.toBe(3);
+    const names = (t: typeof a) => JSON.parse(t.catalog.list('tools/list', 'claude', '2025-06-18').toString('utf8')).tools.length;
+    expect(names(c)).toBeLessThanOrEqual(3);
+  });
+
+  test('a tenant’s own origins and hosts are added to the defaults; tenants without any share the default lists', () => {
+    const dir = new TenantDirectory({ publicUrl: 'https://gw.example.net' });
+    const plain = dir.apply(tenant('plain'));
+    const other = dir.apply(tenant('other'));
+    const own = dir.apply(tenant('own', { origins: ['https://app.acme.example'], hosts: ['MCP.Acme.example'] }));
+    expect(other.allowedOrigins).toBe(plain.allowedOrigins);
+    expect(other.allowedHosts).toBe(plain.allowedHosts);
+    expect(plain.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', 'gw.example.net']);
+    expect(own.allowedOrigins).toEqual([...plain.allowedOrigins, 'https://app.acme.example']);
+    expect(own.allowedHosts).toEqual([...plain.allowedHosts, 'mcp.acme.example']);
+    expect(plain.allowedOrigins).not.toContain('https://app.acme.example');
+  });
+
+  test('with a domain, each tenant allows its own {tenant}.{domain} host', () => {
+    const dir = new TenantDirectory({ publicUrl: 'https://mcp.example.com', domain: 'mcp.example.com' });
+    expect(dir.apply(tenant('acme')).allowedHosts).toContain('acme.mcp.example.com');
+    expect(dir.apply(tenant('beta')).allowedHosts).not.toContain('acme.mcp.example.com');
+  });
+});
