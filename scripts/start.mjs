@@ -140,11 +140,12 @@ async function main() {
   // Build first (tsc -b is a no-op when nothing changed; the console build is skipped when its
   // inputs are unchanged). Running it here rather than as `npm run build && …` keeps this
   // process the direct child of npm, so Ctrl-C / SIGTERM reach it.
-  buildAll(root);
+  await buildAll(root);
   const env = {};
   const chainMain = path.join(root, 'apps/chain-reader/dist/main.js');
-  // The chain-reader boots beside the registry (its URL is known from its port, and the
-  // registry only calls it later, from discovery jobs); the gateway waits for it.
+  // The chain-reader boots beside the registry and the gateway: its URL is known from its port,
+  // the registry only calls it later (discovery jobs), and the gateway rediscovers it in the
+  // background until it answers.
   let chainReady = Promise.resolve();
   if (existsSync(chainMain)) {
     const chainPort = process.env.CHAIN_READER_PORT ?? '4200';
@@ -159,6 +160,14 @@ async function main() {
   let registryUrl;
   let authUrl;
   let authReady = Promise.resolve();
+  // The gateway needs nothing else up to serve its file tenants (`demo`, `conformance`): it starts
+  // at once, beside the registry. Registry tenants come from Redis (what the last start
+  // published) and arrive by the registry's feed as it publishes them; it re-syncs on its own.
+  let gatewayReady;
+  const startGateway = (extra) => {
+    gatewayReady = start('gateway', path.join(root, 'apps/gateway/dist/main.js'), { GATEWAY_PORT: port, ...GATEWAY_MEMORY_ENV, ...env, ...extra }, /gateway listening on (http:\/\/\S+)/);
+    gatewayReady.catch(() => undefined); // awaited below; a failure also stops everything via start()
+  };
   let redisOk = await reachable(redisUrl);
   if (!redisOk && process.env.REDIS_URL === undefined) {
     const privateUrl = await startPrivateRedis();
@@ -176,6 +185,15 @@ async function main() {
     const registryPort = process.env.REGISTRY_PORT ?? '3100';
     const registryPublicUrl = process.env.REGISTRY_PUBLIC_URL ?? `http://127.0.0.1:${registryPort}`;
     const authPublicUrl = process.env.AUTH_PUBLIC_URL ?? `http://127.0.0.1:${authPort}`;
+    startGateway({
+      REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+      REDIS_URL: redisUrl,
+      CATALOG_SOURCES: 'file,registry',
+      UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost',
+      INTERNAL_TOKEN: internalToken,
+      AUTH_INTERNAL_TOKEN: internalToken,
+      AUTH_PUBLIC_URL: authPublicUrl,
+    });
     // The registry: Postgres (embedded under .data/ unless DATABASE_URL is set), BullMQ
     // discovery, a seeded demo tenant `acme` with one SDK-built upstream.
     const reg = await start(
@@ -197,7 +215,6 @@ async function main() {
       180_000,
     );
     registryUrl = reg[1];
-    Object.assign(env, { REGISTRY_URL: registryUrl, REDIS_URL: redisUrl, CATALOG_SOURCES: 'file,registry', UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost', INTERNAL_TOKEN: internalToken, AUTH_INTERNAL_TOKEN: internalToken });
     // The authorization server for protected tenants (the `secure` demo tenant), on the same
     // Postgres (its own schema `auth`): the embedded one the registry started, unless DATABASE_URL is set.
     // It boots beside the gateway, which only calls it per request (JWKS, token exchange).
@@ -222,12 +239,11 @@ async function main() {
       authUrl = m[1];
     });
     authReady.catch(() => undefined); // awaited below
-    Object.assign(env, { AUTH_PUBLIC_URL: authPublicUrl });
   } else {
     process.stderr.write(`Redis is not reachable at ${redisUrl}${process.env.REDIS_URL === undefined ? ' and redis-server is not on PATH' : ''}: install Redis (apt-get install redis-server, brew install redis) or set REDIS_URL; running the gateway and chain-reader only (no registry, console or auth).\n`);
   }
-  await chainReady;
-  const [m] = await Promise.all([start('gateway', path.join(root, 'apps/gateway/dist/main.js'), { GATEWAY_PORT: port, ...GATEWAY_MEMORY_ENV, ...env }, /gateway listening on (http:\/\/\S+)/), authReady]);
+  if (!gatewayReady) startGateway({});
+  const [m] = await Promise.all([gatewayReady, chainReady, authReady]);
   const base = m[1];
   const demo = `${base}/t/demo/mcp`;
   process.stdout.write(
