@@ -3,6 +3,7 @@
 //
 //   node bench/scale/npm-start.mjs            warm: whatever the tree's build state is
 //   node bench/scale/npm-start.mjs --cold     removes every dist/ and tsbuildinfo first (a cold build)
+//   … --until-running                          also waits for every service ("Switchboard is running")
 //
 // Prints the progress lines start.mjs writes (prefixed with their time since spawn) and a summary;
 // every line goes to bench/scale/results/logs/npm-start.log.
@@ -17,6 +18,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEADLINE_MS = 600_000;
 const cold = process.argv.includes('--cold');
+// Also wait for start.mjs's "Switchboard is running" (every service ready) and report that time too.
+const untilRunning = process.argv.includes('--until-running');
+let runningAfter;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -75,6 +79,7 @@ const echo = (chunk) => {
   for (const line of chunk.toString().split('\n')) {
     if (!line.trim()) continue;
     appendFileSync(LOG, `${since()} s  ${line}\n`);
+    if (line.startsWith('Switchboard is running')) runningAfter ??= since().trim();
     if (/npm start|ready in|Switchboard is running|failed/.test(line) && !line.includes('"level"')) console.log(`${since()} s  ${line}`);
   }
 };
@@ -90,6 +95,7 @@ try {
     }
     await sleep(100);
   }
+  while (untilRunning && runningAfter === undefined && Date.now() - t0 < DEADLINE_MS && child.exitCode === null) await sleep(200);
 } finally {
   process.kill(-child.pid, 'SIGTERM');
   await Promise.race([new Promise((r) => child.once('exit', r)), sleep(15_000)]);
@@ -97,4 +103,4 @@ try {
   redis.kill('SIGTERM');
   rmSync(redisDir, { recursive: true, force: true });
 }
-console.log(`npm start (${cold ? 'cold build' : 'warm'}): ${result}`);
+console.log(`npm start (${cold ? 'cold build' : 'warm'}): ${result}${runningAfter ? `; every service ready after ${runningAfter} s` : ''}`);
