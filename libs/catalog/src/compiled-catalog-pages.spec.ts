@@ -154,4 +154,27 @@ describe('CompiledCatalog lazy pages', () => {
     const frozen = snapshot('f', fixtureTools.slice(0, 2)).tools.map((e) => Object.freeze(e));
     expect(() => CompiledCatalog.build({ ...snapshot('d', []), tools: [...frozen, frozen[0] as never] }, { surfaces, pageCache: new PageCache(0) })).toThrow(/Duplicate tool/);
   });
+
+  it('serves tenants of the same frozen entries from one shared page body: each its own serverInfo, the bytes a catalog keeping nothing gives', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const cache = new PageCache(64 * 1024 * 1024);
+    const build = (id: string, pageCache: PageCache) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, pageCache, pageSize: 7 });
+    const a = build('a', cache);
+    const b = build('b', cache);
+    const small = { ...surfaces, claude: { ...surfaces.claude, maxTools: 3 } };
+    const capped = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice() }, { surfaces: small, pageCache: cache, pageSize: 7 });
+    for (const version of VERSIONS) {
+      for (const surface of SURFACE_IDS) {
+        const plainA = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, pageCache: new PageCache(0), pageSize: 7 });
+        expect(Buffer.concat(pages(a, 'tools/list', surface, version)).toString('utf8')).toBe(Buffer.concat(pages(plainA, 'tools/list', surface, version)).toString('utf8'));
+        const pb = pages(b, 'tools/list', surface, version).map((p) => JSON.parse(p.toString('utf8')));
+        const pa = pages(a, 'tools/list', surface, version).map((p) => JSON.parse(p.toString('utf8')));
+        expect(pb.map((p) => p.tools)).toEqual(pa.map((p) => p.tools));
+        if (version >= '2025-11-25' && pb[0]._meta) expect(JSON.stringify(pb[0]._meta)).toContain('server-b');
+      }
+    }
+    // A surface profile with other rules (same name) gets its own body, not the shared one.
+    expect(JSON.parse(capped.list('tools/list', 'claude', '2026-07-28').toString('utf8')).tools).toHaveLength(3);
+    expect(JSON.parse(a.list('tools/list', 'claude', '2026-07-28').toString('utf8')).tools).toHaveLength(7);
+  });
 });

@@ -15,7 +15,7 @@ import { CatalogError } from './catalog-error';
 import { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
 import { compileValidator, type ArgsValidator } from './compile-validator';
 import type { CatalogSnapshot, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
-import { LIST_FIELD, decodeCursor, pageBytes, publishList, type ListMethod, type PublishedList } from './list-page';
+import { LIST_FIELD, closePage, decodeCursor, pageBody, pageBytes, publishList, type ListMethod, type PublishedList } from './list-page';
 import { PageCache } from './page-cache';
 
 export type { ListMethod } from './list-page';
@@ -48,9 +48,13 @@ const VERSION_SET: ReadonlySet<string> = new Set(VERSIONS);
 const validatorsBySchema = new WeakMap<object, ArgsValidator>();
 const MAX_SHARED_TOOL_MAPS = 8;
 /** Tool maps by their first entry, then compared entry by entry (identity). */
-const toolMapsByFirstEntry = new WeakMap<ToolEntry, { entries: readonly ToolEntry[]; map: ReadonlyMap<string, ToolSlot> }[]>();
+const toolMapsByFirstEntry = new WeakMap<ToolEntry, SharedTools[]>();
+/** Page-cache owner ids of surface profile objects (a tools page body depends on the profile, not its name). */
+const surfaceIds = new WeakMap<SurfaceProfile, number>();
+let nextSurfaceId = 1;
 const surfacesWithGeneric = new WeakMap<Record<string, SurfaceProfile>, Record<string, SurfaceProfile>>();
 const capabilitiesByKind = new Map<string, Record<string, unknown>>();
+/** Ids of catalogs and of shared tool maps: both own keys in the page cache. */
 let nextCatalogId = 1;
 let sharedPageCache = new PageCache();
 
@@ -73,6 +77,8 @@ export class CompiledCatalog {
     private readonly info: ServerInfo,
     private readonly caps: Record<string, unknown>,
     private readonly tools: ReadonlyMap<string, ToolSlot>,
+    /** Page-cache owner of the tools page bodies shared by every catalog with these (frozen) entries. */
+    private readonly toolGroup: number | undefined,
     private readonly prompts: Map<string, PromptEntry>,
     private readonly resources: Map<string, ResourceEntry>,
     private readonly templates: { entry: ResourceTemplateEntry; match: UriTemplateMatcher }[],
@@ -101,7 +107,7 @@ export class CompiledCatalog {
     const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
     const info = serverInfoOf(snapshot);
 
-    const tools = toolMap(snapshot.tools, options);
+    const { map: tools, group } = toolMap(snapshot.tools, options);
     const prompts = uniqueMap(snapshot.prompts, (e) => e.definition.name, 'prompt');
     const resources = uniqueMap(snapshot.resources, (e) => e.definition.uri, 'resource');
     uniqueMap(snapshot.resourceTemplates, (e) => e.definition.uriTemplate, 'resource template');
@@ -125,6 +131,7 @@ export class CompiledCatalog {
       deepFreeze(info),
       caps,
       tools,
+      group,
       prompts,
       resources,
       templates,
@@ -196,13 +203,34 @@ export class CompiledCatalog {
       const hit = this.pages.get(this.id, pageKey);
       if (hit) return hit;
     }
-    const bytes = pageBytes(this.publish(listKey, method, surfaceKey, version), start, this.pageSize).bytes;
+    const bytes =
+      boundary && method === 'tools/list' && this.toolGroup !== undefined
+        ? this.sharedToolsPage(this.toolGroup, listKey, surfaceKey, version, start)
+        : pageBytes(this.publish(listKey, method, surfaceKey, version), start, this.pageSize);
     return boundary ? this.pages.set(this.id, pageKey, bytes) : bytes;
   }
 
   /** Drops this catalog's pages from the page cache (it was replaced); other catalogs' pages stay. */
   release(): void {
     this.pages.release(this.id);
+  }
+
+  /**
+   * A tools page from the body every catalog with the same entries shares (kept in the page cache
+   * under the tool group): only the tenant's own fields (serverInfo, ttlMs…) are appended, so a
+   * tenant whose page was evicted, or that is asked for the first time, costs a copy, not a compile.
+   */
+  private sharedToolsPage(group: number, listKey: string, surfaceKey: string, version: ProtocolVersion, start: number): Buffer {
+    const surface = this.surfaces[surfaceKey] as SurfaceProfile;
+    let surfaceId = surfaceIds.get(surface);
+    if (surfaceId === undefined) {
+      surfaceId = nextSurfaceId++;
+      surfaceIds.set(surface, surfaceId);
+    }
+    const bodyKey = `body\u0000${surfaceId}\u0000${version}\u0000${this.pageSize}\u0000${start}`;
+    let body = this.pages.get(group, bodyKey);
+    if (!body) body = this.pages.set(group, bodyKey, pageBody(this.publish(listKey, 'tools/list', surfaceKey, version), start, this.pageSize));
+    return closePage(body, isModernVersion(version) ? this.modernExtra : undefined);
   }
 
   /** The published items of one list; remembers its keys (cheap) but not the items. */
@@ -217,27 +245,34 @@ export class CompiledCatalog {
 /** A tool by name with its argument validator (shared by every catalog listing the same entries). */
 type ToolSlot = { readonly entry: ToolEntry; readonly validate: ArgsValidator };
 
+/** A tool map shared by the catalogs whose tool entries are these (identity); `group` owns their shared page bodies. */
+interface SharedTools {
+  entries: readonly ToolEntry[];
+  map: ReadonlyMap<string, ToolSlot>;
+  group: number;
+}
+
 /** The name → tool map of a list of entries, shared by catalogs built from the same frozen entries (one bundle, many tenants). */
-function toolMap(entries: readonly ToolEntry[], options: CompileOptions): ReadonlyMap<string, ToolSlot> {
+function toolMap(entries: readonly ToolEntry[], options: CompileOptions): { map: ReadonlyMap<string, ToolSlot>; group?: number } {
   const first = entries[0];
   const shareable = first !== undefined && Object.isFrozen(first);
   const candidates = shareable ? toolMapsByFirstEntry.get(first) : undefined;
   const known = candidates?.find((c) => c.entries.length === entries.length && c.entries.every((e, i) => e === entries[i]));
-  if (known) return known.map;
+  if (known) return known;
   const map = new Map<string, ToolSlot>();
   for (const entry of entries) {
     const name = entry.definition.name;
     if (map.has(name)) throw duplicate('tool', name);
     map.set(name, { entry, validate: validatorFor(name, entry, options) });
   }
-  if (shareable) {
-    const list = candidates ?? [];
-    // A few variants per first entry (tenants picking different subsets of one bundle); beyond that, unshared.
-    if (list.length >= MAX_SHARED_TOOL_MAPS) list.shift();
-    list.push({ entries: entries.slice(), map });
-    toolMapsByFirstEntry.set(first, list);
-  }
-  return map;
+  if (!shareable) return { map };
+  const list = candidates ?? [];
+  // A few variants per first entry (tenants picking different subsets of one bundle); beyond that, unshared.
+  if (list.length >= MAX_SHARED_TOOL_MAPS) list.shift();
+  const shared: SharedTools = { entries: entries.slice(), map, group: nextCatalogId++ };
+  list.push(shared);
+  toolMapsByFirstEntry.set(first, list);
+  return shared;
 }
 
 /**

@@ -61,16 +61,26 @@ export function publishList(
   return { field: LIST_FIELD[method], items, keys, extra };
 }
 
-export function pageBytes(set: PublishedList, start: number, pageSize: number): { bytes: Buffer; next?: { start: number; cursor: string } } {
+/** One page's bytes: `{"<field>":[…],"nextCursor":"…"` and then the list's `extra` fields. */
+export function pageBytes(set: PublishedList, start: number, pageSize: number): Buffer {
+  return closePage(pageBody(set, start, pageSize), set.extra);
+}
+
+/**
+ * A page without its closing brace and without `extra` (`{"tools":[…],"nextCursor":"…"`): the
+ * same bytes for every catalog that lists the same items, whatever its serverInfo.
+ */
+export function pageBody(set: Pick<PublishedList, 'field' | 'items' | 'keys'>, start: number, pageSize: number): Buffer {
   const end = Math.min(start + pageSize, set.items.length);
   const result: Record<string, unknown> = { [set.field]: set.items.slice(start, end) };
-  let next: { start: number; cursor: string } | undefined;
-  if (end < set.items.length) {
-    next = { start: end, cursor: encodeCursor(end, set.keys[end - 1] as string) };
-    result.nextCursor = next.cursor;
-  }
-  if (set.extra) Object.assign(result, set.extra);
-  return { bytes: Buffer.from(JSON.stringify(result), 'utf8'), next };
+  if (end < set.items.length) result.nextCursor = encodeCursor(end, set.keys[end - 1] as string);
+  return Buffer.from(JSON.stringify(result).slice(0, -1), 'utf8');
+}
+
+/** A page body closed with `extra`'s fields: exactly the bytes of JSON.stringify of the body's object with `extra` assigned after it. */
+export function closePage(body: Buffer, extra: Record<string, unknown> | undefined): Buffer {
+  const json = extra ? JSON.stringify(extra) : '{}';
+  return Buffer.concat([body, Buffer.from(json === '{}' ? '}' : `,${json.slice(1)}`, 'utf8')]);
 }
 
 /**
