@@ -175,8 +175,9 @@ export class CompiledCatalog {
    * Result bytes (no JSON-RPC envelope) of one page of a list for a surface and version:
    * modern versions carry `resultType`, `ttlMs`, `cacheScope` and `_meta` serverInfo.
    * An unknown surface id falls back to `generic`. Page-boundary pages come from the shared
-   * page cache (compiled on a miss); equal bytes are one shared Buffer: callers must not
-   * write into it.
+   * page cache (compiled on a miss; equal bytes are one shared Buffer), or, for tools of entries
+   * shared with other catalogs, from their shared body plus this catalog's fields: callers must
+   * not write into a returned Buffer.
    * @throws McpError −32602 for an invalid cursor.
    */
   list(method: ListMethod, surfaceId: string, version: ProtocolVersion, cursor?: string): Buffer {
@@ -199,14 +200,14 @@ export class CompiledCatalog {
     // such one-off pages must not push the regular ones out.
     const boundary = start % this.pageSize === 0;
     const pageKey = `${listKey}\u0000${start}`;
+    // A tools page of shared entries is its shared body plus this tenant's fields: a copy, cheaper
+    // than hashing it into the cache, so it is composed per request and only the body is kept.
+    if (boundary && method === 'tools/list' && this.toolGroup !== undefined) return this.sharedToolsPage(this.toolGroup, listKey, surfaceKey, version, start);
     if (boundary) {
       const hit = this.pages.get(this.id, pageKey);
       if (hit) return hit;
     }
-    const bytes =
-      boundary && method === 'tools/list' && this.toolGroup !== undefined
-        ? this.sharedToolsPage(this.toolGroup, listKey, surfaceKey, version, start)
-        : pageBytes(this.publish(listKey, method, surfaceKey, version), start, this.pageSize);
+    const bytes = pageBytes(this.publish(listKey, method, surfaceKey, version), start, this.pageSize);
     return boundary ? this.pages.set(this.id, pageKey, bytes) : bytes;
   }
 

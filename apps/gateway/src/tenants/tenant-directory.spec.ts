@@ -68,17 +68,18 @@ describe('TenantDirectory catalog swaps and the shared page cache', () => {
 
   test('pages are compiled on first use, and a swap drops only that tenant’s pages', () => {
     const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', pageCacheBytes: 16 * 1024 * 1024 });
-    dir.apply(tenant('acme'));
-    dir.apply(tenant('globex'));
+    // Unshared entries (a copy each, as registry tenants have): every page is the tenant's own.
+    const own = (id: string, snap = snapshotFromBundle(id, demoBundle)) => tenant(id, { snapshot: structuredClone(snap) });
+    dir.apply(own('acme'));
+    dir.apply(own('globex'));
     expect(dir.pages.stats.keys).toBe(0);
     const acmeBefore = listOf(dir, 'acme');
     const globex = listOf(dir, 'globex');
-    // Each tenant's page, and the tools page body both share (one bundle, the same frozen entries).
-    expect(dir.pages.stats.keys).toBe(3);
+    expect(dir.pages.stats.keys).toBe(2);
 
     const renamed = snapshotFromBundle('acme', { ...demoBundle, server: { ...demoBundle.server, name: 'acme-renamed' } });
-    dir.apply(tenant('acme', { snapshot: renamed }));
-    expect(dir.pages.stats.keys).toBe(2);
+    dir.apply(own('acme', renamed));
+    expect(dir.pages.stats.keys).toBe(1);
     // The other tenant still gets its cached Buffer (no recompile), the swapped one its new bytes.
     const misses = dir.pages.stats.misses;
     expect(listOf(dir, 'globex')).toBe(globex);
@@ -131,5 +132,17 @@ describe('TenantDirectory per-tenant state shared across tenants', () => {
     const dir = new TenantDirectory({ publicUrl: 'https://mcp.example.com', domain: 'mcp.example.com' });
     expect(dir.apply(tenant('acme')).allowedHosts).toContain('acme.mcp.example.com');
     expect(dir.apply(tenant('beta')).allowedHosts).not.toContain('acme.mcp.example.com');
+  });
+});
+
+describe('TenantDirectory tenants of one bundle', () => {
+  test('share one cached tools page body; each tenant still lists its own serverInfo', () => {
+    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', pageCacheBytes: 16 * 1024 * 1024 });
+    for (let i = 0; i < 20; i++) dir.apply(tenant(`b${i}`, { snapshot: { ...snapshotFromBundle(`b${i}`, demoBundle), server: { name: `server-b${i}`, version: '1.0.0' } } }));
+    const listed = (id: string) => JSON.parse(dir.target(id)?.catalog.list('tools/list', 'claude', '2026-07-28').toString('utf8') as string);
+    expect(listed('b3').tools).toEqual(listed('b0').tools);
+    expect(JSON.stringify(listed('b3')._meta)).toContain('server-b3');
+    for (let i = 0; i < 20; i++) listed(`b${i}`);
+    expect(dir.pages.stats.keys).toBe(1);
   });
 });
