@@ -162,12 +162,15 @@ async function runCount(n, tmp) {
       if (!expected.equals(r.bytes)) throw new Error(`tenant ${id} listed different bytes`);
       cold.push(r.ms);
     }
-    // Warm: the same sample again, one at a time (no queueing).
+    // Warm: the same sample again, one at a time (no queueing), COLD_SAMPLES requests whatever n is,
+    // so every row's gateway is as warmed up (JIT) before the load as the others.
     const warmSeq = [];
-    for (let k = 0; k < samples; k++) warmSeq.push((await listOnce(base, tenantId(Math.floor((k * n) / samples)))).ms);
+    for (let k = 0; k < Math.max(samples, COLD_SAMPLES); k++) warmSeq.push((await listOnce(base, tenantId(Math.floor(((k % samples) * n) / samples)))).ms);
     const expectedFile = path.join(tmp, 'expected.json');
     writeFileSync(expectedFile, expected);
+    const cpuBefore = cpuSeconds(child.pid);
     const load = wrk(base, n, expectedFile, path.join(tmp, 'scale.lua'));
+    const loadCpuS = cpuSeconds(child.pid) - cpuBefore;
     return {
       tenants: n,
       bootMs,
@@ -178,6 +181,9 @@ async function runCount(n, tmp) {
       warmSeqP50Ms: percentile(warmSeq, 50),
       warmSeqP99Ms: percentile(warmSeq, 99),
       loadReqPerSec: load.requests / (load.durationUs / 1e6),
+      // Requests per second of gateway CPU: on a shared machine the wall-clock rate and latency
+      // follow the other load, the CPU each request costs does not.
+      loadReqPerCpuS: loadCpuS > 0 ? load.requests / loadCpuS : null,
       loadP50Ms: load.p50 / 1000,
       loadP99Ms: load.p99 / 1000,
       mismatches: load.mismatches,
@@ -210,7 +216,7 @@ async function main() {
     rmSync(tmp, { recursive: true, force: true });
   }
   const one = rows.find((r) => r.tenants === 1) ?? rows[0];
-  const header = ['tenants', 'boot s', 'boot CPU s', 'RSS boot MB', 'RSS after MB', 'cold p50 ms', 'cold p99 ms', 'warm p50 ms', 'warm p99 ms', `load req/s`, 'load p50 ms', 'load p99 ms', 'p50 ÷ 1-tenant', 'mismatch'];
+  const header = ['tenants', 'boot s', 'boot CPU s', 'RSS boot MB', 'RSS after MB', 'cold p50 ms', 'cold p99 ms', 'warm p50 ms', 'warm p99 ms', `load req/s`, 'req/CPU-s', 'load p50 ms', 'load p99 ms', 'p50 ÷ 1-tenant', 'CPU-s rate ÷ 1-tenant', 'mismatch'];
   const table = rows.map((r) => [
     fmt(r.tenants),
     fmt(r.bootMs / 1000, 1),
@@ -222,9 +228,11 @@ async function main() {
     fmt(r.warmSeqP50Ms, 2),
     fmt(r.warmSeqP99Ms, 2),
     fmt(r.loadReqPerSec),
+    fmt(r.loadReqPerCpuS),
     fmt(r.loadP50Ms, 2),
     fmt(r.loadP99Ms, 2),
     fmt(r.loadP50Ms / one.loadP50Ms, 2),
+    fmt(r.loadReqPerCpuS / one.loadReqPerCpuS, 2),
     `${r.mismatches + r.errors}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
@@ -238,6 +246,8 @@ async function main() {
     console.log(`  boot ≤ 10 s: ${fmt(big.bootMs / 1000, 1)} s wall, ${fmt(big.bootCpuS, 1)} s of gateway CPU — ${big.bootMs <= 10_000 ? 'MET' : 'NOT MET'}${big.bootMs > 10_000 && big.bootCpuS <= 10 ? ' on the wall clock (the CPU it used fits: the machine was busy)' : ''}`);
     const r = big.loadP50Ms / one.loadP50Ms;
     console.log(`  tools/list p50 within 10% of 1 tenant (under load): ×${fmt(r, 2)} — ${r <= 1.1 ? 'MET' : 'NOT MET'}`);
+    const c = big.loadReqPerCpuS / one.loadReqPerCpuS;
+    console.log(`  (per gateway CPU-second: ×${fmt(c, 2)} of the 1-tenant rate — ${c >= 0.9 ? 'within' : 'not within'} 10%; robust to a busy machine)`);
   }
   console.log(
     '\nboot = spawn to /healthz 200 (every tenant is compiled before the port opens); boot CPU = the gateway\'s utime+stime by then.\n' +

@@ -127,4 +127,54 @@ describe('CompiledCatalog lazy pages', () => {
     const name = fixtureTools[0]?.name as string;
     expect(b.tool(name)?.validate).toBe(a.tool(name)?.validate);
   });
+
+  it('shares one validator per schema content across catalogs with distinct schema objects', () => {
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: new PageCache(0) });
+    const b = CompiledCatalog.build(snapshot('b', structuredClone(fixtureTools)), { surfaces, pageCache: new PageCache(0) });
+    const tool = fixtureTools.find((t) => Array.isArray(t.inputSchema.required) && t.inputSchema.required.length > 0) as ToolDefinition;
+    // Each catalog compiles on its first call; both get the same verdicts (one compiled validator behind them).
+    expect(a.tool(tool.name)?.validate({})).toMatch(/: is required$/);
+    expect(b.tool(tool.name)?.validate({})).toBe(a.tool(tool.name)?.validate({}));
+  });
+
+  it('shares one tool map between catalogs built from the same frozen entries, and none otherwise', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const a = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen }, { surfaces, pageCache: new PageCache(0) });
+    const b = CompiledCatalog.build({ ...snapshot('b', []), tools: frozen.slice() }, { surfaces, pageCache: new PageCache(0) });
+    const c = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice(0, 5) }, { surfaces, pageCache: new PageCache(0) });
+    const name = fixtureTools[0]?.name as string;
+    expect(b.tool(name)).toBe(a.tool(name));
+    expect(c.tool(name)).not.toBe(a.tool(name));
+    expect(c.tool(name)?.entry).toBe(a.tool(name)?.entry);
+    expect(c.tool(fixtureTools[6]?.name as string)).toBeUndefined();
+    expect(b.tool(fixtureTools[6]?.name as string)?.entry).toBe(frozen[6]);
+  });
+
+  it('still refuses duplicate tool names when the entries are frozen', () => {
+    const frozen = snapshot('f', fixtureTools.slice(0, 2)).tools.map((e) => Object.freeze(e));
+    expect(() => CompiledCatalog.build({ ...snapshot('d', []), tools: [...frozen, frozen[0] as never] }, { surfaces, pageCache: new PageCache(0) })).toThrow(/Duplicate tool/);
+  });
+
+  it('serves tenants of the same frozen entries from one shared page body: each its own serverInfo, the bytes a catalog keeping nothing gives', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const cache = new PageCache(64 * 1024 * 1024);
+    const build = (id: string, pageCache: PageCache) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, pageCache, pageSize: 7 });
+    const a = build('a', cache);
+    const b = build('b', cache);
+    const small = { ...surfaces, claude: { ...surfaces.claude, maxTools: 3 } };
+    const capped = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice() }, { surfaces: small, pageCache: cache, pageSize: 7 });
+    for (const version of VERSIONS) {
+      for (const surface of SURFACE_IDS) {
+        const plainA = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, pageCache: new PageCache(0), pageSize: 7 });
+        expect(Buffer.concat(pages(a, 'tools/list', surface, version)).toString('utf8')).toBe(Buffer.concat(pages(plainA, 'tools/list', surface, version)).toString('utf8'));
+        const pb = pages(b, 'tools/list', surface, version).map((p) => JSON.parse(p.toString('utf8')));
+        const pa = pages(a, 'tools/list', surface, version).map((p) => JSON.parse(p.toString('utf8')));
+        expect(pb.map((p) => p.tools)).toEqual(pa.map((p) => p.tools));
+        if (version >= '2025-11-25' && pb[0]._meta) expect(JSON.stringify(pb[0]._meta)).toContain('server-b');
+      }
+    }
+    // A surface profile with other rules (same name) gets its own body, not the shared one.
+    expect(JSON.parse(capped.list('tools/list', 'claude', '2026-07-28').toString('utf8')).tools).toHaveLength(3);
+    expect(JSON.parse(a.list('tools/list', 'claude', '2026-07-28').toString('utf8')).tools).toHaveLength(7);
+  });
 });

@@ -6,7 +6,6 @@ import {
   MODERN_VERSIONS,
   isModernVersion,
   modernResultFields,
-  versionAtLeast,
   type CacheScope,
   type ProtocolVersion,
   type ServerInfo,
@@ -15,21 +14,11 @@ import {
 import { CatalogError } from './catalog-error';
 import { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
 import { compileValidator, type ArgsValidator } from './compile-validator';
-import type {
-  CatalogSnapshot,
-  PromptDefinition,
-  PromptEntry,
-  ResourceDefinition,
-  ResourceEntry,
-  ResourceTemplateDefinition,
-  ResourceTemplateEntry,
-  ToolEntry,
-} from './definitions';
-import { filterMeta } from './filter-meta';
+import type { CatalogSnapshot, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
+import { LIST_FIELD, closePage, decodeCursor, pageBody, pageBytes, publishList, type ListMethod, type PublishedList } from './list-page';
 import { PageCache } from './page-cache';
-import { publishTool } from './publish-tool';
 
-export type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
+export type { ListMethod } from './list-page';
 
 export interface CompileOptions {
   surfaces: Record<string, SurfaceProfile>;
@@ -49,30 +38,23 @@ export interface CompileOptions {
 
 const DEFAULT_PAGE_SIZE = 100;
 const DEFAULT_TTL_MS = 60_000;
-const MAX_CURSOR_LENGTH = 2_048;
 const VERSIONS: readonly ProtocolVersion[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
 
-const LIST_FIELD: Record<ListMethod, string> = {
-  'tools/list': 'tools',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resourceTemplates',
-  'prompts/list': 'prompts',
-};
 
-/** The published items of one list for one (surface, version): built on a page miss, then dropped. */
-interface PublishedList {
-  field: string;
-  items: Record<string, unknown>[];
-  /** Keyset key of each item (name, uri or uriTemplate), index-aligned with `items`. */
-  keys: string[];
-  /** Fields appended to every page (modern era: resultType, ttlMs, cacheScope, _meta). */
-  extra: Record<string, unknown> | undefined;
-}
 
 const VERSION_SET: ReadonlySet<string> = new Set(VERSIONS);
 
 /** Validators by schema object: tenants built from one bundle share definition objects, so this skips even the content hash. */
 const validatorsBySchema = new WeakMap<object, ArgsValidator>();
+const MAX_SHARED_TOOL_MAPS = 8;
+/** Tool maps by their first entry, then compared entry by entry (identity). */
+const toolMapsByFirstEntry = new WeakMap<ToolEntry, SharedTools[]>();
+/** Page-cache owner ids of surface profile objects (a tools page body depends on the profile, not its name). */
+const surfaceIds = new WeakMap<SurfaceProfile, number>();
+let nextSurfaceId = 1;
+const surfacesWithGeneric = new WeakMap<Record<string, SurfaceProfile>, Record<string, SurfaceProfile>>();
+const capabilitiesByKind = new Map<string, Record<string, unknown>>();
+/** Ids of catalogs and of shared tool maps: both own keys in the page cache. */
 let nextCatalogId = 1;
 let sharedPageCache = new PageCache();
 
@@ -94,7 +76,9 @@ export class CompiledCatalog {
     readonly snapshot: CatalogSnapshot,
     private readonly info: ServerInfo,
     private readonly caps: Record<string, unknown>,
-    private readonly tools: Map<string, { entry: ToolEntry; validate: ArgsValidator }>,
+    private readonly tools: ReadonlyMap<string, ToolSlot>,
+    /** Page-cache owner of the tools page bodies shared by every catalog with these (frozen) entries. */
+    private readonly toolGroup: number | undefined,
     private readonly prompts: Map<string, PromptEntry>,
     private readonly resources: Map<string, ResourceEntry>,
     private readonly templates: { entry: ResourceTemplateEntry; match: UriTemplateMatcher }[],
@@ -123,37 +107,31 @@ export class CompiledCatalog {
     const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
     const info = serverInfoOf(snapshot);
 
-    const tools = new Map<string, { entry: ToolEntry; validate: ArgsValidator }>();
-    for (const entry of snapshot.tools) {
-      const name = entry.definition.name;
-      if (tools.has(name)) throw duplicate('tool', name);
-      tools.set(name, { entry, validate: validatorFor(name, entry, options) });
-    }
+    const { map: tools, group } = toolMap(snapshot.tools, options);
     const prompts = uniqueMap(snapshot.prompts, (e) => e.definition.name, 'prompt');
     const resources = uniqueMap(snapshot.resources, (e) => e.definition.uri, 'resource');
     uniqueMap(snapshot.resourceTemplates, (e) => e.definition.uriTemplate, 'resource template');
     const templates = snapshot.resourceTemplates.map((entry) => ({ entry, match: compileUriTemplate(entry.definition.uriTemplate) }));
 
-    const surfaces: Record<string, SurfaceProfile> = { generic: BUILTIN_SURFACES.generic, ...options.surfaces };
+    const surfaces = withGeneric(options.surfaces);
     const modernExtra = {
       ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
       cacheScope: options.cacheScope ?? 'private',
       ...modernResultFields(info),
     };
 
-    const hasResources = snapshot.resources.length > 0 || snapshot.resourceTemplates.length > 0;
-    const caps = deepFreeze({
-      ...(snapshot.tools.length > 0 ? { tools: { listChanged: false } } : {}),
-      ...(hasResources ? { resources: { subscribe: options.resourceSubscribe ?? true, listChanged: false } } : {}),
-      ...(snapshot.prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
-      logging: {},
-      completions: {},
-    });
+    const caps = capabilitiesOf(
+      snapshot.tools.length > 0,
+      snapshot.resources.length > 0 || snapshot.resourceTemplates.length > 0,
+      snapshot.prompts.length > 0,
+      options.resourceSubscribe ?? true,
+    );
     return new CompiledCatalog(
       snapshot,
       deepFreeze(info),
       caps,
       tools,
+      group,
       prompts,
       resources,
       templates,
@@ -174,7 +152,7 @@ export class CompiledCatalog {
   }
 
   /** A tool by exposed name, listed or not (an `unlisted` entry is callable but never in `tools/list`). */
-  tool(name: string): { entry: ToolEntry; validate: ArgsValidator } | undefined {
+  tool(name: string): ToolSlot | undefined {
     return this.tools.get(name);
   }
 
@@ -197,8 +175,9 @@ export class CompiledCatalog {
    * Result bytes (no JSON-RPC envelope) of one page of a list for a surface and version:
    * modern versions carry `resultType`, `ttlMs`, `cacheScope` and `_meta` serverInfo.
    * An unknown surface id falls back to `generic`. Page-boundary pages come from the shared
-   * page cache (compiled on a miss); equal bytes are one shared Buffer: callers must not
-   * write into it.
+   * page cache (compiled on a miss; equal bytes are one shared Buffer), or, for tools of entries
+   * shared with other catalogs, from their shared body plus this catalog's fields: callers must
+   * not write into a returned Buffer.
    * @throws McpError −32602 for an invalid cursor.
    */
   list(method: ListMethod, surfaceId: string, version: ProtocolVersion, cursor?: string): Buffer {
@@ -221,11 +200,14 @@ export class CompiledCatalog {
     // such one-off pages must not push the regular ones out.
     const boundary = start % this.pageSize === 0;
     const pageKey = `${listKey}\u0000${start}`;
+    // A tools page of shared entries is its shared body plus this tenant's fields: a copy, cheaper
+    // than hashing it into the cache, so it is composed per request and only the body is kept.
+    if (boundary && method === 'tools/list' && this.toolGroup !== undefined) return this.sharedToolsPage(this.toolGroup, listKey, surfaceKey, version, start);
     if (boundary) {
       const hit = this.pages.get(this.id, pageKey);
       if (hit) return hit;
     }
-    const bytes = pageBytes(this.publish(listKey, method, surfaceKey, version), start, this.pageSize).bytes;
+    const bytes = pageBytes(this.publish(listKey, method, surfaceKey, version), start, this.pageSize);
     return boundary ? this.pages.set(this.id, pageKey, bytes) : bytes;
   }
 
@@ -234,151 +216,111 @@ export class CompiledCatalog {
     this.pages.release(this.id);
   }
 
+  /**
+   * A tools page from the body every catalog with the same entries shares (kept in the page cache
+   * under the tool group): only the tenant's own fields (serverInfo, ttlMs…) are appended, so a
+   * tenant whose page was evicted, or that is asked for the first time, costs a copy, not a compile.
+   */
+  private sharedToolsPage(group: number, listKey: string, surfaceKey: string, version: ProtocolVersion, start: number): Buffer {
+    const surface = this.surfaces[surfaceKey] as SurfaceProfile;
+    let surfaceId = surfaceIds.get(surface);
+    if (surfaceId === undefined) {
+      surfaceId = nextSurfaceId++;
+      surfaceIds.set(surface, surfaceId);
+    }
+    const bodyKey = `body\u0000${surfaceId}\u0000${version}\u0000${this.pageSize}\u0000${start}`;
+    let body = this.pages.get(group, bodyKey);
+    if (!body) body = this.pages.set(group, bodyKey, pageBody(this.publish(listKey, 'tools/list', surfaceKey, version), start, this.pageSize));
+    return closePage(body, isModernVersion(version) ? this.modernExtra : undefined);
+  }
+
   /** The published items of one list; remembers its keys (cheap) but not the items. */
   private publish(listKey: string, method: ListMethod, surfaceKey: string, version: ProtocolVersion): PublishedList {
-    const surface = this.surfaces[surfaceKey] as SurfaceProfile;
     const extra = isModernVersion(version) ? this.modernExtra : undefined;
-    const s = this.snapshot;
-    let items: Record<string, unknown>[];
-    let keys: string[];
-    switch (method) {
-      case 'tools/list':
-        items = publishTools(s.tools, surface, version);
-        keys = items.map((t) => t.name as string);
-        break;
-      case 'resources/list':
-        items = s.resources.map((e) => publishResource(e.definition, surface, version));
-        keys = s.resources.map((e) => e.definition.uri);
-        break;
-      case 'resources/templates/list':
-        items = s.resourceTemplates.map((e) => publishResourceTemplate(e.definition, surface, version));
-        keys = s.resourceTemplates.map((e) => e.definition.uriTemplate);
-        break;
-      default:
-        items = s.prompts.map((e) => publishPrompt(e.definition, surface, version));
-        keys = s.prompts.map((e) => e.definition.name);
-    }
-    this.keysByList.set(listKey, keys);
-    return { field: LIST_FIELD[method], items, keys, extra };
+    const list = publishList(this.snapshot, method, this.surfaces[surfaceKey] as SurfaceProfile, version, extra);
+    this.keysByList.set(listKey, list.keys);
+    return list;
   }
 }
 
-/** A tool's validator: shared with every catalog holding the same schema object, else compiled (cached by content). */
+/** A tool by name with its argument validator (shared by every catalog listing the same entries). */
+type ToolSlot = { readonly entry: ToolEntry; readonly validate: ArgsValidator };
+
+/** A tool map shared by the catalogs whose tool entries are these (identity); `group` owns their shared page bodies. */
+interface SharedTools {
+  entries: readonly ToolEntry[];
+  map: ReadonlyMap<string, ToolSlot>;
+  group: number;
+}
+
+/** The name → tool map of a list of entries, shared by catalogs built from the same frozen entries (one bundle, many tenants). */
+function toolMap(entries: readonly ToolEntry[], options: CompileOptions): { map: ReadonlyMap<string, ToolSlot>; group?: number } {
+  const first = entries[0];
+  const shareable = first !== undefined && Object.isFrozen(first);
+  const candidates = shareable ? toolMapsByFirstEntry.get(first) : undefined;
+  const known = candidates?.find((c) => c.entries.length === entries.length && c.entries.every((e, i) => e === entries[i]));
+  if (known) return known;
+  const map = new Map<string, ToolSlot>();
+  for (const entry of entries) {
+    const name = entry.definition.name;
+    if (map.has(name)) throw duplicate('tool', name);
+    map.set(name, { entry, validate: validatorFor(name, entry, options) });
+  }
+  if (!shareable) return { map };
+  const list = candidates ?? [];
+  // A few variants per first entry (tenants picking different subsets of one bundle); beyond that, unshared.
+  if (list.length >= MAX_SHARED_TOOL_MAPS) list.shift();
+  const shared: SharedTools = { entries: entries.slice(), map, group: nextCatalogId++ };
+  list.push(shared);
+  toolMapsByFirstEntry.set(first, list);
+  return shared;
+}
+
+/**
+ * A tool's validator, compiled on its first call (ajv compiles take milliseconds per schema:
+ * ten thousand tenants would otherwise spend their boot compiling schemas nobody calls); one
+ * per schema object across catalogs, and compileValidator shares them by content. A schema
+ * that does not compile is reported through `onSchemaError` of the catalog whose call compiled it.
+ */
 function validatorFor(name: string, entry: ToolEntry, options: CompileOptions): ArgsValidator {
   const schema = entry.definition.inputSchema as unknown;
   const cacheable = typeof schema === 'object' && schema !== null;
   const known = cacheable ? validatorsBySchema.get(schema) : undefined;
   if (known) return known;
-  let failed = false;
-  const validate = compileValidator(entry.definition.inputSchema, (err) => {
-    failed = true;
-    options.onSchemaError?.(name, err);
-  });
-  // A broken schema is reported to each catalog that holds it, so it is not remembered.
-  if (!failed && cacheable) validatorsBySchema.set(schema, validate);
+  let compiled: ArgsValidator | undefined;
+  const validate: ArgsValidator = (args) => {
+    compiled ??= compileValidator(entry.definition.inputSchema, (err) => options.onSchemaError?.(name, err));
+    return compiled(args);
+  };
+  if (cacheable) validatorsBySchema.set(schema, validate);
   return validate;
 }
 
-function pageBytes(set: PublishedList, start: number, pageSize: number): { bytes: Buffer; next?: { start: number; cursor: string } } {
-  const end = Math.min(start + pageSize, set.items.length);
-  const result: Record<string, unknown> = { [set.field]: set.items.slice(start, end) };
-  let next: { start: number; cursor: string } | undefined;
-  if (end < set.items.length) {
-    next = { start: end, cursor: encodeCursor(end, set.keys[end - 1] as string) };
-    result.nextCursor = next.cursor;
+/** `generic` plus the given surfaces; one merged object per surfaces object (tenants with the same rules share it). */
+function withGeneric(given: Record<string, SurfaceProfile>): Record<string, SurfaceProfile> {
+  let merged = surfacesWithGeneric.get(given);
+  if (!merged) {
+    merged = { generic: BUILTIN_SURFACES.generic, ...given };
+    surfacesWithGeneric.set(given, merged);
   }
-  if (set.extra) Object.assign(result, set.extra);
-  return { bytes: Buffer.from(JSON.stringify(result), 'utf8'), next };
+  return merged;
 }
 
-/**
- * Opaque to clients: base64url of `[offset, lastKey]`, the keyset position after the previous
- * page. It holds no snapshot version, so it stays valid (and stable) across catalog changes.
- */
-function encodeCursor(offset: number, lastKey: string): string {
-  return Buffer.from(JSON.stringify([offset, lastKey]), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: unknown): { offset: number; key: string } | null {
-  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) return null;
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) return null;
-  const [offset, key] = parsed as unknown[];
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 1 || typeof key !== 'string') return null;
-  return { offset, key };
-}
-
-function publishTools(entries: ToolEntry[], surface: SurfaceProfile, version: ProtocolVersion): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const entry of entries) {
-    // Unlisted entries stay callable through `tool(name)` but never take a list slot.
-    if (entry.unlisted === true) continue;
-    if (surface.maxTools > 0 && out.length >= surface.maxTools) break;
-    const published = publishTool(entry.definition, surface, version);
-    if (published) out.push(published);
-  }
-  return out;
-}
-
-/** Adds the surface-filtered `_meta` (a field since 2025-06-18); the same key rules as for tools. */
-function withMeta(
-  def: { title?: string; _meta?: Record<string, unknown> },
-  surface: SurfaceProfile,
-  version: ProtocolVersion,
-  out: Record<string, unknown>,
-): Record<string, unknown> {
-  if (versionAtLeast(version, '2025-06-18')) {
-    const meta = filterMeta(def._meta, surface.keepMetaKeys, surface.publishSecuritySchemes);
-    if (meta) out._meta = meta;
-  }
-  return out;
-}
-
-function pick(def: object, fields: readonly string[], out: Record<string, unknown>): void {
-  for (const f of fields) {
-    const v = (def as Record<string, unknown>)[f];
-    if (v !== undefined) out[f] = v;
-  }
-}
-
-/** `title` exists on resources, templates, prompts and prompt arguments since 2025-06-18. */
-function withTitle(def: { title?: string }, version: ProtocolVersion, out: Record<string, unknown>): void {
-  if (def.title !== undefined && versionAtLeast(version, '2025-06-18')) out.title = def.title;
-}
-
-function publishResource(def: ResourceDefinition, surface: SurfaceProfile, version: ProtocolVersion): Record<string, unknown> {
-  const out: Record<string, unknown> = { uri: def.uri, name: def.name };
-  withTitle(def, version, out);
-  pick(def, ['description', 'mimeType', 'size', 'annotations'], out);
-  return withMeta(def, surface, version, out);
-}
-
-function publishResourceTemplate(def: ResourceTemplateDefinition, surface: SurfaceProfile, version: ProtocolVersion): Record<string, unknown> {
-  const out: Record<string, unknown> = { uriTemplate: def.uriTemplate, name: def.name };
-  withTitle(def, version, out);
-  pick(def, ['description', 'mimeType', 'annotations'], out);
-  return withMeta(def, surface, version, out);
-}
-
-function publishPrompt(def: PromptDefinition, surface: SurfaceProfile, version: ProtocolVersion): Record<string, unknown> {
-  const out: Record<string, unknown> = { name: def.name };
-  withTitle(def, version, out);
-  pick(def, ['description'], out);
-  if (def.arguments) {
-    out.arguments = def.arguments.map((a) => {
-      const arg: Record<string, unknown> = { name: a.name };
-      withTitle(a, version, arg);
-      pick(a, ['description', 'required'], arg);
-      return arg;
+/** Capabilities derived from what a snapshot holds: one frozen object per combination, shared by every catalog. */
+function capabilitiesOf(tools: boolean, resources: boolean, prompts: boolean, subscribe: boolean): Record<string, unknown> {
+  const key = `${+tools}${+resources}${+prompts}${+subscribe}`;
+  let caps = capabilitiesByKind.get(key);
+  if (!caps) {
+    caps = deepFreeze({
+      ...(tools ? { tools: { listChanged: false } } : {}),
+      ...(resources ? { resources: { subscribe, listChanged: false } } : {}),
+      ...(prompts ? { prompts: { listChanged: false } } : {}),
+      logging: {},
+      completions: {},
     });
+    capabilitiesByKind.set(key, caps);
   }
-  return withMeta(def, surface, version, out);
+  return caps;
 }
 
 function serverInfoOf(snapshot: CatalogSnapshot): ServerInfo {

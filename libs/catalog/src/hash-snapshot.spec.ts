@@ -34,3 +34,30 @@ describe('hashSnapshot', () => {
     expect(hashSnapshot(withVersion)).toBe(hashSnapshot(base));
   });
 });
+
+describe('hashSnapshot over shared entries', () => {
+  it('gives the same hash for equal content whether its entries are frozen (memoised) or not', () => {
+    const frozen = structuredClone(base);
+    const deepFreeze = (v: unknown): void => {
+      if (v === null || typeof v !== 'object') return;
+      Object.freeze(v);
+      Object.values(v).forEach(deepFreeze);
+    };
+    frozen.tools.forEach(deepFreeze);
+    expect(Object.isFrozen(frozen.tools[0]?.route)).toBe(true);
+    expect(hashSnapshot(frozen)).toBe(hashSnapshot(base));
+    expect(hashSnapshot(frozen)).toBe(hashSnapshot(structuredClone(base)));
+  });
+
+  it('tells apart an entry moved from one list to another', () => {
+    const entry = { definition: { name: 'x', uri: 'x://', uriTemplate: 'x://' }, route: { kind: 'local', handler: 'b:x' } } as never;
+    expect(hashSnapshot({ ...base, tools: [], resources: [entry] })).not.toBe(hashSnapshot({ ...base, tools: [], prompts: [entry] }));
+  });
+
+  it('sees a change inside a mutable entry on the next hash', () => {
+    const mutable = structuredClone(base);
+    const before = hashSnapshot(mutable);
+    (mutable.tools[0] as { definition: { description?: string } }).definition.description = 'changed';
+    expect(hashSnapshot(mutable)).not.toBe(before);
+  });
+});

@@ -21,27 +21,44 @@ export function localHandlerKey(bundleId: string, name: string): string {
   return `${bundleId}:${name}`;
 }
 
-/** A snapshot whose entries all route to the bundle's local handlers; `version` is its content hash. */
+type BundleEntries = Pick<CatalogSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>;
+
+/** A bundle's entries, built and deep-frozen once: every tenant's snapshot of the bundle shares them. */
+const entriesByBundle = new WeakMap<LocalBundle, { source: LocalBundle['tools']; entries: BundleEntries }>();
+
+/**
+ * A snapshot whose entries all route to the bundle's local handlers; `version` is its content hash.
+ * The entries are the bundle's, shared and frozen (a bundle is static): a tenant's snapshot
+ * costs its lists, not copies of the definitions, and its hash reuses the entries' digests.
+ */
 export function snapshotFromBundle(tenantId: string, bundle: LocalBundle): CatalogSnapshot {
-  const local = (key: string) => ({ kind: 'local' as const, handler: localHandlerKey(bundle.id, key) });
-  // A bundle's definitions are static and shared by every tenant built from it; frozen, their
-  // canonical JSON is computed once for all those tenants' snapshot hashes (see canonicalJson).
-  for (const item of [...bundle.tools, ...(bundle.resources ?? []), ...(bundle.resourceTemplates ?? []), ...(bundle.prompts ?? [])]) {
-    deepFreeze(item.definition);
-  }
+  const entries = bundleEntries(bundle);
   const content: Omit<CatalogSnapshot, 'version'> = {
     tenantId,
     server: bundle.server,
     ...(bundle.instructions === undefined ? {} : { instructions: bundle.instructions }),
-    tools: bundle.tools.map((t) => ({ definition: t.definition, route: local(t.definition.name) })),
-    resources: (bundle.resources ?? []).map((r) => ({ definition: r.definition, route: local(r.definition.uri) })),
-    resourceTemplates: (bundle.resourceTemplates ?? []).map((r) => ({
-      definition: r.definition,
-      route: local(r.definition.uriTemplate),
-    })),
-    prompts: (bundle.prompts ?? []).map((p) => ({ definition: p.definition, route: local(p.definition.name) })),
+    tools: entries.tools.slice(),
+    resources: entries.resources.slice(),
+    resourceTemplates: entries.resourceTemplates.slice(),
+    prompts: entries.prompts.slice(),
   };
   return { ...content, version: hashSnapshot(content) };
+}
+
+function bundleEntries(bundle: LocalBundle): BundleEntries {
+  const known = entriesByBundle.get(bundle);
+  if (known && known.source === bundle.tools) return known.entries;
+  const local = (key: string) => ({ kind: 'local' as const, handler: localHandlerKey(bundle.id, key) });
+  const entries: BundleEntries = {
+    tools: bundle.tools.map((t) => ({ definition: t.definition, route: local(t.definition.name) })),
+    resources: (bundle.resources ?? []).map((r) => ({ definition: r.definition, route: local(r.definition.uri) })),
+    resourceTemplates: (bundle.resourceTemplates ?? []).map((r) => ({ definition: r.definition, route: local(r.definition.uriTemplate) })),
+    prompts: (bundle.prompts ?? []).map((p) => ({ definition: p.definition, route: local(p.definition.name) })),
+  };
+  // Frozen, the entries' canonical JSON and digests are computed once for all tenants' hashes.
+  for (const list of Object.values(entries)) for (const entry of list) deepFreeze(entry);
+  entriesByBundle.set(bundle, { source: bundle.tools, entries });
+  return entries;
 }
 
 function deepFreeze(value: unknown): void {

@@ -1,5 +1,5 @@
-import { CompiledCatalog, PageCache, canonicalMcpUrl } from '@switchboard/catalog';
-import { surfaceProfiles } from '@switchboard/protocol';
+import { CompiledCatalog, PageCache, canonicalJson, canonicalMcpUrl } from '@switchboard/catalog';
+import { surfaceProfiles, type SurfaceProfile, type TenantSurfaceRules } from '@switchboard/protocol';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
 
@@ -9,6 +9,10 @@ const KNOWN_CLIENT_ORIGINS = ['https://claude.ai', 'https://claude.com', 'https:
 /** Local tools (MCP Inspector, dev portals) run on loopback; DNS rebinding needs a foreign Origin, which stays refused. */
 const LOOPBACK_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+/** What a tenant without its own origins allows: one frozen list for all of them. */
+const DEFAULT_ORIGINS: readonly string[] = Object.freeze([...KNOWN_CLIENT_ORIGINS, ...LOOPBACK_ORIGINS]);
+/** Distinct surface rule sets whose resolved profiles are kept for sharing (most tenants use none, or a few common ones). */
+const MAX_SHARED_SURFACE_SETS = 256;
 
 export interface TenantDirectoryOptions {
   publicUrl: string;
@@ -28,10 +32,15 @@ export class TenantDirectory {
   private readonly publicHost: string;
   /** One LRU of list pages for every tenant: compiled on first use, bounded in bytes, content-addressed. */
   readonly pages: PageCache;
+  /** Resolved surface profiles by their rules' canonical JSON: tenants with equal rules share them (and their compiled catalogs the merged surface record). */
+  private readonly surfaceSets = new Map<string, Record<string, SurfaceProfile>>();
+  /** Hosts a tenant without its own hosts allows (no domain configured): one frozen list for all of them. */
+  private readonly defaultHosts: readonly string[];
 
   constructor(private readonly options: TenantDirectoryOptions) {
     this.publicHost = hostnameOf(new URL(options.publicUrl).host);
     this.pages = options.pageCacheBytes === undefined ? CompiledCatalog.pageCache : new PageCache(options.pageCacheBytes);
+    this.defaultHosts = Object.freeze([...new Set([...LOOPBACK_HOSTS, this.publicHost])]);
   }
 
   /**
@@ -39,17 +48,15 @@ export class TenantDirectory {
    * it in; the replaced catalog's cached pages are dropped — no other tenant's are touched.
    */
   apply(tenant: TenantCatalog): McpTarget {
-    const surfaces = surfaceProfiles(tenant.surfaceRules);
+    const surfaces = this.surfacesOf(tenant.surfaceRules);
     const catalog = CompiledCatalog.build(tenant.snapshot, { surfaces, pageCache: this.pages });
-    const hosts = new Set([...LOOPBACK_HOSTS, this.publicHost, ...tenant.hosts.map((h) => h.toLowerCase())]);
-    if (this.options.domain) hosts.add(`${tenant.id}.${this.options.domain}`.toLowerCase());
     const target: McpTarget = {
       tenantId: tenant.id,
       catalog,
       surfaceRules: tenant.surfaceRules,
       surfaces,
-      allowedOrigins: [...KNOWN_CLIENT_ORIGINS, ...LOOPBACK_ORIGINS, ...tenant.origins],
-      allowedHosts: [...hosts],
+      allowedOrigins: tenant.origins.length === 0 ? DEFAULT_ORIGINS : [...DEFAULT_ORIGINS, ...tenant.origins],
+      allowedHosts: this.hostsOf(tenant),
       ...(tenant.limits ? { limits: tenant.limits } : {}),
     };
     const previous = this.targets.get(tenant.id);
@@ -57,6 +64,25 @@ export class TenantDirectory {
     this.tenants.set(tenant.id, tenant);
     previous?.catalog.release();
     return target;
+  }
+
+  private hostsOf(tenant: TenantCatalog): readonly string[] {
+    if (tenant.hosts.length === 0 && !this.options.domain) return this.defaultHosts;
+    const hosts = new Set([...this.defaultHosts, ...tenant.hosts.map((h) => h.toLowerCase())]);
+    if (this.options.domain) hosts.add(`${tenant.id}.${this.options.domain}`.toLowerCase());
+    return [...hosts];
+  }
+
+  /** surfaceProfiles of the rules, shared with earlier tenants whose rules are equal (throws as surfaceProfiles does). */
+  private surfacesOf(rules: TenantSurfaceRules | undefined): Record<string, SurfaceProfile> {
+    const key = canonicalJson(rules ?? {});
+    let profiles = this.surfaceSets.get(key);
+    if (!profiles) {
+      profiles = Object.freeze(surfaceProfiles(rules));
+      if (this.surfaceSets.size >= MAX_SHARED_SURFACE_SETS) this.surfaceSets.delete(this.surfaceSets.keys().next().value as string);
+      this.surfaceSets.set(key, profiles);
+    }
+    return profiles;
   }
 
   /** Path-based (`/t/:tenant/mcp`) or host-based (`{tenant}.{domain}`) lookup. */
