@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Server } from '../api';
 import { notifyChanged } from '../events';
+import { FormFooter, SubmitButton } from '../form-footer';
 import { Allowed } from '../role';
 import { AUTH_MODES, AuthFields, authBody, authFieldIds, authForm, checkAuthBody, missingAuthFields, type AuthForm } from '../server-auth';
 import { Badge, ErrorBox, Field, LoadStatus, SelectField, useActions, useFormSubmit, useLoad, When } from '../ui';
@@ -352,15 +353,9 @@ function RegisterForm({ onRegistered }: { onRegistered: (s: Server, discovery: E
         <UrlCheckStatus field="srv-url" check={urlCheck} authHelp="choose its authentication below, then check again." />
       </Field>
       <AuthFields prefix="srv-auth" form={auth} set={setAuth} errors={fields} />
-      {submitting.formError && <ErrorBox error={submitting.formError} title="Could not register the server" />}
-      <div class="row">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Registering…' : 'Register and discover'}
-        </button>
-        <span role="status" aria-live="polite" class="ok-text">
-          {done}
-        </span>
-      </div>
+      <FormFooter error={submitting.formError} errorTitle="Could not register the server" notice={done} live>
+        <SubmitButton busy={busy} label="Register and discover" busyLabel="Registering…" />
+      </FormFooter>
     </form>
   );
 }

@@ -1,0 +1,30 @@
+import type { ComponentChildren } from 'preact';
+import type { ApiError } from './api';
+import { ErrorBox } from './ui';
+
+/**
+ * The end of every console form: the refusal that names no field (if any), then a row of the
+ * form's buttons and its live status line (what the last submit did).
+ */
+export function FormFooter(props: { error?: ApiError | undefined; errorTitle?: string; notice: ComponentChildren; noticeTestId?: string; live?: boolean; children: ComponentChildren }) {
+  return (
+    <>
+      {props.error && <ErrorBox error={props.error} title={props.errorTitle} />}
+      <div class="row">
+        {props.children}
+        <span class="ok-text" role="status" aria-live={props.live ? 'polite' : undefined} data-testid={props.noticeTestId}>
+          {props.notice}
+        </span>
+      </div>
+    </>
+  );
+}
+
+/** A form's submit button, which says what it is doing while the submit runs. */
+export function SubmitButton({ busy, label, busyLabel = 'Saving…', primary = true, disabled }: { busy: boolean; label: string; busyLabel?: string; primary?: boolean; disabled?: boolean }) {
+  return (
+    <button type="submit" class={primary ? 'primary' : undefined} disabled={busy || disabled}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
