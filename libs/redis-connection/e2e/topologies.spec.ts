@@ -22,8 +22,26 @@ function open(url: string, options: Parameters<typeof createRedis>[1]): RedisCli
   return c;
 }
 
-function closeOpened(): void {
-  for (const c of opened.splice(0)) c.disconnect();
+/**
+ * Disconnects every client and resolves once each one's sockets are closed (a Redis client at
+ * `end`; a Cluster at `close`, which it reaches once every node client has ended). ioredis's
+ * disconnect only half-closes a socket and arms a timer that destroys it if the server does not
+ * close its side: stopping the servers right after disconnect leaves those timers running.
+ */
+async function closeOpened(): Promise<void> {
+  await Promise.all(
+    opened.splice(0).map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          const closed = () => c.status === 'end' || (isCluster(c) && c.status === 'close');
+          if (closed()) return resolve();
+          const check = () => closed() && resolve();
+          c.on('close', check);
+          c.on('end', check);
+          if (c.status !== 'disconnecting') c.disconnect();
+        }),
+    ),
+  );
 }
 
 async function ready(client: RedisClient): Promise<void> {
@@ -88,7 +106,7 @@ describe('createRedis on a real Redis Cluster', () => {
   });
 
   afterAll(async () => {
-    closeOpened();
+    await closeOpened();
     await cluster?.stop();
   });
 
@@ -133,7 +151,7 @@ describe('createRedis through a real Redis Sentinel set', () => {
   });
 
   afterAll(async () => {
-    closeOpened();
+    await closeOpened();
     await sentinel?.stop();
   });
 
