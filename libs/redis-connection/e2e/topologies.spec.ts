@@ -1,6 +1,7 @@
 // createRedis against a real local Sentinel set and a real local Redis Cluster: commands,
 // MGET / SCAN across slots, pub/sub delivery, a BullMQ job (and why its prefix is hash-tagged),
 // and a Sentinel failover the same clients survive.
+import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { bullPrefix } from '../src/bull-prefix';
@@ -13,6 +14,23 @@ import { pollUntil, startLocalCluster, startLocalSentinel, type LocalCluster, ty
 jest.setTimeout(120_000);
 
 const opened: RedisClient[] = [];
+
+/**
+ * ioredis's disconnect arms a 2 s timer that destroys a socket the server has not closed. A
+ * Sentinel client that reconnects (the failover) disconnects its failover detector's Sentinel
+ * connections that way, and those timers run out even after the servers are gone. The
+ * connections are internal to ioredis, so their timers are tracked here and each afterAll waits
+ * for them: else they outlive the run and jest reports it did not exit.
+ */
+const socketTimers = new Set<number>();
+createHook({
+  init(id, type, _trigger, resource) {
+    if (type === 'Timeout' && /still open, destroying it/.test(String((resource as { _onTimeout?: unknown })._onTimeout))) socketTimers.add(id);
+  },
+  destroy(id) {
+    socketTimers.delete(id);
+  },
+}).enable();
 
 /** createRedis for the test: errors are expected while servers stop; every client is closed at the end. */
 function open(url: string, options: Parameters<typeof createRedis>[1]): RedisClient {
@@ -108,6 +126,7 @@ describe('createRedis on a real Redis Cluster', () => {
   afterAll(async () => {
     await closeOpened();
     await cluster?.stop();
+    await pollUntil('ioredis socket timers run out', () => socketTimers.size === 0, 10_000, 50);
   });
 
   it('is a Cluster client whose keys spread over the three masters', async () => {
@@ -153,6 +172,7 @@ describe('createRedis through a real Redis Sentinel set', () => {
   afterAll(async () => {
     await closeOpened();
     await sentinel?.stop();
+    await pollUntil('ioredis socket timers run out', () => socketTimers.size === 0, 10_000, 50);
   });
 
   it('talks to the master the Sentinels name', async () => {
