@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { ApiError } from './api';
+import { Allowed, type Role } from './role';
 import { ErrorBox } from './ui';
 
 /**
@@ -20,11 +21,21 @@ export function FormFooter(props: { error?: ApiError | undefined; errorTitle?: s
   );
 }
 
-/** A form's submit button, which says what it is doing while the submit runs. */
-export function SubmitButton({ busy, label, busyLabel = 'Saving…', primary = true, disabled }: { busy: boolean; label: string; busyLabel?: string; primary?: boolean; disabled?: boolean }) {
-  return (
-    <button type="submit" class={primary ? 'primary' : undefined} disabled={busy || disabled}>
-      {busy ? busyLabel : label}
+/**
+ * A form's submit button, which says what it is doing while the submit runs. With `needed`, only
+ * callers of that role see it; others are told what `what` needs (see Allowed).
+ */
+export function SubmitButton(props: { busy: boolean; label: string; busyLabel?: string; primary?: boolean; disabled?: boolean; needed?: Role; what?: string }) {
+  const button = (
+    <button type="submit" class={props.primary === false ? undefined : 'primary'} disabled={props.busy || props.disabled}>
+      {props.busy ? (props.busyLabel ?? 'Saving…') : props.label}
     </button>
+  );
+  return props.needed ? (
+    <Allowed needed={props.needed} what={props.what}>
+      {button}
+    </Allowed>
+  ) : (
+    button
   );
 }

@@ -4,7 +4,6 @@ import { Connectors } from '../connectors';
 import { FormFooter, SubmitButton } from '../form-footer';
 import { IdpTest } from '../idp-test';
 import { linkTo } from '../router';
-import { Allowed } from '../role';
 import { Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
 import type { TenantAuthView } from '../tenant-auth-view';
 
@@ -139,9 +138,7 @@ function AuthForm({ initial, view, setView }: { initial: TenantAuthView; view: T
         </div>
       )}
       <FormFooter error={submitting.formError} errorTitle="Could not save the auth settings" notice={notice} noticeTestId="auth-notice">
-        <Allowed needed="admin" what="changing the auth settings">
-          <SubmitButton busy={busy} label="Save auth settings" />
-        </Allowed>
+        <SubmitButton busy={busy} label="Save auth settings" needed="admin" what="changing the auth settings" />
       </FormFooter>
     </form>
   );

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, asApiError, isRecord, type TenantSettings } from '../api';
 import { FormFooter, SubmitButton } from '../form-footer';
-import { Allowed } from '../role';
 import { Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
 
 /** API field → DOM id. */
@@ -177,9 +176,7 @@ function SettingsForm({ initial, onSaved }: { initial: TenantSettings; onSaved?:
         hint="Overrides of the built-in surfaces (generic, claude, openai), custom surfaces, and OAuth client → surface. Empty means none."
       />
       <FormFooter error={submitting.formError} errorTitle="Could not save the settings" notice={notice} noticeTestId="settings-notice">
-        <Allowed needed="admin" what="changing the settings">
-          <SubmitButton busy={busy} label="Save settings" />
-        </Allowed>
+        <SubmitButton busy={busy} label="Save settings" needed="admin" what="changing the settings" />
       </FormFooter>
     </form>
   );

@@ -7,7 +7,7 @@ import { PatternNotice } from '../pattern-notice';
 import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations, type HintKey, type TriState } from '../hints';
 import { linkTo, navigate } from '../router';
 import { Badge, Empty, ErrorBox, Field, LoadStatus, SelectField, splitError, useFocusOnError, useLoad } from '../ui';
-import { Allowed, useCan } from '../role';
+import { useCan } from '../role';
 import { ToolScopes } from '../tool-scopes';
 import type { TenantAuthView } from '../tenant-auth-view';
 
@@ -309,9 +309,7 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
         </p>
       )}
       <FormFooter notice={done} live>
-        <Allowed needed="publisher" what="publishing">
-          <SubmitButton busy={busy} disabled={tool.removedAt !== null} label={publication ? 'Save and publish' : 'Publish'} busyLabel="Working…" />
-        </Allowed>
+        <SubmitButton busy={busy} disabled={tool.removedAt !== null} label={publication ? 'Save and publish' : 'Publish'} busyLabel="Working…" needed="publisher" what="publishing" />
         <button type="button" onClick={() => void previewDraft()} disabled={busy || tool.removedAt !== null}>
           Preview before publishing
         </button>
