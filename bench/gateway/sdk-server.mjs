@@ -9,6 +9,7 @@
 //
 // Env: PORT (0 = pick a free one), HOST (default 127.0.0.1), FIXTURE (tools JSON file).
 // Prints `listening on http://<host>:<port>` when ready; serves GET /healthz for readiness polls.
+import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
@@ -18,10 +19,9 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ECHO_TOOL, loadBenchTools } from './tools.mjs';
+import { host, serveBench } from './serve.mjs';
+import { callBenchTool, loadBenchTools } from './tools.mjs';
 
-const host = process.env.HOST ?? '127.0.0.1';
-const port = Number(process.env.PORT ?? '0');
 const tools = loadBenchTools(process.env.FIXTURE);
 const toolNames = new Set(tools.map((t) => t.name));
 
@@ -34,15 +34,9 @@ function getServer() {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
-    if (name === ECHO_TOOL.name) {
-      const text = typeof args?.text === 'string' ? args.text : '';
-      return { content: [{ type: 'text', text }] };
-    }
-    if (!toolNames.has(name)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    }
-    // Fixture tools are declarations only; the bench never calls them.
-    return { content: [{ type: 'text', text: `stub result for ${name}` }] };
+    const result = callBenchTool(toolNames, name, args);
+    if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    return result;
   });
   return server;
 }
@@ -83,20 +77,5 @@ const methodNotAllowed = (_req, res) => {
 app.get('/mcp', methodNotAllowed);
 app.delete('/mcp', methodNotAllowed);
 
-const httpServer = app.listen(port, host, (error) => {
-  if (error) {
-    console.error('Failed to start server:', error);
-    process.exit(1);
-  }
-  const address = httpServer.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
-  console.log(`sdk-server listening on http://${host}:${actualPort}`);
-});
-
-const shutdown = () => {
-  httpServer.close();
-  httpServer.closeAllConnections?.();
-  process.exit(0);
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+// What express's app.listen does, through the shared listener.
+serveBench('sdk-server', createServer(app));

@@ -31,3 +31,17 @@ export function loadBenchTools(fixturePath = DEFAULT_FIXTURE) {
   }
   return [...parsed.tools.filter((t) => t.name !== ECHO_TOOL.name), ECHO_TOOL];
 }
+
+/**
+ * A tools/call answered the way both SDK baselines answer it: `echo` echoes, a fixture tool gets a
+ * stub (they are declarations only; the bench never calls them), an unknown name `undefined` (each
+ * SDK row refuses it its own way).
+ */
+export function callBenchTool(toolNames, name, args) {
+  if (name === ECHO_TOOL.name) {
+    const text = typeof args?.text === 'string' ? args.text : '';
+    return { content: [{ type: 'text', text }] };
+  }
+  if (!toolNames.has(name)) return undefined;
+  return { content: [{ type: 'text', text: `stub result for ${name}` }] };
+}

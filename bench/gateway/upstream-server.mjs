@@ -8,14 +8,12 @@
 // Env: PORT (0 = pick a free one), HOST (default 127.0.0.1).
 // Prints `listening on http://<host>:<port>` when ready; serves GET /healthz for readiness polls.
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { benchHttpServer, readBody, serveBench } from './serve.mjs';
 
-const host = process.env.HOST ?? '127.0.0.1';
-const port = Number(process.env.PORT ?? '0');
 /** Bounded: the bench opens two sessions (the gateway's and its own); anything past this is refused. */
 const MAX_SESSIONS = 64;
 const sessions = new Map();
@@ -30,62 +28,36 @@ function newServer() {
   return server;
 }
 
-async function readJson(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
+const readJson = async (req) => JSON.parse((await readBody(req)).toString('utf8'));
 
-const httpServer = createServer((req, res) => {
-  if (req.url === '/healthz') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+const httpServer = benchHttpServer(async (req, res) => {
+  const sessionId = req.headers['mcp-session-id'];
+  const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+  if (existing) {
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    await existing.handleRequest(req, res, body);
     return;
   }
-  (async () => {
-    const sessionId = req.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing) {
-      const body = req.method === 'POST' ? await readJson(req) : undefined;
-      await existing.handleRequest(req, res, body);
-      return;
-    }
-    if (req.method !== 'POST') {
-      res.writeHead(typeof sessionId === 'string' ? 404 : 400).end();
-      return;
-    }
-    const body = await readJson(req);
-    if (typeof sessionId === 'string' || !isInitializeRequest(body) || sessions.size >= MAX_SESSIONS) {
-      res.writeHead(typeof sessionId === 'string' ? 404 : 400, { 'content-type': 'application/json' });
-      res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No valid session"}}');
-      return;
-    }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => sessions.set(id, transport),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await newServer().connect(transport);
-    await transport.handleRequest(req, res, body);
-  })().catch((error) => {
-    console.error('Error handling MCP request:', error);
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-    res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal server error"}}');
+  if (req.method !== 'POST') {
+    res.writeHead(typeof sessionId === 'string' ? 404 : 400).end();
+    return;
+  }
+  const body = await readJson(req);
+  if (typeof sessionId === 'string' || !isInitializeRequest(body) || sessions.size >= MAX_SESSIONS) {
+    res.writeHead(typeof sessionId === 'string' ? 404 : 400, { 'content-type': 'application/json' });
+    res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No valid session"}}');
+    return;
+  }
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: true,
+    onsessioninitialized: (id) => sessions.set(id, transport),
   });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  await newServer().connect(transport);
+  await transport.handleRequest(req, res, body);
 });
 
-httpServer.listen(port, host, () => {
-  const address = httpServer.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
-  console.log(`upstream-server listening on http://${host}:${actualPort}`);
-});
-
-const shutdown = () => {
-  httpServer.close();
-  httpServer.closeAllConnections?.();
-  process.exit(0);
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+serveBench('upstream-server', httpServer);

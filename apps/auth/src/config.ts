@@ -1,4 +1,4 @@
-import { parseTrustProxy } from '@switchboard/limits';
+import { trustProxySchema } from '@switchboard/limits';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { parseSecretsKeys, productionSecretsRefusal } from '@switchboard/secret-box';
 import { z } from 'zod';
@@ -90,16 +90,7 @@ const schema = z.object({
    * addresses/CIDRs. The client address keys the DCR, token and sign-in limits, so `true`
    * (the leftmost, client-written entry) is refused.
    */
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      try {
-        parseTrustProxy(v);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      }
-    }),
+  TRUST_PROXY: trustProxySchema(),
   /** Redis of the shared limiter (DCR, token and sign-in limits and account locks shared by every auth replica); unset ⇒ per replica. */
   LIMITS_REDIS_URL: redisUrlSchema().optional(),
   /** Prefix of the limiter's Redis keys (tests isolate with it). */

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, type Server } from './api';
+import { FormFooter, SubmitButton } from './form-footer';
 import type { TenantAuthView } from './tenant-auth-view';
 import { Allowed, useCan } from './role';
-import { DataTable, Empty, ErrorBox, Field, SelectField, useFormSubmit } from './ui';
+import { DataTable, Empty, Field, SelectField, useFormSubmit } from './ui';
 
 const IDS = { server: 'connector-server', issuer: 'connector-issuer', clientId: 'connector-client-id', clientSecret: 'connector-client-secret', scopes: 'connector-scopes' };
 /** API field → DOM id (PUT /v1/servers/:id/connector). */
@@ -110,20 +111,14 @@ export function Connectors({ view, servers, onChange }: { view: TenantAuthView; 
             />
             <Field id={IDS.scopes} label="Connector scopes" value={form.scopes} onInput={set('scopes')} error={submitting.fields[IDS.scopes]} hint="Asked of the upstream when a user links, separated by spaces." />
           </div>
-          {submitting.formError && <ErrorBox error={submitting.formError} title="Could not save the connector" />}
-          <div class="row">
-            <button type="submit" class="primary" disabled={submitting.busy}>
-              {submitting.busy ? 'Saving…' : 'Save connector'}
-            </button>
+          <FormFooter error={submitting.formError} errorTitle="Could not save the connector" notice={notice} noticeTestId="connector-notice">
+            <SubmitButton busy={submitting.busy} label="Save connector" />
             {current && (
               <button type="button" onClick={() => void remove()} disabled={submitting.busy}>
                 Remove connector
               </button>
             )}
-            <span class="ok-text" role="status" data-testid="connector-notice">
-              {notice}
-            </span>
-          </div>
+          </FormFooter>
         </form>
       )}
     </section>

@@ -3,23 +3,12 @@ import { useEffect, useState } from 'preact/hooks';
 /** The console lives under /console/; pages are /console/<page>. */
 export const BASE = '/console/';
 
-export const PAGES = [
-  { id: 'servers', label: 'Servers' },
-  { id: 'tools', label: 'Tools' },
-  { id: 'review', label: 'Review' },
-  { id: 'preview', label: 'Preview' },
-  { id: 'connect', label: 'Connect' },
-  { id: 'readiness', label: 'Readiness' },
-  { id: 'usage', label: 'Usage' },
-  { id: 'calls', label: 'Calls' },
-  { id: 'limits', label: 'Limits' },
-  { id: 'activity', label: 'Activity' },
-  { id: 'team', label: 'Team' },
-  { id: 'settings', label: 'Settings' },
-  { id: 'auth', label: 'Auth' },
-] as const;
+const PAGE_IDS = ['servers', 'tools', 'review', 'preview', 'connect', 'readiness', 'usage', 'calls', 'limits', 'activity', 'team', 'settings', 'auth'] as const;
 
-export type PageId = (typeof PAGES)[number]['id'];
+export type PageId = (typeof PAGE_IDS)[number];
+
+/** The console's pages in menu order; each is labelled with its capitalised id. */
+export const PAGES: ReadonlyArray<{ id: PageId; label: string }> = PAGE_IDS.map((id) => ({ id, label: id[0]!.toUpperCase() + id.slice(1) }));
 
 function isPage(id: string): id is PageId {
   return PAGES.some((p) => p.id === id);

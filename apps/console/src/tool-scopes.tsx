@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api } from './api';
+import { FormFooter, SubmitButton } from './form-footer';
 import type { TenantAuthView } from './tenant-auth-view';
 import { Allowed, useCan } from './role';
-import { ErrorBox, Field, useFormSubmit } from './ui';
+import { Field, useFormSubmit } from './ui';
 
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
 
@@ -69,15 +70,9 @@ export function ToolScopes({ idBase, name, auth }: { idBase: string; name: strin
         placeholder="e.g. mcp:tools:write"
         hint={`Separated by spaces; a token without them gets 403 insufficient_scope. Empty: any token of the workspace. Workspace scopes: ${auth.scopes.join(' ')}.`}
       />
-      {submitting.formError && <ErrorBox error={submitting.formError} title="Could not save the scopes" />}
-      <div class="row">
-        <button type="submit" disabled={submitting.busy}>
-          {submitting.busy ? 'Saving…' : 'Save scopes'}
-        </button>
-        <span class="ok-text" role="status">
-          {notice}
-        </span>
-      </div>
+      <FormFooter error={submitting.formError} errorTitle="Could not save the scopes" notice={notice}>
+        <SubmitButton busy={submitting.busy} label="Save scopes" primary={false} />
+      </FormFooter>
     </form>
   );
 }

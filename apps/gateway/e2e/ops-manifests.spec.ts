@@ -27,10 +27,10 @@ const APPS = {
 } as const;
 type AppName = keyof typeof APPS;
 
-/** The variables an app's zod env schema declares (keys of the `z.object({ ... })` in its config file). */
+/** The variables an app's zod env schema declares (keys of the `z.object({ ... })` in its config file: a zod chain, a local helper, or a lib's `…Schema()` field). */
 function schemaKeys(app: AppName): Set<string> {
   const source = readFileSync(path.join(REPO_ROOT, APPS[app].configFile), 'utf8');
-  return new Set([...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):\s*(z\b|intFromEnv|csv|optionalText|redisUrlSchema)/gm)].map((m) => m[1]!));
+  return new Set([...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):\s*(z\b|intFromEnv|csv|optionalText|[a-z]\w*Schema\()/gm)].map((m) => m[1]!));
 }
 
 /** Keys an app reads by pattern rather than by name. */

@@ -1,7 +1,7 @@
 // Telemetry first: the http instrumentation must be in place before Fastify is loaded.
 import './instrument';
-import { ConfigError, loadGatewayConfig } from './config/config';
-import { GracefulShutdown } from '@switchboard/mcp-http';
+import { loadGatewayConfig } from './config/config';
+import { GracefulShutdown, listenAndAnnounce, runServiceMain } from '@switchboard/mcp-http';
 import type { Logger } from 'pino';
 import { createGateway } from './create-gateway';
 import { GATEWAY_LOGGER } from './tokens';
@@ -17,18 +17,7 @@ async function main(): Promise<void> {
     logger: app.get<Logger>(GATEWAY_LOGGER),
   });
   shutdown.exitOnSignals(() => app.close());
-  await app.listen({ port: config.GATEWAY_PORT, host: config.GATEWAY_HOST });
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.GATEWAY_PORT;
-  // The one line start scripts and benches wait for.
-  process.stdout.write(`gateway listening on http://${config.GATEWAY_HOST}:${port}\n`);
+  await listenAndAnnounce(app, 'gateway', config.GATEWAY_HOST, config.GATEWAY_PORT);
 }
 
-main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`);
-  } else {
-    process.stderr.write(`gateway failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  }
-  process.exit(1);
-});
+runServiceMain('gateway', main);

@@ -1,4 +1,4 @@
-import { parseSecretsKeys, productionSecretsRefusal } from '@switchboard/secret-box';
+import { isSecretsKeys, parseSecretsKeys, productionSecretsRefusal, SECRETS_KEYS_FORMAT } from '@switchboard/secret-box';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { CRASH_STEPS } from './publishing/crash-steps';
@@ -36,17 +36,7 @@ const schema = z.object({
    * gateways (shared with the gateway): comma-separated, newest first. The first seals; all open.
    * Rotate by prepending a new key, running `node apps/registry/dist/reseal.js`, then dropping the old one.
    */
-  SECRETS_KEY: z
-    .string()
-    .refine((s) => {
-      try {
-        parseSecretsKeys(s);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be one or more 32-byte keys, comma-separated, newest first (base64: openssl rand -base64 32, or 64 hex digits)')
-    .optional(),
+  SECRETS_KEY: z.string().refine(isSecretsKeys, SECRETS_KEYS_FORMAT).optional(),
   /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
   SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
   /** Public base URL of the gateway, used for tenants' MCP URLs and the `claude mcp add` line. */

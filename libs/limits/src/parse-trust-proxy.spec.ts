@@ -1,4 +1,4 @@
-import { parseTrustProxy } from './parse-trust-proxy';
+import { parseTrustProxy, trustProxySchema } from './parse-trust-proxy';
 
 describe('parseTrustProxy', () => {
   it('reads no proxy, a hop count and a CIDR list', () => {
@@ -18,5 +18,14 @@ describe('parseTrustProxy', () => {
     expect(() => parseTrustProxy('10.0.0.0/99')).toThrow(/'10.0.0.0\/99' has a bad prefix/);
     expect(() => parseTrustProxy('proxy.local')).toThrow(/'proxy.local' is not an IP/);
     expect(() => parseTrustProxy('50')).toThrow(/hop count/);
+  });
+
+  it('is a config field: unset or valid passes, a bad value fails with parseTrustProxy\'s message', () => {
+    const field = trustProxySchema();
+    expect(field.safeParse(undefined).success).toBe(true);
+    expect(field.safeParse('2').data).toBe('2');
+    const refused = field.safeParse('true');
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.message).toMatch(/not 'true'/);
   });
 });

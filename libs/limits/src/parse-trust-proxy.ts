@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { z } from 'zod';
 
 /**
  * `TRUST_PROXY` as Fastify's `trustProxy`: `false`/empty (no proxy: the socket address is the
@@ -36,4 +37,18 @@ export function parseTrustProxy(value: string | undefined): false | number | ((a
     const family = isIP(mapped);
     return family !== 0 && list.check(mapped, family === 6 ? 'ipv6' : 'ipv4');
   };
+}
+
+/** A config-schema field for TRUST_PROXY and its kin: optional, any value `parseTrustProxy` accepts, its problem as the message. */
+export function trustProxySchema() {
+  return z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    });
 }

@@ -67,14 +67,13 @@ describe('GracefulShutdown', () => {
   });
 
   it('does not wait for GET event streams once ordinary requests are done', async () => {
-    const shutdown = new GracefulShutdown(server, { drainDelayMs: 0, timeoutMs: 10_000 });
+    // A bound far past the test's own timeout: a drain that waited for the stream would never settle here.
+    const shutdown = new GracefulShutdown(server, { drainDelayMs: 0, timeoutMs: 3_600_000 });
     const stream = openStream(port);
     await waitUntil(() => shutdown.inFlight() === 1);
-    const started = Date.now();
     const result = await shutdown.drain();
     expect(await stream).toBe('closed');
     expect(result.cut).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('cuts an ordinary request that outlives the bound, and says so', async () => {

@@ -5,6 +5,7 @@ export { StateSealer, type SealPurpose } from './state-sealer';
 export { ClientRequestBroker, type ClientAnswer, type ClientAnswerRelay, type DeliveryOutcome, type PendingClientRequest } from './client-request-broker';
 export { mintLegacySession, readLegacySession, type LegacySession } from './legacy-session';
 export * from './graceful-shutdown';
+export { listenAndAnnounce, runServiceMain, type ListeningApp } from './service-main';
 export { TaskManager, TASKS_EXTENSION, TASK_METHODS, declaresTasks, taskKey, type TaskManagerOptions, type TaskScope, type TaskWork, type TaskInput, type CreateTaskResult } from './task-manager';
 export { MemoryTaskStore } from './memory-task-store';
 export type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStatus, TaskStore, TaskView } from './task-store';

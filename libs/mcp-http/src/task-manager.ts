@@ -1,31 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { InputRequest, InputRequiredResult, ToolCallResult } from '@switchboard/catalog';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import { MemoryTaskStore } from './memory-task-store';
 import type { StoredTask, TaskStore, TaskView } from './task-store';
+import { checkResponses, detailed, isInputRequired, isTerminal, missingTasksCapability, taskKey, wireError, type TaskScope } from './task-wire';
 
-/** The tasks extension's identifier (SEP-2663). */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-/** Methods the tasks extension adds to 2026-07-28 (`tasks/result` and `tasks/list` are gone in it). */
-export const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
-
-/** Whether per-request client capabilities declare the tasks extension (an empty object, per the spec). */
-export function declaresTasks(capabilities: Record<string, unknown> | undefined): boolean {
-  const extensions = capabilities?.extensions;
-  if (typeof extensions !== 'object' || extensions === null || Array.isArray(extensions)) return false;
-  const value = (extensions as Record<string, unknown>)[TASKS_EXTENSION];
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** −32021 naming the tasks extension (a required-task tool, or tasks/* from a client that did not declare it). */
-export function missingTasksCapability(what: string): McpError {
-  return new McpError(
-    ErrorCode.MissingRequiredClientCapability,
-    `${what} needs the client capability extensions["${TASKS_EXTENSION}"], which this request did not declare`,
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    400,
-  );
-}
+export { TASKS_EXTENSION, TASK_METHODS, declaresTasks, missingTasksCapability, taskKey, type TaskScope } from './task-wire';
 
 /** The call's answers so far and its echoed MRTR state (what a handler reads as `ctx.input`). */
 export interface TaskInput {
@@ -50,11 +30,6 @@ export interface CreateTaskResult {
   pollIntervalMs: number;
 }
 
-/** Whose task it is: tasks are bound to tenant + subject; another caller's lookup finds nothing. */
-export interface TaskScope {
-  tenantId: string;
-  subject: string;
-}
 
 export interface TaskManagerOptions {
   store?: TaskStore;
@@ -387,55 +362,4 @@ class TaskTimeout extends Error {
   constructor(ms: number) {
     super(`it ran longer than ${ms} ms`);
   }
-}
-
-/** Store key of a task: bound to tenant and subject, so the same id under another caller is another (absent) key. */
-export function taskKey(scope: TaskScope, taskId: string): string {
-  // `{tenant}` is a Redis Cluster hash tag: a task's keys and its tenant's sets share one slot.
-  return `{${scope.tenantId}}:${createHash('sha256').update(`${scope.tenantId}\n${scope.subject}\n${taskId}`).digest('base64url')}`;
-}
-
-function isTerminal(status: StoredTask['status']): boolean {
-  return status === 'completed' || status === 'failed' || status === 'cancelled';
-}
-
-function isInputRequired(result: unknown): result is InputRequiredResult {
-  return typeof result === 'object' && result !== null && (result as { resultType?: unknown }).resultType === 'input_required';
-}
-
-/** The `DetailedTask` a reader sees: answered requests are no longer outstanding. */
-function detailed(view: TaskView): Record<string, unknown> {
-  const { task } = view;
-  const out: Record<string, unknown> = {
-    taskId: task.taskId,
-    status: task.status,
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttlMs: task.ttlMs,
-    pollIntervalMs: task.pollIntervalMs,
-  };
-  if (task.statusMessage !== undefined) out.statusMessage = task.statusMessage;
-  if (task.status === 'input_required') {
-    const outstanding = Object.entries(task.inputRequests ?? {}).filter(([k]) => !view.answered.includes(k));
-    // Everything answered: the owner is resuming the work.
-    if (outstanding.length === 0) {
-      out.status = 'working';
-      delete out.statusMessage;
-    } else out.inputRequests = Object.fromEntries(outstanding);
-  }
-  if (task.status === 'completed') out.result = task.result ?? {};
-  if (task.status === 'failed') out.error = task.error ?? { code: ErrorCode.InternalError, message: 'Internal error' };
-  return out;
-}
-
-function checkResponses(value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new McpError(ErrorCode.InvalidParams, 'params.inputResponses must be an object of responses keyed like the task\'s inputRequests');
-  }
-  return value as Record<string, unknown>;
-}
-
-function wireError(err: unknown): { code: number; message: string; data?: unknown } {
-  if (err instanceof McpError) return err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data };
-  return { code: ErrorCode.InternalError, message: 'Internal error' };
 }

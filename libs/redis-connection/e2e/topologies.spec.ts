@@ -1,6 +1,7 @@
 // createRedis against a real local Sentinel set and a real local Redis Cluster: commands,
 // MGET / SCAN across slots, pub/sub delivery, a BullMQ job (and why its prefix is hash-tagged),
 // and a Sentinel failover the same clients survive.
+import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { bullPrefix } from '../src/bull-prefix';
@@ -14,6 +15,23 @@ jest.setTimeout(120_000);
 
 const opened: RedisClient[] = [];
 
+/**
+ * ioredis's disconnect arms a 2 s timer that destroys a socket the server has not closed. A
+ * Sentinel client that reconnects (the failover) disconnects its failover detector's Sentinel
+ * connections that way, and those timers run out even after the servers are gone. The
+ * connections are internal to ioredis, so their timers are tracked here and each afterAll waits
+ * for them: else they outlive the run and jest reports it did not exit.
+ */
+const socketTimers = new Set<number>();
+createHook({
+  init(id, type, _trigger, resource) {
+    if (type === 'Timeout' && /still open, destroying it/.test(String((resource as { _onTimeout?: unknown })._onTimeout))) socketTimers.add(id);
+  },
+  destroy(id) {
+    socketTimers.delete(id);
+  },
+}).enable();
+
 /** createRedis for the test: errors are expected while servers stop; every client is closed at the end. */
 function open(url: string, options: Parameters<typeof createRedis>[1]): RedisClient {
   const c = createRedis(url, options);
@@ -22,8 +40,26 @@ function open(url: string, options: Parameters<typeof createRedis>[1]): RedisCli
   return c;
 }
 
-function closeOpened(): void {
-  for (const c of opened.splice(0)) c.disconnect();
+/**
+ * Disconnects every client and resolves once each one's sockets are closed (a Redis client at
+ * `end`; a Cluster at `close`, which it reaches once every node client has ended). ioredis's
+ * disconnect only half-closes a socket and arms a timer that destroys it if the server does not
+ * close its side: stopping the servers right after disconnect leaves those timers running.
+ */
+async function closeOpened(): Promise<void> {
+  await Promise.all(
+    opened.splice(0).map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          const closed = () => c.status === 'end' || (isCluster(c) && c.status === 'close');
+          if (closed()) return resolve();
+          const check = () => closed() && resolve();
+          c.on('close', check);
+          c.on('end', check);
+          if (c.status !== 'disconnecting') c.disconnect();
+        }),
+    ),
+  );
 }
 
 async function ready(client: RedisClient): Promise<void> {
@@ -88,8 +124,9 @@ describe('createRedis on a real Redis Cluster', () => {
   });
 
   afterAll(async () => {
-    closeOpened();
+    await closeOpened();
     await cluster?.stop();
+    await pollUntil('ioredis socket timers run out', () => socketTimers.size === 0, 10_000, 50);
   });
 
   it('is a Cluster client whose keys spread over the three masters', async () => {
@@ -133,8 +170,9 @@ describe('createRedis through a real Redis Sentinel set', () => {
   });
 
   afterAll(async () => {
-    closeOpened();
+    await closeOpened();
     await sentinel?.stop();
+    await pollUntil('ioredis socket timers run out', () => socketTimers.size === 0, 10_000, 50);
   });
 
   it('talks to the master the Sentinels name', async () => {

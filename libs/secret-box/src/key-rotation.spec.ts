@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { keyId } from './key-id';
-import { parseSecretsKeys } from './parse-secrets-keys';
+import { isSecretsKeys, parseSecretsKeys } from './parse-secrets-keys';
 import { SecretBox } from './secret-box';
 
 /** A blob in the format before key ids (`v1.<iv|tag|ct>`), as sealed by the previous SecretBox. */
@@ -60,5 +60,6 @@ describe('SecretBox key ids and rotation', () => {
     expect(list.map((k) => k.toString('hex'))).toEqual([newKey.toString('hex'), oldKey.toString('hex')]);
     expect(() => parseSecretsKeys(`${newKey.toString('base64')},c2hvcnQ=`)).toThrow('key 2 of 2 must be 32 bytes');
     expect(() => parseSecretsKeys(' , ')).toThrow('at least one key');
+    expect([isSecretsKeys(newKey.toString('hex')), isSecretsKeys(`${newKey.toString('base64')},c2hvcnQ=`), isSecretsKeys('')]).toEqual([true, false, false]);
   });
 });

@@ -12,3 +12,16 @@ export function parseSecretsKeys(value: string): Buffer[] {
     return key;
   });
 }
+
+/** What a config schema tells the operator when SECRETS_KEY does not parse. */
+export const SECRETS_KEYS_FORMAT = 'must be one or more 32-byte keys, comma-separated, newest first (base64: openssl rand -base64 32, or 64 hex digits)';
+
+/** Whether `parseSecretsKeys` accepts the value: the refinement of every app's SECRETS_KEY field. */
+export function isSecretsKeys(value: string): boolean {
+  try {
+    parseSecretsKeys(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -62,78 +62,17 @@ let started: Telemetry | undefined;
 export function startTelemetry(options: StartTelemetryOptions): Telemetry {
   if (started) return started;
   const env = options.env ?? process.env;
-  const environment = options.environment ?? env.DEPLOYMENT_ENVIRONMENT ?? env.NODE_ENV ?? 'development';
-  const fromEnv = parseResourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES);
-  const resource = defaultResource().merge(
-    resourceFromAttributes({
-      ...fromEnv,
-      [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? options.serviceName,
-      [ATTR_SERVICE_VERSION]: options.serviceVersion,
-      'deployment.environment.name': environment,
-      // One id per process (replicas of a Deployment share service.name); a pod may pin its own.
-      'service.instance.id': fromEnv['service.instance.id'] ?? randomUUID(),
-    }),
-  );
-  const list = (v: string | undefined) => (v ?? '').split(',').map((t) => t.trim()).filter(Boolean);
-  SeriesBudget.install(
-    new SeriesBudget({
-      ...(env.TELEMETRY_MAX_TENANT_LABELS ? { maxTenants: Number(env.TELEMETRY_MAX_TENANT_LABELS) } : {}),
-      ...(env.TELEMETRY_MAX_TOOL_LABELS ? { maxToolsPerTenant: Number(env.TELEMETRY_MAX_TOOL_LABELS) } : {}),
-      pinnedTenants: list(env.TELEMETRY_PINNED_TENANTS),
-      histogramToolTenants: list(env.TELEMETRY_TOOL_LABEL_TENANTS),
-    }),
-  );
+  const resource = processResource(options, env);
+  installSeriesBudget(env);
   const disabled = env.OTEL_SDK_DISABLED === 'true';
   const tracesExporter = env.OTEL_TRACES_EXPORTER?.trim();
   const tracing =
     !disabled &&
     tracesExporter !== 'none' &&
     Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || tracesExporter);
-
   const prometheus = new PrometheusExporter({ preventServerStart: true });
-  const readers: IMetricReader[] = [prometheus];
-  const metricsExporter = env.OTEL_METRICS_EXPORTER?.trim();
-  const pushMetrics =
-    !disabled && metricsExporter !== 'none' && (metricsExporter === 'otlp' || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT));
-  if (pushMetrics) {
-    const json = env.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json';
-    readers.push(
-      new PeriodicExportingMetricReader({
-        exporter: json ? new OtlpJsonMetricExporter() : new OtlpProtoMetricExporter(),
-        exportIntervalMillis: Number(env.OTEL_METRIC_EXPORT_INTERVAL ?? 15_000),
-      }),
-    );
-  }
-
-  let stop: () => Promise<void>;
-  if (tracing) {
-    const ignorePaths = options.ignoreIncomingPaths;
-    const sdk = new NodeSDK({
-      resource,
-      autoDetectResources: false,
-      metricReaders: readers,
-      // pino writes JSON to stdout; the collector (or the platform) ships it. No OTLP logs.
-      logRecordProcessors: [],
-      instrumentations: [
-        new HttpInstrumentation({
-          ignoreIncomingRequestHook: (req: IncomingMessage) => {
-            const url = req.url ?? '';
-            return PROBE_PATHS.test(url) || (ignorePaths !== undefined && ignorePaths.test(url));
-          },
-        }),
-        new PgInstrumentation({ requireParentSpan: true }),
-        new IORedisInstrumentation({ requireParentSpan: true }),
-      ],
-    });
-    sdk.start();
-    stop = () => sdk.shutdown();
-  } else {
-    const provider = new MeterProvider({ resource, readers });
-    metrics.setGlobalMeterProvider(provider);
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
-    stop = () => provider.shutdown();
-  }
+  const readers = [prometheus, ...otlpMetricReaders(env, disabled)];
+  const stop = tracing ? startTracingSdk(resource, readers, options.ignoreIncomingPaths) : startMetricsOnly(resource, readers);
 
   propagateFetch();
   const stopRuntime = observeRuntime();
@@ -151,6 +90,85 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
   };
   started = handle;
   return handle;
+}
+
+type Env = Record<string, string | undefined>;
+type Resource = ReturnType<typeof defaultResource>;
+
+/** The process's resource: OTEL_RESOURCE_ATTRIBUTES under the service's own name, version, environment and instance. */
+function processResource(options: StartTelemetryOptions, env: Env): Resource {
+  const environment = options.environment ?? env.DEPLOYMENT_ENVIRONMENT ?? env.NODE_ENV ?? 'development';
+  const fromEnv = parseResourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES);
+  return defaultResource().merge(
+    resourceFromAttributes({
+      ...fromEnv,
+      [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? options.serviceName,
+      [ATTR_SERVICE_VERSION]: options.serviceVersion,
+      'deployment.environment.name': environment,
+      // One id per process (replicas of a Deployment share service.name); a pod may pin its own.
+      'service.instance.id': fromEnv['service.instance.id'] ?? randomUUID(),
+    }),
+  );
+}
+
+/** The label budget of tenant and tool attributes, from the TELEMETRY_* variables. */
+function installSeriesBudget(env: Env): void {
+  const list = (v: string | undefined) => (v ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  SeriesBudget.install(
+    new SeriesBudget({
+      ...(env.TELEMETRY_MAX_TENANT_LABELS ? { maxTenants: Number(env.TELEMETRY_MAX_TENANT_LABELS) } : {}),
+      ...(env.TELEMETRY_MAX_TOOL_LABELS ? { maxToolsPerTenant: Number(env.TELEMETRY_MAX_TOOL_LABELS) } : {}),
+      pinnedTenants: list(env.TELEMETRY_PINNED_TENANTS),
+      histogramToolTenants: list(env.TELEMETRY_TOOL_LABEL_TENANTS),
+    }),
+  );
+}
+
+/** The OTLP metric push beside the Prometheus registry, when an endpoint or OTEL_METRICS_EXPORTER=otlp asks for it. */
+function otlpMetricReaders(env: Env, disabled: boolean): IMetricReader[] {
+  const metricsExporter = env.OTEL_METRICS_EXPORTER?.trim();
+  const pushMetrics =
+    !disabled && metricsExporter !== 'none' && (metricsExporter === 'otlp' || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT));
+  if (!pushMetrics) return [];
+  const json = env.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json';
+  return [
+    new PeriodicExportingMetricReader({
+      exporter: json ? new OtlpJsonMetricExporter() : new OtlpProtoMetricExporter(),
+      exportIntervalMillis: Number(env.OTEL_METRIC_EXPORT_INTERVAL ?? 15_000),
+    }),
+  ];
+}
+
+/** Spans recorded and exported: the NodeSDK with the http, pg and ioredis instrumentations. Answers its stop. */
+function startTracingSdk(resource: Resource, readers: IMetricReader[], ignorePaths: RegExp | undefined): () => Promise<void> {
+  const sdk = new NodeSDK({
+    resource,
+    autoDetectResources: false,
+    metricReaders: readers,
+    // pino writes JSON to stdout; the collector (or the platform) ships it. No OTLP logs.
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req: IncomingMessage) => {
+          const url = req.url ?? '';
+          return PROBE_PATHS.test(url) || (ignorePaths !== undefined && ignorePaths.test(url));
+        },
+      }),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  return () => sdk.shutdown();
+}
+
+/** No spans: metrics only, but context and W3C propagation still installed so trace context flows. Answers its stop. */
+function startMetricsOnly(resource: Resource, readers: IMetricReader[]): () => Promise<void> {
+  const provider = new MeterProvider({ resource, readers });
+  metrics.setGlobalMeterProvider(provider);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  return () => provider.shutdown();
 }
 
 /** `OTEL_RESOURCE_ATTRIBUTES` (`key=value,key2=value2`, values percent-encoded). */

@@ -72,27 +72,19 @@ let cached: { meter: Meter; value: SwitchboardMetrics } | undefined;
 export function switchboardMetrics(): SwitchboardMetrics {
   const meter = metrics.getMeter('switchboard');
   if (cached && cached.meter === meter) return cached.value;
-  const seconds = (name: string, description: string) =>
-    meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: SECONDS } });
+  const seconds = (name: string, description: string, buckets = SECONDS) =>
+    meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } });
   const value: SwitchboardMetrics = {
     mcp: {
       // The per-request counters are summed in place and read at collection (see CellCounter).
       requests: new CellCounter(meter, 'mcp.server.requests', { description: 'MCP requests answered, by tenant, method, tool and outcome' }, (tenant, method, tool, outcome) => ({ tenant, method, tool, outcome })),
-      duration: meter.createHistogram('mcp.server.operation.duration', {
-        description: 'MCP request duration as observed on the receiver from the time it was received until the result is sent',
-        unit: 's',
-        advice: { explicitBucketBoundaries: MCP_SECONDS },
-      }),
+      duration: seconds('mcp.server.operation.duration', 'MCP request duration as observed on the receiver from the time it was received until the result is sent', MCP_SECONDS),
       errors: new CellCounter(meter, 'mcp.server.errors', { description: 'MCP requests answered with a JSON-RPC error or a tool error' }, (tenant, method, tool, error_code) => ({ tenant, method, tool, error_code })),
       protocol: new CellCounter(meter, 'mcp.server.protocol.requests', { description: 'MCP requests by protocol era, version and client surface' }, (era, protocol_version, surface, outcome) => ({ era, protocol_version, surface, outcome })),
       refusals: meter.createCounter('mcp.server.refusals', { description: 'MCP HTTP requests refused before a JSON-RPC method ran (auth, unknown tenant, Host/Origin, size, media type)' }),
     },
     upstream: {
-      duration: meter.createHistogram('mcp.client.operation.duration', {
-        description: 'Duration of one call to a tenant upstream MCP server as observed by the gateway',
-        unit: 's',
-        advice: { explicitBucketBoundaries: MCP_SECONDS },
-      }),
+      duration: seconds('mcp.client.operation.duration', 'Duration of one call to a tenant upstream MCP server as observed by the gateway', MCP_SECONDS),
       inflight: meter.createUpDownCounter('upstream.inflight', { description: 'Calls in flight per upstream server' }),
       circuitState: meter.createGauge('upstream.circuit.state', { description: 'Circuit breaker state per upstream: 0 closed, 1 half-open, 2 open' }),
     },

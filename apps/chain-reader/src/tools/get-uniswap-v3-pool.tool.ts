@@ -1,25 +1,17 @@
 import { Tool, type ToolContext, type ToolDefinition } from '@switchboard/catalog';
 import { chainRuntime } from '../chain-runtime';
 import type { UniswapV3PoolPanel } from '../services/uniswap-v3-pool.service';
-import { ADDRESS_PROPERTY, CHAIN_PROPERTY } from './chain-input-schemas';
+import { chainAddressTool } from './chain-input-schemas';
 
 /** get_uniswap_v3_pool: a pool panel with prices both ways and on-chain-priced TVL. */
 export class GetUniswapV3PoolTool extends Tool {
-  static override readonly definition: ToolDefinition = {
-    name: 'get_uniswap_v3_pool',
-    title: 'Uniswap V3 pool',
-    description:
-      'Read a Uniswap V3 pool: pair, fee tier, tick, in-range liquidity, sqrtPriceX96, the price in both directions (decimals applied), ' +
-      'token details and TVL in USD priced on-chain (stablecoins, Chainlink-style feeds, anchor pools with a minimum depth; ' +
-      'tvl_usd is null with the reason when no price is available). All values come from one block.',
-    inputSchema: {
-      type: 'object',
-      properties: { chain: CHAIN_PROPERTY, address: ADDRESS_PROPERTY },
-      required: ['chain', 'address'],
-      additionalProperties: false,
-    },
-    annotations: { title: 'Uniswap V3 pool', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  };
+  static override readonly definition: ToolDefinition = chainAddressTool(
+    'get_uniswap_v3_pool',
+    'Uniswap V3 pool',
+    'Read a Uniswap V3 pool: pair, fee tier, tick, in-range liquidity, sqrtPriceX96, the price in both directions (decimals applied), ' +
+    'token details and TVL in USD priced on-chain (stablecoins, Chainlink-style feeds, anchor pools with a minimum depth; ' +
+    'tvl_usd is null with the reason when no price is available). All values come from one block.',
+  );
 
   static override payload(args: Record<string, unknown>, _ctx: ToolContext): Promise<UniswapV3PoolPanel> {
     return chainRuntime().pools.panel({ chain: args['chain'], address: args['address'] });

@@ -1,7 +1,7 @@
 import { Tool, type ToolContext, type ToolDefinition } from '@switchboard/catalog';
 import { chainRuntime } from '../chain-runtime';
 import type { ReadContractStateResult } from '../services/contract-state.service';
-import { ADDRESS_PROPERTY, CHAIN_PROPERTY } from './chain-input-schemas';
+import { ADDRESS_PROPERTY, CHAIN_PROPERTY, chainReadAnnotations } from './chain-input-schemas';
 
 /** read_contract_state: one view/pure call, batched and cached. */
 export class ReadContractStateTool extends Tool {
@@ -36,7 +36,7 @@ export class ReadContractStateTool extends Tool {
       required: ['chain', 'address', 'function_name'],
       additionalProperties: false,
     },
-    annotations: { title: 'Read contract state', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: chainReadAnnotations('Read contract state'),
   };
 
   static override payload(args: Record<string, unknown>, _ctx: ToolContext): Promise<ReadContractStateResult> {

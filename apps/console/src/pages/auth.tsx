@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, type Server } from '../api';
 import { Connectors } from '../connectors';
+import { FormFooter, SubmitButton } from '../form-footer';
 import { IdpTest } from '../idp-test';
 import { linkTo } from '../router';
-import { Allowed } from '../role';
-import { ErrorBox, Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
+import { Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
 import type { TenantAuthView } from '../tenant-auth-view';
 
 /** API field → DOM id. */
@@ -137,17 +137,9 @@ function AuthForm({ initial, view, setView }: { initial: TenantAuthView; view: T
           <Field id={IDS['idp.clientSecret']} label="Client secret" type="password" autoComplete="new-password" value={form.clientSecret} onInput={set('clientSecret')} error={fields[IDS['idp.clientSecret']]} hint={secretHint} />
         </div>
       )}
-      {submitting.formError && <ErrorBox error={submitting.formError} title="Could not save the auth settings" />}
-      <div class="row">
-        <Allowed needed="admin" what="changing the auth settings">
-          <button type="submit" class="primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save auth settings'}
-          </button>
-        </Allowed>
-        <span class="ok-text" role="status" data-testid="auth-notice">
-          {notice}
-        </span>
-      </div>
+      <FormFooter error={submitting.formError} errorTitle="Could not save the auth settings" notice={notice} noticeTestId="auth-notice">
+        <SubmitButton busy={busy} label="Save auth settings" needed="admin" what="changing the auth settings" />
+      </FormFooter>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, asApiError, isRecord, type TenantSettings } from '../api';
-import { Allowed } from '../role';
-import { ErrorBox, Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
+import { FormFooter, SubmitButton } from '../form-footer';
+import { Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
 
 /** API field → DOM id. */
 const IDS = { name: 'set-name', description: 'set-description', instructions: 'set-instructions', origins: 'set-origins', hosts: 'set-hosts', surfaceRules: 'set-surface-rules' };
@@ -87,6 +87,8 @@ function SettingsForm({ initial, onSaved }: { initial: TenantSettings; onSaved?:
     setNotice('');
     setForm((f) => ({ ...f, [k]: v }));
   };
+  /** A field's id, text, input and error line, all keyed by its API name. */
+  const bind = (k: keyof Form) => ({ id: IDS[k], value: form[k], onInput: set(k), error: fields[IDS[k]] });
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -138,64 +140,44 @@ function SettingsForm({ initial, onSaved }: { initial: TenantSettings; onSaved?:
     <form ref={ref} class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="settings-form-h">
       <h2 id="settings-form-h">Workspace</h2>
       <div class="grid2">
-        <Field id={IDS.name} label="Name" value={form.name} onInput={set('name')} error={fields[IDS.name]} required hint="Up to 120 characters." />
-        <Field id={IDS.description} label="Description (optional)" value={form.description} onInput={set('description')} error={fields[IDS.description]} hint="Up to 2000 characters." />
+        <Field {...bind('name')} label="Name" required hint="Up to 120 characters." />
+        <Field {...bind('description')} label="Description (optional)" hint="Up to 2000 characters." />
       </div>
       <Field
-        id={IDS.instructions}
+        {...bind('instructions')}
         label="Instructions for MCP clients (optional)"
         multiline
         rows={5}
-        value={form.instructions}
-        onInput={set('instructions')}
-        error={fields[IDS.instructions]}
         hint="Sent to clients as the MCP server instructions when they connect. Up to 10,000 characters."
       />
       <div class="grid2">
         <Field
-          id={IDS.origins}
+          {...bind('origins')}
           label="Allowed browser origins"
           multiline
           rows={4}
-          value={form.origins}
-          onInput={set('origins')}
-          error={fields[IDS.origins]}
           hint="One per line (e.g. https://app.example.com): extra Origins allowed to call the MCP endpoint. At most 50, each up to 200 characters."
         />
         <Field
-          id={IDS.hosts}
+          {...bind('hosts')}
           label="Hosts"
           multiline
           rows={4}
-          value={form.hosts}
-          onInput={set('hosts')}
-          error={fields[IDS.hosts]}
           hint="One per line (e.g. mcp.example.com). At most 50, each up to 253 characters."
         />
       </div>
       <Field
-        id={IDS.surfaceRules}
+        {...bind('surfaceRules')}
         label="Surface rules (JSON)"
         multiline
         rows={8}
         mono
-        value={form.surfaceRules}
-        onInput={set('surfaceRules')}
-        error={fields[IDS.surfaceRules]}
         placeholder={'{\n  "surfaces": { "claude": { "maxTools": 100 } },\n  "clientSurfaces": { "my-oauth-client": "claude" }\n}'}
         hint="Overrides of the built-in surfaces (generic, claude, openai), custom surfaces, and OAuth client → surface. Empty means none."
       />
-      {submitting.formError && <ErrorBox error={submitting.formError} title="Could not save the settings" />}
-      <div class="row">
-        <Allowed needed="admin" what="changing the settings">
-          <button type="submit" class="primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save settings'}
-          </button>
-        </Allowed>
-        <span class="ok-text" role="status" data-testid="settings-notice">
-          {notice}
-        </span>
-      </div>
+      <FormFooter error={submitting.formError} errorTitle="Could not save the settings" notice={notice} noticeTestId="settings-notice">
+        <SubmitButton busy={busy} label="Save settings" needed="admin" what="changing the settings" />
+      </FormFooter>
     </form>
   );
 }

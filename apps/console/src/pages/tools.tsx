@@ -2,11 +2,12 @@ import { useRef, useState } from 'preact/hooks';
 import { api, asApiError, isRecord, type AnnotationOverrides, type ApiError, type Item, type Publication, type Server } from '../api';
 import { draftStore, type Draft, type DraftItem } from '../draft';
 import { notifyChanged } from '../events';
+import { FormFooter, SubmitButton } from '../form-footer';
 import { PatternNotice } from '../pattern-notice';
 import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations, type HintKey, type TriState } from '../hints';
 import { linkTo, navigate } from '../router';
 import { Badge, Empty, ErrorBox, Field, LoadStatus, SelectField, splitError, useFocusOnError, useLoad } from '../ui';
-import { Allowed, useCan } from '../role';
+import { useCan } from '../role';
 import { ToolScopes } from '../tool-scopes';
 import type { TenantAuthView } from '../tenant-auth-view';
 
@@ -193,14 +194,13 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
     }
   };
 
-  const publish = async (e: Event) => {
-    e.preventDefault();
+  /** One change of the tool's publication: `change` answers the notice; every page then reloads. */
+  const republish = async (change: () => Promise<string>) => {
     setBusy(true);
     setError(undefined);
     setDone('');
     try {
-      const res = await api<{ items: Array<{ exposedName: string }> }>('POST', '/v1/publications', proposal());
-      setDone(`Published as ${res.items[0]?.exposedName ?? tool.name}.`);
+      setDone(await change());
       notifyChanged();
       await onChanged();
     } catch (err) {
@@ -210,21 +210,19 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
     }
   };
 
-  const unpublish = async () => {
-    setBusy(true);
-    setError(undefined);
-    setDone('');
-    try {
-      await api('POST', '/v1/publications/unpublish', { serverId: server.id, items: [{ kind: 'tool', name: tool.name }] });
-      setDone('Unpublished.');
-      notifyChanged();
-      await onChanged();
-    } catch (err) {
-      fail(err);
-    } finally {
-      setBusy(false);
-    }
+  const publish = async (e: Event) => {
+    e.preventDefault();
+    await republish(async () => {
+      const res = await api<{ items: Array<{ exposedName: string }> }>('POST', '/v1/publications', proposal());
+      return `Published as ${res.items[0]?.exposedName ?? tool.name}.`;
+    });
   };
+
+  const unpublish = () =>
+    republish(async () => {
+      await api('POST', '/v1/publications/unpublish', { serverId: server.id, items: [{ kind: 'tool', name: tool.name }] });
+      return 'Unpublished.';
+    });
 
   const hintLabels = (keys: readonly string[]) => keys.map((k) => HINTS.find((h) => h.key === k)?.label ?? k).join(', ');
 
@@ -310,12 +308,8 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
           {error.code === 'HINTS_REQUIRED' ? 'Clients need to know how this tool behaves: choose Yes or No for each hint marked above, then try again.' : 'Fix the fields marked above, then try again.'}
         </p>
       )}
-      <div class="row">
-        <Allowed needed="publisher" what="publishing">
-          <button type="submit" class="primary" disabled={busy || tool.removedAt !== null}>
-            {busy ? 'Working…' : publication ? 'Save and publish' : 'Publish'}
-          </button>
-        </Allowed>
+      <FormFooter notice={done} live>
+        <SubmitButton busy={busy} disabled={tool.removedAt !== null} label={publication ? 'Save and publish' : 'Publish'} busyLabel="Working…" needed="publisher" what="publishing" />
         <button type="button" onClick={() => void previewDraft()} disabled={busy || tool.removedAt !== null}>
           Preview before publishing
         </button>
@@ -324,10 +318,7 @@ function ToolRow({ server, tool, publication, onChanged }: { server: Server; too
             Unpublish
           </button>
         )}
-        <span role="status" aria-live="polite" class="ok-text">
-          {done}
-        </span>
-      </div>
+      </FormFooter>
     </form>
   );
 }

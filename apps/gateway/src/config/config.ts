@@ -1,7 +1,7 @@
-import { parseSecretsKeys, productionSecretsRefusal } from '@switchboard/secret-box';
+import { isSecretsKeys, parseSecretsKeys, productionSecretsRefusal, SECRETS_KEYS_FORMAT } from '@switchboard/secret-box';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
-import { parseTrustProxy } from '@switchboard/limits';
+import { trustProxySchema } from '@switchboard/limits';
 
 /**
  * The gateway's configuration, read once at boot from the environment. Every key is
@@ -73,17 +73,7 @@ const schema = z.object({
   /** Bearer token for the registry's `/internal/*` API (the registry's INTERNAL_TOKEN). */
   INTERNAL_TOKEN: z.string().min(16).optional(),
   /** The registry's SECRETS_KEY (its keys, comma-separated, newest first): opens the sealed upstream credentials. Unset: the public dev key (warned). */
-  SECRETS_KEY: z
-    .string()
-    .refine((s) => {
-      try {
-        parseSecretsKeys(s);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be one or more 32-byte keys, comma-separated, newest first (base64: openssl rand -base64 32, or 64 hex digits)')
-    .optional(),
+  SECRETS_KEY: z.string().refine(isSecretsKeys, SECRETS_KEYS_FORMAT).optional(),
   /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
   SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
   /** SSRF allow-list for registry-sourced upstreams: hosts reachable over plain http / private addresses (e.g. `127.0.0.1,localhost` in dev). */
@@ -156,16 +146,7 @@ const schema = z.object({
    * address keys anonymous callers' limits): unset/`false` none, a hop count, or proxy
    * addresses/CIDRs. `true` is refused (a client could choose its own key).
    */
-  GATEWAY_TRUST_PROXY: z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      try {
-        parseTrustProxy(v);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      }
-    }),
+  GATEWAY_TRUST_PROXY: trustProxySchema(),
   /** Usage metering + call log (a Redis stream the registry drains): `auto` (default) on when REDIS_URL is set. */
   USAGE_ENABLED: z.enum(['auto', 'true', 'false']).default('auto'),
   /** Usage records are written in batches: at least every USAGE_FLUSH_MS, or at USAGE_MAX_BATCH records. */
