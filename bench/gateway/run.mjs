@@ -11,15 +11,17 @@
 //      (default 64), BENCH_ROUNDS (default 3, medians), BENCH_TARGETS (comma list, default all),
 //      BENCH_WORKLOADS (comma list, default all), BENCH_SERVER_CPU / BENCH_LOADGEN_CPU (cores,
 //      default 1 / 0), BENCH_GATEWAY_ARGS (extra node args for the gateway, e.g. --cpu-prof).
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rssMb, settledRssMb } from '../rss.mjs';
+import { rssMb } from '../rss.mjs';
 import { fileURLToPath } from 'node:url';
 import { startAuthFixture } from './auth-fixture.mjs';
+import { children, machineBusySeconds, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
+import { ensureWrk, load, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
+import { fmt, goals, median, printTable, summarize } from './report.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -42,6 +44,8 @@ const GATEWAY_ARGS = list(process.env.BENCH_GATEWAY_ARGS, ' ');
 const BENCH_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMITED_NAMESPACE = `bench:gw:${process.pid}:${Date.now()}:`;
 const START_DEADLINE_MS = 60_000;
+Object.assign(settings, { root: ROOT, resultsDir: RESULTS_DIR, host: HOST, serverCpu: SERVER_CPU, startDeadlineMs: START_DEADLINE_MS });
+Object.assign(load, { loadgenCpu: LOADGEN_CPU, connections: CONNECTIONS, protocolVersion: PROTOCOL_VERSION });
 const FIXTURE_TOOL_NAMES = JSON.parse(readFileSync(FIXTURE, 'utf8')).tools.map((t) => t.name);
 
 const AUTH_TENANT = 'bench-auth';
@@ -109,233 +113,6 @@ function parseRpc(text, contentType) {
     throw new Error('no JSON-RPC response in the event stream');
   }
   return JSON.parse(text);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Processes
-// ---------------------------------------------------------------------------------------------
-const children = new Set();
-let tmpDir = null;
-let interrupted = false;
-
-function killChild(child, signal) {
-  try {
-    child.kill(signal);
-  } catch {
-    /* already gone */
-  }
-}
-
-async function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    children.delete(child);
-    return;
-  }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  killChild(child, 'SIGTERM');
-  if (await Promise.race([exited.then(() => false), sleep(5000).then(() => true)])) {
-    killChild(child, 'SIGKILL');
-    await Promise.race([exited, sleep(2000)]);
-  }
-  children.delete(child);
-}
-
-process.on('exit', () => {
-  for (const child of children) killChild(child, 'SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`\n${signal}: stopping load and servers`);
-    Promise.allSettled([...children].map(stopChild)).finally(() => {
-      if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
-      process.exit(130);
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** CPU seconds (utime + stime) a process has used so far, from /proc/<pid>/stat; null where unavailable. */
-function processCpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ = 100
-  } catch {
-    return null;
-  }
-}
-
-
-/** Machine-wide busy CPU seconds (user + nice + system + steal, all cores) from /proc/stat. */
-function machineBusySeconds() {
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return (cpu[0] + cpu[1] + cpu[2] + (cpu[7] ?? 0)) / 100;
-  } catch {
-    return null;
-  }
-}
-
-async function healthy(baseUrl) {
-  try {
-    const res = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(1000) });
-    await res.arrayBuffer();
-    return res.status === 200;
-  } catch {
-    return false;
-  }
-}
-
-/** Starts `node <args>` pinned to the server core and waits for its listening line and /healthz. */
-async function startServer(id, args, env) {
-  const port = await freePort();
-  mkdirSync(path.join(RESULTS_DIR, 'logs'), { recursive: true });
-  const logPath = path.join(RESULTS_DIR, 'logs', `${id}.log`);
-  const log = createWriteStream(logPath);
-  // taskset execs node, so the child's pid is node's (for /proc sampling).
-  const child = spawn('taskset', ['-c', SERVER_CPU, process.execPath, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, PORT: String(port), GATEWAY_PORT: String(port), HOST, GATEWAY_HOST: HOST },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const tail = [];
-  let listening = false;
-  const onData = (chunk) => {
-    log.write(chunk);
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (!line.trim()) continue;
-      if (line.includes(`listening on http://${HOST}:`) || line.includes(`:${port}`)) listening = true;
-      tail.push(line);
-      if (tail.length > 15) tail.shift();
-    }
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const baseUrl = `http://${HOST}:${port}`;
-  const deadline = Date.now() + START_DEADLINE_MS;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${id} exited (${child.exitCode ?? child.signalCode}) before it was ready (log: ${path.relative(ROOT, logPath)})\n${tail.join('\n')}`);
-    }
-    if ((listening || id.startsWith('gateway')) && (await healthy(baseUrl))) break;
-    if (Date.now() > deadline) {
-      await stopChild(child);
-      throw new Error(`${id} not ready within ${START_DEADLINE_MS / 1000}s (log: ${path.relative(ROOT, logPath)})`);
-    }
-    await sleep(100);
-  }
-  // The idle RSS once boot-time work (JIT, lazy init, GC) has settled.
-  const idleRssMb = await settledRssMb(child.pid);
-  return { id, baseUrl, pid: child.pid, idleRssMb, stop: async () => { await stopChild(child); log.end(); } };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Load: wrk + a generated Lua script comparing every body with the expected bytes
-// ---------------------------------------------------------------------------------------------
-function requestHeaders(extra) {
-  return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION, ...extra };
-}
-
-function luaString(s) {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
-}
-
-/** A wrk script: POST `body` with `headers`; count responses that are not HTTP 200 + exactly `expectedFile`'s bytes. */
-function writeLuaScript(file, { body, headers, expectedFile, mismatchFile }) {
-  const headerLines = Object.entries(headers).map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`).join('\n');
-  writeFileSync(
-    file,
-    `-- generated by bench/gateway/run.mjs
-local f = assert(io.open(${luaString(expectedFile)}, "rb"))
-local expected = f:read("*a")
-f:close()
-wrk.method = "POST"
-wrk.body = ${luaString(body)}
-${headerLines}
-local threads = {}
-function setup(thread)
-  table.insert(threads, thread)
-end
-mismatches = 0
-responses = 0
-function response(status, headers, body)
-  responses = responses + 1
-  if status ~= 200 or body ~= expected then
-    mismatches = mismatches + 1
-    if mismatches == 1 then
-      local out = io.open(${luaString(mismatchFile)}, "wb")
-      if out then
-        out:write("HTTP " .. status .. "\\n" .. (body or ""))
-        out:close()
-      end
-    end
-  end
-end
-function done(summary, latency, requests)
-  local m, r = 0, 0
-  for _, t in ipairs(threads) do
-    m = m + t:get("mismatches")
-    r = r + t:get("responses")
-  end
-  local e = summary.errors
-  io.write(string.format('BENCHJSON {"requests":%d,"durationUs":%d,"bytes":%d,"mismatches":%d,"checked":%d,' ..
-    '"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},' ..
-    '"latencyUs":{"p50":%d,"p90":%d,"p99":%d,"mean":%.1f,"max":%d}}\\n',
-    summary.requests, summary.duration, summary.bytes, m, r, e.connect, e.read, e.write, e.status, e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.mean, latency.max))
-end
-`,
-  );
-}
-
-function runWrk(url, script, seconds) {
-  return new Promise((resolve, reject) => {
-    const args = ['-c', LOADGEN_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url];
-    const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let out = '';
-    let err = '';
-    // wrk's own CPU (the noise indicator subtracts it): its /proc entry is gone once it exits.
-    let wrkCpuS = 0;
-    const poll = setInterval(() => {
-      wrkCpuS = processCpuSeconds(child.pid) ?? wrkCpuS;
-    }, 200);
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      children.delete(child);
-      const line = out.split('\n').find((l) => l.startsWith('BENCHJSON '));
-      if (!line) return reject(new Error(`wrk exited ${code} without a result: ${(err || out).slice(0, 500)}`));
-      resolve({ ...JSON.parse(line.slice('BENCHJSON '.length)), wrkCpuS });
-    });
-  });
-}
-
-/** wrk needs to be there; the bench installs the Debian package when it is not (CI images). */
-function ensureWrk() {
-  if (spawnSync('wrk', ['--version']).error === undefined) return;
-  console.log('wrk not found: apt-get install -y wrk');
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
-  const run = (args) => spawnSync(sudo[0] ?? args[0], sudo.length ? [...sudo.slice(1), ...args] : args.slice(1), { stdio: 'inherit' });
-  if (run(['apt-get', 'install', '-y', 'wrk']).status !== 0) {
-    run(['apt-get', 'update']);
-    if (run(['apt-get', 'install', '-y', 'wrk']).status !== 0) throw new Error('could not install wrk (apt-get install -y wrk)');
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -524,119 +301,6 @@ async function measureAndDrain(cell) {
   return r;
 }
 
-function median(values) {
-  const xs = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
-  if (xs.length === 0) return null;
-  const mid = Math.floor(xs.length / 2);
-  return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
-}
-
-function summarize(cell) {
-  if (cell.status === 'skipped') return cell;
-  const med = (key) => median(cell.rounds.map((r) => r[key]));
-  const sum = (pick) => cell.rounds.reduce((acc, r) => acc + pick(r), 0);
-  const mismatches = sum((r) => r.mismatches);
-  const errors = sum((r) => r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout);
-  return Object.assign(cell, {
-    status: mismatches > 0 || errors > 0 || (cell.warmupMismatches ?? 0) > 0 ? 'FAILED' : 'ok',
-    mismatches,
-    connErrors: errors,
-    checked: sum((r) => r.checked),
-    reqPerSec: med('reqPerSec'),
-    p50Ms: med('p50Ms'),
-    p99Ms: med('p99Ms'),
-    serverCpuPct: med('serverCpuPct'),
-    reqPerServerCpuS: med('reqPerServerCpuS'),
-    otherCpuPct: med('otherCpuPct'),
-    rssAfterMb: Math.max(...cell.rounds.map((r) => r.rssAfterMb ?? 0)),
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Report
-// ---------------------------------------------------------------------------------------------
-function fmt(value, digits = 0) {
-  return typeof value === 'number' && Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
-}
-
-function ratio(a, b) {
-  return typeof a === 'number' && typeof b === 'number' && b > 0 ? a / b : null;
-}
-
-function printTable(cells) {
-  const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status !== 'skipped');
-  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'checked', 'mismatch', 'srv CPU', 'req/CPU-s', '÷raw CPU-s', '×SDK1', '×SDK2', 'idle MB', 'after MB', 'status'];
-  const rows = cells.map((c) => {
-    if (c.status === 'skipped') return [c.workload, c.label, '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', fmt(c.idleRssMb), '—', `SKIPPED: ${c.reason}`];
-    const raw = find('raw', c.workload);
-    const sdk1 = find('sdk1', c.workload);
-    const sdk2 = find('sdk2', c.workload);
-    const vsRaw = c.target === 'raw' ? null : ratio(c.reqPerServerCpuS, raw?.reqPerServerCpuS);
-    const notes = [c.status];
-    if (c.connErrors) notes.push(`${c.connErrors} socket errors`);
-    if (c.otherCpuPct > 25) notes.push(`noisy: others used ${fmt(c.otherCpuPct)}% CPU`);
-    if (c.target === 'gateway' && c.workload === 'proxied call') notes.push('CPU = gateway + upstream');
-    return [
-      c.workload,
-      c.label,
-      fmt(c.reqPerSec),
-      fmt(c.p50Ms, 2),
-      fmt(c.p99Ms, 2),
-      fmt(c.checked),
-      fmt(c.mismatches),
-      `${fmt(c.serverCpuPct)}%`,
-      fmt(c.reqPerServerCpuS),
-      vsRaw === null ? '—' : fmt(vsRaw, 2),
-      c.target === 'sdk1' ? '—' : ratio(c.reqPerSec, sdk1?.reqPerSec) === null ? '—' : `${fmt(ratio(c.reqPerSec, sdk1?.reqPerSec), 1)}×`,
-      c.target === 'sdk2' ? '—' : ratio(c.reqPerSec, sdk2?.reqPerSec) === null ? '—' : `${fmt(ratio(c.reqPerSec, sdk2?.reqPerSec), 1)}×`,
-      fmt(c.idleRssMb),
-      fmt(c.rssAfterMb),
-      notes.join('; '),
-    ];
-  });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cols) => cols.map((col, i) => (i === cols.length - 1 ? col : i < 2 ? col.padEnd(widths[i]) : col.padStart(widths[i]))).join('  ').trimEnd();
-  console.log(line(header));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const row of rows) console.log(line(row));
-}
-
-function goals(cells) {
-  const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status === 'ok');
-  const out = [];
-  const add = (name, value, threshold, met, detail) => out.push({ name, value, threshold, met, detail });
-  const gl = find('gateway', 'tools/list');
-  const rl = find('raw', 'tools/list');
-  const gc = find('gateway', 'tools/call');
-  const rc = find('raw', 'tools/call');
-  const gb = find('gateway', 'list + bearer');
-  const gp = find('gateway', 'proxied call');
-  const up = find('upstream', 'proxied call');
-  const r1 = ratio(gl?.reqPerServerCpuS, rl?.reqPerServerCpuS);
-  add('tools/list ÷ raw, per server CPU-second', r1, '≥ 0.85', r1 !== null && r1 >= 0.85, `req/s ratio ${fmt(ratio(gl?.reqPerSec, rl?.reqPerSec), 2)}`);
-  const r2 = ratio(gc?.reqPerServerCpuS, rc?.reqPerServerCpuS);
-  add('in-process tools/call ÷ raw, per server CPU-second', r2, '≥ 0.70', r2 !== null && r2 >= 0.7, `req/s ratio ${fmt(ratio(gc?.reqPerSec, rc?.reqPerSec), 2)}`);
-  const r3 = ratio(gb?.reqPerServerCpuS, gl?.reqPerServerCpuS);
-  add('tools/list with bearer ÷ without, per server CPU-second', r3, '≥ 0.90', r3 !== null && r3 >= 0.9, `req/s ratio ${fmt(ratio(gb?.reqPerSec, gl?.reqPerSec), 2)}`);
-  const r4 = ratio(gl?.p99Ms, rl?.p99Ms);
-  add('tools/list p99 ÷ raw p99', r4, '≤ 2', r4 !== null && r4 <= 2, `${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms`);
-  const r5 = ratio(gp?.reqPerSec, up?.reqPerSec);
-  add('proxied tools/call ÷ upstream direct, req/s', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `per CPU-s (gateway+upstream vs upstream) ${fmt(ratio(gp?.reqPerServerCpuS, up?.reqPerServerCpuS), 2)}`);
-  const d50 = gp && up ? gp.p50Ms - up.p50Ms : null;
-  add('proxied p50 overhead (ms, at 64 connections)', d50, '≤ 0.2', d50 !== null && d50 <= 0.2, `${fmt(gp?.p50Ms, 2)} vs ${fmt(up?.p50Ms, 2)} ms`);
-  const d99 = gp && up ? gp.p99Ms - up.p99Ms : null;
-  add('proxied p99 overhead (ms, at 64 connections)', d99, '≤ 1', d99 !== null && d99 <= 1, `${fmt(gp?.p99Ms, 2)} vs ${fmt(up?.p99Ms, 2)} ms`);
-  for (const w of ['tools/list', 'tools/call']) {
-    const off = find('gateway', w);
-    const on = find('limited', w);
-    const r = ratio(on?.reqPerSec, off?.reqPerSec);
-    add(`${w} with limits + metering ÷ without, req/s`, r, '≥ 0.90', r !== null && r >= 0.9, `per server CPU-second ${fmt(ratio(on?.reqPerServerCpuS, off?.reqPerServerCpuS), 2)}; p99 ${fmt(on?.p99Ms, 2)} vs ${fmt(off?.p99Ms, 2)} ms`);
-  }
-  console.log('\nTargets (ratios from this run):');
-  for (const g of out) console.log(`  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`);
-  return out;
-}
-
 function packageVersion(name) {
   try {
     return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
@@ -692,8 +356,8 @@ async function main() {
     `bench/gateway: wrk -t1 -c${CONNECTIONS} on cpu ${LOADGEN_CPU}, servers on cpu ${SERVER_CPU}; ${WARMUP_S}s warm-up + ${DURATION_S}s per cell, ` +
       `${ROUNDS} interleaved round(s), medians; node ${meta.node}, ${meta.cpus} CPU(s); load average at start ${meta.loadAvgAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
-  tmpDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
-  const ctx = { tmpDir };
+  state.tmpDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
+  const ctx = { tmpDir: state.tmpDir };
   let servers = {};
   let cells = [];
   try {
@@ -701,7 +365,7 @@ async function main() {
     for (const s of Object.values(servers)) console.log(`  ${s.id}: up at ${s.baseUrl} (pid ${s.pid}, idle RSS ${fmt(s.idleRssMb)} MB)`);
     cells = await planCells(servers, ctx);
     const runnable = cells.filter((c) => c.status !== 'skipped');
-    for (let round = 1; round <= ROUNDS && !interrupted; round++) {
+    for (let round = 1; round <= ROUNDS && !state.interrupted; round++) {
       console.log(`  round ${round}/${ROUNDS}`);
       for (const cell of runnable) {
         const r = await measureAndDrain(cell);
@@ -713,8 +377,8 @@ async function main() {
   } finally {
     await Promise.allSettled(Object.values(servers).map((s) => s.stop()));
     if (servers.limited) await deleteRedisNamespace(LIMITED_NAMESPACE).catch((e) => console.error(`could not delete ${LIMITED_NAMESPACE}* from Redis: ${e.message}`));
-    rmSync(tmpDir, { recursive: true, force: true });
-    tmpDir = null;
+    rmSync(state.tmpDir, { recursive: true, force: true });
+    state.tmpDir = null;
   }
   console.log('');
   printTable(cells);
@@ -741,6 +405,6 @@ async function main() {
 main().catch(async (error) => {
   console.error(`bench/gateway failed: ${error.stack ?? error}`);
   await Promise.allSettled([...children].map(stopChild));
-  if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+  if (state.tmpDir) rmSync(state.tmpDir, { recursive: true, force: true });
   process.exit(1);
 });

@@ -1,0 +1,114 @@
+// bench/gateway: a cell's rounds summarised (medians), the results table and the targets with their ratios.
+
+export function median(values) {
+  const xs = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
+  if (xs.length === 0) return null;
+  const mid = Math.floor(xs.length / 2);
+  return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+}
+
+export function summarize(cell) {
+  if (cell.status === 'skipped') return cell;
+  const med = (key) => median(cell.rounds.map((r) => r[key]));
+  const sum = (pick) => cell.rounds.reduce((acc, r) => acc + pick(r), 0);
+  const mismatches = sum((r) => r.mismatches);
+  const errors = sum((r) => r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout);
+  return Object.assign(cell, {
+    status: mismatches > 0 || errors > 0 || (cell.warmupMismatches ?? 0) > 0 ? 'FAILED' : 'ok',
+    mismatches,
+    connErrors: errors,
+    checked: sum((r) => r.checked),
+    reqPerSec: med('reqPerSec'),
+    p50Ms: med('p50Ms'),
+    p99Ms: med('p99Ms'),
+    serverCpuPct: med('serverCpuPct'),
+    reqPerServerCpuS: med('reqPerServerCpuS'),
+    otherCpuPct: med('otherCpuPct'),
+    rssAfterMb: Math.max(...cell.rounds.map((r) => r.rssAfterMb ?? 0)),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+export function fmt(value, digits = 0) {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
+}
+
+export function ratio(a, b) {
+  return typeof a === 'number' && typeof b === 'number' && b > 0 ? a / b : null;
+}
+
+export function printTable(cells) {
+  const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status !== 'skipped');
+  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'checked', 'mismatch', 'srv CPU', 'req/CPU-s', '÷raw CPU-s', '×SDK1', '×SDK2', 'idle MB', 'after MB', 'status'];
+  const rows = cells.map((c) => {
+    if (c.status === 'skipped') return [c.workload, c.label, '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', fmt(c.idleRssMb), '—', `SKIPPED: ${c.reason}`];
+    const raw = find('raw', c.workload);
+    const sdk1 = find('sdk1', c.workload);
+    const sdk2 = find('sdk2', c.workload);
+    const vsRaw = c.target === 'raw' ? null : ratio(c.reqPerServerCpuS, raw?.reqPerServerCpuS);
+    const notes = [c.status];
+    if (c.connErrors) notes.push(`${c.connErrors} socket errors`);
+    if (c.otherCpuPct > 25) notes.push(`noisy: others used ${fmt(c.otherCpuPct)}% CPU`);
+    if (c.target === 'gateway' && c.workload === 'proxied call') notes.push('CPU = gateway + upstream');
+    return [
+      c.workload,
+      c.label,
+      fmt(c.reqPerSec),
+      fmt(c.p50Ms, 2),
+      fmt(c.p99Ms, 2),
+      fmt(c.checked),
+      fmt(c.mismatches),
+      `${fmt(c.serverCpuPct)}%`,
+      fmt(c.reqPerServerCpuS),
+      vsRaw === null ? '—' : fmt(vsRaw, 2),
+      c.target === 'sdk1' ? '—' : ratio(c.reqPerSec, sdk1?.reqPerSec) === null ? '—' : `${fmt(ratio(c.reqPerSec, sdk1?.reqPerSec), 1)}×`,
+      c.target === 'sdk2' ? '—' : ratio(c.reqPerSec, sdk2?.reqPerSec) === null ? '—' : `${fmt(ratio(c.reqPerSec, sdk2?.reqPerSec), 1)}×`,
+      fmt(c.idleRssMb),
+      fmt(c.rssAfterMb),
+      notes.join('; '),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cols) => cols.map((col, i) => (i === cols.length - 1 ? col : i < 2 ? col.padEnd(widths[i]) : col.padStart(widths[i]))).join('  ').trimEnd();
+  console.log(line(header));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const row of rows) console.log(line(row));
+}
+
+export function goals(cells) {
+  const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status === 'ok');
+  const out = [];
+  const add = (name, value, threshold, met, detail) => out.push({ name, value, threshold, met, detail });
+  const gl = find('gateway', 'tools/list');
+  const rl = find('raw', 'tools/list');
+  const gc = find('gateway', 'tools/call');
+  const rc = find('raw', 'tools/call');
+  const gb = find('gateway', 'list + bearer');
+  const gp = find('gateway', 'proxied call');
+  const up = find('upstream', 'proxied call');
+  const r1 = ratio(gl?.reqPerServerCpuS, rl?.reqPerServerCpuS);
+  add('tools/list ÷ raw, per server CPU-second', r1, '≥ 0.85', r1 !== null && r1 >= 0.85, `req/s ratio ${fmt(ratio(gl?.reqPerSec, rl?.reqPerSec), 2)}`);
+  const r2 = ratio(gc?.reqPerServerCpuS, rc?.reqPerServerCpuS);
+  add('in-process tools/call ÷ raw, per server CPU-second', r2, '≥ 0.70', r2 !== null && r2 >= 0.7, `req/s ratio ${fmt(ratio(gc?.reqPerSec, rc?.reqPerSec), 2)}`);
+  const r3 = ratio(gb?.reqPerServerCpuS, gl?.reqPerServerCpuS);
+  add('tools/list with bearer ÷ without, per server CPU-second', r3, '≥ 0.90', r3 !== null && r3 >= 0.9, `req/s ratio ${fmt(ratio(gb?.reqPerSec, gl?.reqPerSec), 2)}`);
+  const r4 = ratio(gl?.p99Ms, rl?.p99Ms);
+  add('tools/list p99 ÷ raw p99', r4, '≤ 2', r4 !== null && r4 <= 2, `${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms`);
+  const r5 = ratio(gp?.reqPerSec, up?.reqPerSec);
+  add('proxied tools/call ÷ upstream direct, req/s', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `per CPU-s (gateway+upstream vs upstream) ${fmt(ratio(gp?.reqPerServerCpuS, up?.reqPerServerCpuS), 2)}`);
+  const d50 = gp && up ? gp.p50Ms - up.p50Ms : null;
+  add('proxied p50 overhead (ms, at 64 connections)', d50, '≤ 0.2', d50 !== null && d50 <= 0.2, `${fmt(gp?.p50Ms, 2)} vs ${fmt(up?.p50Ms, 2)} ms`);
+  const d99 = gp && up ? gp.p99Ms - up.p99Ms : null;
+  add('proxied p99 overhead (ms, at 64 connections)', d99, '≤ 1', d99 !== null && d99 <= 1, `${fmt(gp?.p99Ms, 2)} vs ${fmt(up?.p99Ms, 2)} ms`);
+  for (const w of ['tools/list', 'tools/call']) {
+    const off = find('gateway', w);
+    const on = find('limited', w);
+    const r = ratio(on?.reqPerSec, off?.reqPerSec);
+    add(`${w} with limits + metering ÷ without, req/s`, r, '≥ 0.90', r !== null && r >= 0.9, `per server CPU-second ${fmt(ratio(on?.reqPerServerCpuS, off?.reqPerServerCpuS), 2)}; p99 ${fmt(on?.p99Ms, 2)} vs ${fmt(off?.p99Ms, 2)} ms`);
+  }
+  console.log('\nTargets (ratios from this run):');
+  for (const g of out) console.log(`  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`);
+  return out;
+}
