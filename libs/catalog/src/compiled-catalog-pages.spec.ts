@@ -177,4 +177,23 @@ describe('CompiledCatalog lazy pages', () => {
     expect(JSON.parse(capped.list('tools/list', 'claude', '2026-07-28').toString('utf8')).tools).toHaveLength(3);
     expect(JSON.parse(a.list('tools/list', 'claude', '2026-07-28').toString('utf8')).tools).toHaveLength(7);
   });
+  it('hands the shared page body out as is, with the tenant’s own tail beside it (no per-request copy)', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const cache = new PageCache(64 * 1024 * 1024);
+    const build = (id: string) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, pageCache: cache, pageSize: 7 });
+    const a = build('a');
+    const b = build('b');
+    for (const version of VERSIONS) {
+      const pa = a.listPage('tools/list', 'claude', version);
+      const pb = b.listPage('tools/list', 'claude', version);
+      // One body Buffer for both tenants, and the same one again on the next request.
+      expect(pb.body).toBe(pa.body);
+      expect(a.listPage('tools/list', 'claude', version).body).toBe(pa.body);
+      expect(a.listPage('tools/list', 'claude', version).tail).toBe(pa.tail);
+      expect(Buffer.concat([pa.body, pa.tail ?? Buffer.alloc(0)]).equals(a.list('tools/list', 'claude', version))).toBe(true);
+      const parsed = JSON.parse(Buffer.concat([pb.body, pb.tail ?? Buffer.alloc(0)]).toString('utf8')) as { tools: unknown[]; _meta?: unknown };
+      expect(parsed.tools).toHaveLength(7);
+      if (version >= '2025-11-25' && parsed._meta) expect(JSON.stringify(parsed._meta)).toContain('server-b');
+    }
+  });
 });

@@ -15,10 +15,16 @@ import { CatalogError } from './catalog-error';
 import { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
 import { compileValidator, type ArgsValidator } from './compile-validator';
 import type { CatalogSnapshot, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
-import { LIST_FIELD, closePage, decodeCursor, pageBody, pageBytes, publishList, type ListMethod, type PublishedList } from './list-page';
+import { LIST_FIELD, decodeCursor, pageBody, pageBytes, pageTail, publishList, type ListMethod, type PublishedList } from './list-page';
 import { PageCache } from './page-cache';
 
 export type { ListMethod } from './list-page';
+
+/** A list page in its parts: `body`, then `tail` when the body is shared with other catalogs (neither may be written into). */
+export interface ListPage {
+  readonly body: Buffer;
+  readonly tail?: Buffer;
+}
 
 export interface CompileOptions {
   surfaces: Record<string, SurfaceProfile>;
@@ -71,6 +77,8 @@ export class CompiledCatalog {
   private readonly id = nextCatalogId++;
   /** Keyset keys per (surface, version, method) seen so far (cursor resolution; small: names only). */
   private readonly keysByList = new Map<string, string[]>();
+  /** The modern era's page tail (this catalog's serverInfo, ttlMs…), encoded on first use. */
+  private modernTail: Buffer | undefined;
 
   private constructor(
     readonly snapshot: CatalogSnapshot,
@@ -181,6 +189,15 @@ export class CompiledCatalog {
    * @throws McpError −32602 for an invalid cursor.
    */
   list(method: ListMethod, surfaceId: string, version: ProtocolVersion, cursor?: string): Buffer {
+    const page = this.listPage(method, surfaceId, version, cursor);
+    return page.tail ? Buffer.concat([page.body, page.tail]) : page.body;
+  }
+
+  /**
+   * The same page in its parts, for writing without a copy: the result bytes, or a body shared
+   * with other catalogs followed by this catalog's `tail` (its own fields and the closing brace).
+   */
+  listPage(method: ListMethod, surfaceId: string, version: ProtocolVersion, cursor?: string): ListPage {
     const surfaceKey = Object.hasOwn(this.surfaces, surfaceId) ? surfaceId : 'generic';
     if (!VERSION_SET.has(version) || !Object.hasOwn(LIST_FIELD, method)) {
       // Only a transport bug gets here (methods and versions are decided before the lookup).
@@ -205,10 +222,10 @@ export class CompiledCatalog {
     if (boundary && method === 'tools/list' && this.toolGroup !== undefined) return this.sharedToolsPage(this.toolGroup, listKey, surfaceKey, version, start);
     if (boundary) {
       const hit = this.pages.get(this.id, pageKey);
-      if (hit) return hit;
+      if (hit) return { body: hit };
     }
     const bytes = pageBytes(this.publish(listKey, method, surfaceKey, version), start, this.pageSize);
-    return boundary ? this.pages.set(this.id, pageKey, bytes) : bytes;
+    return { body: boundary ? this.pages.set(this.id, pageKey, bytes) : bytes };
   }
 
   /** Drops this catalog's pages from the page cache (it was replaced); other catalogs' pages stay. */
@@ -221,7 +238,7 @@ export class CompiledCatalog {
    * under the tool group): only the tenant's own fields (serverInfo, ttlMs…) are appended, so a
    * tenant whose page was evicted, or that is asked for the first time, costs a copy, not a compile.
    */
-  private sharedToolsPage(group: number, listKey: string, surfaceKey: string, version: ProtocolVersion, start: number): Buffer {
+  private sharedToolsPage(group: number, listKey: string, surfaceKey: string, version: ProtocolVersion, start: number): ListPage {
     const surface = this.surfaces[surfaceKey] as SurfaceProfile;
     let surfaceId = surfaceIds.get(surface);
     if (surfaceId === undefined) {
@@ -231,7 +248,9 @@ export class CompiledCatalog {
     const bodyKey = `body\u0000${surfaceId}\u0000${version}\u0000${this.pageSize}\u0000${start}`;
     let body = this.pages.get(group, bodyKey);
     if (!body) body = this.pages.set(group, bodyKey, pageBody(this.publish(listKey, 'tools/list', surfaceKey, version), start, this.pageSize));
-    return closePage(body, isModernVersion(version) ? this.modernExtra : undefined);
+    if (!isModernVersion(version)) return { body, tail: pageTail(undefined) };
+    this.modernTail ??= pageTail(this.modernExtra);
+    return { body, tail: this.modernTail };
   }
 
   /** The published items of one list; remembers its keys (cheap) but not the items. */

@@ -79,8 +79,15 @@ export function pageBody(set: Pick<PublishedList, 'field' | 'items' | 'keys'>, s
 
 /** A page body closed with `extra`'s fields: exactly the bytes of JSON.stringify of the body's object with `extra` assigned after it. */
 export function closePage(body: Buffer, extra: Record<string, unknown> | undefined): Buffer {
+  return Buffer.concat([body, pageTail(extra)]);
+}
+
+const PLAIN_TAIL = Buffer.from('}');
+
+/** What closes a page body: `extra`'s fields and the closing brace (`}` alone without them). */
+export function pageTail(extra: Record<string, unknown> | undefined): Buffer {
   const json = extra ? JSON.stringify(extra) : '{}';
-  return Buffer.concat([body, Buffer.from(json === '{}' ? '}' : `,${json.slice(1)}`, 'utf8')]);
+  return json === '{}' ? PLAIN_TAIL : Buffer.from(`,${json.slice(1)}`, 'utf8');
 }
 
 /**

@@ -56,7 +56,8 @@ export class RequestDispatcher {
       if (cursor !== undefined && typeof cursor !== 'string') {
         throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a string');
       }
-      return new SplicedResult(message.id, catalog.list(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor));
+      const page = catalog.listPage(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor);
+      return new SplicedResult(message.id, page.body, page.tail);
     }
 
     switch (message.method) {

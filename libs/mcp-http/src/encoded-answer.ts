@@ -18,13 +18,18 @@ export class SplicedResult {
   constructor(
     id: JsonRpcId,
     readonly bytes: Buffer,
+    /** More shared result bytes after `bytes` (a catalog's own page tail after a shared page body). */
+    readonly tail?: Buffer,
   ) {
     this.head = `${RESULT_PREFIX}${typeof id === 'number' ? String(id) : JSON.stringify(id)}${RESULT_KEY}`;
-    this.length = Buffer.byteLength(this.head) + bytes.length + 1;
+    this.length = Buffer.byteLength(this.head) + bytes.length + (tail?.length ?? 0) + 1;
   }
 
   toBuffer(): Buffer {
-    return Buffer.concat([Buffer.from(this.head), this.bytes, Buffer.from(CLOSE)], this.length);
+    const parts = [Buffer.from(this.head), this.bytes];
+    if (this.tail) parts.push(this.tail);
+    parts.push(Buffer.from(CLOSE));
+    return Buffer.concat(parts, this.length);
   }
 
   toString(): string {
@@ -35,6 +40,7 @@ export class SplicedResult {
   writeTo(out: { write(chunk: string | Buffer): unknown }): void {
     out.write(this.head);
     out.write(this.bytes);
+    if (this.tail) out.write(this.tail);
     out.write(CLOSE);
   }
 }
