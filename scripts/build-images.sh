@@ -2,6 +2,9 @@
 # Builds the local base image and every app image, then prints their sizes.
 #   scripts/build-images.sh                 base (if its digest changed) + gateway, auth, registry, chain-reader
 #   scripts/build-images.sh gateway auth    only these apps
+# The gateway makes two images: switchboard/gateway:prod (production: no development fixtures)
+# and switchboard/gateway:dev (with libs/fixtures, for the file tenants of docker-compose.yml and
+# the k8s dev overlay); the other apps make one, switchboard/<app>:dev.
 # Needs docker (a daemon; no registry), mmdebstrap and Debian's package mirror (DEBIAN_MIRROR) for
 # the base; the repository's node_modules for the bundles. Same lockfile + same Debian packages +
 # same SOURCE_DATE_EPOCH -> the same base digest and the same app files (docs/images.md).
@@ -44,21 +47,35 @@ fi
 # 2. Compile, then one bundle per app (the registry serves the console build).
 npx tsc -b tsconfig.build.json
 if printf '%s\n' "${apps[@]}" | grep -qx registry; then npx vite build apps/console --logLevel warn; fi
+images=() # tag app bundle
 for app in "${apps[@]}"; do
-  node ops/images/bundle.mjs "apps/$app" ".image/$app"
+  if [ "$app" = gateway ]; then
+    node ops/images/bundle.mjs apps/gateway .image/gateway
+    node ops/images/bundle.mjs --with-fixtures apps/gateway .image/gateway-dev
+    images+=("switchboard/gateway:prod gateway gateway" "switchboard/gateway:dev gateway gateway-dev")
+  else
+    node ops/images/bundle.mjs "apps/$app" ".image/$app"
+    images+=("switchboard/$app:dev $app $app")
+  fi
+done
+for image in "${images[@]}"; do
+  read -r _ _ bundle <<< "$image"
   # Read-only to everyone but root inside the image, whatever the umask of this checkout.
-  chmod -R u+rwX,go+rX,go-w ".image/$app"
+  chmod -R u+rwX,go+rX,go-w ".image/$bundle"
 done
 
 # 3. The images (the classic builder is enough: no RUN step, so no shell is needed in the base).
-for app in "${apps[@]}"; do
-  DOCKER_BUILDKIT=0 docker build -q --build-arg "BASE=$BASE" -f "apps/$app/Dockerfile" -t "switchboard/$app:dev" . > /dev/null
+for image in "${images[@]}"; do
+  read -r tag app bundle <<< "$image"
+  extra=(); [ "$app" = gateway ] && extra=(--build-arg "BUNDLE=$bundle")
+  DOCKER_BUILDKIT=0 docker build -q --build-arg "BASE=$BASE" "${extra[@]}" -f "apps/$app/Dockerfile" -t "$tag" . > /dev/null
 done
 
 printf '%-28s %10s %12s\n' image MB 'app files MB'
 base_bytes=$(docker image inspect -f '{{.Size}}' "$BASE")
 printf '%-28s %10.1f %12s\n' switchboard/node-base "$(echo "$base_bytes / 1000000" | bc -l)" -
-for app in "${apps[@]}"; do
-  bytes=$(docker image inspect -f '{{.Size}}' "switchboard/$app:dev")
-  printf '%-28s %10.1f %12.1f\n' "switchboard/$app:dev" "$(echo "$bytes / 1000000" | bc -l)" "$(echo "($bytes - $base_bytes) / 1000000" | bc -l)"
+for image in "${images[@]}"; do
+  read -r tag _ _ <<< "$image"
+  bytes=$(docker image inspect -f '{{.Size}}' "$tag")
+  printf '%-28s %10.1f %12.1f\n' "$tag" "$(echo "$bytes / 1000000" | bc -l)" "$(echo "($bytes - $base_bytes) / 1000000" | bc -l)"
 done

@@ -3,6 +3,7 @@
 // emit the decorator metadata NestJS injects by) bundled into one file by esbuild, plus the few
 // packages that must stay on disk, each with its own dependency closure, and the app's data files.
 //   node ops/images/bundle.mjs apps/<name> <out-dir>
+//   node ops/images/bundle.mjs --with-fixtures apps/gateway <out-dir>   the development gateway (below)
 // Layout under <out-dir> mirrors the repository (apps/<name>/dist/main.js, apps/<name>/migrations,
 // node_modules/…) so every path the code derives from __dirname resolves as it does in the repo.
 import { build } from 'esbuild';
@@ -63,10 +64,48 @@ const repoDirname = {
   },
 };
 
-export async function bundleApp(app, out) {
+/** The package the gateway imports by a name held in a variable (apps/gateway/src/catalog-source/load-fixtures.ts). */
+const FIXTURES = { lib: 'libs/fixtures', name: '@switchboard/fixtures', app: 'apps/gateway' };
+
+/**
+ * The development gateway's entry: the app's own main, with libs/fixtures compiled into the same
+ * bundle and exported (lazily: `__commonJS` wrappers run on first require) for the package stub
+ * below. One bundle means one copy of @switchboard/catalog, @switchboard/protocol and the MCP SDK,
+ * so `instanceof McpError` / `instanceof Tool` hold for what the fixtures throw and build; a
+ * second, self-contained bundle of the fixtures would carry classes of its own.
+ */
+function fixturesEntry(entry) {
+  const lib = path.join(root, FIXTURES.lib, JSON.parse(readFileSync(path.join(root, FIXTURES.lib, 'package.json'), 'utf8')).main);
+  if (!existsSync(lib)) throw new Error(`${lib} is missing: run npx tsc -b ${FIXTURES.lib}/tsconfig.json first`);
+  return {
+    contents: `exports.developmentFixtures = () => require(${JSON.stringify(lib)});\nrequire(${JSON.stringify(entry)});\n`,
+    resolveDir: root,
+    sourcefile: 'image-entry-with-fixtures.js',
+    loader: 'js',
+  };
+}
+
+/**
+ * node_modules/@switchboard/fixtures in the development image: what the gateway's import() finds,
+ * handing over the bundle's own copy. The bundle is the process's main module, already in
+ * require's cache, so requiring it returns its exports without running it again.
+ */
+function writeFixturesStub(out, outfile) {
+  const dir = path.join(out, 'node_modules', FIXTURES.name);
+  mkdirSync(dir, { recursive: true });
+  const main = path.relative(dir, outfile).split(path.sep).join('/');
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: FIXTURES.name, private: true, main: 'index.js' }, null, 2)}\n`);
+  writeFileSync(
+    path.join(dir, 'index.js'),
+    `'use strict';\n// libs/fixtures lives inside the gateway's bundle (ops/images/bundle.mjs --with-fixtures): one copy of its classes.\nmodule.exports = require(${JSON.stringify(main)}).developmentFixtures();\n`,
+  );
+}
+
+export async function bundleApp(app, out, { withFixtures = false } = {}) {
   const appPkg = JSON.parse(readFileSync(path.join(root, app, 'package.json'), 'utf8'));
   const entry = path.join(root, app, appPkg.main ?? 'dist/main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npx tsc -b ${app}/tsconfig.json first`);
+  if (withFixtures && app !== FIXTURES.app) throw new Error(`--with-fixtures is for ${FIXTURES.app} only (the app that loads ${FIXTURES.name})`);
   rmSync(out, { recursive: true, force: true });
   const outfile = path.join(out, app, appPkg.main ?? 'dist/main.js');
   const depth = path.posix.relative(path.posix.dirname(path.relative(out, outfile).split(path.sep).join('/')), '.') || '.';
@@ -75,7 +114,7 @@ export async function bundleApp(app, out) {
   const closure = appClosure(app);
   const external = EXTERNAL.filter((n) => closure.has(path.join(root, 'node_modules', n)));
   const result = await build({
-    entryPoints: [entry],
+    ...(withFixtures ? { stdin: fixturesEntry(entry) } : { entryPoints: [entry] }),
     outfile,
     bundle: true,
     platform: 'node',
@@ -102,18 +141,21 @@ export async function bundleApp(app, out) {
     cpSync(dir, path.join(out, path.relative(root, dir)), { recursive: true, dereference: true, filter: (src) => !skip(src, dir) });
   }
   for (const rel of DATA[app] ?? []) if (existsSync(path.join(root, rel))) cpSync(path.join(root, rel), path.join(out, rel), { recursive: true, dereference: true });
+  if (withFixtures) writeFixturesStub(out, outfile);
   writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ name: 'switchboard-image', private: true }, null, 2)}\n`);
-  writeFileSync(path.join(root, '.image', `${path.basename(app)}.meta.json`), JSON.stringify(result.metafile));
-  return { external, packages: dirs.size };
+  writeFileSync(path.join(root, '.image', `${path.basename(out)}.meta.json`), JSON.stringify(result.metafile));
+  return { external, packages: dirs.size, fixtures: withFixtures };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [app, out] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const withFixtures = args[0] === '--with-fixtures';
+  const [app, out] = withFixtures ? args.slice(1) : args;
   if (!app || !out) {
-    process.stderr.write('usage: bundle.mjs apps/<name> <out-dir>\n');
+    process.stderr.write('usage: bundle.mjs [--with-fixtures] apps/<name> <out-dir>\n');
     process.exit(2);
   }
   mkdirSync(path.join(root, '.image'), { recursive: true });
-  const r = await bundleApp(app, path.resolve(out));
+  const r = await bundleApp(app, path.resolve(out), { withFixtures });
   process.stdout.write(`${JSON.stringify({ app, ...r })}\n`);
 }

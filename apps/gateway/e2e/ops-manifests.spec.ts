@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { isTelemetryEnvKey } from '@switchboard/telemetry';
+import { readTenantSeed } from '@switchboard/tenant-config';
 import { loadAuthConfig } from '../../auth/src/config';
 import { loadConfig as loadChainReaderConfig } from '../../chain-reader/src/config';
 import { loadRegistryConfig } from '../../registry/src/config';
@@ -52,6 +53,28 @@ function checkEnv(app: AppName, env: Env, where: string): string[] {
   }
   return problems;
 }
+
+/**
+ * The gateway images scripts/build-images.sh makes: tag -> its bundle (the Dockerfile's BUNDLE)
+ * and whether that bundle carries libs/fixtures (`bundle.mjs --with-fixtures`).
+ */
+function gatewayImages(): Map<string, { bundle: string; fixtures: boolean }> {
+  const script = readFileSync(path.join(REPO_ROOT, 'scripts/build-images.sh'), 'utf8');
+  const withFixtures = new Set([...script.matchAll(/bundle\.mjs --with-fixtures apps\/gateway \.image\/(\S+)/g)].map((m) => m[1]!));
+  return new Map([...script.matchAll(/"(switchboard\/gateway:\S+) gateway (\S+)"/g)].map((m) => [m[1]!, { bundle: m[2]!, fixtures: withFixtures.has(m[2]!) }]));
+}
+
+/** Whether a gateway with this environment serves file tenants whose catalogs come from libs/fixtures (builtin demo/conformance, fixture files). */
+function needsFixtures(env: Env): boolean {
+  const c = loadGatewayConfig({ ...env, SWITCHBOARD_ENV: undefined });
+  const fileSource = c.CATALOG_SOURCES ? c.CATALOG_SOURCES.split(',').includes('file') : c.REGISTRY_URL === undefined && c.REDIS_URL === undefined;
+  // The images' WORKDIR is the repository's layout, so a relative TENANTS_FILE names the repository's file.
+  const tenants = fileSource ? readTenantSeed(path.resolve(REPO_ROOT, c.TENANTS_FILE)).filter((t) => t.seed === 'file') : [];
+  return tenants.some((t) => (t.catalogs ?? []).some((spec) => 'fixture' in spec || ('builtin' in spec && spec.builtin !== 'chain')));
+}
+
+/** `localhost:5001/switchboard/gateway:dev` -> `switchboard/gateway:dev` (the local tag an overlay's image was pushed from). */
+const localTag = (image: string): string => image.replace(/^([^/]*[.:][^/]*|localhost)\//, '');
 
 function renderWithKubectl(dir: string): K8sObject[] | undefined {
   const probe = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8', timeout: 20_000 });
@@ -132,6 +155,15 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
     }
   });
 
+  it('runs the gateway image with the development fixtures in dev, whose file tenants need them, and never in prod', () => {
+    const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway')!;
+    const image = (d as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } }).spec.template.spec.containers[0]!.image;
+    const fixtures = gatewayImages().get(localTag(image))?.fixtures ?? false;
+    const needed = needsFixtures(containerEnv(d, objects));
+    if (overlay === 'prod') expect({ image, fixtures, needed, dev: /:dev$/.test(image) }).toEqual({ image, fixtures: false, needed: false, dev: false });
+    else expect({ image, fixtures, needed }).toEqual({ image, fixtures: true, needed: true });
+  });
+
   it('sets, per Deployment, only variables its config schema knows, and every one it requires', () => {
     const problems = Object.keys(APPS).flatMap((app) => {
       const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!;
@@ -177,7 +209,7 @@ describe('k8s/jobs', () => {
 
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-    services: Record<string, { environment?: Record<string, string>; build?: { dockerfile: string }; image?: string; ports?: string[]; volumes?: string[]; healthcheck?: unknown }>;
+    services: Record<string, { environment?: Record<string, string>; build?: { dockerfile: string; args?: Record<string, string> }; image?: string; ports?: string[]; volumes?: string[]; healthcheck?: unknown }>;
   };
 
   /** `${VAR:-default}` resolves to its default (what `docker compose up` uses with nothing set). */
@@ -211,8 +243,12 @@ describe('docker-compose.yml', () => {
       expect({ app, base }).toEqual({ app, base: expect.stringMatching(/^[a-z0-9.:/-]+@sha256:[0-9a-f]{64}$/) });
       bases.add(base!);
       expect(dockerfile.match(/^FROM .*$/gm)).toEqual(['FROM ${BASE}']);
-      // The runtime tree is the app's bundle (ops/images/bundle.mjs), not the monorepo's node_modules.
-      expect(dockerfile).toMatch(new RegExp(`^COPY \\.image/${app}/ /app/$`, 'm'));
+      // The runtime tree is the app's bundle (ops/images/bundle.mjs), not the monorepo's node_modules;
+      // the gateway's is chosen by BUNDLE, whose default is the production one (no fixtures).
+      if (app === 'gateway') {
+        expect(dockerfile).toMatch(/^ARG BUNDLE=gateway$/m);
+        expect(dockerfile).toMatch(/^COPY \.image\/\$\{BUNDLE\}\/ \/app\/$/m);
+      } else expect(dockerfile).toMatch(new RegExp(`^COPY \\.image/${app}/ /app/$`, 'm'));
       expect(dockerfile).not.toMatch(/node_modules|npm (ci|install)/);
       // App files belong to root: the runtime user can read them, not change them.
       expect(dockerfile).not.toMatch(/--chown|--chmod|\bchown\b|\bchmod\b/);
@@ -234,6 +270,16 @@ describe('docker-compose.yml', () => {
     const ignore = readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n');
     expect(ignore).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '!.image/*/**']));
     expect(ignore.indexOf('!.image/*/**')).toBeGreaterThan(ignore.indexOf('**/node_modules'));
+  });
+
+  it('builds the gateway with the development fixtures its file tenants need (the dev image), and the production image without them', () => {
+    const images = gatewayImages();
+    expect(Object.fromEntries(images)).toEqual({ 'switchboard/gateway:prod': { bundle: 'gateway', fixtures: false }, 'switchboard/gateway:dev': { bundle: 'gateway-dev', fixtures: true } });
+    const gateway = compose.services.gateway!;
+    const env = Object.fromEntries(Object.entries(gateway.environment ?? {}).map(([k, v]) => [k, resolve(v, `gateway.${k}`)]));
+    expect(needsFixtures(env)).toBe(true);
+    // `docker compose up --build` and scripts/build-images.sh make the same image under the same tag.
+    expect({ image: gateway.image, bundle: gateway.build?.args?.BUNDLE }).toEqual({ image: 'switchboard/gateway:dev', bundle: images.get('switchboard/gateway:dev')!.bundle });
   });
 
   it('publishes every port on 127.0.0.1 unless SWITCHBOARD_BIND opens it', () => {
