@@ -26,8 +26,8 @@ const ws = (dir, names) => `^(?:${dir}/(?:${names.join('|')})/|@switchboard/(?:$
 const E2E_EXCEPTIONS = [
   // ops-manifests checks each app's config loader against the k8s manifests (config is the contract under test).
   ['^apps/gateway/e2e/ops-manifests\\.spec\\.ts$', '^apps/(?:auth|chain-reader|registry)/src/config\\.ts$'],
-  // auth's platform harness boots a gateway in-process.
-  ['^apps/auth/e2e/support/platform\\.ts$', '^apps/gateway/src/(?:config/config|create-gateway)\\.ts$'],
+  // auth's platform harness boots a gateway in-process (and injects MCP paths into its edge instance).
+  ['^apps/auth/e2e/support/platform\\.ts$', '^apps/gateway/src/(?:config/config|create-gateway|gateway-runtime|edge-server)\\.ts$'],
   // registry e2e boots the auth service in-process (its harness) to sign in; the browser and OAuth flow are libs/testing's.
   ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|test-idp|platform)\\.ts$'],
 ];

@@ -121,7 +121,7 @@ describe('host-based tenants (https://{tenant}.{domain}, issuer without a path)'
   });
 
   it('challenges with the host-based PRM URL', async () => {
-    const res = await (gateway.app.getHttpAdapter().getInstance() as FastifyInstance).inject({
+    const res = await gateway.inject({
       method: 'POST',
       url: '/mcp',
       headers: { host: 'acme.mcp.test', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
