@@ -57,7 +57,8 @@ test("every call's request carries its own signal, and the transport's signal co
     logger: pino({ level: 'silent' }),
     fetchFactory: () => (input, init) => {
       const isCall = typeof init?.body === 'string' && init.body.includes('"tools/call"');
-      if (init?.signal) (isCall ? callSignals.push(init.signal) : otherSignals.add(init.signal));
+      if (init?.signal && isCall) callSignals.push(init.signal);
+      else if (init?.signal) otherSignals.add(init.signal);
       return fetch(input, init);
     },
   });
