@@ -169,7 +169,10 @@ export class UpstreamPool {
         return {
           maxBytes: scope?.maxBytes ?? this.limitsFor(tenantId).maxBytes,
           onExceeded: (err) => scope?.fail(err),
-          onBroken: (err) => scope?.fail(new UpstreamBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err })),
+          // A body broken by the call's own abort (timeout, cancellation) is that abort, not a broken upstream.
+          onBroken: (err) => {
+            if (!scope?.signal?.aborted) scope?.fail(new UpstreamBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err }));
+          },
         };
       });
       this.fetches.set(tenantId, f);
