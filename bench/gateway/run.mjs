@@ -23,6 +23,13 @@ import { children, machineBusySeconds, processCpuSeconds, settings, startServer,
 import { ensureWrk, load, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
 import { fmt, goals, median, printTable, summarize } from './report.mjs';
 
+// Servers are spawned with this process's node: a run on another major measures another runtime
+// (earlier numbers were taken on the machine's Node 20 by mistake).
+if (!process.version.startsWith('v24.')) {
+  console.error(`bench/gateway: refusing to run on Node ${process.version}; run it with Node 24 (npx node bench/gateway/run.mjs)`);
+  process.exit(1);
+}
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const RESULTS_DIR = path.join(HERE, 'results');

@@ -46,6 +46,13 @@ interface CallScope {
   askClient?: InvokeContext['askClient'];
   /** Fails the call at once with the cause (an oversized or broken response) instead of waiting for its timeout. */
   fail(err: Error): void;
+  /**
+   * The call's own signal (its client's cancellation, its timeout, its failure), given to the
+   * call's fetches instead of the SDK transport's one long-lived signal: every fetch leaves an
+   * abort listener on the signal it was given until the request is garbage-collected, and adding
+   * one walks all of them, so on the shared signal each call cost more than the last.
+   */
+  signal?: AbortSignal;
 }
 
 interface Connection {
@@ -151,13 +158,21 @@ export class UpstreamPool {
   private fetchFor(tenantId: string): GuardedFetch {
     let f = this.fetches.get(tenantId);
     if (!f) {
-      const base: GuardedFetch = this.options.fetchFactory?.() ?? ((url, init) => fetch(url, init));
+      const inner: GuardedFetch = this.options.fetchFactory?.() ?? ((url, init) => fetch(url, init));
+      // Outside a call (the handshake, the standalone GET stream) the transport's signal stays.
+      const base: GuardedFetch = (url, init) => {
+        const signal = this.scope.getStore()?.signal;
+        return inner(url, signal && init ? { ...init, signal } : init);
+      };
       f = limitResponseBytes(base, () => {
         const scope = this.scope.getStore();
         return {
           maxBytes: scope?.maxBytes ?? this.limitsFor(tenantId).maxBytes,
           onExceeded: (err) => scope?.fail(err),
-          onBroken: (err) => scope?.fail(new UpstreamBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err })),
+          // A body broken by the call's own abort (timeout, cancellation) is that abort, not a broken upstream.
+          onBroken: (err) => {
+            if (!scope?.signal?.aborted) scope?.fail(new UpstreamBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err }));
+          },
         };
       });
       this.fetches.set(tenantId, f);
@@ -198,7 +213,7 @@ export class UpstreamPool {
       const relay = ctx.askClient ? relayedRequests(ctx.request.clientCapabilities) : [];
       const connKey = `${upstreamKey(tenantId, route)} ${headerKey(route.headers)}${relay.length > 0 ? ` relay:${relay.join(',')}` : ''}`;
       const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal };
-      const scope: CallScope = { maxBytes: limits.maxBytes, fail: (err) => abort.abort(err), ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
+      const scope: CallScope = { maxBytes: limits.maxBytes, fail: (err) => abort.abort(err), signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
       const attempt = async (): Promise<T> => {
         conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay);
         const client = await conn.ready;
@@ -233,6 +248,9 @@ export class UpstreamPool {
     } catch (err) {
       if (err instanceof GuardRefusedError) throw this.refusal(err, route, ctx, timeout.aborted, timeoutMs, maxConcurrency, maxQueue);
       const { kind, cause } = kindOf(err);
+      // The call's fetches carry its own signal, not the transport's: a call failed without an
+      // abort (its connection closed) must still end its request instead of leaving it to the timeout.
+      if (!abort.signal.aborted) abort.abort(cause);
       if (kind === 'gateway' && !(cause instanceof GatewayError)) {
         throw new GatewayError('GW_CONNECTION_CLOSED', `The gateway closed its connection to ${route.serverId} while the call was in flight (shutdown or a replaced credential); retry`, { upstream: route.serverId }, { cause });
       }
