@@ -90,7 +90,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       expect(await p.getByRole('button', { name: /Use your platform account/ }).count()).toBe(0);
       await submit('Sign in');
       await expectFieldError(p, 'apiKey', /Enter your tenant API key/);
-      expect(await focusedId(p)).toBe('apiKey');
+      expect(await focusedId(p, 'apiKey')).toBe('apiKey');
       await p.getByLabel('Tenant API key').fill('sbk_ключ\n');
       await submit('Sign in');
       await expectFieldError(p, 'apiKey', /not an API key/);
@@ -130,7 +130,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await submit('Register and discover');
       await expectFieldError(p, 'srv-id', /Enter an id/);
       await expectFieldError(p, 'srv-url', /Enter the URL/);
-      expect(await focusedId(p)).toBe('srv-id');
+      expect(await focusedId(p, 'srv-id')).toBe('srv-id');
       await expectIntact(b);
     });
 
@@ -146,7 +146,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await fill(id, url === 'url' ? upstream.url : url, name);
       await submit('Register and discover');
       await expectFieldError(p, field, message);
-      expect(await focusedId(p)).toBe(field);
+      expect(await focusedId(p, field)).toBe(field);
       for (const other of ['srv-id', 'srv-name', 'srv-url'].filter((f) => f !== field)) await expectNoFieldError(p, other);
       await expectIntact(b);
     });
@@ -157,7 +157,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await mode.selectOption('bearer');
       await submit('Register and discover');
       await expectFieldError(p, 'srv-auth-token', /Enter the token/);
-      expect(await focusedId(p)).toBe('srv-auth-token');
+      expect(await focusedId(p, 'srv-auth-token')).toBe('srv-auth-token');
       await p.getByLabel('Bearer token').fill('tok\u0435n-with-cyrillic-е');
       await submit('Register and discover');
       await expectFieldError(p, 'srv-auth-token', /printable ASCII/);
@@ -170,7 +170,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await p.getByLabel('Header value').fill('secret');
       await submit('Register and discover');
       await expectFieldError(p, 'srv-auth-header', /must be an HTTP header name/);
-      expect(await focusedId(p)).toBe('srv-auth-header');
+      expect(await focusedId(p, 'srv-auth-header')).toBe('srv-auth-header');
       await expectNoFieldError(p, 'srv-auth-value');
 
       await mode.selectOption('oauth_client_credentials');
@@ -360,7 +360,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await form().getByLabel(label).fill(value);
       await save();
       await expectFieldError(p, field, message);
-      expect(await focusedId(p)).toBe(field);
+      expect(await focusedId(p, field)).toBe(field);
       await expectIntact(b);
       const saved = await api(registry.url, key, 'GET', '/v1/servers/docs');
       expect(saved.body).toMatchObject({ name: 'Docs', url: upstream.url, toolPrefix: null, timeoutMs: null, maxConcurrency: null });
@@ -430,7 +430,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await expectFieldError(p, 'tool-docs-search_docs-destructiveHint', /destructiveHint/);
       await expectFieldError(p, 'tool-docs-search_docs-openWorldHint', /openWorldHint/);
       await expectNoFieldError(p, 'tool-docs-search_docs-readOnlyHint');
-      expect(await focusedId(p)).toBe('tool-docs-search_docs-destructiveHint');
+      expect(await focusedId(p, 'tool-docs-search_docs-destructiveHint')).toBe('tool-docs-search_docs-destructiveHint');
       await tool().getByTestId('tool-docs-search_docs-error-summary').getByText(/choose Yes or No for each hint/).waitFor();
       await b.shot('forms-tools-hints-required');
       // "Preview before publishing" is refused the same way.
@@ -455,7 +455,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await tool().getByLabel(label, { exact: true }).fill(value);
       await tool().getByRole('button', { name: 'Publish', exact: true }).click();
       await expectFieldError(p, field, message);
-      expect(await focusedId(p)).toBe(field);
+      expect(await focusedId(p, field)).toBe(field);
       await expectIntact(b);
     });
 
@@ -493,7 +493,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await p.getByLabel('Password').fill(password);
       await submit('Add administrator');
       await expectFieldError(p, field, message);
-      expect(await focusedId(p)).toBe(field);
+      expect(await focusedId(p, field)).toBe(field);
       await expectIntact(b);
     });
 
@@ -537,7 +537,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await p.getByLabel('Access token (optional)').fill(token);
       await submit('Run readiness check');
       await expectFieldError(p, field, message);
-      expect(await focusedId(p)).toBe(field);
+      expect(await focusedId(p, field)).toBe(field);
       expect(await p.getByTestId('readiness-report').count()).toBe(0);
       await expectIntact(b);
     });
@@ -635,7 +635,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await submit('Save settings');
       const id = `set-${field.replace(/^set-/, '')}`;
       await expectFieldError(p, id, message);
-      expect(await focusedId(p)).toBe(id);
+      expect(await focusedId(p, id)).toBe(id);
       for (const other of ['set-name', 'set-description', 'set-instructions', 'set-origins', 'set-hosts', 'set-surface-rules'].filter((f) => f !== id)) await expectNoFieldError(p, other);
       expect(await tenant()).toEqual(before);
       await expectIntact(b);

@@ -60,7 +60,7 @@ describe('console Auth page in Chromium', () => {
     await p.getByLabel('Users sign in with').selectOption('oidc');
     await save();
     await expectFieldError(p, 'auth-idp-issuer', /Enter the issuer URL/);
-    expect(await focusedId(p)).toBe('auth-idp-issuer');
+    expect(await focusedId(p, 'auth-idp-issuer')).toBe('auth-idp-issuer');
     await p.getByLabel('Issuer URL').fill('http://169.254.169.254');
     await p.getByLabel('Client id').fill('sb-acme');
     await save();

@@ -110,7 +110,7 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
       // Platform OAuth is offered (GET /console/auth.json): the workspace form comes first.
       await p.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expectFieldError(p, 'workspace', /Enter your workspace id/);
-      expect(await focusedId(p)).toBe('workspace');
+      expect(await focusedId(p, 'workspace')).toBe('workspace');
       await p.getByLabel('Workspace').fill('Not A Workspace!');
       await p.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expectFieldError(p, 'workspace', /not a workspace id/);
@@ -127,7 +127,7 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
       await p.getByLabel('Tenant API key').fill('sbk_wrong');
       await p.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expectFieldError(p, 'apiKey', /not accepted/);
-      expect(await focusedId(p)).toBe('apiKey');
+      expect(await focusedId(p, 'apiKey')).toBe('apiKey');
       await b.shot('sign-in-api-key-error');
       await p.getByRole('button', { name: 'Use your platform account instead' }).click();
       await p.getByLabel('Workspace').fill('acme');
@@ -349,7 +349,7 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
     await p.getByLabel('Password').fill('too short');
     await p.getByRole('button', { name: 'Add administrator' }).click();
     await expectFieldError(p, 'adm-password', /at least 12 characters/);
-    expect(await focusedId(p)).toBe('adm-password');
+    expect(await focusedId(p, 'adm-password')).toBe('adm-password');
     await p.getByLabel('Username').fill(ADA.username);
     await p.getByLabel('Password').fill('a long enough password');
     await p.getByRole('button', { name: 'Add administrator' }).click();

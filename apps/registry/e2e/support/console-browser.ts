@@ -99,7 +99,13 @@ export async function expectNoFieldError(page: Page, id: string): Promise<void> 
 }
 
 /** The id of the element that has focus (checked through `:focus`: the Node typecheck has no DOM lib). */
-export async function focusedId(page: Page): Promise<string | null> {
+/**
+ * The id of the focused element once it is `expected` (polled up to 5 s: a form moves focus in
+ * the effect after the render that shows the error), else of whatever holds focus by then.
+ */
+export async function focusedId(page: Page, expected: string): Promise<string | null> {
+  // A string predicate: this file is compiled without the DOM library.
+  await page.waitForFunction(`document.activeElement?.id === ${JSON.stringify(expected)}`, undefined, { timeout: 5_000 }).catch(() => undefined);
   return page.locator(':focus').getAttribute('id');
 }
 
