@@ -1,10 +1,10 @@
-export * from './mcp-target';
-export * from './register-mcp-routes';
+export { type AdmitRefusal, type AdmitRequest, type AuthDenied, type AuthGranted, type AuthOutcome, type EdgePolicy, type InvokeContext, type McpHttpOptions, type McpObserver, type McpRefusal, type McpRequestInfo, type McpRequestObservation, type McpTarget, type UpstreamInvoker } from './mcp-target';
+export { BATCH_DEFAULTS, registerMcpRoutes } from './register-mcp-routes';
 export { hostnameOf, originAllowed, hostAllowed } from './origin-policy';
 export { StateSealer, type SealPurpose } from './state-sealer';
 export { ClientRequestBroker, type ClientAnswer, type ClientAnswerRelay, type DeliveryOutcome, type PendingClientRequest } from './client-request-broker';
 export { mintLegacySession, readLegacySession, type LegacySession } from './legacy-session';
-export * from './graceful-shutdown';
+export { type DrainResult, GracefulShutdown, type GracefulShutdownOptions } from './graceful-shutdown';
 export { listenAndAnnounce, runServiceMain, type ListeningApp } from './service-main';
 export { TaskManager, TASKS_EXTENSION, TASK_METHODS, declaresTasks, taskKey, type TaskManagerOptions, type TaskScope, type TaskWork, type TaskInput, type CreateTaskResult } from './task-manager';
 export { MemoryTaskStore } from './memory-task-store';

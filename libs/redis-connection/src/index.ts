@@ -1,8 +1,8 @@
-export * from './parse-redis-url';
-export * from './redis-client';
-export * from './create-redis';
-export * from './bull-prefix';
-export * from './mget-across-slots';
-export * from './scan-keys';
-export * from './redis-url-schema';
-export * from './when-ready';
+export { parseRedisUrl, REDIS_URL_SCHEMES, type RedisHostPort, type RedisTarget } from './parse-redis-url';
+export { isCluster, type RedisClient } from './redis-client';
+export { createRedis } from './create-redis';
+export { bullPrefix } from './bull-prefix';
+export { mgetAcrossSlots } from './mget-across-slots';
+export { scanKeys } from './scan-keys';
+export { redisUrlSchema } from './redis-url-schema';
+export { whenReady } from './when-ready';

@@ -1,6 +1,6 @@
-export * from './secret-box';
-export * from './key-id';
-export * from './parse-secrets-keys';
-export * from './production-secret-problems';
-export * from './hash-id';
-export * from './production-secrets-refusal';
+export { gatewayCredentialAad, SecretBox } from './secret-box';
+export { keyId } from './key-id';
+export { isSecretsKeys, parseSecretsKeys, SECRETS_KEYS_FORMAT } from './parse-secrets-keys';
+export { productionSecretProblems, type SecretKind } from './production-secret-problems';
+export { hashId } from './hash-id';
+export { productionSecretsRefusal } from './production-secrets-refusal';

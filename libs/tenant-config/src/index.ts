@@ -1,4 +1,4 @@
-export * from './tenant-seed-error';
-export * from './read-tenant-seed';
-export * from './tenant-document-feed';
-export * from './catalog-feed-reader';
+export { TenantSeedError, type TenantSeedErrorCode } from './tenant-seed-error';
+export { type CatalogSpec, readTenantSeed, type TenantSeed, type UpstreamSpec } from './read-tenant-seed';
+export { TenantDocumentFeed, type TenantDocumentFeedOptions } from './tenant-document-feed';
+export { CatalogFeedReader, type CatalogFeedReaderOptions } from './catalog-feed-reader';
