@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { api, cleanRedis, createTenant, READ_ONLY_HINTS, REDIS_URL, registerAndDiscover, spawnApp, startGateway, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import { api, cleanRedis, createTenant, READ_ONLY_HINTS, REDIS_URL, registerAndDiscover, registryEnv, spawnApp, startGateway, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
 import { freePort, poll } from './support/private-services';
 
 jest.setTimeout(180_000);
@@ -33,17 +33,10 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
       'registry',
       'apps/registry/dist/main.js',
       {
-        REDIS_URL,
+        ...registryEnv(env),
         REGISTRY_PORT: String(port),
         REGISTRY_EMBEDDED_PG_DIR: dataDir,
         REGISTRY_EMBEDDED_PG_PORT: String(pgPort),
-        REDIS_NAMESPACE: env.namespace,
-        REGISTRY_QUEUE_PREFIX: env.queuePrefix,
-        SECRETS_KEY: env.secretsKey,
-        INTERNAL_TOKEN: env.internalToken,
-        REGISTRY_OPERATOR_KEY: env.operatorKey,
-        REGISTRY_ALLOW_HTTP_HOSTS: 'localhost',
-        DISCOVERY_REFRESH_MS: '0',
         LOG_LEVEL: 'info',
         ...(crashAt ? { REGISTRY_CRASH_AT: crashAt } : {}),
       },

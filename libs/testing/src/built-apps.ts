@@ -101,21 +101,28 @@ export function spawnApp(name: string, script: string, env: Record<string, strin
   });
 }
 
+/** A registry's environment for one test run: its Redis namespace, queue prefix and secrets, loopback upstreams allowed, no periodic rediscovery. */
+export function registryEnv(env: ReturnType<typeof testEnv>): Record<string, string> {
+  return {
+    REDIS_URL,
+    REDIS_NAMESPACE: env.namespace,
+    REGISTRY_QUEUE_PREFIX: env.queuePrefix,
+    SECRETS_KEY: env.secretsKey,
+    INTERNAL_TOKEN: env.internalToken,
+    REGISTRY_OPERATOR_KEY: env.operatorKey,
+    REGISTRY_ALLOW_HTTP_HOSTS: 'localhost',
+    DISCOVERY_REFRESH_MS: '0',
+  };
+}
+
 export function startRegistry(env: ReturnType<typeof testEnv>, databaseUrl: string, extra: Record<string, string> = {}): Promise<Proc> {
   return spawnApp(
     'registry',
     'apps/registry/dist/main.js',
     {
       DATABASE_URL: databaseUrl,
-      REDIS_URL,
       REGISTRY_PORT: '0',
-      REDIS_NAMESPACE: env.namespace,
-      REGISTRY_QUEUE_PREFIX: env.queuePrefix,
-      SECRETS_KEY: env.secretsKey,
-      INTERNAL_TOKEN: env.internalToken,
-      REGISTRY_OPERATOR_KEY: env.operatorKey,
-      REGISTRY_ALLOW_HTTP_HOSTS: 'localhost',
-      DISCOVERY_REFRESH_MS: '0',
+      ...registryEnv(env),
       DISCOVERY_ATTEMPTS: '2',
       DISCOVERY_TIMEOUT_MS: '3000',
       RETRY_AFTER_SECONDS: '7',

@@ -16,6 +16,7 @@ export {
   REDIS_URL,
   registerAndDiscover,
   REPO_ROOT,
+  registryEnv,
   spawnApp,
   startGateway,
   startRegistry,

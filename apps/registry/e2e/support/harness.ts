@@ -8,7 +8,7 @@ import { pollUntil as until } from '@switchboard/testing';
 import { z } from 'zod';
 
 // The built-app processes, database and admin-API helpers live in libs/testing (the gateway's e2e uses them too).
-export { api, cleanRedis, createDatabase, createTenant, REDIS_URL, registerAndDiscover, REPO_ROOT, spawnApp, startGateway, startRegistry, testEnv, type ApiResult, type Proc } from '@switchboard/testing';
+export { api, cleanRedis, createDatabase, createTenant, REDIS_URL, registerAndDiscover, registryEnv, REPO_ROOT, spawnApp, startGateway, startRegistry, testEnv, type ApiResult, type Proc } from '@switchboard/testing';
 
 /** Polls `fn` until it returns a truthy value or the deadline passes (15 s by default). */
 export { until };
