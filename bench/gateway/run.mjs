@@ -47,6 +47,7 @@ const LOADGEN_CPU = process.env.BENCH_LOADGEN_CPU ?? '0';
 const ONLY_TARGETS = list(process.env.BENCH_TARGETS);
 const ONLY_WORKLOADS = list(process.env.BENCH_WORKLOADS);
 const GATEWAY_ARGS = list(process.env.BENCH_GATEWAY_ARGS, ' ');
+const RAW_ARGS = list(process.env.BENCH_RAW_ARGS, ' ');
 /** Redis of the `limited` row (limiter + usage stream), keys under a per-run namespace deleted at the end. */
 const BENCH_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMITED_NAMESPACE = `bench:gw:${process.pid}:${Date.now()}:`;
@@ -219,7 +220,7 @@ async function startAll(ctx) {
     const callFile = path.join(ctx.tmpDir, 'raw-call.json');
     writeFileSync(listFile, await resultOf(LIST));
     writeFileSync(callFile, await resultOf(ECHO));
-    servers.raw = await startServer('raw', [path.join(HERE, 'raw-server.mjs')], { RAW_LIST_RESULT: listFile, RAW_CALL_RESULT: callFile });
+    servers.raw = await startServer('raw', [...RAW_ARGS, path.join(HERE, 'raw-server.mjs')], { RAW_LIST_RESULT: listFile, RAW_CALL_RESULT: callFile });
   }
   if (want('sdk1')) servers.sdk1 = await startServer('sdk1', [path.join(HERE, 'sdk-server.mjs')], { FIXTURE });
   if (want('sdk2')) servers.sdk2 = await startServer('sdk2', [path.join(HERE, 'sdk2-server.mjs')], { FIXTURE });
