@@ -342,6 +342,23 @@ describe('HTTP edge', () => {
     expect(body.error.data).toEqual({ limit: 'bodyLimit', bytes: BODY_LIMIT });
   });
 
+  test('oversized chunked body (no Content-Length) ⇒ 413 once the bytes read pass the limit', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    const chunks = Math.ceil((BODY_LIMIT * 4) / chunk.length);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < chunks) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const res = await fetch(`${gw.baseUrl}${URL_DEMO}`, { method: 'POST', headers: POST_HEADERS, body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    const answer = (await res.json()) as { error: { code: number; data: unknown } };
+    expect(answer.error.code).toBe(-32600);
+    expect(answer.error.data).toEqual({ limit: 'bodyLimit', bytes: BODY_LIMIT });
+  });
+
   test('oversized body from the SDK 1.x client ⇒ the client reports the 413 and its message', async () => {
     const client = new SdkClient({ name: 'e2e-413', version: '1.0.0' });
     await client.connect(new SdkTransport(new URL(`${gw.baseUrl}${URL_DEMO}`)));

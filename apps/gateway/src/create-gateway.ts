@@ -51,9 +51,10 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   // The MCP routes live on their own bare Fastify instance, routed before Nest's (edge-server.ts).
-  const edge = app.get(GatewayRuntime).edge;
-  await edge.ready();
-  mountEdge(app.getHttpServer(), edge, edgePaths(config).matches);
+  const runtime = app.get(GatewayRuntime);
+  await runtime.edge.ready();
+  if (!runtime.edgePost) throw new Error('the MCP routes were not registered');
+  mountEdge(app.getHttpServer(), runtime.edge, edgePaths(config), runtime.edgePost);
   return app;
 }
 

@@ -1,15 +1,46 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import proxyAddr from '@fastify/proxy-addr';
 import { parseTrustProxy } from '@switchboard/limits';
+import type { BarePost } from '@switchboard/mcp-http';
 import type { GatewayConfig } from './config/config';
 
-/** The MCP endpoint paths the edge serves: `/t/<tenant>/mcp` always, the bare `/mcp` on a gateway domain (query string allowed). */
-export function edgePaths(config: GatewayConfig): { routes: string[]; matches(url: string | undefined): boolean } {
+/** One matched MCP endpoint path: its route template and params, as Fastify's router would give them. */
+export interface EdgeRoute {
+  route: string;
+  params: Record<string, string>;
+}
+
+const TENANT_PATH = /^\/t\/([^/?#]+)\/mcp(?:\?|$)/;
+const DOMAIN_PATH = /^\/mcp(?:\?|$)/;
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/**
+ * The MCP endpoint paths the edge serves: `/t/<tenant>/mcp` always, the bare `/mcp` on a gateway
+ * domain (query string allowed). `route` resolves a URL the way the edge's router would; it
+ * leaves percent-encoded tenants to that router (undefined), so both decode them the same way.
+ */
+export function edgePaths(config: GatewayConfig): { routes: string[]; matches(url: string | undefined): boolean; route(url: string): EdgeRoute | undefined } {
   const routes = ['/t/:tenant/mcp'];
   if (config.GATEWAY_DOMAIN) routes.push('/mcp');
-  const pattern = config.GATEWAY_DOMAIN ? /^\/(?:t\/[^/?#]+\/)?mcp(?:\?|$)/ : /^\/t\/[^/?#]+\/mcp(?:\?|$)/;
-  return { routes, matches: (url) => url !== undefined && pattern.test(url) };
+  const domain = Boolean(config.GATEWAY_DOMAIN);
+  const route = (url: string): EdgeRoute | undefined => {
+    const m = TENANT_PATH.exec(url);
+    if (m) return m[1]!.includes('%') ? undefined : { route: '/t/:tenant/mcp', params: { tenant: m[1]! } };
+    return domain && DOMAIN_PATH.test(url) ? { route: '/mcp', params: NO_PARAMS } : undefined;
+  };
+  return { routes, matches: (url) => url !== undefined && (TENANT_PATH.test(url) || (domain && DOMAIN_PATH.test(url))), route };
+}
+
+/** The client address after the trusted proxies, by the same rule as the Fastify instances' `trustProxy`. */
+export function clientAddress(trust: ReturnType<typeof parseTrustProxy>): (raw: IncomingMessage) => string {
+  if (trust === false) return (raw) => raw.socket.remoteAddress ?? '';
+  const trusted = typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+  return (raw) => {
+    const chain = proxyAddr.all(raw, trusted);
+    return chain[chain.length - 1] ?? '';
+  };
 }
 
 /** Methods the MCP routes answer (HEAD is Fastify's automatic twin of GET); any other goes to Nest as before (its 404). */
@@ -34,15 +65,24 @@ export function createEdgeInstance(config: GatewayConfig, logger: Logger): Fasti
 
 /**
  * Puts `edge` in front of the HTTP server's request listeners (Nest's Fastify): MCP endpoint
- * requests go to the edge's router, everything else to the listeners as before. Call once,
- * after both instances are ready and before anything else wraps the listeners (GracefulShutdown).
+ * POSTs go to `post` (the route steps straight on node:http), the endpoint's other methods to
+ * the edge's router, everything else to the listeners as before. Call once, after both
+ * instances are ready and before anything else wraps the listeners (GracefulShutdown).
  */
-export function mountEdge(server: Server, edge: FastifyInstance, matches: (url: string | undefined) => boolean): void {
+export function mountEdge(server: Server, edge: FastifyInstance, paths: ReturnType<typeof edgePaths>, post: BarePost): void {
   const others = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
   server.removeAllListeners('request');
   const route = edge.routing;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (EDGE_METHODS.has(req.method ?? '') && matches(req.url)) {
+    const method = req.method ?? '';
+    if (method === 'POST') {
+      const matched = paths.route(req.url ?? '');
+      if (matched) {
+        post.serve(req, res, matched.params, matched.route);
+        return;
+      }
+    }
+    if (EDGE_METHODS.has(method) && paths.matches(req.url)) {
       route(req, res);
       return;
     }

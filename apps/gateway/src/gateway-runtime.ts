@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes, type EdgePolicy } from '@switchboard/mcp-http';
+import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes, type BarePost, type EdgePolicy } from '@switchboard/mcp-http';
 import { parseSecretsKeys } from '@switchboard/secret-box';
 import { guardedFetch } from '@switchboard/net-guard';
 import type { Logger } from 'pino';
@@ -15,7 +15,8 @@ import { UpstreamPool } from './upstream/upstream-pool';
 import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayUpstream } from './upstream/gateway-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
-import { createEdgeInstance, edgePaths } from './edge-server';
+import { clientAddress, createEdgeInstance, edgePaths } from './edge-server';
+import { parseTrustProxy } from '@switchboard/limits';
 import { UsageRecorder } from './usage/usage-recorder';
 import { accessLogHook, mcpRefusal, mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
@@ -38,6 +39,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly usage: UsageRecorder | undefined;
   /** The bare Fastify instance serving the MCP routes (mounted in front of Nest's by createGateway). */
   readonly edge: FastifyInstance;
+  /** The MCP POST steps served straight from node:http (mounted by `mountEdge`); set once the routes are registered. */
+  edgePost: BarePost | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly sealer: StateSealer;
   private readonly relay: RedisAnswerRelay | undefined;
@@ -160,7 +163,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     // Sampled access log of every route (ACCESS_LOG_SAMPLE_RATE / ACCESS_LOG_ERROR_SAMPLE_RATE), the MCP routes' too.
     fastify.addHook('onResponse', accessLogHook(this.logger));
-    this.edge.addHook('onResponse', accessLogHook(this.logger));
+    const accessLog = accessLogHook(this.logger);
+    this.edge.addHook('onResponse', accessLog);
     this.auth.registerRoutes(fastify);
     const auth = this.auth;
     const limits = this.limits.enabled ? this.limits : undefined;
@@ -181,7 +185,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       },
       upstream: new TracedUpstream(this.invoker),
     };
-    registerMcpRoutes(this.edge, edgePaths(this.config).routes, {
+    const routes = registerMcpRoutes(this.edge, edgePaths(this.config).routes, {
       policy,
       bundles: this.source.bundles,
       bodyLimit: this.config.GATEWAY_BODY_LIMIT,
@@ -195,6 +199,11 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       tasks: this.tasks,
       parkedCalls: this.parkedCalls,
       ...(this.streamEvents && this.streamEventsReady ? { streamEvents: this.streamEvents } : {}),
+    });
+    this.edgePost = routes.barePost({
+      logger: this.logger,
+      clientIp: clientAddress(parseTrustProxy(this.config.GATEWAY_TRUST_PROXY)),
+      onResponse: (req, reply) => void accessLog(req, reply),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import { DEFAULT_HEADERLESS_VERSION, ErrorCode, McpError, encodeError, type ClassifiedMessage } from '@switchboard/protocol';
 import { answerRequest } from './answer-request';
 import { answerBuffer, type EncodedAnswer } from './encoded-answer';
@@ -14,7 +14,7 @@ const CLOSE_BRACKET = Buffer.from(']');
  * Step 5 (a batch, 2025-03-26 only): members answered in order, bounded in count before
  * anything runs and in combined response bytes while they run.
  */
-export async function answerBatch(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget, items: ClassifiedMessage[], auth: AuthGranted | undefined): Promise<void> {
+export async function answerBatch(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, items: ClassifiedMessage[], auth: AuthGranted | undefined): Promise<void> {
   const version = header(req, 'mcp-protocol-version') ?? DEFAULT_HEADERLESS_VERSION;
   if (version !== '2025-03-26') {
     return edge.refuse(req, reply, 400, target.tenantId, new McpError(ErrorCode.InvalidRequest, `JSON-RPC batches are only allowed at protocol version 2025-03-26, not ${version}`));

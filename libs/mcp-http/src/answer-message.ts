@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, classifyRequest, isModernVersion, type ClassifiedMessage, type JsonRpcResponse } from '@switchboard/protocol';
 import { answerRequest } from './answer-request';
 import { toolDenied } from './edge-guard';
@@ -7,7 +7,7 @@ import type { AuthGranted, McpTarget } from './mcp-target';
 import { ResponseChannel } from './response-channel';
 
 /** Step 5 (one message): a request is answered on its own channel; a notification acknowledged; a response routed to the call that waits. */
-export async function answerMessage(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget, item: ClassifiedMessage, auth: AuthGranted | undefined): Promise<void> {
+export async function answerMessage(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, item: ClassifiedMessage, auth: AuthGranted | undefined): Promise<void> {
   switch (item.type) {
     case 'invalid':
       return edge.refuse(req, reply, 400, target.tenantId, item.error, item.id);
@@ -37,7 +37,7 @@ export async function answerMessage(edge: McpEdge, req: FastifyRequest, reply: F
 }
 
 /** The answer to one of our server→client requests: routed to the call that waits (maybe on another replica). */
-async function deliverResponse(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget, message: JsonRpcResponse, auth: AuthGranted | undefined): Promise<void> {
+async function deliverResponse(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, message: JsonRpcResponse, auth: AuthGranted | undefined): Promise<void> {
   // 2026-07-28 forbids clients from sending responses (there are no server requests to answer).
   if (isModernVersion(header(req, 'mcp-protocol-version'))) {
     return edge.refuse(req, reply, 400, target.tenantId, new McpError(ErrorCode.InvalidRequest, 'JSON-RPC responses are not accepted at protocol 2026-07-28'));

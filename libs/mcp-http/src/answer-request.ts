@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import {
   ErrorCode,
   McpError,
@@ -30,8 +30,8 @@ export interface Answer {
 
 /** What answering one request needs besides the edge (a batch member shares its batch's request). */
 export interface AnswerCall {
-  req: FastifyRequest;
-  reply: FastifyReply;
+  req: EdgeRequest;
+  reply: EdgeReply;
   target: McpTarget;
   message: JsonRpcRequest;
   /** The request's own response stream; absent for batch members. */
@@ -138,7 +138,7 @@ async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, signal: Abor
  * call knows it may send elicitation / sampling / roots requests). An id this server did
  * not issue, or another tenant's, is 404 (the spec's "session not found": re-initialize).
  */
-function applyLegacySession(edge: McpEdge, req: FastifyRequest, target: McpTarget, message: JsonRpcRequest, context: RequestContext, channel: ResponseChannel | undefined): void {
+function applyLegacySession(edge: McpEdge, req: EdgeRequest, target: McpTarget, message: JsonRpcRequest, context: RequestContext, channel: ResponseChannel | undefined): void {
   if (!edge.sessions) return;
   if (message.method === 'initialize') {
     channel?.setHeader('mcp-session-id', mintLegacySession(edge.sealer, { tenantId: target.tenantId, protocolVersion: context.protocolVersion, capabilities: context.clientCapabilities ?? {} }));

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, type JsonRpcRequest } from '@switchboard/protocol';
 import { header, type McpEdge } from './mcp-edge';
 import type { AuthDenied, AuthGranted, AuthOutcome, McpTarget } from './mcp-target';
@@ -8,7 +8,7 @@ type RouteParams = Record<string, string | undefined>;
 const NO_PARAMS: RouteParams = Object.freeze({});
 
 /** Step 1 of every method: tenant, Host and Origin. Answers (and records the refusal) and returns undefined when the request must stop. */
-export function guardRequest(edge: McpEdge, req: FastifyRequest, reply: FastifyReply): McpTarget | undefined {
+export function guardRequest(edge: McpEdge, req: EdgeRequest, reply: EdgeReply): McpTarget | undefined {
   const params = (req.params ?? NO_PARAMS) as RouteParams;
   const host = header(req, 'host');
   const target = edge.policy.resolveTarget(params, host);
@@ -35,7 +35,7 @@ export type Caller = AuthGranted | undefined | false;
  * Step 2: the policy's bearer check. Stays synchronous when the policy answers synchronously
  * (open tenants, cached tokens), so the common path does not wait a microtask for nothing.
  */
-export function authenticateRequest(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget): Caller | Promise<Caller> {
+export function authenticateRequest(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget): Caller | Promise<Caller> {
   const authenticate = edge.policy.authenticate;
   if (!authenticate) return undefined;
   const outcome = authenticate.call(edge.policy, req, target);
@@ -43,7 +43,7 @@ export function authenticateRequest(edge: McpEdge, req: FastifyRequest, reply: F
   return callerOf(edge, req, reply, target, outcome);
 }
 
-function callerOf(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget, outcome: AuthOutcome): Caller {
+function callerOf(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, outcome: AuthOutcome): Caller {
   if (outcome.ok) return outcome;
   void reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
   edge.refused(req, reply, target.tenantId);

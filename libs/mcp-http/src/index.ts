@@ -1,5 +1,6 @@
 export { type AdmitRefusal, type AdmitRequest, type AuthDenied, type AuthGranted, type AuthOutcome, type EdgePolicy, type InvokeContext, type McpHttpOptions, type McpObserver, type McpRefusal, type McpRequestInfo, type McpRequestObservation, type McpTarget, type UpstreamInvoker } from './mcp-target';
-export { BATCH_DEFAULTS, registerMcpRoutes } from './register-mcp-routes';
+export { BATCH_DEFAULTS, registerMcpRoutes, type McpRoutes } from './register-mcp-routes';
+export type { BarePost, BarePostOptions } from './bare-post';
 export { hostnameOf, originAllowed, hostAllowed } from './origin-policy';
 export { StateSealer, type SealPurpose } from './state-sealer';
 export { ClientRequestBroker, type ClientAnswer, type ClientAnswerRelay, type DeliveryOutcome, type PendingClientRequest } from './client-request-broker';
@@ -12,4 +13,5 @@ export type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStatus, TaskStore, Ta
 export { ParkedCalls, type ParkRelay, type ParkResume, type ParkedAsk, type ParkedCallsOptions } from './parked-calls';
 export type { StreamEventStore, StoredStreamEvent } from './stream-event-store';
 export type { ResumableStream } from './response-channel';
+export type { EdgeLogger, EdgeReply, EdgeRequest } from './edge-http';
 export { SplicedResult, answerBuffer, answerLength, type EncodedAnswer } from './encoded-answer';

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, encodeError, isLegacyVersion } from '@switchboard/protocol';
 import { header, type McpEdge } from './mcp-edge';
 import type { McpTarget } from './mcp-target';
@@ -11,7 +11,7 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
  * The legacy GET stream (after the guard and authentication): a resumption with
  * `Last-Event-ID`, else a heartbeat-only stream; modern protocol versions have no GET (405).
  */
-export async function serveLegacyStream(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget): Promise<void> {
+export async function serveLegacyStream(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget): Promise<void> {
   const version = header(req, 'mcp-protocol-version');
   const legacy = version === undefined || isLegacyVersion(version);
   const wantsStream = EVENT_STREAM.test(header(req, 'accept') ?? '');
@@ -40,11 +40,11 @@ export async function serveLegacyStream(edge: McpEdge, req: FastifyRequest, repl
 }
 
 /** DELETE (after the guard and authentication): this server is stateless, there is no session to delete. */
-export function refuseDelete(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget): void {
+export function refuseDelete(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget): void {
   methodNotAllowed(edge, req, reply, target, 'GET, POST', 'Method not allowed: this server is stateless and has no sessions to delete');
 }
 
-function methodNotAllowed(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget, allow: string, message: string): void {
+function methodNotAllowed(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, allow: string, message: string): void {
   void reply.code(405).header('allow', allow).header('content-type', 'application/json').send(encodeError(null, new McpError(ErrorCode.InvalidRequest, message)));
   edge.refused(req, reply, target.tenantId);
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import { bundleHandlers } from '@switchboard/catalog';
 import { ErrorCode, McpError, encodeError, type JsonRpcId } from '@switchboard/protocol';
 import { ClientRequestBroker } from './client-request-broker';
@@ -58,7 +58,7 @@ export class McpEdge {
    * authenticate, media type, body limit, scopes, batch bounds) rather than from Fastify
    * onRequest/onResponse hooks, which cost every request two hook runs and a side table.
    */
-  refused(req: FastifyRequest, reply: FastifyReply, tenantId: string | undefined, outcome?: string, status = reply.statusCode): void {
+  refused(req: EdgeRequest, reply: EdgeReply, tenantId: string | undefined, outcome?: string, status = reply.statusCode): void {
     if (!this.onRefusal || status < 400) return;
     this.onRefusal({
       tenantId,
@@ -73,25 +73,25 @@ export class McpEdge {
   }
 
   /** Answers a JSON-RPC error with `status` and records the refusal. Steps resolve to nothing: a handler's resolved reply would be sent twice (Fastify warns). */
-  refuse(req: FastifyRequest, reply: FastifyReply, status: number, tenantId: string | undefined, error: McpError, id: JsonRpcId | null = null): void {
+  refuse(req: EdgeRequest, reply: EdgeReply, status: number, tenantId: string | undefined, error: McpError, id: JsonRpcId | null = null): void {
     sendError(reply, status, id, error);
     this.refused(req, reply, tenantId);
   }
 
   /** A decoding / classification failure: its McpError (a 200-status one becomes 400), anything else 500. */
-  refuseWire(req: FastifyRequest, reply: FastifyReply, tenantId: string | undefined, err: unknown): void {
+  refuseWire(req: EdgeRequest, reply: EdgeReply, tenantId: string | undefined, err: unknown): void {
     if (err instanceof McpError) return this.refuse(req, reply, err.httpStatus === 200 ? 400 : err.httpStatus, tenantId, err);
     reply.log.error({ err }, 'unexpected error while decoding');
     return this.refuse(req, reply, 500, tenantId, new McpError(ErrorCode.InternalError, 'Internal error'));
   }
 }
 
-export function sendError(reply: FastifyReply, status: number, id: JsonRpcId | null, error: McpError): FastifyReply {
+export function sendError(reply: EdgeReply, status: number, id: JsonRpcId | null, error: McpError): EdgeReply {
   return reply.code(status).header('content-type', 'application/json').send(encodeError(id, error));
 }
 
 /** The first value of a request header. */
-export function header(req: FastifyRequest, name: string): string | undefined {
+export function header(req: EdgeRequest, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

@@ -58,14 +58,14 @@ export interface EdgePolicy {
   /** Finds the target of a request from its path params / Host; undefined ⇒ 404 with a JSON-RPC error body. */
   resolveTarget(params: Record<string, string | undefined>, host: string | undefined): McpTarget | undefined;
   /** Bearer-token check, run after the Host/Origin guard on every method; absent ⇒ the endpoint is open. */
-  authenticate?(req: import('fastify').FastifyRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome>;
+  authenticate?(req: import('./edge-http').EdgeRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome>;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */
   authorizeTool?(target: McpTarget, tool: string, auth: AuthGranted): AuthDenied | undefined;
   /**
    * Admission of each classified JSON-RPC request (rate limits, quotas), before it runs: a
    * refusal's error is the answer (its `httpStatus`), its headers are set on the response.
    */
-  admit?(req: import('fastify').FastifyRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined>;
+  admit?(req: import('./edge-http').EdgeRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined>;
   /** Tracing/metrics hook (the gateway supplies an OpenTelemetry one); the transport itself imports no telemetry. */
   observe?: McpObserver;
   /** Calls non-local routes (a tenant's upstream MCP servers); built-in servers with only local handlers omit it. */

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, decodeBody, type DecodedBody } from '@switchboard/protocol';
 import { header, type McpEdge } from './mcp-edge';
 import type { McpTarget } from './mcp-target';
@@ -9,7 +9,7 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
  * Step 3 of a POST: media type, Accept, a non-empty body, and its JSON-RPC decoding. Answers
  * (415, 406, 400, −32700) and returns undefined when the body cannot be served.
  */
-export function readBody(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget): DecodedBody | undefined {
+export function readBody(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget): DecodedBody | undefined {
   const contentType = header(req, 'content-type');
   if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
     edge.refuse(req, reply, 415, target.tenantId, new McpError(ErrorCode.InvalidRequest, 'Content-Type must be application/json'));

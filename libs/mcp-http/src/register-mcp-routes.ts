@@ -1,8 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import { answerBatch } from './answer-batch';
+import { BarePost, type BarePostOptions, type BodyFailure } from './bare-post';
 import { answerMessage } from './answer-message';
 import { drainRequest } from './drain-request';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import { authenticateRequest, guardRequest, type Caller } from './edge-guard';
 import { refuseDelete, serveLegacyStream } from './legacy-stream';
 import { McpEdge } from './mcp-edge';
@@ -10,6 +12,12 @@ import type { McpHttpOptions, McpTarget } from './mcp-target';
 import { readBody } from './read-body';
 
 export { BATCH_DEFAULTS } from './mcp-edge';
+
+/** The registered routes, for a host that also serves their POSTs from `node:http` directly. */
+export interface McpRoutes {
+  /** The same POST steps on a bare `node:http` request (see {@link BarePost}). */
+  barePost(options: BarePostOptions): BarePost;
+}
 
 /**
  * Registers POST / GET / DELETE MCP endpoint routes on `paths` (Fastify path syntax, e.g.
@@ -20,10 +28,10 @@ export { BATCH_DEFAULTS } from './mcp-edge';
  * A POST runs the steps guard → authenticate → read body → answer (one message) or batch;
  * a GET the legacy stream; each step answers and stops the request when it refuses.
  */
-export function registerMcpRoutes(app: FastifyInstance, paths: string[], options: McpHttpOptions): void {
+export function registerMcpRoutes(app: FastifyInstance, paths: string[], options: McpHttpOptions): McpRoutes {
   const edge = new McpEdge(options);
   // Handlers resolve to nothing (every step answers on the reply itself).
-  const post = (req: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
+  const post = (req: EdgeRequest, reply: EdgeReply): void | Promise<void> => {
     const target = guardRequest(edge, req, reply);
     if (!target) return;
     const caller = authenticateRequest(edge, req, reply, target);
@@ -40,7 +48,11 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
 
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: edge.bodyLimit }, (_req, body, done) => done(null, body));
+    const keepRaw = (_req: FastifyRequest, body: Buffer, done: (err: null, body: Buffer) => void) => done(null, body);
+    // Named first: Fastify caches the parser of a media type it has by name, so the common header
+    // skips its Content-Type parsing per request ('*' alone is re-parsed on every request).
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: edge.bodyLimit }, keepRaw);
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: edge.bodyLimit }, keepRaw);
     scope.setErrorHandler((error: FastifyError, req, reply) => answerRouteError(edge, error, req, reply));
     for (const path of paths) {
       scope.post(path, { bodyLimit: edge.bodyLimit }, post);
@@ -48,9 +60,11 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
       scope.delete(path, del);
     }
   });
+  const failed = (failure: BodyFailure, req: EdgeRequest, reply: EdgeReply) => answerRouteError(edge, failure, req, reply);
+  return { barePost: (bare) => new BarePost(post, failed, edge.bodyLimit, bare) };
 }
 
-function afterAuth(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, target: McpTarget, caller: Caller): void | Promise<void> {
+function afterAuth(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, caller: Caller): void | Promise<void> {
   if (caller === false) return;
   const decoded = readBody(edge, req, reply, target);
   if (!decoded) return;
@@ -59,7 +73,7 @@ function afterAuth(edge: McpEdge, req: FastifyRequest, reply: FastifyReply, targ
 }
 
 /** Errors Fastify raises before a handler runs (body limit, media type) or a handler throws: a JSON-RPC body, never Fastify's error page. */
-async function answerRouteError(edge: McpEdge, error: FastifyError, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function answerRouteError(edge: McpEdge, error: { statusCode?: number; message: string; cause?: unknown }, req: EdgeRequest, reply: EdgeReply): Promise<void> {
   const status = error.statusCode ?? 500;
   if (status === 413) {
     // Read the rest of the upload first (bounded): a fetch client still sending its body would
@@ -70,6 +84,6 @@ async function answerRouteError(edge: McpEdge, error: FastifyError, req: Fastify
   }
   if (status === 415) return edge.refuse(req, reply, 415, undefined, new McpError(ErrorCode.InvalidRequest, 'Content-Type must be application/json'));
   if (status >= 400 && status < 500) return edge.refuse(req, reply, status, undefined, new McpError(ErrorCode.InvalidRequest, error.message));
-  reply.log.error({ err: error }, 'unhandled error in MCP route');
+  reply.log.error({ err: error.cause ?? error }, 'unhandled error in MCP route');
   return edge.refuse(req, reply, 500, undefined, new McpError(ErrorCode.InternalError, 'Internal error'));
 }

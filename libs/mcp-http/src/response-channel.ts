@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { EdgeReply } from './edge-http';
 import { SplicedResult, answerLength, type EncodedAnswer } from './encoded-answer';
 import type { StreamEventStore } from './stream-event-store';
 
@@ -33,7 +33,7 @@ export class ResponseChannel {
   private seq = 0;
   private closed = false;
 
-  constructor(private readonly reply: FastifyReply) {}
+  constructor(private readonly reply: EdgeReply) {}
 
   get isStreaming(): boolean {
     return this.streaming;

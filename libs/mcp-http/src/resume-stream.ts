@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, encodeError } from '@switchboard/protocol';
 import type { ResponseChannel } from './response-channel';
 import type { StateSealer } from './state-sealer';
@@ -20,10 +20,10 @@ export function enableResume(channel: ResponseChannel, store: StreamEventStore, 
  * or another tenant's, is 400; a stream no longer retained is 404.
  */
 export async function serveResumption(
-  req: FastifyRequest,
-  reply: FastifyReply,
+  req: EdgeRequest,
+  reply: EdgeReply,
   opts: { store: StreamEventStore; sealer: StateSealer; tenantId: string; lastEventId: string; maxLifetimeMs: number; heartbeatMs: number },
-): Promise<FastifyReply | undefined> {
+): Promise<EdgeReply | undefined> {
   const data = opts.sealer.open('stream-event', opts.lastEventId);
   const refuse = (status: number, message: string) => reply.code(status).header('content-type', 'application/json').send(encodeError(null, new McpError(ErrorCode.InvalidRequest, message)));
   if (!data || data.t !== opts.tenantId || typeof data.s !== 'string' || typeof data.q !== 'number') {

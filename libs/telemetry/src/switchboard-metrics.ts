@@ -1,4 +1,4 @@
-import { metrics, type Counter, type Gauge, type Histogram, type Meter, type ObservableGauge, type UpDownCounter } from '@opentelemetry/api';
+import { metrics, type Counter, type Gauge, type Histogram, type MeterProvider, type ObservableGauge, type UpDownCounter } from '@opentelemetry/api';
 import { CellCounter } from './cell-counter';
 
 /** Every instrument the Switchboard apps record, named once so dashboards and code agree. */
@@ -63,15 +63,17 @@ const MCP_SECONDS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const BATCH = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 
-let cached: { meter: Meter; value: SwitchboardMetrics } | undefined;
+let cached: { provider: MeterProvider; value: SwitchboardMetrics } | undefined;
 
 /**
  * The shared instruments on the global meter. Call after `startTelemetry` (instruments taken
- * from the API's no-op provider before that would record nothing); cached per meter.
+ * from the API's no-op provider before that would record nothing); cached per global meter
+ * provider (compared by identity: `getMeter` itself builds a key and looks it up, on every request).
  */
 export function switchboardMetrics(): SwitchboardMetrics {
-  const meter = metrics.getMeter('switchboard');
-  if (cached && cached.meter === meter) return cached.value;
+  const provider = metrics.getMeterProvider();
+  if (cached && cached.provider === provider) return cached.value;
+  const meter = provider.getMeter('switchboard');
   const seconds = (name: string, description: string, buckets = SECONDS) =>
     meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } });
   const value: SwitchboardMetrics = {
@@ -107,6 +109,6 @@ export function switchboardMetrics(): SwitchboardMetrics {
       depth: meter.createObservableGauge('queue.depth', { description: 'Jobs in a queue by state (waiting, active, delayed, failed)' }),
     },
   };
-  cached = { meter, value };
+  cached = { provider, value };
   return value;
 }

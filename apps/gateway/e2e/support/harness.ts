@@ -1,13 +1,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import lightInject, { type InjectOptions as LightInjectOptions } from 'light-my-request';
 import { stringify } from 'yaml';
 import { loadGatewayConfig } from '../../src/config/config';
 import { createGateway } from '../../src/create-gateway';
 import { edgePaths } from '../../src/edge-server';
-import { GatewayRuntime } from '../../src/gateway-runtime';
 
 /** Repository root (tests run from anywhere). */
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
@@ -45,7 +46,6 @@ export async function startGateway(options: StartOptions): Promise<TestGateway> 
   const config = loadGatewayConfig({ TENANTS_FILE: file, LOG_LEVEL: 'silent', ...options.env });
   const app = await createGateway(config);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  const runtime = app.get(GatewayRuntime);
   const edge = edgePaths(config);
   let baseUrl = '';
   if (options.listen) {
@@ -59,13 +59,19 @@ export async function startGateway(options: StartOptions): Promise<TestGateway> 
     fastify,
     baseUrl,
     mcpUrl: (tenant) => `${baseUrl}/t/${tenant}/mcp`,
-    // The MCP routes are on the runtime's own Fastify instance (mounted in front of Nest's on a real server).
-    inject: (o) => (typeof o.url === 'string' && edge.matches(o.url) ? runtime.edge : fastify).inject(o),
+    // MCP paths go through the HTTP server's mounted router, as on the wire: POSTs to the bare
+    // node:http steps, other methods to the runtime's edge instance; the rest to Nest's Fastify.
+    inject: (o) => (typeof o.url === 'string' && edge.matches(o.url) ? injectServer(fastify.server, o) : fastify.inject(o)),
     close: async () => {
       await app.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A request dispatched to the server's own `request` listeners (what a socket would reach). */
+function injectServer(server: Server, options: InjectOptions): Promise<LightMyRequestResponse> {
+  return lightInject((req, res) => server.emit('request', req, res), options as LightInjectOptions);
 }
 
 /** The `_meta` envelope a 2026-07-28 client puts on every request. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, McpError, encodeError } from '@switchboard/protocol';
-import type { AuthDenied, AuthGranted, AuthOutcome, McpTarget } from '@switchboard/mcp-http';
+import type { AuthDenied, AuthGranted, AuthOutcome, EdgeRequest, McpTarget } from '@switchboard/mcp-http';
 import type { TenantAuthSettings, TenantCatalog } from '@switchboard/catalog';
 import type { GatewayConfig } from '../config/config';
 import type { TenantDirectory } from '../tenants/tenant-directory';
@@ -86,7 +86,7 @@ export class GatewayAuth {
   }
 
   /** The mcp-http `authenticate` hook. Unprotected tenants pass synchronously (no await on the open path). */
-  authenticate(req: FastifyRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome> {
+  authenticate(req: EdgeRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome> {
     const t = this.protectedTenant(target.tenantId);
     if (!t) return OPEN;
     const header = req.headers.authorization;

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { RedisClient } from '@switchboard/redis-connection';
 import { metrics } from '@opentelemetry/api';
 import type { Logger } from 'pino';
@@ -14,7 +13,7 @@ import {
   type LimiterMode,
   type OperatorLimits,
 } from '@switchboard/limits';
-import type { AdmitRefusal, AdmitRequest, McpTarget } from '@switchboard/mcp-http';
+import type { AdmitRefusal, AdmitRequest, EdgeRequest, McpTarget } from '@switchboard/mcp-http';
 import type { GatewayConfig } from '../config/config';
 
 /**
@@ -93,7 +92,7 @@ export class GatewayLimits {
   }
 
   /** The transport's `admit` hook. */
-  async admit(req: FastifyRequest, target: McpTarget, request: AdmitRequest): Promise<AdmitRefusal | undefined> {
+  async admit(req: EdgeRequest, target: McpTarget, request: AdmitRequest): Promise<AdmitRefusal | undefined> {
     if (!this.limiter) return undefined;
     const { message, auth } = request;
     const subject = auth?.subject ? `sub:${auth.subject}` : auth?.clientId ? `client:${auth.clientId}` : `ip:${req.ip}`;
