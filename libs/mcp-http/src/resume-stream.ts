@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, encodeError } from '@switchboard/protocol';
-import type { ResponseChannel } from './response-channel';
+import type { ResponseChannel, ResumableStream } from './response-channel';
 import type { StateSealer } from './state-sealer';
 import type { StreamEventStore } from './stream-event-store';
 
@@ -10,8 +10,27 @@ const POLL_MS = 200;
 
 /** Makes `channel`'s SSE stream (if it becomes one) resumable: a random stream id, sealed event ids bound to the tenant. */
 export function enableResume(channel: ResponseChannel, store: StreamEventStore, sealer: StateSealer, tenantId: string, retryMs = 1000): void {
-  const streamId = randomBytes(16).toString('base64url');
-  channel.enableResume({ store, tenantId, streamId, retryMs, eventId: (seq) => sealer.seal('stream-event', { t: tenantId, s: streamId, q: seq }) });
+  channel.enableResume(new LazyResume(store, sealer, tenantId, retryMs));
+}
+
+/** A stream's resumption state; its random id is drawn only if the answer becomes a stream (most are one JSON body). */
+class LazyResume implements ResumableStream {
+  private id: string | undefined;
+
+  constructor(
+    readonly store: StreamEventStore,
+    private readonly sealer: StateSealer,
+    readonly tenantId: string,
+    readonly retryMs: number,
+  ) {}
+
+  get streamId(): string {
+    return (this.id ??= randomBytes(16).toString('base64url'));
+  }
+
+  eventId(seq: number): string {
+    return this.sealer.seal('stream-event', { t: this.tenantId, s: this.streamId, q: seq });
+  }
 }
 
 /**
