@@ -71,9 +71,6 @@ const spanBases = new LabelCache<SpanBase>(
   }),
   50_000,
 );
-const durationLabels = new LabelCache((method, tenant, errorType, tool) =>
-  Object.freeze({ 'mcp.method.name': method, tenant, ...(errorType ? { 'error.type': errorType } : {}), ...(tool ? { 'gen_ai.tool.name': tool } : {}) }),
-);
 
 /**
  * Starts the SERVER span of one MCP request per the OpenTelemetry MCP semantic conventions:
@@ -175,7 +172,7 @@ class ServerSpan implements McpServerSpan {
     const toolLabel = budget.tool(tenant, this.tool);
     m.requests.add(1, tenant, this.method, toolLabel, outcome);
     const errorType = metricErrorType(errorCode, this.toolError);
-    m.duration.record((performance.now() - this.started) / 1000, durationLabels.get(this.method, tenant, errorType, budget.histogramTool(tenant, toolLabel)));
+    m.duration.record((performance.now() - this.started) / 1000, this.method, tenant, errorType ?? '', budget.histogramTool(tenant, toolLabel));
     if (outcome !== 'ok') m.errors.add(1, tenant, this.method, toolLabel, errorCodeLabel(errorCode));
     if (this.era) m.protocol.add(1, this.era, this.version, this.surface, outcome);
   }

@@ -9,6 +9,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { IN_PLACE_METRICS } from './cell-histogram';
 import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
@@ -70,7 +71,7 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
     !disabled &&
     tracesExporter !== 'none' &&
     Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || tracesExporter);
-  const prometheus = new PrometheusExporter({ preventServerStart: true });
+  const prometheus = new PrometheusExporter({ preventServerStart: true, metricProducers: [IN_PLACE_METRICS] });
   const readers = [prometheus, ...otlpMetricReaders(env, disabled)];
   const stop = tracing ? startTracingSdk(resource, readers, options.ignoreIncomingPaths) : startMetricsOnly(resource, readers);
 
@@ -135,6 +136,7 @@ function otlpMetricReaders(env: Env, disabled: boolean): IMetricReader[] {
     new PeriodicExportingMetricReader({
       exporter: json ? new OtlpJsonMetricExporter() : new OtlpProtoMetricExporter(),
       exportIntervalMillis: Number(env.OTEL_METRIC_EXPORT_INTERVAL ?? 15_000),
+      metricProducers: [IN_PLACE_METRICS],
     }),
   ];
 }

@@ -1,5 +1,6 @@
 import { metrics, type Counter, type Gauge, type Histogram, type MeterProvider, type ObservableGauge, type UpDownCounter } from '@opentelemetry/api';
 import { CellCounter } from './cell-counter';
+import { CellHistogram, IN_PLACE_METRICS } from './cell-histogram';
 
 /** Every instrument the Switchboard apps record, named once so dashboards and code agree. */
 export interface SwitchboardMetrics {
@@ -10,7 +11,7 @@ export interface SwitchboardMetrics {
      * `mcp_server_operation_duration_seconds{mcp_method_name,tenant,error_type[,gen_ai_tool_name]}`: the
      * semconv `mcp.server.operation.duration` (tool label only for tenants that opted in).
      */
-    duration: Histogram;
+    duration: CellHistogram;
     /** `mcp_server_errors_total{tenant,method,tool,error_code}` (JSON-RPC errors and tool errors, code 0) */
     errors: CellCounter;
     /** `mcp_server_protocol_requests_total{era,protocol_version,surface,outcome}` (no tenant: the protocol and client mix of the fleet). */
@@ -74,13 +75,20 @@ export function switchboardMetrics(): SwitchboardMetrics {
   const provider = metrics.getMeterProvider();
   if (cached && cached.provider === provider) return cached.value;
   const meter = provider.getMeter('switchboard');
+  IN_PLACE_METRICS.clear();
   const seconds = (name: string, description: string, buckets = SECONDS) =>
     meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } });
   const value: SwitchboardMetrics = {
     mcp: {
       // The per-request counters are summed in place and read at collection (see CellCounter).
       requests: new CellCounter(meter, 'mcp.server.requests', { description: 'MCP requests answered, by tenant, method, tool and outcome' }, (tenant, method, tool, outcome) => ({ tenant, method, tool, outcome })),
-      duration: seconds('mcp.server.operation.duration', 'MCP request duration as observed on the receiver from the time it was received until the result is sent', MCP_SECONDS),
+      // Aggregated in place too (see CellHistogram): a synchronous record hashes its attributes per request.
+      duration: new CellHistogram('mcp.server.operation.duration', 'MCP request duration as observed on the receiver from the time it was received until the result is sent', 's', MCP_SECONDS, (method, tenant, errorType, tool) => ({
+        'mcp.method.name': method,
+        tenant,
+        ...(errorType ? { 'error.type': errorType } : {}),
+        ...(tool ? { 'gen_ai.tool.name': tool } : {}),
+      })),
       errors: new CellCounter(meter, 'mcp.server.errors', { description: 'MCP requests answered with a JSON-RPC error or a tool error' }, (tenant, method, tool, error_code) => ({ tenant, method, tool, error_code })),
       protocol: new CellCounter(meter, 'mcp.server.protocol.requests', { description: 'MCP requests by protocol era, version and client surface' }, (era, protocol_version, surface, outcome) => ({ era, protocol_version, surface, outcome })),
       refusals: meter.createCounter('mcp.server.refusals', { description: 'MCP HTTP requests refused before a JSON-RPC method ran (auth, unknown tenant, Host/Origin, size, media type)' }),

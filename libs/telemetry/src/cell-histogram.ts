@@ -1,0 +1,106 @@
+import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
+import { hrTime } from '@opentelemetry/core';
+import { emptyResource } from '@opentelemetry/resources';
+import { AggregationTemporality, DataPointType, type CollectionResult, type HistogramMetricData, type MetricProducer } from '@opentelemetry/sdk-metrics';
+
+interface Cell {
+  readonly attributes: Attributes;
+  /** Per bucket (`boundaries.length + 1`), OpenTelemetry's explicit-bucket layout: bucket i holds (b[i-1], b[i]]. */
+  readonly counts: number[];
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * A histogram for the per-request hot path, aggregated in place: each attribute set is a cell
+ * found by its label values in nested maps, and a record adds to the cell's buckets. A
+ * synchronous `Histogram.record` hashes its attribute object (keys sorted, joined) on every
+ * call — about 4 µs and 1 KB of garbage per MCP request here. The cells are read at collection
+ * by {@link IN_PLACE_METRICS}, which every reader of `startTelemetry` is given, as a cumulative
+ * explicit-bucket histogram with the same name, unit and buckets on the wire.
+ * Label values must be bounded (series-budgeted), as for any histogram.
+ */
+export class CellHistogram {
+  private readonly cells: Cell[] = [];
+  private readonly root = new Map<string, unknown>();
+  private readonly startTime: HrTime = hrTime();
+
+  constructor(
+    private readonly name: string,
+    private readonly description: string,
+    private readonly unit: string,
+    private readonly boundaries: readonly number[],
+    private readonly attributesOf: (a: string, b: string, c: string, d: string) => Attributes,
+  ) {
+    IN_PLACE_METRICS.add(this);
+  }
+
+  /** Records `value` in the series of these label values. */
+  record(value: number, a: string, b: string, c: string, d: string): void {
+    const cell = this.cell(a, b, c, d);
+    const bounds = this.boundaries;
+    let i = 0;
+    while (i < bounds.length && value > bounds[i]!) i++;
+    cell.counts[i]! += 1;
+    cell.count += 1;
+    cell.sum += value;
+    if (value < cell.min) cell.min = value;
+    if (value > cell.max) cell.max = value;
+  }
+
+  /** The cumulative data points since start (copies: collection must not see later records). */
+  metricData(endTime: HrTime): HistogramMetricData {
+    return {
+      descriptor: { name: this.name, description: this.description, unit: this.unit, valueType: ValueType.DOUBLE },
+      aggregationTemporality: AggregationTemporality.CUMULATIVE,
+      dataPointType: DataPointType.HISTOGRAM,
+      dataPoints: this.cells.map((c) => ({
+        startTime: this.startTime,
+        endTime,
+        attributes: c.attributes,
+        value: { buckets: { boundaries: [...this.boundaries], counts: [...c.counts] }, count: c.count, sum: c.sum, min: c.min, max: c.max },
+      })),
+    };
+  }
+
+  private cell(a: string, b: string, c: string, d: string): Cell {
+    const l4 = level(level(level(this.root, a), b), c);
+    let cell = l4.get(d) as Cell | undefined;
+    if (!cell) {
+      cell = { attributes: Object.freeze(this.attributesOf(a, b, c, d)), counts: new Array<number>(this.boundaries.length + 1).fill(0), count: 0, sum: 0, min: Infinity, max: -Infinity };
+      l4.set(d, cell);
+      this.cells.push(cell);
+    }
+    return cell;
+  }
+}
+
+function level(map: Map<string, unknown>, key: string): Map<string, unknown> {
+  let next = map.get(key) as Map<string, unknown> | undefined;
+  if (!next) map.set(key, (next = new Map()));
+  return next;
+}
+
+/** The metric producer of every {@link CellHistogram}: passed to each metric reader as one of its `metricProducers`. */
+class InPlaceMetrics implements MetricProducer {
+  private histograms = new Set<CellHistogram>();
+
+  add(histogram: CellHistogram): void {
+    this.histograms.add(histogram);
+  }
+
+  /** Forgets the histograms made so far (their meter provider was replaced). */
+  clear(): void {
+    this.histograms = new Set();
+  }
+
+  collect(): Promise<CollectionResult> {
+    const endTime = hrTime();
+    const metrics = [...this.histograms].map((h) => h.metricData(endTime)).filter((m) => m.dataPoints.length > 0);
+    return Promise.resolve({ resourceMetrics: { resource: emptyResource(), scopeMetrics: metrics.length ? [{ scope: { name: 'switchboard' }, metrics }] : [] }, errors: [] });
+  }
+}
+
+export const IN_PLACE_METRICS = new InPlaceMetrics();
