@@ -228,7 +228,7 @@ async function startAll(ctx) {
   return servers;
 }
 
-const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 (node:http bridge)', upstream: 'upstream direct (SDK 1.x)' };
+const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 on @mcp/fastify', upstream: 'upstream direct (SDK 1.x)' };
 
 async function planCells(servers, ctx) {
   const cells = [];
@@ -357,6 +357,8 @@ async function main() {
       wrk: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0],
       '@modelcontextprotocol/sdk': packageVersion('@modelcontextprotocol/sdk'),
       '@modelcontextprotocol/server': packageVersion('@modelcontextprotocol/server'),
+      '@modelcontextprotocol/fastify': packageVersion('@modelcontextprotocol/fastify'),
+      '@modelcontextprotocol/node': packageVersion('@modelcontextprotocol/node'),
       fastify: packageVersion('fastify'),
     },
   };

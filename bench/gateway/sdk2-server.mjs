@@ -1,22 +1,18 @@
 // Baseline target for bench/gateway: the official MCP TypeScript SDK v2 server
-// (`@modelcontextprotocol/server`), served by `createMcpHandler(factory)` — its serving entry,
-// which answers 2025-era requests through the stateless legacy fallback (a fresh server per
-// request) and 2026-07-28 requests on the modern path.
-//
-// The SDK documents Node frameworks wrapping that web-standard handler with `toNodeHandler`
-// from `@modelcontextprotocol/node` (or `@modelcontextprotocol/fastify`). Neither adapter is
-// installed in this repo (and installing packages is not allowed here), so this file does the
-// same thing by hand with `node:http`: read the body, build a web `Request`, call
-// `handler.fetch`, and stream the web `Response` back. That bridge is thin, but it is ours, not
-// the adapter's: treat the row as "SDK v2 + a minimal node:http bridge".
+// (`@modelcontextprotocol/server`) on Fastify exactly as `@modelcontextprotocol/fastify`'s README
+// shows its Streamable HTTP endpoint: `createMcpFastifyApp()` (localhost Host/Origin validation),
+// and per POST a new server connected to a new stateless `NodeStreamableHTTPServerTransport`
+// (`@modelcontextprotocol/node`), closed with the response.
 //
 // Tools are the same 40 fixture tools + bench `echo` as the SDK 1.x row (tools.mjs), through the
 // low-level `Server` (the tools are JSON Schema data, not zod shapes).
 //
 // Env: PORT (0 = pick a free one), HOST (default 127.0.0.1), FIXTURE (tools JSON file).
 // Prints `listening on http://<host>:<port>` when ready; serves GET /healthz for readiness polls.
-import { Server, createMcpHandler } from '@modelcontextprotocol/server';
-import { benchHttpServer, host, readBody, serveBench } from './serve.mjs';
+import { createMcpFastifyApp } from '@modelcontextprotocol/fastify';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { Server } from '@modelcontextprotocol/server';
+import { host, port } from './serve.mjs';
 import { callBenchTool, loadBenchTools } from './tools.mjs';
 
 const tools = loadBenchTools(process.env.FIXTURE);
@@ -32,21 +28,31 @@ function getServer() {
   return server;
 }
 
-const handler = createMcpHandler(getServer, { onerror: () => undefined });
+const app = createMcpFastifyApp({ host });
 
-const httpServer = benchHttpServer(async (req, res) => {
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const body = hasBody ? await readBody(req) : undefined;
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-    else if (value !== undefined) headers.set(key, value);
-  }
-  const request = new Request(`http://${req.headers.host ?? host}${req.url}`, { method: req.method, headers, body });
-  const response = await handler.fetch(request);
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) for await (const chunk of response.body) res.write(chunk);
-  res.end();
+app.get('/healthz', async () => ({ ok: true }));
+
+app.post('/mcp', async (request, reply) => {
+  const server = getServer();
+  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  reply.raw.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await transport.handleRequest(request.raw, reply.raw, request.body);
 });
 
-serveBench('sdk2-server', httpServer);
+try {
+  await app.listen({ host, port });
+  const address = app.server.address();
+  console.log(`sdk2-server listening on http://${host}:${typeof address === 'object' && address ? address.port : port}`);
+} catch (error) {
+  console.error('Failed to start server:', error);
+  process.exit(1);
+}
+const shutdown = () => {
+  app.close().finally(() => process.exit(0));
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
