@@ -43,7 +43,8 @@ export class CellCounter {
   }
 }
 
-function level(map: Map<string, unknown>, key: string): Map<string, unknown> {
+/** The map under `key` in `map` (made when missing): one level of a cell tree keyed by label values. */
+export function level(map: Map<string, unknown>, key: string): Map<string, unknown> {
   let next = map.get(key) as Map<string, unknown> | undefined;
   if (!next) map.set(key, (next = new Map()));
   return next;

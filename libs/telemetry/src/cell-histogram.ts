@@ -1,6 +1,7 @@
 import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
 import { hrTime } from '@opentelemetry/core';
 import { emptyResource } from '@opentelemetry/resources';
+import { level } from './cell-counter';
 import { AggregationTemporality, DataPointType, type CollectionResult, type HistogramMetricData, type MetricProducer } from '@opentelemetry/sdk-metrics';
 
 interface Cell {
@@ -77,11 +78,6 @@ export class CellHistogram {
   }
 }
 
-function level(map: Map<string, unknown>, key: string): Map<string, unknown> {
-  let next = map.get(key) as Map<string, unknown> | undefined;
-  if (!next) map.set(key, (next = new Map()));
-  return next;
-}
 
 /** The metric producer of every {@link CellHistogram}: passed to each metric reader as one of its `metricProducers`. */
 class InPlaceMetrics implements MetricProducer {
