@@ -34,7 +34,8 @@ const COLD_SAMPLES = Number(process.env.SCALE_COLD_SAMPLES ?? 200);
 const ROUNDS = Math.max(1, Number(process.env.SCALE_ROUNDS ?? 3));
 // The same warm-up for every row (JIT, page cache), and at least one request per tenant of the largest.
 const WARMUP_REQUESTS = Math.max(Number(process.env.SCALE_WARMUP_REQUESTS ?? 20_000), ...COUNTS);
-const WARMUP_CAP_S = 300;
+/** Seconds of each warm-up wrk run: wrk runs for its whole -d, so the warm-up is runs of this until enough requests were answered. */
+const WARMUP_STEP_S = 2;
 const SERVER_CPU = process.env.SCALE_SERVER_CPU ?? '1';
 const LOADGEN_CPU = process.env.SCALE_LOADGEN_CPU ?? '0';
 const GATEWAY_ARGS = (process.env.SCALE_GATEWAY_ARGS ?? '').split(' ').filter(Boolean);
@@ -87,11 +88,11 @@ function percentile(xs, p) {
 }
 
 /**
- * The wrk script: request k of the run goes to tenant (k × 7919) mod n — 7919 is prime, so any n
- * it does not divide sees every tenant once in its first n requests — and every body is compared
- * byte for byte with `expectedFile`. With `stopAfter`, the thread stops after that many responses.
+ * The wrk script: request k goes to tenant (k × 7919) mod n — 7919 is prime, so any n it does not
+ * divide sees every tenant once in n consecutive requests — counting from `from` (a warm-up run
+ * continues where the previous one ended), and every body is compared byte for byte with `expectedFile`.
  */
-function wrkScript(n, expectedFile, stopAfter) {
+function wrkScript(n, expectedFile, from) {
   return `local f = assert(io.open("${expectedFile}", "rb"))
 local expected = f:read("*a")
 f:close()
@@ -99,8 +100,7 @@ local headers = { ["content-type"] = "application/json", ["accept"] = "applicati
 local body = '${LIST_BODY}'
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
-counter = 0
-responses = 0
+counter = ${from}
 mismatches = 0
 function request()
   counter = counter + 1
@@ -108,8 +108,6 @@ function request()
 end
 function response(status, h, b)
   if status ~= 200 or b ~= expected then mismatches = mismatches + 1 end
-  responses = responses + 1
-  ${stopAfter ? `if responses >= ${stopAfter} then wrk.thread:stop() end` : ''}
 end
 function done(summary, latency, requests)
   local m = 0
@@ -121,11 +119,10 @@ end
 `;
 }
 
-/** One wrk run against gateway `gw` (a measured window of DURATION_S, or a warm-up of `stopAfter` responses), with the gateway CPU it took. */
-function wrk(gw, tmp, stopAfter) {
+/** One wrk run of `duration` s against gateway `gw`, its requests counted from `from`, with the gateway CPU it took. */
+function wrk(gw, tmp, duration = DURATION_S, from = 0) {
   const script = path.join(tmp, `scale-${gw.n}.lua`);
-  writeFileSync(script, wrkScript(gw.n, gw.expectedFile, stopAfter));
-  const duration = stopAfter ? WARMUP_CAP_S : DURATION_S;
+  writeFileSync(script, wrkScript(gw.n, gw.expectedFile, from));
   const cpuBefore = cpuSeconds(gw.child.pid);
   // CLOCK_MONOTONIC µs, the clock of a --cpu-prof profile's timestamps: a profile can be cut to the measured windows.
   const startUs = Number(process.hrtime.bigint() / 1000n);
@@ -198,6 +195,19 @@ async function probe(gw, tmp) {
   Object.assign(row, { coldP50Ms: percentile(cold, 50), coldP99Ms: percentile(cold, 99), warmSeqP50Ms: percentile(warmSeq, 50), warmSeqP99Ms: percentile(warmSeq, 99) });
 }
 
+/** wrk runs of WARMUP_STEP_S until WARMUP_REQUESTS were answered, each continuing the tenant sequence (so every tenant is asked). */
+function warmUp(gw, tmp) {
+  const total = { requests: 0, mismatches: 0, errors: 0 };
+  while (total.requests < WARMUP_REQUESTS) {
+    const run = wrk(gw, tmp, WARMUP_STEP_S, total.requests);
+    if (run.requests === 0) throw new Error(`warm-up of ${gw.n} tenants: no request answered in ${WARMUP_STEP_S}s`);
+    total.requests += run.requests;
+    total.mismatches += run.mismatches;
+    total.errors += run.errors;
+  }
+  return total;
+}
+
 const median = (xs) => percentile(xs, 50);
 
 /** The measured windows' medians (and sums of mismatches and errors, warm-up included) into the row. */
@@ -240,7 +250,7 @@ async function runAll(tmp) {
       await probe(gw, tmp);
       console.log(`  ${n} tenants: boot ${fmt(gw.row.bootMs / 1000, 1)} s, RSS ${fmt(gw.row.bootRssMb)} MB`);
     }
-    const warmups = gws.map((gw) => wrk(gw, tmp, WARMUP_REQUESTS));
+    const warmups = gws.map((gw) => warmUp(gw, tmp));
     const windows = gws.map(() => []);
     for (let r = 0; r < ROUNDS; r++) gws.forEach((gw, i) => windows[i].push(wrk(gw, tmp)));
     gws.forEach((gw, i) => summarize(gw, windows[i], warmups[i]));
