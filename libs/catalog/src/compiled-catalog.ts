@@ -73,8 +73,8 @@ let sharedPageCache = new PageCache();
  * A snapshot compiled for serving: per-tool argument validators and lookup maps, built when a
  * snapshot changes (never per request), and list pages compiled lazily — a page's result bytes
  * are built on its first request for a (surface, version) and kept in a byte-bounded,
- * content-addressed LRU shared by every catalog in the process, so ten thousand tenants do not
- * hold (surfaces × versions × pages) Buffers each. Immutable otherwise: a swap is one reference
+ * content-addressed cache (CLOCK eviction, an approximate LRU) shared by every catalog in the
+ * process, so ten thousand tenants do not hold (surfaces × versions × pages) Buffers each. Immutable otherwise: a swap is one reference
  * assignment, and `release()` drops only this catalog's pages.
  */
 export class CompiledCatalog {

@@ -34,7 +34,7 @@ export class TenantDirectory {
    */
   private readonly entries = new Map<string, { readonly target: McpTarget; readonly tenant: TenantCatalog }>();
   private readonly publicHost: string;
-  /** One LRU of list pages for every tenant: compiled on first use, bounded in bytes, content-addressed. */
+  /** One cache of list pages for every tenant: compiled on first use, bounded in bytes, content-addressed (CLOCK eviction). */
   readonly pages: PageCache;
   /** Resolved surface profiles by their rules' canonical JSON: tenants with equal rules share them (and their compiled catalogs the merged surface record). */
   private readonly surfaceSets = new Map<string, Record<string, SurfaceProfile>>();
