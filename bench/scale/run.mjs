@@ -1,10 +1,14 @@
 // bench/scale — one gateway serving many file tenants, each the 40-tool fixture: boot time, RSS,
 // the first tools/list of a cold tenant, and warm tools/list latency with requests spread over
-// every tenant (wrk, byte-exact checks). See README.md.
+// every tenant (wrk, byte-exact checks). Every gateway is booted first; then each gets the same
+// wrk warm-up (which also asks every tenant once, so no cold tenant is in a measured window) and
+// the measured windows run in interleaved rounds (medians), so a busy shared machine drifts every
+// row alike. See README.md.
 //
 //   npx node bench/scale/run.mjs            (or: npm run bench:scale, which builds first)
 //
 // Env: SCALE_TENANTS (comma list, default 1,1000,10000), SCALE_DURATION (s of warm load, default 5),
+//      SCALE_ROUNDS (default 3), SCALE_WARMUP_REQUESTS (default 20000; at least every tenant once),
 //      SCALE_CONNECTIONS (default 16), SCALE_COLD_SAMPLES (default 200), SCALE_SERVER_CPU /
 //      SCALE_LOADGEN_CPU (default 1 / 0), SCALE_GATEWAY_ARGS (extra node args for the gateway).
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,6 +31,11 @@ const COUNTS = (process.env.SCALE_TENANTS ?? '1,1000,10000').split(',').map((s) 
 const DURATION_S = Number(process.env.SCALE_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.SCALE_CONNECTIONS ?? 16);
 const COLD_SAMPLES = Number(process.env.SCALE_COLD_SAMPLES ?? 200);
+const ROUNDS = Math.max(1, Number(process.env.SCALE_ROUNDS ?? 3));
+// The same warm-up for every row (JIT, page cache), and at least one request per tenant of the largest.
+const WARMUP_REQUESTS = Math.max(Number(process.env.SCALE_WARMUP_REQUESTS ?? 20_000), ...COUNTS);
+/** Seconds of each warm-up wrk run: wrk runs for its whole -d, so the warm-up is runs of this until enough requests were answered. */
+const WARMUP_STEP_S = 2;
 const SERVER_CPU = process.env.SCALE_SERVER_CPU ?? '1';
 const LOADGEN_CPU = process.env.SCALE_LOADGEN_CPU ?? '0';
 const GATEWAY_ARGS = (process.env.SCALE_GATEWAY_ARGS ?? '').split(' ').filter(Boolean);
@@ -78,17 +87,20 @@ function percentile(xs, p) {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : null;
 }
 
-function wrk(base, n, expectedFile, script) {
-  writeFileSync(
-    script,
-    `local f = assert(io.open("${expectedFile}", "rb"))
+/**
+ * The wrk script: request k goes to tenant (k × 7919) mod n — 7919 is prime, so any n it does not
+ * divide sees every tenant once in n consecutive requests — counting from `from` (a warm-up run
+ * continues where the previous one ended), and every body is compared byte for byte with `expectedFile`.
+ */
+function wrkScript(n, expectedFile, from) {
+  return `local f = assert(io.open("${expectedFile}", "rb"))
 local expected = f:read("*a")
 f:close()
 local headers = { ["content-type"] = "application/json", ["accept"] = "application/json, text/event-stream", ["mcp-protocol-version"] = "2025-11-25" }
 local body = '${LIST_BODY}'
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
-counter = 0
+counter = ${from}
 mismatches = 0
 function request()
   counter = counter + 1
@@ -104,15 +116,25 @@ function done(summary, latency, requests)
   io.write(string.format('SCALEJSON {"requests":%d,"durationUs":%d,"mismatches":%d,"errors":%d,"p50":%d,"p99":%d}\\n',
     summary.requests, summary.duration, m, e.connect + e.read + e.write + e.status + e.timeout, latency:percentile(50), latency:percentile(99)))
 end
-`,
-  );
-  const out = spawnSync('taskset', ['-c', LOADGEN_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${DURATION_S}s`, '-s', script, `${base}/`], { encoding: 'utf8' });
-  const line = out.stdout.split('\n').find((l) => l.startsWith('SCALEJSON '));
-  if (!line) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
-  return JSON.parse(line.slice('SCALEJSON '.length));
+`;
 }
 
-async function runCount(n, tmp) {
+/** One wrk run of `duration` s against gateway `gw`, its requests counted from `from`, with the gateway CPU it took. */
+function wrk(gw, tmp, duration = DURATION_S, from = 0) {
+  const script = path.join(tmp, `scale-${gw.n}.lua`);
+  writeFileSync(script, wrkScript(gw.n, gw.expectedFile, from));
+  const cpuBefore = cpuSeconds(gw.child.pid);
+  // CLOCK_MONOTONIC µs, the clock of a --cpu-prof profile's timestamps: a profile can be cut to the measured windows.
+  const startUs = Number(process.hrtime.bigint() / 1000n);
+  const out = spawnSync('taskset', ['-c', LOADGEN_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '-s', script, `${gw.base}/`], { encoding: 'utf8' });
+  const cpuS = cpuSeconds(gw.child.pid) - cpuBefore;
+  const line = out.stdout.split('\n').find((l) => l.startsWith('SCALEJSON '));
+  if (!line) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
+  return { ...JSON.parse(line.slice('SCALEJSON '.length)), cpuS, startUs, endUs: Number(process.hrtime.bigint() / 1000n) };
+}
+
+/** Spawns the gateway for `n` tenants and waits for /healthz (every tenant is loaded before the port opens). */
+async function boot(n, tmp) {
   const file = path.join(tmp, `tenants-${n}.yaml`);
   writeFileSync(file, tenantsYaml(n));
   const port = await freePort();
@@ -128,73 +150,113 @@ async function runCount(n, tmp) {
   children.add(child);
   child.stdout.pipe(log);
   child.stderr.pipe(log);
-  const base = `http://${HOST}:${port}`;
-  try {
-    // Booted = the last tenant answers tools/list (every tenant is loaded before the port opens).
-    let bootMs = null;
-    let bootCpuS = null;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`gateway exited (${child.exitCode}); see results/logs/gateway-${n}.log`);
-      if (Date.now() - t0 > BOOT_DEADLINE_MS) throw new Error(`not booted within ${BOOT_DEADLINE_MS / 1000}s`);
-      try {
-        const r = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1000) });
-        await r.arrayBuffer();
-        if (r.status === 200) {
-          bootMs = Date.now() - t0;
-          bootCpuS = cpuSeconds(child.pid);
-          break;
-        }
-      } catch {
-        /* not up yet */
+  const gw = { n, child, base: `http://${HOST}:${port}`, row: { tenants: n } };
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited (${child.exitCode}); see results/logs/gateway-${n}.log`);
+    if (Date.now() - t0 > BOOT_DEADLINE_MS) throw new Error(`not booted within ${BOOT_DEADLINE_MS / 1000}s`);
+    try {
+      const r = await fetch(`${gw.base}/healthz`, { signal: AbortSignal.timeout(1000) });
+      await r.arrayBuffer();
+      if (r.status === 200) {
+        gw.row.bootMs = Date.now() - t0;
+        gw.row.bootCpuS = cpuSeconds(child.pid);
+        break;
       }
-      await sleep(50);
+    } catch {
+      /* not up yet */
     }
-    const bootRss = await settledRssMb(child.pid);
-    // Cold: the first tools/list of tenants nobody asked for yet (a spread sample).
-    const cold = [];
-    const samples = Math.min(COLD_SAMPLES, n);
-    let expected = null;
-    for (let k = 0; k < samples; k++) {
-      const id = tenantId(Math.floor((k * n) / samples));
-      const r = await listOnce(base, id);
-      if (r.status !== 200) throw new Error(`tools/list of ${id}: HTTP ${r.status}: ${r.bytes.toString('utf8').slice(0, 200)}`);
-      expected ??= r.bytes;
-      if (!expected.equals(r.bytes)) throw new Error(`tenant ${id} listed different bytes`);
-      cold.push(r.ms);
+    await sleep(50);
+  }
+  gw.row.bootRssMb = await settledRssMb(child.pid);
+  return gw;
+}
+
+/**
+ * Cold: the first tools/list of tenants nobody asked yet (a spread sample), one at a time; warm:
+ * the same sample again, COLD_SAMPLES requests whatever n is. Sets the bytes every body must equal.
+ */
+async function probe(gw, tmp) {
+  const { n, base, row } = gw;
+  const cold = [];
+  const samples = Math.min(COLD_SAMPLES, n);
+  let expected = null;
+  for (let k = 0; k < samples; k++) {
+    const id = tenantId(Math.floor((k * n) / samples));
+    const r = await listOnce(base, id);
+    if (r.status !== 200) throw new Error(`tools/list of ${id}: HTTP ${r.status}: ${r.bytes.toString('utf8').slice(0, 200)}`);
+    expected ??= r.bytes;
+    if (!expected.equals(r.bytes)) throw new Error(`tenant ${id} listed different bytes`);
+    cold.push(r.ms);
+  }
+  const warmSeq = [];
+  for (let k = 0; k < Math.max(samples, COLD_SAMPLES); k++) warmSeq.push((await listOnce(base, tenantId(Math.floor(((k % samples) * n) / samples)))).ms);
+  gw.expectedFile = path.join(tmp, `expected-${n}.json`);
+  writeFileSync(gw.expectedFile, expected);
+  Object.assign(row, { coldP50Ms: percentile(cold, 50), coldP99Ms: percentile(cold, 99), warmSeqP50Ms: percentile(warmSeq, 50), warmSeqP99Ms: percentile(warmSeq, 99) });
+}
+
+/** wrk runs of WARMUP_STEP_S until WARMUP_REQUESTS were answered, each continuing the tenant sequence (so every tenant is asked). */
+function warmUp(gw, tmp) {
+  const total = { requests: 0, mismatches: 0, errors: 0 };
+  while (total.requests < WARMUP_REQUESTS) {
+    const run = wrk(gw, tmp, WARMUP_STEP_S, total.requests);
+    if (run.requests === 0) throw new Error(`warm-up of ${gw.n} tenants: no request answered in ${WARMUP_STEP_S}s`);
+    total.requests += run.requests;
+    total.mismatches += run.mismatches;
+    total.errors += run.errors;
+  }
+  return total;
+}
+
+const median = (xs) => percentile(xs, 50);
+
+/** The measured windows' medians (and sums of mismatches and errors, warm-up included) into the row. */
+function summarize(gw, windows, warmup) {
+  Object.assign(gw.row, {
+    loadReqPerSec: median(windows.map((w) => w.requests / (w.durationUs / 1e6))),
+    // Requests per second of gateway CPU: on a shared machine the wall-clock rate and latency
+    // follow the other load, the CPU each request costs does not.
+    loadReqPerCpuS: median(windows.map((w) => (w.cpuS > 0 ? w.requests / w.cpuS : 0))),
+    loadP50Ms: median(windows.map((w) => w.p50 / 1000)),
+    loadP99Ms: median(windows.map((w) => w.p99 / 1000)),
+    pid: gw.child.pid,
+    rounds: windows.map((w) => ({ requests: w.requests, cpuS: w.cpuS, p50Ms: w.p50 / 1000, p99Ms: w.p99 / 1000, startUs: w.startUs, endUs: w.endUs })),
+    warmupRequests: warmup.requests,
+    mismatches: warmup.mismatches + windows.reduce((s, w) => s + w.mismatches, 0),
+    errors: warmup.errors + windows.reduce((s, w) => s + w.errors, 0),
+    afterRssMb: rssMb(gw.child.pid),
+  });
+}
+
+async function stop(gw) {
+  const { child } = gw;
+  child.kill('SIGTERM');
+  await Promise.race([new Promise((r) => child.once('exit', r)), sleep(5000)]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+  children.delete(child);
+}
+
+/**
+ * Boots every count's gateway (one at a time, so boots do not share the core), probes each, gives
+ * each the same warm-up, then runs ROUNDS interleaved measured windows: every row sees the same
+ * drift of a shared machine, and no row measures first requests of cold tenants under load.
+ */
+async function runAll(tmp) {
+  const gws = [];
+  try {
+    for (const n of COUNTS) {
+      const gw = await boot(n, tmp);
+      gws.push(gw);
+      await probe(gw, tmp);
+      console.log(`  ${n} tenants: boot ${fmt(gw.row.bootMs / 1000, 1)} s, RSS ${fmt(gw.row.bootRssMb)} MB`);
     }
-    // Warm: the same sample again, one at a time (no queueing), COLD_SAMPLES requests whatever n is,
-    // so every row's gateway is as warmed up (JIT) before the load as the others.
-    const warmSeq = [];
-    for (let k = 0; k < Math.max(samples, COLD_SAMPLES); k++) warmSeq.push((await listOnce(base, tenantId(Math.floor(((k % samples) * n) / samples)))).ms);
-    const expectedFile = path.join(tmp, 'expected.json');
-    writeFileSync(expectedFile, expected);
-    const cpuBefore = cpuSeconds(child.pid);
-    const load = wrk(base, n, expectedFile, path.join(tmp, 'scale.lua'));
-    const loadCpuS = cpuSeconds(child.pid) - cpuBefore;
-    return {
-      tenants: n,
-      bootMs,
-      bootCpuS,
-      bootRssMb: bootRss,
-      coldP50Ms: percentile(cold, 50),
-      coldP99Ms: percentile(cold, 99),
-      warmSeqP50Ms: percentile(warmSeq, 50),
-      warmSeqP99Ms: percentile(warmSeq, 99),
-      loadReqPerSec: load.requests / (load.durationUs / 1e6),
-      // Requests per second of gateway CPU: on a shared machine the wall-clock rate and latency
-      // follow the other load, the CPU each request costs does not.
-      loadReqPerCpuS: loadCpuS > 0 ? load.requests / loadCpuS : null,
-      loadP50Ms: load.p50 / 1000,
-      loadP99Ms: load.p99 / 1000,
-      mismatches: load.mismatches,
-      errors: load.errors,
-      afterRssMb: rssMb(child.pid),
-    };
+    const warmups = gws.map((gw) => warmUp(gw, tmp));
+    const windows = gws.map(() => []);
+    for (let r = 0; r < ROUNDS; r++) gws.forEach((gw, i) => windows[i].push(wrk(gw, tmp)));
+    gws.forEach((gw, i) => summarize(gw, windows[i], warmups[i]));
+    return gws.map((gw) => gw.row);
   } finally {
-    child.kill('SIGTERM');
-    await Promise.race([new Promise((r) => child.once('exit', r)), sleep(5000)]);
-    if (child.exitCode === null) child.kill('SIGKILL');
-    children.delete(child);
+    for (const gw of gws) await stop(gw);
   }
 }
 
@@ -203,15 +265,11 @@ const fmt = (v, d = 0) => (typeof v === 'number' && Number.isFinite(v) ? v.toLoc
 async function main() {
   if (!existsSync(GATEWAY_MAIN)) throw new Error('apps/gateway/dist/main.js not found (npm run build)');
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
-  console.log(`bench/scale: file tenants × ${path.relative(ROOT, FIXTURE) || FIXTURE} (40 tools); gateway on cpu ${SERVER_CPU}, wrk -c${CONNECTIONS} ${DURATION_S}s on cpu ${LOADGEN_CPU}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`bench/scale: file tenants × ${path.relative(ROOT, FIXTURE) || FIXTURE} (40 tools); gateway on cpu ${SERVER_CPU}, wrk -c${CONNECTIONS} on cpu ${LOADGEN_CPU}: ${fmt(WARMUP_REQUESTS)} warm-up requests, then ${ROUNDS} interleaved rounds of ${DURATION_S}s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
-  const rows = [];
+  let rows;
   try {
-    for (const n of COUNTS) {
-      const row = await runCount(n, tmp);
-      rows.push(row);
-      console.log(`  ${n} tenants: boot ${fmt(row.bootMs / 1000, 1)} s, RSS ${fmt(row.bootRssMb)} MB`);
-    }
+    rows = await runAll(tmp);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -253,8 +311,9 @@ async function main() {
     '\nboot = spawn to /healthz 200 (every tenant is compiled before the port opens); boot CPU = the gateway\'s utime+stime by then.\n' +
       'cold = the first tools/list of a tenant nobody asked before (its pages compiled on that request), one request at a time;\n' +
       'warm = the same tenants again, one at a time; load = wrk spreading requests over every tenant, each body compared\n' +
-      'byte for byte. Every tenant lists the same 40 tools, so content-addressed pages collapse to one Buffer per distinct\n' +
-      'page: real tenants differ, and then the page LRU bound (bytes) is what caps memory. The machine is shared: compare rows.',
+      `byte for byte, after a warm-up of ${fmt(WARMUP_REQUESTS)} requests that asked every tenant; medians of ${ROUNDS} interleaved rounds.\n` +
+      'Every tenant lists the same 40 tools, so content-addressed pages collapse to one Buffer per distinct page: real\n' +
+      'tenants differ, and then the page LRU bound (bytes) is what caps memory. The machine is shared: compare rows.',
   );
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify({ at: new Date().toISOString(), loadavg: os.loadavg(), rows }, null, 2)}\n`);

@@ -196,4 +196,72 @@ describe('CompiledCatalog lazy pages', () => {
       if (version >= '2025-11-25' && parsed._meta) expect(JSON.stringify(parsed._meta)).toContain('server-b');
     }
   });
+
+  it('serves the first tools page of shared entries right for every page size, surface and version, from a ready key once compiled', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const cache = new PageCache(64 * 1024 * 1024);
+    // Two page sizes over one tool group: the group's ready keys must not hand one size's body to the other.
+    const seven = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, pageCache: cache, pageSize: 7 });
+    const hundred = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, pageCache: cache, pageSize: 100 });
+    for (const pageSize of [7, 100]) {
+      const c = pageSize === 7 ? seven : hundred;
+      const plain = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, pageCache: new PageCache(0), pageSize });
+      for (const version of VERSIONS) {
+        for (const surface of SURFACE_IDS) {
+          const expected = plain.list('tools/list', surface, version).toString('utf8');
+          expect(c.list('tools/list', surface, version).toString('utf8')).toBe(expected);
+          const misses = cache.stats.misses;
+          expect(c.list('tools/list', surface, version).toString('utf8')).toBe(expected);
+          expect(cache.stats.misses).toBe(misses);
+        }
+      }
+    }
+  });
+
+  it('compiles the first tools page of shared entries again after its body was evicted (a ready key that misses)', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const pageSize = 40;
+    const plain = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, pageCache: new PageCache(0), pageSize });
+    const bodyBytes = plain.listPage('tools/list', 'claude', '2025-03-26').body.length;
+    // Room for one body: asking another surface evicts the first one's.
+    const cache = new PageCache(bodyBytes + 10);
+    const c = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, pageCache: cache, pageSize });
+    for (let round = 0; round < 3; round++) {
+      for (const surface of ['claude', 'openai', 'generic']) {
+        expect(c.list('tools/list', surface, '2025-03-26').toString('utf8')).toBe(plain.list('tools/list', surface, '2025-03-26').toString('utf8'));
+      }
+    }
+    expect(cache.stats.bytes).toBeLessThanOrEqual(bodyBytes + 10);
+  });
+
+  it('shares one tail Buffer between tenants whose modern fields are equal, and keeps distinct ones apart', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const cache = new PageCache(64 * 1024 * 1024);
+    const build = (id: string, serverName: string) =>
+      CompiledCatalog.build({ ...snapshot(id, []), server: { name: serverName, version: '1.0.0' }, tools: frozen.slice() }, { surfaces, pageCache: cache });
+    const a = build('a', 'same');
+    const b = build('b', 'same');
+    const c = build('c', 'other');
+    const version: ProtocolVersion = MODERN_VERSIONS[0] as ProtocolVersion;
+    expect(b.listPage('tools/list', 'claude', version).tail).toBe(a.listPage('tools/list', 'claude', version).tail);
+    expect(c.listPage('tools/list', 'claude', version).tail?.toString('utf8')).toContain('"other"');
+    expect(a.listPage('tools/list', 'claude', version).tail?.toString('utf8')).toContain('"same"');
+  });
+
+  it('a swap of one tenant of a tool group leaves the others’ pages served without a miss', () => {
+    const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
+    const cache = new PageCache(64 * 1024 * 1024);
+    const build = (id: string, version: string) => CompiledCatalog.build({ ...snapshot(id, []), version, tools: frozen.slice() }, { surfaces, pageCache: cache });
+    const a = build('a', 'v1');
+    const b = build('b', 'v1');
+    const before = b.list('tools/list', 'claude', '2025-11-25').toString('utf8');
+    a.list('tools/list', 'claude', '2025-11-25');
+    // Tenant a's catalog is replaced: its own pages go, the group body b is served from stays.
+    a.release();
+    const next = build('a', 'v2');
+    const misses = cache.stats.misses;
+    expect(b.list('tools/list', 'claude', '2025-11-25').toString('utf8')).toBe(before);
+    expect(cache.stats.misses).toBe(misses);
+    expect(JSON.parse(next.list('tools/list', 'claude', '2025-11-25').toString('utf8')).tools).toHaveLength(fixtureTools.length);
+  });
 });

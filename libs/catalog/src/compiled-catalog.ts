@@ -15,7 +15,7 @@ import { CatalogError } from './catalog-error';
 import { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
 import { compileValidator, type ArgsValidator } from './compile-validator';
 import type { CatalogSnapshot, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
-import { LIST_FIELD, decodeCursor, pageBody, pageBytes, pageTail, publishList, type ListMethod, type PublishedList } from './list-page';
+import { LIST_FIELD, PLAIN_TAIL, decodeCursor, pageBody, pageBytes, pageTail, publishList, type ListMethod, type PublishedList } from './list-page';
 import { PageCache } from './page-cache';
 
 export type { ListMethod } from './list-page';
@@ -49,6 +49,11 @@ const VERSIONS: readonly ProtocolVersion[] = [...LEGACY_VERSIONS, ...MODERN_VERS
 
 
 const VERSION_SET: ReadonlySet<string> = new Set(VERSIONS);
+/** Index of each version in VERSIONS (a slot of a tool group's first-page keys). */
+const VERSION_INDEX: ReadonlyMap<string, number> = new Map(VERSIONS.map((v, i) => [v, i]));
+/** Distinct modern page tails kept so tenants with equal ones share one Buffer (emptied when full). */
+const MAX_SHARED_TAILS = 4_096;
+let sharedTails = new Map<string, Buffer>();
 
 /** Validators by schema object: tenants built from one bundle share definition objects, so this skips even the content hash. */
 const validatorsBySchema = new WeakMap<object, ArgsValidator>();
@@ -68,15 +73,15 @@ let sharedPageCache = new PageCache();
  * A snapshot compiled for serving: per-tool argument validators and lookup maps, built when a
  * snapshot changes (never per request), and list pages compiled lazily — a page's result bytes
  * are built on its first request for a (surface, version) and kept in a byte-bounded,
- * content-addressed LRU shared by every catalog in the process, so ten thousand tenants do not
- * hold (surfaces × versions × pages) Buffers each. Immutable otherwise: a swap is one reference
+ * content-addressed cache (CLOCK eviction, an approximate LRU) shared by every catalog in the
+ * process, so ten thousand tenants do not hold (surfaces × versions × pages) Buffers each. Immutable otherwise: a swap is one reference
  * assignment, and `release()` drops only this catalog's pages.
  */
 export class CompiledCatalog {
   /** This catalog's owner id in the page cache. */
   private readonly id = nextCatalogId++;
-  /** Keyset keys per (surface, version, method) seen so far (cursor resolution; small: names only). */
-  private readonly keysByList = new Map<string, string[]>();
+  /** Keyset keys per (surface, version, method) seen so far (cursor resolution; small: names only), made on the first cursor. */
+  private keysByList: Map<string, string[]> | undefined;
   /** The modern era's page tail (this catalog's serverInfo, ttlMs…), encoded on first use. */
   private modernTail: Buffer | undefined;
 
@@ -85,8 +90,8 @@ export class CompiledCatalog {
     private readonly info: ServerInfo,
     private readonly caps: Record<string, unknown>,
     private readonly tools: ReadonlyMap<string, ToolSlot>,
-    /** Page-cache owner of the tools page bodies shared by every catalog with these (frozen) entries. */
-    private readonly toolGroup: number | undefined,
+    /** The tools page bodies shared by every catalog with these (frozen) entries. */
+    private readonly toolGroup: ToolGroup | undefined,
     private readonly prompts: Map<string, PromptEntry>,
     private readonly resources: Map<string, ResourceEntry>,
     private readonly templates: { entry: ResourceTemplateEntry; match: UriTemplateMatcher }[],
@@ -199,6 +204,10 @@ export class CompiledCatalog {
    */
   listPage(method: ListMethod, surfaceId: string, version: ProtocolVersion, cursor?: string): ListPage {
     const surfaceKey = Object.hasOwn(this.surfaces, surfaceId) ? surfaceId : 'generic';
+    if ((cursor === undefined || cursor === null) && method === 'tools/list' && this.toolGroup !== undefined) {
+      const at = VERSION_INDEX.get(version);
+      if (at !== undefined) return this.firstToolsPage(this.toolGroup, surfaceKey, version, at);
+    }
     if (!VERSION_SET.has(version) || !Object.hasOwn(LIST_FIELD, method)) {
       // Only a transport bug gets here (methods and versions are decided before the lookup).
       throw new McpError(ErrorCode.InvalidParams, `No ${String(method)} for protocol version ${String(version)}`);
@@ -208,7 +217,7 @@ export class CompiledCatalog {
     if (cursor !== undefined && cursor !== null) {
       const position = decodeCursor(cursor);
       if (!position) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
-      const keys = this.keysByList.get(listKey) ?? this.publish(listKey, method, surfaceKey, version).keys;
+      const keys = this.keysByList?.get(listKey) ?? this.publish(listKey, method, surfaceKey, version).keys;
       // Keyset first; when the key has gone (an older snapshot's cursor), the offset it was minted at.
       const at = keys.indexOf(position.key);
       start = at >= 0 ? at + 1 : Math.min(position.offset, keys.length);
@@ -219,7 +228,7 @@ export class CompiledCatalog {
     const pageKey = `${listKey}\u0000${start}`;
     // A tools page of shared entries is its shared body plus this tenant's fields: a copy, cheaper
     // than hashing it into the cache, so it is composed per request and only the body is kept.
-    if (boundary && method === 'tools/list' && this.toolGroup !== undefined) return this.sharedToolsPage(this.toolGroup, listKey, surfaceKey, version, start);
+    if (boundary && method === 'tools/list' && this.toolGroup !== undefined) return this.sharedToolsPage(this.toolGroup.id, listKey, surfaceKey, version, start).page;
     if (boundary) {
       const hit = this.pages.get(this.id, pageKey);
       if (hit) return { body: hit };
@@ -234,11 +243,38 @@ export class CompiledCatalog {
   }
 
   /**
-   * A tools page from the body every catalog with the same entries shares (kept in the page cache
-   * under the tool group): only the tenant's own fields (serverInfo, ttlMs…) are appended, so a
-   * tenant whose page was evicted, or that is asked for the first time, costs a copy, not a compile.
+   * The first tools page (no cursor), the request every client makes: its body's full cache key
+   * is built once per (tool group, page size, surface profile, version) and kept in the group, shared by all
+   * its tenants, so a hit is one lookup by a ready key (no key strings built per request).
    */
-  private sharedToolsPage(group: number, listKey: string, surfaceKey: string, version: ProtocolVersion, start: number): ListPage {
+  private firstToolsPage(group: ToolGroup, surfaceKey: string, version: ProtocolVersion, at: number): ListPage {
+    const surface = this.surfaces[surfaceKey] as SurfaceProfile;
+    let bySurface = group.firstBodyKeys.get(this.pageSize);
+    let keys = bySurface?.get(surface);
+    const key = keys?.[at];
+    const body = key === undefined ? undefined : this.pages.getKey(key);
+    if (body) return { body, tail: this.tailFor(version) };
+    const listKey = `${surfaceKey}\u0000${version}\u0000tools/list`;
+    const shared = this.sharedToolsPage(group.id, listKey, surfaceKey, version, 0);
+    if (!bySurface) {
+      bySurface = new WeakMap();
+      group.firstBodyKeys.set(this.pageSize, bySurface);
+    }
+    if (!keys) {
+      keys = [];
+      bySurface.set(surface, keys);
+    }
+    keys[at] = shared.key;
+    return shared.page;
+  }
+
+  /**
+   * A tools page from the body every catalog with the same entries shares (kept in the page cache
+   * under the tool group), and the page-cache key of that body: only the tenant's own fields
+   * (serverInfo, ttlMs…) are appended, so a tenant whose page was evicted, or that is asked for
+   * the first time, costs a copy, not a compile.
+   */
+  private sharedToolsPage(group: number, listKey: string, surfaceKey: string, version: ProtocolVersion, start: number): { page: ListPage; key: string } {
     const surface = this.surfaces[surfaceKey] as SurfaceProfile;
     let surfaceId = surfaceIds.get(surface);
     if (surfaceId === undefined) {
@@ -248,16 +284,21 @@ export class CompiledCatalog {
     const bodyKey = `body\u0000${surfaceId}\u0000${version}\u0000${this.pageSize}\u0000${start}`;
     let body = this.pages.get(group, bodyKey);
     if (!body) body = this.pages.set(group, bodyKey, pageBody(this.publish(listKey, 'tools/list', surfaceKey, version), start, this.pageSize));
-    if (!isModernVersion(version)) return { body, tail: pageTail(undefined) };
-    this.modernTail ??= pageTail(this.modernExtra);
-    return { body, tail: this.modernTail };
+    return { page: { body, tail: this.tailFor(version) }, key: PageCache.keyOf(group, bodyKey) };
+  }
+
+  /** What closes a page of this catalog for `version`: `}` (legacy era) or its modern fields, one Buffer shared by every catalog with equal ones. */
+  private tailFor(version: ProtocolVersion): Buffer {
+    if (!isModernVersion(version)) return PLAIN_TAIL;
+    this.modernTail ??= sharedTail(this.modernExtra);
+    return this.modernTail;
   }
 
   /** The published items of one list; remembers its keys (cheap) but not the items. */
   private publish(listKey: string, method: ListMethod, surfaceKey: string, version: ProtocolVersion): PublishedList {
     const extra = isModernVersion(version) ? this.modernExtra : undefined;
     const list = publishList(this.snapshot, method, this.surfaces[surfaceKey] as SurfaceProfile, version, extra);
-    this.keysByList.set(listKey, list.keys);
+    (this.keysByList ??= new Map()).set(listKey, list.keys);
     return list;
   }
 }
@@ -265,15 +306,22 @@ export class CompiledCatalog {
 /** A tool by name with its argument validator (shared by every catalog listing the same entries). */
 type ToolSlot = { readonly entry: ToolEntry; readonly validate: ArgsValidator };
 
-/** A tool map shared by the catalogs whose tool entries are these (identity); `group` owns their shared page bodies. */
+/** The tools page bodies of catalogs sharing one tool map: `id` owns them in the page cache. */
+interface ToolGroup {
+  readonly id: number;
+  /** Full page-cache key of the first page's body per page size and surface profile, by version index (filled on first use). */
+  readonly firstBodyKeys: Map<number, WeakMap<SurfaceProfile, string[]>>;
+}
+
+/** A tool map shared by the catalogs whose tool entries are these (identity), and their page bodies' group. */
 interface SharedTools {
   entries: readonly ToolEntry[];
   map: ReadonlyMap<string, ToolSlot>;
-  group: number;
+  group: ToolGroup;
 }
 
 /** The name → tool map of a list of entries, shared by catalogs built from the same frozen entries (one bundle, many tenants). */
-function toolMap(entries: readonly ToolEntry[], options: CompileOptions): { map: ReadonlyMap<string, ToolSlot>; group?: number } {
+function toolMap(entries: readonly ToolEntry[], options: CompileOptions): { map: ReadonlyMap<string, ToolSlot>; group?: ToolGroup } {
   const first = entries[0];
   const shareable = first !== undefined && Object.isFrozen(first);
   const candidates = shareable ? toolMapsByFirstEntry.get(first) : undefined;
@@ -289,7 +337,7 @@ function toolMap(entries: readonly ToolEntry[], options: CompileOptions): { map:
   const list = candidates ?? [];
   // A few variants per first entry (tenants picking different subsets of one bundle); beyond that, unshared.
   if (list.length >= MAX_SHARED_TOOL_MAPS) list.shift();
-  const shared: SharedTools = { entries: entries.slice(), map, group: nextCatalogId++ };
+  const shared: SharedTools = { entries: entries.slice(), map, group: { id: nextCatalogId++, firstBodyKeys: new Map() } };
   list.push(shared);
   toolMapsByFirstEntry.set(first, list);
   return shared;
@@ -313,6 +361,18 @@ function validatorFor(name: string, entry: ToolEntry, options: CompileOptions): 
   };
   if (cacheable) validatorsBySchema.set(schema, validate);
   return validate;
+}
+
+/** The modern page tail of `extra`, one Buffer per distinct content (tenants with the same serverInfo and hints share it). */
+function sharedTail(extra: Record<string, unknown>): Buffer {
+  const json = JSON.stringify(extra);
+  let tail = sharedTails.get(json);
+  if (!tail) {
+    if (sharedTails.size >= MAX_SHARED_TAILS) sharedTails = new Map();
+    tail = pageTail(extra);
+    sharedTails.set(json, tail);
+  }
+  return tail;
 }
 
 /** `generic` plus the given surfaces; one merged object per surfaces object (tenants with the same rules share it). */

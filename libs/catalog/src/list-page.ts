@@ -82,7 +82,8 @@ export function closePage(body: Buffer, extra: Record<string, unknown> | undefin
   return Buffer.concat([body, pageTail(extra)]);
 }
 
-const PLAIN_TAIL = Buffer.from('}');
+/** The tail of a page without extra fields (legacy era): one Buffer for every page. */
+export const PLAIN_TAIL = Buffer.from('}');
 
 /** What closes a page body: `extra`'s fields and the closing brace (`}` alone without them). */
 export function pageTail(extra: Record<string, unknown> | undefined): Buffer {

@@ -33,6 +33,34 @@ describe('PageCache', () => {
     expect(cache.stats.bytes).toBe(30);
   });
 
+  it('gives a page asked for since the last eviction pass a second chance, and drops the oldest unasked one', () => {
+    const cache = new PageCache(30);
+    cache.set(1, 'a', bytes('a'.repeat(10)));
+    cache.set(1, 'b', bytes('b'.repeat(10)));
+    cache.set(1, 'c', bytes('c'.repeat(10)));
+    cache.get(1, 'a');
+    cache.get(1, 'b');
+    cache.set(1, 'd', bytes('d'.repeat(10))); // a and b were asked for: c goes
+    expect(cache.get(1, 'c')).toBeUndefined();
+    // The pass moved a and b (marks cleared) behind d, which nobody asked for since: the next store drops d.
+    cache.set(1, 'e', bytes('e'.repeat(10)));
+    expect(cache.get(1, 'd')).toBeUndefined();
+    expect(cache.get(1, 'a')).toBeDefined();
+    expect(cache.get(1, 'b')).toBeDefined();
+    expect(cache.stats).toMatchObject({ keys: 3, bytes: 30 });
+  });
+
+  it('keeps the page just stored over older unasked ones, and serves it under its full key', () => {
+    const cache = new PageCache(20);
+    cache.set(1, 'a', bytes('a'.repeat(10)));
+    cache.set(2, 'b', bytes('b'.repeat(10)));
+    const c = cache.set(3, 'c', bytes('c'.repeat(10)));
+    expect(cache.getKey(PageCache.keyOf(3, 'c'))).toBe(c);
+    expect(cache.get(1, 'a')).toBeUndefined();
+    expect(cache.getKey(PageCache.keyOf(2, 'b'))?.toString()).toBe('b'.repeat(10));
+    expect(cache.getKey(PageCache.keyOf(2, 'c'))).toBeUndefined();
+  });
+
   it('counts shared bytes once against the bound, and frees them with their last key', () => {
     const cache = new PageCache(20);
     cache.set(1, 'a', bytes('x'.repeat(20)));

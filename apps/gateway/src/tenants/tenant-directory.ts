@@ -27,10 +27,14 @@ export interface TenantDirectoryOptions {
  * either the old or the new catalog, never a mix.
  */
 export class TenantDirectory {
-  private readonly targets = new Map<string, McpTarget>();
-  private readonly tenants = new Map<string, TenantCatalog>();
+  /**
+   * One map for both lookups of a request (its target, then its tenant for auth and limits): with
+   * ten thousand tenants every lookup is a cache miss on the table, and the second one then hits
+   * the entry the first brought in.
+   */
+  private readonly entries = new Map<string, { readonly target: McpTarget; readonly tenant: TenantCatalog }>();
   private readonly publicHost: string;
-  /** One LRU of list pages for every tenant: compiled on first use, bounded in bytes, content-addressed. */
+  /** One cache of list pages for every tenant: compiled on first use, bounded in bytes, content-addressed (CLOCK eviction). */
   readonly pages: PageCache;
   /** Resolved surface profiles by their rules' canonical JSON: tenants with equal rules share them (and their compiled catalogs the merged surface record). */
   private readonly surfaceSets = new Map<string, Record<string, SurfaceProfile>>();
@@ -59,10 +63,9 @@ export class TenantDirectory {
       allowedHosts: this.hostsOf(tenant),
       ...(tenant.limits ? { limits: tenant.limits } : {}),
     };
-    const previous = this.targets.get(tenant.id);
-    this.targets.set(tenant.id, target);
-    this.tenants.set(tenant.id, tenant);
-    previous?.catalog.release();
+    const previous = this.entries.get(tenant.id);
+    this.entries.set(tenant.id, { target, tenant });
+    previous?.target.catalog.release();
     return target;
   }
 
@@ -87,20 +90,20 @@ export class TenantDirectory {
 
   /** Path-based (`/t/:tenant/mcp`) or host-based (`{tenant}.{domain}`) lookup. */
   resolve(params: Record<string, string | undefined>, host: string | undefined): McpTarget | undefined {
-    if (params.tenant !== undefined) return this.targets.get(params.tenant);
+    if (params.tenant !== undefined) return this.entries.get(params.tenant)?.target;
     if (!host || !this.options.domain) return undefined;
     const name = hostnameOf(host);
     const suffix = `.${this.options.domain.toLowerCase()}`;
     if (!name.endsWith(suffix)) return undefined;
-    return this.targets.get(name.slice(0, -suffix.length));
+    return this.entries.get(name.slice(0, -suffix.length))?.target;
   }
 
   tenant(id: string): TenantCatalog | undefined {
-    return this.tenants.get(id);
+    return this.entries.get(id)?.tenant;
   }
 
   target(id: string): McpTarget | undefined {
-    return this.targets.get(id);
+    return this.entries.get(id)?.target;
   }
 
   /** The canonical MCP URL of a tenant (host-based when a domain is configured). */
@@ -109,6 +112,6 @@ export class TenantDirectory {
   }
 
   get size(): number {
-    return this.targets.size;
+    return this.entries.size;
   }
 }
