@@ -50,7 +50,7 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
     .get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
-  // The MCP routes live on their own bare Fastify instance, routed before Nest's (edge-server.ts).
+  // MCP endpoint requests are routed before Nest's: POSTs to the bare node:http steps, other methods to the edge's own Fastify instance (edge-server.ts).
   const runtime = app.get(GatewayRuntime);
   await runtime.edge.ready();
   if (!runtime.edgePost) throw new Error('the MCP routes were not registered');
