@@ -10,9 +10,8 @@
 // ready; serves GET /healthz for readiness polls.
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
+import { serveFastifyBench } from './serve.mjs';
 
-const host = process.env.HOST ?? '127.0.0.1';
-const port = Number(process.env.PORT ?? '0');
 const listResult = readFileSync(required('RAW_LIST_RESULT'));
 const callResult = readFileSync(required('RAW_CALL_RESULT'));
 const head = Buffer.from('{"jsonrpc":"2.0","id":');
@@ -53,18 +52,4 @@ app.post('/mcp', async (request, reply) => {
   return errorBody(body.id ?? null, -32601, `Method not found: ${body.method}`);
 });
 
-try {
-  await app.listen({ host, port });
-  const address = app.server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
-  console.log(`raw-server listening on http://${host}:${actualPort}`);
-} catch (error) {
-  console.error('Failed to start server:', error);
-  process.exit(1);
-}
-
-const shutdown = () => {
-  app.close().finally(() => process.exit(0));
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+await serveFastifyBench('raw-server', app);

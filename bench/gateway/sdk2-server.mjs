@@ -12,7 +12,7 @@
 import { createMcpFastifyApp } from '@modelcontextprotocol/fastify';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
-import { host, port } from './serve.mjs';
+import { host, serveFastifyBench } from './serve.mjs';
 import { callBenchTool, loadBenchTools } from './tools.mjs';
 
 const tools = loadBenchTools(process.env.FIXTURE);
@@ -43,16 +43,4 @@ app.post('/mcp', async (request, reply) => {
   await transport.handleRequest(request.raw, reply.raw, request.body);
 });
 
-try {
-  await app.listen({ host, port });
-  const address = app.server.address();
-  console.log(`sdk2-server listening on http://${host}:${typeof address === 'object' && address ? address.port : port}`);
-} catch (error) {
-  console.error('Failed to start server:', error);
-  process.exit(1);
-}
-const shutdown = () => {
-  app.close().finally(() => process.exit(0));
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+await serveFastifyBench('sdk2-server', app);

@@ -52,3 +52,20 @@ export function serveBench(name, httpServer) {
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
 }
+
+/** The same for a Fastify app: listens on HOST:PORT, prints the readiness line, closes the app on SIGTERM/SIGINT. */
+export async function serveFastifyBench(name, app) {
+  try {
+    await app.listen({ host, port });
+    const address = app.server.address();
+    console.log(`${name} listening on http://${host}:${typeof address === 'object' && address ? address.port : port}`);
+  } catch (error) {
+    console.error('Failed to start server:', error);
+    process.exit(1);
+  }
+  const shutdown = () => {
+    app.close().finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}

@@ -34,7 +34,8 @@ export function edgePaths(config: GatewayConfig): { routes: string[]; matches(ur
 }
 
 /** The client address after the trusted proxies, by the same rule as the Fastify instances' `trustProxy`. */
-export function clientAddress(trust: ReturnType<typeof parseTrustProxy>): (raw: IncomingMessage) => string {
+export function clientAddress(config: GatewayConfig): (raw: IncomingMessage) => string {
+  const trust = parseTrustProxy(config.GATEWAY_TRUST_PROXY);
   if (trust === false) return (raw) => raw.socket.remoteAddress ?? '';
   const trusted = typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
   return (raw) => {

@@ -16,7 +16,6 @@ import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayUpstream } from './upstream/gateway-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
 import { clientAddress, createEdgeInstance, edgePaths } from './edge-server';
-import { parseTrustProxy } from '@switchboard/limits';
 import { UsageRecorder } from './usage/usage-recorder';
 import { accessLogHook, mcpRefusal, mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
@@ -202,7 +201,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     });
     this.edgePost = routes.barePost({
       logger: this.logger,
-      clientIp: clientAddress(parseTrustProxy(this.config.GATEWAY_TRUST_PROXY)),
+      clientIp: clientAddress(this.config),
       onResponse: (req, reply) => void accessLog(req, reply),
     });
   }

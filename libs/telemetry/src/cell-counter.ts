@@ -1,4 +1,5 @@
 import type { Attributes, Meter, MetricOptions } from '@opentelemetry/api';
+import { CellTree } from './cell-tree';
 
 interface Cell {
   readonly attributes: Attributes;
@@ -14,38 +15,18 @@ interface Cell {
  * Label values must be bounded (series-budgeted), as for any counter.
  */
 export class CellCounter {
-  private readonly cells: Cell[] = [];
-  private readonly root = new Map<string, unknown>();
+  private readonly tree: CellTree<Cell>;
 
-  constructor(
-    meter: Meter,
-    name: string,
-    options: MetricOptions,
-    private readonly attributesOf: (a: string, b: string, c: string, d: string) => Attributes,
-  ) {
+  constructor(meter: Meter, name: string, options: MetricOptions, attributesOf: (a: string, b: string, c: string, d: string) => Attributes) {
+    this.tree = new CellTree(attributesOf, (attributes) => ({ attributes, value: 0 }));
     meter.createObservableCounter(name, options).addCallback((result) => {
-      for (const cell of this.cells) result.observe(cell.value, cell.attributes);
+      for (const cell of this.tree.cells) result.observe(cell.value, cell.attributes);
     });
   }
 
   /** Adds `value` to the series of these label values. */
   add(value: number, a: string, b: string, c: string, d: string): void {
-    const l2 = level(this.root, a);
-    const l3 = level(l2, b);
-    const l4 = level(l3, c);
-    let cell = l4.get(d) as Cell | undefined;
-    if (!cell) {
-      cell = { attributes: Object.freeze(this.attributesOf(a, b, c, d)), value: 0 };
-      l4.set(d, cell);
-      this.cells.push(cell);
-    }
+    const cell = this.tree.cell(a, b, c, d);
     cell.value += value;
   }
-}
-
-/** The map under `key` in `map` (made when missing): one level of a cell tree keyed by label values. */
-export function level(map: Map<string, unknown>, key: string): Map<string, unknown> {
-  let next = map.get(key) as Map<string, unknown> | undefined;
-  if (!next) map.set(key, (next = new Map()));
-  return next;
 }

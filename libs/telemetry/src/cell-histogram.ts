@@ -1,8 +1,8 @@
 import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
 import { hrTime } from '@opentelemetry/core';
 import { emptyResource } from '@opentelemetry/resources';
-import { level } from './cell-counter';
 import { AggregationTemporality, DataPointType, type CollectionResult, type HistogramMetricData, type MetricProducer } from '@opentelemetry/sdk-metrics';
+import { CellTree } from './cell-tree';
 
 interface Cell {
   readonly attributes: Attributes;
@@ -24,8 +24,7 @@ interface Cell {
  * Label values must be bounded (series-budgeted), as for any histogram.
  */
 export class CellHistogram {
-  private readonly cells: Cell[] = [];
-  private readonly root = new Map<string, unknown>();
+  private readonly tree: CellTree<Cell>;
   private readonly startTime: HrTime = hrTime();
 
   constructor(
@@ -33,14 +32,16 @@ export class CellHistogram {
     private readonly description: string,
     private readonly unit: string,
     private readonly boundaries: readonly number[],
-    private readonly attributesOf: (a: string, b: string, c: string, d: string) => Attributes,
+    attributesOf: (a: string, b: string, c: string, d: string) => Attributes,
   ) {
+    const buckets = boundaries.length + 1;
+    this.tree = new CellTree(attributesOf, (attributes) => ({ attributes, counts: new Array<number>(buckets).fill(0), count: 0, sum: 0, min: Infinity, max: -Infinity }));
     IN_PLACE_METRICS.add(this);
   }
 
   /** Records `value` in the series of these label values. */
   record(value: number, a: string, b: string, c: string, d: string): void {
-    const cell = this.cell(a, b, c, d);
+    const cell = this.tree.cell(a, b, c, d);
     const bounds = this.boundaries;
     let i = 0;
     while (i < bounds.length && value > bounds[i]!) i++;
@@ -57,7 +58,7 @@ export class CellHistogram {
       descriptor: { name: this.name, description: this.description, unit: this.unit, valueType: ValueType.DOUBLE },
       aggregationTemporality: AggregationTemporality.CUMULATIVE,
       dataPointType: DataPointType.HISTOGRAM,
-      dataPoints: this.cells.map((c) => ({
+      dataPoints: this.tree.cells.map((c) => ({
         startTime: this.startTime,
         endTime,
         attributes: c.attributes,
@@ -66,16 +67,6 @@ export class CellHistogram {
     };
   }
 
-  private cell(a: string, b: string, c: string, d: string): Cell {
-    const l4 = level(level(level(this.root, a), b), c);
-    let cell = l4.get(d) as Cell | undefined;
-    if (!cell) {
-      cell = { attributes: Object.freeze(this.attributesOf(a, b, c, d)), counts: new Array<number>(this.boundaries.length + 1).fill(0), count: 0, sum: 0, min: Infinity, max: -Infinity };
-      l4.set(d, cell);
-      this.cells.push(cell);
-    }
-    return cell;
-  }
 }
 
 
