@@ -3,7 +3,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes, type BarePost, type EdgePolicy } from '@switchboard/mcp-http';
 import { parseSecretsKeys } from '@switchboard/secret-box';
-import { guardedFetch } from '@switchboard/net-guard';
+import { guardedFetch, guardedLookup } from '@switchboard/net-guard';
+import { upstreamDispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { CATALOG_SOURCE, type CatalogSource } from './catalog-source/catalog-source';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './tokens';
@@ -125,7 +126,13 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       logger,
       breaker: { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS },
       // One guarded fetch (so one keep-alive pool) per tenant.
-      ...(registry ? { fetchFactory: () => guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }) } : {}),
+      ...(registry
+        ? {
+            fetchFactory: () => guardedFetch({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS }),
+            // Direct requests resolve through the same guard: every socket's address is checked at connect time.
+            dispatcherFactory: () => upstreamDispatcher(guardedLookup({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS })),
+          }
+        : {}),
     });
     // Per-user connector credentials are looked up before the pool, which never sees the caller.
     this.invoker = new GatewayUpstream(this.upstream, (tenantId, serverId, ctx) =>

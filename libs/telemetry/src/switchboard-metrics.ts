@@ -1,4 +1,4 @@
-import { metrics, type Counter, type Gauge, type Histogram, type MeterProvider, type ObservableGauge, type UpDownCounter } from '@opentelemetry/api';
+import { metrics, type Counter, type Gauge, type Histogram, type MeterProvider, type ObservableGauge } from '@opentelemetry/api';
 import { CellCounter } from './cell-counter';
 import { CellHistogram, IN_PLACE_METRICS } from './cell-histogram';
 
@@ -20,10 +20,14 @@ export interface SwitchboardMetrics {
     refusals: Counter;
   };
   upstream: {
-    /** `mcp_client_operation_duration_seconds{mcp_method_name,tenant,upstream,outcome,error_type}`: the semconv `mcp.client.operation.duration`. */
-    duration: Histogram;
-    /** `upstream_inflight{upstream}` calls in flight (concurrency-cap pressure). */
-    inflight: UpDownCounter;
+    /**
+     * `mcp_client_operation_duration_seconds{mcp_method_name,tenant,upstream,outcome,error_type}`: the
+     * semconv `mcp.client.operation.duration`; recorded by (method, tenant, upstream, error type), the
+     * outcome follows from the error type (none: `ok`, `tool_error`, else `error`).
+     */
+    duration: CellHistogram;
+    /** `upstream_inflight{tenant,upstream}` calls in flight (concurrency-cap pressure); added to by (tenant, upstream, '', ''). */
+    inflight: CellCounter;
     /** `upstream_circuit_state{upstream}`: 0 closed, 1 half-open, 2 open. */
     circuitState: Gauge;
   };
@@ -94,8 +98,15 @@ export function switchboardMetrics(): SwitchboardMetrics {
       refusals: meter.createCounter('mcp.server.refusals', { description: 'MCP HTTP requests refused before a JSON-RPC method ran (auth, unknown tenant, Host/Origin, size, media type)' }),
     },
     upstream: {
-      duration: seconds('mcp.client.operation.duration', 'Duration of one call to a tenant upstream MCP server as observed by the gateway', MCP_SECONDS),
-      inflight: meter.createUpDownCounter('upstream.inflight', { description: 'Calls in flight per upstream server' }),
+      // In place too (see CellHistogram / CellCounter): every proxied call records both.
+      duration: new CellHistogram('mcp.client.operation.duration', 'Duration of one call to a tenant upstream MCP server as observed by the gateway', 's', MCP_SECONDS, (method, tenant, upstream, errorType) => ({
+        'mcp.method.name': method,
+        tenant,
+        upstream,
+        outcome: errorType === '' ? 'ok' : errorType === 'tool_error' ? 'tool_error' : 'error',
+        ...(errorType ? { 'error.type': errorType } : {}),
+      })),
+      inflight: new CellCounter(meter, 'upstream.inflight', { description: 'Calls in flight per upstream server' }, (tenant, upstream) => ({ tenant, upstream }), true),
       circuitState: meter.createGauge('upstream.circuit.state', { description: 'Circuit breaker state per upstream: 0 closed, 1 half-open, 2 open' }),
     },
     auth: {

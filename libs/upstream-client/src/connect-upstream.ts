@@ -2,9 +2,11 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
-import { LATEST_MODERN_VERSION } from '@switchboard/protocol';
+import { ErrorCode, LATEST_MODERN_VERSION } from '@switchboard/protocol';
+import type { Dispatcher } from 'undici';
+import { directRequest, UpstreamProtocolError, UpstreamRedirectedError, type DirectSession } from './direct-request';
 import { isLegacyRefusal, isModernRefusal } from './upstream-failure';
 
 /** `modern`: 2026-07-28 (`server/discover`, stateless requests); `legacy`: the `initialize` handshake (≤ 2025-11-25). */
@@ -38,6 +40,12 @@ export interface ConnectUpstreamOptions {
   clientInfo: { name: string; version: string };
   /** Answers the upstream's server→client requests; each one given declares its capability. */
   answer?: Partial<Record<RelayedMethod, (params: Record<string, unknown>) => Promise<unknown>>>;
+  /**
+   * Legacy Streamable HTTP only: `tools/call`, `resources/read` and `prompts/get` with a
+   * `maxBytes` bound go out as direct POSTs on this keep-alive pool, on the session the SDK
+   * client opened ({@link directRequest}); the handshake, lists and everything else stay on the SDK.
+   */
+  dispatcher?: Dispatcher;
 }
 
 export interface UpstreamCallOptions {
@@ -47,6 +55,8 @@ export interface UpstreamCallOptions {
   onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
   /** 2026-07-28 only: an `input_required` result is returned as is instead of being fulfilled through `answer`. */
   allowInputRequired?: boolean;
+  /** The call's response byte bound; with it (and a `dispatcher`), a legacy Streamable HTTP call is a direct request. */
+  maxBytes?: number;
 }
 
 /** One connected upstream, whichever era and transport it speaks. */
@@ -118,6 +128,17 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
   const url = new URL(o.url);
   const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, transportInit(o));
   await connectOrClose(client, transport, o);
+  const direct = transport instanceof StreamableHTTPClientTransport && o.dispatcher ? directSession(o, url, transport, o.dispatcher) : undefined;
+  /** A direct request when it can be one; a redirect (followed by the guarded fetch) sends the call through the SDK. */
+  const call = async <T>(method: string, params: Record<string, unknown>, opts: UpstreamCallOptions, check: (r: Record<string, unknown>) => T, sdk: () => Promise<T>): Promise<T> => {
+    if (!direct || opts.maxBytes === undefined || !opts.signal) return sdk();
+    try {
+      return check(await directRequest(direct, method, params, { signal: opts.signal, maxBytes: opts.maxBytes, ...(opts.onprogress ? { onprogress: opts.onprogress } : {}), ...traceHeaders(params) }));
+    } catch (err) {
+      if (err instanceof UpstreamRedirectedError) return sdk();
+      throw err;
+    }
+  };
   return {
     era: 'legacy',
     transport: kind,
@@ -125,9 +146,9 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     protocolVersion: (transport as { protocolVersion?: string }).protocolVersion,
     serverInfo: client.getServerVersion(),
     capabilities: client.getServerCapabilities() ?? {},
-    callTool: (params, opts) => client.callTool(params, undefined, opts),
-    readResource: (params, opts) => client.readResource(params, opts),
-    getPrompt: (params, opts) => client.getPrompt(params, opts),
+    callTool: (params, opts) => call('tools/call', params, opts, checkToolResult, () => client.callTool(params, undefined, opts)),
+    readResource: (params, opts) => call('resources/read', params, opts, checkResourceResult, () => client.readResource(params, opts)),
+    getPrompt: (params, opts) => call('prompts/get', params, opts, checkPromptResult, () => client.getPrompt(params, opts)),
     listPage: async (method, cursor, opts) => {
       const params = cursor === undefined ? {} : { cursor };
       const res: Record<string, unknown> =
@@ -142,6 +163,53 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     },
     close: () => client.close(),
   };
+}
+
+function directSession(o: ConnectUpstreamOptions, url: URL, transport: StreamableHTTPClientTransport, dispatcher: Dispatcher): DirectSession {
+  return {
+    url,
+    headers: stripForbiddenHeaders(o.headers) as Record<string, string>,
+    sessionId: () => transport.sessionId,
+    protocolVersion: () => transport.protocolVersion,
+    dispatcher,
+    answer: async (method, params) => {
+      const relayed = Object.hasOwn(RELAYED_REQUESTS, method) ? RELAYED_REQUESTS[method as RelayedMethod] : undefined;
+      const answer = relayed ? o.answer?.[method as RelayedMethod] : undefined;
+      if (!relayed || !answer) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      const parsed = relayed.schema.safeParse({ method, params });
+      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${parsed.error.message.slice(0, 200)}`);
+      return answer(params);
+    },
+  };
+}
+
+/** The trace context the pool put in `params._meta` also travels as W3C headers (as the SDK's instrumented fetch sends it). */
+function traceHeaders(params: Record<string, unknown>): { headers?: Record<string, string> } {
+  const meta = params._meta as Record<string, unknown> | undefined;
+  if (typeof meta?.traceparent !== 'string') return {};
+  return { headers: { traceparent: meta.traceparent, ...(typeof meta.tracestate === 'string' ? { tracestate: meta.tracestate } : {}) } };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objects = (v: unknown): boolean => Array.isArray(v) && v.every(isObject);
+
+/** The shape the SDK's result schemas insist on, checked without building a validator per call. */
+function checkToolResult(r: Record<string, unknown>): Record<string, unknown> {
+  if (r.content === undefined) return { ...r, content: [] };
+  if (!objects(r.content) || !(r.content as Array<Record<string, unknown>>).every((c) => typeof c.type === 'string')) throw new UpstreamProtocolError('the tools/call result has a malformed content array');
+  if (r.isError !== undefined && typeof r.isError !== 'boolean') throw new UpstreamProtocolError('the tools/call result has a non-boolean isError');
+  if (r.structuredContent !== undefined && !isObject(r.structuredContent)) throw new UpstreamProtocolError('the tools/call result has a structuredContent that is not an object');
+  return r;
+}
+
+function checkResourceResult(r: Record<string, unknown>): Record<string, unknown> {
+  if (!objects(r.contents) || !(r.contents as Array<Record<string, unknown>>).every((c) => typeof c.uri === 'string')) throw new UpstreamProtocolError('the resources/read result has a malformed contents array');
+  return r;
+}
+
+function checkPromptResult(r: Record<string, unknown>): Record<string, unknown> {
+  if (!objects(r.messages)) throw new UpstreamProtocolError('the prompts/get result has a malformed messages array');
+  return r;
 }
 
 async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnection> {

@@ -32,10 +32,12 @@ const spanBases = new LabelCache<ClientSpanBase>((tenantId, serverId, method, ta
     }),
   };
 }, 50_000);
-const durationLabels = new LabelCache((method, tenant, upstream, outcome, errorType) =>
-  Object.freeze({ 'mcp.method.name': method, tenant, upstream, outcome, ...(errorType ? { 'error.type': errorType } : {}) }),
-);
 const upstreamLabels = new LabelCache((tenant, upstream) => Object.freeze({ tenant, upstream }));
+/**
+ * The circuit state last recorded per gauge (a new meter provider has a new one) and (tenant,
+ * upstream) labels: the gauge is recorded when the state changes, not on every call.
+ */
+const lastCircuit = new WeakMap<object, WeakMap<object, number>>();
 
 /**
  * Wraps the upstream pool so every call to a tenant's upstream is an MCP CLIENT span per the
@@ -67,14 +69,14 @@ export class TracedUpstream implements UpstreamInvoker {
     const budget = SeriesBudget.current();
     const tenant = budget.tenant(ctx.tenantId);
     const upstream = budget.upstream(tenant, route.serverId);
-    const inflight = upstreamLabels.get(tenant, upstream);
+
     const base = spanBases.get(ctx.tenantId, route.serverId, method, target, route.url);
     const span = trace.getTracer('switchboard').startSpan(base.name, { kind: SpanKind.CLIENT, attributes: base.attributes });
     if (uri !== undefined && span.isRecording()) span.setAttribute('mcp.resource.uri', uri.slice(0, 512));
     const started = performance.now();
     let outcome = 'error';
     let errorType = '';
-    m.inflight.add(1, inflight);
+    m.inflight.add(1, tenant, upstream, '', '');
     try {
       const result = await context.with(trace.setSpan(context.active(), span), call);
       if (failed(result)) {
@@ -101,10 +103,19 @@ export class TracedUpstream implements UpstreamInvoker {
     } finally {
       span.setAttribute('switchboard.outcome', outcome);
       span.end();
-      m.inflight.add(-1, inflight);
-      m.duration.record((performance.now() - started) / 1000, durationLabels.get(method, tenant, upstream, outcome, errorType));
+      m.inflight.add(-1, tenant, upstream, '', '');
+      m.duration.record((performance.now() - started) / 1000, method, tenant, upstream, outcome === 'ok' ? '' : errorType || '_OTHER');
       const circuit = this.inner.circuitState?.(route, ctx.tenantId);
-      if (circuit) m.circuitState.record(CIRCUIT_VALUE[circuit], inflight);
+      if (circuit) {
+        const labels = upstreamLabels.get(tenant, upstream);
+        const value = CIRCUIT_VALUE[circuit];
+        let last = lastCircuit.get(m.circuitState);
+        if (!last) lastCircuit.set(m.circuitState, (last = new WeakMap()));
+        if (last.get(labels) !== value) {
+          last.set(labels, value);
+          m.circuitState.record(value, labels);
+        }
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { NetGuardError, ResponseTooLargeError } from '@switchboard/net-guard';
+import { UpstreamProtocolError, UpstreamResponseBrokenError } from '@switchboard/upstream-client';
 import { GatewayError } from './gateway-errors';
 
 /**
@@ -28,7 +29,8 @@ export function classifyUpstreamError(err: unknown, clientCancelled: boolean): U
   // The client gave up first: whatever the SDK made of the abort (it reports it as its own request timeout), it is not the upstream's failure.
   if (clientCancelled) return 'cancelled';
   if (err instanceof ResponseTooLargeError) return 'too-large';
-  if (err instanceof UpstreamBrokenError) return 'broken';
+  if (err instanceof UpstreamBrokenError || err instanceof UpstreamResponseBrokenError) return 'broken';
+  if (err instanceof UpstreamProtocolError) return 'invalid';
   if (err instanceof NetGuardError) return 'refused-url';
   const e = err as { name?: string; code?: unknown; message?: string; cause?: unknown } | undefined;
   if (e?.name === 'TimeoutError') return 'timeout';

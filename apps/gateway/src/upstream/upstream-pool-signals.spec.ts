@@ -84,6 +84,8 @@ function poolWith(
     tenantMaxInflight: 8,
     logger: pino({ level: "silent" }),
     fetchFactory: fetchImpl,
+    // The SDK client's path (SSE upstreams, 2026-07-28 ones, redirected calls): direct requests are off.
+    directRequests: false,
   });
 }
 

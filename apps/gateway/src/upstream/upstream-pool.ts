@@ -6,7 +6,7 @@ import type { InvokeContext } from '@switchboard/mcp-http';
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
-import { connectUpstream, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection } from '@switchboard/upstream-client';
+import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { GatewayError } from './gateway-errors';
 import { classifyUpstreamError, countsAgainstUpstream, summarize, upstreamError, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
@@ -37,6 +37,16 @@ export interface UpstreamPoolOptions {
   fetchFactory?: () => GuardedFetch;
   /** Open upstream connections kept per replica (default 5000): past it the least recently used idle ones close. */
   maxConnections?: number;
+  /**
+   * Makes one tenant's keep-alive pool for direct requests (the SSRF-guarded one — guarded
+   * lookup — for tenant-registered upstreams); called once per tenant. Unset: an unguarded pool.
+   */
+  dispatcherFactory?: () => Dispatcher;
+  /**
+   * Legacy Streamable HTTP calls (`tools/call`, `resources/read`, `prompts/get`) as direct
+   * requests on the SDK client's session instead of through the SDK client (default true).
+   */
+  directRequests?: boolean;
 }
 
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
@@ -96,6 +106,7 @@ export class UpstreamPool {
   private readonly guards: UpstreamGuards;
   private readonly tenantInflight = new Map<string, number>();
   private readonly fetches = new Map<string, GuardedFetch>();
+  private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly scope = new AsyncLocalStorage<CallScope>();
 
   constructor(private readonly options: UpstreamPoolOptions) {
@@ -113,7 +124,8 @@ export class UpstreamPool {
       conn.callTool(traced(conn, { name: route.upstreamName, arguments: args, ...retry }), {
         ...opts,
         ...(passThrough ? { allowInputRequired: true } : {}),
-        onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
+        // Only a caller that asked for progress has the upstream send it.
+        ...(ctx.request.progressToken !== undefined ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress(p.progress, p.total, p.message) } : {}),
       }),
     )) as ToolCallResult;
   }
@@ -144,6 +156,9 @@ export class UpstreamPool {
   async close(): Promise<void> {
     const keys = [...this.connections.keys()];
     await Promise.all(keys.map((k) => this.drop(k)));
+    const dispatchers = [...this.dispatchers.values()];
+    this.dispatchers.clear();
+    await Promise.all(dispatchers.map((d) => d.close().catch(() => undefined)));
   }
 
   private limitsFor(tenantId: string): { maxBytes: number; maxInflight: number } {
@@ -180,6 +195,17 @@ export class UpstreamPool {
     return f;
   }
 
+  /** The tenant's own keep-alive pool for direct requests (undefined: direct requests are off). */
+  private dispatcherFor(tenantId: string): Dispatcher | undefined {
+    if (this.options.directRequests === false) return undefined;
+    let d = this.dispatchers.get(tenantId);
+    if (!d) {
+      d = this.options.dispatcherFactory?.() ?? upstreamDispatcher();
+      this.dispatchers.set(tenantId, d);
+    }
+    return d;
+  }
+
   private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>): Promise<T> {
     const tenantId = ctx.tenantId;
     const limits = this.limitsFor(tenantId);
@@ -196,15 +222,32 @@ export class UpstreamPool {
     const timeoutMs = route.timeoutMs ?? this.options.timeoutMs;
     const maxConcurrency = route.maxConcurrency ?? this.options.maxConcurrency;
     const maxQueue = this.options.maxQueue ?? maxConcurrency;
+    // One controller per call for its three ends — the client's cancellation, the timeout, a
+    // failure found while reading (oversized, broken) — instead of AbortSignal.timeout + any():
+    // both allocate and register listeners per call, which showed on the proxied hot path.
     const abort = new AbortController();
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([ctx.signal, timeout, abort.signal]);
+    let failure: { reason: unknown } | undefined;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort(new DOMException(`The operation was aborted due to timeout (${timeoutMs} ms)`, 'TimeoutError'));
+    }, timeoutMs);
+    timer.unref();
+    const onClientAbort = (): void => abort.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) onClientAbort();
+    else ctx.signal.addEventListener('abort', onClientAbort, { once: true });
+    const fail = (err: unknown): void => {
+      if (abort.signal.aborted) return;
+      failure = { reason: err };
+      abort.abort(err);
+    };
+    const signal = abort.signal;
     let conn: Connection | undefined;
     // The SDK rejects an aborted request with its own timeout error carrying the reason as text:
     // the abort's reason (an oversized or broken response) is the real cause.
     const kindOf = (err: unknown): { kind: UpstreamFailureKind; cause: unknown } => {
-      const cause: unknown = abort.signal.aborted ? abort.signal.reason : err;
-      const kind = timeout.aborted && !abort.signal.aborted ? 'timeout' : classifyUpstreamError(cause, ctx.signal.aborted && !timeout.aborted);
+      const cause: unknown = failure ? failure.reason : err;
+      const kind = timedOut && !failure ? 'timeout' : classifyUpstreamError(cause, ctx.signal.aborted && !timedOut);
       return { kind: kind === 'closed' && conn?.closedByGateway ? 'gateway' : kind, cause };
     };
     const call = async (): Promise<T> => {
@@ -212,8 +255,8 @@ export class UpstreamPool {
       // client capabilities relayed upstream: each connection declares exactly what its callers' clients answer.
       const relay = ctx.askClient ? relayedRequests(ctx.request.clientCapabilities) : [];
       const connKey = `${upstreamKey(tenantId, route)} ${headerKey(route.headers)}${relay.length > 0 ? ` relay:${relay.join(',')}` : ''}`;
-      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal };
-      const scope: CallScope = { maxBytes: limits.maxBytes, fail: (err) => abort.abort(err), signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
+      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes };
+      const scope: CallScope = { maxBytes: limits.maxBytes, fail, signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
       const attempt = async (): Promise<T> => {
         conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay);
         const client = await conn.ready;
@@ -246,7 +289,7 @@ export class UpstreamPool {
         return countsAgainstUpstream(kind) ? 'failure' : kind === 'answer' ? 'success' : 'neutral';
       });
     } catch (err) {
-      if (err instanceof GuardRefusedError) throw this.refusal(err, route, ctx, timeout.aborted, timeoutMs, maxConcurrency, maxQueue);
+      if (err instanceof GuardRefusedError) throw this.refusal(err, route, ctx, timedOut, timeoutMs, maxConcurrency, maxQueue);
       const { kind, cause } = kindOf(err);
       // The call's fetches carry its own signal, not the transport's: a call failed without an
       // abort (its connection closed) must still end its request instead of leaving it to the timeout.
@@ -257,6 +300,8 @@ export class UpstreamPool {
       if (kind === 'network') this.options.logger.warn({ upstream: route.serverId, err: (cause as Error)?.message }, 'upstream call failed');
       throw upstreamError(kind, cause, route.serverId, timeoutMs);
     } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onClientAbort);
       const n = (this.tenantInflight.get(tenantId) ?? 1) - 1;
       if (n <= 0) this.tenantInflight.delete(tenantId);
       else this.tenantInflight.set(tenantId, n);
@@ -310,6 +355,7 @@ export class UpstreamPool {
       ]),
     );
     const fetch = this.fetchFor(tenantId);
+    const dispatcher = route.transport === 'sse' ? undefined : this.dispatcherFor(tenantId);
     const ready = this.scope.run(connScope, () =>
       connectUpstream({
         url: route.url,
@@ -323,6 +369,7 @@ export class UpstreamPool {
         timeoutMs: route.timeoutMs ?? this.options.timeoutMs,
         clientInfo: { name: 'switchboard-gateway', version: '0.1.0' },
         answer,
+        ...(dispatcher ? { dispatcher } : {}),
       }),
     );
     const created: Connection = (conn = { ready, calls });
@@ -360,9 +407,17 @@ function upstreamKey(tenantId: string, route: UpstreamRoute): string {
   return `${tenantId} ${route.serverId} ${route.url}`;
 }
 
+/** Per route headers object (a route is compiled once per catalog): the digest is not recomputed per call. */
+const headerKeys = new WeakMap<Record<string, string>, string>();
+
 function headerKey(headers: Record<string, string> | undefined): string {
   if (!headers) return '';
-  return createHash('sha256').update(JSON.stringify(Object.entries(headers).sort())).digest('base64url').slice(0, 16);
+  let key = headerKeys.get(headers);
+  if (key === undefined) {
+    key = Object.keys(headers).length === 0 ? '' : createHash('sha256').update(JSON.stringify(Object.entries(headers).sort())).digest('base64url').slice(0, 16);
+    headerKeys.set(headers, key);
+  }
+  return key;
 }
 
 /**
