@@ -92,13 +92,13 @@ export async function healthy(baseUrl) {
 }
 
 /** Starts `node <args>` pinned to the server core and waits for its listening line and /healthz. */
-export async function startServer(id, args, env) {
+export async function startServer(id, args, env, cpu = settings.serverCpu) {
   const port = await freePort();
   mkdirSync(path.join(settings.resultsDir, 'logs'), { recursive: true });
   const logPath = path.join(settings.resultsDir, 'logs', `${id}.log`);
   const log = createWriteStream(logPath);
   // taskset execs node, so the child's pid is node's (for /proc sampling).
-  const child = spawn('taskset', ['-c', settings.serverCpu, process.execPath, ...args], {
+  const child = spawn('taskset', ['-c', cpu, process.execPath, ...args], {
     cwd: settings.root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, PORT: String(port), GATEWAY_PORT: String(port), HOST: settings.host, GATEWAY_HOST: settings.host },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,8 @@
 // Env: BENCH_DURATION (s per cell, default 8), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS
 //      (default 64), BENCH_ROUNDS (default 3, medians), BENCH_TARGETS (comma list, default all),
 //      BENCH_WORKLOADS (comma list, default all), BENCH_SERVER_CPU / BENCH_LOADGEN_CPU (cores,
-//      default 1 / 0), BENCH_GATEWAY_ARGS (extra node args for the gateway, e.g. --cpu-prof).
+//      default 1 / 0), BENCH_UPSTREAM_CPU (the proxied upstream's core, default the server core),
+//      BENCH_GATEWAY_ARGS (extra node args for the gateway, e.g. --cpu-prof).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -44,6 +45,10 @@ const CONNECTIONS = Math.round(positiveNumber('BENCH_CONNECTIONS', 64));
 const ROUNDS = Math.round(positiveNumber('BENCH_ROUNDS', 3));
 const SERVER_CPU = process.env.BENCH_SERVER_CPU ?? '1';
 const LOADGEN_CPU = process.env.BENCH_LOADGEN_CPU ?? '0';
+// The proxied workload's upstream: by default on the server core (the gateway and its upstream
+// share it, so the row measures their summed CPU); BENCH_UPSTREAM_CPU=0 puts it beside wrk, as a
+// remote upstream would be, for both the proxied and the direct row.
+const UPSTREAM_CPU = process.env.BENCH_UPSTREAM_CPU ?? SERVER_CPU;
 const ONLY_TARGETS = list(process.env.BENCH_TARGETS);
 const ONLY_WORKLOADS = list(process.env.BENCH_WORKLOADS);
 const GATEWAY_ARGS = list(process.env.BENCH_GATEWAY_ARGS, ' ');
@@ -92,6 +97,8 @@ const WORKLOADS = [
   { id: 'tools/list', request: LIST, kind: 'list', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
   { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
   { id: 'proxied call', request: ECHO, kind: 'echo', proxied: true, targets: { gateway: '/t/proxy/mcp', upstream: '/mcp' } },
+  // The same call at one connection: no queueing, so p50 / p99 differences are the gateway's own added latency.
+  { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: true, connections: 1, targets: { gateway: '/t/proxy/mcp', upstream: '/mcp' } },
   { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
 ].filter((w) => ONLY_WORKLOADS.length === 0 || ONLY_WORKLOADS.includes(w.id));
 
@@ -176,7 +183,7 @@ async function startAll(ctx) {
   const servers = {};
   const want = (id) => ONLY_TARGETS.length === 0 || ONLY_TARGETS.includes(id);
   const needUpstream = WORKLOADS.some((w) => w.proxied);
-  if (needUpstream) servers.upstream = await startServer('upstream', [path.join(HERE, 'upstream-server.mjs')], {});
+  if (needUpstream) servers.upstream = await startServer('upstream', [path.join(HERE, 'upstream-server.mjs')], {}, UPSTREAM_CPU);
   if (!existsSync(GATEWAY_MAIN)) throw new Error(`${path.relative(ROOT, GATEWAY_MAIN)} not found (run npm run build)`);
   const auth = await startAuthFixture({ tenant: AUTH_TENANT, audience: `${GATEWAY_PUBLIC_URL}/t/${AUTH_TENANT}/mcp` });
   ctx.bearer = auth.token;
@@ -253,7 +260,7 @@ async function planCells(servers, ctx) {
         writeLuaScript(script, { body: JSON.stringify(workload.request), headers, expectedFile, mismatchFile });
         // CPU of the row's server: the gateway plus its upstream for the proxied row.
         const pids = [server.pid, ...(workload.proxied && targetId === 'gateway' ? [servers.upstream.pid] : [])];
-        Object.assign(cell, { url, script, pids, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
+        Object.assign(cell, { url, script, pids, connections: workload.connections ?? CONNECTIONS, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
       } catch (error) {
         cell.status = 'skipped';
         cell.reason = `preflight: ${error.message.split('\n')[0]}`;
@@ -272,14 +279,14 @@ const DRAIN_MS = 1000;
 
 async function measure(cell) {
   if (WARMUP_S > 0) {
-    const warm = await runWrk(cell.url, cell.script, WARMUP_S);
+    const warm = await runWrk(cell.url, cell.script, WARMUP_S, cell.connections);
     cell.warmupMismatches = (cell.warmupMismatches ?? 0) + warm.mismatches;
     await sleep(DRAIN_MS);
   }
   const cpu0 = cell.pids.map(processCpuSeconds);
   const machine0 = machineBusySeconds();
   const t0 = process.hrtime.bigint();
-  const r = await runWrk(cell.url, cell.script, DURATION_S);
+  const r = await runWrk(cell.url, cell.script, DURATION_S, cell.connections);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu1 = cell.pids.map(processCpuSeconds);
   const machine1 = machineBusySeconds();
@@ -297,6 +304,8 @@ async function measure(cell) {
     p99Ms: r.latencyUs.p99 / 1000,
     serverCpuPct,
     reqPerServerCpuS: serverCpuS > 0 ? r.requests / serverCpuS : null,
+    // Per process (the proxied row: gateway, then upstream): CPU µs per response.
+    cpuUsPerRequest: cpu1.map((v, i) => (r.requests > 0 && v !== null && cpu0[i] !== null ? (1e6 * (v - cpu0[i])) / r.requests : null)),
     // Everything else on the machine meanwhile (other sessions): the noise indicator.
     otherCpuPct: machine0 !== null && machine1 !== null ? Math.max(0, (100 * (machine1 - machine0 - r.wrkCpuS)) / seconds - serverCpuPct) : null,
     rssAfterMb: rssMb(cell.mainPid),
@@ -353,6 +362,7 @@ async function main() {
     rounds: ROUNDS,
     serverCpu: SERVER_CPU,
     loadgenCpu: LOADGEN_CPU,
+    upstreamCpu: UPSTREAM_CPU,
     versions: {
       wrk: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0],
       '@modelcontextprotocol/sdk': packageVersion('@modelcontextprotocol/sdk'),
@@ -363,7 +373,7 @@ async function main() {
     },
   };
   console.log(
-    `bench/gateway: wrk -t1 -c${CONNECTIONS} on cpu ${LOADGEN_CPU}, servers on cpu ${SERVER_CPU}; ${WARMUP_S}s warm-up + ${DURATION_S}s per cell, ` +
+    `bench/gateway: wrk -t1 -c${CONNECTIONS} on cpu ${LOADGEN_CPU}, servers on cpu ${SERVER_CPU}${UPSTREAM_CPU !== SERVER_CPU ? ` (upstream on cpu ${UPSTREAM_CPU})` : ''}; ${WARMUP_S}s warm-up + ${DURATION_S}s per cell, ` +
       `${ROUNDS} interleaved round(s), medians; node ${meta.node}, ${meta.cpus} CPU(s); load average at start ${meta.loadAvgAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
   state.tmpDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));

@@ -63,9 +63,9 @@ end
   );
 }
 
-export function runWrk(url, script, seconds) {
+export function runWrk(url, script, seconds, connections = load.connections) {
   return new Promise((resolve, reject) => {
-    const args = ['-c', load.loadgenCpu, 'wrk', '-t1', `-c${load.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url];
+    const args = ['-c', load.loadgenCpu, 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url];
     const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let out = '';
