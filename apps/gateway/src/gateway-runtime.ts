@@ -125,6 +125,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       limitsOf: (tenantId) => this.directory.tenant(tenantId)?.limits,
       logger,
       breaker: { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS },
+      directRequests: config.UPSTREAM_DIRECT_REQUESTS === 'true',
       // One guarded fetch (so one keep-alive pool) per tenant.
       ...(registry
         ? {

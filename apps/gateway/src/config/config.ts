@@ -83,6 +83,12 @@ const schema = z.object({
     .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
   /** Full re-sync of registry catalogs (catches missed `catalog:changed` messages), in ms. */
   REGISTRY_RESYNC_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * `true` (default): legacy Streamable HTTP upstreams get `tools/call`, `resources/read` and
+   * `prompts/get` as direct requests on the session the SDK client opened (a third of the
+   * gateway's CPU per proxied call); `false` sends every call through the SDK client.
+   */
+  UPSTREAM_DIRECT_REQUESTS: z.enum(['true', 'false']).default('true'),
   /** Consecutive upstream failures that open its circuit breaker, and how long it stays open (ms). */
   UPSTREAM_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   UPSTREAM_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
