@@ -95,11 +95,12 @@ const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 const ECHO = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
 const WORKLOADS = [
   { id: 'tools/list', request: LIST, kind: 'list', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
+  // Right after tools/list: the bearer ratio compares two cells measured back to back.
+  { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
   { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
   { id: 'proxied call', request: ECHO, kind: 'echo', proxied: true, targets: { gateway: '/t/proxy/mcp', upstream: '/mcp' } },
   // The same call at one connection: no queueing, so p50 / p99 differences are the gateway's own added latency.
   { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: true, connections: 1, targets: { gateway: '/t/proxy/mcp', upstream: '/mcp' } },
-  { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
 ].filter((w) => ONLY_WORKLOADS.length === 0 || ONLY_WORKLOADS.includes(w.id));
 
 /** Semantic check of one preflight response; its bytes then become the expected bytes. */
