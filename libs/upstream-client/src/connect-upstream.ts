@@ -1,4 +1,3 @@
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -212,7 +211,20 @@ function checkPromptResult(r: Record<string, unknown>): Record<string, unknown> 
   return r;
 }
 
+type ModernSdk = typeof import('@modelcontextprotocol/client');
+let modernSdk: ModernSdk | undefined;
+
+/**
+ * The SDK v2 client loads when the first 2026-07-28 upstream connects: a gateway whose
+ * tenants all run legacy servers does not hold its ~4 MB of code and schemas.
+ */
+function loadModernSdk(): ModernSdk {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberate lazy load, see above
+  return (modernSdk ??= require('@modelcontextprotocol/client') as ModernSdk);
+}
+
 async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnection> {
+  const { Client: ModernClient, StreamableHTTPClientTransport: ModernTransport } = loadModernSdk();
   const client = new ModernClient(o.clientInfo, { versionNegotiation: { mode: { pin: LATEST_MODERN_VERSION } }, capabilities: declared(o) });
   for (const [method, answer] of Object.entries(o.answer ?? {})) {
     client.setRequestHandler(method as RelayedMethod, async (request: { params?: unknown }) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never);
