@@ -72,6 +72,7 @@ export function spawnApp(name: string, script: string, env: Record<string, strin
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let stopping = false;
     const timer = setTimeout(() => reject(new Error(`${name} not ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
@@ -85,6 +86,7 @@ export function spawnApp(name: string, script: string, env: Record<string, strin
           stop: () =>
             new Promise<void>((res) => {
               if (child.exitCode !== null) return res();
+              stopping = true;
               child.once('exit', () => res());
               child.kill('SIGTERM');
               setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
@@ -94,9 +96,13 @@ export function spawnApp(name: string, script: string, env: Record<string, strin
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${out}`));
+      const message = `${name} exited with ${code ?? signal}:\n${out}`;
+      // After it was ready (a settled promise ignores the reject): a test then sees only refused
+      // connections, so the app's own last words go to the test output.
+      if (!stopping && ready.test(out)) process.stderr.write(`[${name} exited unexpectedly] ${message.slice(-8_000)}\n`);
+      reject(new Error(message));
     });
   });
 }
