@@ -99,9 +99,10 @@ export function spawnApp(name: string, script: string, env: Record<string, strin
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       const message = `${name} exited with ${code ?? signal}:\n${out}`;
-      // After it was ready (a settled promise ignores the reject): a test then sees only refused
-      // connections, so the app's own last words go to the test output.
-      if (!stopping && ready.test(out)) process.stderr.write(`[${name} exited unexpectedly] ${message.slice(-8_000)}\n`);
+      // After it was ready (a settled promise ignores the reject) a test sees only refused
+      // connections, so a crash's last 2 KB of output go to the test output (a clean exit, 0,
+      // is one a test asked for; crash tests that SIGKILL their app print it too).
+      if (!stopping && code !== 0 && ready.test(out)) process.stderr.write(`[${name} exited unexpectedly with ${code ?? signal}] ${out.slice(-2_000)}\n`);
       reject(new Error(message));
     });
   });

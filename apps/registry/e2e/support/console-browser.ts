@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { freePort } from '@switchboard/testing';
+import { freePort, pollUntil } from '@switchboard/testing';
 import { REPO_ROOT } from './harness';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -98,15 +98,16 @@ export async function expectNoFieldError(page: Page, id: string): Promise<void> 
   expect(await page.locator(`[id="${id}"]`).getAttribute('aria-invalid')).toBeNull();
 }
 
-/** The id of the element that has focus (checked through `:focus`: the Node typecheck has no DOM lib). */
 /**
  * The id of the focused element once it is `expected` (polled up to 5 s: a form moves focus in
  * the effect after the render that shows the error), else of whatever holds focus by then.
+ * Polled from the test through `:focus`, not with `waitForFunction`: a string predicate that has
+ * to poll is evaluated in the page, where the console's CSP (no 'unsafe-eval') refuses it and
+ * the page reports an error.
  */
 export async function focusedId(page: Page, expected: string): Promise<string | null> {
-  // A string predicate: this file is compiled without the DOM library.
-  await page.waitForFunction(`document.activeElement?.id === ${JSON.stringify(expected)}`, undefined, { timeout: 5_000 }).catch(() => undefined);
-  return page.locator(':focus').getAttribute('id');
+  const focused = () => page.locator(':focus').getAttribute('id', { timeout: 1_000 }).catch(() => null);
+  return pollUntil(`focus on #${expected}`, async () => (await focused()) === expected && expected, 5_000).catch(() => focused());
 }
 
 /**
