@@ -46,7 +46,7 @@ import { decodeHeaderValue } from './decode-header-value';
 import { ErrorCode } from './error-codes';
 import { headerValue, type HttpHeaders } from './header-value';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest, LogLevel } from './jsonrpc';
-import { LOG_LEVELS } from './jsonrpc';
+import { isJsonObject, LOG_LEVELS } from './jsonrpc';
 import { McpError } from './mcp-error';
 import { META_KEYS } from './meta-keys';
 import { negotiateLegacyVersion } from './negotiate-version';
@@ -112,8 +112,8 @@ const ECHO_LIMIT = 64;
  * @throws McpError with the HTTP status to answer with.
  */
 export function classifyRequest(message: JsonRpcRequest | JsonRpcNotification, headers: HttpHeaders): RequestContext {
-  const params = isObject(message.params) ? message.params : undefined;
-  const meta = params !== undefined && isObject(params['_meta']) ? params['_meta'] : undefined;
+  const params = isJsonObject(message.params) ? message.params : undefined;
+  const meta = params !== undefined && isJsonObject(params['_meta']) ? params['_meta'] : undefined;
   const isRequest = 'id' in message;
   const method = message.method;
   const header = headerValue(headers, VERSION_HEADER);
@@ -146,7 +146,7 @@ function legacyContext(
     const clientInfo = readClientInfo(params?.['clientInfo']);
     if (clientInfo !== undefined) context.clientInfo = clientInfo;
     const capabilities = params?.['capabilities'];
-    if (isObject(capabilities)) context.clientCapabilities = capabilities;
+    if (isJsonObject(capabilities)) context.clientCapabilities = capabilities;
     if (progressToken !== undefined) context.progressToken = progressToken;
     return context;
   }
@@ -180,9 +180,9 @@ function modernContext(
   if (typeof version !== 'string') throw invalidMeta(META_KEYS.protocolVersion, 'must be a string');
   const capabilities = meta[META_KEYS.clientCapabilities];
   if (isRequest && capabilities === undefined) throw missingMetaKeys(meta);
-  if (capabilities !== undefined && !isObject(capabilities)) throw invalidMeta(META_KEYS.clientCapabilities, 'must be an object');
+  if (capabilities !== undefined && !isJsonObject(capabilities)) throw invalidMeta(META_KEYS.clientCapabilities, 'must be an object');
   const rawClientInfo = meta[META_KEYS.clientInfo];
-  if (rawClientInfo !== undefined && !isObject(rawClientInfo)) throw invalidMeta(META_KEYS.clientInfo, 'must be an object');
+  if (rawClientInfo !== undefined && !isJsonObject(rawClientInfo)) throw invalidMeta(META_KEYS.clientInfo, 'must be an object');
   const logLevel = meta[META_KEYS.logLevel];
   if (logLevel !== undefined && !isLogLevel(logLevel)) throw invalidMeta(META_KEYS.logLevel, `must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -214,7 +214,7 @@ function modernContext(
 
   const context: RequestContext = { era: 'modern', protocolVersion: version };
   if (rawClientInfo !== undefined) context.clientInfo = readClientInfo(rawClientInfo);
-  if (isObject(capabilities)) context.clientCapabilities = capabilities;
+  if (isJsonObject(capabilities)) context.clientCapabilities = capabilities;
   if (isLogLevel(logLevel)) context.logLevel = logLevel;
   const progressToken = readProgressToken(meta);
   if (progressToken !== undefined) context.progressToken = progressToken;
@@ -243,7 +243,7 @@ function checkNameHeader(method: string, params: JsonObject | undefined, headers
 }
 
 function readClientInfo(value: unknown): ClientInfo | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   const info: ClientInfo = {};
   if (typeof value['name'] === 'string') info.name = value['name'];
   if (typeof value['version'] === 'string') info.version = value['version'];
@@ -285,7 +285,4 @@ function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && LOG_LEVEL_SET.has(value);
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 

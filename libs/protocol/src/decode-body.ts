@@ -1,4 +1,5 @@
-import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc';
+import { isJsonObject } from './jsonrpc';
 import { ErrorCode } from './error-codes';
 import { McpError } from './mcp-error';
 
@@ -42,12 +43,12 @@ export function decodeBody(raw: string | Buffer): DecodedBody {
     }
     return { kind: 'batch', messages: value.map(classifyMessage) };
   }
-  if (isObject(value)) return { kind: 'single', message: classifyMessage(value) };
+  if (isJsonObject(value)) return { kind: 'single', message: classifyMessage(value) };
   throw new McpError(ErrorCode.InvalidRequest, 'Invalid Request: the body must be a JSON-RPC object or a batch array', undefined, 400);
 }
 
 function classifyMessage(value: unknown): ClassifiedMessage {
-  if (!isObject(value)) return invalid(null, 'Invalid Request: a batch element must be a JSON-RPC object');
+  if (!isJsonObject(value)) return invalid(null, 'Invalid Request: a batch element must be a JSON-RPC object');
   const hasId = 'id' in value;
   const id = value['id'];
   const readableId = isId(id) ? id : null;
@@ -57,7 +58,7 @@ function classifyMessage(value: unknown): ClassifiedMessage {
     const method = value['method'];
     if (typeof method !== 'string') return invalid(readableId, 'Invalid Request: method must be a string');
     const params = value['params'];
-    if (params !== undefined && !isObject(params)) {
+    if (params !== undefined && !isJsonObject(params)) {
       if (Array.isArray(params)) {
         return {
           type: 'invalid',
@@ -86,12 +87,12 @@ function classifyMessage(value: unknown): ClassifiedMessage {
   if (hasResult) {
     if (readableId === null) return invalid(null, 'Invalid Request: id must be a string or a number');
     const result = value['result'];
-    if (!isObject(result)) return invalid(readableId, 'Invalid Request: result must be an object');
+    if (!isJsonObject(result)) return invalid(readableId, 'Invalid Request: result must be an object');
     return { type: 'response', message: { jsonrpc: '2.0', id: readableId, result } };
   }
   if (id !== null && readableId === null) return invalid(null, 'Invalid Request: id must be a string, a number or null');
   const error = value['error'];
-  if (!isObject(error)) return invalid(readableId, 'Invalid Request: error must be an object');
+  if (!isJsonObject(error)) return invalid(readableId, 'Invalid Request: error must be an object');
   const code = error['code'];
   if (typeof code !== 'number' || !Number.isInteger(code)) return invalid(readableId, 'Invalid Request: error.code must be an integer');
   if (typeof error['message'] !== 'string') return invalid(readableId, 'Invalid Request: error.message must be a string');
@@ -104,9 +105,6 @@ function invalid(id: JsonRpcId | null, message: string): ClassifiedMessage {
   return { type: 'invalid', id, error: new McpError(ErrorCode.InvalidRequest, message, undefined, 400) };
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

@@ -2,6 +2,11 @@
 export type JsonRpcId = string | number;
 export type JsonObject = Record<string, unknown>;
 
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: JsonRpcId;

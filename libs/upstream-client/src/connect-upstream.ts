@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
-import { ErrorCode, LATEST_MODERN_VERSION } from '@switchboard/protocol';
+import { ErrorCode, isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/protocol';
 import type { Dispatcher } from 'undici';
 import { directRequest, UpstreamProtocolError, UpstreamRedirectedError, type DirectSession } from './direct-request';
 import { isLegacyRefusal, isModernRefusal } from './upstream-failure';
@@ -189,15 +189,14 @@ function traceHeaders(params: Record<string, unknown>): { headers?: Record<strin
   return { headers: { traceparent: meta.traceparent, ...(typeof meta.tracestate === 'string' ? { tracestate: meta.tracestate } : {}) } };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const objects = (v: unknown): boolean => Array.isArray(v) && v.every(isObject);
+const objects = (v: unknown): boolean => Array.isArray(v) && v.every(isJsonObject);
 
 /** The shape the SDK's result schemas insist on, checked without building a validator per call. */
 function checkToolResult(r: Record<string, unknown>): Record<string, unknown> {
   if (r.content === undefined) return { ...r, content: [] };
   if (!objects(r.content) || !(r.content as Array<Record<string, unknown>>).every((c) => typeof c.type === 'string')) throw new UpstreamProtocolError('the tools/call result has a malformed content array');
   if (r.isError !== undefined && typeof r.isError !== 'boolean') throw new UpstreamProtocolError('the tools/call result has a non-boolean isError');
-  if (r.structuredContent !== undefined && !isObject(r.structuredContent)) throw new UpstreamProtocolError('the tools/call result has a structuredContent that is not an object');
+  if (r.structuredContent !== undefined && !isJsonObject(r.structuredContent)) throw new UpstreamProtocolError('the tools/call result has a structuredContent that is not an object');
   return r;
 }
 
