@@ -98,6 +98,25 @@ test('an event-stream answer relays progress and answers the server-to-client re
   expect(asked).toEqual(['roots/list']);
 });
 
+test('event streams with CR or CRLF line ends, and a character split between two writes', async () => {
+  const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+  handler = (msg, _req, res) => {
+    const token = (msg.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, message: 'r' } })}\r\r`);
+    res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 2, message: 'rn' } })}\r\n\r\n`);
+    const answer = Buffer.from(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'é' }] } })}\n\n`);
+    const cut = answer.indexOf(Buffer.from('é')) + 1;
+    res.write(answer.subarray(0, cut));
+    res.end(answer.subarray(cut));
+  };
+  await expect(directRequest(session(), 'tools/call', { name: 't', arguments: {} }, opts({ onprogress: (p) => progress.push(p) }))).resolves.toEqual({ content: [{ type: 'text', text: 'é' }] });
+  expect(progress).toEqual([
+    { progress: 1, message: 'r' },
+    { progress: 2, message: 'rn' },
+  ]);
+});
+
 test('a relay the call cannot answer is refused upstream with its JSON-RPC error', async () => {
   handler = (msg, _req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });

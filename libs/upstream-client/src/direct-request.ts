@@ -1,6 +1,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ResponseTooLargeError } from '@switchboard/net-guard';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { Agent, type Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 
@@ -152,7 +153,8 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   private status = 0;
   private chunks: Buffer[] = [];
   private size = 0;
-  private events: EventSplitter | undefined;
+  private events: EventSourceParser | undefined;
+  private readonly decoder = new TextDecoder();
   private started = false;
   private settled = false;
   /** Our answers to the upstream's requests, in order. */
@@ -192,7 +194,13 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     }
     if (type === 'text/event-stream') {
       this.mode = 'events';
-      this.events = new EventSplitter(this.opts.maxBytes, href);
+      // The SDK's own parser (CR, LF and CRLF lines, multi-line data); one event's buffered data
+      // is bounded by `maxBytes` characters, past which the stream is refused.
+      this.events = createParser({
+        onEvent: (event) => this.onEvent(event.data),
+        onError: () => this.stop(new ResponseTooLargeError(this.opts.maxBytes, 'event', href)),
+        maxBufferSize: this.opts.maxBytes,
+      });
       return;
     }
     this.fail(status === 202 ? new UpstreamProtocolError('the upstream accepted the request (HTTP 202) without answering it') : new StreamableHTTPError(-1, `Unexpected content type: ${String(headers['content-type'] ?? '')}`));
@@ -206,10 +214,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
       this.chunks.push(chunk);
     } else if (this.mode === 'events') {
       try {
-        for (const data of this.events!.push(chunk)) {
-          this.onEvent(data);
-          if (this.settled) return;
-        }
+        this.events!.feed(this.decoder.decode(chunk, { stream: true }));
       } catch (err) {
         this.stop(err);
       }
@@ -243,7 +248,10 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   private onEvent(data: string): void {
-    if (data === '') return;
+    // Events after the answer in the same chunk are not wanted.
+    if (this.settled || data === '') return;
+    // An event that arrived whole within one read is not caught by the parser's buffer bound.
+    if (data.length > this.opts.maxBytes) throw new ResponseTooLargeError(this.opts.maxBytes, 'event', this.session.url.href);
     const m = parse(data) as Record<string, unknown> | null;
     if (!m || typeof m !== 'object' || Array.isArray(m)) throw new UpstreamProtocolError('an event of the answer is not a JSON-RPC message');
     if (typeof m.method === 'string') {
@@ -321,8 +329,6 @@ function resultOf(m: Record<string, unknown>): Record<string, unknown> {
   return r as Record<string, unknown>;
 }
 
-const LF = 0x0a;
-
 function progress(params: unknown, id: number, opts: DirectCallOptions): void {
   const p = params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } | null;
   if (!p || p.progressToken !== id || typeof p.progress !== 'number') return;
@@ -340,59 +346,4 @@ async function answerServerRequest(session: DirectSession, m: Record<string, unk
     reply = { jsonrpc: '2.0', id: m.id, error: { code, message: err instanceof Error ? err.message : String(err) } };
   }
   await postAndForget(session, reply, signal);
-}
-
-/**
- * Splits an event stream into its events' `data` (multi-line data joined with `\n`), each
- * event bounded to `maxBytes`; comments and other fields are skipped.
- */
-class EventSplitter {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private data: string[] = [];
-  private eventBytes = 0;
-
-  constructor(
-    private readonly maxBytes: number,
-    private readonly href: string,
-  ) {}
-
-  push(chunk: Buffer): string[] {
-    const out: string[] = [];
-    let start = 0;
-    for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, start)) {
-      this.grow(i - start);
-      const line = this.takeLine(chunk.subarray(start, i));
-      start = i + 1;
-      if (line === '') {
-        if (this.data.length > 0) out.push(this.data.join('\n'));
-        this.data = [];
-        this.eventBytes = 0;
-      } else if (line.startsWith('data:')) {
-        this.data.push(line.charCodeAt(5) === 0x20 ? line.slice(6) : line.slice(5));
-      }
-    }
-    if (start < chunk.length) {
-      this.grow(chunk.length - start);
-      this.pending.push(chunk.subarray(start));
-      this.pendingBytes += chunk.length - start;
-    }
-    return out;
-  }
-
-  private grow(n: number): void {
-    this.eventBytes += n;
-    if (this.eventBytes > this.maxBytes) throw new ResponseTooLargeError(this.maxBytes, 'event', this.href);
-  }
-
-  private takeLine(tail: Buffer): string {
-    let bytes = tail;
-    if (this.pending.length > 0) {
-      bytes = Buffer.concat([...this.pending, tail], this.pendingBytes + tail.length);
-      this.pending = [];
-      this.pendingBytes = 0;
-    }
-    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-    return bytes.toString('utf8', 0, end);
-  }
 }
