@@ -52,9 +52,9 @@ export function printTable(cells) {
     const notes = [c.status];
     if (c.connErrors) notes.push(`${c.connErrors} socket errors`);
     if (c.otherCpuPct > 25) notes.push(`noisy: others used ${fmt(c.otherCpuPct)}% CPU`);
-    if (c.target === 'gateway' && c.workload.startsWith('proxied call')) {
+    if ((c.target === 'gateway' || c.target === 'rawproxy') && c.workload.startsWith('proxied call')) {
       const [g, u] = c.cpuUsPerRequest ?? [];
-      notes.push(`CPU = gateway + upstream (${fmt(g)} + ${fmt(u)} µs per call)`);
+      notes.push(`CPU = ${c.target === 'gateway' ? 'gateway' : 'proxy'} + upstream (${fmt(g)} + ${fmt(u)} µs per call)`);
     }
     if (c.target === 'upstream') notes.push(`${fmt(c.cpuUsPerRequest?.[0])} µs CPU per call`);
     return [
@@ -103,6 +103,9 @@ export function goals(cells) {
   add('tools/list p99 ÷ raw p99', r4, '≤ 2', r4 !== null && r4 <= 2, `${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms`);
   const r5 = ratio(gp?.reqPerSec, up?.reqPerSec);
   add('proxied tools/call ÷ upstream direct, req/s', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `per CPU-s (gateway+upstream vs upstream) ${fmt(ratio(gp?.reqPerServerCpuS, up?.reqPerServerCpuS), 2)}`);
+  const rp = find('rawproxy', 'proxied call');
+  add('proxied: raw proxy (Fastify + undici) ÷ upstream direct, req/s — the limit for any Node proxy here', ratio(rp?.reqPerSec, up?.reqPerSec), '—', null, `${fmt(rp?.reqPerSec)} vs ${fmt(up?.reqPerSec)} req/s`);
+  add('proxied: gateway ÷ raw proxy, req/s', ratio(gp?.reqPerSec, rp?.reqPerSec), '—', null, `gateway ${fmt(gp?.cpuUsPerRequest?.[0])} µs vs raw proxy ${fmt(rp?.cpuUsPerRequest?.[0])} µs CPU per call`);
   const [gatewayUs, upstreamUs] = gp?.cpuUsPerRequest ?? [];
   add('proxied: gateway CPU per call ÷ upstream CPU per call (same core)', ratio(gatewayUs, upstreamUs), '—', null, `${fmt(gatewayUs)} vs ${fmt(upstreamUs)} µs; with both on one core, req/s ÷ direct ≤ upstream ÷ (gateway + upstream)`);
   for (const [id, at] of [['proxied call @1', '1 connection'], ['proxied call', '64 connections']]) {
@@ -112,6 +115,9 @@ export function goals(cells) {
     add(`proxied p50 overhead (ms, at ${at})`, d50, '≤ 0.2', d50 !== null && d50 <= 0.2, `${fmt(g?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms`);
     const d99 = g && u ? g.p99Ms - u.p99Ms : null;
     add(`proxied p99 overhead (ms, at ${at})`, d99, '≤ 1', d99 !== null && d99 <= 1, `${fmt(g?.p99Ms, 2)} vs ${fmt(u?.p99Ms, 2)} ms`);
+    const rp50 = find('rawproxy', id);
+    const r50 = rp50 && u ? rp50.p50Ms - u.p50Ms : null;
+    add(`raw proxy p50 overhead (ms, at ${at}) — the limit`, r50, '—', null, `${fmt(rp50?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms; p99 ${fmt(rp50?.p99Ms, 2)} ms`);
   }
   for (const w of ['tools/list', 'tools/call']) {
     const off = find('gateway', w);

@@ -98,9 +98,9 @@ const WORKLOADS = [
   // Right after tools/list: the bearer ratio compares two cells measured back to back.
   { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
   { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
-  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: true, targets: { gateway: '/t/proxy/mcp', upstream: '/mcp' } },
+  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: true, targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
   // The same call at one connection: no queueing, so p50 / p99 differences are the gateway's own added latency.
-  { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: true, connections: 1, targets: { gateway: '/t/proxy/mcp', upstream: '/mcp' } },
+  { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: true, connections: 1, targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
 ].filter((w) => ONLY_WORKLOADS.length === 0 || ONLY_WORKLOADS.includes(w.id));
 
 /** Semantic check of one preflight response; its bytes then become the expected bytes. */
@@ -230,13 +230,15 @@ async function startAll(ctx) {
     writeFileSync(callFile, await resultOf(ECHO));
     servers.raw = await startServer('raw', [...RAW_ARGS, path.join(HERE, 'raw-server.mjs')], { RAW_LIST_RESULT: listFile, RAW_CALL_RESULT: callFile });
   }
+  // The proxied workload's limit: a bare Fastify + undici forwarder to the same upstream, on the gateway's core.
+  if (servers.upstream && want('rawproxy')) servers.rawproxy = await startServer('rawproxy', [...RAW_ARGS, path.join(HERE, 'raw-proxy.mjs')], { UPSTREAM_URL: `${servers.upstream.baseUrl}/mcp` });
   if (want('sdk1')) servers.sdk1 = await startServer('sdk1', [path.join(HERE, 'sdk-server.mjs')], { FIXTURE });
   if (want('sdk2')) servers.sdk2 = await startServer('sdk2', [path.join(HERE, 'sdk2-server.mjs')], { FIXTURE });
   if (!want('gateway')) servers.gateway.benchOnly = false;
   return servers;
 }
 
-const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 on @mcp/fastify', upstream: 'upstream direct (SDK 1.x)' };
+const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 on @mcp/fastify', rawproxy: 'raw proxy, Fastify + undici', upstream: 'upstream direct (SDK 1.x)' };
 
 async function planCells(servers, ctx) {
   const cells = [];
@@ -259,8 +261,8 @@ async function planCells(servers, ctx) {
         const mismatchFile = path.join(RESULTS_DIR, 'logs', `${slug}.mismatch.txt`);
         rmSync(mismatchFile, { force: true });
         writeLuaScript(script, { body: JSON.stringify(workload.request), headers, expectedFile, mismatchFile });
-        // CPU of the row's server: the gateway plus its upstream for the proxied row.
-        const pids = [server.pid, ...(workload.proxied && targetId === 'gateway' ? [servers.upstream.pid] : [])];
+        // CPU of the row's server: the proxy (gateway or raw proxy) plus its upstream for the proxied rows.
+        const pids = [server.pid, ...(workload.proxied && targetId !== 'upstream' ? [servers.upstream.pid] : [])];
         Object.assign(cell, { url, script, pids, connections: workload.connections ?? CONNECTIONS, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
       } catch (error) {
         cell.status = 'skipped';

@@ -3,7 +3,7 @@
 // JSON responses (`enableJsonResponse`), one server + transport per session kept in a map — the
 // SDK's documented sessionful setup, and the cheapest way the SDK serves repeated calls (no
 // per-request server construction). The gateway reaches it as a `stateful: true` upstream; the
-// "upstream direct" row calls it with a session the bench opens itself.
+// "upstream direct" row calls it with a session the bench opens itself (the raw proxy opens its own).
 //
 // Env: PORT (0 = pick a free one), HOST (default 127.0.0.1).
 // Prints `listening on http://<host>:<port>` when ready; serves GET /healthz for readiness polls.
@@ -14,7 +14,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { benchHttpServer, readBody, serveBench } from './serve.mjs';
 
-/** Bounded: the bench opens two sessions (the gateway's and its own); anything past this is refused. */
+/** Bounded: the bench opens three sessions (the gateway's, the raw proxy's and its own); anything past this is refused. */
 const MAX_SESSIONS = 64;
 const sessions = new Map();
 
