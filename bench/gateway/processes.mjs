@@ -1,6 +1,6 @@
 // bench/gateway: the processes a run starts (servers pinned with taskset, wrk), their CPU from
 // /proc, and stopping them all on exit or a signal. `state.tmpDir` is removed on interruption.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -92,6 +92,12 @@ export async function healthy(baseUrl) {
 }
 
 /** Starts `node <args>` pinned to the server core and waits for its listening line and /healthz. */
+/** Moves a running process (all its threads) to `cpu`. */
+export function pinProcess(pid, cpu) {
+  const r = spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`taskset -a -p -c ${cpu} ${pid} failed: ${(r.stderr || r.stdout || '').trim()}`);
+}
+
 export async function startServer(id, args, env, cpu = settings.serverCpu) {
   const port = await freePort();
   mkdirSync(path.join(settings.resultsDir, 'logs'), { recursive: true });

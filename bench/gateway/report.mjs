@@ -102,19 +102,26 @@ export function goals(cells) {
   const r4 = ratio(gl?.p99Ms, rl?.p99Ms);
   add('tools/list p99 ÷ raw p99', r4, '≤ 2', r4 !== null && r4 <= 2, `${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms`);
   const r5 = ratio(gp?.reqPerSec, up?.reqPerSec);
-  add('proxied tools/call ÷ upstream direct, req/s', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `per CPU-s (gateway+upstream vs upstream) ${fmt(ratio(gp?.reqPerServerCpuS, up?.reqPerServerCpuS), 2)}`);
+  add('proxied tools/call ÷ upstream direct, req/s', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `${fmt(gp?.reqPerSec)} vs ${fmt(up?.reqPerSec)} req/s; upstream beside wrk`);
   const rp = find('rawproxy', 'proxied call');
   add('proxied: raw proxy (Fastify + undici) ÷ upstream direct, req/s — the limit for any Node proxy here', ratio(rp?.reqPerSec, up?.reqPerSec), '—', null, `${fmt(rp?.reqPerSec)} vs ${fmt(up?.reqPerSec)} req/s`);
   add('proxied: gateway ÷ raw proxy, req/s', ratio(gp?.reqPerSec, rp?.reqPerSec), '—', null, `gateway ${fmt(gp?.cpuUsPerRequest?.[0])} µs vs raw proxy ${fmt(rp?.cpuUsPerRequest?.[0])} µs CPU per call`);
   const [gatewayUs, upstreamUs] = gp?.cpuUsPerRequest ?? [];
-  add('proxied: gateway CPU per call ÷ upstream CPU per call (same core)', ratio(gatewayUs, upstreamUs), '—', null, `${fmt(gatewayUs)} vs ${fmt(upstreamUs)} µs; with both on one core, req/s ÷ direct ≤ upstream ÷ (gateway + upstream)`);
+  add('proxied: upstream direct CPU per call ÷ gateway CPU per call (core for core)', ratio(up?.cpuUsPerRequest?.[0], gatewayUs), '—', null, `${fmt(up?.cpuUsPerRequest?.[0])} vs ${fmt(gatewayUs)} µs (upstream ${fmt(upstreamUs)} µs behind the gateway); the gateway's req/s per core over the upstream's`);
+  const gs = find('gateway', 'proxied call (shared core)');
+  const rs = find('rawproxy', 'proxied call (shared core)');
+  const us = find('upstream', 'proxied call (shared core)');
+  add('proxied, shared core: gateway ÷ upstream direct, req/s', ratio(gs?.reqPerSec, us?.reqPerSec), '—', null, `raw proxy ÷ direct ${fmt(ratio(rs?.reqPerSec, us?.reqPerSec), 2)}; bounded by upstream ÷ (proxy + upstream) CPU per call: gateway ${fmt(gs?.cpuUsPerRequest?.[0])} + ${fmt(gs?.cpuUsPerRequest?.[1])} µs, raw proxy ${fmt(rs?.cpuUsPerRequest?.[0])} + ${fmt(rs?.cpuUsPerRequest?.[1])} µs, direct ${fmt(us?.cpuUsPerRequest?.[0])} µs`);
   for (const [id, at] of [['proxied call @1', '1 connection'], ['proxied call', '64 connections']]) {
     const g = find('gateway', id);
     const u = find('upstream', id);
+    // The latency a proxy adds is judged unloaded (one connection). At a fixed 64 connections wrk
+    // keeps 64 calls queued, so latency ≈ 64 ÷ req/s (Little's law): it repeats the throughput ratio.
+    const judged = id === 'proxied call @1';
     const d50 = g && u ? g.p50Ms - u.p50Ms : null;
-    add(`proxied p50 overhead (ms, at ${at})`, d50, '≤ 0.2', d50 !== null && d50 <= 0.2, `${fmt(g?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms`);
+    add(`proxied p50 overhead (ms, at ${at})`, d50, judged ? '≤ 0.2' : '— queueing', judged ? d50 !== null && d50 <= 0.2 : null, `${fmt(g?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms`);
     const d99 = g && u ? g.p99Ms - u.p99Ms : null;
-    add(`proxied p99 overhead (ms, at ${at})`, d99, '≤ 1', d99 !== null && d99 <= 1, `${fmt(g?.p99Ms, 2)} vs ${fmt(u?.p99Ms, 2)} ms`);
+    add(`proxied p99 overhead (ms, at ${at})`, d99, judged ? '≤ 1' : '— queueing', judged ? d99 !== null && d99 <= 1 : null, `${fmt(g?.p99Ms, 2)} vs ${fmt(u?.p99Ms, 2)} ms`);
     const rp50 = find('rawproxy', id);
     const r50 = rp50 && u ? rp50.p50Ms - u.p50Ms : null;
     add(`raw proxy p50 overhead (ms, at ${at}) — the limit`, r50, '—', null, `${fmt(rp50?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms; p99 ${fmt(rp50?.p99Ms, 2)} ms`);

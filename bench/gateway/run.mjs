@@ -10,7 +10,7 @@
 // Env: BENCH_DURATION (s per cell, default 8), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS
 //      (default 64), BENCH_ROUNDS (default 3, medians), BENCH_TARGETS (comma list, default all),
 //      BENCH_WORKLOADS (comma list, default all), BENCH_SERVER_CPU / BENCH_LOADGEN_CPU (cores,
-//      default 1 / 0), BENCH_UPSTREAM_CPU (the proxied upstream's core, default the server core),
+//      default 1 / 0),
 //      BENCH_GATEWAY_ARGS (extra node args for the gateway, e.g. --cpu-prof).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { rssMb } from '../rss.mjs';
 import { fileURLToPath } from 'node:url';
 import { startAuthFixture } from './auth-fixture.mjs';
-import { children, machineBusySeconds, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
+import { children, machineBusySeconds, pinProcess, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
 import { ensureWrk, load, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
 import { fmt, goals, median, printTable, summarize } from './report.mjs';
 
@@ -45,10 +45,12 @@ const CONNECTIONS = Math.round(positiveNumber('BENCH_CONNECTIONS', 64));
 const ROUNDS = Math.round(positiveNumber('BENCH_ROUNDS', 3));
 const SERVER_CPU = process.env.BENCH_SERVER_CPU ?? '1';
 const LOADGEN_CPU = process.env.BENCH_LOADGEN_CPU ?? '0';
-// The proxied workload's upstream: by default on the server core (the gateway and its upstream
-// share it, so the row measures their summed CPU); BENCH_UPSTREAM_CPU=0 puts it beside wrk, as a
-// remote upstream would be, for both the proxied and the direct row.
-const UPSTREAM_CPU = process.env.BENCH_UPSTREAM_CPU ?? SERVER_CPU;
+// Where the proxied workloads' upstream runs, re-pinned before each cell (taskset -p). Called
+// directly it is the server under test, alone on the server core like every other server row.
+// Behind a proxy (gateway or raw proxy) it runs beside wrk, as a remote upstream would (the proxy
+// has the server core to itself); `proxied call, shared core` puts it on the proxy's core instead,
+// so that row's req/s is bounded by upstream ÷ (proxy + upstream) CPU per call.
+const UPSTREAM_CPU = { direct: SERVER_CPU, beside: LOADGEN_CPU, shared: SERVER_CPU };
 const ONLY_TARGETS = list(process.env.BENCH_TARGETS);
 const ONLY_WORKLOADS = list(process.env.BENCH_WORKLOADS);
 const GATEWAY_ARGS = list(process.env.BENCH_GATEWAY_ARGS, ' ');
@@ -98,9 +100,11 @@ const WORKLOADS = [
   // Right after tools/list: the bearer ratio compares two cells measured back to back.
   { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
   { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
-  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: true, targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
+  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: 'beside', targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
   // The same call at one connection: no queueing, so p50 / p99 differences are the gateway's own added latency.
-  { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: true, connections: 1, targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
+  { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: 'beside', connections: 1, targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
+  // The upstream on the proxy's core: the two processes' summed CPU per call is what is measured.
+  { id: 'proxied call (shared core)', request: ECHO, kind: 'echo', proxied: 'shared', targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
 ].filter((w) => ONLY_WORKLOADS.length === 0 || ONLY_WORKLOADS.includes(w.id));
 
 /** Semantic check of one preflight response; its bytes then become the expected bytes. */
@@ -184,7 +188,7 @@ async function startAll(ctx) {
   const servers = {};
   const want = (id) => ONLY_TARGETS.length === 0 || ONLY_TARGETS.includes(id);
   const needUpstream = WORKLOADS.some((w) => w.proxied);
-  if (needUpstream) servers.upstream = await startServer('upstream', [path.join(HERE, 'upstream-server.mjs')], {}, UPSTREAM_CPU);
+  if (needUpstream) servers.upstream = await startServer('upstream', [path.join(HERE, 'upstream-server.mjs')], {}, UPSTREAM_CPU.direct);
   if (!existsSync(GATEWAY_MAIN)) throw new Error(`${path.relative(ROOT, GATEWAY_MAIN)} not found (run npm run build)`);
   const auth = await startAuthFixture({ tenant: AUTH_TENANT, audience: `${GATEWAY_PUBLIC_URL}/t/${AUTH_TENANT}/mcp` });
   ctx.bearer = auth.token;
@@ -263,7 +267,8 @@ async function planCells(servers, ctx) {
         writeLuaScript(script, { body: JSON.stringify(workload.request), headers, expectedFile, mismatchFile });
         // CPU of the row's server: the proxy (gateway or raw proxy) plus its upstream for the proxied rows.
         const pids = [server.pid, ...(workload.proxied && targetId !== 'upstream' ? [servers.upstream.pid] : [])];
-        Object.assign(cell, { url, script, pids, connections: workload.connections ?? CONNECTIONS, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
+        const upstreamCpu = workload.proxied ? UPSTREAM_CPU[targetId === 'upstream' ? 'direct' : workload.proxied] : undefined;
+        Object.assign(cell, { url, script, pids, upstreamCpu, upstreamPid: servers.upstream?.pid, connections: workload.connections ?? CONNECTIONS, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
       } catch (error) {
         cell.status = 'skipped';
         cell.reason = `preflight: ${error.message.split('\n')[0]}`;
@@ -281,6 +286,7 @@ async function planCells(servers, ctx) {
 const DRAIN_MS = 1000;
 
 async function measure(cell) {
+  if (cell.upstreamCpu !== undefined) pinProcess(cell.upstreamPid, cell.upstreamCpu);
   if (WARMUP_S > 0) {
     const warm = await runWrk(cell.url, cell.script, WARMUP_S, cell.connections);
     cell.warmupMismatches = (cell.warmupMismatches ?? 0) + warm.mismatches;
@@ -376,7 +382,7 @@ async function main() {
     },
   };
   console.log(
-    `bench/gateway: wrk -t1 -c${CONNECTIONS} on cpu ${LOADGEN_CPU}, servers on cpu ${SERVER_CPU}${UPSTREAM_CPU !== SERVER_CPU ? ` (upstream on cpu ${UPSTREAM_CPU})` : ''}; ${WARMUP_S}s warm-up + ${DURATION_S}s per cell, ` +
+    `bench/gateway: wrk -t1 -c${CONNECTIONS} on cpu ${LOADGEN_CPU}, servers on cpu ${SERVER_CPU} (a proxied upstream on cpu ${UPSTREAM_CPU.beside} behind a proxy, ${UPSTREAM_CPU.shared} in the shared-core row); ${WARMUP_S}s warm-up + ${DURATION_S}s per cell, ` +
       `${ROUNDS} interleaved round(s), medians; node ${meta.node}, ${meta.cpus} CPU(s); load average at start ${meta.loadAvgAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
   state.tmpDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
