@@ -197,6 +197,10 @@ async function startAll(ctx) {
   const gatewayEnv = {
     // The gateway's documented memory settings (docs/operations.md, "Gateway memory"), as npm start runs it.
     MALLOC_ARENA_MAX: '2',
+    // The proxy tenant's upstream takes as many calls at once as wrk keeps open (as bench/chain
+    // does): the per-upstream bulkhead (default 32 per replica, a protective cap the operator sets)
+    // would otherwise hold half the calls in the gateway's queue, a policy, not the proxy's cost.
+    UPSTREAM_MAX_CONCURRENCY: String(CONNECTIONS),
     NODE_OPTIONS: '--max-semi-space-size=16',
     TENANTS_FILE: tenantsFile,
     CATALOG_SOURCES: 'file',
