@@ -91,13 +91,13 @@ export async function healthy(baseUrl) {
   }
 }
 
-/** Starts `node <args>` pinned to the server core and waits for its listening line and /healthz. */
 /** Moves a running process (all its threads) to `cpu`. */
 export function pinProcess(pid, cpu) {
   const r = spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`taskset -a -p -c ${cpu} ${pid} failed: ${(r.stderr || r.stdout || '').trim()}`);
 }
 
+/** Starts `node <args>` pinned to the server core and waits for its listening line and /healthz. */
 export async function startServer(id, args, env, cpu = settings.serverCpu) {
   const port = await freePort();
   mkdirSync(path.join(settings.resultsDir, 'logs'), { recursive: true });

@@ -10,8 +10,7 @@
 // Env: BENCH_DURATION (s per cell, default 8), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS
 //      (default 64), BENCH_ROUNDS (default 3, medians), BENCH_TARGETS (comma list, default all),
 //      BENCH_WORKLOADS (comma list, default all), BENCH_SERVER_CPU / BENCH_LOADGEN_CPU (cores,
-//      default 1 / 0),
-//      BENCH_GATEWAY_ARGS (extra node args for the gateway, e.g. --cpu-prof).
+//      default 1 / 0), BENCH_GATEWAY_ARGS (extra node args for the gateway, e.g. --cpu-prof).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -48,7 +47,7 @@ const LOADGEN_CPU = process.env.BENCH_LOADGEN_CPU ?? '0';
 // Where the proxied workloads' upstream runs, re-pinned before each cell (taskset -p). Called
 // directly it is the server under test, alone on the server core like every other server row.
 // Behind a proxy (gateway or raw proxy) it runs beside wrk, as a remote upstream would (the proxy
-// has the server core to itself); `proxied call, shared core` puts it on the proxy's core instead,
+// has the server core to itself); `proxied call (shared core)` puts it on the proxy's core instead,
 // so that row's req/s is bounded by upstream ÷ (proxy + upstream) CPU per call.
 const UPSTREAM_CPU = { direct: SERVER_CPU, beside: LOADGEN_CPU, shared: SERVER_CPU };
 const ONLY_TARGETS = list(process.env.BENCH_TARGETS);
@@ -239,7 +238,10 @@ async function startAll(ctx) {
     servers.raw = await startServer('raw', [...RAW_ARGS, path.join(HERE, 'raw-server.mjs')], { RAW_LIST_RESULT: listFile, RAW_CALL_RESULT: callFile });
   }
   // The proxied workload's limit: a bare Fastify + undici forwarder to the same upstream, on the gateway's core.
-  if (servers.upstream && want('rawproxy')) servers.rawproxy = await startServer('rawproxy', [...RAW_ARGS, path.join(HERE, 'raw-proxy.mjs')], { UPSTREAM_URL: `${servers.upstream.baseUrl}/mcp` });
+  if (servers.upstream && want('rawproxy')) {
+    const upstreamUrl = `${servers.upstream.baseUrl}/mcp`;
+    servers.rawproxy = await startServer('rawproxy', [...RAW_ARGS, path.join(HERE, 'raw-proxy.mjs')], { UPSTREAM_URL: upstreamUrl, UPSTREAM_HEADERS: JSON.stringify(await openSession(upstreamUrl)) });
+  }
   if (want('sdk1')) servers.sdk1 = await startServer('sdk1', [path.join(HERE, 'sdk-server.mjs')], { FIXTURE });
   if (want('sdk2')) servers.sdk2 = await startServer('sdk2', [path.join(HERE, 'sdk2-server.mjs')], { FIXTURE });
   if (!want('gateway')) servers.gateway.benchOnly = false;
