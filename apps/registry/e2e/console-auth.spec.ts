@@ -1,6 +1,7 @@
 // Console admins and sign-in through the platform's OAuth issuer (BFF), against a real registry
 // process (Postgres, Redis) and a small local authorization server implementing the platform
 // issuer's contract (e2e/support/fake-platform-issuer.ts; the real one lives in apps/auth).
+import { tamper } from '@switchboard/testing';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 import { startFakePlatformIssuer, type FakePlatformIssuer } from './support/fake-platform-issuer';
 
@@ -267,7 +268,7 @@ describe('console admins and platform OAuth sign-in (BFF)', () => {
         expect(res.status).toBe(403);
         expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: 'FORBIDDEN', message: 'x-switchboard-console header required for cookie sessions' });
       }
-      const tampered = cookie.slice(0, -3) + (cookie.endsWith('AAA') ? 'BBB' : 'AAA');
+      const tampered = tamper(cookie, -8);
       expect((await asSession(tampered, 'GET', '/v1/session')).status).toBe(401);
       // The login cookie is sealed for another purpose and never opens as a session.
       const start = await get('/console/login');

@@ -6,6 +6,7 @@ export { approve, authorizeUrl, decodeJwt, obtainTokens, pkcePair, register, reg
 export { listenLoopback, readJsonBody, type LoopbackServer } from './loopback-server';
 export { HangingCalls, serveStateless } from './sdk-upstream';
 export { pollUntil } from './poll-until';
+export { tamper } from './tamper';
 export { TestUpstream, type SeenRequest, type UpstreamOptions } from './test-upstream';
 export { sseEvents, sseMessages, type SseEvent } from './sse-events';
 export {

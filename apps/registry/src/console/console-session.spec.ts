@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '@switchboard/secret-box';
+import { tamper } from '@switchboard/testing';
 import { ConsoleSessions, SESSION_SECONDS } from './console-session';
 
 describe('ConsoleSessions', () => {
@@ -24,8 +25,8 @@ describe('ConsoleSessions', () => {
     expect(sessions.openLogin(login)).toMatchObject({ state: 's', verifier: 'v', returnTo: '#/tools' });
     const { value } = sessions.sealSession({ tid: 'acme', username: 'ada', name: null });
     expect(sessions.openLogin(value)).toBeUndefined();
-    const flipped = value.slice(0, -2) + (value.endsWith('A') ? 'B' : 'A') + value.slice(-1);
-    expect(sessions.openSession(flipped)).toBeUndefined();
+    // A byte inside the sealed blob (its last character may carry only padding bits).
+    expect(sessions.openSession(tamper(value, -8))).toBeUndefined();
     const other = new ConsoleSessions(new SecretBox(randomBytes(32)), () => now);
     expect(other.openSession(value)).toBeUndefined();
     expect(sessions.openSession(undefined)).toBeUndefined();
