@@ -30,6 +30,24 @@ function newServer() {
 
 const readJson = async (req) => JSON.parse((await readBody(req)).toString('utf8'));
 
+/**
+ * SDK 1.x (through 1.32) leaks one `_streamMapping` entry per POST in JSON-response mode: `send()`
+ * resolves the pending response but never runs the mapping's cleanup (typescript-sdk#2559; the
+ * fix, #2747, is not released). On this long-lived session that is ~12 KB per call — 3 GB of
+ * heap by the end of a run, whose GC pauses then set every proxied row's p99. Until the SDK
+ * ships the fix, the entry is released the moment its response is resolved, as #2747 does.
+ */
+function releaseJsonStreams(transport) {
+  const map = (transport._webStandardTransport ?? transport)._streamMapping;
+  if (!(map instanceof Map)) throw new Error('SDK internals changed: re-check typescript-sdk#2559 before removing this workaround');
+  const set = map.set.bind(map);
+  map.set = (id, stream) => {
+    const resolve = stream?.resolveJson;
+    if (resolve) stream.resolveJson = (response) => (map.delete(id), resolve(response));
+    return set(id, stream);
+  };
+}
+
 const httpServer = benchHttpServer(async (req, res) => {
   const sessionId = req.headers['mcp-session-id'];
   const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
@@ -53,6 +71,7 @@ const httpServer = benchHttpServer(async (req, res) => {
     enableJsonResponse: true,
     onsessioninitialized: (id) => sessions.set(id, transport),
   });
+  releaseJsonStreams(transport);
   transport.onclose = () => {
     if (transport.sessionId) sessions.delete(transport.sessionId);
   };
