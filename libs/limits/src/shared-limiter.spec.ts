@@ -67,6 +67,97 @@ describe('SharedLimiter on Redis', () => {
   });
 });
 
+describe('SharedLimiter with token leases', () => {
+  it('a hot rule set takes several units per round trip, and two replicas still accept exactly the budget', async () => {
+    const one = new SharedLimiter({ redis: a, prefix, leases: {} });
+    const two = new SharedLimiter({ redis: b, prefix, leases: {} });
+    const calls = [jest.spyOn(a, 'evalsha'), jest.spyOn(b, 'evalsha')];
+    // No refill during the test (one unit per 100 s); burst 200 ⇒ leases of up to 20.
+    const rules = [rate('leased', 0.01, 200, 'tenant')];
+    let accepted = 0;
+    let refused = 0;
+    for (let i = 0; i < 150; i++) {
+      for (const limiter of [one, two]) {
+        if ((await limiter.check(rules)).allowed) accepted++;
+        else refused++;
+      }
+    }
+    const roundTrips = calls.reduce((n, c) => n + c.mock.calls.length, 0);
+    calls.forEach((c) => c.mockRestore());
+    // Both kept asking after the budget ran out, so every leased unit was spent: exactly 200.
+    expect(accepted).toBe(200);
+    // Each refusal is one round trip (nothing to lease); the 200 accepted took far fewer than 200.
+    expect(roundTrips - refused).toBeLessThan(40);
+    expect(await one.check(rules)).toMatchObject({ allowed: false, mode: 'shared', rule: { id: 'tenant' } });
+  });
+
+  it('concurrent requests of one rule set share a fetch and never pass the burst', async () => {
+    const limiter = new SharedLimiter({ redis: a, prefix, leases: {} });
+    const spy = jest.spyOn(a, 'evalsha');
+    const rules = [rate('concurrent', 0.01, 100)];
+    const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.check(rules)));
+    const roundTrips = spy.mock.calls.length;
+    spy.mockRestore();
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(100);
+    expect(roundTrips).toBeLessThan(100);
+  });
+
+  it('keeps small limits exact: a burst below 10 is never leased', async () => {
+    const limiter = new SharedLimiter({ redis: a, prefix, leases: {} });
+    const spy = jest.spyOn(a, 'evalsha');
+    const rules = [rate('small', 0.01, 9)];
+    for (let i = 0; i < 12; i++) await limiter.check(rules);
+    const roundTrips = spy.mock.calls.length;
+    spy.mockRestore();
+    expect(roundTrips).toBe(12);
+    expect(limiter.leaseCount).toBe(0);
+  });
+
+  it('a refused rule of the set spends none of the others, with leases too', async () => {
+    const limiter = new SharedLimiter({ redis: a, prefix, leases: {} });
+    const tenant = rate('lease-tenant', 0.01, 1000, 'tenant');
+    const tool = rate('lease-tool', 0.01, 20);
+    let accepted = 0;
+    for (let i = 0; i < 40; i++) if ((await limiter.check([tenant, tool])).allowed) accepted++;
+    expect(accepted).toBe(20);
+    await limiter.close();
+    // The tenant bucket paid for exactly the 20 accepted: 980 of 1000 are left.
+    const other = new SharedLimiter({ redis: b, prefix });
+    let left = 0;
+    for (let i = 0; i < 1000 && (await other.check([tenant])).allowed; i++) left++;
+    expect(left).toBe(980);
+  });
+
+  it('gives back what an expired lease did not spend (quota counts only accepted calls)', async () => {
+    let now = 1_000_000;
+    const limiter = new SharedLimiter({ redis: a, prefix, leases: { ttlMs: 1_000, now: () => now } });
+    const quota: LimitRule = { kind: 'quota', id: 'daily', key: 'rl:{t}:lease-day', limit: 10_000, resetAtMs: Date.now() + 3_600_000 };
+    for (let i = 0; i < 8; i++) expect((await limiter.check([quota])).allowed).toBe(true);
+    // Leases of 1, 2, 4 and 8 for 8 calls: Redis counts 15 while 7 are held here.
+    expect(Number(await a.get(`${prefix}rl:{t}:lease-day`))).toBe(15);
+    now += 1_001;
+    // Expired: its 7 go back and the next lease is half as big (4: 1 spent, 3 held).
+    expect((await limiter.check([quota])).allowed).toBe(true);
+    await limiter.close();
+    const deadline = Date.now() + 5_000;
+    let count = Number(await a.get(`${prefix}rl:{t}:lease-day`));
+    while (count !== 9 && Date.now() < deadline) count = Number(await a.get(`${prefix}rl:{t}:lease-day`));
+    expect(count).toBe(9);
+    expect(await a.pttl(`${prefix}rl:{t}:lease-day`)).toBeGreaterThan(3_500_000);
+  });
+
+  it('gives back unspent rate units: another replica can take them', async () => {
+    const leased = new SharedLimiter({ redis: a, prefix, leases: {} });
+    const rules = [rate('refund-rate', 0.01, 100)];
+    for (let i = 0; i < 4; i++) expect((await leased.check(rules)).allowed).toBe(true);
+    await leased.close();
+    const other = new SharedLimiter({ redis: b, prefix });
+    let accepted = 0;
+    for (let i = 0; i < 120 && (await other.check(rules)).allowed; i++) accepted++;
+    expect(accepted).toBe(96);
+  });
+});
+
 describe('SharedLimiter without Redis', () => {
   it('falls back to the per-replica limiter (never unlimited), tells once, and keeps the same limits', async () => {
     const closed = await new Promise<number>((resolve) => {

@@ -148,6 +148,13 @@ const schema = z.object({
   /** While Redis is down each replica enforces the limits divided by this (set it to the replica count). */
   LIMITS_FALLBACK_DIVISOR: z.coerce.number().int().min(1).max(1_000).default(1),
   /**
+   * Largest token lease a replica takes from a hot rule set per Redis round trip, as a share of
+   * the set's smallest burst (a tenant's 2,000 ⇒ up to 200 units; below a burst of 10, never
+   * leased); 0 turns leases off (one round trip per request). Redis grants only units that
+   * exist, so replicas together never pass a limit; a lease unspent for a second is given back.
+   */
+  LIMITS_LEASE_SHARE: z.coerce.number().min(0).max(0.5).default(0.1),
+  /**
    * Proxies in front of the gateway whose `X-Forwarded-For` entries are believed (the client
    * address keys anonymous callers' limits): unset/`false` none, a hop count, or proxy
    * addresses/CIDRs. `true` is refused (a client could choose its own key).

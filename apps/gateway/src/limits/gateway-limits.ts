@@ -55,6 +55,7 @@ export class GatewayLimits {
       redis: this.redis,
       prefix: config.LIMITS_KEY_PREFIX ?? config.REDIS_NAMESPACE,
       fallback: new MemoryLimiter({ divisor: config.LIMITS_FALLBACK_DIVISOR }),
+      leases: config.LIMITS_LEASE_SHARE > 0 ? { rateShare: config.LIMITS_LEASE_SHARE, quotaShare: config.LIMITS_LEASE_SHARE / 10 } : undefined,
       onModeChange: (mode, cause) => this.modeChanged(mode, cause),
     });
     if (!this.redis) this.fallbackGauge = 1;
@@ -105,6 +106,7 @@ export class GatewayLimits {
   }
 
   async close(): Promise<void> {
+    await this.limiter?.close();
     this.redis?.disconnect();
   }
 
