@@ -220,6 +220,7 @@ async function startAll(ctx) {
       LIMITS_ENABLED: 'true',
       USAGE_ENABLED: 'true',
       ...Object.fromEntries(['TENANT_RPS', 'TENANT_BURST', 'SUBJECT_RPS', 'SUBJECT_BURST', 'MAX_TENANT_RPS', 'MAX_TENANT_BURST', 'MAX_SUBJECT_RPS', 'MAX_SUBJECT_BURST'].map((k) => [`LIMITS_${k}`, '1000000'])),
+      ...JSON.parse(process.env.BENCH_LIMITED_ENV ?? '{}'),
     });
   }
   // Capture the gateway's result bytes for the raw row.
