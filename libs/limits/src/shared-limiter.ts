@@ -38,7 +38,6 @@ interface Lease {
   rules: readonly LimitRule[];
   remaining: number;
   size: number;
-  cap: number;
   expiresAt: number;
   /** The fetch under way: requests of the same rule set wait for it instead of asking Redis too. */
   pending?: Promise<LimitDecision | undefined>;
@@ -66,7 +65,7 @@ export class SharedLimiter {
   private readonly fallback: MemoryLimiter;
   private current: LimiterMode;
   private readonly leases = new Map<string, Lease>();
-  private readonly lease: Required<Omit<LeaseOptions, 'now'>> & { now: () => number } | undefined;
+  private readonly leaseOptions: (Required<Omit<LeaseOptions, 'now'>> & { now: () => number }) | undefined;
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SharedLimiterOptions) {
@@ -74,7 +73,7 @@ export class SharedLimiter {
     this.fallback = options.fallback ?? new MemoryLimiter();
     this.current = options.redis ? 'shared' : 'local';
     const l = options.leases;
-    this.lease = l
+    this.leaseOptions = l
       ? { rateShare: l.rateShare ?? 0.1, quotaShare: l.quotaShare ?? 0.01, ttlMs: l.ttlMs ?? 1_000, maxLeases: l.maxLeases ?? 10_000, now: l.now ?? Date.now }
       : undefined;
   }
@@ -111,11 +110,14 @@ export class SharedLimiter {
   /** Checks (and, when every rule passes, consumes) the rules of one request. */
   async check(rules: readonly LimitRule[]): Promise<LimitDecision> {
     if (rules.length === 0) return { allowed: true, mode: this.current };
-    if (!this.lease) return this.checkShared(rules, 1).then((r) => r.decision);
+    const opts = this.leaseOptions;
+    // Unleased (off, or a burst / quota too small to share): one round trip, no lease bookkeeping.
+    const cap = opts ? leaseCap(rules, opts.rateShare, opts.quotaShare) : 1;
+    if (!opts || cap <= 1) return this.checkShared(rules, 1).then((r) => r.decision);
     const id = leaseId(rules);
     for (;;) {
       const lease = this.leases.get(id);
-      if (lease && lease.remaining > 0 && this.lease.now() < lease.expiresAt) {
+      if (lease && lease.remaining > 0 && opts.now() < lease.expiresAt) {
         lease.remaining--;
         return { allowed: true, mode: 'shared' };
       }
@@ -126,7 +128,7 @@ export class SharedLimiter {
         if (refused) return refused;
         continue;
       }
-      return this.fetchLease(id, rules, lease);
+      return this.fetchLease(id, rules, cap, lease);
     }
   }
 
@@ -139,15 +141,15 @@ export class SharedLimiter {
     await Promise.all(held.map((l) => this.refund(l)));
   }
 
-  private async fetchLease(id: string, rules: readonly LimitRule[], previous: Lease | undefined): Promise<LimitDecision> {
-    const opts = this.lease!;
+  private async fetchLease(id: string, rules: readonly LimitRule[], cap: number, previous: Lease | undefined): Promise<LimitDecision> {
+    const opts = this.leaseOptions!;
     const now = opts.now();
     let lease = previous;
     if (!lease) {
       if (this.leases.size >= opts.maxLeases) this.sweep(now);
-      lease = { rules, remaining: 0, size: 1, cap: leaseCap(rules, opts.rateShare, opts.quotaShare), expiresAt: 0 };
-      if (lease.cap > 1 && this.leases.size < opts.maxLeases) this.leases.set(id, lease);
-      else return this.checkShared(rules, 1).then((r) => r.decision);
+      if (this.leases.size >= opts.maxLeases) return this.checkShared(rules, 1).then((r) => r.decision);
+      lease = { rules, remaining: 0, size: 1, expiresAt: 0 };
+      this.leases.set(id, lease);
     } else if (now >= lease.expiresAt) {
       // Expired: what is left goes back, and the next lease is half as big.
       if (lease.remaining > 0) {
@@ -157,7 +159,7 @@ export class SharedLimiter {
       lease.remaining = 0;
     } else {
       // Spent before it expired: this rule set is hot, ask for twice as much.
-      lease.size = Math.min(lease.cap, lease.size * 2);
+      lease.size = Math.min(cap, lease.size * 2);
     }
     const own = lease;
     let settle!: (refused: LimitDecision | undefined) => void;
@@ -220,8 +222,9 @@ export class SharedLimiter {
   }
 
   private startSweeper(): void {
-    if (this.sweeper || !this.lease) return;
-    this.sweeper = setInterval(() => this.sweep(this.lease!.now()), this.lease.ttlMs);
+    const opts = this.leaseOptions;
+    if (this.sweeper || !opts) return;
+    this.sweeper = setInterval(() => this.sweep(opts.now()), opts.ttlMs);
     this.sweeper.unref();
   }
 
