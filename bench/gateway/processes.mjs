@@ -71,11 +71,16 @@ export function processCpuSeconds(pid) {
 }
 
 
-/** Machine-wide busy CPU seconds (user + nice + system + steal, all cores) from /proc/stat. */
-export function machineBusySeconds() {
+/**
+ * Machine-wide CPU seconds (all cores) from /proc/stat: `busy` = user + nice + system + steal;
+ * `steal` = time a vCPU was ready but the hypervisor ran other guests (a VM's noise no process
+ * here causes, and not in any process's utime/stime).
+ */
+export function machineCpuSeconds() {
   try {
     const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return (cpu[0] + cpu[1] + cpu[2] + (cpu[7] ?? 0)) / 100;
+    const steal = (cpu[7] ?? 0) / 100;
+    return { busy: (cpu[0] + cpu[1] + cpu[2]) / 100 + steal, steal };
   } catch {
     return null;
   }

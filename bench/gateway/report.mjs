@@ -24,6 +24,7 @@ export function summarize(cell) {
     serverCpuPct: med('serverCpuPct'),
     reqPerServerCpuS: med('reqPerServerCpuS'),
     otherCpuPct: med('otherCpuPct'),
+    stealCpuPct: med('stealCpuPct'),
     rssAfterMb: Math.max(...cell.rounds.map((r) => r.rssAfterMb ?? 0)),
     cpuUsPerRequest: (cell.rounds[0]?.cpuUsPerRequest ?? []).map((_, i) => median(cell.rounds.map((r) => r.cpuUsPerRequest?.[i]))),
   });
@@ -52,6 +53,7 @@ export function printTable(cells) {
     const notes = [c.status];
     if (c.connErrors) notes.push(`${c.connErrors} socket errors`);
     if (c.otherCpuPct > 25) notes.push(`noisy: others used ${fmt(c.otherCpuPct)}% CPU`);
+    if (c.stealCpuPct > 10) notes.push(`hypervisor steal ${fmt(c.stealCpuPct)}%`);
     if ((c.target === 'gateway' || c.target === 'rawproxy') && c.workload.startsWith('proxied call')) {
       const [g, u] = c.cpuUsPerRequest ?? [];
       notes.push(`CPU = ${c.target === 'gateway' ? 'gateway' : 'proxy'} + upstream (${fmt(g)} + ${fmt(u)} µs per call)`);

@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { rssMb } from '../rss.mjs';
 import { fileURLToPath } from 'node:url';
 import { startAuthFixture } from './auth-fixture.mjs';
-import { children, machineBusySeconds, pinProcess, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
+import { children, machineCpuSeconds, pinProcess, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
 import { ensureWrk, load, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
 import { fmt, goals, median, printTable, summarize } from './report.mjs';
 
@@ -300,12 +300,12 @@ async function measure(cell) {
     await sleep(DRAIN_MS);
   }
   const cpu0 = cell.pids.map(processCpuSeconds);
-  const machine0 = machineBusySeconds();
+  const machine0 = machineCpuSeconds();
   const t0 = process.hrtime.bigint();
   const r = await runWrk(cell.url, cell.script, DURATION_S, cell.connections);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu1 = cell.pids.map(processCpuSeconds);
-  const machine1 = machineBusySeconds();
+  const machine1 = machineCpuSeconds();
   const serverCpuS = cpu1.reduce((acc, v, i) => acc + (v ?? NaN) - (cpu0[i] ?? NaN), 0);
   const wrkSeconds = r.durationUs / 1e6;
   const serverCpuPct = (100 * serverCpuS) / seconds;
@@ -323,7 +323,9 @@ async function measure(cell) {
     // Per process (the proxied row: gateway, then upstream): CPU µs per response.
     cpuUsPerRequest: cpu1.map((v, i) => (r.requests > 0 && v !== null && cpu0[i] !== null ? (1e6 * (v - cpu0[i])) / r.requests : null)),
     // Everything else on the machine meanwhile (other sessions): the noise indicator.
-    otherCpuPct: machine0 !== null && machine1 !== null ? Math.max(0, (100 * (machine1 - machine0 - r.wrkCpuS)) / seconds - serverCpuPct) : null,
+    otherCpuPct: machine0 !== null && machine1 !== null ? Math.max(0, (100 * (machine1.busy - machine0.busy - r.wrkCpuS)) / seconds - serverCpuPct) : null,
+    // The part of that the hypervisor took for other guests (100% = one core).
+    stealCpuPct: machine0 !== null && machine1 !== null ? (100 * (machine1.steal - machine0.steal)) / seconds : null,
     rssAfterMb: rssMb(cell.mainPid),
   };
 }
@@ -420,10 +422,11 @@ async function main() {
   printTable(cells);
   const goalList = goals(cells);
   const others = median(cells.flatMap((c) => (c.rounds ?? []).map((r) => r.otherCpuPct)));
+  const steal = median(cells.flatMap((c) => (c.rounds ?? []).map((r) => r.stealCpuPct)));
   console.log(
     [
       '',
-      `Machine load: load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end; other processes used a median ${fmt(others)}% CPU during the cells`,
+      `Machine load: load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end; other processes used a median ${fmt(others)}% CPU during the cells; hypervisor steal (CPU the host gave other guests) a median ${fmt(steal)}%`,
       `(100% = one core, of ${meta.cpus}). Absolute numbers move with that; ratios measured side by side in this run are what count.`,
       'checked = responses compared byte for byte with the preflight response (a row with any mismatch, socket error or',
       'timeout is FAILED; the first mismatching body is in results/logs/*.mismatch.txt). req/CPU-s = responses per CPU-second',
