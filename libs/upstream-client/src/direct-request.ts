@@ -102,10 +102,23 @@ function requestHeaders(session: DirectSession, extra: Record<string, string> | 
  * readable or per-request abort-listener wrapper (half the client CPU of `request()` here).
  */
 function dispatch(session: DirectSession, message: object, handler: Dispatcher.DispatchHandler, extra?: Record<string, string>): void {
-  session.dispatcher.dispatch(
-    { origin: session.url.origin, path: session.url.pathname + session.url.search, method: 'POST', headers: requestHeaders(session, extra), body: JSON.stringify(message) },
-    handler,
-  );
+  const { origin, path } = targetOf(session.url);
+  session.dispatcher.dispatch({ origin, path, method: 'POST', headers: requestHeaders(session, extra), body: JSON.stringify(message) }, handler);
+}
+
+/**
+ * A session URL's origin and path, read once (a session's URL is never changed): URL getters build
+ * a fresh string on every read, which undici's per-origin client lookup then hashes again.
+ */
+const targets = new WeakMap<URL, { origin: string; path: string }>();
+
+function targetOf(url: URL): { origin: string; path: string } {
+  let target = targets.get(url);
+  if (target === undefined) {
+    target = { origin: url.origin, path: url.pathname + url.search };
+    targets.set(url, target);
+  }
+  return target;
 }
 
 /** A POST whose answer is not read (a notification, our answer to the upstream's request): settles when it is done. */
@@ -179,7 +192,6 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>): void {
     this.started = true;
     this.status = status;
-    const href = this.session.url.href;
     if (status >= 300 && status < 400) return this.stop(new UpstreamRedirectedError(`the upstream redirected the call (HTTP ${status})`));
     if (status < 200 || status >= 300) {
       this.mode = 'error';
@@ -188,7 +200,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     const type = String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type === 'application/json') {
       const declared = Number(headers['content-length']);
-      if (Number.isFinite(declared) && declared > this.opts.maxBytes) return this.stop(new ResponseTooLargeError(this.opts.maxBytes, 'response', href));
+      if (Number.isFinite(declared) && declared > this.opts.maxBytes) return this.stop(new ResponseTooLargeError(this.opts.maxBytes, 'response', this.session.url.href));
       this.mode = 'json';
       return;
     }
@@ -196,6 +208,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
       this.mode = 'events';
       // The SDK's own parser (CR, LF and CRLF lines, multi-line data); one event's buffered data
       // is bounded by `maxBytes` characters, past which the stream is refused.
+      const href = this.session.url.href;
       this.events = createParser({
         onEvent: (event) => this.onEvent(event.data),
         onError: () => this.stop(new ResponseTooLargeError(this.opts.maxBytes, 'event', href)),
