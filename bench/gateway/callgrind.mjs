@@ -90,7 +90,7 @@ const control = (...args) => execFileSync('callgrind_control', args, { env: { ..
 /** One measured run of `target`: { perCall, file, pid }. */
 async function run(target, upstreamUrl) {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const valgrind = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${OUT}/${target}.%p.out`, process.execPath, '--perf-basic-prof'];
+  const valgrind = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${OUT}/${target}.%p.out`, process.execPath, '--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${OUT}/v8.log`];
   let child;
   let url;
   let mcpPath;
