@@ -11,10 +11,12 @@
 // compiler and GC workers). With --top N, the N functions with the most exclusive instructions
 // per call, JIT addresses resolved through /tmp/perf-<pid>.map. Every answer is checked.
 // Needs valgrind (Debian package; on every machine here). Outputs: bench/gateway/results/callgrind/.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { settings, startServer } from './processes.mjs';
+import { openSession, requestHeaders } from './wrk.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
@@ -30,104 +32,54 @@ const RUNS = flag('runs', 3);
 const TOP = flag('top', 0);
 const targets = argv.length > 0 ? argv : ['gateway', 'rawproxy'];
 for (const t of targets) if (t !== 'gateway' && t !== 'rawproxy') throw new Error(`unknown target ${t} (gateway, rawproxy)`);
-// valgrind names its control pipes after $HOST; callgrind_control must see the same value.
-const HOST = '127.0.0.1';
-const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-const ECHO = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
-
-function spawnLogged(cmd, args, env) {
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  const keep = (c) => (log = (log + c).slice(-4000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  child.log = () => log;
-  return child;
-}
-
-function listening(child) {
-  return new Promise((resolve, reject) => {
-    const poll = setInterval(() => {
-      const m = child.log().match(/listening on (http:\/\/[0-9.:]+)/);
-      if (m) {
-        clearInterval(poll);
-        resolve(m[1]);
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      reject(new Error(`exited ${code}: ${child.log()}`));
-    });
-  });
-}
-
-async function ready(url, child) {
-  const deadline = Date.now() + 600_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${child.log()}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`not ready in 10 min: ${child.log()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function post(url, headers, body) {
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: res.status, sessionId: res.headers.get('mcp-session-id'), text: await res.text() };
-}
+// Boot under callgrind takes tens of seconds; logs go to results/callgrind/logs.
+Object.assign(settings, { root: ROOT, resultsDir: OUT, startDeadlineMs: 600_000 });
+const ECHO = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
 
 async function calls(url, n) {
+  const headers = requestHeaders({});
   for (let i = 0; i < n; i++) {
-    const r = await post(url, H, ECHO);
-    if (r.status !== 200 || !r.text.includes('"hello"')) throw new Error(`unexpected answer: HTTP ${r.status} ${r.text.slice(0, 200)}`);
+    const res = await fetch(url, { method: 'POST', headers, body: ECHO });
+    const text = await res.text();
+    if (res.status !== 200 || !text.includes('"hello"')) throw new Error(`unexpected answer: HTTP ${res.status} ${text.slice(0, 200)}`);
   }
 }
 
-const control = (...args) => execFileSync('callgrind_control', args, { env: { ...process.env, HOST }, stdio: 'ignore' });
+// valgrind names its control pipes after $HOST (startServer sets it to settings.host): callgrind_control must see the same.
+const control = (...args) => execFileSync('callgrind_control', args, { env: { ...process.env, HOST: settings.host }, stdio: 'ignore' });
 
 /** One measured run of `target`: { perCall, file, pid }. */
 async function run(target, upstreamUrl) {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const valgrind = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${OUT}/${target}.%p.out`, process.execPath, '--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${OUT}/v8.log`];
-  let child;
-  let url;
+  const wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${OUT}/${target}.%p.out`];
+  const nodeArgs = ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${OUT}/v8.log`];
+  let server;
   let mcpPath;
   if (target === 'gateway') {
     const tenants = path.join(OUT, 'tenants.yaml');
     writeFileSync(tenants, `tenants:\n  - id: proxy\n    name: callgrind\n    catalogs:\n      - upstream: { id: up, url: ${upstreamUrl}, stateful: true }\n`);
-    child = spawnLogged('valgrind', [...valgrind, 'apps/gateway/dist/main.js'], {
-      MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=16', TENANTS_FILE: tenants, CATALOG_SOURCES: 'file', LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false',
-      GATEWAY_PORT: String(port), GATEWAY_HOST: HOST, GATEWAY_PUBLIC_URL: `http://${HOST}:${port}`, AUTH_PUBLIC_URL: 'http://127.0.0.1:9',
-    });
-    url = `http://${HOST}:${port}`;
+    const env = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=16', TENANTS_FILE: tenants, CATALOG_SOURCES: 'file', LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false', AUTH_PUBLIC_URL: 'http://127.0.0.1:9' };
+    server = await startServer('gateway-callgrind', [...nodeArgs, path.join(ROOT, 'apps/gateway/dist/main.js')], env, settings.serverCpu, { wrap });
     mcpPath = '/t/proxy/mcp';
   } else {
-    const init = await post(upstreamUrl, H, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'callgrind', version: '1' } } });
-    const session = { ...H, 'mcp-session-id': init.sessionId };
-    await fetch(upstreamUrl, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.text());
-    child = spawnLogged('valgrind', [...valgrind, path.join(HERE, 'raw-proxy.mjs')], { PORT: String(port), UPSTREAM_URL: upstreamUrl, UPSTREAM_HEADERS: JSON.stringify(session) });
-    url = await listening(child);
+    const env = { UPSTREAM_URL: upstreamUrl, UPSTREAM_HEADERS: JSON.stringify(await openSession(upstreamUrl)) };
+    server = await startServer('rawproxy-callgrind', [...nodeArgs, path.join(HERE, 'raw-proxy.mjs')], env, settings.serverCpu, { wrap });
     mcpPath = '/mcp';
   }
   try {
-    await ready(url, child);
-    await calls(`${url}${mcpPath}`, WARM);
-    control('-z', String(child.pid));
-    control('-i', 'on', String(child.pid));
-    await calls(`${url}${mcpPath}`, CALLS);
-    control('-i', 'off', String(child.pid));
-    control('-d', String(child.pid));
-    const files = readdirSync(OUT).filter((f) => f.startsWith(`${target}.${child.pid}.out.`));
+    await calls(`${server.baseUrl}${mcpPath}`, WARM);
+    control('-z', String(server.pid));
+    control('-i', 'on', String(server.pid));
+    await calls(`${server.baseUrl}${mcpPath}`, CALLS);
+    control('-i', 'off', String(server.pid));
+    control('-d', String(server.pid));
     let best = { ir: 0, file: '' };
-    for (const f of files) {
+    for (const f of readdirSync(OUT).filter((name) => name.startsWith(`${target}.${server.pid}.out.`))) {
       const m = readFileSync(path.join(OUT, f), 'utf8').match(/^totals: (\d+)/m);
       if (m && Number(m[1]) > best.ir) best = { ir: Number(m[1]), file: path.join(OUT, f) };
     }
-    return { perCall: best.ir / CALLS, file: best.file, pid: child.pid };
+    return { perCall: best.ir / CALLS, file: best.file, pid: server.pid };
   } finally {
-    child.kill('SIGKILL');
+    await server.stop();
   }
 }
 
@@ -181,9 +133,10 @@ function top(file, pid, n) {
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
-const upstream = spawnLogged(process.execPath, [path.join(HERE, 'upstream-server.mjs')], { PORT: '0' });
+// The upstream beside the client, off the target's core.
+const upstream = await startServer('upstream', [path.join(HERE, 'upstream-server.mjs')], {}, '0');
 try {
-  const upstreamUrl = `${await listening(upstream)}/mcp`;
+  const upstreamUrl = `${upstream.baseUrl}/mcp`;
   console.log(`callgrind: proxied tools/call at one connection, ${WARM} warm-up calls, ${CALLS} counted, ${RUNS} runs per target`);
   for (const target of targets) {
     const results = [];
@@ -193,5 +146,5 @@ try {
     if (TOP > 0) console.log(top(results[0].file, results[0].pid, TOP).join('\n'));
   }
 } finally {
-  upstream.kill('SIGKILL');
+  await upstream.stop();
 }

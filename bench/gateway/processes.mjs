@@ -102,14 +102,17 @@ export function pinProcess(pid, cpu) {
   if (r.status !== 0) throw new Error(`taskset -a -p -c ${cpu} ${pid} failed: ${(r.stderr || r.stdout || '').trim()}`);
 }
 
-/** Starts `node <args>` pinned to the server core and waits for its listening line and /healthz. */
-export async function startServer(id, args, env, cpu = settings.serverCpu) {
+/**
+ * Starts `node <args>` pinned to the server core and waits for its listening line and /healthz.
+ * `wrap` is a command node runs under (callgrind.mjs: valgrind), which execs in the same pid.
+ */
+export async function startServer(id, args, env, cpu = settings.serverCpu, { wrap = [] } = {}) {
   const port = await freePort();
   mkdirSync(path.join(settings.resultsDir, 'logs'), { recursive: true });
   const logPath = path.join(settings.resultsDir, 'logs', `${id}.log`);
   const log = createWriteStream(logPath);
   // taskset execs node, so the child's pid is node's (for /proc sampling).
-  const child = spawn('taskset', ['-c', cpu, process.execPath, ...args], {
+  const child = spawn('taskset', ['-c', cpu, ...wrap, process.execPath, ...args], {
     cwd: settings.root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, PORT: String(port), GATEWAY_PORT: String(port), HOST: settings.host, GATEWAY_HOST: settings.host },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,7 +20,7 @@ import { rssMb } from '../rss.mjs';
 import { fileURLToPath } from 'node:url';
 import { startAuthFixture } from './auth-fixture.mjs';
 import { children, machineCpuSeconds, pinProcess, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
-import { ensureWrk, load, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
+import { ensureWrk, load, openSession, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
 import { fmt, goals, median, printTable, summarize } from './report.mjs';
 
 // Servers are spawned with this process's node: a run on another major measures another runtime
@@ -155,15 +155,6 @@ async function capture(url, headers, workload) {
   return { bytes: a.bytes, contentType: a.contentType };
 }
 
-/** The bench's own session with the upstream (for the "upstream direct" row). */
-async function openSession(url) {
-  const headers = requestHeaders({});
-  const init = await post(url, headers, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
-  if (init.status !== 200 || !init.sessionId) throw new Error(`upstream initialize failed: HTTP ${init.status}`);
-  const withSession = { ...headers, 'mcp-session-id': init.sessionId };
-  await fetch(url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.arrayBuffer());
-  return withSession;
-}
 
 /** Deletes the `limited` row's Redis keys (SCAN, bounded by what one run writes). */
 async function deleteRedisNamespace(prefix) {

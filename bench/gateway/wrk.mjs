@@ -11,6 +11,23 @@ export function requestHeaders(extra) {
   return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': load.protocolVersion, ...extra };
 }
 
+/** A session of the bench's own with a stateful upstream: `initialize` + `notifications/initialized`; its request headers. */
+export async function openSession(url) {
+  const headers = requestHeaders({});
+  const init = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: load.protocolVersion, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const sessionId = init.headers.get('mcp-session-id');
+  await init.arrayBuffer();
+  if (init.status !== 200 || !sessionId) throw new Error(`upstream initialize failed: HTTP ${init.status}`);
+  const withSession = { ...headers, 'mcp-session-id': sessionId };
+  await fetch(url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.arrayBuffer());
+  return withSession;
+}
+
 export function luaString(s) {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
