@@ -262,11 +262,12 @@ async function planCells(servers, ctx) {
         const script = path.join(ctx.tmpDir, `${slug}.lua`);
         const mismatchFile = path.join(RESULTS_DIR, 'logs', `${slug}.mismatch.txt`);
         rmSync(mismatchFile, { force: true });
-        writeLuaScript(script, { body: JSON.stringify(workload.request), headers, expectedFile, mismatchFile });
+        const connections = workload.connections ?? CONNECTIONS;
+        writeLuaScript(script, { body: JSON.stringify(workload.request), headers, expectedFile, mismatchFile, connections });
         // CPU of the row's server: the proxy (gateway or raw proxy) plus its upstream for the proxied rows.
         const pids = [server.pid, ...(workload.proxied && targetId !== 'upstream' ? [servers.upstream.pid] : [])];
         const upstreamCpu = workload.proxied ? UPSTREAM_CPU[targetId === 'upstream' ? 'direct' : workload.proxied] : undefined;
-        Object.assign(cell, { url, script, pids, upstreamCpu, upstreamPid: servers.upstream?.pid, connections: workload.connections ?? CONNECTIONS, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
+        Object.assign(cell, { url, script, pids, upstreamCpu, upstreamPid: servers.upstream?.pid, connections, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
       } catch (error) {
         cell.status = 'skipped';
         cell.reason = `preflight: ${error.message.split('\n')[0]}`;
@@ -309,6 +310,9 @@ async function measure(cell) {
     p50Ms: r.latencyUs.p50 / 1000,
     p90Ms: r.latencyUs.p90 / 1000,
     p99Ms: r.latencyUs.p99 / 1000,
+    // wrk's own figures, corrected for coordinated omission (bench/wrk-latency.lua): for reference.
+    coP50Ms: r.latencyUs.coP50 / 1000,
+    coP99Ms: r.latencyUs.coP99 / 1000,
     serverCpuPct,
     reqPerServerCpuS: serverCpuS > 0 ? r.requests / serverCpuS : null,
     // Per process (the proxied row: gateway, then upstream): CPU µs per response.

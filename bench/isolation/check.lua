@@ -1,6 +1,9 @@
 -- wrk script for bench/isolation: POSTs one JSON-RPC request (BODY env) and checks every
 -- response (EXPECT env must occur in the body, "isError":true and "error": must not).
--- done() prints one JSON line: requests, valid, invalid, p50/p99 in microseconds.
+-- done() prints one JSON line: requests, valid, invalid, p50/p99 in microseconds (the measured
+-- latencies, bench/wrk-latency.lua: WRK_LATENCY_LUA env is its path, CONNECTIONS wrk's -c).
+local latencyOf = dofile(os.getenv("WRK_LATENCY_LUA"))
+local connections = tonumber(os.getenv("CONNECTIONS"))
 local body = os.getenv("BODY")
 local expect = os.getenv("EXPECT")
 wrk.method = "POST"
@@ -38,7 +41,8 @@ function done(summary, latency, requests)
     if s == "" and ts ~= nil then s = ts end
   end
   s = string.gsub(s, '[%c"\\]', ' ')
-  io.write(string.format('RESULT {"requests":%d,"durationUs":%d,"valid":%d,"invalid":%d,"errors":%d,"p50":%d,"p99":%d,"sample":"%s"}\n',
+  local l = latencyOf.measured(summary, latency, connections)
+  io.write(string.format('RESULT {"requests":%d,"durationUs":%d,"valid":%d,"invalid":%d,"errors":%d,"timeouts":%d,"p50":%d,"p99":%d,"latencyUs":%s,"sample":"%s"}\n',
     summary.requests, summary.duration, v, i, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout + summary.errors.status,
-    latency:percentile(50), latency:percentile(99), s))
+    summary.errors.timeout, l.p50, l.p99, latencyOf.json(l), s))
 end

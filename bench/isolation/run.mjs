@@ -16,6 +16,7 @@ import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measuredLatencyProblem, WRK_LATENCY_LUA } from '../wrk-latency.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -188,12 +189,14 @@ function runAttack(attack) {
 
 function wrk(body, expect) {
   const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--timeout', '10s', '-s', path.join(here, 'check.lua'), `${base}/t/y/mcp`], {
-    env: { ...process.env, BODY: JSON.stringify(body), EXPECT: expect },
+    env: { ...process.env, BODY: JSON.stringify(body), EXPECT: expect, WRK_LATENCY_LUA, CONNECTIONS: String(CONNECTIONS) },
     encoding: 'utf8',
   });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`wrk printed no RESULT:\n${out}`);
   const r = JSON.parse(line.slice(7));
+  const bad = measuredLatencyProblem(r);
+  if (bad) throw new Error(bad);
   return { ...r, rps: r.requests / (r.durationUs / 1e6) };
 }
 

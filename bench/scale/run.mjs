@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rssMb, settledRssMb } from '../rss.mjs';
+import { measuredLatencyProblem, WRK_LATENCY_LUA } from '../wrk-latency.mjs';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -93,7 +94,8 @@ function percentile(xs, p) {
  * continues where the previous one ended), and every body is compared byte for byte with `expectedFile`.
  */
 function wrkScript(n, expectedFile, from) {
-  return `local f = assert(io.open("${expectedFile}", "rb"))
+  return `local latencyOf = dofile("${WRK_LATENCY_LUA}")
+local f = assert(io.open("${expectedFile}", "rb"))
 local expected = f:read("*a")
 f:close()
 local headers = { ["content-type"] = "application/json", ["accept"] = "application/json, text/event-stream", ["mcp-protocol-version"] = "2025-11-25" }
@@ -113,8 +115,9 @@ function done(summary, latency, requests)
   local m = 0
   for _, t in ipairs(threads) do m = m + t:get("mismatches") end
   local e = summary.errors
-  io.write(string.format('SCALEJSON {"requests":%d,"durationUs":%d,"mismatches":%d,"errors":%d,"p50":%d,"p99":%d}\\n',
-    summary.requests, summary.duration, m, e.connect + e.read + e.write + e.status + e.timeout, latency:percentile(50), latency:percentile(99)))
+  local l = latencyOf.measured(summary, latency, ${CONNECTIONS})
+  io.write(string.format('SCALEJSON {"requests":%d,"durationUs":%d,"mismatches":%d,"errors":%d,"timeouts":%d,"p50":%d,"p99":%d,"latencyUs":%s}\\n',
+    summary.requests, summary.duration, m, e.connect + e.read + e.write + e.status + e.timeout, e.timeout, l.p50, l.p99, latencyOf.json(l)))
 end
 `;
 }
@@ -130,7 +133,10 @@ function wrk(gw, tmp, duration = DURATION_S, from = 0) {
   const cpuS = cpuSeconds(gw.child.pid) - cpuBefore;
   const line = out.stdout.split('\n').find((l) => l.startsWith('SCALEJSON '));
   if (!line) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
-  return { ...JSON.parse(line.slice('SCALEJSON '.length)), cpuS, startUs, endUs: Number(process.hrtime.bigint() / 1000n) };
+  const result = JSON.parse(line.slice('SCALEJSON '.length));
+  const bad = measuredLatencyProblem(result);
+  if (bad) throw new Error(bad);
+  return { ...result, cpuS, startUs, endUs: Number(process.hrtime.bigint() / 1000n) };
 }
 
 /** Spawns the gateway for `n` tenants and waits for /healthz (every tenant is loaded before the port opens). */
