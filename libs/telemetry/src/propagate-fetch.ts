@@ -8,6 +8,22 @@ interface UndiciRequest {
 
 let installed = false;
 
+const TRACEPARENT_IN_BLOCK = /(?:^|\n)traceparent[ \t]*:/i;
+
+/**
+ * Whether undici's request headers (a flat [name, value, …] array, or an `name: value\r\n` block)
+ * name a `traceparent`, in any case. Runs on every outgoing request (on the proxied hot path the
+ * direct request already carries one), so it allocates nothing and lowercases only 11-character names.
+ */
+function hasTraceparent(headers: string | string[]): boolean {
+  if (typeof headers === 'string') return TRACEPARENT_IN_BLOCK.test(headers);
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!;
+    if (name.length === 11 && name.toLowerCase() === 'traceparent') return true;
+  }
+  return false;
+}
+
 /**
  * Adds the active W3C trace context to every request made with Node's built-in `fetch`
  * (which the http instrumentation does not cover): the MCP SDK client (gateway → upstreams,
@@ -21,8 +37,7 @@ export function propagateFetch(): void {
   subscribe('undici:request:create', (message) => {
     const request = (message as { request?: UndiciRequest }).request;
     if (!request || typeof request.addHeader !== 'function') return;
-    const existing = Array.isArray(request.headers) ? request.headers.filter((_, i) => i % 2 === 0).map((h) => h.toLowerCase()) : request.headers.toLowerCase();
-    if (existing.includes('traceparent')) return;
+    if (hasTraceparent(request.headers)) return;
     const carrier = injectTraceContext({} as Record<string, unknown>);
     for (const [key, value] of Object.entries(carrier)) if (typeof value === 'string') request.addHeader(key, value);
   });

@@ -96,4 +96,33 @@ describe('propagateFetch', () => {
     expect(seen[0]).toContain(span.spanContext().traceId);
     expect(seen[1]).toBeUndefined();
   });
+
+  it('leaves a request that already carries a traceparent alone, and still adds one beside look-alike headers', async () => {
+    const { createServer } = await import('node:http');
+    // Per request: the [name, value] pairs whose name mentions traceparent, as they arrived.
+    const seen: Array<Array<[string, string]>> = [];
+    const server = createServer((req, res) => {
+      const pairs: Array<[string, string]> = [];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) if (/traceparent/i.test(req.rawHeaders[i]!)) pairs.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
+      seen.push(pairs);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+    const own = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const span = trace.getTracer('t').startSpan('root');
+    await context.with(trace.setSpan(context.active(), span), async () => {
+      await (await fetch(url, { headers: { TraceParent: own } })).text();
+      // A header whose name or value merely contains the word is no traceparent.
+      await (await fetch(url, { headers: { 'x-traceparent-note': 'traceparent' } })).text();
+    });
+    span.end();
+    server.close();
+    expect(seen[0]).toEqual([['traceparent', own]]);
+    expect(seen[1]).toEqual([
+      ['x-traceparent-note', 'traceparent'],
+      ['traceparent', expect.stringContaining(span.spanContext().traceId)],
+    ]);
+  });
 });
