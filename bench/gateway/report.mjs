@@ -85,6 +85,26 @@ export function printTable(cells) {
   for (const row of rows) console.log(line(row));
 }
 
+/**
+ * A target's value from two cells measured in the same rounds: the median over rounds of each
+ * round's own ratio (or difference). Each round measures the two cells a few seconds apart, so a
+ * machine whose speed drifts between rounds (this VM's CPU per call moved 2× from round to round
+ * with no steal showing) moves both sides of a round together; the ratio of the two medians,
+ * which pairs a fast round of one with a slow round of the other, is printed beside it.
+ */
+export function paired(a, b, key, op = (x, y) => (y > 0 ? x / y : null)) {
+  if (!a || !b) return null;
+  const n = Math.min(a.rounds.length, b.rounds.length);
+  const values = [];
+  for (let i = 0; i < n; i++) {
+    const x = a.rounds[i]?.[key];
+    const y = b.rounds[i]?.[key];
+    if (typeof x === 'number' && typeof y === 'number' && Number.isFinite(x) && Number.isFinite(y)) values.push(op(x, y));
+  }
+  return median(values.filter((v) => v !== null));
+}
+const minus = (x, y) => x - y;
+
 export function goals(cells) {
   const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status === 'ok');
   const out = [];
@@ -96,16 +116,16 @@ export function goals(cells) {
   const gb = find('gateway', 'list + bearer');
   const gp = find('gateway', 'proxied call');
   const up = find('upstream', 'proxied call');
-  const r1 = ratio(gl?.reqPerServerCpuS, rl?.reqPerServerCpuS);
-  add('tools/list ÷ raw, per server CPU-second', r1, '≥ 0.85', r1 !== null && r1 >= 0.85, `req/s ratio ${fmt(ratio(gl?.reqPerSec, rl?.reqPerSec), 2)}`);
-  const r2 = ratio(gc?.reqPerServerCpuS, rc?.reqPerServerCpuS);
-  add('in-process tools/call ÷ raw, per server CPU-second', r2, '≥ 0.70', r2 !== null && r2 >= 0.7, `req/s ratio ${fmt(ratio(gc?.reqPerSec, rc?.reqPerSec), 2)}`);
-  const r3 = ratio(gb?.reqPerServerCpuS, gl?.reqPerServerCpuS);
-  add('tools/list with bearer ÷ without, per server CPU-second', r3, '≥ 0.90', r3 !== null && r3 >= 0.9, `req/s ratio ${fmt(ratio(gb?.reqPerSec, gl?.reqPerSec), 2)}`);
-  const r4 = ratio(gl?.p99Ms, rl?.p99Ms);
-  add('tools/list p99 ÷ raw p99', r4, '≤ 2', r4 !== null && r4 <= 2, `${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(gl?.coP99Ms, 2)} vs ${fmt(rl?.coP99Ms, 2)} ms`);
-  const r5 = ratio(gp?.reqPerSec, up?.reqPerSec);
-  add('proxied tools/call ÷ upstream direct, req/s', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `${fmt(gp?.reqPerSec)} vs ${fmt(up?.reqPerSec)} req/s; upstream beside wrk`);
+  const r1 = paired(gl, rl, 'reqPerServerCpuS');
+  add('tools/list ÷ raw, per server CPU-second', r1, '≥ 0.85', r1 !== null && r1 >= 0.85, `req/s ratio ${fmt(paired(gl, rl, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gl?.reqPerServerCpuS, rl?.reqPerServerCpuS), 2)}`);
+  const r2 = paired(gc, rc, 'reqPerServerCpuS');
+  add('in-process tools/call ÷ raw, per server CPU-second', r2, '≥ 0.70', r2 !== null && r2 >= 0.7, `req/s ratio ${fmt(paired(gc, rc, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gc?.reqPerServerCpuS, rc?.reqPerServerCpuS), 2)}`);
+  const r3 = paired(gb, gl, 'reqPerServerCpuS');
+  add('tools/list with bearer ÷ without, per server CPU-second', r3, '≥ 0.90', r3 !== null && r3 >= 0.9, `req/s ratio ${fmt(paired(gb, gl, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gb?.reqPerServerCpuS, gl?.reqPerServerCpuS), 2)}`);
+  const r4 = paired(gl, rl, 'p99Ms');
+  add('tools/list p99 ÷ raw p99', r4, '≤ 2', r4 !== null && r4 <= 2, `medians ${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(gl?.coP99Ms, 2)} vs ${fmt(rl?.coP99Ms, 2)} ms`);
+  const r5 = paired(gp, up, 'reqPerSec');
+  add('proxied tools/call ÷ upstream direct, req/s', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `medians ${fmt(gp?.reqPerSec)} vs ${fmt(up?.reqPerSec)} req/s (ratio ${fmt(ratio(gp?.reqPerSec, up?.reqPerSec), 2)}); upstream beside wrk`);
   const rp = find('rawproxy', 'proxied call');
   add('proxied: raw proxy (Fastify + undici) ÷ upstream direct, req/s — the limit for any Node proxy here', ratio(rp?.reqPerSec, up?.reqPerSec), '—', null, `${fmt(rp?.reqPerSec)} vs ${fmt(up?.reqPerSec)} req/s`);
   add('proxied: gateway ÷ raw proxy, req/s', ratio(gp?.reqPerSec, rp?.reqPerSec), '—', null, `gateway ${fmt(gp?.cpuUsPerRequest?.[0])} µs vs raw proxy ${fmt(rp?.cpuUsPerRequest?.[0])} µs CPU per call`);
@@ -121,19 +141,19 @@ export function goals(cells) {
     // The latency a proxy adds is judged unloaded (one connection). At a fixed 64 connections wrk
     // keeps 64 calls queued, so latency ≈ 64 ÷ req/s (Little's law): it repeats the throughput ratio.
     const judged = id === 'proxied call @1';
-    const d50 = g && u ? g.p50Ms - u.p50Ms : null;
-    add(`proxied p50 overhead (ms, at ${at})`, d50, judged ? '≤ 0.2' : '— queueing', judged ? d50 !== null && d50 <= 0.2 : null, `${fmt(g?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms`);
-    const d99 = g && u ? g.p99Ms - u.p99Ms : null;
-    add(`proxied p99 overhead (ms, at ${at})`, d99, judged ? '≤ 1' : '— queueing', judged ? d99 !== null && d99 <= 1 : null, `${fmt(g?.p99Ms, 2)} vs ${fmt(u?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(g?.coP99Ms, 2)} vs ${fmt(u?.coP99Ms, 2)} ms`);
+    const d50 = paired(g, u, 'p50Ms', minus);
+    add(`proxied p50 overhead (ms, at ${at})`, d50, judged ? '≤ 0.2' : '— queueing', judged ? d50 !== null && d50 <= 0.2 : null, `medians ${fmt(g?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms`);
+    const d99 = paired(g, u, 'p99Ms', minus);
+    add(`proxied p99 overhead (ms, at ${at})`, d99, judged ? '≤ 1' : '— queueing', judged ? d99 !== null && d99 <= 1 : null, `medians ${fmt(g?.p99Ms, 2)} vs ${fmt(u?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(g?.coP99Ms, 2)} vs ${fmt(u?.coP99Ms, 2)} ms`);
     const rp50 = find('rawproxy', id);
-    const r50 = rp50 && u ? rp50.p50Ms - u.p50Ms : null;
+    const r50 = paired(rp50, u, 'p50Ms', minus);
     add(`raw proxy p50 overhead (ms, at ${at}) — the limit`, r50, '—', null, `${fmt(rp50?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms; p99 ${fmt(rp50?.p99Ms, 2)} ms`);
   }
   for (const w of ['tools/list', 'tools/call']) {
     const off = find('gateway', w);
     const on = find('limited', w);
-    const r = ratio(on?.reqPerSec, off?.reqPerSec);
-    add(`${w} with limits + metering ÷ without, req/s`, r, '≥ 0.90', r !== null && r >= 0.9, `per server CPU-second ${fmt(ratio(on?.reqPerServerCpuS, off?.reqPerServerCpuS), 2)}; p99 ${fmt(on?.p99Ms, 2)} vs ${fmt(off?.p99Ms, 2)} ms`);
+    const r = paired(on, off, 'reqPerSec');
+    add(`${w} with limits + metering ÷ without, req/s`, r, '≥ 0.90', r !== null && r >= 0.9, `per server CPU-second ${fmt(paired(on, off, 'reqPerServerCpuS'), 2)}; ratio of medians ${fmt(ratio(on?.reqPerSec, off?.reqPerSec), 2)}; p99 ${fmt(on?.p99Ms, 2)} vs ${fmt(off?.p99Ms, 2)} ms`);
   }
   console.log('\nTargets (ratios from this run):');
   for (const g of out) console.log(`  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null || g.met === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`);
