@@ -74,7 +74,7 @@ export class UsageRecorder {
       run: (fn) => inner.run(fn),
       end: (result) => {
         inner.end(result);
-        this.push(info, { surface, toolError, ms: performance.now() - started, ...result });
+        this.push(info, surface, toolError, performance.now() - started, result.errorCode, result.body);
       },
     };
   }
@@ -112,27 +112,33 @@ export class UsageRecorder {
     this.redis.disconnect();
   }
 
-  private push(info: McpRequestInfo, r: { surface: string; toolError: boolean; ms: number; errorCode: number | undefined; body?: EncodedAnswer }): void {
+  private push(info: McpRequestInfo, surface: string, toolError: boolean, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined): void {
     const { serverId, tool } = this.whatWasCalled(info);
+    const auth = info.auth;
+    // One shape for every record, built in one literal: an absent optional field is undefined,
+    // which JSON.stringify leaves out, so the bytes are those of a record without it. (Conditional
+    // spreads here took V8's runtime path for every literal and gave records several shapes.)
     const record: UsageRecord = {
       t: Date.now(),
       tenant: info.tenantId,
       method: LOGGED_METHODS.has(info.method) || KNOWN_METHODS.has(info.method) ? info.method : 'other',
       tool,
       server: serverId,
-      subject: info.auth?.subject ? `sub:${info.auth.subject}` : info.auth?.clientId ? `client:${info.auth.clientId}` : `ip:${info.clientIp ?? '?'}`,
-      ...(info.auth?.clientId ? { client: info.auth.clientId } : {}),
-      surface: r.surface,
-      outcome: r.errorCode === -32029 ? 'rate_limited' : r.errorCode !== undefined ? 'error' : r.toolError ? 'tool_error' : 'ok',
-      ...(r.errorCode !== undefined ? { code: r.errorCode } : {}),
-      ms: Math.round(r.ms * 100) / 100,
+      subject: auth?.subject ? `sub:${auth.subject}` : auth?.clientId ? `client:${auth.clientId}` : `ip:${info.clientIp ?? '?'}`,
+      client: auth?.clientId || undefined,
+      surface,
+      outcome: errorCode === -32029 ? 'rate_limited' : errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok',
+      code: errorCode,
+      ms: Math.round(ms * 100) / 100,
       in: info.bytesIn ?? 0,
-      out: r.body === undefined ? 0 : answerLength(r.body),
+      out: body === undefined ? 0 : answerLength(body),
+      args: undefined,
+      result: undefined,
     };
     const policy = this.policies.get(info.tenantId);
     if (policy && LOGGED_METHODS.has(info.method)) {
       if (policy.captureArguments) record.args = redactCaptured(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES);
-      if (policy.captureResults && r.body !== undefined) record.result = redactCaptured(resultOf(r.body), policy.redactKeys, CAPTURE_BYTES);
+      if (policy.captureResults && body !== undefined) record.result = redactCaptured(resultOf(body), policy.redactKeys, CAPTURE_BYTES);
     }
     this.buffer.push(JSON.stringify(record));
     if (this.buffer.length >= this.options.maxBatch) void this.flush();
