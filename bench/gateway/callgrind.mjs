@@ -1,8 +1,13 @@
-// Instructions per proxied tools/call, counted by valgrind's callgrind: a deterministic measure
+// Instructions per tools/call, counted by valgrind's callgrind: a deterministic measure
 // (the same total within ±0.5% run to run, whatever else the machine is doing, steal included)
 // for changes of a few percent that wall-clock cells on a shared VM cannot resolve.
 //
-//   node bench/gateway/callgrind.mjs [gateway|rawproxy ...] [--warm N] [--calls N] [--runs N] [--top N]
+//   node bench/gateway/callgrind.mjs [gateway|rawproxy|local|limited ...] [--warm N] [--calls N] [--runs N] [--top N]
+//
+// Targets: `gateway` and `rawproxy` answer a proxied tools/call (the bench's `proxied call` rows);
+// `local` is the gateway answering the in-process demo echo (`tools/call`), and `limited` the same
+// with limits and usage metering on (Redis at REDIS_URL, limits too high to refuse, as the bench's
+// `gateway + limits + metering` row; Redis's own instructions are not counted).
 //
 // Starts the bench's SDK upstream (plain node) and the target under
 // `valgrind --tool=callgrind --instr-atstart=no` (with --perf-basic-prof, so JIT code has names),
@@ -15,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { settings, startServer } from './processes.mjs';
+import { deleteRedisNamespace, settings, startServer } from './processes.mjs';
 import { openSession, requestHeaders } from './wrk.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -31,7 +36,10 @@ const CALLS = flag('calls', 2000);
 const RUNS = flag('runs', 3);
 const TOP = flag('top', 0);
 const targets = argv.length > 0 ? argv : ['gateway', 'rawproxy'];
-for (const t of targets) if (t !== 'gateway' && t !== 'rawproxy') throw new Error(`unknown target ${t} (gateway, rawproxy)`);
+const TARGETS = ['gateway', 'rawproxy', 'local', 'limited'];
+for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t} (${TARGETS.join(', ')})`);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NAMESPACE = `bench:callgrind:${process.pid}:`;
 // Boot under callgrind takes tens of seconds; logs go to results/callgrind/logs.
 Object.assign(settings, { root: ROOT, resultsDir: OUT, startDeadlineMs: 600_000 });
 const ECHO = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
@@ -54,12 +62,17 @@ async function run(target, upstreamUrl) {
   const nodeArgs = ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${OUT}/v8.log`];
   let server;
   let mcpPath;
-  if (target === 'gateway') {
+  if (target !== 'rawproxy') {
     const tenants = path.join(OUT, 'tenants.yaml');
-    writeFileSync(tenants, `tenants:\n  - id: proxy\n    name: callgrind\n    catalogs:\n      - upstream: { id: up, url: ${upstreamUrl}, stateful: true }\n`);
+    const catalog = target === 'gateway' ? `upstream: { id: up, url: ${upstreamUrl}, stateful: true }` : '{ builtin: demo, tools: [echo] }';
+    writeFileSync(tenants, `tenants:\n  - id: t\n    name: callgrind\n    catalogs:\n      - ${catalog}\n`);
     const env = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=16', TENANTS_FILE: tenants, CATALOG_SOURCES: 'file', LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false', AUTH_PUBLIC_URL: 'http://127.0.0.1:9' };
-    server = await startServer('gateway-callgrind', [...nodeArgs, path.join(ROOT, 'apps/gateway/dist/main.js')], env, settings.serverCpu, { wrap });
-    mcpPath = '/t/proxy/mcp';
+    if (target === 'limited') {
+      const high = Object.fromEntries(['TENANT_RPS', 'TENANT_BURST', 'SUBJECT_RPS', 'SUBJECT_BURST', 'MAX_TENANT_RPS', 'MAX_TENANT_BURST', 'MAX_SUBJECT_RPS', 'MAX_SUBJECT_BURST'].map((k) => [`LIMITS_${k}`, '1000000']));
+      Object.assign(env, { REDIS_URL, REDIS_NAMESPACE: NAMESPACE, LIMITS_ENABLED: 'true', USAGE_ENABLED: 'true', ...high });
+    }
+    server = await startServer(`${target}-callgrind`, [...nodeArgs, path.join(ROOT, 'apps/gateway/dist/main.js')], env, settings.serverCpu, { wrap });
+    mcpPath = '/t/t/mcp';
   } else {
     const env = { UPSTREAM_URL: upstreamUrl, UPSTREAM_HEADERS: JSON.stringify(await openSession(upstreamUrl)) };
     server = await startServer('rawproxy-callgrind', [...nodeArgs, path.join(HERE, 'raw-proxy.mjs')], env, settings.serverCpu, { wrap });
@@ -85,16 +98,23 @@ async function run(target, upstreamUrl) {
 
 /** Exclusive instructions per call by function, JIT code named from the perf map. */
 function top(file, pid, n) {
+  // [start, size, name, line]: the map is appended to as code is made, and V8 reuses the
+  // addresses of code it freed, so an address can lie in several entries: the latest (highest
+  // line) is the code that ran in the counted window. (Taking any covering entry named boot-time
+  // functions, realpathSync for one, for code compiled long after.)
   let map = [];
   try {
-    map = readFileSync(`/tmp/perf-${pid}.map`, 'utf8').split('\n').filter(Boolean).map((l) => {
+    map = readFileSync(`/tmp/perf-${pid}.map`, 'utf8').split('\n').filter(Boolean).map((l, line) => {
       const [a, s, ...name] = l.split(' ');
-      return [parseInt(a, 16), parseInt(s, 16), name.join(' ')];
+      return [parseInt(a, 16), parseInt(s, 16), name.join(' '), line];
     }).sort((x, y) => x[0] - y[0]);
   } catch {}
+  const longest = map.reduce((m, e) => Math.max(m, e[1]), 0);
+  const resolved = new Map();
   const jit = (name) => {
     const m = /^0x([0-9a-f]+)$/.exec(name);
     if (!m) return name;
+    if (resolved.has(name)) return resolved.get(name);
     const a = parseInt(m[1], 16);
     let lo = 0;
     let hi = map.length - 1;
@@ -103,8 +123,11 @@ function top(file, pid, n) {
       if (map[mid][0] <= a) lo = mid + 1;
       else hi = mid - 1;
     }
-    const e = map[hi];
-    return e && a < e[0] + e[1] ? e[2].replace(/^JS:[*+^~]?'?/, 'JS:') : 'JIT (unnamed)';
+    let best;
+    for (let i = hi; i >= 0 && map[i][0] > a - longest; i--) if (a < map[i][0] + map[i][1] && (!best || map[i][3] > best[3])) best = map[i];
+    const out = best ? best[2].replace(/^JS:[*+^~]?'?/, 'JS:') : 'JIT (unnamed)';
+    resolved.set(name, out);
+    return out;
   };
   const names = new Map();
   const named = (tok) => {
@@ -137,7 +160,7 @@ mkdirSync(OUT, { recursive: true });
 const upstream = await startServer('upstream', [path.join(HERE, 'upstream-server.mjs')], {}, '0');
 try {
   const upstreamUrl = `${upstream.baseUrl}/mcp`;
-  console.log(`callgrind: proxied tools/call at one connection, ${WARM} warm-up calls, ${CALLS} counted, ${RUNS} runs per target`);
+  console.log(`callgrind: tools/call at one connection (gateway, rawproxy: proxied; local, limited: in-process), ${WARM} warm-up calls, ${CALLS} counted, ${RUNS} runs per target`);
   for (const target of targets) {
     const results = [];
     for (let i = 0; i < RUNS; i++) results.push(await run(target, upstreamUrl));
@@ -147,4 +170,5 @@ try {
   }
 } finally {
   await upstream.stop();
+  if (targets.includes('limited')) await deleteRedisNamespace(REDIS_URL, NAMESPACE).catch((e) => console.error(`could not delete ${NAMESPACE}* from Redis: ${e.message}`));
 }

@@ -148,3 +148,21 @@ export async function startServer(id, args, env, cpu = settings.serverCpu, { wra
   const idleRssMb = await settledRssMb(child.pid);
   return { id, baseUrl, pid: child.pid, idleRssMb, stop: async () => { await stopChild(child); log.end(); } };
 }
+
+/** Deletes a limited gateway's Redis keys under `prefix` (SCAN, bounded by what one run writes). */
+export async function deleteRedisNamespace(url, prefix) {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await r.connect();
+    let cursor = '0';
+    for (let i = 0; i < 10_000; i++) {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await r.del(...keys);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+  } finally {
+    r.disconnect();
+  }
+}

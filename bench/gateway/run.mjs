@@ -156,24 +156,6 @@ async function capture(url, headers, workload) {
 }
 
 
-/** Deletes the `limited` row's Redis keys (SCAN, bounded by what one run writes). */
-async function deleteRedisNamespace(prefix) {
-  const { Redis } = await import('ioredis');
-  const r = new Redis(BENCH_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await r.connect();
-    let cursor = '0';
-    for (let i = 0; i < 10_000; i++) {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length) await r.del(...keys);
-      cursor = next;
-      if (cursor === '0') break;
-    }
-  } finally {
-    r.disconnect();
-  }
-}
-
 async function startAll(ctx) {
   const servers = {};
   const want = (id) => ONLY_TARGETS.length === 0 || ONLY_TARGETS.includes(id);
@@ -409,7 +391,7 @@ async function main() {
     cells.forEach(summarize);
   } finally {
     await Promise.allSettled(Object.values(servers).map((s) => s.stop()));
-    if (servers.limited) await deleteRedisNamespace(LIMITED_NAMESPACE).catch((e) => console.error(`could not delete ${LIMITED_NAMESPACE}* from Redis: ${e.message}`));
+    if (servers.limited) await deleteRedisNamespace(BENCH_REDIS_URL, LIMITED_NAMESPACE).catch((e) => console.error(`could not delete ${LIMITED_NAMESPACE}* from Redis: ${e.message}`));
     rmSync(state.tmpDir, { recursive: true, force: true });
     state.tmpDir = null;
   }
