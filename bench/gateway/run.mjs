@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { rssMb } from '../rss.mjs';
 import { fileURLToPath } from 'node:url';
 import { startAuthFixture } from './auth-fixture.mjs';
-import { children, machineCpuSeconds, pinProcess, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
+import { children, deleteRedisNamespace, machineCpuSeconds, pinProcess, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
 import { ensureWrk, load, openSession, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
 import { fmt, goals, median, printTable, summarize } from './report.mjs';
 
