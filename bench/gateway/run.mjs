@@ -293,7 +293,6 @@ async function measure(cell) {
     p90Ms: r.latencyUs.p90 / 1000,
     p99Ms: r.latencyUs.p99 / 1000,
     // wrk's own figures, corrected for coordinated omission (bench/wrk-latency.lua): for reference.
-    coP50Ms: r.latencyUs.coP50 / 1000,
     coP99Ms: r.latencyUs.coP99 / 1000,
     serverCpuPct,
     reqPerServerCpuS: serverCpuS > 0 ? r.requests / serverCpuS : null,

@@ -36,7 +36,7 @@ export function luaString(s) {
 /**
  * A wrk script: POST `body` with `headers` over `connections`; count responses that are not HTTP 200 +
  * exactly `expectedFile`'s bytes. Its latencies are the measured ones (bench/wrk-latency.lua), with
- * wrk's coordinated-omission-corrected p50 / p99 beside them as coP50 / coP99.
+ * wrk's coordinated-omission-corrected p50 / p99 beside them as coP50 / coP99 (run.mjs keeps coP99Ms).
  */
 export function writeLuaScript(file, { body, headers, expectedFile, mismatchFile, connections }) {
   const headerLines = Object.entries(headers).map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`).join('\n');
