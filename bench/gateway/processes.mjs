@@ -74,13 +74,25 @@ export function processCpuSeconds(pid) {
 /**
  * Machine-wide CPU seconds (all cores) from /proc/stat: `busy` = user + nice + system + steal;
  * `steal` = time a vCPU was ready but the hypervisor ran other guests (a VM's noise no process
- * here causes, and not in any process's utime/stime).
+ * here causes, and not in any process's utime/stime). `cores` has each core's busy seconds
+ * (`cpuN` lines), so a cell can say whether the load generator's core was the bottleneck.
  */
 export function machineCpuSeconds() {
   try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const steal = (cpu[7] ?? 0) / 100;
-    return { busy: (cpu[0] + cpu[1] + cpu[2]) / 100 + steal, steal };
+    const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+    const fields = (line) => line.trim().split(/\s+/).slice(1).map(Number);
+    const f = fields(lines[0]);
+    const steal = (f[7] ?? 0) / 100;
+    // Per core, busy is everything but idle and iowait: loopback traffic's softirq work is in no
+    // process's time, and on wrk's core it is a good part of what the load generator costs.
+    const cores = {};
+    for (const line of lines) {
+      const m = /^cpu(\d+)\s/.exec(line);
+      if (!m) continue;
+      const c = fields(line);
+      cores[m[1]] = { busy: (c[0] + c[1] + c[2] + (c[5] ?? 0) + (c[6] ?? 0) + (c[7] ?? 0)) / 100 };
+    }
+    return { busy: (f[0] + f[1] + f[2]) / 100 + steal, steal, cores };
   } catch {
     return null;
   }

@@ -302,8 +302,21 @@ async function measure(cell) {
     otherCpuPct: machine0 !== null && machine1 !== null ? Math.max(0, (100 * (machine1.busy - machine0.busy - r.wrkCpuS)) / seconds - serverCpuPct) : null,
     // The part of that the hypervisor took for other guests (100% = one core).
     stealCpuPct: machine0 !== null && machine1 !== null ? (100 * (machine1.steal - machine0.steal)) / seconds : null,
+    // Busy share of the load generator's core (100% = all of it): wrk, plus the upstream when it
+    // runs beside wrk. At ~100% the cell's req/s is the load generator's, not the server's.
+    loadgenCorePct: corePct(machine0, machine1, LOADGEN_CPU, seconds),
+    serverCorePct: corePct(machine0, machine1, SERVER_CPU, seconds),
+    // The proxy's (or the direct upstream's) own CPU µs per response: pairs per round.
+    mainCpuUs: r.requests > 0 && cpu1[0] !== null && cpu0[0] !== null ? (1e6 * (cpu1[0] - cpu0[0])) / r.requests : null,
     rssAfterMb: rssMb(cell.mainPid),
   };
+}
+
+/** Busy share of one core between two /proc/stat readings (100% = all of it), or null. */
+function corePct(machine0, machine1, core, seconds) {
+  const a = machine0?.cores?.[core];
+  const b = machine1?.cores?.[core];
+  return a && b ? (100 * (b.busy - a.busy)) / seconds : null;
 }
 
 async function measureAndDrain(cell) {
