@@ -15,7 +15,7 @@
 -- to it, so corrected[m] = raw[m] + raw[m + e] + raw[m + 2e] + ..., for m > e, and corrected[m] =
 -- raw[m] below. Hence raw[m] = corrected[m] - corrected[m + e] for m > e.
 --
--- measured(summary, latency, connections) returns { count, p50, p90, p99, mean, max } in µs over
+-- measured(summary, latency, connections) returns { count, p50, p75, p90, p95, p99, p999, mean, max } in µs over
 -- the measured samples, plus `negative` (buckets the inversion would make negative: 0 unless
 -- wrk's correction changed) and wrk's own corrected p50 / p99 as co_p50 / co_p99 for reference.
 -- count equals summary.requests when no request timed out: the caller checks that.
@@ -58,15 +58,16 @@ function M.measured(summary, latency, connections)
   local mean = 0
   if count > 0 then mean = sum / count end
   return {
-    count = count, p50 = percentile(50), p90 = percentile(90), p99 = percentile(99), mean = mean, max = max,
+    count = count, p50 = percentile(50), p75 = percentile(75), p90 = percentile(90), p95 = percentile(95),
+    p99 = percentile(99), p999 = percentile(99.9), mean = mean, max = max,
     negative = negative, co_p50 = latency:percentile(50), co_p99 = latency:percentile(99),
   }
 end
 
 -- The same as a JSON object (µs), for the benches' one-line results.
 function M.json(m)
-  return string.format('{"count":%d,"p50":%d,"p90":%d,"p99":%d,"mean":%.1f,"max":%d,"negative":%d,"coP50":%d,"coP99":%d}',
-    m.count, m.p50, m.p90, m.p99, m.mean, m.max, m.negative, m.co_p50, m.co_p99)
+  return string.format('{"count":%d,"p50":%d,"p75":%d,"p90":%d,"p95":%d,"p99":%d,"p999":%d,"mean":%.1f,"max":%d,"negative":%d,"coP50":%d,"coP99":%d}',
+    m.count, m.p50, m.p75, m.p90, m.p95, m.p99, m.p999, m.mean, m.max, m.negative, m.co_p50, m.co_p99)
 end
 
 return M

@@ -290,8 +290,12 @@ async function measure(cell) {
     checked: r.checked,
     errors: r.errors,
     p50Ms: r.latencyUs.p50 / 1000,
+    p75Ms: r.latencyUs.p75 / 1000,
     p90Ms: r.latencyUs.p90 / 1000,
+    p95Ms: r.latencyUs.p95 / 1000,
     p99Ms: r.latencyUs.p99 / 1000,
+    p999Ms: r.latencyUs.p999 / 1000,
+    meanMs: r.latencyUs.mean / 1000,
     // wrk's own figures, corrected for coordinated omission (bench/wrk-latency.lua): for reference.
     coP99Ms: r.latencyUs.coP99 / 1000,
     serverCpuPct,
