@@ -2,7 +2,7 @@
 // (the same total within ±0.5% run to run, whatever else the machine is doing, steal included)
 // for changes of a few percent that wall-clock cells on a shared VM cannot resolve.
 //
-//   node bench/gateway/callgrind.mjs [gateway|rawproxy|local|limited ...] [--warm N] [--calls N] [--runs N] [--top N]
+//   node bench/gateway/callgrind.mjs [gateway|rawproxy|local|limited ...] [--warm N] [--calls N] [--runs N] [--top N] [--callers REGEX]
 //
 // Targets: `gateway` and `rawproxy` answer a proxied tools/call (the bench's `proxied call` rows);
 // `local` is the gateway answering the in-process demo echo (`tools/call`), and `limited` the same
@@ -11,10 +11,14 @@
 //
 // Starts the bench's SDK upstream (plain node) and the target under
 // `valgrind --tool=callgrind --instr-atstart=no` (with --perf-basic-prof, so JIT code has names),
-// sends --warm sequential calls (JIT warm-up, not counted), turns counting on, sends --calls
+// sends --warm sequential calls (JIT warm-up, not counted; 12,000 by default: after 3,000 under
+// valgrind, Turbofan was still compiling and the gateway counted 470k instructions per proxied
+// call, 326k after 12,000, with no compiler function left in its top 40), turns counting on, sends --calls
 // more, dumps, and prints total instructions ÷ calls (all threads of the target: main thread, V8's
 // compiler and GC workers). With --top N, the N functions with the most exclusive instructions
-// per call, JIT addresses resolved through /tmp/perf-<pid>.map. Every answer is checked.
+// per call, JIT addresses resolved through /tmp/perf-<pid>.map; with --callers REGEX, which
+// functions spend the most (inclusive) in the functions matching it, e.g. --callers 'Megamorphic'
+// to find the code behind megamorphic property access. Every answer is checked.
 // Needs valgrind (Debian package; on every machine here). Outputs: bench/gateway/results/callgrind/.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,10 +35,12 @@ const flag = (name, dflt) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? Number(argv.splice(i, 2)[1]) : dflt;
 };
-const WARM = flag('warm', 3000);
+const WARM = flag('warm', 12000);
 const CALLS = flag('calls', 2000);
 const RUNS = flag('runs', 3);
 const TOP = flag('top', 0);
+const callersAt = argv.indexOf('--callers');
+const CALLERS = callersAt >= 0 ? new RegExp(argv.splice(callersAt, 2)[1]) : undefined;
 const targets = argv.length > 0 ? argv : ['gateway', 'rawproxy'];
 const TARGETS = ['gateway', 'rawproxy', 'local', 'limited'];
 for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t} (${TARGETS.join(', ')})`);
@@ -96,8 +102,11 @@ async function run(target, upstreamUrl) {
   }
 }
 
-/** Exclusive instructions per call by function, JIT code named from the perf map. */
-function top(file, pid, n) {
+/**
+ * Instructions by function, JIT code named from the perf map: `excl` (each function's own) and
+ * `calls` (caller -> callee -> the callee's inclusive cost when called from there).
+ */
+function profile(file, pid) {
   // [start, size, name, line]: the map is appended to as code is made, and V8 reuses the
   // addresses of code it freed, so an address can lie in several entries: the latest (highest
   // line) is the code that ran in the counted window. (Taking any covering entry named boot-time
@@ -137,21 +146,44 @@ function top(file, pid, n) {
     return names.get(m[1]) ?? '?';
   };
   const excl = new Map();
+  const calls = new Map();
   let fn = '?';
+  let callee = '?';
   let inCall = false;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line.startsWith('fn=')) {
       fn = jit(named(line.slice(3)));
       inCall = false;
-    } else if (line.startsWith('cfn=')) named(line.slice(4));
+    } else if (line.startsWith('cfn=')) callee = jit(named(line.slice(4)));
     else if (line.startsWith('calls=')) inCall = true;
     else if (/^[0-9+*-]/.test(line)) {
       const ir = Number(line.trim().split(/\s+/).pop());
-      if (inCall) inCall = false; // the callee's inclusive cost, not this function's own
-      else excl.set(fn, (excl.get(fn) ?? 0) + ir);
+      if (inCall) {
+        // the callee's inclusive cost, not this function's own
+        inCall = false;
+        const from = calls.get(fn) ?? new Map();
+        calls.set(fn, from.set(callee, (from.get(callee) ?? 0) + ir));
+      } else excl.set(fn, (excl.get(fn) ?? 0) + ir);
     }
   }
-  return [...excl].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, ir]) => `    ${(ir / CALLS / 1000).toFixed(2).padStart(8)}k  ${name.slice(0, 140)}`);
+  return { excl, calls };
+}
+
+const row = ([name, ir]) => `    ${(ir / CALLS / 1000).toFixed(2).padStart(8)}k  ${name.slice(0, 140)}`;
+
+/** The n functions with the most exclusive instructions per call. */
+function top({ excl }, n) {
+  return [...excl].sort((a, b) => b[1] - a[1]).slice(0, n).map(row);
+}
+
+/** For functions whose name matches `pattern`: the n callers that spend the most instructions in them (inclusive). */
+function callersOf({ calls }, pattern, n) {
+  const by = new Map();
+  for (const [caller, callees] of calls) {
+    if (pattern.test(caller)) continue; // recursion and the matched functions calling each other
+    for (const [callee, ir] of callees) if (pattern.test(callee)) by.set(caller, (by.get(caller) ?? 0) + ir);
+  }
+  return [...by].sort((a, b) => b[1] - a[1]).slice(0, n).map(row);
 }
 
 rmSync(OUT, { recursive: true, force: true });
@@ -166,7 +198,11 @@ try {
     for (let i = 0; i < RUNS; i++) results.push(await run(target, upstreamUrl));
     const per = results.map((r) => r.perCall).sort((a, b) => a - b);
     console.log(`  ${target.padEnd(9)} median ${(per[per.length >> 1] / 1000).toFixed(1)}k instructions per call (runs: ${per.map((v) => (v / 1000).toFixed(1)).join(', ')}k)`);
-    if (TOP > 0) console.log(top(results[0].file, results[0].pid, TOP).join('\n'));
+    if (TOP > 0 || CALLERS) {
+      const prof = profile(results[0].file, results[0].pid);
+      if (TOP > 0) console.log(top(prof, TOP).join('\n'));
+      if (CALLERS) console.log(`  callers of /${CALLERS.source}/ (instructions per call spent in it, inclusive):\n${callersOf(prof, CALLERS, Math.max(TOP, 20)).join('\n')}`);
+    }
   }
 } finally {
   await upstream.stop();
