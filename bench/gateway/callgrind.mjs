@@ -11,9 +11,8 @@
 //
 // Starts the bench's SDK upstream (plain node) and the target under
 // `valgrind --tool=callgrind --instr-atstart=no` (with --perf-basic-prof, so JIT code has names),
-// sends --warm sequential calls (JIT warm-up, not counted; 12,000 by default: after 3,000 under
-// valgrind, Turbofan was still compiling and the gateway counted 470k instructions per proxied
-// call, 326k after 12,000, with no compiler function left in its top 40), turns counting on, sends --calls
+// sends --warm sequential calls (JIT warm-up, not counted; 12,000 by default, the README says
+// why), turns counting on, sends --calls
 // more, dumps, and prints total instructions ÷ calls (all threads of the target: main thread, V8's
 // compiler and GC workers). With --top N, the N functions with the most exclusive instructions
 // per call, JIT addresses resolved through /tmp/perf-<pid>.map; with --callers REGEX, which
@@ -31,16 +30,15 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 const OUT = path.join(HERE, 'results', 'callgrind');
 const argv = process.argv.slice(2);
-const flag = (name, dflt) => {
+const flag = (name, dflt, parse = Number) => {
   const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv.splice(i, 2)[1]) : dflt;
+  return i >= 0 ? parse(argv.splice(i, 2)[1]) : dflt;
 };
 const WARM = flag('warm', 12000);
 const CALLS = flag('calls', 2000);
 const RUNS = flag('runs', 3);
 const TOP = flag('top', 0);
-const callersAt = argv.indexOf('--callers');
-const CALLERS = callersAt >= 0 ? new RegExp(argv.splice(callersAt, 2)[1]) : undefined;
+const CALLERS = flag('callers', undefined, (source) => new RegExp(source));
 const targets = argv.length > 0 ? argv : ['gateway', 'rawproxy'];
 const TARGETS = ['gateway', 'rawproxy', 'local', 'limited'];
 for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t} (${TARGETS.join(', ')})`);
@@ -169,12 +167,9 @@ function profile(file, pid) {
   return { excl, calls };
 }
 
-const row = ([name, ir]) => `    ${(ir / CALLS / 1000).toFixed(2).padStart(8)}k  ${name.slice(0, 140)}`;
-
-/** The n functions with the most exclusive instructions per call. */
-function top({ excl }, n) {
-  return [...excl].sort((a, b) => b[1] - a[1]).slice(0, n).map(row);
-}
+/** The n entries of a name -> instructions map with the most, one line each, per call. */
+const ranked = (costs, n) =>
+  [...costs].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, ir]) => `    ${(ir / CALLS / 1000).toFixed(2).padStart(8)}k  ${name.slice(0, 140)}`);
 
 /** For functions whose name matches `pattern`: the n callers that spend the most instructions in them (inclusive). */
 function callersOf({ calls }, pattern, n) {
@@ -183,7 +178,7 @@ function callersOf({ calls }, pattern, n) {
     if (pattern.test(caller)) continue; // recursion and the matched functions calling each other
     for (const [callee, ir] of callees) if (pattern.test(callee)) by.set(caller, (by.get(caller) ?? 0) + ir);
   }
-  return [...by].sort((a, b) => b[1] - a[1]).slice(0, n).map(row);
+  return ranked(by, n);
 }
 
 rmSync(OUT, { recursive: true, force: true });
@@ -200,7 +195,7 @@ try {
     console.log(`  ${target.padEnd(9)} median ${(per[per.length >> 1] / 1000).toFixed(1)}k instructions per call (runs: ${per.map((v) => (v / 1000).toFixed(1)).join(', ')}k)`);
     if (TOP > 0 || CALLERS) {
       const prof = profile(results[0].file, results[0].pid);
-      if (TOP > 0) console.log(top(prof, TOP).join('\n'));
+      if (TOP > 0) console.log(ranked(prof.excl, TOP).join('\n'));
       if (CALLERS) console.log(`  callers of /${CALLERS.source}/ (instructions per call spent in it, inclusive):\n${callersOf(prof, CALLERS, Math.max(TOP, 20)).join('\n')}`);
     }
   }
