@@ -9,5 +9,5 @@ export { type LimitedRequest, requestLimitRules } from './request-limit-rules';
 export { rateLimitedAnswer, type RateLimitedAnswer } from './rate-limited-error';
 export { parseTrustProxy, trustProxySchema } from './parse-trust-proxy';
 export { CALL_LOG_BOUNDS, callLogPolicySchema } from './call-log-policy-schema';
-export { USAGE_LATENCY_BUCKETS_MS, type UsageRecord, usageStreamKey } from './usage-record';
+export { encodeUsageRecord, USAGE_LATENCY_BUCKETS_MS, type UsageRecord, usageStreamKey } from './usage-record';
 export { DEFAULT_REDACT_KEYS, redactCaptured } from './redact-captured';

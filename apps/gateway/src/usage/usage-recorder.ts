@@ -2,7 +2,7 @@ import { metrics } from '@opentelemetry/api';
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { TenantCallLogPolicy, TenantCatalog } from '@switchboard/catalog';
-import { limiterRedis, redactCaptured, usageStreamKey, type UsageRecord } from '@switchboard/limits';
+import { encodeUsageRecord, limiterRedis, redactCaptured, usageStreamKey, type UsageRecord } from '@switchboard/limits';
 import { answerLength, type EncodedAnswer, type McpRequestInfo, type McpRequestObservation, type McpTarget } from '@switchboard/mcp-http';
 
 export interface UsageRecorderOptions {
@@ -140,7 +140,7 @@ export class UsageRecorder {
       if (policy.captureArguments) record.args = redactCaptured(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES);
       if (policy.captureResults && body !== undefined) record.result = redactCaptured(resultOf(body), policy.redactKeys, CAPTURE_BYTES);
     }
-    this.buffer.push(JSON.stringify(record));
+    this.buffer.push(encodeUsageRecord(record));
     if (this.buffer.length >= this.options.maxBatch) void this.flush();
   }
 
