@@ -5,7 +5,7 @@ export { SharedLimiter, type SharedLimiterOptions } from './shared-limiter';
 export { limiterRedis } from './limiter-redis';
 export { RATE_PLAN_BOUNDS, ratePlanSchema } from './rate-plan-schema';
 export { effectiveRatePlan, type EffectiveRatePlan, type OperatorLimits } from './effective-rate-plan';
-export { type LimitedRequest, requestLimitRules } from './request-limit-rules';
+export { type LimitedRequest, RequestLimitRuleCache, requestLimitRules } from './request-limit-rules';
 export { rateLimitedAnswer, type RateLimitedAnswer } from './rate-limited-error';
 export { parseTrustProxy, trustProxySchema } from './parse-trust-proxy';
 export { CALL_LOG_BOUNDS, callLogPolicySchema } from './call-log-policy-schema';

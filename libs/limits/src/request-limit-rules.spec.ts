@@ -1,5 +1,5 @@
 import { effectiveRatePlan, type OperatorLimits } from './effective-rate-plan';
-import { requestLimitRules } from './request-limit-rules';
+import { RequestLimitRuleCache, requestLimitRules, type LimitedRequest } from './request-limit-rules';
 
 const operator: OperatorLimits = {
   tenant: { requestsPerSecond: 100, burst: 200 },
@@ -57,5 +57,56 @@ describe('requestLimitRules', () => {
   it('hashes a long or odd subject into a fixed-size key part', () => {
     const rules = requestLimitRules({ tenantId: 'acme', method: 'tools/call', subject: `x{${'a'.repeat(5000)}}`, serverId: 'alpha', name: undefined }, plan, now);
     expect(rules[1].key).toMatch(/^rl:\{acme\}:s:h:[A-Za-z0-9_-]{32}:alpha:\?$/);
+  });
+});
+
+describe('RequestLimitRuleCache', () => {
+  const call: LimitedRequest = { tenantId: 'acme', method: 'tools/call', subject: 'sub:alice', serverId: 'up', name: 'echo' };
+  const plan = effectiveRatePlan({ dailyCalls: 10 }, { ...operator, ceiling: { ...operator.ceiling, dailyCalls: 100 } });
+  const noon = Date.UTC(2026, 11, 4, 12);
+
+  it('gives the same request under the same plan the same rules, equal to requestLimitRules', () => {
+    const cache = new RequestLimitRuleCache();
+    const first = cache.rules(call, plan, noon);
+    expect(first).toEqual(requestLimitRules(call, plan, noon));
+    expect(cache.rules({ ...call }, plan, noon + 1000)).toBe(first);
+    expect(cache.size).toBe(1);
+  });
+
+  it('rebuilds when the tenant plan changes and when the daily quota rolls over', () => {
+    const cache = new RequestLimitRuleCache();
+    const first = cache.rules(call, plan, noon);
+    const other = effectiveRatePlan({ subject: { requestsPerSecond: 1, burst: 2 }, dailyCalls: 10 }, operator);
+    const changed = cache.rules(call, other, noon);
+    expect(changed).not.toBe(first);
+    expect(changed.find((r) => r.id === 'subject')).toMatchObject({ perSecond: 1, burst: 2 });
+    const nextDay = cache.rules(call, other, Date.UTC(2026, 11, 5, 0, 0, 1));
+    expect(nextDay.find((r) => r.kind === 'quota')).toMatchObject({ key: 'rl:{acme}:day:2026-12-05', resetAtMs: Date.UTC(2026, 11, 6) });
+    expect(cache.size).toBe(1);
+  });
+
+  it('keeps callers apart whatever their subject or name spells (no key a caller can choose collides with another request)', () => {
+    const cache = new RequestLimitRuleCache();
+    // With plain separators these two would share a key: subject "a" + server "b\u0000c" vs subject "a\u0000b" + server "c".
+    const a = cache.rules({ ...call, subject: 'a', serverId: 'b\u0000c' }, plan, noon);
+    const b = cache.rules({ ...call, subject: 'a\u0000b', serverId: 'c' }, plan, noon);
+    expect(a).not.toBe(b);
+    expect(a).toEqual(requestLimitRules({ ...call, subject: 'a', serverId: 'b\u0000c' }, plan, noon));
+    expect(b).toEqual(requestLimitRules({ ...call, subject: 'a\u0000b', serverId: 'c' }, plan, noon));
+    // An unknown name (undefined) is not the tool called "-" or "?".
+    expect(cache.rules({ ...call, name: undefined }, plan, noon)).not.toBe(cache.rules({ ...call, name: '-' }, plan, noon));
+    expect(cache.size).toBe(4);
+  });
+
+  it('is bounded: past its size the oldest entry goes', () => {
+    const cache = new RequestLimitRuleCache(3);
+    const first = cache.rules({ ...call, subject: 'ip:1' }, plan, noon);
+    for (const ip of ['2', '3', '4']) cache.rules({ ...call, subject: `ip:${ip}` }, plan, noon);
+    expect(cache.size).toBe(3);
+    expect(cache.rules({ ...call, subject: 'ip:4' }, plan, noon)).toBe(cache.rules({ ...call, subject: 'ip:4' }, plan, noon));
+    const again = cache.rules({ ...call, subject: 'ip:1' }, plan, noon);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(cache.size).toBe(3);
   });
 });

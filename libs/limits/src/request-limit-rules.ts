@@ -48,3 +48,39 @@ export function requestLimitRules(request: LimitedRequest, plan: EffectiveRatePl
 function part(value: string): string {
   return value.length <= MAX_KEY_PART && !/[\s{}]/.test(value) ? value : `h:${createHash('sha256').update(value).digest('base64url').slice(0, 32)}`;
 }
+
+/**
+ * `requestLimitRules`, kept: the same caller, method, server and name under the same plan get
+ * the same (frozen-by-convention) rule array back, so a request skips building its keys and
+ * the limiter skips rebuilding its lease id. An entry is rebuilt when its tenant's plan
+ * changes or its daily quota's day ends. Bounded: past `maxEntries` the oldest entry goes (the
+ * callers are whoever sends requests, so the cache must not grow with them).
+ */
+export class RequestLimitRuleCache {
+  private readonly entries = new Map<string, { plan: EffectiveRatePlan; rules: LimitRule[]; until: number }>();
+
+  constructor(private readonly maxEntries = 10_000) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  rules(request: LimitedRequest, plan: EffectiveRatePlan, nowMs = Date.now()): readonly LimitRule[] {
+    const key = ruleCacheKey(request);
+    const hit = this.entries.get(key);
+    if (hit && hit.plan === plan && nowMs < hit.until) return hit.rules;
+    const rules = requestLimitRules(request, plan, nowMs);
+    let until = Number.POSITIVE_INFINITY;
+    for (const r of rules) if (r.kind === 'quota') until = Math.min(until, r.resetAtMs);
+    if (hit) this.entries.delete(key);
+    else if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { plan, rules, until });
+    return rules;
+  }
+}
+
+/** Every part length-prefixed, so no choice of subject or name (a `sub` is whatever an IdP put there) can spell another request's key. */
+function ruleCacheKey(r: LimitedRequest): string {
+  const name = r.name === undefined ? '-' : `${r.name.length}:${r.name}`;
+  return `${r.tenantId.length}:${r.tenantId}${r.method.length}:${r.method}${r.subject.length}:${r.subject}${r.serverId.length}:${r.serverId}${name}`;
+}

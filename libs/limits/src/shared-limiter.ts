@@ -67,6 +67,8 @@ export class SharedLimiter {
   private readonly leases = new Map<string, Lease>();
   private readonly leaseOptions: (Required<Omit<LeaseOptions, 'now'>> & { now: () => number }) | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  /** Lease id and cap of each rule set seen (rule arrays are never changed once made; a caller that reuses one skips the string building and its hashing). */
+  private readonly prepared = new WeakMap<readonly LimitRule[], { id: string; cap: number }>();
 
   constructor(private readonly options: SharedLimiterOptions) {
     this.prefix = options.prefix ?? '';
@@ -112,9 +114,11 @@ export class SharedLimiter {
     if (rules.length === 0) return { allowed: true, mode: this.current };
     const opts = this.leaseOptions;
     // Unleased (off, or a burst / quota too small to share): one round trip, no lease bookkeeping.
-    const cap = opts ? leaseCap(rules, opts.rateShare, opts.quotaShare) : 1;
-    if (!opts || cap <= 1) return this.checkShared(rules, 1).then((r) => r.decision);
-    const id = leaseId(rules);
+    if (!opts) return this.checkShared(rules, 1).then((r) => r.decision);
+    let set = this.prepared.get(rules);
+    if (!set) this.prepared.set(rules, (set = { id: leaseId(rules), cap: leaseCap(rules, opts.rateShare, opts.quotaShare) }));
+    const { id, cap } = set;
+    if (cap <= 1) return this.checkShared(rules, 1).then((r) => r.decision);
     for (;;) {
       const lease = this.leases.get(id);
       if (lease && lease.remaining > 0 && opts.now() < lease.expiresAt) {

@@ -8,7 +8,7 @@ import {
   effectiveRatePlan,
   limiterRedis,
   rateLimitedAnswer,
-  requestLimitRules,
+  RequestLimitRuleCache,
   type EffectiveRatePlan,
   type LimiterMode,
   type OperatorLimits,
@@ -27,6 +27,7 @@ export class GatewayLimits {
   private readonly operator: OperatorLimits;
   private readonly defaults: EffectiveRatePlan;
   private readonly plans = new Map<string, EffectiveRatePlan>();
+  private readonly rules = new RequestLimitRuleCache();
   private readonly refusals = metrics.getMeter('switchboard').createCounter('limiter.refusals', { description: 'MCP requests refused by a rate limit or quota, by tenant, limit and limiter mode' });
   private fallbackGauge = 0;
 
@@ -98,7 +99,7 @@ export class GatewayLimits {
     const { message, auth } = request;
     const subject = auth?.subject ? `sub:${auth.subject}` : auth?.clientId ? `client:${auth.clientId}` : `ip:${req.ip}`;
     const { serverId, name } = this.whatIsCalled(target, message.method, message.params);
-    const rules = requestLimitRules({ tenantId: target.tenantId, method: message.method, subject, serverId, name }, this.planOf(target.tenantId));
+    const rules = this.rules.rules({ tenantId: target.tenantId, method: message.method, subject, serverId, name }, this.planOf(target.tenantId));
     const decision = await this.limiter.check(rules);
     if (decision.allowed) return undefined;
     this.refusals.add(1, { tenant: target.tenantId, limit: decision.rule.id, mode: decision.mode });
