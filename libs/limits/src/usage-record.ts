@@ -38,7 +38,7 @@ export function usageStreamKey(namespace = ''): string {
  * A record's JSON, byte for byte what `JSON.stringify(record)` gives (same key order, absent
  * optional fields left out), written field by field: `JSON.stringify` of the whole object took
  * V8's generic serializer (about 9k instructions a record, the largest single cost of metering),
- * and even one call per string costs a runtime call each. Strings that need no escaping (every
+ * and even `JSON.stringify` of one string is a runtime call. Strings that need no escaping (every
  * id and name in practice) are quoted as they are; any other goes through `JSON.stringify`, as do
  * captured `args` / `result`.
  */
@@ -53,7 +53,7 @@ export function encodeUsageRecord(r: UsageRecord): string {
   return `${out}}`;
 }
 
-/** A JSON string literal: as is between quotes unless a character needs escaping (control, `"`, `\\`, any surrogate: JSON.stringify decides those). */
+/** A JSON string literal: as is between quotes unless a character needs escaping (a control character, a double quote, a backslash or any surrogate: JSON.stringify decides those). */
 function str(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
