@@ -2,7 +2,7 @@ import { metrics } from '@opentelemetry/api';
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { TenantCallLogPolicy, TenantCatalog } from '@switchboard/catalog';
-import { encodeUsageRecord, limiterRedis, redactCaptured, usageStreamKey, type UsageRecord } from '@switchboard/limits';
+import { limiterRedis, redactCaptured, USAGE_BATCH_FIELD, UsageBatchWriter, usageStreamKey, type UsageEvent } from '@switchboard/limits';
 import { answerLength, type EncodedAnswer, type McpRequestInfo, type McpRequestObservation, type McpTarget } from '@switchboard/mcp-http';
 
 export interface UsageRecorderOptions {
@@ -36,7 +36,13 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set(['initialize', 'server/discov
 export class UsageRecorder {
   private readonly redis: RedisClient;
   private readonly key: string;
-  private buffer: string[] = [];
+  /** The batch records are added to … */
+  private batch = new UsageBatchWriter();
+  /** … and batches waiting for their XADD (more than one only while Redis is unavailable), with their record counts. */
+  private sealed: Array<{ text: string; count: number }> = [];
+  private sealedCount = 0;
+  /** The sealed batch an XADD is under way for. */
+  private writing: { text: string; count: number } | undefined;
   private readonly policies = new Map<string, TenantCallLogPolicy>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
@@ -74,7 +80,8 @@ export class UsageRecorder {
       run: (fn) => inner.run(fn),
       end: (result) => {
         inner.end(result);
-        this.push(info, surface, toolError, performance.now() - started, result.errorCode, result.body);
+        const endedAt = performance.now();
+        this.push(info, surface, toolError, endedAt, endedAt - started, result.errorCode, result.body);
       },
     };
   }
@@ -82,28 +89,32 @@ export class UsageRecorder {
   /** Writes what is buffered (also on shutdown). */
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.buffer.length === 0) return;
-    const batch = this.buffer;
-    this.buffer = [];
+    this.seal();
+    if (this.sealed.length === 0) return;
     this.flushing = (async () => {
       try {
-        await this.redis.xadd(this.key, 'MAXLEN', '~', String(this.options.streamMaxLen), '*', 'r', `[${batch.join(',')}]`);
+        while (this.sealed.length > 0) {
+          const next = (this.writing = this.sealed[0]);
+          await this.redis.xadd(this.key, 'MAXLEN', '~', String(this.options.streamMaxLen), '*', USAGE_BATCH_FIELD, next.text);
+          this.sealed.shift();
+          this.sealedCount -= next.count;
+        }
         this.warned = false;
       } catch (err) {
-        // Keep them for the next flush, bounded: an outage costs the oldest records, never memory.
-        this.buffer = batch.concat(this.buffer);
-        const excess = this.buffer.length - this.options.maxBuffered;
-        if (excess > 0) {
-          this.buffer.splice(0, excess);
-          this.dropped.add(excess);
-        }
+        // Kept for the next flush, bounded (seal): an outage costs the oldest records, never memory.
         if (!this.warned) this.options.logger.warn({ err: (err as Error).message }, 'usage records not written (Redis unavailable); buffering');
         this.warned = true;
       } finally {
+        this.writing = undefined;
         this.flushing = undefined;
       }
     })();
     return this.flushing;
+  }
+
+  /** Records waiting to be written (tests, shutdown). */
+  get buffered(): number {
+    return this.sealedCount + this.batch.count;
   }
 
   async close(): Promise<void> {
@@ -112,24 +123,24 @@ export class UsageRecorder {
     this.redis.disconnect();
   }
 
-  private push(info: McpRequestInfo, surface: string, toolError: boolean, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined): void {
+  private push(info: McpRequestInfo, surface: string, toolError: boolean, endedAt: number, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined): void {
     const { serverId, tool } = this.whatWasCalled(info);
     const auth = info.auth;
-    // One shape for every record, built in one literal: an absent optional field is undefined,
-    // which JSON.stringify leaves out, so the bytes are those of a record without it. (Conditional
-    // spreads here took V8's runtime path for every literal and gave records several shapes.)
-    const record: UsageRecord = {
-      t: Date.now(),
+    // One shape for every event, built in one literal (absent optional fields are undefined):
+    // conditional spreads took V8's runtime path for every literal and gave events several shapes.
+    const event: UsageEvent = {
+      endedAt,
       tenant: info.tenantId,
       method: LOGGED_METHODS.has(info.method) || KNOWN_METHODS.has(info.method) ? info.method : 'other',
       tool,
       server: serverId,
-      subject: auth?.subject ? `sub:${auth.subject}` : auth?.clientId ? `client:${auth.clientId}` : `ip:${info.clientIp ?? '?'}`,
+      subjectKind: auth?.subject ? 'sub' : auth?.clientId ? 'client' : 'ip',
+      subjectId: auth?.subject || auth?.clientId || info.clientIp || '?',
       client: auth?.clientId || undefined,
       surface,
       outcome: errorCode === -32029 ? 'rate_limited' : errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok',
       code: errorCode,
-      ms: Math.round(ms * 100) / 100,
+      ms,
       in: info.bytesIn ?? 0,
       out: body === undefined ? 0 : answerLength(body),
       args: undefined,
@@ -137,11 +148,30 @@ export class UsageRecorder {
     };
     const policy = this.policies.get(info.tenantId);
     if (policy && LOGGED_METHODS.has(info.method)) {
-      if (policy.captureArguments) record.args = redactCaptured(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES);
-      if (policy.captureResults && body !== undefined) record.result = redactCaptured(resultOf(body), policy.redactKeys, CAPTURE_BYTES);
+      if (policy.captureArguments) event.args = redactCaptured(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES);
+      if (policy.captureResults && body !== undefined) event.result = redactCaptured(resultOf(body), policy.redactKeys, CAPTURE_BYTES);
     }
-    this.buffer.push(encodeUsageRecord(record));
-    if (this.buffer.length >= this.options.maxBatch) void this.flush();
+    this.batch.add(event);
+    if (this.batch.count >= this.options.maxBatch) {
+      this.seal();
+      void this.flush();
+    }
+  }
+
+  /** Closes the batch being filled; past `maxBuffered` waiting records, the oldest batches go (counted). */
+  private seal(): void {
+    const count = this.batch.count;
+    if (count === 0) return;
+    this.sealed.push({ text: this.batch.take(), count });
+    this.sealedCount += count;
+    while (this.sealedCount > this.options.maxBuffered) {
+      // Never the batch an XADD is writing, never the newest.
+      const at = this.sealed[0] === this.writing ? 1 : 0;
+      if (this.sealed.length <= at + 1) break;
+      const [oldest] = this.sealed.splice(at, 1);
+      this.sealedCount -= oldest.count;
+      this.dropped.add(oldest.count);
+    }
   }
 
   private whatWasCalled(info: McpRequestInfo): { serverId: string; tool: string } {

@@ -1,6 +1,6 @@
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
-import { USAGE_LATENCY_BUCKETS_MS, usageStreamKey, type UsageRecord } from '@switchboard/limits';
+import { decodeUsageBatch, USAGE_BATCH_FIELD, USAGE_LATENCY_BUCKETS_MS, USAGE_RECORDS_FIELD, usageStreamKey, type UsageRecord } from '@switchboard/limits';
 import type { Database } from '../db/database';
 
 export interface UsageDrainerOptions {
@@ -73,15 +73,8 @@ export class UsageDrainer {
     }
     if (entries.length === 0) return 0;
     const records: UsageRecord[] = [];
-    for (const [, fields] of entries) {
-      const at = fields.indexOf('r');
-      try {
-        const parsed = JSON.parse(fields[at + 1] ?? '[]') as unknown;
-        if (Array.isArray(parsed)) for (const x of parsed) if (valid(x)) records.push(x);
-      } catch {
-        // A malformed entry is dropped (acknowledged below) rather than blocking the stream.
-      }
-    }
+    // A malformed entry or record is dropped (acknowledged below) rather than blocking the stream.
+    for (const [, fields] of entries) for (const x of entryRecords(fields)) if (valid(x)) records.push(x);
     await this.store(records);
     const ids = entries.map(([id]) => id);
     await r.xack(this.key, GROUP, ...ids);
@@ -175,6 +168,22 @@ export class UsageDrainer {
       }
     });
   }
+}
+
+/** The records of one stream entry: a compact batch (`b`, gateways since the batch format) or a JSON array of records (`r`, gateways before it, so a rolling upgrade loses nothing). */
+function entryRecords(fields: string[]): unknown[] {
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === USAGE_BATCH_FIELD) return decodeUsageBatch(fields[i + 1]);
+    if (fields[i] === USAGE_RECORDS_FIELD) {
+      try {
+        const parsed = JSON.parse(fields[i + 1]) as unknown;
+        return Array.isArray(parsed) ? parsed : [];
+      } catch {
+        return [];
+      }
+    }
+  }
+  return [];
 }
 
 const OUTCOMES: ReadonlySet<string> = new Set(['ok', 'error', 'tool_error', 'rate_limited']);
