@@ -2,7 +2,9 @@
 // tenant's rate plan set through PUT /v1/limits reaches both gateways like a publish and is
 // enforced across them; calls through the gateways appear in GET /v1/usage (JSON and CSV)
 // and GET /v1/calls of their tenant only; opted-in arguments arrive redacted.
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import { Redis } from 'ioredis';
+import { UsageBatchWriter, usageStreamKey, type UsageEvent } from '@switchboard/limits';
+import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, REDIS_URL, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(120_000);
 
@@ -127,6 +129,42 @@ describe('rate plans, usage and the call log', () => {
     expect(betaCalls).toHaveLength(1);
     expect(betaCalls[0].arguments).toBeNull();
     expect(((await api(registry.url, keyB, 'GET', '/v1/calls?tool=search')).body.calls as Json[]).length).toBe(0);
+  });
+
+  it("drains an older gateway's entries, and records that cannot be stored neither stall the stream nor take other records with them", async () => {
+    const redis = new Redis(REDIS_URL);
+    const key = usageStreamKey(env.namespace);
+    const base = { endedAt: performance.now(), tenant: 'acme', method: 'tools/call', server: 'crm', subjectKind: 'ip', subjectId: 'drain', client: undefined, surface: 'generic', outcome: 'ok', code: undefined, ms: 2, in: 10, out: 20, args: undefined, result: undefined } satisfies Partial<UsageEvent>;
+    const batch = new UsageBatchWriter();
+    // Lone surrogates and NUL in captured values are made storable, not refused.
+    batch.add({ ...base, tool: 'compact', args: { 'k\u0000': 'x\ud800y' }, result: ['\udc00'] });
+    // Each of these would fail the whole batch in Postgres: integer out of range, a lone surrogate in a text column, a time past any date.
+    batch.add({ ...base, tool: 'poison-code', outcome: 'error', code: 1e20 });
+    batch.add({ ...base, tool: 'poison-text', subjectKind: 'sub', subjectId: 'eve\ud800' });
+    batch.add({ ...base, tool: 'poison-size', out: 2 ** 40 });
+    try {
+      // What a gateway from before the compact batches wrote: a JSON array of records under `r`.
+      const legacy = { t: Date.now(), tenant: 'acme', method: 'tools/call', tool: 'legacy', server: 'crm', subject: 'ip:drain', surface: 'generic', outcome: 'ok', ms: 1, in: 1, out: 1 };
+      await redis.xadd(key, '*', 'r', JSON.stringify([legacy, { ...legacy, tool: 'poison-time', t: 9e15 }]));
+      await redis.xadd(key, '*', 'b', batch.take());
+      await redis.xadd(key, '*', 'b', '{"v":2,"t":');
+      await redis.xadd(key, '*', 'x', 'an unknown field');
+      const rows = await until('the drained entries', async () => {
+        const list = (await api(registry.url, keyA, 'GET', '/v1/usage?groupBy=tool')).body.usage as Json[] | undefined;
+        return list?.some((r) => r.tool === 'legacy') && list.some((r) => r.tool === 'compact') ? list : undefined;
+      });
+      expect(rows.map((r) => r.tool)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^poison/)]));
+      const [stored] = (await api(registry.url, keyA, 'GET', '/v1/calls?tool=compact')).body.calls as Json[];
+      expect(stored).toMatchObject({ subject: 'ip:drain', arguments: { k: 'x\ufffdy' }, result: ['\ufffd'] });
+      // The stream is not stuck: what the gateways send next is drained too.
+      expect((await call(gateways[0], 'beta', 'search', { text: 'after' })).body.result).toBeDefined();
+      await until('a call after the entries', async () => {
+        const list = (await api(registry.url, keyB, 'GET', '/v1/usage?groupBy=tool')).body.usage as Json[] | undefined;
+        return list?.some((r) => r.tool === 'search') ? true : undefined;
+      });
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('answers bad usage / calls queries with 400 naming the parameter', async () => {

@@ -12,4 +12,10 @@ describe('redactCaptured', () => {
     for (let i = 0; i < 40; i++) deep = { d: deep };
     expect(JSON.stringify(redactCaptured(deep))).toContain('[depth]');
   });
+
+  it('keeps only text jsonb can hold: no NUL, no lone surrogate, in keys as in values', () => {
+    const out = redactCaptured({ 'k\u0000ey': 'a\u0000b', ['lone\ud800']: ['x\udc00y', '😀 paired'] });
+    expect(out).toEqual({ key: 'ab', 'lone\ufffd': ['x\ufffdy', '😀 paired'] });
+    expect(JSON.stringify(out)).not.toMatch(/\\u(0000|d[89a-f])/i);
+  });
 });

@@ -1,6 +1,6 @@
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
-import { decodeUsageBatch, USAGE_BATCH_FIELD, USAGE_LATENCY_BUCKETS_MS, USAGE_RECORDS_FIELD, usageStreamKey, type UsageRecord } from '@switchboard/limits';
+import { decodeUsageBatch, redactCaptured, USAGE_BATCH_FIELD, USAGE_LATENCY_BUCKETS_MS, USAGE_RECORDS_FIELD, usageStreamKey, type UsageRecord } from '@switchboard/limits';
 import type { Database } from '../db/database';
 
 export interface UsageDrainerOptions {
@@ -138,7 +138,7 @@ export class UsageDrainer {
       u.ms += rec.ms;
       const bucket = USAGE_LATENCY_BUCKETS_MS.findIndex((b) => rec.ms <= b);
       u.latency[bucket === -1 ? USAGE_LATENCY_BUCKETS_MS.length : bucket]++;
-      if (LOGGED.has(rec.method)) calls.push(rec);
+      if (LOGGED.has(rec.method)) calls.push(rec.args === undefined && rec.result === undefined ? rec : { ...rec, args: storable(rec.args), result: storable(rec.result) });
     }
     const rows = [...rollups.values()];
     await this.db.tx(async (q) => {
@@ -187,15 +187,34 @@ function entryRecords(fields: string[]): unknown[] {
 }
 
 const OUTCOMES: ReadonlySet<string> = new Set(['ok', 'error', 'tool_error', 'rate_limited']);
-const str = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_FIELD && !v.includes('\u0000');
+/** Largest epoch ms a JS Date (and so the rollup's day) can hold; Postgres' timestamp reaches further. */
+const MAX_TIME_MS = 8.64e15;
+const INT32_MAX = 2 ** 31 - 1;
+/** Longest duration a record may claim (ms): far past any request timeout, small enough that a day's sum stays finite. */
+const MAX_MS = 1e10;
+const MAX_CAPTURED_BYTES = 16_384;
+const str = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_FIELD && !v.includes('\u0000') && v.isWellFormed();
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+/** What fits the call log's `integer` columns. */
+const int32 = (v: unknown, min: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= INT32_MAX;
 
-/** The stream is written by our gateways, but a record is checked before it reaches SQL (Postgres refuses NUL; sizes are bounded). */
+/**
+ * The stream is written by our gateways, but a record is checked before it reaches SQL: Postgres
+ * refuses NUL and lone surrogates, string sizes are bounded, and every number must fit its column — one record that
+ * does not (an upstream's JSON-RPC error code of 1e20, say) would otherwise fail its whole batch,
+ * every tenant's records in it, on every retry.
+ */
 function valid(x: unknown): x is UsageRecord {
   if (typeof x !== 'object' || x === null) return false;
   const r = x as Record<string, unknown>;
   return (
-    num(r.t) && str(r.tenant) && str(r.method) && str(r.tool) && str(r.server) && str(r.subject) && str(r.surface) && typeof r.outcome === 'string' && OUTCOMES.has(r.outcome) &&
-    num(r.ms) && num(r.in) && num(r.out) && (r.client === undefined || str(r.client)) && (r.code === undefined || typeof r.code === 'number')
+    num(r.t) && r.t <= MAX_TIME_MS && str(r.tenant) && str(r.method) && str(r.tool) && str(r.server) && str(r.subject) && str(r.surface) &&
+    typeof r.outcome === 'string' && OUTCOMES.has(r.outcome) && num(r.ms) && r.ms <= MAX_MS && int32(r.in, 0) && int32(r.out, 0) &&
+    (r.client === undefined || str(r.client)) && (r.code === undefined || int32(r.code, -INT32_MAX - 1))
   );
+}
+
+/** A captured value as jsonb takes it (gateways redact and bound it already; this holds whatever the stream carries): no NUL, no lone surrogate, bounded. */
+function storable(value: unknown): unknown {
+  return value === undefined ? undefined : redactCaptured(value, [], MAX_CAPTURED_BYTES);
 }
