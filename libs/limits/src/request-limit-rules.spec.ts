@@ -109,4 +109,21 @@ describe('RequestLimitRuleCache', () => {
     expect(again).toEqual(first);
     expect(cache.size).toBe(3);
   });
+
+  it('drops the levels an evicted entry leaves empty, so callers that come and go do not grow it', () => {
+    const cache = new RequestLimitRuleCache(2);
+    for (let i = 0; i < 50; i++) cache.rules({ ...call, tenantId: `t${i}`, subject: `ip:${i}` }, plan, noon);
+    // Private on purpose; read here because the levels are what a leak would grow.
+    const root = cache['root'];
+    expect([...root.keys()]).toEqual(['t48', 't49']);
+    const kept = cache.rules({ ...call, tenantId: 't49', subject: 'ip:49' }, plan, noon);
+    const other = cache.rules({ ...call, tenantId: 't49', subject: 'ip:other' }, plan, noon);
+    expect([...root.keys()]).toEqual(['t49']);
+    expect(cache.size).toBe(2);
+    // Levels still in use stay: evicting ip:49 leaves ip:other, under the same tenant and method, found.
+    cache.rules({ ...call, tenantId: 't49', subject: 'ip:third' }, plan, noon);
+    expect(cache.rules({ ...call, tenantId: 't49', subject: 'ip:other' }, plan, noon)).toBe(other);
+    expect(cache.size).toBe(2);
+    expect(kept).toEqual(requestLimitRules({ ...call, tenantId: 't49', subject: 'ip:49' }, plan, noon));
+  });
 });
