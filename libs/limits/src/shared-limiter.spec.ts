@@ -146,6 +146,35 @@ describe('SharedLimiter with token leases', () => {
     expect(await a.pttl(`${prefix}rl:{t}:lease-day`)).toBeGreaterThan(3_500_000);
   });
 
+  it('spends a held lease without a promise (spendLeased), and only units the lease holds', async () => {
+    let now = 5_000_000;
+    const limiter = new SharedLimiter({ redis: a, prefix, leases: { now: () => now } });
+    const rules = [rate('spend-now', 0.01, 100)];
+    // Never checked: nothing held, nothing spent.
+    expect(limiter.spendLeased(rules)).toBe(false);
+    // Leases of 1, 2 and 4 for 4 checks: 3 units held after them.
+    for (let i = 0; i < 4; i++) expect((await limiter.check(rules)).allowed).toBe(true);
+    const spy = jest.spyOn(a, 'evalsha');
+    const spent = Array.from({ length: 5 }, () => limiter.spendLeased(rules));
+    const roundTrips = spy.mock.calls.length;
+    spy.mockRestore();
+    expect(spent).toEqual([true, true, true, false, false]);
+    expect(roundTrips).toBe(0);
+    // An equal rule array is another array: only the one check prepared counts.
+    expect(limiter.spendLeased([...rules])).toBe(false);
+    // An expired lease is not spent.
+    expect((await limiter.check(rules)).allowed).toBe(true);
+    now += 1_001;
+    expect(limiter.spendLeased(rules)).toBe(false);
+    await limiter.close();
+    expect(new SharedLimiter({ redis: a, prefix }).spendLeased(rules)).toBe(false);
+    // The budget paid for exactly what was accepted: 4 + 3 + 1 leased before the refund of the rest.
+    const other = new SharedLimiter({ redis: b, prefix });
+    let left = 0;
+    for (let i = 0; i < 120 && (await other.check(rules)).allowed; i++) left++;
+    expect(left).toBe(100 - 8);
+  });
+
   it('gives back unspent rate units: another replica can take them', async () => {
     const leased = new SharedLimiter({ redis: a, prefix, leases: {} });
     const rules = [rate('refund-rate', 0.01, 100)];

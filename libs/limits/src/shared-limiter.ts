@@ -121,10 +121,7 @@ export class SharedLimiter {
     if (cap <= 1) return this.checkShared(rules, 1).then((r) => r.decision);
     for (;;) {
       const lease = this.leases.get(id);
-      if (lease && lease.remaining > 0 && opts.now() < lease.expiresAt) {
-        lease.remaining--;
-        return { allowed: true, mode: 'shared' };
-      }
+      if (spend(lease, opts.now())) return { allowed: true, mode: 'shared' };
       if (lease?.pending) {
         // Another request of this rule set is asking Redis: share its answer (a refusal holds
         // for every waiter; a grant is spent from the lease on the next turn of the loop).
@@ -134,6 +131,17 @@ export class SharedLimiter {
       }
       return this.fetchLease(id, rules, cap, lease);
     }
+  }
+
+  /**
+   * `check`'s fast path, without a promise: spends one unit of a lease this replica holds for
+   * exactly this rule array (one `check` has seen) and says so; false means nothing was spent —
+   * ask `check`. A request admitted here costs no Redis round trip and no microtask.
+   */
+  spendLeased(rules: readonly LimitRule[]): boolean {
+    const opts = this.leaseOptions;
+    const set = opts && this.prepared.get(rules);
+    return set !== undefined && spend(this.leases.get(set.id), opts!.now());
   }
 
   /** Gives back every unspent lease (shutdown; tests). Best effort: units Redis does not get back stay spent. */
@@ -267,4 +275,11 @@ function leaseCap(rules: readonly LimitRule[], rateShare: number, quotaShare: nu
   let cap = Number.MAX_SAFE_INTEGER;
   for (const r of rules) cap = Math.min(cap, Math.floor(r.kind === 'rate' ? r.burst * rateShare : r.limit * quotaShare));
   return Math.max(1, cap);
+}
+
+/** Takes one unit of a live lease; false when there is none to take. */
+function spend(lease: Lease | undefined, now: number): boolean {
+  if (!lease || lease.remaining <= 0 || now >= lease.expiresAt) return false;
+  lease.remaining--;
+  return true;
 }

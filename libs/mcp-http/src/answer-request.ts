@@ -115,7 +115,9 @@ async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, signal: Abor
   }
   const admit = edge.policy.admit;
   if (admit) {
-    const refusal = await admit.call(edge.policy, req, target, { message, era: context.era, auth });
+    // Awaited only when it is a promise: an admission decided at once (a held lease) costs no microtask.
+    const admitted = admit.call(edge.policy, req, target, { message, era: context.era, auth });
+    const refusal = admitted instanceof Promise ? await admitted : admitted;
     if (refusal) {
       for (const name in refusal.headers) call.reply.raw.setHeader(name, refusal.headers[name]!);
       throw refusal.error;

@@ -93,17 +93,20 @@ export class GatewayLimits {
     return this.plans.get(tenantId) ?? this.defaults;
   }
 
-  /** The transport's `admit` hook. */
-  async admit(req: EdgeRequest, target: McpTarget, request: AdmitRequest): Promise<AdmitRefusal | undefined> {
-    if (!this.limiter) return undefined;
+  /** The transport's `admit` hook: synchronous when a lease this replica holds covers the request, else one round trip. */
+  admit(req: EdgeRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined> {
+    const limiter = this.limiter;
+    if (!limiter) return undefined;
     const { message, auth } = request;
     const subject = auth?.subject ? `sub:${auth.subject}` : auth?.clientId ? `client:${auth.clientId}` : `ip:${req.ip}`;
     const { serverId, name } = this.whatIsCalled(target, message.method, message.params);
     const rules = this.rules.rules({ tenantId: target.tenantId, method: message.method, subject, serverId, name }, this.planOf(target.tenantId));
-    const decision = await this.limiter.check(rules);
-    if (decision.allowed) return undefined;
-    this.refusals.add(1, { tenant: target.tenantId, limit: decision.rule.id, mode: decision.mode });
-    return rateLimitedAnswer(decision, request.era);
+    if (limiter.spendLeased(rules)) return undefined;
+    return limiter.check(rules).then((decision) => {
+      if (decision.allowed) return undefined;
+      this.refusals.add(1, { tenant: target.tenantId, limit: decision.rule.id, mode: decision.mode });
+      return rateLimitedAnswer(decision, request.era);
+    });
   }
 
   async close(): Promise<void> {
