@@ -138,14 +138,16 @@ describe('rate plans, usage and the call log', () => {
     const batch = new UsageBatchWriter();
     // Lone surrogates and NUL in captured values are made storable, not refused.
     batch.add({ ...base, tool: 'compact', args: { 'k\u0000': 'x\ud800y' }, result: ['\udc00'] });
-    // Each of these would fail the whole batch in Postgres: integer out of range, a lone surrogate in a text column, a time past any date.
-    batch.add({ ...base, tool: 'poison-code', outcome: 'error', code: 1e20 });
+    // A lone surrogate in a text column would fail the whole batch in Postgres.
     batch.add({ ...base, tool: 'poison-text', subjectKind: 'sub', subjectId: 'eve\ud800' });
-    batch.add({ ...base, tool: 'poison-size', out: 2 ** 40 });
+    // Numbers past int32 are bounded by the batch itself: the call is kept, as an error without its code.
+    batch.add({ ...base, tool: 'huge', outcome: 'error', code: 1e20, out: 2 ** 40 });
     try {
-      // What a gateway from before the compact batches wrote: a JSON array of records under `r`.
+      // What a gateway from before the compact batches wrote: a JSON array of records under `r`. Its
+      // numbers are whatever JSON held, so these would fail the batch: integer out of range, a time past any date.
       const legacy = { t: Date.now(), tenant: 'acme', method: 'tools/call', tool: 'legacy', server: 'crm', subject: 'ip:drain', surface: 'generic', outcome: 'ok', ms: 1, in: 1, out: 1 };
-      await redis.xadd(key, '*', 'r', JSON.stringify([legacy, { ...legacy, tool: 'poison-time', t: 9e15 }]));
+      const poison = [{ ...legacy, tool: 'poison-time', t: 9e15 }, { ...legacy, tool: 'poison-code', outcome: 'error', code: 1e20 }, { ...legacy, tool: 'poison-size', out: 2 ** 40 }, { ...legacy, tool: 'poison-ms', ms: 1e300 }];
+      await redis.xadd(key, '*', 'r', JSON.stringify([legacy, ...poison]));
       await redis.xadd(key, '*', 'b', batch.take());
       await redis.xadd(key, '*', 'b', '{"v":2,"t":');
       await redis.xadd(key, '*', 'x', 'an unknown field');
@@ -156,6 +158,8 @@ describe('rate plans, usage and the call log', () => {
       expect(rows.map((r) => r.tool)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^poison/)]));
       const [stored] = (await api(registry.url, keyA, 'GET', '/v1/calls?tool=compact')).body.calls as Json[];
       expect(stored).toMatchObject({ subject: 'ip:drain', arguments: { k: 'x\ufffdy' }, result: ['\ufffd'] });
+      const [huge] = (await api(registry.url, keyA, 'GET', '/v1/calls?tool=huge')).body.calls as Json[];
+      expect(huge).toMatchObject({ outcome: 'error', errorCode: null, bytesOut: 2 ** 31 - 1 });
       // The stream is not stuck: what the gateways send next is drained too.
       expect((await call(gateways[0], 'beta', 'search', { text: 'after' })).body.result).toBeDefined();
       await until('a call after the entries', async () => {

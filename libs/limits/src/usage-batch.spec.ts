@@ -1,4 +1,22 @@
-import { decodeUsageBatch, USAGE_BATCH_COLUMNS, UsageBatchWriter, type UsageBatch, type UsageEvent } from './usage-batch';
+import { decodeUsageBatch, USAGE_BATCH_COLUMNS, UsageBatchWriter, type UsageBatchHeader, type UsageEvent } from './usage-batch';
+
+/** A batch's parts: its JSON header and its int32 columns. */
+function parts(bytes: Buffer): { header: UsageBatchHeader; r: number[] } {
+  const end = 4 + bytes.readUInt32LE(0);
+  const r: number[] = [];
+  for (let o = end; o < bytes.length; o += 4) r.push(bytes.readInt32LE(o));
+  return { header: JSON.parse(bytes.toString('utf8', 4, end)) as UsageBatchHeader, r };
+}
+
+/** The bytes of a batch with this header and these columns. */
+function bytesOf(header: unknown, r: number[]): Buffer {
+  const json = Buffer.from(typeof header === 'string' ? header : JSON.stringify(header));
+  const out = Buffer.alloc(4 + json.length + 4 * r.length);
+  out.writeUInt32LE(json.length, 0);
+  json.copy(out, 4);
+  r.forEach((n, i) => out.writeInt32LE(n, 4 + json.length + 4 * i));
+  return out;
+}
 
 const event = (over: Partial<UsageEvent> = {}): UsageEvent => ({
   endedAt: 5_000,
@@ -45,13 +63,31 @@ describe('UsageBatchWriter and decodeUsageBatch', () => {
     for (let i = 0; i < 50; i++) w.add(event({ ms: i / 7, out: i }));
     w.add(event({ subjectKind: 'sub', subjectId: '10.0.0.1' }));
     w.add(event({ subjectKind: 'client', subjectId: '10.0.0.1', client: 'acme' }));
-    const batch = JSON.parse(w.take()) as UsageBatch;
-    expect(batch.d).toEqual(['acme', 'tools/call', 'lookup', 'crm', 'ip:10.0.0.1', 'claude', 'sub:10.0.0.1', 'client:10.0.0.1']);
-    expect(batch.r).toHaveLength(52 * USAGE_BATCH_COLUMNS);
-    expect(batch.r.every((n) => Number.isInteger(n))).toBe(true);
-    expect(batch.x).toBeUndefined();
-    const subjects = decodeUsageBatch(JSON.stringify(batch)).map((r) => (r as { subject: string }).subject);
+    const bytes = w.take();
+    const { header, r } = parts(bytes);
+    expect(header.d).toEqual(['acme', 'tools/call', 'lookup', 'crm', 'ip:10.0.0.1', 'claude', 'sub:10.0.0.1', 'client:10.0.0.1']);
+    expect(r).toHaveLength(52 * USAGE_BATCH_COLUMNS);
+    expect(header.x).toBeUndefined();
+    const subjects = decodeUsageBatch(bytes).map((rec) => (rec as { subject: string }).subject);
     expect(subjects.slice(-3)).toEqual(['ip:10.0.0.1', 'sub:10.0.0.1', 'client:10.0.0.1']);
+  });
+
+  it('keeps numbers within int32: a larger size or duration is clamped, a larger error code dropped (the call still counts as an error)', () => {
+    const w = new UsageBatchWriter();
+    w.add(event({ out: 2 ** 40, in: 2 ** 31, ms: 1e12, outcome: 'error', code: 1e20 }));
+    w.add(event({ outcome: 'error', code: -(2 ** 31) }));
+    expect(decodeUsageBatch(w.take())).toMatchObject([
+      { out: 2 ** 31 - 1, in: 2 ** 31 - 1, ms: (2 ** 31 - 1) / 100, outcome: 'error', code: undefined },
+      { outcome: 'error', code: -(2 ** 31) },
+    ]);
+  });
+
+  it('grows past its first capacity and reuses it for the next batch', () => {
+    const w = new UsageBatchWriter();
+    for (let i = 0; i < 1000; i++) w.add(event({ out: i }));
+    expect(decodeUsageBatch(w.take()).map((rec) => (rec as { out: number }).out)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    w.add(event({ out: 7 }));
+    expect(decodeUsageBatch(w.take())).toMatchObject([{ out: 7 }]);
   });
 
   it('starts every batch afresh: its own dictionary, its own clock reading', () => {
@@ -62,11 +98,12 @@ describe('UsageBatchWriter and decodeUsageBatch', () => {
     expect(w.count).toBe(0);
     now.mockReturnValue(9_000);
     w.add(event({ tenant: 'second', endedAt: 70_000 }));
-    const batch = JSON.parse(w.take()) as UsageBatch;
-    expect(batch.t).toBe(9_000);
-    expect(batch.d[0]).toBe('second');
-    expect(batch.d).not.toContain('first');
-    expect(decodeUsageBatch(JSON.stringify(batch))).toMatchObject([{ t: 9_000, tenant: 'second' }]);
+    const bytes = w.take();
+    const { header } = parts(bytes);
+    expect(header.t).toBe(9_000);
+    expect(header.d[0]).toBe('second');
+    expect(header.d).not.toContain('first');
+    expect(decodeUsageBatch(bytes)).toMatchObject([{ t: 9_000, tenant: 'second' }]);
   });
 
   it('keeps strings that need escaping intact', () => {
@@ -78,41 +115,46 @@ describe('UsageBatchWriter and decodeUsageBatch', () => {
 });
 
 describe('decodeUsageBatch on what it must not trust', () => {
-  const good = (): UsageBatch => {
+  const good = () => {
     const w = new UsageBatchWriter();
     w.add(event());
-    return JSON.parse(w.take()) as UsageBatch;
+    return parts(w.take());
   };
 
   it.each([
-    ['not JSON', '{"v":2,'],
-    ['not an object', '[1,2,3]'],
-    ['null', 'null'],
-    ['another version', JSON.stringify({ ...good(), v: 3 })],
-    ['no time', JSON.stringify({ ...good(), t: 'now' })],
-    ['no dictionary', JSON.stringify({ ...good(), d: {} })],
-    ['a partial record', JSON.stringify({ ...good(), r: good().r.slice(0, -1) })],
-  ])('yields nothing for %s', (_, text) => {
-    expect(decodeUsageBatch(text)).toEqual([]);
+    ['no bytes', Buffer.alloc(0)],
+    ['a header length past the end', Buffer.from('{"v":2,"t":1}')],
+    ['a header that is not JSON', bytesOf('{"v":2,', [])],
+    ['a header that is not an object', bytesOf([1, 2, 3], [])],
+    ['another version', bytesOf({ ...good().header, v: 3 }, good().r)],
+    ['no time', bytesOf({ ...good().header, t: 'now' }, good().r)],
+    ['no dictionary', bytesOf({ ...good().header, d: {} }, good().r)],
+  ])('yields nothing for %s', (_, bytes) => {
+    expect(decodeUsageBatch(bytes)).toEqual([]);
+  });
+
+  it('yields nothing for a partial record', () => {
+    const { header, r } = good();
+    const bytes = bytesOf(header, r);
+    expect(decodeUsageBatch(bytes.subarray(0, bytes.length - 2))).toEqual([]);
+    expect(decodeUsageBatch(bytes)).toHaveLength(1);
   });
 
   it('leaves fields whose column does not resolve undefined (or null for a client), for validation to drop', () => {
-    const b = good();
-    const r = [...b.r];
+    const { header, r } = good();
     r[1] = 99; // tenant outside the dictionary
     r[2] = -1; // method
-    r[3] = 0.5; // tool
-    r[4] = 'length' as unknown as number; // server: not an index, whatever the array has under that name
     r[6] = 42; // client: an index outside the dictionary
     r[8] = 9; // outcome
-    const [rec] = decodeUsageBatch(JSON.stringify({ ...b, r })) as Array<Record<string, unknown>>;
-    expect(rec).toMatchObject({ tenant: undefined, method: undefined, tool: undefined, server: undefined, client: null, outcome: undefined, code: undefined });
+    const [rec] = decodeUsageBatch(bytesOf(header, r)) as Array<Record<string, unknown>>;
+    expect(rec).toMatchObject({ tenant: undefined, method: undefined, tool: 'lookup', client: null, outcome: undefined, code: undefined });
     expect(rec.subject).toBe('ip:10.0.0.1');
   });
 
   it('attaches captures only to records that exist', () => {
-    const b = { ...good(), x: [{ i: 0, args: { a: 1 } }, { i: 1, args: 'nobody' }, { i: -1 }, { i: '0', result: 'no' }, null, 7] };
-    expect(decodeUsageBatch(JSON.stringify(b))).toMatchObject([{ args: { a: 1 } }]);
-    expect(decodeUsageBatch(JSON.stringify(b))[0]).not.toHaveProperty('result');
+    const { header, r } = good();
+    const bytes = bytesOf({ ...header, x: [{ i: 0, args: { a: 1 } }, { i: 1, args: 'nobody' }, { i: -1 }, { i: '0', result: 'no' }, null, 7] }, r);
+    expect(decodeUsageBatch(bytes)).toMatchObject([{ args: { a: 1 } }]);
+    expect(decodeUsageBatch(bytes)[0]).not.toHaveProperty('result');
   });
 });

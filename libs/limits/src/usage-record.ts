@@ -1,6 +1,6 @@
 /**
  * One MCP request as the registry's usage store takes it. Gateways send records in compact
- * batches (`UsageBatch`, many per entry of the `usageStreamKey` Redis stream); gateways from
+ * binary batches (`UsageBatchWriter`, many per entry of the `usageStreamKey` Redis stream); gateways from
  * before the batch format sent a JSON array of these.
  */
 export interface UsageRecord {

@@ -39,10 +39,10 @@ export class UsageRecorder {
   /** The batch records are added to … */
   private batch = new UsageBatchWriter();
   /** … and batches waiting for their XADD (more than one only while Redis is unavailable), with their record counts. */
-  private sealed: Array<{ text: string; count: number }> = [];
+  private sealed: Array<{ bytes: Buffer; count: number }> = [];
   private sealedCount = 0;
   /** The sealed batch an XADD is under way for. */
-  private writing: { text: string; count: number } | undefined;
+  private writing: { bytes: Buffer; count: number } | undefined;
   private readonly policies = new Map<string, TenantCallLogPolicy>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
@@ -65,25 +65,7 @@ export class UsageRecorder {
 
   /** Wraps a request's span observation so that its end also records usage. */
   observe(info: McpRequestInfo, inner: McpRequestObservation): McpRequestObservation {
-    const started = performance.now();
-    let surface = 'generic';
-    let toolError = false;
-    return {
-      classified: (c) => {
-        surface = c.surfaceId;
-        inner.classified(c);
-      },
-      toolFailed: () => {
-        toolError = true;
-        inner.toolFailed();
-      },
-      run: (fn) => inner.run(fn),
-      end: (result) => {
-        inner.end(result);
-        const endedAt = performance.now();
-        this.push(info, surface, toolError, endedAt, endedAt - started, result.errorCode, result.body);
-      },
-    };
+    return new UsageObservation(this, info, inner);
   }
 
   /** Writes what is buffered (also on shutdown). */
@@ -95,7 +77,7 @@ export class UsageRecorder {
       try {
         while (this.sealed.length > 0) {
           const next = (this.writing = this.sealed[0]);
-          await this.redis.xadd(this.key, 'MAXLEN', '~', String(this.options.streamMaxLen), '*', USAGE_BATCH_FIELD, next.text);
+          await this.redis.xadd(this.key, 'MAXLEN', '~', String(this.options.streamMaxLen), '*', USAGE_BATCH_FIELD, next.bytes);
           this.sealed.shift();
           this.sealedCount -= next.count;
         }
@@ -123,7 +105,8 @@ export class UsageRecorder {
     this.redis.disconnect();
   }
 
-  private push(info: McpRequestInfo, surface: string, toolError: boolean, endedAt: number, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined): void {
+  /** @internal A request's end (UsageObservation). */
+  push(info: McpRequestInfo, surface: string, toolError: boolean, endedAt: number, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined): void {
     const { serverId, tool } = this.whatWasCalled(info);
     const auth = info.auth;
     // One shape for every event, built in one literal (absent optional fields are undefined):
@@ -162,7 +145,7 @@ export class UsageRecorder {
   private seal(): void {
     const count = this.batch.count;
     if (count === 0) return;
-    this.sealed.push({ text: this.batch.take(), count });
+    this.sealed.push({ bytes: this.batch.take(), count });
     this.sealedCount += count;
     while (this.sealedCount > this.options.maxBuffered) {
       // Never the batch an XADD is writing, never the newest.
@@ -189,6 +172,39 @@ export class UsageRecorder {
       return { serverId: route.kind === 'upstream' ? route.serverId : 'local', tool: name };
     }
     return { serverId: '-', tool: KNOWN_METHODS.has(info.method) ? info.method : 'other' };
+  }
+}
+
+/** One request's observation: the span's, plus its usage record when it ends (one object per request, no closures). */
+class UsageObservation implements McpRequestObservation {
+  private readonly started = performance.now();
+  private surface = 'generic';
+  private toolError = false;
+
+  constructor(
+    private readonly recorder: UsageRecorder,
+    private readonly info: McpRequestInfo,
+    private readonly inner: McpRequestObservation,
+  ) {}
+
+  classified(c: { era: string; protocolVersion: string; surfaceId: string }): void {
+    this.surface = c.surfaceId;
+    this.inner.classified(c);
+  }
+
+  toolFailed(): void {
+    this.toolError = true;
+    this.inner.toolFailed();
+  }
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    return this.inner.run(fn);
+  }
+
+  end(result: { errorCode: number | undefined; httpStatus: number; body?: EncodedAnswer }): void {
+    this.inner.end(result);
+    const endedAt = performance.now();
+    this.recorder.push(this.info, this.surface, this.toolError, endedAt, endedAt - this.started, result.errorCode, result.body);
   }
 }
 

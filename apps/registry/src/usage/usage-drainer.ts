@@ -65,10 +65,13 @@ export class UsageDrainer {
   async drainOnce(blockMs = 1_000): Promise<number> {
     const r = this.options.redis;
     await this.ensureGroup();
-    const claimed = (await r.xautoclaim(this.key, GROUP, this.options.consumer, this.options.claimIdleMs, '0', 'COUNT', this.options.count)) as [string, Array<[string, string[]]>];
+    // Read as bytes: batches are binary (the per-record JSON of older gateways is decoded from them).
+    // (ioredis has a *Buffer twin of every command, shaped like its reply, but does not type these two.)
+    const rb = r as unknown as BufferReads;
+    const claimed = (await rb.xautoclaimBuffer(this.key, GROUP, this.options.consumer, this.options.claimIdleMs, '0', 'COUNT', this.options.count)) as [Buffer, Entry[]];
     let entries = claimed[1] ?? [];
     if (entries.length === 0) {
-      const read = (await r.xreadgroup('GROUP', GROUP, this.options.consumer, 'COUNT', this.options.count, 'BLOCK', blockMs, 'STREAMS', this.key, '>')) as Array<[string, Array<[string, string[]]>]> | null;
+      const read = (await rb.xreadgroupBuffer('GROUP', GROUP, this.options.consumer, 'COUNT', this.options.count, 'BLOCK', blockMs, 'STREAMS', this.key, '>')) as Array<[Buffer, Entry[]]> | null;
       entries = read?.[0]?.[1] ?? [];
     }
     if (entries.length === 0) return 0;
@@ -170,13 +173,23 @@ export class UsageDrainer {
   }
 }
 
+interface BufferReads {
+  xautoclaimBuffer(...args: Array<string | number>): Promise<unknown>;
+  xreadgroupBuffer(...args: Array<string | number>): Promise<unknown>;
+}
+
+/** A stream entry as read in bytes: its id, then field, value, field, value… (an entry XAUTOCLAIM finds deleted comes with no fields). */
+type Entry = [Buffer, Buffer[] | null];
+
 /** The records of one stream entry: a compact batch (`b`, gateways since the batch format) or a JSON array of records (`r`, gateways before it, so a rolling upgrade loses nothing). */
-function entryRecords(fields: string[]): unknown[] {
+function entryRecords(fields: Buffer[] | null): unknown[] {
+  if (!fields) return [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    if (fields[i] === USAGE_BATCH_FIELD) return decodeUsageBatch(fields[i + 1]);
-    if (fields[i] === USAGE_RECORDS_FIELD) {
+    const name = fields[i].toString('latin1');
+    if (name === USAGE_BATCH_FIELD) return decodeUsageBatch(fields[i + 1]);
+    if (name === USAGE_RECORDS_FIELD) {
       try {
-        const parsed = JSON.parse(fields[i + 1]) as unknown;
+        const parsed = JSON.parse(fields[i + 1].toString('utf8')) as unknown;
         return Array.isArray(parsed) ? parsed : [];
       } catch {
         return [];
