@@ -94,11 +94,6 @@ export class UsageRecorder {
     return this.flushing;
   }
 
-  /** Records waiting to be written (tests, shutdown). */
-  get buffered(): number {
-    return this.sealedCount + this.batch.count;
-  }
-
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
