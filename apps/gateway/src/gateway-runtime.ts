@@ -108,7 +108,6 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
             maxBatch: config.USAGE_MAX_BATCH,
             maxBuffered: config.USAGE_MAX_BUFFERED,
             streamMaxLen: config.USAGE_STREAM_MAXLEN,
-            target: (id) => this.directory.target(id),
             logger,
           })
         : undefined;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EffectiveRatePlan } from './effective-rate-plan';
 import type { LimitRule } from './limit-rule';
+import type { UsageSubjectKind } from './usage-batch';
 
 /** Methods limited per subject × server × name (plus the tenant budget every request spends). */
 const PER_SUBJECT_METHODS: ReadonlySet<string> = new Set([
@@ -11,8 +12,9 @@ const MAX_KEY_PART = 96;
 export interface LimitedRequest {
   tenantId: string;
   method: string;
-  /** OAuth `sub`, else `client:<client id>`, else `ip:<client address>`. */
-  subject: string;
+  /** Who is limited (see `subjectKindOf`): its OAuth `sub`, else its OAuth client id, else its address. */
+  subjectKind: UsageSubjectKind;
+  subjectId: string;
   /** The catalog's server id of the tool / resource / prompt (`local` for in-process ones, `-` for lists or unknown names). */
   serverId: string;
   /** The exposed tool / prompt name or resource URI, only when the catalog knows it (unknown ⇒ `?`), keeping keys bounded. */
@@ -34,7 +36,7 @@ export function requestLimitRules(request: LimitedRequest, plan: EffectiveRatePl
     const override = isCall && request.name !== undefined ? plan.tools.get(request.name) : undefined;
     const spec = override ?? plan.subject;
     const target = isCall || request.method === 'resources/read' || request.method === 'prompts/get' ? `${request.serverId}:${part(request.name ?? '?')}` : `-:${request.method}`;
-    rules.push({ kind: 'rate', id: override ? 'tool' : 'subject', key: `${base}s:${part(request.subject)}:${target}`, perSecond: spec.requestsPerSecond, burst: spec.burst });
+    rules.push({ kind: 'rate', id: override ? 'tool' : 'subject', key: `${base}s:${part(`${request.subjectKind}:${request.subjectId}`)}:${target}`, perSecond: spec.requestsPerSecond, burst: spec.burst });
     if (isCall && plan.dailyCalls > 0) {
       const day = new Date(nowMs);
       const resetAtMs = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
@@ -56,10 +58,10 @@ function part(value: string): string {
  * changes or its daily quota's day ends. Bounded: past `maxEntries` the oldest entry goes (the
  * callers are whoever sends requests, so the cache must not grow with them).
  *
- * Held as a tree, one level per part (tenant, method, subject, server, name), so a lookup is five
- * map reads on strings whose hash V8 already keeps — no key string built and hashed per request
- * (that took ~4k instructions a call), and no choice of subject or name can spell another
- * request's path. An unknown name (undefined) has its own slot, apart from any real name.
+ * Held as a tree, one level per part (tenant, method, subject kind, subject id, server, name), so a
+ * lookup is six map reads on strings whose hash V8 already keeps — no key string built and hashed
+ * per request (that took ~4k instructions a call), and no choice of subject or name can spell
+ * another request's path. An unknown name (undefined) has its own slot, apart from any real name.
  */
 export class RequestLimitRuleCache {
   private readonly root: Level = new Map();
@@ -74,8 +76,9 @@ export class RequestLimitRuleCache {
 
   rules(request: LimitedRequest, plan: EffectiveRatePlan, nowMs = Date.now()): readonly LimitRule[] {
     const byMethod = this.root.get(request.tenantId) as Level | undefined;
-    const bySubject = byMethod?.get(request.method) as Level | undefined;
-    const byServer = bySubject?.get(request.subject) as Level | undefined;
+    const byKind = byMethod?.get(request.method) as Level | undefined;
+    const bySubject = byKind?.get(request.subjectKind) as Level | undefined;
+    const byServer = bySubject?.get(request.subjectId) as Level | undefined;
     const byName = byServer?.get(request.serverId) as Level | undefined;
     const hit = byName?.get(request.name) as RuleEntry | undefined;
     if (hit && hit.plan === plan && nowMs < hit.until) return hit.rules;
@@ -92,7 +95,7 @@ export class RequestLimitRuleCache {
     if (this.order.size >= this.maxEntries) this.evict(this.order.values().next().value!);
     const path: RuleEntry['path'] = [];
     let level = this.root;
-    for (const part of [request.tenantId, request.method, request.subject, request.serverId]) {
+    for (const part of [request.tenantId, request.method, request.subjectKind, request.subjectId, request.serverId]) {
       let next = level.get(part) as Level | undefined;
       if (!next) level.set(part, (next = new Map()));
       path.push([level, part]);

@@ -29,8 +29,8 @@ export async function answerMessage(edge: McpEdge, req: EdgeRequest, reply: Edge
         return;
       }
       const channel = new ResponseChannel(reply);
-      const { body, status } = await answerRequest(edge, { req, reply, target, message: item.message, channel, auth });
-      channel.finish(body, status);
+      const { body, length, status } = await answerRequest(edge, { req, reply, target, message: item.message, channel, auth });
+      channel.finish(body, status, length);
       return;
     }
   }

@@ -10,7 +10,8 @@ import {
   type RequestContext,
 } from '@switchboard/protocol';
 import type { DispatchInput } from './dispatch-input';
-import type { EncodedAnswer } from './encoded-answer';
+import { calledTarget, type CalledTarget } from './called-target';
+import { answerLength, type EncodedAnswer } from './encoded-answer';
 import { mintLegacySession, readLegacySession } from './legacy-session';
 import { header, type McpEdge } from './mcp-edge';
 import type { AuthGranted, McpRequestObservation, McpTarget } from './mcp-target';
@@ -22,9 +23,10 @@ import { TASK_METHODS } from './task-manager';
 const PRECOMPILED_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'initialize', 'server/discover', 'ping']);
 const NEVER_ABORTED = new AbortController().signal;
 
-/** One answered JSON-RPC request: its encoded response and HTTP status. */
+/** One answered JSON-RPC request: its encoded response, its length in bytes, and HTTP status. */
 export interface Answer {
   body: EncodedAnswer;
+  length: number;
   status: number;
 }
 
@@ -69,10 +71,13 @@ export async function answerRequest(edge: McpEdge, call: AnswerCall): Promise<An
 
 async function observed(edge: McpEdge, call: AnswerCall, signal: AbortSignal, cancellable: boolean): Promise<Answer> {
   const { req, target, message } = call;
+  const called = calledTarget(target.catalog, message.method, message.params);
   const observation = edge.policy.observe?.onRequest({
     tenantId: target.tenantId,
     method: message.method,
-    name: knownName(target, message),
+    // A label: tool and prompt names only (a resource URI is unbounded).
+    name: message.method === 'resources/read' ? undefined : called.name,
+    called,
     headers: req.headers,
     auth: call.auth,
     clientIp: req.ip,
@@ -82,10 +87,9 @@ async function observed(edge: McpEdge, call: AnswerCall, signal: AbortSignal, ca
   });
   let errorCode: number | undefined;
   let status = 200;
-  let body: EncodedAnswer | undefined;
+  let body: EncodedAnswer;
   try {
-    body = await classifyAndDispatch(edge, call, signal, cancellable, observation);
-    return { body, status };
+    body = await classifyAndDispatch(edge, call, called, signal, cancellable, observation);
   } catch (err) {
     if (err instanceof McpError) {
       errorCode = err.code;
@@ -96,13 +100,14 @@ async function observed(edge: McpEdge, call: AnswerCall, signal: AbortSignal, ca
       req.log.error({ err, method: message.method }, 'request failed');
       body = encodeError(message.id, new McpError(ErrorCode.InternalError, 'Internal error'));
     }
-    return { body, status };
-  } finally {
-    observation?.end({ errorCode, httpStatus: status, body });
   }
+  // Measured once: the usage record and the response's Content-Length both take it.
+  const length = answerLength(body);
+  observation?.end({ errorCode, httpStatus: status, body, bytes: length });
+  return { body, length, status };
 }
 
-async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, signal: AbortSignal, cancellable: boolean, observation: McpRequestObservation | undefined): Promise<EncodedAnswer> {
+async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, called: CalledTarget, signal: AbortSignal, cancellable: boolean, observation: McpRequestObservation | undefined): Promise<EncodedAnswer> {
   const { req, target, message, channel, auth } = call;
   const context = classifyRequest(message, req.headers);
   if (context.era === 'legacy') {
@@ -116,7 +121,7 @@ async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, signal: Abor
   const admit = edge.policy.admit;
   if (admit) {
     // Awaited only when it is a promise: an admission decided at once (a held lease) costs no microtask.
-    const admitted = admit.call(edge.policy, req, target, { message, era: context.era, auth });
+    const admitted = admit.call(edge.policy, req, target, { message, era: context.era, auth, called });
     const refusal = admitted instanceof Promise ? await admitted : admitted;
     if (refusal) {
       for (const name in refusal.headers) call.reply.raw.setHeader(name, refusal.headers[name]!);
@@ -151,13 +156,4 @@ function applyLegacySession(edge: McpEdge, req: EdgeRequest, target: McpTarget, 
   const session = readLegacySession(edge.sealer, target.tenantId, sessionId);
   if (!session) throw new McpError(ErrorCode.InvalidRequest, 'Session not found: this Mcp-Session-Id was not issued for this endpoint (send initialize again)', undefined, 404);
   if (context.clientCapabilities === undefined) context.clientCapabilities = session.capabilities;
-}
-
-/** The tool / prompt name of a request, only when the tenant's catalog has it (an arbitrary client string must not become a metric label). */
-function knownName(target: McpTarget, message: JsonRpcRequest): string | undefined {
-  const name = message.params?.name;
-  if (typeof name !== 'string') return undefined;
-  if (message.method === 'tools/call') return target.catalog.tool(name) ? name : undefined;
-  if (message.method === 'prompts/get') return target.catalog.prompt(name) ? name : undefined;
-  return undefined;
 }

@@ -127,6 +127,8 @@ export interface AdmitRequest {
   message: import('@switchboard/protocol').JsonRpcRequest;
   era: 'legacy' | 'modern';
   auth: AuthGranted | undefined;
+  /** What the request targets in the catalog (looked up once per request; see `CalledTarget`). */
+  called: import('./called-target').CalledTarget;
 }
 
 /** A refused request: the wire error to answer with and response headers (e.g. `Retry-After`). */
@@ -161,6 +163,8 @@ export interface McpRequestInfo {
   method: string;
   /** tools/call and prompts/get: the name, only when the catalog knows it (keeps labels bounded). */
   name: string | undefined;
+  /** What a call / get / read targets in the catalog (server id, and the name or resource URI it knows). */
+  called: import('./called-target').CalledTarget;
   headers: Record<string, string | string[] | undefined>;
   /** The verified caller on a protected tenant. */
   auth?: AuthGranted;
@@ -182,8 +186,8 @@ export interface McpRequestObservation {
   toolFailed(): void;
   /** Runs the dispatch (so work done for the request, such as upstream calls, is attributed to it). */
   run<T>(fn: () => Promise<T>): Promise<T>;
-  /** The answer: `errorCode` is the JSON-RPC error code when it was an error; `body` the encoded response. */
-  end(result: { errorCode: number | undefined; httpStatus: number; body?: import('./encoded-answer').EncodedAnswer }): void;
+  /** The answer: `errorCode` is the JSON-RPC error code when it was an error; `body` the encoded response and `bytes` its length on the wire. */
+  end(result: { errorCode: number | undefined; httpStatus: number; body?: import('./encoded-answer').EncodedAnswer; bytes: number }): void;
 }
 
 /** Called once per JSON-RPC request (each member of a batch too) that reached a tenant. */

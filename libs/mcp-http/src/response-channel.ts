@@ -98,8 +98,8 @@ export class ResponseChannel {
     if (!this.closed && !this.reply.raw.destroyed) this.reply.raw.write(chunk);
   }
 
-  /** Sends the final response (JSON body, or the last SSE event followed by the end of the stream). */
-  finish(body: EncodedAnswer, status = 200): void {
+  /** Sends the final response (JSON body, or the last SSE event followed by the end of the stream); `length` is the body's, when the caller has it. */
+  finish(body: EncodedAnswer, status = 200, length?: number): void {
     if (this.ended) return;
     this.ended = true;
     const raw = this.reply.raw;
@@ -114,7 +114,7 @@ export class ResponseChannel {
     // Straight to the socket: the body is final JSON (often precompiled bytes), so Fastify's
     // onSend/serialisation pipeline has nothing to add on this hot path.
     this.reply.hijack();
-    const headers = { 'content-type': 'application/json', 'content-length': answerLength(body) };
+    const headers = { 'content-type': 'application/json', 'content-length': length ?? answerLength(body) };
     raw.writeHead(status, this.extraHeaders ? { ...headers, ...this.extraHeaders } : headers);
     if (body instanceof SplicedResult) {
       // Node corks the socket on the first write until the next tick: the parts leave in one writev.

@@ -1,7 +1,7 @@
 import type { RedisClient } from '@switchboard/redis-connection';
 import { metrics } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import type { Route, TenantCatalog } from '@switchboard/catalog';
+import type { TenantCatalog } from '@switchboard/catalog';
 import {
   MemoryLimiter,
   SharedLimiter,
@@ -9,6 +9,8 @@ import {
   limiterRedis,
   rateLimitedAnswer,
   RequestLimitRuleCache,
+  subjectIdOf,
+  subjectKindOf,
   type EffectiveRatePlan,
   type LimiterMode,
   type OperatorLimits,
@@ -97,10 +99,11 @@ export class GatewayLimits {
   admit(req: EdgeRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined> {
     const limiter = this.limiter;
     if (!limiter) return undefined;
-    const { message, auth } = request;
-    const subject = auth?.subject ? `sub:${auth.subject}` : auth?.clientId ? `client:${auth.clientId}` : `ip:${req.ip}`;
-    const { serverId, name } = this.whatIsCalled(target, message.method, message.params);
-    const rules = this.rules.rules({ tenantId: target.tenantId, method: message.method, subject, serverId, name }, this.planOf(target.tenantId));
+    const { message, auth, called } = request;
+    const rules = this.rules.rules(
+      { tenantId: target.tenantId, method: message.method, subjectKind: subjectKindOf(auth), subjectId: subjectIdOf(auth, req.ip), serverId: called.serverId, name: called.name },
+      this.planOf(target.tenantId),
+    );
     if (limiter.spendLeased(rules)) return undefined;
     return limiter.check(rules).then((decision) => {
       if (decision.allowed) return undefined;
@@ -114,31 +117,9 @@ export class GatewayLimits {
     this.redis?.disconnect();
   }
 
-  /** Server and name of what a call/read/get targets, only when the catalog knows it (unknown names share one `?` bucket). */
-  private whatIsCalled(target: McpTarget, method: string, params: Record<string, unknown> | undefined): { serverId: string; name: string | undefined } {
-    if (method === 'tools/call' && typeof params?.name === 'string') {
-      const tool = target.catalog.tool(params.name);
-      return tool ? { serverId: serverOf(tool.entry.route), name: params.name } : { serverId: '-', name: undefined };
-    }
-    if (method === 'prompts/get' && typeof params?.name === 'string') {
-      const prompt = target.catalog.prompt(params.name);
-      return prompt ? { serverId: serverOf(prompt.route), name: params.name } : { serverId: '-', name: undefined };
-    }
-    if (method === 'resources/read' && typeof params?.uri === 'string') {
-      const found = target.catalog.resource(params.uri);
-      if (found && 'entry' in found) return { serverId: serverOf(found.entry.route), name: found.entry.definition.uri };
-      if (found) return { serverId: serverOf(found.template.route), name: found.template.definition.uriTemplate };
-    }
-    return { serverId: '-', name: undefined };
-  }
-
   private modeChanged(mode: LimiterMode, cause?: Error): void {
     this.fallbackGauge = mode === 'local' ? 1 : 0;
     if (mode === 'local') this.logger.error({ err: cause?.message }, 'rate limiter: Redis unavailable, limiting per replica until it returns');
     else this.logger.warn('rate limiter: Redis is back, limits are shared again');
   }
-}
-
-function serverOf(route: Route): string {
-  return route.kind === 'upstream' ? route.serverId : 'local';
 }

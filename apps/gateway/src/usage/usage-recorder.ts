@@ -2,8 +2,8 @@ import { metrics } from '@opentelemetry/api';
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { TenantCallLogPolicy, TenantCatalog } from '@switchboard/catalog';
-import { limiterRedis, redactCaptured, USAGE_BATCH_FIELD, UsageBatchWriter, usageStreamKey, type UsageEvent } from '@switchboard/limits';
-import { answerLength, type EncodedAnswer, type McpRequestInfo, type McpRequestObservation, type McpTarget } from '@switchboard/mcp-http';
+import { limiterRedis, redactCaptured, subjectIdOf, subjectKindOf, USAGE_BATCH_FIELD, UsageBatchWriter, usageStreamKey, type UsageEvent } from '@switchboard/limits';
+import { type EncodedAnswer, type McpRequestInfo, type McpRequestObservation } from '@switchboard/mcp-http';
 
 export interface UsageRecorderOptions {
   redisUrl: string;
@@ -16,8 +16,6 @@ export interface UsageRecorderOptions {
   maxBuffered: number;
   /** Approximate cap of the Redis stream (entries of up to maxBatch records) while the registry does not drain it. */
   streamMaxLen: number;
-  /** Where a target's routes are looked up (server id of a tool). */
-  target(tenantId: string): McpTarget | undefined;
   logger: Logger;
 }
 
@@ -101,26 +99,26 @@ export class UsageRecorder {
   }
 
   /** @internal A request's end (UsageObservation). */
-  push(info: McpRequestInfo, surface: string, toolError: boolean, endedAt: number, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined): void {
-    const { serverId, tool } = this.whatWasCalled(info);
-    const auth = info.auth;
+  push(info: McpRequestInfo, surface: string, toolError: boolean, endedAt: number, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined, bytes: number): void {
+    const { method, called, auth } = info;
     // One shape for every event, built in one literal (absent optional fields are undefined):
     // conditional spreads took V8's runtime path for every literal and gave events several shapes.
     const event: UsageEvent = {
       endedAt,
       tenant: info.tenantId,
-      method: LOGGED_METHODS.has(info.method) || KNOWN_METHODS.has(info.method) ? info.method : 'other',
-      tool,
-      server: serverId,
-      subjectKind: auth?.subject ? 'sub' : auth?.clientId ? 'client' : 'ip',
-      subjectId: auth?.subject || auth?.clientId || info.clientIp || '?',
+      method: LOGGED_METHODS.has(method) || KNOWN_METHODS.has(method) ? method : 'other',
+      // A call / read / get the catalog does not know is `?`; other methods are named by their (known) method.
+      tool: called.name ?? (LOGGED_METHODS.has(method) ? '?' : KNOWN_METHODS.has(method) ? method : 'other'),
+      server: called.serverId,
+      subjectKind: subjectKindOf(auth),
+      subjectId: subjectIdOf(auth, info.clientIp),
       client: auth?.clientId || undefined,
       surface,
       outcome: errorCode === -32029 ? 'rate_limited' : errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok',
       code: errorCode,
       ms,
       in: info.bytesIn ?? 0,
-      out: body === undefined ? 0 : answerLength(body),
+      out: bytes,
       args: undefined,
       result: undefined,
     };
@@ -151,23 +149,6 @@ export class UsageRecorder {
       this.dropped.add(oldest.count);
     }
   }
-
-  private whatWasCalled(info: McpRequestInfo): { serverId: string; tool: string } {
-    const params = info.params;
-    const catalog = this.options.target(info.tenantId)?.catalog;
-    if (info.method === 'tools/call' || info.method === 'prompts/get') {
-      if (!info.name || !catalog) return { serverId: '-', tool: '?' };
-      const route = info.method === 'tools/call' ? catalog.tool(info.name)?.entry.route : catalog.prompt(info.name)?.route;
-      return { serverId: route?.kind === 'upstream' ? route.serverId : 'local', tool: info.name };
-    }
-    if (info.method === 'resources/read') {
-      const found = typeof params?.uri === 'string' ? catalog?.resource(params.uri) : undefined;
-      if (!found) return { serverId: '-', tool: '?' };
-      const [route, name] = 'entry' in found ? [found.entry.route, found.entry.definition.uri] : [found.template.route, found.template.definition.uriTemplate];
-      return { serverId: route.kind === 'upstream' ? route.serverId : 'local', tool: name };
-    }
-    return { serverId: '-', tool: KNOWN_METHODS.has(info.method) ? info.method : 'other' };
-  }
 }
 
 /** One request's observation: the span's, plus its usage record when it ends (one object per request, no closures). */
@@ -196,10 +177,10 @@ class UsageObservation implements McpRequestObservation {
     return this.inner.run(fn);
   }
 
-  end(result: { errorCode: number | undefined; httpStatus: number; body?: EncodedAnswer }): void {
+  end(result: { errorCode: number | undefined; httpStatus: number; body?: EncodedAnswer; bytes: number }): void {
     this.inner.end(result);
     const endedAt = performance.now();
-    this.recorder.push(this.info, this.surface, this.toolError, endedAt, endedAt - this.started, result.errorCode, result.body);
+    this.recorder.push(this.info, this.surface, this.toolError, endedAt, endedAt - this.started, result.errorCode, result.body, result.bytes);
   }
 }
 
