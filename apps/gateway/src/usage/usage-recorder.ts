@@ -101,14 +101,15 @@ export class UsageRecorder {
   /** @internal A request's end (UsageObservation). */
   push(info: McpRequestInfo, surface: string, toolError: boolean, endedAt: number, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined, bytes: number): void {
     const { method, called, auth } = info;
+    const methodName = LOGGED_METHODS.has(method) || KNOWN_METHODS.has(method) ? method : 'other';
     // One shape for every event, built in one literal (absent optional fields are undefined):
     // conditional spreads took V8's runtime path for every literal and gave events several shapes.
     const event: UsageEvent = {
       endedAt,
       tenant: info.tenantId,
-      method: LOGGED_METHODS.has(method) || KNOWN_METHODS.has(method) ? method : 'other',
+      method: methodName,
       // A call / read / get the catalog does not know is `?`; other methods are named by their (known) method.
-      tool: called.name ?? (LOGGED_METHODS.has(method) ? '?' : KNOWN_METHODS.has(method) ? method : 'other'),
+      tool: called.name ?? (LOGGED_METHODS.has(method) ? '?' : methodName),
       server: called.serverId,
       subjectKind: subjectKindOf(auth),
       subjectId: subjectIdOf(auth, info.clientIp),
