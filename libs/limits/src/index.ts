@@ -6,7 +6,7 @@ export { limiterRedis } from './limiter-redis';
 export { RATE_PLAN_BOUNDS, ratePlanSchema } from './rate-plan-schema';
 export { effectiveRatePlan, type EffectiveRatePlan, type OperatorLimits } from './effective-rate-plan';
 export { type LimitedRequest, RequestLimitRuleCache, requestLimitRules } from './request-limit-rules';
-export { subjectIdOf, subjectKindOf, type CallerAuth } from './subject';
+export { addressKey, subjectIdOf, subjectKindOf, type CallerAuth } from './subject';
 export { rateLimitedAnswer, type RateLimitedAnswer } from './rate-limited-error';
 export { parseTrustProxy, trustProxySchema } from './parse-trust-proxy';
 export { CALL_LOG_BOUNDS, callLogPolicySchema } from './call-log-policy-schema';
