@@ -112,7 +112,7 @@ async function classifyAndDispatch(edge: McpEdge, call: AnswerCall, called: Call
   const context = classifyRequest(message, req.headers);
   if (context.era === 'legacy') {
     applyLegacySession(edge, req, target, message, context, channel);
-    if (channel && edge.streamEvents) enableResume(channel, edge.streamEvents, edge.sealer, target.tenantId, edge.sseRetryMs);
+    if (channel) enableResume(channel, edge, target.tenantId, auth);
   }
   // The tasks extension's methods join 2026-07-28 (the dispatcher gates them on the declared extension).
   if (!isMethodOfEra(message.method, context.era) && !(context.era === 'modern' && TASK_METHODS.has(message.method))) {
@@ -154,6 +154,7 @@ function applyLegacySession(edge: McpEdge, req: EdgeRequest, target: McpTarget, 
   const sessionId = header(req, 'mcp-session-id');
   if (sessionId === undefined) return;
   const session = readLegacySession(edge.sealer, target.tenantId, sessionId);
-  if (!session) throw new McpError(ErrorCode.InvalidRequest, 'Session not found: this Mcp-Session-Id was not issued for this endpoint (send initialize again)', undefined, 404);
+  if (session === 'expired') throw new McpError(ErrorCode.InvalidRequest, 'Session not found: this Mcp-Session-Id has expired (send initialize again)', undefined, 404);
+  if (session === 'invalid') throw new McpError(ErrorCode.InvalidRequest, 'Session not found: this Mcp-Session-Id was not issued for this endpoint (send initialize again)', undefined, 404);
   if (context.clientCapabilities === undefined) context.clientCapabilities = session.capabilities;
 }

@@ -2,7 +2,7 @@ export { type AdmitRefusal, type AdmitRequest, type AuthDenied, type AuthGranted
 export { BATCH_DEFAULTS, registerMcpRoutes, type McpRoutes } from './register-mcp-routes';
 export type { BarePost, BarePostOptions } from './bare-post';
 export { hostnameOf, originAllowed, hostAllowed } from './origin-policy';
-export { StateSealer, type SealPurpose } from './state-sealer';
+export { DEFAULT_SEAL_TTL_S, StateSealer, type SealCheck, type SealPurpose, type SealRefusal } from './state-sealer';
 export { ClientRequestBroker, type ClientAnswer, type ClientAnswerRelay, type DeliveryOutcome, type PendingClientRequest } from './client-request-broker';
 export { mintLegacySession, readLegacySession, type LegacySession } from './legacy-session';
 export { type DrainResult, GracefulShutdown, type GracefulShutdownOptions } from './graceful-shutdown';
@@ -15,3 +15,4 @@ export type { StreamEventStore, StoredStreamEvent } from './stream-event-store';
 export type { ResumableStream } from './response-channel';
 export type { EdgeLogger, EdgeReply, EdgeRequest } from './edge-http';
 export { SplicedResult, answerBuffer, answerLength, type EncodedAnswer } from './encoded-answer';
+export { STREAM_RESUME_METHOD, resumeScope } from './resume-stream';

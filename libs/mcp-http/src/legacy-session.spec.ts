@@ -12,14 +12,19 @@ describe('legacy sessions', () => {
 
   it('is refused for another tenant, when altered, and from another key', () => {
     const id = mintLegacySession(sealer, { tenantId: 'acme', protocolVersion: '2025-06-18', capabilities: {} });
-    expect(readLegacySession(sealer, 'globex', id)).toBeUndefined();
-    expect(readLegacySession(sealer, 'acme', `${id}x`)).toBeUndefined();
-    expect(readLegacySession(StateSealer.ephemeral(), 'acme', id)).toBeUndefined();
+    expect(readLegacySession(sealer, 'globex', id)).toBe('invalid');
+    expect(readLegacySession(sealer, 'acme', `${id}x`)).toBe('invalid');
+    expect(readLegacySession(StateSealer.ephemeral(), 'acme', id)).toBe('invalid');
+  });
+
+  it('is refused as expired past its exp', () => {
+    const id = sealer.seal('session', { t: 'acme', v: '2025-06-18', c: {} }, -1);
+    expect(readLegacySession(sealer, 'acme', id)).toBe('expired');
   });
 
   it('keeps a huge capability value as declared-without-details, so the id stays small', () => {
     const id = mintLegacySession(sealer, { tenantId: 'a', protocolVersion: '2025-11-25', capabilities: { roots: { junk: 'x'.repeat(100_000) } } });
     expect(id.length).toBeLessThan(300);
-    expect(readLegacySession(sealer, 'a', id)?.capabilities).toEqual({ roots: {} });
+    expect((readLegacySession(sealer, 'a', id) as { capabilities: unknown }).capabilities).toEqual({ roots: {} });
   });
 });

@@ -1,4 +1,4 @@
-import type { StateSealer } from './state-sealer';
+import type { SealRefusal, StateSealer } from './state-sealer';
 
 /** What a legacy session id remembers: the handshake facts a stateless server otherwise forgets. */
 export interface LegacySession {
@@ -28,10 +28,12 @@ export function mintLegacySession(sealer: StateSealer, session: LegacySession): 
   return sealer.seal('session', { t: session.tenantId, v: session.protocolVersion, c: caps });
 }
 
-/** Reads a session id back for `tenantId`; undefined when it is not ours, altered, or another tenant's. */
-export function readLegacySession(sealer: StateSealer, tenantId: string, token: string): LegacySession | undefined {
-  const data = sealer.open('session', token);
-  if (!data || data.t !== tenantId || typeof data.v !== 'string') return undefined;
+/** Reads a session id back for `tenantId`; `invalid` when it is not ours, altered, or another tenant's, `expired` past its `exp`. */
+export function readLegacySession(sealer: StateSealer, tenantId: string, token: string): LegacySession | SealRefusal {
+  const checked = sealer.check('session', token);
+  if (!checked.ok) return checked.reason;
+  const data = checked.data;
+  if (data.t !== tenantId || typeof data.v !== 'string') return 'invalid';
   const caps = typeof data.c === 'object' && data.c !== null && !Array.isArray(data.c) ? (data.c as Record<string, unknown>) : {};
   return { tenantId, protocolVersion: data.v, capabilities: caps };
 }

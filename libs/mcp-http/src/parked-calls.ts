@@ -152,7 +152,9 @@ export class ParkedCalls {
    * @throws McpError −32602 when the state belongs to another caller or tool, or its round is spent.
    */
   async resume(scope: string, tool: string, requestState: string, responses: Record<string, unknown>): Promise<object | undefined> {
-    const data = this.sealer.open('request-state', requestState);
+    const checked = this.sealer.check('request-state', requestState);
+    if (!checked.ok && checked.reason === 'expired') throw new McpError(ErrorCode.InvalidParams, 'params.requestState has expired; call the tool again');
+    const data = checked.ok ? checked.data : undefined;
     if (!data || data.k !== 'park') return undefined;
     if (data.s !== scopeHash(scope) || data.t !== tool) throw new McpError(ErrorCode.InvalidParams, 'params.requestState was issued for another caller or tool');
     const message: ParkResume = { nonce: String(data.n), round: Number(data.q), responses };

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { StateSealer } from './state-sealer';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { DEFAULT_SEAL_TTL_S, StateSealer } from './state-sealer';
 
 describe('StateSealer', () => {
   const key = randomBytes(32);
@@ -26,6 +26,34 @@ describe('StateSealer', () => {
     const rotated = new StateSealer([randomBytes(32), key]);
     expect(rotated.open('client-request', old)).toEqual({ r: 'a' });
     expect(new StateSealer([key]).open('client-request', rotated.seal('client-request', { r: 'b' }))).toBeUndefined();
+  });
+
+  it('puts exp on every sealed value and refuses it past exp, saying so; a value without exp counts as expired', () => {
+    const sealer = new StateSealer([key]);
+    const token = sealer.seal('stream-event', { s: 'x' }, 60);
+    const exp = (JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')) as { exp: number }).exp;
+    expect(exp).toBeGreaterThan(Date.now() / 1000 + 50);
+    expect(exp).toBeLessThanOrEqual(Date.now() / 1000 + 60);
+    expect(sealer.check('stream-event', token)).toEqual({ ok: true, data: { s: 'x' } });
+    const expired = sealer.seal('stream-event', { s: 'x' }, -1);
+    expect(sealer.check('stream-event', expired)).toEqual({ ok: false, reason: 'expired' });
+    expect(sealer.open('stream-event', expired)).toBeUndefined();
+    expect(sealer.check('stream-event', 'made.up')).toEqual({ ok: false, reason: 'invalid' });
+    // Sealed the way values were before they carried exp.
+    const body = Buffer.from(JSON.stringify({ s: 'x' })).toString('base64url');
+    const hkdf = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'switchboard/stream-event', 32));
+    const legacy = `${body}.${createHmac('sha256', hkdf).update(body).digest('base64url')}`;
+    expect(sealer.check('stream-event', legacy)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('gives every purpose a default lifetime', () => {
+    const sealer = new StateSealer([key]);
+    for (const purpose of ['session', 'client-request', 'request-state', 'stream-event'] as const) {
+      const before = Math.floor(Date.now() / 1000);
+      const body = JSON.parse(Buffer.from(sealer.seal(purpose, {}).split('.')[0]!, 'base64url').toString('utf8')) as { exp: number };
+      expect(body.exp - DEFAULT_SEAL_TTL_S[purpose]).toBeGreaterThanOrEqual(before);
+      expect(body.exp - DEFAULT_SEAL_TTL_S[purpose]).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    }
   });
 
   it('refuses short keys and an empty key list', () => {

@@ -7,11 +7,32 @@ export type SealPurpose = 'session' | 'client-request' | 'request-state' | 'stre
 const MAX_TOKEN_LENGTH = 8192;
 
 /**
+ * How long each kind of sealed value is honoured when the sealer is not told (seconds). Legacy
+ * sessions carry no authority (every request is still authenticated) and clients hold them for
+ * days, so they live a week; the others name a call in flight and need only outlive it.
+ */
+export const DEFAULT_SEAL_TTL_S: Readonly<Record<SealPurpose, number>> = {
+  session: 7 * 24 * 3600,
+  'client-request': 3600,
+  'request-state': 3600,
+  'stream-event': 3600,
+};
+
+/** Why a sealed value was refused: not ours (malformed, altered, another purpose or key), or past its `exp`. */
+export type SealRefusal = 'invalid' | 'expired';
+
+/** What {@link StateSealer.check} found. */
+export type SealCheck = { ok: true; data: Record<string, unknown> } | { ok: false; reason: SealRefusal };
+
+/**
  * Integrity-protects small JSON values that travel through the client and come back to any
  * replica: legacy session ids, server→client request ids, MRTR `requestState`. HMAC-SHA256
  * over base64url JSON, with a key derived per purpose (HKDF) from the configured state keys.
  * The first key signs; every key verifies, so keys rotate by prepending a new one. Not
  * encryption: sealed values are readable by the client and must hold nothing secret.
+ *
+ * Every sealed value carries `exp` (epoch seconds): a leaked or hoarded value stops working on
+ * its own. A value without `exp` (sealed before expiry existed) is refused as expired.
  */
 export class StateSealer {
   private readonly keys: ReadonlyMap<SealPurpose, readonly Buffer[]>;
@@ -29,30 +50,44 @@ export class StateSealer {
     return new StateSealer([randomBytes(32)]);
   }
 
-  /** Seals `data` (JSON) into `<base64url body>.<base64url tag>`. */
-  seal(purpose: SealPurpose, data: Record<string, unknown>): string {
-    const body = Buffer.from(JSON.stringify(data)).toString('base64url');
+  /**
+   * Seals `data` (JSON) into `<base64url body>.<base64url tag>`, valid for `ttlSeconds`
+   * (default: the purpose's {@link DEFAULT_SEAL_TTL_S}). `exp` is reserved: the sealer sets it.
+   */
+  seal(purpose: SealPurpose, data: Record<string, unknown>, ttlSeconds = DEFAULT_SEAL_TTL_S[purpose]): string {
+    const body = Buffer.from(JSON.stringify({ ...data, exp: Math.floor(Date.now() / 1000) + ttlSeconds })).toString('base64url');
     return `${body}.${this.tag(this.keyring(purpose)[0]!, body)}`;
   }
 
-  /** Opens a token sealed for `purpose`; undefined when it is malformed, altered, or sealed by a key we do not hold. */
+  /** Opens a token sealed for `purpose` (without its `exp`); undefined when it is not ours or has expired (see {@link check} for which). */
   open(purpose: SealPurpose, token: string): Record<string, unknown> | undefined {
-    if (token.length > MAX_TOKEN_LENGTH) return undefined;
+    const checked = this.check(purpose, token);
+    return checked.ok ? checked.data : undefined;
+  }
+
+  /** Opens a token sealed for `purpose`, saying why when it refuses it (so callers can tell "expired" from "not ours"). */
+  check(purpose: SealPurpose, token: string): SealCheck {
+    const invalid: SealCheck = { ok: false, reason: 'invalid' };
+    if (token.length > MAX_TOKEN_LENGTH) return invalid;
     const dot = token.lastIndexOf('.');
-    if (dot <= 0) return undefined;
+    if (dot <= 0) return invalid;
     const body = token.slice(0, dot);
     const given = Buffer.from(token.slice(dot + 1));
     const valid = this.keyring(purpose).some((key) => {
       const expected = Buffer.from(this.tag(key, body));
       return expected.length === given.length && timingSafeEqual(expected, given);
     });
-    if (!valid) return undefined;
+    if (!valid) return invalid;
+    let data: unknown;
     try {
-      const data: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-      return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+      data = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     } catch {
-      return undefined;
+      return invalid;
     }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return invalid;
+    const { exp, ...rest } = data as Record<string, unknown>;
+    if (typeof exp !== 'number' || exp * 1000 <= Date.now()) return { ok: false, reason: 'expired' };
+    return { ok: true, data: rest };
   }
 
   private keyring(purpose: SealPurpose): readonly Buffer[] {
