@@ -3,9 +3,13 @@ import type { EffectiveRatePlan } from './effective-rate-plan';
 import type { LimitRule } from './limit-rule';
 import type { UsageSubjectKind } from './usage-batch';
 
-/** Methods limited per subject × server × name (plus the tenant budget every request spends). */
+/**
+ * Methods limited per subject × server × name (plus the tenant budget every request spends).
+ * `stream/resume` is a `GET` with `Last-Event-ID` (mcp-http's STREAM_RESUME_METHOD): each one
+ * holds a connection and polls the store, so one caller must not spend the tenant's budget on them.
+ */
 const PER_SUBJECT_METHODS: ReadonlySet<string> = new Set([
-  'tools/call', 'resources/read', 'prompts/get', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list',
+  'tools/call', 'resources/read', 'prompts/get', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'stream/resume',
 ]);
 const MAX_KEY_PART = 96;
 

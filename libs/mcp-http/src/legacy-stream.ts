@@ -1,7 +1,7 @@
 import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, encodeError, isLegacyVersion } from '@switchboard/protocol';
 import { header, type McpEdge } from './mcp-edge';
-import type { McpTarget } from './mcp-target';
+import type { AuthGranted, McpTarget } from './mcp-target';
 import { serveResumption } from './resume-stream';
 
 const EVENT_STREAM = /text\/event-stream/i;
@@ -11,15 +11,13 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
  * The legacy GET stream (after the guard and authentication): a resumption with
  * `Last-Event-ID`, else a heartbeat-only stream; modern protocol versions have no GET (405).
  */
-export async function serveLegacyStream(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget): Promise<void> {
+export async function serveLegacyStream(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, auth: AuthGranted | undefined): Promise<void> {
   const version = header(req, 'mcp-protocol-version');
   const legacy = version === undefined || isLegacyVersion(version);
   const wantsStream = EVENT_STREAM.test(header(req, 'accept') ?? '');
   const lastEventId = header(req, 'last-event-id');
   if (legacy && wantsStream && lastEventId !== undefined && edge.streamEvents) {
-    const refused = await serveResumption(req, reply, { store: edge.streamEvents, sealer: edge.sealer, tenantId: target.tenantId, lastEventId, maxLifetimeMs: edge.maxLifetimeMs, heartbeatMs: edge.heartbeatMs });
-    if (refused) edge.refused(req, reply, target.tenantId);
-    return;
+    return serveResumption(edge, req, reply, target, auth, lastEventId);
   }
   if (!legacy || !wantsStream) {
     methodNotAllowed(edge, req, reply, target, legacy ? 'GET, POST' : 'POST', legacy ? 'GET needs Accept: text/event-stream' : 'Method not allowed: this protocol version has no GET stream');

@@ -10,6 +10,8 @@ import { TaskManager } from './task-manager';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** How long stream stores commonly keep a stream after its last event (the gateway's Redis store: 5 minutes). */
+const DEFAULT_STREAM_RETENTION_MS = 5 * 60_000;
 /** Batch bounds (issue 18): a 27 KB batch of 500 tools/list once built a 16.8 MB answer. */
 export const BATCH_DEFAULTS = { maxItems: 50, maxResponseBytes: 4 * 1024 * 1024 } as const;
 
@@ -32,6 +34,8 @@ export class McpEdge {
   readonly maxLifetimeMs: number;
   readonly streamEvents: StreamEventStore | undefined;
   readonly sseRetryMs: number | undefined;
+  /** How long a stream's resumption ids (`Last-Event-ID`) are honoured, in seconds. */
+  readonly resumeTtlSeconds: number;
   private readonly onRefusal: ((refusal: McpRefusal) => void) | undefined;
 
   constructor(options: McpHttpOptions) {
@@ -49,6 +53,9 @@ export class McpEdge {
     this.maxLifetimeMs = options.sseMaxLifetimeMs ?? 300_000;
     this.streamEvents = options.streamEvents;
     this.sseRetryMs = options.sseRetryMs;
+    // A call's last event is sealed at most a call timeout after its first; the store keeps
+    // a stream a few minutes past its last event, and an id outliving both is useless.
+    this.resumeTtlSeconds = Math.ceil((options.streamResumeTtlMs ?? this.callTimeoutMs + DEFAULT_STREAM_RETENTION_MS) / 1000);
     const observe = options.policy.observe;
     this.onRefusal = observe?.onRefusal?.bind(observe);
   }

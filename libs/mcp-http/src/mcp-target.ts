@@ -118,6 +118,8 @@ export interface McpHttpOptions {
   streamEvents?: import('./stream-event-store').StreamEventStore;
   /** The `retry:` hint of resumable streams' priming event, in ms. Default 1000. */
   sseRetryMs?: number;
+  /** How long a resumption id (`Last-Event-ID`) is honoured after it is issued, in ms. Default: the call timeout plus 5 minutes. */
+  streamResumeTtlMs?: number;
   /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
   sessions?: boolean;
 }

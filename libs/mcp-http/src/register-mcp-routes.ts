@@ -39,7 +39,9 @@ export function registerMcpRoutes(app: FastifyInstance, paths: string[], options
   };
   const get = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const target = guardRequest(edge, req, reply);
-    if (target && (await authenticateRequest(edge, req, reply, target)) !== false) await serveLegacyStream(edge, req, reply, target);
+    if (!target) return;
+    const caller = await authenticateRequest(edge, req, reply, target);
+    if (caller !== false) await serveLegacyStream(edge, req, reply, target, caller);
   };
   const del = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const target = guardRequest(edge, req, reply);
