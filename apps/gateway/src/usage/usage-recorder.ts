@@ -2,7 +2,7 @@ import { metrics } from '@opentelemetry/api';
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { TenantCallLogPolicy, TenantCatalog } from '@switchboard/catalog';
-import { limiterRedis, redactCaptured, subjectIdOf, subjectKindOf, USAGE_BATCH_FIELD, UsageBatchWriter, usageStreamKey, type UsageEvent } from '@switchboard/limits';
+import { limiterRedis, redactCapturedSized, subjectIdOf, subjectKindOf, USAGE_BATCH_FIELD, UsageBatchWriter, usageStreamKey, type UsageEvent } from '@switchboard/limits';
 import { type EncodedAnswer, type McpRequestInfo, type McpRequestObservation } from '@switchboard/mcp-http';
 
 export interface UsageRecorderOptions {
@@ -19,7 +19,10 @@ export interface UsageRecorderOptions {
   logger: Logger;
 }
 
+/** Most bytes (JSON) of one captured value: a record carries at most two (arguments, result). */
 const CAPTURE_BYTES = 4096;
+/** Most captured bytes in one batch (one stream entry): a batch that reaches it is sealed before the next capture. */
+export const CAPTURE_BATCH_BYTES = 256 * 1024;
 const LOGGED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 /** Other methods are rolled up under their name when known, else `other` (a client-chosen string must not grow the rollups). */
 const KNOWN_METHODS: ReadonlySet<string> = new Set(['initialize', 'server/discover', 'ping', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/subscribe', 'resources/unsubscribe', 'completion/complete', 'logging/setLevel']);
@@ -41,6 +44,8 @@ export class UsageRecorder {
   private sealedCount = 0;
   /** The sealed batch an XADD is under way for. */
   private writing: { bytes: Buffer; count: number } | undefined;
+  /** Captured bytes in `batch`. */
+  private batchCaptured = 0;
   private readonly policies = new Map<string, TenantCallLogPolicy>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
@@ -124,10 +129,25 @@ export class UsageRecorder {
       result: undefined,
     };
     const policy = this.policies.get(info.tenantId);
+    let captured = 0;
     if (policy && LOGGED_METHODS.has(info.method)) {
-      if (policy.captureArguments) event.args = redactCaptured(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES);
-      if (policy.captureResults && body !== undefined) event.result = redactCaptured(resultOf(body), policy.redactKeys, CAPTURE_BYTES);
+      if (policy.captureArguments) {
+        const args = redactCapturedSized(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES);
+        event.args = args.value;
+        captured += args.bytes;
+      }
+      if (policy.captureResults && body !== undefined) {
+        const result = redactCapturedSized(resultOf(body), policy.redactKeys, CAPTURE_BYTES);
+        event.result = result.value;
+        captured += result.bytes;
+      }
     }
+    // Captures are what make a batch big: it is sealed before it would pass its byte bound.
+    if (captured > 0 && this.batchCaptured + captured > CAPTURE_BATCH_BYTES && this.batch.count > 0) {
+      this.seal();
+      void this.flush();
+    }
+    this.batchCaptured += captured;
     this.batch.add(event);
     if (this.batch.count >= this.options.maxBatch) {
       this.seal();
@@ -140,6 +160,7 @@ export class UsageRecorder {
     const count = this.batch.count;
     if (count === 0) return;
     this.sealed.push({ bytes: this.batch.take(), count });
+    this.batchCaptured = 0;
     this.sealedCount += count;
     while (this.sealedCount > this.options.maxBuffered) {
       // Never the batch an XADD is writing, never the newest.
