@@ -516,6 +516,7 @@ export interface ListAuditResponse {
 export interface ListCallsResponse {
   calls: CallRow[];
   nextCursor: string | null;
+  captures: 'included' | 'withheld';
 }
 export interface ListChangesResponse {
   changes: Change[];

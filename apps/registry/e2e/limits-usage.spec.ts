@@ -131,6 +131,28 @@ describe('rate plans, usage and the call log', () => {
     expect(((await api(registry.url, keyB, 'GET', '/v1/calls?tool=search')).body.calls as Json[]).length).toBe(0);
   });
 
+  it('captured arguments need the admin role: a viewer sees the rows without them, an admin sees them', async () => {
+    const keyOf = async (role: string) => {
+      const created = await api(registry.url, keyA, 'POST', '/v1/keys', { name: `${role}-key`, role });
+      expect(created.status).toBe(201);
+      return created.body.apiKey as string;
+    };
+    const viewer = await keyOf('viewer');
+    const admin = await keyOf('admin');
+
+    const asViewer = await api(registry.url, viewer, 'GET', '/v1/calls?tool=search&limit=200');
+    expect(asViewer.status).toBe(200);
+    expect(asViewer.body.captures).toBe('withheld');
+    const rows = asViewer.body.calls as Json[];
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toMatchObject({ method: 'tools/call', server: 'crm', tool: 'search', outcome: 'ok' });
+    expect(rows.every((r) => !('arguments' in r) && !('result' in r))).toBe(true);
+
+    const asAdmin = await api(registry.url, admin, 'GET', '/v1/calls?tool=search&limit=200');
+    expect(asAdmin.body.captures).toBe('included');
+    expect((asAdmin.body.calls as Json[])[0].arguments).toMatchObject({ ssn: '[redacted]', text: expect.stringMatching(/^s\d$/) });
+  });
+
   it("drains an older gateway's entries, and records that cannot be stored neither stall the stream nor take other records with them", async () => {
     const redis = new Redis(REDIS_URL);
     const key = usageStreamKey(env.namespace);

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import type { ListCallsResponse } from '../api-types';
 import { queryOf, type CallRow } from '../limits-api';
 import { Badge, DataTable, LoadStatus, useLoad, When } from '../ui';
 import { FilterForm, type UsageFilters } from './usage';
@@ -20,7 +21,7 @@ export function CallsPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const page = useLoad(
-    () => api<{ calls: CallRow[]; nextCursor: string | null }>('GET', `/v1/calls${queryOf({ ...filters, from: isoOf(filters.from), to: isoOf(filters.to), outcome, cursor, limit: 25 })}`),
+    () => api<ListCallsResponse>('GET', `/v1/calls${queryOf({ ...filters, from: isoOf(filters.from), to: isoOf(filters.to), outcome, cursor, limit: 25 })}`),
     [filters, outcome, cursor],
   );
   const tone = (o: string) => (o === 'ok' ? 'ok' : o === 'rate_limited' ? 'warn' : 'fail');
@@ -56,9 +57,14 @@ export function CallsPage() {
           </select>
         </label>
       </div>
+      {page.data?.captures === 'withheld' && (
+        <p class="muted small" data-testid="captures-withheld">
+          Captured arguments and results are shown to the admin and owner roles only.
+        </p>
+      )}
       <LoadStatus load={page} errorTitle="Could not load the call log" loadingLabel="Loading calls…" empty="No calls match." isEmpty={(d) => d.calls.length === 0} />
       {page.data && page.data.calls.length > 0 && (
-        <DataTable testId="calls-table" columns={['When', 'Method', 'Server', 'Tool', 'Outcome', 'Subject', 'Client', 'ms', 'Bytes in/out']}>
+        <DataTable testId="calls-table" columns={['When', 'Method', 'Server', 'Tool', 'Outcome', 'Subject', 'Client', 'ms', 'Bytes in/out', 'Captured']}>
           {page.data.calls.map((c) => (
             <tr key={c.id}>
               <td>
@@ -76,6 +82,9 @@ export function CallsPage() {
               <td class="small">
                 {c.bytesIn}/{c.bytesOut}
               </td>
+              <td class="small">
+                <Captured row={c} />
+              </td>
             </tr>
           ))}
         </DataTable>
@@ -89,5 +98,25 @@ export function CallsPage() {
         </button>
       </div>
     </section>
+  );
+}
+
+/** A row's captured arguments / result (redacted at the gateway); absent for roles below admin and for tenants that do not opt in. */
+function Captured({ row }: { row: CallRow }) {
+  const shown = [
+    ['Arguments', row.arguments],
+    ['Result', row.result],
+  ].filter(([, v]) => v !== undefined && v !== null) as Array<[string, unknown]>;
+  if (shown.length === 0) return <>—</>;
+  return (
+    <details>
+      <summary>View</summary>
+      {shown.map(([label, value]) => (
+        <div key={label}>
+          <strong>{label}</strong>
+          <pre class="mono small wrap">{JSON.stringify(value, null, 2)}</pre>
+        </div>
+      ))}
+    </details>
   );
 }

@@ -16,4 +16,9 @@ export const auditResponse = z.object({ entries: z.array(auditEntrySchema) });
 export const adminsResponse = z.object({ admins: z.array(adminSchema) });
 export const tenantUpdatedResponse = z.intersection(tenantSettingsSchema, z.object({ published: publishResultSchema.nullable().optional() }));
 export const usageResponse = z.object({ usage: z.array(usageRowSchema), nextOffset: z.number().int().nullable().optional(), groupBy: z.string().optional() });
-export const callsResponse = z.object({ calls: z.array(callRowSchema), nextCursor: z.string().nullable() });
+export const callsResponse = z.object({
+  calls: z.array(callRowSchema),
+  nextCursor: z.string().nullable(),
+  /** `withheld`: the caller's role is below admin, so rows come without `arguments` / `result`. */
+  captures: z.enum(['included', 'withheld']),
+});

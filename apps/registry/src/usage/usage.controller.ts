@@ -6,6 +6,7 @@ import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { callsResponse, usageResponse } from '../docs/route-responses';
+import { hasRole } from '../tenants/roles';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(d)), 'must be a real date');
 const filterField = z.string().min(1).max(512);
@@ -125,13 +126,17 @@ export class UsageController {
   @Get('calls')
   @ApiOperation({
     operationId: 'listCalls',
-    summary: 'The call log (tools/call, resources/read, prompts/get), newest first, cursor-paginated (nextCursor); arguments/results only when limits.callLog opts in, redacted',
+    summary:
+      'The call log (tools/call, resources/read, prompts/get), newest first, cursor-paginated (nextCursor); arguments/results only when limits.callLog opts in, redacted, and only for the admin and owner roles (captures: withheld for others)',
     auth: 'tenant',
     query: callsQuery,
     response: callsResponse,
   })
   async calls(@Req() req: FastifyRequest, @Query() query: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+    const { tenantId, role } = await this.ctx.auth.tenant(req);
+    // Captured arguments and results can hold what users typed and what tools answered: the
+    // rows are for anyone who may read the tenant, the captures for those who administer it.
+    const captures = hasRole(role, 'admin');
     const q = parseInput(callsQuery, query, 'query');
     const where = ['tenant_id = $1'];
     const params: unknown[] = [tenantId];
@@ -149,12 +154,12 @@ export class UsageController {
     params.push(q.limit + 1);
     const rows = await this.ctx.db.query<{ id: string } & Record<string, unknown>>(
       `SELECT id, at, subject, client_id AS "clientId", surface, method, tool, server_id AS server, outcome, error_code AS "errorCode",
-              duration_ms AS "durationMs", bytes_in AS "bytesIn", bytes_out AS "bytesOut", arguments, result
+              duration_ms AS "durationMs", bytes_in AS "bytesIn", bytes_out AS "bytesOut"${captures ? ', arguments, result' : ''}
          FROM registry.tool_calls WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
       params,
     );
     const page = rows.slice(0, q.limit);
-    return { calls: page, nextCursor: rows.length > q.limit ? page[page.length - 1].id : null };
+    return { calls: page, nextCursor: rows.length > q.limit ? page[page.length - 1].id : null, captures: captures ? 'included' : 'withheld' };
   }
 }
 
