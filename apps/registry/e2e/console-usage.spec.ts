@@ -135,6 +135,18 @@ describe('console Usage, Calls and Limits in Chromium', () => {
     await b.shot('calls-page');
   });
 
+  it('a viewer sees the call log without captures, and is told they are for admins', async () => {
+    await signIn(viewerKey, 'Calls');
+    const table = p.getByTestId('calls-table');
+    await table.waitFor();
+    expect(await table.locator('tbody tr').count()).toBeGreaterThanOrEqual(5);
+    expect(await p.getByTestId('captures-withheld').innerText()).toContain('admin and owner roles only');
+    await expectIntact(b);
+    await signIn(key, 'Calls');
+    await p.getByTestId('calls-table').waitFor();
+    expect(await p.getByTestId('captures-withheld').count()).toBe(0);
+  });
+
   it('pages through more calls than one page with Older / Newer', async () => {
     for (let i = 0; i < 26; i++) expect((await call('acme', 'lookup')).result).toBeDefined();
     await until('26 more calls', async () => (((await api(registry.url, key, 'GET', '/v1/calls?tool=lookup&limit=200')).body.calls as Json[]).length === 28 ? true : undefined), 60_000, 200);
