@@ -1,5 +1,6 @@
 import { effectiveRatePlan, type OperatorLimits } from './effective-rate-plan';
 import { RequestLimitRuleCache, requestLimitRules, type LimitedRequest } from './request-limit-rules';
+import { subjectIdOf } from './subject';
 
 const operator: OperatorLimits = {
   tenant: { requestsPerSecond: 100, burst: 200 },
@@ -52,6 +53,11 @@ describe('requestLimitRules', () => {
       'rl:{acme}:s:sub:u:-:tools/list',
     ]);
     expect(requestLimitRules({ tenantId: 'acme', method: 'ping', subjectKind: 'sub', subjectId: 'u', serverId: '-', name: undefined }, plan, now)).toHaveLength(1);
+  });
+
+  it('limits GET stream resumptions (stream/resume) per caller, keying an IPv6 caller by its /64', () => {
+    const rules = requestLimitRules({ tenantId: 'acme', method: 'stream/resume', subjectKind: 'ip', subjectId: subjectIdOf(undefined, '2001:db8:1:2::99'), serverId: '-', name: undefined }, plan, now);
+    expect(rules.map((r) => r.key)).toEqual(['rl:{acme}:all', 'rl:{acme}:s:ip:2001:db8:1:2::/64:-:stream/resume']);
   });
 
   it('hashes a long or odd subject into a fixed-size key part', () => {
