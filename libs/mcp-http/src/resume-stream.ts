@@ -33,18 +33,22 @@ export function resumeScope(tenantId: string, auth: AuthGranted | undefined): st
 /** Makes `channel`'s SSE stream (if it becomes one) resumable: a random stream id, sealed event ids bound to the caller and expiring. */
 export function enableResume(channel: ResponseChannel, edge: McpEdge, tenantId: string, auth: AuthGranted | undefined): void {
   if (!edge.streamEvents) return;
-  channel.enableResume(new LazyResume(edge.streamEvents, edge.sealer, tenantId, resumeScope(tenantId, auth), edge.resumeTtlSeconds, edge.sseRetryMs ?? 1000));
+  channel.enableResume(new LazyResume(edge.streamEvents, edge.sealer, tenantId, auth, edge.resumeTtlSeconds, edge.sseRetryMs ?? 1000));
 }
 
-/** A stream's resumption state; its random id is drawn only if the answer becomes a stream (most are one JSON body). */
+/**
+ * A stream's resumption state; its random id and the caller's scope hash are made only if the
+ * answer becomes a stream (most are one JSON body, and pay for neither).
+ */
 class LazyResume implements ResumableStream {
   private id: string | undefined;
+  private scope: string | undefined;
 
   constructor(
     readonly store: StreamEventStore,
     private readonly sealer: StateSealer,
     readonly tenantId: string,
-    private readonly scope: string,
+    private readonly auth: AuthGranted | undefined,
     private readonly ttlSeconds: number,
     readonly retryMs: number,
   ) {}
@@ -54,6 +58,7 @@ class LazyResume implements ResumableStream {
   }
 
   eventId(seq: number): string {
+    this.scope ??= resumeScope(this.tenantId, this.auth);
     return this.sealer.seal('stream-event', { t: this.tenantId, c: this.scope, s: this.streamId, q: seq }, this.ttlSeconds);
   }
 }
