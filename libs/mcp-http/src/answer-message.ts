@@ -48,11 +48,7 @@ async function deliverResponse(edge: McpEdge, req: EdgeRequest, reply: EdgeReply
     void reply.code(202).send();
     return;
   }
-  return edge.refuse(
-    req,
-    reply,
-    404,
-    target.tenantId,
-    new McpError(ErrorCode.InvalidRequest, `No server-to-client request with id ${JSON.stringify(message.id).slice(0, 80)} is waiting for an answer (it ended, timed out, or was not sent to this caller)`),
-  );
+  const id = JSON.stringify(message.id).slice(0, 80);
+  const why = outcome === 'expired' ? `The server-to-client request id ${id} has expired` : `No server-to-client request with id ${id} is waiting for an answer (it ended, timed out, or was not sent to this caller)`;
+  return edge.refuse(req, reply, 404, target.tenantId, new McpError(ErrorCode.InvalidRequest, why));
 }

@@ -25,6 +25,13 @@ describe('ClientRequestBroker', () => {
     expect(broker.waiting).toBe(1);
   });
 
+  it('says an id past its exp has expired', async () => {
+    const sealer = new StateSealer([key]);
+    const broker = new ClientRequestBroker(sealer, { replicaId: 'a' });
+    const expired = sealer.seal('client-request', { r: 'a', n: 'nonce', s: 'x' }, -1);
+    expect(await broker.deliver('acme\nalice', expired, { result: {} })).toBe('expired');
+  });
+
   it('forwards an answer minted by another replica through the relay', async () => {
     const sealer = new StateSealer([key]);
     const replicas = new Map<string, ClientRequestBroker>();

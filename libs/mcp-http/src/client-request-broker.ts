@@ -23,7 +23,7 @@ export interface ClientAnswerRelay {
 }
 
 /** What {@link ClientRequestBroker.deliver} did with an answer. */
-export type DeliveryOutcome = 'delivered' | 'unknown' | 'foreign';
+export type DeliveryOutcome = 'delivered' | 'unknown' | 'foreign' | 'expired';
 
 /** Default cap on requests waiting in one process (each holds a promise and a timer at most). */
 const DEFAULT_MAX_PENDING = 10_000;
@@ -33,7 +33,7 @@ const DEFAULT_MAX_PENDING = 10_000;
  * the call that asked, on a stateless edge: the request id is sealed (replica + random +
  * scope), so the answer POST may land on any replica. The replica that has the waiter
  * resolves it; another forwards through the relay. An id minted for another tenant or
- * subject is refused (`foreign`), a stale or unknown one is `unknown`.
+ * subject is refused (`foreign`), one past its `exp` is `expired`, a stale or unknown one is `unknown`.
  */
 export class ClientRequestBroker {
   readonly replicaId: string;
@@ -73,8 +73,10 @@ export class ClientRequestBroker {
   /** Routes the client's answer with JSON-RPC id `id`, POSTed under `scope`. */
   async deliver(scope: string, id: unknown, answer: ClientAnswer): Promise<DeliveryOutcome> {
     if (typeof id !== 'string') return 'unknown';
-    const data = this.sealer.open('client-request', id);
-    if (!data || typeof data.n !== 'string' || typeof data.r !== 'string') return 'unknown';
+    const checked = this.sealer.check('client-request', id);
+    if (!checked.ok) return checked.reason === 'expired' ? 'expired' : 'unknown';
+    const data = checked.data;
+    if (typeof data.n !== 'string' || typeof data.r !== 'string') return 'unknown';
     if (data.s !== scopeHash(scope)) return 'foreign';
     if (data.r === this.replicaId) return this.receive(data.n, answer) ? 'delivered' : 'unknown';
     if (!this.relay) return 'unknown';
