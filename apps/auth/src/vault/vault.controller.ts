@@ -36,8 +36,8 @@ type TokenResult = { kind: 'ok'; tokens: VaultedTokens } | { kind: 'not_linked' 
  * The upstream-credential vault. The gateway exchanges a user's access token (RFC 8693 shape,
  * over the internal endpoint) for that user's token at a connector's upstream AS; tokens are
  * obtained by a linking flow (openid-client, PKCE, browser-bound state), sealed at rest and
- * refreshed here — single-flight across replicas (row lock), so a refresh race never forces a
- * relink. The registry links the tenant admin's own account (internal routes) to discover
+ * refreshed here — single-flight across replicas (a lease on the row, no connection held while
+ * the upstream is called), so a refresh race never forces a relink. The registry links the tenant admin's own account (internal routes) to discover
  * `oauth_user` servers; end users list and unlink their accounts with their access token.
  * The client's own token never leaves this service.
  */
