@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
+import { NetGuardError } from '@switchboard/net-guard';
 import { hashId } from '@switchboard/secret-box';
 import type { AuthServices } from '../auth-services';
 import { countFederatedSignIn, redeemIdpCallback, startIdpAuthorization } from '../federation/idp-authorization';
+import { escapeHtml } from '../http/html';
 import { cookieHeader, readCookie, sendPage } from '../http/request-helpers';
 import type { AuthTenant } from '../tenants/tenant-auth';
 
@@ -56,8 +58,11 @@ export class AccountLogin {
     let cfg;
     try {
       cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
-    } catch {
-      return void sendPage(reply, 502, 'Sign-in unavailable', '<h1>temporarily_unavailable</h1><p>The sign-in provider cannot be reached. Try again later.</p>');
+    } catch (err) {
+      // A refusal by the outbound guard is the tenant's configuration, and its message is safe to show (it names the host and the rule).
+      const refused = err instanceof NetGuardError ? ` ${escapeHtml(err.message)}.` : '';
+      this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id, event: 'idp.discovery_failed' }, 'identity provider discovery failed');
+      return void sendPage(reply, 502, 'Sign-in unavailable', `<h1>temporarily_unavailable</h1><p data-testid="idp-unavailable">The sign-in provider cannot be reached.${refused} Try again later.</p>`);
     }
     const { url, state } = await startIdpAuthorization(this.s, cfg, tenant, idp.scopes, 'account-login', (secrets) => ({ ...secrets, ...(returnTo ? { returnTo } : {}) }) satisfies AccountLoginState, { ttlSeconds: LOGIN_TTL_S });
     void reply
