@@ -114,4 +114,26 @@ describe('VaultStore', () => {
       await pool.end();
     }
   });
+
+  it('stops waiting for another caller\u2019s refresh when its own caller hangs up', async () => {
+    const store = new VaultStore(pools[0]!, schema, box, { ...DEFAULT_REFRESH_OPTIONS, waitMs: 60_000 });
+    await store.put('acme', 'acme|hal', 'crm', { accessToken: 'a', refreshToken: 'r', expiresAt: now() - 1 });
+    let release!: () => void;
+    const hang = new Promise<void>((r) => (release = r));
+    let started = false;
+    const holder = store.refreshOnce('acme', 'acme|hal', 'crm', stale, async () => {
+      started = true;
+      await hang;
+      return { kind: 'unavailable' };
+    });
+    await until(() => started, 5_000);
+    const hangUp = new AbortController();
+    const t0 = Date.now();
+    const waiter = store.refreshOnce('acme', 'acme|hal', 'crm', stale, async () => ({ kind: 'refused' }), hangUp.signal);
+    hangUp.abort();
+    expect(await waiter).toEqual({ outcome: 'unavailable' });
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    release();
+    expect((await holder).outcome).toBe('unavailable');
+  });
 });

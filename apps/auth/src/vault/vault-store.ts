@@ -27,7 +27,11 @@ export type RefreshOutcome = { kind: 'ok'; tokens: VaultedTokens } | { kind: 're
 export interface VaultRefreshOptions {
   /** Seconds a claimed refresh belongs to its claimant: longer than any upstream call (discovery + token request). */
   leaseS: number;
-  /** How long a caller waits for another caller's refresh of the same entry, or for a free refresh slot of its tenant. */
+  /**
+   * How long a caller waits for another caller's refresh of the same entry, or for a free refresh
+   * slot of its tenant: a little longer than one upstream request may take, so a waiter normally
+   * sees the holder's outcome.
+   */
   waitMs: number;
   /** Refreshes of one tenant in flight at once, across replicas (a hanging token endpoint ties up at most this many). */
   perTenant: number;
@@ -37,7 +41,7 @@ export interface VaultRefreshOptions {
   onWait?: () => void;
 }
 
-export const DEFAULT_REFRESH_OPTIONS: VaultRefreshOptions = { leaseS: 60, waitMs: 20_000, perTenant: 8, pollMs: 50 };
+export const DEFAULT_REFRESH_OPTIONS: VaultRefreshOptions = { leaseS: 60, waitMs: 12_000, perTenant: 8, pollMs: 50 };
 const MAX_POLL_MS = 500;
 
 type Claim =
@@ -115,6 +119,8 @@ export class VaultStore {
     connector: string,
     stale: (t: VaultedTokens) => boolean,
     refresh: (t: VaultedTokens) => Promise<RefreshOutcome>,
+    /** Aborted when nobody waits for the answer any more (the caller hung up): waiting stops. */
+    signal?: AbortSignal,
   ): Promise<{ tokens?: VaultedTokens; outcome: 'fresh' | 'refreshed' | 'refused' | 'unavailable' | 'missing' }> {
     const o = this.refreshOptions;
     const deadline = Date.now() + o.waitMs;
@@ -127,7 +133,7 @@ export class VaultStore {
       if (claim.kind === 'released') return { outcome: 'unavailable' };
       if (claim.kind === 'claimed') return this.refreshLeased(tenantId, subject, connector, claim, refresh);
       sawLease ||= claim.kind === 'busy';
-      if (Date.now() + poll > deadline) return { outcome: 'unavailable' };
+      if (Date.now() + poll > deadline || signal?.aborted) return { outcome: 'unavailable' };
       o.onWait?.();
       await new Promise((resolve) => setTimeout(resolve, poll));
       poll = Math.min(MAX_POLL_MS, Math.ceil(poll * 1.5));

@@ -57,7 +57,7 @@ export class VaultController {
     if (!connector) return void sendOAuthError(reply, 400, 'invalid_target', `audience must name a connector of tenant ${tenant.id}`);
     const subject = await this.verifySubject(tenant, body.subject_token);
     if (!subject) return void sendOAuthError(reply, 400, 'invalid_grant', 'subject_token is not a valid access token of this tenant');
-    const result = await this.tokensFor(tenant.id, subject, connectorId, connector);
+    const result = await this.tokensFor(tenant.id, subject, connectorId, connector, hungUp(reply));
     if (result.kind === 'ok') return void this.sendToken(reply, result.tokens);
     if (result.kind === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', `the ${connectorId} service could not refresh the token; try again shortly`);
     void reply
@@ -89,7 +89,7 @@ export class VaultController {
   async adminToken(@Param('tenant') tenantId: string, @Param('connector') connectorId: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const target = this.adminTarget(tenantId, connectorId, req, reply);
     if (!target) return;
-    const result = await this.tokensFor(target.tenant.id, ADMIN_SUBJECT, connectorId, target.settings);
+    const result = await this.tokensFor(target.tenant.id, ADMIN_SUBJECT, connectorId, target.settings, hungUp(reply));
     if (result.kind === 'ok') return void this.sendToken(reply, result.tokens);
     if (result.kind === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', `the ${connectorId} service could not refresh the token; try again shortly`);
     void reply.code(400).header('cache-control', 'no-store').send({ error: 'invalid_grant', reason: result.kind, error_description: `no account is linked for connector ${connectorId}` });
@@ -206,13 +206,13 @@ export class VaultController {
    * The vaulted tokens of (tenant, subject, connector), refreshed when they expire within
    * VAULT_REFRESH_SKEW_S. Several replicas asking at once refresh once (VaultStore.refreshOnce).
    */
-  private async tokensFor(tenantId: string, subject: string, connectorId: string, connector: ConnectorSettings): Promise<TokenResult> {
+  private async tokensFor(tenantId: string, subject: string, connectorId: string, connector: ConnectorSettings, signal?: AbortSignal): Promise<TokenResult> {
     const skew = this.s.config.VAULT_REFRESH_SKEW_S;
     const stale = (t: VaultedTokens) => t.expiresAt !== undefined && t.expiresAt - skew <= Math.floor(Date.now() / 1000);
     const tokens = await this.s.vault.get(tenantId, subject, connectorId);
     if (!tokens) return { kind: 'not_linked' };
     if (!stale(tokens)) return { kind: 'ok', tokens };
-    const r = await this.s.vault.refreshOnce(tenantId, subject, connectorId, stale, (t) => this.refresh(tenantId, connectorId, connector, t));
+    const r = await this.s.vault.refreshOnce(tenantId, subject, connectorId, stale, (t) => this.refresh(tenantId, connectorId, connector, t), signal);
     if (r.tokens) return { kind: 'ok', tokens: r.tokens };
     if (r.outcome === 'refused') return { kind: 'refresh_failed' };
     if (r.outcome === 'unavailable') return { kind: 'unavailable' };
@@ -311,6 +311,15 @@ export class VaultController {
   private clientSettings(tenantId: string, connectorId: string, c: ConnectorSettings) {
     return { issuer: c.issuer, clientId: c.clientId, clientSecret: this.s.secrets.open(tenantId, `connector:${connectorId}`, c.clientSecret) };
   }
+}
+
+/** Aborted when the caller hangs up before its answer is sent (the gateway gives up after a few seconds). */
+function hungUp(reply: FastifyReply): AbortSignal {
+  const ac = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) ac.abort();
+  });
+  return ac.signal;
 }
 
 function toVaulted(t: { access_token: string; refresh_token?: string; expires_in?: number }): VaultedTokens {
