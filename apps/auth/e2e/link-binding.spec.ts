@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { obtainTokens, parseForm, TestBrowser } from '@switchboard/testing';
@@ -156,5 +157,31 @@ describe('connector links are bound to the person they were made for', () => {
     expect(log.length).toBeGreaterThan(0);
     expect(log).not.toContain('ticket=');
     expect(log).not.toMatch(/\/connectors\/crm\/link/);
+  });
+});
+
+/** Without SWITCHBOARD_ENV=development the connected-accounts page has no any-name sign-in: it would make any subject's link usable. */
+describe('the connected-accounts any-name sign-in outside development', () => {
+  let auth: TestAuth;
+
+  beforeAll(async () => {
+    auth = await startAuth({
+      env: { SWITCHBOARD_ENV: 'production', CATALOG_SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(24).toString('base64url') },
+      tenants: [{ id: 'globex', name: 'Globex', auth: { scopes: ['mcp:tools'] } }],
+    });
+  });
+  afterAll(async () => {
+    await auth?.close();
+  });
+
+  it('offers no form and refuses a typed user name', async () => {
+    const b = new TestBrowser();
+    const page = await (await b.get(`${auth.issuer('globex')}/account/connections/login`)).text();
+    expect(page).toContain('data-testid="sign-in-elsewhere"');
+    expect(page).not.toContain('name="username"');
+    const typed = await b.postForm(`${auth.issuer('globex')}/account/connections/login`, { username: 'alice' });
+    expect(typed.status).toBe(403);
+    expect(typed.headers.get('set-cookie')).toBeNull();
+    expect(await (await b.get(`${auth.issuer('globex')}/account/connections`)).text()).toContain('You are not signed in');
   });
 });
