@@ -21,6 +21,7 @@ describe('UpstreamOidc outbound calls (net-guard, time and size bounds)', () => 
           authorization_endpoint: `${origin}/authorize`,
           // Where a hostile tenant points its AS at: the cloud metadata service, or an endpoint that never answers.
           token_endpoint: meta ? 'https://169.254.169.254/token' : `${origin}/hang`,
+          revocation_endpoint: meta ? 'https://10.0.0.7/revoke' : `${origin}/hang`,
         };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(metadata));
       } else if (req.url === '/big/.well-known/openid-configuration') {
@@ -36,6 +37,11 @@ describe('UpstreamOidc outbound calls (net-guard, time and size bounds)', () => 
         };
         res.write('{"issuer":"');
         pump();
+      } else if (req.url === '/slow/.well-known/openid-configuration') {
+        // Headers at once, then a body that never ends (nor grows).
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"issuer":');
+        hanging.add(res);
       } else {
         // /hang and anything else: headers never come.
         hanging.add(res);
@@ -73,12 +79,16 @@ describe('UpstreamOidc outbound calls (net-guard, time and size bounds)', () => 
     expect((err as NetGuardError).message).toContain('localhost (resolves to 127.0.0.1)');
   });
 
-  it('refuses a token endpoint inside the cluster even when the issuer itself is allowed', async () => {
+  it('refuses token and revocation endpoints inside the cluster even when the issuer itself is allowed', async () => {
     const dev = new UpstreamOidc({ allowHosts: ['localhost'] });
     const cfg = await dev.config({ issuer: `http://localhost:${port}/meta`, clientId: 'c' });
     const err = await openidClient.refreshTokenGrant(cfg, 'rt').catch((e: unknown) => guardCause(e));
     expect(err).toBeInstanceOf(NetGuardError);
     expect((err as NetGuardError).message).toContain('host 169.254.169.254 is in a blocked address range');
+    // Revocation goes through the same guarded fetch.
+    const revoke = await openidClient.tokenRevocation(cfg, 'rt').catch((e: unknown) => guardCause(e));
+    expect(revoke).toBeInstanceOf(NetGuardError);
+    expect((revoke as NetGuardError).message).toContain('host 10.0.0.7 is in a blocked address range');
   });
 
   it('cuts a discovery document larger than the cap while it streams', async () => {
@@ -88,6 +98,14 @@ describe('UpstreamOidc outbound calls (net-guard, time and size bounds)', () => 
     await streamClosed;
     // The connection was dropped near the cap, not after the 2 GB the server offered.
     expect(streamed).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('bounds a discovery answer whose body never ends by time', async () => {
+    const dev = new UpstreamOidc({ allowHosts: ['localhost'], timeoutS: 1 });
+    const started = Date.now();
+    const err = await dev.config({ issuer: `http://localhost:${port}/slow`, clientId: 'c' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('bounds a token endpoint that never answers by time', async () => {
