@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
 import { obtainTokens, parseForm, TestBrowser } from '@switchboard/testing';
+import { linkAccount } from './support/link-account';
 import { startTestIdp, type TestIdp } from './support/test-idp';
 
 jest.setTimeout(120_000);
@@ -72,7 +73,7 @@ describe('connected accounts page', () => {
     const token = String(t.body.access_token);
     for (const c of connectors) {
       const need = (await (await exchange(token, c)).json()) as { link_url: string };
-      const { res } = await new TestBrowser().follow(need.link_url);
+      const { res } = await linkAccount(t.browser, need.link_url);
       expect(await res.text()).toContain('Connected');
     }
     return { browser: t.browser, token };

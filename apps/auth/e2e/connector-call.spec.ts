@@ -1,8 +1,9 @@
 // Test-only cross-app imports: an enterprise-connector call needs the real gateway and a real upstream.
-import { obtainTokens, TestBrowser, TestUpstream } from '@switchboard/testing';
+import { obtainTokens, TestUpstream } from '@switchboard/testing';
 import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
 import { startGateway, type TestGateway } from './support/platform';
 import { startTestIdp, type TestIdp } from './support/test-idp';
+import { linkAccount } from './support/link-account';
 
 /**
  * An upstream that needs its own OAuth (an "enterprise connector"): a call through the
@@ -58,7 +59,8 @@ describe('enterprise connector call through the gateway', () => {
     expect(link).toBeDefined();
     expect(upstream.requests('tools/call')).toHaveLength(before);
 
-    const { res } = await new TestBrowser().follow(link as string);
+    // Carol links in the browser she signed in with (a link is honoured for its own user's session only).
+    const { res } = await linkAccount(user.browser, link as string);
     expect(res.status).toBe(200);
 
     const linked = await callWhoami(clientToken);

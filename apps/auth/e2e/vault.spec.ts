@@ -1,5 +1,6 @@
 import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
-import { obtainTokens, TestBrowser } from '@switchboard/testing';
+import { obtainTokens } from '@switchboard/testing';
+import { linkAccount } from './support/link-account';
 import { startTestIdp, type TestIdp } from './support/test-idp';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -37,8 +38,8 @@ describe('upstream credential vault (connector linking + token exchange)', () =>
     expect(needLink.error).toBe('invalid_grant');
     expect(needLink.link_url).toContain('/t/acme/connectors/crm/link?ticket=');
 
-    const browser = new TestBrowser();
-    const { res } = await browser.follow(needLink.link_url);
+    // Linked in the browser that signed in as carol (the link is honoured for her session only).
+    const { res } = await linkAccount(user.browser, needLink.link_url);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Connected');
 

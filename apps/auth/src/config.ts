@@ -65,6 +65,12 @@ const schema = z.object({
    * secrets the registry seals into tenant documents. Default: the registry's public dev key.
    */
   CATALOG_SECRETS_KEY: z.string().min(1).default(DEV_CATALOG_SECRETS_KEY),
+  /**
+   * Hosts the service may reach over plain http and inside private/loopback ranges when it calls
+   * a tenant's IdP or connector AS (net-guard allow-list, comma-separated). Unset: loopback in
+   * development, none otherwise.
+   */
+  AUTH_ALLOW_HTTP_HOSTS: optionalText.transform((s) => (s === undefined ? undefined : s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))),
   /** A vaulted upstream token is refreshed when it expires within this many seconds (before it is handed out). */
   VAULT_REFRESH_SKEW_S: z.coerce.number().int().min(0).max(3600).default(30),
   /** Access-token lifetime in seconds (JWTs cannot be revoked, so keep it short). */

@@ -13,7 +13,7 @@ import { SecretBox } from '@switchboard/secret-box';
 import { migrateAuthSchema } from './db/migrate';
 import { deleteExpiredArtefacts } from './db/pg-adapter';
 import { FederationStateStore } from './federation/federation-state';
-import { UpstreamOidc } from './federation/upstream-oidc';
+import { UpstreamOidc, upstreamAllowHosts } from './federation/upstream-oidc';
 import { AuthLimits } from './http/auth-limits';
 import { AccountLockout } from './platform/account-lockout';
 import { VerificationSlots } from './platform/verification-slots';
@@ -119,7 +119,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     providers,
     keys,
     federation: new FederationStateStore(pool, config.AUTH_DB_SCHEMA, box),
-    upstream: new UpstreamOidc(),
+    upstream: new UpstreamOidc({ allowHosts: upstreamAllowHosts(config) }),
     vault: new VaultStore(pool, config.AUTH_DB_SCHEMA, box),
     logger,
     ...(platform ? { platform } : {}),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { freePort, obtainTokens, TestBrowser } from '@switchboard/testing';
+import { freePort, obtainTokens, parseForm, TestBrowser } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
 import { READ_ONLY_HINTS, REDIS_URL, api, cleanRedis, createDatabase, createTenant, serveStateless, spawnApp, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
@@ -56,6 +56,8 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
   const connectorSecret = `crm-secret-${randomBytes(6).toString('hex')}`;
   const authSchema = `auth_t_${randomBytes(5).toString('hex')}`;
   const users: Record<string, string> = {};
+  /** Each user's browser, signed in at the tenant's authorization server (their links are honoured there only). */
+  const browsers: Record<string, TestBrowser> = {};
 
   const mcpUrl = (g: Proc) => `${g.url}/t/acme/mcp`;
   const callWhoami = async (g: Proc, clientToken: string): Promise<ToolAnswer> => {
@@ -74,11 +76,19 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
     expect([text, r.isError]).toEqual([expect.stringMatching(/^authorization=Bearer \S+$/), undefined]);
     return text.slice('authorization=Bearer '.length);
   };
-  const link = async (url: string, asUser: string) => {
+  /** Links through `url` in `browser`: a user's link asks that user's signed-in browser to confirm first; the admin's link starts at once. */
+  const link = async (url: string, asUser: string, browser = new TestBrowser()) => {
     connectorAs.user = asUser;
-    const { res } = await new TestBrowser().follow(url);
+    let { res, url: at } = await browser.follow(url);
+    let html = await res.text();
+    if (html.includes('/account/link/')) {
+      const form = parseForm(html, /\/account\/link\//);
+      const posted = await browser.postForm(new URL(form.action, at).href, form.fields);
+      ({ res, url: at } = await browser.follow(new URL(posted.headers.get('location') ?? '', at).href));
+      html = await res.text();
+    }
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain('Connected');
+    expect(html).toContain('Connected');
   };
   const accounts = async (clientToken: string) => {
     const res = await fetch(`${authUrl}/t/acme/connectors/accounts`, { headers: { authorization: `Bearer ${clientToken}` } });
@@ -223,6 +233,7 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
       const t = await obtainTokens(`${authUrl}/t/acme`, { user, redirectUri: CLAUDE_CALLBACK });
       expect(t.status).toBe(200);
       users[user] = String(t.body.access_token);
+      browsers[user] = t.browser;
     }
     for (const [user, token] of Object.entries(users)) {
       // Not linked yet: a coded tool error with the link URL, on either gateway, and nothing reaches the upstream.
@@ -235,7 +246,7 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
       expect(first.content[0]?.text).toContain(linkUrl);
       expect(first.content[0]?.text.startsWith('GW_CONNECTOR_NOT_LINKED')).toBe(true);
       expect(upstream.bearers.length).toBe(before);
-      await link(linkUrl, `${user}-up`);
+      await link(linkUrl, `${user}-up`, browsers[user]);
     }
     for (const [user, token] of Object.entries(users)) {
       for (const g of gateways) {

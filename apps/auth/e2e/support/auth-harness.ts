@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
 import { Client } from 'pg';
 import type { AuthServices } from '../../src/auth-services';
 import { loadAuthConfig } from '../../src/config';
@@ -34,6 +35,8 @@ export interface StartAuthOptions {
   port?: number;
   /** Reuse a schema (e.g. a second replica); default a fresh one, dropped on close. */
   schema?: string;
+  /** The service's logger (tests that read what it logs); default one at LOG_LEVEL. */
+  logger?: Logger;
 }
 
 /** Boots the auth service on 127.0.0.1 with a unique Postgres schema. */
@@ -54,7 +57,7 @@ export async function startAuth(o: StartAuthOptions): Promise<TestAuth> {
     ...o.env,
   });
   const docs = o.tenants.filter((t) => t.auth !== undefined).map((t) => ({ id: t.id, name: t.name ?? t.id, auth: tenantAuthSchema.parse(t.auth) }));
-  const { app, services } = await createAuthApp(config, { tenants: docs, cimd: o.cimd });
+  const { app, services } = await createAuthApp(config, { tenants: docs, cimd: o.cimd, ...(o.logger ? { logger: o.logger } : {}) });
   await app.listen({ port, host: '127.0.0.1' });
   // A live view: tenants the registry feed adds or changes show up here too.
   const tenants = {

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
+import { NetGuardError } from '@switchboard/net-guard';
 import { hashId } from '@switchboard/secret-box';
 import type { AuthServices } from '../auth-services';
 import { countFederatedSignIn, redeemIdpCallback, startIdpAuthorization } from '../federation/idp-authorization';
+import { escapeHtml } from '../http/html';
 import { cookieHeader, readCookie, sendPage } from '../http/request-helpers';
 import type { AuthTenant } from '../tenants/tenant-auth';
 
@@ -13,6 +15,8 @@ const LOGIN_TTL_S = 600;
 interface AccountLoginState {
   verifier: string;
   nonce: string;
+  /** Where to go once signed in (a link confirmation page, checked when the sign-in started). */
+  returnTo?: string;
 }
 
 /**
@@ -47,17 +51,20 @@ export class AccountLogin {
     return cookieHeader(this.cookieName(tenant), sealed, { path: `${tenant.mountPath}/account`, maxAge: ACCOUNT_TTL_S, secure: tenant.issuer.startsWith('https:') });
   }
 
-  /** Redirects to the tenant's IdP (an `oidc` tenant). */
-  async start(tenant: AuthTenant, reply: FastifyReply): Promise<void> {
+  /** Redirects to the tenant's IdP (an `oidc` tenant); `returnTo` (a same-tenant path the caller checked) is where the sign-in ends. */
+  async start(tenant: AuthTenant, reply: FastifyReply, returnTo?: string): Promise<void> {
     const idp = tenant.settings.idp;
     if (idp.kind !== 'oidc') return;
     let cfg;
     try {
       cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
-    } catch {
-      return void sendPage(reply, 502, 'Sign-in unavailable', '<h1>temporarily_unavailable</h1><p>The sign-in provider cannot be reached. Try again later.</p>');
+    } catch (err) {
+      // A refusal by the outbound guard is the tenant's configuration, and its message is safe to show (it names the host and the rule).
+      const refused = err instanceof NetGuardError ? ` ${escapeHtml(err.message)}.` : '';
+      this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id, event: 'idp.discovery_failed' }, 'identity provider discovery failed');
+      return void sendPage(reply, 502, 'Sign-in unavailable', `<h1>temporarily_unavailable</h1><p data-testid="idp-unavailable">The sign-in provider cannot be reached.${refused} Try again later.</p>`);
     }
-    const { url, state } = await startIdpAuthorization(this.s, cfg, tenant, idp.scopes, 'account-login', (secrets) => secrets satisfies AccountLoginState, { ttlSeconds: LOGIN_TTL_S });
+    const { url, state } = await startIdpAuthorization(this.s, cfg, tenant, idp.scopes, 'account-login', (secrets) => ({ ...secrets, ...(returnTo ? { returnTo } : {}) }) satisfies AccountLoginState, { ttlSeconds: LOGIN_TTL_S });
     void reply
       .code(303)
       .header('set-cookie', cookieHeader(this.stateCookie(tenant), state, { path: `${tenant.mountPath}/federation`, maxAge: LOGIN_TTL_S, secure: tenant.issuer.startsWith('https:') }))
@@ -89,7 +96,7 @@ export class AccountLogin {
       void reply
         .code(303)
         .header('set-cookie', [clear, this.signedIn(tenant, `${tenant.id}|${sub}`)])
-        .header('location', `${tenant.mountPath}/account/connections`)
+        .header('location', saved.returnTo ?? `${tenant.mountPath}/account/connections`)
         .header('cache-control', 'no-store')
         .send();
     } catch (err) {

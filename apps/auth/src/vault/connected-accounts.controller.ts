@@ -1,12 +1,14 @@
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { escapeHtml } from '../http/html';
-import { formBody, readCookie, sendPage, tenantOf } from '../http/request-helpers';
+import { formBody, sendPage, tenantOf } from '../http/request-helpers';
 import { USERNAME } from '../tenants/identifiers';
 import type { AuthTenant } from '../tenants/tenant-auth';
 import { AccountLogin } from './account-login';
+import { browserSession, type BrowserSession } from './browser-session';
+import { isConfirmationReturn } from './link-confirmation';
 import { VaultAccounts } from './vault-accounts';
 
 /** Connector ids are server ids (`^[a-z0-9][a-z0-9_-]{0,31}$`): anything else is refused before a query. */
@@ -35,13 +37,23 @@ export class ConnectedAccountsController {
   async startLogin(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const tenant = this.tenantOf(tenantId, req);
     if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
-    if (tenant.settings.idp.kind === 'oidc') return this.login.start(tenant, reply);
+    const returnTo = this.returnTo(tenant, new URLSearchParams(req.raw.url?.split('?')[1] ?? '').get('return'));
+    if (tenant.settings.idp.kind === 'oidc') return this.login.start(tenant, reply, returnTo);
+    // The any-name form signs in as whoever is typed: it exists for development only (a link is honoured for the signed-in subject).
+    if (this.s.config.SWITCHBOARD_ENV !== 'development') {
+      return void sendPage(
+        reply,
+        200,
+        'Sign in',
+        `<h1>Sign in to ${escapeHtml(tenant.name)}</h1><p data-testid="sign-in-elsewhere">Sign in through your assistant first (connect it to ${escapeHtml(tenant.name)} in this browser), then open this page or your link again.</p>`,
+      );
+    }
     sendPage(
       reply,
       200,
       'Sign in',
       `<h1>Sign in to ${escapeHtml(tenant.name)}</h1><p>Development login: any user name is accepted.</p>` +
-        `<form method="post" action="${escapeHtml(`${tenant.mountPath}/account/connections/login`)}"><label>User name <input name="username" autocomplete="username" required></label> <button type="submit">Sign in</button></form>`,
+        `<form method="post" action="${escapeHtml(`${tenant.mountPath}/account/connections/login`)}">${returnTo ? `<input type="hidden" name="return" value="${escapeHtml(returnTo)}">` : ''}<label>User name <input name="username" autocomplete="username" required></label> <button type="submit">Sign in</button></form>`,
     );
   }
 
@@ -51,12 +63,14 @@ export class ConnectedAccountsController {
     const tenant = this.tenantOf(tenantId, req);
     if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
     if (tenant.settings.idp.kind !== 'local') return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>This workspace signs in through its identity provider.</p>');
-    const username = formBody(req).username ?? '';
+    if (this.s.config.SWITCHBOARD_ENV !== 'development') return void sendPage(reply, 403, 'Refused', '<h1>access_denied</h1><p>The development login is off. Sign in through your assistant.</p>');
+    const form = formBody(req);
+    const username = form.username ?? '';
     if (!USERNAME.test(username)) return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>username must be 1-64 characters of A-Z a-z 0-9 . _ @ -</p>');
     void reply
       .code(303)
       .header('set-cookie', this.login.signedIn(tenant, `${tenant.id}|${username}`))
-      .header('location', `${tenant.mountPath}/account/connections`)
+      .header('location', this.returnTo(tenant, form.return ?? null) ?? `${tenant.mountPath}/account/connections`)
       .header('cache-control', 'no-store')
       .send();
   }
@@ -126,27 +140,13 @@ export class ConnectedAccountsController {
     return t && !t.firstParty ? t : undefined;
   }
 
-  /**
-   * The browser's session at the tenant's provider: the signed session cookie oidc-provider set
-   * at sign-in (keygrip signature checked with the tenant's cookie key), then the stored session;
-   * else this page's own sign-in cookie.
-   */
-  private async session(tenant: AuthTenant, req: FastifyRequest): Promise<{ id: string; accountId: string } | undefined> {
-    return (await this.providerSession(tenant, req)) ?? this.login.account(tenant, req);
+  /** A sign-in's way back: only a link confirmation page of this tenant (never an open redirect). */
+  private returnTo(tenant: AuthTenant, raw: string | null): string | undefined {
+    return raw && raw.length <= 2048 && isConfirmationReturn(tenant, raw) ? raw : undefined;
   }
 
-  private async providerSession(tenant: AuthTenant, req: FastifyRequest): Promise<{ id: string; accountId: string } | undefined> {
-    const name = `sb_${tenant.id}_session`;
-    const id = readCookie(req, name);
-    const sig = readCookie(req, `${name}.sig`);
-    if (!id || !sig || id.length > 200) return undefined;
-    const key = this.s.box.derive(`cookies:${tenant.id}`).toString('base64url');
-    const expected = createHmac('sha1', key).update(`${name}=${id}`).digest('base64url');
-    if (expected.length !== sig.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(sig))) return undefined;
-    const { provider } = await this.s.providers.get(tenant);
-    const session = await provider.Session.find(id);
-    const accountId = session?.accountId;
-    return typeof accountId === 'string' && accountId ? { id, accountId } : undefined;
+  private session(tenant: AuthTenant, req: FastifyRequest): Promise<BrowserSession | undefined> {
+    return browserSession(this.s, this.login, tenant, req);
   }
 
   private csrf(tenant: AuthTenant, sessionId: string, connector: string): string {

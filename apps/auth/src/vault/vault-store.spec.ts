@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { SecretBox } from '@switchboard/secret-box';
 import { migrateAuthSchema } from '../db/migrate';
-import { VaultStore, type RefreshOutcome, type VaultedTokens } from './vault-store';
+import { DEFAULT_REFRESH_OPTIONS, VaultStore, type RefreshOutcome, type VaultedTokens } from './vault-store';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -12,20 +12,18 @@ describe('VaultStore', () => {
   const box = new SecretBox(randomBytes(32));
   let pools: Pool[];
   let stores: VaultStore[];
+  /** Times a caller went back to waiting for another caller's refresh (both replicas). */
+  let waits = 0;
 
   beforeAll(async () => {
     pools = [new Pool({ connectionString: DATABASE_URL, max: 8 }), new Pool({ connectionString: DATABASE_URL, max: 8 })];
     await migrateAuthSchema(pools[0]!, schema);
-    stores = pools.map((p) => new VaultStore(p, schema, box));
+    stores = pools.map((p) => new VaultStore(p, schema, box, { ...DEFAULT_REFRESH_OPTIONS, onWait: () => void waits++ }));
   });
-  /** Polls pg_locks until `count` backends wait for a lock (or the deadline passes). */
-  async function waitForLockWaiters(count: number, withinMs: number): Promise<void> {
+  /** Polls until `check` holds (or the deadline passes). */
+  async function until(check: () => boolean | Promise<boolean>, withinMs: number): Promise<void> {
     const deadline = Date.now() + withinMs;
-    while (Date.now() < deadline) {
-      const [row] = (await pools[0]!.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted')).rows;
-      if ((row?.n ?? 0) >= count) return;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    while (Date.now() < deadline && !(await check())) await new Promise((r) => setTimeout(r, 10));
   }
   afterAll(async () => {
     await pools[0]?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -40,9 +38,9 @@ describe('VaultStore', () => {
     let calls = 0;
     const refresh = async (t: VaultedTokens): Promise<RefreshOutcome> => {
       calls++;
-      // Hold the refresh until the other callers are queued on the row lock (seen in pg_locks), so
-      // the test exercises the race; without the lock nobody waits and the deadline lets it go on.
-      await waitForLockWaiters(5, 5_000);
+      // Hold the refresh until the other callers have found the entry leased and wait, so the
+      // test exercises the race; without the lease nobody waits and the deadline lets it go on.
+      await until(() => waits >= 5, 5_000);
       return { kind: 'ok', tokens: { accessToken: `new-from-${t.refreshToken}`, refreshToken: 'r2', expiresAt: now() + 3600 } };
     };
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => stores[i % 2]!.refreshOnce('acme', 'acme|carol', 'crm', stale, refresh)));
@@ -77,5 +75,65 @@ describe('VaultStore', () => {
     expect(JSON.stringify(rows)).not.toContain('secret-wiki');
     await pools[0]!.query(`UPDATE "${schema}".vault_token SET subject = 'acme|mallory' WHERE subject = 'acme|erin'`);
     await expect(stores[0]!.get('acme', 'acme|mallory', 'wiki')).rejects.toThrow();
+  });
+
+  it('holds no pooled connection while the upstream is called, and caps a tenant\u2019s refreshes in flight', async () => {
+    // One small pool, as if every connection of the service were at stake.
+    const pool = new Pool({ connectionString: DATABASE_URL, max: 2 });
+    const store = new VaultStore(pool, schema, box, { ...DEFAULT_REFRESH_OPTIONS, perTenant: 3, waitMs: 60_000 });
+    try {
+      const subjects = Array.from({ length: 6 }, (_, i) => `evil|u${i}`);
+      for (const sub of subjects) await store.put('evil', sub, 'crm', { accessToken: 'a', refreshToken: 'r', expiresAt: now() - 1 });
+      await store.put('good', 'good|zoe', 'crm', { accessToken: 'a', refreshToken: 'r', expiresAt: now() - 1 });
+      // The hostile tenant's token endpoint hangs until the test lets it go.
+      let release!: () => void;
+      const hang = new Promise<void>((r) => (release = r));
+      let started = 0;
+      const hanging = async (): Promise<RefreshOutcome> => {
+        started++;
+        await hang;
+        return { kind: 'unavailable' };
+      };
+      const evil = subjects.map((sub) => store.refreshOnce('evil', sub, 'crm', stale, hanging));
+      await until(async () => started >= 3, 5_000);
+      // Three leases, three callers queued for a slot: the cap holds.
+      expect(started).toBe(3);
+      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".vault_token WHERE tenant_id = 'evil' AND refreshing_until > now()`);
+      expect(rows[0]?.n).toBe(3);
+      // Another tenant's read and refresh go through at once on the same two-connection pool.
+      const t0 = Date.now();
+      expect(await store.get('good', 'good|zoe', 'crm')).toMatchObject({ accessToken: 'a' });
+      const good = await store.refreshOnce('good', 'good|zoe', 'crm', stale, async () => ({ kind: 'ok', tokens: { accessToken: 'fresh', expiresAt: now() + 3600 } }));
+      expect(good).toMatchObject({ outcome: 'refreshed', tokens: { accessToken: 'fresh' } });
+      expect(Date.now() - t0).toBeLessThan(2_000);
+      release();
+      const outcomes = await Promise.all(evil);
+      expect(outcomes.every((o) => o.outcome === 'unavailable')).toBe(true);
+      expect(await store.get('evil', 'evil|u0', 'crm')).toMatchObject({ accessToken: 'a' });
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('stops waiting for another caller\u2019s refresh when its own caller hangs up', async () => {
+    const store = new VaultStore(pools[0]!, schema, box, { ...DEFAULT_REFRESH_OPTIONS, waitMs: 60_000 });
+    await store.put('acme', 'acme|hal', 'crm', { accessToken: 'a', refreshToken: 'r', expiresAt: now() - 1 });
+    let release!: () => void;
+    const hang = new Promise<void>((r) => (release = r));
+    let started = false;
+    const holder = store.refreshOnce('acme', 'acme|hal', 'crm', stale, async () => {
+      started = true;
+      await hang;
+      return { kind: 'unavailable' };
+    });
+    await until(() => started, 5_000);
+    const hangUp = new AbortController();
+    const t0 = Date.now();
+    const waiter = store.refreshOnce('acme', 'acme|hal', 'crm', stale, async () => ({ kind: 'refused' }), hangUp.signal);
+    hangUp.abort();
+    expect(await waiter).toEqual({ outcome: 'unavailable' });
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    release();
+    expect((await holder).outcome).toBe('unavailable');
   });
 });

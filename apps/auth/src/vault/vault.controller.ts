@@ -6,28 +6,20 @@ import { tenantAuthSchema } from '@switchboard/catalog';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { openidClient } from '../federation/upstream-oidc';
 import { internalCaller } from '../http/internal.controller';
-import { cookieHeader, formBody, readCookie, sendOAuthError, sendPage, tenantOf } from '../http/request-helpers';
+import { formBody, readCookie, sendOAuthError, sendPage, tenantOf } from '../http/request-helpers';
 import { TENANT_ID } from '../tenants/identifiers';
 import { authTenant, type AuthTenant, type ConnectorSettings } from '../tenants/tenant-auth';
+import { confirmationPath, isConfirmationReturn, LinkConfirmation, LINK_STATE_TTL_S, startLink, type LinkState } from './link-confirmation';
 import type { RefreshOutcome, VaultedTokens } from './vault-store';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
-const LINK_TTL_S = 600;
 const CONNECTOR_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 /**
  * The vault subject of the tenant admin's own linked account (used to discover `oauth_user`
  * servers). User subjects are `<tenant>|<user>`; this one has no `|`, so no user can be it.
  */
 export const ADMIN_SUBJECT = '_tenant_admin';
-
-interface LinkState {
-  subject: string;
-  connector: string;
-  verifier: string;
-  /** Admin links carry the registry's connector settings (the tenant may not be published yet). */
-  settings?: ConnectorSettings;
-}
 
 /** Why no token can be handed out: never linked / unlinked, the upstream refused the refresh, or a transient failure. */
 type TokenResult = { kind: 'ok'; tokens: VaultedTokens } | { kind: 'not_linked' | 'refresh_failed' | 'unavailable' };
@@ -36,14 +28,18 @@ type TokenResult = { kind: 'ok'; tokens: VaultedTokens } | { kind: 'not_linked' 
  * The upstream-credential vault. The gateway exchanges a user's access token (RFC 8693 shape,
  * over the internal endpoint) for that user's token at a connector's upstream AS; tokens are
  * obtained by a linking flow (openid-client, PKCE, browser-bound state), sealed at rest and
- * refreshed here — single-flight across replicas (row lock), so a refresh race never forces a
- * relink. The registry links the tenant admin's own account (internal routes) to discover
+ * refreshed here — single-flight across replicas (a lease on the row, no connection held while
+ * the upstream is called), so a refresh race never forces a relink. The registry links the tenant admin's own account (internal routes) to discover
  * `oauth_user` servers; end users list and unlink their accounts with their access token.
  * The client's own token never leaves this service.
  */
 @Controller()
 export class VaultController {
-  constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {}
+  private readonly links: LinkConfirmation;
+
+  constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {
+    this.links = new LinkConfirmation(s);
+  }
 
   @Post('internal/t/:tenant/token-exchange')
   async exchange(@Param('tenant') tenantId: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -61,7 +57,7 @@ export class VaultController {
     if (!connector) return void sendOAuthError(reply, 400, 'invalid_target', `audience must name a connector of tenant ${tenant.id}`);
     const subject = await this.verifySubject(tenant, body.subject_token);
     if (!subject) return void sendOAuthError(reply, 400, 'invalid_grant', 'subject_token is not a valid access token of this tenant');
-    const result = await this.tokensFor(tenant.id, subject, connectorId, connector);
+    const result = await this.tokensFor(tenant.id, subject, connectorId, connector, hungUp(reply));
     if (result.kind === 'ok') return void this.sendToken(reply, result.tokens);
     if (result.kind === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', `the ${connectorId} service could not refresh the token; try again shortly`);
     void reply
@@ -72,7 +68,7 @@ export class VaultController {
         error: 'invalid_grant',
         reason: result.kind,
         error_description: result.kind === 'refresh_failed' ? `the ${connectorId} account must be linked again (the service refused to renew access)` : `connector ${connectorId} is not linked for this user`,
-        link_url: this.linkUrl(tenant, subject, connectorId),
+        link_url: this.links.linkUrl(tenant, subject, connectorId),
       });
   }
 
@@ -82,10 +78,10 @@ export class VaultController {
     const target = this.adminTarget(tenantId, connectorId, req, reply);
     if (!target) return;
     const nonce = openidClient.randomState();
-    await this.s.federation.put(nonce, target.tenant.id, 'admin-link', { connector: connectorId, settings: target.settings }, LINK_TTL_S);
+    await this.s.federation.put(nonce, target.tenant.id, 'admin-link', { connector: connectorId, settings: target.settings }, LINK_STATE_TTL_S);
     void reply
       .header('cache-control', 'no-store')
-      .send({ link_url: `${target.tenant.issuer}/connectors/${encodeURIComponent(connectorId)}/link?admin=${nonce}`, expires_in: LINK_TTL_S });
+      .send({ link_url: `${target.tenant.issuer}/connectors/${encodeURIComponent(connectorId)}/link?admin=${nonce}`, expires_in: LINK_STATE_TTL_S });
   }
 
   /** The tenant admin's upstream token (registry discovery, internal), refreshed single-flight. */
@@ -93,7 +89,7 @@ export class VaultController {
   async adminToken(@Param('tenant') tenantId: string, @Param('connector') connectorId: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const target = this.adminTarget(tenantId, connectorId, req, reply);
     if (!target) return;
-    const result = await this.tokensFor(target.tenant.id, ADMIN_SUBJECT, connectorId, target.settings);
+    const result = await this.tokensFor(target.tenant.id, ADMIN_SUBJECT, connectorId, target.settings, hungUp(reply));
     if (result.kind === 'ok') return void this.sendToken(reply, result.tokens);
     if (result.kind === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', `the ${connectorId} service could not refresh the token; try again shortly`);
     void reply.code(400).header('cache-control', 'no-store').send({ error: 'invalid_grant', reason: result.kind, error_description: `no account is linked for connector ${connectorId}` });
@@ -120,7 +116,7 @@ export class VaultController {
     const linked = new Map((await this.s.vault.list(who.tenant.id, who.subject)).map((a) => [a.connector, a]));
     const accounts = Object.keys(who.tenant.settings.connectors).map((connector) => {
       const a = linked.get(connector);
-      return { connector, linked: a !== undefined, ...(a ? { expiresAt: a.expiresAt ?? null, refreshable: a.refreshable, updatedAt: a.updatedAt } : {}), linkUrl: this.linkUrl(who.tenant, who.subject, connector) };
+      return { connector, linked: a !== undefined, ...(a ? { expiresAt: a.expiresAt ?? null, refreshable: a.refreshable, updatedAt: a.updatedAt } : {}), linkUrl: this.links.linkUrl(who.tenant, who.subject, connector) };
     });
     void reply.header('cache-control', 'no-store').send({ tenant: who.tenant.id, subject: who.subject, accounts });
   }
@@ -137,47 +133,49 @@ export class VaultController {
     void reply.header('cache-control', 'no-store').send({ connector: connectorId, unlinked: true });
   }
 
+  /**
+   * A link URL. A user's ticket goes on to the confirmation page (signed-in session of the
+   * ticket's subject, confirmation, CSRF: LinkConfirmation); the registry's one-time admin link
+   * (`admin=`, minted on an internal call for the console's administrator) starts at once.
+   */
   @Get(['t/:tenant/connectors/:connector/link', 'connectors/:connector/link'])
   async link(@Param('tenant') tenantId: string | undefined, @Param('connector') connectorId: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const query = new URLSearchParams(req.raw.url?.split('?')[1] ?? '');
     const admin = query.get('admin');
-    let tenant: AuthTenant | undefined;
-    let subject: string | undefined;
-    let settings: ConnectorSettings | undefined;
-    if (admin) {
-      tenant = this.anyTenant(tenantId, req);
-      const saved = tenant ? await this.s.federation.take<{ connector: string; settings: ConnectorSettings }>(admin, tenant.id, 'admin-link') : undefined;
-      if (!tenant || !saved || saved.connector !== connectorId) return void sendPage(reply, 400, 'Link expired', '<h1>invalid_request</h1><p>This link is invalid, expired or already used. Start linking again from the console.</p>');
-      subject = ADMIN_SUBJECT;
-      settings = saved.settings;
-    } else {
-      tenant = tenantOf(this.s.tenants, tenantId, req);
-      settings = tenant?.settings.connectors[connectorId];
-      if (!tenant || !settings) return void sendPage(reply, 404, 'Not found', '<h1>Unknown connector</h1>');
-      subject = this.openTicket(tenant, connectorId, query.get('ticket') ?? '');
-      if (!subject) return void sendPage(reply, 400, 'Link expired', '<h1>invalid_request</h1><p>This link is invalid or expired. Ask your assistant for a new one.</p>');
+    if (!admin) {
+      const tenant = tenantOf(this.s.tenants, tenantId, req);
+      if (!tenant || tenant.firstParty || !tenant.settings.connectors[connectorId]) return void sendPage(reply, 404, 'Not found', '<h1>Unknown connector</h1>');
+      const next = `${confirmationPath(tenant, connectorId)}?ticket=${query.get('ticket') ?? ''}`;
+      if (!isConfirmationReturn(tenant, next)) return void sendPage(reply, 400, 'Link expired', '<h1>invalid_request</h1><p>This link is invalid or expired. Ask your assistant for a new one.</p>');
+      return void reply.code(303).header('referrer-policy', 'no-referrer').header('location', next).header('cache-control', 'no-store').send();
     }
+    const tenant = this.anyTenant(tenantId, req);
+    const saved = tenant ? await this.s.federation.take<{ connector: string; settings: ConnectorSettings }>(admin, tenant.id, 'admin-link') : undefined;
+    if (!tenant || !saved || saved.connector !== connectorId) return void sendPage(reply, 400, 'Link expired', '<h1>invalid_request</h1><p>This link is invalid, expired or already used. Start linking again from the console.</p>');
     let cfg;
     try {
-      cfg = await this.s.upstream.config(this.clientSettings(tenant.id, connectorId, settings));
-    } catch {
+      cfg = await this.s.upstream.config(this.clientSettings(tenant.id, connectorId, saved.settings));
+    } catch (err) {
+      this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id, connector: connectorId }, 'connector discovery failed');
       return void sendPage(reply, 502, 'Unavailable', '<h1>temporarily_unavailable</h1><p>The service cannot be reached.</p>');
     }
-    const verifier = openidClient.randomPKCECodeVerifier();
-    const state = openidClient.randomState();
-    await this.s.federation.put(state, tenant.id, 'link', { subject, connector: connectorId, verifier, ...(admin ? { settings } : {}) } satisfies LinkState);
-    const url = openidClient.buildAuthorizationUrl(cfg, {
-      redirect_uri: `${tenant.issuer}/connectors/callback`,
-      scope: settings.scopes.join(' '),
-      code_challenge: await openidClient.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-    });
-    void reply
-      .code(303)
-      .header('set-cookie', cookieHeader(`sb_${tenant.id}_link`, state, { path: `${tenant.mountPath}/connectors`, maxAge: LINK_TTL_S, secure: tenant.issuer.startsWith('https:') }))
-      .header('location', url.href)
-      .send();
+    const start = await startLink(this.s, tenant, cfg, saved.settings, { subject: ADMIN_SUBJECT, connector: connectorId, adminSettings: saved.settings });
+    void reply.code(303).header('set-cookie', start.cookie).header('location', start.url).send();
+  }
+
+  /** The confirmation page of a user's link (the ticket's subject must be the signed-in account). */
+  @Get(['t/:tenant/account/link/:connector', 'account/link/:connector'])
+  async confirmLinkPage(@Param('tenant') tenantId: string | undefined, @Param('connector') connectorId: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const tenant = tenantOf(this.s.tenants, tenantId, req);
+    if (!tenant || tenant.firstParty) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
+    await this.links.show(tenant, connectorId, req, reply);
+  }
+
+  @Post(['t/:tenant/account/link/:connector', 'account/link/:connector'])
+  async confirmLink(@Param('tenant') tenantId: string | undefined, @Param('connector') connectorId: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const tenant = tenantOf(this.s.tenants, tenantId, req);
+    if (!tenant || tenant.firstParty) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
+    await this.links.confirm(tenant, connectorId, req, reply);
   }
 
   @Get(['t/:tenant/connectors/callback', 'connectors/callback'])
@@ -204,24 +202,17 @@ export class VaultController {
     sendPage(reply, 200, 'Connected', `<h1>Connected</h1><p>You can close this window and retry in your assistant.</p>`);
   }
 
-  /** A link ticket: `<subject b64url>.<expiry>.<mac>` bound to tenant and connector. */
-  linkUrl(tenant: AuthTenant, subject: string, connectorId: string): string {
-    const payload = `${Buffer.from(subject).toString('base64url')}.${Math.floor(Date.now() / 1000) + LINK_TTL_S}`;
-    const mac = this.s.box.mac('link', `${tenant.id}|${connectorId}|${payload}`);
-    return `${tenant.issuer}/connectors/${encodeURIComponent(connectorId)}/link?ticket=${payload}.${mac}`;
-  }
-
   /**
    * The vaulted tokens of (tenant, subject, connector), refreshed when they expire within
    * VAULT_REFRESH_SKEW_S. Several replicas asking at once refresh once (VaultStore.refreshOnce).
    */
-  private async tokensFor(tenantId: string, subject: string, connectorId: string, connector: ConnectorSettings): Promise<TokenResult> {
+  private async tokensFor(tenantId: string, subject: string, connectorId: string, connector: ConnectorSettings, signal?: AbortSignal): Promise<TokenResult> {
     const skew = this.s.config.VAULT_REFRESH_SKEW_S;
     const stale = (t: VaultedTokens) => t.expiresAt !== undefined && t.expiresAt - skew <= Math.floor(Date.now() / 1000);
     const tokens = await this.s.vault.get(tenantId, subject, connectorId);
     if (!tokens) return { kind: 'not_linked' };
     if (!stale(tokens)) return { kind: 'ok', tokens };
-    const r = await this.s.vault.refreshOnce(tenantId, subject, connectorId, stale, (t) => this.refresh(tenantId, connectorId, connector, t));
+    const r = await this.s.vault.refreshOnce(tenantId, subject, connectorId, stale, (t) => this.refresh(tenantId, connectorId, connector, t), signal);
     if (r.tokens) return { kind: 'ok', tokens: r.tokens };
     if (r.outcome === 'refused') return { kind: 'refresh_failed' };
     if (r.outcome === 'unavailable') return { kind: 'unavailable' };
@@ -306,17 +297,6 @@ export class VaultController {
     return authTenant(id, id, tenantAuthSchema.parse({ protected: false }), { authPublicUrl: c.publicUrl, gatewayPublicUrl: c.gatewayPublicUrl, domain: c.GATEWAY_DOMAIN });
   }
 
-  private openTicket(tenant: AuthTenant, connectorId: string, ticket: string): string | undefined {
-    const [sub, exp, mac] = ticket.split('.');
-    if (!sub || !exp || !mac) return undefined;
-    const expected = this.s.box.mac('link', `${tenant.id}|${connectorId}|${sub}.${exp}`);
-    if (expected.length !== mac.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(mac))) return undefined;
-    if (Number(exp) < Date.now() / 1000) return undefined;
-    const subject = Buffer.from(sub, 'base64url').toString();
-    // The admin's entry is only reachable through the registry's one-time admin link.
-    return subject === ADMIN_SUBJECT ? undefined : subject;
-  }
-
   private async verifySubject(tenant: AuthTenant, token: string): Promise<string | undefined> {
     try {
       const keys = await this.s.keys.published(tenant.id);
@@ -331,6 +311,15 @@ export class VaultController {
   private clientSettings(tenantId: string, connectorId: string, c: ConnectorSettings) {
     return { issuer: c.issuer, clientId: c.clientId, clientSecret: this.s.secrets.open(tenantId, `connector:${connectorId}`, c.clientSecret) };
   }
+}
+
+/** Aborted when the caller hangs up before its answer is sent (the gateway gives up after a few seconds). */
+function hungUp(reply: FastifyReply): AbortSignal {
+  const ac = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) ac.abort();
+  });
+  return ac.signal;
 }
 
 function toVaulted(t: { access_token: string; refresh_token?: string; expires_in?: number }): VaultedTokens {
