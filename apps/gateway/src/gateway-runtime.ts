@@ -82,6 +82,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       maxRunMs: config.TASKS_MAX_RUN_MS,
       maxLive: config.TASKS_MAX_LIVE,
       maxRetained: config.TASKS_MAX_RETAINED,
+      maxTaskBytes: config.TASKS_MAX_TASK_BYTES,
+      maxTenantBytes: config.TASKS_TENANT_MAX_BYTES,
       ...(config.REDIS_URL ? { store: new RedisTaskStore(config.EPHEMERAL_REDIS_URL ?? config.REDIS_URL, config.REDIS_NAMESPACE, logger) } : {}),
       onError: (err) => logger.warn({ err: (err as Error).message }, 'tasks: store failure'),
     });
