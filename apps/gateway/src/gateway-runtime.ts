@@ -209,6 +209,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       callTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS + 5_000,
       batchMaxItems: this.config.BATCH_MAX_ITEMS,
       batchMaxResponseBytes: this.config.BATCH_MAX_RESPONSE_BYTES,
+      notifyMaxBytesPerCall: this.config.NOTIFY_MAX_BYTES_PER_CALL,
       sealer: this.sealer,
       clientRequests: this.clientRequests,
       tasks: this.tasks,

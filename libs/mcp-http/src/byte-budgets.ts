@@ -21,6 +21,9 @@ export const DEFAULT_TASK_BYTE_CAPS: TaskByteCaps = { maxTaskBytes: 1024 * 1024,
  */
 export const TASK_RESERVE_BYTES = 4096;
 
+/** Notification bytes relayed (and so stored, for a resumable stream) per call. */
+export const DEFAULT_NOTIFY_MAX_BYTES_PER_CALL = 4 * 1024 * 1024;
+
 /** Which budget a write went over. */
 export type ByteBudget = 'TASKS_MAX_TASK_BYTES' | 'TASKS_TENANT_MAX_BYTES' | 'NOTIFY_MAX_BYTES_PER_CALL';
 

@@ -1,6 +1,7 @@
 import type { EdgeReply, EdgeRequest } from './edge-http';
 import { bundleHandlers } from '@switchboard/catalog';
 import { ErrorCode, McpError, encodeError, type JsonRpcId } from '@switchboard/protocol';
+import { DEFAULT_NOTIFY_MAX_BYTES_PER_CALL } from './byte-budgets';
 import { ClientRequestBroker } from './client-request-broker';
 import { RequestDispatcher } from './dispatch-request';
 import type { EdgePolicy, McpHttpOptions, McpRefusal } from './mcp-target';
@@ -32,6 +33,7 @@ export class McpEdge {
   readonly maxLifetimeMs: number;
   readonly streamEvents: StreamEventStore | undefined;
   readonly sseRetryMs: number | undefined;
+  readonly notifyMaxBytesPerCall: number;
   private readonly onRefusal: ((refusal: McpRefusal) => void) | undefined;
 
   constructor(options: McpHttpOptions) {
@@ -49,6 +51,7 @@ export class McpEdge {
     this.maxLifetimeMs = options.sseMaxLifetimeMs ?? 300_000;
     this.streamEvents = options.streamEvents;
     this.sseRetryMs = options.sseRetryMs;
+    this.notifyMaxBytesPerCall = options.notifyMaxBytesPerCall ?? DEFAULT_NOTIFY_MAX_BYTES_PER_CALL;
     const observe = options.policy.observe;
     this.onRefusal = observe?.onRefusal?.bind(observe);
   }

@@ -118,6 +118,8 @@ export interface McpHttpOptions {
   streamEvents?: import('./stream-event-store').StreamEventStore;
   /** The `retry:` hint of resumable streams' priming event, in ms. Default 1000. */
   sseRetryMs?: number;
+  /** Notification bytes (progress, log) relayed to the client per call; past it they are dropped, with one warning. Default 4 MiB. */
+  notifyMaxBytesPerCall?: number;
   /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
   sessions?: boolean;
 }
