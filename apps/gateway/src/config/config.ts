@@ -197,16 +197,16 @@ const schema = z.object({
    * events trimmed past it; a bigger single event is not stored) and per tenant (its least
    * recently written streams dropped past it).
    */
-  SSE_STREAM_MAX_BYTES: z.coerce.number().int().min(4_096).max(1 << 30).default(2 * 1024 * 1024),
-  SSE_TENANT_MAX_BYTES: z.coerce.number().int().min(4_096).max(1 << 40).default(16 * 1024 * 1024),
+  SSE_STREAM_MAX_BYTES: z.coerce.number().int().min(4_096).max(2 ** 30).default(2 * 1024 * 1024),
+  SSE_TENANT_MAX_BYTES: z.coerce.number().int().min(4_096).max(2 ** 40).default(16 * 1024 * 1024),
   /** Notifications (progress, log) relayed to the client per call; past it they are dropped, with one warning. */
-  NOTIFY_MAX_BYTES_PER_CALL: z.coerce.number().int().min(1_024).max(1 << 30).default(4 * 1024 * 1024),
+  NOTIFY_MAX_BYTES_PER_CALL: z.coerce.number().int().min(1_024).max(2 ** 30).default(4 * 1024 * 1024),
   /** Tasks: one task's stored record (result, inputRequests, error, answers), and all of one tenant's tasks. */
-  TASKS_MAX_TASK_BYTES: z.coerce.number().int().min(4_096).max(1 << 30).default(1024 * 1024),
-  TASKS_TENANT_MAX_BYTES: z.coerce.number().int().min(65_536).max(1 << 40).default(64 * 1024 * 1024),
+  TASKS_MAX_TASK_BYTES: z.coerce.number().int().min(4_096).max(2 ** 30).default(1024 * 1024),
+  TASKS_TENANT_MAX_BYTES: z.coerce.number().int().min(65_536).max(2 ** 40).default(64 * 1024 * 1024),
   /** Usage stream: bytes of undrained entries kept (oldest trimmed past it), and captured call-log bytes one tenant may put in one batch. */
-  USAGE_STREAM_MAX_BYTES: z.coerce.number().int().min(1 << 20).max(1 << 40).default(256 * 1024 * 1024),
-  USAGE_TENANT_CAPTURE_BYTES: z.coerce.number().int().min(0).max(1 << 30).default(64 * 1024),
+  USAGE_STREAM_MAX_BYTES: z.coerce.number().int().min(2 ** 20).max(2 ** 40).default(256 * 1024 * 1024),
+  USAGE_TENANT_CAPTURE_BYTES: z.coerce.number().int().min(0).max(2 ** 30).default(64 * 1024),
   /**
    * Redis for the gateway's ephemeral state (resumable SSE streams, tasks): default REDIS_URL.
    * A separate instance may run with an evicting policy; the shared one must not.
