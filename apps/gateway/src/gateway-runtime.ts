@@ -117,6 +117,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
             maxBatch: config.USAGE_MAX_BATCH,
             maxBuffered: config.USAGE_MAX_BUFFERED,
             streamMaxLen: config.USAGE_STREAM_MAXLEN,
+            streamMaxBytes: config.USAGE_STREAM_MAX_BYTES,
+            tenantCaptureBytes: config.USAGE_TENANT_CAPTURE_BYTES,
             logger,
           })
         : undefined;
