@@ -308,8 +308,16 @@ async function floodPhase() {
     for (const key of await redis.keys(`${namespace}sb:sse*`)) bytes += Number((await redis.memory('USAGE', key)) ?? 0);
     return bytes / MiB;
   };
+  // CPU seconds of the gateway (from /proc) and of Redis (INFO cpu): where the flood's cost lands.
+  const gwCpu = () => readFileSync(`/proc/${gw2.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, v) => a + Number(v), 0) / 100;
+  const redisCpu = async () => {
+    const info = await redis.info('cpu');
+    return Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_user:([\d.]+)/.exec(info)[1]);
+  };
   wrk(Y_LIST, '"y_shout"', url);
+  const cpu0 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
   const before = { used: await usedMb(), x: await xKeysMb(), list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
+  const cpu1 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
   let stopped = false;
   const got = { calls: 0, progress: 0, warnings: 0, failed: 0 };
   const flood = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'flood_flood', arguments: {}, _meta: { progressToken: 'p' } } };
@@ -334,6 +342,7 @@ async function floodPhase() {
   }, 250);
   await new Promise((r) => setTimeout(r, 1000));
   const during = { list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
+  const cpu2 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
   stopped = true;
   await Promise.allSettled(loops);
   clearInterval(sampler);
@@ -342,12 +351,13 @@ async function floodPhase() {
   const after = { used: await usedMb(), x: await xKeysMb() };
   const ok = peakX <= tenantBound / MiB * 1.25 && during.list.rps / before.list.rps >= 0.9 && during.call.rps / before.call.rps >= 0.9;
   console.log(`\nNotification flood (Redis-backed gateway, default budgets: ${tenantBound / MiB} MiB of resumable streams per tenant): X got ${got.calls} answers, ${got.progress} progress notifications of 1 MiB (${got.warnings} budget warnings, ${got.failed} failed)\n`);
-  console.log('| moment | Redis used_memory MB | X tenant stream keys (MEMORY USAGE) MB | documented bound MB | Y tools/list req/s | p99 ms | Y tools/call req/s | p99 ms |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  const busy = (a, b, k) => `${(((b[k] - a[k]) / ((b.at - a.at) / 1000)) * 100).toFixed(0)}%`;
+  console.log('| moment | Redis used_memory MiB | X tenant stream keys (MEMORY USAGE) MiB | documented bound MiB | Y tools/list req/s | p99 ms | Y tools/call req/s | p99 ms | gateway CPU | Redis CPU |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   const f = (w, b) => `${w.rps.toFixed(0)}${b ? ` (${((w.rps / b.rps) * 100).toFixed(0)}%)` : ''} | ${(w.p99 / 1000).toFixed(1)}${b ? ` (${(w.p99 / b.p99).toFixed(2)}×)` : ''}`;
-  console.log(`| before | ${before.used.toFixed(1)} | ${before.x.toFixed(1)} | ${tenantBound / MiB} | ${f(before.list)} | ${f(before.call)} |`);
-  console.log(`| during (peak) | ${peakUsed.toFixed(1)} | ${peakX.toFixed(1)} | ${tenantBound / MiB} | ${f(during.list, before.list)} | ${f(during.call, before.call)} |`);
-  console.log(`| after | ${after.used.toFixed(1)} | ${after.x.toFixed(1)} | ${tenantBound / MiB} | | | | |`);
+  console.log(`| before | ${before.used.toFixed(1)} | ${before.x.toFixed(1)} | ${tenantBound / MiB} | ${f(before.list)} | ${f(before.call)} | ${busy(cpu0, cpu1, 'gw')} | ${busy(cpu0, cpu1, 'redis')} |`);
+  console.log(`| during (peak) | ${peakUsed.toFixed(1)} | ${peakX.toFixed(1)} | ${tenantBound / MiB} | ${f(during.list, before.list)} | ${f(during.call, before.call)} | ${busy(cpu1, cpu2, 'gw')} | ${busy(cpu1, cpu2, 'redis')} |`);
+  console.log(`| after | ${after.used.toFixed(1)} | ${after.x.toFixed(1)} | ${tenantBound / MiB} | | | | | | |`);
   console.log(`verdict: ${ok ? 'ok' : 'MISS'} (X's keys within the bound + 25 % Redis overhead, Y throughput ≥ 90 % of this gateway's own baseline); Redis used_memory is the whole server's (other users included)`);
   const keys = await redis.keys(`${namespace}*`);
   if (keys.length > 0) await redis.del(...keys);

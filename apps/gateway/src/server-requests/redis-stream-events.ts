@@ -31,9 +31,10 @@ export const DEFAULT_STREAM_RETENTION: StreamRetention = {
   maxTenantBytes: 16 * 1024 * 1024,
 };
 
-// KEYS: stream, tenant index (stream id -> expiry), tenant bytes (stream id -> bytes, '#' -> total).
+// KEYS: stream, tenant index (stream id -> expiry), tenant bytes (stream id -> bytes, '#' -> total),
+//       the stream's event sizes (a list of "seq:bytes", oldest first: trimming never reads event data back).
 // ARGV: seq, data, final, maxEvents, ttlMs, maxStreams, now, streamId, maxStreamBytes, maxTenantBytes,
-//       overhead, stream key prefix (the tenant's other streams: same hash tag, so the same slot).
+//       overhead, stream and sizes key prefixes (the tenant's other streams: same hash tag, so the same slot).
 // The first event (seq 0) admits the stream under the tenant's count; later ones only extend a
 // stream that exists. Bytes are counted here, in the same script as every write and trim, so
 // the tenant total cannot drift: expired streams (their score passed) give their bytes back
@@ -50,7 +51,7 @@ local function drop(s)
   redis.call('HDEL', KEYS[3], s)
   if b > 0 then redis.call('HINCRBY', KEYS[3], '#', -b) end
   redis.call('ZREM', KEYS[2], s)
-  redis.call('DEL', ARGV[12] .. s)
+  redis.call('DEL', ARGV[12] .. s, ARGV[13] .. s)
 end
 for _, s in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do drop(s) end
 if size > maxStream or size > maxTenant then return 0 end
@@ -63,13 +64,13 @@ end
 local mine = tonumber(redis.call('HGET', KEYS[3], sid) or '0')
 local trimmed = 0
 while redis.call('XLEN', KEYS[1]) > 0 and (mine + size > maxStream or redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[4])) do
-  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
-  local fields = oldest[2]
-  local len = 0
-  for i = 1, #fields, 2 do if fields[i] == 'd' then len = string.len(fields[i + 1]) end end
-  redis.call('XDEL', KEYS[1], oldest[1])
-  mine = mine - len - tonumber(ARGV[11])
-  trimmed = trimmed + len + tonumber(ARGV[11])
+  local oldest = redis.call('LPOP', KEYS[4])
+  if not oldest then break end
+  local at = string.find(oldest, ':', 1, true)
+  local len = tonumber(string.sub(oldest, at + 1))
+  redis.call('XDEL', KEYS[1], '0-' .. (tonumber(string.sub(oldest, 1, at - 1)) + 1))
+  mine = mine - len
+  trimmed = trimmed + len
 end
 if mine < 0 then mine = 0 end
 if trimmed > 0 then redis.call('HINCRBY', KEYS[3], '#', -trimmed) end
@@ -83,12 +84,11 @@ while total + size > maxTenant do
   drop(victim)
 end
 redis.call('XADD', KEYS[1], '0-' .. (tonumber(ARGV[1]) + 1), 'd', ARGV[2], 'f', ARGV[3])
+redis.call('RPUSH', KEYS[4], ARGV[1] .. ':' .. size)
 redis.call('HSET', KEYS[3], sid, mine + size)
 redis.call('HINCRBY', KEYS[3], '#', size)
 redis.call('ZADD', KEYS[2], now + ttl, sid)
-redis.call('PEXPIRE', KEYS[1], ttl)
-redis.call('PEXPIRE', KEYS[2], ttl)
-redis.call('PEXPIRE', KEYS[3], ttl)
+for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
 return 1`;
 
 /**
@@ -120,10 +120,11 @@ export class RedisStreamEvents implements StreamEventStore {
     this.redis
       .eval(
         APPEND,
-        3,
+        4,
         this.key(tenantId, streamId),
         this.index(tenantId),
         this.bytes(tenantId),
+        this.sizes(tenantId, streamId),
         String(seq),
         data,
         final ? '1' : '0',
@@ -136,6 +137,7 @@ export class RedisStreamEvents implements StreamEventStore {
         String(r.maxTenantBytes),
         String(EVENT_OVERHEAD_BYTES),
         this.key(tenantId, ''),
+        this.sizes(tenantId, ''),
       )
       .catch((err: Error) => this.logger.warn({ err: err.message }, 'stream events: append failed'));
   }
@@ -167,6 +169,11 @@ export class RedisStreamEvents implements StreamEventStore {
 
   private index(tenantId: string): string {
     return `${this.namespace}sb:sse-streams:{${tenantHash(tenantId)}}`;
+  }
+
+  /** A stream's event sizes, oldest first (what trimming gives back without reading the events). */
+  private sizes(tenantId: string, streamId: string): string {
+    return `${this.namespace}sb:sse-sizes:{${tenantHash(tenantId)}}:${streamId}`;
   }
 
   /** The tenant's byte ledger: bytes per retained stream and their total (`#`). */
