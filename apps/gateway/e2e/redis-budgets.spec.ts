@@ -138,6 +138,10 @@ test('a hostile upstream flooding 1 MB progress notifications: per call, per str
     for (const [, fields] of await admin.xrange(key, '-', '+')) stream += Buffer.byteLength(fields[1] ?? '');
     expect(stream).toBeLessThanOrEqual(BUDGETS.SSE_STREAM_MAX_BYTES);
   }
+  // Never an unbounded key: everything stored for the tenant expires.
+  const unbounded: string[] = [];
+  for (const key of await admin.keys(`${NS}*`)) if ((await admin.pttl(key)) < 0) unbounded.push(key);
+  expect(unbounded).toEqual([]);
   // And per call: at most its budget of notifications reached the client.
   for (const messages of calls) {
     const progress = messages.filter((m) => m.method === 'notifications/progress');

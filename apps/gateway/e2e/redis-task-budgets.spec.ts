@@ -124,6 +124,10 @@ test('many tasks with big results: the tenant\'s stored tasks stay within the te
   for (const t of failed) expect((t.error as { data?: { budget?: string } }).data?.budget).toMatch(/^TASKS_(TENANT|TASK)_MAX_BYTES$/);
   expect(outcomes.some((t) => t.status === 'completed')).toBe(true);
   expect(await heldBytes()).toBeLessThanOrEqual(TENANT_BYTES);
+  // Never an unbounded key: everything stored for the tenant expires.
+  const unbounded: string[] = [];
+  for (const key of await admin.keys(`${NS}*`)) if ((await admin.pttl(key)) < 0) unbounded.push(key);
+  expect(unbounded).toEqual([]);
 });
 
 test('an anonymous caller\'s task id carries a secret: without it (or with another) tasks/get and tasks/cancel find nothing', async () => {
