@@ -9,13 +9,20 @@
 // and bucketed here. Prints Y's throughput ratio, p50/p99 ratios against the idle baseline and
 // the gateway's peak RSS per phase. Run with `npm run bench:isolation` (builds first).
 //
-// Env: DURATION (s per wrk run, default 6), CONNECTIONS (wrk, default 8), X_CONCURRENCY (default 48).
+// The last phase, `notification flood`, runs on a second gateway backed by Redis (streams are
+// resumable only there): X's upstream floods 1 MiB progress notifications while Y is measured,
+// and Redis memory (INFO used_memory, and MEMORY USAGE of X's stream keys) is sampled
+// before, during and after, against the documented per-tenant bound.
+//
+// Env: DURATION (s per wrk run, default 6), CONNECTIONS (wrk, default 8), X_CONCURRENCY (default 48),
+// BENCH_REDIS_URL (redis://127.0.0.1:6379), FLOOD_CONCURRENCY (16), FLOOD_NOTIFICATIONS (8 per call).
 import { spawn, execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { measuredLatencyProblem, WRK_LATENCY_LUA } from '../wrk-latency.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -87,7 +94,7 @@ const urls = {
   y: (await start('taskset', ['-c', '0', process.execPath, path.join(here, 'upstreams.mjs'), 'y'], {}, readyUrl)).match,
   x: (await start('nice', ['-n', '19', 'taskset', '-c', '0', process.execPath, '--max-old-space-size=3072', path.join(here, 'upstreams.mjs'), 'x'], {}, readyUrl)).match,
 };
-const X_TOOLS = ['hang', 'crash', 'garbage', 'big', 'slow', 'match'];
+const X_TOOLS = ['hang', 'crash', 'garbage', 'big', 'slow', 'match', 'flood'];
 const dir = mkdtempSync(path.join(tmpdir(), 'sb-bench-isolation-'));
 const tenantsFile = path.join(dir, 'tenants.yaml');
 writeFileSync(
@@ -138,10 +145,13 @@ const ALL_ATTACKS = [
   { id: '^(a+)+$ input', body: call('match_match', { s: `${'a'.repeat(29)}!` }) },
   // No MCP-Protocol-Version header ⇒ 2025-03-26, the revision with batches.
   { id: 'batch flood (500)', body: BATCH, headers: { 'mcp-protocol-version': '' } },
+  // Run apart, on a Redis-backed gateway (see floodPhase).
+  { id: 'notification flood', redis: true },
 ];
 // PHASES=hang,garbage runs only those (beside the idle baseline).
 const only = process.env.PHASES?.split(',').map((p) => p.trim());
-const ATTACKS = ALL_ATTACKS.filter((a) => a.id === 'idle' || !only || only.some((p) => a.id.startsWith(p)));
+const SELECTED = ALL_ATTACKS.filter((a) => a.id === 'idle' || !only || only.some((p) => a.id.startsWith(p)));
+const ATTACKS = SELECTED.filter((a) => !a.redis);
 
 /** What X got back, bucketed (the response is checked: a healthy gateway answers every one). */
 function bucket(status, text) {
@@ -187,8 +197,8 @@ function runAttack(attack) {
   };
 }
 
-function wrk(body, expect) {
-  const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--timeout', '10s', '-s', path.join(here, 'check.lua'), `${base}/t/y/mcp`], {
+function wrk(body, expect, url = `${base}/t/y/mcp`) {
+  const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--timeout', '10s', '-s', path.join(here, 'check.lua'), url], {
     env: { ...process.env, BODY: JSON.stringify(body), EXPECT: expect, WRK_LATENCY_LUA, CONNECTIONS: String(CONNECTIONS) },
     encoding: 'utf8',
   });
@@ -257,6 +267,92 @@ for (const r of rows.slice(1)) {
 for (const r of rows) {
   for (const w of ['list', 'call']) if (r[w].sample) console.log(`  Y ${w} invalid sample under ${r.attack}: ${r[w].sample}`);
 }
+if (SELECTED.some((a) => a.redis)) allOk = (await floodPhase()) && allOk;
 rmSync(dir, { recursive: true, force: true });
 cleanup();
 process.exit(allOk ? 0 : 1);
+
+/**
+ * X's upstream floods 1 MiB progress notifications (FLOOD_CONCURRENCY calls at a time, each
+ * asking for progress so every notification is relayed and stored for resumption) on a
+ * gateway with Redis, with the default byte budgets. Y is measured before (its own baseline on
+ * this gateway) and during; Redis memory is sampled throughout and once more after.
+ */
+async function floodPhase() {
+  gateway.kill('SIGTERM');
+  await new Promise((r) => (gateway.exitCode !== null ? r() : gateway.once('exit', r)));
+  const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const namespace = `bench-isolation-${process.pid}:`;
+  const port = await freePort();
+  const { child: gw2 } = await start(
+    'taskset',
+    ['-c', cpuCount() > 1 ? '1' : '0', process.execPath, path.join(root, 'apps/gateway/dist/main.js')],
+    // Loopback upstreams are operator configuration here (REDIS_URL turns the SSRF guard on).
+    { TENANTS_FILE: tenantsFile, GATEWAY_PORT: String(port), LOG_LEVEL: 'warn', CATALOG_SOURCES: 'file', REDIS_URL: redisUrl, REDIS_NAMESPACE: namespace, UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1', USAGE_ENABLED: 'false' },
+    (out) => out.includes('gateway listening on'),
+  );
+  const url = `http://127.0.0.1:${port}/t/y/mcp`;
+  for (let i = 0; ; i++) {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(Y_LIST) });
+    if ((await res.text()).includes('"y_shout"')) break;
+    if (i > 100) throw new Error('tenant y never listed y_shout on the Redis-backed gateway');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const redis = new Redis(redisUrl);
+  const MiB = 1024 * 1024;
+  // The defaults this phase runs with (docs/operations.md "Redis budgets and sizing").
+  const tenantBound = 16 * MiB;
+  const usedMb = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1]) / MiB;
+  const xKeysMb = async () => {
+    let bytes = 0;
+    for (const key of await redis.keys(`${namespace}sb:sse*`)) bytes += Number((await redis.memory('USAGE', key)) ?? 0);
+    return bytes / MiB;
+  };
+  // CPU seconds of the gateway (from /proc) and of Redis (INFO cpu): where the flood's cost lands.
+  const gwCpu = () => readFileSync(`/proc/${gw2.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, v) => a + Number(v), 0) / 100;
+  const redisCpu = async () => {
+    const info = await redis.info('cpu');
+    return Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_user:([\d.]+)/.exec(info)[1]);
+  };
+  wrk(Y_LIST, '"y_shout"', url);
+  const cpu0 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
+  const before = { used: await usedMb(), x: await xKeysMb(), list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
+  const cpu1 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
+  // X's client in its own process at nice 19 (reading 1 MiB notifications must not take wrk's CPU).
+  const { child: xClient } = await start('nice', ['-n', '19', 'taskset', '-c', '0', process.execPath, path.join(here, 'flood-client.mjs'), `http://127.0.0.1:${port}/t/x/mcp`, process.env.FLOOD_CONCURRENCY ?? '16'], {}, (out) => out.includes('ready'));
+  let peakUsed = 0;
+  let peakX = 0;
+  const sampler = setInterval(async () => {
+    peakUsed = Math.max(peakUsed, await usedMb());
+    peakX = Math.max(peakX, await xKeysMb());
+  }, 250);
+  await new Promise((r) => setTimeout(r, 1000));
+  const during = { list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
+  const cpu2 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
+  const got = await new Promise((resolve) => {
+    let out = '';
+    xClient.stdout.on('data', (d) => (out += d));
+    xClient.removeAllListeners('exit');
+    xClient.once('exit', () => resolve(JSON.parse(out.trim().split('\n').pop())));
+    xClient.kill('SIGTERM');
+  });
+  clearInterval(sampler);
+  peakUsed = Math.max(peakUsed, await usedMb());
+  peakX = Math.max(peakX, await xKeysMb());
+  const after = { used: await usedMb(), x: await xKeysMb() };
+  const ok = peakX <= tenantBound / MiB * 1.25 && during.list.rps / before.list.rps >= 0.9 && during.call.rps / before.call.rps >= 0.9;
+  console.log(`\nNotification flood (Redis-backed gateway, default budgets: ${tenantBound / MiB} MiB of resumable streams per tenant): X got ${got.calls} answers, ${got.progress} progress notifications of 1 MiB (${got.warnings} budget warnings, ${got.failed} failed)\n`);
+  const busy = (a, b, k) => `${(((b[k] - a[k]) / ((b.at - a.at) / 1000)) * 100).toFixed(0)}%`;
+  console.log('| moment | Redis used_memory MiB | X tenant stream keys (MEMORY USAGE) MiB | documented bound MiB | Y tools/list req/s | p99 ms | Y tools/call req/s | p99 ms | gateway CPU | Redis CPU |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const f = (w, b) => `${w.rps.toFixed(0)}${b ? ` (${((w.rps / b.rps) * 100).toFixed(0)}%)` : ''} | ${(w.p99 / 1000).toFixed(1)}${b ? ` (${(w.p99 / b.p99).toFixed(2)}×)` : ''}`;
+  console.log(`| before | ${before.used.toFixed(1)} | ${before.x.toFixed(1)} | ${tenantBound / MiB} | ${f(before.list)} | ${f(before.call)} | ${busy(cpu0, cpu1, 'gw')} | ${busy(cpu0, cpu1, 'redis')} |`);
+  console.log(`| during (peak) | ${peakUsed.toFixed(1)} | ${peakX.toFixed(1)} | ${tenantBound / MiB} | ${f(during.list, before.list)} | ${f(during.call, before.call)} | ${busy(cpu1, cpu2, 'gw')} | ${busy(cpu1, cpu2, 'redis')} |`);
+  console.log(`| after | ${after.used.toFixed(1)} | ${after.x.toFixed(1)} | ${tenantBound / MiB} | | | | | | |`);
+  console.log(`verdict: ${ok ? 'ok' : 'MISS'} (X's keys within the bound + 25 % Redis overhead, Y throughput ≥ 90 % of this gateway's own baseline); Redis used_memory is the whole server's (other users included)`);
+  const keys = await redis.keys(`${namespace}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+  gw2.kill('SIGTERM');
+  return ok;
+}

@@ -1,8 +1,8 @@
 // The two tenants' upstream MCP servers for bench/isolation, built with the official SDK 1.x
 // (stateless, a server per POST as the SDK docs show), in one process. Y's is healthy; X's
 // misbehaves per tool: hang, crash (an answer broken mid-way), garbage (200 with a non-JSON
-// body), big (a 50 MB result), slow (2 s), and `match`, whose input schema carries the
-// pathological pattern ^(a+)+$. `node upstreams.mjs y|x` starts one of them (separate processes:
+// body), big (a 50 MB result), slow (2 s), `match`, whose input schema carries the
+// pathological pattern ^(a+)+$, and `flood` (1 MiB progress notifications on an SSE answer). `node upstreams.mjs y|x` starts one of them (separate processes:
 // X's 50 MB answers must not starve Y's server, as on separate machines). Prints {"url":…} when ready.
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,6 +11,8 @@ import { z } from 'zod';
 
 const role = process.argv[2];
 const FIFTY_MB = role === 'x' ? 'x'.repeat(50 * 1024 * 1024) : ''; // built once: the bench measures the gateway, not string building
+const ONE_MIB = role === 'x' ? 'n'.repeat(1024 * 1024) : '';
+const FLOOD_COUNT = Number(process.env.FLOOD_NOTIFICATIONS ?? 8);
 
 function healthy() {
   const s = new McpServer({ name: 'y-upstream', version: '1.0.0' });
@@ -31,6 +33,14 @@ function hostile() {
   s.registerTool('match', { description: 'Pathological pattern.', inputSchema: { s: z.string().regex(/^(a+)+$/) } }, async ({ s: v }) => ({ content: [{ type: 'text', text: v }] }));
   s.registerTool('crash', { description: 'Breaks mid-answer.', inputSchema: {} }, async () => ({ content: [] }));
   s.registerTool('garbage', { description: 'Not JSON.', inputSchema: {} }, async () => ({ content: [] }));
+  // FLOOD_NOTIFICATIONS progress notifications of 1 MiB each (when the caller asked for progress), then a result.
+  s.registerTool('flood', { description: 'Floods 1 MiB progress notifications.', inputSchema: {} }, async (_a, extra) => {
+    const progressToken = extra._meta?.progressToken;
+    if (progressToken !== undefined) {
+      for (let i = 1; i <= FLOOD_COUNT; i++) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: i, total: FLOOD_COUNT, message: ONE_MIB } });
+    }
+    return { content: [{ type: 'text', text: 'flooded' }] };
+  });
   return s;
 }
 
@@ -48,7 +58,9 @@ function serve(build, special) {
       const body = await readBody(req);
       if (special && (await special(body, res))) return;
       const server = build();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      // `flood` answers on an SSE stream (its notifications need one); the rest with one JSON body.
+      const streamed = body?.method === 'tools/call' && body.params?.name === 'flood';
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamed });
       res.on('close', () => { void transport.close(); void server.close(); });
       await server.connect(transport);
       await transport.handleRequest(req, res, body);

@@ -22,7 +22,7 @@ import { accessLogHook, mcpRefusal, mcpServerSpan } from '@switchboard/telemetry
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
 import { RedisTaskStore } from './tasks/redis-task-store';
 import { RedisParkRelay } from './server-requests/redis-park-relay';
-import { RedisStreamEvents } from './server-requests/redis-stream-events';
+import { DEFAULT_STREAM_RETENTION, RedisStreamEvents } from './server-requests/redis-stream-events';
 
 /**
  * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
@@ -82,7 +82,9 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       maxRunMs: config.TASKS_MAX_RUN_MS,
       maxLive: config.TASKS_MAX_LIVE,
       maxRetained: config.TASKS_MAX_RETAINED,
-      ...(config.REDIS_URL ? { store: new RedisTaskStore(config.REDIS_URL, config.REDIS_NAMESPACE, logger) } : {}),
+      maxTaskBytes: config.TASKS_MAX_TASK_BYTES,
+      maxTenantBytes: config.TASKS_TENANT_MAX_BYTES,
+      ...(config.REDIS_URL ? { store: new RedisTaskStore(config.EPHEMERAL_REDIS_URL ?? config.REDIS_URL, config.REDIS_NAMESPACE, logger) } : {}),
       onError: (err) => logger.warn({ err: (err as Error).message }, 'tasks: store failure'),
     });
     // Modern calls whose (legacy) upstream asks the client mid-call wait here between retries;
@@ -94,7 +96,14 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       waitMs: config.UPSTREAM_TIMEOUT_MS,
     });
     // Legacy SSE streams resumable with Last-Event-ID on any replica (bounded Redis streams).
-    this.streamEvents = config.REDIS_URL ? new RedisStreamEvents(config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
+    this.streamEvents = config.REDIS_URL
+      ? new RedisStreamEvents(config.EPHEMERAL_REDIS_URL ?? config.REDIS_URL, config.REDIS_NAMESPACE, logger, {
+          ...DEFAULT_STREAM_RETENTION,
+          maxEventBytes: config.SSE_STREAM_MAX_BYTES,
+          maxStreamBytes: config.SSE_STREAM_MAX_BYTES,
+          maxTenantBytes: config.SSE_TENANT_MAX_BYTES,
+        })
+      : undefined;
     this.auth = new GatewayAuth(config, this.directory);
     this.edge = createEdgeInstance(config, logger);
     this.limits = new GatewayLimits(config, logger);
@@ -108,6 +117,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
             maxBatch: config.USAGE_MAX_BATCH,
             maxBuffered: config.USAGE_MAX_BUFFERED,
             streamMaxLen: config.USAGE_STREAM_MAXLEN,
+            streamMaxBytes: config.USAGE_STREAM_MAX_BYTES,
+            tenantCaptureBytes: config.USAGE_TENANT_CAPTURE_BYTES,
             logger,
           })
         : undefined;
@@ -200,6 +211,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       callTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS + 5_000,
       batchMaxItems: this.config.BATCH_MAX_ITEMS,
       batchMaxResponseBytes: this.config.BATCH_MAX_RESPONSE_BYTES,
+      notifyMaxBytesPerCall: this.config.NOTIFY_MAX_BYTES_PER_CALL,
       sealer: this.sealer,
       clientRequests: this.clientRequests,
       tasks: this.tasks,

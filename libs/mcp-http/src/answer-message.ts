@@ -28,7 +28,7 @@ export async function answerMessage(edge: McpEdge, req: EdgeRequest, reply: Edge
         edge.refused(req, reply, target.tenantId, 'insufficient_scope');
         return;
       }
-      const channel = new ResponseChannel(reply);
+      const channel = new ResponseChannel(reply, edge.notifyMaxBytesPerCall);
       const { body, length, status } = await answerRequest(edge, { req, reply, target, message: item.message, channel, auth });
       channel.finish(body, status, length);
       return;

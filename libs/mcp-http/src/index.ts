@@ -9,7 +9,8 @@ export { type DrainResult, GracefulShutdown, type GracefulShutdownOptions } from
 export { listenAndAnnounce, runServiceMain, type ListeningApp } from './service-main';
 export { TaskManager, TASKS_EXTENSION, TASK_METHODS, declaresTasks, taskKey, type TaskManagerOptions, type TaskScope, type TaskWork, type TaskInput, type CreateTaskResult } from './task-manager';
 export { MemoryTaskStore } from './memory-task-store';
-export type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStatus, TaskStore, TaskView } from './task-store';
+export type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStatus, TaskStore, TaskView, TaskWriteOutcome } from './task-store';
+export { DEFAULT_NOTIFY_MAX_BYTES_PER_CALL, DEFAULT_TASK_BYTE_CAPS, TASK_RESERVE_BYTES, overBudget, overBudgetError, type ByteBudget, type TaskByteCaps } from './byte-budgets';
 export { ParkedCalls, type ParkRelay, type ParkResume, type ParkedAsk, type ParkedCallsOptions } from './parked-calls';
 export type { StreamEventStore, StoredStreamEvent } from './stream-event-store';
 export type { ResumableStream } from './response-channel';

@@ -1,6 +1,7 @@
 import type { EdgeReply, EdgeRequest } from './edge-http';
 import { bundleHandlers } from '@switchboard/catalog';
 import { ErrorCode, McpError, encodeError, type JsonRpcId } from '@switchboard/protocol';
+import { DEFAULT_NOTIFY_MAX_BYTES_PER_CALL } from './byte-budgets';
 import { ClientRequestBroker } from './client-request-broker';
 import { RequestDispatcher } from './dispatch-request';
 import type { EdgePolicy, McpHttpOptions, McpRefusal } from './mcp-target';
@@ -36,6 +37,7 @@ export class McpEdge {
   readonly sseRetryMs: number | undefined;
   /** How long a stream's resumption ids (`Last-Event-ID`) are honoured, in seconds. */
   readonly resumeTtlSeconds: number;
+  readonly notifyMaxBytesPerCall: number;
   private readonly onRefusal: ((refusal: McpRefusal) => void) | undefined;
 
   constructor(options: McpHttpOptions) {
@@ -56,6 +58,7 @@ export class McpEdge {
     // A call's last event is sealed at most a call timeout after its first; the store keeps
     // a stream a few minutes past its last event, and an id outliving both is useless.
     this.resumeTtlSeconds = Math.ceil((options.streamResumeTtlMs ?? this.callTimeoutMs + DEFAULT_STREAM_RETENTION_MS) / 1000);
+    this.notifyMaxBytesPerCall = options.notifyMaxBytesPerCall ?? DEFAULT_NOTIFY_MAX_BYTES_PER_CALL;
     const observe = options.policy.observe;
     this.onRefusal = observe?.onRefusal?.bind(observe);
   }

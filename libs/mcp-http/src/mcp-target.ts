@@ -120,6 +120,8 @@ export interface McpHttpOptions {
   sseRetryMs?: number;
   /** How long a resumption id (`Last-Event-ID`) is honoured after it is issued, in ms. Default: the call timeout plus 5 minutes. */
   streamResumeTtlMs?: number;
+  /** Notification bytes (progress, log) relayed to the client per call; past it they are dropped, with one warning. Default 4 MiB. */
+  notifyMaxBytesPerCall?: number;
   /** Issue sealed `Mcp-Session-Id`s at legacy `initialize` (carrying the client's capabilities). Default true. */
   sessions?: boolean;
 }

@@ -1,7 +1,11 @@
-import type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStore, TaskView } from './task-store';
+import { DEFAULT_TASK_BYTE_CAPS, TASK_RESERVE_BYTES, type TaskByteCaps } from './byte-budgets';
+import type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStore, TaskView, TaskWriteOutcome } from './task-store';
 
 interface Entry {
   task: StoredTask;
+  /** What the record counts against its tenant's bytes (at least the reservation), and its pending answers. */
+  bytes: number;
+  answerBytes: number;
   expiresAt: number;
   live: boolean;
   answers: Map<string, unknown>;
@@ -30,7 +34,9 @@ export class MemoryTaskStore implements TaskStore {
     }
     if (live >= caps.maxLive) return 'live-cap';
     if (retained >= caps.maxRetained) return 'retained-cap';
-    this.entries.set(key, { task: structuredClone(task), expiresAt: this.now() + task.ttlMs, live: true, answers: new Map(), cancelRequested: false });
+    const bytes = Math.max(Buffer.byteLength(JSON.stringify(task)), TASK_RESERVE_BYTES);
+    if (this.tenantBytes(task.tenantId) + bytes > (caps.maxTenantBytes ?? DEFAULT_TASK_BYTE_CAPS.maxTenantBytes)) return 'bytes-cap';
+    this.entries.set(key, { task: structuredClone(task), bytes, answerBytes: 0, expiresAt: this.now() + task.ttlMs, live: true, answers: new Map(), cancelRequested: false });
     return undefined;
   }
 
@@ -40,18 +46,34 @@ export class MemoryTaskStore implements TaskStore {
     return { task: structuredClone(entry.task), answered: [...entry.answers.keys()], cancelRequested: entry.cancelRequested };
   }
 
-  async write(key: string, task: StoredTask, terminal: boolean): Promise<void> {
+  async write(key: string, task: StoredTask, terminal: boolean, caps: TaskByteCaps = DEFAULT_TASK_BYTE_CAPS): Promise<TaskWriteOutcome> {
     const entry = this.entry(key);
     // A terminal record stays as it is (a reader may have failed the task of a replica it thought gone).
-    if (!entry || ['completed', 'failed', 'cancelled'].includes(entry.task.status)) return;
+    if (!entry || ['completed', 'failed', 'cancelled'].includes(entry.task.status)) return 'skipped';
+    const size = Buffer.byteLength(JSON.stringify(task));
+    if (size > caps.maxTaskBytes) return 'task-bytes';
+    const bytes = Math.max(size, TASK_RESERVE_BYTES);
+    if (bytes > entry.bytes && this.tenantBytes(task.tenantId) + bytes - entry.bytes > caps.maxTenantBytes) return 'tenant-bytes';
     entry.task = structuredClone(task);
-    if (terminal) entry.live = false;
+    entry.bytes = bytes;
+    if (terminal) {
+      entry.live = false;
+      entry.answers.clear();
+      entry.answerBytes = 0;
+    }
+    return 'written';
   }
 
-  async answer(key: string, responses: Record<string, unknown>): Promise<void> {
+  async answer(key: string, responses: Record<string, unknown>, caps: TaskByteCaps = DEFAULT_TASK_BYTE_CAPS): Promise<TaskWriteOutcome> {
     const entry = this.entry(key);
-    if (!entry) return;
-    for (const [k, v] of Object.entries(responses)) if (!entry.answers.has(k)) entry.answers.set(k, structuredClone(v));
+    if (!entry) return 'skipped';
+    const fresh = Object.entries(responses).filter(([k]) => !entry.answers.has(k));
+    const add = fresh.reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(JSON.stringify(v)), 0);
+    if (entry.answerBytes + add > caps.maxTaskBytes) return 'task-bytes';
+    if (this.tenantBytes(entry.task.tenantId) + add > caps.maxTenantBytes) return 'tenant-bytes';
+    for (const [k, v] of fresh) entry.answers.set(k, structuredClone(v));
+    entry.answerBytes += add;
+    return 'written';
   }
 
   async take(key: string, keys: readonly string[]): Promise<Record<string, unknown>> {
@@ -61,6 +83,7 @@ export class MemoryTaskStore implements TaskStore {
     for (const k of keys) {
       if (!entry.answers.has(k)) continue;
       out[k] = entry.answers.get(k);
+      entry.answerBytes -= Buffer.byteLength(k) + Buffer.byteLength(JSON.stringify(out[k]));
       entry.answers.delete(k);
     }
     return out;
@@ -100,6 +123,13 @@ export class MemoryTaskStore implements TaskStore {
       return undefined;
     }
     return entry;
+  }
+
+  private tenantBytes(tenantId: string): number {
+    this.sweep();
+    let total = 0;
+    for (const entry of this.entries.values()) if (entry.task.tenantId === tenantId) total += entry.bytes + entry.answerBytes;
+    return total;
   }
 
   private sweep(): void {

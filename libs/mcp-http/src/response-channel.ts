@@ -1,3 +1,4 @@
+import { DEFAULT_NOTIFY_MAX_BYTES_PER_CALL } from './byte-budgets';
 import type { EdgeReply } from './edge-http';
 import { SplicedResult, answerLength, type EncodedAnswer } from './encoded-answer';
 import type { StreamEventStore } from './stream-event-store';
@@ -32,8 +33,14 @@ export class ResponseChannel {
   private resume: ResumableStream | undefined;
   private seq = 0;
   private closed = false;
+  /** Notification bytes this call has relayed; past the budget the rest are dropped (an upstream could flood them). */
+  private notified = 0;
+  private overBudget = false;
 
-  constructor(private readonly reply: EdgeReply) {}
+  constructor(
+    private readonly reply: EdgeReply,
+    private readonly notifyBudget = DEFAULT_NOTIFY_MAX_BYTES_PER_CALL,
+  ) {}
 
   get isStreaming(): boolean {
     return this.streaming;
@@ -67,9 +74,26 @@ export class ResponseChannel {
     this.extraHeaders = { ...this.extraHeaders, [name]: value };
   }
 
-  /** Sends an encoded JSON-RPC message (notification, or a server→client request) on the request's stream. */
+  /**
+   * Sends an encoded JSON-RPC message (notification, or a server→client request) on the
+   * request's stream. Notifications count against the call's byte budget: past it they are
+   * dropped (progress and log messages are advisory) after one warning naming the budget;
+   * server→client requests always go (the call waits on them; they are bounded per round).
+   */
   notify(encoded: string): void {
     if (this.ended) return;
+    if (isNotification(encoded)) {
+      if (this.overBudget) return;
+      this.notified += Buffer.byteLength(encoded);
+      if (this.notified > this.notifyBudget) {
+        this.overBudget = true;
+        encoded = JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: { level: 'warning', logger: 'switchboard', data: `This call's notifications passed the byte budget NOTIFY_MAX_BYTES_PER_CALL (${this.notifyBudget} bytes); later ones are dropped` },
+        });
+      }
+    }
     if (!this.streaming) this.start();
     this.write(`${this.nextId(encoded, false)}event: message\ndata: ${encoded}\n\n`);
   }
@@ -129,4 +153,9 @@ export class ResponseChannel {
 function writeAnswer(out: { write(chunk: string | Buffer): unknown }, body: EncodedAnswer): void {
   if (body instanceof SplicedResult) body.writeTo(out);
   else out.write(body);
+}
+
+/** A notification (no id) as encoded by encodeNotification: its method comes right after the version. */
+function isNotification(encoded: string): boolean {
+  return encoded.startsWith('{"jsonrpc":"2.0","method":"notifications/');
 }

@@ -271,3 +271,33 @@ test('close records how running tasks ended before the store closes', async () =
   await tasks.close();
   expect(atClose).toBe('failed');
 });
+
+test('a task whose stored state passes its byte budget fails with an error naming the budget; oversized inputRequests stop the work', async () => {
+  const tasks = manager({ maxTaskBytes: 8_000 });
+  const big = gated(() => text('r'.repeat(10_000)));
+  const a = (await tasks.run(scope, big.work, { responses: {} }, never)) as { taskId: string };
+  big.release();
+  const failed = await until(tasks, a.taskId, 'failed');
+  expect(failed.error).toMatchObject({ message: expect.stringContaining('TASKS_MAX_TASK_BYTES'), data: { budget: 'TASKS_MAX_TASK_BYTES', limitBytes: 8_000 } });
+  expect(failed).not.toHaveProperty('result');
+
+  const asks = gated(() => ({ resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: { message: 'm'.repeat(10_000) } } } }) as unknown as InputRequiredResult);
+  const b = (await tasks.run(scope, asks.work, { responses: {} }, never)) as { taskId: string };
+  asks.release();
+  const stopped = await until(tasks, b.taskId, 'failed');
+  expect(stopped).not.toHaveProperty('inputRequests');
+  expect((stopped.error as { data: { budget: string } }).data.budget).toBe('TASKS_MAX_TASK_BYTES');
+});
+
+test('an anonymous caller gets a task id with a secret: the id without it, or with another, finds nothing', async () => {
+  const tasks = manager();
+  const g = gated(() => text('done'));
+  const anonymous = { tenantId: 't1', subject: '' };
+  const created = (await tasks.run(anonymous, g.work, { responses: {} }, never)) as { taskId: string };
+  const [publicId, secret] = created.taskId.split('.');
+  expect(secret).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  await expect(tasks.handle('tasks/get', { taskId: publicId }, anonymous, true)).rejects.toThrow(/Task not found/);
+  await expect(tasks.handle('tasks/cancel', { taskId: `${publicId}.x` }, anonymous, true)).rejects.toThrow(/Task not found/);
+  g.release();
+  expect((await until(tasks, created.taskId, 'completed', anonymous)).taskId).toBe(created.taskId);
+});

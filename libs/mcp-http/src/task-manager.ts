@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { InputRequest, InputRequiredResult, ToolCallResult } from '@switchboard/catalog';
 import { ErrorCode, McpError } from '@switchboard/protocol';
+import { overBudget, overBudgetError, type ByteBudget, type TaskByteCaps } from './byte-budgets';
 import { MemoryTaskStore } from './memory-task-store';
-import type { StoredTask, TaskStore, TaskView } from './task-store';
+import type { StoredTask, TaskStore, TaskView, TaskWriteOutcome } from './task-store';
 import { checkResponses, detailed, isInputRequired, isTerminal, missingTasksCapability, taskKey, wireError, type TaskScope } from './task-wire';
 
 export { TASKS_EXTENSION, TASK_METHODS, declaresTasks, missingTasksCapability, taskKey, type TaskScope } from './task-wire';
@@ -47,6 +48,10 @@ export interface TaskManagerOptions {
   maxRetained?: number;
   /** Largest stored result (encoded JSON); a bigger one fails the task. Default 1 MiB. */
   maxResultBytes?: number;
+  /** Largest stored task record, every field counted (result, inputRequests, error), and apart its pending answers. Default 1 MiB. */
+  maxTaskBytes?: number;
+  /** Bytes of all of one tenant's retained tasks; past it new tasks are refused (answered on their request) and growing ones fail. Default 64 MiB. */
+  maxTenantBytes?: number;
   /** Most input rounds and requests per round one task may make. Defaults 8 and 16. */
   maxInputRounds?: number;
   maxInputRequests?: number;
@@ -80,7 +85,7 @@ export class TaskManager {
   readonly ready: Promise<void>;
   private readonly store: TaskStore;
   private readonly running = new Map<string, Running>();
-  private readonly drives = new Set<Promise<void>>();
+  private readonly drives = new Set<Promise<unknown>>();
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private readonly o: Required<Omit<TaskManagerOptions, 'store' | 'replicaId' | 'onError'>>;
   private readonly onError: (err: unknown) => void;
@@ -97,6 +102,8 @@ export class TaskManager {
       maxLive: options.maxLive ?? 32,
       maxRetained: options.maxRetained ?? 1_000,
       maxResultBytes: options.maxResultBytes ?? 1024 * 1024,
+      maxTaskBytes: options.maxTaskBytes ?? 1024 * 1024,
+      maxTenantBytes: options.maxTenantBytes ?? 64 * 1024 * 1024,
       maxInputRounds: options.maxInputRounds ?? 8,
       maxInputRequests: options.maxInputRequests ?? 16,
     };
@@ -134,8 +141,13 @@ export class TaskManager {
       return first;
     }
     const now = new Date().toISOString();
+    // Anonymous callers of an open tenant share one scope: their task id carries a secret that
+    // only the creator gets (never stored, only hashed into the key), so the stored and logged
+    // id alone reads or cancels nothing.
+    const publicId = randomBytes(16).toString('base64url');
+    const wireId = scope.subject === '' ? `${publicId}.${randomBytes(16).toString('base64url')}` : publicId;
     const task: StoredTask = {
-      taskId: randomBytes(16).toString('base64url'),
+      taskId: publicId,
       tenantId: scope.tenantId,
       owner: this.replicaId,
       status: 'working',
@@ -144,12 +156,12 @@ export class TaskManager {
       ttlMs: this.o.ttlMs,
       pollIntervalMs: this.o.pollIntervalMs,
     };
-    const key = taskKey(scope, task.taskId);
+    const key = taskKey(scope, wireId);
     let refused;
     try {
       // The heartbeat first: a reader elsewhere must never see the new task's owner as gone.
       await this.beat();
-      refused = await this.store.create(key, task, { maxLive: this.o.maxLive, maxRetained: this.o.maxRetained });
+      refused = await this.store.create(key, task, { maxLive: this.o.maxLive, maxRetained: this.o.maxRetained, ...this.byteCaps });
     } catch (err) {
       this.onError(err);
       refused = 'store-unavailable';
@@ -177,7 +189,7 @@ export class TaskManager {
       if (this.running.size === 0) this.stopBeating();
     });
     this.drives.add(drive);
-    return { resultType: 'task', taskId: task.taskId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
+    return { resultType: 'task', taskId: wireId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
   }
 
   /**
@@ -205,18 +217,21 @@ export class TaskManager {
         error: { code: ErrorCode.InternalError, message: 'The server running this task stopped before it finished; call the tool again' },
       };
       delete failed.inputRequests;
-      await this.store.write(key, failed, true);
-      return method === 'tasks/get' ? detailed({ ...view, task: failed }) : {};
+      await this.store.write(key, failed, true, this.byteCaps);
+      return method === 'tasks/get' ? { ...detailed({ ...view, task: failed }), taskId } : {};
     }
     switch (method) {
       case 'tasks/get':
-        return detailed(view);
+        // The id as the caller knows it (an anonymous task's carries its secret; the record does not).
+        return { ...detailed(view), taskId };
       case 'tasks/update': {
         // Only keys outstanding now are taken; others are ignored, as the spec asks.
         const outstanding = view.task.inputRequests ?? {};
         const taken = Object.fromEntries(Object.entries(responses!).filter(([k]) => Object.hasOwn(outstanding, k) && !view.answered.includes(k)));
         if (!terminal && Object.keys(taken).length > 0) {
-          await this.store.answer(key, taken);
+          const stored = await this.store.answer(key, taken, this.byteCaps);
+          if (stored === 'task-bytes') throw overBudget('TASKS_MAX_TASK_BYTES', this.o.maxTaskBytes, 'params.inputResponses');
+          if (stored === 'tenant-bytes') throw overBudget('TASKS_TENANT_MAX_BYTES', this.o.maxTenantBytes, 'params.inputResponses');
           await this.store.signal(view.task.owner, key);
         }
         return {};
@@ -230,6 +245,10 @@ export class TaskManager {
       default:
         throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
     }
+  }
+
+  private get byteCaps(): TaskByteCaps {
+    return { maxTaskBytes: this.o.maxTaskBytes, maxTenantBytes: this.o.maxTenantBytes };
   }
 
   /** Stops listening and aborts what runs here (their records stay until their TTL). */
@@ -270,12 +289,24 @@ export class TaskManager {
   }
 
   /** Follows the work to its end, parking it on input requests, and writes every transition. */
-  private async drive(key: string, task: StoredTask, first: Promise<ToolCallResult | InputRequiredResult>, work: TaskWork, running: Running): Promise<void> {
+  private async drive(key: string, task: StoredTask, first: Promise<ToolCallResult | InputRequiredResult>, work: TaskWork, running: Running): Promise<unknown> {
     const signal = running.abort.signal;
-    const save = async (patch: Partial<StoredTask>, terminal = false) => {
+    // Resolves false when a byte budget refused the write: the task is then failed with a short
+    // record naming the budget (it fits the task's reservation) and its work is stopped.
+    const save = async (patch: Partial<StoredTask>, terminal = false): Promise<boolean> => {
       Object.assign(task, patch, { lastUpdatedAt: new Date().toISOString() });
       for (const k of Object.keys(patch) as (keyof StoredTask)[]) if (patch[k] === undefined) delete task[k];
-      await this.store.write(key, task, terminal);
+      const outcome: TaskWriteOutcome = await this.store.write(key, task, terminal, this.byteCaps);
+      if (outcome !== 'task-bytes' && outcome !== 'tenant-bytes') return true;
+      const budget: ByteBudget = outcome === 'task-bytes' ? 'TASKS_MAX_TASK_BYTES' : 'TASKS_TENANT_MAX_BYTES';
+      const limit = outcome === 'task-bytes' ? this.o.maxTaskBytes : this.o.maxTenantBytes;
+      const what = task.status === 'input_required' ? 'The task\'s inputRequests' : task.status === 'completed' ? 'The task\'s result' : 'The task\'s stored state';
+      Object.assign(task, { status: 'failed', statusMessage: `Stopped: over the byte budget ${budget}`, error: overBudgetError(budget, limit, what), lastUpdatedAt: new Date().toISOString() });
+      delete task.result;
+      delete task.inputRequests;
+      await this.store.write(key, task, true, this.byteCaps);
+      if (!terminal) running.abort.abort(new Error(`over the byte budget ${budget}`));
+      return false;
     };
     try {
       let current = first;
@@ -304,11 +335,11 @@ export class TaskManager {
         const wire = Object.fromEntries(requests.map(([k, r]) => [`${round}.${k}`, r])) as Record<string, InputRequest>;
         let answers: Record<string, unknown> = {};
         if (requests.length > 0) {
-          await save({ status: 'input_required', inputRequests: wire, statusMessage: 'Waiting for the client to answer inputRequests' });
+          if (!(await save({ status: 'input_required', inputRequests: wire, statusMessage: 'Waiting for the client to answer inputRequests' }))) return;
           const got = await this.waitForAnswers(key, Object.keys(wire), running);
           if (got === undefined) return await this.aborted(save, signal);
           answers = Object.fromEntries(Object.entries(got).map(([k, v]) => [k.slice(k.indexOf('.') + 1), v]));
-          await save({ status: 'working', inputRequests: undefined, statusMessage: undefined });
+          if (!(await save({ status: 'working', inputRequests: undefined, statusMessage: undefined }))) return;
         }
         current = work({ responses: answers, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) }, signal, () => true);
       }
@@ -318,7 +349,7 @@ export class TaskManager {
     }
   }
 
-  private async aborted(save: (patch: Partial<StoredTask>, terminal?: boolean) => Promise<void>, signal: AbortSignal): Promise<void> {
+  private async aborted(save: (patch: Partial<StoredTask>, terminal?: boolean) => Promise<boolean>, signal: AbortSignal): Promise<unknown> {
     if (signal.reason instanceof TaskCancelled) return save({ status: 'cancelled', statusMessage: 'Cancelled by the client', inputRequests: undefined }, true);
     const message = signal.reason instanceof Error ? signal.reason.message : 'aborted';
     return save({ status: 'failed', error: { code: ErrorCode.InternalError, message: `The task was stopped: ${message}` }, inputRequests: undefined }, true);

@@ -1,4 +1,5 @@
 import type { InputRequest } from '@switchboard/catalog';
+import type { TaskByteCaps } from './byte-budgets';
 
 /** Task status of the tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`). */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -31,14 +32,20 @@ export interface TaskView {
   cancelRequested: boolean;
 }
 
-/** Why a create was refused: too many running tasks, or too many retained ones, for the tenant. */
-export type TaskCreateRefusal = 'live-cap' | 'retained-cap';
+/** Why a create was refused: too many running tasks, too many retained ones, or the tenant's task bytes spent. */
+export type TaskCreateRefusal = 'live-cap' | 'retained-cap' | 'bytes-cap';
 
-/** Per-tenant bounds checked atomically at create. */
-export interface TaskCaps {
+/** Per-tenant bounds checked atomically at create (byte budgets default to {@link DEFAULT_TASK_BYTE_CAPS}). */
+export interface TaskCaps extends Partial<TaskByteCaps> {
   maxLive: number;
   maxRetained: number;
 }
+
+/**
+ * What a write did: stored; skipped (the record expired or is already terminal); or refused
+ * because the record (or a task's pending answers) would pass the task's or its tenant's budget.
+ */
+export type TaskWriteOutcome = 'written' | 'skipped' | 'task-bytes' | 'tenant-bytes';
 
 /**
  * Where task state lives so any replica can answer `tasks/get` / `tasks/update` /
@@ -49,10 +56,13 @@ export interface TaskStore {
   /** Stores a new task (durably: a read right after resolves it) unless a per-tenant cap refuses. */
   create(key: string, task: StoredTask, caps: TaskCaps): Promise<TaskCreateRefusal | undefined>;
   read(key: string): Promise<TaskView | undefined>;
-  /** The owner's write; `terminal` frees the task's live slot. No-op on an expired or already terminal record. */
-  write(key: string, task: StoredTask, terminal: boolean): Promise<void>;
-  /** A client's answers to outstanding input requests (the caller checked the keys are outstanding). */
-  answer(key: string, responses: Record<string, unknown>): Promise<void>;
+  /**
+   * The owner's write; `terminal` frees the task's live slot. Skipped on an expired or already
+   * terminal record; refused (nothing written) past a byte budget.
+   */
+  write(key: string, task: StoredTask, terminal: boolean, caps?: TaskByteCaps): Promise<TaskWriteOutcome>;
+  /** A client's answers to outstanding input requests (the caller checked the keys are outstanding); refused whole past a byte budget. */
+  answer(key: string, responses: Record<string, unknown>, caps?: TaskByteCaps): Promise<TaskWriteOutcome>;
   /** The owner takes the answers for `keys` (they stop counting as answered). */
   take(key: string, keys: readonly string[]): Promise<Record<string, unknown>>;
   requestCancel(key: string): Promise<void>;

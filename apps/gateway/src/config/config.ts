@@ -191,6 +191,27 @@ const schema = z.object({
   /** Per tenant: running tasks (past it, calls are answered on their request) and tasks kept until their TTL. */
   TASKS_MAX_LIVE: z.coerce.number().int().min(0).max(10_000).default(32),
   TASKS_MAX_RETAINED: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /**
+   * Byte budgets of what a tenant (or its upstreams) makes the gateway store in Redis; see
+   * docs/operations.md "Redis budgets and sizing". Resumable SSE streams: per stream (oldest
+   * events trimmed past it; a bigger single event is not stored) and per tenant (its least
+   * recently written streams dropped past it).
+   */
+  SSE_STREAM_MAX_BYTES: z.coerce.number().int().min(4_096).max(2 ** 30).default(2 * 1024 * 1024),
+  SSE_TENANT_MAX_BYTES: z.coerce.number().int().min(4_096).max(2 ** 40).default(16 * 1024 * 1024),
+  /** Notifications (progress, log) relayed to the client per call; past it they are dropped, with one warning. */
+  NOTIFY_MAX_BYTES_PER_CALL: z.coerce.number().int().min(1_024).max(2 ** 30).default(4 * 1024 * 1024),
+  /** Tasks: one task's stored record (result, inputRequests, error, answers), and all of one tenant's tasks. */
+  TASKS_MAX_TASK_BYTES: z.coerce.number().int().min(4_096).max(2 ** 30).default(1024 * 1024),
+  TASKS_TENANT_MAX_BYTES: z.coerce.number().int().min(65_536).max(2 ** 40).default(64 * 1024 * 1024),
+  /** Usage stream: bytes of undrained entries kept (oldest trimmed past it), and captured call-log bytes one tenant may put in one batch. */
+  USAGE_STREAM_MAX_BYTES: z.coerce.number().int().min(2 ** 20).max(2 ** 40).default(256 * 1024 * 1024),
+  USAGE_TENANT_CAPTURE_BYTES: z.coerce.number().int().min(0).max(2 ** 30).default(64 * 1024),
+  /**
+   * Redis for the gateway's ephemeral state (resumable SSE streams, tasks): default REDIS_URL.
+   * A separate instance may run with an evicting policy; the shared one must not.
+   */
+  EPHEMERAL_REDIS_URL: redisUrlSchema().optional(),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

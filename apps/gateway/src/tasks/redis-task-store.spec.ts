@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import type { StoredTask } from '@switchboard/mcp-http';
+import { TASK_RESERVE_BYTES, TaskManager, type StoredTask, type TaskWork } from '@switchboard/mcp-http';
 import { RedisTaskStore } from './redis-task-store';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -83,4 +83,96 @@ test('a heartbeat makes a replica alive until it lapses', async () => {
   await store.heartbeat('hb', 5_000);
   expect(await store.isAlive('hb')).toBe(true);
   expect(await redis.pttl(`${NS}sb:tasks-replica:hb`)).toBeLessThanOrEqual(5_000);
+});
+
+/** The tenant's byte ledger total (what the scripts counted) and the bytes Redis really holds for its tasks. */
+async function bytesOf(tenant: string): Promise<{ ledger: number; held: number }> {
+  const ledger = Number((await redis.hget(`${NS}sb:tasks:{${tenant}}:bytes`, '#')) ?? 0);
+  let held = 0;
+  for (const key of await redis.keys(`${NS}sb:task:{${tenant}}:*`)) {
+    if (key.endsWith(':in')) {
+      const all = await redis.hgetall(key);
+      for (const [k, v] of Object.entries(all)) held += Buffer.byteLength(k) + Buffer.byteLength(v);
+    } else if (!key.endsWith(':cancel')) held += Math.max(Buffer.byteLength((await redis.get(key)) ?? ''), TASK_RESERVE_BYTES);
+  }
+  return { ledger, held };
+}
+
+const budget = { maxLive: 100, maxRetained: 100, maxTaskBytes: 20_000, maxTenantBytes: 5 * TASK_RESERVE_BYTES };
+
+test('one task record is bounded in bytes, every field counted: a result, inputRequests or error.data past it is refused and nothing grows', async () => {
+  const k = '{big}:t1';
+  expect(await store.create(k, task('t1', 'big'), budget)).toBeUndefined();
+  const huge = 'x'.repeat(30_000);
+  expect(await store.write(k, { ...task('t1', 'big'), status: 'completed', result: { content: [{ type: 'text', text: huge }] } }, true, budget)).toBe('task-bytes');
+  expect(await store.write(k, { ...task('t1', 'big'), status: 'input_required', inputRequests: { a: { method: 'elicitation/create', params: { message: huge } } } }, false, budget)).toBe('task-bytes');
+  expect(await store.write(k, { ...task('t1', 'big'), status: 'failed', error: { code: -32603, message: 'm', data: huge } }, true, budget)).toBe('task-bytes');
+  expect((await store.read(k))!.task.status).toBe('working');
+  expect(await redis.strlen(`${NS}sb:task:${k}`)).toBeLessThan(1_000);
+  expect(await store.write(k, { ...task('t1', 'big'), status: 'completed', result: { content: [{ type: 'text', text: 'x'.repeat(10_000) }] } }, true, budget)).toBe('written');
+  const { ledger, held } = await bytesOf('big');
+  expect(ledger).toBe(held);
+});
+
+test('a tenant\'s tasks together are bounded in bytes: creates are refused, a growing write is refused, answers count; other tenants are apart', async () => {
+  for (let i = 0; i < 5; i++) expect(await store.create(`{full}:f${i}`, task(`f${i}`, 'full'), budget)).toBeUndefined();
+  expect(await store.create('{full}:f5', task('f5', 'full'), budget)).toBe('bytes-cap');
+  expect(await store.create('{spare}:s0', task('s0', 'spare'), budget)).toBeUndefined();
+  // Within its reservation a record may change; growing past the tenant's bytes is refused.
+  expect(await store.write('{full}:f0', { ...task('f0', 'full'), statusMessage: 'y'.repeat(3_000) }, false, budget)).toBe('written');
+  expect(await store.write('{full}:f0', { ...task('f0', 'full'), statusMessage: 'y'.repeat(9_000) }, false, budget)).toBe('tenant-bytes');
+  expect(await store.answer('{full}:f1', { '1.a': { action: 'accept', content: { v: 'z'.repeat(2_000) } } }, budget)).toBe('tenant-bytes');
+  expect(await redis.exists(`${NS}sb:task:{full}:f1:in`)).toBe(0);
+  let { ledger, held } = await bytesOf('full');
+  expect(ledger).toBe(5 * TASK_RESERVE_BYTES);
+  expect(held).toBe(ledger);
+  // A terminal write drops the pending answers and gives their bytes back.
+  const roomy = { ...budget, maxTenantBytes: 6 * TASK_RESERVE_BYTES };
+  expect(await store.answer('{full}:f1', { '1.a': { action: 'accept', content: { v: 'z'.repeat(2_000) } } }, roomy)).toBe('written');
+  ({ ledger, held } = await bytesOf('full'));
+  expect(ledger).toBe(held);
+  expect(await store.take('{full}:f1', ['1.a'])).toMatchObject({ '1.a': { action: 'accept' } });
+  ({ ledger, held } = await bytesOf('full'));
+  expect(ledger).toBe(5 * TASK_RESERVE_BYTES);
+  expect(held).toBe(ledger);
+});
+
+test('expired tasks give their bytes back: the ledger holds only what Redis still holds', async () => {
+  for (let i = 0; i < 5; i++) expect(await store.create(`{brief}:b${i}`, task(`b${i}`, 'brief', 300), budget)).toBeUndefined();
+  expect(await store.create('{brief}:b5', task('b5', 'brief', 300), budget)).toBe('bytes-cap');
+  const deadline = Date.now() + 5_000;
+  while ((await redis.keys(`${NS}sb:task:{brief}:*`)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(await store.create('{brief}:b6', task('b6', 'brief'), budget)).toBeUndefined();
+  const { ledger, held } = await bytesOf('brief');
+  expect(ledger).toBe(TASK_RESERVE_BYTES);
+  expect(held).toBe(ledger);
+});
+
+test('an anonymous caller\'s task is bound to a secret only its creator got: the stored id reads and cancels nothing', async () => {
+  const tasks = new TaskManager({ store: new RedisTaskStore(REDIS_URL, NS, pino({ level: 'silent' })), taskAfterMs: 5, replicaId: 'anon-r' });
+  await tasks.ready;
+  try {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const work: TaskWork = async (_input, signal) => {
+      await Promise.race([gate, new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
+      return { content: [{ type: 'text', text: 'done' }] };
+    };
+    const anonymous = { tenantId: 'open', subject: '' };
+    const created = (await tasks.run(anonymous, work, { responses: {} }, new AbortController().signal)) as { taskId: string };
+    // What another anonymous caller of the tenant might learn: the id stored in Redis (and logged).
+    const [recordKey] = await redis.keys(`${NS}sb:task:{open}:*`);
+    const stored = JSON.parse((await redis.get(recordKey!))!) as StoredTask;
+    expect(created.taskId).not.toBe(stored.taskId);
+    expect(JSON.stringify(await redis.hgetall(`${NS}sb:tasks:{open}:bytes`))).not.toContain(created.taskId.split('.')[1]);
+    for (const guess of [stored.taskId, `${stored.taskId}.${'A'.repeat(22)}`]) {
+      await expect(tasks.handle('tasks/get', { taskId: guess }, anonymous, true)).rejects.toThrow(/Task not found/);
+      await expect(tasks.handle('tasks/cancel', { taskId: guess }, anonymous, true)).rejects.toThrow(/Task not found/);
+    }
+    // The creator, with the id it was given, reads it (under that id).
+    expect(await tasks.handle('tasks/get', { taskId: created.taskId }, anonymous, true)).toMatchObject({ taskId: created.taskId, status: 'working' });
+    release();
+  } finally {
+    await tasks.close();
+  }
 });

@@ -15,7 +15,8 @@ describe('UsageRecorder captures', () => {
 
   beforeAll(() => {
     redis = new Redis(REDIS_URL);
-    recorder = new UsageRecorder({ redisUrl: REDIS_URL, namespace, flushMs: 3_600_000, maxBatch: 100_000, maxBuffered: 100_000, streamMaxLen: 10_000, logger: pino({ level: 'silent' }) });
+    // The per-tenant capture budget is lifted so that the batch byte bound is what seals batches here.
+    recorder = new UsageRecorder({ redisUrl: REDIS_URL, namespace, flushMs: 3_600_000, maxBatch: 100_000, maxBuffered: 100_000, streamMaxLen: 10_000, tenantCaptureBytes: 1 << 30, logger: pino({ level: 'silent' }) });
     recorder.apply({ id: 'acme', limits: { callLog: { captureArguments: true, captureResults: true } } } as Pick<TenantCatalog, 'id' | 'limits'> as TenantCatalog);
   });
 

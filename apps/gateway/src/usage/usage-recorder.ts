@@ -16,6 +16,10 @@ export interface UsageRecorderOptions {
   maxBuffered: number;
   /** Approximate cap of the Redis stream (entries of up to maxBatch records) while the registry does not drain it. */
   streamMaxLen: number;
+  /** Bytes of undrained batches the stream keeps; past it the oldest batches are trimmed (in the script that adds). Default 256 MiB. */
+  streamMaxBytes?: number;
+  /** Captured call-log bytes (arguments and results) one tenant may put in one batch; past it its records go without captures. Default 64 KiB. */
+  tenantCaptureBytes?: number;
   logger: Logger;
 }
 
@@ -23,6 +27,45 @@ export interface UsageRecorderOptions {
 const CAPTURE_BYTES = 4096;
 /** Most captured bytes in one batch (one stream entry): a batch that reaches it is sealed before the next capture. */
 export const CAPTURE_BATCH_BYTES = 256 * 1024;
+/** Stands in for a capture over the tenant's per-batch budget (the record itself is kept). */
+const NOT_CAPTURED = '[not captured: over USAGE_TENANT_CAPTURE_BYTES]';
+
+/**
+ * Appends one batch under the stream's byte budget. Every entry carries `c`, the running total
+ * of batch bytes appended (through this one), so the bytes the stream holds are read from its
+ * two ends in O(1): c(newest) - c(oldest) + len(oldest). Over the budget the oldest batches are
+ * deleted first, in this script, so replicas appending at once cannot overshoot it; what the
+ * registry drained (XDEL) simply is no longer at the front. One key: cluster-safe.
+ * KEYS: stream. ARGV: batch, maxBytes, maxLen, batch field. Returns 0 when the batch alone is over the budget.
+ */
+const APPEND_BATCH = `
+local len = string.len(ARGV[1])
+local budget = tonumber(ARGV[2])
+if len > budget then return 0 end
+local function sizes(entry)
+  local f = entry[2]
+  local c, n = 0, 0
+  for i = 1, #f, 2 do
+    if f[i] == 'c' then c = tonumber(f[i + 1]) elseif f[i] == ARGV[4] then n = string.len(f[i + 1]) end
+  end
+  return c, n
+end
+local top = 0
+local newest = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+if newest then top = sizes(newest) end
+while true do
+  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
+  if not oldest then
+    top = 0
+    break
+  end
+  local c, n = sizes(oldest)
+  if top - (c - n) + len <= budget then break end
+  redis.call('XDEL', KEYS[1], oldest[1])
+end
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', ARGV[4], ARGV[1], 'c', tostring(top + len))
+return 1
+`;
 const LOGGED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 /** Other methods are rolled up under their name when known, else `other` (a client-chosen string must not grow the rollups). */
 const KNOWN_METHODS: ReadonlySet<string> = new Set(['initialize', 'server/discover', 'ping', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/subscribe', 'resources/unsubscribe', 'completion/complete', 'logging/setLevel']);
@@ -47,6 +90,10 @@ export class UsageRecorder {
   /** Captured bytes in `batch`. */
   private batchCaptured = 0;
   private readonly policies = new Map<string, TenantCallLogPolicy>();
+  /** Captured bytes per tenant in the batch being filled (reset when it is sealed). */
+  private captured = new Map<string, number>();
+  private readonly streamMaxBytes: number;
+  private readonly tenantCaptureBytes: number;
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
   private readonly dropped = metrics.getMeter('switchboard').createCounter('usage.records.dropped', { description: 'Usage records dropped because Redis stayed unavailable past the buffer bound' });
@@ -55,6 +102,8 @@ export class UsageRecorder {
   constructor(private readonly options: UsageRecorderOptions) {
     this.redis = limiterRedis(options.redisUrl, { commandTimeoutMs: 2_000 });
     this.key = usageStreamKey(options.namespace);
+    this.streamMaxBytes = options.streamMaxBytes ?? 256 * 1024 * 1024;
+    this.tenantCaptureBytes = options.tenantCaptureBytes ?? 64 * 1024;
     this.timer = setInterval(() => void this.flush(), options.flushMs);
     this.timer.unref();
   }
@@ -80,7 +129,9 @@ export class UsageRecorder {
       try {
         while (this.sealed.length > 0) {
           const next = (this.writing = this.sealed[0]);
-          await this.redis.xadd(this.key, 'MAXLEN', '~', String(this.options.streamMaxLen), '*', USAGE_BATCH_FIELD, next.bytes);
+          const added = await this.redis.eval(APPEND_BATCH, 1, this.key, next.bytes, String(this.streamMaxBytes), String(this.options.streamMaxLen), USAGE_BATCH_FIELD);
+          // A batch over the whole budget cannot be kept: dropped, counted, never retried.
+          if (added === 0) this.dropped.add(next.count);
           this.sealed.shift();
           this.sealedCount -= next.count;
         }
@@ -132,12 +183,12 @@ export class UsageRecorder {
     let captured = 0;
     if (policy && LOGGED_METHODS.has(info.method)) {
       if (policy.captureArguments) {
-        const args = redactCapturedSized(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES);
+        const args = this.capture(info.tenantId, redactCapturedSized(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES));
         event.args = args.value;
         captured += args.bytes;
       }
       if (policy.captureResults && body !== undefined) {
-        const result = redactCapturedSized(resultOf(body), policy.redactKeys, CAPTURE_BYTES);
+        const result = this.capture(info.tenantId, redactCapturedSized(resultOf(body), policy.redactKeys, CAPTURE_BYTES));
         event.result = result.value;
         captured += result.bytes;
       }
@@ -155,10 +206,19 @@ export class UsageRecorder {
     }
   }
 
+  /** A capture, or its stand-in once the tenant's captures in this batch pass their byte budget (one tenant cannot fill the batch). */
+  private capture(tenantId: string, sized: { value: unknown; bytes: number }): { value: unknown; bytes: number } {
+    const used = this.captured.get(tenantId) ?? 0;
+    if (used + sized.bytes > this.tenantCaptureBytes) return { value: NOT_CAPTURED, bytes: 0 };
+    this.captured.set(tenantId, used + sized.bytes);
+    return sized;
+  }
+
   /** Closes the batch being filled; past `maxBuffered` waiting records, the oldest batches go (counted). */
   private seal(): void {
     const count = this.batch.count;
     if (count === 0) return;
+    this.captured = new Map();
     this.sealed.push({ bytes: this.batch.take(), count });
     this.batchCaptured = 0;
     this.sealedCount += count;
@@ -209,7 +269,10 @@ class UsageObservation implements McpRequestObservation {
 /** The `result` (or `error`) of an encoded JSON-RPC response; an SSE-framed or odd body is kept as text. */
 function resultOf(body: EncodedAnswer): unknown {
   try {
-    const parsed = JSON.parse(body.toString()) as { result?: unknown; error?: unknown };
+    const parsed = JSON.parse(body.toString()) as { result?: { resultType?: unknown; taskId?: unknown }; error?: unknown };
+    // An anonymous caller's task id carries its secret after the dot: the call log keeps only the public part.
+    const r = parsed.result;
+    if (r?.resultType === 'task' && typeof r.taskId === 'string') return { ...r, taskId: r.taskId.split('.')[0] };
     return parsed.result ?? parsed.error ?? null;
   } catch {
     return String(body).slice(0, CAPTURE_BYTES);
