@@ -37,6 +37,11 @@ const schema = z.object({
   /** Schema owned by this service (tests use a unique one per file). */
   AUTH_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('auth'),
   /**
+   * Longest a booting auth waits for the migration lock (the registry's migrations and other
+   * replicas take the same one), in ms; then it exits naming the lock.
+   */
+  MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  /**
    * AES-256-GCM key (32 bytes, base64 or hex) encrypting signing keys, vaulted tokens and
    * client secrets at rest. The development default is public: never use it in production.
    */

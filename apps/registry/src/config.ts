@@ -19,6 +19,11 @@ const csv = z
  * unsafe development defaults print a loud warning.
  */
 const schema = z.object({
+  /**
+   * Longest a booting registry waits for the migration lock (auth's migrations and other
+   * replicas take the same one), in ms; then it exits naming the lock.
+   */
+  MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   /** TCP port of the admin API. */
   REGISTRY_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
   /** Interface to bind; loopback by default. */
