@@ -2,17 +2,29 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT, spawnApp, type Proc } from '@switchboard/testing';
 
-/** Longest a refused app may take to exit; one still running then is killed and the test fails. */
+/** Longest a refused app may take to exit; one still running then is stopped and the test fails. */
 const EXIT_WITHIN_MS = 30_000;
+/**
+ * A database that does not exist: a registry or auth that wrongly starts fails to connect
+ * instead of migrating a real database (or starting the registry's embedded Postgres).
+ */
+const NO_DATABASE = 'postgres://postgres@127.0.0.1:5432/sb_production_default_absent';
 
-/** Runs a built app until it exits (or kills it at EXIT_WITHIN_MS): its exit code and output. */
+/**
+ * Runs a built app until it exits: its exit code and output. One still running at
+ * EXIT_WITHIN_MS gets SIGTERM (so it stops what it started: an embedded Postgres, a devnet),
+ * then SIGKILL.
+ */
 function runUntilExit(script: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), EXIT_WITHIN_MS);
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    }, EXIT_WITHIN_MS);
     child.once('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, out });
@@ -37,8 +49,8 @@ describe('production is the default off loopback (built apps on 0.0.0.0, SWITCHB
 
   const refusals: Array<[string, string, Record<string, string>, string, string[]]> = [
     ['gateway', 'apps/gateway/dist/main.js', { GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' }, 'Invalid gateway configuration', ['\n  SECRETS_KEY: ', '\n  INTERNAL_TOKEN: ', '\n  GATEWAY_STATE_KEYS: ']],
-    ['registry', 'apps/registry/dist/main.js', { REGISTRY_HOST: '0.0.0.0', REGISTRY_PORT: '0' }, 'Invalid registry configuration', ['\n  SECRETS_KEY: ', '\n  INTERNAL_TOKEN: ', '\n  REGISTRY_OPERATOR_KEY: is required in production; unset, it falls back to the development operator key "dev-operator-key"']],
-    ['auth', 'apps/auth/dist/main.js', { AUTH_HOST: '0.0.0.0', AUTH_PORT: '0', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres', TENANTS_FILE: '/nonexistent/tenants.yaml' }, 'Invalid auth configuration', ['\n  SECRETS_KEY: ', '\n  CATALOG_SECRETS_KEY: ']],
+    ['registry', 'apps/registry/dist/main.js', { REGISTRY_HOST: '0.0.0.0', REGISTRY_PORT: '0', DATABASE_URL: NO_DATABASE }, 'Invalid registry configuration', ['\n  SECRETS_KEY: ', '\n  INTERNAL_TOKEN: ', '\n  REGISTRY_OPERATOR_KEY: is required in production; unset, it falls back to the development operator key "dev-operator-key"']],
+    ['auth', 'apps/auth/dist/main.js', { AUTH_HOST: '0.0.0.0', AUTH_PORT: '0', DATABASE_URL: NO_DATABASE, TENANTS_FILE: '/nonexistent/tenants.yaml' }, 'Invalid auth configuration', ['\n  SECRETS_KEY: ', '\n  CATALOG_SECRETS_KEY: ']],
     ['chain-reader', 'apps/chain-reader/dist/main.js', { CHAIN_READER_HOST: '0.0.0.0', CHAIN_READER_PORT: '0' }, 'invalid chain-reader configuration', ['\n  - CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE: no chain has an RPC URL, and the local devnet is a development default']],
   ];
 
