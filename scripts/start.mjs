@@ -27,7 +27,9 @@ let stopping = false;
 
 function start(name, script, env, readyPattern, timeoutMs = 120_000) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Development explicitly: every service here runs on development defaults (public keys, the
+    // dev operator key), which a service bound to a non-loopback address refuses otherwise.
+    const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env, SWITCHBOARD_ENV: 'development' }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     const timer = setTimeout(() => reject(new Error(`${name} did not become ready within ${timeoutMs / 1000} s`)), timeoutMs);
     let buffered = '';

@@ -1,6 +1,6 @@
 import { trustProxySchema } from '@switchboard/limits';
 import { redisUrlSchema } from '@switchboard/redis-connection';
-import { parseSecretsKeys, productionSecretsRefusal } from '@switchboard/secret-box';
+import { deploymentMode, type DeploymentMode, parseSecretsKeys, productionSecretsRefusal, SWITCHBOARD_ENVS, type SwitchboardEnv } from '@switchboard/secret-box';
 import { z } from 'zod';
 
 /** Development-only key: 32 zero-ish bytes spelled out so nobody mistakes it for a real secret. */
@@ -37,12 +37,21 @@ const schema = z.object({
   /** Schema owned by this service (tests use a unique one per file). */
   AUTH_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('auth'),
   /**
+   * Longest a booting auth waits for the migration lock (the registry's migrations and other
+   * replicas take the same one), in ms; then it exits naming the lock.
+   */
+  MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  /**
    * AES-256-GCM key (32 bytes, base64 or hex) encrypting signing keys, vaulted tokens and
    * client secrets at rest. The development default is public: never use it in production.
    */
   SECRETS_KEY: z.string().min(1).default(DEV_SECRETS_KEY),
-  /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
-  SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
+  /**
+   * `production` refuses to start on development, placeholder or short secrets (naming each
+   * variable); `development` allows them (warnings only) and the development-only sign-in.
+   * Unset: development on a loopback AUTH_HOST, production on any other address.
+   */
+  SWITCHBOARD_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SWITCHBOARD_ENVS).optional()),
   /** The gateway's public base URL; canonical MCP URLs of path-based tenants are `${GATEWAY_PUBLIC_URL}/t/<tenant>/mcp`. */
   GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /** Host-based layout: tenant `acme` lives at `https://acme.<domain>` (MCP at `/mcp`, issuer at the origin). */
@@ -139,7 +148,9 @@ export interface PlatformIssuerSettings {
   internalToken: string;
 }
 
-export type AuthConfig = z.infer<typeof schema> & {
+export type AuthConfig = Omit<z.infer<typeof schema>, 'SWITCHBOARD_ENV'> & {
+  /** The mode in force: SWITCHBOARD_ENV, or the default for AUTH_HOST (`deploymentMode`); development-only features check this. */
+  SWITCHBOARD_ENV: SwitchboardEnv;
   publicUrl: string;
   gatewayPublicUrl: string;
   /** SECRETS_KEY's keys, newest first (the first seals, all open). */
@@ -174,9 +185,9 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     }
     // The signing keys, vaulted tokens and client secrets are sealed under SECRETS_KEY: in production it must be real.
     const refusal = secretsKey
-      ? productionSecretsRefusal('auth', parsed.data.SWITCHBOARD_ENV, {
-          SECRETS_KEY: { kind: 'keys', keys: env.SECRETS_KEY === undefined ? undefined : secretsKey },
-          CATALOG_SECRETS_KEY: { kind: 'keys', keys: env.CATALOG_SECRETS_KEY === undefined ? undefined : catalogSecretsKey },
+      ? productionSecretsRefusal('auth', authMode(parsed.data), {
+          SECRETS_KEY: { kind: 'keys', keys: env.SECRETS_KEY === undefined ? undefined : secretsKey, fallback: 'the public development key' },
+          CATALOG_SECRETS_KEY: { kind: 'keys', keys: env.CATALOG_SECRETS_KEY === undefined ? undefined : catalogSecretsKey, fallback: "the registry's public development key" },
           ...(parsed.data.INTERNAL_TOKEN !== undefined ? { INTERNAL_TOKEN: { kind: 'token' as const, value: parsed.data.INTERNAL_TOKEN } } : {}),
         })
       : undefined;
@@ -193,7 +204,12 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
   }
   const publicUrl = (c.AUTH_PUBLIC_URL ?? `http://${c.AUTH_HOST}:${c.AUTH_PORT}`).replace(/\/+$/, '');
   const platform = platformSettings(c);
-  return { ...c, publicUrl, gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''), secretsKey, catalogSecretsKey, devSecretsKey, ...(platform ? { platform } : {}) };
+  return { ...c, SWITCHBOARD_ENV: authMode(c).env, publicUrl, gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''), secretsKey, catalogSecretsKey, devSecretsKey, ...(platform ? { platform } : {}) };
+}
+
+/** The one rule (`deploymentMode`) applied to auth's bind address. */
+function authMode(c: z.infer<typeof schema>): DeploymentMode {
+  return deploymentMode(c.SWITCHBOARD_ENV, { variable: 'AUTH_HOST', host: c.AUTH_HOST });
 }
 
 function platformSettings(c: z.infer<typeof schema>): PlatformIssuerSettings | undefined {

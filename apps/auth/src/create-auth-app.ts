@@ -52,7 +52,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
   pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
   try {
-    await migrateAuthSchema(pool, config.AUTH_DB_SCHEMA);
+    await migrateAuthSchema(pool, config.AUTH_DB_SCHEMA, config.MIGRATION_LOCK_TIMEOUT_MS);
   } catch (err) {
     await pool.end();
     throw err;

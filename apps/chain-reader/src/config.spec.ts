@@ -11,6 +11,14 @@ describe('loadConfig', () => {
     expect(c.chains['base']!.uniswapV3Factory).toBe('0x33128a8fC17869897dcE68Ed026d694621f6FDfD');
   });
 
+  it('refuses the devnet when it runs as production: bound to a non-loopback address without SWITCHBOARD_ENV, or SWITCHBOARD_ENV=production', () => {
+    for (const env of [{ CHAIN_READER_HOST: '0.0.0.0' }, { SWITCHBOARD_ENV: 'production' }]) {
+      expect(() => loadConfig(env)).toThrow(/CHAIN_RPC_URLS_<SLUG> \/ CHAINS_FILE: no chain has an RPC URL, and the local devnet is a development default/);
+    }
+    expect(loadConfig({ CHAIN_READER_HOST: '0.0.0.0', SWITCHBOARD_ENV: 'development' })).toMatchObject({ useDevnet: true, switchboardEnv: 'development' });
+    expect(loadConfig({ CHAIN_READER_HOST: '0.0.0.0', CHAIN_RPC_URLS_ETH: 'https://eth.example' })).toMatchObject({ useDevnet: false, switchboardEnv: 'production' });
+  });
+
   it('takes per-chain RPC URLs in order from CHAIN_RPC_URLS_<SLUG>', () => {
     const c = loadConfig({ CHAIN_RPC_URLS_ETH: 'http://127.0.0.1:1, http://127.0.0.1:2', CHAIN_RPC_TIMEOUT_MS: '900' });
     expect(c.chains['eth']).toMatchObject({ rpcUrls: ['http://127.0.0.1:1', 'http://127.0.0.1:2'], rpcTimeoutMs: 900 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { redisUrlSchema } from '@switchboard/redis-connection';
+import { deploymentMode, SWITCHBOARD_ENVS, type SwitchboardEnv } from '@switchboard/secret-box';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import type { ChainConfig } from './chains/chain-config';
@@ -9,6 +10,8 @@ import { defaultChains } from './chains/default-chains';
 export interface ChainReaderConfig {
   port: number;
   host: string;
+  /** The mode in force: SWITCHBOARD_ENV, or the default for CHAIN_READER_HOST (`deploymentMode`). */
+  switchboardEnv: SwitchboardEnv;
   redisUrl: string;
   /** Prefix of every Redis key and BullMQ queue this app owns. */
   redisPrefix: string;
@@ -56,6 +59,11 @@ const envSchema = z.object({
   CHAIN_READER_PORT: intFromEnv(4200, 0, 65535),
   /** Listen address; loopback by default. */
   CHAIN_READER_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * `production` refuses the local devnet (no chain with an RPC URL); `development` starts it.
+   * Unset: development on a loopback CHAIN_READER_HOST, production on any other address.
+   */
+  SWITCHBOARD_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SWITCHBOARD_ENVS).optional()),
   /** Redis for the cache and BullMQ; when it is down the tools still answer (direct reads). */
   REDIS_URL: redisUrlSchema().default('redis://127.0.0.1:6379'),
   /** Key prefix for this app's Redis keys and queues. */
@@ -167,15 +175,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (c.rpcUrls.length > 0 && !rpcUrlList.safeParse(c.rpcUrls).success) problems.push(`chains.${slug}.rpcUrls: must be http(s) URLs`);
     chains[slug] = normalizeAddresses(c, problems);
   }
+  const mode = deploymentMode(e.SWITCHBOARD_ENV, { variable: 'CHAIN_READER_HOST', host: e.CHAIN_READER_HOST });
+  const useDevnet = Object.values(chains).every((c) => c.rpcUrls.length === 0);
+  // The devnet is a development stand-in: a production chain-reader answering from it would serve made-up chain state.
+  if (useDevnet && mode.env === 'production') problems.push(`CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE: no chain has an RPC URL, and the local devnet is a development default (${mode.reason})`);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
     port: e.CHAIN_READER_PORT,
     host: e.CHAIN_READER_HOST,
+    switchboardEnv: mode.env,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.CHAIN_READER_REDIS_PREFIX,
     chains,
-    useDevnet: Object.values(chains).every((c) => c.rpcUrls.length === 0),
+    useDevnet,
     devnetStateDir: e.CHAIN_READER_DEVNET_STATE_DIR,
     batch: { wait: e.CHAIN_READER_BATCH_WAIT_MS, maxWait: Math.max(e.CHAIN_READER_BATCH_WAIT_MS, e.CHAIN_READER_BATCH_MAX_WAIT_MS), batchSize: e.CHAIN_READER_BATCH_BYTES },
     cache: { headTtlMs: e.CHAIN_READER_HEAD_TTL_MS, latestTtlSec: e.CHAIN_READER_LATEST_TTL_SEC, blockTtlSec: 3_600, panelTtlSec: e.CHAIN_READER_PANEL_TTL_SEC, immutableTtlSec: 30 * 86_400 },

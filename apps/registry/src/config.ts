@@ -1,4 +1,4 @@
-import { isSecretsKeys, parseSecretsKeys, productionSecretsRefusal, SECRETS_KEYS_FORMAT } from '@switchboard/secret-box';
+import { deploymentMode, isSecretsKeys, parseSecretsKeys, productionSecretsRefusal, SECRETS_KEYS_FORMAT, SWITCHBOARD_ENVS, type SwitchboardEnv } from '@switchboard/secret-box';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { CRASH_STEPS } from './publishing/crash-steps';
@@ -19,6 +19,11 @@ const csv = z
  * unsafe development defaults print a loud warning.
  */
 const schema = z.object({
+  /**
+   * Longest a booting registry waits for the migration lock (auth's migrations and other
+   * replicas take the same one), in ms; then it exits naming the lock.
+   */
+  MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   /** TCP port of the admin API. */
   REGISTRY_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
   /** Interface to bind; loopback by default. */
@@ -37,8 +42,12 @@ const schema = z.object({
    * Rotate by prepending a new key, running `node apps/registry/dist/reseal.js`, then dropping the old one.
    */
   SECRETS_KEY: z.string().refine(isSecretsKeys, SECRETS_KEYS_FORMAT).optional(),
-  /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
-  SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
+  /**
+   * `production` refuses to start on development, placeholder or short secrets (naming each
+   * variable); `development` allows them (warnings only). Unset: development on a loopback
+   * REGISTRY_HOST, production on any other address.
+   */
+  SWITCHBOARD_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SWITCHBOARD_ENVS).optional()),
   /** Public base URL of the gateway, used for tenants' MCP URLs and the `claude mcp add` line. */
   GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /** When set, tenants' MCP URLs are host-based: `https://{tenant}.{domain}/mcp`. */
@@ -135,7 +144,9 @@ const schema = z.object({
 type Parsed = z.infer<typeof schema>;
 
 /** The validated configuration with dev defaults applied. */
-export type RegistryConfig = Omit<Parsed, 'SECRETS_KEY' | 'INTERNAL_TOKEN' | 'REGISTRY_OPERATOR_KEY' | 'REGISTRY_PUBLIC_URL'> & {
+export type RegistryConfig = Omit<Parsed, 'SECRETS_KEY' | 'INTERNAL_TOKEN' | 'REGISTRY_OPERATOR_KEY' | 'REGISTRY_PUBLIC_URL' | 'SWITCHBOARD_ENV'> & {
+  /** The mode in force: SWITCHBOARD_ENV, or the default for REGISTRY_HOST (`deploymentMode`). */
+  SWITCHBOARD_ENV: SwitchboardEnv;
   /** Resolved (default applied, no trailing slash); `startRegistry` fills in the bound port when REGISTRY_PORT is 0. */
   REGISTRY_PUBLIC_URL: string;
   /** True when REGISTRY_PUBLIC_URL came from the environment (never rewritten after listen). */
@@ -160,10 +171,11 @@ export function loadRegistryConfig(env: NodeJS.ProcessEnv = process.env): Regist
     throw new ConfigError(`Invalid registry configuration:\n${problems}`);
   }
   const { SECRETS_KEY, INTERNAL_TOKEN, REGISTRY_OPERATOR_KEY, REGISTRY_PUBLIC_URL, CONSOLE_ISSUER, ...rest } = parsed.data;
-  const refusal = productionSecretsRefusal('registry', rest.SWITCHBOARD_ENV, {
-    SECRETS_KEY: { kind: 'keys', keys: SECRETS_KEY ? parseSecretsKeys(SECRETS_KEY) : undefined },
-    INTERNAL_TOKEN: { kind: 'token', value: INTERNAL_TOKEN },
-    REGISTRY_OPERATOR_KEY: { kind: 'token', value: REGISTRY_OPERATOR_KEY },
+  const mode = deploymentMode(rest.SWITCHBOARD_ENV, { variable: 'REGISTRY_HOST', host: rest.REGISTRY_HOST });
+  const refusal = productionSecretsRefusal('registry', mode, {
+    SECRETS_KEY: { kind: 'keys', keys: SECRETS_KEY ? parseSecretsKeys(SECRETS_KEY) : undefined, fallback: 'the public development key' },
+    INTERNAL_TOKEN: { kind: 'token', value: INTERNAL_TOKEN, fallback: `the development token "${DEV_INTERNAL_TOKEN}"` },
+    REGISTRY_OPERATOR_KEY: { kind: 'token', value: REGISTRY_OPERATOR_KEY, fallback: `the development operator key "${DEV_OPERATOR_KEY}"` },
   });
   if (refusal) throw new ConfigError(refusal);
   const warnings: string[] = [];
@@ -172,6 +184,7 @@ export function loadRegistryConfig(env: NodeJS.ProcessEnv = process.env): Regist
   if (!REGISTRY_OPERATOR_KEY) warnings.push(`REGISTRY_OPERATOR_KEY is not set: the operator key is "${DEV_OPERATOR_KEY}"`);
   return {
     ...rest,
+    SWITCHBOARD_ENV: mode.env,
     // Issuer identifiers are compared exactly with `iss`: one canonical form, without a trailing slash.
     ...(CONSOLE_ISSUER ? { CONSOLE_ISSUER: CONSOLE_ISSUER.replace(/\/+$/, '') } : {}),
     REGISTRY_PUBLIC_URL: (REGISTRY_PUBLIC_URL ?? `http://${rest.REGISTRY_HOST}:${rest.REGISTRY_PORT}`).replace(/\/+$/, ''),

@@ -41,7 +41,7 @@ export interface Registry {
 export async function createRegistry(config: RegistryConfig & { DATABASE_URL: string }, options: { logger?: Logger } = {}): Promise<Registry> {
   const logger = options.logger ?? createLogger({ service: 'registry', level: config.LOG_LEVEL, redact: ['*.value'] });
   for (const w of config.warnings) logger.warn(`UNSAFE DEVELOPMENT DEFAULT: ${w}`);
-  await migrate(config.DATABASE_URL, logger);
+  await migrate(config.DATABASE_URL, logger, config.MIGRATION_LOCK_TIMEOUT_MS);
   const db = new Database(config.DATABASE_URL, logger);
   const redis = createRedis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000 });
   redis.on('error', () => undefined);

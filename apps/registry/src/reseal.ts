@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const config = loadRegistryConfig();
   if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL: is required for the re-seal job');
   const logger = createLogger({ service: 'registry-reseal', level: config.LOG_LEVEL });
-  await migrate(config.DATABASE_URL, logger);
+  await migrate(config.DATABASE_URL, logger, config.MIGRATION_LOCK_TIMEOUT_MS);
   const db = new Database(config.DATABASE_URL, logger);
   try {
     const box = new SecretBox(config.secretsKey);

@@ -7,6 +7,7 @@ export { ClientRequestBroker, type ClientAnswer, type ClientAnswerRelay, type De
 export { mintLegacySession, readLegacySession, type LegacySession } from './legacy-session';
 export { type DrainResult, GracefulShutdown, type GracefulShutdownOptions } from './graceful-shutdown';
 export { listenAndAnnounce, runServiceMain, type ListeningApp } from './service-main';
+export { DEFAULT_MIGRATION_LOCK_TIMEOUT_MS, MIGRATION_LOCK_ID, MigrationLockTimeoutError, withMigrationLock, type MigrationLockOptions, type SqlSession } from './migration-lock';
 export { TaskManager, TASKS_EXTENSION, TASK_METHODS, declaresTasks, taskKey, type TaskManagerOptions, type TaskScope, type TaskWork, type TaskInput, type CreateTaskResult } from './task-manager';
 export { MemoryTaskStore } from './memory-task-store';
 export type { StoredTask, TaskCaps, TaskCreateRefusal, TaskStatus, TaskStore, TaskView, TaskWriteOutcome } from './task-store';

@@ -1,5 +1,8 @@
-/** What production mode checks in one secret: a SECRETS_KEY (raw key bytes) or a token/key string. */
-export type SecretKind = { kind: 'keys'; keys: Buffer[] | undefined } | { kind: 'token'; value: string | undefined };
+/**
+ * What production mode checks in one secret: a SECRETS_KEY (raw key bytes) or a token/key
+ * string; `fallback` names the development default an unset variable would fall back to.
+ */
+export type SecretKind = ({ kind: 'keys'; keys: Buffer[] | undefined } | { kind: 'token'; value: string | undefined }) & { fallback?: string };
 
 /** Words that mark a value as a development default or a placeholder, wherever they appear. */
 const PLACEHOLDER = /change[-_ ]?me|changeme|placeholder|example|dev[-_]|development|default|secret-key|insecure|test[-_]?token|^x+$/i;
@@ -18,7 +21,7 @@ export function productionSecretProblems(secrets: Record<string, SecretKind>): s
   for (const [name, s] of Object.entries(secrets)) {
     if (s.kind === 'keys') {
       if (!s.keys || s.keys.length === 0) {
-        problems.push(`${name}: is required in production (openssl rand -base64 32)`);
+        problems.push(`${name}: is required in production${unsetFallsBackTo(s)} (openssl rand -base64 32)`);
         continue;
       }
       s.keys.forEach((key, i) => {
@@ -26,9 +29,13 @@ export function productionSecretProblems(secrets: Record<string, SecretKind>): s
         const printable = key.every((b) => b >= 0x20 && b < 0x7f);
         if (printable || new Set(key).size < 16) problems.push(`${name}: ${which} is a development or placeholder key (readable text, not random bytes); generate one with openssl rand -base64 32`);
       });
-    } else if (!s.value) problems.push(`${name}: is required in production`);
+    } else if (!s.value) problems.push(`${name}: is required in production${unsetFallsBackTo(s)}`);
     else if (s.value.length < MIN_TOKEN_CHARS) problems.push(`${name}: must be at least ${MIN_TOKEN_CHARS} characters in production (openssl rand -base64 32)`);
     else if (PLACEHOLDER.test(s.value)) problems.push(`${name}: looks like a placeholder or development value; set a random one (openssl rand -base64 32)`);
   }
   return problems;
+}
+
+function unsetFallsBackTo(s: SecretKind): string {
+  return s.fallback ? `; unset, it falls back to ${s.fallback}` : '';
 }

@@ -1,4 +1,4 @@
-import { isSecretsKeys, parseSecretsKeys, productionSecretsRefusal, SECRETS_KEYS_FORMAT } from '@switchboard/secret-box';
+import { deploymentMode, isSecretsKeys, parseSecretsKeys, productionSecretsRefusal, SECRETS_KEYS_FORMAT, SWITCHBOARD_ENVS, type SwitchboardEnv } from '@switchboard/secret-box';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { trustProxySchema } from '@switchboard/limits';
@@ -74,8 +74,12 @@ const schema = z.object({
   INTERNAL_TOKEN: z.string().min(16).optional(),
   /** The registry's SECRETS_KEY (its keys, comma-separated, newest first): opens the sealed upstream credentials. Unset: the public dev key (warned). */
   SECRETS_KEY: z.string().refine(isSecretsKeys, SECRETS_KEYS_FORMAT).optional(),
-  /** `production` refuses to start on development, placeholder or short secrets (naming each variable); default `development` (warnings only). */
-  SWITCHBOARD_ENV: z.enum(['development', 'production']).default('development'),
+  /**
+   * `production` refuses to start on development, placeholder or short secrets and on missing
+   * GATEWAY_STATE_KEYS (naming each variable); `development` allows them (warnings only).
+   * Unset: development on a loopback GATEWAY_HOST, production on any other address.
+   */
+  SWITCHBOARD_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SWITCHBOARD_ENVS).optional()),
   /** SSRF allow-list for registry-sourced upstreams: hosts reachable over plain http / private addresses (e.g. `127.0.0.1,localhost` in dev). */
   UPSTREAM_ALLOW_HTTP_HOSTS: z
     .string()
@@ -173,8 +177,8 @@ const schema = z.object({
    * Keys (comma-separated, base64, ≥ 32 bytes each) sealing what travels through clients and
    * back to any replica: legacy `Mcp-Session-Id`s, server→client request ids, MRTR
    * `requestState`. The first signs, all verify (rotate by prepending). Every replica must
-   * share them; unset ⇒ keys derived from SECRETS_KEY (shared by every replica already), and
-   * with neither set a random per-process key (one replica only; warned).
+   * share them; required in production. Unset (development only) ⇒ keys derived from
+   * SECRETS_KEY, and with neither set a random per-process key (one replica only; warned).
    */
   GATEWAY_STATE_KEYS: z
     .string()
@@ -216,7 +220,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type GatewayConfig = z.infer<typeof schema> & { publicUrl: string };
+export type GatewayConfig = Omit<z.infer<typeof schema>, 'SWITCHBOARD_ENV'> & {
+  publicUrl: string;
+  /** The mode in force: SWITCHBOARD_ENV, or the default for GATEWAY_HOST (`deploymentMode`). */
+  SWITCHBOARD_ENV: SwitchboardEnv;
+};
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -231,11 +239,23 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   }
   const c = parsed.data;
   const registrySource = c.CATALOG_SOURCES ? c.CATALOG_SOURCES.includes('registry') : c.REGISTRY_URL !== undefined || c.REDIS_URL !== undefined;
-  const refusal = productionSecretsRefusal('gateway', c.SWITCHBOARD_ENV, {
-    ...(registrySource ? { SECRETS_KEY: { kind: 'keys' as const, keys: c.SECRETS_KEY ? parseSecretsKeys(c.SECRETS_KEY) : undefined }, INTERNAL_TOKEN: { kind: 'token' as const, value: c.INTERNAL_TOKEN } } : {}),
+  const mode = deploymentMode(c.SWITCHBOARD_ENV, { variable: 'GATEWAY_HOST', host: c.GATEWAY_HOST });
+  const refusal = productionSecretsRefusal('gateway', mode, {
+    ...(registrySource
+      ? {
+          SECRETS_KEY: { kind: 'keys' as const, keys: c.SECRETS_KEY ? parseSecretsKeys(c.SECRETS_KEY) : undefined, fallback: 'the public development key' },
+          INTERNAL_TOKEN: { kind: 'token' as const, value: c.INTERNAL_TOKEN },
+        }
+      : {}),
     ...(c.AUTH_INTERNAL_TOKEN !== undefined ? { AUTH_INTERNAL_TOKEN: { kind: 'token' as const, value: c.AUTH_INTERNAL_TOKEN } } : {}),
+    // Sealed sessions and request ids must verify on every replica and after a restart, under keys of their own.
+    GATEWAY_STATE_KEYS: {
+      kind: 'keys' as const,
+      keys: c.GATEWAY_STATE_KEYS?.split(',').map((k) => Buffer.from(k.trim(), 'base64')),
+      fallback: 'keys derived from SECRETS_KEY, or a random key per process',
+    },
   });
   if (refusal) throw new ConfigError(refusal);
   const publicUrl = (c.GATEWAY_PUBLIC_URL ?? `http://${c.GATEWAY_HOST}:${c.GATEWAY_PORT}`).replace(/\/+$/, '');
-  return { ...c, publicUrl };
+  return { ...c, SWITCHBOARD_ENV: mode.env, publicUrl };
 }
