@@ -113,8 +113,8 @@ describe('connected accounts page', () => {
     expect((await exchange(carol.token, 'crm')).status).toBe(200);
     const { rows: left } = await auth.services.pool.query<{ subject: string; connector: string }>(`SELECT subject, connector FROM "${auth.schema}".vault_token ORDER BY subject, connector`);
     expect(left).toEqual([
-      { subject: 'acme|carol', connector: 'crm' },
-      { subject: 'acme|dave', connector: 'crm' },
+      { subject: 'acme|local|carol', connector: 'crm' },
+      { subject: 'acme|local|dave', connector: 'crm' },
     ]);
   });
 

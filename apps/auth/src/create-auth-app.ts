@@ -28,6 +28,7 @@ import { readTenantSeed, TenantDocumentFeed } from '@switchboard/tenant-config';
 import type { AuthTenantDocument } from './tenants/tenant-auth';
 import { TenantRegistry } from './tenants/tenant-registry';
 import { TenantSecrets } from './tenants/tenant-secrets';
+import { UserDirectory } from './users/user-directory';
 import { VaultStore } from './vault/vault-store';
 
 export interface CreateAuthAppOptions {
@@ -122,6 +123,12 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     upstream: new UpstreamOidc(),
     vault: new VaultStore(pool, config.AUTH_DB_SCHEMA, box),
     logger,
+    users: new UserDirectory(
+      config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN ? { registryUrl: config.REGISTRY_INTERNAL_URL.replace(/\/+$/, ''), internalToken: config.INTERNAL_TOKEN } : undefined,
+      limits,
+      new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
+      new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
+    ),
     ...(platform ? { platform } : {}),
   };
 

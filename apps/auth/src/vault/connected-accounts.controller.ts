@@ -6,6 +6,8 @@ import { escapeHtml } from '../http/html';
 import { formBody, readCookie, sendPage, tenantOf } from '../http/request-helpers';
 import { USERNAME } from '../tenants/identifiers';
 import type { AuthTenant } from '../tenants/tenant-auth';
+import { DEV_LOGIN_OFF_PAGE, devLoginAllowed } from '../users/dev-login';
+import { accountIdOf, DEV_IDP_ID, displayUser } from '../users/subject';
 import { AccountLogin } from './account-login';
 import { VaultAccounts } from './vault-accounts';
 
@@ -36,6 +38,8 @@ export class ConnectedAccountsController {
     const tenant = this.tenantOf(tenantId, req);
     if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
     if (tenant.settings.idp.kind === 'oidc') return this.login.start(tenant, reply);
+    // Outside development the any-name form does not exist: directory users sign in at the authorization server.
+    if (!devLoginAllowed(this.s)) return void sendPage(reply, 403, 'Sign in', DEV_LOGIN_OFF_PAGE);
     sendPage(
       reply,
       200,
@@ -51,11 +55,12 @@ export class ConnectedAccountsController {
     const tenant = this.tenantOf(tenantId, req);
     if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
     if (tenant.settings.idp.kind !== 'local') return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>This workspace signs in through its identity provider.</p>');
+    if (!devLoginAllowed(this.s)) return void sendPage(reply, 403, 'Sign in', DEV_LOGIN_OFF_PAGE);
     const username = formBody(req).username ?? '';
     if (!USERNAME.test(username)) return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>username must be 1-64 characters of A-Z a-z 0-9 . _ @ -</p>');
     void reply
       .code(303)
-      .header('set-cookie', this.login.signedIn(tenant, `${tenant.id}|${username}`))
+      .header('set-cookie', this.login.signedIn(tenant, accountIdOf(tenant.id, DEV_IDP_ID, username)))
       .header('location', `${tenant.mountPath}/account/connections`)
       .header('cache-control', 'no-store')
       .send();
@@ -70,7 +75,7 @@ export class ConnectedAccountsController {
     const notice = new URLSearchParams(req.raw.url?.split('?')[1] ?? '').get('unlinked');
     const rows = await this.accounts.list(tenant.id, session.accountId);
     const base = `${tenant.mountPath}/account/connections`;
-    const user = session.accountId.startsWith(`${tenant.id}|`) ? session.accountId.slice(tenant.id.length + 1) : session.accountId;
+    const user = displayUser(tenant.id, session.accountId);
     const table =
       rows.length === 0
         ? '<p data-testid="no-accounts">You have not linked any accounts yet. When a tool needs one, your assistant gives you a link.</p>'
