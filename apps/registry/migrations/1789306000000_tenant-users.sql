@@ -33,7 +33,7 @@ CREATE INDEX tenant_user_links_user ON registry.tenant_user_links (tenant_id, us
 -- WebAuthn credentials (passkeys) of directory users: the public key and signature counter.
 CREATE TABLE registry.tenant_user_passkeys (
   tenant_id text NOT NULL,
-  credential_id text NOT NULL CHECK (credential_id ~ '^[A-Za-z0-9_-]{1,1400}$'),
+  credential_id text NOT NULL CHECK (length(credential_id) BETWEEN 1 AND 1400 AND credential_id ~ '^[A-Za-z0-9_-]+$'),
   username text NOT NULL,
   public_key text NOT NULL,
   counter bigint NOT NULL DEFAULT 0,

@@ -19,11 +19,13 @@ export interface DirectoryStack {
  * an auth service that verifies directory sign-ins with it over /internal/users/*. `env` goes to
  * auth (e.g. SWITCHBOARD_ENV=production, lockout settings).
  */
-export async function startDirectoryStack(env: Record<string, string> = {}): Promise<DirectoryStack> {
+export async function startDirectoryStack(env: Record<string, string> = {}, o: { host?: string } = {}): Promise<DirectoryStack> {
   const db = await createDatabase();
   const tenv = { ...testEnv(), internalToken: randomBytes(24).toString('hex') };
   const authPort = await freePort();
-  const registry = await startRegistry(tenv, db.url, { AUTH_PUBLIC_URL: `http://127.0.0.1:${authPort}` });
+  // WebAuthn refuses IP addresses as RP ids: passkey tests use `localhost`.
+  const publicUrl = `http://${o.host ?? '127.0.0.1'}:${authPort}`;
+  const registry = await startRegistry(tenv, db.url, { AUTH_PUBLIC_URL: publicUrl });
   const registryUrl = registry.url;
   const key = await createTenant(registryUrl, tenv.operatorKey, 'acme');
   const auth = await startAuth({
@@ -34,6 +36,7 @@ export async function startDirectoryStack(env: Record<string, string> = {}): Pro
       REGISTRY_INTERNAL_URL: registryUrl,
       CATALOG_SECRETS_KEY: randomBytes(32).toString('base64'),
       LIMITS_KEY_PREFIX: `dir${randomBytes(4).toString('hex')}:`,
+      AUTH_PUBLIC_URL: publicUrl,
       ...env,
     },
   });

@@ -104,7 +104,7 @@ export class UsersController {
     const username = this.checkedEnroller(tenant, req, reply);
     if (!username) return;
     const options = await this.passkeys.registrationOptions(tenant, username);
-    if (options.outcome === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', DIRECTORY_UNAVAILABLE);
+    if (options.outcome === 'unavailable') return this.unavailable(reply, tenant, options.reason);
     if (options.outcome === 'denied') return void sendOAuthError(reply, 403, 'access_denied', 'this account cannot add passkeys (disabled or removed)');
     void reply.header('cache-control', 'no-store').send({ options: options.value });
   }
@@ -122,9 +122,14 @@ export class UsersController {
     }
     const name = typeof body.name === 'string' && /^[\x20-\x7e]{1,64}$/.test(body.name.trim()) ? body.name.trim() : `Passkey added ${new Date().toISOString().slice(0, 10)}`;
     const added = await this.passkeys.register(tenant, username, response as RegistrationResponseJSON, name);
-    if (added.outcome === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', DIRECTORY_UNAVAILABLE);
+    if (added.outcome === 'unavailable') return this.unavailable(reply, tenant, added.reason);
     if (added.outcome === 'denied') return void sendOAuthError(reply, 400, 'invalid_request', 'the passkey was refused (expired challenge, already registered, or the limit of passkeys is reached)');
     void reply.header('cache-control', 'no-store').send({ message: 'Passkey added. Next time, choose "Sign in with a passkey".' });
+  }
+
+  private unavailable(reply: FastifyReply, tenant: AuthTenant, reason: string): void {
+    this.s.logger.warn({ tenant: tenant.id, reason }, 'passkey registration: the user directory is unavailable');
+    sendOAuthError(reply, 503, 'temporarily_unavailable', DIRECTORY_UNAVAILABLE);
   }
 
   private setPasswordForm(reply: FastifyReply, status: number, tenant: AuthTenant, token: string, username: string, purpose: string, alert?: string): void {
