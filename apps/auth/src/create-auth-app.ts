@@ -29,6 +29,7 @@ import type { AuthTenantDocument } from './tenants/tenant-auth';
 import { TenantRegistry } from './tenants/tenant-registry';
 import { TenantSecrets } from './tenants/tenant-secrets';
 import { UserDirectory } from './users/user-directory';
+import { reportVaultPurges } from './users/vault-purge-audit';
 import { VaultStore } from './vault/vault-store';
 
 export interface CreateAuthAppOptions {
@@ -159,6 +160,9 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     await feed?.close();
     await pool.end();
   });
+
+  // Not awaited: boot does not wait for the registry; unreported purges are retried at the next boot.
+  reportVaultPurges(pool, config.AUTH_DB_SCHEMA, services.users, logger).catch((err: unknown) => logger.warn({ err }, 'vault purge audit failed; retried at the next boot'));
 
   await app.init();
   await adapter.getInstance().ready();

@@ -8,6 +8,8 @@ export interface DirectoryStack {
   auth: TestAuth;
   registry: Proc;
   registryUrl: string;
+  /** The INTERNAL_TOKEN auth presents to the registry. */
+  internalToken: string;
   /** The tenant's API key (owner) at the registry. */
   key: string;
   issuer: string;
@@ -44,6 +46,7 @@ export async function startDirectoryStack(env: Record<string, string> = {}, o: {
     auth,
     registry,
     registryUrl,
+    internalToken: tenv.internalToken,
     key,
     issuer: auth.issuer('acme'),
     close: async () => {

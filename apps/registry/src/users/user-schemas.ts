@@ -61,3 +61,11 @@ export const addPasskeyBody = z
   })
   .strict();
 export const passkeyUsedBody = z.object({ tenant, credentialId, counter: z.number().int().min(0).max(2 ** 32 - 1) }).strict();
+export const vaultPurgeBody = z
+  .object({
+    tenant,
+    rows: z.number().int().min(0).max(2 ** 31 - 1),
+    connectors: z.array(z.string().max(64)).max(64),
+    purgedAt: z.iso.datetime(),
+  })
+  .strict();

@@ -5,7 +5,7 @@ import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
-import { addPasskeyBody, linkInfoBody, passkeyLookupBody, passkeyUsedBody, redeemLinkBody, userRefBody, verifyUserBody } from './user-schemas';
+import { addPasskeyBody, linkInfoBody, passkeyLookupBody, passkeyUsedBody, redeemLinkBody, userRefBody, vaultPurgeBody, verifyUserBody } from './user-schemas';
 import { activeUser, liveLink, MAX_PASSKEYS_PER_USER, redeemLink, verifyUserPassword, type PasskeyRow } from './user-store';
 
 /**
@@ -116,6 +116,21 @@ export class UsersInternalController {
     );
     if (!rows[0]) throw ApiError.notFound('passkey', input.credentialId, 'body.credentialId');
     await this.ctx.db.query('UPDATE registry.tenant_users SET last_login_at = now() WHERE tenant_id = $1 AND username = $2', [input.tenant, rows[0].username]);
+    return { ok: true };
+  }
+
+  /**
+   * The auth service reports the vault rows it purged when subjects became namespaced by identity
+   * source (issue 41): one audit entry per tenant. 404 when the tenant is unknown here.
+   */
+  @Post('audit-vault-purge')
+  @HttpCode(200)
+  async auditVaultPurge(@Req() req: FastifyRequest, @Body() body: unknown) {
+    this.ctx.auth.internal(req);
+    const input = parseInput(vaultPurgeBody, body, 'body');
+    const known = await this.ctx.db.query('SELECT 1 FROM registry.tenants WHERE id = $1', [input.tenant]);
+    if (known.length === 0) throw ApiError.notFound('tenant', input.tenant, 'body.tenant');
+    await audit(this.ctx.db, input.tenant, 'auth-service', 'vault.purge-legacy-subjects', null, { rows: input.rows, connectors: input.connectors, purgedAt: input.purgedAt });
     return { ok: true };
   }
 }
