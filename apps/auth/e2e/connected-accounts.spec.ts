@@ -6,6 +6,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } from './support/auth-harness';
 import { obtainTokens, parseForm, TestBrowser } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from './support/test-idp';
+import { accountIdOf, idpIdOf } from '../src/users/subject';
 
 jest.setTimeout(120_000);
 
@@ -156,8 +157,10 @@ describe('connected accounts page', () => {
   });
 
   it('signs a user without a session in through the tenant’s enterprise IdP, then lists and unlinks their accounts', async () => {
-    await auth.services.vault.put('initech', 'initech|ivy', 'crm', { accessToken: 'upstream-token-of-ivy' });
-    await auth.services.vault.put('initech', 'initech|other', 'crm', { accessToken: 'upstream-token-of-other' });
+    // Subjects of an enterprise IdP are namespaced by it (issue 41): `initech|oidc-<issuer hash>|<sub>`.
+    const idp = idpIdOf(auth.tenants.get('initech')!.settings.idp);
+    await auth.services.vault.put('initech', accountIdOf('initech', idp, 'ivy'), 'crm', { accessToken: 'upstream-token-of-ivy' });
+    await auth.services.vault.put('initech', accountIdOf('initech', idp, 'other'), 'crm', { accessToken: 'upstream-token-of-other' });
     connectorAs.user = 'ivy';
     const b = new TestBrowser();
     const out = await (await b.get(`${auth.issuer('initech')}/account/connections`)).text();
@@ -173,7 +176,7 @@ describe('connected accounts page', () => {
     const form = parseForm(html, /\/crm\/unlink$/);
     expect((await b.postForm(new URL(form.action, auth.baseUrl).href, form.fields)).status).toBe(303);
     const { rows } = await auth.services.pool.query<{ subject: string }>(`SELECT subject FROM "${auth.schema}".vault_token WHERE tenant_id = 'initech'`);
-    expect(rows).toEqual([{ subject: 'initech|other' }]);
+    expect(rows).toEqual([{ subject: accountIdOf('initech', idp, 'other') }]);
     expect(await (await b.get(`${auth.issuer('initech')}/account/connections`)).text()).toContain('You have not linked any accounts yet');
   });
 
