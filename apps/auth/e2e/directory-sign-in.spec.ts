@@ -1,4 +1,4 @@
-import { api, decodeJwt } from '@switchboard/testing';
+import { api, decodeJwt, token } from '@switchboard/testing';
 import { invite, redeem, setPassword, startDirectoryStack, startSignIn, submitSignIn, type DirectoryStack } from './support/directory';
 
 const PASSWORD = 'correct horse battery staple';
@@ -89,6 +89,22 @@ describe('tenant user directory sign-in (production mode)', () => {
     expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users/dave/enable')).body).toMatchObject({ status: 'active' });
     const b = await startSignIn(stack.issuer);
     expect((await submitSignIn(b, /\/password$/, { user: 'dave', password: PASSWORD })).code).toEqual(expect.any(String));
+  });
+
+  it("disabling a user ends their refresh tokens and their session at the authorization server", async () => {
+    await setPassword(await invite(stack, 'erin'), PASSWORD);
+    const a = await startSignIn(stack.issuer);
+    const signedIn = await submitSignIn(a, /\/password$/, { user: 'erin', password: PASSWORD });
+    const t = await redeem(stack.issuer, a, signedIn.code ?? '');
+    const refresh = String(t.body.refresh_token);
+    const rotated = await token(stack.issuer, { grant_type: 'refresh_token', refresh_token: refresh, client_id: a.clientId });
+    expect(rotated.status).toBe(200);
+    await api(stack.registryUrl, stack.key, 'POST', '/v1/users/erin/disable');
+    const refused = await token(stack.issuer, { grant_type: 'refresh_token', refresh_token: String(rotated.body.refresh_token), client_id: a.clientId });
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant']);
+    // The same browser is asked to sign in again instead of being let through on its session.
+    const again = await startSignIn(stack.issuer, a.browser);
+    expect(again.html).toContain('name="password"');
   });
 
   it('the connected-accounts page has no any-name sign-in either', async () => {

@@ -82,6 +82,12 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
         lockout: new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
       }
     : undefined;
+  const users = new UserDirectory(
+    config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN ? { registryUrl: config.REGISTRY_INTERNAL_URL.replace(/\/+$/, ''), internalToken: config.INTERNAL_TOKEN } : undefined,
+    limits,
+    new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
+    new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
+  );
   const providers = new ProviderCache(
     keys,
     {
@@ -95,6 +101,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       trustProxy: trustProxy !== false,
       cimd: options.cimd,
       ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
+      accountActive: (tenant, accountId) => users.accountActive(tenant.id, accountId, logger),
     },
     config.PROVIDER_CACHE_SIZE,
     config.PROVIDER_MAX_AGE_S * 1000,
@@ -124,12 +131,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     upstream: new UpstreamOidc(),
     vault: new VaultStore(pool, config.AUTH_DB_SCHEMA, box),
     logger,
-    users: new UserDirectory(
-      config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN ? { registryUrl: config.REGISTRY_INTERNAL_URL.replace(/\/+$/, ''), internalToken: config.INTERNAL_TOKEN } : undefined,
-      limits,
-      new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
-      new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
-    ),
+    users,
     ...(platform ? { platform } : {}),
   };
 

@@ -1,8 +1,10 @@
+import type { Logger } from 'pino';
 import type { AuthLimits } from '../http/auth-limits';
 import type { AccountLockout } from '../platform/account-lockout';
 import type { VerificationSlots } from '../platform/verification-slots';
 import { TENANT_ID, USERNAME } from '../tenants/identifiers';
 import { callDirectory, type DirectoryAnswer, type DirectoryTarget } from './directory-client';
+import { DIRECTORY_IDP_ID } from './subject';
 
 export interface DirectoryUser {
   username: string;
@@ -98,6 +100,22 @@ export class UserDirectory {
   async passkeyUsed(tenantId: string, credentialId: string, counter: number): Promise<Verdict<true>> {
     const a = await this.call<Record<string, unknown>>('passkeys/used', { tenant: tenantId, credentialId, counter });
     return verdict(a, () => true as const);
+  }
+
+  /**
+   * Whether a signed-in account still exists: for directory subjects (`<tenant>|dir|<user>`), that
+   * the user is enabled at the registry; every other subject is not the directory's to judge. While
+   * the registry cannot be reached the account stays usable (logged): an outage must not sign out
+   * every directory user, and a disable takes effect once it answers again.
+   */
+  async accountActive(tenantId: string, accountId: string, logger: Pick<Logger, 'warn'>): Promise<boolean> {
+    const prefix = `${tenantId}|${DIRECTORY_IDP_ID}|`;
+    if (!accountId.startsWith(prefix)) return true;
+    const username = accountId.slice(prefix.length);
+    if (!USERNAME.test(username)) return false;
+    const a = await this.passkeysOf(tenantId, username);
+    if (a.outcome === 'unavailable') logger.warn({ tenant: tenantId, reason: a.reason }, 'directory account check unavailable; the session stays valid');
+    return a.outcome !== 'denied';
   }
 
   private async call<T>(path: string, body: Record<string, unknown>): Promise<DirectoryAnswer<T>> {
