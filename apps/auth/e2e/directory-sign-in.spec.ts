@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { api, decodeJwt, token } from '@switchboard/testing';
 import { invite, redeem, setPassword, startDirectoryStack, startSignIn, submitSignIn, type DirectoryStack } from './support/directory';
 
@@ -111,6 +112,35 @@ describe('tenant user directory sign-in (production mode)', () => {
     const res = await fetch(`${stack.issuer}/account/connections/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=alice' });
     expect(res.status).toBe(403);
     expect(res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('bounds what a tenant can store: 10 passkeys per user, 10,000 users per tenant', async () => {
+    const internal = (path: string, body: unknown) =>
+      fetch(`${stack.registryUrl}/internal/users/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.internalToken}` }, body: JSON.stringify(body) });
+    const passkey = (i: number) => ({ tenant: 'acme', username: 'alice', credentialId: `credential-${i}`, publicKey: 'cHVibGljLWtleQ', counter: 0, transports: [], name: `Key ${i}` });
+    for (let i = 0; i < 10; i++) expect((await internal('passkeys/add', passkey(i))).status).toBe(201);
+    const eleventh = await internal('passkeys/add', passkey(10));
+    expect(eleventh.status).toBe(409);
+    expect(((await eleventh.json()) as { error: { field: string } }).error.field).toBe('body.username');
+
+    const pg = new Client({ connectionString: stack.databaseUrl });
+    await pg.connect();
+    try {
+      const [{ n }] = (await pg.query<{ n: string }>("SELECT count(*) AS n FROM registry.tenant_users WHERE tenant_id = 'acme'")).rows;
+      await pg.query("INSERT INTO registry.tenant_users (tenant_id, username, created_by) SELECT 'acme', 'bulk' || i, 'test' FROM generate_series(1, $1) AS i", [10_000 - Number(n) - 1]);
+    } finally {
+      await pg.end();
+    }
+    expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users', { username: 'last-one' })).status).toBe(201);
+    const full = await api(stack.registryUrl, stack.key, 'POST', '/v1/users', { username: 'one-too-many' });
+    expect(full.status).toBe(409);
+    expect(full.body.error).toMatchObject({ code: 'CONFLICT', field: 'body.username', message: expect.stringContaining('at most 10000 users') });
+    // The list is paged by name: 1000 at most per answer, `next` continues.
+    const first = await api(stack.registryUrl, stack.key, 'GET', '/v1/users?limit=1000');
+    expect((first.body.users as unknown[]).length).toBe(1000);
+    const second = await api(stack.registryUrl, stack.key, 'GET', `/v1/users?limit=1000&after=${encodeURIComponent(String(first.body.next))}`);
+    expect((second.body.users as Array<{ username: string }>)[0]?.username > String(first.body.next)).toBe(true);
+    expect((await api(stack.registryUrl, stack.key, 'GET', '/v1/users?limit=1001')).body.error).toMatchObject({ code: 'VALIDATION', field: 'query.limit' });
   });
 
   it('answers bad admin input with 400/404/409 naming the field', async () => {

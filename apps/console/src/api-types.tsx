@@ -592,6 +592,10 @@ export interface ListServersResponse {
 }
 export interface ListUsersResponse {
   users: DirectoryUser[];
+  /**
+   * Pass as `after` for the next page; null on the last
+   */
+  next: string | null;
 }
 /**
  * What each surface receives (live), or would receive if the draft were published

@@ -8,6 +8,8 @@ export interface DirectoryStack {
   auth: TestAuth;
   registry: Proc;
   registryUrl: string;
+  /** The registry's database (tests seed it directly to reach a bound). */
+  databaseUrl: string;
   /** The INTERNAL_TOKEN auth presents to the registry. */
   internalToken: string;
   /** The tenant's API key (owner) at the registry. */
@@ -47,6 +49,7 @@ export async function startDirectoryStack(env: Record<string, string> = {}, o: {
     registry,
     registryUrl,
     internalToken: tenv.internalToken,
+    databaseUrl: db.url,
     key,
     issuer: auth.issuer('acme'),
     close: async () => {

@@ -35,7 +35,14 @@ export const directoryUserSchema = named(
     passkeys: z.array(z.object({ id: z.string(), name: z.string(), createdAt: dateTime, lastUsedAt: dateTime.nullable() })),
   }),
 );
-export const usersResponse = z.object({ users: z.array(directoryUserSchema) });
+export const usersResponse = z.object({ users: z.array(directoryUserSchema), next: z.string().nullable().describe('Pass as `after` for the next page; null on the last') });
+/** `GET /v1/users`: pages by user name (a directory holds up to 10,000 users). */
+export const usersQuery = z
+  .object({
+    after: z.string().regex(ADMIN_USERNAME, 'must be a user name (the `next` of the previous page)').optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(200),
+  })
+  .strict();
 export const userLinkSchema = named(
   'UserLink',
   'A one-time link (invite or password reset) to hand to the user yourself: Switchboard sends no e-mail. Valid once, until expiresAt',

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
@@ -7,7 +7,7 @@ import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { authPublicUrl } from '../tenant-auth/tenant-auth.controller';
 import { audit } from '../tenants/audit';
-import { directoryUserSchema, invitedUserResponse, inviteUserBody, passkeyParams, userLinkSchema, userParams, usersResponse } from './user-schemas';
+import { directoryUserSchema, invitedUserResponse, inviteUserBody, passkeyParams, userLinkSchema, userParams, usersQuery, usersResponse } from './user-schemas';
 import { createUser, issueLink, passkeysOf, userStatus, userView, type UserRow } from './user-store';
 
 /**
@@ -22,12 +22,20 @@ export class UsersController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
   @Get('users')
-  @ApiOperation({ operationId: 'listUsers', summary: 'People in the tenant user directory with their status and passkeys (never hashes or keys)', auth: 'tenant', response: usersResponse })
-  async list(@Req() req: FastifyRequest) {
+  @ApiOperation({
+    operationId: 'listUsers',
+    summary: 'People in the tenant user directory with their status and passkeys (never hashes or keys), by user name, a page at a time (limit ≤ 1000, then `after` = `next`)',
+    auth: 'tenant',
+    query: usersQuery,
+    response: usersResponse,
+  })
+  async list(@Req() req: FastifyRequest, @Query() query: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query<UserRow>('SELECT * FROM registry.tenant_users WHERE tenant_id = $1 ORDER BY username', [tenantId]);
-    const keys = await passkeysOf(this.ctx.db, tenantId, rows.map((r) => r.username));
-    return { users: rows.map((r) => userView(r, keys.get(r.username) ?? [])) };
+    const { after, limit } = parseInput(usersQuery, query, 'query');
+    const rows = await this.ctx.db.query<UserRow>('SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND username > $2 ORDER BY username LIMIT $3', [tenantId, after ?? '', limit + 1]);
+    const page = rows.slice(0, limit);
+    const keys = await passkeysOf(this.ctx.db, tenantId, page.map((r) => r.username));
+    return { users: page.map((r) => userView(r, keys.get(r.username) ?? [])), next: rows.length > limit ? (page.at(-1)?.username ?? null) : null };
   }
 
   @Post('users')
