@@ -10,6 +10,9 @@ jest.setTimeout(120_000);
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/** The authorization code of the redirect the client received (a function: the route handler sets `url` behind the compiler's back). */
+const codeOf = (landed: { url?: URL }): string | null => landed.url?.searchParams.get('code') ?? null;
+
 /**
  * Passkeys as a first-class sign-in (issue 41): a real Chromium with its virtual authenticator
  * (CDP WebAuthn domain) registers a passkey from the invite link and signs in with it, in
@@ -22,7 +25,7 @@ describe('passkey sign-in (Chromium virtual authenticator)', () => {
   let page: Page;
   const problems: string[] = [];
   /** Where the client's redirect landed (the callback is captured in the browser, never fetched). */
-  let landed: URL | undefined;
+  const landed: { url?: URL } = {};
 
   beforeAll(async () => {
     stack = await startDirectoryStack({ SWITCHBOARD_ENV: 'production' }, { host: 'localhost' });
@@ -35,7 +38,7 @@ describe('passkey sign-in (Chromium virtual authenticator)', () => {
       if (m.type() === 'error') problems.push(m.text());
     });
     await context.route('https://claude.ai/**', async (route) => {
-      if (route.request().isNavigationRequest()) landed = new URL(route.request().url());
+      if (route.request().isNavigationRequest()) landed.url = new URL(route.request().url());
       await route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' });
     });
     const cdp = await context.newCDPSession(page);
@@ -54,19 +57,19 @@ describe('passkey sign-in (Chromium virtual authenticator)', () => {
   const authorizeWithPasskey = async (): Promise<{ code: string | null; status: string; clientId: string; verifier: string }> => {
     const clientId = await registerPublicClient(stack.issuer, REDIRECT_URI);
     const { verifier, challenge } = pkcePair();
-    landed = undefined;
+    landed.url = undefined;
     // A fresh sign-in every time: no session left at the authorization server from the last run.
     await context.clearCookies();
     await page.goto(authorizeUrl(stack.issuer, { clientId, redirectUri: REDIRECT_URI, challenge }));
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     const status = page.getByTestId('passkey-status');
     // Either the consent page (signed in) or a failure message on the sign-in page.
-    await page.waitForFunction(() => document.querySelector('button[value="approve"]') !== null || (document.querySelector('[data-testid="passkey-status"]')?.textContent ?? '').startsWith('Passkey failed'));
+    await page.locator('button[value="approve"], [data-testid="passkey-status"]:has-text("Passkey failed")').first().waitFor();
     if (await page.locator('button[value="approve"]').count()) {
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.waitForURL(/^https:\/\/claude\.ai\//);
     }
-    return { code: landed?.searchParams.get('code') ?? null, status: (await status.count()) ? ((await status.textContent()) ?? '') : '', clientId, verifier };
+    return { code: codeOf(landed), status: (await status.count()) ? ((await status.textContent()) ?? '') : '', clientId, verifier };
   };
 
   it('registers a passkey from the invite link and signs in with it (subject acme|dir|erin)', async () => {
@@ -79,7 +82,7 @@ describe('passkey sign-in (Chromium virtual authenticator)', () => {
     await page.getByTestId('password-set').waitFor();
     await page.getByLabel('Name of this passkey').fill('Virtual key');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await page.waitForFunction(() => (document.querySelector('[data-testid="passkey-status"]')?.textContent ?? '') !== '');
+    await page.locator('[data-testid="passkey-status"]:not(:empty)').waitFor();
     expect([await page.getByTestId('passkey-status').textContent(), problems]).toEqual([expect.stringMatching(/^Passkey added\./), []]);
 
     const users = await api(stack.registryUrl, stack.key, 'GET', '/v1/users');
