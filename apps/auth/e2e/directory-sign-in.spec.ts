@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { api, decodeJwt, token } from '@switchboard/testing';
+import { api, decodeJwt, pollUntil, token } from '@switchboard/testing';
 import { invite, redeem, setPassword, startDirectoryStack, startSignIn, submitSignIn, type DirectoryStack } from './support/directory';
 
 const PASSWORD = 'correct horse battery staple';
@@ -61,8 +61,16 @@ describe('tenant user directory sign-in (production mode)', () => {
     expect((await submitSignIn(b, /\/password$/, { user: 'alice', password: PASSWORD })).code).toEqual(expect.any(String));
   });
 
-  it('a reset link works once, replaces the password, and dies after use', async () => {
+  it('a reset link works once, replaces the password (ending older refresh tokens), and dies after use', async () => {
     await setPassword(await invite(stack, 'carol'), PASSWORD);
+    // Carol is signed in somewhere (a refresh token) before the reset.
+    const before = await startSignIn(stack.issuer);
+    const signedIn = await submitSignIn(before, /\/password$/, { user: 'carol', password: PASSWORD });
+    const tokens = await redeem(stack.issuer, before, signedIn.code ?? '');
+    const refresh = String(tokens.body.refresh_token);
+    // Token times are whole seconds: the reset must fall in a later second than the sign-in to be told apart.
+    const iat = Number(decodeJwt(String(tokens.body.access_token)).payload.iat);
+    await pollUntil('the next second', async () => Math.floor(Date.now() / 1000) > iat);
     const reset = await api(stack.registryUrl, stack.key, 'POST', '/v1/users/carol/reset-link');
     expect(reset.status).toBe(201);
     expect(reset.body).toMatchObject({ purpose: 'reset', url: expect.stringContaining('/t/acme/users/set-password?token=') });
@@ -70,6 +78,9 @@ describe('tenant user directory sign-in (production mode)', () => {
     const first = await setPassword(link, 'a brand new passphrase');
     expect(first.status).toBe(200);
     expect(first.html).toContain('Your password is set');
+    // The new password ends what the old one started.
+    const old = await token(stack.issuer, { grant_type: 'refresh_token', refresh_token: refresh, client_id: before.clientId });
+    expect([old.status, old.body.error]).toEqual([400, 'invalid_grant']);
     // Second use: the link is dead, and the password it would set does not work.
     const second = await setPassword(link, 'attacker chosen passphrase');
     expect(second.status).toBe(410);

@@ -101,7 +101,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       trustProxy: trustProxy !== false,
       cimd: options.cimd,
       ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
-      accountActive: (tenant, accountId) => users.accountActive(tenant.id, accountId, logger),
+      accountActive: (tenant, accountId, issuedAt) => users.accountActive(tenant.id, accountId, issuedAt, logger),
     },
     config.PROVIDER_CACHE_SIZE,
     config.PROVIDER_MAX_AGE_S * 1000,

@@ -13,6 +13,8 @@ CREATE TABLE registry.tenant_users (
   created_by text NOT NULL,
   last_login_at timestamptz,
   disabled_at timestamptz,
+  -- Sessions and refresh tokens issued before this are refused (a password set through a link ends the old ones).
+  sessions_valid_after timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (tenant_id, username)
 );
 

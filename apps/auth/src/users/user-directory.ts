@@ -71,12 +71,13 @@ export class UserDirectory {
     return verdict(a, (b) => (str(b.username) && USERNAME.test(b.username) ? { username: b.username } : undefined));
   }
 
-  async passkeysOf(tenantId: string, username: string): Promise<Verdict<{ name: string; passkeys: Array<{ credentialId: string; transports: string[] }> }>> {
+  async passkeysOf(tenantId: string, username: string): Promise<Verdict<{ name: string; validAfter: number; passkeys: Array<{ credentialId: string; transports: string[] }> }>> {
     const a = await this.call<Record<string, unknown>>('passkeys/of-user', { tenant: tenantId, username });
     return verdict(a, (b) =>
       Array.isArray(b.passkeys)
         ? {
             name: str(b.name) ? b.name : username,
+            validAfter: typeof b.validAfter === 'number' ? b.validAfter : 0,
             passkeys: (b.passkeys as Array<Record<string, unknown>>).filter((p) => str(p.credentialId)).map((p) => ({ credentialId: String(p.credentialId), transports: Array.isArray(p.transports) ? p.transports.filter(str) : [] })),
           }
         : undefined,
@@ -104,17 +105,20 @@ export class UserDirectory {
 
   /**
    * Whether a signed-in account still exists: for directory subjects (`<tenant>|dir|<user>`), that
-   * the user is enabled at the registry; every other subject is not the directory's to judge. While
-   * the registry cannot be reached the account stays usable (logged): an outage must not sign out
-   * every directory user, and a disable takes effect once it answers again.
+   * the user is enabled at the registry and, when `issuedAt` (epoch seconds of the session or
+   * token) is given, that it did not begin in a second before their last password change (token
+   * times are whole seconds: one begun in the same second is kept). Other subjects are not the
+   * directory's to judge. While the registry cannot be reached the account stays usable (logged):
+   * an outage must not sign out every directory user; a disable applies once it answers again.
    */
-  async accountActive(tenantId: string, accountId: string, logger: Pick<Logger, 'warn'>): Promise<boolean> {
+  async accountActive(tenantId: string, accountId: string, issuedAt: number | undefined, logger: Pick<Logger, 'warn'>): Promise<boolean> {
     const prefix = `${tenantId}|${DIRECTORY_IDP_ID}|`;
     if (!accountId.startsWith(prefix)) return true;
     const username = accountId.slice(prefix.length);
     if (!USERNAME.test(username)) return false;
     const a = await this.passkeysOf(tenantId, username);
     if (a.outcome === 'unavailable') logger.warn({ tenant: tenantId, reason: a.reason }, 'directory account check unavailable; the session stays valid');
+    if (a.outcome === 'ok' && issuedAt !== undefined && issuedAt < a.value.validAfter) return false;
     return a.outcome !== 'denied';
   }
 

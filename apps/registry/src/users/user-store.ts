@@ -22,6 +22,7 @@ export interface UserRow {
   created_by: string;
   last_login_at: Date | null;
   disabled_at: Date | null;
+  sessions_valid_after: Date;
 }
 
 /** A `registry.tenant_user_passkeys` row. */
@@ -132,7 +133,8 @@ export async function redeemLink(
     );
     const link = used[0];
     if (!link) return undefined;
-    await q.query('UPDATE registry.tenant_users SET password_hash = $3 WHERE tenant_id = $1 AND username = $2', [tenantId, link.username, hash]);
+    // A new password ends the sessions and refresh tokens issued before it (a reset is often a response to a leak).
+    await q.query('UPDATE registry.tenant_users SET password_hash = $3, sessions_valid_after = now() WHERE tenant_id = $1 AND username = $2', [tenantId, link.username, hash]);
     await onRedeemed(q, link);
     return link;
   });

@@ -51,7 +51,7 @@ export class UsersInternalController {
     return { username: done.username, purpose: done.purpose };
   }
 
-  /** An enabled user's passkeys (registration excludes them); 404 when no such enabled user. */
+  /** An enabled user's passkeys (registration excludes them) and since when their sessions count; 404 when no such enabled user. */
   @Post('passkeys/of-user')
   @HttpCode(200)
   async ofUser(@Req() req: FastifyRequest, @Body() body: unknown) {
@@ -60,7 +60,13 @@ export class UsersInternalController {
     const user = await activeUser(this.ctx.db, input.tenant, input.username);
     if (!user) throw ApiError.notFound('user', input.username, 'body.username');
     const rows = await this.ctx.db.query<PasskeyRow>('SELECT * FROM registry.tenant_user_passkeys WHERE tenant_id = $1 AND username = $2', [input.tenant, input.username]);
-    return { username: user.username, name: user.name ?? user.username, passkeys: rows.map((r) => ({ credentialId: r.credential_id, transports: r.transports })) };
+    return {
+      username: user.username,
+      name: user.name ?? user.username,
+      // Epoch seconds: sessions and refresh tokens issued before this no longer count.
+      validAfter: Math.floor(user.sessions_valid_after.getTime() / 1000),
+      passkeys: rows.map((r) => ({ credentialId: r.credential_id, transports: r.transports })),
+    };
   }
 
   /** The credential of a passkey sign-in, when its user is enabled; 404 otherwise. */
