@@ -7,6 +7,7 @@ import { INTERNAL_TOKEN, freePort, sealTenantSecret, startAuth, type TestAuth } 
 import { obtainTokens, parseForm, TestBrowser } from '@switchboard/testing';
 import { linkAccount } from './support/link-account';
 import { startTestIdp, type TestIdp } from './support/test-idp';
+import { accountIdOf, idpIdOf } from '../src/users/subject';
 
 jest.setTimeout(120_000);
 
@@ -114,8 +115,8 @@ describe('connected accounts page', () => {
     expect((await exchange(carol.token, 'crm')).status).toBe(200);
     const { rows: left } = await auth.services.pool.query<{ subject: string; connector: string }>(`SELECT subject, connector FROM "${auth.schema}".vault_token ORDER BY subject, connector`);
     expect(left).toEqual([
-      { subject: 'acme|carol', connector: 'crm' },
-      { subject: 'acme|dave', connector: 'crm' },
+      { subject: 'acme|local|carol', connector: 'crm' },
+      { subject: 'acme|local|dave', connector: 'crm' },
     ]);
   });
 
@@ -157,8 +158,10 @@ describe('connected accounts page', () => {
   });
 
   it('signs a user without a session in through the tenant’s enterprise IdP, then lists and unlinks their accounts', async () => {
-    await auth.services.vault.put('initech', 'initech|ivy', 'crm', { accessToken: 'upstream-token-of-ivy' });
-    await auth.services.vault.put('initech', 'initech|other', 'crm', { accessToken: 'upstream-token-of-other' });
+    // Subjects of an enterprise IdP are namespaced by it (issue 41): `initech|oidc-<issuer hash>|<sub>`.
+    const idp = idpIdOf(auth.tenants.get('initech')!.settings.idp);
+    await auth.services.vault.put('initech', accountIdOf('initech', idp, 'ivy'), 'crm', { accessToken: 'upstream-token-of-ivy' });
+    await auth.services.vault.put('initech', accountIdOf('initech', idp, 'other'), 'crm', { accessToken: 'upstream-token-of-other' });
     connectorAs.user = 'ivy';
     const b = new TestBrowser();
     const out = await (await b.get(`${auth.issuer('initech')}/account/connections`)).text();
@@ -174,7 +177,7 @@ describe('connected accounts page', () => {
     const form = parseForm(html, /\/crm\/unlink$/);
     expect((await b.postForm(new URL(form.action, auth.baseUrl).href, form.fields)).status).toBe(303);
     const { rows } = await auth.services.pool.query<{ subject: string }>(`SELECT subject FROM "${auth.schema}".vault_token WHERE tenant_id = 'initech'`);
-    expect(rows).toEqual([{ subject: 'initech|other' }]);
+    expect(rows).toEqual([{ subject: accountIdOf('initech', idp, 'other') }]);
     expect(await (await b.get(`${auth.issuer('initech')}/account/connections`)).text()).toContain('You have not linked any accounts yet');
   });
 

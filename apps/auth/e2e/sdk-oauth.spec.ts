@@ -86,7 +86,7 @@ describe('official SDK client OAuth against a protected tenant (enterprise IdP =
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
     await transport.finishAuth(back.searchParams.get('code')!);
     const claims = decodeJwt(provider.saved!.access_token).payload;
-    expect(claims).toMatchObject({ sub: 'acme|alice', aud: url.href, tid: 'acme' });
+    expect(claims).toMatchObject({ sub: expect.stringMatching(/^acme\|oidc-[0-9a-f]{16}\|alice$/), aud: url.href, tid: 'acme' });
 
     const client = new Client({ name: 'sdk-e2e', version: '1.0.0' });
     await client.connect(transport);

@@ -6,6 +6,7 @@ import { InternalController } from './http/internal.controller';
 import { InteractionController } from './interaction/interaction.controller';
 import { ConsoleLoginController } from './platform/console-login.controller';
 import { ConnectedAccountsController } from './vault/connected-accounts.controller';
+import { UsersController } from './users/users.controller';
 import { VaultController } from './vault/vault.controller';
 
 @Module({})
@@ -13,7 +14,7 @@ export class AuthModule {
   static forRoot(services: AuthServices): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController, IdpTestController],
+      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController, IdpTestController, UsersController],
       providers: [{ provide: AUTH_SERVICES, useValue: services }],
     };
   }

@@ -13,6 +13,7 @@ import type { ConsoleAccounts } from './platform/console-accounts';
 import type { AuthTenant } from './tenants/tenant-auth';
 import type { TenantRegistry } from './tenants/tenant-registry';
 import type { TenantSecrets } from './tenants/tenant-secrets';
+import type { UserDirectory } from './users/user-directory';
 import type { VaultStore } from './vault/vault-store';
 
 /** DI token of the AuthServices bag. */
@@ -32,6 +33,8 @@ export interface AuthServices {
   upstream: UpstreamOidc;
   vault: VaultStore;
   logger: Logger;
+  /** The tenant user directory (passwords and passkeys of tenants without an enterprise IdP), kept by the registry. */
+  users: UserDirectory;
   /** The platform issuer (console sign-in); undefined when it is not configured. */
   platform?: PlatformServices;
 }

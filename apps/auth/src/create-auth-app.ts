@@ -28,6 +28,8 @@ import { readTenantSeed, TenantDocumentFeed } from '@switchboard/tenant-config';
 import type { AuthTenantDocument } from './tenants/tenant-auth';
 import { TenantRegistry } from './tenants/tenant-registry';
 import { TenantSecrets } from './tenants/tenant-secrets';
+import { UserDirectory } from './users/user-directory';
+import { reportVaultPurges } from './users/vault-purge-audit';
 import { VaultStore } from './vault/vault-store';
 
 export interface CreateAuthAppOptions {
@@ -80,6 +82,12 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
         lockout: new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
       }
     : undefined;
+  const users = new UserDirectory(
+    config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN ? { registryUrl: config.REGISTRY_INTERNAL_URL.replace(/\/+$/, ''), internalToken: config.INTERNAL_TOKEN } : undefined,
+    limits,
+    new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
+    new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
+  );
   const providers = new ProviderCache(
     keys,
     {
@@ -93,6 +101,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       trustProxy: trustProxy !== false,
       cimd: options.cimd,
       ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
+      accountActive: (tenant, accountId, issuedAt) => users.accountActive(tenant.id, accountId, issuedAt, logger),
     },
     config.PROVIDER_CACHE_SIZE,
     config.PROVIDER_MAX_AGE_S * 1000,
@@ -122,6 +131,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     upstream: new UpstreamOidc({ allowHosts: upstreamAllowHosts(config) }),
     vault: new VaultStore(pool, config.AUTH_DB_SCHEMA, box),
     logger,
+    users,
     ...(platform ? { platform } : {}),
   };
 
@@ -152,6 +162,9 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     await feed?.close();
     await pool.end();
   });
+
+  // Not awaited: boot does not wait for the registry; unreported purges are retried at the next boot.
+  reportVaultPurges(pool, config.AUTH_DB_SCHEMA, services.users, logger).catch((err: unknown) => logger.warn({ err }, 'vault purge audit failed; retried at the next boot'));
 
   await app.init();
   await adapter.getInstance().ready();

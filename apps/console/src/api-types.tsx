@@ -129,11 +129,14 @@ export interface ApiSchemas {
   CreateServerResponse: CreateServerResponse;
   CreateTenantBody: CreateTenantBody;
   DiffEntry: DiffEntry;
+  DirectoryUser: DirectoryUser;
   Discovery: Discovery;
   Enqueued: Enqueued;
   GetHealthResponse: GetHealthResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
   GetUsageResponse: GetUsageResponse;
+  InvitedUser: InvitedUser;
+  InviteUserBody: InviteUserBody;
   Item: Item;
   LimitsView: LimitsView;
   ListAdminsResponse: ListAdminsResponse;
@@ -143,6 +146,7 @@ export interface ApiSchemas {
   ListPublicationsResponse: ListPublicationsResponse;
   ListServerItemsResponse: ListServerItemsResponse;
   ListServersResponse: ListServersResponse;
+  ListUsersResponse: ListUsersResponse;
   Preview: Preview;
   Publication: Publication;
   PublishBody: PublishBody;
@@ -175,6 +179,7 @@ export interface ApiSchemas {
   UpdateTenantResponse: UpdateTenantResponse;
   UrlCheckResult: UrlCheckResult;
   UsageRow: UsageRow;
+  UserLink: UserLink;
 }
 /**
  * A console admin (never the password hash)
@@ -425,6 +430,24 @@ export interface CreateTenantBody {
   description?: string;
   admin?: CreateAdminBody;
 }
+/**
+ * A person in the tenant user directory (signs in at the tenant authorization server); never a hash or key
+ */
+export interface DirectoryUser {
+  username: string;
+  name: string | null;
+  status: 'invited' | 'active' | 'disabled';
+  hasPassword: boolean;
+  createdAt: string;
+  createdBy: string;
+  lastLoginAt: string | null;
+  passkeys: {
+    id: string;
+    name: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+  }[];
+}
 export interface GetHealthResponse {
   status: 'ok';
   postgres: 'ok' | 'unavailable';
@@ -457,6 +480,25 @@ export interface UsageRow {
     bucketsMs: (number | null)[];
     counts: number[];
   };
+}
+/**
+ * The invited user and their one-time invite link
+ */
+export interface InvitedUser {
+  user: DirectoryUser;
+  link: UserLink;
+}
+/**
+ * A one-time link (invite or password reset) to hand to the user yourself: Switchboard sends no e-mail. Valid once, until expiresAt
+ */
+export interface UserLink {
+  purpose: 'invite' | 'reset';
+  url: string;
+  expiresAt: string;
+}
+export interface InviteUserBody {
+  username: string;
+  name?: string;
 }
 /**
  * A discovered tool, prompt, resource or resource template, with its hash and publication state
@@ -548,6 +590,13 @@ export interface ListServerItemsResponse {
 }
 export interface ListServersResponse {
   servers: Server[];
+}
+export interface ListUsersResponse {
+  users: DirectoryUser[];
+  /**
+   * Pass as `after` for the next page; null on the last
+   */
+  next: string | null;
 }
 /**
  * What each surface receives (live), or would receive if the draft were published
@@ -901,4 +950,10 @@ export interface Operations {
   putLimits: { method: 'PUT'; path: '/v1/limits'; body: PutLimitsBody; response: LimitsView };
   getUsage: { method: 'GET'; path: '/v1/usage'; body: never; response: GetUsageResponse };
   listCalls: { method: 'GET'; path: '/v1/calls'; body: never; response: ListCallsResponse };
+  listUsers: { method: 'GET'; path: '/v1/users'; body: never; response: ListUsersResponse };
+  inviteUser: { method: 'POST'; path: '/v1/users'; body: InviteUserBody; response: InvitedUser };
+  createUserResetLink: { method: 'POST'; path: '/v1/users/{username}/reset-link'; body: never; response: UserLink };
+  disableUser: { method: 'POST'; path: '/v1/users/{username}/disable'; body: never; response: DirectoryUser };
+  enableUser: { method: 'POST'; path: '/v1/users/{username}/enable'; body: never; response: DirectoryUser };
+  removeUserPasskey: { method: 'DELETE'; path: '/v1/users/{username}/passkeys/{id}'; body: never; response: DirectoryUser };
 }

@@ -15,6 +15,7 @@ import { ServersPage } from './pages/servers';
 import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { TeamPage } from './pages/team';
+import { UsersPage } from './pages/users';
 import { ToolsPage } from './pages/tools';
 import { UsagePage } from './pages/usage';
 import { isRole, RoleContext } from './role';
@@ -247,6 +248,8 @@ function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; 
       return <ActivityPage />;
     case 'team':
       return <TeamPage identity={identity} />;
+    case 'users':
+      return <UsersPage />;
     case 'settings':
       return <SettingsPage onSaved={onTenant} />;
     case 'auth':

@@ -179,7 +179,7 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
     expect(t.status).toBe(200);
     expect(idp.logins).toContain('alice');
     const accessToken = String(t.body.access_token);
-    expect(decodeJwt(accessToken).payload).toMatchObject({ iss: issuer, aud: `${publicUrl}/t/acme/mcp`, sub: 'acme|alice', tid: 'acme' });
+    expect(decodeJwt(accessToken).payload).toMatchObject({ iss: issuer, aud: `${publicUrl}/t/acme/mcp`, sub: expect.stringMatching(/^acme\|oidc-[0-9a-f]{16}\|alice$/), tid: 'acme' });
     for (const g of gateways) {
       const client = await mcpClient(mcpUrl(g, 'acme'), accessToken);
       expect((await client.listTools()).tools.map((x) => x.name)).toContain('find_contact');

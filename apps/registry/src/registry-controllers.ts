@@ -10,6 +10,8 @@ import { ServersController } from './servers/servers.controller';
 import { TenantAuthController } from './tenant-auth/tenant-auth.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { UsageController } from './usage/usage.controller';
+import { UsersInternalController } from './users/users-internal.controller';
+import { UsersController } from './users/users.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
 export const REGISTRY_CONTROLLERS: Type[] = [
@@ -24,4 +26,6 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   TenantAuthController,
   LimitsController,
   UsageController,
+  UsersController,
+  UsersInternalController,
 ];

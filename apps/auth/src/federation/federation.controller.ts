@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { federationCookieName } from '../interaction/interaction.controller';
 import { cookieHeader, readCookie, sendPage, tenantOf } from '../http/request-helpers';
+import { accountIdOf, idpIdOf } from '../users/subject';
 import { AccountLogin } from '../vault/account-login';
 import { IdpTestFlow } from './idp-test.controller';
 import { countFederatedSignIn, redeemIdpCallback } from './idp-authorization';
@@ -79,7 +80,7 @@ export class FederationController {
       sendPage(reply.header('set-cookie', clear), 400, 'Session expired', '<h1>invalid_request</h1><p>The sign-in session expired. Start again from your application.</p>');
       return;
     }
-    interaction.result = { login: { accountId: `${tenant.id}|${sub}` } };
+    interaction.result = { login: { accountId: accountIdOf(tenant.id, idpIdOf(idp), sub) } };
     await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
     countFederatedSignIn('ok');
     void reply.code(303).header('set-cookie', clear).header('location', interaction.returnTo).header('cache-control', 'no-store').send();

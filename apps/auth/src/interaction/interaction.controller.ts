@@ -4,7 +4,9 @@ import type { InteractionResults } from 'oidc-provider';
 import { AUTH_SERVICES, type AuthServices } from '../auth-services';
 import { startIdpAuthorization } from '../federation/idp-authorization';
 import { escapeHtml } from '../http/html';
-import { cookieHeader, formBody, sendPage, tenantOf } from '../http/request-helpers';
+import { cookieHeader, formBody, sendOAuthError, sendPage, tenantOf } from '../http/request-helpers';
+import { DirectorySignIn } from '../users/directory-sign-in';
+import { accountIdOf, DEV_IDP_ID } from '../users/subject';
 import { finishInteraction, loadInteraction } from './interaction-steps';
 import { USERNAME } from '../tenants/identifiers';
 import { switchboardMetrics } from '@switchboard/telemetry';
@@ -17,12 +19,57 @@ export function federationCookieName(tenantId: string): string {
 
 /**
  * Login and consent pages of the tenant authorization servers (oidc-provider interactions).
- * Login is the tenant's enterprise IdP (federated with openid-client) or, for development
- * tenants, a local form. Consent is asked once per user and client (stored as the grant).
+ * Login is the tenant's enterprise IdP (federated with openid-client) or the tenant user
+ * directory (password or passkey, see DirectorySignIn); the any-name development form exists
+ * only under SWITCHBOARD_ENV=development. Consent is asked once per user and client (stored as the grant).
  */
 @Controller()
 export class InteractionController {
-  constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {}
+  private readonly directory: DirectorySignIn;
+
+  constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {
+    this.directory = new DirectorySignIn(s);
+  }
+
+  /** Directory sign-in with user name and password (tenants with idp.kind 'local'). */
+  @Post(['t/:tenant/interaction/:uid/password', 'interaction/:uid/password'])
+  async password(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const ctx = await this.load(tenantId, req, reply);
+    if (!ctx) return;
+    const accountId = await this.directory.password(ctx.tenant, ctx.details, req, reply);
+    if (accountId) await this.finish(ctx.tenant, req, reply, { login: { accountId } });
+  }
+
+  /** A passkey sign-in's challenge (JSON; the page's script calls it). */
+  @Post(['t/:tenant/interaction/:uid/passkey/options', 'interaction/:uid/passkey/options'])
+  async passkeyOptions(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const ctx = await this.loadJson(tenantId, req, reply);
+    if (ctx) await this.directory.passkeyOptions(ctx.tenant, ctx.details, req, reply);
+  }
+
+  /** Verifies a passkey assertion; answers `{location}` to continue the authorization (JSON). */
+  @Post(['t/:tenant/interaction/:uid/passkey/verify', 'interaction/:uid/passkey/verify'])
+  async passkeyVerify(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const ctx = await this.loadJson(tenantId, req, reply);
+    if (!ctx) return;
+    const accountId = await this.directory.passkeyVerify(ctx.tenant, ctx.details, req, reply);
+    if (!accountId) return;
+    const { provider } = await this.s.providers.get(ctx.tenant);
+    const location = await provider.interactionResult(req.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: true });
+    void reply.code(200).header('cache-control', 'no-store').send({ location });
+  }
+
+  /** Like load, but errors are JSON (the passkey script reads them). */
+  private async loadJson(tenantId: string | undefined, req: FastifyRequest, reply: FastifyReply) {
+    const tenant = tenantOf(this.s.tenants, tenantId, req);
+    if (!tenant) return void sendOAuthError(reply, 404, 'invalid_request', 'unknown tenant');
+    const { provider } = await this.s.providers.get(tenant);
+    try {
+      return { tenant, details: await provider.interactionDetails(req.raw, reply.raw) };
+    } catch {
+      return void sendOAuthError(reply, 400, 'invalid_request', 'this sign-in session is unknown or expired; start again from your application');
+    }
+  }
 
   @Get(['t/:tenant/interaction/:uid', 'interaction/:uid'])
   async show(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -32,14 +79,7 @@ export class InteractionController {
     const base = `${tenant.mountPath}/interaction/${encodeURIComponent(details.uid)}`;
     if (details.prompt.name === 'login') {
       if (tenant.settings.idp.kind === 'oidc') return this.startFederatedLogin(tenant, details.uid, reply);
-      sendPage(
-        reply,
-        200,
-        'Sign in',
-        `<h1>Sign in to ${escapeHtml(tenant.name)}</h1><p>Development login: any user name is accepted.</p>` +
-          `<form method="post" action="${escapeHtml(base)}/login"><label>User name <input name="username" autocomplete="username" required pattern="[A-Za-z0-9._@-]{1,64}"></label> <button type="submit">Sign in</button></form>`,
-      );
-      return;
+      return this.directory.page(reply, tenant, details.uid, this.directory.configured ? 200 : 503);
     }
     const { provider } = await this.s.providers.get(tenant);
     const clientId = String(details.params.client_id ?? '');
@@ -71,6 +111,12 @@ export class InteractionController {
       sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>This sign-in step is not expected now.</p>');
       return;
     }
+    if (!this.directory.devLogin) {
+      // The any-name login is a development convenience: anywhere else it would let anyone be anyone.
+      switchboardMetrics().auth.signIns.add(1, { idp: 'local', outcome: 'dev_login_refused' });
+      sendPage(reply, 403, 'Sign-in refused', '<h1>access_denied</h1><p>The development login (any user name, no password) is off: this service does not run with SWITCHBOARD_ENV=development. Sign in with your password or passkey.</p>');
+      return;
+    }
     const username = formBody(req).username ?? '';
     if (!USERNAME.test(username)) {
       switchboardMetrics().auth.signIns.add(1, { idp: 'local', outcome: 'invalid_username' });
@@ -78,7 +124,7 @@ export class InteractionController {
       return;
     }
     switchboardMetrics().auth.signIns.add(1, { idp: 'local', outcome: 'ok' });
-    await this.finish(tenant, req, reply, { login: { accountId: `${tenant.id}|${username}` } });
+    await this.finish(tenant, req, reply, { login: { accountId: accountIdOf(tenant.id, DEV_IDP_ID, username) } });
   }
 
   @Post(['t/:tenant/interaction/:uid/confirm', 'interaction/:uid/confirm'])

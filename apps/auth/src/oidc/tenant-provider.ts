@@ -31,6 +31,8 @@ export interface TenantProviderOptions {
   cimd?: { lookup?: HostLookup; fetch?: (url: string, init: RequestInit) => Promise<Response> };
   /** Token claims of an account signed in at an issuer with a first-party client (the platform issuer's `tid` and `name`). */
   accountClaims?: (accountId: string) => Promise<Record<string, unknown>>;
+  /** False ⇒ the account no longer exists (a disabled directory user): its session and refresh tokens stop working. */
+  accountActive?: (tenant: AuthTenant, accountId: string, issuedAt: number | undefined) => Promise<boolean>;
 }
 
 /** The extra client metadata property that makes oidc-provider call our policy for every client. */
@@ -92,7 +94,21 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       long: cookieOptions,
       short: cookieOptions,
     },
-    findAccount: async (_ctx: KoaContextWithOIDC, sub: string) => mainRealm({ accountId: sub, claims: async () => mainRealm({ sub }) }),
+    findAccount: async (ctx: KoaContextWithOIDC, sub: string, token?: unknown) => {
+      const account = () => mainRealm({ accountId: sub, claims: async () => mainRealm({ sub }) });
+      const session = ctx.oidc?.session;
+      // When the session or token began (epoch seconds): a password changed since then ends it.
+      const issuedAt = token === undefined ? session?.loginTs : (token as { iat?: number }).iat;
+      if (!o.accountActive || (await o.accountActive(tenant, sub, issuedAt))) return account();
+      // A browser session of a removed account: the authorization endpoint fails on a session without
+      // an account, so forget who signed in (the login prompt then asks again). Tokens and codes of it fail.
+      if (token === undefined && session?.accountId === sub) {
+        // Deleted, not set: the session proxy refuses an empty accountId (and this request then prompts for login).
+        Reflect.deleteProperty(session, 'accountId');
+        return account();
+      }
+      return undefined;
+    },
     claims: { openid: ['sub'] },
     scopes: ['openid', 'offline_access'],
     responseTypes: ['code'],

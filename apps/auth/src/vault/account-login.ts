@@ -7,6 +7,7 @@ import { countFederatedSignIn, redeemIdpCallback, startIdpAuthorization } from '
 import { escapeHtml } from '../http/html';
 import { cookieHeader, readCookie, sendPage } from '../http/request-helpers';
 import type { AuthTenant } from '../tenants/tenant-auth';
+import { accountIdOf, idpIdOf } from '../users/subject';
 
 /** How long a sign-in to the connected-accounts page lasts (it only lists and unlinks). */
 const ACCOUNT_TTL_S = 3600;
@@ -95,7 +96,7 @@ export class AccountLogin {
       countFederatedSignIn('ok');
       void reply
         .code(303)
-        .header('set-cookie', [clear, this.signedIn(tenant, `${tenant.id}|${sub}`)])
+        .header('set-cookie', [clear, this.signedIn(tenant, accountIdOf(tenant.id, idpIdOf(idp), sub))])
         .header('location', saved.returnTo ?? `${tenant.mountPath}/account/connections`)
         .header('cache-control', 'no-store')
         .send();

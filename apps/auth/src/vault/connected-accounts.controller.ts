@@ -6,6 +6,8 @@ import { escapeHtml } from '../http/html';
 import { formBody, sendPage, tenantOf } from '../http/request-helpers';
 import { USERNAME } from '../tenants/identifiers';
 import type { AuthTenant } from '../tenants/tenant-auth';
+import { DEV_LOGIN_OFF_PAGE, devLoginAllowed } from '../users/dev-login';
+import { accountIdOf, DEV_IDP_ID, displayUser } from '../users/subject';
 import { AccountLogin } from './account-login';
 import { browserSession, type BrowserSession } from './browser-session';
 import { isConfirmationReturn } from './link-confirmation';
@@ -40,7 +42,7 @@ export class ConnectedAccountsController {
     const returnTo = this.returnTo(tenant, new URLSearchParams(req.raw.url?.split('?')[1] ?? '').get('return'));
     if (tenant.settings.idp.kind === 'oidc') return this.login.start(tenant, reply, returnTo);
     // The any-name form signs in as whoever is typed: it exists for development only (a link is honoured for the signed-in subject).
-    if (this.s.config.SWITCHBOARD_ENV !== 'development') {
+    if (!devLoginAllowed(this.s)) {
       return void sendPage(
         reply,
         200,
@@ -63,13 +65,13 @@ export class ConnectedAccountsController {
     const tenant = this.tenantOf(tenantId, req);
     if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
     if (tenant.settings.idp.kind !== 'local') return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>This workspace signs in through its identity provider.</p>');
-    if (this.s.config.SWITCHBOARD_ENV !== 'development') return void sendPage(reply, 403, 'Refused', '<h1>access_denied</h1><p>The development login is off. Sign in through your assistant.</p>');
+    if (!devLoginAllowed(this.s)) return void sendPage(reply, 403, 'Sign in', DEV_LOGIN_OFF_PAGE);
     const form = formBody(req);
     const username = form.username ?? '';
     if (!USERNAME.test(username)) return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>username must be 1-64 characters of A-Z a-z 0-9 . _ @ -</p>');
     void reply
       .code(303)
-      .header('set-cookie', this.login.signedIn(tenant, `${tenant.id}|${username}`))
+      .header('set-cookie', this.login.signedIn(tenant, accountIdOf(tenant.id, DEV_IDP_ID, username)))
       .header('location', this.returnTo(tenant, form.return ?? null) ?? `${tenant.mountPath}/account/connections`)
       .header('cache-control', 'no-store')
       .send();
@@ -84,7 +86,7 @@ export class ConnectedAccountsController {
     const notice = new URLSearchParams(req.raw.url?.split('?')[1] ?? '').get('unlinked');
     const rows = await this.accounts.list(tenant.id, session.accountId);
     const base = `${tenant.mountPath}/account/connections`;
-    const user = session.accountId.startsWith(`${tenant.id}|`) ? session.accountId.slice(tenant.id.length + 1) : session.accountId;
+    const user = displayUser(tenant.id, session.accountId);
     const table =
       rows.length === 0
         ? '<p data-testid="no-accounts">You have not linked any accounts yet. When a tool needs one, your assistant gives you a link.</p>'

@@ -305,7 +305,7 @@ export class TenantAuthController {
 const TEST_TTL_S = 300;
 
 /** The auth service's public URL: AUTH_PUBLIC_URL, else CONSOLE_ISSUER without `/platform`. */
-function authPublicUrl(config: RegistryContext['config']): string | undefined {
+export function authPublicUrl(config: RegistryContext['config']): string | undefined {
   const explicit = config.AUTH_PUBLIC_URL?.replace(/\/+$/, '');
   if (explicit) return explicit;
   return config.CONSOLE_ISSUER?.replace(/\/platform$/, '');

@@ -53,6 +53,12 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'PUT /v1/limits': 'admin',
   'GET /v1/usage': 'viewer',
   'GET /v1/calls': 'viewer',
+  'GET /v1/users': 'viewer',
+  'POST /v1/users': 'admin',
+  'POST /v1/users/:username/reset-link': 'admin',
+  'POST /v1/users/:username/disable': 'admin',
+  'POST /v1/users/:username/enable': 'admin',
+  'DELETE /v1/users/:username/passkeys/:id': 'admin',
 };
 
 /** The role a request needs, by its method and matched route pattern. */
