@@ -16,7 +16,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { renderCompatibility, type Era, type FeatureRow, type Outcome } from './support/compatibility-doc';
-import { startEverythingServer, type ReferenceServer } from './support/everything-server';
+import { startEverythingServer, startSdkExampleServer, type ReferenceServer } from './support/reference-server';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, REPO_ROOT, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
 jest.setTimeout(60_000);
@@ -29,7 +29,7 @@ const F1_COMPLETIONS = 'the gateway answers completion/complete itself with an e
 const F2_DYNAMIC = 'the link points at a resource the server created during the session; reads are routed only to URIs in the published catalog (issue #42 item 2, F2)';
 const F3_TASKS =
   "the server's own tasks are not proxied: the call reaches it without `task`, so it answers a -32601 tool error instead of creating a task (the 2025-11-25 client, expecting a CreateTaskResult, reports that as invalid) (issue #42 item 4, F3)";
-const F3_EXECUTION = "the gateway drops the upstream's `execution` from tool definitions, so a client cannot see that simulate-research-query requires a task-augmented call (issue #42 item 4, F3)";
+const F3_EXECUTION = "the gateway drops the upstream's `execution` from tool definitions, so a client cannot see which tools require a task-augmented call (issue #42 item 4, F3)";
 const STANDALONE =
   "the server sends these outside any request (on its session's standalone GET stream); the gateway relays only notifications that belong to a call and answers logging/setLevel and resources/subscribe itself (item 5 of issue #42, F2, forwards setLevel and request-bound notifications; relaying a stateful upstream's standalone stream is not part of #42)";
 const MODERN_LOGGING =
@@ -37,46 +37,56 @@ const MODERN_LOGGING =
 const MODERN_LISTEN = 'the gateway does not serve subscriptions/listen, the 2026-07-28 way to subscribe to resource updates (not covered by #42)';
 
 /**
- * Rows expected to fail on this branch, `<row id>/<era>` → reason (shown in the doc). Flip a row
+ * Rows expected to fail on this branch, `<server>/<row id>/<era>` → reason (shown in the doc). Flip a row
  * by deleting its line once the change it waits for is merged: the test fails while a listed row
  * passes, so none is forgotten.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  'tools-list/legacy': F1_GATED,
-  'tools-list/modern': F1_GATED,
-  'sampling/legacy': F1_GATED,
-  'sampling/modern': F1_GATED,
-  'elicitation-form/legacy': F1_GATED,
-  'elicitation-form/modern': F1_GATED,
-  'elicitation-url/legacy': F1_GATED,
-  'elicitation-url/modern': F1_GATED,
-  'elicitation-url-error/legacy': F1_GATED,
-  'elicitation-url-error/modern': F1_GATED,
-  'roots/legacy': F1_GATED,
-  'roots/modern': F1_GATED,
-  'sampling-async/legacy': F1_GATED,
-  'elicitation-async/legacy': F1_GATED,
-  'completion-prompt/legacy': F1_COMPLETIONS,
-  'completion-prompt/modern': F1_COMPLETIONS,
-  'completion-template/legacy': F1_COMPLETIONS,
-  'completion-template/modern': F1_COMPLETIONS,
-  'dynamic-resource/legacy': F2_DYNAMIC,
-  'dynamic-resource/modern': F2_DYNAMIC,
-  'tasks/legacy': F3_TASKS,
-  'tasks/modern': F3_TASKS,
-  'task-support/legacy': F3_EXECUTION,
-  'task-support/modern': F3_EXECUTION,
-  'logging/legacy': STANDALONE,
-  'logging/modern': MODERN_LOGGING,
-  'subscribe/legacy': STANDALONE,
-  'subscribe/modern': MODERN_LISTEN,
+  'everything/tools-list/legacy': F1_GATED,
+  'everything/tools-list/modern': F1_GATED,
+  'everything/sampling/legacy': F1_GATED,
+  'everything/sampling/modern': F1_GATED,
+  'everything/elicitation-form/legacy': F1_GATED,
+  'everything/elicitation-form/modern': F1_GATED,
+  'everything/elicitation-url/legacy': F1_GATED,
+  'everything/elicitation-url/modern': F1_GATED,
+  'everything/elicitation-url-error/legacy': F1_GATED,
+  'everything/elicitation-url-error/modern': F1_GATED,
+  'everything/roots/legacy': F1_GATED,
+  'everything/roots/modern': F1_GATED,
+  'everything/sampling-async/legacy': F1_GATED,
+  'everything/elicitation-async/legacy': F1_GATED,
+  'everything/completion-prompt/legacy': F1_COMPLETIONS,
+  'everything/completion-prompt/modern': F1_COMPLETIONS,
+  'everything/completion-template/legacy': F1_COMPLETIONS,
+  'everything/completion-template/modern': F1_COMPLETIONS,
+  'everything/dynamic-resource/legacy': F2_DYNAMIC,
+  'everything/dynamic-resource/modern': F2_DYNAMIC,
+  'everything/tasks/legacy': F3_TASKS,
+  'everything/tasks/modern': F3_TASKS,
+  'everything/task-support/legacy': F3_EXECUTION,
+  'everything/task-support/modern': F3_EXECUTION,
+  'everything/logging/legacy': STANDALONE,
+  'everything/logging/modern': MODERN_LOGGING,
+  'everything/subscribe/legacy': STANDALONE,
+  'everything/subscribe/modern': MODERN_LISTEN,
+  'sdkexample/task-support/legacy': F3_EXECUTION,
+  'sdkexample/task-support/modern': F3_EXECUTION,
+  'sdkexample/tasks/legacy': F3_TASKS,
+  'sdkexample/tasks/modern': F3_TASKS,
+  'sdkexample/task-elicitation/legacy': F3_TASKS,
+  'sdkexample/task-elicitation/modern': F3_TASKS,
+  'sdkexample/logging/legacy': STANDALONE,
+  'sdkexample/logging/modern': MODERN_LOGGING,
+  'sdkexample/notification-stream/legacy': STANDALONE,
+  'sdkexample/notification-stream/modern': MODERN_LOGGING,
 };
 
-/** Rows that do not exist in one era, `<row id>/<era>` → why. */
+/** Rows that do not exist in one era, `<server>/<row id>/<era>` → why. */
 const NOT_APPLICABLE: Record<string, string> = {
-  'sampling-async/modern':
+  'everything/sampling-async/modern':
     'a 2026-07-28 client answers server requests inside input_required rounds; it has no task-augmented sampling to declare, so the server does not offer this tool to it',
-  'elicitation-async/modern':
+  'everything/elicitation-async/modern':
     'a 2026-07-28 client answers server requests inside input_required rounds; it has no task-augmented elicitation to declare, so the server does not offer this tool to it',
 };
 
@@ -110,7 +120,7 @@ interface Driver {
 }
 
 const CALL_TIMEOUT_MS = 10_000;
-const NOTICE_DEADLINE_MS = 2_500;
+const NOTICE_DEADLINE_MS = 2_000;
 const SAMPLED = 'sampled-by-interop';
 const ROOT = { uri: 'file:///srv/interop', name: 'interop-root' };
 const CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
@@ -306,6 +316,7 @@ interface RowSpec {
 }
 
 const sorted = (xs: string[]) => [...xs].sort();
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 /** JSON with object keys sorted: key order carries no meaning (the registry stores definitions as jsonb, which reorders keys). */
 const canonical = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) =>
@@ -320,7 +331,7 @@ function missingFrom(expected: string[], actual: string[]): string {
 const DATA_URI = `data:text/plain;base64,${Buffer.from('hello interop').toString('base64')}`;
 const gunzipBase64 = (blob: unknown) => gunzipSync(Buffer.from(String(blob), 'base64')).toString('utf8');
 
-const ROWS: RowSpec[] = [
+const EVERYTHING_ROWS: RowSpec[] = [
   {
     id: 'tools-list',
     feature: 'tools/list',
@@ -330,20 +341,24 @@ const ROWS: RowSpec[] = [
       const want = direct.tools.map((t) => t.name).filter((n) => d.era === 'legacy' || !n.endsWith('-async'));
       const diff = missingFrom(want, got);
       check(!diff, diff);
-      return `${got.length} tools`;
+      return count(got.length, 'tool');
     },
   },
   {
     id: 'tool-definitions',
     feature: 'tool definitions',
-    checks: 'title, description, inputSchema, outputSchema and annotations of every listed tool equal the upstream’s',
+    checks: 'title, description, inputSchema, outputSchema and every declared annotation of each listed tool equal the upstream’s',
     run: async (d, direct) => {
       const fields = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
       const changed: string[] = [];
       for (const tool of await d.listTools()) {
         const upstream = direct.tools.find((t) => t.name === tool.name);
         check(upstream, `${tool.name} is not the upstream's`);
-        for (const f of fields) if (!same(tool[f], upstream[f])) changed.push(`${tool.name}.${f}`);
+        for (const f of fields) {
+          // Hints the tenant added where the server declared none are the tenant's; every hint the server declared must stay.
+          const kept = f === 'annotations' ? Object.entries((upstream.annotations ?? {}) as Json).every(([k, v]) => same((tool.annotations as Json | undefined)?.[k], v)) : same(tool[f], upstream[f]);
+          if (!kept) changed.push(`${tool.name}.${f}`);
+        }
       }
       check(changed.length === 0, `changed: ${changed.join(', ')}`);
     },
@@ -351,7 +366,7 @@ const ROWS: RowSpec[] = [
   {
     id: 'task-support',
     feature: 'task support in tool definitions (`execution`)',
-    checks: 'every listed tool keeps the upstream’s execution.taskSupport (required for simulate-research-query)',
+    checks: 'every listed tool keeps the upstream’s execution.taskSupport (some tools require a task)',
     run: async (d, direct) => {
       const changed = (await d.listTools()).filter((t) => !same(t.execution, direct.tools.find((u) => u.name === t.name)?.execution)).map((t) => t.name);
       check(changed.length === 0, `execution missing or changed on ${changed.length} tools, e.g. ${changed.slice(0, 3).join(', ')}`);
@@ -364,7 +379,7 @@ const ROWS: RowSpec[] = [
     run: async (d, direct) => {
       const diff = missingFrom(direct.prompts, await d.listPrompts());
       check(!diff, diff);
-      return `${direct.prompts.length} prompts`;
+      return count(direct.prompts.length, 'prompt');
     },
   },
   {
@@ -374,7 +389,7 @@ const ROWS: RowSpec[] = [
     run: async (d, direct) => {
       const diff = missingFrom(direct.resources, await d.listResources());
       check(!diff, diff);
-      return `${direct.resources.length} resources`;
+      return count(direct.resources.length, 'resource');
     },
   },
   {
@@ -384,7 +399,7 @@ const ROWS: RowSpec[] = [
     run: async (d, direct) => {
       const diff = missingFrom(direct.templates, await d.listTemplates());
       check(!diff, diff);
-      return `${direct.templates.length} templates`;
+      return count(direct.templates.length, 'template');
     },
   },
   {
@@ -674,7 +689,7 @@ const ROWS: RowSpec[] = [
         const [content] = await d.readResource(uri);
         check(content?.uri === uri && content.mimeType === 'text/markdown' && (content.text ?? '').length > 0, `read of ${uri}`);
       }
-      return `${direct.resources.length} documents`;
+      return count(direct.resources.length, 'document');
     },
   },
   {
@@ -711,49 +726,191 @@ const ROWS: RowSpec[] = [
   },
 ];
 
-describe('reference server @modelcontextprotocol/server-everything through registry and gateway', () => {
+
+/** The rows every server shares (lists and definitions against the direct connection). */
+const LIST_ROWS = (ids: string[]): RowSpec[] => ids.map((id) => EVERYTHING_ROWS.find((r) => r.id === id)!);
+
+const EXAMPLE_ROWS: RowSpec[] = [
+  ...LIST_ROWS(['tools-list', 'tool-definitions', 'task-support', 'prompts-list', 'resources-list']),
+  {
+    id: 'text',
+    feature: 'text content (`greet`)',
+    checks: 'the greeting for the name comes back',
+    run: async (d) => {
+      const text = textOf(await d.callTool('greet', { name: `Ada ${d.era}` }));
+      check(text === `Hello, Ada ${d.era}!`, `got ${text}`);
+    },
+  },
+  {
+    id: 'resource-links',
+    feature: 'resource links (`list-files`)',
+    checks: 'three resource_link blocks between two texts, each readable through the gateway',
+    run: async (d) => {
+      const result = await d.callTool('list-files', { includeDescriptions: true });
+      textOf(result);
+      const types = (result.content ?? []).map((c) => c.type);
+      check(same(types, ['text', 'resource_link', 'resource_link', 'resource_link', 'text']), `content ${types.join(', ')}`);
+      for (const link of (result.content ?? []).filter((c) => c.type === 'resource_link')) {
+        const [content] = await d.readResource(String(link.uri));
+        check(content?.uri === link.uri && (content.text ?? '').length > 0, `read of ${String(link.uri)}`);
+      }
+    },
+  },
+  {
+    id: 'static-read',
+    feature: 'static resource reads',
+    checks: 'each listed resource reads back with the server’s text',
+    run: async (d, direct) => {
+      const texts: string[] = [];
+      for (const uri of direct.resources) texts.push(String((await d.readResource(uri))[0]?.text));
+      check(texts.includes('Hello, world!') && texts.includes('This is the content of file 1'), `texts ${JSON.stringify(texts)}`);
+      return count(direct.resources.length, 'resource');
+    },
+  },
+  {
+    id: 'prompt-args',
+    feature: 'prompts/get with arguments (`greeting-template`)',
+    checks: 'the argument reaches the prompt',
+    run: async (d) => {
+      const { messages } = await d.getPrompt('greeting-template', { name: 'Grace' });
+      check(messages[0]?.content.text === 'Please greet Grace in a friendly manner.', `messages ${JSON.stringify(messages)}`);
+    },
+  },
+  {
+    id: 'elicitation-form',
+    feature: 'form elicitation (`collect-user-info`, registered for every client)',
+    checks: 'the form reaches the client and the accepted content reaches the server',
+    run: async (d) => {
+      const text = textOf(await d.callTool('collect-user-info', { infoType: 'contact' }));
+      check(text.startsWith('Thank you! Collected contact information') && text.includes('Ada Lovelace'), `got ${text}`);
+    },
+  },
+  {
+    id: 'logging',
+    feature: 'logging during a call (`multi-greet`)',
+    checks: 'the server’s log messages sent while the call runs reach the client, then the greeting',
+    run: async (d) => {
+      await d.setLogLevel('debug');
+      const text = textOf(await d.callTool('multi-greet', { name: 'Ada' }));
+      check(text === 'Good morning, Ada!', `got ${text}`);
+      await waitForNotice(d, 'notifications/message', 'a log message');
+    },
+  },
+  {
+    id: 'notification-stream',
+    feature: 'notification stream (`start-notification-stream`)',
+    checks: 'three periodic log messages reach the client',
+    run: async (d) => {
+      const before = d.notices.length;
+      textOf(await d.callTool('start-notification-stream', { interval: 10, count: 3 }));
+      try {
+        await until('three periodic notifications', () => d.notices.slice(before).filter((n) => String(n.params?.data).startsWith('Periodic notification')).length >= 3, NOTICE_DEADLINE_MS, 25);
+      } catch {
+        throw new Error(`${d.notices.length - before} of 3 periodic notifications within ${NOTICE_DEADLINE_MS} ms`);
+      }
+    },
+  },
+  {
+    id: 'tasks',
+    feature: 'tasks (`delay`, a task tool)',
+    checks: 'a task-augmented call is created, polled to completed, and its result comes back',
+    run: async (d) => {
+      const text = textOf(await d.callAsTask('delay', { duration: 200 }));
+      check(text === 'Completed 200ms delay', `got ${text}`);
+    },
+  },
+  {
+    id: 'task-elicitation',
+    feature: 'elicitation inside a task (`collect-user-info-task`)',
+    checks: 'the task asks the client for input (input_required), takes the answer and completes with it',
+    run: async (d) => {
+      const text = textOf(await d.callAsTask('collect-user-info-task', { infoType: 'contact' }));
+      check(text.startsWith('Collected contact info') && text.includes('Ada Lovelace'), `got ${text}`);
+    },
+  },
+];
+
+interface ServerSpec {
+  /** Server id in the registry and tenant id (one tenant per server, so names never collide). */
+  id: string;
+  title: string;
+  setup: string;
+  start(): Promise<ReferenceServer>;
+  rows: RowSpec[];
+}
+
+const SERVERS: ServerSpec[] = [
+  {
+    id: 'everything',
+    title: 'Everything reference server',
+    setup:
+      'Started with its Streamable HTTP transport (`dist/index.js streamableHttp`), registered with `stateful: true`. It registers some tools only for a client that declares a capability (sampling, elicitation, URL elicitation, roots, client-side tasks), so the reference for the lists is what the same client sees connected directly.',
+    start: startEverythingServer,
+    rows: EVERYTHING_ROWS,
+  },
+  {
+    id: 'sdkexample',
+    title: 'TypeScript SDK example server',
+    setup:
+      'The SDK’s own `examples/server/simpleStreamableHttp.js`, stateful, registered with `stateful: true`. Its tools mostly declare no hint annotations; the tenant publishes them with `readOnlyHint`/`destructiveHint`/`openWorldHint` overrides where missing (publishing requires them).',
+    start: startSdkExampleServer,
+    rows: EXAMPLE_ROWS,
+  },
+];
+
+describe('official reference servers through registry and gateway', () => {
   const env = testEnv();
   let db: Awaited<ReturnType<typeof createDatabase>>;
   let registry: Proc;
   let gateway: Proc;
-  let everything: ReferenceServer;
-  let direct: Direct;
   const outcomes = new Map<string, Outcome>();
+  const started = new Map<string, ReferenceServer>();
 
   beforeAll(async () => {
     db = await createDatabase();
-    everything = await startEverythingServer();
     registry = await startRegistry(env, db.url);
-    const key = await createTenant(registry.url, env.operatorKey, 'acme');
-
-    // The oracle: what the same client sees connected to the server without us in between.
-    const { client, driver } = legacyDriver(everything.url);
-    await client.connect(new SdkTransport(new URL(everything.url)));
-    direct = { tools: await driver.listTools(), prompts: sorted(await driver.listPrompts()), resources: sorted(await driver.listResources()), templates: sorted(await driver.listTemplates()) };
-    await client.close();
-
-    const server = await registerAndDiscover(registry.url, key, { id: 'everything', name: 'Everything', url: everything.url, stateful: true, timeoutMs: 20_000 });
-    if (server.health !== 'ok') throw new Error(`discovery of server-everything: ${JSON.stringify(server)}`);
-    const items = (await api(registry.url, key, 'GET', '/v1/servers/everything/items')).body.items as Array<{ kind: string; name: string }>;
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'everything', items: items.map((i) => ({ kind: i.kind, name: i.name })) });
-    if (published.status !== 200) throw new Error(`publishing every item: ${published.status} ${JSON.stringify(published.body)}`);
     gateway = await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '20000' });
   });
 
   afterAll(async () => {
     await gateway?.stop();
     await registry?.stop();
-    await everything?.close();
+    for (const server of started.values()) await server.close();
     await db?.drop();
     await cleanRedis(env);
   });
 
-  describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
-    let driver: Driver;
+  describe.each(SERVERS.map((s) => [s.id, s] as const))('%s', (serverId, spec) => {
+    let direct: Direct;
+    let mcpUrl: string;
 
     beforeAll(async () => {
-      const mcpUrl = `${gateway.url}/t/acme/mcp`;
-      await until('the gateway serving the publication', async () => {
+      const upstream = await spec.start();
+      started.set(serverId, upstream);
+      const key = await createTenant(registry.url, env.operatorKey, serverId);
+
+      // The oracle: what the same client sees connected to the server without us in between.
+      const { client, driver } = legacyDriver(upstream.url);
+      await client.connect(new SdkTransport(new URL(upstream.url)));
+      direct = { tools: await driver.listTools(), prompts: sorted(await driver.listPrompts()), resources: sorted(await driver.listResources()), templates: sorted(await driver.listTemplates()) };
+      await client.close();
+
+      const server = await registerAndDiscover(registry.url, key, { id: serverId, name: spec.title, url: upstream.url, stateful: true, timeoutMs: 20_000 });
+      if (server.health !== 'ok') throw new Error(`discovery of ${serverId}: ${JSON.stringify(server)}`);
+      const items = (await api(registry.url, key, 'GET', `/v1/servers/${serverId}/items`)).body.items as Array<{ kind: string; name: string; missingHints?: string[] }>;
+      // A hint the server does not declare gets the conservative value for a tool nobody here reviewed.
+      const CONSERVATIVE: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+      const published = await api(registry.url, key, 'POST', '/v1/publications', {
+        serverId,
+        items: items.map((i) => ({
+          kind: i.kind,
+          name: i.name,
+          ...(i.missingHints?.length ? { overrides: { annotations: Object.fromEntries(i.missingHints.map((h) => [h, CONSERVATIVE[h]])) } } : {}),
+        })),
+      });
+      if (published.status !== 200) throw new Error(`publishing every item of ${serverId}: ${published.status} ${JSON.stringify(published.body)}`);
+      mcpUrl = `${gateway.url}/t/${serverId}/mcp`;
+      await until(`the gateway serving ${serverId}'s publication`, async () => {
         const res = await fetch(mcpUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
@@ -761,67 +918,71 @@ describe('reference server @modelcontextprotocol/server-everything through regis
         });
         return res.status === 200 && ((await res.json()) as { result?: { tools?: unknown[] } }).result?.tools?.length;
       });
-      if (era === 'legacy') {
-        const made = legacyDriver(mcpUrl);
-        await made.client.connect(new SdkTransport(new URL(mcpUrl)));
-        driver = made.driver;
-      } else {
-        const made = modernDriver(mcpUrl);
-        await made.client.connect(new V2Transport(new URL(mcpUrl)));
-        driver = made.driver;
-      }
     });
 
-    afterAll(async () => {
-      await driver?.close();
-    });
+    describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
+      let driver: Driver;
 
-    it.each(ROWS.map((r) => [r.id, r] as const))('%s', async (id, row) => {
-      const key = `${id}/${era}`;
-      const na = NOT_APPLICABLE[key];
-      if (na !== undefined) {
-        outcomes.set(key, { status: 'n/a', reason: na });
-        return;
-      }
-      let outcome: Outcome;
-      try {
-        const note = await row.run(driver, direct);
-        outcome = { status: 'pass', ...(note ? { note } : {}) };
-      } catch (err) {
-        outcome = { status: 'fail', observed: observed(err), reason: KNOWN_GAPS[key] ?? 'not a known gap' };
-      }
-      outcomes.set(key, outcome);
-      const gap = KNOWN_GAPS[key];
-      if (gap !== undefined && outcome.status === 'pass') {
-        throw new Error(`${key} passes now: delete its line from KNOWN_GAPS and regenerate docs/compatibility.md (UPDATE_COMPATIBILITY=1)`);
-      }
-      if (gap === undefined && outcome.status === 'fail') throw new Error(`${key} fails: ${outcome.observed}`);
+      beforeAll(async () => {
+        if (era === 'legacy') {
+          const made = legacyDriver(mcpUrl);
+          await made.client.connect(new SdkTransport(new URL(mcpUrl)));
+          driver = made.driver;
+        } else {
+          const made = modernDriver(mcpUrl);
+          await made.client.connect(new V2Transport(new URL(mcpUrl)));
+          driver = made.driver;
+        }
+      });
+
+      afterAll(async () => {
+        await driver?.close();
+      });
+
+      it.each(spec.rows.map((r) => [r.id, r] as const))('%s', async (id, row) => {
+        const key = `${serverId}/${id}/${era}`;
+        const na = NOT_APPLICABLE[key];
+        if (na !== undefined) {
+          outcomes.set(key, { status: 'n/a', reason: na });
+          return;
+        }
+        let outcome: Outcome;
+        try {
+          const note = await row.run(driver, direct);
+          outcome = { status: 'pass', ...(note ? { note } : {}) };
+        } catch (err) {
+          outcome = { status: 'fail', observed: observed(err), reason: KNOWN_GAPS[key] ?? 'not a known gap' };
+        }
+        outcomes.set(key, outcome);
+        const gap = KNOWN_GAPS[key];
+        if (gap !== undefined && outcome.status === 'pass') {
+          throw new Error(`${key} passes now: delete its line from KNOWN_GAPS and regenerate docs/compatibility.md (UPDATE_COMPATIBILITY=1)`);
+        }
+        if (gap === undefined && outcome.status === 'fail') throw new Error(`${key} fails: ${outcome.observed}`);
+      });
     });
   });
 
   it('docs/compatibility.md is the table this run produced', () => {
-    const rows: FeatureRow[] = ROWS.map((r) => ({
-      id: r.id,
-      feature: r.feature,
-      checks: r.checks,
-      outcomes: {
-        legacy: outcomes.get(`${r.id}/legacy`) ?? { status: 'fail', observed: 'not run', reason: 'the row did not run' },
-        modern: outcomes.get(`${r.id}/modern`) ?? { status: 'fail', observed: 'not run', reason: 'the row did not run' },
-      },
-    }));
-    const doc = renderCompatibility(
-      [
-        {
-          title: 'Everything reference server',
-          package: '@modelcontextprotocol/server-everything',
-          version: everything.version,
-          setup:
-            'Started with its Streamable HTTP transport (`dist/index.js streamableHttp`), registered with `stateful: true`. It registers some tools only for a client that declares a capability (sampling, elicitation, URL elicitation, roots, client-side tasks), so the reference for the lists is what the same client sees connected directly.',
-          rows,
-        },
-      ],
-      GENERATOR,
-    );
+    const notRun: Outcome = { status: 'fail', observed: 'not run', reason: 'the row did not run' };
+    const sections = SERVERS.map((spec) => {
+      const upstream = started.get(spec.id);
+      return {
+        title: spec.title,
+        package: upstream?.package ?? 'not started',
+        version: upstream?.version ?? '',
+        setup: spec.setup,
+        rows: spec.rows.map(
+          (r): FeatureRow => ({
+            id: r.id,
+            feature: r.feature,
+            checks: r.checks,
+            outcomes: { legacy: outcomes.get(`${spec.id}/${r.id}/legacy`) ?? notRun, modern: outcomes.get(`${spec.id}/${r.id}/modern`) ?? notRun },
+          }),
+        ),
+      };
+    });
+    const doc = renderCompatibility(sections, GENERATOR);
     if (process.env.UPDATE_COMPATIBILITY === '1') {
       writeFileSync(DOC_PATH, doc);
       return;
