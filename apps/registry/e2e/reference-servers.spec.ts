@@ -34,6 +34,8 @@ const STANDALONE =
   "the server sends these outside any request (on its session's standalone GET stream); the gateway relays only notifications that belong to a call and answers logging/setLevel and resources/subscribe itself (item 5 of issue #42, F2, forwards setLevel and request-bound notifications; relaying a stateful upstream's standalone stream is not part of #42)";
 const MODERN_LOGGING =
   'the server logs outside any request; 2026-07-28 carries log messages only on the stream of the request they belong to, so such messages have no way to a 2026-07-28 client (a protocol limit, not covered by #42)';
+const INSTRUCTIONS =
+  "by design: a tenant's surface merges several servers, so the gateway serves the tenant's own instructions (set in the registry), never one upstream's (not covered by #42)";
 const MODERN_LISTEN = 'the gateway does not serve subscriptions/listen, the 2026-07-28 way to subscribe to resource updates (not covered by #42)';
 
 /**
@@ -70,6 +72,8 @@ const KNOWN_GAPS: Record<string, string> = {
   'everything/logging/modern': MODERN_LOGGING,
   'everything/subscribe/legacy': STANDALONE,
   'everything/subscribe/modern': MODERN_LISTEN,
+  'everything/instructions/legacy': INSTRUCTIONS,
+  'everything/instructions/modern': INSTRUCTIONS,
   'sdkexample/task-support/legacy': F3_EXECUTION,
   'sdkexample/task-support/modern': F3_EXECUTION,
   'sdkexample/tasks/legacy': F3_TASKS,
@@ -103,6 +107,8 @@ interface Driver {
   notices: Notice[];
   /** Elicitation requests the client was asked, in order. */
   elicitations: Json[];
+  /** The instructions the server gave at initialize (2025-11-25) or server/discover (2026-07-28). */
+  instructions(): string | undefined;
   listTools(): Promise<ToolDef[]>;
   listPrompts(): Promise<string[]>;
   listResources(): Promise<string[]>;
@@ -177,6 +183,7 @@ function legacyDriver(url: string, capabilities: Json = LEGACY_CAPABILITIES): { 
     era: 'legacy',
     notices,
     elicitations,
+    instructions: () => client.getInstructions(),
     listTools: async () => (await client.listTools(undefined, opts)).tools as ToolDef[],
     listPrompts: async () => (await client.listPrompts(undefined, opts)).prompts.map((p) => p.name),
     listResources: async () => (await client.listResources(undefined, opts)).resources.map((r) => r.uri),
@@ -258,6 +265,7 @@ function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver } {
     era: 'modern',
     notices,
     elicitations,
+    instructions: () => client.getInstructions(),
     listTools: async () => (await client.listTools(undefined, opts)).tools as ToolDef[],
     listPrompts: async () => (await client.listPrompts(undefined, opts)).prompts.map((p) => p.name),
     listResources: async () => (await client.listResources(undefined, opts)).resources.map((r) => r.uri),
@@ -301,6 +309,7 @@ function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver } {
 
 /** What a client declaring the same capabilities sees connected to the server directly (the oracle). */
 interface Direct {
+  instructions: string | undefined;
   tools: ToolDef[];
   prompts: string[];
   resources: string[];
@@ -400,6 +409,16 @@ const EVERYTHING_ROWS: RowSpec[] = [
       const diff = missingFrom(direct.templates, await d.listTemplates());
       check(!diff, diff);
       return count(direct.templates.length, 'template');
+    },
+  },
+  {
+    id: 'instructions',
+    feature: 'server instructions',
+    checks: 'the instructions the server gives at connection reach the client',
+    run: async (d, direct) => {
+      check(direct.instructions, 'the server gave no instructions');
+      const got = d.instructions();
+      check(got === direct.instructions, got ? `got other instructions: ${got.slice(0, 60)}` : 'the client got no instructions');
     },
   },
   {
@@ -892,7 +911,7 @@ describe('official reference servers through registry and gateway', () => {
       // The oracle: what the same client sees connected to the server without us in between.
       const { client, driver } = legacyDriver(upstream.url);
       await client.connect(new SdkTransport(new URL(upstream.url)));
-      direct = { tools: await driver.listTools(), prompts: sorted(await driver.listPrompts()), resources: sorted(await driver.listResources()), templates: sorted(await driver.listTemplates()) };
+      direct = { instructions: driver.instructions(), tools: await driver.listTools(), prompts: sorted(await driver.listPrompts()), resources: sorted(await driver.listResources()), templates: sorted(await driver.listTemplates()) };
       await client.close();
 
       const server = await registerAndDiscover(registry.url, key, { id: serverId, name: spec.title, url: upstream.url, stateful: true, timeoutMs: 20_000 });
