@@ -1,13 +1,14 @@
-// Interop with official reference MCP servers nobody here wrote (issue #42 item 6). The
-// `@modelcontextprotocol/server-everything` package is started on a loopback port, registered
-// through the registry (stateful), discovered, every discovered item published, then every
-// feature it offers is driven through a built gateway with the SDK 1.x client (2025-11-25) and
-// the SDK v2 client (2026-07-28). Each feature × era is a row; the run renders
-// docs/compatibility.md and the committed file must equal it (UPDATE_COMPATIBILITY=1 rewrites it).
+// Interop with official MCP servers nobody here wrote (issue #42 item 6): the reference server
+// `@modelcontextprotocol/server-everything` and the TypeScript SDK's own example server are each
+// started on a loopback port, registered through the registry (stateful), discovered, every
+// discovered item published, then every feature they offer is driven through a built gateway
+// with the SDK 1.x client (2025-11-25) and the SDK v2 client (2026-07-28). Each server × feature
+// × era is a row; the run renders docs/compatibility.md and the committed file must equal it
+// (UPDATE_COMPATIBILITY=1 rewrites it), so the suite stays deterministic.
 //
-// Rows that fail today because another change is still open are listed in KNOWN_GAPS with the
-// reason: a known gap must fail (the test fails when it starts passing, so it gets flipped), every
-// other row must pass.
+// Rows that fail today are listed in KNOWN_GAPS with the reason (an open change of #42, or a
+// limit the doc explains): a known gap must fail (the test fails when it starts passing, so its
+// line gets deleted), every other row must pass.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
