@@ -1,5 +1,13 @@
 import { limitResponseBytes, ResponseTooLargeError, type GuardedFetch } from '@switchboard/net-guard';
-import { connectUpstream, listAll, type ListedUpstream } from '@switchboard/upstream-client';
+import { connectUpstream, listAll, type ConnectUpstreamOptions, type ListedUpstream, type UpstreamConnection } from '@switchboard/upstream-client';
+import { attributeCapabilities, capabilitiesWithout, fullCapabilities, PROBED_CAPABILITIES, type ProbedCapability } from './capability-probe';
+
+/**
+ * The field of a discovered tool's definition naming the client capabilities it needs (set by
+ * discovery, never taken from the upstream); it travels with the approved definition into the
+ * tenant document, where the gateway refuses the tool to clients lacking one.
+ */
+export const REQUIRED_CAPABILITIES_FIELD = 'requiredClientCapabilities';
 
 /** One discovered item: its kind, its upstream key (name, URI or URI template) and raw definition. */
 export interface DiscoveredItem {
@@ -74,11 +82,12 @@ export async function discoverServer(input: DiscoverOptions): Promise<DiscoveryR
   }
 }
 
-async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
-  const conn = await connectUpstream({
+function connectOptions(o: DiscoverOptions, capabilities: Record<string, object>, spoken?: UpstreamConnection): ConnectUpstreamOptions {
+  return {
     url: o.url,
-    era: 'auto',
-    transport: o.transport,
+    // The probes speak what the first connection found instead of negotiating again.
+    era: spoken ? spoken.era : 'auto',
+    transport: spoken ? spoken.transport : o.transport,
     headers: o.headers,
     fetch: o.fetch,
     // Redirects are followed by the guarded fetch, which re-checks every target.
@@ -86,19 +95,54 @@ async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
     timeoutMs: o.timeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
     clientInfo: { name: 'switchboard-registry', version: '0.1.0' },
-  });
+    capabilities,
+  };
+}
+
+async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
+  // Declared without answer handlers: a server→client request during discovery is refused.
+  const conn = await connectUpstream(connectOptions(o, fullCapabilities()));
+  let listed: ListedUpstream;
   try {
-    const listed = await listAll(conn, { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
-    return { items: itemsOf(listed), transport: conn.transport, era: conn.era, protocolVersion: conn.protocolVersion, serverInfo: conn.serverInfo };
+    listed = await listAll(conn, { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+  const required = conn.capabilities.tools ? await probeRequirements(o, conn, listed.tools) : new Map<string, ProbedCapability[]>();
+  return { items: itemsOf(listed, required), transport: conn.transport, era: conn.era, protocolVersion: conn.protocolVersion, serverInfo: conn.serverInfo };
+}
+
+/** The tool names listed by a session declaring `capabilities` (one connection, tools only). */
+async function toolNames(o: DiscoverOptions, capabilities: Record<string, object>, spoken: UpstreamConnection): Promise<string[]> {
+  const conn = await connectUpstream(connectOptions(o, capabilities, spoken));
+  try {
+    const listed = await listAll({ capabilities: { tools: {} }, listPage: (m, c, opts) => conn.listPage(m, c, opts) }, { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
+    return listed.tools.map((t) => String(t.name));
   } finally {
     await conn.close().catch(() => undefined);
   }
 }
 
-function itemsOf(listed: ListedUpstream): DiscoveredItem[] {
+/** See capability-probe.ts: one bare listing, then one per capability only when some tool is gated. */
+async function probeRequirements(o: DiscoverOptions, spoken: UpstreamConnection, tools: Array<Record<string, unknown>>): Promise<Map<string, ProbedCapability[]>> {
+  const full = tools.map((t) => String(t.name));
+  const bare = await toolNames(o, {}, spoken);
+  if (full.every((name) => bare.includes(name))) return new Map();
+  const without = new Map(await Promise.all(PROBED_CAPABILITIES.map(async (cap) => [cap, await toolNames(o, capabilitiesWithout(cap), spoken)] as const)));
+  return attributeCapabilities(full, bare, without);
+}
+
+function itemsOf(listed: ListedUpstream, required: ReadonlyMap<string, ProbedCapability[]>): DiscoveredItem[] {
   const item = (kind: DiscoveredItem['kind'], key: unknown, definition: Record<string, unknown>): DiscoveredItem => ({ kind, key: String(key), definition });
+  const tool = (t: Record<string, unknown>): Record<string, unknown> => {
+    // The field is discovery's own: an upstream sending it is overwritten (or it is dropped).
+    const { [REQUIRED_CAPABILITIES_FIELD]: _theirs, ...own } = t;
+    void _theirs;
+    const needs = required.get(String(t.name));
+    return needs ? { ...own, [REQUIRED_CAPABILITIES_FIELD]: needs } : own;
+  };
   return [
-    ...listed.tools.map((t) => item('tool', t.name, t)),
+    ...listed.tools.map((t) => item('tool', t.name, tool(t))),
     ...listed.resources.map((r) => item('resource', r.uri, r)),
     ...listed.resourceTemplates.map((r) => item('resource_template', r.uriTemplate, r)),
     ...listed.prompts.map((p) => item('prompt', p.name, p)),
