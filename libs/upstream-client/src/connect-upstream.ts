@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/protocol';
 import type { Dispatcher } from 'undici';
@@ -164,7 +164,8 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     callTool: (params, opts) => call('tools/call', params, opts, checkToolResult, () => client.callTool(params, undefined, opts)),
     readResource: (params, opts) => call('resources/read', params, opts, checkResourceResult, () => client.readResource(params, opts)),
     getPrompt: (params, opts) => call('prompts/get', params, opts, checkPromptResult, () => client.getPrompt(params, opts)),
-    complete: (params, opts) => client.complete(params, opts),
+    // Any well-formed result: the SDK's own schema rejects a whole answer over 100 values, which the gateway cuts instead.
+    complete: (params, opts) => client.request({ method: 'completion/complete', params }, ResultSchema, opts),
     listPage: async (method, cursor, opts) => {
       const params = cursor === undefined ? {} : { cursor };
       const res: Record<string, unknown> =
@@ -227,6 +228,9 @@ function checkPromptResult(r: Record<string, unknown>): Record<string, unknown> 
   return r;
 }
 
+/** A Standard Schema taking any result as is (the v2 client validates spec results by method otherwise; see `complete`). */
+const ANY_RESULT = { '~standard': { version: 1, vendor: 'switchboard', validate: (value: unknown) => ({ value }) } } as const;
+
 type ModernSdk = typeof import('@modelcontextprotocol/client');
 let modernSdk: ModernSdk | undefined;
 
@@ -256,7 +260,7 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     callTool: (params, opts) => client.callTool(params, opts),
     readResource: (params, opts) => client.readResource(params, opts),
     getPrompt: (params, opts) => client.getPrompt(params, opts),
-    complete: (params, opts) => client.complete(params, opts),
+    complete: (params, opts) => client.request({ method: 'completion/complete', params }, ANY_RESULT, opts),
     // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.
     listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
     close: () => client.close(),
