@@ -108,7 +108,14 @@ async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
   } finally {
     await conn.close().catch(() => undefined);
   }
-  const required = conn.capabilities.tools ? await probeRequirements(o, conn, listed.tools) : new Map<string, ProbedCapability[]>();
+  let required = new Map<string, ProbedCapability[]>();
+  try {
+    if (conn.capabilities.tools) required = await probeRequirements(o, conn, listed.tools);
+  } catch (err) {
+    // Best effort: the items are found; a probe that fails (a server refusing a second session)
+    // leaves them ungated. Only the run's own abort (a response over its byte bound) ends discovery.
+    if (o.signal?.aborted) throw err;
+  }
   return { items: itemsOf(listed, required), transport: conn.transport, era: conn.era, protocolVersion: conn.protocolVersion, serverInfo: conn.serverInfo };
 }
 
