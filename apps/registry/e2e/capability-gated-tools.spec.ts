@@ -234,14 +234,15 @@ describe('capability-gated tools and completions of a real reference server, thr
 
   it('serves the gated tools to a 2026-07-28 client declaring the capability in _meta, and refuses the others', async () => {
     const asked: string[] = [];
-    const client = new V2Client({ name: 'modern', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { sampling: {}, elicitation: {} } });
+    const client = new V2Client({ name: 'modern', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { sampling: {}, elicitation: { form: {}, url: {} } } });
     client.setRequestHandler('sampling/createMessage', async () => {
       asked.push('sampling/createMessage');
       return { role: 'assistant', model: 'e2e-model', content: { type: 'text', text: 'sampled on 2026-07-28' } };
     });
-    client.setRequestHandler('elicitation/create', async () => {
-      asked.push('elicitation/create');
-      return { action: 'accept', content: { name: 'Grace Hopper' } };
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const mode = (request.params as { mode?: string }).mode ?? 'form';
+      asked.push(`elicitation/create:${mode}`);
+      return mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Grace Hopper' } };
     });
     await client.connect(new V2Transport(new URL(mcpUrl)));
     try {
@@ -249,7 +250,9 @@ describe('capability-gated tools and completions of a real reference server, thr
       expect(text(sampled)).toContain('sampled on 2026-07-28');
       const elicited = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
       expect(text(elicited)).toContain('Grace Hopper');
-      expect(asked).toEqual(['sampling/createMessage', 'elicitation/create']);
+      const url = await client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com/consent', message: 'Open this to consent' } });
+      expect(text(url)).toContain('User completed the URL elicitation flow');
+      expect(asked).toEqual(['sampling/createMessage', 'elicitation/create:form', 'elicitation/create:url']);
     } finally {
       await client.close();
     }
