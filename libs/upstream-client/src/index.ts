@@ -6,3 +6,8 @@ export { isLegacyRefusal, isModernRefusal, upstreamFailure } from './upstream-fa
 export type { UpstreamFailure } from './upstream-failure';
 export { directRequest, upstreamDispatcher, UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError } from './direct-request';
 export type { DirectCallOptions, DirectSession, UpstreamDispatcher } from './direct-request';
+export { attributeCapabilities } from './attribute-capabilities';
+export { discoveryCapabilities, PROBED_CAPABILITIES } from './discovery-capabilities';
+export type { ProbedCapability } from './discovery-capabilities';
+export { probeCapabilityRequirements } from './probe-capability-requirements';
+export type { ConnectDeclaring } from './probe-capability-requirements';

@@ -1,6 +1,5 @@
 import { limitResponseBytes, ResponseTooLargeError, type GuardedFetch } from '@switchboard/net-guard';
-import { connectUpstream, listAll, type ConnectUpstreamOptions, type ListedUpstream, type UpstreamConnection } from '@switchboard/upstream-client';
-import { attributeCapabilities, capabilitiesWithout, fullCapabilities, PROBED_CAPABILITIES, type ProbedCapability } from './capability-probe';
+import { connectUpstream, discoveryCapabilities, listAll, probeCapabilityRequirements, type ConnectUpstreamOptions, type ListedUpstream, type ProbedCapability, type UpstreamConnection } from '@switchboard/upstream-client';
 
 /**
  * The field of a discovered tool's definition naming the client capabilities it needs (set by
@@ -101,7 +100,7 @@ function connectOptions(o: DiscoverOptions, capabilities: Record<string, object>
 
 async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
   // Declared without answer handlers: a server→client request during discovery is refused.
-  const conn = await connectUpstream(connectOptions(o, fullCapabilities()));
+  const conn = await connectUpstream(connectOptions(o, discoveryCapabilities()));
   let listed: ListedUpstream;
   try {
     listed = await listAll(conn, { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
@@ -119,24 +118,13 @@ async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
   return { items: itemsOf(listed, required), transport: conn.transport, era: conn.era, protocolVersion: conn.protocolVersion, serverInfo: conn.serverInfo };
 }
 
-/** The tool names listed by a session declaring `capabilities` (one connection, tools only). */
-async function toolNames(o: DiscoverOptions, capabilities: Record<string, object>, spoken: UpstreamConnection): Promise<string[]> {
-  const conn = await connectUpstream(connectOptions(o, capabilities, spoken));
-  try {
-    const listed = await listAll({ capabilities: { tools: {} }, listPage: (m, c, opts) => conn.listPage(m, c, opts) }, { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
-    return listed.tools.map((t) => String(t.name));
-  } finally {
-    await conn.close().catch(() => undefined);
-  }
-}
-
-/** See capability-probe.ts: one bare listing, then one per capability only when some tool is gated. */
-async function probeRequirements(o: DiscoverOptions, spoken: UpstreamConnection, tools: Array<Record<string, unknown>>): Promise<Map<string, ProbedCapability[]>> {
-  const full = tools.map((t) => String(t.name));
-  const bare = await toolNames(o, {}, spoken);
-  if (full.every((name) => bare.includes(name))) return new Map();
-  const without = new Map(await Promise.all(PROBED_CAPABILITIES.map(async (cap) => [cap, await toolNames(o, capabilitiesWithout(cap), spoken)] as const)));
-  return attributeCapabilities(full, bare, without);
+/** See probeCapabilityRequirements: one bare listing, then one per capability only when some tool is gated. */
+function probeRequirements(o: DiscoverOptions, spoken: UpstreamConnection, tools: Array<Record<string, unknown>>): Promise<Map<string, ProbedCapability[]>> {
+  return probeCapabilityRequirements(
+    (capabilities) => connectUpstream(connectOptions(o, capabilities, spoken)),
+    tools.map((t) => String(t.name)),
+    { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) },
+  );
 }
 
 function itemsOf(listed: ListedUpstream, required: ReadonlyMap<string, ProbedCapability[]>): DiscoveredItem[] {

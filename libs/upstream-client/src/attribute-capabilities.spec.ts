@@ -1,12 +1,13 @@
-import { attributeCapabilities, capabilitiesWithout, fullCapabilities, PROBED_CAPABILITIES, type ProbedCapability } from './capability-probe';
+import { attributeCapabilities } from './attribute-capabilities';
+import { discoveryCapabilities, PROBED_CAPABILITIES, type ProbedCapability } from './discovery-capabilities';
 
 describe('capability probe', () => {
   it('leaves exactly one capability out of the full declaration', () => {
-    expect(Object.keys(capabilitiesWithout('sampling')).sort()).toEqual(['elicitation', 'extensions', 'roots', 'tasks']);
-    expect(capabilitiesWithout('elicitation.url').elicitation).toEqual({ form: {} });
-    expect(Object.keys(capabilitiesWithout('tasks')).sort()).toEqual(['elicitation', 'roots', 'sampling']);
+    expect(Object.keys(discoveryCapabilities('sampling')).sort()).toEqual(['elicitation', 'extensions', 'roots', 'tasks']);
+    expect(discoveryCapabilities('elicitation.url').elicitation).toEqual({ form: {} });
+    expect(Object.keys(discoveryCapabilities('tasks')).sort()).toEqual(['elicitation', 'roots', 'sampling']);
     // A fresh object each time: leaving one out never changes another probe's declaration.
-    expect(fullCapabilities().elicitation).toEqual({ form: {}, url: {} });
+    expect(discoveryCapabilities().elicitation).toEqual({ form: {}, url: {} });
   });
 
   it('attributes each gated tool to every capability whose absence hides it', () => {
