@@ -5,18 +5,16 @@
 // those capabilities (relaying the upstream's request to it) and refuses them with -32021 naming
 // the capability to one that does not, in both eras. completion/complete reaches the upstream
 // owning the prompt or template under its own name, and what comes back is bounded.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CompleteRequestSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { freePort } from '@switchboard/testing';
+import { startEverythingServer } from '@switchboard/testing';
 import { z } from 'zod';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, REPO_ROOT, serveStateless, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, serveStateless, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -29,30 +27,6 @@ const GATED: Record<string, string[]> = {
   'trigger-elicitation-request-async': ['elicitation', 'tasks'],
 };
 const TEXT_TEMPLATE = 'demo://resource/dynamic/text/{resourceId}';
-
-/** The reference server over Streamable HTTP on a free port (its documented `streamableHttp` mode). */
-async function startEverything(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  await until('server-everything listening', async () => /listening on port/i.test(out) || child.exitCode !== null, 20_000);
-  if (child.exitCode !== null) throw new Error(`server-everything exited: ${out}`);
-  return {
-    url: `http://localhost:${port}/mcp`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 /** A hostile upstream whose prompt completion answers 150 values, one of them 2 000 characters long. */
 async function startFloodingUpstream(): Promise<{ url: string; close(): Promise<void> }> {
@@ -84,14 +58,14 @@ describe('capability-gated tools and completions of a real reference server, thr
   let db: Awaited<ReturnType<typeof createDatabase>>;
   let registry: Proc;
   let gateway: Proc;
-  let everything: Awaited<ReturnType<typeof startEverything>>;
+  let everything: Awaited<ReturnType<typeof startEverythingServer>>;
   let flood: Awaited<ReturnType<typeof startFloodingUpstream>>;
   let key: string;
   let mcpUrl: string;
 
   beforeAll(async () => {
     db = await createDatabase();
-    everything = await startEverything();
+    everything = await startEverythingServer();
     flood = await startFloodingUpstream();
     registry = await startRegistry(env, db.url, { DISCOVERY_TIMEOUT_MS: '10000' });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
