@@ -43,6 +43,12 @@ export interface ToolDefinition {
    * extension). Internal: never published (2026-07-28 tools carry no task field).
    */
   taskSupport?: 'optional' | 'required';
+  /**
+   * Client capabilities the upstream registers this tool for (found by discovery: `sampling`,
+   * `elicitation`, `elicitation.url`, `roots`, `tasks`); a client lacking one is refused the
+   * call with −32021 naming it. Internal: never published.
+   */
+  requiredClientCapabilities?: string[];
 }
 
 export interface ResourceDefinition {

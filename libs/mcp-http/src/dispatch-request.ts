@@ -11,15 +11,17 @@ import {
   negotiateLegacyVersion,
   checkParamHeaders,
   headerParamsOf,
+  isJsonObject,
   type LogLevel,
 } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
 import { SplicedResult, type EncodedAnswer } from './encoded-answer';
 import type { ParkedCalls } from './parked-calls';
 import type { DispatchInput } from './dispatch-input';
-import type { InvokeContext, UpstreamInvoker } from './mcp-target';
+import type { InvokeContext, UpstreamCompletion, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
+import { requireClientCapabilities } from './require-client-capabilities';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -45,6 +47,7 @@ export class RequestDispatcher {
   ) {}
 
   private readonly discoverCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
+  private readonly templates = new WeakMap<CompiledCatalog, ReadonlyMap<string, CompiledCatalog['snapshot']['resourceTemplates'][number]>>();
 
   async dispatch(input: DispatchInput): Promise<EncodedAnswer> {
     const { message, context, target } = input;
@@ -104,7 +107,7 @@ export class RequestDispatcher {
       case 'prompts/get':
         return this.result(input, await this.getPrompt(input, catalog, params));
       case 'completion/complete':
-        return this.result(input, this.complete(catalog, params));
+        return this.result(input, await this.complete(input, catalog, params));
       default:
         if (this.tasks && context.era === 'modern' && TASK_METHODS.has(message.method)) {
           const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
@@ -177,6 +180,7 @@ export class RequestDispatcher {
     }
     const found = catalog.tool(name);
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    requireClientCapabilities(name, found.entry.definition.requiredClientCapabilities, input.context.clientCapabilities, input.context.era);
     if (input.context.era === 'modern') {
       // SEP-2243: arguments a tool mirrors into Mcp-Param-* headers must agree with the body.
       const mirrored = headerParamsOf(found.entry.definition.inputSchema);
@@ -319,22 +323,51 @@ export class RequestDispatcher {
     });
   }
 
-  private complete(catalog: CompiledCatalog, params: Record<string, unknown>): object {
+  /**
+   * `completion/complete`: a local prompt completes in process; an upstream's prompt or resource
+   * template is forwarded to that upstream with its own name (or URI template) in `ref`, and
+   * its answer bounded ({@link boundCompletion}). An upstream without completions (−32601)
+   * means no suggestions; an unknown template keeps the empty answer it always had.
+   */
+  private async complete(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {
     const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
     const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
     if (!ref || typeof ref !== 'object') throw new McpError(ErrorCode.InvalidParams, 'params.ref must be an object');
     if (!argument || typeof argument.name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'params.argument.name must be a string');
     const value = typeof argument.value === 'string' ? argument.value : '';
-    let values: string[] = [];
+    const request = { argument: { name: argument.name, value }, ...completionContext(params.context) };
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
       const entry = catalog.prompt(ref.name);
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
-      const prompt = entry.route.kind === 'local' ? this.handlers.prompts.get(entry.route.handler) : undefined;
-      values = prompt ? prompt.complete(argument.name, value) : [];
-    } else if (ref.type !== 'ref/resource') {
-      throw new McpError(ErrorCode.InvalidParams, 'params.ref.type must be ref/prompt or ref/resource');
+      if (entry.route.kind === 'upstream') return this.completeUpstream(input, entry.route, { ref: { type: 'ref/prompt', name: entry.route.upstreamName }, ...request });
+      const prompt = this.handlers.prompts.get(entry.route.handler);
+      return boundCompletion(prompt ? prompt.complete(argument.name, value) : []);
     }
-    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+    if (ref.type !== 'ref/resource') throw new McpError(ErrorCode.InvalidParams, 'params.ref.type must be ref/prompt or ref/resource');
+    if (typeof ref.uri !== 'string') throw new McpError(ErrorCode.InvalidParams, 'params.ref.uri must be a string');
+    const template = this.templateByUri(catalog).get(ref.uri);
+    if (template?.route.kind !== 'upstream') return boundCompletion([]);
+    return this.completeUpstream(input, template.route, { ref: { type: 'ref/resource', uri: template.route.upstreamName }, ...request });
+  }
+
+  private async completeUpstream(input: DispatchInput, route: UpstreamRoute, request: UpstreamCompletion): Promise<object> {
+    const upstream = this.requireUpstream(route);
+    if (!upstream.complete) return boundCompletion([]);
+    try {
+      const answer = await upstream.complete(route, request, this.invokeContext(input));
+      const completion = isJsonObject(answer) && isJsonObject(answer.completion) ? answer.completion : {};
+      return boundCompletion(Array.isArray(completion.values) ? completion.values : [], completion.total, completion.hasMore);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === ErrorCode.MethodNotFound) return boundCompletion([]);
+      throw err;
+    }
+  }
+
+  /** Resource templates by their URI template (what `ref/resource` names), built once per compiled catalog. */
+  private templateByUri(catalog: CompiledCatalog): ReadonlyMap<string, CompiledCatalog['snapshot']['resourceTemplates'][number]> {
+    let map = this.templates.get(catalog);
+    if (!map) this.templates.set(catalog, (map = new Map(catalog.snapshot.resourceTemplates.map((t) => [t.definition.uriTemplate, t] as const))));
+    return map;
   }
 
   private requireUpstream(route: UpstreamRoute): UpstreamInvoker {
@@ -358,4 +391,34 @@ function withoutResourceSubscribe(capabilities: Record<string, unknown>): Record
 
 function toolFailure(name: string, why: string): ToolCallResult {
   return { isError: true, content: [{ type: 'text', text: `Tool ${name} failed: ${why}` }] };
+}
+
+/** Most values one completion answers (the spec's cap). */
+const MAX_COMPLETION_VALUES = 100;
+/** Longest completion value passed on; a longer one is dropped (a cut value would complete to something else). */
+export const MAX_COMPLETION_VALUE_LENGTH = 1024;
+
+/**
+ * A completion as the client gets it, whoever produced it: string values of at most
+ * {@link MAX_COMPLETION_VALUE_LENGTH} characters, at most {@link MAX_COMPLETION_VALUES} of
+ * them; `total` and `hasMore` kept when they are well-formed, `hasMore` set when values were cut.
+ */
+function boundCompletion(raw: readonly unknown[], total?: unknown, hasMore?: unknown): object {
+  const fit = raw.filter((v): v is string => typeof v === 'string' && v.length <= MAX_COMPLETION_VALUE_LENGTH);
+  const values = fit.slice(0, MAX_COMPLETION_VALUES);
+  const cut = values.length < raw.length;
+  const completion: Record<string, unknown> = { values };
+  const count = typeof total === 'number' && Number.isSafeInteger(total) && total >= values.length ? total : raw.length;
+  completion.total = count;
+  completion.hasMore = cut || hasMore === true;
+  return { completion };
+}
+
+/** `params.context.arguments` (already-chosen arguments) passed on when it is a map of strings. */
+function completionContext(context: unknown): { context?: { arguments: Record<string, string> } } {
+  if (context === undefined) return {};
+  const args = isJsonObject(context) ? context.arguments : undefined;
+  if (args === undefined) return {};
+  if (!isJsonObject(args) || !Object.values(args).every((v) => typeof v === 'string')) throw new McpError(ErrorCode.InvalidParams, 'params.context.arguments must be an object of strings');
+  return { context: { arguments: args as Record<string, string> } };
 }

@@ -9,7 +9,7 @@ export interface LegacySession {
 }
 
 /** Capabilities that decide what the server may ask the client; others are dropped to keep the id small. */
-const KEPT_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
+const KEPT_CAPABILITIES = ['sampling', 'elicitation', 'roots', 'tasks'] as const;
 /** Largest capability value kept as sent (JSON bytes); a larger one is kept as `{}` (declared, details dropped). */
 const MAX_CAPABILITY_BYTES = 256;
 

@@ -46,6 +46,15 @@ export interface UpstreamInvoker {
   callTool(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult>;
   readResource(route: Extract<Route, { kind: 'upstream' }>, uri: string, ctx: InvokeContext): Promise<ReadResourceResult>;
   getPrompt(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult>;
+  /** `completion/complete` for the route's prompt or resource template (`ref` names the upstream's own). Absent ⇒ empty completions. */
+  complete?(route: Extract<Route, { kind: 'upstream' }>, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown>;
+}
+
+/** One `completion/complete` as the upstream receives it: its own prompt name or URI template in `ref`. */
+export interface UpstreamCompletion {
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  argument: { name: string; value: string };
+  context?: { arguments: Record<string, string> };
 }
 
 /**

@@ -25,3 +25,4 @@ export {
   type ApiResult,
   type Proc,
 } from './built-apps';
+export { startEverythingServer } from './start-everything-server';

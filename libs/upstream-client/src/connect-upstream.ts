@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/protocol';
 import type { Dispatcher } from 'undici';
@@ -40,6 +40,12 @@ export interface ConnectUpstreamOptions {
   /** Answers the upstream's server→client requests; each one given declares its capability. */
   answer?: Partial<Record<RelayedMethod, (params: Record<string, unknown>) => Promise<unknown>>>;
   /**
+   * Client capabilities declared as given, over the `{}` each answer handler declares: the
+   * elicitation modes a relaying connection's callers support, or everything discovery declares
+   * (without handlers) to see what a capable client sees.
+   */
+  capabilities?: Record<string, object>;
+  /**
    * Legacy Streamable HTTP only: `tools/call`, `resources/read` and `prompts/get` with a
    * `maxBytes` bound go out as direct POSTs on this keep-alive pool, on the session the SDK
    * client opened ({@link directRequest}); the handshake, lists and everything else stay on the SDK.
@@ -58,6 +64,14 @@ export interface UpstreamCallOptions {
   maxBytes?: number;
 }
 
+/** `completion/complete` params as the upstream receives them. */
+export interface CompleteParams {
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  argument: { name: string; value: string };
+  context?: { arguments?: Record<string, string> };
+  [key: string]: unknown;
+}
+
 /** One connected upstream, whichever era and transport it speaks. */
 export interface UpstreamConnection {
   readonly era: UpstreamEra;
@@ -69,6 +83,8 @@ export interface UpstreamConnection {
   callTool(params: { name: string; arguments: Record<string, unknown> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   readResource(params: { uri: string } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   getPrompt(params: { name: string; arguments: Record<string, string> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
+  /** `completion/complete` for one of the upstream's prompts or resource templates (its own name or URI template in `ref`). */
+  complete(params: CompleteParams, opts: UpstreamCallOptions): Promise<unknown>;
   /** One page of a list, never aggregated by the SDK (paging is {@link listAll}'s, with its loop guard and cap). */
   listPage(method: UpstreamListMethod, cursor: string | undefined, opts: UpstreamCallOptions): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }>;
   close(): Promise<void>;
@@ -116,7 +132,7 @@ function transportInit(o: ConnectUpstreamOptions): { requestInit: RequestInit; f
 }
 
 function declared(o: ConnectUpstreamOptions): Record<string, object> {
-  return Object.fromEntries(Object.keys(o.answer ?? {}).map((m) => [RELAYED_REQUESTS[m as RelayedMethod].capability, {}]));
+  return { ...Object.fromEntries(Object.keys(o.answer ?? {}).map((m) => [RELAYED_REQUESTS[m as RelayedMethod].capability, {}])), ...o.capabilities };
 }
 
 async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport): Promise<UpstreamConnection> {
@@ -148,6 +164,8 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     callTool: (params, opts) => call('tools/call', params, opts, checkToolResult, () => client.callTool(params, undefined, opts)),
     readResource: (params, opts) => call('resources/read', params, opts, checkResourceResult, () => client.readResource(params, opts)),
     getPrompt: (params, opts) => call('prompts/get', params, opts, checkPromptResult, () => client.getPrompt(params, opts)),
+    // Any well-formed result: the SDK's own schema rejects a whole answer over 100 values, which the gateway cuts instead.
+    complete: (params, opts) => client.request({ method: 'completion/complete', params }, ResultSchema, opts),
     listPage: async (method, cursor, opts) => {
       const params = cursor === undefined ? {} : { cursor };
       const res: Record<string, unknown> =
@@ -210,6 +228,9 @@ function checkPromptResult(r: Record<string, unknown>): Record<string, unknown> 
   return r;
 }
 
+/** A Standard Schema taking any result as is (the v2 client validates spec results by method otherwise; see `complete`). */
+const ANY_RESULT = { '~standard': { version: 1, vendor: 'switchboard', validate: (value: unknown) => ({ value }) } } as const;
+
 type ModernSdk = typeof import('@modelcontextprotocol/client');
 let modernSdk: ModernSdk | undefined;
 
@@ -239,6 +260,7 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     callTool: (params, opts) => client.callTool(params, opts),
     readResource: (params, opts) => client.readResource(params, opts),
     getPrompt: (params, opts) => client.getPrompt(params, opts),
+    complete: (params, opts) => client.request({ method: 'completion/complete', params }, ANY_RESULT, opts),
     // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.
     listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
     close: () => client.close(),

@@ -1,8 +1,13 @@
 export { connectUpstream, RELAYED_REQUESTS } from './connect-upstream';
-export type { ConnectUpstreamOptions, RelayedMethod, UpstreamCallOptions, UpstreamConnection, UpstreamEra, UpstreamListMethod, UpstreamTransport } from './connect-upstream';
+export type { CompleteParams, ConnectUpstreamOptions, RelayedMethod, UpstreamCallOptions, UpstreamConnection, UpstreamEra, UpstreamListMethod, UpstreamTransport } from './connect-upstream';
 export { listAll, MAX_LIST_PAGES } from './list-all';
 export type { ListAllOptions, ListedUpstream } from './list-all';
 export { isLegacyRefusal, isModernRefusal, upstreamFailure } from './upstream-failure';
 export type { UpstreamFailure } from './upstream-failure';
 export { directRequest, upstreamDispatcher, UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError } from './direct-request';
 export type { DirectCallOptions, DirectSession, UpstreamDispatcher } from './direct-request';
+export { attributeCapabilities } from './attribute-capabilities';
+export { discoveryCapabilities, PROBED_CAPABILITIES } from './discovery-capabilities';
+export type { ProbedCapability } from './discovery-capabilities';
+export { probeCapabilityRequirements } from './probe-capability-requirements';
+export type { ConnectDeclaring } from './probe-capability-requirements';

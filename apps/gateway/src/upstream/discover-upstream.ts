@@ -1,6 +1,6 @@
 import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@switchboard/catalog';
 import { limitResponseBytes, ResponseTooLargeError } from '@switchboard/net-guard';
-import { connectUpstream, listAll } from '@switchboard/upstream-client';
+import { connectUpstream, discoveryCapabilities, listAll, probeCapabilityRequirements, type ConnectDeclaring, type ListAllOptions, type ProbedCapability, type UpstreamConnection } from '@switchboard/upstream-client';
 
 export interface DiscoveredCatalog {
   tools: ToolDefinition[];
@@ -22,11 +22,15 @@ export async function discoverUpstream(url: string, headers: Record<string, stri
   const abort = new AbortController();
   const limited = limitResponseBytes((u, init) => fetch(u, init), () => ({ maxBytes: maxPageBytes, onExceeded: (err) => abort.abort(err) }));
   try {
-    const conn = await connectUpstream({ url, era: 'legacy', transport: 'streamable-http', headers, fetch: limited, timeoutMs, signal: abort.signal, clientInfo: { name: 'switchboard-gateway', version: '0.1.0' } });
+    // Declaring what the gateway relays finds the tools a server registers only for capable clients.
+    const connect = (capabilities: Record<string, object>) =>
+      connectUpstream({ url, era: 'legacy', transport: 'streamable-http', headers, fetch: limited, timeoutMs, signal: abort.signal, clientInfo: { name: 'switchboard-gateway', version: '0.1.0' }, capabilities });
+    const conn = await connect(discoveryCapabilities());
     try {
       const listed = await listAll(conn, { timeout: timeoutMs, signal: abort.signal });
+      const required = await requirementsOf(connect, conn, listed.tools, { timeout: timeoutMs, signal: abort.signal });
       return {
-        tools: (listed.tools as unknown as ToolDefinition[]).map(withTaskSupport),
+        tools: (listed.tools as unknown as ToolDefinition[]).map(withTaskSupport).map((t) => withRequirements(t, required)),
         resources: listed.resources as unknown as ResourceDefinition[],
         resourceTemplates: listed.resourceTemplates as unknown as ResourceTemplateDefinition[],
         prompts: listed.prompts as unknown as PromptDefinition[],
@@ -59,4 +63,23 @@ function withTaskSupport(tool: ToolDefinition): ToolDefinition {
     return rest;
   }
   return { ...tool, taskSupport: 'optional' };
+}
+
+/** The capabilities each gated tool needs (probeCapabilityRequirements); none when a probe fails, unless the byte bound stopped discovery. */
+async function requirementsOf(connect: ConnectDeclaring, conn: UpstreamConnection, tools: Array<Record<string, unknown>>, opts: ListAllOptions): Promise<Map<string, ProbedCapability[]>> {
+  if (!conn.capabilities.tools) return new Map();
+  try {
+    return await probeCapabilityRequirements(connect, tools.map((t) => String(t.name)), opts);
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    return new Map();
+  }
+}
+
+/** `requiredClientCapabilities` is discovery's own finding, never the upstream's claim. */
+function withRequirements(tool: ToolDefinition, required: ReadonlyMap<string, ProbedCapability[]>): ToolDefinition {
+  const { requiredClientCapabilities: _theirs, ...own } = tool;
+  void _theirs;
+  const needs = required.get(tool.name);
+  return needs ? { ...own, requiredClientCapabilities: needs } : own;
 }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCallResult } from '@switchboard/catalog';
-import type { InvokeContext } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamCompletion } from '@switchboard/mcp-http';
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
@@ -84,6 +84,20 @@ function relayedRequests(capabilities: Record<string, unknown> | undefined): Rel
     .map((c) => RELAYED[c]!);
 }
 
+type ElicitationModes = { form?: object; url?: object };
+
+/**
+ * The elicitation modes a client declared, as the upstream session declares them: `{}` alone
+ * means form (2025-06-18 and before); an object with neither key is read the same way.
+ */
+function elicitationModes(capabilities: Record<string, unknown> | undefined): ElicitationModes {
+  const e = capabilities?.elicitation;
+  const declared = typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : {};
+  const url = Object.hasOwn(declared, 'url');
+  const form = Object.hasOwn(declared, 'form') || !url;
+  return { ...(form ? { form: {} } : {}), ...(url ? { url: {} } : {}) };
+}
+
 /** Open upstream connections per replica before idle ones are closed (least recently used first). */
 const DEFAULT_MAX_CONNECTIONS = 5_000;
 /** Connections looked at per eviction (busy ones are skipped), so a full table never costs a long scan. */
@@ -136,6 +150,10 @@ export class UpstreamPool {
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
     return (await this.withClient(route, ctx, (conn, opts) => conn.getPrompt(traced(conn, { name: route.upstreamName, arguments: args }), opts))) as GetPromptResult;
+  }
+
+  async complete(route: UpstreamRoute, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown> {
+    return this.withClient(route, ctx, (conn, opts) => conn.complete(traced(conn, { ...request }), opts));
   }
 
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
@@ -254,12 +272,13 @@ export class UpstreamPool {
       // Connections are keyed by credential too, so a rotated credential opens a fresh one, and by the
       // client capabilities relayed upstream: each connection declares exactly what its callers' clients answer.
       const relay = ctx.askClient ? relayedRequests(ctx.request.clientCapabilities) : [];
+      const modes = relay.includes('elicitation/create') ? elicitationModes(ctx.request.clientCapabilities) : undefined;
       const base = keysOf(tenantId, route).connection;
-      const connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}` : base;
+      const connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}${modes ? `:${Object.keys(modes).join('+')}` : ''}` : base;
       const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes };
       const scope: CallScope = { maxBytes: limits.maxBytes, fail, signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
       const attempt = async (): Promise<T> => {
-        conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay);
+        conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes);
         const client = await conn.ready;
         conn.calls.add(abort);
         try {
@@ -324,7 +343,7 @@ export class UpstreamPool {
     return new GatewayError('GW_CALL_CANCELLED', `The call to ${upstream} was cancelled by the client`, { upstream }, { cause: r.reason });
   }
 
-  private connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedMethod[]): Connection {
+  private connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedMethod[], elicitation?: ElicitationModes): Connection {
     let conn = this.connections.get(key);
     if (conn) {
       // Most recently used last: eviction takes the idle connection unused the longest.
@@ -370,6 +389,8 @@ export class UpstreamPool {
         timeoutMs: route.timeoutMs ?? this.options.timeoutMs,
         clientInfo: { name: 'switchboard-gateway', version: '0.1.0' },
         answer,
+        // The client's elicitation modes, not the bare `{}` (form only): a URL-mode tool exists only for a session declaring `url`.
+        ...(elicitation ? { capabilities: { elicitation } } : {}),
         ...(dispatcher ? { dispatcher } : {}),
       }),
     );

@@ -1,5 +1,12 @@
 import { limitResponseBytes, ResponseTooLargeError, type GuardedFetch } from '@switchboard/net-guard';
-import { connectUpstream, listAll, type ListedUpstream } from '@switchboard/upstream-client';
+import { connectUpstream, discoveryCapabilities, listAll, probeCapabilityRequirements, type ConnectUpstreamOptions, type ListedUpstream, type ProbedCapability, type UpstreamConnection } from '@switchboard/upstream-client';
+
+/**
+ * The field of a discovered tool's definition naming the client capabilities it needs (set by
+ * discovery, never taken from the upstream); it travels with the approved definition into the
+ * tenant document, where the gateway refuses the tool to clients lacking one.
+ */
+export const REQUIRED_CAPABILITIES_FIELD = 'requiredClientCapabilities';
 
 /** One discovered item: its kind, its upstream key (name, URI or URI template) and raw definition. */
 export interface DiscoveredItem {
@@ -74,11 +81,12 @@ export async function discoverServer(input: DiscoverOptions): Promise<DiscoveryR
   }
 }
 
-async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
-  const conn = await connectUpstream({
+function connectOptions(o: DiscoverOptions, capabilities: Record<string, object>, spoken?: UpstreamConnection): ConnectUpstreamOptions {
+  return {
     url: o.url,
-    era: 'auto',
-    transport: o.transport,
+    // The probes speak what the first connection found instead of negotiating again.
+    era: spoken ? spoken.era : 'auto',
+    transport: spoken ? spoken.transport : o.transport,
     headers: o.headers,
     fetch: o.fetch,
     // Redirects are followed by the guarded fetch, which re-checks every target.
@@ -86,19 +94,50 @@ async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
     timeoutMs: o.timeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
     clientInfo: { name: 'switchboard-registry', version: '0.1.0' },
-  });
+    capabilities,
+  };
+}
+
+async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
+  // Declared without answer handlers: a server→client request during discovery is refused.
+  const conn = await connectUpstream(connectOptions(o, discoveryCapabilities()));
+  let listed: ListedUpstream;
   try {
-    const listed = await listAll(conn, { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
-    return { items: itemsOf(listed), transport: conn.transport, era: conn.era, protocolVersion: conn.protocolVersion, serverInfo: conn.serverInfo };
+    listed = await listAll(conn, { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
   } finally {
     await conn.close().catch(() => undefined);
   }
+  let required = new Map<string, ProbedCapability[]>();
+  try {
+    if (conn.capabilities.tools) required = await probeRequirements(o, conn, listed.tools);
+  } catch (err) {
+    // Best effort: the items are found; a probe that fails (a server refusing a second session)
+    // leaves them ungated. Only the run's own abort (a response over its byte bound) ends discovery.
+    if (o.signal?.aborted) throw err;
+  }
+  return { items: itemsOf(listed, required), transport: conn.transport, era: conn.era, protocolVersion: conn.protocolVersion, serverInfo: conn.serverInfo };
 }
 
-function itemsOf(listed: ListedUpstream): DiscoveredItem[] {
+/** See probeCapabilityRequirements: one bare listing, then one per capability only when some tool is gated. */
+function probeRequirements(o: DiscoverOptions, spoken: UpstreamConnection, tools: Array<Record<string, unknown>>): Promise<Map<string, ProbedCapability[]>> {
+  return probeCapabilityRequirements(
+    (capabilities) => connectUpstream(connectOptions(o, capabilities, spoken)),
+    tools.map((t) => String(t.name)),
+    { timeout: o.timeoutMs, maxTotalTimeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) },
+  );
+}
+
+function itemsOf(listed: ListedUpstream, required: ReadonlyMap<string, ProbedCapability[]>): DiscoveredItem[] {
   const item = (kind: DiscoveredItem['kind'], key: unknown, definition: Record<string, unknown>): DiscoveredItem => ({ kind, key: String(key), definition });
+  const tool = (t: Record<string, unknown>): Record<string, unknown> => {
+    // The field is discovery's own: an upstream sending it is overwritten (or it is dropped).
+    const { [REQUIRED_CAPABILITIES_FIELD]: _theirs, ...own } = t;
+    void _theirs;
+    const needs = required.get(String(t.name));
+    return needs ? { ...own, [REQUIRED_CAPABILITIES_FIELD]: needs } : own;
+  };
   return [
-    ...listed.tools.map((t) => item('tool', t.name, t)),
+    ...listed.tools.map((t) => item('tool', t.name, tool(t))),
     ...listed.resources.map((r) => item('resource', r.uri, r)),
     ...listed.resourceTemplates.map((r) => item('resource_template', r.uriTemplate, r)),
     ...listed.prompts.map((p) => item('prompt', p.name, p)),
