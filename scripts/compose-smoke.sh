@@ -35,8 +35,8 @@ elif command -v docker-compose > /dev/null; then compose_cli=(docker-compose)
 else not_run 'no compose CLI (the Compose v2 plugin or docker-compose)'; fi
 
 # 2. Its own .env: .env.example with this run's host ports and the public URLs that follow them.
-env_file=$(mktemp)
-trap 'rm -f "$env_file"' EXIT
+env_file=$(mktemp) scratch=$(mktemp -d)
+trap 'rm -rf "$env_file" "$scratch"' EXIT
 p() { echo $((base_port + $1)); }
 sed -E '/^(COMPOSE_PROJECT_NAME|[A-Z_]+_HOST_PORT|[A-Z_]+_PUBLIC_URL|IMAGE_PREFIX)=/d' .env.example > "$env_file"
 cat >> "$env_file" <<EOF
@@ -84,9 +84,9 @@ for s in "${left_out[@]}"; do step "left out: $s" 'NOT RUN'; done
 # 4. Up, tracing on (compose's own OTEL_EXPORTER_OTLP_ENDPOINT), and always down -v at the end.
 cleanup() {
   local rc=$?
-  if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then compose logs --no-color --tail=40 > /tmp/compose-smoke-logs.txt 2>&1 || true; echo "compose-smoke: the services' last logs: /tmp/compose-smoke-logs.txt" >&2; fi
+  if [ $rc -eq 1 ]; then compose logs --no-color --tail=40 > /tmp/compose-smoke-logs.txt 2>&1 || true; echo "compose-smoke: the services' last logs: /tmp/compose-smoke-logs.txt" >&2; fi
   compose down -v --remove-orphans > /dev/null 2>&1 && echo "compose-smoke: down -v done" || echo "compose-smoke: down -v FAILED" >&2
-  rm -f "$env_file"
+  rm -rf "$env_file" "$scratch"
 }
 trap cleanup EXIT
 t0=$(date +%s)
@@ -102,32 +102,31 @@ step 'compose up: the apps ready' "$(($(date +%s) - t0)) s"
 
 json() { node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(new Function("v", "return " + process.argv[1])(JSON.parse(s))))' "$1"; }
 hex() { node -e "console.log(require('crypto').randomBytes($1).toString('hex'))"; }
-mcp() { # url method [extra curl args…] -> body (status in $mcp_status)
+mcp() { # url method [extra curl args…]: sets mcp_status and mcp_body (no subshell, so both are seen)
   local url=$1 method=$2; shift 2
-  curl -s -o /tmp/compose-smoke-mcp.json -w '%{http_code}' -X POST "$url" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \
-    -H 'mcp-protocol-version: 2025-06-18' "$@" -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$method\",\"params\":{}}" > /tmp/compose-smoke-status || true
-  mcp_status=$(cat /tmp/compose-smoke-status)
-  cat /tmp/compose-smoke-mcp.json
+  mcp_status=$(curl -s -o "$scratch/body" -w '%{http_code}' -X POST "$url" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \
+    -H 'mcp-protocol-version: 2025-06-18' "$@" -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$method\",\"params\":{}}" || true)
+  mcp_body=$(cat "$scratch/body" 2> /dev/null || true)
 }
-tools_of() { # tenant seconds -> tool count (polls: the registry's tenants arrive after its seed)
-  local deadline=$(($(date +%s) + $2)) body n
+tools_of() { # tenant seconds: sets tools (polls: the registry's tenants arrive after its seed)
+  local deadline=$(($(date +%s) + $2))
   for (( ; ; )); do
-    body=$(mcp "$gateway/t/$1/mcp" tools/list)
-    n=$(echo "$body" | json 'v.result?.tools?.length ?? 0' 2> /dev/null || echo 0)
-    if [ "$mcp_status" = 200 ] && [ "$n" -gt 0 ]; then echo "$n"; return 0; fi
-    [ "$(date +%s)" -lt "$deadline" ] || { echo "status $mcp_status: ${body:0:300}" >&2; return 1; }
+    mcp "$gateway/t/$1/mcp" tools/list
+    tools=$(echo "$mcp_body" | json 'v.result?.tools?.length ?? 0' 2> /dev/null || echo 0)
+    if [ "$mcp_status" = 200 ] && [ "$tools" -gt 0 ]; then return 0; fi
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "status $mcp_status: ${mcp_body:0:300}" >&2; return 1; }
     sleep 1
   done
 }
 
 # 5. The checks.
 for tenant in demo conformance acme; do
-  n=$(tools_of "$tenant" 120) || fail "tools/list on /t/$tenant/mcp"
-  step "tools/list /t/$tenant/mcp" "$n tools"
+  tools_of "$tenant" 120 || fail "tools/list on /t/$tenant/mcp"
+  step "tools/list /t/$tenant/mcp" "$tools tools"
 done
-mcp "$gateway/t/secure/mcp" tools/list -D /tmp/compose-smoke-headers > /dev/null
+mcp "$gateway/t/secure/mcp" tools/list -D "$scratch/headers"
 [ "$mcp_status" = 401 ] || fail "/t/secure/mcp without a token answered $mcp_status, not 401"
-prm=$(grep -i '^www-authenticate:' /tmp/compose-smoke-headers | sed -E 's/.*resource_metadata="([^"]+)".*/\1/' | tr -d '\r')
+prm=$(grep -i '^www-authenticate:' "$scratch/headers" | sed -E 's/.*resource_metadata="([^"]+)".*/\1/' | tr -d '\r')
 [ -n "$prm" ] || fail '/t/secure/mcp 401 has no resource_metadata in WWW-Authenticate'
 as=$(curl -sf "${prm/http:\/\/localhost:$(p 0)/$gateway}" | json 'v.authorization_servers[0]') || fail "protected resource metadata $prm"
 step 'tools/list /t/secure/mcp without a token' "401, authorization server $as"
@@ -142,7 +141,7 @@ step 'console /console/' "$code"
 
 # A request's trace, found in Tempo by the trace id it was sent with (compose trusts the client's traceparent).
 trace=$(hex 16)
-mcp "$gateway/t/acme/mcp" tools/list -H "traceparent: 00-$trace-$(hex 8)-01" > /dev/null
+mcp "$gateway/t/acme/mcp" tools/list -H "traceparent: 00-$trace-$(hex 8)-01"
 [ "$mcp_status" = 200 ] || fail "tools/list with a traceparent answered $mcp_status"
 deadline=$(($(date +%s) + 90))
 until services_in=$(curl -sf "$tempo/api/traces/$trace" | json '[...new Set(v.batches.map((b)=>b.resource.attributes.find((a)=>a.key==="service.name")?.value.stringValue))].sort().join(",")' 2> /dev/null) && [[ ",$services_in," == *,gateway,* ]]; do
@@ -164,11 +163,11 @@ step 'Prometheus targets' "$targets"
 t0=$(date +%s%N)
 compose restart gateway > /dev/null 2>&1 || fail 'compose restart gateway'
 deadline=$(($(date +%s) + 120))
-until [ "$(mcp "$gateway/t/demo/mcp" tools/list > /dev/null; echo "$mcp_status")" = 200 ]; do
+until mcp "$gateway/t/demo/mcp" tools/list && [ "$mcp_status" = 200 ]; do
   [ "$(date +%s)" -lt "$deadline" ] || fail 'the gateway did not serve /t/demo/mcp within 120 s of its restart'
   sleep 0.2
 done
-step 'gateway restart: serving /t/demo/mcp again after' "$(echo "scale=1; ($(date +%s%N) - t0) / 1000000000" | bc) s"
+step 'gateway restart: serving /t/demo/mcp again after' "$(echo "scale=1; ($(date +%s%N) - $t0) / 1000000000" | bc) s"
 
 # Labels of stand-in images, so a report never passes them off as the real ones.
 for service in "${services[@]}"; do

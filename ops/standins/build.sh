@@ -41,8 +41,10 @@ import_as() { # tag what changes…
 import_as postgres:17.2-alpine 'Debian bookworm postgresql-15, not postgres:17.2-alpine' \
   'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   'ENV PGDATA=/var/lib/postgresql/data' 'ENTRYPOINT ["/usr/local/bin/postgres-entrypoint.sh"]'
+# The redis image turns protected mode off (other containers connect without a password); Debian's
+# binary keeps it on without a config file, so the stand-in adds the flag to compose's command.
 import_as redis:7.4.1-alpine 'Debian bookworm redis-server 7.0, not redis:7.4.1-alpine' \
-  'WORKDIR /data' 'CMD ["redis-server"]'
+  'WORKDIR /data' 'ENTRYPOINT ["/bin/sh", "-c", "exec \"$@\" --protected-mode no", "--"]' 'CMD ["redis-server"]'
 import_as prom/prometheus:v2.55.1 'Debian bookworm prometheus 2.42, not prom/prometheus:v2.55.1' \
   'WORKDIR /prometheus' 'ENTRYPOINT ["/usr/local/bin/prometheus-entrypoint.sh"]'
 for role in otel/opentelemetry-collector-contrib:0.115.1 grafana/tempo:2.6.1; do
