@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { isTelemetryEnvKey } from '@switchboard/telemetry';
@@ -384,6 +385,21 @@ describe('docker-compose.yml', () => {
     const [cmd, ...sub] = cli;
     const run = spawnSync(cmd!, [...sub, '--env-file', '.env.example', '-f', 'docker-compose.yml', 'config', '--quiet'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
     expect({ cli: cli.join(' '), status: run.status, stderr: run.stderr }).toEqual({ cli: cli.join(' '), status: 0, stderr: '' });
+  });
+});
+
+describe('scripts/compose-smoke.sh', () => {
+  it('says NOT RUN and exits 3 when there is no Docker engine, instead of passing', () => {
+    // A docker CLI whose every command fails, as on a machine with the client but no engine.
+    const bin = mkdtempSync(path.join(tmpdir(), 'sb-no-engine-'));
+    try {
+      writeFileSync(path.join(bin, 'docker'), '#!/bin/sh\necho "Cannot connect to the Docker daemon" >&2\nexit 1\n', { mode: 0o755 });
+      const run = spawnSync('bash', [path.join(REPO_ROOT, 'scripts/compose-smoke.sh')], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, SKIP_BUILD: '1' } });
+      expect({ status: run.status, stderr: run.stderr.trim() }).toEqual({ status: 3, stderr: expect.stringMatching(/^compose-smoke: NOT RUN: no running Docker engine/) });
+      expect(run.stdout).not.toMatch(/PASS/);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
 
