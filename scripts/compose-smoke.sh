@@ -102,10 +102,10 @@ step 'compose up: the apps ready' "$(($(date +%s) - t0)) s"
 
 json() { node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(new Function("v", "return " + process.argv[1])(JSON.parse(s))))' "$1"; }
 hex() { node -e "console.log(require('crypto').randomBytes($1).toString('hex'))"; }
-mcp() { # url method [extra curl args…]: sets mcp_status and mcp_body (no subshell, so both are seen)
+mcp() { # url method [extra curl args…]: sets mcp_status and mcp_body (no subshell, so both are seen); params from $params, default {}
   local url=$1 method=$2; shift 2
   mcp_status=$(curl -s -o "$scratch/body" -w '%{http_code}' -X POST "$url" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \
-    -H 'mcp-protocol-version: 2025-06-18' "$@" -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$method\",\"params\":{}}" || true)
+    -H 'mcp-protocol-version: 2025-06-18' "$@" -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$method\",\"params\":${params:-{\}}}" || true)
   mcp_body=$(cat "$scratch/body" 2> /dev/null || true)
 }
 tools_of() { # tenant seconds: sets tools (polls: the registry's tenants arrive after its seed)
@@ -139,13 +139,14 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "$registry/console/")
 [ "$code" = 200 ] || fail "console /console/ answered $code"
 step 'console /console/' "$code"
 
-# A request's trace, found in Tempo by the trace id it was sent with (compose trusts the client's traceparent).
+# A request's trace, found in Tempo by the trace id it was sent with (compose trusts the client's
+# traceparent): a tool call on acme crosses the gateway and the registry's demo upstream.
 trace=$(hex 16)
-mcp "$gateway/t/acme/mcp" tools/list -H "traceparent: 00-$trace-$(hex 8)-01"
-[ "$mcp_status" = 200 ] || fail "tools/list with a traceparent answered $mcp_status"
+params='{"name":"lookup_customer","arguments":{"id":"c_001"}}' mcp "$gateway/t/acme/mcp" tools/call -H "traceparent: 00-$trace-$(hex 8)-01"
+[ "$mcp_status" = 200 ] && [[ "$mcp_body" == *Globex* ]] || fail "tools/call lookup_customer on acme with a traceparent answered $mcp_status: ${mcp_body:0:300}"
 deadline=$(($(date +%s) + 90))
-until services_in=$(curl -sf "$tempo/api/traces/$trace" | json '[...new Set(v.batches.map((b)=>b.resource.attributes.find((a)=>a.key==="service.name")?.value.stringValue))].sort().join(",")' 2> /dev/null) && [[ ",$services_in," == *,gateway,* ]]; do
-  [ "$(date +%s)" -lt "$deadline" ] || fail "trace $trace not found in Tempo ($tempo/api/traces/$trace) within 90 s"
+until services_in=$(curl -sf "$tempo/api/traces/$trace" | json '[...new Set(v.batches.map((b)=>b.resource.attributes.find((a)=>a.key==="service.name")?.value.stringValue))].sort().join(",")' 2> /dev/null) && [[ ",$services_in," == *,gateway,* && ",$services_in," == *,registry,* ]]; do
+  [ "$(date +%s)" -lt "$deadline" ] || fail "trace $trace with gateway and registry spans not found in Tempo ($tempo/api/traces/$trace) within 90 s (services: ${services_in:-none})"
   sleep 1
 done
 step "trace $trace in Tempo" "services: $services_in"
