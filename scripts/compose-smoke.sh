@@ -160,6 +160,15 @@ done
 [ "$(echo "$targets" | wc -w)" -ge 5 ] || fail "Prometheus has $(echo "$targets" | wc -w) targets, not 5: $targets"
 step 'Prometheus targets' "$targets"
 
+# Grafana, when it runs: healthy, and its provisioned Tempo and Prometheus data sources there.
+if printf '%s\n' "${services[@]}" | grep -qx grafana; then
+  grafana=http://127.0.0.1:$(p 1)
+  wait_http "$grafana/api/health" grafana 120
+  sources=$(curl -sf -u "admin:$(sed -n 's/^GRAFANA_ADMIN_PASSWORD=//p' "$env_file")" "$grafana/api/datasources" | json 'v.map((d)=>d.type).sort().join(",")') || fail 'Grafana /api/datasources'
+  [[ ",$sources," == *,tempo,* && ",$sources," == *,prometheus,* ]] || fail "Grafana's data sources are $sources, without tempo and prometheus"
+  step 'Grafana: healthy, data sources' "$sources"
+fi
+
 # The gateway restarted serves again.
 t0=$(date +%s%N)
 compose restart gateway > /dev/null 2>&1 || fail 'compose restart gateway'
