@@ -5,12 +5,31 @@
 # The gateway makes two images: switchboard/gateway:prod (production: no development fixtures)
 # and switchboard/gateway:dev (with libs/fixtures, for the file tenants of docker-compose.yml and
 # the k8s dev overlay); the other apps make one, switchboard/<app>:dev.
-# Needs docker (a daemon; no registry), mmdebstrap and Debian's package mirror (DEBIAN_MIRROR) for
-# the base; the repository's node_modules for the bundles. Same lockfile + same Debian packages +
-# same SOURCE_DATE_EPOCH -> the same base digest and the same app files (docs/images.md).
+# Needs a running Docker engine (no registry), mmdebstrap, bc, strip (binutils) and Debian's package
+# mirror (DEBIAN_MIRROR) for the base (docs/operations.md lists versions); runs `npm ci` first when
+# node_modules is missing. Same lockfile + same Debian packages + same SOURCE_DATE_EPOCH -> the same
+# base digest and the same app files (docs/images.md).
 #   BASE=registry.example.com/switchboard/node-base@sha256:…  build the apps on that base instead
+# Exit codes: 2 usage, 3 a prerequisite is missing (named on stderr), else the failing step's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+missing=()
+command -v docker > /dev/null || missing+=("docker (the CLI)")
+if command -v docker > /dev/null && ! docker info > /dev/null 2>&1; then missing+=("a running Docker engine (docker info fails: start dockerd)"); fi
+command -v npm > /dev/null || missing+=("npm (Node.js)")
+if [ -z "${BASE:-}" ]; then
+  for tool in mmdebstrap bc strip; do command -v "$tool" > /dev/null || missing+=("$tool"); done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  printf 'build-images: missing prerequisite: %s\n' "${missing[@]}" >&2
+  echo 'build-images: Debian/Ubuntu: apt-get install -y mmdebstrap bc binutils (and a Docker engine); see docs/operations.md' >&2
+  exit 3
+fi
+# A fresh clone has no node_modules: the lockfile's Node binary and the bundler come from npm ci.
+if [ ! -x node_modules/node/bin/node ] || [ ! -d node_modules/esbuild ]; then
+  echo 'build-images: node_modules missing: npm ci'
+  npm ci --no-audit --no-fund
+fi
 apps=("$@")
 [ ${#apps[@]} -gt 0 ] || apps=(gateway auth registry chain-reader)
 for app in "${apps[@]}"; do

@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closure as appClosure, packageClosure } from '../../scripts/workspace-deps.mjs';
+import { checkBundle } from './check-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -143,8 +144,12 @@ export async function bundleApp(app, out, { withFixtures = false } = {}) {
   for (const rel of DATA[app] ?? []) if (existsSync(path.join(root, rel))) cpSync(path.join(root, rel), path.join(out, rel), { recursive: true, dereference: true });
   if (withFixtures) writeFixturesStub(out, outfile);
   writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ name: 'switchboard-image', private: true }, null, 2)}\n`);
-  writeFileSync(path.join(root, '.image', `${path.basename(out)}.meta.json`), JSON.stringify(result.metafile));
-  return { external, packages: dirs.size, fixtures: withFixtures };
+  // Beside the tree (not inside it: the image copies the tree), for reading what went into the bundle.
+  writeFileSync(`${out}.meta.json`, JSON.stringify(result.metafile));
+  // Every module the bundle loads at run time must be in the tree (ops/images/check-bundle.mjs).
+  const check = checkBundle(out, app, { withFixtures });
+  if (check.problems.length) throw new Error(`${app}: the image tree lacks what the bundle loads:\n  ${check.problems.join('\n  ')}`);
+  return { external, packages: dirs.size, fixtures: withFixtures, loadsChecked: check.checked };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -155,7 +160,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.stderr.write('usage: bundle.mjs [--with-fixtures] apps/<name> <out-dir>\n');
     process.exit(2);
   }
-  mkdirSync(path.join(root, '.image'), { recursive: true });
-  const r = await bundleApp(app, path.resolve(out), { withFixtures });
-  process.stdout.write(`${JSON.stringify({ app, ...r })}\n`);
+  mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+  try {
+    const r = await bundleApp(app, path.resolve(out), { withFixtures });
+    process.stdout.write(`${JSON.stringify({ app, ...r })}\n`);
+  } catch (err) {
+    process.stderr.write(`bundle.mjs: ${err.message}\n`);
+    process.exit(1);
+  }
 }

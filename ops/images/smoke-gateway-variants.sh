@@ -22,7 +22,9 @@ node -e '
 ' > "$env_file"
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 hosts=(); for h in redis registry auth chain-reader otel-collector; do hosts+=(--add-host "$h:127.0.0.1"); done
-overrides=(-e "GATEWAY_PORT=$port" -e "REDIS_URL=$redis" -e "REDIS_NAMESPACE=sbsmoke$$:" -e OTEL_TRACES_EXPORTER=none)
+# Tracing stays on as compose sets it (OTEL_EXPORTER_OTLP_ENDPOINT): the image must load the SDK
+# (issue #50); with no collector on 127.0.0.1:4318 the exports fail and are dropped.
+overrides=(-e "GATEWAY_PORT=$port" -e "REDIS_URL=$redis" -e "REDIS_NAMESPACE=sbsmoke$$:")
 
 post() { # path body [headers…]
   local p=$1 body=$2; shift 2

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { isTelemetryEnvKey } from '@switchboard/telemetry';
@@ -174,10 +175,10 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
     expect(problems).toEqual([]);
   });
 
-  it('runs production mode in prod only, which refuses the placeholder Secret naming each variable', () => {
+  it('runs production mode in prod, development mode in dev explicitly (its Secret holds development keys); prod refuses the placeholder Secret naming each variable', () => {
     const modes = Object.fromEntries(Object.keys(APPS).map((app) => [app, containerEnv(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app)!, objects).SWITCHBOARD_ENV]));
     if (overlay !== 'prod') {
-      expect(Object.values(modes).filter(Boolean)).toEqual([]);
+      expect(modes).toEqual({ gateway: 'development', 'chain-reader': undefined, registry: 'development', auth: 'development' });
       return;
     }
     expect(modes).toEqual({ gateway: 'production', 'chain-reader': undefined, registry: 'production', auth: 'production' });
@@ -209,8 +210,9 @@ describe('k8s/jobs', () => {
 
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-    services: Record<string, { environment?: Record<string, string>; build?: { dockerfile: string; args?: Record<string, string> }; image?: string; ports?: string[]; volumes?: string[]; healthcheck?: unknown }>;
+    services: Record<string, ComposeService>;
   };
+  const composeText = readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
 
   /** `${VAR:-default}` resolves to its default (what `docker compose up` uses with nothing set). */
   const resolve = (value: string, where: string): string =>
@@ -285,8 +287,73 @@ describe('docker-compose.yml', () => {
   it('publishes every port on 127.0.0.1 unless SWITCHBOARD_BIND opens it', () => {
     const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => ({ name, port })));
     expect(published.length).toBeGreaterThan(0);
-    for (const { name, port } of published) expect({ name, port }).toEqual({ name, port: expect.stringMatching(/^\$\{SWITCHBOARD_BIND:-127\.0\.0\.1\}:\d+:\d+$/) });
-    for (const app of Object.keys(APPS) as AppName[]) expect(compose.services[app]?.ports).toEqual([`\${SWITCHBOARD_BIND:-127.0.0.1}:${APPS[app].port}:${APPS[app].port}`]);
+    // The host side is a .env variable (its default the container port for the apps); the container side is fixed.
+    for (const { name, port } of published) expect({ name, port }).toEqual({ name, port: expect.stringMatching(/^\$\{SWITCHBOARD_BIND:-127\.0\.0\.1\}:\$\{[A-Z_]+_HOST_PORT:-\d+\}:\d+$/) });
+    for (const app of Object.keys(APPS) as AppName[]) {
+      const variable = `${app.toUpperCase().replace(/-/g, '_')}_HOST_PORT`;
+      expect(compose.services[app]?.ports).toEqual([`\${SWITCHBOARD_BIND:-127.0.0.1}:\${${variable}:-${APPS[app].port}}:${APPS[app].port}`]);
+    }
+  });
+
+  it('restarts every service unless stopped (a registry that loses a boot race comes back)', () => {
+    for (const [name, service] of Object.entries(compose.services)) expect({ name, restart: service.restart }).toEqual({ name, restart: 'unless-stopped' });
+  });
+
+  it('waits on health for every dependency that has a healthcheck (its own or its Dockerfile HEALTHCHECK), and names a condition for every dependency', () => {
+    const healthy = (name: string): boolean => {
+      const service = compose.services[name]!;
+      if (service.healthcheck) return true;
+      const dockerfile = service.build?.dockerfile;
+      return dockerfile !== undefined && /^HEALTHCHECK /m.test(readFileSync(path.join(REPO_ROOT, dockerfile), 'utf8'));
+    };
+    const edges = Object.entries(compose.services).flatMap(([name, service]) => {
+      expect({ name, longForm: service.depends_on === undefined || !Array.isArray(service.depends_on) }).toEqual({ name, longForm: true });
+      return Object.entries((service.depends_on ?? {}) as Record<string, { condition?: string }>).map(([dep, spec]) => ({ edge: `${name} -> ${dep}`, condition: spec.condition }));
+    });
+    expect(edges.length).toBeGreaterThan(8);
+    for (const { edge, condition } of edges) {
+      const dep = edge.split(' -> ')[1]!;
+      expect({ edge, condition }).toEqual({ edge, condition: healthy(dep) ? 'service_healthy' : 'service_started' });
+    }
+    // The apps' datastores are waited on by health, not by start.
+    for (const app of ['registry', 'auth']) expect(compose.services[app]?.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    expect(compose.services.gateway?.depends_on).toMatchObject({ registry: { condition: 'service_healthy' }, auth: { condition: 'service_healthy' } });
+  });
+
+  it('runs every app that has a production mode in development mode, explicitly (a development stack with development secrets)', () => {
+    const withMode = (Object.keys(APPS) as AppName[]).filter((app) => schemaKeys(app).has('SWITCHBOARD_ENV'));
+    expect(withMode).toEqual(expect.arrayContaining(['gateway', 'registry', 'auth']));
+    for (const app of withMode) expect({ app, mode: compose.services[app]?.environment?.SWITCHBOARD_ENV }).toEqual({ app, mode: 'development' });
+  });
+
+  it('pulls every third-party image through IMAGE_PREFIX (a mirror registry) and builds every app image here', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (service.build) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/^switchboard\//) });
+      else expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/^\$\{IMAGE_PREFIX:-\}[a-z]/) });
+    }
+  });
+
+  it('has a .env.example naming every variable the file reads, at the default the file uses, with each public URL on its host port', () => {
+    const example = Object.fromEntries(
+      readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const used = new Map<string, string>();
+    for (const m of composeText.matchAll(/\$\{([A-Z0-9_]+):-([^}]*)\}/g)) {
+      // One default per variable across the file, so .env has one value to give.
+      if (used.has(m[1]!)) expect({ variable: m[1], default: m[2] }).toEqual({ variable: m[1], default: used.get(m[1]!) });
+      used.set(m[1]!, m[2]!);
+    }
+    for (const [variable, def] of used) expect({ variable, value: example[variable] }).toEqual({ variable, value: def });
+    expect(example.COMPOSE_PROJECT_NAME).toBe('switchboard');
+    for (const app of ['GATEWAY', 'REGISTRY', 'AUTH']) {
+      expect({ app, url: example[`${app}_PUBLIC_URL`] }).toEqual({ app, url: `http://localhost:${example[`${app}_HOST_PORT`]}` });
+    }
+    // .env holds secrets: never in git, never in the build context.
+    expect(readFileSync(path.join(REPO_ROOT, '.gitignore'), 'utf8').split('\n')).toContain('.env');
+    expect(readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n')).toContain('**/.env');
   });
 
   it('gives anonymous Grafana visitors at most the Viewer role and lets nobody sign up', () => {
@@ -306,14 +373,46 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(compose.services)) if (service.image && !service.build) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/:v?\d+\.\d+(\.\d+)?(-[a-z0-9.]+)?$/) });
   });
 
-  it('passes `docker compose config` where a Docker engine and its compose plugin are available', () => {
-    if (spawnSync('docker', ['info'], { timeout: 20_000 }).status !== 0) return;
-    // An engine without the compose plugin (a bare dockerd) has nothing to check with.
-    if (spawnSync('docker', ['compose', 'version'], { timeout: 20_000 }).status !== 0) return;
-    const run = spawnSync('docker', ['compose', 'config', '--quiet'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
+  it('passes `docker compose config` (Compose v2, else v1) with .env.example, or says NOT RUN when no compose CLI is installed', () => {
+    // `config` parses and interpolates only: it needs the CLI, not a running engine. Booting the
+    // file on an engine is scripts/compose-smoke.sh (exit 3 when it cannot run).
+    const cli = [['docker', 'compose'], ['docker-compose']].find(([cmd, ...sub]) => spawnSync(cmd!, [...sub, 'version'], { timeout: 20_000 }).status === 0);
+    if (!cli) {
+      process.stdout.write('docker-compose.yml: `docker compose config` NOT RUN: neither the Compose v2 plugin nor docker-compose is installed\n');
+      expect(spawnSync('docker', ['compose', 'version'], { timeout: 20_000 }).status).not.toBe(0);
+      return;
+    }
+    const [cmd, ...sub] = cli;
+    const run = spawnSync(cmd!, [...sub, '--env-file', '.env.example', '-f', 'docker-compose.yml', 'config', '--quiet'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect({ cli: cli.join(' '), status: run.status, stderr: run.stderr }).toEqual({ cli: cli.join(' '), status: 0, stderr: '' });
   });
 });
+
+describe('scripts/compose-smoke.sh', () => {
+  it('says NOT RUN and exits 3 when there is no Docker engine, instead of passing', () => {
+    // A docker CLI whose every command fails, as on a machine with the client but no engine.
+    const bin = mkdtempSync(path.join(tmpdir(), 'sb-no-engine-'));
+    try {
+      writeFileSync(path.join(bin, 'docker'), '#!/bin/sh\necho "Cannot connect to the Docker daemon" >&2\nexit 1\n', { mode: 0o755 });
+      const run = spawnSync('bash', [path.join(REPO_ROOT, 'scripts/compose-smoke.sh')], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, SKIP_BUILD: '1' } });
+      expect({ status: run.status, stderr: run.stderr.trim() }).toEqual({ status: 3, stderr: expect.stringMatching(/^compose-smoke: NOT RUN: no running Docker engine/) });
+      expect(run.stdout).not.toMatch(/PASS/);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The parts of a compose service these tests read. */
+interface ComposeService {
+  environment?: Record<string, string>;
+  build?: { dockerfile: string; args?: Record<string, string> };
+  image?: string;
+  ports?: string[];
+  volumes?: string[];
+  healthcheck?: unknown;
+  restart?: string;
+  depends_on?: Record<string, { condition?: string }> | string[];
+}
 
 type Json = Record<string, unknown>;

@@ -89,16 +89,22 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
 
 type Env = Record<string, string | undefined>;
 
-/**
+/*
  * The tracing SDK, its instrumentations and the OTLP exporters load only when this process
  * exports: at rest (metrics on /metrics only, the default) they would hold ~18 MB RSS and
- * ~6 MB of heap for nothing. A plain synchronous `require`, so the SDK still starts before
- * the app loads `http`, `pg` or `ioredis`.
+ * ~6 MB of heap for nothing. Each is a plain synchronous `require` of a string literal inside
+ * the function that needs it: the SDK still starts before the app loads `http`, `pg` or
+ * `ioredis`, and the image bundler (ops/images/bundle.mjs) sees every one and bundles it — a
+ * `require(variable)` is invisible to it and left the SDK out of the images (issue #50).
  */
-function load<T>(id: string): T {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberate lazy load, see above
-  return require(id) as T;
-}
+/* eslint-disable @typescript-eslint/no-require-imports -- deliberate lazy loads, see above */
+const loadOtlpMetricsHttp = (): typeof import('@opentelemetry/exporter-metrics-otlp-http') => require('@opentelemetry/exporter-metrics-otlp-http');
+const loadOtlpMetricsProto = (): typeof import('@opentelemetry/exporter-metrics-otlp-proto') => require('@opentelemetry/exporter-metrics-otlp-proto');
+const loadSdkNode = (): typeof import('@opentelemetry/sdk-node') => require('@opentelemetry/sdk-node');
+const loadHttpInstrumentation = (): typeof import('@opentelemetry/instrumentation-http') => require('@opentelemetry/instrumentation-http');
+const loadPgInstrumentation = (): typeof import('@opentelemetry/instrumentation-pg') => require('@opentelemetry/instrumentation-pg');
+const loadIORedisInstrumentation = (): typeof import('@opentelemetry/instrumentation-ioredis') => require('@opentelemetry/instrumentation-ioredis');
+/* eslint-enable @typescript-eslint/no-require-imports */
 type Resource = ReturnType<typeof defaultResource>;
 
 /** The process's resource: OTEL_RESOURCE_ATTRIBUTES under the service's own name, version, environment and instance. */
@@ -138,8 +144,8 @@ function otlpMetricReaders(env: Env, disabled: boolean): IMetricReader[] {
   if (!pushMetrics) return [];
   const json = env.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json';
   const exporter = json
-    ? new (load<typeof import('@opentelemetry/exporter-metrics-otlp-http')>('@opentelemetry/exporter-metrics-otlp-http').OTLPMetricExporter)()
-    : new (load<typeof import('@opentelemetry/exporter-metrics-otlp-proto')>('@opentelemetry/exporter-metrics-otlp-proto').OTLPMetricExporter)();
+    ? new (loadOtlpMetricsHttp().OTLPMetricExporter)()
+    : new (loadOtlpMetricsProto().OTLPMetricExporter)();
   return [
     new PeriodicExportingMetricReader({
       exporter,
@@ -151,10 +157,10 @@ function otlpMetricReaders(env: Env, disabled: boolean): IMetricReader[] {
 
 /** Spans recorded and exported: the NodeSDK with the http, pg and ioredis instrumentations. Answers its stop. */
 function startTracingSdk(resource: Resource, readers: IMetricReader[], ignorePaths: RegExp | undefined): () => Promise<void> {
-  const { NodeSDK } = load<typeof import('@opentelemetry/sdk-node')>('@opentelemetry/sdk-node');
-  const { HttpInstrumentation } = load<typeof import('@opentelemetry/instrumentation-http')>('@opentelemetry/instrumentation-http');
-  const { PgInstrumentation } = load<typeof import('@opentelemetry/instrumentation-pg')>('@opentelemetry/instrumentation-pg');
-  const { IORedisInstrumentation } = load<typeof import('@opentelemetry/instrumentation-ioredis')>('@opentelemetry/instrumentation-ioredis');
+  const { NodeSDK } = loadSdkNode();
+  const { HttpInstrumentation } = loadHttpInstrumentation();
+  const { PgInstrumentation } = loadPgInstrumentation();
+  const { IORedisInstrumentation } = loadIORedisInstrumentation();
   const sdk = new NodeSDK({
     resource,
     autoDetectResources: false,
