@@ -67,7 +67,8 @@ function gatewayImages(): Map<string, { bundle: string; fixtures: boolean }> {
 
 /** Whether a gateway with this environment serves file tenants whose catalogs come from libs/fixtures (builtin demo/conformance, fixture files). */
 function needsFixtures(env: Env): boolean {
-  const c = loadGatewayConfig({ ...env, SWITCHBOARD_ENV: undefined });
+  // Only the catalog source matters here, not the secrets: read it as a development config would.
+  const c = loadGatewayConfig({ ...env, SWITCHBOARD_ENV: 'development' });
   const fileSource = c.CATALOG_SOURCES ? c.CATALOG_SOURCES.split(',').includes('file') : c.REGISTRY_URL === undefined && c.REDIS_URL === undefined;
   // The images' WORKDIR is the repository's layout, so a relative TENANTS_FILE names the repository's file.
   const tenants = fileSource ? readTenantSeed(path.resolve(REPO_ROOT, c.TENANTS_FILE)).filter((t) => t.seed === 'file') : [];
@@ -86,7 +87,7 @@ function renderWithKubectl(dir: string): K8sObject[] | undefined {
 }
 
 /** What a secret manager would provide instead of the base Secret's placeholders. */
-const REAL_SECRETS = { SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(32).toString('base64url'), AUTH_INTERNAL_TOKEN: '', REGISTRY_OPERATOR_KEY: randomBytes(32).toString('base64url') };
+const REAL_SECRETS = { SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(32).toString('base64url'), AUTH_INTERNAL_TOKEN: '', REGISTRY_OPERATOR_KEY: randomBytes(32).toString('base64url'), GATEWAY_STATE_KEYS: randomBytes(32).toString('base64') };
 REAL_SECRETS.AUTH_INTERNAL_TOKEN = REAL_SECRETS.INTERNAL_TOKEN;
 // auth's CATALOG_SECRETS_KEY is the same Secret key as SECRETS_KEY (k8s/base/auth.yaml).
 const REAL_SECRETS_BY_ENV: Record<string, string> = { ...REAL_SECRETS, CATALOG_SECRETS_KEY: REAL_SECRETS.SECRETS_KEY };
