@@ -21,6 +21,7 @@ import type { InvokeContext, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
+import { LEGACY_TASK_METHODS, UpstreamTasks, taskParams } from './upstream-tasks';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
@@ -42,9 +43,14 @@ export class RequestDispatcher {
     private readonly clientRequests?: ClientRequestBroker,
     private readonly tasks?: TaskManager,
     private readonly parkedCalls?: ParkedCalls,
-  ) {}
+  ) {
+    this.upstreamTasks = UpstreamTasks.of(sealer, upstream);
+  }
 
   private readonly discoverCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
+  private readonly initializeCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
+  /** Proxies 2025-11-25 upstreams' own tasks (needs the sealer and an invoker that can). */
+  private readonly upstreamTasks: UpstreamTasks | undefined;
 
   async dispatch(input: DispatchInput): Promise<EncodedAnswer> {
     const { message, context, target } = input;
@@ -66,7 +72,7 @@ export class RequestDispatcher {
           message.id,
           buildInitializeResult({
             protocolVersion: negotiateLegacyVersion(params.protocolVersion),
-            capabilities: catalog.capabilities,
+            capabilities: this.initializeCapabilities(catalog),
             serverInfo: catalog.serverInfo,
             instructions: catalog.snapshot.instructions,
           }),
@@ -105,12 +111,20 @@ export class RequestDispatcher {
         return this.result(input, await this.getPrompt(input, catalog, params));
       case 'completion/complete':
         return this.result(input, this.complete(catalog, params));
-      default:
+      default: {
+        const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
+        if (this.upstreamTasks && context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method)) {
+          return this.result(input, await this.upstreamTasks.legacy(message.method, params, scope, catalog, this.invokeContext(input)));
+        }
+        if (this.upstreamTasks && context.era === 'modern' && TASK_METHODS.has(message.method) && UpstreamTasks.owns(params.taskId)) {
+          if (!declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
+          return this.result(input, await this.upstreamTasks.modern(message.method, params, scope, catalog, this.invokeContext(input)));
+        }
         if (this.tasks && context.era === 'modern' && TASK_METHODS.has(message.method)) {
-          const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
           return this.result(input, await this.tasks.handle(message.method, params, scope, declaresTasks(context.clientCapabilities)));
         }
         throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, context.era === 'modern' ? 404 : 200);
+      }
     }
   }
 
@@ -202,6 +216,18 @@ export class RequestDispatcher {
       return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
     }
     const upstream = this.requireUpstream(route);
+    if (this.upstreamTasks && taskSupport !== undefined && route.protocol !== 'modern') {
+      const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
+      // A 2025-11-25 client's task-augmented call becomes the upstream's own task, and so does
+      // a 2026-07-28 one of a tool that only runs as a task (an optional one stays a gateway task).
+      if (input.context.era === 'legacy' && params.task !== undefined) {
+        return this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, taskParams(params.task), ctx);
+      }
+      if (taskable && taskSupport === 'required') {
+        const created = await this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, {}, ctx);
+        return isCreated(created) ? UpstreamTasks.modernCreated(created.task) : created;
+      }
+    }
     const call = (c: InvokeContext) => upstream.callTool(route, args as Record<string, unknown>, c);
     if (taskable) return this.runAsTask(input, ctx, call);
     if (input.context.era === 'modern' && this.parkedCalls) return this.callParkable(input, name, ctx, call);
@@ -233,6 +259,21 @@ export class RequestDispatcher {
   private discoverCapabilities(catalog: CompiledCatalog): Record<string, unknown> {
     let caps = this.discoverCaps.get(catalog);
     if (!caps) this.discoverCaps.set(catalog, (caps = this.withTasks(catalog, withoutResourceSubscribe(catalog.capabilities))));
+    return caps;
+  }
+
+  /**
+   * Legacy `initialize` capabilities: the 2025-11-25 tasks utility (task-augmented tools/call,
+   * tasks/get, tasks/result, tasks/cancel) when a tool of the catalog is a 2025-11-25
+   * upstream's task tool, whose tasks the gateway proxies.
+   */
+  private initializeCapabilities(catalog: CompiledCatalog): Record<string, unknown> {
+    let caps = this.initializeCaps.get(catalog);
+    if (!caps) {
+      const proxied = this.upstreamTasks !== undefined && catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined && t.route.kind === 'upstream' && t.route.protocol !== 'modern');
+      caps = proxied ? { ...catalog.capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } } : catalog.capabilities;
+      this.initializeCaps.set(catalog, caps);
+    }
     return caps;
   }
 
@@ -354,6 +395,10 @@ function withoutResourceSubscribe(capabilities: Record<string, unknown>): Record
   const { subscribe: _dropped, ...rest } = resources as Record<string, unknown>;
   void _dropped;
   return { ...capabilities, resources: rest };
+}
+
+function isCreated(value: object): value is { task: Parameters<typeof UpstreamTasks.modernCreated>[0] } {
+  return 'task' in value && typeof (value as { task?: unknown }).task === 'object';
 }
 
 function toolFailure(name: string, why: string): ToolCallResult {

@@ -1,4 +1,4 @@
-export { type AdmitRefusal, type AdmitRequest, type AuthDenied, type AuthGranted, type AuthOutcome, type EdgePolicy, type InvokeContext, type McpHttpOptions, type McpObserver, type McpRefusal, type McpRequestInfo, type McpRequestObservation, type McpTarget, type UpstreamInvoker } from './mcp-target';
+export { type AdmitRefusal, type AdmitRequest, type AuthDenied, type AuthGranted, type AuthOutcome, type EdgePolicy, type InvokeContext, type McpHttpOptions, type McpObserver, type McpRefusal, type McpRequestInfo, type McpRequestObservation, type McpTarget, type UpstreamInvoker, type UpstreamTaskAnswer, type UpstreamTaskRequest } from './mcp-target';
 export { BATCH_DEFAULTS, registerMcpRoutes, type McpRoutes } from './register-mcp-routes';
 export type { BarePost, BarePostOptions } from './bare-post';
 export { hostnameOf, originAllowed, hostAllowed } from './origin-policy';

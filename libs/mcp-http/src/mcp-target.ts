@@ -46,6 +46,27 @@ export interface UpstreamInvoker {
   callTool(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult>;
   readResource(route: Extract<Route, { kind: 'upstream' }>, uri: string, ctx: InvokeContext): Promise<ReadResourceResult>;
   getPrompt(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult>;
+  /**
+   * One request about a 2025-11-25 upstream's own task: a task-augmented `tools/call` or
+   * `tasks/get` / `tasks/result` / `tasks/cancel`, on the upstream session that created the
+   * task. Absent ⇒ upstream tasks are not proxied.
+   * @throws McpError for a JSON-RPC error (the upstream's, or the gateway's refusal).
+   */
+  upstreamTask?(route: Extract<Route, { kind: 'upstream' }>, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer>;
+}
+
+/** See {@link UpstreamInvoker.upstreamTask}; `params` as the upstream gets them (its tool name, its task id). */
+export interface UpstreamTaskRequest {
+  method: 'tools/call' | 'tasks/get' | 'tasks/result' | 'tasks/cancel';
+  params: Record<string, unknown>;
+  /** The upstream session that created the task; absent for the `tools/call` that creates it. */
+  session?: string;
+}
+
+export interface UpstreamTaskAnswer {
+  result: Record<string, unknown>;
+  /** The upstream session the request went on (sealed into the task handle at creation). */
+  session: string | undefined;
 }
 
 /**

@@ -44,19 +44,21 @@ export async function discoverUpstream(url: string, headers: Record<string, stri
 }
 
 /**
- * An upstream tool that declares 2025-11-25 `execution.taskSupport: "optional"` may run long
- * (the SDK answers a plain call by waiting for its own task): the gateway then lets such a
- * call become a gateway task for clients that declared the tasks extension. `required` needs
- * a task-augmented upstream call, which the gateway does not make, so it is not carried over.
- * The upstream's own fields are kept as they came (publishing never copies unknown ones).
+ * An upstream tool's 2025-11-25 `execution.taskSupport`. `optional`: the call may run long (the
+ * SDK answers a plain call by waiting for its own task), so it may become a gateway task for
+ * 2026-07-28 clients that declared the tasks extension; a 2025-11-25 client's task-augmented
+ * call becomes the upstream's own task, proxied. `required`: every call is the upstream's own
+ * task, proxied (a 2026-07-28 client without the extension gets −32021). Only
+ * `execution.taskSupport` counts: a `taskSupport` field of the upstream's is dropped (the
+ * upstream's other fields are kept as they came; publishing never copies unknown ones).
  */
 function withTaskSupport(tool: ToolDefinition): ToolDefinition {
   const execution = (tool as { execution?: unknown }).execution;
   const support = typeof execution === 'object' && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
-  if (support !== 'optional') {
+  if (support !== 'optional' && support !== 'required') {
     const { taskSupport: _dropped, ...rest } = tool;
     void _dropped;
     return rest;
   }
-  return { ...tool, taskSupport: 'optional' };
+  return { ...tool, taskSupport: support };
 }

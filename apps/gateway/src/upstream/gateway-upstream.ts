@@ -1,5 +1,5 @@
 import type { GetPromptResult, ReadResourceResult, ToolCallResult } from '@switchboard/catalog';
-import type { InvokeContext } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import type { ConnectorCredential } from '../auth/connector-tokens';
 import { GatewayError, toolErrorResult, wireError } from './gateway-errors';
 import type { ObservableInvoker } from './traced-upstream';
@@ -40,6 +40,14 @@ export class GatewayUpstream implements ObservableInvoker {
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
     try {
       return await this.pool.getPrompt(await this.withCredential(route, ctx), args, ctx);
+    } catch (err) {
+      throw err instanceof GatewayError ? wireError(err) : err;
+    }
+  }
+
+  async upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
+    try {
+      return await this.pool.upstreamTask(await this.withCredential(route, ctx), request, ctx);
     } catch (err) {
       throw err instanceof GatewayError ? wireError(err) : err;
     }

@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, context, trace, type Attributes } from '@opentelemetry/api';
 import type { GetPromptResult, ReadResourceResult, Route, ToolCallResult } from '@switchboard/catalog';
-import type { InvokeContext, UpstreamInvoker } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamInvoker, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import { LabelCache, SeriesBudget, metricErrorType, switchboardMetrics } from '@switchboard/telemetry';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -62,6 +62,12 @@ export class TracedUpstream implements UpstreamInvoker {
 
   getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
     return this.traced('prompts/get', route.upstreamName, route, ctx, () => this.inner.getPrompt(route, args, ctx), () => false);
+  }
+
+  upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
+    const inner = this.inner.upstreamTask;
+    if (!inner) return Promise.reject(new Error('this upstream invoker does not proxy upstream tasks'));
+    return this.traced(request.method, request.method === 'tools/call' ? route.upstreamName : '', route, ctx, () => inner.call(this.inner, route, request, ctx), () => false);
   }
 
   private async traced<T>(method: string, target: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, failed: (r: T) => boolean, uri?: string): Promise<T> {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCallResult } from '@switchboard/catalog';
-import type { InvokeContext } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
@@ -136,6 +136,18 @@ export class UpstreamPool {
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
     return (await this.withClient(route, ctx, (conn, opts) => conn.getPrompt(traced(conn, { name: route.upstreamName, arguments: args }), opts))) as GetPromptResult;
+  }
+
+  /**
+   * One request about an upstream's own task (2025-11-25 tasks utility): sent on `session`
+   * when given (the session that created the task, possibly another replica's), else on this
+   * replica's connection; answers the upstream's result and the session it went on.
+   */
+  async upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
+    return this.withClient(route, ctx, async (conn, opts) => {
+      const result = await conn.taskRequest(request.method, traced(conn, request.params), request.session, opts);
+      return { result, session: request.session ?? conn.sessionId() };
+    });
   }
 
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
