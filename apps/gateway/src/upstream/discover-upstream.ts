@@ -1,4 +1,4 @@
-import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@switchboard/catalog';
+import { withUpstreamTaskSupport, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition, type ToolDefinition } from '@switchboard/catalog';
 import { limitResponseBytes, ResponseTooLargeError } from '@switchboard/net-guard';
 import { connectUpstream, listAll } from '@switchboard/upstream-client';
 
@@ -26,7 +26,7 @@ export async function discoverUpstream(url: string, headers: Record<string, stri
     try {
       const listed = await listAll(conn, { timeout: timeoutMs, signal: abort.signal });
       return {
-        tools: (listed.tools as unknown as ToolDefinition[]).map(withTaskSupport),
+        tools: (listed.tools as unknown as ToolDefinition[]).map(withUpstreamTaskSupport),
         resources: listed.resources as unknown as ResourceDefinition[],
         resourceTemplates: listed.resourceTemplates as unknown as ResourceTemplateDefinition[],
         prompts: listed.prompts as unknown as PromptDefinition[],
@@ -41,24 +41,4 @@ export async function discoverUpstream(url: string, headers: Record<string, stri
     }
     throw err;
   }
-}
-
-/**
- * An upstream tool's 2025-11-25 `execution.taskSupport`. `optional`: the call may run long (the
- * SDK answers a plain call by waiting for its own task), so it may become a gateway task for
- * 2026-07-28 clients that declared the tasks extension; a 2025-11-25 client's task-augmented
- * call becomes the upstream's own task, proxied. `required`: every call is the upstream's own
- * task, proxied (a 2026-07-28 client without the extension gets −32021). Only
- * `execution.taskSupport` counts: a `taskSupport` field of the upstream's is dropped (the
- * upstream's other fields are kept as they came; publishing never copies unknown ones).
- */
-function withTaskSupport(tool: ToolDefinition): ToolDefinition {
-  const execution = (tool as { execution?: unknown }).execution;
-  const support = typeof execution === 'object' && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
-  if (support !== 'optional' && support !== 'required') {
-    const { taskSupport: _dropped, ...rest } = tool;
-    void _dropped;
-    return rest;
-  }
-  return { ...tool, taskSupport: support };
 }
