@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { freePort } from '@switchboard/testing';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, REPO_ROOT, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
@@ -95,5 +95,22 @@ describe('server-everything task tools through the registry and two gateways (SD
     expect(cancelled).toMatchObject({ taskId: created.task.taskId, status: 'cancelled' });
     // The upstream's own record says cancelled (read back through the first replica).
     expect((await onA.experimental.tasks.getTask(created.task.taskId)).status).toBe('cancelled');
+  });
+
+  it("relays the upstream's elicitation of an input_required task to the client on its tasks/result stream", async () => {
+    const onA = await client(gateways[0]!);
+    const onB = await client(gateways[1]!);
+    const asked: string[] = [];
+    onB.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { interpretation: 'historical' } };
+    });
+    const created = await onA.request({ method: 'tools/call', params: { name: TOOL, arguments: { topic: 'bridges', ambiguous: true }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const taskId = created.task.taskId;
+    await until('the task to ask for input', async () => ((await onB.experimental.tasks.getTask(taskId)).status === 'input_required' ? true : undefined), 20_000);
+    const result = await onB.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { timeout: 30_000 });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('bridges');
+    expect((result.content[0] as { text: string }).text).toContain('Clarification**: historical');
   });
 });
