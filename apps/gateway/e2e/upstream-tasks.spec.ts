@@ -27,6 +27,10 @@ interface ResearchUpstream {
   created: string[];
   /** Completes the task of `topic` with its report. */
   finish(topic: string): Promise<void>;
+  /** Ends every session (as an upstream restart would): their tasks are gone. */
+  endSessions(): Promise<void>;
+  /** initialize requests received (a new upstream session each). */
+  initializes(): number;
   close(): Promise<void>;
 }
 
@@ -56,8 +60,10 @@ async function researchUpstream(): Promise<ResearchUpstream> {
     );
     return server;
   };
+  let initializes = 0;
   const http: HttpServer = createHttpServer((req, res) => {
     const id = req.headers['mcp-session-id'];
+    if (id === undefined && req.method === 'POST') initializes++;
     const known = typeof id === 'string' ? sessions.get(id) : undefined;
     if (known) return void known.handleRequest(req, res);
     if (typeof id === 'string') return void res.writeHead(404).end();
@@ -79,6 +85,12 @@ async function researchUpstream(): Promise<ResearchUpstream> {
       if (!done) throw new Error(`no task for ${topic}`);
       await done();
     },
+    endSessions: async () => {
+      const ended = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(ended.map((t) => t.close().catch(() => undefined)));
+    },
+    initializes: () => initializes,
     close: async () => {
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
       store.cleanup();
@@ -197,6 +209,18 @@ test("another tenant's caller, an altered handle, and tasks/list find nothing", 
     message: expect.stringContaining('params.task.ttl'),
   });
   await upstream.finish('newts');
+});
+
+test('a task whose upstream session ended is not found, and costs no reconnect', async () => {
+  const client = await legacyClient(a);
+  const task = await createTask(client, 'crows');
+  await upstream.endSessions();
+  const before = upstream.initializes();
+  await expect(client.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('the upstream session that held it has ended') });
+  expect(upstream.initializes()).toBe(before);
+  // The next call opens a new upstream session and works.
+  expect((await createTask(client, 'rooks')).status).toBe('working');
+  await upstream.finish('rooks');
 });
 
 let nextId = 1;

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCallResult } from '@switchboard/catalog';
 import type { InvokeContext, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import { injectTraceContext } from '@switchboard/telemetry';
@@ -145,8 +146,18 @@ export class UpstreamPool {
    */
   async upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
     return this.withClient(route, ctx, async (conn, opts) => {
-      const result = await conn.taskRequest(request.method, traced(conn, request.params), request.session, opts);
-      return { result, session: request.session ?? conn.sessionId() };
+      try {
+        const result = await conn.taskRequest(request.method, traced(conn, request.params), request.session, opts);
+        return { result, session: request.session ?? conn.sessionId() };
+      } catch (err) {
+        // The task's session is gone (the upstream restarted or expired it), and its tasks with
+        // it: the caller's task is not found. Not the 404 that re-initialises a connection, which
+        // a stale handle must not make every caller of this upstream pay for.
+        if (request.session !== undefined && err instanceof StreamableHTTPError && err.code === 404) {
+          throw new SdkMcpError(ErrorCode.InvalidParams, 'Task not found: the upstream session that held it has ended');
+        }
+        throw err;
+      }
     });
   }
 
