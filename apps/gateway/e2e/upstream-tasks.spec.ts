@@ -7,6 +7,7 @@
  * the task too. A 2026-07-28 client declaring the tasks extension gets the same task in that
  * extension's shapes. Other callers' lookups find nothing.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -223,6 +224,21 @@ test('a task whose upstream session ended is not found, and costs no reconnect',
   await upstream.finish('rooks');
 });
 
+/**
+ * Which of `values` the tasks extension's own schemas (`@modelcontextprotocol/ext-tasks`
+ * core/v2, the SEP-2663 text's generated schemas) accept as `kind`. ESM-only, so checked in a
+ * child Node process.
+ */
+function acceptedByExtension(checks: Array<{ kind: 'CreateTaskResult' | 'DetailedTask'; value: unknown }>): boolean[] {
+  const script = `import * as v2 from '@modelcontextprotocol/ext-tasks/core/v2';
+let input = '';
+for await (const chunk of process.stdin) input += chunk;
+const checks = JSON.parse(input);
+process.stdout.write(JSON.stringify(checks.map((c) => (c.kind === 'CreateTaskResult' ? v2.isCreateTaskResultV2(c.value) : v2.isDetailedTaskV2(c.value)))));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(checks), cwd: __dirname, encoding: 'utf8' });
+  return JSON.parse(out) as boolean[];
+}
+
 let nextId = 1;
 const withTasks = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } };
 
@@ -242,6 +258,12 @@ test('a 2026-07-28 client gets the upstream task in the tasks extension shapes, 
     return got.status === 'completed' ? got : undefined;
   });
   expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'report on voles' }] });
+  const working = rpcResult(await modern(b, 'tasks/get', { taskId }));
+  expect(acceptedByExtension([
+    { kind: 'CreateTaskResult', value: created },
+    { kind: 'DetailedTask', value: done },
+    { kind: 'DetailedTask', value: working },
+  ])).toEqual([true, true, true]);
 
   // Cancel is forwarded; a tool that only runs as a task refuses a client without the extension.
   const second = rpcResult(await modern(a, 'tools/call', { name: 'research', arguments: { topic: 'shrews' } }));
