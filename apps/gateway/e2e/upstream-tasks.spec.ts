@@ -45,6 +45,7 @@ async function researchUpstream(): Promise<ResearchUpstream> {
       { name: 'research', version: '1.0.0' },
       { capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore: store },
     );
+    server.registerTool('ping_lab', { description: 'Answers at once (no task support)' }, () => ({ content: [{ type: 'text', text: 'pong' }] }));
     server.experimental.tasks.registerToolTask(
       'research',
       { description: 'Researches a topic in the background', inputSchema: { topic: z.string() }, execution: { taskSupport: 'required' } },
@@ -205,6 +206,12 @@ test("another tenant's caller, an altered handle, and tasks/list find nothing", 
   const altered = `${task.taskId.slice(0, -2)}${task.taskId.endsWith('A') ? 'B' : 'A'}A`;
   await expect(client.experimental.tasks.getTask(altered)).rejects.toMatchObject({ code: -32602 });
   await expect(client.experimental.tasks.listTasks()).rejects.toMatchObject({ code: -32601 });
+  // A tool without task support is refused as a task (2025-11-25: "forbidden"), and called plainly without one.
+  await expect(client.request({ method: 'tools/call', params: { name: 'ping_lab', arguments: {}, task: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({
+    code: -32601,
+    message: expect.stringContaining('Tool ping_lab cannot be called as a task'),
+  });
+  expect((await client.callTool({ name: 'ping_lab', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);
   await expect(client.request({ method: 'tools/call', params: { name: 'research', arguments: { topic: 'x' }, task: { ttl: -1 } } }, CreateTaskResultSchema)).rejects.toMatchObject({
     code: -32602,
     message: expect.stringContaining('params.task.ttl'),

@@ -203,6 +203,11 @@ export class RequestDispatcher {
     const asTask = taskSupport !== undefined && this.tasks !== undefined && input.context.era === 'modern';
     if (asTask && taskSupport === 'required' && !declaresTasks(input.context.clientCapabilities)) throw missingTasksCapability(`Tool ${name}`);
     const taskable = asTask && declaresTasks(input.context.clientCapabilities);
+    if (input.context.era === 'legacy' && params.task !== undefined && this.initializeCapabilities(catalog).tasks !== undefined && !proxiesTasks(route, taskSupport)) {
+      // 2025-11-25: where tasks are declared, a task-augmented call of a tool whose taskSupport
+      // is "forbidden" (absent) is refused rather than silently run as a plain call.
+      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} cannot be called as a task (its execution.taskSupport is "forbidden"); call it without params.task`);
+    }
     if (route.kind === 'local') {
       // Tool.call validates with the same cached validator and renders the failure.
       const tool = this.handlers.tools.get(route.handler);
@@ -270,7 +275,7 @@ export class RequestDispatcher {
   private initializeCapabilities(catalog: CompiledCatalog): Record<string, unknown> {
     let caps = this.initializeCaps.get(catalog);
     if (!caps) {
-      const proxied = this.upstreamTasks !== undefined && catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined && t.route.kind === 'upstream' && t.route.protocol !== 'modern');
+      const proxied = this.upstreamTasks !== undefined && catalog.snapshot.tools.some((t) => proxiesTasks(t.route, t.definition.taskSupport));
       caps = proxied ? { ...catalog.capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } } : catalog.capabilities;
       this.initializeCaps.set(catalog, caps);
     }
@@ -396,6 +401,13 @@ function withoutResourceSubscribe(capabilities: Record<string, unknown>): Record
   void _dropped;
   return { ...capabilities, resources: rest };
 }
+
+/** Whether a tool's calls may be its upstream's own (proxied) tasks: a 2025-11-25 upstream's task tool. */
+function proxiesTasks(route: Route, taskSupport: ToolDefinitionTaskSupport): boolean {
+  return taskSupport !== undefined && route.kind === 'upstream' && route.protocol !== 'modern';
+}
+
+type ToolDefinitionTaskSupport = 'optional' | 'required' | undefined;
 
 function isCreated(value: object): value is { task: Parameters<typeof UpstreamTasks.modernCreated>[0] } {
   return 'task' in value && typeof (value as { task?: unknown }).task === 'object';
