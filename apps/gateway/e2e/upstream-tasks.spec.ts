@@ -147,7 +147,7 @@ async function createTask(client: SdkClient, topic: string): Promise<{ taskId: s
 test('a 2025-11-25 client creates an upstream task, polls tasks/get, and gets tasks/result; replica B serves it too', async () => {
   const client = await legacyClient(a);
   // The gateway declares the 2025-11-25 tasks utility and lists the tool as the upstream does.
-  expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+  expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
   const listed = await client.listTools();
   expect(listed.tools.find((t) => t.name === 'research')?.execution).toEqual({ taskSupport: 'required' });
 
@@ -195,7 +195,31 @@ test('tasks/cancel through replica B reaches the upstream', async () => {
   expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('cancelled');
 });
 
-test("another tenant's caller, an altered handle, and tasks/list find nothing", async () => {
+test("tasks/list shows the caller's own upstream tasks, as their upstream sees them, on either replica", async () => {
+  const mine = await legacyClient(a);
+  const first = await createTask(mine, 'larks');
+  const second = await createTask(mine, 'wrens');
+  await upstream.finish('larks');
+  // This tenant is open: an anonymous caller's list is its own session's tasks, here read on replica B.
+  const session = (mine.transport as SdkTransport).sessionId!;
+  const res = await fetch(b.mcpUrl('lab'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tasks/list', params: {} }),
+  });
+  const listed = rpcResult({ body: (await res.text()).replace(/^(event: message\n)?(id: .*\n)?data: /, '') }) as { tasks: Array<{ taskId: string; status: string }> };
+  const byId = new Map(listed.tasks.map((t) => [t.taskId, t.status]));
+  expect(byId.get(first.taskId)).toBe('completed');
+  expect(byId.get(second.taskId)).toBe('working');
+  expect(listed.tasks).toHaveLength(2);
+  // Another session of the same tenant, and another tenant's caller, see none of them.
+  expect((await (await legacyClient(b)).experimental.tasks.listTasks()).tasks).toEqual([]);
+  expect((await (await legacyClient(b, 'other')).experimental.tasks.listTasks()).tasks).toEqual([]);
+  await expect(mine.experimental.tasks.listTasks('not-a-cursor')).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('params.cursor') });
+  await upstream.finish('wrens');
+});
+
+test("another tenant's caller and an altered handle find nothing", async () => {
   const client = await legacyClient(a);
   const task = await createTask(client, 'newts');
   const other = await legacyClient(a, 'other');
@@ -205,7 +229,6 @@ test("another tenant's caller, an altered handle, and tasks/list find nothing", 
   expect((notFound as Error).message).toContain('Task not found');
   const altered = `${task.taskId.slice(0, -2)}${task.taskId.endsWith('A') ? 'B' : 'A'}A`;
   await expect(client.experimental.tasks.getTask(altered)).rejects.toMatchObject({ code: -32602 });
-  await expect(client.experimental.tasks.listTasks()).rejects.toMatchObject({ code: -32601 });
   // A tool without task support is refused as a task (2025-11-25: "forbidden"), and called plainly without one.
   await expect(client.request({ method: 'tools/call', params: { name: 'ping_lab', arguments: {}, task: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({
     code: -32601,

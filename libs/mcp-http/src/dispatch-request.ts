@@ -21,7 +21,9 @@ import type { InvokeContext, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
-import { LEGACY_TASK_METHODS, UpstreamTasks, taskParams } from './upstream-tasks';
+import { LEGACY_TASK_METHODS, UpstreamTasks, listerOf, taskParams } from './upstream-tasks';
+import { readLegacySession } from './legacy-session';
+import type { UpstreamTaskIndex } from './upstream-task-index';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
@@ -43,8 +45,9 @@ export class RequestDispatcher {
     private readonly clientRequests?: ClientRequestBroker,
     private readonly tasks?: TaskManager,
     private readonly parkedCalls?: ParkedCalls,
+    upstreamTaskIndex?: UpstreamTaskIndex,
   ) {
-    this.upstreamTasks = UpstreamTasks.of(sealer, upstream);
+    this.upstreamTasks = UpstreamTasks.of(sealer, upstream, upstreamTaskIndex);
   }
 
   private readonly discoverCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
@@ -114,7 +117,7 @@ export class RequestDispatcher {
       default: {
         const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
         if (this.upstreamTasks && context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method)) {
-          return this.result(input, await this.upstreamTasks.legacy(message.method, params, scope, catalog, this.invokeContext(input)));
+          return this.result(input, await this.upstreamTasks.legacy(message.method, params, scope, catalog, this.invokeContext(input), this.lister(input, scope)));
         }
         if (this.upstreamTasks && context.era === 'modern' && TASK_METHODS.has(message.method) && UpstreamTasks.owns(params.taskId)) {
           if (!declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
@@ -226,7 +229,7 @@ export class RequestDispatcher {
       // A 2025-11-25 client's task-augmented call becomes the upstream's own task, and so does
       // a 2026-07-28 one of a tool that only runs as a task (an optional one stays a gateway task).
       if (input.context.era === 'legacy' && params.task !== undefined) {
-        return this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, taskParams(params.task), ctx);
+        return this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, taskParams(params.task), ctx, this.lister(input, scope));
       }
       if (taskable && taskSupport === 'required') {
         const created = await this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, {}, ctx);
@@ -267,6 +270,13 @@ export class RequestDispatcher {
     return caps;
   }
 
+  /** Whose tasks/list a proxied task joins: the subject, else a session this gateway issued (see {@link listerOf}). */
+  private lister(input: DispatchInput, scope: { tenantId: string; subject: string }): string | undefined {
+    const session = input.headers?.['mcp-session-id'];
+    const issued = typeof session === 'string' && this.sealer !== undefined && typeof readLegacySession(this.sealer, scope.tenantId, session) === 'object';
+    return listerOf(scope.tenantId, scope.subject, issued ? session : undefined);
+  }
+
   /**
    * Legacy `initialize` capabilities: the 2025-11-25 tasks utility (task-augmented tools/call,
    * tasks/get, tasks/result, tasks/cancel) when a tool of the catalog is a 2025-11-25
@@ -276,7 +286,7 @@ export class RequestDispatcher {
     let caps = this.initializeCaps.get(catalog);
     if (!caps) {
       const proxied = this.upstreamTasks !== undefined && catalog.snapshot.tools.some((t) => proxiesTasks(t.route, t.definition.taskSupport));
-      caps = proxied ? { ...catalog.capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } } : catalog.capabilities;
+      caps = proxied ? { ...catalog.capabilities, tasks: { ...(this.upstreamTasks!.lists ? { list: {} } : {}), cancel: {}, requests: { tools: { call: {} } } } } : catalog.capabilities;
       this.initializeCaps.set(catalog, caps);
     }
     return caps;

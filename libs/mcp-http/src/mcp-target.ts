@@ -133,6 +133,11 @@ export interface McpHttpOptions {
    */
   parkedCalls?: import('./parked-calls').ParkedCalls;
   /**
+   * Which caller owns which proxied upstream task, for a 2025-11-25 `tasks/list`; default: a
+   * per-process index (one replica only). The gateway gives one in Redis.
+   */
+  upstreamTaskIndex?: import('./upstream-task-index').UpstreamTaskIndex;
+  /**
    * Stores legacy POST SSE streams' events (sealed ids, priming event) so a client that lost
    * its stream resumes it with `GET` + `Last-Event-ID` on any replica. Absent ⇒ streams are not resumable.
    */

@@ -2,6 +2,7 @@ import type { CompiledCatalog, Route } from '@switchboard/catalog';
 import { ErrorCode, McpError, isJsonObject } from '@switchboard/protocol';
 import type { InvokeContext, UpstreamInvoker, UpstreamTaskRequest } from './mcp-target';
 import type { StateSealer } from './state-sealer';
+import { callerKey, type UpstreamTaskIndex } from './upstream-task-index';
 import type { TaskScope } from './task-wire';
 import type { TaskStatus } from './task-store';
 
@@ -19,6 +20,8 @@ const MAX_HANDLE_TTL_S = 24 * 3600;
 /** Longest upstream task id and session id sealed into a handle (the upstream chooses both). */
 const MAX_UPSTREAM_ID = 256;
 const MAX_SESSION_ID = 512;
+/** Tasks per tasks/list page (each one is a tasks/get to its upstream). */
+const LIST_PAGE = 20;
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
 /** What a handle carries (sealed and encrypted: the upstream's session id is not the client's to read). */
@@ -62,11 +65,18 @@ export class UpstreamTasks {
   constructor(
     private readonly sealer: StateSealer,
     private readonly upstream: Invoker,
+    private readonly index?: UpstreamTaskIndex,
+    private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
-  static of(sealer: StateSealer | undefined, upstream: UpstreamInvoker | undefined): UpstreamTasks | undefined {
+  static of(sealer: StateSealer | undefined, upstream: UpstreamInvoker | undefined, index?: UpstreamTaskIndex): UpstreamTasks | undefined {
     if (!sealer || !upstream?.upstreamTask) return undefined;
-    return new UpstreamTasks(sealer, upstream as Invoker);
+    return new UpstreamTasks(sealer, upstream as Invoker, index);
+  }
+
+  /** Whether tasks/list is served (an index is configured). */
+  get lists(): boolean {
+    return this.index !== undefined;
   }
 
   static owns(taskId: unknown): boolean {
@@ -78,29 +88,60 @@ export class UpstreamTasks {
    * `CreateTaskResult` with the handle as the task id, or — when the upstream answered the call
    * itself — its plain result.
    */
-  async create(scope: TaskScope, tool: string, route: UpstreamRoute, args: Record<string, unknown>, task: Record<string, unknown>, ctx: InvokeContext): Promise<{ task: UpstreamTask } | Record<string, unknown>> {
+  async create(scope: TaskScope, tool: string, route: UpstreamRoute, args: Record<string, unknown>, task: Record<string, unknown>, ctx: InvokeContext, lister?: string): Promise<{ task: UpstreamTask } | Record<string, unknown>> {
     const { result, session } = await this.upstream.upstreamTask(route, { method: 'tools/call', params: { name: route.upstreamName, arguments: args, task } }, ctx);
     if (result.task === undefined) return result;
     const created = checkTask(result.task, route.serverId);
     if (session !== undefined && session.length > MAX_SESSION_ID) throw upstreamBroke(route.serverId, `its session id is longer than ${MAX_SESSION_ID} characters`);
     const ttlS = created.ttl === null ? MAX_HANDLE_TTL_S : Math.min(MAX_HANDLE_TTL_S, Math.max(MIN_HANDLE_TTL_S, Math.ceil(created.ttl / 1000)));
     const handle: Handle = { t: scope.tenantId, u: scope.subject, n: tool, srv: route.serverId, id: created.taskId, ...(session === undefined ? {} : { s: session }) };
-    return { ...result, task: { ...created, taskId: UPSTREAM_TASK_PREFIX + this.sealer.sealSecret('upstream-task', { ...handle }, ttlS) } };
+    const taskId = UPSTREAM_TASK_PREFIX + this.sealer.sealSecret('upstream-task', { ...handle }, ttlS);
+    if (this.index && lister !== undefined) {
+      // The task exists upstream either way: an index that cannot take it only leaves it out of tasks/list.
+      await this.index.add(scope.tenantId, lister, taskId, Date.now() + ttlS * 1000).catch((err: unknown) => this.onError(err));
+    }
+    return { ...result, task: { ...created, taskId } };
   }
 
-  /** A legacy client's `tasks/get`, `tasks/result`, `tasks/cancel` about a proxied task. */
-  async legacy(method: string, params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext): Promise<Record<string, unknown>> {
-    if (method === 'tasks/list') {
-      throw new McpError(
-        ErrorCode.MethodNotFound,
-        'Method not found: tasks/list (this server does not declare tasks.list: it keeps no index of a caller\'s tasks, and listing an upstream\'s would show other callers\' tasks)',
-      );
-    }
+  /**
+   * A legacy client's `tasks/get`, `tasks/result`, `tasks/cancel` about a proxied task, or its
+   * `tasks/list` of the tasks created under `lister` (see {@link listerOf}).
+   */
+  async legacy(method: string, params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext, lister?: string): Promise<Record<string, unknown>> {
+    if (method === 'tasks/list') return this.list(params, scope, catalog, ctx, lister);
     const taskId = checkTaskId(params.taskId);
     const { handle, route } = this.open(taskId, scope, catalog);
     const result = await this.forward(method as UpstreamTaskRequest['method'], handle, route, ctx);
     if (method === 'tasks/result') return relabel(result, handle.id, taskId);
     return { ...result, ...(typeof result.taskId === 'string' ? { taskId } : {}) };
+  }
+
+  /**
+   * The caller's proxied tasks as their upstreams see them now (a page of {@link LIST_PAGE}, each
+   * a tasks/get on its upstream session); tasks their upstream or the catalog no longer has are
+   * left out. Never an upstream's own tasks/list: its session is shared by the tenant's callers.
+   */
+  private async list(params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext, lister: string | undefined): Promise<Record<string, unknown>> {
+    const cursor = params.cursor;
+    if (cursor !== undefined && (typeof cursor !== 'string' || !/^\d{1,4}$/.test(cursor))) throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a cursor this server returned');
+    const offset = cursor === undefined ? 0 : Number(cursor);
+    if (!this.index || lister === undefined) return { tasks: [] };
+    const handles = await this.index.list(scope.tenantId, lister);
+    const page = handles.slice(offset, offset + LIST_PAGE);
+    const tasks = await Promise.all(
+      page.map(async (taskId) => {
+        try {
+          const { handle, route } = this.open(taskId, scope, catalog);
+          const result = await this.forward('tasks/get', handle, route, ctx);
+          return { ...checkTask(result, route.serverId), taskId };
+        } catch (err) {
+          // Gone (expired, moved, forgotten upstream): not listed. Anything else fails the list.
+          if (err instanceof McpError && err.code === ErrorCode.InvalidParams) return undefined;
+          throw err;
+        }
+      }),
+    );
+    return { tasks: tasks.filter((t) => t !== undefined), ...(offset + LIST_PAGE < handles.length ? { nextCursor: String(offset + LIST_PAGE) } : {}) };
   }
 
   /**
@@ -158,6 +199,15 @@ export class UpstreamTasks {
     const { result } = await this.upstream.upstreamTask(route, { method, params: { taskId: handle.id }, ...(handle.s === undefined ? {} : { session: handle.s }) }, ctx);
     return result;
   }
+}
+
+/**
+ * Whose tasks/list a task belongs to: the signed-in subject; for an anonymous caller of an
+ * open tenant (all share the empty subject) its legacy session, else no list at all.
+ */
+export function listerOf(tenantId: string, subject: string, session: unknown): string | undefined {
+  if (subject !== '') return callerKey(tenantId, `subject\n${subject}`);
+  return typeof session === 'string' && session.length > 0 ? callerKey(tenantId, `session\n${session}`) : undefined;
 }
 
 /** `params.task` of a legacy task-augmented call: only `ttl` (ms) is taken, bounded. */
