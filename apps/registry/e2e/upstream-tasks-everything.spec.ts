@@ -113,4 +113,35 @@ describe('server-everything task tools through the registry and two gateways (SD
     expect(asked[0]).toContain('bridges');
     expect((result.content[0] as { text: string }).text).toContain('Clarification**: historical');
   });
+
+  it('serves a 2026-07-28 client declaring the tasks extension the same upstream task, result inlined by tasks/get', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'e2e-modern', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    let id = 100;
+    const rpc = async (gateway: Proc, method: string, params: Record<string, unknown>, name: string): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${gateway.url}/t/acme/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+        body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: meta } }),
+      });
+      const body = (await res.json()) as { result?: Record<string, unknown>; error?: unknown };
+      if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+      return body.result;
+    };
+    const created = await rpc(gateways[0]!, 'tools/call', { name: TOOL, arguments: { topic: 'otters' } }, TOOL);
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.taskId as string;
+    const done = await until(
+      'the research task to complete',
+      async () => {
+        const task = await rpc(gateways[1]!, 'tasks/get', { taskId }, taskId);
+        return task.status === 'completed' ? task : undefined;
+      },
+      20_000,
+    );
+    expect(((done.result as { content: Array<{ text: string }> }).content[0]!.text)).toContain('# Research Report: otters');
+  });
 });
