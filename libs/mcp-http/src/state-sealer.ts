@@ -68,7 +68,7 @@ export class StateSealer {
     return checked.ok ? checked.data : undefined;
   }
 
-  /** Opens a token sealed for `purpose`, saying why when it refuses it (so callers can tell "expired" from "not ours"). */
+  /** Opens a token sealed for `purpose`, saying why when it refuses it (so callers can tell an expired value from one that is not ours). */
   check(purpose: SealPurpose, token: string): SealCheck {
     const invalid: SealCheck = { ok: false, reason: 'invalid' };
     if (token.length > MAX_TOKEN_LENGTH) return invalid;
