@@ -37,7 +37,7 @@ function slowUpstream(): Promise<{ url: string; aborted: () => number; close(): 
         return reply({
           tools: [
             { name: 'render', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } }, execution: { taskSupport: 'optional' } },
-            { name: 'quick', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' }, taskSupport: 'required' },
+            { name: 'quick', inputSchema: { type: 'object' }, taskSupport: 'required' },
           ],
         });
       }

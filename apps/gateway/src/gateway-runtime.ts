@@ -21,6 +21,7 @@ import { UsageRecorder } from './usage/usage-recorder';
 import { accessLogHook, mcpRefusal, mcpServerSpan } from '@switchboard/telemetry';
 import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
 import { RedisTaskStore } from './tasks/redis-task-store';
+import { RedisUpstreamTaskIndex } from './tasks/redis-upstream-task-index';
 import { RedisParkRelay } from './server-requests/redis-park-relay';
 import { DEFAULT_STREAM_RETENTION, RedisStreamEvents } from './server-requests/redis-stream-events';
 
@@ -46,6 +47,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private readonly relay: RedisAnswerRelay | undefined;
   private readonly clientRequests: ClientRequestBroker;
   private readonly tasks: TaskManager;
+  private readonly upstreamTaskIndex: RedisUpstreamTaskIndex | undefined;
   private readonly parkRelay: RedisParkRelay | undefined;
   private readonly parkedCalls: ParkedCalls;
   private readonly streamEvents: RedisStreamEvents | undefined;
@@ -87,6 +89,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       ...(config.REDIS_URL ? { store: new RedisTaskStore(config.EPHEMERAL_REDIS_URL ?? config.REDIS_URL, config.REDIS_NAMESPACE, logger) } : {}),
       onError: (err) => logger.warn({ err: (err as Error).message }, 'tasks: store failure'),
     });
+    // Which caller owns which proxied upstream task (2025-11-25 tasks/list on any replica).
+    this.upstreamTaskIndex = config.REDIS_URL ? new RedisUpstreamTaskIndex(config.EPHEMERAL_REDIS_URL ?? config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
     // Modern calls whose (legacy) upstream asks the client mid-call wait here between retries;
     // a retry on another replica reaches them through Redis.
     this.parkRelay = config.REDIS_URL ? new RedisParkRelay(config.REDIS_URL, config.REDIS_NAMESPACE, logger, config.UPSTREAM_TIMEOUT_MS + 5_000) : undefined;
@@ -216,6 +220,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       clientRequests: this.clientRequests,
       tasks: this.tasks,
       parkedCalls: this.parkedCalls,
+      ...(this.upstreamTaskIndex ? { upstreamTaskIndex: this.upstreamTaskIndex } : {}),
       ...(this.streamEvents && this.streamEventsReady ? { streamEvents: this.streamEvents } : {}),
     });
     this.edgePost = routes.barePost({
@@ -234,6 +239,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     await this.usage?.close();
     await this.relay?.close();
     await this.tasks.close();
+    await this.upstreamTaskIndex?.close();
     await this.parkRelay?.close();
     await this.streamEvents?.close();
   }

@@ -18,6 +18,7 @@ export { findUnsupportedPatterns, type UnsupportedPattern } from './find-unsuppo
 export { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
 export { filterMeta } from './filter-meta';
 export { publishTool } from './publish-tool';
+export { withUpstreamTaskSupport } from './task-support';
 export { toolDefinitionsFromJson } from './tool-definitions-from-json';
 export { CompiledCatalog, type CompileOptions, type ListMethod, type ListPage } from './compiled-catalog';
 export { DEFAULT_PAGE_CACHE_BYTES, PageCache } from './page-cache';

@@ -121,7 +121,12 @@ function publishTools(entries: ToolEntry[], surface: SurfaceProfile, version: Pr
     if (entry.unlisted === true) continue;
     if (surface.maxTools > 0 && out.length >= surface.maxTools) break;
     const published = publishTool(entry.definition, surface, version);
-    if (published) out.push(published);
+    if (!published) continue;
+    // 2025-11-25 (the only revision with the tasks utility): a 2025-11-25 upstream's task tool
+    // says so, as the gateway proxies its tasks; local ones run as tasks only for 2026-07-28.
+    const support = entry.definition.taskSupport;
+    if (support !== undefined && version === '2025-11-25' && entry.route.kind === 'upstream' && entry.route.protocol !== 'modern') published.execution = { taskSupport: support };
+    out.push(published);
   }
   return out;
 }

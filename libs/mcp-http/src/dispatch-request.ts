@@ -23,6 +23,9 @@ import type { StateSealer } from './state-sealer';
 import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
 import { requireClientCapabilities } from './require-client-capabilities';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
+import { LEGACY_TASK_METHODS, UpstreamTasks, listerOf, taskParams } from './upstream-tasks';
+import { readLegacySession } from './legacy-session';
+import type { UpstreamTaskIndex } from './upstream-task-index';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
@@ -44,10 +47,16 @@ export class RequestDispatcher {
     private readonly clientRequests?: ClientRequestBroker,
     private readonly tasks?: TaskManager,
     private readonly parkedCalls?: ParkedCalls,
-  ) {}
+    upstreamTaskIndex?: UpstreamTaskIndex,
+  ) {
+    this.upstreamTasks = UpstreamTasks.of(sealer, upstream, upstreamTaskIndex);
+  }
 
   private readonly discoverCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
   private readonly templates = new WeakMap<CompiledCatalog, ReadonlyMap<string, CompiledCatalog['snapshot']['resourceTemplates'][number]>>();
+  private readonly initializeCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
+  /** Proxies 2025-11-25 upstreams' own tasks (needs the sealer and an invoker that can). */
+  private readonly upstreamTasks: UpstreamTasks | undefined;
 
   async dispatch(input: DispatchInput): Promise<EncodedAnswer> {
     const { message, context, target } = input;
@@ -69,7 +78,7 @@ export class RequestDispatcher {
           message.id,
           buildInitializeResult({
             protocolVersion: negotiateLegacyVersion(params.protocolVersion),
-            capabilities: catalog.capabilities,
+            capabilities: this.initializeCapabilities(catalog),
             serverInfo: catalog.serverInfo,
             instructions: catalog.snapshot.instructions,
           }),
@@ -108,12 +117,20 @@ export class RequestDispatcher {
         return this.result(input, await this.getPrompt(input, catalog, params));
       case 'completion/complete':
         return this.result(input, await this.complete(input, catalog, params));
-      default:
+      default: {
+        const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
+        if (this.upstreamTasks && context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method)) {
+          return this.result(input, await this.upstreamTasks.legacy(message.method, params, scope, catalog, this.invokeContext(input), this.lister(input, scope)));
+        }
+        if (this.upstreamTasks && context.era === 'modern' && TASK_METHODS.has(message.method) && UpstreamTasks.owns(params.taskId)) {
+          if (!declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
+          return this.result(input, await this.upstreamTasks.modern(message.method, params, scope, catalog, this.invokeContext(input)));
+        }
         if (this.tasks && context.era === 'modern' && TASK_METHODS.has(message.method)) {
-          const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
           return this.result(input, await this.tasks.handle(message.method, params, scope, declaresTasks(context.clientCapabilities)));
         }
         throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, context.era === 'modern' ? 404 : 200);
+      }
     }
   }
 
@@ -193,6 +210,11 @@ export class RequestDispatcher {
     const asTask = taskSupport !== undefined && this.tasks !== undefined && input.context.era === 'modern';
     if (asTask && taskSupport === 'required' && !declaresTasks(input.context.clientCapabilities)) throw missingTasksCapability(`Tool ${name}`);
     const taskable = asTask && declaresTasks(input.context.clientCapabilities);
+    if (input.context.era === 'legacy' && params.task !== undefined && this.initializeCapabilities(catalog).tasks !== undefined && !proxiesTasks(route, taskSupport)) {
+      // 2025-11-25: where tasks are declared, a task-augmented call of a tool whose taskSupport
+      // is "forbidden" (absent) is refused rather than silently run as a plain call.
+      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} cannot be called as a task (its execution.taskSupport is "forbidden"); call it without params.task`);
+    }
     if (route.kind === 'local') {
       // Tool.call validates with the same cached validator and renders the failure.
       const tool = this.handlers.tools.get(route.handler);
@@ -206,6 +228,18 @@ export class RequestDispatcher {
       return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
     }
     const upstream = this.requireUpstream(route);
+    if (this.upstreamTasks && taskSupport !== undefined && route.protocol !== 'modern') {
+      const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
+      // A 2025-11-25 client's task-augmented call becomes the upstream's own task, and so does
+      // a 2026-07-28 one of a tool that only runs as a task (an optional one stays a gateway task).
+      if (input.context.era === 'legacy' && params.task !== undefined) {
+        return this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, taskParams(params.task), ctx, this.lister(input, scope));
+      }
+      if (taskable && taskSupport === 'required') {
+        const created = await this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, {}, ctx);
+        return isCreated(created) ? UpstreamTasks.modernCreated(created.task) : created;
+      }
+    }
     const call = (c: InvokeContext) => upstream.callTool(route, args as Record<string, unknown>, c);
     if (taskable) return this.runAsTask(input, ctx, call);
     if (input.context.era === 'modern' && this.parkedCalls) return this.callParkable(input, name, ctx, call);
@@ -237,6 +271,28 @@ export class RequestDispatcher {
   private discoverCapabilities(catalog: CompiledCatalog): Record<string, unknown> {
     let caps = this.discoverCaps.get(catalog);
     if (!caps) this.discoverCaps.set(catalog, (caps = this.withTasks(catalog, withoutResourceSubscribe(catalog.capabilities))));
+    return caps;
+  }
+
+  /** Whose tasks/list a proxied task joins: the subject, else a session this gateway issued (see {@link listerOf}). */
+  private lister(input: DispatchInput, scope: { tenantId: string; subject: string }): string | undefined {
+    const session = input.headers?.['mcp-session-id'];
+    const issued = typeof session === 'string' && this.sealer !== undefined && typeof readLegacySession(this.sealer, scope.tenantId, session) === 'object';
+    return listerOf(scope.tenantId, scope.subject, issued ? session : undefined);
+  }
+
+  /**
+   * Legacy `initialize` capabilities: the 2025-11-25 tasks utility (task-augmented tools/call,
+   * tasks/get, tasks/result, tasks/cancel) when a tool of the catalog is a 2025-11-25
+   * upstream's task tool, whose tasks the gateway proxies.
+   */
+  private initializeCapabilities(catalog: CompiledCatalog): Record<string, unknown> {
+    let caps = this.initializeCaps.get(catalog);
+    if (!caps) {
+      const proxied = this.upstreamTasks !== undefined && catalog.snapshot.tools.some((t) => proxiesTasks(t.route, t.definition.taskSupport));
+      caps = proxied ? { ...catalog.capabilities, tasks: { ...(this.upstreamTasks!.lists ? { list: {} } : {}), cancel: {}, requests: { tools: { call: {} } } } } : catalog.capabilities;
+      this.initializeCaps.set(catalog, caps);
+    }
     return caps;
   }
 
@@ -387,6 +443,17 @@ function withoutResourceSubscribe(capabilities: Record<string, unknown>): Record
   const { subscribe: _dropped, ...rest } = resources as Record<string, unknown>;
   void _dropped;
   return { ...capabilities, resources: rest };
+}
+
+/** Whether a tool's calls may be its upstream's own (proxied) tasks: a 2025-11-25 upstream's task tool. */
+function proxiesTasks(route: Route, taskSupport: ToolDefinitionTaskSupport): boolean {
+  return taskSupport !== undefined && route.kind === 'upstream' && route.protocol !== 'modern';
+}
+
+type ToolDefinitionTaskSupport = 'optional' | 'required' | undefined;
+
+function isCreated(value: object): value is { task: Parameters<typeof UpstreamTasks.modernCreated>[0] } {
+  return 'task' in value && typeof (value as { task?: unknown }).task === 'object';
 }
 
 function toolFailure(name: string, why: string): ToolCallResult {

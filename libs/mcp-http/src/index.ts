@@ -1,4 +1,4 @@
-export { type AdmitRefusal, type AdmitRequest, type AuthDenied, type AuthGranted, type AuthOutcome, type EdgePolicy, type InvokeContext, type McpHttpOptions, type McpObserver, type McpRefusal, type McpRequestInfo, type McpRequestObservation, type McpTarget, type UpstreamCompletion, type UpstreamInvoker } from './mcp-target';
+export { type AdmitRefusal, type AdmitRequest, type AuthDenied, type AuthGranted, type AuthOutcome, type EdgePolicy, type InvokeContext, type McpHttpOptions, type McpObserver, type McpRefusal, type McpRequestInfo, type McpRequestObservation, type McpTarget, type UpstreamCompletion, type UpstreamInvoker, type UpstreamTaskAnswer, type UpstreamTaskRequest } from './mcp-target';
 export { BATCH_DEFAULTS, registerMcpRoutes, type McpRoutes } from './register-mcp-routes';
 export type { BarePost, BarePostOptions } from './bare-post';
 export { hostnameOf, originAllowed, hostAllowed } from './origin-policy';
@@ -18,3 +18,4 @@ export type { ResumableStream } from './response-channel';
 export type { EdgeLogger, EdgeReply, EdgeRequest } from './edge-http';
 export { SplicedResult, answerBuffer, answerLength, type EncodedAnswer } from './encoded-answer';
 export { STREAM_RESUME_METHOD, resumeScope } from './resume-stream';
+export { MemoryUpstreamTaskIndex, UPSTREAM_TASK_INDEX_MAX, callerKey, type UpstreamTaskIndex } from './upstream-task-index';

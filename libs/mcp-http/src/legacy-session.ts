@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { SealRefusal, StateSealer } from './state-sealer';
 
 /** What a legacy session id remembers: the handshake facts a stateless server otherwise forgets. */
@@ -25,7 +26,8 @@ export function mintLegacySession(sealer: StateSealer, session: LegacySession): 
     if (value === undefined) continue;
     caps[key] = typeof value === 'object' && value !== null && JSON.stringify(value).length <= MAX_CAPABILITY_BYTES ? value : {};
   }
-  return sealer.seal('session', { t: session.tenantId, v: session.protocolVersion, c: caps });
+  // `n` makes every session its own: an anonymous caller's tasks/list is keyed by its session.
+  return sealer.seal('session', { t: session.tenantId, v: session.protocolVersion, c: caps, n: randomBytes(9).toString('base64url') });
 }
 
 /** Reads a session id back for `tenantId`; `invalid` when it is not ours, altered, or another tenant's, `expired` past its `exp`. */

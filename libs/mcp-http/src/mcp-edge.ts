@@ -1,3 +1,4 @@
+import { MemoryUpstreamTaskIndex } from './upstream-task-index';
 import type { EdgeReply, EdgeRequest } from './edge-http';
 import { bundleHandlers } from '@switchboard/catalog';
 import { ErrorCode, McpError, encodeError, type JsonRpcId } from '@switchboard/protocol';
@@ -46,7 +47,8 @@ export class McpEdge {
     this.clientRequests = options.clientRequests ?? new ClientRequestBroker(this.sealer);
     this.sessions = options.sessions ?? true;
     const tasks = options.tasks ?? new TaskManager();
-    this.dispatcher = new RequestDispatcher(bundleHandlers(...options.bundles), options.policy.upstream, this.sealer, this.clientRequests, tasks, options.parkedCalls);
+    const upstreamTaskIndex = options.upstreamTaskIndex ?? new MemoryUpstreamTaskIndex();
+    this.dispatcher = new RequestDispatcher(bundleHandlers(...options.bundles), options.policy.upstream, this.sealer, this.clientRequests, tasks, options.parkedCalls, upstreamTaskIndex);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.batchMaxItems = options.batchMaxItems ?? BATCH_DEFAULTS.maxItems;

@@ -48,6 +48,13 @@ export interface UpstreamInvoker {
   getPrompt(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult>;
   /** `completion/complete` for the route's prompt or resource template (`ref` names the upstream's own). Absent ⇒ empty completions. */
   complete?(route: Extract<Route, { kind: 'upstream' }>, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown>;
+  /**
+   * One request about a 2025-11-25 upstream's own task: a task-augmented `tools/call` or
+   * `tasks/get` / `tasks/result` / `tasks/cancel`, on the upstream session that created the
+   * task. Absent ⇒ upstream tasks are not proxied.
+   * @throws McpError for a JSON-RPC error (the upstream's, or the gateway's refusal).
+   */
+  upstreamTask?(route: Extract<Route, { kind: 'upstream' }>, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer>;
 }
 
 /** One `completion/complete` as the upstream receives it: its own prompt name or URI template in `ref`. */
@@ -55,6 +62,20 @@ export interface UpstreamCompletion {
   ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
   argument: { name: string; value: string };
   context?: { arguments: Record<string, string> };
+}
+
+/** See {@link UpstreamInvoker.upstreamTask}; `params` as the upstream gets them (its tool name, its task id). */
+export interface UpstreamTaskRequest {
+  method: 'tools/call' | 'tasks/get' | 'tasks/result' | 'tasks/cancel';
+  params: Record<string, unknown>;
+  /** The upstream session that created the task; absent for the `tools/call` that creates it. */
+  session?: string;
+}
+
+export interface UpstreamTaskAnswer {
+  result: Record<string, unknown>;
+  /** The upstream session the request went on (sealed into the task handle at creation). */
+  session: string | undefined;
 }
 
 /**
@@ -120,6 +141,11 @@ export interface McpHttpOptions {
    * Absent ⇒ such upstream requests are refused as before.
    */
   parkedCalls?: import('./parked-calls').ParkedCalls;
+  /**
+   * Which caller owns which proxied upstream task, for a 2025-11-25 `tasks/list`; default: a
+   * per-process index (one replica only). The gateway gives one in Redis.
+   */
+  upstreamTaskIndex?: import('./upstream-task-index').UpstreamTaskIndex;
   /**
    * Stores legacy POST SSE streams' events (sealed ids, priming event) so a client that lost
    * its stream resumes it with `GET` + `Last-Event-ID` on any replica. Absent ⇒ streams are not resumable.

@@ -61,3 +61,31 @@ describe('StateSealer', () => {
     expect(() => new StateSealer([randomBytes(16)])).toThrow(/32 bytes/);
   });
 });
+
+describe('StateSealer secret seals', () => {
+  const key = randomBytes(32);
+
+  it('opens on another instance with the same key, and the value is not readable in the token', () => {
+    const token = new StateSealer([key]).sealSecret('upstream-task', { s: 'upstream-session-42', id: 'task-7' });
+    expect(new StateSealer([key]).checkSecret('upstream-task', token)).toEqual({ ok: true, data: { s: 'upstream-session-42', id: 'task-7' } });
+    expect(Buffer.from(token, 'base64url').toString('latin1')).not.toContain('upstream-session-42');
+    expect(token).not.toContain('.');
+  });
+
+  it('refuses an altered token, another purpose, another key, junk; and a past exp as expired', () => {
+    const sealer = new StateSealer([key]);
+    const token = sealer.sealSecret('upstream-task', { id: 'a' });
+    const raw = Buffer.from(token, 'base64url');
+    raw[raw.length - 1] ^= 1;
+    expect(sealer.checkSecret('upstream-task', raw.toString('base64url'))).toEqual({ ok: false, reason: 'invalid' });
+    expect(sealer.checkSecret('request-state', token)).toEqual({ ok: false, reason: 'invalid' });
+    expect(new StateSealer([randomBytes(32)]).checkSecret('upstream-task', token)).toEqual({ ok: false, reason: 'invalid' });
+    for (const junk of ['', 'a.b', 'abc', 'x'.repeat(10_000)]) expect(sealer.checkSecret('upstream-task', junk).ok).toBe(false);
+    expect(sealer.checkSecret('upstream-task', sealer.sealSecret('upstream-task', { id: 'a' }, 0))).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('rotates: the old key still opens', () => {
+    const old = new StateSealer([key]).sealSecret('upstream-task', { id: 'a' });
+    expect(new StateSealer([randomBytes(32), key]).checkSecret('upstream-task', old).ok).toBe(true);
+  });
+});

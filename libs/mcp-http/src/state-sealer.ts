@@ -1,7 +1,7 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a sealed value is for; each purpose signs with its own derived key, so one can never pass for another. */
-export type SealPurpose = 'session' | 'client-request' | 'request-state' | 'stream-event';
+export type SealPurpose = 'session' | 'client-request' | 'request-state' | 'stream-event' | 'upstream-task';
 
 /** Longest sealed token accepted for opening (a header or a params field can be large; the check stays cheap). */
 const MAX_TOKEN_LENGTH = 8192;
@@ -16,6 +16,7 @@ export const DEFAULT_SEAL_TTL_S: Readonly<Record<SealPurpose, number>> = {
   'client-request': 3600,
   'request-state': 3600,
   'stream-event': 3600,
+  'upstream-task': 3600,
 };
 
 /** Why a sealed value was refused: not ours (malformed, altered, another purpose or key), or past its `exp`. */
@@ -36,13 +37,15 @@ export type SealCheck = { ok: true; data: Record<string, unknown> } | { ok: fals
  */
 export class StateSealer {
   private readonly keys: ReadonlyMap<SealPurpose, readonly Buffer[]>;
+  private readonly secretKeys: ReadonlyMap<SealPurpose, readonly Buffer[]>;
 
   /** @param secrets at least one key (≥ 32 bytes each); the first signs. */
   constructor(secrets: readonly Buffer[]) {
     if (secrets.length === 0) throw new Error('StateSealer needs at least one key');
     for (const secret of secrets) if (secret.length < 32) throw new Error('state keys must be at least 32 bytes');
-    const purposes: SealPurpose[] = ['session', 'client-request', 'request-state', 'stream-event'];
+    const purposes: SealPurpose[] = ['session', 'client-request', 'request-state', 'stream-event', 'upstream-task'];
     this.keys = new Map(purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}`, 32)))]));
+    this.secretKeys = new Map(purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}/aead`, 32)))]));
   }
 
   /** A sealer with a random key: fine for one process (tests, a single dev gateway), not for replicas. */
@@ -88,6 +91,44 @@ export class StateSealer {
     const { exp, ...rest } = data as Record<string, unknown>;
     if (typeof exp !== 'number' || exp * 1000 <= Date.now()) return { ok: false, reason: 'expired' };
     return { ok: true, data: rest };
+  }
+
+  /**
+   * Like {@link seal}, but the value is also encrypted (AES-256-GCM, its own derived key): for
+   * values the client must carry but not read (an upstream's session id inside a task handle).
+   * Opened only by {@link openSecret}.
+   */
+  sealSecret(purpose: SealPurpose, data: Record<string, unknown>, ttlSeconds = DEFAULT_SEAL_TTL_S[purpose]): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.secretKeys.get(purpose)![0]!, iv);
+    cipher.setAAD(Buffer.from(purpose));
+    const body = Buffer.concat([cipher.update(JSON.stringify({ ...data, exp: Math.floor(Date.now() / 1000) + ttlSeconds })), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  }
+
+  /** Opens a {@link sealSecret} token; says why when it refuses (not ours or altered, or past its `exp`). */
+  checkSecret(purpose: SealPurpose, token: string): SealCheck {
+    const invalid: SealCheck = { ok: false, reason: 'invalid' };
+    if (token.length > MAX_TOKEN_LENGTH || !/^[A-Za-z0-9_-]+$/.test(token)) return invalid;
+    const raw = Buffer.from(token, 'base64url');
+    if (raw.length <= 28) return invalid;
+    for (const key of this.secretKeys.get(purpose)!) {
+      let plain: string;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+        decipher.setAAD(Buffer.from(purpose));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+      } catch {
+        continue;
+      }
+      const data: unknown = JSON.parse(plain);
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) return invalid;
+      const { exp, ...rest } = data as Record<string, unknown>;
+      if (typeof exp !== 'number' || exp * 1000 <= Date.now()) return { ok: false, reason: 'expired' };
+      return { ok: true, data: rest };
+    }
+    return invalid;
   }
 
   private keyring(purpose: SealPurpose): readonly Buffer[] {

@@ -11,6 +11,7 @@ import { isLegacyRefusal, isModernRefusal } from './upstream-failure';
 /** `modern`: 2026-07-28 (`server/discover`, stateless requests); `legacy`: the `initialize` handshake (≤ 2025-11-25). */
 export type UpstreamEra = 'modern' | 'legacy';
 export type UpstreamTransport = 'streamable-http' | 'sse';
+export type UpstreamTaskMethod = 'tools/call' | 'tasks/get' | 'tasks/result' | 'tasks/cancel';
 export type UpstreamListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
 
 /** Server→client requests an upstream may send; answering one declares the matching client capability. */
@@ -85,6 +86,16 @@ export interface UpstreamConnection {
   getPrompt(params: { name: string; arguments: Record<string, string> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   /** `completion/complete` for one of the upstream's prompts or resource templates (its own name or URI template in `ref`). */
   complete(params: CompleteParams, opts: UpstreamCallOptions): Promise<unknown>;
+  /**
+   * One request of the 2025-11-25 tasks utility (legacy upstreams only): a task-augmented
+   * `tools/call` (answered with a `CreateTaskResult`), `tasks/get`, `tasks/result`,
+   * `tasks/cancel`. `session` sends it on that upstream session instead of this connection's
+   * own (an upstream's tasks belong to the session that created them; another replica's
+   * connection has another one). The result is returned as the upstream sent it.
+   */
+  taskRequest(method: UpstreamTaskMethod, params: Record<string, unknown>, session: string | undefined, opts: UpstreamCallOptions): Promise<Record<string, unknown>>;
+  /** The upstream session this connection holds (legacy Streamable HTTP, stateful upstreams), if any. */
+  sessionId(): string | undefined;
   /** One page of a list, never aggregated by the SDK (paging is {@link listAll}'s, with its loop guard and cap). */
   listPage(method: UpstreamListMethod, cursor: string | undefined, opts: UpstreamCallOptions): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }>;
   close(): Promise<void>;
@@ -166,6 +177,14 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     getPrompt: (params, opts) => call('prompts/get', params, opts, checkPromptResult, () => client.getPrompt(params, opts)),
     // Any well-formed result: the SDK's own schema rejects a whole answer over 100 values, which the gateway cuts instead.
     complete: (params, opts) => client.request({ method: 'completion/complete', params }, ResultSchema, opts),
+    taskRequest: async (method, params, session, opts) => {
+      const own = transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
+      if (session === undefined || session === own) return call(method, params, opts, checkObject, () => client.request({ method, params } as never, ResultSchema, opts) as Promise<Record<string, unknown>>);
+      // Another connection's session: only a direct request can name it.
+      if (!direct || opts.maxBytes === undefined || !opts.signal) throw new UpstreamProtocolError(`${method} must go to the upstream session that created the task, which this connection cannot address`);
+      return checkObject(await directRequest({ ...direct, sessionId: () => session }, method, params, { signal: opts.signal, maxBytes: opts.maxBytes }));
+    },
+    sessionId: () => (transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined),
     listPage: async (method, cursor, opts) => {
       const params = cursor === undefined ? {} : { cursor };
       const res: Record<string, unknown> =
@@ -218,6 +237,11 @@ function checkToolResult(r: Record<string, unknown>): Record<string, unknown> {
   return r;
 }
 
+function checkObject(r: Record<string, unknown>): Record<string, unknown> {
+  if (!isJsonObject(r)) throw new UpstreamProtocolError('the result is not an object');
+  return r;
+}
+
 function checkResourceResult(r: Record<string, unknown>): Record<string, unknown> {
   if (!objects(r.contents) || !(r.contents as Array<Record<string, unknown>>).every((c) => typeof c.uri === 'string')) throw new UpstreamProtocolError('the resources/read result has a malformed contents array');
   return r;
@@ -261,6 +285,8 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     readResource: (params, opts) => client.readResource(params, opts),
     getPrompt: (params, opts) => client.getPrompt(params, opts),
     complete: (params, opts) => client.request({ method: 'completion/complete', params }, ANY_RESULT, opts),
+    taskRequest: (method) => Promise.reject(new McpError(ErrorCode.MethodNotFound, `${method}: proxying an upstream's own tasks needs a 2025-11-25 upstream`)),
+    sessionId: () => undefined,
     // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.
     listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
     close: () => client.close(),

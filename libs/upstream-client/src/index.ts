@@ -1,5 +1,5 @@
 export { connectUpstream, RELAYED_REQUESTS } from './connect-upstream';
-export type { CompleteParams, ConnectUpstreamOptions, RelayedMethod, UpstreamCallOptions, UpstreamConnection, UpstreamEra, UpstreamListMethod, UpstreamTransport } from './connect-upstream';
+export type { CompleteParams, ConnectUpstreamOptions, RelayedMethod, UpstreamCallOptions, UpstreamConnection, UpstreamEra, UpstreamListMethod, UpstreamTaskMethod, UpstreamTransport } from './connect-upstream';
 export { listAll, MAX_LIST_PAGES } from './list-all';
 export type { ListAllOptions, ListedUpstream } from './list-all';
 export { isLegacyRefusal, isModernRefusal, upstreamFailure } from './upstream-failure';

@@ -1,4 +1,4 @@
-import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@switchboard/catalog';
+import { withUpstreamTaskSupport, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition, type ToolDefinition } from '@switchboard/catalog';
 import { limitResponseBytes, ResponseTooLargeError } from '@switchboard/net-guard';
 import { connectUpstream, discoveryCapabilities, listAll, probeCapabilityRequirements, type ConnectDeclaring, type ListAllOptions, type ProbedCapability, type UpstreamConnection } from '@switchboard/upstream-client';
 
@@ -30,7 +30,7 @@ export async function discoverUpstream(url: string, headers: Record<string, stri
       const listed = await listAll(conn, { timeout: timeoutMs, signal: abort.signal });
       const required = await requirementsOf(connect, conn, listed.tools, { timeout: timeoutMs, signal: abort.signal });
       return {
-        tools: (listed.tools as unknown as ToolDefinition[]).map(withTaskSupport).map((t) => withRequirements(t, required)),
+        tools: (listed.tools as unknown as ToolDefinition[]).map(withUpstreamTaskSupport).map((t) => withRequirements(t, required)),
         resources: listed.resources as unknown as ResourceDefinition[],
         resourceTemplates: listed.resourceTemplates as unknown as ResourceTemplateDefinition[],
         prompts: listed.prompts as unknown as PromptDefinition[],
@@ -45,24 +45,6 @@ export async function discoverUpstream(url: string, headers: Record<string, stri
     }
     throw err;
   }
-}
-
-/**
- * An upstream tool that declares 2025-11-25 `execution.taskSupport: "optional"` may run long
- * (the SDK answers a plain call by waiting for its own task): the gateway then lets such a
- * call become a gateway task for clients that declared the tasks extension. `required` needs
- * a task-augmented upstream call, which the gateway does not make, so it is not carried over.
- * The upstream's own fields are kept as they came (publishing never copies unknown ones).
- */
-function withTaskSupport(tool: ToolDefinition): ToolDefinition {
-  const execution = (tool as { execution?: unknown }).execution;
-  const support = typeof execution === 'object' && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
-  if (support !== 'optional') {
-    const { taskSupport: _dropped, ...rest } = tool;
-    void _dropped;
-    return rest;
-  }
-  return { ...tool, taskSupport: 'optional' };
 }
 
 /** The capabilities each gated tool needs (probeCapabilityRequirements); none when a probe fails, unless the byte bound stopped discovery. */

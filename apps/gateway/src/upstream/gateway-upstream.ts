@@ -1,5 +1,5 @@
 import type { GetPromptResult, ReadResourceResult, ToolCallResult } from '@switchboard/catalog';
-import type { InvokeContext, UpstreamCompletion } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamCompletion, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import type { ConnectorCredential } from '../auth/connector-tokens';
 import { GatewayError, toolErrorResult, wireError } from './gateway-errors';
 import type { ObservableInvoker } from './traced-upstream';
@@ -48,6 +48,14 @@ export class GatewayUpstream implements ObservableInvoker {
   async complete(route: UpstreamRoute, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown> {
     try {
       return await this.pool.complete(await this.withCredential(route, ctx), request, ctx);
+    } catch (err) {
+      throw err instanceof GatewayError ? wireError(err) : err;
+    }
+  }
+
+  async upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
+    try {
+      return await this.pool.upstreamTask(await this.withCredential(route, ctx), request, ctx);
     } catch (err) {
       throw err instanceof GatewayError ? wireError(err) : err;
     }

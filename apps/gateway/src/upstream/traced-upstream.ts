@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, context, trace, type Attributes } from '@opentelemetry/api';
 import type { GetPromptResult, ReadResourceResult, Route, ToolCallResult } from '@switchboard/catalog';
-import type { InvokeContext, UpstreamCompletion, UpstreamInvoker } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamCompletion, UpstreamInvoker, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import { LabelCache, SeriesBudget, metricErrorType, switchboardMetrics } from '@switchboard/telemetry';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -68,6 +68,12 @@ export class TracedUpstream implements UpstreamInvoker {
     if (!this.inner.complete) return Promise.resolve({ completion: { values: [] } });
     const inner = this.inner.complete.bind(this.inner);
     return this.traced('completion/complete', '', route, ctx, () => inner(route, request, ctx), () => false);
+  }
+
+  upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
+    const inner = this.inner.upstreamTask;
+    if (!inner) return Promise.reject(new Error('this upstream invoker does not proxy upstream tasks'));
+    return this.traced(request.method, request.method === 'tools/call' ? route.upstreamName : '', route, ctx, () => inner.call(this.inner, route, request, ctx), () => false);
   }
 
   private async traced<T>(method: string, target: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, failed: (r: T) => boolean, uri?: string): Promise<T> {

@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCallResult } from '@switchboard/catalog';
-import type { InvokeContext, UpstreamCompletion } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamCompletion, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
@@ -154,6 +155,28 @@ export class UpstreamPool {
 
   async complete(route: UpstreamRoute, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown> {
     return this.withClient(route, ctx, (conn, opts) => conn.complete(traced(conn, { ...request }), opts));
+  }
+
+  /**
+   * One request about an upstream's own task (2025-11-25 tasks utility): sent on `session`
+   * when given (the session that created the task, possibly another replica's), else on this
+   * replica's connection; answers the upstream's result and the session it went on.
+   */
+  async upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
+    return this.withClient(route, ctx, async (conn, opts) => {
+      try {
+        const result = await conn.taskRequest(request.method, traced(conn, request.params), request.session, opts);
+        return { result, session: request.session ?? conn.sessionId() };
+      } catch (err) {
+        // The task's session is gone (the upstream restarted or expired it), and its tasks with
+        // it: the caller's task is not found. Not the 404 that re-initialises a connection, which
+        // a stale handle must not make every caller of this upstream pay for.
+        if (request.session !== undefined && err instanceof StreamableHTTPError && err.code === 404) {
+          throw new SdkMcpError(ErrorCode.InvalidParams, 'Task not found: the upstream session that held it has ended');
+        }
+        throw err;
+      }
+    });
   }
 
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */

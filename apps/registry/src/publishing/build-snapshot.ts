@@ -8,6 +8,7 @@ import {
   type ResourceTemplateEntry,
   type Route,
   type ToolDefinition,
+  withUpstreamTaskSupport,
   type TenantCallLogPolicy,
   type TenantRatePlan,
   type ToolEntry,
@@ -94,7 +95,8 @@ export async function buildSnapshot(q: Queryable, tenant: TenantRow): Promise<{ 
     const def = p.approved_definition;
     if (p.kind === 'tool') {
       const o = p.overrides ?? {};
-      const tool = { ...def, name: p.exposed_name } as unknown as ToolDefinition;
+      // How it runs tasks comes from its `execution.taskSupport` only (the gateway proxies its tasks).
+      const tool = withUpstreamTaskSupport({ ...def, name: p.exposed_name } as unknown as ToolDefinition);
       if (o.title !== undefined) tool.title = o.title;
       if (o.description !== undefined) tool.description = o.description;
       // The same merge the hint check at publish time judges (tool-hints.ts).
