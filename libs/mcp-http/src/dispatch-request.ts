@@ -28,6 +28,8 @@ export type { DispatchInput, NotificationSink } from './dispatch-input';
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
 const DISCOVER_TTL_MS = 300_000;
+/** Why an unlisted URI is not read: the per-server publication setting that would route it. */
+const DYNAMIC_RESOURCES_HINT = ' (it is neither a published resource nor under a URI prefix a server publishes as "dynamic resources" (setting dynamicResources, off by default))';
 
 /**
  * Turns one request into its encoded response. Wire errors (McpError) propagate to the
@@ -283,10 +285,16 @@ export class RequestDispatcher {
     const uri = params.uri;
     if (typeof uri !== 'string' || uri.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.uri must be a non-empty string');
     const found = catalog.resource(uri);
-    const notFound = () =>
-      new McpError(input.context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    if (!found) throw notFound();
+    const notFound = (why = '') =>
+      new McpError(input.context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}${why}`, { uri });
     const ctx = this.invokeContext(input);
+    if (!found) {
+      // Not listed: a URI the upstream produced (a link, a session resource) is readable only
+      // under a prefix its server publishes as dynamic resources; the prefix names the one owner.
+      const dynamic = catalog.dynamicResource(uri);
+      if (dynamic?.route.kind !== 'upstream') throw notFound(DYNAMIC_RESOURCES_HINT);
+      return this.requireUpstream(dynamic.route).readResource(dynamic.route, uri, ctx);
+    }
     if ('entry' in found) {
       const route = found.entry.route;
       if (route.kind === 'upstream') return this.requireUpstream(route).readResource(route, uri, ctx);

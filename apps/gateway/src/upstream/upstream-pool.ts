@@ -131,7 +131,9 @@ export class UpstreamPool {
   }
 
   async readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
-    return (await this.withClient(route, ctx, (conn, opts) => conn.readResource(traced(conn, { uri }), opts))) as ReadResourceResult;
+    // On the connection (upstream session) this caller's tool calls use: a session resource a
+    // call created lives only there, though the read itself asks the client nothing.
+    return (await this.withClient(route, ctx, (conn, opts) => conn.readResource(traced(conn, { uri }), opts), true)) as ReadResourceResult;
   }
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
@@ -206,7 +208,7 @@ export class UpstreamPool {
     return d;
   }
 
-  private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>): Promise<T> {
+  private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>, callersSession = false): Promise<T> {
     const tenantId = ctx.tenantId;
     const limits = this.limitsFor(tenantId);
     // Fair share first: a tenant over its in-flight cap is refused before it touches any upstream state.
@@ -253,7 +255,7 @@ export class UpstreamPool {
     const call = async (): Promise<T> => {
       // Connections are keyed by credential too, so a rotated credential opens a fresh one, and by the
       // client capabilities relayed upstream: each connection declares exactly what its callers' clients answer.
-      const relay = ctx.askClient ? relayedRequests(ctx.request.clientCapabilities) : [];
+      const relay = ctx.askClient || callersSession ? relayedRequests(ctx.request.clientCapabilities) : [];
       const base = keysOf(tenantId, route).connection;
       const connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}` : base;
       const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes };
