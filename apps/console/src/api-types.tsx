@@ -376,6 +376,9 @@ export interface Server {
   timeoutMs?: number | null;
   maxConcurrency?: number | null;
   stateful?: boolean;
+  dynamicResources?: {
+    uriPrefixes: string[];
+  } | null;
   health: 'pending' | 'ok' | 'error';
   lastError: string | null;
   lastDiscoveredAt: string | null;
@@ -561,6 +564,10 @@ export interface Preview {
   surfaces: {
     [k: string]: SurfacePreview;
   };
+  dynamicResources?: {
+    serverId: string;
+    uriPrefix: string;
+  }[];
 }
 /**
  * What one surface (client profile) receives
@@ -788,6 +795,29 @@ export interface UpdateServerBody {
   timeoutMs?: number | null;
   maxConcurrency?: number | null;
   stateful?: boolean;
+  dynamicResources?: {
+    /**
+     * @minItems 1
+     * @maxItems 16
+     */
+    uriPrefixes:
+      | [string]
+      | [string, string]
+      | [string, string, string]
+      | [string, string, string, string]
+      | [string, string, string, string, string]
+      | [string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string];
+  } | null;
 }
 export interface UpdateTenantAuthBody {
   protected?: boolean;
