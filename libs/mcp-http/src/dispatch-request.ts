@@ -92,6 +92,7 @@ export class RequestDispatcher {
         if (!LOG_LEVELS.includes(params.level as LogLevel)) {
           throw new McpError(ErrorCode.InvalidParams, `params.level must be one of ${LOG_LEVELS.join(', ')}`);
         }
+        if (context.era === 'legacy') await this.forwardLogLevel(input, params.level as LogLevel);
         return encodeResult(message.id, {});
       case 'tools/call': {
         const called = await this.callTool(input, catalog, params);
@@ -114,6 +115,20 @@ export class RequestDispatcher {
         }
         throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, context.era === 'modern' ? 404 : 200);
     }
+  }
+
+  /**
+   * A legacy caller's level reaches each stateful upstream's session for this caller (what
+   * the upstream sends it, on its calls' streams, then follows the level). Best effort: an
+   * upstream without logging refuses it, and the caller's own answer is `{}` either way.
+   */
+  private async forwardLogLevel(input: DispatchInput, level: LogLevel): Promise<void> {
+    const upstream = this.upstream;
+    if (!upstream?.setLogLevel) return;
+    const routes = statefulRoutes(input.target.catalog);
+    if (routes.length === 0) return;
+    const ctx = this.invokeContext(input);
+    await Promise.allSettled(routes.map((route) => upstream.setLogLevel!(route, level, ctx)));
   }
 
   private result(input: DispatchInput, result: object): string {
@@ -160,6 +175,9 @@ export class RequestDispatcher {
         if (total !== undefined) params.total = total;
         if (message !== undefined) params.message = message;
         sink.notify(encodeNotification('notifications/progress', params));
+      },
+      resourceUpdated(uri: string) {
+        sink?.notify(encodeNotification('notifications/resources/updated', { uri }));
       },
       log(level: LogLevel, data: unknown, logger?: string) {
         if (!sink || LOG_LEVELS.indexOf(level) < minIndex) return;
@@ -349,6 +367,25 @@ export class RequestDispatcher {
     if (!this.upstream) throw new McpError(ErrorCode.InternalError, `No upstream invoker configured for server ${route.serverId}`);
     return this.upstream;
   }
+}
+
+/** Stateful upstream servers a `logging/setLevel` is forwarded to, at most this many (a tenant's server count is its own). */
+const MAX_LOG_LEVEL_SERVERS = 32;
+const statefulRoutesOf = new WeakMap<CompiledCatalog, UpstreamRoute[]>();
+
+/** One route per stateful upstream server of a catalog (its first entry's), computed once per compiled catalog. */
+function statefulRoutes(catalog: CompiledCatalog): UpstreamRoute[] {
+  let routes = statefulRoutesOf.get(catalog);
+  if (!routes) {
+    const byServer = new Map<string, UpstreamRoute>();
+    const s = catalog.snapshot;
+    for (const e of [...s.tools, ...s.resources, ...s.resourceTemplates, ...s.prompts, ...(s.dynamicResources ?? [])]) {
+      if (e.route.kind === 'upstream' && e.route.stateful === true && !byServer.has(e.route.serverId)) byServer.set(e.route.serverId, e.route);
+      if (byServer.size >= MAX_LOG_LEVEL_SERVERS) break;
+    }
+    statefulRoutesOf.set(catalog, (routes = [...byServer.values()]));
+  }
+  return routes;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface InvokeContext {
   signal: AbortSignal;
   progress(progress: number, total?: number, message?: string): void;
   log(level: import('@switchboard/protocol').LogLevel, data: unknown, logger?: string): void;
+  /** Relays an upstream's `notifications/resources/updated` for `uri` to this call's client (on its response stream). */
+  resourceUpdated?(uri: string): void;
   /** The verified caller on a protected tenant (its token is only for exchanges with our own auth service, never forwarded). */
   auth?: AuthGranted;
   /**
@@ -46,6 +48,8 @@ export interface UpstreamInvoker {
   callTool(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult>;
   readResource(route: Extract<Route, { kind: 'upstream' }>, uri: string, ctx: InvokeContext): Promise<ReadResourceResult>;
   getPrompt(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult>;
+  /** Forwards a legacy caller's `logging/setLevel` to a stateful upstream's session for this caller; absent ⇒ answered locally only. */
+  setLogLevel?(route: Extract<Route, { kind: 'upstream' }>, level: string, ctx: InvokeContext): Promise<void>;
 }
 
 /**

@@ -1,7 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  ResourceUpdatedNotificationSchema,
+  type LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/protocol';
 import type { Dispatcher } from 'undici';
@@ -37,6 +45,11 @@ export interface ConnectUpstreamOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   clientInfo: { name: string; version: string };
+  /**
+   * Told of the logging messages and resource updates the upstream sends outside a direct
+   * request's own stream (its session's standalone stream, or any SDK-path request).
+   */
+  onnotification?: (method: string, params: Record<string, unknown>) => void;
   /** Answers the upstream's server→client requests; each one given declares its capability. */
   answer?: Partial<Record<RelayedMethod, (params: Record<string, unknown>) => Promise<unknown>>>;
   /**
@@ -52,6 +65,8 @@ export interface UpstreamCallOptions {
   maxTotalTimeout?: number;
   signal?: AbortSignal;
   onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** Direct requests: notifications other than progress on this call's own event stream (logging, resource updates). */
+  onnotification?: (method: string, params: Record<string, unknown>) => void;
   /** 2026-07-28 only: an `input_required` result is returned as is instead of being fulfilled through `answer`. */
   allowInputRequired?: boolean;
   /** The call's response byte bound; with it (and a `dispatcher`), a legacy Streamable HTTP call is a direct request. */
@@ -69,6 +84,8 @@ export interface UpstreamConnection {
   callTool(params: { name: string; arguments: Record<string, unknown> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   readResource(params: { uri: string } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   getPrompt(params: { name: string; arguments: Record<string, string> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
+  /** `logging/setLevel` on this connection's session (legacy only; a 2026-07-28 upstream has none, so it resolves at once). */
+  setLoggingLevel(level: string, opts: UpstreamCallOptions): Promise<void>;
   /** One page of a list, never aggregated by the SDK (paging is {@link listAll}'s, with its loop guard and cap). */
   listPage(method: UpstreamListMethod, cursor: string | undefined, opts: UpstreamCallOptions): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }>;
   close(): Promise<void>;
@@ -124,6 +141,11 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
   for (const [method, answer] of Object.entries(o.answer ?? {})) {
     client.setRequestHandler(RELAYED_REQUESTS[method as RelayedMethod].schema, async (request) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never);
   }
+  if (o.onnotification) {
+    const relay = o.onnotification;
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => relay(n.method, n.params as Record<string, unknown>));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => relay(n.method, n.params as Record<string, unknown>));
+  }
   const url = new URL(o.url);
   const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, transportInit(o));
   await connectOrClose(client, transport, o);
@@ -132,7 +154,15 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
   const call = async <T>(method: string, params: Record<string, unknown>, opts: UpstreamCallOptions, check: (r: Record<string, unknown>) => T, sdk: () => Promise<T>): Promise<T> => {
     if (!direct || opts.maxBytes === undefined || !opts.signal) return sdk();
     try {
-      return check(await directRequest(direct, method, params, { signal: opts.signal, maxBytes: opts.maxBytes, ...(opts.onprogress ? { onprogress: opts.onprogress } : {}), ...traceHeaders(params) }));
+      return check(
+        await directRequest(direct, method, params, {
+          signal: opts.signal,
+          maxBytes: opts.maxBytes,
+          ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
+          ...(opts.onnotification ? { onnotification: opts.onnotification } : {}),
+          ...traceHeaders(params),
+        }),
+      );
     } catch (err) {
       if (err instanceof UpstreamRedirectedError) return sdk();
       throw err;
@@ -148,6 +178,9 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     callTool: (params, opts) => call('tools/call', params, opts, checkToolResult, () => client.callTool(params, undefined, opts)),
     readResource: (params, opts) => call('resources/read', params, opts, checkResourceResult, () => client.readResource(params, opts)),
     getPrompt: (params, opts) => call('prompts/get', params, opts, checkPromptResult, () => client.getPrompt(params, opts)),
+    setLoggingLevel: async (level, opts) => {
+      await client.setLoggingLevel(level as LoggingLevel, opts);
+    },
     listPage: async (method, cursor, opts) => {
       const params = cursor === undefined ? {} : { cursor };
       const res: Record<string, unknown> =
@@ -239,6 +272,7 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     callTool: (params, opts) => client.callTool(params, opts),
     readResource: (params, opts) => client.readResource(params, opts),
     getPrompt: (params, opts) => client.getPrompt(params, opts),
+    setLoggingLevel: async () => undefined,
     // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.
     listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
     close: () => client.close(),

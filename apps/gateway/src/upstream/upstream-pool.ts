@@ -5,7 +5,7 @@ import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCall
 import type { InvokeContext } from '@switchboard/mcp-http';
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
-import { ErrorCode, McpError } from '@switchboard/protocol';
+import { ErrorCode, LOG_LEVELS, McpError, type LogLevel } from '@switchboard/protocol';
 import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { GatewayError } from './gateway-errors';
@@ -65,10 +65,15 @@ interface CallScope {
   signal?: AbortSignal;
 }
 
+/** Relays one upstream notification (logging message, resource update) to a call's client. */
+type Notify = (method: string, params: Record<string, unknown>) => void;
+
 interface Connection {
   ready: Promise<UpstreamConnection>;
   /** Abort controllers of the calls in flight on this connection (failed together when a shared stream breaks). */
   calls: Set<AbortController>;
+  /** Where each call in flight takes the upstream session's own notifications. */
+  notifiers: Map<AbortController, Notify>;
   /** Set when the gateway closed this connection itself (a call then failing with "Connection closed" is ours). */
   closedByGateway?: boolean;
 }
@@ -123,6 +128,7 @@ export class UpstreamPool {
     return (await this.withClient(route, ctx, (conn, opts) =>
       conn.callTool(traced(conn, { name: route.upstreamName, arguments: args, ...retry }), {
         ...opts,
+        onnotification: notifierOf(ctx),
         ...(passThrough ? { allowInputRequired: true } : {}),
         // Only a caller that asked for progress has the upstream send it.
         ...(ctx.request.progressToken !== undefined ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress(p.progress, p.total, p.message) } : {}),
@@ -133,11 +139,19 @@ export class UpstreamPool {
   async readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
     // On the connection (upstream session) this caller's tool calls use: a session resource a
     // call created lives only there, though the read itself asks the client nothing.
-    return (await this.withClient(route, ctx, (conn, opts) => conn.readResource(traced(conn, { uri }), opts), true)) as ReadResourceResult;
+    return (await this.withClient(route, ctx, (conn, opts) => conn.readResource(traced(conn, { uri }), { ...opts, onnotification: notifierOf(ctx) }), true)) as ReadResourceResult;
   }
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
-    return (await this.withClient(route, ctx, (conn, opts) => conn.getPrompt(traced(conn, { name: route.upstreamName, arguments: args }), opts))) as GetPromptResult;
+    return (await this.withClient(route, ctx, (conn, opts) => conn.getPrompt(traced(conn, { name: route.upstreamName, arguments: args }), { ...opts, onnotification: notifierOf(ctx) }))) as GetPromptResult;
+  }
+
+  /**
+   * A legacy caller's `logging/setLevel`, on the upstream session its calls use (the same
+   * connection key as its reads): a stateful upstream then filters what it sends that session.
+   */
+  async setLogLevel(route: UpstreamRoute, level: string, ctx: InvokeContext): Promise<void> {
+    await this.withClient(route, ctx, (conn, opts) => conn.setLoggingLevel(level, opts), true);
   }
 
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
@@ -264,10 +278,12 @@ export class UpstreamPool {
         conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay);
         const client = await conn.ready;
         conn.calls.add(abort);
+        conn.notifiers.set(abort, notifierOf(ctx));
         try {
           return await this.scope.run(scope, () => fn(client, opts));
         } finally {
           conn.calls.delete(abort);
+          conn.notifiers.delete(abort);
         }
       };
       try {
@@ -336,6 +352,14 @@ export class UpstreamPool {
     }
     this.evictIdle();
     const calls = new Set<AbortController>();
+    const notifiers = new Map<AbortController, Notify>();
+    // The session's own notifications (its standalone stream, SDK-path calls) name no request: they
+    // go to the caller only while exactly one call is in flight on the session, the one it can be
+    // serving; with several (or none) nobody can tell whose they are, so they are dropped.
+    const onnotification: Notify = (method, params) => {
+      if (notifiers.size !== 1) return;
+      for (const notify of notifiers.values()) notify(method, params);
+    };
     // The connection runs in its own scope (not the first caller's): a later break of a stream it
     // opened (the legacy SSE transport's GET stream carries every answer) fails the calls waiting on it.
     const connScope: CallScope = {
@@ -372,10 +396,11 @@ export class UpstreamPool {
         timeoutMs: route.timeoutMs ?? this.options.timeoutMs,
         clientInfo: { name: 'switchboard-gateway', version: '0.1.0' },
         answer,
+        onnotification,
         ...(dispatcher ? { dispatcher } : {}),
       }),
     );
-    const created: Connection = (conn = { ready, calls });
+    const created: Connection = (conn = { ready, calls, notifiers });
     this.connections.set(key, created);
     ready.catch(() => {
       if (this.connections.get(key) === created) this.connections.delete(key);
@@ -450,4 +475,16 @@ function traced<P extends object>(conn: UpstreamConnection, params: P): P {
   if (conn.era !== 'legacy') return params;
   const meta = injectTraceContext({} as Record<string, unknown>);
   return typeof meta.traceparent === 'string' ? { ...params, _meta: meta } : params;
+}
+
+/** Upstream logging messages and resource updates, relayed to the caller as its own request's notifications. */
+function notifierOf(ctx: InvokeContext): Notify {
+  return (method, params) => {
+    if (method === 'notifications/message') {
+      if (typeof params.level !== 'string' || !(LOG_LEVELS as readonly string[]).includes(params.level)) return;
+      ctx.log(params.level as LogLevel, params.data, typeof params.logger === 'string' ? params.logger : undefined);
+    } else if (method === 'notifications/resources/updated') {
+      if (typeof params.uri === 'string') ctx.resourceUpdated?.(params.uri);
+    }
+  };
 }
