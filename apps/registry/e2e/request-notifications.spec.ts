@@ -8,7 +8,9 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { TestUpstream } from '@switchboard/testing';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { listenLoopback, readJsonBody, serveStateless, TestUpstream, type LoopbackServer } from '@switchboard/testing';
 import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 import { startEverything, type EverythingUpstream } from './support/everything-upstream';
 
@@ -28,12 +30,14 @@ describe('request-bound notifications through the gateway (server-everything)', 
   let gateway: Proc;
   let everything: EverythingUpstream;
   let probe: TestUpstream;
+  let chatty: LoopbackServer;
   const closers: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
     db = await createDatabase();
     everything = await startEverything();
     probe = await TestUpstream.start({ stateful: true, name: 'probe' });
+    chatty = await listenLoopback(async (req, res) => serveStateless(chattyServer(), req, res, req.method === 'POST' ? await readJsonBody(req) : undefined));
     // The recording upstream listens on 127.0.0.1 (allowed like localhost, for this test only).
     registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     const key = await createTenant(registry.url, env.operatorKey, 'acme');
@@ -41,6 +45,8 @@ describe('request-bound notifications through the gateway (server-everything)', 
     expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'everything', items: [{ name: LONG }, { name: TOGGLE }] })).status).toBe(200);
     expect((await registerAndDiscover(registry.url, key, { id: 'probe', name: 'Probe', url: probe.url, stateful: true })).health).toBe('ok');
     expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'probe', items: [{ name: 'shout', overrides: { annotations: READ_ONLY_HINTS } }] })).status).toBe(200);
+    expect((await registerAndDiscover(registry.url, key, { id: 'chatty', name: 'Chatty', url: chatty.url })).health).toBe('ok');
+    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'chatty', items: [{ name: 'work', overrides: { annotations: READ_ONLY_HINTS } }] })).status).toBe(200);
     gateway = await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '20000', UPSTREAM_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     await until('gateway serves the tools', async () => {
       const res = await fetch(`${gateway.url}/t/acme/mcp`, {
@@ -59,6 +65,7 @@ describe('request-bound notifications through the gateway (server-everything)', 
     await registry?.stop();
     await everything?.stop();
     await probe?.stop();
+    await chatty?.stop();
     await db?.drop();
     await cleanRedis(env);
   });
@@ -77,6 +84,24 @@ describe('request-bound notifications through the gateway (server-everything)', 
     closers.push(() => client.close());
     return client;
   };
+
+  it("relays logging messages and resource updates an upstream sends on the call's own stream, in both eras", async () => {
+    const logged: Logged[] = [];
+    const updated: string[] = [];
+    const legacy = await legacyClient(logged);
+    legacy.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await legacy.callTool({ name: 'work', arguments: {} });
+    expect(logged).toEqual([{ level: 'info', data: 'working on it' }]);
+    expect(updated).toEqual(['chatty://report']);
+
+    const modernLogged: Logged[] = [];
+    const modernUpdated: string[] = [];
+    const modern = await modernClient(modernLogged);
+    modern.setNotificationHandler('notifications/resources/updated', (n: { params: { uri: string } }) => void modernUpdated.push(n.params.uri));
+    await modern.callTool({ name: 'work', arguments: {}, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } });
+    expect(modernLogged).toEqual([{ level: 'info', data: 'working on it' }]);
+    expect(modernUpdated).toEqual(['chatty://report']);
+  });
 
   it('relays the upstream progress of a long-running operation to a 2025-11-25 and a 2026-07-28 caller', async () => {
     const legacyProgress: number[] = [];
@@ -137,3 +162,14 @@ describe('request-bound notifications through the gateway (server-everything)', 
     }
   });
 });
+
+/** A stateless upstream whose `work` tool logs and reports a resource update on the call's own stream before answering. */
+function chattyServer(): McpServer {
+  const server = new McpServer({ name: 'chatty', version: '1.0.0' }, { capabilities: { logging: {}, resources: { subscribe: true } } });
+  server.registerTool('work', { description: 'Logs, updates a resource, answers.', inputSchema: {} }, async (_args, extra) => {
+    await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'working on it' } });
+    await extra.sendNotification({ method: 'notifications/resources/updated', params: { uri: 'chatty://report' } });
+    return { content: [{ type: 'text', text: 'done' }] };
+  });
+  return server;
+}
