@@ -5,10 +5,11 @@ import type { GetPromptResult, ReadResourceResult, Route, TenantLimits, ToolCall
 import type { InvokeContext } from '@switchboard/mcp-http';
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
-import { ErrorCode, LOG_LEVELS, McpError, type LogLevel } from '@switchboard/protocol';
+import { ErrorCode, McpError } from '@switchboard/protocol';
 import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { GatewayError } from './gateway-errors';
+import { relayNotifications, type Notify } from './relay-notifications';
 import { classifyUpstreamError, countsAgainstUpstream, summarize, upstreamError, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
 import { GuardRefusedError, UpstreamGuards, type BreakerSettings } from './upstream-guards';
 
@@ -64,9 +65,6 @@ interface CallScope {
    */
   signal?: AbortSignal;
 }
-
-/** Relays one upstream notification (logging message, resource update) to a call's client. */
-type Notify = (method: string, params: Record<string, unknown>) => void;
 
 interface Connection {
   ready: Promise<UpstreamConnection>;
@@ -128,7 +126,6 @@ export class UpstreamPool {
     return (await this.withClient(route, ctx, (conn, opts) =>
       conn.callTool(traced(conn, { name: route.upstreamName, arguments: args, ...retry }), {
         ...opts,
-        onnotification: notifierOf(ctx),
         ...(passThrough ? { allowInputRequired: true } : {}),
         // Only a caller that asked for progress has the upstream send it.
         ...(ctx.request.progressToken !== undefined ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress(p.progress, p.total, p.message) } : {}),
@@ -139,11 +136,11 @@ export class UpstreamPool {
   async readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
     // On the connection (upstream session) this caller's tool calls use: a session resource a
     // call created lives only there, though the read itself asks the client nothing.
-    return (await this.withClient(route, ctx, (conn, opts) => conn.readResource(traced(conn, { uri }), { ...opts, onnotification: notifierOf(ctx) }), true)) as ReadResourceResult;
+    return (await this.withClient(route, ctx, (conn, opts) => conn.readResource(traced(conn, { uri }), opts), true)) as ReadResourceResult;
   }
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
-    return (await this.withClient(route, ctx, (conn, opts) => conn.getPrompt(traced(conn, { name: route.upstreamName, arguments: args }), { ...opts, onnotification: notifierOf(ctx) }))) as GetPromptResult;
+    return (await this.withClient(route, ctx, (conn, opts) => conn.getPrompt(traced(conn, { name: route.upstreamName, arguments: args }), opts))) as GetPromptResult;
   }
 
   /**
@@ -272,13 +269,15 @@ export class UpstreamPool {
       const relay = ctx.askClient || callersSession ? relayedRequests(ctx.request.clientCapabilities) : [];
       const base = keysOf(tenantId, route).connection;
       const connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}` : base;
-      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes };
+      // One relay per call (one bound) for notifications on its own stream and its session's.
+      const notify = relayNotifications(ctx);
+      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
       const scope: CallScope = { maxBytes: limits.maxBytes, fail, signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
       const attempt = async (): Promise<T> => {
         conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay);
         const client = await conn.ready;
         conn.calls.add(abort);
-        conn.notifiers.set(abort, notifierOf(ctx));
+        conn.notifiers.set(abort, notify);
         try {
           return await this.scope.run(scope, () => fn(client, opts));
         } finally {
@@ -477,14 +476,3 @@ function traced<P extends object>(conn: UpstreamConnection, params: P): P {
   return typeof meta.traceparent === 'string' ? { ...params, _meta: meta } : params;
 }
 
-/** Upstream logging messages and resource updates, relayed to the caller as its own request's notifications. */
-function notifierOf(ctx: InvokeContext): Notify {
-  return (method, params) => {
-    if (method === 'notifications/message') {
-      if (typeof params.level !== 'string' || !(LOG_LEVELS as readonly string[]).includes(params.level)) return;
-      ctx.log(params.level as LogLevel, params.data, typeof params.logger === 'string' ? params.logger : undefined);
-    } else if (method === 'notifications/resources/updated') {
-      if (typeof params.uri === 'string') ctx.resourceUpdated?.(params.uri);
-    }
-  };
-}
