@@ -1,7 +1,8 @@
 // Issue 42 item 2 with the official reference server (server-everything, stateful): a tool creates a
 // session resource and returns a resource_link; the gateway reads it from that upstream (its session)
 // only when the tenant publishes the server's "dynamic resources" (URI prefixes it owns), and answers
-// -32002 naming the setting otherwise. Each URI has one owner: another server of the tenant cannot
+// -32002 naming the setting otherwise, through either of two gateway replicas (they share the
+// upstream session). Each URI has one owner: another server of the tenant cannot
 // claim it, reads under another server's prefix never reach this one, and another tenant's
 // registration of the same server never sees this tenant's session resources.
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
@@ -24,7 +25,9 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
   let db: Awaited<ReturnType<typeof createDatabase>>;
   let registry: Proc;
   let gateway: Proc;
-  let everything: EverythingUpstream;
+  /** A second replica behind the same registry and Redis (round-robin stand-in). */
+  let gateway2: Proc;
+  let everything: EverythingUpstream & { port: number };
   let other: TestUpstream;
   let acme: string;
   let globex: string;
@@ -46,11 +49,13 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
     expect((await registerAndDiscover(registry.url, acme, { id: 'other', name: 'Other', url: other.url })).health).toBe('ok');
     expect((await api(registry.url, acme, 'POST', '/v1/publications', { serverId: 'other', items: [{ name: 'other_op' }] })).status).toBe(200);
     gateway = await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' });
+    gateway2 = await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' });
   });
 
   afterAll(async () => {
     for (const close of closers) await close().catch(() => undefined);
     await gateway?.stop();
+    await gateway2?.stop();
     await registry?.stop();
     await everything?.stop();
     await other?.close();
@@ -59,9 +64,9 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
   });
 
   /** SDK 1.x client declaring what the issue's review declared (sampling, elicitation form + url, roots). */
-  const legacyClient = async (tenant: string): Promise<Client> => {
+  const legacyClient = async (tenant: string, through: Proc = gateway): Promise<Client> => {
     const client = new Client({ name: 'e2e-legacy', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/t/${tenant}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${through.url}/t/${tenant}/mcp`)));
     closers.push(() => client.close());
     return client;
   };
@@ -73,7 +78,7 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
   };
   const link = async (client: { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }, name: string): Promise<string> => {
     const res = (await client.callTool({ name: GZIP, arguments: { name, data: HELLO, outputType: 'resourceLink' } })) as { isError?: boolean; content: Content[] };
-    expect(res.isError).toBeFalsy();
+    expect(res.isError ? JSON.stringify(res.content) : undefined).toBeUndefined();
     const uri = res.content.find((c) => c.type === 'resource_link')?.uri;
     expect(uri).toBe(`${SESSION_PREFIX}${name}`);
     return uri!;
@@ -96,10 +101,10 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
       const body = (await res.json()) as { result?: { tools: Array<{ name: string }> } };
       return body.result?.tools.some((t) => t.name === name);
     });
-  const publishes = (tenant: string, prefix: string | undefined) =>
+  const publishes = (tenant: string, prefix: string | undefined, through: Proc = gateway) =>
     until(`gateway routes ${prefix ?? 'no dynamic resources'} for ${tenant}`, async () => {
       // A read under the prefix answers something other than the gateway's own "not published" once the publication arrived.
-      const res = await fetch(`${gateway.url}/t/${tenant}/mcp`, {
+      const res = await fetch(`${through.url}/t/${tenant}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `${SESSION_PREFIX}probe` } }),
@@ -147,6 +152,29 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
     const modernUri = await link(modern, 'modern.txt.gz');
     const modernRead = (await modern.readResource({ uri: modernUri })) as { contents: Array<{ uri: string; mimeType?: string }> };
     expect(modernRead.contents[0]).toMatchObject({ uri: modernUri, mimeType: 'application/gzip' });
+  });
+
+  it('reads a session resource linked through one gateway replica through another (the upstream session is shared)', async () => {
+    await publishes('acme', SESSION_PREFIX, gateway2);
+    const first = await legacyClient('acme', gateway);
+    const uri = await link(first, 'replica.txt.gz');
+    const second = await legacyClient('acme', gateway2);
+    const read = (await second.readResource({ uri })) as { contents: Array<{ uri: string; mimeType?: string }> };
+    expect(read.contents[0]).toMatchObject({ uri, mimeType: 'application/gzip' });
+  });
+
+  it('opens a fresh shared session on both replicas when the upstream restarted and forgot it', async () => {
+    const through1 = await legacyClient('acme', gateway);
+    const through2 = await legacyClient('acme', gateway2);
+    await link(through1, 'before.txt.gz');
+    await link(through2, 'before.txt.gz');
+    await everything.stop();
+    everything = await startEverything(everything.port);
+    // Each replica's first call meets the upstream's 404, forgets the stale shared session and joins the new one.
+    await link(through1, 'after.txt.gz');
+    const uri = await link(through2, 'after2.txt.gz');
+    const read = (await through1.readResource({ uri })) as { contents: Array<{ uri: string }> };
+    expect(read.contents[0]!.uri).toBe(uri);
   });
 
   it("never lets another server claim this server's URIs, nor sends them to it", async () => {

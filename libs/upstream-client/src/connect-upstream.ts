@@ -50,6 +50,12 @@ export interface ConnectUpstreamOptions {
    * request's own stream (its session's standalone stream, or any SDK-path request).
    */
   onnotification?: (method: string, params: Record<string, unknown>) => void;
+  /**
+   * Legacy Streamable HTTP only: join this existing upstream session (opened by another gateway
+   * replica) instead of initialising a new one; the SDK client then skips the handshake. An
+   * expired one answers 404 on the first request, as an expired session of our own would.
+   */
+  session?: { id: string; protocolVersion?: string };
   /** Answers the upstream's server→client requests; each one given declares its capability. */
   answer?: Partial<Record<RelayedMethod, (params: Record<string, unknown>) => Promise<unknown>>>;
   /**
@@ -81,6 +87,8 @@ export interface UpstreamConnection {
   readonly protocolVersion: string | undefined;
   readonly serverInfo: unknown;
   readonly capabilities: { tools?: unknown; resources?: unknown; prompts?: unknown };
+  /** The upstream's `Mcp-Session-Id` (legacy Streamable HTTP with a stateful upstream), read when asked. */
+  sessionId(): string | undefined;
   callTool(params: { name: string; arguments: Record<string, unknown> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   readResource(params: { uri: string } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   getPrompt(params: { name: string; arguments: Record<string, string> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
@@ -147,7 +155,9 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => relay(n.method, n.params as Record<string, unknown>));
   }
   const url = new URL(o.url);
-  const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, transportInit(o));
+  const joined = kind === 'streamable-http' && o.session ? { sessionId: o.session.id } : {};
+  const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, { ...transportInit(o), ...joined });
+  if (transport instanceof StreamableHTTPClientTransport && o.session?.protocolVersion) transport.setProtocolVersion(o.session.protocolVersion);
   await connectOrClose(client, transport, o);
   const direct = transport instanceof StreamableHTTPClientTransport && o.dispatcher ? directSession(o, url, transport, o.dispatcher) : undefined;
   /** A direct request when it can be one; a redirect (followed by the guarded fetch) sends the call through the SDK. */
@@ -175,6 +185,7 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     protocolVersion: (transport as { protocolVersion?: string }).protocolVersion,
     serverInfo: client.getServerVersion(),
     capabilities: client.getServerCapabilities() ?? {},
+    sessionId: () => (transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined),
     callTool: (params, opts) => call('tools/call', params, opts, checkToolResult, () => client.callTool(params, undefined, opts)),
     readResource: (params, opts) => call('resources/read', params, opts, checkResourceResult, () => client.readResource(params, opts)),
     getPrompt: (params, opts) => call('prompts/get', params, opts, checkPromptResult, () => client.getPrompt(params, opts)),
@@ -269,6 +280,7 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     protocolVersion: client.getNegotiatedProtocolVersion() ?? LATEST_MODERN_VERSION,
     serverInfo: client.getServerVersion(),
     capabilities: client.getServerCapabilities() ?? {},
+    sessionId: () => undefined,
     callTool: (params, opts) => client.callTool(params, opts),
     readResource: (params, opts) => client.readResource(params, opts),
     getPrompt: (params, opts) => client.getPrompt(params, opts),

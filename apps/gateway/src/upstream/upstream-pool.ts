@@ -10,6 +10,7 @@ import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamC
 import type { Logger } from 'pino';
 import { GatewayError } from './gateway-errors';
 import { relayNotifications, type Notify } from './relay-notifications';
+import type { SharedUpstreamSession, UpstreamSessions } from './upstream-sessions';
 import { classifyUpstreamError, countsAgainstUpstream, summarize, upstreamError, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
 import { GuardRefusedError, UpstreamGuards, type BreakerSettings } from './upstream-guards';
 
@@ -48,6 +49,12 @@ export interface UpstreamPoolOptions {
    * requests on the SDK client's session instead of through the SDK client (default true).
    */
   directRequests?: boolean;
+  /**
+   * Shares stateful upstreams' sessions between replicas (legacy Streamable HTTP): a replica
+   * joins the session another opened for the same connection key instead of opening its own.
+   * Unset: each replica has its own sessions.
+   */
+  sessions?: UpstreamSessions;
 }
 
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
@@ -172,6 +179,7 @@ export class UpstreamPool {
     const dispatchers = [...this.dispatchers.values()];
     this.dispatchers.clear();
     await Promise.all(dispatchers.map((d) => d.close().catch(() => undefined)));
+    await this.options.sessions?.close();
   }
 
   private limitsFor(tenantId: string): { maxBytes: number; maxInflight: number } {
@@ -273,13 +281,15 @@ export class UpstreamPool {
       const notify = relayNotifications(ctx);
       const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
       const scope: CallScope = { maxBytes: limits.maxBytes, fail, signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
+      let client: UpstreamConnection | undefined;
       const attempt = async (): Promise<T> => {
         conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay);
-        const client = await conn.ready;
+        const ready = await conn.ready;
+        client = ready;
         conn.calls.add(abort);
         conn.notifiers.set(abort, notify);
         try {
-          return await this.scope.run(scope, () => fn(client, opts));
+          return await this.scope.run(scope, () => fn(ready, opts));
         } finally {
           conn.calls.delete(abort);
           conn.notifiers.delete(abort);
@@ -289,9 +299,11 @@ export class UpstreamPool {
         try {
           return await attempt();
         } catch (err) {
-          if (!(err instanceof StreamableHTTPError && err.code === 404)) throw err;
+          if (!sessionExpired(err)) throw err;
           // A stateful upstream forgot our session (restart, expiry): initialise again and retry once.
           void this.drop(connKey);
+          const forgotten = client?.sessionId();
+          if (forgotten !== undefined) await this.options.sessions?.forget(connKey, forgotten);
           return await attempt();
         }
       } catch (err) {
@@ -382,7 +394,7 @@ export class UpstreamPool {
     );
     const fetch = this.fetchFor(tenantId);
     const dispatcher = route.transport === 'sse' ? undefined : this.dispatcherFor(tenantId);
-    const ready = this.scope.run(connScope, () =>
+    const connect = (session?: SharedUpstreamSession) =>
       connectUpstream({
         url: route.url,
         era: route.protocol === 'modern' ? 'modern' : 'legacy',
@@ -397,14 +409,33 @@ export class UpstreamPool {
         answer,
         onnotification,
         ...(dispatcher ? { dispatcher } : {}),
-      }),
-    );
+        ...(session ? { session } : {}),
+      });
+    const sessions = route.stateful === true && route.protocol !== 'modern' && route.transport !== 'sse' ? this.options.sessions : undefined;
+    const ready = this.scope.run(connScope, () => (sessions ? this.sharedSession(key, sessions, connect) : connect()));
     const created: Connection = (conn = { ready, calls, notifiers });
     this.connections.set(key, created);
     ready.catch(() => {
       if (this.connections.get(key) === created) this.connections.delete(key);
     });
     return conn;
+  }
+
+  /**
+   * A stateful upstream's connection on the session replicas share for this key: the stored one
+   * when there is one, else a fresh one offered as the shared one (when another replica stored
+   * its own first, that one is joined and ours closed).
+   */
+  private async sharedSession(key: string, sessions: UpstreamSessions, connect: (session?: SharedUpstreamSession) => Promise<UpstreamConnection>): Promise<UpstreamConnection> {
+    const known = await sessions.get(key);
+    if (known) return connect(known);
+    const fresh = await connect();
+    const id = fresh.sessionId();
+    if (id === undefined) return fresh;
+    const shared = await sessions.claim(key, { id, ...(fresh.protocolVersion ? { protocolVersion: fresh.protocolVersion } : {}) });
+    if (shared.id === id) return fresh;
+    await fresh.close().catch(() => undefined);
+    return connect(shared);
   }
 
   /**
@@ -476,3 +507,13 @@ function traced<P extends object>(conn: UpstreamConnection, params: P): P {
   return typeof meta.traceparent === 'string' ? { ...params, _meta: meta } : params;
 }
 
+
+/**
+ * The upstream no longer knows our session: 404 as the spec says, or a 400 that says so about the
+ * session (the official reference server answers "400 Bad Request: No valid session ID provided").
+ * Either is refused before the request runs, so initialising again and retrying once is safe.
+ */
+function sessionExpired(err: unknown): boolean {
+  if (!(err instanceof StreamableHTTPError)) return false;
+  return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
+}

@@ -11,8 +11,9 @@ export interface EverythingUpstream {
   stop(): Promise<void>;
 }
 
-export async function startEverything(): Promise<EverythingUpstream> {
-  const port = await freePort();
+/** Starts it on `port` (default: a free one); the same port again is a restarted server that forgot every session. */
+export async function startEverything(port?: number): Promise<EverythingUpstream & { port: number }> {
+  port ??= await freePort();
   const script = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
   const child = spawn(process.execPath, [script, 'streamableHttp'], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -32,6 +33,7 @@ export async function startEverything(): Promise<EverythingUpstream> {
     });
   });
   return {
+    port,
     url: `http://localhost:${port}/mcp`,
     output: () => out,
     stop: () =>
