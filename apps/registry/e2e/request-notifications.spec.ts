@@ -18,6 +18,9 @@ jest.setTimeout(90_000);
 
 const LONG = 'trigger-long-running-operation';
 const TOGGLE = 'toggle-simulated-logging';
+const UPDATES = 'toggle-subscriber-updates';
+/** Under the prefix this test publishes as server-everything's dynamic resources. */
+const WATCHED = 'demo://resource/session/watched.txt';
 /** Longer than the simulated logging's 5 s pace, so at least one message is sent while the call runs. */
 const SPAN_A_TICK = { duration: 6, steps: 3 };
 
@@ -42,7 +45,8 @@ describe('request-bound notifications through the gateway (server-everything)', 
     registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     const key = await createTenant(registry.url, env.operatorKey, 'acme');
     expect((await registerAndDiscover(registry.url, key, { id: 'everything', name: 'Everything', url: everything.url, stateful: true })).health).toBe('ok');
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'everything', items: [{ name: LONG }, { name: TOGGLE }] })).status).toBe(200);
+    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'everything', items: [{ name: LONG }, { name: TOGGLE }, { name: UPDATES }] })).status).toBe(200);
+    expect((await api(registry.url, key, 'PATCH', '/v1/servers/everything', { dynamicResources: { uriPrefixes: ['demo://resource/session/'] } })).status).toBe(200);
     expect((await registerAndDiscover(registry.url, key, { id: 'probe', name: 'Probe', url: probe.url, stateful: true })).health).toBe('ok');
     expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'probe', items: [{ name: 'shout', overrides: { annotations: READ_ONLY_HINTS } }] })).status).toBe(200);
     expect((await registerAndDiscover(registry.url, key, { id: 'chatty', name: 'Chatty', url: chatty.url })).health).toBe('ok');
@@ -55,7 +59,7 @@ describe('request-bound notifications through the gateway (server-everything)', 
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       const body = (await res.json()) as { result?: { tools: Array<{ name: string }> } };
-      return body.result?.tools.some((t) => t.name === TOGGLE);
+      return body.result?.tools.some((t) => t.name === UPDATES);
     });
   });
 
@@ -159,6 +163,23 @@ describe('request-bound notifications through the gateway (server-everything)', 
       expect(String(logged[0]!.data)).toMatch(/message - SessionId /);
     } finally {
       await client.callTool({ name: TOGGLE, arguments: {} });
+    }
+  });
+  it("forwards a legacy caller's resources/subscribe to the owning upstream session, whose updates reach the caller's call", async () => {
+    const updated: string[] = [];
+    const client = await legacyClient([]);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: WATCHED });
+    const started = (await client.callTool({ name: UPDATES, arguments: {} })) as { content: Array<{ text?: string }> };
+    expect(started.content[0]!.text).toContain('Started');
+    try {
+      updated.length = 0;
+      await client.callTool({ name: LONG, arguments: SPAN_A_TICK });
+      expect(updated.length).toBeGreaterThan(0);
+      expect(new Set(updated)).toEqual(new Set([WATCHED]));
+    } finally {
+      await client.callTool({ name: UPDATES, arguments: {} });
+      await client.unsubscribeResource({ uri: WATCHED });
     }
   });
 });

@@ -85,8 +85,10 @@ export class RequestDispatcher {
           }),
         );
       case 'ping':
+        return encodeResult(message.id, {});
       case 'resources/subscribe':
       case 'resources/unsubscribe':
+        if (context.era === 'legacy') await this.forwardSubscription(input, params.uri, message.method === 'resources/subscribe');
         return encodeResult(message.id, {});
       case 'logging/setLevel':
         if (!LOG_LEVELS.includes(params.level as LogLevel)) {
@@ -129,6 +131,21 @@ export class RequestDispatcher {
     if (routes.length === 0) return;
     const ctx = this.invokeContext(input);
     await Promise.allSettled(routes.map((route) => upstream.setLogLevel!(route, level, ctx)));
+  }
+
+  /**
+   * A legacy caller's subscription reaches the upstream owning the URI (listed, templated or a
+   * published dynamic resource), on its session for this caller: its updates then reach the
+   * caller's calls (see the pool). Best effort: the answer stays `{}`, as before, whatever it says.
+   */
+  private async forwardSubscription(input: DispatchInput, uri: unknown, on: boolean): Promise<void> {
+    const upstream = this.upstream;
+    if (!upstream?.subscribeResource || typeof uri !== 'string' || uri.length === 0) return;
+    const catalog = input.target.catalog;
+    const found = catalog.resource(uri);
+    const route = found ? ('entry' in found ? found.entry.route : found.template.route) : catalog.dynamicResource(uri)?.route;
+    if (route?.kind !== 'upstream') return;
+    await upstream.subscribeResource(route, uri, on, this.invokeContext(input)).catch(() => undefined);
   }
 
   private result(input: DispatchInput, result: object): string {

@@ -50,6 +50,8 @@ export interface UpstreamInvoker {
   getPrompt(route: Extract<Route, { kind: 'upstream' }>, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult>;
   /** Forwards a legacy caller's `logging/setLevel` to a stateful upstream's session for this caller; absent ⇒ answered locally only. */
   setLogLevel?(route: Extract<Route, { kind: 'upstream' }>, level: string, ctx: InvokeContext): Promise<void>;
+  /** Forwards a legacy caller's `resources/subscribe` (`on`) / `unsubscribe` to the upstream owning `uri`; absent ⇒ acknowledged locally only. */
+  subscribeResource?(route: Extract<Route, { kind: 'upstream' }>, uri: string, on: boolean, ctx: InvokeContext): Promise<void>;
 }
 
 /**

@@ -94,6 +94,8 @@ export interface UpstreamConnection {
   getPrompt(params: { name: string; arguments: Record<string, string> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   /** `logging/setLevel` on this connection's session (legacy only; a 2026-07-28 upstream has none, so it resolves at once). */
   setLoggingLevel(level: string, opts: UpstreamCallOptions): Promise<void>;
+  /** `resources/subscribe` (`on`) or `resources/unsubscribe` on this connection's session (legacy only; a no-op on 2026-07-28, which has neither). */
+  subscribeResource(uri: string, on: boolean, opts: UpstreamCallOptions): Promise<void>;
   /** One page of a list, never aggregated by the SDK (paging is {@link listAll}'s, with its loop guard and cap). */
   listPage(method: UpstreamListMethod, cursor: string | undefined, opts: UpstreamCallOptions): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }>;
   close(): Promise<void>;
@@ -192,6 +194,9 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     setLoggingLevel: async (level, opts) => {
       await client.setLoggingLevel(level as LoggingLevel, opts);
     },
+    subscribeResource: async (uri, on, opts) => {
+      await (on ? client.subscribeResource({ uri }, opts) : client.unsubscribeResource({ uri }, opts));
+    },
     listPage: async (method, cursor, opts) => {
       const params = cursor === undefined ? {} : { cursor };
       const res: Record<string, unknown> =
@@ -285,6 +290,7 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     readResource: (params, opts) => client.readResource(params, opts),
     getPrompt: (params, opts) => client.getPrompt(params, opts),
     setLoggingLevel: async () => undefined,
+    subscribeResource: async () => undefined,
     // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.
     listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
     close: () => client.close(),

@@ -158,6 +158,11 @@ export class UpstreamPool {
     await this.withClient(route, ctx, (conn, opts) => conn.setLoggingLevel(level, opts), true);
   }
 
+  /** A legacy caller's `resources/subscribe` / `unsubscribe` of an upstream's resource, on the session its calls use. */
+  async subscribeResource(route: UpstreamRoute, uri: string, on: boolean, ctx: InvokeContext): Promise<void> {
+    await this.withClient(route, ctx, (conn, opts) => conn.subscribeResource(uri, on, opts), true);
+  }
+
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
   circuitState(route: UpstreamRoute, tenantId: string): 'closed' | 'open' | 'half-open' {
     return this.guards.state(upstreamKey(tenantId, route));
