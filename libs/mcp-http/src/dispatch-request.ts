@@ -20,6 +20,7 @@ import type { DispatchInput } from './dispatch-input';
 import type { InvokeContext, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
+import { statefulRoutes } from './stateful-routes';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -384,25 +385,6 @@ export class RequestDispatcher {
     if (!this.upstream) throw new McpError(ErrorCode.InternalError, `No upstream invoker configured for server ${route.serverId}`);
     return this.upstream;
   }
-}
-
-/** Stateful upstream servers a `logging/setLevel` is forwarded to, at most this many (a tenant's server count is its own). */
-const MAX_LOG_LEVEL_SERVERS = 32;
-const statefulRoutesOf = new WeakMap<CompiledCatalog, UpstreamRoute[]>();
-
-/** One route per stateful upstream server of a catalog (its first entry's), computed once per compiled catalog. */
-function statefulRoutes(catalog: CompiledCatalog): UpstreamRoute[] {
-  let routes = statefulRoutesOf.get(catalog);
-  if (!routes) {
-    const byServer = new Map<string, UpstreamRoute>();
-    const s = catalog.snapshot;
-    for (const e of [...s.tools, ...s.resources, ...s.resourceTemplates, ...s.prompts, ...(s.dynamicResources ?? [])]) {
-      if (e.route.kind === 'upstream' && e.route.stateful === true && !byServer.has(e.route.serverId)) byServer.set(e.route.serverId, e.route);
-      if (byServer.size >= MAX_LOG_LEVEL_SERVERS) break;
-    }
-    statefulRoutesOf.set(catalog, (routes = [...byServer.values()]));
-  }
-  return routes;
 }
 
 /**
