@@ -149,6 +149,22 @@ describe('request-bound notifications through the gateway (server-everything)', 
     }
   });
 
+  it('relays them to nobody while two callers share the upstream session at once (nobody can tell whose they are)', async () => {
+    const first: Logged[] = [];
+    const second: Logged[] = [];
+    const a = await legacyClient(first);
+    const b = await legacyClient(second);
+    await a.callTool({ name: TOGGLE, arguments: {} });
+    try {
+      first.length = 0;
+      await Promise.all([a.callTool({ name: LONG, arguments: SPAN_A_TICK }), b.callTool({ name: LONG, arguments: SPAN_A_TICK })]);
+      expect(first).toEqual([]);
+      expect(second).toEqual([]);
+    } finally {
+      await a.callTool({ name: TOGGLE, arguments: {} });
+    }
+  });
+
   it("relays them to a 2026-07-28 caller that asked for logs in the request's _meta, and not to one that did not", async () => {
     const logged: Logged[] = [];
     const client = await modernClient(logged);
