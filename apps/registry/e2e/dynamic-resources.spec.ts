@@ -123,6 +123,11 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
     expect(err.code).toBe(-32002);
     expect(err.message).toContain('dynamicResources');
     expect(err.message).toContain(uri);
+    // 2026-07-28 answers a missing resource with -32602 (SEP-2164), naming the setting too.
+    const modern = await modernClient('acme');
+    const modernErr = await errorOf(modern.readResource({ uri: await link(modern, 'off-modern.txt.gz') }));
+    expect(modernErr.code).toBe(-32602);
+    expect(modernErr.message).toContain('dynamicResources');
   });
 
   it('refuses bad prefixes with 400 naming the field', async () => {
