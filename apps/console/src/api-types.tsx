@@ -381,6 +381,9 @@ export interface Server {
   timeoutMs?: number | null;
   maxConcurrency?: number | null;
   stateful?: boolean;
+  dynamicResources?: {
+    uriPrefixes: string[];
+  } | null;
   health: 'pending' | 'ok' | 'error';
   lastError: string | null;
   lastDiscoveredAt: string | null;
@@ -610,6 +613,10 @@ export interface Preview {
   surfaces: {
     [k: string]: SurfacePreview;
   };
+  dynamicResources?: {
+    serverId: string;
+    uriPrefix: string;
+  }[];
 }
 /**
  * What one surface (client profile) receives
@@ -837,6 +844,29 @@ export interface UpdateServerBody {
   timeoutMs?: number | null;
   maxConcurrency?: number | null;
   stateful?: boolean;
+  dynamicResources?: {
+    /**
+     * @minItems 1
+     * @maxItems 16
+     */
+    uriPrefixes:
+      | [string]
+      | [string, string]
+      | [string, string, string]
+      | [string, string, string, string]
+      | [string, string, string, string, string]
+      | [string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string];
+  } | null;
 }
 export interface UpdateTenantAuthBody {
   protected?: boolean;

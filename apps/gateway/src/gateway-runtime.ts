@@ -24,6 +24,7 @@ import { RedisTaskStore } from './tasks/redis-task-store';
 import { RedisUpstreamTaskIndex } from './tasks/redis-upstream-task-index';
 import { RedisParkRelay } from './server-requests/redis-park-relay';
 import { DEFAULT_STREAM_RETENTION, RedisStreamEvents } from './server-requests/redis-stream-events';
+import { RedisUpstreamSessions } from './upstream/upstream-sessions';
 
 /**
  * Wires the edge: loads every tenant's catalog from the source, compiles it, keeps it
@@ -140,6 +141,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       logger,
       breaker: { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS },
       directRequests: config.UPSTREAM_DIRECT_REQUESTS === 'true',
+      // Stateful upstreams' sessions shared by the replicas (a session resource made through one is readable through another).
+      ...(config.REDIS_URL ? { sessions: new RedisUpstreamSessions(config.REDIS_URL, config.REDIS_NAMESPACE, logger) } : {}),
       // One guarded fetch (so one keep-alive pool) per tenant.
       ...(registry
         ? {

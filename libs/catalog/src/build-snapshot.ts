@@ -1,4 +1,4 @@
-import type { CatalogSnapshot, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
+import type { CatalogSnapshot, DynamicResourceEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
 import { hashSnapshot } from './hash-snapshot';
 
 /**
@@ -22,6 +22,7 @@ export interface SnapshotPart {
   resources?: readonly ResourceEntry[];
   resourceTemplates?: readonly ResourceTemplateEntry[];
   prompts?: readonly PromptEntry[];
+  dynamicResources?: readonly DynamicResourceEntry[];
 }
 
 export type SnapshotEntryKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt';
@@ -64,5 +65,7 @@ export function buildCatalogSnapshot(tenant: SnapshotTenant, parts: readonly Sna
     resourceTemplates: keep('resourceTemplate', parts.flatMap((p) => p.resourceTemplates ?? []), (r) => r.definition.uriTemplate),
     prompts: keep('prompt', parts.flatMap((p) => p.prompts ?? []), (p) => p.definition.name),
   };
+  const dynamicResources = parts.flatMap((p) => p.dynamicResources ?? []);
+  if (dynamicResources.length > 0) content.dynamicResources = dynamicResources;
   return { ...content, version: hashSnapshot(content) };
 }

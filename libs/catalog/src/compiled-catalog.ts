@@ -14,7 +14,8 @@ import {
 import { CatalogError } from './catalog-error';
 import { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
 import { compileValidator, type ArgsValidator } from './compile-validator';
-import type { CatalogSnapshot, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
+import { DynamicResourceRoutes } from './dynamic-resources';
+import type { CatalogSnapshot, DynamicResourceEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
 import { LIST_FIELD, PLAIN_TAIL, decodeCursor, pageBody, pageBytes, pageTail, publishList, type ListMethod, type PublishedList } from './list-page';
 import { PageCache } from './page-cache';
 
@@ -99,6 +100,7 @@ export class CompiledCatalog {
     private readonly modernExtra: Record<string, unknown>,
     private readonly pageSize: number,
     private readonly pages: PageCache,
+    private readonly dynamic: DynamicResourceRoutes,
   ) {}
 
   /** The process-wide page cache catalogs use unless `CompileOptions.pageCache` names another. */
@@ -125,6 +127,7 @@ export class CompiledCatalog {
     const resources = uniqueMap(snapshot.resources, (e) => e.definition.uri, 'resource');
     uniqueMap(snapshot.resourceTemplates, (e) => e.definition.uriTemplate, 'resource template');
     const templates = snapshot.resourceTemplates.map((entry) => ({ entry, match: compileUriTemplate(entry.definition.uriTemplate) }));
+    const dynamic = DynamicResourceRoutes.build(snapshot.dynamicResources ?? []);
 
     const surfaces = withGeneric(options.surfaces);
     const modernExtra = {
@@ -135,7 +138,7 @@ export class CompiledCatalog {
 
     const caps = capabilitiesOf(
       snapshot.tools.length > 0,
-      snapshot.resources.length > 0 || snapshot.resourceTemplates.length > 0,
+      snapshot.resources.length > 0 || snapshot.resourceTemplates.length > 0 || dynamic.size > 0,
       snapshot.prompts.length > 0,
       options.resourceSubscribe ?? true,
     );
@@ -152,6 +155,7 @@ export class CompiledCatalog {
       modernExtra,
       pageSize,
       options.pageCache ?? sharedPageCache,
+      dynamic,
     );
   }
 
@@ -182,6 +186,14 @@ export class CompiledCatalog {
       if (vars) return { template: t.entry, vars };
     }
     return undefined;
+  }
+
+  /**
+   * The published dynamic-resource entry owning `uri` (longest prefix), for a URI that
+   * {@link resource} does not know; undefined when no server of the tenant publishes one.
+   */
+  dynamicResource(uri: string): DynamicResourceEntry | undefined {
+    return this.dynamic.find(uri);
   }
 
   /**

@@ -128,6 +128,15 @@ export interface ResourceTemplateEntry {
   definition: ResourceTemplateDefinition;
   route: Route;
 }
+/**
+ * A server's "dynamic resources" publication: URIs starting with `uriPrefix` that no listed
+ * resource or template matches are read from the route's server (links and embedded resources
+ * its tools return, session resources). Off unless the tenant publishes it.
+ */
+export interface DynamicResourceEntry {
+  uriPrefix: string;
+  route: Route;
+}
 export interface PromptEntry {
   definition: PromptDefinition;
   route: Route;
@@ -154,4 +163,6 @@ export interface CatalogSnapshot {
   resources: ResourceEntry[];
   resourceTemplates: ResourceTemplateEntry[];
   prompts: PromptEntry[];
+  /** Published dynamic-resource prefixes (absent when no server publishes any, so older hashes stay). */
+  dynamicResources?: DynamicResourceEntry[];
 }

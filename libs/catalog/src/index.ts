@@ -1,4 +1,4 @@
-export { type CatalogSnapshot, type JsonSchema, type PromptArgument, type PromptDefinition, type PromptEntry, type ResourceDefinition, type ResourceEntry, type ResourceTemplateDefinition, type ResourceTemplateEntry, type Route, type ServerIdentity, type ToolAnnotations, type ToolDefinition, type ToolEntry, type ToolIcon } from './definitions';
+export { type CatalogSnapshot, type DynamicResourceEntry, type JsonSchema, type PromptArgument, type PromptDefinition, type PromptEntry, type ResourceDefinition, type ResourceEntry, type ResourceTemplateDefinition, type ResourceTemplateEntry, type Route, type ServerIdentity, type ToolAnnotations, type ToolDefinition, type ToolEntry, type ToolIcon } from './definitions';
 export { type AudioContent, type ContentBlock, type EmbeddedResource, type GetPromptResult, type ImageContent, type InputRequest, type InputRequiredResult, type PromptMessage, type ReadResourceResult, type ResourceContents, type ResourceLink, type TextContent, type ToolCallResult } from './content';
 export { type ToolContext } from './tool-context';
 export { ToolContent } from './tool-content';
@@ -34,3 +34,4 @@ export { buildTenantDocument } from './build-tenant-document';
 export { parseTenantDocument } from './parse-tenant-document';
 export { canonicalMcpUrl, type TenantLayout } from './canonical-mcp-url';
 export { type NumericTenantLimit, TENANT_LIMIT_BOUNDS, type TenantLimits, tenantLimitsOf } from './tenant-limits';
+export { DYNAMIC_RESOURCE_LIMITS, DynamicResourceRoutes, dynamicPrefixProblem } from './dynamic-resources';

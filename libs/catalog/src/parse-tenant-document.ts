@@ -23,7 +23,7 @@ export function parseTenantDocument(raw: unknown): PublishedCatalog {
   if (typeof snapshot !== 'object' || snapshot === null) throw invalid('snapshot', 'is required');
   if (snapshot.tenantId !== parsed.data.id) throw invalid('snapshot.tenantId', `must equal the document id "${parsed.data.id}"`);
   if (typeof snapshot.version !== 'string') throw invalid('snapshot.version', 'must be a string');
-  for (const key of ['tools', 'resources', 'resourceTemplates', 'prompts'] as const) {
+  for (const key of ['tools', 'resources', 'resourceTemplates', 'prompts', 'dynamicResources'] as const) {
     if (snapshot[key] !== undefined && !Array.isArray(snapshot[key])) throw invalid(`snapshot.${key}`, 'must be an array');
   }
   if (!Array.isArray(snapshot.tools)) throw invalid('snapshot.tools', 'must be an array');

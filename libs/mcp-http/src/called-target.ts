@@ -30,7 +30,11 @@ export function calledTarget(catalog: CompiledCatalog, method: string, params: J
   if (method === 'resources/read') {
     const uri = params?.uri;
     const found = typeof uri === 'string' ? catalog.resource(uri) : undefined;
-    if (!found) return NOTHING_CALLED;
+    if (!found) {
+      // A dynamic resource: keyed by its server and the published prefix (bounded), never the URI itself.
+      const dynamic = typeof uri === 'string' ? catalog.dynamicResource(uri) : undefined;
+      return dynamic ? { serverId: serverOf(dynamic.route), name: dynamic.uriPrefix } : NOTHING_CALLED;
+    }
     return 'entry' in found ? { serverId: serverOf(found.entry.route), name: found.entry.definition.uri } : { serverId: serverOf(found.template.route), name: found.template.definition.uriTemplate };
   }
   return NOTHING_CALLED;

@@ -22,6 +22,7 @@ import type { InvokeContext, UpstreamCompletion, UpstreamInvoker } from './mcp-t
 import type { StateSealer } from './state-sealer';
 import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
 import { requireClientCapabilities } from './require-client-capabilities';
+import { statefulRoutes } from './stateful-routes';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
 import { LEGACY_TASK_METHODS, UpstreamTasks, listerOf, taskParams } from './upstream-tasks';
 import { readLegacySession } from './legacy-session';
@@ -33,6 +34,8 @@ export type { DispatchInput, NotificationSink } from './dispatch-input';
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
 const DISCOVER_TTL_MS = 300_000;
+/** Why an unlisted URI is not read: the per-server publication setting that would route it. */
+const DYNAMIC_RESOURCES_HINT = ' (it is neither a published resource nor under a URI prefix a server publishes as "dynamic resources" (setting dynamicResources, off by default))';
 
 /**
  * Turns one request into its encoded response. Wire errors (McpError) propagate to the
@@ -95,13 +98,16 @@ export class RequestDispatcher {
           }),
         );
       case 'ping':
+        return encodeResult(message.id, {});
       case 'resources/subscribe':
       case 'resources/unsubscribe':
+        if (context.era === 'legacy') await this.forwardSubscription(input, params.uri, message.method === 'resources/subscribe');
         return encodeResult(message.id, {});
       case 'logging/setLevel':
         if (!LOG_LEVELS.includes(params.level as LogLevel)) {
           throw new McpError(ErrorCode.InvalidParams, `params.level must be one of ${LOG_LEVELS.join(', ')}`);
         }
+        if (context.era === 'legacy') await this.forwardLogLevel(input, params.level as LogLevel);
         return encodeResult(message.id, {});
       case 'tools/call': {
         const called = await this.callTool(input, catalog, params);
@@ -132,6 +138,35 @@ export class RequestDispatcher {
         throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, context.era === 'modern' ? 404 : 200);
       }
     }
+  }
+
+  /**
+   * A legacy caller's level reaches each stateful upstream's session for this caller (what
+   * the upstream sends it, on its calls' streams, then follows the level). Best effort: an
+   * upstream without logging refuses it, and the caller's own answer is `{}` either way.
+   */
+  private async forwardLogLevel(input: DispatchInput, level: LogLevel): Promise<void> {
+    const upstream = this.upstream;
+    if (!upstream?.setLogLevel) return;
+    const routes = statefulRoutes(input.target.catalog);
+    if (routes.length === 0) return;
+    const ctx = this.invokeContext(input);
+    await Promise.allSettled(routes.map((route) => upstream.setLogLevel!(route, level, ctx)));
+  }
+
+  /**
+   * A legacy caller's subscription reaches the upstream owning the URI (listed, templated or a
+   * published dynamic resource), on its session for this caller: its updates then reach the
+   * caller's calls (see the pool). Best effort: the answer stays `{}`, as before, whatever it says.
+   */
+  private async forwardSubscription(input: DispatchInput, uri: unknown, on: boolean): Promise<void> {
+    const upstream = this.upstream;
+    if (!upstream?.subscribeResource || typeof uri !== 'string' || uri.length === 0) return;
+    const catalog = input.target.catalog;
+    const found = catalog.resource(uri);
+    const route = found ? ('entry' in found ? found.entry.route : found.template.route) : catalog.dynamicResource(uri)?.route;
+    if (route?.kind !== 'upstream') return;
+    await upstream.subscribeResource(route, uri, on, this.invokeContext(input)).catch(() => undefined);
   }
 
   private result(input: DispatchInput, result: object): string {
@@ -178,6 +213,9 @@ export class RequestDispatcher {
         if (total !== undefined) params.total = total;
         if (message !== undefined) params.message = message;
         sink.notify(encodeNotification('notifications/progress', params));
+      },
+      resourceUpdated(uri: string) {
+        sink?.notify(encodeNotification('notifications/resources/updated', { uri }));
       },
       log(level: LogLevel, data: unknown, logger?: string) {
         if (!sink || LOG_LEVELS.indexOf(level) < minIndex) return;
@@ -343,10 +381,16 @@ export class RequestDispatcher {
     const uri = params.uri;
     if (typeof uri !== 'string' || uri.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.uri must be a non-empty string');
     const found = catalog.resource(uri);
-    const notFound = () =>
-      new McpError(input.context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    if (!found) throw notFound();
+    const notFound = (why = '') =>
+      new McpError(input.context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}${why}`, { uri });
     const ctx = this.invokeContext(input);
+    if (!found) {
+      // Not listed: a URI the upstream produced (a link, a session resource) is readable only
+      // under a prefix its server publishes as dynamic resources; the prefix names the one owner.
+      const dynamic = catalog.dynamicResource(uri);
+      if (dynamic?.route.kind !== 'upstream') throw notFound(DYNAMIC_RESOURCES_HINT);
+      return this.requireUpstream(dynamic.route).readResource(dynamic.route, uri, ctx);
+    }
     if ('entry' in found) {
       const route = found.entry.route;
       if (route.kind === 'upstream') return this.requireUpstream(route).readResource(route, uri, ctx);

@@ -25,6 +25,8 @@ export interface InvokeContext {
   signal: AbortSignal;
   progress(progress: number, total?: number, message?: string): void;
   log(level: import('@switchboard/protocol').LogLevel, data: unknown, logger?: string): void;
+  /** Relays an upstream's `notifications/resources/updated` for `uri` to this call's client (on its response stream). */
+  resourceUpdated?(uri: string): void;
   /** The verified caller on a protected tenant (its token is only for exchanges with our own auth service, never forwarded). */
   auth?: AuthGranted;
   /**
@@ -55,6 +57,10 @@ export interface UpstreamInvoker {
    * @throws McpError for a JSON-RPC error (the upstream's, or the gateway's refusal).
    */
   upstreamTask?(route: Extract<Route, { kind: 'upstream' }>, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer>;
+  /** Forwards a legacy caller's `logging/setLevel` to a stateful upstream's session for this caller; absent ⇒ answered locally only. */
+  setLogLevel?(route: Extract<Route, { kind: 'upstream' }>, level: string, ctx: InvokeContext): Promise<void>;
+  /** Forwards a legacy caller's `resources/subscribe` (`on`) / `unsubscribe` to the upstream owning `uri`; absent ⇒ acknowledged locally only. */
+  subscribeResource?(route: Extract<Route, { kind: 'upstream' }>, uri: string, on: boolean, ctx: InvokeContext): Promise<void>;
 }
 
 /** One `completion/complete` as the upstream receives it: its own prompt name or URI template in `ref`. */

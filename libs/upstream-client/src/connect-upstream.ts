@@ -1,7 +1,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  ResultSchema,
+  ResourceUpdatedNotificationSchema,
+  type LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/protocol';
 import type { Dispatcher } from 'undici';
@@ -38,6 +47,17 @@ export interface ConnectUpstreamOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   clientInfo: { name: string; version: string };
+  /**
+   * Told of the logging messages and resource updates the upstream sends outside a direct
+   * request's own stream (its session's standalone stream, or any SDK-path request).
+   */
+  onnotification?: (method: string, params: Record<string, unknown>) => void;
+  /**
+   * Legacy Streamable HTTP only: join this existing upstream session (opened by another gateway
+   * replica) instead of initialising a new one; the SDK client then skips the handshake. An
+   * expired one answers 404 on the first request, as an expired session of our own would.
+   */
+  session?: { id: string; protocolVersion?: string };
   /** Answers the upstream's server→client requests; each one given declares its capability. */
   answer?: Partial<Record<RelayedMethod, (params: Record<string, unknown>) => Promise<unknown>>>;
   /**
@@ -59,6 +79,8 @@ export interface UpstreamCallOptions {
   maxTotalTimeout?: number;
   signal?: AbortSignal;
   onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** Direct requests: notifications other than progress on this call's own event stream (logging, resource updates). */
+  onnotification?: (method: string, params: Record<string, unknown>) => void;
   /** 2026-07-28 only: an `input_required` result is returned as is instead of being fulfilled through `answer`. */
   allowInputRequired?: boolean;
   /** The call's response byte bound; with it (and a `dispatcher`), a legacy Streamable HTTP call is a direct request. */
@@ -81,6 +103,8 @@ export interface UpstreamConnection {
   readonly protocolVersion: string | undefined;
   readonly serverInfo: unknown;
   readonly capabilities: { tools?: unknown; resources?: unknown; prompts?: unknown };
+  /** The upstream's `Mcp-Session-Id` (legacy Streamable HTTP with a stateful upstream), read when asked. */
+  sessionId(): string | undefined;
   callTool(params: { name: string; arguments: Record<string, unknown> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   readResource(params: { uri: string } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
   getPrompt(params: { name: string; arguments: Record<string, string> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
@@ -94,8 +118,10 @@ export interface UpstreamConnection {
    * connection has another one). The result is returned as the upstream sent it.
    */
   taskRequest(method: UpstreamTaskMethod, params: Record<string, unknown>, session: string | undefined, opts: UpstreamCallOptions): Promise<Record<string, unknown>>;
-  /** The upstream session this connection holds (legacy Streamable HTTP, stateful upstreams), if any. */
-  sessionId(): string | undefined;
+  /** `logging/setLevel` on this connection's session (legacy only; a 2026-07-28 upstream has none, so it resolves at once). */
+  setLoggingLevel(level: string, opts: UpstreamCallOptions): Promise<void>;
+  /** `resources/subscribe` (`on`) or `resources/unsubscribe` on this connection's session (legacy only; a no-op on 2026-07-28, which has neither). */
+  subscribeResource(uri: string, on: boolean, opts: UpstreamCallOptions): Promise<void>;
   /** One page of a list, never aggregated by the SDK (paging is {@link listAll}'s, with its loop guard and cap). */
   listPage(method: UpstreamListMethod, cursor: string | undefined, opts: UpstreamCallOptions): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }>;
   close(): Promise<void>;
@@ -151,15 +177,30 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
   for (const [method, answer] of Object.entries(o.answer ?? {})) {
     client.setRequestHandler(RELAYED_REQUESTS[method as RelayedMethod].schema, async (request) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never);
   }
+  if (o.onnotification) {
+    const relay = o.onnotification;
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => relay(n.method, n.params as Record<string, unknown>));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => relay(n.method, n.params as Record<string, unknown>));
+  }
   const url = new URL(o.url);
-  const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, transportInit(o));
+  const joined = kind === 'streamable-http' && o.session ? { sessionId: o.session.id } : {};
+  const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, { ...transportInit(o), ...joined });
+  if (transport instanceof StreamableHTTPClientTransport && o.session?.protocolVersion) transport.setProtocolVersion(o.session.protocolVersion);
   await connectOrClose(client, transport, o);
   const direct = transport instanceof StreamableHTTPClientTransport && o.dispatcher ? directSession(o, url, transport, o.dispatcher) : undefined;
   /** A direct request when it can be one; a redirect (followed by the guarded fetch) sends the call through the SDK. */
   const call = async <T>(method: string, params: Record<string, unknown>, opts: UpstreamCallOptions, check: (r: Record<string, unknown>) => T, sdk: () => Promise<T>): Promise<T> => {
     if (!direct || opts.maxBytes === undefined || !opts.signal) return sdk();
     try {
-      return check(await directRequest(direct, method, params, { signal: opts.signal, maxBytes: opts.maxBytes, ...(opts.onprogress ? { onprogress: opts.onprogress } : {}), ...traceHeaders(params) }));
+      return check(
+        await directRequest(direct, method, params, {
+          signal: opts.signal,
+          maxBytes: opts.maxBytes,
+          ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
+          ...(opts.onnotification ? { onnotification: opts.onnotification } : {}),
+          ...traceHeaders(params),
+        }),
+      );
     } catch (err) {
       if (err instanceof UpstreamRedirectedError) return sdk();
       throw err;
@@ -172,6 +213,7 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
     protocolVersion: (transport as { protocolVersion?: string }).protocolVersion,
     serverInfo: client.getServerVersion(),
     capabilities: client.getServerCapabilities() ?? {},
+    sessionId: () => (transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined),
     callTool: (params, opts) => call('tools/call', params, opts, checkToolResult, () => client.callTool(params, undefined, opts)),
     readResource: (params, opts) => call('resources/read', params, opts, checkResourceResult, () => client.readResource(params, opts)),
     getPrompt: (params, opts) => call('prompts/get', params, opts, checkPromptResult, () => client.getPrompt(params, opts)),
@@ -184,7 +226,12 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
       if (!direct || opts.maxBytes === undefined || !opts.signal) throw new UpstreamProtocolError(`${method} must go to the upstream session that created the task, which this connection cannot address`);
       return checkObject(await directRequest({ ...direct, sessionId: () => session }, method, params, { signal: opts.signal, maxBytes: opts.maxBytes }));
     },
-    sessionId: () => (transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined),
+    setLoggingLevel: async (level, opts) => {
+      await client.setLoggingLevel(level as LoggingLevel, opts);
+    },
+    subscribeResource: async (uri, on, opts) => {
+      await (on ? client.subscribeResource({ uri }, opts) : client.unsubscribeResource({ uri }, opts));
+    },
     listPage: async (method, cursor, opts) => {
       const params = cursor === undefined ? {} : { cursor };
       const res: Record<string, unknown> =
@@ -281,12 +328,14 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     protocolVersion: client.getNegotiatedProtocolVersion() ?? LATEST_MODERN_VERSION,
     serverInfo: client.getServerVersion(),
     capabilities: client.getServerCapabilities() ?? {},
+    sessionId: () => undefined,
     callTool: (params, opts) => client.callTool(params, opts),
     readResource: (params, opts) => client.readResource(params, opts),
     getPrompt: (params, opts) => client.getPrompt(params, opts),
     complete: (params, opts) => client.request({ method: 'completion/complete', params }, ANY_RESULT, opts),
     taskRequest: (method) => Promise.reject(new McpError(ErrorCode.MethodNotFound, `${method}: proxying an upstream's own tasks needs a 2025-11-25 upstream`)),
-    sessionId: () => undefined,
+    setLoggingLevel: async () => undefined,
+    subscribeResource: async () => undefined,
     // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.
     listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
     close: () => client.close(),

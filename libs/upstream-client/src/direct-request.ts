@@ -48,6 +48,8 @@ export interface DirectCallOptions {
   /** Largest body, or (event stream) largest single event, in bytes. */
   maxBytes: number;
   onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** Other notifications the upstream sends on this call's event stream (logging messages, resource updates). */
+  onnotification?: (method: string, params: Record<string, unknown>) => void;
   /** Extra `params._meta` entries (trace context); a progress token is added when `onprogress` is set. */
   meta?: Record<string, unknown>;
   /** Extra request headers (trace context). */
@@ -270,6 +272,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (typeof m.method === 'string') {
       if (m.id === undefined) {
         if (m.method === 'notifications/progress') progress(m.params, this.id, this.opts);
+        else if (isRecord(m.params)) this.opts.onnotification?.(m.method, m.params);
         return;
       }
       this.answering = this.answering.then(() => answerServerRequest(this.session, m, this.opts.signal));
@@ -359,4 +362,8 @@ async function answerServerRequest(session: DirectSession, m: Record<string, unk
     reply = { jsonrpc: '2.0', id: m.id, error: { code, message: err instanceof Error ? err.message : String(err) } };
   }
   await postAndForget(session, reply, signal);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -146,6 +146,24 @@ export function PreviewPage() {
         </label>
         {data && !draft && (data.live ? <Badge tone="ok">Live: the gateway serves exactly this</Badge> : <Badge tone="warn">Not yet live: publish to serve it</Badge>)}
       </div>
+      {data && (
+        <section class="card" aria-labelledby="pv-dynamic-h" data-testid="preview-dynamic-resources">
+          <h2 id="pv-dynamic-h">Dynamic resources</h2>
+          {(data.dynamicResources ?? []).length === 0 ? (
+            <p class="muted small">
+              Off: only published resources and templates can be read. A server's links to other URIs (session resources) answer “not found” until its dynamic resources are published.
+            </p>
+          ) : (
+            <ul>
+              {(data.dynamicResources ?? []).map((d) => (
+                <li key={d.uriPrefix} class="mono small">
+                  {d.uriPrefix}… → {d.serverId}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       {form && <ErrorBox error={form} title={draft ? 'Could not build the draft preview' : 'Could not build the preview'} retry={() => void preview.reload()} />}
       {preview.loading && !data && <Spinner label="Compiling the preview…" />}
       {data && toolNames.length === 0 && (

@@ -166,6 +166,7 @@ export class RegistryCatalogSource implements CatalogSource {
       resources: (s.resources ?? []).map(withCredential),
       resourceTemplates: (s.resourceTemplates ?? []).map(withCredential),
       prompts: (s.prompts ?? []).map(withCredential),
+      ...(s.dynamicResources ? { dynamicResources: s.dynamicResources.map(withCredential) } : {}),
     };
     return {
       id: raw.id,

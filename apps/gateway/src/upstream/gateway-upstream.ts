@@ -61,6 +61,22 @@ export class GatewayUpstream implements ObservableInvoker {
     }
   }
 
+  async setLogLevel(route: UpstreamRoute, level: string, ctx: InvokeContext): Promise<void> {
+    try {
+      await this.pool.setLogLevel(await this.withCredential(route, ctx), level, ctx);
+    } catch (err) {
+      throw err instanceof GatewayError ? wireError(err) : err;
+    }
+  }
+
+  async subscribeResource(route: UpstreamRoute, uri: string, on: boolean, ctx: InvokeContext): Promise<void> {
+    try {
+      await this.pool.subscribeResource(await this.withCredential(route, ctx), uri, on, ctx);
+    } catch (err) {
+      throw err instanceof GatewayError ? wireError(err) : err;
+    }
+  }
+
   circuitState(route: UpstreamRoute, tenantId: string): 'closed' | 'open' | 'half-open' {
     return this.pool.circuitState(route, tenantId);
   }

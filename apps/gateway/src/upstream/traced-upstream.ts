@@ -56,6 +56,15 @@ export class TracedUpstream implements UpstreamInvoker {
     return this.traced('tools/call', route.upstreamName, route, ctx, () => this.inner.callTool(route, args, ctx), (r) => r.isError === true);
   }
 
+  setLogLevel(route: UpstreamRoute, level: string, ctx: InvokeContext): Promise<void> {
+    return this.inner.setLogLevel ? this.traced('logging/setLevel', '', route, ctx, () => this.inner.setLogLevel!(route, level, ctx), () => false) : Promise.resolve();
+  }
+
+  subscribeResource(route: UpstreamRoute, uri: string, on: boolean, ctx: InvokeContext): Promise<void> {
+    const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
+    return this.inner.subscribeResource ? this.traced(method, '', route, ctx, () => this.inner.subscribeResource!(route, uri, on, ctx), () => false, uri) : Promise.resolve();
+  }
+
   readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
     return this.traced('resources/read', '', route, ctx, () => this.inner.readResource(route, uri, ctx), () => false, uri);
   }

@@ -10,6 +10,8 @@ import { ErrorCode, McpError } from '@switchboard/protocol';
 import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { GatewayError } from './gateway-errors';
+import { relayNotifications, type Notify } from './relay-notifications';
+import type { SharedUpstreamSession, UpstreamSessions } from './upstream-sessions';
 import { classifyUpstreamError, countsAgainstUpstream, summarize, upstreamError, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
 import { GuardRefusedError, UpstreamGuards, type BreakerSettings } from './upstream-guards';
 
@@ -48,6 +50,12 @@ export interface UpstreamPoolOptions {
    * requests on the SDK client's session instead of through the SDK client (default true).
    */
   directRequests?: boolean;
+  /**
+   * Shares stateful upstreams' sessions between replicas (legacy Streamable HTTP): a replica
+   * joins the session another opened for the same connection key instead of opening its own.
+   * Unset: each replica has its own sessions.
+   */
+  sessions?: UpstreamSessions;
 }
 
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
@@ -70,6 +78,8 @@ interface Connection {
   ready: Promise<UpstreamConnection>;
   /** Abort controllers of the calls in flight on this connection (failed together when a shared stream breaks). */
   calls: Set<AbortController>;
+  /** Where each call in flight takes the upstream session's own notifications. */
+  notifiers: Map<AbortController, Notify>;
   /** Set when the gateway closed this connection itself (a call then failing with "Connection closed" is ours). */
   closedByGateway?: boolean;
 }
@@ -146,7 +156,9 @@ export class UpstreamPool {
   }
 
   async readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
-    return (await this.withClient(route, ctx, (conn, opts) => conn.readResource(traced(conn, { uri }), opts))) as ReadResourceResult;
+    // On the connection (upstream session) this caller's tool calls use: a session resource a
+    // call created lives only there, though the read itself asks the client nothing.
+    return (await this.withClient(route, ctx, (conn, opts) => conn.readResource(traced(conn, { uri }), opts), true)) as ReadResourceResult;
   }
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
@@ -179,6 +191,19 @@ export class UpstreamPool {
     });
   }
 
+  /**
+   * A legacy caller's `logging/setLevel`, on the upstream session its calls use (the same
+   * connection key as its reads): a stateful upstream then filters what it sends that session.
+   */
+  async setLogLevel(route: UpstreamRoute, level: string, ctx: InvokeContext): Promise<void> {
+    await this.withClient(route, ctx, (conn, opts) => conn.setLoggingLevel(level, opts), true);
+  }
+
+  /** A legacy caller's `resources/subscribe` / `unsubscribe` of an upstream's resource, on the session its calls use. */
+  async subscribeResource(route: UpstreamRoute, uri: string, on: boolean, ctx: InvokeContext): Promise<void> {
+    await this.withClient(route, ctx, (conn, opts) => conn.subscribeResource(uri, on, opts), true);
+  }
+
   /** Circuit state of a tenant's upstream (`closed` before its first call); read by the upstream metrics. */
   circuitState(route: UpstreamRoute, tenantId: string): 'closed' | 'open' | 'half-open' {
     return this.guards.state(upstreamKey(tenantId, route));
@@ -200,6 +225,7 @@ export class UpstreamPool {
     const dispatchers = [...this.dispatchers.values()];
     this.dispatchers.clear();
     await Promise.all(dispatchers.map((d) => d.close().catch(() => undefined)));
+    await this.options.sessions?.close();
   }
 
   private limitsFor(tenantId: string): { maxBytes: number; maxInflight: number } {
@@ -247,7 +273,7 @@ export class UpstreamPool {
     return d;
   }
 
-  private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>): Promise<T> {
+  private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>, callersSession = false): Promise<T> {
     const tenantId = ctx.tenantId;
     const limits = this.limitsFor(tenantId);
     // Fair share first: a tenant over its in-flight cap is refused before it touches any upstream state.
@@ -294,29 +320,37 @@ export class UpstreamPool {
     const call = async (): Promise<T> => {
       // Connections are keyed by credential too, so a rotated credential opens a fresh one, and by the
       // client capabilities relayed upstream: each connection declares exactly what its callers' clients answer.
-      const relay = ctx.askClient ? relayedRequests(ctx.request.clientCapabilities) : [];
+      const relay = ctx.askClient || callersSession ? relayedRequests(ctx.request.clientCapabilities) : [];
       const modes = relay.includes('elicitation/create') ? elicitationModes(ctx.request.clientCapabilities) : undefined;
       const base = keysOf(tenantId, route).connection;
       const connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}${modes ? `:${Object.keys(modes).join('+')}` : ''}` : base;
-      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes };
+      // One relay per call (one bound) for notifications on its own stream and its session's.
+      const notify = relayNotifications(ctx);
+      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
       const scope: CallScope = { maxBytes: limits.maxBytes, fail, signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
+      let client: UpstreamConnection | undefined;
       const attempt = async (): Promise<T> => {
         conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes);
-        const client = await conn.ready;
+        const ready = await conn.ready;
+        client = ready;
         conn.calls.add(abort);
+        conn.notifiers.set(abort, notify);
         try {
-          return await this.scope.run(scope, () => fn(client, opts));
+          return await this.scope.run(scope, () => fn(ready, opts));
         } finally {
           conn.calls.delete(abort);
+          conn.notifiers.delete(abort);
         }
       };
       try {
         try {
           return await attempt();
         } catch (err) {
-          if (!(err instanceof StreamableHTTPError && err.code === 404)) throw err;
+          if (!sessionExpired(err)) throw err;
           // A stateful upstream forgot our session (restart, expiry): initialise again and retry once.
           void this.drop(connKey);
+          const forgotten = client?.sessionId();
+          if (forgotten !== undefined) await this.options.sessions?.forget(connKey, forgotten);
           return await attempt();
         }
       } catch (err) {
@@ -376,6 +410,14 @@ export class UpstreamPool {
     }
     this.evictIdle();
     const calls = new Set<AbortController>();
+    const notifiers = new Map<AbortController, Notify>();
+    // The session's own notifications (its standalone stream, SDK-path calls) name no request: they
+    // go to the caller only while exactly one call is in flight on the session, the one it can be
+    // serving; with several (or none) nobody can tell whose they are, so they are dropped.
+    const onnotification: Notify = (method, params) => {
+      if (notifiers.size !== 1) return;
+      for (const notify of notifiers.values()) notify(method, params);
+    };
     // The connection runs in its own scope (not the first caller's): a later break of a stream it
     // opened (the legacy SSE transport's GET stream carries every answer) fails the calls waiting on it.
     const connScope: CallScope = {
@@ -399,7 +441,7 @@ export class UpstreamPool {
     );
     const fetch = this.fetchFor(tenantId);
     const dispatcher = route.transport === 'sse' ? undefined : this.dispatcherFor(tenantId);
-    const ready = this.scope.run(connScope, () =>
+    const connect = (session?: SharedUpstreamSession) =>
       connectUpstream({
         url: route.url,
         era: route.protocol === 'modern' ? 'modern' : 'legacy',
@@ -414,15 +456,35 @@ export class UpstreamPool {
         answer,
         // The client's elicitation modes, not the bare `{}` (form only): a URL-mode tool exists only for a session declaring `url`.
         ...(elicitation ? { capabilities: { elicitation } } : {}),
+        onnotification,
         ...(dispatcher ? { dispatcher } : {}),
-      }),
-    );
-    const created: Connection = (conn = { ready, calls });
+        ...(session ? { session } : {}),
+      });
+    const sessions = route.stateful === true && route.protocol !== 'modern' && route.transport !== 'sse' ? this.options.sessions : undefined;
+    const ready = this.scope.run(connScope, () => (sessions ? this.sharedSession(key, sessions, connect) : connect()));
+    const created: Connection = (conn = { ready, calls, notifiers });
     this.connections.set(key, created);
     ready.catch(() => {
       if (this.connections.get(key) === created) this.connections.delete(key);
     });
     return conn;
+  }
+
+  /**
+   * A stateful upstream's connection on the session replicas share for this key: the stored one
+   * when there is one, else a fresh one offered as the shared one (when another replica stored
+   * its own first, that one is joined and ours closed).
+   */
+  private async sharedSession(key: string, sessions: UpstreamSessions, connect: (session?: SharedUpstreamSession) => Promise<UpstreamConnection>): Promise<UpstreamConnection> {
+    const known = await sessions.get(key);
+    if (known) return connect(known);
+    const fresh = await connect();
+    const id = fresh.sessionId();
+    if (id === undefined) return fresh;
+    const shared = await sessions.claim(key, { id, ...(fresh.protocolVersion ? { protocolVersion: fresh.protocolVersion } : {}) });
+    if (shared.id === id) return fresh;
+    await fresh.close().catch(() => undefined);
+    return connect(shared);
   }
 
   /**
@@ -492,4 +554,15 @@ function traced<P extends object>(conn: UpstreamConnection, params: P): P {
   if (conn.era !== 'legacy') return params;
   const meta = injectTraceContext({} as Record<string, unknown>);
   return typeof meta.traceparent === 'string' ? { ...params, _meta: meta } : params;
+}
+
+
+/**
+ * The upstream no longer knows our session: 404 as the spec says, or a 400 that says so about the
+ * session (the official reference server answers "400 Bad Request: No valid session ID provided").
+ * Either is refused before the request runs, so initialising again and retrying once is safe.
+ */
+function sessionExpired(err: unknown): boolean {
+  if (!(err instanceof StreamableHTTPError)) return false;
+  return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
 }

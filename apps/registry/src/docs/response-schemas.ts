@@ -95,6 +95,8 @@ export const serverSchema = named(
     timeoutMs: z.number().nullable().optional(),
     maxConcurrency: z.number().nullable().optional(),
     stateful: z.boolean().optional(),
+    /** The "dynamic resources" publication setting (null = off). */
+    dynamicResources: z.object({ uriPrefixes: z.array(z.string()) }).nullable().optional(),
     health: z.enum(['pending', 'ok', 'error']),
     lastError: z.string().nullable(),
     lastDiscoveredAt: dateTime.nullable(),
@@ -215,6 +217,8 @@ export const previewSchema = named(
     /** Draft preview: the snapshot gateways serve now (null before the first publish). */
     liveVersion: z.string().nullable().optional(),
     surfaces: z.record(z.string(), surfacePreviewSchema),
+    /** URI prefixes servers publish as "dynamic resources": unlisted URIs under them are read from that server. */
+    dynamicResources: z.array(z.object({ serverId: z.string(), uriPrefix: z.string() })).optional(),
   }),
 );
 

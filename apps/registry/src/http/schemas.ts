@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DYNAMIC_RESOURCE_LIMITS, dynamicPrefixProblem } from '@switchboard/catalog';
 import { forbiddenUpstreamHeader } from '@switchboard/net-guard';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../console/password-hash';
 import { ROLES } from '../tenants/roles';
@@ -129,6 +130,27 @@ export const createServerBody = z
   })
   .strict();
 
+/**
+ * A server's "dynamic resources" publication: URIs under these prefixes that no published
+ * resource or template matches are read from this server (links its tools return, session
+ * resources). null turns it off (the default).
+ */
+export const dynamicResourcesBody = z
+  .object({
+    uriPrefixes: z
+      .array(
+        z.string().superRefine((prefix, ctx) => {
+          const problem = dynamicPrefixProblem(prefix);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      )
+      .min(1)
+      .max(DYNAMIC_RESOURCE_LIMITS.maxPrefixesPerServer)
+      .refine((list) => new Set(list).size === list.length, 'must not repeat a prefix'),
+  })
+  .strict();
+export type DynamicResourcesInput = z.infer<typeof dynamicResourcesBody>;
+
 export const updateServerBody = z
   .object({
     name: z.string().min(1).max(120).optional(),
@@ -139,6 +161,7 @@ export const updateServerBody = z
     timeoutMs: z.number().int().min(100).max(600_000).nullable().optional(),
     maxConcurrency: z.number().int().min(1).max(10_000).nullable().optional(),
     stateful: z.boolean().optional(),
+    dynamicResources: dynamicResourcesBody.nullable().optional(),
   })
   .strict();
 

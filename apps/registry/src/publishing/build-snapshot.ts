@@ -3,6 +3,7 @@ import {
   canonicalJson,
   CompiledCatalog,
   type CatalogSnapshot,
+  type DynamicResourceEntry,
   type PromptEntry,
   type ResourceEntry,
   type ResourceTemplateEntry,
@@ -121,7 +122,14 @@ export async function buildSnapshot(q: Queryable, tenant: TenantRow): Promise<{ 
     const route = routeOf(server, (r.entry.route as Extract<Route, { kind: 'upstream' }>).upstreamName);
     tools.push({ definition: r.entry.definition, route, unlisted: true });
   }
-  const snapshot = buildCatalogSnapshot(tenant, [{ tools, resources, resourceTemplates, prompts }]);
+  // The "dynamic resources" setting: unlisted URIs under a server's prefixes are read from it.
+  const dynamicResources: DynamicResourceEntry[] = [];
+  for (const server of [...servers.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    if (!server.dynamic_resources) continue;
+    used.add(server.id);
+    for (const uriPrefix of server.dynamic_resources.uriPrefixes) dynamicResources.push({ uriPrefix, route: routeOf(server, '') });
+  }
+  const snapshot = buildCatalogSnapshot(tenant, [{ tools, resources, resourceTemplates, prompts, dynamicResources }]);
   try {
     CompiledCatalog.build(snapshot, { surfaces: surfaceProfiles(tenant.surface_rules) });
   } catch (err) {

@@ -9,7 +9,7 @@ import { buildSnapshot, loadTenant } from './build-snapshot';
 import { applyPublication, patternRefusal } from './apply-publication';
 import { patternIssues } from './pattern-issues';
 import { definitionDiff } from './definition-diff';
-import { surfacePreview } from './surface-preview';
+import { dynamicResourcesPreview, surfacePreview } from './surface-preview';
 import { missingToolHints } from './tool-hints';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { HINTS_400 } from '../docs/error-texts';
@@ -177,7 +177,7 @@ export class PublicationsController {
     const tenant = await loadTenant(this.ctx.db, tenantId);
     const { snapshot } = await buildSnapshot(this.ctx.db, tenant);
     const surfaces = surfacePreview(snapshot, tenant.surface_rules, input.version, input.surface);
-    return { version: snapshot.version, protocolVersion: input.version, live: snapshot.version === tenant.current_version, surfaces };
+    return { version: snapshot.version, protocolVersion: input.version, live: snapshot.version === tenant.current_version, surfaces, dynamicResources: dynamicResourcesPreview(snapshot) };
   }
 
   /**
@@ -213,6 +213,7 @@ export class PublicationsController {
       live: snapshot.version === tenant.current_version,
       items: applied.items,
       surfaces,
+      dynamicResources: dynamicResourcesPreview(snapshot),
     };
   }
 

@@ -31,3 +31,8 @@ export function surfacePreview(snapshot: CatalogSnapshot, rules: TenantSurfaceRu
   }
   return out;
 }
+
+/** The "dynamic resources" each server publishes (every surface reads them alike), for the preview. */
+export function dynamicResourcesPreview(snapshot: CatalogSnapshot): { serverId: string; uriPrefix: string }[] {
+  return (snapshot.dynamicResources ?? []).map((e) => ({ serverId: e.route.kind === 'upstream' ? e.route.serverId : e.route.handler, uriPrefix: e.uriPrefix }));
+}

@@ -14,6 +14,8 @@ export interface ServerRow {
   timeout_ms: number | null;
   max_concurrency: number | null;
   stateful: boolean;
+  /** The "dynamic resources" publication setting; null = off. */
+  dynamic_resources: { uriPrefixes: string[] } | null;
   health: 'pending' | 'ok' | 'error';
   last_error: string | null;
   last_discovered_at: Date | null;
@@ -71,6 +73,7 @@ export function serverView(row: ServerRow): Record<string, unknown> {
     timeoutMs: row.timeout_ms,
     maxConcurrency: row.max_concurrency,
     stateful: row.stateful,
+    dynamicResources: row.dynamic_resources ?? null,
     health: row.health,
     lastError: row.last_error,
     lastDiscoveredAt: row.last_discovered_at,

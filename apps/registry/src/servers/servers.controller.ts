@@ -122,10 +122,11 @@ export class ServersController {
     const sealed = input.auth ? this.sealAuth(tenantId, id, input.auth) : undefined;
     await this.ctx.db.tx(async (q) => {
       const cur = await this.load(q, tenantId, id);
+      if (input.dynamicResources) await refuseOverlappingPrefixes(q, tenantId, id, input.dynamicResources.uriPrefixes);
       await q.query(
         `UPDATE registry.servers SET name = $3, url = $4, transport = $5, auth_mode = $6, auth_config = $7, secret = $8,
            token_secret = CASE WHEN $9 THEN NULL ELSE token_secret END, token_expires_at = CASE WHEN $9 THEN NULL ELSE token_expires_at END,
-           tool_prefix = $10, timeout_ms = $11, max_concurrency = $12, stateful = $13, updated_at = now()
+           tool_prefix = $10, timeout_ms = $11, max_concurrency = $12, stateful = $13, dynamic_resources = $14, updated_at = now()
          WHERE tenant_id = $1 AND id = $2`,
         [
           tenantId,
@@ -141,6 +142,7 @@ export class ServersController {
           input.timeoutMs === undefined ? cur.timeout_ms : input.timeoutMs,
           input.maxConcurrency === undefined ? cur.max_concurrency : input.maxConcurrency,
           input.stateful ?? cur.stateful,
+          input.dynamicResources === undefined ? cur.dynamic_resources : input.dynamicResources,
         ],
       );
       await audit(q, tenantId, actor, 'server.update', id, { fields: Object.keys(input) });
@@ -148,7 +150,9 @@ export class ServersController {
     const row = await this.load(this.ctx.db, tenantId, id);
     const rediscover = input.url !== undefined || input.auth !== undefined || input.transport !== undefined;
     const discovery = rediscover ? await this.enqueue(tenantId, id, 'update') : undefined;
-    const published = await this.republishIfUsed(tenantId, id, actor);
+    // A changed dynamic-resources setting is a publication of its own (even with no item published yet).
+    const published =
+      input.dynamicResources !== undefined ? await this.ctx.publisher.publish(tenantId, actor, `server ${id} dynamic resources`) : await this.republishIfUsed(tenantId, id, actor);
     return { server: serverView(row), discovery, published };
   }
 
@@ -274,5 +278,25 @@ export class ServersController {
   private async republishIfUsed(tenantId: string, serverId: string, actor: string) {
     if (!(await this.isPublished(tenantId, serverId))) return undefined;
     return this.ctx.publisher.publish(tenantId, actor, `server ${serverId} updated`);
+  }
+}
+
+/**
+ * Each URI must have one owner: a prefix equal to, inside or around another server's prefix of
+ * the same tenant is refused (400 naming it) before anything is stored.
+ */
+async function refuseOverlappingPrefixes(q: Queryable, tenantId: string, serverId: string, prefixes: readonly string[]): Promise<void> {
+  const others = await q.query<{ id: string; dynamic_resources: { uriPrefixes: string[] } }>(
+    'SELECT id, dynamic_resources FROM registry.servers WHERE tenant_id = $1 AND id <> $2 AND dynamic_resources IS NOT NULL',
+    [tenantId, serverId],
+  );
+  for (const [i, prefix] of prefixes.entries()) {
+    for (const other of others) {
+      const clash = other.dynamic_resources.uriPrefixes.find((p) => p.startsWith(prefix) || prefix.startsWith(p));
+      if (clash !== undefined) {
+        const field = `body.dynamicResources.uriPrefixes.${i}`;
+        throw new ApiError(400, 'VALIDATION', `${field}: "${prefix}" overlaps "${clash}" of server "${other.id}" (each URI must have one owner)`, field);
+      }
+    }
   }
 }
