@@ -25,7 +25,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * - pino: its transports and thread-stream start workers from files in its package.
  * Only those an app's closure contains are kept.
  */
-export const EXTERNAL = ['oidc-provider', 'node-pg-migrate', 'pg', 'ioredis', 'bullmq', 'msgpackr-extract', 're2-wasm', 'swagger-ui-dist', '@uniswap/v3-core', '@shazow/whatsabi', 'pino'];
+export const EXTERNAL = ['oidc-provider', 'node-pg-migrate', 'pg', 'ioredis', 'bullmq', 'msgpackr-extract', 're2-wasm', 'swagger-ui-dist', '@simplewebauthn/browser', '@uniswap/v3-core', '@shazow/whatsabi', 'pino'];
 
 /** Files besides code an app reads at run time (relative to the repository). */
 const DATA = {

@@ -89,7 +89,7 @@ describe('connector links are bound to the person they were made for', () => {
     expect(linked.confirmation).toContain('data-testid="account">alice<');
     expect(linked.confirmation).toContain('data-testid="connector">crm<');
     expect(await linked.res.text()).toContain('Connected');
-    expect(await vaultRows()).toEqual(['acme|alice']);
+    expect(await vaultRows()).toEqual(['acme|local|alice']);
     const token = await fetch(`${auth.baseUrl}/internal/t/acme/token-exchange`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${INTERNAL_TOKEN}` },

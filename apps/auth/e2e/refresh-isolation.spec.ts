@@ -67,10 +67,10 @@ describe('a hanging connector token endpoint does not stall other tenants', () =
     for (let i = 0; i < HOSTILE_USERS; i++) {
       const t = await obtainTokens(auth.issuer('evil'), { user: `u${i}`, clientId });
       evilTokens.push(String(t.body.access_token));
-      await auth.services.vault.put('evil', `evil|u${i}`, 'crm', { accessToken: `old-${i}`, refreshToken: `rt-${i}`, expiresAt: Math.floor(Date.now() / 1000) - 60 });
+      await auth.services.vault.put('evil', `evil|local|u${i}`, 'crm', { accessToken: `old-${i}`, refreshToken: `rt-${i}`, expiresAt: Math.floor(Date.now() / 1000) - 60 });
     }
     const zed = await obtainTokens(auth.issuer('good'), { user: 'zed' });
-    await auth.services.vault.put('good', 'good|zed', 'crm', { accessToken: 'zed-upstream', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    await auth.services.vault.put('good', 'good|local|zed', 'crm', { accessToken: 'zed-upstream', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
 
     const hostile = evilTokens.map((t) => exchange('evil', t).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: string } })));
     // Wait until the hostile endpoint holds its refreshes.

@@ -7,6 +7,7 @@ import { cookieHeader, formBody, sendPage } from '../http/request-helpers';
 import type { AuthTenant, ConnectorSettings } from '../tenants/tenant-auth';
 import { AccountLogin } from './account-login';
 import { browserSession, type BrowserSession } from './browser-session';
+import { displayUser } from '../users/subject';
 
 /** A link ticket is accepted this long after it was minted (it travels in a tool's error text, read soon after). */
 export const LINK_TICKET_TTL_S = 300;
@@ -200,7 +201,7 @@ export async function startLink(
   return { url: url.href, cookie: cookieHeader(`sb_${tenant.id}_link`, state, { path: `${tenant.mountPath}/connectors`, maxAge: LINK_STATE_TTL_S, secure: tenant.issuer.startsWith('https:') }) };
 }
 
-/** The account as the user knows it: the subject without the tenant prefix (`acme|alice` → `alice`). */
+/** The account as the user knows it: the subject without tenant and identity source (`acme|dir|alice` → `alice`). */
 function displayName(tenant: AuthTenant, accountId: string): string {
-  return accountId.startsWith(`${tenant.id}|`) ? accountId.slice(tenant.id.length + 1) : accountId;
+  return displayUser(tenant.id, accountId);
 }
