@@ -25,19 +25,21 @@ jest.setTimeout(60_000);
 const GENERATOR = 'apps/registry/e2e/reference-servers.spec.ts';
 const DOC_PATH = path.join(REPO_ROOT, 'docs/compatibility.md');
 
-const F1_GATED = 'capability-gated tool: the server registers it only for a client declaring the capability, and discovery connects without it, so it is never discovered or published (issue #42 item 1, F1)';
-const F1_COMPLETIONS = 'the gateway answers completion/complete itself with an empty list instead of forwarding it to the upstream owning the prompt or template (issue #42 item 3, F1)';
-const F2_DYNAMIC = 'the link points at a resource the server created during the session; reads are routed only to URIs in the published catalog (issue #42 item 2, F2)';
-const F3_TASKS =
-  "the server's own tasks are not proxied: the call reaches it without `task`, so it answers a -32601 tool error instead of creating a task (the 2025-11-25 client, expecting a CreateTaskResult, reports that as invalid) (issue #42 item 4, F3)";
-const F3_EXECUTION = "the gateway drops the upstream's `execution` from tool definitions, so a client cannot see which tools require a task-augmented call (issue #42 item 4, F3)";
-const STANDALONE =
-  "the server sends these outside any request (on its session's standalone GET stream); the gateway relays only notifications that belong to a call and answers logging/setLevel and resources/subscribe itself (item 5 of issue #42, F2, forwards setLevel and request-bound notifications; relaying a stateful upstream's standalone stream is not part of #42)";
 const MODERN_LOGGING =
   'the server logs outside any request; 2026-07-28 carries log messages only on the stream of the request they belong to, so such messages have no way to a 2026-07-28 client (a protocol limit, not covered by #42)';
 const INSTRUCTIONS =
   "by design: a tenant's surface merges several servers, so the gateway serves the tenant's own instructions (set in the registry), never one upstream's (not covered by #42)";
 const MODERN_LISTEN = 'the gateway does not serve subscriptions/listen, the 2026-07-28 way to subscribe to resource updates (not covered by #42)';
+
+const LISTED_FOR_ALL =
+  'every published tool is listed to every client (lists are compiled once per surface); a tool needing a capability this client did not declare (here the task-augmented *-async tools) is refused at call time with -32021 naming the capability (README, "Protocol behaviour worth knowing")';
+const URL_ERROR = "the upstream's -32042 (URL elicitation required) reaches the client as an isError tool result naming the code, not as the JSON-RPC error with its data (open: relay an upstream's JSON-RPC error for this code unchanged)";
+const ROOTS =
+  'the server asks roots/list outside the tool call (on its session), and a stateful upstream session is shared by the tenant\u2019s callers, so the gateway cannot tell whose roots to ask and answers -32601; the tool then reports no roots (open: per-caller upstream sessions, or roots declared per request)';
+const CLIENT_TASKS = 'the gateway does not relay task-augmented sampling/elicitation requests to the client, so a tool that needs them is refused with -32021 naming `tasks` (not covered by #42)';
+const EXECUTION =
+  "the gateway does not copy an upstream's `execution` verbatim: it carries task support for tools whose tasks it proxies (2025-11-25) and leaves out what only restates the default; this row compares the whole field literally";
+const TASK_INPUT = 'a proxied upstream task that asks the client for input (input_required) inside tasks/result is not completed through the gateway for this server (open)';
 
 /**
  * Rows expected to fail on this branch, `<server>/<row id>/<era>` → reason (shown in the doc). Flip a row
@@ -45,45 +47,24 @@ const MODERN_LISTEN = 'the gateway does not serve subscriptions/listen, the 2026
  * passes, so none is forgotten.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  'everything/tools-list/legacy': F1_GATED,
-  'everything/tools-list/modern': F1_GATED,
-  'everything/sampling/legacy': F1_GATED,
-  'everything/sampling/modern': F1_GATED,
-  'everything/elicitation-form/legacy': F1_GATED,
-  'everything/elicitation-form/modern': F1_GATED,
-  'everything/elicitation-url/legacy': F1_GATED,
-  'everything/elicitation-url/modern': F1_GATED,
-  'everything/elicitation-url-error/legacy': F1_GATED,
-  'everything/elicitation-url-error/modern': F1_GATED,
-  'everything/roots/legacy': F1_GATED,
-  'everything/roots/modern': F1_GATED,
-  'everything/sampling-async/legacy': F1_GATED,
-  'everything/elicitation-async/legacy': F1_GATED,
-  'everything/completion-prompt/legacy': F1_COMPLETIONS,
-  'everything/completion-prompt/modern': F1_COMPLETIONS,
-  'everything/completion-template/legacy': F1_COMPLETIONS,
-  'everything/completion-template/modern': F1_COMPLETIONS,
-  'everything/dynamic-resource/legacy': F2_DYNAMIC,
-  'everything/dynamic-resource/modern': F2_DYNAMIC,
-  'everything/tasks/legacy': F3_TASKS,
-  'everything/tasks/modern': F3_TASKS,
-  'everything/task-support/legacy': F3_EXECUTION,
-  'everything/task-support/modern': F3_EXECUTION,
-  'everything/logging/legacy': STANDALONE,
+  'everything/tools-list/modern': LISTED_FOR_ALL,
+  'everything/elicitation-url-error/legacy': URL_ERROR,
+  'everything/elicitation-url-error/modern': URL_ERROR,
+  'everything/roots/legacy': ROOTS,
+  'everything/roots/modern': ROOTS,
+  'everything/sampling-async/legacy': CLIENT_TASKS,
+  'everything/elicitation-async/legacy': CLIENT_TASKS,
+  'everything/task-support/legacy': EXECUTION,
+  'everything/task-support/modern': EXECUTION,
   'everything/logging/modern': MODERN_LOGGING,
-  'everything/subscribe/legacy': STANDALONE,
   'everything/subscribe/modern': MODERN_LISTEN,
   'everything/instructions/legacy': INSTRUCTIONS,
   'everything/instructions/modern': INSTRUCTIONS,
-  'sdkexample/task-support/legacy': F3_EXECUTION,
-  'sdkexample/task-support/modern': F3_EXECUTION,
-  'sdkexample/tasks/legacy': F3_TASKS,
-  'sdkexample/tasks/modern': F3_TASKS,
-  'sdkexample/task-elicitation/legacy': F3_TASKS,
-  'sdkexample/task-elicitation/modern': F3_TASKS,
-  'sdkexample/logging/legacy': STANDALONE,
+  'sdkexample/task-support/legacy': EXECUTION,
+  'sdkexample/task-support/modern': EXECUTION,
+  'sdkexample/task-elicitation/legacy': TASK_INPUT,
+  'sdkexample/task-elicitation/modern': TASK_INPUT,
   'sdkexample/logging/modern': MODERN_LOGGING,
-  'sdkexample/notification-stream/legacy': STANDALONE,
   'sdkexample/notification-stream/modern': MODERN_LOGGING,
 };
 
@@ -856,6 +837,8 @@ interface ServerSpec {
   title: string;
   setup: string;
   start(): Promise<ReferenceServer>;
+  /** URI prefixes the tenant publishes as the server's "dynamic resources" (resources it creates while running). */
+  dynamicResources?: string[];
   rows: RowSpec[];
 }
 
@@ -864,8 +847,9 @@ const SERVERS: ServerSpec[] = [
     id: 'everything',
     title: 'Everything reference server',
     setup:
-      'Started with its Streamable HTTP transport (`dist/index.js streamableHttp`), registered with `stateful: true`. It registers some tools only for a client that declares a capability (sampling, elicitation, URL elicitation, roots, client-side tasks), so the reference for the lists is what the same client sees connected directly.',
+      'Started with its Streamable HTTP transport (`dist/index.js streamableHttp`), registered with `stateful: true`. It registers some tools only for a client that declares a capability (sampling, elicitation, URL elicitation, roots, client-side tasks), so the reference for the lists is what the same client sees connected directly. The tenant publishes `demo://resource/session/` as the server’s dynamic resources (the resources it creates while running).',
     start: startEverythingServer,
+    dynamicResources: ['demo://resource/session/'],
     rows: EVERYTHING_ROWS,
   },
   {
@@ -929,6 +913,10 @@ describe('official reference servers through registry and gateway', () => {
         })),
       });
       if (published.status !== 200) throw new Error(`publishing every item of ${serverId}: ${published.status} ${JSON.stringify(published.body)}`);
+      if (spec.dynamicResources) {
+        const dynamic = await api(registry.url, key, 'PATCH', `/v1/servers/${serverId}`, { dynamicResources: { uriPrefixes: spec.dynamicResources } });
+        if (dynamic.status !== 200) throw new Error(`publishing ${serverId}'s dynamic resources: ${dynamic.status} ${JSON.stringify(dynamic.body)}`);
+      }
       mcpUrl = `${gateway.url}/t/${serverId}/mcp`;
       await until(`the gateway serving ${serverId}'s publication`, async () => {
         const res = await fetch(mcpUrl, {
