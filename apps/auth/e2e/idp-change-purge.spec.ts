@@ -35,13 +35,13 @@ describe('an IdP change purges what former identities left', () => {
   let pg: Client;
 
   const issuer = () => `http://127.0.0.1:${authPort}/t/acme`;
-  const bootAuth = () =>
+  const bootAuth = (mode: 'development' | 'production' = 'development') =>
     startAuth({
       port: authPort,
       schema,
       tenants: [],
       env: {
-        SWITCHBOARD_ENV: 'development',
+        SWITCHBOARD_ENV: mode,
         INTERNAL_TOKEN: env.internalToken,
         REGISTRY_INTERNAL_URL: registry.url,
         REDIS_URL,
@@ -201,5 +201,19 @@ describe('an IdP change purges what former identities left', () => {
     const entries = await purgeEntries();
     expect(entries).toHaveLength(3);
     expect(entries[0]).toMatchObject({ details: { rows: 1, sources: [idB], kept: ['dir', 'local'] } });
+  });
+
+  it('identities of the any-name login go when the service leaves development; directory ones stay', async () => {
+    const a = auth as TestAuth;
+    await a.services.vault.put('acme', 'acme|local|carol', 'crm', { accessToken: 'upstream-token-of-local-carol' });
+    await a.services.vault.put('acme', 'acme|dir|dave', 'crm', { accessToken: 'upstream-token-of-dir-dave' });
+    await a.close();
+    auth = undefined;
+    auth = await bootAuth('production');
+    await auth.services.idpPurge.whenIdle();
+    expect(await subjects()).toEqual(['_tenant_admin crm', 'acme|dir|dave crm']);
+    const entries = await purgeEntries();
+    expect(entries).toHaveLength(4);
+    expect(entries[0]).toMatchObject({ details: { rows: 1, connectors: ['crm'], sources: ['local'], kept: ['dir'] } });
   });
 });
