@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { api, cleanRedis, createDatabase, createTenant, obtainTokens, REDIS_URL, registerAndDiscover, startRegistry, testEnv, token, TestUpstream, type Proc } from '@switchboard/testing';
+import { IdpChangePurge } from '../src/users/idp-change-purge';
 import { idpIdOf } from '../src/users/subject';
 import { DATABASE_URL, freePort, startAuth, type TestAuth } from './support/auth-harness';
 import { startTestIdp, type TestIdp } from './support/test-idp';
@@ -215,5 +216,36 @@ describe('an IdP change purges what former identities left', () => {
     const entries = await purgeEntries();
     expect(entries).toHaveLength(4);
     expect(entries[0]).toMatchObject({ details: { rows: 1, connectors: ['crm'], sources: ['local'], kept: ['dir'] } });
+  });
+
+  it('a purge made while the registry is unreachable is audited once it answers again', async () => {
+    const a = auth as TestAuth;
+    const s = a.services;
+    // A replica whose registry does not answer (nothing listens on the port), on the same database.
+    const unreachable = new IdpChangePurge({
+      pool: s.pool,
+      schema,
+      box: s.box,
+      vault: s.vault,
+      tenants: s.tenants,
+      directory: { registryUrl: `http://127.0.0.1:${await freePort()}`, internalToken: env.internalToken, timeoutMs: 1000 },
+      devLogin: false,
+      logger: s.logger,
+    });
+    // As on a database that never reconciled this tenant: a row of the retired any-name login is still there.
+    await pg.query(`DELETE FROM "${schema}".tenant_identity_sources WHERE tenant_id = 'acme'`);
+    await s.vault.put('acme', 'acme|local|erin', 'docs', { accessToken: 'upstream-token-of-local-erin' });
+    expect(await unreachable.reconcile('acme')).toMatchObject({ rows: 1, sources: ['local'] });
+    expect(await unreachable.report()).toBe(0);
+    expect(await subjects()).toEqual(['_tenant_admin crm', 'acme|dir|dave crm']);
+    expect(await purgeEntries()).toHaveLength(4);
+    const pending = await pg.query(`SELECT 1 FROM "${schema}".vault_idp_purge WHERE audited_at IS NULL AND report_until IS NULL`);
+    expect(pending.rows).toHaveLength(1);
+    // The next round of a replica that reaches the registry reports it, once.
+    expect(await s.idpPurge.report()).toBe(1);
+    expect(await s.idpPurge.report()).toBe(0);
+    const entries = await purgeEntries();
+    expect(entries).toHaveLength(5);
+    expect(entries[0]).toMatchObject({ details: { rows: 1, connectors: ['docs'], sources: ['local'], kept: ['dir'] } });
   });
 });
