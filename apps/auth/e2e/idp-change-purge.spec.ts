@@ -248,4 +248,17 @@ describe('an IdP change purges what former identities left', () => {
     expect(entries).toHaveLength(5);
     expect(entries[0]).toMatchObject({ details: { rows: 1, connectors: ['docs'], sources: ['local'], kept: ['dir'] } });
   });
+
+  it("a former identity's pending account link is purged too, so it cannot complete into the vault", async () => {
+    const s = (auth as TestAuth).services;
+    // What the confirmation page stores before sending the browser to the upstream (link-confirmation.ts).
+    await s.federation.put('state-of-a-local-identity', 'acme', 'link', { subject: 'acme|local|frank', connector: 'crm', verifier: 'v' }, 300);
+    await s.federation.put('state-of-a-directory-identity', 'acme', 'link', { subject: 'acme|dir|dave', connector: 'docs', verifier: 'v' }, 300);
+    await pg.query(`DELETE FROM "${schema}".tenant_identity_sources WHERE tenant_id = 'acme'`);
+    expect(await s.idpPurge.reconcile('acme')).toMatchObject({ rows: 0, linkStates: 1, sources: ['local'] });
+    expect(await s.federation.take('state-of-a-local-identity', 'acme', 'link')).toBeUndefined();
+    expect(await s.federation.take('state-of-a-directory-identity', 'acme', 'link')).toMatchObject({ subject: 'acme|dir|dave' });
+    expect(await s.idpPurge.report()).toBe(1);
+    expect((await purgeEntries())[0]).toMatchObject({ details: { rows: 0, linkStates: 1, sources: ['local'], kept: ['dir'] } });
+  });
 });
