@@ -25,8 +25,10 @@ describe('vault rows of un-namespaced subjects', () => {
     await pg.connect();
     try {
       // The state of a database migrated before namespacing: rows under old subjects, the purge migration not yet run.
+      // (Later migrations are rolled back too: migrations run in order.)
+      await pg.query(`DROP TABLE "${schema}".vault_idp_purge, "${schema}".tenant_identity_sources`);
       await pg.query(`DROP TABLE "${schema}".vault_legacy_purge`);
-      await pg.query(`DELETE FROM "${schema}".pgmigrations WHERE name = '1700000000600_vault-legacy-subjects'`);
+      await pg.query(`DELETE FROM "${schema}".pgmigrations WHERE name IN ('1700000000600_vault-legacy-subjects', '1700000000700_vault-idp-purge')`);
       for (const [subject, connector] of [
         ['acme|alice', 'crm'],
         ['acme|bob', 'crm'],

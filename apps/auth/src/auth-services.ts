@@ -13,6 +13,7 @@ import type { ConsoleAccounts } from './platform/console-accounts';
 import type { AuthTenant } from './tenants/tenant-auth';
 import type { TenantRegistry } from './tenants/tenant-registry';
 import type { TenantSecrets } from './tenants/tenant-secrets';
+import type { IdpChangePurge } from './users/idp-change-purge';
 import type { UserDirectory } from './users/user-directory';
 import type { VaultStore } from './vault/vault-store';
 
@@ -32,6 +33,8 @@ export interface AuthServices {
   federation: FederationStateStore;
   upstream: UpstreamOidc;
   vault: VaultStore;
+  /** Purges what a tenant's former identity sources left stored (vault rows, sessions, grants, link states). */
+  idpPurge: IdpChangePurge;
   logger: Logger;
   /** The tenant user directory (passwords and passkeys of tenants without an enterprise IdP), kept by the registry. */
   users: UserDirectory;

@@ -28,6 +28,8 @@ import { readTenantSeed, TenantDocumentFeed } from '@switchboard/tenant-config';
 import type { AuthTenantDocument } from './tenants/tenant-auth';
 import { TenantRegistry } from './tenants/tenant-registry';
 import { TenantSecrets } from './tenants/tenant-secrets';
+import { IdpChangePurge } from './users/idp-change-purge';
+import { isCurrentIdentity } from './users/identity-sources';
 import { UserDirectory } from './users/user-directory';
 import { reportVaultPurges } from './users/vault-purge-audit';
 import { VaultStore } from './vault/vault-store';
@@ -82,8 +84,10 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
         lockout: new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
       }
     : undefined;
+  const directory = config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN ? { registryUrl: config.REGISTRY_INTERNAL_URL.replace(/\/+$/, ''), internalToken: config.INTERNAL_TOKEN } : undefined;
+  const devLogin = config.SWITCHBOARD_ENV === 'development';
   const users = new UserDirectory(
-    config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN ? { registryUrl: config.REGISTRY_INTERNAL_URL.replace(/\/+$/, ''), internalToken: config.INTERNAL_TOKEN } : undefined,
+    directory,
     limits,
     new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
     new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
@@ -101,13 +105,18 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       trustProxy: trustProxy !== false,
       cimd: options.cimd,
       ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
-      accountActive: (tenant, accountId, issuedAt) => users.accountActive(tenant.id, accountId, issuedAt, logger),
+      // An identity of a former IdP of the tenant is signed out at once, before the purge removes what it left.
+      accountActive: async (tenant, accountId, issuedAt) => isCurrentIdentity(tenant, accountId, devLogin) && users.accountActive(tenant.id, accountId, issuedAt, logger),
     },
     config.PROVIDER_CACHE_SIZE,
     config.PROVIDER_MAX_AGE_S * 1000,
   );
   // A new tenant document version drops the tenant's provider at once (LRU eviction on change).
   tenants.onChange((id) => providers.evict(id));
+  const vault = new VaultStore(pool, config.AUTH_DB_SCHEMA, box);
+  // Every document learnt (at boot too) reconciles what is stored per subject with the tenant's identity sources.
+  const idpPurge = new IdpChangePurge({ pool, schema: config.AUTH_DB_SCHEMA, box, vault, tenants, directory, devLogin, logger });
+  tenants.onChange((id) => idpPurge.schedule(id));
   const feed =
     config.REDIS_URL || (config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN)
       ? new TenantDocumentFeed({
@@ -129,7 +138,8 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     keys,
     federation: new FederationStateStore(pool, config.AUTH_DB_SCHEMA, box),
     upstream: new UpstreamOidc({ allowHosts: upstreamAllowHosts(config) }),
-    vault: new VaultStore(pool, config.AUTH_DB_SCHEMA, box),
+    vault,
+    idpPurge,
     logger,
     users,
     ...(platform ? { platform } : {}),
@@ -158,6 +168,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   sweep.unref();
   adapter.getInstance().addHook('onClose', async () => {
     clearInterval(sweep);
+    idpPurge.close();
     limits.close();
     await feed?.close();
     await pool.end();
@@ -169,6 +180,9 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   await app.init();
   await adapter.getInstance().ready();
   await feed?.start((doc) => tenants.apply(doc));
+  // Tenants served before the listener existed (the seed), and a retry loop for unreported purges.
+  for (const t of tenants.all()) idpPurge.schedule(t.id);
+  idpPurge.start();
   return { app, services };
 }
 

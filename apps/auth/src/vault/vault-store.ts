@@ -89,6 +89,25 @@ export class VaultStore {
     return (rowCount ?? 0) > 0;
   }
 
+  /**
+   * Removes a tenant's entries whose subject (`<tenant>|<idp-id>|<sub>`) comes from an identity
+   * source not in `keep` (a former IdP: nobody can sign in as those subjects any more, and their
+   * tokens must not wait for a look-alike). Subjects without that shape other than the tenant
+   * admin's are legacy and go too; the admin's own link stays. Runs on `q` so the caller can
+   * record the purge in the same transaction. Answers what went, never token material.
+   */
+  async deleteOtherSources(tenantId: string, keep: string[], q: Pick<Pool, 'query'> = this.pool): Promise<{ rows: number; connectors: string[]; sources: string[] }> {
+    const { rows } = await q.query<{ n: number; connectors: string[]; sources: string[] }>(
+      `WITH gone AS (
+         DELETE FROM ${this.table} WHERE tenant_id = $1 AND starts_with(subject, $1 || '|') AND split_part(subject, '|', 2) <> ALL($2::text[])
+         RETURNING connector, split_part(subject, '|', 2) AS source
+       )
+       SELECT count(*)::int AS n, coalesce(jsonb_agg(DISTINCT connector), '[]') AS connectors, coalesce(jsonb_agg(DISTINCT source), '[]') AS sources FROM gone`,
+      [tenantId, keep],
+    );
+    return { rows: rows[0]?.n ?? 0, connectors: rows[0]?.connectors ?? [], sources: rows[0]?.sources ?? [] };
+  }
+
   /** A subject's linked accounts in a tenant (at most one per connector, so bounded by the tenant's connector cap). */
   async list(tenantId: string, subject: string): Promise<VaultedAccount[]> {
     const { rows } = await this.pool.query<{ connector: string; sealed: string; updated: number }>(

@@ -68,11 +68,24 @@ export const addPasskeyBody = z
   })
   .strict();
 export const passkeyUsedBody = z.object({ tenant, credentialId, counter: z.number().int().min(0).max(2 ** 32 - 1) }).strict();
+/** An identity-source id of the auth service (`dir`, `local`, `oidc-<16 hex>`). */
+const identitySource = z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be an identity-source id');
+const count = z.number().int().min(0).max(2 ** 31 - 1);
+/**
+ * The auth service's report of vault rows it purged: `legacy-subjects` (the migration to
+ * namespaced subjects) or `idp-change` (a tenant's IdP changed: what the former identity sources
+ * left stored went, with `sources` purged, `kept` the tenant's current ones).
+ */
 export const vaultPurgeBody = z
   .object({
     tenant,
-    rows: z.number().int().min(0).max(2 ** 31 - 1),
+    reason: z.enum(['legacy-subjects', 'idp-change']).default('legacy-subjects'),
+    rows: count,
     connectors: z.array(z.string().max(64)).max(64),
+    sources: z.array(identitySource).max(64).optional(),
+    kept: z.array(identitySource).max(8).optional(),
+    artefacts: count.optional(),
+    linkStates: count.optional(),
     purgedAt: z.iso.datetime(),
   })
   .strict();

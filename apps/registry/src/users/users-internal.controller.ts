@@ -126,8 +126,10 @@ export class UsersInternalController {
   }
 
   /**
-   * The auth service reports the vault rows it purged when subjects became namespaced by identity
-   * source (issue 41): one audit entry per tenant. 404 when the tenant is unknown here.
+   * The auth service reports the vault rows it purged (issue 41): when subjects became namespaced
+   * by identity source (`vault.purge-legacy-subjects`, one entry per tenant), and when a tenant's
+   * IdP changed (`vault.purge-idp-change`: counts and identity-source ids, never tokens). 404 when
+   * the tenant is unknown here.
    */
   @Post('audit-vault-purge')
   @HttpCode(200)
@@ -136,7 +138,12 @@ export class UsersInternalController {
     const input = parseInput(vaultPurgeBody, body, 'body');
     const known = await this.ctx.db.query('SELECT 1 FROM registry.tenants WHERE id = $1', [input.tenant]);
     if (known.length === 0) throw ApiError.notFound('tenant', input.tenant, 'body.tenant');
-    await audit(this.ctx.db, input.tenant, 'auth-service', 'vault.purge-legacy-subjects', null, { rows: input.rows, connectors: input.connectors, purgedAt: input.purgedAt });
+    if (input.reason === 'idp-change') {
+      const { rows, connectors, sources, kept, artefacts, linkStates, purgedAt } = input;
+      await audit(this.ctx.db, input.tenant, 'auth-service', 'vault.purge-idp-change', null, { rows, connectors, sources, kept, artefacts, linkStates, purgedAt });
+    } else {
+      await audit(this.ctx.db, input.tenant, 'auth-service', 'vault.purge-legacy-subjects', null, { rows: input.rows, connectors: input.connectors, purgedAt: input.purgedAt });
+    }
     return { ok: true };
   }
 }
