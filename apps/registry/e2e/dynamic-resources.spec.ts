@@ -9,7 +9,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, READ_ONLY_HINTS, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
-import { startEverything, type EverythingUpstream } from './support/everything-upstream';
+import { startEverythingServer, type ReferenceServer } from '@switchboard/testing';
 
 jest.setTimeout(90_000);
 
@@ -27,7 +27,7 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
   let gateway: Proc;
   /** A second replica behind the same registry and Redis (round-robin stand-in). */
   let gateway2: Proc;
-  let everything: EverythingUpstream & { port: number };
+  let everything: ReferenceServer;
   let other: TestUpstream;
   let acme: string;
   let globex: string;
@@ -35,7 +35,7 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
 
   beforeAll(async () => {
     db = await createDatabase();
-    everything = await startEverything();
+    everything = await startEverythingServer();
     other = await startUpstream('other', [{ name: 'other_op', annotations: READ_ONLY_HINTS }]);
     registry = await startRegistry(env, db.url);
     acme = await createTenant(registry.url, env.operatorKey, 'acme');
@@ -174,7 +174,7 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
     await link(through1, 'before.txt.gz');
     await link(through2, 'before.txt.gz');
     await everything.stop();
-    everything = await startEverything(everything.port);
+    everything = await startEverythingServer(everything.port);
     // Each replica's first call meets the upstream's 404, forgets the stale shared session and joins the new one.
     await link(through1, 'after.txt.gz');
     const uri = await link(through2, 'after2.txt.gz');

@@ -17,7 +17,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { renderCompatibility, type Era, type FeatureRow, type Outcome } from './support/compatibility-doc';
-import { startEverythingServer, startSdkExampleServer, type ReferenceServer } from './support/reference-server';
+import { startEverythingServer, startSdkExampleServer, type ReferenceServer } from '@switchboard/testing';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, REPO_ROOT, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
 jest.setTimeout(60_000);
@@ -879,7 +879,7 @@ describe('official reference servers through registry and gateway', () => {
   afterAll(async () => {
     await gateway?.stop();
     await registry?.stop();
-    for (const server of started.values()) await server.close();
+    for (const server of started.values()) await server.stop();
     await db?.drop();
     await cleanRedis(env);
   });

@@ -10,9 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { listenLoopback, readJsonBody, serveStateless, TestUpstream, type LoopbackServer } from '@switchboard/testing';
+import { listenLoopback, readJsonBody, serveStateless, startEverythingServer, TestUpstream, type LoopbackServer, type ReferenceServer } from '@switchboard/testing';
 import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
-import { startEverything, type EverythingUpstream } from './support/everything-upstream';
 
 jest.setTimeout(90_000);
 
@@ -31,14 +30,14 @@ describe('request-bound notifications through the gateway (server-everything)', 
   let db: Awaited<ReturnType<typeof createDatabase>>;
   let registry: Proc;
   let gateway: Proc;
-  let everything: EverythingUpstream;
+  let everything: ReferenceServer;
   let probe: TestUpstream;
   let chatty: LoopbackServer;
   const closers: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
     db = await createDatabase();
-    everything = await startEverything();
+    everything = await startEverythingServer();
     probe = await TestUpstream.start({ stateful: true, name: 'probe' });
     chatty = await listenLoopback(async (req, res) => serveStateless(chattyServer(), req, res, req.method === 'POST' ? await readJsonBody(req) : undefined));
     // The recording upstream listens on 127.0.0.1 (allowed like localhost, for this test only).

@@ -26,3 +26,5 @@ export {
   type Proc,
 } from './built-apps';
 export { startEverythingServer } from './start-everything-server';
+export { startPackagedServer, type PackagedServerLaunch, type ReferenceServer } from './start-packaged-server';
+export { startSdkExampleServer } from './start-sdk-example-server';
