@@ -33,7 +33,6 @@ const MODERN_LISTEN = 'the gateway does not serve subscriptions/listen, the 2026
 
 const LISTED_FOR_ALL =
   'every published tool is listed to every client (lists are compiled once per surface); a tool needing a capability this client did not declare (here the task-augmented *-async tools) is refused at call time with -32021 naming the capability (README, "Protocol behaviour worth knowing")';
-const URL_ERROR = "the upstream's -32042 (URL elicitation required) reaches the client as an isError tool result naming the code, not as the JSON-RPC error with its data (open: relay an upstream's JSON-RPC error for this code unchanged)";
 const ROOTS =
   'the server asks roots/list outside the tool call (on its session), and a stateful upstream session is shared by the tenant\u2019s callers, so the gateway cannot tell whose roots to ask and answers -32601; the tool then reports no roots (open: per-caller upstream sessions, or roots declared per request)';
 const CLIENT_TASKS = 'the gateway does not relay task-augmented sampling/elicitation requests to the client, so a tool that needs them is refused with -32021 naming `tasks` (not covered by #42)';
@@ -41,15 +40,16 @@ const EXECUTION =
   "the gateway does not copy an upstream's `execution` verbatim: it carries task support for tools whose tasks it proxies (2025-11-25) and leaves out what only restates the default; this row compares the whole field literally";
 const TASK_INPUT = 'a proxied upstream task that asks the client for input (input_required) inside tasks/result is not completed through the gateway for this server (open)';
 
+const URL_ERROR_MODERN =
+  "on 2026-07-28 a call from a client that can answer server requests runs parked (input_required rounds), and a failure there reaches the client as an isError result; the upstream's -32042 is relayed as the JSON-RPC error only on 2025-11-25 (open)";
 /**
  * Rows expected to fail on this branch, `<server>/<row id>/<era>` → reason (shown in the doc). Flip a row
  * by deleting its line once the change it waits for is merged: the test fails while a listed row
  * passes, so none is forgotten.
  */
 const KNOWN_GAPS: Record<string, string> = {
+  'everything/elicitation-url-error/modern': URL_ERROR_MODERN,
   'everything/tools-list/modern': LISTED_FOR_ALL,
-  'everything/elicitation-url-error/legacy': URL_ERROR,
-  'everything/elicitation-url-error/modern': URL_ERROR,
   'everything/roots/legacy': ROOTS,
   'everything/roots/modern': ROOTS,
   'everything/sampling-async/legacy': CLIENT_TASKS,

@@ -67,7 +67,8 @@ export function toolErrorResult(err: GatewayError): ToolCallResult {
 export function wireError(err: GatewayError): McpError {
   if (err.code === 'GW_UPSTREAM_ERROR') {
     const e = err.cause as { code: number; message: string; data?: unknown };
-    return new McpError(e.code, e.message, e.data);
+    // The SDK client puts "MCP error <code>: " before the message it received; the client's SDK adds its own.
+    return new McpError(e.code, e.message.replace(/^(MCP error -?\d+: )+/, ''), e.data);
   }
   return new McpError(GATEWAY_ERRORS[err.code].rpc, `${err.code}: ${err.message}`, { code: err.code, ...err.details });
 }

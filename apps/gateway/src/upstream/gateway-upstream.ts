@@ -5,6 +5,9 @@ import { GatewayError, toolErrorResult, wireError } from './gateway-errors';
 import type { ObservableInvoker } from './traced-upstream';
 import type { UpstreamPool, UpstreamRoute } from './upstream-pool';
 
+/** JSON-RPC code of URLElicitationRequiredError (2025-11-25): the client must complete the URL elicitations in `data` first. */
+const URL_ELICITATION_REQUIRED = -32042;
+
 /** Per-user credentials of enterprise connectors: a resolver for the routes that need one, else undefined. */
 export type ConnectorCredentialLookup = (tenantId: string, serverId: string, ctx: InvokeContext) => Promise<ConnectorCredential> | undefined;
 
@@ -24,7 +27,12 @@ export class GatewayUpstream implements ObservableInvoker {
     try {
       return await this.pool.callTool(await this.withCredential(route, ctx), args, ctx);
     } catch (err) {
-      if (err instanceof GatewayError) return toolErrorResult(err);
+      if (err instanceof GatewayError) {
+        // "URL elicitation required" is the upstream asking the client to act before the call can run:
+        // a client handles it only as the JSON-RPC error it is (with its elicitations), never as a tool result.
+        if (err.code === 'GW_UPSTREAM_ERROR' && (err.cause as { code?: unknown }).code === URL_ELICITATION_REQUIRED) throw wireError(err);
+        return toolErrorResult(err);
+      }
       throw err;
     }
   }
