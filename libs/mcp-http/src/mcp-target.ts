@@ -25,6 +25,8 @@ export interface InvokeContext {
   signal: AbortSignal;
   progress(progress: number, total?: number, message?: string): void;
   log(level: import('@switchboard/protocol').LogLevel, data: unknown, logger?: string): void;
+  /** Whether `progress` / `log` still reach the client (false once the call's notification budget is spent): an upstream's need not be parsed. */
+  relaying?(): boolean;
   /** The verified caller on a protected tenant (its token is only for exchanges with our own auth service, never forwarded). */
   auth?: AuthGranted;
   /**

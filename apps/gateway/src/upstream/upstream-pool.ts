@@ -7,7 +7,7 @@ import type { InvokeContext, UpstreamCompletion, UpstreamTaskAnswer, UpstreamTas
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
-import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
+import { connectUpstream, limitStreamBytes, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { GatewayError } from './gateway-errors';
 import { classifyUpstreamError, countsAgainstUpstream, summarize, upstreamError, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
@@ -23,6 +23,8 @@ export interface UpstreamPoolOptions {
   maxQueue?: number;
   /** Largest upstream response body / server-sent event in bytes (tenant override: `limits.upstreamResponseBytes`). */
   maxResponseBytes: number;
+  /** Largest event-stream answer to one call in total bytes (UPSTREAM_CALL_STREAM_MAX_BYTES); absent ⇒ unbounded beyond the per-event bound. */
+  maxStreamBytes?: number;
   /** Upstream calls one tenant may have in flight (or waiting) in this replica (tenant override: `limits.maxInflight`). */
   tenantMaxInflight: number;
   /** A tenant's limit overrides (its tenant document's `limits`). */
@@ -53,6 +55,8 @@ export interface UpstreamPoolOptions {
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
 interface CallScope {
   maxBytes: number;
+  /** Largest event-stream answer in total (the connection's own scope has none: its legacy SSE stream is shared by calls). */
+  maxStreamBytes?: number;
   /** Relays an upstream's server→client request to this call's client (legacy clients that declared the capability). */
   askClient?: InvokeContext['askClient'];
   /** Fails the call at once with the cause (an oversized or broken response) instead of waiting for its timeout. */
@@ -220,7 +224,12 @@ export class UpstreamPool {
         const signal = this.scope.getStore()?.signal;
         return inner(url, signal && init ? { ...init, signal } : init);
       };
-      f = limitResponseBytes(base, () => {
+      // Whole-stream bound inside the per-event one: its failure reaches the call before the outer layer sees a broken body.
+      const streamed = limitStreamBytes(base, () => {
+        const scope = this.scope.getStore();
+        return scope?.maxStreamBytes === undefined ? undefined : { maxBytes: scope.maxStreamBytes, onExceeded: (err) => scope.fail(err) };
+      });
+      f = limitResponseBytes(streamed, () => {
         const scope = this.scope.getStore();
         return {
           maxBytes: scope?.maxBytes ?? this.limitsFor(tenantId).maxBytes,
@@ -298,8 +307,11 @@ export class UpstreamPool {
       const modes = relay.includes('elicitation/create') ? elicitationModes(ctx.request.clientCapabilities) : undefined;
       const base = keysOf(tenantId, route).connection;
       const connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}${modes ? `:${Object.keys(modes).join('+')}` : ''}` : base;
-      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes };
+      const opts: UpstreamCallOptions = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes };
+      if (this.options.maxStreamBytes !== undefined) opts.maxStreamBytes = this.options.maxStreamBytes;
+      if (ctx.relaying) opts.relaying = ctx.relaying;
       const scope: CallScope = { maxBytes: limits.maxBytes, fail, signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
+      if (this.options.maxStreamBytes !== undefined) scope.maxStreamBytes = this.options.maxStreamBytes;
       const attempt = async (): Promise<T> => {
         conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes);
         const client = await conn.ready;
