@@ -16,22 +16,6 @@ export class UpstreamProtocolError extends Error {
 }
 
 /**
- * An event-stream answer carried more than the call's stream budget in total (events and
- * answer): the call was stopped there, so an upstream that streams without end (small or large
- * events) holds a gateway core only up to that many bytes, not for the whole call timeout.
- */
-export class UpstreamStreamTooLongError extends Error {
-  override readonly name = 'UpstreamStreamTooLongError';
-
-  constructor(
-    readonly maxBytes: number,
-    readonly url: string,
-  ) {
-    super(`upstream event stream exceeded ${maxBytes} bytes in one call`);
-  }
-}
-
-/**
  * Events of direct requests' event-stream answers in this process: `parsed` as JSON, `skipped`
  * unparsed (notifications of a call that no longer relays them). Read by tests and benches.
  */
@@ -74,7 +58,7 @@ export interface DirectCallOptions {
   meta?: Record<string, unknown>;
   /** Extra request headers (trace context). */
   headers?: Record<string, string>;
-  /** Largest event-stream answer in total bytes (every event and the answer); past it the call fails with {@link UpstreamStreamTooLongError}. */
+  /** Largest event-stream answer in total bytes (every event and the answer); past it the call fails with a {@link ResponseTooLargeError} of unit `stream`. */
   maxStreamBytes?: number;
   /**
    * Whether the call still relays the upstream's notifications (false once its notification
@@ -258,7 +242,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
       this.chunks.push(chunk);
     } else if (this.mode === 'events') {
       this.streamed += chunk.length;
-      if (this.opts.maxStreamBytes !== undefined && this.streamed > this.opts.maxStreamBytes) return this.stop(new UpstreamStreamTooLongError(this.opts.maxStreamBytes, this.session.url.href));
+      if (this.opts.maxStreamBytes !== undefined && this.streamed > this.opts.maxStreamBytes) return this.stop(new ResponseTooLargeError(this.opts.maxStreamBytes, 'stream', this.session.url.href));
       try {
         this.events!.feed(this.decoder.decode(chunk, { stream: true }));
       } catch (err) {

@@ -1,7 +1,7 @@
 import { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { NetGuardError, ResponseTooLargeError } from '@switchboard/net-guard';
-import { UpstreamProtocolError, UpstreamResponseBrokenError, UpstreamStreamTooLongError } from '@switchboard/upstream-client';
+import { UpstreamProtocolError, UpstreamResponseBrokenError } from '@switchboard/upstream-client';
 import { GatewayError } from './gateway-errors';
 
 /**
@@ -28,7 +28,7 @@ export function classifyUpstreamError(err: unknown, clientCancelled: boolean): U
   if (err instanceof GatewayError) return 'gateway';
   // The client gave up first: whatever the SDK made of the abort (it reports it as its own request timeout), it is not the upstream's failure.
   if (clientCancelled) return 'cancelled';
-  if (err instanceof ResponseTooLargeError || err instanceof UpstreamStreamTooLongError) return 'too-large';
+  if (err instanceof ResponseTooLargeError) return 'too-large';
   if (err instanceof UpstreamBrokenError || err instanceof UpstreamResponseBrokenError) return 'broken';
   if (err instanceof UpstreamProtocolError) return 'invalid';
   if (err instanceof NetGuardError) return 'refused-url';
@@ -69,10 +69,10 @@ export function upstreamError(kind: UpstreamFailureKind, cause: unknown, upstrea
     new GatewayError(code, message, { upstream, ...details }, { cause });
   switch (kind) {
     case 'too-large': {
-      if (cause instanceof UpstreamStreamTooLongError) {
-        return coded('GW_UPSTREAM_TOO_LARGE', `${name} streamed more than ${cause.maxBytes} bytes of events for one call; the call was stopped (limit UPSTREAM_CALL_STREAM_MAX_BYTES = ${cause.maxBytes})`, { limit: 'UPSTREAM_CALL_STREAM_MAX_BYTES', maxBytes: cause.maxBytes });
-      }
       const big = cause as ResponseTooLargeError;
+      if (big.unit === 'stream') {
+        return coded('GW_UPSTREAM_TOO_LARGE', `${name} streamed more than ${big.maxBytes} bytes of events for one call; the call was stopped (limit UPSTREAM_CALL_STREAM_MAX_BYTES = ${big.maxBytes})`, { limit: 'UPSTREAM_CALL_STREAM_MAX_BYTES', maxBytes: big.maxBytes });
+      }
       const what = big.unit === 'event' ? 'sent a server-sent event larger than' : 'answered more than';
       return coded('GW_UPSTREAM_TOO_LARGE', `${name} ${what} ${big.maxBytes} bytes; the call was stopped (limit limits.upstreamResponseBytes = ${big.maxBytes})`, { limit: 'upstreamResponseBytes', maxBytes: big.maxBytes });
     }

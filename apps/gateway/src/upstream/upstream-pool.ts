@@ -7,7 +7,7 @@ import type { InvokeContext, UpstreamCompletion, UpstreamTaskAnswer, UpstreamTas
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
-import { connectUpstream, limitStreamBytes, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
+import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { GatewayError } from './gateway-errors';
 import { classifyUpstreamError, countsAgainstUpstream, summarize, upstreamError, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
@@ -224,15 +224,11 @@ export class UpstreamPool {
         const signal = this.scope.getStore()?.signal;
         return inner(url, signal && init ? { ...init, signal } : init);
       };
-      // Whole-stream bound inside the per-event one: its failure reaches the call before the outer layer sees a broken body.
-      const streamed = limitStreamBytes(base, () => {
-        const scope = this.scope.getStore();
-        return scope?.maxStreamBytes === undefined ? undefined : { maxBytes: scope.maxStreamBytes, onExceeded: (err) => scope.fail(err) };
-      });
-      f = limitResponseBytes(streamed, () => {
+      f = limitResponseBytes(base, () => {
         const scope = this.scope.getStore();
         return {
           maxBytes: scope?.maxBytes ?? this.limitsFor(tenantId).maxBytes,
+          ...(scope?.maxStreamBytes === undefined ? {} : { maxStreamBytes: scope.maxStreamBytes }),
           onExceeded: (err) => scope?.fail(err),
           // A body broken by the call's own abort (timeout, cancellation) is that abort, not a broken upstream.
           onBroken: (err) => {
