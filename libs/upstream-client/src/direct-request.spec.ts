@@ -116,7 +116,7 @@ test('notification events a call would drop are skipped unparsed; the rest, and 
   // 3 and 4 skipped; 5 (reordered) parsed and handed on, where the response channel drops it.
   expect(progress).toEqual([1, 2, 5]);
   expect(directEventCounts).toEqual({ parsed: 4, skipped: 2 });
-  // Nobody asked for progress: every notification in the usual order is skipped.
+  // Nobody asked for progress: every progress notification in the usual order is skipped.
   Object.assign(directEventCounts, { parsed: 0, skipped: 0 });
   expect(await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts())).toEqual({ content: [] });
   expect(directEventCounts).toEqual({ parsed: 2, skipped: 4 });

@@ -282,9 +282,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.settled || data === '') return;
     // An event that arrived whole within one read is not caught by the parser's buffer bound.
     if (data.length > this.opts.maxBytes) throw new ResponseTooLargeError(this.opts.maxBytes, 'event', this.session.url.href);
-    // A notification this call would drop anyway (nobody asked for progress, or the call's
-    // notification budget is spent) is not parsed: a flooding upstream costs only its framing.
-    if ((!this.opts.onprogress || this.opts.relaying?.() === false) && NOTIFICATION_HEAD.test(data)) {
+    // A notification this call would drop anyway (its notification budget is spent, or it is
+    // progress nobody asked for) is not parsed: a flooding upstream costs only its framing.
+    if (this.opts.relaying?.() === false ? NOTIFICATION_HEAD.test(data) : !this.opts.onprogress && PROGRESS_HEAD.test(data)) {
       directEventCounts.skipped += 1;
       return;
     }
@@ -340,6 +340,8 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
  * written in another member order is parsed as before (and bounded by `maxStreamBytes`).
  */
 const NOTIFICATION_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:\s*"notifications\//;
+/** The same head for `notifications/progress`: without a progress handler, the only notification skipped (others may be relayed another way). */
+const PROGRESS_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:\s*"notifications\/progress"/;
 
 /** The network error code when there is one (ECONNRESET, UND_ERR_SOCKET), else the message. */
 function reason(err: unknown): string {
