@@ -136,6 +136,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY,
       ...(config.UPSTREAM_MAX_QUEUE !== undefined ? { maxQueue: config.UPSTREAM_MAX_QUEUE } : {}),
       maxResponseBytes: config.UPSTREAM_RESPONSE_MAX_BYTES,
+      maxStreamBytes: config.UPSTREAM_CALL_STREAM_MAX_BYTES,
       tenantMaxInflight: config.GATEWAY_TENANT_MAX_INFLIGHT,
       limitsOf: (tenantId) => this.directory.tenant(tenantId)?.limits,
       logger,

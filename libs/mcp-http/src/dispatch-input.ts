@@ -4,6 +4,8 @@ import type { AuthGranted, McpTarget } from './mcp-target';
 /** Where a dispatched request may send notifications (its own response stream). */
 export interface NotificationSink {
   notify(encoded: string): void;
+  /** False once notifications are dropped (the call's budget is spent); absent ⇒ always relayed. */
+  readonly relaying?: boolean;
   /** Whether {@link closeStream} can work (the stream is stored for Last-Event-ID resumption). */
   readonly canResume?: boolean;
   /** Ends the SSE stream early; the rest of the call's events are only stored. */

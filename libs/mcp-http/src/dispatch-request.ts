@@ -207,6 +207,7 @@ export class RequestDispatcher {
         : {}),
       ...(sink?.canResume && sink.closeStream ? { closeStream: () => sink.closeStream!() } : {}),
       signal: input.signal,
+      relaying: () => sink !== undefined && sink.relaying !== false,
       progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || !sink) return;
         const params: Record<string, unknown> = { progressToken, progress };

@@ -27,6 +27,8 @@ export interface InvokeContext {
   log(level: import('@switchboard/protocol').LogLevel, data: unknown, logger?: string): void;
   /** Relays an upstream's `notifications/resources/updated` for `uri` to this call's client (on its response stream). */
   resourceUpdated?(uri: string): void;
+  /** Whether `progress` / `log` still reach the client (false once the call's notification budget is spent): an upstream's need not be parsed. */
+  relaying?(): boolean;
   /** The verified caller on a protected tenant (its token is only for exchanges with our own auth service, never forwarded). */
   auth?: AuthGranted;
   /**

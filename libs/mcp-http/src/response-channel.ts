@@ -56,6 +56,11 @@ export class ResponseChannel {
     if (!this.streaming) this.resume = resume;
   }
 
+  /** False once this call's notifications are dropped (over its byte budget, or the call ended): an upstream's need not even be parsed. */
+  get relaying(): boolean {
+    return !this.overBudget && !this.ended;
+  }
+
   /** A resumable stream can be closed early (SEP-1699 polling). */
   get canResume(): boolean {
     return this.resume !== undefined && !this.ended;

@@ -80,6 +80,18 @@ describe('limitResponseBytes', () => {
     expect(text.length).toBeGreaterThan(25_000);
   });
 
+  it('bounds a whole event stream with maxStreamBytes: small events past it fail with unit stream', async () => {
+    const exceeded: ResponseTooLargeError[] = [];
+    // 50 events of about 520 bytes, each well under the per-event bound.
+    const f = limitResponseBytes(inner, () => ({ maxBytes: 4000, maxStreamBytes: 10_000, onExceeded: (e) => exceeded.push(e) }));
+    const err = await (await f(`${base}/events`)).text().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResponseTooLargeError);
+    expect(err).toMatchObject({ unit: 'stream', maxBytes: 10_000, message: 'upstream event stream exceeded 10000 bytes' });
+    expect(exceeded).toEqual([err]);
+    const g = limitResponseBytes(inner, () => ({ maxBytes: 4000, maxStreamBytes: 100_000 }));
+    expect((await (await g(`${base}/events`)).text()).length).toBeGreaterThan(25_000);
+  });
+
   it('reports a body broken mid-way (upstream crash)', async () => {
     const broken: unknown[] = [];
     const f = limitResponseBytes(inner, () => ({ maxBytes: 1024, onBroken: (e) => broken.push(e) }));

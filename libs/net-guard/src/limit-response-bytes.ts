@@ -5,6 +5,11 @@ import { ResponseTooLargeError } from './response-too-large-error';
 export interface ResponseByteLimit {
   /** Largest body (or, for `text/event-stream`, largest single event) in bytes. */
   maxBytes: number;
+  /**
+   * Event streams only: largest whole stream in bytes (every event), so an upstream that keeps
+   * streaming events under `maxBytes` is stopped too (unit `stream`); absent ⇒ unbounded.
+   */
+  maxStreamBytes?: number;
   /** Called once when the limit is crossed (the body then errors with the same error). */
   onExceeded?: (err: ResponseTooLargeError) => void;
   /** Called once when the body breaks mid-way (connection reset, upstream crash). */
@@ -38,6 +43,7 @@ export function limitResponseBytes(inner: GuardedFetch, limitFor: (url: string |
     }
     const reader = res.body.getReader();
     let count = 0;
+    let total = 0;
     // Event streams: bytes of the current event, and whether the current line is still empty (a blank line ends an event).
     let lineEmpty = true;
     let done = false;
@@ -58,9 +64,11 @@ export function limitResponseBytes(inner: GuardedFetch, limitFor: (url: string |
           return;
         }
         const bytes = chunk.value;
-        let over = false;
+        let over: 'response' | 'event' | 'stream' | undefined;
         if (eventStream) {
-          for (let i = 0; i < bytes.length; i++) {
+          total += bytes.length;
+          if (limit.maxStreamBytes !== undefined && total > limit.maxStreamBytes) over = 'stream';
+          else for (let i = 0; i < bytes.length; i++) {
             const b = bytes[i];
             if (b === LF) {
               if (lineEmpty) count = 0;
@@ -68,18 +76,18 @@ export function limitResponseBytes(inner: GuardedFetch, limitFor: (url: string |
             } else if (b !== CR) {
               lineEmpty = false;
               if (++count > limit.maxBytes) {
-                over = true;
+                over = 'event';
                 break;
               }
             }
           }
         } else {
           count += bytes.length;
-          over = count > limit.maxBytes;
+          if (count > limit.maxBytes) over = 'response';
         }
-        if (over) {
+        if (over !== undefined) {
           done = true;
-          const err = new ResponseTooLargeError(limit.maxBytes, eventStream ? 'event' : 'response', href);
+          const err = new ResponseTooLargeError(over === 'stream' ? limit.maxStreamBytes! : limit.maxBytes, over, href);
           await reader.cancel(err).catch(() => undefined);
           limit.onExceeded?.(err);
           controller.error(err);

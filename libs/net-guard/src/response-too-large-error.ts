@@ -5,10 +5,10 @@ export class ResponseTooLargeError extends Error {
 
   constructor(
     readonly maxBytes: number,
-    /** `response`: the whole body; `event`: one server-sent event of a stream. */
-    readonly unit: 'response' | 'event',
+    /** `response`: the whole body; `event`: one server-sent event of a stream; `stream`: a whole event stream. */
+    readonly unit: 'response' | 'event' | 'stream',
     readonly url: string,
   ) {
-    super(`upstream ${unit === 'event' ? 'server-sent event' : 'response'} exceeded ${maxBytes} bytes`);
+    super(`upstream ${unit === 'event' ? 'server-sent event' : unit === 'stream' ? 'event stream' : 'response'} exceeded ${maxBytes} bytes`);
   }
 }

@@ -14,7 +14,7 @@ import {
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/protocol';
 import type { Dispatcher } from 'undici';
-import { directRequest, UpstreamProtocolError, UpstreamRedirectedError, type DirectSession } from './direct-request';
+import { directRequest, UpstreamProtocolError, UpstreamRedirectedError, type DirectCallOptions, type DirectSession } from './direct-request';
 import { isLegacyRefusal, isModernRefusal } from './upstream-failure';
 
 /** `modern`: 2026-07-28 (`server/discover`, stateless requests); `legacy`: the `initialize` handshake (≤ 2025-11-25). */
@@ -85,6 +85,10 @@ export interface UpstreamCallOptions {
   allowInputRequired?: boolean;
   /** The call's response byte bound; with it (and a `dispatcher`), a legacy Streamable HTTP call is a direct request. */
   maxBytes?: number;
+  /** Direct requests: largest event-stream answer in total bytes (see {@link DirectCallOptions.maxStreamBytes}). */
+  maxStreamBytes?: number;
+  /** Direct requests: whether the call still relays notifications (see {@link DirectCallOptions.relaying}). */
+  relaying?: () => boolean;
 }
 
 /** `completion/complete` params as the upstream receives them. */
@@ -192,12 +196,16 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
   const call = async <T>(method: string, params: Record<string, unknown>, opts: UpstreamCallOptions, check: (r: Record<string, unknown>) => T, sdk: () => Promise<T>): Promise<T> => {
     if (!direct || opts.maxBytes === undefined || !opts.signal) return sdk();
     try {
+      const bounds: Pick<DirectCallOptions, 'maxStreamBytes' | 'relaying'> = {};
+      if (opts.maxStreamBytes !== undefined) bounds.maxStreamBytes = opts.maxStreamBytes;
+      if (opts.relaying) bounds.relaying = opts.relaying;
       return check(
         await directRequest(direct, method, params, {
           signal: opts.signal,
           maxBytes: opts.maxBytes,
           ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
           ...(opts.onnotification ? { onnotification: opts.onnotification } : {}),
+          ...bounds,
           ...traceHeaders(params),
         }),
       );

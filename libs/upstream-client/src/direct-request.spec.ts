@@ -9,7 +9,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ResponseTooLargeError } from '@switchboard/net-guard';
 import { pollUntil } from '@switchboard/testing';
-import { directRequest, upstreamDispatcher, UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError, type DirectSession } from './direct-request';
+import { directEventCounts, directRequest, upstreamDispatcher, UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError, type DirectSession } from './direct-request';
 
 type Handler = (msg: Record<string, unknown>, req: IncomingMessage, res: ServerResponse) => void;
 
@@ -96,6 +96,41 @@ test('an event-stream answer relays progress and answers the server-to-client re
   expect(result).toEqual({ content: [], structuredContent: { roots: 1 } });
   expect(progress).toEqual([{ progress: 1, total: 2 }]);
   expect(asked).toEqual(['roots/list']);
+});
+
+test('notification events a call would drop are skipped unparsed; the rest, and the answer, are parsed', async () => {
+  const note = (token: unknown, i: number, head = true): string =>
+    head ? JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } }) : JSON.stringify({ params: { progressToken: token, progress: i }, method: 'notifications/progress', jsonrpc: '2.0' });
+  handler = (msg, _req, res) => {
+    const token = (msg.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (let i = 1; i <= 4; i++) res.write(`data: ${note(token, i)}\n\n`);
+    // Another member order is not recognised without parsing: parsed, as before.
+    res.write(`data: ${note(token, 5, false)}\n\n`);
+    res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [] } })}\n\n`);
+  };
+  // Relaying until two notifications went through, as a response channel over its budget.
+  Object.assign(directEventCounts, { parsed: 0, skipped: 0 });
+  const progress: number[] = [];
+  await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts({ onprogress: (p) => progress.push(p.progress), relaying: () => progress.length < 2 }));
+  // 3 and 4 skipped; 5 (reordered) parsed and handed on, where the response channel drops it.
+  expect(progress).toEqual([1, 2, 5]);
+  expect(directEventCounts).toEqual({ parsed: 4, skipped: 2 });
+  // Nobody asked for progress: every progress notification in the usual order is skipped.
+  Object.assign(directEventCounts, { parsed: 0, skipped: 0 });
+  expect(await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts())).toEqual({ content: [] });
+  expect(directEventCounts).toEqual({ parsed: 2, skipped: 4 });
+});
+
+test('an event stream past maxStreamBytes fails with a ResponseTooLargeError of unit stream', async () => {
+  handler = (_msg, _req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (let i = 0; i < 100; i++) res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(200) } })}\n\n`);
+    res.end();
+  };
+  const err = await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts({ maxStreamBytes: 5000 })).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ResponseTooLargeError);
+  expect(err).toMatchObject({ unit: 'stream', maxBytes: 5000 });
 });
 
 test('event streams with CR or CRLF line ends, and a character split between two writes', async () => {

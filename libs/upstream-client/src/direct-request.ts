@@ -15,6 +15,12 @@ export class UpstreamProtocolError extends Error {
   override readonly name = 'UpstreamProtocolError';
 }
 
+/**
+ * Events of direct requests' event-stream answers in this process: `parsed` as JSON, `skipped`
+ * unparsed (notifications of a call that no longer relays them). Read by tests and benches.
+ */
+export const directEventCounts = { parsed: 0, skipped: 0 };
+
 /** The upstream answered with a redirect: the call goes through the SDK path, which follows it (guarded). */
 export class UpstreamRedirectedError extends Error {
   override readonly name = 'UpstreamRedirectedError';
@@ -54,6 +60,13 @@ export interface DirectCallOptions {
   meta?: Record<string, unknown>;
   /** Extra request headers (trace context). */
   headers?: Record<string, string>;
+  /** Largest event-stream answer in total bytes (every event and the answer); past it the call fails with a {@link ResponseTooLargeError} of unit `stream`. */
+  maxStreamBytes?: number;
+  /**
+   * Whether the call still relays the upstream's notifications (false once its notification
+   * byte budget is spent): when not, notification events are skipped without being parsed.
+   */
+  relaying?: () => boolean;
 }
 
 /** Ids of direct requests: far from the SDK client's own counter on the same session (which starts at 0). */
@@ -172,6 +185,8 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   private readonly decoder = new TextDecoder();
   private started = false;
   private settled = false;
+  /** Bytes of the event stream so far (against `maxStreamBytes`). */
+  private streamed = 0;
   /** Our answers to the upstream's requests, in order. */
   private answering: Promise<void> = Promise.resolve();
   private readonly onAbort = (): void => this.controller?.abort(this.opts.signal.reason as Error);
@@ -228,6 +243,8 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
       this.size += chunk.length;
       this.chunks.push(chunk);
     } else if (this.mode === 'events') {
+      this.streamed += chunk.length;
+      if (this.opts.maxStreamBytes !== undefined && this.streamed > this.opts.maxStreamBytes) return this.stop(new ResponseTooLargeError(this.opts.maxStreamBytes, 'stream', this.session.url.href));
       try {
         this.events!.feed(this.decoder.decode(chunk, { stream: true }));
       } catch (err) {
@@ -267,6 +284,13 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.settled || data === '') return;
     // An event that arrived whole within one read is not caught by the parser's buffer bound.
     if (data.length > this.opts.maxBytes) throw new ResponseTooLargeError(this.opts.maxBytes, 'event', this.session.url.href);
+    // A notification this call would drop anyway (its notification budget is spent, or it is
+    // progress nobody asked for) is not parsed: a flooding upstream costs only its framing.
+    if (this.opts.relaying?.() === false ? NOTIFICATION_HEAD.test(data) : !this.opts.onprogress && PROGRESS_HEAD.test(data)) {
+      directEventCounts.skipped += 1;
+      return;
+    }
+    directEventCounts.parsed += 1;
     const m = parse(data) as Record<string, unknown> | null;
     if (!m || typeof m !== 'object' || Array.isArray(m)) throw new UpstreamProtocolError('an event of the answer is not a JSON-RPC message');
     if (typeof m.method === 'string') {
@@ -311,6 +335,16 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     this.chunks = [];
   }
 }
+
+/**
+ * The head of a JSON-RPC notification as encoders write it (`jsonrpc` first or absent, then
+ * `method`). A message with a `method` member is never the answer, and `notifications/*` are
+ * not requests we answer, so skipping one that matches loses nothing the call needs; one
+ * written in another member order is parsed as before (and bounded by `maxStreamBytes`).
+ */
+const NOTIFICATION_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:\s*"notifications\//;
+/** The same head for `notifications/progress`: without a progress handler, the only notification skipped (others may be relayed another way). */
+const PROGRESS_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:\s*"notifications\/progress"/;
 
 /** The network error code when there is one (ECONNRESET, UND_ERR_SOCKET), else the message. */
 function reason(err: unknown): string {

@@ -4,7 +4,7 @@ export { listAll, MAX_LIST_PAGES } from './list-all';
 export type { ListAllOptions, ListedUpstream } from './list-all';
 export { isLegacyRefusal, isModernRefusal, upstreamFailure } from './upstream-failure';
 export type { UpstreamFailure } from './upstream-failure';
-export { directRequest, upstreamDispatcher, UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError } from './direct-request';
+export { directEventCounts, directRequest, upstreamDispatcher, UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError } from './direct-request';
 export type { DirectCallOptions, DirectSession, UpstreamDispatcher } from './direct-request';
 export { attributeCapabilities } from './attribute-capabilities';
 export { discoveryCapabilities, PROBED_CAPABILITIES } from './discovery-capabilities';

@@ -50,6 +50,13 @@ const schema = z.object({
   UPSTREAM_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
   /** Largest upstream response body, or single server-sent event, in bytes; counted while streaming (tenant override `limits.upstreamResponseBytes`). */
   UPSTREAM_RESPONSE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  /**
+   * Largest event-stream answer to one upstream call, in bytes: every event (progress, logs,
+   * server→client requests) and the answer together. Past it the call is stopped with an error
+   * naming this key, so an upstream that keeps streaming cannot hold a gateway core until
+   * UPSTREAM_TIMEOUT_MS (per-event bound: UPSTREAM_RESPONSE_MAX_BYTES).
+   */
+  UPSTREAM_CALL_STREAM_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
   /** Upstream calls one tenant may have in flight (or waiting) in this replica (tenant override `limits.maxInflight`). */
   GATEWAY_TENANT_MAX_INFLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
   /** URL of the chain-reader's MCP endpoint, used by `builtin: chain` catalogs. */

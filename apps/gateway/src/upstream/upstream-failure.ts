@@ -70,6 +70,9 @@ export function upstreamError(kind: UpstreamFailureKind, cause: unknown, upstrea
   switch (kind) {
     case 'too-large': {
       const big = cause as ResponseTooLargeError;
+      if (big.unit === 'stream') {
+        return coded('GW_UPSTREAM_TOO_LARGE', `${name} streamed more than ${big.maxBytes} bytes of events for one call; the call was stopped (limit UPSTREAM_CALL_STREAM_MAX_BYTES = ${big.maxBytes})`, { limit: 'UPSTREAM_CALL_STREAM_MAX_BYTES', maxBytes: big.maxBytes });
+      }
       const what = big.unit === 'event' ? 'sent a server-sent event larger than' : 'answered more than';
       return coded('GW_UPSTREAM_TOO_LARGE', `${name} ${what} ${big.maxBytes} bytes; the call was stopped (limit limits.upstreamResponseBytes = ${big.maxBytes})`, { limit: 'upstreamResponseBytes', maxBytes: big.maxBytes });
     }

@@ -25,6 +25,8 @@ export interface UpstreamPoolOptions {
   maxQueue?: number;
   /** Largest upstream response body / server-sent event in bytes (tenant override: `limits.upstreamResponseBytes`). */
   maxResponseBytes: number;
+  /** Largest event-stream answer to one call in total bytes (UPSTREAM_CALL_STREAM_MAX_BYTES); absent ⇒ unbounded beyond the per-event bound. */
+  maxStreamBytes?: number;
   /** Upstream calls one tenant may have in flight (or waiting) in this replica (tenant override: `limits.maxInflight`). */
   tenantMaxInflight: number;
   /** A tenant's limit overrides (its tenant document's `limits`). */
@@ -61,6 +63,8 @@ export interface UpstreamPoolOptions {
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
 interface CallScope {
   maxBytes: number;
+  /** Largest event-stream answer in total (the connection's own scope has none: its legacy SSE stream is shared by calls). */
+  maxStreamBytes?: number;
   /** Relays an upstream's server→client request to this call's client (legacy clients that declared the capability). */
   askClient?: InvokeContext['askClient'];
   /** Fails the call at once with the cause (an oversized or broken response) instead of waiting for its timeout. */
@@ -250,6 +254,7 @@ export class UpstreamPool {
         const scope = this.scope.getStore();
         return {
           maxBytes: scope?.maxBytes ?? this.limitsFor(tenantId).maxBytes,
+          ...(scope?.maxStreamBytes === undefined ? {} : { maxStreamBytes: scope.maxStreamBytes }),
           onExceeded: (err) => scope?.fail(err),
           // A body broken by the call's own abort (timeout, cancellation) is that abort, not a broken upstream.
           onBroken: (err) => {
@@ -326,8 +331,11 @@ export class UpstreamPool {
       const connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}${modes ? `:${Object.keys(modes).join('+')}` : ''}` : base;
       // One relay per call (one bound) for notifications on its own stream and its session's.
       const notify = relayNotifications(ctx);
-      const opts = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
+      const opts: UpstreamCallOptions = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
+      if (this.options.maxStreamBytes !== undefined) opts.maxStreamBytes = this.options.maxStreamBytes;
+      if (ctx.relaying) opts.relaying = ctx.relaying;
       const scope: CallScope = { maxBytes: limits.maxBytes, fail, signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
+      if (this.options.maxStreamBytes !== undefined) scope.maxStreamBytes = this.options.maxStreamBytes;
       let client: UpstreamConnection | undefined;
       const attempt = async (): Promise<T> => {
         conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes);
