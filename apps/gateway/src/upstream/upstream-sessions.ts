@@ -42,6 +42,7 @@ return 0
 export class RedisUpstreamSessions implements UpstreamSessions {
   private readonly redis: RedisClient;
   private connecting: Promise<void> | undefined;
+  private closed = false;
 
   constructor(
     redisUrl: string,
@@ -70,12 +71,17 @@ export class RedisUpstreamSessions implements UpstreamSessions {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
+    this.closed = true;
+    // A connect still under way would finish after quit() and leave the client open: drop it instead.
+    if (this.redis.status !== 'ready') return this.redis.disconnect();
+    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
   private async ready<T>(command: () => Promise<T>): Promise<T | undefined> {
+    if (this.closed) return undefined;
     try {
       await (this.connecting ??= this.redis.connect());
+      if (this.closed) return undefined;
       return await command();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'upstream sessions: Redis unavailable, keeping this replica’s own session');
