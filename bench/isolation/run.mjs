@@ -326,7 +326,9 @@ async function floodPhase() {
     peakUsed = Math.max(peakUsed, await usedMb());
     peakX = Math.max(peakX, await xKeysMb());
   }, 250);
-  await new Promise((r) => setTimeout(r, 1000));
+  // Measure Y only once X's flood has reached Redis (polled, bounded), not after a fixed pause.
+  const floodingBy = Date.now() + 10_000;
+  while (peakX === 0 && Date.now() < floodingBy) await new Promise((r) => setTimeout(r, 50));
   const during = { list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
   const cpu2 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
   const got = await new Promise((resolve) => {
