@@ -9,6 +9,11 @@ describe('client identification: CIMD, DCR limits, host-based tenants', () => {
   let auth: TestAuth;
   const docs = new Map<string, unknown>();
   const fetched: string[] = [];
+  // Documents served as bodies that never end: one that drips a byte and stalls, one that never stops.
+  const streams = new Map<string, () => ReadableStream<Uint8Array>>([
+    ['https://client.test/oauth/drip.json', () => new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{')) })],
+    ['https://client.test/oauth/endless.json', () => new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(64 * 1024).fill(0x20)) })],
+  ]);
   const resolved: Record<string, string[]> = { 'client.test': ['93.184.216.34'], 'internal.test': ['10.0.0.5'], 'rebind.test': ['93.184.216.34', '127.0.0.1'] };
 
   beforeAll(async () => {
@@ -23,6 +28,8 @@ describe('client identification: CIMD, DCR limits, host-based tenants', () => {
         },
         fetch: async (url) => {
           fetched.push(url);
+          const stream = streams.get(url);
+          if (stream) return new Response(stream(), { status: 200, headers: { 'content-type': 'application/json' } });
           const doc = docs.get(url);
           if (doc === undefined) return new Response('not found', { status: 404 });
           return new Response(JSON.stringify(doc), { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'max-age=60' } });
@@ -65,6 +72,16 @@ describe('client identification: CIMD, DCR limits, host-based tenants', () => {
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
       expect(fetched).not.toContain(id);
+    });
+
+    it.each([
+      ['a document whose body never ends', 'https://client.test/oauth/drip.json'],
+      ['a document that never stops streaming', 'https://client.test/oauth/endless.json'],
+    ])('refuses %s within the fetch bounds', async (_n, id) => {
+      const res = await new TestBrowser().get(authorizeUrl(auth.issuer('acme'), { clientId: id, redirectUri: CLAUDE, challenge: pkcePair().challenge }));
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(fetched).toContain(id);
     });
 
     it('refuses a redirect URI the document does not list', async () => {

@@ -8,3 +8,4 @@ export { forbiddenUpstreamHeader } from './forbidden-upstream-header';
 export { stripForbiddenHeaders } from './strip-forbidden-headers';
 export { ResponseTooLargeError } from './response-too-large-error';
 export { limitResponseBytes, type ResponseByteLimit } from './limit-response-bytes';
+export { boundedFetch, type FetchBounds, type FetchLike } from './bounded-fetch';

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { checkUrl, guardedFetch, isAllowedHost, limitResponseBytes, type GuardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
+import { boundedFetch, checkUrl, guardedFetch, isAllowedHost, type NetGuardPolicy } from '@switchboard/net-guard';
 import { hashId } from '@switchboard/secret-box';
 
 /** Seconds an upstream AS gets per request (discovery, JWKS, code exchange, refresh, revocation), body included. */
@@ -57,7 +57,7 @@ export class UpstreamOidc {
     this.policy = { allowHosts: o.allowHosts, ...(o.resolve ? { resolve: o.resolve } : {}) };
     this.timeoutS = o.timeoutS ?? UPSTREAM_TIMEOUT_S;
     const maxBytes = o.maxBytes ?? UPSTREAM_MAX_BYTES;
-    this.fetch = upstreamFetch(limitResponseBytes(guardedFetch(this.policy), () => ({ maxBytes })), this.timeoutS * 1000);
+    this.fetch = upstreamFetch(boundedFetch(guardedFetch(this.policy), { timeoutMs: this.timeoutS * 1000, maxBytes }));
   }
 
   config(s: UpstreamClientSettings): Promise<client.Configuration> {
@@ -91,20 +91,9 @@ export class UpstreamOidc {
   }
 }
 
-/**
- * The fetch openid-client uses: net-guarded and byte-capped, with a deadline over the whole
- * exchange (openid-client's own timeout signal, when it passes one, is honoured too).
- */
-function upstreamFetch(guarded: GuardedFetch, timeoutMs: number): client.CustomFetch {
-  return async (url, options) => {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-    const res = await guarded(url, { method: options.method, headers: options.headers, body: options.body as RequestInit['body'], redirect: 'manual', signal });
-    // Reading the body is bounded by the same deadline and by the byte cap; buffering here makes
-    // a slow or oversized body fail inside this call, where the error names the cause.
-    const bytes = await res.arrayBuffer();
-    return new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
+/** The fetch openid-client uses: net-guarded, byte-capped and under one deadline, body included; redirects are openid-client's to refuse. */
+function upstreamFetch(bounded: ReturnType<typeof boundedFetch>): client.CustomFetch {
+  return (url, options) => bounded(url, { method: options.method, headers: options.headers, body: options.body as RequestInit['body'], redirect: 'manual', ...(options.signal ? { signal: options.signal } : {}) });
 }
 
 /** openid-client wraps fetch failures; the net-guard or size refusal underneath is the error worth showing. */

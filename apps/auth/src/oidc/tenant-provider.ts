@@ -2,11 +2,16 @@ import type { ClientMetadata, Configuration, ErrorOut, KoaContextWithOIDC } from
 import type Provider from 'oidc-provider';
 import type { Pool } from 'pg';
 import { applyClientPolicy } from '../clients/client-policy';
-import { guardedFetch } from '@switchboard/net-guard';
+import { boundedFetch, guardedFetch } from '@switchboard/net-guard';
 import { outboundUrlAllowed, type HostLookup } from '../clients/outbound-url';
 
 /** One guarded fetch (and its keep-alive agents) for every tenant's provider; no host is allow-listed. */
 const cimdFetch = guardedFetch({ allowHosts: [] });
+/**
+ * Bounds of a fetch a client makes us do (its metadata document, its jwks_uri, its sector
+ * identifier): a client, not a tenant, names these URLs, so each answer is small and quick or refused.
+ */
+export const CLIENT_FETCH_BOUNDS = { timeoutMs: 5000, maxBytes: 64 * 1024 };
 import type { SecretBox } from '@switchboard/secret-box';
 import { PgAdapter, type DcrClientPolicy } from '../db/pg-adapter';
 import type { PrivateJwk } from '../keys/signing-keys';
@@ -162,7 +167,9 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
     },
     // Every outgoing fetch (CIMD documents) resolves through libs/net-guard: the address is checked
     // before the socket connects, not after, so a client cannot make us probe internal ports.
-    fetch: o.cimd?.fetch ?? cimdFetch,
+    fetch: boundedFetch(o.cimd?.fetch ?? cimdFetch, CLIENT_FETCH_BOUNDS),
+    // oidc-provider reads jwks_uri and sector_identifier_uri without a limit by default.
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: CLIENT_FETCH_BOUNDS.maxBytes, sector_identifier_uri: CLIENT_FETCH_BOUNDS.maxBytes },
     issueRefreshToken: async (_ctx: KoaContextWithOIDC, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     // Called before oidc-provider consumes the presented refresh token: a bad `resource` is refused
     // here, so the token stays valid (refused after consumption, the next refresh would count as
