@@ -4,7 +4,8 @@
  * notification events (they would be dropped anyway), and UPSTREAM_CALL_STREAM_MAX_BYTES stops
  * a call whose upstream keeps streaming, with an error naming the limit, on both upstream
  * paths: direct requests and the SDK transport. Attack-style, against an SDK-built upstream
- * that writes as fast as the gateway reads.
+ * that writes as fast as the gateway reads. Past its tenant's notification share
+ * (UPSTREAM_NOTIFY_BYTES_PER_SEC) the reading pauses, so one tenant's flood slows that tenant only.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +28,9 @@ const sent = { notes: 0, bytes: 0, cutOff: 0 };
 let upstream: Server;
 let direct: TestGateway;
 let viaSdk: TestGateway;
+/** A gateway giving each tenant 64 KiB/s of notification bytes after a 64 KiB burst. */
+let paced: TestGateway;
+const PACE = 64 * KiB;
 
 /**
  * `flood` sends `count` progress notifications of NOTE_BYTES each, then answers. It writes only
@@ -68,7 +72,7 @@ function drained(res: ServerResponse): Promise<void> {
 
 async function gateway(url: string, env: Record<string, string>): Promise<TestGateway> {
   return startGateway({
-    tenants: [{ id: 'hog', name: 'hog', catalogs: [{ upstream: { id: 'f', url, prefix: 'f_' } }] }],
+    tenants: ['hog', 'calm'].map((id) => ({ id, name: id, catalogs: [{ upstream: { id: 'f', url, prefix: 'f_' } }] })),
     env: {
       CATALOG_SOURCES: 'file',
       USAGE_ENABLED: 'false',
@@ -91,24 +95,26 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`;
   direct = await gateway(url, {});
   viaSdk = await gateway(url, { UPSTREAM_DIRECT_REQUESTS: 'false' });
+  paced = await gateway(url, { UPSTREAM_NOTIFY_BYTES_PER_SEC: String(PACE), UPSTREAM_NOTIFY_BURST_BYTES: String(PACE), NOTIFY_MAX_BYTES_PER_CALL: String(STREAM_CAP) });
 }, 60_000);
 
 afterAll(async () => {
   await direct?.close();
   await viaSdk?.close();
+  await paced?.close();
   upstream?.closeAllConnections();
   await new Promise<void>((resolve) => upstream?.close(() => resolve()));
 });
 
 /** One legacy `f_flood` call asking for progress: the messages of its SSE answer. */
-async function flood(gw: TestGateway, count: number): Promise<Json[]> {
-  const init = await fetch(gw.mcpUrl('hog'), {
+async function flood(gw: TestGateway, count: number, tenant = 'hog'): Promise<Json[]> {
+  const init = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: { ...POST_HEADERS },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }),
   });
   await init.text();
-  const res = await fetch(gw.mcpUrl('hog'), {
+  const res = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'f_flood', arguments: { count }, _meta: { progressToken: 'p' } } }),
@@ -119,7 +125,7 @@ async function flood(gw: TestGateway, count: number): Promise<Json[]> {
 
 function reset(): void {
   Object.assign(sent, { notes: 0, bytes: 0, cutOff: 0 });
-  Object.assign(directEventCounts, { parsed: 0, skipped: 0 });
+  Object.assign(directEventCounts, { parsed: 0, skipped: 0, paused: 0 });
 }
 
 test('past the notification budget, the upstream notifications of a call are skipped unparsed; the answer still arrives', async () => {
@@ -133,7 +139,7 @@ test('past the notification budget, the upstream notifications of a call are ski
   expect(messages.at(-1)).toMatchObject({ id: 2, result: { content: [{ type: 'text', text: 'flooded' }] } });
   expect(sent.notes).toBe(count);
   // Parsed: the relayed ones, the one that crossed the budget (turned into the warning), and the answer.
-  expect(directEventCounts).toEqual({ parsed: progress.length + 2, skipped: count - progress.length - 1 });
+  expect(directEventCounts).toMatchObject({ parsed: progress.length + 2, skipped: count - progress.length - 1 });
 }, 60_000);
 
 test.each([
@@ -153,4 +159,20 @@ test.each([
   expect(sent.notes).toBeLessThan(count / 2);
   // The gateway looked at no more events than the cap holds.
   expect(directEventCounts.parsed + directEventCounts.skipped).toBeLessThanOrEqual(STREAM_CAP / NOTE_BYTES + 1);
+}, 60_000);
+
+test('a tenant past its notification share is slowed, not refused; another tenant is served meanwhile', async () => {
+  reset();
+  // 400 KiB of notifications against a 64 KiB burst at 64 KiB/s: about five seconds of pauses.
+  let hogDone = false;
+  const hog = flood(paced, 100).then((m) => ((hogDone = true), m));
+  await waitFor('the hog call to be paused', () => (directEventCounts.paused > 0 ? true : undefined));
+  const calm = await flood(paced, 4, 'calm');
+  expect(calm.at(-1)).toMatchObject({ id: 2, result: { content: [{ type: 'text', text: 'flooded' }] } });
+  expect(calm.filter((m) => m.method === 'notifications/progress')).toHaveLength(4);
+  // The calm tenant's call went through while the hog's was still being paced.
+  expect(hogDone).toBe(false);
+  const messages = await hog;
+  expect(messages.filter((m) => m.method === 'notifications/progress')).toHaveLength(100);
+  expect(messages.at(-1)).toMatchObject({ id: 2, result: { content: [{ type: 'text', text: 'flooded' }] } });
 }, 60_000);

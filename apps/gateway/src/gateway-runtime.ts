@@ -13,6 +13,7 @@ import { ConnectorTokens } from './auth/connector-tokens';
 import { GatewayAuth } from './auth/gateway-auth';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
+import { NotificationPacer } from './upstream/notification-pacer';
 import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayUpstream } from './upstream/gateway-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
@@ -137,6 +138,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       ...(config.UPSTREAM_MAX_QUEUE !== undefined ? { maxQueue: config.UPSTREAM_MAX_QUEUE } : {}),
       maxResponseBytes: config.UPSTREAM_RESPONSE_MAX_BYTES,
       maxStreamBytes: config.UPSTREAM_CALL_STREAM_MAX_BYTES,
+      notificationPacer: new NotificationPacer(config.UPSTREAM_NOTIFY_BYTES_PER_SEC, config.UPSTREAM_NOTIFY_BURST_BYTES),
       tenantMaxInflight: config.GATEWAY_TENANT_MAX_INFLIGHT,
       limitsOf: (tenantId) => this.directory.tenant(tenantId)?.limits,
       logger,

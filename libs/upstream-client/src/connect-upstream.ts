@@ -89,6 +89,8 @@ export interface UpstreamCallOptions {
   maxStreamBytes?: number;
   /** Direct requests: whether the call still relays notifications (see {@link DirectCallOptions.relaying}). */
   relaying?: () => boolean;
+  /** Direct requests: the meter of notification bytes (see {@link DirectCallOptions.pace}). */
+  pace?: (bytes: number) => number;
 }
 
 /** `completion/complete` params as the upstream receives them. */
@@ -196,9 +198,10 @@ async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTransport)
   const call = async <T>(method: string, params: Record<string, unknown>, opts: UpstreamCallOptions, check: (r: Record<string, unknown>) => T, sdk: () => Promise<T>): Promise<T> => {
     if (!direct || opts.maxBytes === undefined || !opts.signal) return sdk();
     try {
-      const bounds: Pick<DirectCallOptions, 'maxStreamBytes' | 'relaying'> = {};
+      const bounds: Pick<DirectCallOptions, 'maxStreamBytes' | 'relaying' | 'pace'> = {};
       if (opts.maxStreamBytes !== undefined) bounds.maxStreamBytes = opts.maxStreamBytes;
       if (opts.relaying) bounds.relaying = opts.relaying;
+      if (opts.pace) bounds.pace = opts.pace;
       return check(
         await directRequest(direct, method, params, {
           signal: opts.signal,

@@ -115,11 +115,11 @@ test('notification events a call would drop are skipped unparsed; the rest, and 
   await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts({ onprogress: (p) => progress.push(p.progress), relaying: () => progress.length < 2 }));
   // 3 and 4 skipped; 5 (reordered) parsed and handed on, where the response channel drops it.
   expect(progress).toEqual([1, 2, 5]);
-  expect(directEventCounts).toEqual({ parsed: 4, skipped: 2 });
+  expect(directEventCounts).toEqual({ parsed: 4, skipped: 2, paused: 0 });
   // Nobody asked for progress: every progress notification in the usual order is skipped.
   Object.assign(directEventCounts, { parsed: 0, skipped: 0 });
   expect(await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts())).toEqual({ content: [] });
-  expect(directEventCounts).toEqual({ parsed: 2, skipped: 4 });
+  expect(directEventCounts).toEqual({ parsed: 2, skipped: 4, paused: 0 });
 });
 
 test('an event stream past maxStreamBytes fails with a ResponseTooLargeError of unit stream', async () => {
@@ -231,4 +231,54 @@ test('a cancelled call rejects with its reason and tells the upstream notificati
   expect(cancelled.msg.params).toEqual({ requestId: id, reason: 'client left' });
   expect(cancelled.headers['mcp-session-id']).toBe('sess-1');
   hold?.end();
+});
+
+describe('pacing notification bytes', () => {
+  const NOTE = 32 * 1024;
+  /** Streams `count` progress notifications of NOTE bytes (honouring backpressure), then the answer. */
+  const flood = (count: number, state: { written: number; blocked: boolean }): Handler => (msg, _req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const event = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1, message: 'x'.repeat(NOTE) } })}\n\n`;
+    const pump = (): void => {
+      while (state.written < count && !res.destroyed) {
+        state.written++;
+        if (!res.write(event)) {
+          state.blocked = true;
+          res.once('drain', () => {
+            state.blocked = false;
+            pump();
+          });
+          return;
+        }
+      }
+      if (!res.destroyed) res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [] } })}\n\n`);
+    };
+    pump();
+  };
+
+  test('a call over its share pauses reading and still gets its answer', async () => {
+    const state = { written: 0, blocked: false };
+    handler = flood(64, state);
+    const paused = directEventCounts.paused;
+    const metered: number[] = [];
+    // A share of 4 notifications, then 20 ms owed per notification.
+    const pace = (bytes: number): number => (metered.push(bytes), metered.length > 4 ? 20 : 0);
+    const result = await directRequest(session(), 'tools/call', { name: 'flood' }, opts({ maxBytes: 64 * 1024, pace }));
+    expect(result).toEqual({ content: [] });
+    expect(metered).toHaveLength(64);
+    expect(metered[0]).toBeGreaterThan(NOTE);
+    expect(directEventCounts.paused).toBeGreaterThan(paused);
+  });
+
+  test('a paused call stops reading: the upstream blocks, and an abort still ends the call', async () => {
+    const state = { written: 0, blocked: false };
+    handler = flood(4096, state);
+    const paused = directEventCounts.paused;
+    const abort = new AbortController();
+    const call = directRequest(session(), 'tools/call', { name: 'flood' }, { signal: abort.signal, maxBytes: 64 * 1024, pace: () => 600_000 });
+    await pollUntil('the upstream blocked on a paused reader', () => state.blocked && directEventCounts.paused > paused, 10_000);
+    expect(state.written).toBeLessThan(4096);
+    abort.abort(new Error('caller gave up'));
+    await expect(call).rejects.toThrow('caller gave up');
+  });
 });

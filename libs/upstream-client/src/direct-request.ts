@@ -17,9 +17,10 @@ export class UpstreamProtocolError extends Error {
 
 /**
  * Events of direct requests' event-stream answers in this process: `parsed` as JSON, `skipped`
- * unparsed (notifications of a call that no longer relays them). Read by tests and benches.
+ * unparsed (notifications of a call that no longer relays them); `paused` reads stopped to
+ * repay a tenant's notification share. Read by tests and benches.
  */
-export const directEventCounts = { parsed: 0, skipped: 0 };
+export const directEventCounts = { parsed: 0, skipped: 0, paused: 0 };
 
 /** The upstream answered with a redirect: the call goes through the SDK path, which follows it (guarded). */
 export class UpstreamRedirectedError extends Error {
@@ -67,6 +68,12 @@ export interface DirectCallOptions {
    * byte budget is spent): when not, notification events are skipped without being parsed.
    */
   relaying?: () => boolean;
+  /**
+   * Meters the bytes of each notification event the upstream sends (relayed or skipped) and
+   * answers how many ms reading should pause to repay what is over the caller's share: the
+   * socket is then not read, so a flooding upstream is slowed by TCP instead of costing CPU.
+   */
+  pace?: (bytes: number) => number;
 }
 
 /** Ids of direct requests: far from the SDK client's own counter on the same session (which starts at 0). */
@@ -189,6 +196,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   private streamed = 0;
   /** Our answers to the upstream's requests, in order. */
   private answering: Promise<void> = Promise.resolve();
+  /** Pause owed after the chunk being read (see {@link DirectCallOptions.pace}), and the timer of the one in progress. */
+  private pauseMs = 0;
+  private resumeTimer: NodeJS.Timeout | undefined;
   private readonly onAbort = (): void => this.controller?.abort(this.opts.signal.reason as Error);
 
   constructor(
@@ -250,6 +260,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
       } catch (err) {
         this.stop(err);
       }
+      if (this.pauseMs > 0) this.pause();
     } else if (this.mode === 'error' && this.size < ERROR_TEXT_BYTES) {
       const part = chunk.subarray(0, ERROR_TEXT_BYTES - this.size);
       this.size += part.length;
@@ -284,9 +295,12 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.settled || data === '') return;
     // An event that arrived whole within one read is not caught by the parser's buffer bound.
     if (data.length > this.opts.maxBytes) throw new ResponseTooLargeError(this.opts.maxBytes, 'event', this.session.url.href);
+    const relaying = this.opts.relaying?.() !== false;
+    const notification = !relaying || this.opts.pace !== undefined ? NOTIFICATION_HEAD.test(data) : false;
+    if (notification) this.owe(data.length);
     // A notification this call would drop anyway (its notification budget is spent, or it is
     // progress nobody asked for) is not parsed: a flooding upstream costs only its framing.
-    if (this.opts.relaying?.() === false ? NOTIFICATION_HEAD.test(data) : !this.opts.onprogress && PROGRESS_HEAD.test(data)) {
+    if (!relaying ? notification : !this.opts.onprogress && PROGRESS_HEAD.test(data)) {
       directEventCounts.skipped += 1;
       return;
     }
@@ -295,6 +309,8 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (!m || typeof m !== 'object' || Array.isArray(m)) throw new UpstreamProtocolError('an event of the answer is not a JSON-RPC message');
     if (typeof m.method === 'string') {
       if (m.id === undefined) {
+        // Written in another member order than the head test expects: metered all the same.
+        if (!notification) this.owe(data.length);
         if (m.method === 'notifications/progress') progress(m.params, this.id, this.opts);
         else if (isRecord(m.params)) this.opts.onnotification?.(m.method, m.params);
         return;
@@ -333,6 +349,25 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   private cleanup(): void {
     this.opts.signal.removeEventListener('abort', this.onAbort);
     this.chunks = [];
+    if (this.resumeTimer !== undefined) clearTimeout(this.resumeTimer);
+  }
+
+  private owe(bytes: number): void {
+    if (this.opts.pace) this.pauseMs = Math.max(this.pauseMs, this.opts.pace(bytes));
+  }
+
+  /** Stops reading the socket for the pause owed (the call's own timeout still runs). */
+  private pause(): void {
+    const ms = this.pauseMs;
+    this.pauseMs = 0;
+    const controller = this.controller;
+    if (this.settled || !controller || this.resumeTimer !== undefined) return;
+    controller.pause();
+    directEventCounts.paused += 1;
+    this.resumeTimer = setTimeout(() => {
+      this.resumeTimer = undefined;
+      if (!this.settled) controller.resume();
+    }, ms);
   }
 }
 

@@ -10,6 +10,7 @@ import { ErrorCode, McpError } from '@switchboard/protocol';
 import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { GatewayError } from './gateway-errors';
+import type { NotificationPacer } from './notification-pacer';
 import { relayNotifications, type Notify } from './relay-notifications';
 import type { SharedUpstreamSession, UpstreamSessions } from './upstream-sessions';
 import { classifyUpstreamError, countsAgainstUpstream, summarize, upstreamError, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
@@ -58,6 +59,8 @@ export interface UpstreamPoolOptions {
    * Unset: each replica has its own sessions.
    */
   sessions?: UpstreamSessions;
+  /** Each tenant's share of the notification bytes its upstreams stream (unset: unmetered). */
+  notificationPacer?: NotificationPacer;
 }
 
 /** What a request's fetches need to know about the call that made them (carried by AsyncLocalStorage through the SDK). */
@@ -334,6 +337,7 @@ export class UpstreamPool {
       const opts: UpstreamCallOptions = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
       if (this.options.maxStreamBytes !== undefined) opts.maxStreamBytes = this.options.maxStreamBytes;
       if (ctx.relaying) opts.relaying = ctx.relaying;
+      if (this.options.notificationPacer) opts.pace = this.options.notificationPacer.forTenant(tenantId);
       const scope: CallScope = { maxBytes: limits.maxBytes, fail, signal, ...(ctx.askClient ? { askClient: ctx.askClient } : {}) };
       if (this.options.maxStreamBytes !== undefined) scope.maxStreamBytes = this.options.maxStreamBytes;
       let client: UpstreamConnection | undefined;
