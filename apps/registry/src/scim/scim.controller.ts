@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { TENANT_ID } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { ScimError } from './scim-error';
@@ -22,6 +23,7 @@ export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
  * the SCIM error schema (rendered by the app's exception filter for /scim paths).
  */
 @Controller('scim/v2/:tenant')
+@ApiTag('SCIM')
 export class ScimController {
   constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
 
@@ -36,12 +38,14 @@ export class ScimController {
   }
 
   @Get('ServiceProviderConfig')
+  @ApiOperation({ operationId: 'scimServiceProviderConfig', summary: 'SCIM ServiceProviderConfig (RFC 7644 §5) (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async spc(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Res() reply: FastifyReply) {
     const { base } = await this.caller(req, tenant);
     this.send(reply, 200, serviceProviderConfig(base));
   }
 
   @Get('ResourceTypes')
+  @ApiOperation({ operationId: 'scimResourceTypes', summary: 'SCIM ResourceTypes: User and Group (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async types(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Res() reply: FastifyReply) {
     const { base } = await this.caller(req, tenant);
     const all = resourceTypes(base);
@@ -49,6 +53,7 @@ export class ScimController {
   }
 
   @Get('Schemas')
+  @ApiOperation({ operationId: 'scimSchemas', summary: 'SCIM Schemas of User and Group (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async schemaList(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Res() reply: FastifyReply) {
     await this.caller(req, tenant);
     const all = schemas();
@@ -56,6 +61,7 @@ export class ScimController {
   }
 
   @Get('Users')
+  @ApiOperation({ operationId: 'scimListUsers', summary: 'SCIM Users of the tenant directory: filter `userName|externalId|id eq "…"` [and …], startIndex, count ≤ 200 (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async listUsers(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const { tenantId, base } = await this.caller(req, tenant);
     const { startIndex, count } = readPage(query);
@@ -66,6 +72,7 @@ export class ScimController {
   }
 
   @Get('Users/:id')
+  @ApiOperation({ operationId: 'scimGetUser', summary: 'One SCIM User (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async getUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { tenantId, base } = await this.caller(req, tenant);
     const row = await findUser(this.ctx.db, tenantId, id);
@@ -74,6 +81,7 @@ export class ScimController {
   }
 
   @Post('Users')
+  @ApiOperation({ operationId: 'scimCreateUser', summary: 'Provision a directory user (409 uniqueness when the userName is taken). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async createUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
     const row = await this.ctx.db.tx((q) => createScimUser(q, tenantId, body, actor));
@@ -82,11 +90,13 @@ export class ScimController {
   }
 
   @Put('Users/:id')
+  @ApiOperation({ operationId: 'scimReplaceUser', summary: 'Replace a SCIM User; active=false deprovisions (directory user disabled, console sessions and auth grants/tokens/vault entries revoked). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async putUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     return this.updateUser(req, tenant, id, reply, () => body);
   }
 
   @Patch('Users/:id')
+  @ApiOperation({ operationId: 'scimPatchUser', summary: 'PATCH a SCIM User (PatchOp as Okta and Entra ID send it, ≤ 100 operations); active=false deprovisions. Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async patchUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     return this.updateUser(req, tenant, id, reply, (current) => applyScimPatch(current, body));
   }
@@ -105,6 +115,7 @@ export class ScimController {
 
   @Delete('Users/:id')
   @HttpCode(204)
+  @ApiOperation({ operationId: 'scimDeleteUser', summary: 'Deprovision and delete a SCIM User. Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none', status: 204 })
   async deleteUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { tenantId, actor } = await this.caller(req, tenant);
     await this.ctx.db.tx(async (q) => deleteScimUser(q, tenantId, await findUser(q, tenantId, id, true), actor));
@@ -113,6 +124,7 @@ export class ScimController {
   }
 
   @Get('Groups')
+  @ApiOperation({ operationId: 'scimListGroups', summary: 'SCIM Groups: filter `displayName|externalId|id eq "…"`, excludedAttributes=members, startIndex, count ≤ 200 (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async listGroups(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const { tenantId, base } = await this.caller(req, tenant);
     const { startIndex, count } = readPage(query);
@@ -124,6 +136,7 @@ export class ScimController {
   }
 
   @Get('Groups/:id')
+  @ApiOperation({ operationId: 'scimGetGroup', summary: 'One SCIM Group (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async getGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const { tenantId, base } = await this.caller(req, tenant);
     const row = await findGroup(this.ctx.db, tenantId, id);
@@ -131,6 +144,7 @@ export class ScimController {
   }
 
   @Post('Groups')
+  @ApiOperation({ operationId: 'scimCreateGroup', summary: 'Create a SCIM Group (≤ 1000 members per request; groups the console SSO role map names make their members console admins). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async createGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
     const row = await this.ctx.db.tx((q) => createGroup(q, tenantId, body, actor));
@@ -138,11 +152,13 @@ export class ScimController {
   }
 
   @Put('Groups/:id')
+  @ApiOperation({ operationId: 'scimReplaceGroup', summary: 'Replace a SCIM Group and its members. Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async putGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     return this.updateGroup(req, tenant, id, reply, () => body);
   }
 
   @Patch('Groups/:id')
+  @ApiOperation({ operationId: 'scimPatchGroup', summary: 'PATCH a SCIM Group (add/remove members in the Okta and Entra ID forms, rename). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async patchGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     return this.updateGroup(req, tenant, id, reply, (current) => applyScimPatch(current, body));
   }
@@ -158,6 +174,7 @@ export class ScimController {
   }
 
   @Delete('Groups/:id')
+  @ApiOperation({ operationId: 'scimDeleteGroup', summary: 'Delete a SCIM Group (its members lose the console role it gave). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none', status: 204 })
   async deleteGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { tenantId, actor } = await this.caller(req, tenant);
     await this.ctx.db.tx(async (q) => deleteGroup(q, tenantId, await findGroup(q, tenantId, id, true), actor));
