@@ -24,6 +24,6 @@ export class UserRevokeController {
     if (!tenant) return void sendOAuthError(reply, 404, 'invalid_request', `unknown tenant: ${tenantId}`);
     const counts = await this.s.idpPurge.revokeSubject(tenant.id, accountIdOf(tenant.id, DIRECTORY_IDP_ID, username));
     this.s.logger.info({ event: 'user.revoke-tokens', tenant: tenant.id, ...counts }, 'deprovisioned directory user: sessions, grants, tokens and vault entries deleted');
-    void reply.header('cache-control', 'no-store').send(counts);
+    void reply.code(200).header('cache-control', 'no-store').send(counts);
   }
 }

@@ -93,13 +93,13 @@ export class UserRevocations {
       return;
     }
     // 404: auth does not serve this tenant (no authorization server), so it holds nothing of the user.
-    if (status !== 200 && status !== 404) {
+    if (!(status >= 200 && status < 300) && status !== 404) {
       this.logger.warn({ tenant: r.tenant_id, status }, 'user revocation refused by the auth service; retried later');
       return;
     }
     await this.db.tx(async (q) => {
       await q.query('DELETE FROM registry.user_revocations WHERE id = $1', [r.id]);
-      const counts = { artefacts: Number(body.artefacts ?? 0), vaultRows: Number(body.vaultRows ?? 0), tenantServed: status === 200 };
+      const counts = { artefacts: Number(body.artefacts ?? 0), vaultRows: Number(body.vaultRows ?? 0), tenantServed: status !== 404 };
       await audit(q, r.tenant_id, 'auth-service', 'user.revoke-tokens', r.username, counts);
     });
   }
