@@ -21,8 +21,8 @@ export function groupsOf(claims: Record<string, unknown>, claim: string): string
 /**
  * Who an ID token from the tenant's IdP signs in as, in the caller's transaction. The user name
  * comes from the configured claim; the role from the group claim through the role map. An admin
- * SSO or SCIM made follows the mapped role (no mapped group: refused); a password admin keeps
- * their console role. Without a row, just-in-time provisioning (when on) makes one with the mapped
+ * SSO made follows the mapped role (no mapped group: refused); a password admin keeps their
+ * console role, a SCIM-made one the role its SCIM groups give. Without a row, just-in-time provisioning (when on) makes one with the mapped
  * role. A disabled admin, or a directory user SCIM deprovisioned, is refused: a sign-in never
  * undoes a deprovisioning.
  */
@@ -36,7 +36,8 @@ export async function admitSsoAdmin(q: Queryable, tenantId: string, s: SsoSettin
   const rows = await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 FOR UPDATE', [tenantId, username]);
   const row = rows[0];
   if (row?.disabled_at) return { ok: false, reason: `admin ${username} is disabled` };
-  if (row && row.source === 'password') return { ok: true, admin: await stamp(q, tenantId, username) };
+  // Password admins keep their console role; SCIM-made ones the role their SCIM groups give (SCIM is the authority, and an IdP may send no group claim).
+  if (row && (row.source === 'password' || row.source === 'scim')) return { ok: true, admin: await stamp(q, tenantId, username) };
   if (!role) return { ok: false, reason: `none of ${username}'s groups maps to a console role` };
   if (row) {
     if (row.role !== role) await audit(q, tenantId, `user:${username}`, 'sso.admin.role', username, { from: row.role, to: role });

@@ -118,7 +118,10 @@ export class ConsoleSsoController {
     });
     const claims = tokens.claims();
     if (!claims) throw new Error('the IdP sent no ID token');
-    return claims as Record<string, unknown>;
+    // Many IdPs put e-mail and groups only in UserInfo (OIDC Core §5.4 lets them): merged under the ID token's own claims.
+    const userinfoEndpoint = config.serverMetadata().userinfo_endpoint;
+    const userinfo = userinfoEndpoint ? await client.fetchUserInfo(config, tokens.access_token, claims.sub) : {};
+    return { ...userinfo, ...claims } as Record<string, unknown>;
   }
 
   private redirectUri(): string {
