@@ -1,6 +1,10 @@
 import { api, pollUntil, token } from '@switchboard/testing';
 import { invite, redeem, setPassword, startDirectoryStack, startSignIn, submitSignIn, type DirectoryStack } from './support/directory';
 
+/** A SCIM answer as the tests read it (resources, list responses and errors share one loose shape). */
+type ScimResource = Record<string, unknown> & { id: string; userName: string; members?: unknown[] };
+type ScimBody = Record<string, unknown> & { id: string; active: boolean; totalResults: number; itemsPerPage: number; schemas: string[]; Resources: ScimResource[] };
+
 const PASSWORD = 'correct horse battery staple';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
@@ -21,7 +25,7 @@ describe('SCIM deprovisioning revokes grants, tokens and vault entries', () => {
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, any> };
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as ScimBody };
   };
 
   /** Rows oidc-provider keeps for the subject (sessions, grants, refresh tokens …) and its vault rows. */

@@ -8,6 +8,10 @@ import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
 import { expectIntact, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
 import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, type Proc } from './support/harness';
 
+/** A SCIM answer as the tests read it (resources, list responses and errors share one loose shape). */
+type ScimResource = Record<string, unknown> & { id: string; userName: string; members?: unknown[] };
+type ScimBody = Record<string, unknown> & { id: string; active: boolean; totalResults: number; itemsPerPage: number; schemas: string[]; Resources: ScimResource[] };
+
 jest.setTimeout(120_000);
 
 const GROUPS: Record<string, string[]> = { alice: ['Switchboard Admins', 'Everyone'], mallory: ['Everyone'], bob: [] };
@@ -29,7 +33,7 @@ describe('console SSO and SCIM in Chromium', () => {
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, any> };
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as ScimBody };
   };
   const nav = (label: string) => p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
   const heading = (name: string) => p.getByRole('heading', { name, exact: true, level: 1 }).waitFor();

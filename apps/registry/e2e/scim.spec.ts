@@ -4,6 +4,10 @@
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
 import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, type Proc } from './support/harness';
 
+/** A SCIM answer as the tests read it (resources, list responses and errors share one loose shape). */
+type ScimResource = Record<string, unknown> & { id: string; userName: string; members?: unknown[] };
+type ScimBody = Record<string, unknown> & { id: string; active: boolean; totalResults: number; itemsPerPage: number; schemas: string[]; Resources: ScimResource[] };
+
 jest.setTimeout(60_000);
 
 const SCIM = 'application/scim+json';
@@ -28,7 +32,7 @@ describe('SCIM 2.0 endpoint', () => {
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, type: res.headers.get('content-type') ?? '', body: (text ? JSON.parse(text) : {}) as Record<string, any> };
+    return { status: res.status, type: res.headers.get('content-type') ?? '', body: (text ? JSON.parse(text) : {}) as ScimBody };
   };
   const patch = (path: string, ...ops: unknown[]) => scim('PATCH', path, { schemas: [PATCH_OP], Operations: ops });
   const newToken = async (k: string) => {
