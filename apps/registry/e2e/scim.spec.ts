@@ -98,6 +98,8 @@ describe('SCIM 2.0 endpoint', () => {
     const dup = await scim('POST', '/Users', { schemas: [USER], userName: 'bob@example.com' });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ status: '409', scimType: 'uniqueness' });
+    // userName is case-insensitive in SCIM: another casing is the same user.
+    expect((await scim('POST', '/Users', { schemas: [USER], userName: 'BOB@example.com' })).body).toMatchObject({ status: '409', scimType: 'uniqueness' });
     const bad = await scim('GET', `/Users?filter=${encodeURIComponent('userName co "bob"')}`);
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ scimType: 'invalidFilter', detail: expect.stringContaining('filter') });

@@ -29,6 +29,8 @@ export function groupsOf(claims: Record<string, unknown>, claim: string): string
 export async function admitSsoAdmin(q: Queryable, tenantId: string, s: SsoSettings, claims: Record<string, unknown>): Promise<SsoAdmission> {
   const username = claims[s.usernameClaim];
   if (typeof username !== 'string' || !ADMIN_USERNAME.test(username)) return { ok: false, reason: `claim ${s.usernameClaim} is missing or not a console user name` };
+  // An address the IdP itself says is unverified does not name anyone.
+  if (s.usernameClaim === 'email' && claims.email_verified === false) return { ok: false, reason: `the IdP marks ${username} as unverified (email_verified: false)` };
   const groups = groupsOf(claims, s.groupClaim) ?? [];
   const role = roleOfGroups(groups, s.roleMap);
   const deprovisioned = await q.query('SELECT 1 FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NOT NULL AND scim_id IS NOT NULL', [tenantId, username]);

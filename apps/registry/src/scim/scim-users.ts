@@ -53,6 +53,9 @@ export async function findUser(q: Queryable, tenantId: string, id: string, lock 
 /** POST /Users: a new directory user (invited: no password; they sign in through the tenant's IdP or a link an admin hands out). */
 export async function createScimUser(q: Queryable, tenantId: string, body: unknown, actor: string): Promise<ScimUserRow> {
   const input = readUserInput(body);
+  // SCIM user names are case-insensitive (RFC 7643 §4.1.1); the directory's key is not.
+  const taken = await q.query('SELECT 1 FROM registry.tenant_users WHERE tenant_id = $1 AND lower(username) = lower($2)', [tenantId, input.userName]);
+  if (taken.length > 0) throw new ScimError(409, `userName: "${input.userName}" is already taken`, 'uniqueness');
   await createUser(q, tenantId, { username: input.userName, ...(input.displayName ? { name: input.displayName } : {}) }, actor);
   const rows = await q.query<ScimUserRow>(
     'UPDATE registry.tenant_users SET scim_id = $3, external_id = $4, scim_attrs = $5, scim_updated_at = now() WHERE tenant_id = $1 AND username = $2 RETURNING *',

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
+import type { Queryable } from '../db/database';
 import { TENANT_ID } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { ScimError } from './scim-error';
@@ -84,7 +85,7 @@ export class ScimController {
   @ApiOperation({ operationId: 'scimCreateUser', summary: 'Provision a directory user (409 uniqueness when the userName is taken). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async createUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
-    const row = await this.ctx.db.tx((q) => createScimUser(q, tenantId, body, actor));
+    const row = await this.tx(tenantId, (q) => createScimUser(q, tenantId, body, actor));
     this.kick();
     this.send(reply, 201, userResource(row, [], base));
   }
@@ -103,7 +104,7 @@ export class ScimController {
 
   private async updateUser(req: FastifyRequest, tenant: string, id: string, reply: FastifyReply, next: (current: Record<string, unknown>) => unknown) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
-    const row = await this.ctx.db.tx(async (q) => {
+    const row = await this.tx(tenantId, async (q) => {
       const cur = await findUser(q, tenantId, id, true);
       const { groups: _g, meta: _m, ...current } = userResource(cur, [], base);
       return saveScimUser(q, tenantId, cur, readUserInput(next(current)), actor);
@@ -118,7 +119,7 @@ export class ScimController {
   @ApiOperation({ operationId: 'scimDeleteUser', summary: 'Deprovision and delete a SCIM User. Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none', status: 204 })
   async deleteUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { tenantId, actor } = await this.caller(req, tenant);
-    await this.ctx.db.tx(async (q) => deleteScimUser(q, tenantId, await findUser(q, tenantId, id, true), actor));
+    await this.tx(tenantId, async (q) => deleteScimUser(q, tenantId, await findUser(q, tenantId, id, true), actor));
     this.kick();
     void reply.code(204).send();
   }
@@ -147,7 +148,7 @@ export class ScimController {
   @ApiOperation({ operationId: 'scimCreateGroup', summary: 'Create a SCIM Group (≤ 1000 members per request; groups the console SSO role map names make their members console admins). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async createGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
-    const row = await this.ctx.db.tx((q) => createGroup(q, tenantId, body, actor));
+    const row = await this.tx(tenantId, (q) => createGroup(q, tenantId, body, actor));
     this.send(reply, 201, groupResource(row, await membersOf(this.ctx.db, tenantId, row.id), base));
   }
 
@@ -165,7 +166,7 @@ export class ScimController {
 
   private async updateGroup(req: FastifyRequest, tenant: string, id: string, reply: FastifyReply, next: (current: Record<string, unknown>) => unknown) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
-    const row = await this.ctx.db.tx(async (q) => {
+    const row = await this.tx(tenantId, async (q) => {
       const cur = await findGroup(q, tenantId, id, true);
       const { meta: _m, ...current } = groupResource(cur, await membersOf(q, tenantId, id), base);
       return saveGroup(q, tenantId, cur, next(current), actor);
@@ -177,8 +178,19 @@ export class ScimController {
   @ApiOperation({ operationId: 'scimDeleteGroup', summary: 'Delete a SCIM Group (its members lose the console role it gave). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none', status: 204 })
   async deleteGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { tenantId, actor } = await this.caller(req, tenant);
-    await this.ctx.db.tx(async (q) => deleteGroup(q, tenantId, await findGroup(q, tenantId, id, true), actor));
+    await this.tx(tenantId, async (q) => deleteGroup(q, tenantId, await findGroup(q, tenantId, id, true), actor));
     void reply.code(204).send();
+  }
+
+  /**
+   * One SCIM change, serialised per tenant: group and user changes both recompute console admins
+   * from memberships, and two of them interleaving could each compute from a stale view.
+   */
+  private tx<T>(tenantId: string, fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return this.ctx.db.tx(async (q) => {
+      await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-scim:${tenantId}`]);
+      return fn(q);
+    });
   }
 
   /** Sends queued revocations to the auth service now (the retry loop catches any that fail). */
