@@ -1,6 +1,7 @@
 // Console SSO (issue 44 item 4) at the HTTP level: the setting's checks (SSRF guard on the issuer,
 // bounds, owner-only, secret sealed at rest and never returned) and the sign-in's refusals
 // (no SSO, state mismatch, tampered cookie), with a real oidc-provider as the tenant's IdP.
+import { createServer, type Server } from 'node:http';
 import { Client } from 'pg';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
 import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, type Proc } from './support/harness';
@@ -16,6 +17,11 @@ describe('console SSO setting and sign-in refusals', () => {
   let adminKey: string;
   const secret = 'a-very-distinctive-client-secret';
 
+  /** A tenant-chosen "IdP" that answers discovery normally until told to send a huge document or nothing at all. */
+  let rogue: Server;
+  let rogueUrl: string;
+  let rogueMode: 'ok' | 'huge' | 'hang' = 'ok';
+
   const get = (path: string, cookie?: string) => fetch(`${registry.url}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
 
   beforeAll(async () => {
@@ -23,12 +29,22 @@ describe('console SSO setting and sign-in refusals', () => {
     registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     idp = await startTestIdp([{ client_id: 'console', client_secret: secret, redirect_uris: [`${registry.url}/console/sso/callback`] }], { groups: () => ['Admins'] });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
+    rogue = createServer((req, res) => {
+      if (rogueMode === 'hang') return; // never answers: the registry's deadline must end the wait
+      res.setHeader('content-type', 'application/json');
+      const doc = { issuer: rogueUrl, authorization_endpoint: `${rogueUrl}/auth`, token_endpoint: `${rogueUrl}/token`, jwks_uri: `${rogueUrl}/jwks`, response_types_supported: ['code'] };
+      res.end(JSON.stringify(rogueMode === 'huge' ? { ...doc, padding: 'x'.repeat(2 * 1024 * 1024) } : doc));
+    });
+    await new Promise<void>((r) => rogue.listen(0, '127.0.0.1', () => r()));
+    rogueUrl = `http://127.0.0.1:${(rogue.address() as { port: number }).port}`;
     adminKey = String((await api(registry.url, key, 'POST', '/v1/keys', { name: 'admin', role: 'admin' })).body.apiKey);
   });
 
   afterAll(async () => {
     await registry?.stop();
     await idp?.close();
+    rogue?.closeAllConnections();
+    await new Promise((r) => rogue?.close(r));
     await db?.drop();
     await cleanRedis(env);
   });
@@ -111,4 +127,18 @@ describe('console SSO setting and sign-in refusals', () => {
     expect(bad.headers.get('location')).toBe('/console/?signin_error=token_rejected');
     expect(String(bad.headers.get('set-cookie'))).not.toContain('sb_console=');
   });
+
+  it('bounds what the IdP may send: an oversized or silent discovery ends as signin_error=unavailable, not a hang or a 500', async () => {
+    const gammaKey = await createTenant(registry.url, env.operatorKey, 'gamma');
+    expect((await api(registry.url, gammaKey, 'PUT', '/v1/console-sso', { issuer: rogueUrl, clientId: 'console', roleMap: { Admins: 'admin' } })).status).toBe(200);
+    rogueMode = 'huge';
+    const huge = await get('/console/sso/login?workspace=gamma');
+    expect([huge.status, huge.headers.get('location')]).toEqual([302, '/console/?signin_error=unavailable']);
+    rogueMode = 'hang';
+    const started = Date.now();
+    const silent = await get('/console/sso/login?workspace=gamma');
+    expect([silent.status, silent.headers.get('location')]).toEqual([302, '/console/?signin_error=unavailable']);
+    // SSO_TIMEOUT_S (10 s) bounds the wait.
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 40_000);
 });
