@@ -8,13 +8,14 @@ import { ConsoleLoginController } from './platform/console-login.controller';
 import { ConnectedAccountsController } from './vault/connected-accounts.controller';
 import { UsersController } from './users/users.controller';
 import { VaultController } from './vault/vault.controller';
+import { UserRevokeController } from './users/user-revoke.controller';
 
 @Module({})
 export class AuthModule {
   static forRoot(services: AuthServices): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController, IdpTestController, UsersController],
+      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController, IdpTestController, UsersController, UserRevokeController],
       providers: [{ provide: AUTH_SERVICES, useValue: services }],
     };
   }

@@ -125,6 +125,7 @@ export interface ApiSchemas {
   ConnectorLink: ConnectorLink;
   CreateAdminBody: CreateAdminBody;
   CreateKeyBody: CreateKeyBody;
+  CreateScimTokenBody: CreateScimTokenBody;
   CreateServerBody: CreateServerBody;
   CreateServerResponse: CreateServerResponse;
   CreateTenantBody: CreateTenantBody;
@@ -132,6 +133,7 @@ export interface ApiSchemas {
   DirectoryUser: DirectoryUser;
   Discovery: Discovery;
   Enqueued: Enqueued;
+  GetConsoleSsoResponse: GetConsoleSsoResponse;
   GetHealthResponse: GetHealthResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
   GetUsageResponse: GetUsageResponse;
@@ -144,6 +146,7 @@ export interface ApiSchemas {
   ListCallsResponse: ListCallsResponse;
   ListChangesResponse: ListChangesResponse;
   ListPublicationsResponse: ListPublicationsResponse;
+  ListScimTokensResponse: ListScimTokensResponse;
   ListServerItemsResponse: ListServerItemsResponse;
   ListServersResponse: ListServersResponse;
   ListUsersResponse: ListUsersResponse;
@@ -152,6 +155,7 @@ export interface ApiSchemas {
   PublishBody: PublishBody;
   PublishResponse: PublishResponse;
   PublishResult: PublishResult;
+  PutConsoleSsoBody: PutConsoleSsoBody;
   PutLimitsBody: PutLimitsBody;
   RatePlan: RatePlan;
   RateSpec: RateSpec;
@@ -343,6 +347,9 @@ export interface CreateKeyBody {
   name: string;
   role?: 'viewer' | 'publisher' | 'admin' | 'owner';
 }
+export interface CreateScimTokenBody {
+  name: string;
+}
 export interface CreateServerBody {
   id: string;
   name: string;
@@ -450,6 +457,12 @@ export interface DirectoryUser {
     createdAt: string;
     lastUsedAt: string | null;
   }[];
+}
+export interface GetConsoleSsoResponse {
+  sso: {
+    [k: string]: unknown;
+  } | null;
+  redirectUri: string;
 }
 export interface GetHealthResponse {
   status: 'ok';
@@ -587,6 +600,12 @@ export interface ToolOverrides {
   description?: string;
   annotations?: AnnotationOverrides;
 }
+export interface ListScimTokensResponse {
+  baseUrl: string;
+  tokens: {
+    [k: string]: unknown;
+  }[];
+}
 export interface ListServerItemsResponse {
   items: Item[];
   minItems?: 0;
@@ -665,6 +684,18 @@ export interface ToolOverridesInput {
     idempotentHint?: boolean;
     openWorldHint?: boolean;
   };
+}
+export interface PutConsoleSsoBody {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string | null;
+  groupClaim?: string;
+  usernameClaim?: string;
+  roleMap?: {
+    [k: string]: 'viewer' | 'publisher' | 'admin' | 'owner';
+  };
+  jit?: boolean;
+  enabled?: boolean;
 }
 export interface PutLimitsBody {
   rate?: {
@@ -986,4 +1017,27 @@ export interface Operations {
   disableUser: { method: 'POST'; path: '/v1/users/{username}/disable'; body: never; response: DirectoryUser };
   enableUser: { method: 'POST'; path: '/v1/users/{username}/enable'; body: never; response: DirectoryUser };
   removeUserPasskey: { method: 'DELETE'; path: '/v1/users/{username}/passkeys/{id}'; body: never; response: DirectoryUser };
+  startConsoleSsoLogin: { method: 'GET'; path: '/console/sso/login'; body: never; response: unknown };
+  consoleSsoCallback: { method: 'GET'; path: '/console/sso/callback'; body: never; response: unknown };
+  getConsoleSso: { method: 'GET'; path: '/v1/console-sso'; body: never; response: GetConsoleSsoResponse };
+  putConsoleSso: { method: 'PUT'; path: '/v1/console-sso'; body: PutConsoleSsoBody; response: GetConsoleSsoResponse };
+  deleteConsoleSso: { method: 'DELETE'; path: '/v1/console-sso'; body: never; response: unknown };
+  listScimTokens: { method: 'GET'; path: '/v1/scim/tokens'; body: never; response: ListScimTokensResponse };
+  createScimToken: { method: 'POST'; path: '/v1/scim/tokens'; body: CreateScimTokenBody; response: unknown };
+  revokeScimToken: { method: 'DELETE'; path: '/v1/scim/tokens/{id}'; body: never; response: unknown };
+  scimServiceProviderConfig: { method: 'GET'; path: '/scim/v2/{tenant}/ServiceProviderConfig'; body: never; response: unknown };
+  scimResourceTypes: { method: 'GET'; path: '/scim/v2/{tenant}/ResourceTypes'; body: never; response: unknown };
+  scimSchemas: { method: 'GET'; path: '/scim/v2/{tenant}/Schemas'; body: never; response: unknown };
+  scimListUsers: { method: 'GET'; path: '/scim/v2/{tenant}/Users'; body: never; response: unknown };
+  scimCreateUser: { method: 'POST'; path: '/scim/v2/{tenant}/Users'; body: never; response: unknown };
+  scimGetUser: { method: 'GET'; path: '/scim/v2/{tenant}/Users/{id}'; body: never; response: unknown };
+  scimReplaceUser: { method: 'PUT'; path: '/scim/v2/{tenant}/Users/{id}'; body: never; response: unknown };
+  scimPatchUser: { method: 'PATCH'; path: '/scim/v2/{tenant}/Users/{id}'; body: never; response: unknown };
+  scimDeleteUser: { method: 'DELETE'; path: '/scim/v2/{tenant}/Users/{id}'; body: never; response: unknown };
+  scimListGroups: { method: 'GET'; path: '/scim/v2/{tenant}/Groups'; body: never; response: unknown };
+  scimCreateGroup: { method: 'POST'; path: '/scim/v2/{tenant}/Groups'; body: never; response: unknown };
+  scimGetGroup: { method: 'GET'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
+  scimReplaceGroup: { method: 'PUT'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
+  scimPatchGroup: { method: 'PATCH'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
+  scimDeleteGroup: { method: 'DELETE'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
 }

@@ -5,6 +5,7 @@ import type { Identity } from './identity';
 import { onChanged } from './events';
 import { ActivityPage } from './pages/activity';
 import { AuthPage } from './pages/auth';
+import { EnterprisePage } from './pages/enterprise';
 import { CallsPage } from './pages/calls';
 import { ConnectPage } from './pages/connect';
 import { LimitsPage } from './pages/limits';
@@ -254,5 +255,7 @@ function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; 
       return <SettingsPage onSaved={onTenant} />;
     case 'auth':
       return <AuthPage />;
+    case 'enterprise':
+      return <EnterprisePage />;
   }
 }

@@ -25,6 +25,9 @@ import type { RegistryContext } from './registry-context';
 import { RegistryModule } from './registry.module';
 import { ConnectorVault } from './servers/connector-vault';
 import { Credentials } from './servers/credentials';
+import { SCIM_MAX_BODY_BYTES } from './scim/scim-discovery';
+import { UserRevocations } from './scim/user-revocations';
+import { SsoClients } from './console-sso/sso-client';
 
 export interface Registry {
   app: NestFastifyApplication;
@@ -65,7 +68,8 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
     : undefined;
   const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
   const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, { namespace: config.REDIS_NAMESPACE, verifyMs: config.REGISTRY_REDIS_VERIFY_MS, outboxMinAgeMs: 5_000 });
-  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, fetch: guardedFetch(policy), logger, sessions, platform };
+  const revocations = new UserRevocations(db, config.AUTH_INTERNAL_URL, config.INTERNAL_TOKEN, logger);
+  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, fetch: guardedFetch(policy), logger, sessions, platform, revocations, sso: new SsoClients(policy) };
   const worker = config.REGISTRY_WORKER
     ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger, vault)
     : undefined;
@@ -88,6 +92,11 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   // Prometheus scrape target (queue depth, job latency); startTelemetry is idempotent (main started it first).
   const telemetry = startTelemetry({ serviceName: 'registry', serviceVersion: '0.1.0' });
   const fastify = app.getHttpAdapter().getInstance();
+  // SCIM clients send application/scim+json; SCIM bodies have their own, smaller limit (Nest adds its routes at init, after this hook).
+  fastify.addContentTypeParser('application/scim+json', { parseAs: 'string', bodyLimit: SCIM_MAX_BODY_BYTES }, fastify.getDefaultJsonParser('error', 'error'));
+  fastify.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/scim/')) route.bodyLimit = SCIM_MAX_BODY_BYTES;
+  });
   fastify.get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
   // Liveness: the process answers. Readiness: Postgres (the source of truth) answers; Redis is reported (jobs and publication wait for it).
   fastify.get('/healthz', async () => ({ status: 'ok' }));
@@ -102,12 +111,15 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   // Boot reconciliation: finish half-done publications, re-push every tenant, declare the
   // schedulers, enqueue discoveries recorded while Redis was down; then follow reconnects.
   await reconciler.start();
+  revocations.start();
+  revocations.kick();
   return {
     app,
     ctx,
     reconciler,
     close: async () => {
       reconciler.close();
+      await revocations.close();
       await app.close();
       await worker?.close();
       await drainer?.stop();

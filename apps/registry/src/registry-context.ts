@@ -11,6 +11,8 @@ import type { Authenticator } from './http/authenticator';
 import type { Publisher } from './publishing/publisher';
 import type { ConnectorVault } from './servers/connector-vault';
 import type { Credentials } from './servers/credentials';
+import type { UserRevocations } from './scim/user-revocations';
+import type { SsoClients } from './console-sso/sso-client';
 
 /** The registry's collaborators, built once at boot and injected into the controllers. */
 export interface RegistryContext {
@@ -32,6 +34,10 @@ export interface RegistryContext {
   sessions: ConsoleSessions;
   /** The platform OAuth issuer (CONSOLE_ISSUER); undefined when console OAuth sign-in is off. */
   platform?: PlatformIssuer;
+  /** Sends deprovisioned directory users to the auth service (grants, tokens, vault entries). */
+  revocations: UserRevocations;
+  /** openid-client configurations of tenants' console IdPs (net-guarded). */
+  sso: SsoClients;
 }
 
 export const REGISTRY_CONTEXT = Symbol('REGISTRY_CONTEXT');

@@ -12,6 +12,10 @@ import { TenantsController } from './tenants/tenants.controller';
 import { UsageController } from './usage/usage.controller';
 import { UsersInternalController } from './users/users-internal.controller';
 import { UsersController } from './users/users.controller';
+import { ConsoleSsoController } from './console-sso/console-sso.controller';
+import { ConsoleSsoSettingsController } from './console-sso/console-sso-settings.controller';
+import { ScimController } from './scim/scim.controller';
+import { ScimTokensController } from './scim/scim-tokens.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
 export const REGISTRY_CONTROLLERS: Type[] = [
@@ -28,4 +32,8 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   UsageController,
   UsersController,
   UsersInternalController,
+  ConsoleSsoController,
+  ConsoleSsoSettingsController,
+  ScimTokensController,
+  ScimController,
 ];

@@ -29,7 +29,8 @@ export async function startDirectoryStack(env: Record<string, string> = {}, o: {
   const authPort = await freePort();
   // WebAuthn refuses IP addresses as RP ids: passkey tests use `localhost`.
   const publicUrl = `http://${o.host ?? '127.0.0.1'}:${authPort}`;
-  const registry = await startRegistry(tenv, db.url, { AUTH_PUBLIC_URL: publicUrl });
+  // AUTH_INTERNAL_URL: the registry delivers SCIM deprovisionings to this auth service.
+  const registry = await startRegistry(tenv, db.url, { AUTH_PUBLIC_URL: publicUrl, AUTH_INTERNAL_URL: publicUrl });
   const registryUrl = registry.url;
   const key = await createTenant(registryUrl, tenv.operatorKey, 'acme');
   const auth = await startAuth({

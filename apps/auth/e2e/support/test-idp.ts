@@ -22,6 +22,8 @@ export interface TestIdpOptions {
   accessTokenTtl?: number;
   /** Issue a refresh token whenever the client may use the grant (no `offline_access` + consent dance), rotated on every use. */
   refreshTokens?: boolean;
+  /** Group names per account, served as the `groups` claim under the `groups` scope (console SSO tests). */
+  groups?: (sub: string) => string[];
 }
 
 /**
@@ -39,9 +41,10 @@ export async function startTestIdp(clients: Array<{ client_id: string; client_se
     cookies: { keys: ['idp-cookie-key-for-tests'] },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false }, resourceIndicators: { enabled: false } },
-    scopes: ['openid', 'email', 'profile', 'offline_access'],
-    claims: { openid: ['sub'], email: ['email'] },
-    findAccount: async (_ctx: unknown, sub: string) => mainRealm({ accountId: sub, claims: async () => mainRealm({ sub, email: `${sub}@idp.test` }) }),
+    scopes: ['openid', 'email', 'profile', 'offline_access', ...(options.groups ? ['groups'] : [])],
+    claims: { openid: ['sub'], email: ['email'], ...(options.groups ? { groups: ['groups'] } : {}) },
+    findAccount: async (_ctx: unknown, sub: string) =>
+      mainRealm({ accountId: sub, claims: async () => mainRealm({ sub, email: `${sub}@idp.test`, ...(options.groups ? { groups: options.groups(sub) } : {}) }) }),
     interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` },
     ...(options.accessTokenTtl !== undefined ? { ttl: { AccessToken: options.accessTokenTtl } } : {}),
     ...(options.refreshTokens

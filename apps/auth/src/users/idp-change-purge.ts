@@ -189,6 +189,37 @@ export class IdpChangePurge {
   }
 
   /**
+   * Deletes everything stored for one subject (a directory user deprovisioned by SCIM): its vault
+   * rows, and its oidc-provider sessions, grants, codes and refresh tokens with what hangs off
+   * those grants — the same deletions an IdP change makes, narrowed to one account id.
+   */
+  async revokeSubject(tenantId: string, subject: string): Promise<{ vaultRows: number; artefacts: number }> {
+    const schema = this.o.schema;
+    const client = await this.o.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const vault = await client.query(`DELETE FROM "${schema}".vault_token WHERE tenant_id = $1 AND subject = $2`, [tenantId, subject]);
+      const gone = await client.query<{ grant_id: string | null }>(
+        `DELETE FROM "${schema}".oidc_model WHERE tenant_id = $1 AND model <> 'Client' AND payload->>'accountId' = $2 RETURNING grant_id`,
+        [tenantId, subject],
+      );
+      let artefacts = gone.rowCount ?? 0;
+      const grants = [...new Set(gone.rows.map((r) => r.grant_id).filter((g): g is string => g !== null))];
+      if (grants.length > 0) {
+        const linked = await client.query(`DELETE FROM "${schema}".oidc_model WHERE tenant_id = $1 AND model <> 'Client' AND grant_id = ANY($2::text[])`, [tenantId, grants]);
+        artefacts += linked.rowCount ?? 0;
+      }
+      await client.query('COMMIT');
+      return { vaultRows: vault.rowCount ?? 0, artefacts };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
    * Pending account links of former identities (sealed, so each is opened to see whose it is):
    * a link started before the change must not complete into the vault after the purge.
    */

@@ -26,6 +26,10 @@ const SIGNIN_ERRORS: Record<string, { title: string; text: string }> = {
     title: 'Sign-in was not accepted',
     text: 'The platform did not accept the sign-in it was handed. Try again; if it keeps happening, contact your platform operator.',
   },
+  sso_not_configured: {
+    title: 'Single sign-on is not set up for that workspace',
+    text: 'That workspace has no company sign-in (SSO) configured. Check the workspace id, or sign in another way and set it up on the Enterprise page.',
+  },
   unavailable: {
     title: 'Sign-in is unavailable right now',
     text: 'The platform sign-in service did not answer. Try again in a moment, or use an API key instead.',
@@ -45,7 +49,8 @@ function storedWorkspace(): string {
  * when the registry offers it, else — or on request — with a tenant API key.
  */
 export function SignIn(props: { auth: AuthConfig; expired: boolean; signinError: string | undefined; onKey: (key: string, tenant: Tenant) => void }) {
-  const [useKey, setUseKey] = useState(!props.auth.oauth);
+  const [mode, setMode] = useState<'platform' | 'key' | 'sso'>(props.auth.oauth ? 'platform' : 'key');
+  const useKey = mode === 'key';
   const failure = props.signinError ? (SIGNIN_ERRORS[props.signinError] ?? { title: 'Sign-in failed', text: `The sign-in did not complete (${props.signinError}). Try again.` }) : undefined;
   return (
     <main class="narrow sign-in" id="main">
@@ -57,11 +62,25 @@ export function SignIn(props: { auth: AuthConfig; expired: boolean; signinError:
           <p>{failure.text}</p>
         </div>
       )}
-      {useKey ? <KeyForm onKey={props.onKey} /> : <OAuthForm loginUrl={props.auth.loginUrl} />}
-      {props.auth.oauth && (
+      {mode === 'sso' ? <OAuthForm loginUrl="/console/sso/login" sso /> : useKey ? <KeyForm onKey={props.onKey} /> : <OAuthForm loginUrl={props.auth.loginUrl} />}
+      {props.auth.oauth && mode !== 'platform' && (
         <p>
-          <button type="button" class="link" onClick={() => setUseKey(!useKey)}>
-            {useKey ? 'Use your platform account instead' : 'Use an API key instead'}
+          <button type="button" class="link" onClick={() => setMode('platform')}>
+            Use your platform account instead
+          </button>
+        </p>
+      )}
+      {mode !== 'key' && (
+        <p>
+          <button type="button" class="link" onClick={() => setMode('key')}>
+            Use an API key instead
+          </button>
+        </p>
+      )}
+      {mode !== 'sso' && (
+        <p>
+          <button type="button" class="link" onClick={() => setMode('sso')}>
+            Sign in with your company account (SSO)
           </button>
         </p>
       )}
@@ -69,8 +88,11 @@ export function SignIn(props: { auth: AuthConfig; expired: boolean; signinError:
   );
 }
 
-/** The platform OAuth sign-in: the browser goes to the registry's login route, which returns here with a session cookie. */
-function OAuthForm({ loginUrl }: { loginUrl: string }) {
+/**
+ * The platform OAuth sign-in, or (`sso`) the workspace's own identity provider: the browser goes to
+ * the registry's login route, which returns here with a session cookie.
+ */
+function OAuthForm({ loginUrl, sso = false }: { loginUrl: string; sso?: boolean }) {
   const [workspace, setWorkspace] = useState(storedWorkspace);
   const [fieldMsg, setFieldMsg] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -97,9 +119,17 @@ function OAuthForm({ loginUrl }: { loginUrl: string }) {
   };
   return (
     <form ref={ref} onSubmit={submit} noValidate>
-      <Field id="workspace" label="Workspace" value={workspace} onInput={setWorkspace} error={fieldMsg} autoComplete="organization" hint="Your workspace (tenant) id, e.g. acme. You sign in with your platform account; the console never sees a token." />
+      <Field
+        id="workspace"
+        label="Workspace"
+        value={workspace}
+        onInput={setWorkspace}
+        error={fieldMsg}
+        autoComplete="organization"
+        hint={`Your workspace (tenant) id, e.g. acme. You sign in with ${sso ? "your company's identity provider" : 'your platform account'}; the console never sees a token.`}
+      />
       <button type="submit" class="primary" disabled={busy}>
-        {busy ? 'Opening sign-in…' : 'Sign in'}
+        {busy ? 'Opening sign-in…' : sso ? 'Sign in with SSO' : 'Sign in'}
       </button>
     </form>
   );

@@ -9,11 +9,14 @@ export interface AdminRow {
   tenant_id: string;
   username: string;
   name: string | null;
-  password_hash: string;
+  /** NULL for admins who sign in only through the tenant's IdP (SSO / SCIM). */
+  password_hash: string | null;
   created_at: Date;
   last_login_at: Date | null;
   disabled_at: Date | null;
   role: Role;
+  /** Who manages the row: a password admin, or one made by SSO just-in-time or SCIM. */
+  source: 'password' | 'sso' | 'scim';
 }
 
 /** The API view of an admin: never the hash. */
@@ -61,7 +64,7 @@ export async function verifyLogin(q: Queryable, tenantId: string, username: stri
       ? await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2', [tenantId, username])
       : [];
   const row = rows[0];
-  if (!row) return verifyAgainstDummy(password).then(() => undefined);
+  if (!row?.password_hash) return verifyAgainstDummy(password).then(() => undefined);
   const ok = await verifyPassword(password, row.password_hash);
   if (!ok || row.disabled_at !== null) return undefined;
   const updated = await q.query<AdminRow>('UPDATE registry.tenant_admins SET last_login_at = now() WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL RETURNING *', [

@@ -13,6 +13,7 @@ export const CONSOLE_HEADER = 'x-switchboard-console';
 // Distinct associated data: a login cookie can never be replayed as a session, nor the reverse.
 const SESSION_AAD = 'registry-console-session';
 const LOGIN_AAD = 'registry-console-login';
+const SSO_LOGIN_AAD = 'registry-console-sso-login';
 
 export interface ConsoleSession {
   /** Random session id; its SHA-256 is the row in `registry.console_sessions` (revocable server-side). */
@@ -29,6 +30,12 @@ export interface ConsoleLogin {
   verifier: string;
   returnTo: string;
   exp: number;
+}
+
+/** A sign-in through a tenant's own IdP in progress: the login fields plus the tenant and the OIDC nonce. */
+export interface ConsoleSsoLogin extends ConsoleLogin {
+  tid: string;
+  nonce: string;
 }
 
 /**
@@ -63,6 +70,17 @@ export class ConsoleSessions {
     if (!v || typeof v.state !== 'string' || typeof v.verifier !== 'string' || typeof v.returnTo !== 'string' || typeof v.exp !== 'number') return undefined;
     if (v.exp <= this.now()) return undefined;
     return { state: v.state, verifier: v.verifier, returnTo: v.returnTo, exp: v.exp };
+  }
+
+  sealSsoLogin(l: Omit<ConsoleSsoLogin, 'exp'>): string {
+    return this.box.seal(JSON.stringify({ ...l, exp: this.now() + LOGIN_SECONDS }), SSO_LOGIN_AAD);
+  }
+
+  openSsoLogin(value: string | undefined): ConsoleSsoLogin | undefined {
+    const v = this.open(value, SSO_LOGIN_AAD);
+    const strings = ['state', 'verifier', 'returnTo', 'tid', 'nonce'] as const;
+    if (!v || strings.some((k) => typeof v[k] !== 'string') || typeof v.exp !== 'number' || v.exp <= this.now()) return undefined;
+    return { state: String(v.state), verifier: String(v.verifier), returnTo: String(v.returnTo), tid: String(v.tid), nonce: String(v.nonce), exp: v.exp };
   }
 
   private open(value: string | undefined, aad: string): Record<string, unknown> | undefined {

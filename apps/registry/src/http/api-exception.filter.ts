@@ -1,6 +1,8 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
+import type { FastifyRequest } from 'fastify';
+import { scimErrorBody } from '../scim/scim-error';
 import { ApiError, DatabaseUnavailableError } from './api-error';
 
 /**
@@ -17,6 +19,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(err: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (host.switchToHttp().getRequest<FastifyRequest>().url.startsWith('/scim/')) return this.scim(err, reply);
     if (err instanceof ApiError) {
       void reply.status(err.status).send({ error: { code: err.code, message: err.message, field: err.field, ...err.details } });
       return;
@@ -46,5 +49,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     this.logger.error({ err: e?.message, code: e?.code }, 'unhandled error');
     void reply.status(500).send({ error: { code: 'INTERNAL', message: 'internal error' } });
+  }
+
+  /** SCIM routes answer in the SCIM error format (RFC 7644 §3.12). */
+  private scim(err: unknown, reply: FastifyReply): void {
+    const { status, body, retryAfter } = scimErrorBody(err);
+    if (status >= 500) this.logger.error({ err: (err as Error)?.message }, 'unhandled SCIM error');
+    if (retryAfter) void reply.header('retry-after', String(this.retryAfterSeconds));
+    void reply.status(status).header('content-type', 'application/scim+json; charset=utf-8').send(JSON.stringify(body));
   }
 }

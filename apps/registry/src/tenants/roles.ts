@@ -59,6 +59,12 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'POST /v1/users/:username/disable': 'admin',
   'POST /v1/users/:username/enable': 'admin',
   'DELETE /v1/users/:username/passkeys/:id': 'admin',
+  'GET /v1/console-sso': 'admin',
+  'PUT /v1/console-sso': 'owner',
+  'DELETE /v1/console-sso': 'owner',
+  'GET /v1/scim/tokens': 'owner',
+  'POST /v1/scim/tokens': 'owner',
+  'DELETE /v1/scim/tokens/:id': 'owner',
 };
 
 /** The role a request needs, by its method and matched route pattern. */
