@@ -115,6 +115,7 @@ export interface ApiSchemas {
   ApiErrorBody: ApiErrorBody;
   ApproveChangeBody: ApproveChangeBody;
   AuditEntry: AuditEntry;
+  AuditExportView: AuditExportView;
   AuthConfig: AuthConfig;
   AuthMode: AuthMode;
   CallRow: CallRow;
@@ -152,6 +153,7 @@ export interface ApiSchemas {
   PublishBody: PublishBody;
   PublishResponse: PublishResponse;
   PublishResult: PublishResult;
+  PutAuditExportBody: PutAuditExportBody;
   PutLimitsBody: PutLimitsBody;
   RatePlan: RatePlan;
   RateSpec: RateSpec;
@@ -236,6 +238,30 @@ export interface AuditEntry {
     [k: string]: unknown;
   };
   at: string;
+}
+/**
+ * `GET`/`PUT /v1/audit-export`: the sink, its state (status, lastError) and how far the export got; `configured: false` alone when none
+ */
+export interface AuditExportView {
+  configured: boolean;
+  enabled?: boolean;
+  sink?: 's3';
+  endpoint?: string;
+  bucket?: string;
+  region?: string;
+  prefix?: string;
+  pathStyle?: boolean;
+  accessKeyId?: string;
+  secretAccessKeySet?: boolean;
+  status?: 'pending' | 'ok' | 'error';
+  lastError?: string | null;
+  lastErrorAt?: string | null;
+  lastExportAt?: string | null;
+  nextAttemptAt?: string;
+  exported?: number;
+  cursor?: {
+    id: number;
+  };
 }
 /**
  * Whether console sign-in through the platform OAuth issuer is configured, and where it starts
@@ -666,6 +692,16 @@ export interface ToolOverridesInput {
     openWorldHint?: boolean;
   };
 }
+export interface PutAuditExportBody {
+  endpoint: string;
+  bucket: string;
+  region?: string;
+  prefix?: string;
+  pathStyle?: boolean;
+  accessKeyId: string;
+  secretAccessKey?: string;
+  enabled?: boolean;
+}
 export interface PutLimitsBody {
   rate?: {
     tenant?: {
@@ -986,4 +1022,8 @@ export interface Operations {
   disableUser: { method: 'POST'; path: '/v1/users/{username}/disable'; body: never; response: DirectoryUser };
   enableUser: { method: 'POST'; path: '/v1/users/{username}/enable'; body: never; response: DirectoryUser };
   removeUserPasskey: { method: 'DELETE'; path: '/v1/users/{username}/passkeys/{id}'; body: never; response: DirectoryUser };
+  getAuditExport: { method: 'GET'; path: '/v1/audit-export'; body: never; response: AuditExportView };
+  putAuditExport: { method: 'PUT'; path: '/v1/audit-export'; body: PutAuditExportBody; response: AuditExportView };
+  deleteAuditExport: { method: 'DELETE'; path: '/v1/audit-export'; body: never; response: AuditExportView };
+  runAuditExport: { method: 'POST'; path: '/v1/audit-export/run'; body: never; response: AuditExportView };
 }

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { AuditExportController } from './audit-export/audit-export.controller';
 import { AdminsController } from './console/admins.controller';
 import { ConsoleAuthController } from './console/console-auth.controller';
 import { DocsController } from './docs/docs.controller';
@@ -28,4 +29,5 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   UsageController,
   UsersController,
   UsersInternalController,
+  AuditExportController,
 ];
