@@ -3,7 +3,7 @@
 // request's Signature V4) as gzipped JSON Lines per day, one tenant's objects never hold another's
 // entries, a killed and restarted registry resumes from its Postgres cursor without gaps, and a
 // refused or unreachable endpoint is a clear error in the API.
-import { freePort } from '@switchboard/testing';
+import { freePort, listenLoopback } from '@switchboard/testing';
 import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, until, type Proc } from './support/harness';
 import { startLocalS3, type LocalS3 } from './support/local-s3';
 
@@ -49,7 +49,7 @@ describe('audit export to S3-compatible storage', () => {
     db = await createDatabase();
     s3 = await startLocalS3([BUCKET]);
     registry = await startRegistry(env, db.url, EXPORT_ENV);
-    for (const t of ['acme', 'beta', 'gamma']) keys[t] = await createTenant(registry.url, env.operatorKey, t);
+    for (const t of ['acme', 'beta', 'gamma', 'delta']) keys[t] = await createTenant(registry.url, env.operatorKey, t);
   });
 
   afterAll(async () => {
@@ -153,5 +153,49 @@ describe('audit export to S3-compatible storage', () => {
       return s.body.status === 'ok' ? s.body : undefined;
     });
     expect(ok.lastError).toBeNull();
+  });
+  it('bounds what a hostile sink controls: a silent one times out, a huge error body is not read', async () => {
+    let mode: 'hang' | 'huge' = 'hang';
+    let hugeSent = 0;
+    const sink = await listenLoopback(async (req, res) => {
+      req.resume();
+      if (mode === 'hang') return new Promise<void>(() => undefined);
+      res.writeHead(500, { 'content-type': 'application/xml' });
+      res.write('<Error><Code>InternalError</Code><Message>We encountered an internal error</Message>');
+      const chunk = 'x'.repeat(64 * 1024);
+      // 64 MB unless the client stops reading first.
+      for (let i = 0; i < 1_024 && !res.destroyed; i++) {
+        if (!res.write(chunk))
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              res.off('drain', done).off('close', done);
+              resolve();
+            };
+            res.once('drain', done).once('close', done);
+          });
+        hugeSent += chunk.length;
+      }
+      res.end('</Error>');
+    });
+    try {
+      const endpoint = `http://localhost:${sink.port}`;
+      expect((await configure('delta', { endpoint })).status).toBe(200);
+      const timedOut = await until('the timeout error', async () => {
+        const st = await api(registry.url, keys.delta, 'GET', '/v1/audit-export');
+        return st.body.status === 'error' ? st.body : undefined;
+      });
+      expect(timedOut.lastError).toMatch(/no answer within 3000 ms/);
+
+      mode = 'huge';
+      expect((await configure('delta', { endpoint })).status).toBe(200);
+      const refused = await until('the server error', async () => {
+        const st = await api(registry.url, keys.delta, 'GET', '/v1/audit-export');
+        return st.body.status === 'error' && /InternalError/.test(String(st.body.lastError)) ? st.body : undefined;
+      });
+      expect(refused.lastError).toMatch(/answered 500 InternalError: We encountered an internal error$/);
+      expect(hugeSent).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await sink.stop();
+    }
   });
 });

@@ -44,10 +44,11 @@ export async function putS3Object(fetch: GuardedFetch, target: S3Target, key: st
     headers: { 'content-type': 'application/gzip', 'x-amz-content-sha256': createHash('sha256').update(body).digest('hex') },
   });
   let res: Response;
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    res = await fetch(url, { method: 'PUT', headers: signed.headers, body, signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, { method: 'PUT', headers: signed.headers, body, signal });
   } catch (err) {
-    const reason = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describe(err);
+    const reason = signal.aborted ? `no answer within ${timeoutMs} ms` : describe(err);
     throw new S3PutError(`PUT ${url.origin}/… failed: ${reason}`, { cause: err });
   }
   if (res.ok) {
