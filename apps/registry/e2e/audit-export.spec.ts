@@ -154,7 +154,7 @@ describe('audit export to S3-compatible storage', () => {
     });
     expect(ok.lastError).toBeNull();
   });
-  it('bounds what a hostile sink controls: a silent one times out, a huge error body is not read', async () => {
+  it('bounds what a hostile sink controls: a silent one times out without holding up others, a huge error body is not read', async () => {
     let mode: 'hang' | 'huge' = 'hang';
     let hugeSent = 0;
     const sink = await listenLoopback(async (req, res) => {
@@ -179,7 +179,14 @@ describe('audit export to S3-compatible storage', () => {
     });
     try {
       const endpoint = `http://localhost:${sink.port}`;
+      let hanging = 0;
+      sink.http.on('request', () => hanging++);
       expect((await configure('delta', { endpoint })).status).toBe(200);
+      // While delta's upload hangs, another tenant's entries still go out.
+      await until('delta\'s upload hanging', () => hanging > 0);
+      await act('acme', 1);
+      await allExported('acme');
+      expect((await api(registry.url, keys.delta, 'GET', '/v1/audit-export')).body.status).toBe('pending');
       const timedOut = await until('the timeout error', async () => {
         const st = await api(registry.url, keys.delta, 'GET', '/v1/audit-export');
         return st.body.status === 'error' ? st.body : undefined;

@@ -7,14 +7,16 @@ import { auditObjects, limitDays } from './audit-objects';
 import { putS3Object, type S3Target } from './put-s3-object';
 
 export interface AuditExporterOptions {
-  /** Pause between polls, in ms (also how soon a caught-up tenant is looked at again). */
+  /** Pause of an idle loop before it looks for due tenants again, in ms (also how soon a caught-up tenant is due again). */
   intervalMs: number;
   /** Entries per batch (AUDIT_EXPORT_BATCH_SIZE). */
   batchSize: number;
   /** Timeout of one upload, in ms. */
   timeoutMs: number;
-  /** Tenants looked at per poll. */
+  /** Due tenants looked at per poll (the first one not locked elsewhere is taken). */
   tenantsPerPoll?: number;
+  /** Loops, i.e. tenants exported at once (each holds a Postgres connection for its lock). */
+  concurrency?: number;
   /** Batches one tenant may export per turn before others get theirs. */
   batchesPerTurn?: number;
   /** First retry delay after a failure, doubled per consecutive failure up to `maxBackoffMs`. */
@@ -31,9 +33,10 @@ export interface AuditExporterOptions {
 export class AuditExporter {
   private readonly store: AuditExportStore;
   private readonly o: Required<AuditExporterOptions>;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private loops: Array<Promise<void>> = [];
   private stopped = false;
+  /** Wakes the loops that are waiting for the next poll (stop). */
+  private wake = new Set<() => void>();
 
   constructor(
     db: Database,
@@ -43,42 +46,56 @@ export class AuditExporter {
     options: AuditExporterOptions,
   ) {
     this.store = new AuditExportStore(db);
-    this.o = { tenantsPerPoll: 10, batchesPerTurn: 5, backoffMs: 5_000, maxBackoffMs: 15 * 60_000, ...options };
+    this.o = { tenantsPerPoll: 10, concurrency: 3, batchesPerTurn: 5, backoffMs: 5_000, maxBackoffMs: 15 * 60_000, ...options };
   }
 
+  /**
+   * Starts `concurrency` independent loops, so a sink that hangs until the timeout holds up only
+   * its own loop; the advisory lock keeps two loops (or replicas) off the same tenant.
+   */
   start(): void {
     this.stopped = false;
-    this.schedule(0);
+    this.loops = Array.from({ length: this.o.concurrency }, () => this.loop());
   }
 
-  /** Stops polling and waits for the export in progress (bounded by the upload timeout). */
+  /** Stops the loops and waits for the exports in progress (bounded by the upload timeout). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    for (const w of this.wake) w();
+    await Promise.all(this.loops);
   }
 
-  /** One poll: exports every due tenant no other exporter holds; returns how many entries were exported. */
-  async pollOnce(): Promise<number> {
-    let total = 0;
+  /** Exports the first due tenant no other exporter holds; undefined when there was none. */
+  async exportNext(): Promise<number | undefined> {
     for (const due of await this.store.due(this.o.tenantsPerPoll)) {
-      if (this.stopped) break;
-      total += (await this.store.withTenantLock(due.tenant_id, (row) => this.exportTenant(row))) ?? 0;
+      if (this.stopped) return undefined;
+      const exported = await this.store.withTenantLock(due.tenant_id, (row) => this.exportTenant(row));
+      if (exported !== undefined) return exported;
     }
-    return total;
+    return undefined;
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pollOnce()
-        .then(
-          () => undefined,
-          (err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'audit export poll failed'),
-        )
-        .finally(() => this.schedule(this.o.intervalMs));
-    }, delayMs);
-    this.timer.unref();
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      const done = await this.exportNext().catch((err: unknown) => {
+        this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'audit export poll failed');
+        return undefined;
+      });
+      if (done === undefined) await this.pause(this.o.intervalMs);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake.add(done);
+      if (this.stopped) done();
+    });
   }
 
   private async exportTenant(row: AuditExportRow): Promise<number> {
