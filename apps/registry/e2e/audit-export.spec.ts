@@ -2,7 +2,7 @@
 // tenants' audit logs land in a real local S3-compatible server (s3rver, which checks every
 // request's Signature V4) as gzipped JSON Lines per day, one tenant's objects never hold another's
 // entries, a killed and restarted registry resumes from its Postgres cursor without gaps, and a
-// refused or unreachable endpoint is a clear error in the API.
+// refused, unreachable or hostile endpoint (production mode included) is a clear error in the API.
 import { freePort, listenLoopback } from '@switchboard/testing';
 import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, until, type Proc } from './support/harness';
 import { startLocalS3, type LocalS3 } from './support/local-s3';
@@ -49,7 +49,7 @@ describe('audit export to S3-compatible storage', () => {
     db = await createDatabase();
     s3 = await startLocalS3([BUCKET]);
     registry = await startRegistry(env, db.url, EXPORT_ENV);
-    for (const t of ['acme', 'beta', 'gamma', 'delta']) keys[t] = await createTenant(registry.url, env.operatorKey, t);
+    for (const t of ['acme', 'beta', 'gamma', 'delta', 'eps']) keys[t] = await createTenant(registry.url, env.operatorKey, t);
   });
 
   afterAll(async () => {
@@ -204,5 +204,24 @@ describe('audit export to S3-compatible storage', () => {
     } finally {
       await sink.stop();
     }
+  });
+  it('in production mode, refuses a sink that resolves to a loopback address at connection, in the API state', async () => {
+    // Saved while localhost is allow-listed (development); then the registry restarts in production without the allow-list.
+    const endpoint = `https://localhost:${s3.port}`;
+    expect((await configure('eps', { endpoint })).status).toBe(200);
+    await registry.stop();
+    registry = await startRegistry(env, db.url, { ...EXPORT_ENV, SWITCHBOARD_ENV: 'production', REGISTRY_ALLOW_HTTP_HOSTS: '' });
+    expect((await api(registry.url, keys.eps, 'POST', '/v1/audit-export/run')).status).toBe(201);
+    const refused = await until('the SSRF refusal', async () => {
+      const st = await api(registry.url, keys.eps, 'GET', '/v1/audit-export');
+      return /blocked address range/.test(String(st.body.lastError)) ? st.body : undefined;
+    });
+    expect(refused).toMatchObject({ status: 'error', exported: 0 });
+    expect(refused.lastError).toMatch(/host localhost \(resolves to (127\.0\.0\.1|::1)\) is in a blocked address range/);
+    expect(await s3.list(BUCKET, 'exports/tenant=eps/')).toEqual([]);
+    // Saving it again is refused outright.
+    const again = await configure('eps', { endpoint });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatchObject({ code: 'URL_REFUSED', field: 'body.endpoint' });
   });
 });
