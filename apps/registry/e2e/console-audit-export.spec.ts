@@ -3,7 +3,7 @@
 // field), the export's state turns ok once objects land, and a viewer sees the state but no form.
 // Run `npx tsc -b tsconfig.build.json` and `npx vite build apps/console` first.
 import type { Page } from 'playwright-core';
-import { expectFieldError, expectIntact, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
+import { expectFieldError, expectIntact, openConsoleBrowser, signInWithKey, type ConsoleBrowser } from './support/console-browser';
 import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, until, type Proc } from './support/harness';
 import { startLocalS3, type LocalS3 } from './support/local-s3';
 
@@ -37,20 +37,7 @@ describe('console audit export settings in Chromium', () => {
     await cleanRedis(env);
   });
 
-  const signIn = async (apiKey: string) => {
-    await p.goto(`${registry.url}/console/`);
-    const signInForm = p.getByLabel('Tenant API key');
-    const signOut = p.getByRole('button', { name: 'Sign out', exact: true });
-    await signInForm.or(signOut).first().waitFor();
-    if (await signOut.isVisible()) {
-      await signOut.click();
-      await signInForm.waitFor();
-    }
-    await signInForm.fill(apiKey);
-    await p.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Activity', exact: true }).click();
-    await p.getByRole('heading', { name: 'Activity', exact: true, level: 1 }).waitFor();
-  };
+  const signIn = (apiKey: string) => signInWithKey(p, registry.url, apiKey, 'Activity');
 
   it('saves a sink, shows a refused endpoint beside its field, and the export turning ok', async () => {
     await signIn(key);
