@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
 import pino from 'pino';
-import { AuditExportStore } from '../src/audit-export/audit-export-store';
+import { AuditExportStore, type AuditExportRow } from '../src/audit-export/audit-export-store';
 import { Database } from '../src/db/database';
 import { createDatabase, REPO_ROOT, until } from './support/harness';
 
@@ -82,5 +82,15 @@ describe('audit export store', () => {
     // Released afterwards; a tenant without an export gives nothing to run.
     expect(await store.withTenantLock('acme', async () => 'again')).toBe('again');
     expect(await store.withTenantLock('beta', async () => 'no export')).toBeUndefined();
+  });
+  it('records a failure only against the settings the attempt was made with', async () => {
+    const [row] = await db.query<AuditExportRow>("SELECT * FROM registry.audit_exports WHERE tenant_id = 'acme'");
+    // The tenant saves a new sink while an attempt against the old one is still running.
+    await db.query("UPDATE registry.audit_exports SET settings_version = settings_version + 1 WHERE tenant_id = 'acme'");
+    await store.fail(row!, 'old sink refused', 1_000, 60_000);
+    const state = () => db.query<{ status: string; last_error: string | null; failures: number }>("SELECT status, last_error, failures FROM registry.audit_exports WHERE tenant_id = 'acme'");
+    expect(await state()).toEqual([{ status: 'ok', last_error: null, failures: 0 }]);
+    await store.fail({ ...row!, settings_version: row!.settings_version + 1 }, 'new sink refused', 1_000, 60_000);
+    expect(await state()).toEqual([{ status: 'error', last_error: 'new sink refused', failures: 1 }]);
   });
 });

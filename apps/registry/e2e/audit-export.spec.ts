@@ -41,6 +41,12 @@ describe('audit export to S3-compatible storage', () => {
   };
   const configure = (tenant: string, body: Record<string, unknown> = {}) =>
     api(registry.url, keys[tenant], 'PUT', '/v1/audit-export', { endpoint: s3.endpoint, bucket: BUCKET, prefix: 'exports', ...s3.credential, ...body });
+  /** Polls GET /v1/audit-export until `ok` holds for the tenant's export state; returns that state. */
+  const stateWhen = (tenant: string, what: string, ok: (state: Record<string, unknown>) => boolean) =>
+    until(what, async () => {
+      const st = await api(registry.url, keys[tenant], 'GET', '/v1/audit-export');
+      return ok(st.body) ? st.body : undefined;
+    });
   const act = async (tenant: string, n: number) => {
     for (let i = 0; i < n; i++) expect((await api(registry.url, keys[tenant], 'POST', '/v1/keys', { name: `ci-${i}` })).status).toBe(201);
   };
@@ -129,29 +135,20 @@ describe('audit export to S3-compatible storage', () => {
     expect((await configure('gamma', { bucket: 'Not_A_Bucket' })).body.error).toMatchObject({ code: 'VALIDATION', field: 'body.bucket' });
 
     expect((await configure('gamma', { secretAccessKey: 'not-the-secret' })).status).toBe(200);
-    const denied = await until('the signature error', async () => {
-      const s = await api(registry.url, keys.gamma, 'GET', '/v1/audit-export');
-      return s.body.status === 'error' ? s.body : undefined;
-    });
+    const denied = await stateWhen('gamma', 'the signature error', (s) => s.status === 'error' && /SignatureDoesNotMatch/.test(String(s.lastError)));
     expect(denied.lastError).toMatch(/403 SignatureDoesNotMatch/);
 
     const closed = await freePort();
     // The secret left out is kept; only the endpoint changes.
     expect((await configure('gamma', { endpoint: `http://localhost:${closed}`, secretAccessKey: undefined })).status).toBe(200);
-    const unreachable = await until('the connection error', async () => {
-      const s = await api(registry.url, keys.gamma, 'GET', '/v1/audit-export');
-      return s.body.status === 'error' ? s.body : undefined;
-    });
+    const unreachable = await stateWhen('gamma', 'the connection error', (s) => s.status === 'error' && /ECONNREFUSED/.test(String(s.lastError)));
     expect(unreachable.lastError).toMatch(/ECONNREFUSED/);
     expect(await s3.list(BUCKET, 'exports/tenant=gamma/')).toEqual([]);
 
     expect((await configure('gamma')).status).toBe(200);
     const lines = await allExported('gamma');
     expect(new Set(lines.map((l) => l.line.tenant))).toEqual(new Set(['gamma']));
-    const ok = await until('status ok', async () => {
-      const s = await api(registry.url, keys.gamma, 'GET', '/v1/audit-export');
-      return s.body.status === 'ok' ? s.body : undefined;
-    });
+    const ok = await stateWhen('gamma', 'status ok', (s) => s.status === 'ok');
     expect(ok.lastError).toBeNull();
   });
   it('bounds what a hostile sink controls: a silent one times out without holding up others, a huge error body is not read', async () => {
@@ -187,18 +184,12 @@ describe('audit export to S3-compatible storage', () => {
       await act('acme', 1);
       await allExported('acme');
       expect((await api(registry.url, keys.delta, 'GET', '/v1/audit-export')).body.status).toBe('pending');
-      const timedOut = await until('the timeout error', async () => {
-        const st = await api(registry.url, keys.delta, 'GET', '/v1/audit-export');
-        return st.body.status === 'error' ? st.body : undefined;
-      });
+      const timedOut = await stateWhen('delta', 'the timeout error', (s) => s.status === 'error' && /no answer/.test(String(s.lastError)));
       expect(timedOut.lastError).toMatch(/no answer within 3000 ms/);
 
       mode = 'huge';
       expect((await configure('delta', { endpoint })).status).toBe(200);
-      const refused = await until('the server error', async () => {
-        const st = await api(registry.url, keys.delta, 'GET', '/v1/audit-export');
-        return st.body.status === 'error' && /InternalError/.test(String(st.body.lastError)) ? st.body : undefined;
-      });
+      const refused = await stateWhen('delta', 'the server error', (s) => s.status === 'error' && /InternalError/.test(String(s.lastError)));
       expect(refused.lastError).toMatch(/answered 500 InternalError: We encountered an internal error$/);
       expect(hugeSent).toBeLessThan(64 * 1024 * 1024);
     } finally {
@@ -212,10 +203,7 @@ describe('audit export to S3-compatible storage', () => {
     await registry.stop();
     registry = await startRegistry(env, db.url, { ...EXPORT_ENV, SWITCHBOARD_ENV: 'production', REGISTRY_ALLOW_HTTP_HOSTS: '' });
     expect((await api(registry.url, keys.eps, 'POST', '/v1/audit-export/run')).status).toBe(201);
-    const refused = await until('the SSRF refusal', async () => {
-      const st = await api(registry.url, keys.eps, 'GET', '/v1/audit-export');
-      return /blocked address range/.test(String(st.body.lastError)) ? st.body : undefined;
-    });
+    const refused = await stateWhen('eps', 'the SSRF refusal', (s) => /blocked address range/.test(String(s.lastError)));
     expect(refused).toMatchObject({ status: 'error', exported: 0 });
     expect(refused.lastError).toMatch(/host localhost \(resolves to (127\.0\.0\.1|::1)\) is in a blocked address range/);
     expect(await s3.list(BUCKET, 'exports/tenant=eps/')).toEqual([]);

@@ -30,6 +30,8 @@ CREATE TABLE registry.audit_exports (
   last_export_at timestamptz,
   failures integer NOT NULL DEFAULT 0,
   next_attempt_at timestamptz NOT NULL DEFAULT now(),
+  -- Bumped by every save: a failure of an attempt made with older settings is not recorded.
+  settings_version integer NOT NULL DEFAULT 1,
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX audit_exports_due ON registry.audit_exports (next_attempt_at) WHERE enabled;

@@ -22,6 +22,7 @@ export interface AuditExportRow {
   last_export_at: Date | null;
   failures: number;
   next_attempt_at: Date;
+  settings_version: number;
   updated_at: Date;
 }
 
@@ -107,13 +108,17 @@ export class AuditExportStore {
     await this.db.query('UPDATE registry.audit_exports SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000) WHERE tenant_id = $1', [tenantId, nextMs]);
   }
 
-  /** Records a failed attempt (the error the API shows) and backs off: 2^failures × `baseMs`, at most `maxMs`. */
-  async fail(tenantId: string, message: string, baseMs: number, maxMs: number): Promise<void> {
+  /**
+   * Records a failed attempt (the error the API shows) and backs off: 2^failures × `baseMs`, at
+   * most `maxMs`. Only for the settings it was made with (`settings_version`): a sink saved since is
+   * not marked failed by an attempt against the previous one.
+   */
+  async fail(row: Pick<AuditExportRow, 'tenant_id' | 'settings_version'>, message: string, baseMs: number, maxMs: number): Promise<void> {
     await this.db.query(
-      `UPDATE registry.audit_exports SET status = 'error', last_error = $2, last_error_at = now(), failures = failures + 1,
-         next_attempt_at = now() + make_interval(secs => LEAST($4::double precision, $3::double precision * power(2, LEAST(failures, 20))) / 1000)
-       WHERE tenant_id = $1`,
-      [tenantId, message.slice(0, MAX_ERROR_TEXT), baseMs, maxMs],
+      `UPDATE registry.audit_exports SET status = 'error', last_error = $3, last_error_at = now(), failures = failures + 1,
+         next_attempt_at = now() + make_interval(secs => LEAST($5::double precision, $4::double precision * power(2, LEAST(failures, 20))) / 1000)
+       WHERE tenant_id = $1 AND settings_version = $2`,
+      [row.tenant_id, row.settings_version, message.slice(0, MAX_ERROR_TEXT), baseMs, maxMs],
     );
   }
 }

@@ -51,7 +51,7 @@ export class AuditExportController {
         `INSERT INTO registry.audit_exports AS e (tenant_id, enabled, endpoint, bucket, region, prefix, path_style, access_key_id, secret_sealed)
          SELECT $1, $2::boolean, $3, $4, $5, $6, $7::boolean, $8, $9::text WHERE $9::text IS NOT NULL
          ON CONFLICT (tenant_id) DO UPDATE SET enabled = $2, endpoint = $3, bucket = $4, region = $5, prefix = $6, path_style = $7, access_key_id = $8,
-           secret_sealed = COALESCE($9, e.secret_sealed), status = 'pending', last_error = NULL, failures = 0, next_attempt_at = now(), updated_at = now()
+           secret_sealed = COALESCE($9, e.secret_sealed), status = 'pending', last_error = NULL, failures = 0, next_attempt_at = now(), settings_version = e.settings_version + 1, updated_at = now()
          RETURNING *`,
         [tenantId, input.enabled, input.endpoint, input.bucket, input.region, prefix, input.pathStyle, input.accessKeyId, sealed],
       );
@@ -93,8 +93,8 @@ export class AuditExportController {
 
   private async updateWithoutSecret(q: Queryable, tenantId: string, input: PutAuditExport, prefix: string): Promise<AuditExportRow> {
     const [row] = await q.query<AuditExportRow>(
-      `UPDATE registry.audit_exports SET enabled = $2, endpoint = $3, bucket = $4, region = $5, prefix = $6, path_style = $7, access_key_id = $8,
-         status = 'pending', last_error = NULL, failures = 0, next_attempt_at = now(), updated_at = now()
+      `UPDATE registry.audit_exports AS e SET enabled = $2, endpoint = $3, bucket = $4, region = $5, prefix = $6, path_style = $7, access_key_id = $8,
+         status = 'pending', last_error = NULL, failures = 0, next_attempt_at = now(), settings_version = e.settings_version + 1, updated_at = now()
        WHERE tenant_id = $1 RETURNING *`,
       [tenantId, input.enabled, input.endpoint, input.bucket, input.region, prefix, input.pathStyle, input.accessKeyId],
     );

@@ -120,7 +120,7 @@ export class AuditExporter {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.logger.warn({ tenant: row.tenant_id, err: message }, 'audit export failed');
-      await this.store.fail(row.tenant_id, message, this.o.backoffMs, this.o.maxBackoffMs).catch(() => undefined);
+      await this.store.fail(row, message, this.o.backoffMs, this.o.maxBackoffMs).catch(() => undefined);
     }
     return exported;
   }
