@@ -115,6 +115,7 @@ export interface ApiSchemas {
   ApiErrorBody: ApiErrorBody;
   ApproveChangeBody: ApproveChangeBody;
   AuditEntry: AuditEntry;
+  AuditExportView: AuditExportView;
   AuthConfig: AuthConfig;
   AuthMode: AuthMode;
   CallRow: CallRow;
@@ -155,6 +156,7 @@ export interface ApiSchemas {
   PublishBody: PublishBody;
   PublishResponse: PublishResponse;
   PublishResult: PublishResult;
+  PutAuditExportBody: PutAuditExportBody;
   PutConsoleSsoBody: PutConsoleSsoBody;
   PutLimitsBody: PutLimitsBody;
   RatePlan: RatePlan;
@@ -240,6 +242,30 @@ export interface AuditEntry {
     [k: string]: unknown;
   };
   at: string;
+}
+/**
+ * `GET`/`PUT /v1/audit-export`: the sink, its state (status, lastError) and how far the export got; `configured: false` alone when none
+ */
+export interface AuditExportView {
+  configured: boolean;
+  enabled?: boolean;
+  sink?: 's3';
+  endpoint?: string;
+  bucket?: string;
+  region?: string;
+  prefix?: string;
+  pathStyle?: boolean;
+  accessKeyId?: string;
+  secretAccessKeySet?: boolean;
+  status?: 'pending' | 'ok' | 'error';
+  lastError?: string | null;
+  lastErrorAt?: string | null;
+  lastExportAt?: string | null;
+  nextAttemptAt?: string;
+  exported?: number;
+  cursor?: {
+    id: number;
+  };
 }
 /**
  * Whether console sign-in through the platform OAuth issuer is configured, and where it starts
@@ -685,6 +711,16 @@ export interface ToolOverridesInput {
     openWorldHint?: boolean;
   };
 }
+export interface PutAuditExportBody {
+  endpoint: string;
+  bucket: string;
+  region?: string;
+  prefix?: string;
+  pathStyle?: boolean;
+  accessKeyId: string;
+  secretAccessKey?: string;
+  enabled?: boolean;
+}
 export interface PutConsoleSsoBody {
   issuer: string;
   clientId: string;
@@ -1040,4 +1076,8 @@ export interface Operations {
   scimReplaceGroup: { method: 'PUT'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
   scimPatchGroup: { method: 'PATCH'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
   scimDeleteGroup: { method: 'DELETE'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
+  getAuditExport: { method: 'GET'; path: '/v1/audit-export'; body: never; response: AuditExportView };
+  putAuditExport: { method: 'PUT'; path: '/v1/audit-export'; body: PutAuditExportBody; response: AuditExportView };
+  deleteAuditExport: { method: 'DELETE'; path: '/v1/audit-export'; body: never; response: AuditExportView };
+  runAuditExport: { method: 'POST'; path: '/v1/audit-export/run'; body: never; response: AuditExportView };
 }

@@ -74,6 +74,12 @@ const schema = z.object({
   /** Days call records are kept when the tenant's `callLog.retentionDays` is unset, and days usage rollups are kept. */
   CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  /** Period of the audit exporter's poll for tenants with entries to export, in ms; 0 runs no exporter in this process. */
+  AUDIT_EXPORT_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  /** Audit entries read per batch (one object per day in the batch). */
+  AUDIT_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  /** Timeout of one object upload, in ms. */
+  AUDIT_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** Seed the demo tenant (`startRegistry` from `npm start`). */
   REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),

@@ -13,6 +13,7 @@ import { migrate } from './db/migrate';
 import { DiscoveryQueue } from './discovery/discovery-queue';
 import { DiscoveryWorker } from './discovery/discovery-worker';
 import { UsageDrainer } from './usage/usage-drainer';
+import { AuditExporter } from './audit-export/audit-exporter';
 import { hostname } from 'node:os';
 import { ConsoleSessions } from './console/console-session';
 import { PlatformIssuer } from './console/platform-issuer';
@@ -86,6 +87,11 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
       })
     : undefined;
   drainer?.start();
+  const exporter =
+    config.AUDIT_EXPORT_INTERVAL_MS > 0
+      ? new AuditExporter(db, box, ctx.fetch, logger, { intervalMs: config.AUDIT_EXPORT_INTERVAL_MS, batchSize: config.AUDIT_EXPORT_BATCH_SIZE, timeoutMs: config.AUDIT_EXPORT_TIMEOUT_MS })
+      : undefined;
+  exporter?.start();
   const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 * 1024 });
   const app = await NestFactory.create<NestFastifyApplication>(RegistryModule.forRoot(ctx), adapter, { logger: ['error', 'warn'] });
   app.useGlobalFilters(new ApiExceptionFilter(logger, config.RETRY_AFTER_SECONDS));
@@ -123,6 +129,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
       await app.close();
       await worker?.close();
       await drainer?.stop();
+      await exporter?.stop();
       await queue.close();
       redis.disconnect();
       await db.close();

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { AuditExportController } from './audit-export/audit-export.controller';
 import { AdminsController } from './console/admins.controller';
 import { ConsoleAuthController } from './console/console-auth.controller';
 import { DocsController } from './docs/docs.controller';
@@ -36,4 +37,5 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   ConsoleSsoSettingsController,
   ScimTokensController,
   ScimController,
+  AuditExportController,
 ];

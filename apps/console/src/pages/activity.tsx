@@ -1,4 +1,5 @@
 import { api, type AuditEntry } from '../api';
+import { AuditExportSettings } from '../audit-export-settings';
 import { DataTable, LoadStatus, useLoad, When } from '../ui';
 
 /** The audit log: every change to the tenant, newest first. */
@@ -29,6 +30,7 @@ export function ActivityPage() {
           ))}
         </DataTable>
       )}
+      <AuditExportSettings />
     </section>
   );
 }

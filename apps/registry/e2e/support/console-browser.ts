@@ -123,3 +123,22 @@ export async function expectIntact(b: ConsoleBrowser, within: Locator | Page = b
   const overflow = await b.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   expect(overflow).toBe(0);
 }
+
+/**
+ * Signs the console in with a tenant API key (signing out first when a session is open) and opens
+ * the page named `page` from the navigation, waiting for its heading.
+ */
+export async function signInWithKey(page: Page, registryUrl: string, apiKey: string, pageLabel: string): Promise<void> {
+  await page.goto(`${registryUrl}/console/`);
+  const signInForm = page.getByLabel('Tenant API key');
+  const signOut = page.getByRole('button', { name: 'Sign out', exact: true });
+  await signInForm.or(signOut).first().waitFor();
+  if (await signOut.isVisible()) {
+    await signOut.click();
+    await signInForm.waitFor();
+  }
+  await signInForm.fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: pageLabel, exact: true }).click();
+  await page.getByRole('heading', { name: pageLabel, exact: true, level: 1 }).waitFor();
+}

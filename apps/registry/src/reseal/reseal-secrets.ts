@@ -1,6 +1,7 @@
 import type { SecretBox } from '@switchboard/secret-box';
 import { serverSecretAad } from '../crypto/server-secret-aad';
 import type { Queryable } from '../db/database';
+import { auditExportSecretAad } from '../audit-export/audit-export-store';
 
 export interface ResealReport {
   /** Blobs re-sealed under the newest key. */
@@ -12,7 +13,7 @@ export interface ResealReport {
 }
 
 /**
- * Re-seals every secret the registry keeps at rest (server credentials, cached OAuth tokens)
+ * Re-seals every secret the registry keeps at rest (server credentials, cached OAuth tokens, audit export keys)
  * under SECRETS_KEY's newest key, so an older key can be dropped afterwards. Idempotent; each
  * row is updated only if it still holds the blob that was read (a concurrent token refresh
  * wins and already seals with the newest key). Snapshots in Redis carry credentials sealed at
@@ -39,5 +40,21 @@ export async function resealSecrets(db: Queryable, box: SecretBox): Promise<Rese
       else report.skipped++;
     }
   }
+  await resealAuditExportSecrets(db, box, report);
   return report;
+}
+
+/** The audit exports' secret access keys (one per tenant). */
+async function resealAuditExportSecrets(db: Queryable, box: SecretBox, report: ResealReport): Promise<void> {
+  const rows = await db.query<{ tenant_id: string; secret_sealed: string }>('SELECT tenant_id, secret_sealed FROM registry.audit_exports ORDER BY tenant_id');
+  for (const row of rows) {
+    if (!box.needsReseal(row.secret_sealed)) {
+      report.current++;
+      continue;
+    }
+    const resealed = box.reseal(row.secret_sealed, auditExportSecretAad(row.tenant_id));
+    const updated = await db.query('UPDATE registry.audit_exports SET secret_sealed = $3 WHERE tenant_id = $1 AND secret_sealed = $2 RETURNING tenant_id', [row.tenant_id, row.secret_sealed, resealed]);
+    if (updated.length === 1) report.resealed++;
+    else report.skipped++;
+  }
 }

@@ -65,6 +65,11 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'GET /v1/scim/tokens': 'owner',
   'POST /v1/scim/tokens': 'owner',
   'DELETE /v1/scim/tokens/:id': 'owner',
+  // Where the audit log goes, or whether it goes at all, is the owner's decision, like API keys.
+  'GET /v1/audit-export': 'viewer',
+  'PUT /v1/audit-export': 'owner',
+  'DELETE /v1/audit-export': 'owner',
+  'POST /v1/audit-export/run': 'admin',
 };
 
 /** The role a request needs, by its method and matched route pattern. */
