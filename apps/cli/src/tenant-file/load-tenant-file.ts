@@ -24,6 +24,8 @@ export function parseTenantFile(text: string, name: string): TenantFile {
       const at = err.linePos?.[0];
       throw invalid(name, [{ field: at ? `line ${at.line}` : '(file)', message: err.message.split('\n')[0] }]);
     }
+    // The yaml package signals an alias bound (maxAliasCount) with a ReferenceError.
+    if (err instanceof ReferenceError) throw invalid(name, [{ field: '(file)', message: `${err.message}: aliases may expand to at most 100 nodes` }]);
     throw err;
   }
   const parsed = tenantFileSchema.safeParse(doc);

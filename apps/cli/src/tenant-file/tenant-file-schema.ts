@@ -108,6 +108,21 @@ const tenantSchema = z
   })
   .strict();
 
+/** Server ids, and each server's published items, must be unique: a plan of duplicates would apply one over the other. */
+function uniqueNames(file: { servers?: Array<{ id: string; publish?: Array<{ kind?: string; name: string }> }> }, ctx: z.RefinementCtx): void {
+  const ids = new Set<string>();
+  for (const [i, server] of (file.servers ?? []).entries()) {
+    if (ids.has(server.id)) ctx.addIssue({ code: 'custom', path: ['servers', i, 'id'], message: `server "${server.id}" is listed twice` });
+    ids.add(server.id);
+    const items = new Set<string>();
+    for (const [j, item] of (server.publish ?? []).entries()) {
+      const key = `${item.kind ?? 'tool'}:${item.name}`;
+      if (items.has(key)) ctx.addIssue({ code: 'custom', path: ['servers', i, 'publish', j, 'name'], message: `${item.kind ?? 'tool'} "${item.name}" is listed twice` });
+      items.add(key);
+    }
+  }
+}
+
 export const tenantFileSchema = z
   .object({
     $schema: z.string().optional(),
@@ -119,6 +134,7 @@ export const tenantFileSchema = z
     servers: z.array(serverSchema).optional().describe('The exact set of upstream servers (left out: servers are not managed; a server not listed is removed)'),
   })
   .strict()
+  .superRefine(uniqueNames)
   .describe('A Switchboard tenant as code: applied with `switchboard apply -f`');
 
 export type TenantFile = z.infer<typeof tenantFileSchema>;
