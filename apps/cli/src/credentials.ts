@@ -1,4 +1,6 @@
 import type { ApiTarget } from './api/api-client';
+import { freshLogin } from './auth/pkce-login';
+import { loadLogin, saveLogin } from './auth/token-store';
 import { CliError, EXIT, usageError } from './exit-codes';
 
 /** The environment variables the CLI reads (documented in apps/cli/README.md). */
@@ -6,30 +8,47 @@ export const ENV = {
   url: 'SWITCHBOARD_URL',
   apiKey: 'SWITCHBOARD_API_KEY',
   token: 'SWITCHBOARD_TOKEN',
+  issuer: 'SWITCHBOARD_ISSUER',
 } as const;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-/**
- * Where to send admin API calls and with which credential: `--registry` or SWITCHBOARD_URL (the
- * registry's public URL), then SWITCHBOARD_API_KEY (a tenant API key, `sbk_…`, made in the console
- * or with POST /v1/keys) or SWITCHBOARD_TOKEN (a platform access token with the `console` scope).
- * The tenant is the credential's: there is no tenant flag to get wrong.
- */
-export function resolveTarget(env: NodeJS.ProcessEnv, flags: { url?: string; timeoutMs?: number }): ApiTarget {
-  const raw = flags.url ?? env[ENV.url];
+/** The registry's URL from `--registry` or SWITCHBOARD_URL, without a trailing slash. */
+export function registryUrl(env: NodeJS.ProcessEnv, flag: string | undefined): string {
+  const raw = flag ?? env[ENV.url];
   if (!raw) throw usageError(`registry: set ${ENV.url} (or pass --registry) to the registry's URL, e.g. https://admin.switchboard.example`, 'registry');
-  let baseUrl: string;
   try {
     const url = new URL(raw);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
-    baseUrl = url.href.replace(/\/+$/, '');
+    return url.href.replace(/\/+$/, '');
   } catch {
     throw usageError(`registry: "${raw}" is not an http(s) URL`, 'registry');
   }
-  const bearer = env[ENV.apiKey] ?? env[ENV.token];
-  if (!bearer) {
-    throw new CliError(`authorization: set ${ENV.apiKey} to a tenant API key (sbk_…) or ${ENV.token} to a platform access token`, EXIT.auth, { code: 'UNAUTHENTICATED', field: 'authorization' });
-  }
+}
+
+/**
+ * Where to send admin API calls and with which credential: `--registry` or SWITCHBOARD_URL (the
+ * registry's public URL), then SWITCHBOARD_API_KEY (a tenant API key, `sbk_…`, made in the console
+ * or with POST /v1/keys), SWITCHBOARD_TOKEN (a platform access token with the `console` scope), or
+ * the login `switchboard login` stored for this registry (refreshed when due).
+ * The tenant is the credential's: there is no tenant flag to get wrong.
+ */
+export function resolveTarget(env: NodeJS.ProcessEnv, flags: { url?: string; timeoutMs?: number }): ApiTarget {
+  const baseUrl = registryUrl(env, flags.url);
+  const fixed = env[ENV.apiKey] ?? env[ENV.token];
+  const bearer = fixed
+    ? async () => fixed
+    : async () => {
+        const stored = await loadLogin(env, baseUrl);
+        if (!stored) {
+          throw new CliError(`authorization: set ${ENV.apiKey} to a tenant API key (sbk_…) or ${ENV.token} to a platform access token, or run switchboard login`, EXIT.auth, {
+            code: 'UNAUTHENTICATED',
+            field: 'authorization',
+          });
+        }
+        const fresh = await freshLogin(stored);
+        if (fresh !== stored) await saveLogin(env, baseUrl, fresh);
+        return fresh.accessToken;
+      };
   return { baseUrl, bearer, timeoutMs: flags.timeoutMs ?? DEFAULT_TIMEOUT_MS };
 }

@@ -41,7 +41,7 @@ describe('switchboard command line', () => {
   });
 
   it('exits 3 naming the credential when no API key or token is set', async () => {
-    const res = await run(['servers', 'list', '--output', 'json'], { SWITCHBOARD_URL: 'http://127.0.0.1:9' });
+    const res = await run(['servers', 'list', '--output', 'json'], { SWITCHBOARD_URL: 'http://127.0.0.1:9', SWITCHBOARD_CONFIG_DIR: '/nonexistent/switchboard' });
     expect(res.code).toBe(EXIT.auth);
     expect(JSON.parse(res.stderr)).toEqual({ error: expect.objectContaining({ code: 'UNAUTHENTICATED', field: 'authorization' }) });
   });

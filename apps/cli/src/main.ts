@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ApiClient } from './api/api-client';
 import { type Command, type CommandContext, type Io, type Flags, str } from './commands/command';
 import { commandHelp, GLOBAL_OPTIONS, overviewHelp } from './commands/help';
+import { LOGIN_COMMANDS } from './commands/login';
 import { OBSERVE_COMMANDS } from './commands/observe';
 import { PUBLISHING_COMMANDS } from './commands/publishing';
 import { SERVER_COMMANDS } from './commands/servers';
@@ -10,7 +11,7 @@ import { resolveTarget } from './credentials';
 import { CliError, EXIT, usageError } from './exit-codes';
 
 /** Every command, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [...SERVER_COMMANDS, ...PUBLISHING_COMMANDS, ...OBSERVE_COMMANDS, ...TENANT_FILE_COMMANDS];
+export const COMMANDS: Command[] = [...SERVER_COMMANDS, ...PUBLISHING_COMMANDS, ...OBSERVE_COMMANDS, ...TENANT_FILE_COMMANDS, ...LOGIN_COMMANDS];
 
 const processIo = (): Io => ({
   stdout: (t) => void process.stdout.write(`${t}\n`),

@@ -74,17 +74,15 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
     // The first-party client is static (not in the table): the DCR expiry and cap are for registered ones.
     adapter: (name: string) => new PgAdapter(o.pool, o.schema, tenant.id, name, o.box, firstParty ? undefined : o.dcrClients),
     clients: firstParty
-      ? [
-          {
-            client_id: firstParty.clientId,
-            client_name: firstParty.clientName,
-            application_type: 'web',
-            redirect_uris: firstParty.redirectUris,
-            token_endpoint_auth_method: 'none',
-            grant_types: ['authorization_code', 'refresh_token'],
-            response_types: ['code'],
-          },
-        ]
+      ? [firstParty, ...(tenant.moreFirstParty ?? [])].map((c) => ({
+          client_id: c.clientId,
+          client_name: c.clientName,
+          application_type: c.applicationType ?? 'web',
+          redirect_uris: c.redirectUris,
+          token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        }))
       : [],
     jwks: { keys: keys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     cookies: {

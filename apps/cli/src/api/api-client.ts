@@ -6,8 +6,8 @@ import { OPERATIONS, type BodyOf, type OperationId, type ResponseOf } from './op
 export interface ApiTarget {
   /** The registry's public URL (`SWITCHBOARD_URL`), without a trailing slash. */
   baseUrl: string;
-  /** A tenant API key (`sbk_…`) or a platform access token: sent as a Bearer token. */
-  bearer: string;
+  /** A tenant API key (`sbk_…`) or a platform access token (a stored login's, refreshed when due): sent as a Bearer token. */
+  bearer: () => Promise<string>;
   /** Per-request deadline. */
   timeoutMs: number;
 }
@@ -37,11 +37,12 @@ export class ApiClient {
     const { method, path } = OPERATIONS[op];
     const url = new URL(this.target.baseUrl + fillPath(path, input.params ?? {}));
     for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const bearer = await this.target.bearer();
     let res: Response;
     try {
       res = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${this.target.bearer}`, accept: 'application/json', ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${bearer}`, accept: 'application/json', ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: input.body !== undefined ? JSON.stringify(input.body) : undefined,
         signal: AbortSignal.timeout(this.target.timeoutMs),
       });

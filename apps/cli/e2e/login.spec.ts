@@ -1,0 +1,125 @@
+// `switchboard login` end to end: the built CLI signs in through the real platform issuer (the
+// built auth service) with PKCE and a loopback redirect, a test browser plays the user at the
+// issuer's sign-in form, and the stored tokens then authenticate admin API calls, refresh
+// when expired, and are forgotten by logout. Build first: `npx tsc -b tsconfig.build.json`.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { cleanRedis, createDatabase, createTenant, freePort, parseForm, startRegistry, testEnv, TestBrowser, type Proc } from '@switchboard/testing';
+import { CLI_BIN, runCli } from './support/run-cli';
+import { startPlatformIssuer } from './support/start-platform-issuer';
+
+jest.setTimeout(120_000);
+
+const ADA = { username: 'ada', password: 'correct horse battery', name: 'Ada Lovelace' };
+
+describe('switchboard login (PKCE, loopback redirect) through the platform issuer', () => {
+  const env = testEnv();
+  let db: Awaited<ReturnType<typeof createDatabase>>;
+  let registry: Proc;
+  let auth: Proc & { issuer: string };
+  let dir: string;
+  let cliEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    db = await createDatabase();
+    // Each side needs the other's URL: reserve both ports first.
+    const [registryPort, authPort] = [await freePort(), await freePort()];
+    const base = `http://127.0.0.1:${registryPort}`;
+    auth = await startPlatformIssuer({ database: db.name, port: authPort, registry: base, internalToken: env.internalToken });
+    registry = await startRegistry(env, db.url, { REGISTRY_PORT: String(registryPort), CONSOLE_ISSUER: auth.issuer });
+    await createTenant(registry.url, env.operatorKey, 'acme', ADA);
+    dir = await mkdtemp(path.join(tmpdir(), 'switchboard-login-'));
+    cliEnv = { SWITCHBOARD_URL: registry.url, SWITCHBOARD_CONFIG_DIR: dir };
+  });
+
+  afterAll(async () => {
+    await registry?.stop();
+    await auth?.stop();
+    await db?.drop();
+    await cleanRedis(env);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Runs `switchboard login --no-browser`, reads the URL it prints and signs in at the issuer as `password` says. */
+  async function login(password: string): Promise<{ code: number; stdout: string; stderr: string; formStatus: number }> {
+    const child = spawn(process.execPath, [CLI_BIN, 'login', '--no-browser', '--issuer', auth.issuer], { env: { PATH: process.env.PATH, ...cliEnv } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+        const m = /^(http\S+\/authorize\?\S+)$/m.exec(stderr);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', () => reject(new Error(`login exited before printing a URL: ${stderr}`)));
+    });
+    const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+    const browser = new TestBrowser();
+    const page = await browser.follow(url);
+    const form = parseForm(await page.res.text(), /\/login$/);
+    const posted = await browser.postForm(new URL(form.action, page.url).href, { ...form.fields, workspace: 'acme', username: ADA.username, password });
+    if (posted.status >= 400) {
+      child.kill('SIGTERM');
+      return { code: await exited, stdout, stderr, formStatus: posted.status };
+    }
+    // The issuer's redirects end at the CLI's loopback listener, which answers the browser itself.
+    const landed = await browser.follow(new URL(posted.headers.get('location') ?? '', form.action.startsWith('http') ? form.action : page.url).href);
+    expect(landed.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    expect(await landed.res.text()).toContain('Signed in');
+    return { code: await exited, stdout, stderr, formStatus: posted.status };
+  }
+
+  it('refuses admin API calls with exit 3 before any login', async () => {
+    const run = await runCli(['whoami', '--output', 'json'], cliEnv);
+    expect(run.code).toBe(3);
+    expect(JSON.parse(run.stderr).error.message).toContain('run switchboard login');
+  });
+
+  it('signs in with the browser, stores the tokens owner-only, and calls the admin API as the admin', async () => {
+    const run = await login(ADA.password);
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: 'signed in to acme as ada (owner)\n' });
+    const file = path.join(dir, 'credentials.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(await readFile(file, 'utf8'))[registry.url];
+    expect(stored).toMatchObject({ issuer: auth.issuer, clientId: 'switchboard-cli', resource: `${registry.url}/v1`, refreshToken: expect.any(String) });
+    const me = await runCli(['whoami', '--output', 'json'], cliEnv);
+    expect(JSON.parse(me.stdout)).toEqual({ tenant: 'acme', via: 'token', role: 'owner', user: { username: 'ada', name: ADA.name } });
+  });
+
+  it('refreshes an expired access token with the stored refresh token', async () => {
+    const file = path.join(dir, 'credentials.json');
+    const all = JSON.parse(await readFile(file, 'utf8'));
+    const before = all[registry.url];
+    all[registry.url] = { ...before, expiresAt: Date.now() - 1000 };
+    await writeFile(file, JSON.stringify(all));
+    const me = await runCli(['whoami', '--output', 'json'], cliEnv);
+    expect(me.code).toBe(0);
+    const after = JSON.parse(await readFile(file, 'utf8'))[registry.url];
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.expiresAt).toBeGreaterThan(Date.now());
+  });
+
+  it.each(['http://evil.example/callback', 'http://127.0.0.1:4000/other', 'https://127.0.0.1:4000/callback'])('the CLI client may only come back to the loopback callback: %s is refused', async (redirect) => {
+    const url = new URL(`${auth.issuer}/authorize`);
+    const params = { client_id: 'switchboard-cli', redirect_uri: redirect, response_type: 'code', scope: 'console', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' };
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('redirect_uri');
+  });
+
+  it('a wrong password stays at the issuer and stores nothing new', async () => {
+    const run = await login('not the password at all');
+    expect(run.formStatus).toBe(401);
+    expect(run.code).not.toBe(0);
+  });
+
+  it('forgets the login with logout', async () => {
+    expect((await runCli(['logout'], cliEnv)).code).toBe(0);
+    expect((await runCli(['whoami'], cliEnv)).code).toBe(3);
+  });
+});
