@@ -14,7 +14,7 @@ jest.setTimeout(120_000);
 
 const ADA = { username: 'ada', password: 'correct horse battery', name: 'Ada Lovelace' };
 
-describe('switchboard login (PKCE, loopback redirect) through the platform issuer', () => {
+describe('switchboard login (browser PKCE with a loopback redirect, or device authorization) through the platform issuer', () => {
   const env = testEnv();
   let db: Awaited<ReturnType<typeof createDatabase>>;
   let registry: Proc;
@@ -72,6 +72,36 @@ describe('switchboard login (PKCE, loopback redirect) through the platform issue
     return { code: await exited, stdout, stderr, formStatus: posted.status };
   }
 
+  /** Runs `switchboard login --device`; a browser enters the printed code at the issuer, confirms and signs in. */
+  async function deviceLogin(): Promise<{ code: number; stdout: string; stderr: string; success: string }> {
+    const child = spawn(process.execPath, [CLI_BIN, 'login', '--device', '--issuer', auth.issuer], { env: { PATH: process.env.PATH, ...cliEnv } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+    const prompt = await new Promise<{ uri: string; code: string }>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+        const m = /open (http\S+) and enter the code (\S+)/.exec(stderr);
+        if (m) resolve({ uri: m[1], code: m[2] });
+      });
+      child.once('exit', () => reject(new Error(`login exited before printing a code: ${stderr}`)));
+    });
+    const browser = new TestBrowser();
+    const input = await browser.get(prompt.uri);
+    const inputForm = parseForm(await input.text());
+    const confirm = await browser.postForm(new URL(inputForm.action, prompt.uri).href, { ...inputForm.fields, user_code: prompt.code });
+    const confirmPage = await confirm.text();
+    expect(confirmPage).toContain('Switchboard CLI');
+    const confirmForm = parseForm(confirmPage);
+    const started = await browser.postForm(new URL(confirmForm.action, prompt.uri).href, confirmForm.fields);
+    const loginPage = await browser.follow(new URL(started.headers.get('location') ?? '', prompt.uri).href);
+    const form = parseForm(await loginPage.res.text(), /\/login$/);
+    const posted = await browser.postForm(new URL(form.action, loginPage.url).href, { ...form.fields, workspace: 'acme', username: ADA.username, password: ADA.password });
+    const done = await browser.follow(new URL(posted.headers.get('location') ?? '', loginPage.url).href);
+    return { code: await exited, stdout, stderr, success: await done.res.text() };
+  }
+
   it('refuses admin API calls with exit 3 before any login', async () => {
     const run = await runCli(['whoami', '--output', 'json'], cliEnv);
     expect(run.code).toBe(3);
@@ -116,6 +146,15 @@ describe('switchboard login (PKCE, loopback redirect) through the platform issue
     const run = await login('not the password at all');
     expect(run.formStatus).toBe(401);
     expect(run.code).not.toBe(0);
+  });
+
+  it('signs in with device authorization (RFC 8628): the code is entered and confirmed in a browser elsewhere', async () => {
+    await runCli(['logout'], cliEnv);
+    const run = await deviceLogin();
+    expect(run.success).toContain('The device is signed in');
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: 'signed in to acme as ada (owner)\n' });
+    const me = await runCli(['whoami', '--output', 'json'], cliEnv);
+    expect(JSON.parse(me.stdout)).toMatchObject({ tenant: 'acme', via: 'token', user: { username: 'ada' } });
   });
 
   it('forgets the login with logout', async () => {

@@ -13,7 +13,8 @@ export const PLATFORM_MOUNT = '/platform';
 export const CONSOLE_CLIENT_ID = 'switchboard-console';
 /**
  * The `switchboard` CLI's client: public and native, PKCE, redirect to a loopback listener on
- * any port (RFC 8252 §7.3), so `switchboard login` needs no operator configuration.
+ * any port (RFC 8252 §7.3), or device authorization (RFC 8628) on a machine without a browser,
+ * so `switchboard login` needs no operator configuration.
  */
 export const CLI_CLIENT_ID = 'switchboard-cli';
 export const CLI_REDIRECT_URI = 'http://127.0.0.1/callback';
@@ -35,7 +36,7 @@ export function platformIssuer(settings: PlatformIssuerSettings, authPublicUrl: 
     mountPath: PLATFORM_MOUNT,
     defaultScopes: [CONSOLE_SCOPE],
     firstParty: { clientId: CONSOLE_CLIENT_ID, clientName: 'Switchboard console', redirectUris: settings.redirectUris },
-    moreFirstParty: [{ clientId: CLI_CLIENT_ID, clientName: 'Switchboard CLI', redirectUris: [CLI_REDIRECT_URI], applicationType: 'native' }],
+    moreFirstParty: [{ clientId: CLI_CLIENT_ID, clientName: 'Switchboard CLI', redirectUris: [CLI_REDIRECT_URI], applicationType: 'native', deviceFlow: true }],
   };
 }
 

@@ -12,6 +12,8 @@ export interface FirstPartyClient {
   redirectUris: string[];
   /** `native` (the CLI): a loopback redirect URI matches on any port (RFC 8252 §7.3). Default `web`. */
   applicationType?: 'web' | 'native';
+  /** May use device authorization (RFC 8628): the issuer then serves the device endpoints. */
+  deviceFlow?: boolean;
 }
 
 /** One tenant as the authorization server sees it (also the platform issuer, see platform-issuer.ts). */

@@ -36,18 +36,31 @@ export async function issuerMetadata(issuer: string): Promise<IssuerMetadata> {
   return body as IssuerMetadata;
 }
 
-/** A token-endpoint call (form-encoded); an OAuth error becomes a CliError naming the `error` code. */
-export async function tokenRequest(metadata: IssuerMetadata, form: Record<string, string>): Promise<{ access_token: string; refresh_token?: string; expires_in?: number }> {
+type TokenAnswer = { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string };
+
+/** One form-encoded POST to an issuer endpoint, answering the status and the JSON body. */
+export async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; body: TokenAnswer & Record<string, unknown> }> {
   let res: Response;
   try {
-    res = await fetch(metadata.token_endpoint, { method: 'POST', body: new URLSearchParams(form), signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } });
+    res = await fetch(url, { method: 'POST', body: new URLSearchParams(form), signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } });
   } catch (err) {
-    throw unavailable(`issuer: the token endpoint ${metadata.token_endpoint} could not be reached`, err);
+    throw unavailable(`issuer: ${url} could not be reached`, err);
   }
-  const body = (await res.json().catch(() => ({}))) as { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string };
-  if (!res.ok || typeof body.access_token !== 'string') {
-    throw new CliError(`authorization: the issuer refused the token request: ${body.error ?? `HTTP ${res.status}`}${body.error_description ? ` (${body.error_description})` : ''}`, EXIT.auth, { code: 'TOKEN_REFUSED', field: 'authorization' });
-  }
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as TokenAnswer & Record<string, unknown> };
+}
+
+/** The OAuth error of an answer as a CliError (exit 3) naming the `error` code. */
+export function oauthRefusal(what: string, status: number, body: TokenAnswer): CliError {
+  return new CliError(`authorization: the issuer refused ${what}: ${body.error ?? `HTTP ${status}`}${body.error_description ? ` (${body.error_description})` : ''}`, EXIT.auth, {
+    code: 'TOKEN_REFUSED',
+    field: 'authorization',
+  });
+}
+
+/** A token-endpoint call (form-encoded); an OAuth error becomes a CliError naming the `error` code. */
+export async function tokenRequest(metadata: IssuerMetadata, form: Record<string, string>): Promise<{ access_token: string; refresh_token?: string; expires_in?: number }> {
+  const { status, body } = await postForm(metadata.token_endpoint, form);
+  if (status !== 200 || typeof body.access_token !== 'string') throw oauthRefusal('the token request', status, body);
   return { access_token: body.access_token, refresh_token: body.refresh_token, expires_in: body.expires_in };
 }
 
