@@ -133,6 +133,18 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
     expect(after.expiresAt).toBeGreaterThan(Date.now());
   });
 
+  it('refreshes once for a command that makes several calls at once (a rotated refresh token is not replayed)', async () => {
+    const file = path.join(dir, 'credentials.json');
+    const all = JSON.parse(await readFile(file, 'utf8'));
+    all[registry.url] = { ...all[registry.url], expiresAt: Date.now() - 1000 };
+    await writeFile(file, JSON.stringify(all));
+    // export reads five admin API resources in parallel.
+    const exported = await runCli(['export', '--output', 'json'], cliEnv);
+    expect({ code: exported.code, stderr: exported.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(exported.stdout).tenant.name).toBe('Tenant acme');
+    expect((await runCli(['whoami'], cliEnv)).code).toBe(0);
+  });
+
   it.each(['http://evil.example/callback', 'http://127.0.0.1:4000/other', 'https://127.0.0.1:4000/callback'])('the CLI client may only come back to the loopback callback: %s is refused', async (redirect) => {
     const url = new URL(`${auth.issuer}/authorize`);
     const params = { client_id: 'switchboard-cli', redirect_uri: redirect, response_type: 'code', scope: 'console', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' };
@@ -143,9 +155,12 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
   });
 
   it('a wrong password stays at the issuer and stores nothing new', async () => {
+    const file = path.join(dir, 'credentials.json');
+    const before = await readFile(file, 'utf8');
     const run = await login('not the password at all');
     expect(run.formStatus).toBe(401);
     expect(run.code).not.toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(before);
   });
 
   it('signs in with device authorization (RFC 8628): the code is entered and confirmed in a browser elsewhere', async () => {

@@ -1,6 +1,6 @@
 import type { ApiTarget } from './api/api-client';
 import { freshLogin } from './auth/pkce-login';
-import { loadLogin, saveLogin } from './auth/token-store';
+import { loadLogin, saveLogin, type StoredLogin } from './auth/token-store';
 import { CliError, EXIT, usageError } from './exit-codes';
 
 /** The environment variables the CLI reads (documented in apps/cli/README.md). */
@@ -36,19 +36,32 @@ export function registryUrl(env: NodeJS.ProcessEnv, flag: string | undefined): s
 export function resolveTarget(env: NodeJS.ProcessEnv, flags: { url?: string; timeoutMs?: number }): ApiTarget {
   const baseUrl = registryUrl(env, flags.url);
   const fixed = env[ENV.apiKey] ?? env[ENV.token];
-  const bearer = fixed
-    ? async () => fixed
-    : async () => {
-        const stored = await loadLogin(env, baseUrl);
-        if (!stored) {
-          throw new CliError(`authorization: set ${ENV.apiKey} to a tenant API key (sbk_…) or ${ENV.token} to a platform access token, or run switchboard login`, EXIT.auth, {
-            code: 'UNAUTHENTICATED',
-            field: 'authorization',
-          });
-        }
-        const fresh = await freshLogin(stored);
-        if (fresh !== stored) await saveLogin(env, baseUrl, fresh);
-        return fresh.accessToken;
-      };
-  return { baseUrl, bearer, timeoutMs: flags.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+  return { baseUrl, bearer: fixed ? async () => fixed : storedLoginBearer(env, baseUrl), timeoutMs: flags.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+}
+
+/**
+ * The access token of the stored login, refreshed when due — once per process however many calls
+ * ask at the same time: refresh tokens rotate, and a replayed one makes the issuer revoke the login.
+ */
+function storedLoginBearer(env: NodeJS.ProcessEnv, baseUrl: string): () => Promise<string> {
+  let current: StoredLogin | undefined;
+  let inflight: Promise<StoredLogin> | undefined;
+  const load = async (): Promise<StoredLogin> => {
+    const stored = await loadLogin(env, baseUrl);
+    if (!stored) {
+      throw new CliError(`authorization: set ${ENV.apiKey} to a tenant API key (sbk_…) or ${ENV.token} to a platform access token, or run switchboard login`, EXIT.auth, {
+        code: 'UNAUTHENTICATED',
+        field: 'authorization',
+      });
+    }
+    const fresh = await freshLogin(stored);
+    if (fresh !== stored) await saveLogin(env, baseUrl, fresh);
+    return fresh;
+  };
+  return async () => {
+    if (current && current.expiresAt - Date.now() > 60_000) return current.accessToken;
+    inflight ??= load().finally(() => (inflight = undefined));
+    current = await inflight;
+    return current.accessToken;
+  };
 }
