@@ -13,6 +13,8 @@ import { startPlatformIssuer } from './support/start-platform-issuer';
 jest.setTimeout(120_000);
 
 const ADA = { username: 'ada', password: 'correct horse battery', name: 'Ada Lovelace' };
+/** The issuer's token budget per IP and minute (token, device authorization and user-code entry): the whole file stays under it until the last test. */
+const TOKEN_RATE_PER_MIN = 40;
 
 describe('switchboard login (browser PKCE with a loopback redirect, or device authorization) through the platform issuer', () => {
   const env = testEnv();
@@ -27,7 +29,7 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
     // Each side needs the other's URL: reserve both ports first.
     const [registryPort, authPort] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${registryPort}`;
-    auth = await startPlatformIssuer({ database: db.name, port: authPort, registry: base, internalToken: env.internalToken });
+    auth = await startPlatformIssuer({ database: db.name, port: authPort, registry: base, internalToken: env.internalToken, tokenRatePerMin: TOKEN_RATE_PER_MIN });
     registry = await startRegistry(env, db.url, { REGISTRY_PORT: String(registryPort), CONSOLE_ISSUER: auth.issuer });
     await createTenant(registry.url, env.operatorKey, 'acme', ADA);
     dir = await mkdtemp(path.join(tmpdir(), 'switchboard-login-'));
@@ -175,5 +177,20 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
   it('forgets the login with logout', async () => {
     expect((await runCli(['logout'], cliEnv)).code).toBe(0);
     expect((await runCli(['whoami'], cliEnv)).code).toBe(3);
+  });
+
+  // Last: it spends this address's token budget for the rest of the minute.
+  it('bounds user-code guesses: entering codes counts against the token budget (429 with Retry-After)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= TOKEN_RATE_PER_MIN; i++) {
+      const res = await fetch(`${auth.issuer}/device`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'user_code=BCDFGHJK&xsrf=x' });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        break;
+      }
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.length).toBeLessThanOrEqual(TOKEN_RATE_PER_MIN + 1);
   });
 });

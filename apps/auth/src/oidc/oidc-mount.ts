@@ -71,7 +71,8 @@ export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
         if (retryAfter > 0) return tooManyRequests(reply, retryAfter, 'too many client registrations from this address; retry later');
       }
     }
-    if ((d.inner === '/token' || d.inner === '/device/auth') && req.method === 'POST') {
+    // Device authorization and user-code entry share the token budget: a user code is short, so its guesses are bounded too.
+    if ((d.inner === '/token' || d.inner === '/device/auth' || d.inner === '/device') && req.method === 'POST') {
       const retryAfter = await o.limits.hit('token', d.tenant.id, req.ip);
       if (retryAfter > 0) return tooManyRequests(reply, retryAfter, 'too many token requests from this address; retry later');
     }

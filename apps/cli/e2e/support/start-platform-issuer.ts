@@ -8,7 +8,7 @@ const PG = 'postgres://postgres@127.0.0.1:5432';
  * `registry` (its public URL, for the audience and the console's password check). Its schema
  * lives in the test's database (dropped with it).
  */
-export async function startPlatformIssuer(o: { database: string; port: number; registry: string; internalToken: string }): Promise<Proc & { issuer: string }> {
+export async function startPlatformIssuer(o: { database: string; port: number; registry: string; internalToken: string; tokenRatePerMin: number }): Promise<Proc & { issuer: string }> {
   const schema = `auth_cli_${randomBytes(4).toString('hex')}`;
   const base = `http://127.0.0.1:${o.port}`;
   const proc = await spawnApp(
@@ -26,6 +26,7 @@ export async function startPlatformIssuer(o: { database: string; port: number; r
       CONSOLE_REDIRECT_URI: `${o.registry}/console/callback`,
       CONSOLE_AUDIENCE: `${o.registry}/v1`,
       REGISTRY_INTERNAL_URL: o.registry,
+      TOKEN_RATE_LIMIT_PER_MIN: String(o.tokenRatePerMin),
       LOG_LEVEL: 'warn',
     },
     /auth listening on (http:\/\/\S+)/,
