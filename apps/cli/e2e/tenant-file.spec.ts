@@ -168,6 +168,20 @@ describe('switchboard apply / plan / export against a fresh tenant', () => {
     expect(report.notRun).toEqual([]);
   });
 
+  it('manages the OAuth settings section: plans exactly the scopes added, applies them, exports them', async () => {
+    const withAuth = tenantYaml({ ...urls, betaDescription: 'Beta shouts' }).replace('limits:\n', 'auth:\n  protected: false\n  scopes: [crm.read, crm.write]\nlimits:\n');
+    await writeFile(file, withAuth);
+    const plan = await runCli(['plan', '-f', file, '--output', 'json'], cliEnv);
+    const authChange = JSON.parse(plan.stdout).changes.find((c: { target: string }) => c.target === 'auth');
+    expect(authChange.fields).toEqual([expect.objectContaining({ field: 'auth.scopes', after: ['crm.read', 'crm.write'] })]);
+    const apply = await runCli(['apply', '-f', file, '--output', 'json'], cliEnv);
+    expect(JSON.parse(apply.stdout).applied).toContain('auth');
+    const again = await runCli(['plan', '-f', file, '--output', 'json'], cliEnv);
+    expect(JSON.parse(again.stdout).changes.filter((c: { target: string }) => c.target === 'auth')).toEqual([]);
+    const exported = parse((await runCli(['export'], cliEnv)).stdout) as { auth?: { scopes?: string[] } };
+    expect(exported.auth?.scopes).toEqual(['crm.read', 'crm.write']);
+  });
+
   it('answers --help for every command through the installed bin', async () => {
     const top = await runCli(['--help'], {});
     expect(top.code).toBe(0);
