@@ -12,7 +12,7 @@ const LIB_LAYERS = [
   // Test-only harness pieces; may use any lib (rule no-testing-in-production keeps it out of production code).
   ['testing'],
 ];
-const APPS = ['auth', 'chain-reader', 'console', 'gateway', 'registry'];
+const APPS = ['auth', 'chain-reader', 'cli', 'console', 'gateway', 'registry'];
 
 /** Matches an import of workspace package `name` (folder `dir`) by path or by bare name. */
 const ws = (dir, names) => `^(?:${dir}/(?:${names.join('|')})/|@switchboard/(?:${names.join('|')})(?:/|$))`;

@@ -20,5 +20,6 @@ module.exports = {
     preset('chain-reader', 'apps/chain-reader'),
     preset('registry', 'apps/registry'),
     preset('auth', 'apps/auth'),
+    preset('cli', 'apps/cli'),
   ],
 };

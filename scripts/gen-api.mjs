@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Regenerates the console's API types (apps/console/src/api-types.ts) from the registry's
+// Regenerates the admin API types of its clients — the console (apps/console/src/api-types.tsx) and
+// the CLI (apps/cli/src/api/api-types.ts), the same text — from the registry's
 // OpenAPI document, itself built from the controllers' route schemas. `npm run gen:api`;
 // `--check` exits 1 instead of writing when the file differs. The registry's sources are
 // bundled with esbuild (decorators need a compile step; workspace libs resolve to their sources).
@@ -16,8 +17,8 @@ export { REGISTRY_CONTROLLERS } from './apps/registry/src/registry-controllers';
 export { openApiDocument } from './apps/registry/src/docs/openapi-document';
 `;
 
-/** Where the generated console types live (checked in). */
-const API_TYPES_FILE = 'apps/console/src/api-types.tsx';
+/** Where the generated types live (checked in): the console's and the CLI's copies. */
+const API_TYPES_FILES = ['apps/console/src/api-types.tsx', 'apps/cli/src/api/api-types.ts'];
 
 const BANNER = `// Generated from the registry's OpenAPI document (apps/registry/src/docs) by \`npm run gen:api\`: do not edit.
 // A registry test fails when this file and the document drift apart.
@@ -84,17 +85,21 @@ try {
   const gen = createRequire(import.meta.url)(outfile);
   const text = await renderApiTypes(gen.openApiDocument(gen.REGISTRY_CONTROLLERS, ''));
   // --file=<path>: another copy to check (the drift test's).
-  const file = process.argv.find((a) => a.startsWith('--file='))?.slice(7) ?? path.join(root, API_TYPES_FILE);
-  const current = await readFile(file, 'utf8').catch(() => '');
-  if (process.argv.includes('--check')) {
-    if (current !== text) {
-      console.error(`${path.relative(root, file)} differs from what the OpenAPI document generates: run npm run gen:api`);
-      process.exitCode = 1;
-    }
-  } else if (current !== text) {
-    await writeFile(file, text);
-    console.log(`wrote ${API_TYPES_FILE}`);
-  } else console.log(`${API_TYPES_FILE} is up to date`);
+  const only = process.argv.find((a) => a.startsWith('--file='))?.slice(7);
+  const files = only ? [only] : API_TYPES_FILES.map((f) => path.join(root, f));
+  for (const file of files) {
+    const current = await readFile(file, 'utf8').catch(() => '');
+    const name = path.relative(root, file);
+    if (process.argv.includes('--check')) {
+      if (current !== text) {
+        console.error(`${name} differs from what the OpenAPI document generates: run npm run gen:api`);
+        process.exitCode = 1;
+      }
+    } else if (current !== text) {
+      await writeFile(file, text);
+      console.log(`wrote ${name}`);
+    } else console.log(`${name} is up to date`);
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -53,17 +53,23 @@ export class PgAdapter implements Adapter {
     // `find` puts the id back from the caller. A session found by uid comes back without its id,
     // which is all oidc-provider needs there (it only reads accountId and grants of it).
     if (stored.jti === id) delete stored.jti;
+    // A device code is also found by its user code or uid and then saved again, which needs its id:
+    // kept sealed (never in clear) so those lookups can give it back.
+    if (this.model === 'DeviceCode') stored.__sealedId = this.box.seal(id, this.deviceAad());
     if (this.model === 'Client' && typeof stored.client_secret === 'string') {
       stored.client_secret = this.box.seal(stored.client_secret, this.aad(id));
       stored.__sealed = true;
     }
     const grantId = payload.grantId ?? (this.model === 'Grant' ? id : null);
     const uidHash = typeof payload.uid === 'string' ? hashId(payload.uid) : null;
-    const sql = `INSERT INTO ${this.table} (tenant_id, model, id_hash, payload, grant_id, uid_hash, expires_at, last_used_at)
-       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END, CASE WHEN $2 = 'Client' THEN now() END)
+    // Device codes (platform issuer only) are looked up by the normalised user code a person types.
+    const userCodeHash = typeof payload.userCode === 'string' ? hashId(payload.userCode) : null;
+    const sql = `INSERT INTO ${this.table} (tenant_id, model, id_hash, payload, grant_id, uid_hash, expires_at, last_used_at, user_code_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END, CASE WHEN $2 = 'Client' THEN now() END, $8)
        ON CONFLICT (tenant_id, model, id_hash) DO UPDATE
-         SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid_hash = EXCLUDED.uid_hash, expires_at = EXCLUDED.expires_at, last_used_at = EXCLUDED.last_used_at`;
-    const params = [this.tenantId, this.model, hashId(id), JSON.stringify(stored), grantId, uidHash, Number.isFinite(expiresIn) && expiresIn > 0 ? Math.ceil(expiresIn) : null];
+         SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid_hash = EXCLUDED.uid_hash, expires_at = EXCLUDED.expires_at, last_used_at = EXCLUDED.last_used_at,
+             user_code_hash = EXCLUDED.user_code_hash`;
+    const params = [this.tenantId, this.model, hashId(id), JSON.stringify(stored), grantId, uidHash, Number.isFinite(expiresIn) && expiresIn > 0 ? Math.ceil(expiresIn) : null, userCodeHash];
     const dcr = this.dcr;
     if (!dcr) {
       await this.pool.query(sql, params);
@@ -141,8 +147,14 @@ export class PgAdapter implements Adapter {
     return rows[0] ? this.revive(rows[0], undefined) : undefined;
   }
 
-  async findByUserCode(): Promise<AdapterPayload | undefined> {
-    return undefined; // device flow is disabled
+  /** A device code by its user code (RFC 8628; the platform issuer's device flow). */
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    const { rows } = await this.pool.query<{ payload: Record<string, unknown>; consumed: number | null }>(
+      `SELECT payload, extract(epoch FROM consumed_at)::bigint AS consumed FROM ${this.table}
+       WHERE tenant_id = $1 AND model = $2 AND user_code_hash = $3 AND (expires_at IS NULL OR expires_at > now())`,
+      [this.tenantId, this.model, hashId(userCode)],
+    );
+    return rows[0] ? this.revive(rows[0], undefined) : undefined;
   }
 
   async consume(id: string): Promise<void> {
@@ -177,12 +189,20 @@ export class PgAdapter implements Adapter {
       payload.client_secret = this.box.open(payload.client_secret, this.aad(id));
     }
     delete payload.__sealed;
+    if (typeof payload.__sealedId === 'string') {
+      if (payload.jti === undefined) payload.jti = this.box.open(payload.__sealedId, this.deviceAad());
+      delete payload.__sealedId;
+    }
     if (row.consumed !== null) payload.consumed = Number(row.consumed);
     return payload as AdapterPayload;
   }
 
   private aad(id: string): string {
     return `client:${this.tenantId}:${id}`;
+  }
+
+  private deviceAad(): string {
+    return `device-code:${this.tenantId}`;
   }
 }
 

@@ -14,6 +14,8 @@ const PATH_TENANT = /^\/t\/([a-z0-9-]{1,63})(\/.*)$/;
 /** The platform issuer: path insertion, and everything under its mount. */
 const PLATFORM_INSERTED = /^\/\.well-known\/(openid-configuration|oauth-authorization-server)\/platform$/;
 const PLATFORM_PATH = /^\/platform(\/.*)$/;
+/** Device authorization (RFC 8628), served by the platform issuer only: `/device/auth`, `/device`, `/device/<uid>`. */
+const PLATFORM_DEVICE_PATH = /^\/device(?:\/auth|\/[A-Za-z0-9_-]{1,64})?$/;
 
 interface Dispatch {
   tenant: AuthTenant;
@@ -69,7 +71,8 @@ export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
         if (retryAfter > 0) return tooManyRequests(reply, retryAfter, 'too many client registrations from this address; retry later');
       }
     }
-    if (d.inner === '/token' && req.method === 'POST') {
+    // Device authorization and user-code entry share the token budget: a user code is short, so its guesses are bounded too.
+    if ((d.inner === '/token' || d.inner === '/device/auth' || d.inner === '/device') && req.method === 'POST') {
       const retryAfter = await o.limits.hit('token', d.tenant.id, req.ip);
       if (retryAfter > 0) return tooManyRequests(reply, retryAfter, 'too many token requests from this address; retry later');
     }
@@ -110,7 +113,7 @@ function resolvePlatform(req: FastifyRequest, platform: AuthTenant | undefined, 
   const inserted = PLATFORM_INSERTED.exec(path);
   if (inserted?.[1]) return { tenant: platform, mountPath: platform.mountPath, inner: `/.well-known/${inserted[1]}` };
   const inner = PLATFORM_PATH.exec(path)?.[1];
-  if (!inner || inner.startsWith('/register') || !PROVIDER_PATH.test(inner)) return undefined;
+  if (!inner || inner.startsWith('/register') || !(PROVIDER_PATH.test(inner) || PLATFORM_DEVICE_PATH.test(inner))) return undefined;
   return { tenant: platform, mountPath: platform.mountPath, inner };
 }
 

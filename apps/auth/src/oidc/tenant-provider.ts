@@ -17,6 +17,7 @@ import { PgAdapter, type DcrClientPolicy } from '../db/pg-adapter';
 import type { PrivateJwk } from '../keys/signing-keys';
 import type { AuthTenant } from '../tenants/tenant-auth';
 import { escapeHtml } from '../http/html';
+import { devicePages } from '../platform/device-pages';
 import { mainRealm, oidc } from './native-modules';
 import { sameResource } from './same-resource';
 import { switchboardMetrics } from '@switchboard/telemetry';
@@ -40,6 +41,8 @@ export interface TenantProviderOptions {
   accountActive?: (tenant: AuthTenant, accountId: string, issuedAt: number | undefined) => Promise<boolean>;
 }
 
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 /** The extra client metadata property that makes oidc-provider call our policy for every client. */
 const POLICY_PROPERTY = 'sb_policy';
 
@@ -60,6 +63,9 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
   const signingKid = keys[0]?.kid;
   const cookieKey = o.box.derive(`cookies:${tenant.id}`).toString('base64url');
   const firstParty = tenant.firstParty;
+  const firstPartyClients = firstParty ? [firstParty, ...(tenant.moreFirstParty ?? [])] : [];
+  // Only an issuer with a first-party client that may use it serves the device endpoints (the platform issuer's CLI).
+  const deviceFlow = firstPartyClients.some((c) => c.deviceFlow);
   const accountClaims = o.accountClaims;
   if (firstParty && !accountClaims) throw new Error(`issuer ${tenant.issuer} has a first-party client but no account claims`);
   // The platform issuer is always at AUTH_PUBLIC_URL, whatever the tenants' layout.
@@ -78,19 +84,15 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
   const configuration = {
     // The first-party client is static (not in the table): the DCR expiry and cap are for registered ones.
     adapter: (name: string) => new PgAdapter(o.pool, o.schema, tenant.id, name, o.box, firstParty ? undefined : o.dcrClients),
-    clients: firstParty
-      ? [
-          {
-            client_id: firstParty.clientId,
-            client_name: firstParty.clientName,
-            application_type: 'web',
-            redirect_uris: firstParty.redirectUris,
-            token_endpoint_auth_method: 'none',
-            grant_types: ['authorization_code', 'refresh_token'],
-            response_types: ['code'],
-          },
-        ]
-      : [],
+    clients: firstPartyClients.map((c) => ({
+      client_id: c.clientId,
+      client_name: c.clientName,
+      application_type: c.applicationType ?? 'web',
+      redirect_uris: c.redirectUris,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token', ...(c.deviceFlow ? [DEVICE_CODE_GRANT] : [])],
+      response_types: ['code'],
+    })),
     jwks: { keys: keys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     cookies: {
       keys: [cookieKey],
@@ -140,6 +142,7 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
+      deviceFlow: { enabled: deviceFlow, ...devicePages },
       registration: { enabled: !firstParty, initialAccessToken: false },
       registrationManagement: { enabled: !firstParty, rotateRegistrationAccessToken: false },
       resourceIndicators: {
@@ -207,6 +210,8 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       end_session: '/logout',
       introspection: '/introspect',
       pushed_authorization_request: '/par',
+      device_authorization: '/device/auth',
+      code_verification: '/device',
     },
     renderError: async (ctx: KoaContextWithOIDC, out: ErrorOut) => {
       ctx.type = 'html';

@@ -10,6 +10,10 @@ export interface FirstPartyClient {
   clientId: string;
   clientName: string;
   redirectUris: string[];
+  /** `native` (the CLI): a loopback redirect URI matches on any port (RFC 8252 §7.3). Default `web`. */
+  applicationType?: 'web' | 'native';
+  /** May use device authorization (RFC 8628): the issuer then serves the device endpoints. */
+  deviceFlow?: boolean;
 }
 
 /** One tenant as the authorization server sees it (also the platform issuer, see platform-issuer.ts). */
@@ -28,6 +32,8 @@ export interface AuthTenant {
   defaultScopes: string[];
   /** Set ⇒ no DCR, no CIMD: only this client exists, signs in with a fresh login every time and is never asked for consent. */
   firstParty?: FirstPartyClient;
+  /** With `firstParty`: more first-party clients of the same issuer (the platform issuer's CLI). */
+  moreFirstParty?: FirstPartyClient[];
 }
 
 export interface TenantUrlOptions {

@@ -12,7 +12,7 @@ function genApi(...args: string[]) {
   return spawnSync(process.execPath, [path.join(ROOT, 'scripts/gen-api.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
 }
 
-describe("the console's generated API types", () => {
+describe("the generated API types (the console's and the CLI's)", () => {
   it('are what the OpenAPI document generates now (run `npm run gen:api` after changing a route schema)', () => {
     const run = genApi('--check');
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });

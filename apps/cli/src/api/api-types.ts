@@ -1,0 +1,989 @@
+// Generated from the registry's OpenAPI document (apps/registry/src/docs) by `npm run gen:api`: do not edit.
+// A registry test fails when this file and the document drift apart.
+
+/**
+ * How the registry and gateways authenticate to an upstream server
+ */
+export type AuthMode = 'none' | 'bearer' | 'header' | 'oauth_client_credentials' | 'oauth_user';
+export type ServerAuthInput =
+  | {
+      mode: 'none';
+    }
+  | {
+      mode: 'bearer';
+      token: string;
+    }
+  | {
+      mode: 'header';
+      header: string;
+      value: string;
+    }
+  | {
+      mode: 'oauth_client_credentials';
+      tokenUrl: string;
+      clientId: string;
+      clientSecret: string;
+      scope?: string;
+      audience?: string;
+    }
+  | {
+      mode: 'oauth_user';
+      authorizationServer?: string;
+      scope?: string;
+    };
+export type PublishResponse = PublishResult & {
+  items: {
+    exposedName: string;
+  }[];
+};
+/**
+ * A tenant with its MCP URL
+ */
+export type Tenant = ConnectInfo & {
+  id: string;
+  name: string;
+  description: string | null;
+  currentVersion: string | null;
+};
+/**
+ * `GET /v1/tenant`: the tenant with its settings (`PATCH /v1/tenant` answers the same, plus `published` when it republished)
+ */
+export type TenantSettings = Tenant & {
+  instructions?: string | null;
+  origins?: string[];
+  hosts?: string[];
+  surfaceRules?: {
+    [k: string]: unknown;
+  } | null;
+};
+/**
+ * The ID-token claims of a test sign-in, or the IdP error
+ */
+export type TestSignInResult =
+  | {
+      id: string;
+      ok: true;
+      issuer: string;
+      claims: {
+        [k: string]: unknown;
+      };
+    }
+  | {
+      id: string;
+      ok: false;
+      issuer: string;
+      error: string;
+      errorDescription: string;
+    };
+export type UpdateTenantResponse = TenantSettings & {
+  published?: PublishResult | null;
+};
+/**
+ * `POST /v1/servers/check`: what answered at a URL (nothing is stored), or why nothing usable did
+ */
+export type UrlCheckResult =
+  | {
+      ok: true;
+      protocol: {
+        era: 'modern' | 'legacy';
+        version: string | null;
+        transport: string;
+      };
+      serverInfo: {
+        name?: string;
+        version?: string;
+      } | null;
+      counts: {
+        [k: string]: number;
+      };
+      tools: string[];
+      elapsedMs: number;
+    }
+  | {
+      ok: false;
+      reason: 'auth_required' | 'timeout' | 'unreachable' | 'not_mcp' | 'refused';
+      message: string;
+      elapsedMs: number;
+    };
+
+/**
+ * Every component schema of the admin API, by name
+ */
+export interface ApiSchemas {
+  Admin: Admin;
+  AnnotationOverrides: AnnotationOverrides;
+  ApiErrorBody: ApiErrorBody;
+  ApproveChangeBody: ApproveChangeBody;
+  AuditEntry: AuditEntry;
+  AuthConfig: AuthConfig;
+  AuthMode: AuthMode;
+  CallRow: CallRow;
+  Change: Change;
+  CheckServerUrlBody: CheckServerUrlBody;
+  ConnectInfo: ConnectInfo;
+  ConnectorAccount: ConnectorAccount;
+  ConnectorLink: ConnectorLink;
+  CreateAdminBody: CreateAdminBody;
+  CreateKeyBody: CreateKeyBody;
+  CreateServerBody: CreateServerBody;
+  CreateServerResponse: CreateServerResponse;
+  CreateTenantBody: CreateTenantBody;
+  DiffEntry: DiffEntry;
+  DirectoryUser: DirectoryUser;
+  Discovery: Discovery;
+  Enqueued: Enqueued;
+  GetHealthResponse: GetHealthResponse;
+  GetTestSignInResultBody: GetTestSignInResultBody;
+  GetUsageResponse: GetUsageResponse;
+  InvitedUser: InvitedUser;
+  InviteUserBody: InviteUserBody;
+  Item: Item;
+  LimitsView: LimitsView;
+  ListAdminsResponse: ListAdminsResponse;
+  ListAuditResponse: ListAuditResponse;
+  ListCallsResponse: ListCallsResponse;
+  ListChangesResponse: ListChangesResponse;
+  ListPublicationsResponse: ListPublicationsResponse;
+  ListServerItemsResponse: ListServerItemsResponse;
+  ListServersResponse: ListServersResponse;
+  ListUsersResponse: ListUsersResponse;
+  Preview: Preview;
+  Publication: Publication;
+  PublishBody: PublishBody;
+  PublishResponse: PublishResponse;
+  PublishResult: PublishResult;
+  PutLimitsBody: PutLimitsBody;
+  RatePlan: RatePlan;
+  RateSpec: RateSpec;
+  ReadinessReport: ReadinessReport;
+  RunReadinessBody: RunReadinessBody;
+  Server: Server;
+  ServerAuthInput: ServerAuthInput;
+  SessionInfo: SessionInfo;
+  SetConnectorBody: SetConnectorBody;
+  SurfacePreview: SurfacePreview;
+  Tenant: Tenant;
+  TenantAuthView: TenantAuthView;
+  TenantSettings: TenantSettings;
+  TestSignIn: TestSignIn;
+  TestSignInResult: TestSignInResult;
+  ToolOverrides: ToolOverrides;
+  ToolOverridesInput: ToolOverridesInput;
+  UnpublishBody: UnpublishBody;
+  UnsupportedPattern: UnsupportedPattern;
+  UpdateAdminBody: UpdateAdminBody;
+  UpdateKeyBody: UpdateKeyBody;
+  UpdateServerBody: UpdateServerBody;
+  UpdateTenantAuthBody: UpdateTenantAuthBody;
+  UpdateTenantBody: UpdateTenantBody;
+  UpdateTenantResponse: UpdateTenantResponse;
+  UrlCheckResult: UrlCheckResult;
+  UsageRow: UsageRow;
+  UserLink: UserLink;
+}
+/**
+ * A console admin (never the password hash)
+ */
+export interface Admin {
+  username: string;
+  name?: string | null;
+  role?: 'viewer' | 'publisher' | 'admin' | 'owner';
+  createdAt?: string | null;
+  lastLoginAt?: string | null;
+  disabled?: boolean;
+}
+/**
+ * Tool annotations set over the upstream's
+ */
+export interface AnnotationOverrides {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+/**
+ * An error of the admin API: the code, a message naming the field, and every problem in details.issues
+ */
+export interface ApiErrorBody {
+  error: {
+    code: string;
+    message: string;
+    field?: string;
+    details?: {
+      issues?: {
+        field: string;
+        message: string;
+      }[];
+      [k: string]: unknown;
+    };
+  };
+}
+export interface ApproveChangeBody {
+  serverId: string;
+  kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
+  name: string;
+}
+/**
+ * One audited change
+ */
+export interface AuditEntry {
+  id: string | number;
+  actor: string;
+  action: string;
+  target: string | null;
+  details: {
+    [k: string]: unknown;
+  };
+  at: string;
+}
+/**
+ * Whether console sign-in through the platform OAuth issuer is configured, and where it starts
+ */
+export interface AuthConfig {
+  oauth: boolean;
+  loginUrl: string;
+}
+/**
+ * One record of the call log
+ */
+export interface CallRow {
+  id: string;
+  at: string;
+  subject: string | null;
+  clientId: string | null;
+  surface: string | null;
+  method: string;
+  tool: string | null;
+  server: string | null;
+  outcome: string;
+  errorCode: number | null;
+  durationMs: number;
+  bytesIn: number;
+  bytesOut: number;
+  arguments?: unknown;
+  result?: unknown;
+}
+/**
+ * A discovered change of a published item, held for review
+ */
+export interface Change {
+  serverId: string;
+  kind: string;
+  name: string;
+  exposedName: string;
+  change: 'modified' | 'removed';
+  published: {
+    [k: string]: unknown;
+  } | null;
+  discovered: {
+    [k: string]: unknown;
+  } | null;
+  diff?: DiffEntry[];
+  /**
+   * Required hint annotations the (upstream) definition does not declare
+   */
+  missingHints?: ('readOnlyHint' | 'destructiveHint' | 'openWorldHint')[];
+  unsupportedPatterns?: UnsupportedPattern[];
+}
+/**
+ * Approved → discovered at a JSON-pointer path (arrays compared whole); a removed item is one {path: "", op: "removed"} row
+ */
+export interface DiffEntry {
+  path: string;
+  op: 'added' | 'removed' | 'changed';
+  before?: unknown;
+  after?: unknown;
+}
+/**
+ * A regex of the tool's inputSchema the gateway's linear-time engine (RE2) cannot run; publishing and approving refuse the tool
+ */
+export interface UnsupportedPattern {
+  pointer: string;
+  pattern: string;
+  reason: string;
+}
+export interface CheckServerUrlBody {
+  url: string;
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  auth?: ServerAuthInput;
+}
+/**
+ * The MCP URL and the `claude mcp add --transport http` line
+ */
+export interface ConnectInfo {
+  mcpUrl: string;
+  claudeCommand: string;
+}
+/**
+ * Whether the tenant admin's upstream account is linked for a connector (never a token)
+ */
+export interface ConnectorAccount {
+  serverId: string;
+  linked: boolean;
+  expiresAt?: number;
+  refreshable?: boolean;
+  updatedAt?: number;
+}
+/**
+ * A one-time link URL at the auth service (expiresIn seconds)
+ */
+export interface ConnectorLink {
+  serverId: string;
+  linkUrl: string;
+  expiresIn: number;
+}
+export interface CreateAdminBody {
+  username: string;
+  password: string;
+  name?: string;
+  role?: 'viewer' | 'publisher' | 'admin' | 'owner';
+}
+export interface CreateKeyBody {
+  name: string;
+  role?: 'viewer' | 'publisher' | 'admin' | 'owner';
+}
+export interface CreateServerBody {
+  id: string;
+  name: string;
+  url: string;
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  auth?: ServerAuthInput;
+  toolPrefix?: string;
+  timeoutMs?: number;
+  maxConcurrency?: number;
+  stateful?: boolean;
+}
+export interface CreateServerResponse {
+  server: Server;
+  discovery?: Enqueued;
+  published?: PublishResult;
+}
+/**
+ * An upstream server (never its secret: `auth.hasSecret`)
+ */
+export interface Server {
+  id: string;
+  name: string;
+  url: string;
+  transport: string;
+  auth: {
+    mode: AuthMode;
+    hasSecret: boolean;
+    header?: string;
+    tokenUrl?: string;
+    clientId?: string;
+    scope?: string;
+    audience?: string;
+    authorizationServer?: string;
+  };
+  toolPrefix?: string | null;
+  timeoutMs?: number | null;
+  maxConcurrency?: number | null;
+  stateful?: boolean;
+  dynamicResources?: {
+    uriPrefixes: string[];
+  } | null;
+  health: 'pending' | 'ok' | 'error';
+  lastError: string | null;
+  lastDiscoveredAt: string | null;
+  protocol?: {
+    era: 'modern' | 'legacy';
+    version: string | null;
+    transport: string | null;
+  } | null;
+  discovery?: Discovery | null;
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * Discovery progress: queued → running (attempt n) → ok (counts) | error (reason); a failed attempt that will be retried is queued again with its error
+ */
+export interface Discovery {
+  state: 'queued' | 'running' | 'ok' | 'error';
+  jobId?: string;
+  attempt?: number;
+  startedAt?: string | null;
+  finishedAt?: string | null;
+  error?: string | null;
+  counts?: {
+    [k: string]: number;
+  } | null;
+}
+/**
+ * A discovery job enqueued, or recorded as pending while the job queue is unavailable
+ */
+export interface Enqueued {
+  queued: boolean;
+  jobId?: string;
+  pending?: boolean;
+  reason?: string;
+}
+/**
+ * A published snapshot
+ */
+export interface PublishResult {
+  version: string;
+  tools: number;
+  redis: 'ok' | 'unavailable';
+}
+export interface CreateTenantBody {
+  id: string;
+  name: string;
+  description?: string;
+  admin?: CreateAdminBody;
+}
+/**
+ * A person in the tenant user directory (signs in at the tenant authorization server); never a hash or key
+ */
+export interface DirectoryUser {
+  username: string;
+  name: string | null;
+  status: 'invited' | 'active' | 'disabled';
+  hasPassword: boolean;
+  createdAt: string;
+  createdBy: string;
+  lastLoginAt: string | null;
+  passkeys: {
+    id: string;
+    name: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+  }[];
+}
+export interface GetHealthResponse {
+  status: 'ok';
+  postgres: 'ok' | 'unavailable';
+  redis: 'ok' | 'unavailable';
+}
+export interface GetTestSignInResultBody {
+  result: string;
+}
+export interface GetUsageResponse {
+  usage: UsageRow[];
+  nextOffset?: number | null;
+  groupBy?: string;
+}
+/**
+ * One usage rollup (a day × server × tool × subject, or summed by groupBy)
+ */
+export interface UsageRow {
+  day: string;
+  server: string;
+  tool: string;
+  subject: string;
+  calls: number;
+  errors: number;
+  toolErrors: number;
+  rateLimited: number;
+  bytesIn: number;
+  bytesOut: number;
+  avgMs: number;
+  latency?: {
+    bucketsMs: (number | null)[];
+    counts: number[];
+  };
+}
+/**
+ * The invited user and their one-time invite link
+ */
+export interface InvitedUser {
+  user: DirectoryUser;
+  link: UserLink;
+}
+/**
+ * A one-time link (invite or password reset) to hand to the user yourself: Switchboard sends no e-mail. Valid once, until expiresAt
+ */
+export interface UserLink {
+  purpose: 'invite' | 'reset';
+  url: string;
+  expiresAt: string;
+}
+export interface InviteUserBody {
+  username: string;
+  name?: string;
+}
+/**
+ * A discovered tool, prompt, resource or resource template, with its hash and publication state
+ */
+export interface Item {
+  kind: 'tool' | 'prompt' | 'resource' | 'resource_template';
+  name: string;
+  definition: {
+    [k: string]: unknown;
+  };
+  contentHash: string;
+  firstSeenAt?: string;
+  lastSeenAt?: string;
+  removedAt: string | null;
+  exposedName: string | null;
+  pendingReview: boolean | null;
+  /**
+   * Required hint annotations the (upstream) definition does not declare
+   */
+  missingHints?: ('readOnlyHint' | 'destructiveHint' | 'openWorldHint')[];
+  unsupportedPatterns?: UnsupportedPattern[];
+}
+/**
+ * `GET`/`PUT /v1/limits` (PUT adds `pushed`)
+ */
+export interface LimitsView {
+  rate: RatePlan | null;
+  callLog: {
+    [k: string]: unknown;
+  } | null;
+  pushed?: string;
+}
+/**
+ * The tenant's rate plan (`limits.rate`); null = operator defaults
+ */
+export interface RatePlan {
+  tenant?: RateSpec;
+  subject?: RateSpec;
+  tools?: {
+    [k: string]: RateSpec;
+  };
+  dailyCalls?: number;
+}
+/**
+ * One limit: a sustained rate and the burst above it
+ */
+export interface RateSpec {
+  requestsPerSecond: number;
+  burst: number;
+}
+export interface ListAdminsResponse {
+  admins: Admin[];
+}
+export interface ListAuditResponse {
+  entries: AuditEntry[];
+}
+export interface ListCallsResponse {
+  calls: CallRow[];
+  nextCursor: string | null;
+  captures: 'included' | 'withheld';
+}
+export interface ListChangesResponse {
+  changes: Change[];
+}
+export interface ListPublicationsResponse {
+  publications: Publication[];
+}
+/**
+ * One row of the routing table: exposed name → (server, upstream name)
+ */
+export interface Publication {
+  kind: string;
+  exposedName: string;
+  serverId: string;
+  upstreamName: string;
+  overrides: ToolOverrides | null;
+}
+/**
+ * Title, description and annotations set over the upstream's
+ */
+export interface ToolOverrides {
+  title?: string;
+  description?: string;
+  annotations?: AnnotationOverrides;
+}
+export interface ListServerItemsResponse {
+  items: Item[];
+  minItems?: 0;
+}
+export interface ListServersResponse {
+  servers: Server[];
+}
+export interface ListUsersResponse {
+  users: DirectoryUser[];
+  /**
+   * Pass as `after` for the next page; null on the last
+   */
+  next: string | null;
+}
+/**
+ * What each surface receives (live), or would receive if the draft were published
+ */
+export interface Preview {
+  version: string;
+  protocolVersion: string;
+  live: boolean;
+  draft?: boolean;
+  liveVersion?: string | null;
+  surfaces: {
+    [k: string]: SurfacePreview;
+  };
+  dynamicResources?: {
+    serverId: string;
+    uriPrefix: string;
+  }[];
+}
+/**
+ * What one surface (client profile) receives
+ */
+export interface SurfacePreview {
+  profile: {
+    id: string;
+    label: string;
+  };
+  tools: {
+    [k: string]: unknown;
+  }[];
+  prompts: {
+    [k: string]: unknown;
+  }[];
+}
+export interface PublishBody {
+  serverId: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  items: [
+    {
+      kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
+      name: string;
+      exposedName?: string;
+      overrides?: ToolOverridesInput;
+    },
+    ...{
+      kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
+      name: string;
+      exposedName?: string;
+      overrides?: ToolOverridesInput;
+    }[]
+  ];
+  minItems?: 0;
+}
+export interface ToolOverridesInput {
+  title?: string;
+  description?: string;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+export interface PutLimitsBody {
+  rate?: {
+    tenant?: {
+      requestsPerSecond: number;
+      burst: number;
+    };
+    subject?: {
+      requestsPerSecond: number;
+      burst: number;
+    };
+    tools?: {
+      [k: string]: {
+        requestsPerSecond: number;
+        burst: number;
+      };
+    };
+    dailyCalls?: number;
+  } | null;
+  callLog?: {
+    captureArguments?: boolean;
+    captureResults?: boolean;
+    /**
+     * @maxItems 100
+     */
+    redactKeys?: string[];
+    retentionDays?: number;
+  };
+}
+/**
+ * The connector readiness report
+ */
+export interface ReadinessReport {
+  /**
+   * The connector URL that was checked
+   */
+  url: string;
+  ranAt: string;
+  summary: {
+    pass: number;
+    fail: number;
+    warn: number;
+    skip: number;
+  };
+  checks: {
+    id:
+      | 'modern-discover'
+      | 'version-header-quirk'
+      | 'legacy-initialize'
+      | 'legacy-version-header'
+      | 'newer-version-header'
+      | 'event-stream'
+      | 'claude-tools'
+      | 'claude-no-security-schemes'
+      | 'claude-no-openai-meta'
+      | 'tool-titles'
+      | 'tool-hints'
+      | 'tool-names'
+      | 'chatgpt-tools'
+      | 'auth-challenge'
+      | 'prm-resource'
+      | 'prm-authorization-servers'
+      | 'as-metadata'
+      | 'as-pkce'
+      | 'as-registration'
+      | 'dcr-claude'
+      | 'dcr-chatgpt';
+    title: string;
+    status: 'pass' | 'fail' | 'warn' | 'skip';
+    /**
+     * What was observed; on failure, the exact problem
+     */
+    reason: string;
+    /**
+     * What to change
+     */
+    fix?: string;
+  }[];
+}
+export interface RunReadinessBody {
+  url?: string;
+  accessToken?: string;
+}
+/**
+ * Who is calling: the tenant, the signed-in console admin (null for an API key) and how
+ */
+export interface SessionInfo {
+  tenant: string;
+  user: {
+    username: string;
+    name?: string | null;
+  } | null;
+  via: 'session' | 'api_key' | 'token';
+  role?: 'viewer' | 'publisher' | 'admin' | 'owner';
+}
+export interface SetConnectorBody {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string | null;
+  /**
+   * @maxItems 32
+   */
+  scopes?: string[];
+}
+/**
+ * `GET /v1/tenant/auth` (never a secret: `clientSecretSet` instead); changes answer the same plus `pushed`
+ */
+export interface TenantAuthView {
+  configured: boolean;
+  protected: boolean;
+  scopes: string[];
+  defaultScopes: string[] | null;
+  toolScopes: {
+    [k: string]: string[];
+  };
+  allowPrivateUseRedirects?: boolean;
+  idp:
+    | {
+        kind: 'local';
+      }
+    | {
+        kind: 'oidc';
+        issuer: string;
+        clientId: string;
+        scopes: string[];
+        clientSecretSet: boolean;
+      };
+  connectors: {
+    [k: string]: {
+      issuer: string;
+      clientId: string;
+      scopes: string[];
+      clientSecretSet: boolean;
+    };
+  };
+  pushed?: ('ok' | 'unavailable') | null;
+}
+/**
+ * A started test sign-in: open `url` in the browser (valid until expiresAt)
+ */
+export interface TestSignIn {
+  id: string;
+  url: string;
+  expiresAt: string;
+  redirectUri: string;
+}
+export interface UnpublishBody {
+  serverId: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  items: [
+    {
+      kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
+      name: string;
+    },
+    ...{
+      kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
+      name: string;
+    }[]
+  ];
+  minItems?: 0;
+}
+export interface UpdateAdminBody {
+  role: 'viewer' | 'publisher' | 'admin' | 'owner';
+}
+export interface UpdateKeyBody {
+  role: 'viewer' | 'publisher' | 'admin' | 'owner';
+}
+export interface UpdateServerBody {
+  name?: string;
+  url?: string;
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  auth?: ServerAuthInput;
+  toolPrefix?: string | null;
+  timeoutMs?: number | null;
+  maxConcurrency?: number | null;
+  stateful?: boolean;
+  dynamicResources?: {
+    /**
+     * @minItems 1
+     * @maxItems 16
+     */
+    uriPrefixes:
+      | [string]
+      | [string, string]
+      | [string, string, string]
+      | [string, string, string, string]
+      | [string, string, string, string, string]
+      | [string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+      | [string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string];
+  } | null;
+}
+export interface UpdateTenantAuthBody {
+  protected?: boolean;
+  /**
+   * @minItems 1
+   * @maxItems 32
+   */
+  scopes?: [string, ...string[]];
+  defaultScopes?: [string, ...string[]] | null;
+  toolScopes?: {
+    /**
+     * @minItems 1
+     * @maxItems 32
+     */
+    [k: string]: [string, ...string[]];
+  };
+  allowPrivateUseRedirects?: boolean;
+  idp?:
+    | {
+        kind: 'local';
+      }
+    | {
+        kind: 'oidc';
+        issuer: string;
+        clientId: string;
+        clientSecret?: string | null;
+        /**
+         * @minItems 1
+         * @maxItems 32
+         */
+        scopes?: [string, ...string[]];
+      };
+}
+export interface UpdateTenantBody {
+  name?: string;
+  description?: string | null;
+  instructions?: string | null;
+  /**
+   * @maxItems 50
+   */
+  origins?: string[];
+  /**
+   * @maxItems 50
+   */
+  hosts?: string[];
+  surfaceRules?: {
+    clientSurfaces?: {
+      [k: string]: string;
+    };
+    surfaces?: {
+      [k: string]: {
+        [k: string]: unknown;
+      };
+    };
+  };
+}
+
+/** Each operation of the admin API by operationId: method, path template, body and success answer. */
+export interface Operations {
+  createTenant: { method: 'POST'; path: '/v1/tenants'; body: CreateTenantBody; response: unknown };
+  listTenants: { method: 'GET'; path: '/v1/tenants'; body: never; response: unknown };
+  getTenant: { method: 'GET'; path: '/v1/tenant'; body: never; response: TenantSettings };
+  updateTenant: { method: 'PATCH'; path: '/v1/tenant'; body: UpdateTenantBody; response: UpdateTenantResponse };
+  getConnectInfo: { method: 'GET'; path: '/v1/connect'; body: never; response: ConnectInfo };
+  listKeys: { method: 'GET'; path: '/v1/keys'; body: never; response: unknown };
+  createKey: { method: 'POST'; path: '/v1/keys'; body: CreateKeyBody; response: unknown };
+  updateKey: { method: 'PATCH'; path: '/v1/keys/{id}'; body: UpdateKeyBody; response: unknown };
+  revokeKey: { method: 'DELETE'; path: '/v1/keys/{id}'; body: never; response: unknown };
+  listAudit: { method: 'GET'; path: '/v1/audit'; body: never; response: ListAuditResponse };
+  getSession: { method: 'GET'; path: '/v1/session'; body: never; response: SessionInfo };
+  listAdmins: { method: 'GET'; path: '/v1/admins'; body: never; response: ListAdminsResponse };
+  createAdmin: { method: 'POST'; path: '/v1/admins'; body: CreateAdminBody; response: Admin };
+  updateAdmin: { method: 'PATCH'; path: '/v1/admins/{username}'; body: UpdateAdminBody; response: Admin };
+  disableAdmin: { method: 'DELETE'; path: '/v1/admins/{username}'; body: never; response: Admin };
+  checkServerUrl: { method: 'POST'; path: '/v1/servers/check'; body: CheckServerUrlBody; response: UrlCheckResult };
+  listServers: { method: 'GET'; path: '/v1/servers'; body: never; response: ListServersResponse };
+  createServer: { method: 'POST'; path: '/v1/servers'; body: CreateServerBody; response: CreateServerResponse };
+  getServer: { method: 'GET'; path: '/v1/servers/{id}'; body: never; response: Server };
+  updateServer: { method: 'PATCH'; path: '/v1/servers/{id}'; body: UpdateServerBody; response: CreateServerResponse };
+  deleteServer: { method: 'DELETE'; path: '/v1/servers/{id}'; body: never; response: unknown };
+  discoverServer: { method: 'POST'; path: '/v1/servers/{id}/discover'; body: never; response: Enqueued };
+  listServerItems: { method: 'GET'; path: '/v1/servers/{id}/items'; body: never; response: ListServerItemsResponse };
+  listPublications: { method: 'GET'; path: '/v1/publications'; body: never; response: ListPublicationsResponse };
+  publish: { method: 'POST'; path: '/v1/publications'; body: PublishBody; response: PublishResponse };
+  unpublish: { method: 'POST'; path: '/v1/publications/unpublish'; body: UnpublishBody; response: PublishResult };
+  republish: { method: 'POST'; path: '/v1/publish'; body: never; response: PublishResult };
+  listChanges: { method: 'GET'; path: '/v1/changes'; body: never; response: ListChangesResponse };
+  approveChange: { method: 'POST'; path: '/v1/changes/approve'; body: ApproveChangeBody; response: unknown };
+  getPreview: { method: 'GET'; path: '/v1/preview'; body: never; response: Preview };
+  previewDraft: { method: 'POST'; path: '/v1/preview'; body: PublishBody; response: Preview };
+  listSnapshots: { method: 'GET'; path: '/v1/snapshots'; body: never; response: unknown };
+  runReadiness: { method: 'POST'; path: '/v1/tenants/{tenant}/readiness'; body: RunReadinessBody; response: ReadinessReport };
+  getOpenApi: { method: 'GET'; path: '/openapi.json'; body: never; response: unknown };
+  getDocsPage: { method: 'GET'; path: '/docs'; body: never; response: unknown };
+  getDocsAsset: { method: 'GET'; path: '/docs/assets/{file}'; body: never; response: unknown };
+  getHealth: { method: 'GET'; path: '/health'; body: never; response: GetHealthResponse };
+  getConsoleAuthConfig: { method: 'GET'; path: '/console/auth.json'; body: never; response: AuthConfig };
+  startConsoleLogin: { method: 'GET'; path: '/console/login'; body: never; response: unknown };
+  consoleCallback: { method: 'GET'; path: '/console/callback'; body: never; response: unknown };
+  consoleLogout: { method: 'POST'; path: '/console/logout'; body: never; response: unknown };
+  getTenantAuth: { method: 'GET'; path: '/v1/tenant/auth'; body: never; response: TenantAuthView };
+  updateTenantAuth: { method: 'PATCH'; path: '/v1/tenant/auth'; body: UpdateTenantAuthBody; response: TenantAuthView };
+  setConnector: { method: 'PUT'; path: '/v1/servers/{id}/connector'; body: SetConnectorBody; response: TenantAuthView };
+  removeConnector: { method: 'DELETE'; path: '/v1/servers/{id}/connector'; body: never; response: TenantAuthView };
+  startConnectorLink: { method: 'POST'; path: '/v1/servers/{id}/connector/link'; body: never; response: ConnectorLink };
+  getConnectorAccount: { method: 'GET'; path: '/v1/servers/{id}/connector/account'; body: never; response: ConnectorAccount };
+  unlinkConnectorAccount: { method: 'DELETE'; path: '/v1/servers/{id}/connector/account'; body: never; response: unknown };
+  startTestSignIn: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in'; body: never; response: TestSignIn };
+  getTestSignInResult: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in/result'; body: GetTestSignInResultBody; response: TestSignInResult };
+  getLimits: { method: 'GET'; path: '/v1/limits'; body: never; response: LimitsView };
+  putLimits: { method: 'PUT'; path: '/v1/limits'; body: PutLimitsBody; response: LimitsView };
+  getUsage: { method: 'GET'; path: '/v1/usage'; body: never; response: GetUsageResponse };
+  listCalls: { method: 'GET'; path: '/v1/calls'; body: never; response: ListCallsResponse };
+  listUsers: { method: 'GET'; path: '/v1/users'; body: never; response: ListUsersResponse };
+  inviteUser: { method: 'POST'; path: '/v1/users'; body: InviteUserBody; response: InvitedUser };
+  createUserResetLink: { method: 'POST'; path: '/v1/users/{username}/reset-link'; body: never; response: UserLink };
+  disableUser: { method: 'POST'; path: '/v1/users/{username}/disable'; body: never; response: DirectoryUser };
+  enableUser: { method: 'POST'; path: '/v1/users/{username}/enable'; body: never; response: DirectoryUser };
+  removeUserPasskey: { method: 'DELETE'; path: '/v1/users/{username}/passkeys/{id}'; body: never; response: DirectoryUser };
+}
