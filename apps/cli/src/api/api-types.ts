@@ -115,6 +115,7 @@ export interface ApiSchemas {
   ApiErrorBody: ApiErrorBody;
   ApproveChangeBody: ApproveChangeBody;
   AuditEntry: AuditEntry;
+  AuditExportView: AuditExportView;
   AuthConfig: AuthConfig;
   AuthMode: AuthMode;
   CallRow: CallRow;
@@ -125,6 +126,7 @@ export interface ApiSchemas {
   ConnectorLink: ConnectorLink;
   CreateAdminBody: CreateAdminBody;
   CreateKeyBody: CreateKeyBody;
+  CreateScimTokenBody: CreateScimTokenBody;
   CreateServerBody: CreateServerBody;
   CreateServerResponse: CreateServerResponse;
   CreateTenantBody: CreateTenantBody;
@@ -132,6 +134,7 @@ export interface ApiSchemas {
   DirectoryUser: DirectoryUser;
   Discovery: Discovery;
   Enqueued: Enqueued;
+  GetConsoleSsoResponse: GetConsoleSsoResponse;
   GetHealthResponse: GetHealthResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
   GetUsageResponse: GetUsageResponse;
@@ -144,6 +147,7 @@ export interface ApiSchemas {
   ListCallsResponse: ListCallsResponse;
   ListChangesResponse: ListChangesResponse;
   ListPublicationsResponse: ListPublicationsResponse;
+  ListScimTokensResponse: ListScimTokensResponse;
   ListServerItemsResponse: ListServerItemsResponse;
   ListServersResponse: ListServersResponse;
   ListUsersResponse: ListUsersResponse;
@@ -152,6 +156,8 @@ export interface ApiSchemas {
   PublishBody: PublishBody;
   PublishResponse: PublishResponse;
   PublishResult: PublishResult;
+  PutAuditExportBody: PutAuditExportBody;
+  PutConsoleSsoBody: PutConsoleSsoBody;
   PutLimitsBody: PutLimitsBody;
   RatePlan: RatePlan;
   RateSpec: RateSpec;
@@ -236,6 +242,30 @@ export interface AuditEntry {
     [k: string]: unknown;
   };
   at: string;
+}
+/**
+ * `GET`/`PUT /v1/audit-export`: the sink, its state (status, lastError) and how far the export got; `configured: false` alone when none
+ */
+export interface AuditExportView {
+  configured: boolean;
+  enabled?: boolean;
+  sink?: 's3';
+  endpoint?: string;
+  bucket?: string;
+  region?: string;
+  prefix?: string;
+  pathStyle?: boolean;
+  accessKeyId?: string;
+  secretAccessKeySet?: boolean;
+  status?: 'pending' | 'ok' | 'error';
+  lastError?: string | null;
+  lastErrorAt?: string | null;
+  lastExportAt?: string | null;
+  nextAttemptAt?: string;
+  exported?: number;
+  cursor?: {
+    id: number;
+  };
 }
 /**
  * Whether console sign-in through the platform OAuth issuer is configured, and where it starts
@@ -342,6 +372,9 @@ export interface CreateAdminBody {
 export interface CreateKeyBody {
   name: string;
   role?: 'viewer' | 'publisher' | 'admin' | 'owner';
+}
+export interface CreateScimTokenBody {
+  name: string;
 }
 export interface CreateServerBody {
   id: string;
@@ -450,6 +483,12 @@ export interface DirectoryUser {
     createdAt: string;
     lastUsedAt: string | null;
   }[];
+}
+export interface GetConsoleSsoResponse {
+  sso: {
+    [k: string]: unknown;
+  } | null;
+  redirectUri: string;
 }
 export interface GetHealthResponse {
   status: 'ok';
@@ -587,6 +626,12 @@ export interface ToolOverrides {
   description?: string;
   annotations?: AnnotationOverrides;
 }
+export interface ListScimTokensResponse {
+  baseUrl: string;
+  tokens: {
+    [k: string]: unknown;
+  }[];
+}
 export interface ListServerItemsResponse {
   items: Item[];
   minItems?: 0;
@@ -665,6 +710,28 @@ export interface ToolOverridesInput {
     idempotentHint?: boolean;
     openWorldHint?: boolean;
   };
+}
+export interface PutAuditExportBody {
+  endpoint: string;
+  bucket: string;
+  region?: string;
+  prefix?: string;
+  pathStyle?: boolean;
+  accessKeyId: string;
+  secretAccessKey?: string;
+  enabled?: boolean;
+}
+export interface PutConsoleSsoBody {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string | null;
+  groupClaim?: string;
+  usernameClaim?: string;
+  roleMap?: {
+    [k: string]: 'viewer' | 'publisher' | 'admin' | 'owner';
+  };
+  jit?: boolean;
+  enabled?: boolean;
 }
 export interface PutLimitsBody {
   rate?: {
@@ -986,4 +1053,31 @@ export interface Operations {
   disableUser: { method: 'POST'; path: '/v1/users/{username}/disable'; body: never; response: DirectoryUser };
   enableUser: { method: 'POST'; path: '/v1/users/{username}/enable'; body: never; response: DirectoryUser };
   removeUserPasskey: { method: 'DELETE'; path: '/v1/users/{username}/passkeys/{id}'; body: never; response: DirectoryUser };
+  startConsoleSsoLogin: { method: 'GET'; path: '/console/sso/login'; body: never; response: unknown };
+  consoleSsoCallback: { method: 'GET'; path: '/console/sso/callback'; body: never; response: unknown };
+  getConsoleSso: { method: 'GET'; path: '/v1/console-sso'; body: never; response: GetConsoleSsoResponse };
+  putConsoleSso: { method: 'PUT'; path: '/v1/console-sso'; body: PutConsoleSsoBody; response: GetConsoleSsoResponse };
+  deleteConsoleSso: { method: 'DELETE'; path: '/v1/console-sso'; body: never; response: unknown };
+  listScimTokens: { method: 'GET'; path: '/v1/scim/tokens'; body: never; response: ListScimTokensResponse };
+  createScimToken: { method: 'POST'; path: '/v1/scim/tokens'; body: CreateScimTokenBody; response: unknown };
+  revokeScimToken: { method: 'DELETE'; path: '/v1/scim/tokens/{id}'; body: never; response: unknown };
+  scimServiceProviderConfig: { method: 'GET'; path: '/scim/v2/{tenant}/ServiceProviderConfig'; body: never; response: unknown };
+  scimResourceTypes: { method: 'GET'; path: '/scim/v2/{tenant}/ResourceTypes'; body: never; response: unknown };
+  scimSchemas: { method: 'GET'; path: '/scim/v2/{tenant}/Schemas'; body: never; response: unknown };
+  scimListUsers: { method: 'GET'; path: '/scim/v2/{tenant}/Users'; body: never; response: unknown };
+  scimCreateUser: { method: 'POST'; path: '/scim/v2/{tenant}/Users'; body: never; response: unknown };
+  scimGetUser: { method: 'GET'; path: '/scim/v2/{tenant}/Users/{id}'; body: never; response: unknown };
+  scimReplaceUser: { method: 'PUT'; path: '/scim/v2/{tenant}/Users/{id}'; body: never; response: unknown };
+  scimPatchUser: { method: 'PATCH'; path: '/scim/v2/{tenant}/Users/{id}'; body: never; response: unknown };
+  scimDeleteUser: { method: 'DELETE'; path: '/scim/v2/{tenant}/Users/{id}'; body: never; response: unknown };
+  scimListGroups: { method: 'GET'; path: '/scim/v2/{tenant}/Groups'; body: never; response: unknown };
+  scimCreateGroup: { method: 'POST'; path: '/scim/v2/{tenant}/Groups'; body: never; response: unknown };
+  scimGetGroup: { method: 'GET'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
+  scimReplaceGroup: { method: 'PUT'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
+  scimPatchGroup: { method: 'PATCH'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
+  scimDeleteGroup: { method: 'DELETE'; path: '/scim/v2/{tenant}/Groups/{id}'; body: never; response: unknown };
+  getAuditExport: { method: 'GET'; path: '/v1/audit-export'; body: never; response: AuditExportView };
+  putAuditExport: { method: 'PUT'; path: '/v1/audit-export'; body: PutAuditExportBody; response: AuditExportView };
+  deleteAuditExport: { method: 'DELETE'; path: '/v1/audit-export'; body: never; response: AuditExportView };
+  runAuditExport: { method: 'POST'; path: '/v1/audit-export/run'; body: never; response: AuditExportView };
 }
