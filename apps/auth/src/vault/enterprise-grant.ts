@@ -1,7 +1,7 @@
 import type { ConnectorGrantSettings } from '@switchboard/catalog';
 import { hashId } from '@switchboard/secret-box';
 import type { AuthServices } from '../auth-services';
-import { guardCause, openidClient } from '../federation/upstream-oidc';
+import { openidClient } from '../federation/upstream-oidc';
 import type { AuthTenant, ConnectorSettings } from '../tenants/tenant-auth';
 import { GRANT_CACHE_LIMITS, type GrantToken, type GrantTokenCache } from './grant-token-cache';
 import { ID_TOKEN_TYPE, identityAssertion } from './identity-assertion';
@@ -30,6 +30,13 @@ class StageError extends Error {
   }
 }
 
+/** What EnterpriseGrants uses of the auth services. */
+export interface EnterpriseGrantDeps extends Pick<AuthServices, 'upstream' | 'secrets' | 'keys'> {
+  logger: Pick<AuthServices['logger'], 'info' | 'warn'>;
+  /** Tokens are renewed this many seconds before they expire (the vault's skew). */
+  config: Pick<AuthServices['config'], 'VAULT_REFRESH_SKEW_S'>;
+}
+
 /** The enterprise IdP answered with something other than an ID-JAG. */
 class WrongTokenTypeError extends Error {}
 
@@ -45,7 +52,7 @@ export class EnterpriseGrants {
   private readonly inFlight = new Map<string, number>();
 
   constructor(
-    private readonly s: Pick<AuthServices, 'upstream' | 'secrets' | 'keys' | 'logger' | 'config'>,
+    private readonly s: EnterpriseGrantDeps,
     private readonly cache: GrantTokenCache,
   ) {}
 
@@ -116,11 +123,25 @@ function classify(err: unknown): Exclude<GrantOutcome, { kind: 'ok' }> {
     const text = clip(`${cause.error}${cause.error_description ? `: ${cause.error_description}` : ''}`);
     return { kind: 'refused', reason: `${stage} refused the request (${text})` };
   }
-  const underlying = guardCause(cause);
-  if (underlying instanceof Error && underlying.name === 'NetGuardError') return { kind: 'refused', reason: `${stage} cannot be reached from the platform (${clip(underlying.message)})` };
+  const guard = causeNamed(cause, 'NetGuardError');
+  if (guard) return { kind: 'refused', reason: `${stage} cannot be reached from the platform (${clip(guard.message)})` };
   if (cause instanceof WrongTokenTypeError) return { kind: 'refused', reason: `${stage} ${clip(cause.message)}` };
-  const what = underlying instanceof Error && underlying.name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
+  const what = causeNamed(cause, 'TimeoutError') ? 'did not answer in time' : 'could not be reached';
   return { kind: 'unavailable', reason: `${stage} ${what}` };
+}
+
+/**
+ * The error named `name` in the cause chain. By name, not `instanceof`: fetch's DOMException and
+ * openid-client's wrappers may come from another realm (jest's vm contexts), where instanceof fails.
+ */
+function causeNamed(err: unknown, name: string): { message: string } | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 6 && typeof e === 'object' && e !== null; i++) {
+    const { name: n, message, cause } = e as { name?: unknown; message?: unknown; cause?: unknown };
+    if (n === name) return { message: typeof message === 'string' ? message : name };
+    e = cause;
+  }
+  return undefined;
 }
 
 /** Printable, bounded text of something an upstream said. */

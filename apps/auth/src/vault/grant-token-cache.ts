@@ -31,6 +31,8 @@ export class GrantTokenCache {
     private readonly pool: Pool,
     schema: string,
     private readonly box: SecretBox,
+    /** Cached tokens per tenant (GRANT_CACHE_LIMITS.perTenant unless a test sets a small one). */
+    private readonly perTenant: number = GRANT_CACHE_LIMITS.perTenant,
   ) {
     this.table = `"${schema}".grant_token`;
   }
@@ -53,7 +55,7 @@ export class GrantTokenCache {
        WHERE (SELECT count(*) FROM ${this.table} WHERE tenant_id = $1) < $7
           OR EXISTS (SELECT 1 FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3)
        ON CONFLICT (tenant_id, subject, connector) DO UPDATE SET grant_key = EXCLUDED.grant_key, sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at`,
-      [tenantId, subject, connector, grantKey, this.box.seal(JSON.stringify(token), this.aad(tenantId, subject, connector)), token.expiresAt, GRANT_CACHE_LIMITS.perTenant],
+      [tenantId, subject, connector, grantKey, this.box.seal(JSON.stringify(token), this.aad(tenantId, subject, connector)), token.expiresAt, this.perTenant],
     );
     return (rowCount ?? 0) > 0;
   }
