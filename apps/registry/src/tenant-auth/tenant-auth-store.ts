@@ -63,14 +63,13 @@ export function tenantAuthView(auth: TenantAuthSettings | undefined): Record<str
     allowPrivateUseRedirects: a.allowPrivateUseRedirects,
     idp,
     connectors: Object.fromEntries(
-      Object.entries(a.connectors).map(([id, c]) => [id, { issuer: c.issuer, clientId: c.clientId, scopes: c.scopes, clientSecretSet: c.clientSecret !== undefined, grant: grantView(c.grant) }]),
+      Object.entries(a.connectors).map(([id, c]) => [id, { issuer: c.issuer, clientId: c.clientId, scopes: c.scopes, clientSecretSet: c.clientSecret !== undefined, ...(c.grant ? { grant: grantView(c.grant) } : {}) }]),
     ),
   };
 }
 
-/** A connector's enterprise-identity grant without its sealed IdP secret (`idpClientSecretSet` instead); null when unset. */
-function grantView(g: ConnectorGrantSettings | undefined): Record<string, unknown> | null {
-  if (!g) return null;
+/** A connector's enterprise-identity grant without its sealed IdP secret (`idpClientSecretSet` instead); left out when unset. */
+function grantView(g: ConnectorGrantSettings): Record<string, unknown> {
   if (g.kind === 'token_exchange') return { ...g };
   const { idpClientSecret, ...rest } = g;
   return { ...rest, idpClientSecretSet: idpClientSecret !== undefined };
