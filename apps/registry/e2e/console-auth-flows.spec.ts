@@ -160,7 +160,7 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
     await p.getByLabel('Upstream resource (optional)').fill('https://crm.example/mcp');
     await p.getByRole('button', { name: 'Save connector' }).click();
     await expectFieldError(p, 'connector-grant-kind', /does not support the urn:ietf:params:oauth:grant-type:token-exchange grant/);
-    expect((await tenantAuth()).connectors.crm.grant).toBeUndefined();
+    expect((await tenantAuth()).connectors).toMatchObject({ crm: expect.not.objectContaining({ grant: expect.anything() }) });
     await p.getByLabel('Token source').selectOption('');
     await expectIntact(b);
     await b.shot('auth-connectors');

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { freePort, parseForm, TestBrowser } from '@switchboard/testing';
-import type { TestIdp } from '../../../auth/e2e/support/test-idp';
 import { REDIS_URL, api, cleanRedis, createDatabase, createTenant, spawnApp, startGateway, startRegistry, testEnv, until, type Proc } from './harness';
 import { startWhoamiUpstream, type WhoamiUpstream } from './whoami-upstream';
 
@@ -9,6 +8,11 @@ export interface ToolAnswer {
   isError?: boolean;
   content: Array<{ text: string }>;
   _meta?: { 'switchboard/error'?: { code: string; upstream?: string } };
+}
+
+/** The connector's AS as the link flow drives it (test-idp's `TestIdp`): the user its next sign-in approves. */
+export interface LinkingAs {
+  user: string;
 }
 
 /** The built registry, one auth service and one gateway, a whoami upstream, and tenant `acme`. */
@@ -23,9 +27,9 @@ export interface ConnectorStack {
   /** `tools/call whoami` on `acme` with the client's token. */
   callWhoami(clientToken: string): Promise<ToolAnswer>;
   /** Links through `url` in `browser` as `asUser` at `as` (a user's link is confirmed in their signed-in browser first). */
-  link(as: TestIdp, url: string, asUser: string, browser?: TestBrowser): Promise<void>;
+  link(as: LinkingAs, url: string, asUser: string, browser?: TestBrowser): Promise<void>;
   /** Admin-links `crm`, discovers it, publishes `whoami` and turns protection on. */
-  publishCrm(as: TestIdp): Promise<void>;
+  publishCrm(as: LinkingAs): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,7 +107,7 @@ async function callWhoami(gateway: Proc, clientToken: string): Promise<ToolAnswe
   return ((await res.json()) as { result: ToolAnswer }).result;
 }
 
-async function link(as: TestIdp, url: string, asUser: string, browser = new TestBrowser()): Promise<void> {
+async function link(as: LinkingAs, url: string, asUser: string, browser = new TestBrowser()): Promise<void> {
   as.user = asUser;
   let { res, url: at } = await browser.follow(url);
   let html = await res.text();
@@ -116,7 +120,7 @@ async function link(as: TestIdp, url: string, asUser: string, browser = new Test
   expect([res.status, html]).toEqual([200, expect.stringContaining('Connected')]);
 }
 
-async function publishCrm(s: ConnectorStack, as: TestIdp): Promise<void> {
+async function publishCrm(s: ConnectorStack, as: LinkingAs): Promise<void> {
   const started = await api(s.registry.url, s.key, 'POST', '/v1/servers/crm/connector/link');
   expect(started.status).toBe(200);
   await link(as, String(started.body.linkUrl), 'admin-up');
