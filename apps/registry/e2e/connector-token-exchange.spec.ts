@@ -121,5 +121,8 @@ describe('connector tokens from enterprise identity (RFC 8693 token exchange) en
     expect(linkUrl).toBeDefined();
     await stack.link(connectorAs, String(linkUrl), `${REFUSED_USER}-up`, users[REFUSED_USER]!.browser);
     expect(connectorAs.accessTokens.get(seenBearer(await stack.callWhoami(users[REFUSED_USER]!.token)))).toBe(`${REFUSED_USER}-up`);
+    // Counted by kind and outcome (no tenant or user label: bounded).
+    const metrics = await (await fetch(`${stack.authUrl}/metrics`)).text();
+    for (const outcome of ['ok', 'cached', 'refused']) expect(metrics).toMatch(new RegExp(`auth_connector_grants_total\\{[^}]*grant="token_exchange"[^}]*outcome="${outcome}"[^}]*\\} [1-9]`));
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 import type { ConnectorGrantSettings } from '@switchboard/catalog';
 import { hashId } from '@switchboard/secret-box';
+import { switchboardMetrics } from '@switchboard/telemetry';
 import type { AuthServices } from '../auth-services';
 import { openidClient } from '../federation/upstream-oidc';
 import type { AuthTenant, ConnectorSettings } from '../tenants/tenant-auth';
@@ -59,9 +60,16 @@ export class EnterpriseGrants {
   async token(tenant: AuthTenant, subject: string, connectorId: string, connector: ConnectorSettings, grant: ConnectorGrantSettings): Promise<GrantOutcome> {
     const grantKey = hashId(JSON.stringify([connector.issuer, connector.clientId, connector.clientSecret ?? '', connector.scopes, grant]));
     const cached = await this.cache.get(tenant.id, subject, connectorId, grantKey, this.s.config.VAULT_REFRESH_SKEW_S);
-    if (cached) return { kind: 'ok', token: cached };
+    const count = (outcome: 'ok' | 'cached' | 'refused' | 'unavailable') => switchboardMetrics().auth.connectorGrants.add(1, { grant: grant.kind, outcome });
+    if (cached) {
+      count('cached');
+      return { kind: 'ok', token: cached };
+    }
     const busy = this.inFlight.get(tenant.id) ?? 0;
-    if (busy >= MAX_IN_FLIGHT_PER_TENANT) return { kind: 'unavailable', reason: 'too many token requests in flight for this tenant' };
+    if (busy >= MAX_IN_FLIGHT_PER_TENANT) {
+      count('unavailable');
+      return { kind: 'unavailable', reason: 'too many token requests in flight for this tenant' };
+    }
     this.inFlight.set(tenant.id, busy + 1);
     let answer: { access_token: string; expires_in?: number };
     try {
@@ -69,17 +77,22 @@ export class EnterpriseGrants {
     } catch (err) {
       const outcome = classify(err);
       this.s.logger.warn({ tenant: tenant.id, connector: connectorId, grant: grant.kind, outcome: outcome.kind, reason: outcome.reason }, 'enterprise grant failed');
+      count(outcome.kind);
       return outcome;
     } finally {
       const left = (this.inFlight.get(tenant.id) ?? 1) - 1;
       if (left > 0) this.inFlight.set(tenant.id, left);
       else this.inFlight.delete(tenant.id);
     }
-    if (answer.access_token.length > GRANT_CACHE_LIMITS.tokenChars) return { kind: 'refused', reason: `the connector\u2019s authorization server issued a token over ${GRANT_CACHE_LIMITS.tokenChars} characters` };
+    if (answer.access_token.length > GRANT_CACHE_LIMITS.tokenChars) {
+      count('refused');
+      return { kind: 'refused', reason: `the connector\u2019s authorization server issued a token over ${GRANT_CACHE_LIMITS.tokenChars} characters` };
+    }
     const ttl = Math.min(GRANT_CACHE_LIMITS.maxTtlS, Math.max(0, Math.floor(answer.expires_in ?? GRANT_CACHE_LIMITS.defaultTtlS)));
     const token: GrantToken = { accessToken: answer.access_token, expiresAt: Math.floor(Date.now() / 1000) + ttl };
     if (ttl > this.s.config.VAULT_REFRESH_SKEW_S) await this.cache.put(tenant.id, subject, connectorId, grantKey, token);
     this.s.logger.info({ tenant: tenant.id, connector: connectorId, grant: grant.kind }, 'upstream token obtained from enterprise identity');
+    count('ok');
     return { kind: 'ok', token };
   }
 
