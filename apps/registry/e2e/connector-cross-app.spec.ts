@@ -98,7 +98,7 @@ describe('connector tokens by cross-app access (ID-JAG from the enterprise IdP, 
     const refused = await stack.callWhoami(tokens[REFUSED_USER]!);
     expect(refused.isError).toBe(true);
     expect(refused._meta?.['switchboard/error']).toMatchObject({ code: 'GW_CONNECTOR_EXCHANGE_REFUSED', upstream: 'crm' });
-    expect(refused.content[0]?.text).toContain(`connector crm: the enterprise IdP refused the request (invalid_grant: ${REFUSAL})`);
+    expect(refused.content[0]?.text).toContain(`Upstream server crm: the enterprise IdP refused the request (invalid_grant: ${REFUSAL})`);
     expect(stack.upstream.bearers.length).toBe(before);
   }, 60_000);
 });

@@ -113,8 +113,7 @@ describe('connector tokens from enterprise identity (RFC 8693 token exchange) en
     expect(refused._meta?.['switchboard/error']).toMatchObject({ code: 'GW_CONNECTOR_EXCHANGE_REFUSED', upstream: 'crm' });
     const text = refused.content[0]?.text ?? '';
     expect(text.startsWith('GW_CONNECTOR_EXCHANGE_REFUSED')).toBe(true);
-    expect(text).toContain('connector crm');
-    expect(text).toContain(`invalid_grant: ${REFUSAL}`);
+    expect(text).toContain(`Upstream server crm: the connector\u2019s authorization server refused the request (invalid_grant: ${REFUSAL})`);
     expect(stack.upstream.bearers.length).toBe(before);
 
     const linkUrl = /(http:\/\/\S+\/connectors\/crm\/link\?ticket=\S+)/.exec(text)?.[1];

@@ -80,7 +80,7 @@ export class VaultController {
   /**
    * A connector with a `grant`: the token from the user's enterprise identity first; when that
    * is refused or unavailable, the user's linked account (the fallback); else a refusal that
-   * names the connector and the reason (`reason: exchange_refused`, with the link URL).
+   * says who refused and why (`reason: exchange_refused`, with the link URL).
    */
   private async enterpriseExchange(tenant: AuthTenant, subject: string, connectorId: string, connector: ConnectorSettings, reply: FastifyReply): Promise<void> {
     const grant = connector.grant;
@@ -88,7 +88,8 @@ export class VaultController {
     if (outcome.kind === 'ok') return this.sendToken(reply, outcome.token);
     const linked = await this.tokensFor(tenant.id, subject, connectorId, connector, hungUp(reply));
     if (linked.kind === 'ok') return this.sendToken(reply, linked.tokens);
-    const description = `connector ${connectorId}: ${outcome.reason}`;
+    // The gateway names the connector (it asked for it); the reason says who refused and why.
+    const description = outcome.reason;
     if (outcome.kind === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', description);
     void reply
       .code(400)
