@@ -29,7 +29,8 @@ const E2E_EXCEPTIONS = [
   // auth's platform harness boots a gateway in-process (and injects MCP paths into its edge instance).
   ['^apps/auth/e2e/support/platform\\.ts$', '^apps/gateway/src/(?:config/config|create-gateway|gateway-runtime|edge-server)\\.ts$'],
   // registry e2e boots the auth service in-process (its harness) to sign in; the browser and OAuth flow are libs/testing's.
-  ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|test-idp|platform)\\.ts$'],
+  // token-exchange-grant adds RFC 8693 / JWT-bearer grants to test-idp's oidc-provider (connector specs).
+  ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|test-idp|platform|token-exchange-grant)\\.ts$'],
 ];
 
 const libRules = LIB_LAYERS.flatMap((layer, i) => {

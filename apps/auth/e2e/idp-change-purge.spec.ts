@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { api, cleanRedis, createDatabase, createTenant, obtainTokens, REDIS_URL, registerAndDiscover, startRegistry, testEnv, token, TestUpstream, type Proc } from '@switchboard/testing';
 import { IdpChangePurge } from '../src/users/idp-change-purge';
 import { idpIdOf } from '../src/users/subject';
+import { GrantTokenCache } from '../src/vault/grant-token-cache';
 import { DATABASE_URL, freePort, startAuth, type TestAuth } from './support/auth-harness';
 import { startTestIdp, type TestIdp } from './support/test-idp';
 
@@ -134,6 +135,12 @@ describe('an IdP change purges what former identities left', () => {
     await a.services.vault.put('acme', 'acme|dir|bob', 'docs', { accessToken: 'upstream-token-of-dir-bob' });
     await a.services.vault.put('acme', '_tenant_admin', 'crm', { accessToken: 'upstream-token-of-the-admin' });
     await a.services.vault.put('beta', 'beta|dir|alice', 'crm', { accessToken: 'upstream-token-of-beta-alice' });
+    // Upstream tokens the enterprise grant cached for those identities (and another tenant's).
+    const grantCache = new GrantTokenCache(a.services.pool, schema, a.services.box);
+    const inAnHour = Math.floor(Date.now() / 1000) + 3600;
+    for (const [tenant, subject] of [['acme', 'acme|local|alice'], ['acme', 'acme|dir|bob'], ['beta', 'beta|dir|alice']] as const) {
+      expect(await grantCache.put(tenant, subject, 'crm', 'k', { accessToken: `grant-token-of-${subject}`, expiresAt: inAnHour })).toBe(true);
+    }
     // While the tenant is still on the directory, its own identity can exchange its token.
     const before = await exchange(String(alice.body.access_token));
     expect(before.status).toBe(200);
@@ -142,6 +149,8 @@ describe('an IdP change purges what former identities left', () => {
 
     expect(await subjects()).toEqual(['_tenant_admin crm']);
     expect(await subjects('beta')).toEqual(['beta|dir|alice crm']);
+    const cached = await pg.query<{ subject: string }>(`SELECT subject FROM "${schema}".grant_token ORDER BY subject`);
+    expect(cached.rows.map((r) => r.subject)).toEqual(['beta|dir|alice']);
     const artefacts = await pg.query(`SELECT model FROM "${schema}".oidc_model WHERE tenant_id = 'acme' AND payload->>'accountId' LIKE 'acme|local|%'`);
     expect(artefacts.rows).toEqual([]);
     const refreshed = await token(issuer(), { grant_type: 'refresh_token', refresh_token: String(alice.body.refresh_token), client_id: alice.clientId });

@@ -2,23 +2,25 @@ import { useState } from 'preact/hooks';
 import { api, type Server } from './api';
 import { FormFooter, SubmitButton } from './form-footer';
 import type { TenantAuthView } from './tenant-auth-view';
+import { ConnectorGrantFields, GRANT_FIELD_IDS, GRANT_IDS, grantBody, grantFormOf, grantLabel, type GrantForm } from './connector-grant-fields';
 import { Allowed, useCan } from './role';
 import { DataTable, Empty, Field, SelectField, useFormSubmit } from './ui';
 
 const IDS = { server: 'connector-server', issuer: 'connector-issuer', clientId: 'connector-client-id', clientSecret: 'connector-client-secret', scopes: 'connector-scopes' };
 /** API field → DOM id (PUT /v1/servers/:id/connector). */
-const FIELD_IDS = { issuer: IDS.issuer, clientId: IDS.clientId, clientSecret: IDS.clientSecret, scopes: IDS.scopes, id: IDS.server };
+const FIELD_IDS = { issuer: IDS.issuer, clientId: IDS.clientId, clientSecret: IDS.clientSecret, scopes: IDS.scopes, id: IDS.server, ...GRANT_FIELD_IDS };
 
 interface ConnectorForm {
   issuer: string;
   clientId: string;
   clientSecret: string;
   scopes: string;
+  grant: GrantForm;
 }
 
 function formOf(view: TenantAuthView, serverId: string): ConnectorForm {
   const c = view.connectors[serverId];
-  return { issuer: c?.issuer ?? '', clientId: c?.clientId ?? '', clientSecret: '', scopes: (c?.scopes ?? []).join(' ') };
+  return { issuer: c?.issuer ?? '', clientId: c?.clientId ?? '', clientSecret: '', scopes: (c?.scopes ?? []).join(' '), grant: grantFormOf(c) };
 }
 
 /**
@@ -35,9 +37,13 @@ export function Connectors({ view, servers, onChange }: { view: TenantAuthView; 
   const submitting = useFormSubmit(FIELD_IDS);
   const configured = Object.entries(view.connectors);
   const current = view.connectors[serverId];
-  const set = (k: keyof ConnectorForm) => (v: string) => {
+  const set = (k: Exclude<keyof ConnectorForm, 'grant'>) => (v: string) => {
     setNotice('');
     setForm((f) => ({ ...f, [k]: v }));
+  };
+  const setGrant = (k: keyof GrantForm) => (v: string) => {
+    setNotice('');
+    setForm((f) => ({ ...f, grant: { ...f.grant, [k]: v } }));
   };
   const pick = (id: string) => {
     setServerId(id);
@@ -52,8 +58,10 @@ export function Connectors({ view, servers, onChange }: { view: TenantAuthView; 
     if (!serverId) problems[IDS.server] = 'Choose a server.';
     if (!form.issuer.trim()) problems[IDS.issuer] = "Enter the issuer URL of the upstream's authorization server.";
     if (!form.clientId.trim()) problems[IDS.clientId] = 'Enter the client id registered at the upstream.';
+    if (form.grant.kind === 'cross_app' && !form.grant.idpIssuer.trim()) problems[GRANT_IDS.idpIssuer] = "Enter the enterprise IdP's issuer URL.";
+    if (form.grant.kind === 'cross_app' && !form.grant.idpClientId.trim()) problems[GRANT_IDS.idpClientId] = 'Enter the client id registered at the enterprise IdP.';
     await submitting.run(problems, async () => {
-      const body = { issuer: form.issuer.trim(), clientId: form.clientId.trim(), scopes: form.scopes.split(/\s+/).filter(Boolean), ...(form.clientSecret ? { clientSecret: form.clientSecret } : {}) };
+      const body = { issuer: form.issuer.trim(), clientId: form.clientId.trim(), scopes: form.scopes.split(/\s+/).filter(Boolean), ...(form.clientSecret ? { clientSecret: form.clientSecret } : {}), grant: grantBody(form.grant) };
       const next = await api<TenantAuthView>('PUT', `/v1/servers/${encodeURIComponent(serverId)}/connector`, body);
       onChange(next);
       setForm(formOf(next, serverId));
@@ -77,7 +85,7 @@ export function Connectors({ view, servers, onChange }: { view: TenantAuthView; 
       {configured.length === 0 ? (
         <Empty>No connectors yet.</Empty>
       ) : (
-        <DataTable testId="connectors-table" columns={['Server', 'Issuer', 'Client id', 'Scopes', 'Secret']}>
+        <DataTable testId="connectors-table" columns={['Server', 'Issuer', 'Client id', 'Scopes', 'Secret', 'Token source']}>
           {configured.map(([id, c]) => (
             <tr key={id}>
               <td>
@@ -87,6 +95,7 @@ export function Connectors({ view, servers, onChange }: { view: TenantAuthView; 
               <td class="mono">{c.clientId}</td>
               <td class="mono">{c.scopes.join(' ') || '—'}</td>
               <td>{c.clientSecretSet ? 'stored (never shown)' : 'none (public client)'}</td>
+              <td>{grantLabel(c)}</td>
             </tr>
           ))}
         </DataTable>
@@ -111,6 +120,7 @@ export function Connectors({ view, servers, onChange }: { view: TenantAuthView; 
             />
             <Field id={IDS.scopes} label="Connector scopes" value={form.scopes} onInput={set('scopes')} error={submitting.fields[IDS.scopes]} hint="Asked of the upstream when a user links, separated by spaces." />
           </div>
+          <ConnectorGrantFields form={form.grant} current={current} errors={submitting.fields} onInput={setGrant} />
           <FormFooter error={submitting.formError} errorTitle="Could not save the connector" notice={notice} noticeTestId="connector-notice">
             <SubmitButton busy={submitting.busy} label="Save connector" />
             {current && (

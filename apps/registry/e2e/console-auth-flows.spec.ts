@@ -155,6 +155,13 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
     await p.getByRole('button', { name: 'Save connector' }).click();
     await p.getByTestId('connector-notice').getByText('Connector of crm saved.').waitFor();
     expect((await tenantAuth()).connectors).toMatchObject({ crm: { scopes: ['openid'], clientSecretSet: true } });
+    // Token exchange needs an issuer that offers it: refused beside the Token source field, nothing stored.
+    await p.getByLabel('Token source').selectOption('token_exchange');
+    await p.getByLabel('Upstream resource (optional)').fill('https://crm.example/mcp');
+    await p.getByRole('button', { name: 'Save connector' }).click();
+    await expectFieldError(p, 'connector-grant-kind', /does not support the urn:ietf:params:oauth:grant-type:token-exchange grant/);
+    expect((await tenantAuth()).connectors).toMatchObject({ crm: expect.not.objectContaining({ grant: expect.anything() }) });
+    await p.getByLabel('Token source').selectOption('');
     await expectIntact(b);
     await b.shot('auth-connectors');
     await p.getByRole('button', { name: 'Remove connector' }).click();

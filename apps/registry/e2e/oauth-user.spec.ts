@@ -1,31 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { freePort, obtainTokens, parseForm, TestBrowser } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
-import { READ_ONLY_HINTS, REDIS_URL, api, cleanRedis, createDatabase, createTenant, serveStateless, spawnApp, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import { REDIS_URL, api, cleanRedis, createDatabase, createTenant, spawnApp, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import { startWhoamiUpstream } from './support/whoami-upstream';
 
 /** Upstream access tokens live this long at the connector's AS (the vault refreshes with no skew in this test). */
 const UPSTREAM_TOKEN_TTL_S = 8;
 const CLAUDE_CALLBACK = 'https://claude.ai/api/mcp/auth_callback';
-
-/** An SDK-built upstream MCP server that records every bearer it receives and answers `whoami` with it. */
-async function startWhoamiUpstream(): Promise<{ url: string; bearers: Array<string | undefined>; close(): Promise<void> }> {
-  const bearers: Array<string | undefined> = [];
-  const http: Server = createServer((req, res) => {
-    const authorization = req.headers.authorization;
-    bearers.push(authorization);
-    const server = new McpServer({ name: 'crm', version: '1.0.0' });
-    server.registerTool('whoami', { description: 'Who the upstream thinks is calling', annotations: READ_ONLY_HINTS }, async () => ({
-      content: [{ type: 'text', text: `authorization=${authorization ?? ''}` }],
-    }));
-    serveStateless(server, req, res);
-  });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()));
-  const addr = http.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return { url: `http://127.0.0.1:${port}/mcp`, bearers, close: () => new Promise<void>((r) => http.close(() => r())) };
-}
 
 interface ToolAnswer {
   isError?: boolean;

@@ -25,7 +25,7 @@ export { DEFAULT_PAGE_CACHE_BYTES, PageCache } from './page-cache';
 export { catalogRedisKeys, type PublishedCatalog, type TenantCatalog } from './published-catalog';
 export { type RateLimitSpec, type TenantRatePlan } from './tenant-rate-plan';
 export { type TenantCallLogPolicy } from './tenant-call-log-policy';
-export { type ConnectorSettings, type IdpSettings, TENANT_AUTH_LIMITS, tenantAuthSchema, type TenantAuthSettings } from './tenant-auth-schema';
+export { connectorGrantSchema, type ConnectorGrantSettings, type ConnectorSettings, type IdpSettings, TENANT_AUTH_LIMITS, tenantAuthSchema, type TenantAuthSettings } from './tenant-auth-schema';
 export { tenantSecretAad } from './tenant-secret-aad';
 export { idpTestAad, type IdpTestResult, type IdpTestTicket } from './idp-test-aad';
 export { TENANT_SETTINGS_LIMITS, type TenantSettings, tenantSettingsSchema } from './tenant-settings-schema';

@@ -22,6 +22,38 @@ const idpSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
+/**
+ * How a connector obtains the calling user's upstream token from the user's enterprise identity
+ * instead of a linked account (issue 44 item 3). The subject token is an identity assertion the
+ * tenant's AS signs for the user (docs/enterprise-upstream-tokens.md); the client's own token never leaves us.
+ * - `token_exchange`: RFC 8693 at the connector issuer's token endpoint, with the connector's client.
+ * - `cross_app`: an ID-JAG from the enterprise IdP (RFC 8693 at `idpIssuer`), then the RFC 7523
+ *   JWT-bearer grant at the connector issuer's token endpoint.
+ */
+export const connectorGrantSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('token_exchange'),
+      /** RFC 8693 `audience` (default: none, the AS decides). */
+      audience: z.string().min(1).max(2048).optional(),
+      /** RFC 8693 / RFC 8707 `resource` of the upstream. */
+      resource: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('cross_app'),
+      idpIssuer: z.url({ protocol: /^https?$/ }).max(2048),
+      idpClientId: z.string().min(1).max(255),
+      /** Sealed (AAD `tenantSecretAad(tenant, 'connector:<server>:idp')`). */
+      idpClientSecret: sealed.optional(),
+      /** The ID-JAG's audience: the upstream AS's issuer (default: the connector's issuer). */
+      audience: z.string().min(1).max(2048).optional(),
+      resource: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+    })
+    .strict(),
+]);
+
 const connectorSchema = z
   .object({
     issuer: z.url({ protocol: /^https?$/ }),
@@ -29,6 +61,8 @@ const connectorSchema = z
     /** Sealed client secret (AAD `tenantSecretAad(tenant, 'connector:<server>')`). */
     clientSecret: sealed.optional(),
     scopes: z.array(scope).max(TENANT_AUTH_LIMITS.scopes).default([]),
+    /** Set ⇒ tokens come from the user's enterprise identity first; the linked account is the fallback. */
+    grant: connectorGrantSchema.optional(),
   })
   .strict();
 
@@ -64,3 +98,4 @@ export const tenantAuthSchema = z
 export type TenantAuthSettings = z.infer<typeof tenantAuthSchema>;
 export type IdpSettings = TenantAuthSettings['idp'];
 export type ConnectorSettings = z.infer<typeof connectorSchema>;
+export type ConnectorGrantSettings = z.infer<typeof connectorGrantSchema>;

@@ -40,6 +40,8 @@ export interface SwitchboardMetrics {
     registrations: Counter;
     /** `auth_sign_ins_total{idp,outcome}`: sign-in steps (local login, federated callback). */
     signIns: Counter;
+    /** `auth_connector_grants_total{grant,outcome}`: connector tokens from enterprise identity (`token_exchange` | `cross_app`; `ok` | `cached` | `refused` | `unavailable`). */
+    connectorGrants: Counter;
   };
   chain: {
     /** `chain_reader_cache_lookups_total{kind,result}` with result `hit` | `miss`. */
@@ -114,6 +116,7 @@ export function switchboardMetrics(): SwitchboardMetrics {
       tokenGrants: meter.createCounter('auth.token.grants', { description: 'OAuth token endpoint answers by grant type and outcome' }),
       registrations: meter.createCounter('auth.client.registrations', { description: 'Dynamic client registrations by outcome' }),
       signIns: meter.createCounter('auth.sign_ins', { description: 'Sign-in steps by identity provider kind and outcome' }),
+      connectorGrants: meter.createCounter('auth.connector.grants', { description: 'Connector upstream tokens from enterprise identity by grant kind and outcome' }),
     },
     chain: {
       cacheLookups: meter.createCounter('chain_reader.cache.lookups', { description: 'chain-reader Redis cache lookups by result (hit or miss)' }),

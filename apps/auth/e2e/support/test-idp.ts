@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { Configuration } from 'oidc-provider';
+import type { Configuration, Provider } from 'oidc-provider';
 import { generateKeyPairSync } from 'node:crypto';
 import { mainRealm, oidc } from '../../src/oidc/native-modules';
 import { freePort } from './auth-harness';
@@ -24,13 +24,15 @@ export interface TestIdpOptions {
   refreshTokens?: boolean;
   /** Group names per account, served as the `groups` claim under the `groups` scope (console SSO tests). */
   groups?: (sub: string) => string[];
+  /** Called with the provider before it serves (e.g. to register extra grant types). */
+  configure?: (provider: Provider) => void;
 }
 
 /**
  * A second, real oidc-provider playing a tenant's enterprise IdP. Its interactions approve
  * automatically (login as `user`, consent to everything asked), like an SSO session would.
  */
-export async function startTestIdp(clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[] }>, options: TestIdpOptions = {}): Promise<TestIdp> {
+export async function startTestIdp(clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[]; grant_types?: string[] }>, options: TestIdpOptions = {}): Promise<TestIdp> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -58,6 +60,7 @@ export async function startTestIdp(clients: Array<{ client_id: string; client_se
   provider.on('grant.success', (ctx: { oidc: { params?: { grant_type?: unknown }; entities: { Account?: { accountId: string } } } }) => {
     state.grants.push({ grantType: String(ctx.oidc.params?.grant_type), accountId: ctx.oidc.entities.Account?.accountId });
   });
+  options.configure?.(provider);
   const callback = provider.callback();
   const server: Server = createServer((req, res) => {
     if (!req.url?.startsWith('/interaction/')) return void callback(req, res);

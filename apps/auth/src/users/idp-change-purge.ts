@@ -161,6 +161,8 @@ export class IdpChangePurge {
   private async purge(client: PoolClient, tenantId: string, kept: string[]): Promise<IdpPurge | undefined> {
     const schema = this.o.schema;
     const vault = await this.o.vault.deleteOtherSources(tenantId, kept, client);
+    // Upstream tokens obtained from a former identity's enterprise grant go too (a cache: not counted in the purge record).
+    await client.query(`DELETE FROM "${schema}".grant_token WHERE tenant_id = $1 AND starts_with(subject, $1 || '|') AND split_part(subject, '|', 2) <> ALL($2::text[])`, [tenantId, kept]);
     // oidc-provider artefacts name their account in clear (`accountId`); what hangs off a removed grant goes with it.
     const gone = await client.query<{ n: number; grants: string[]; sources: string[] }>(
       `WITH gone AS (

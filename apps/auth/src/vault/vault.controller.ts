@@ -10,6 +10,8 @@ import { formBody, readCookie, sendOAuthError, sendPage, tenantOf } from '../htt
 import { TENANT_ID } from '../tenants/identifiers';
 import { authTenant, type AuthTenant, type ConnectorSettings } from '../tenants/tenant-auth';
 import { confirmationPath, isConfirmationReturn, LinkConfirmation, LINK_STATE_TTL_S, startLink, type LinkState } from './link-confirmation';
+import { EnterpriseGrants } from './enterprise-grant';
+import { GrantTokenCache } from './grant-token-cache';
 import type { RefreshOutcome, VaultedTokens } from './vault-store';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -36,9 +38,11 @@ type TokenResult = { kind: 'ok'; tokens: VaultedTokens } | { kind: 'not_linked' 
 @Controller()
 export class VaultController {
   private readonly links: LinkConfirmation;
+  private readonly grants: EnterpriseGrants;
 
   constructor(@Inject(AUTH_SERVICES) private readonly s: AuthServices) {
     this.links = new LinkConfirmation(s);
+    this.grants = new EnterpriseGrants(s, new GrantTokenCache(s.pool, s.config.AUTH_DB_SCHEMA, s.box));
   }
 
   @Post('internal/t/:tenant/token-exchange')
@@ -57,6 +61,7 @@ export class VaultController {
     if (!connector) return void sendOAuthError(reply, 400, 'invalid_target', `audience must name a connector of tenant ${tenant.id}`);
     const subject = await this.verifySubject(tenant, body.subject_token);
     if (!subject) return void sendOAuthError(reply, 400, 'invalid_grant', 'subject_token is not a valid access token of this tenant');
+    if (connector.grant) return this.enterpriseExchange(tenant, subject, connectorId, connector, reply);
     const result = await this.tokensFor(tenant.id, subject, connectorId, connector, hungUp(reply));
     if (result.kind === 'ok') return void this.sendToken(reply, result.tokens);
     if (result.kind === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', `the ${connectorId} service could not refresh the token; try again shortly`);
@@ -70,6 +75,26 @@ export class VaultController {
         error_description: result.kind === 'refresh_failed' ? `the ${connectorId} account must be linked again (the service refused to renew access)` : `connector ${connectorId} is not linked for this user`,
         link_url: this.links.linkUrl(tenant, subject, connectorId),
       });
+  }
+
+  /**
+   * A connector with a `grant`: the token from the user's enterprise identity first; when that
+   * is refused or unavailable, the user's linked account (the fallback); else a refusal that
+   * says who refused and why (`reason: exchange_refused`, with the link URL).
+   */
+  private async enterpriseExchange(tenant: AuthTenant, subject: string, connectorId: string, connector: ConnectorSettings, reply: FastifyReply): Promise<void> {
+    const grant = connector.grant;
+    const outcome = grant ? await this.grants.token(tenant, subject, connectorId, connector, grant) : { kind: 'unavailable' as const, reason: 'no grant is configured' };
+    if (outcome.kind === 'ok') return this.sendToken(reply, outcome.token);
+    const linked = await this.tokensFor(tenant.id, subject, connectorId, connector, hungUp(reply));
+    if (linked.kind === 'ok') return this.sendToken(reply, linked.tokens);
+    // The gateway names the connector (it asked for it); the reason says who refused and why.
+    const description = outcome.reason;
+    if (outcome.kind === 'unavailable') return void sendOAuthError(reply, 503, 'temporarily_unavailable', description);
+    void reply
+      .code(400)
+      .header('cache-control', 'no-store')
+      .send({ error: 'invalid_grant', reason: 'exchange_refused', error_description: description, link_url: this.links.linkUrl(tenant, subject, connectorId) });
   }
 
   /** Starts the tenant admin's link (registry, internal): a one-time URL the admin opens in a browser. */

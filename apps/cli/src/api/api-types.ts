@@ -835,6 +835,23 @@ export interface SetConnectorBody {
    * @maxItems 32
    */
   scopes?: string[];
+  grant?:
+    | (
+        | {
+            kind: 'token_exchange';
+            audience?: string;
+            resource?: string;
+          }
+        | {
+            kind: 'cross_app';
+            idpIssuer: string;
+            idpClientId: string;
+            idpClientSecret?: string | null;
+            audience?: string;
+            resource?: string;
+          }
+      )
+    | null;
 }
 /**
  * `GET /v1/tenant/auth` (never a secret: `clientSecretSet` instead); changes answer the same plus `pushed`
@@ -865,6 +882,20 @@ export interface TenantAuthView {
       clientId: string;
       scopes: string[];
       clientSecretSet: boolean;
+      grant?:
+        | {
+            kind: 'token_exchange';
+            audience?: string;
+            resource?: string;
+          }
+        | {
+            kind: 'cross_app';
+            idpIssuer: string;
+            idpClientId: string;
+            idpClientSecretSet: boolean;
+            audience?: string;
+            resource?: string;
+          };
     };
   };
   pushed?: ('ok' | 'unavailable') | null;

@@ -8,6 +8,8 @@ const EARLY_EXPIRY_MS = 30_000;
 const MAX_CACHED = 10_000;
 /** An answer of the auth service is small; a larger one is not read. */
 const MAX_ANSWER_BYTES = 16 * 1024;
+/** Characters of the auth service's refusal text passed on in a tool error. */
+const MAX_REASON_CHARS = 600;
 
 /** Coded tool errors of per-user connectors (in the result's `_meta["switchboard/error"].code` and at the start of its text). */
 export const CONNECTOR_ERRORS = {
@@ -17,6 +19,8 @@ export const CONNECTOR_ERRORS = {
   signInRequired: 'GW_CONNECTOR_SIGN_IN_REQUIRED',
   /** The vault or the upstream's AS could not answer now; the link is kept. */
   unavailable: 'GW_CONNECTOR_UNAVAILABLE',
+  /** The connector obtains tokens from the user's enterprise identity and its AS (or the enterprise IdP) refused, with no linked account to fall back on. */
+  exchangeRefused: 'GW_CONNECTOR_EXCHANGE_REFUSED',
 } as const;
 
 export type ConnectorCredential =
@@ -58,7 +62,7 @@ export class ConnectorTokens {
     if (cached && cached.until > Date.now()) return { kind: 'token', token: cached.token };
     this.cache.delete(key);
     let res: Response;
-    let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; link_url?: unknown; reason?: unknown };
+    let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown; link_url?: unknown; reason?: unknown };
     try {
       res = await (this.options.fetch ?? fetch)(`${this.options.authUrl.replace(/\/+$/, '')}/internal/t/${encodeURIComponent(tenantId)}/token-exchange`, {
         method: 'POST',
@@ -80,7 +84,13 @@ export class ConnectorTokens {
       }
       return { kind: 'token', token: body.access_token };
     }
+    if (body.reason === 'exchange_refused') {
+      const why = typeof body.error_description === 'string' ? body.error_description.slice(0, MAX_REASON_CHARS) : 'the token exchange was refused';
+      const link = typeof body.link_url === 'string' && /^https?:\/\//.test(body.link_url) ? `; a linked account would be used instead: ${body.link_url}` : '';
+      return { kind: 'error', code: CONNECTOR_ERRORS.exchangeRefused, message: `${why}${link}` };
+    }
     if (typeof body.link_url === 'string' && /^https?:\/\//.test(body.link_url)) return { kind: 'link', linkUrl: body.link_url, reason: typeof body.reason === 'string' ? body.reason : 'not_linked' };
-    return { kind: 'error', code: CONNECTOR_ERRORS.unavailable, message: `the credential vault refused the exchange (${typeof body.error === 'string' ? body.error : res.status})` };
+    const detail = typeof body.error_description === 'string' ? `: ${body.error_description.slice(0, MAX_REASON_CHARS)}` : '';
+    return { kind: 'error', code: CONNECTOR_ERRORS.unavailable, message: `the credential vault refused the exchange (${typeof body.error === 'string' ? body.error : res.status}${detail})` };
   }
 }

@@ -37,6 +37,8 @@ export const GATEWAY_ERRORS = {
   GW_CONNECTOR_SIGN_IN_REQUIRED: { rpc: ErrorCode.InvalidRequest },
   /** Per-user connector: the vault or the upstream's AS could not answer now. */
   GW_CONNECTOR_UNAVAILABLE: { rpc: ErrorCode.InvalidRequest },
+  /** Per-user connector: obtaining the user's token from their enterprise identity was refused (the message names who refused and why). */
+  GW_CONNECTOR_EXCHANGE_REFUSED: { rpc: ErrorCode.InvalidRequest },
 } as const satisfies Record<string, { rpc: number }>;
 
 export type GatewayErrorCode = keyof typeof GATEWAY_ERRORS;

@@ -11,6 +11,12 @@ function named<S extends z.ZodType>(id: string, description: string, schema: S):
 }
 
 const clientSettings = { issuer: z.string(), clientId: z.string(), scopes: z.array(z.string()), clientSecretSet: z.boolean() };
+const optionalTarget = { audience: z.string().optional(), resource: z.string().optional() };
+/** How a connector obtains upstream tokens from the user's enterprise identity (left out: linked accounts only). */
+const connectorGrantView = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('token_exchange'), ...optionalTarget }),
+  z.object({ kind: z.literal('cross_app'), idpIssuer: z.string(), idpClientId: z.string(), idpClientSecretSet: z.boolean(), ...optionalTarget }),
+]);
 
 export const tenantAuthViewSchema = named(
   'TenantAuthView',
@@ -23,7 +29,7 @@ export const tenantAuthViewSchema = named(
     toolScopes: z.record(z.string(), z.array(z.string())),
     allowPrivateUseRedirects: z.boolean().optional(),
     idp: z.discriminatedUnion('kind', [z.object({ kind: z.literal('local') }), z.object({ kind: z.literal('oidc'), ...clientSettings })]),
-    connectors: z.record(z.string(), z.object(clientSettings)),
+    connectors: z.record(z.string(), z.object({ ...clientSettings, grant: connectorGrantView.optional() })),
     pushed: z.enum(['ok', 'unavailable']).nullable().optional(),
   }),
 );

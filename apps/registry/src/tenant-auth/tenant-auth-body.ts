@@ -34,6 +34,21 @@ export const tenantAuthBody = z
   .strict();
 export type TenantAuthInput = z.infer<typeof tenantAuthBody>;
 
-/** `PUT /v1/servers/:id/connector`: the upstream's own OAuth client for per-user tokens. */
-export const connectorBody = z.object({ issuer, clientId, clientSecret: clientSecret.optional(), scopes: z.array(scope).max(TENANT_AUTH_LIMITS.scopes).default([]) }).strict();
+const resource = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
+const audience = z.string().min(1).max(2048).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+/**
+ * A connector's token source from enterprise identity (see `connectorGrantSchema`): RFC 8693 at
+ * the connector's issuer, or cross-app access (ID-JAG from `idpIssuer`, then JWT-bearer at the
+ * connector's issuer). `idpClientSecret` left out keeps the stored one for the same IdP client.
+ */
+export const connectorGrantBody = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('token_exchange'), audience: audience.optional(), resource: resource.optional() }).strict(),
+  z.object({ kind: z.literal('cross_app'), idpIssuer: issuer, idpClientId: clientId, idpClientSecret: clientSecret.optional(), audience: audience.optional(), resource: resource.optional() }).strict(),
+]);
+
+/** `PUT /v1/servers/:id/connector`: the upstream's own OAuth client for per-user tokens; `grant` left out keeps the stored one, null removes it. */
+export const connectorBody = z
+  .object({ issuer, clientId, clientSecret: clientSecret.optional(), scopes: z.array(scope).max(TENANT_AUTH_LIMITS.scopes).default([]), grant: connectorGrantBody.nullable().optional() })
+  .strict();
 export type ConnectorInput = z.infer<typeof connectorBody>;

@@ -1,4 +1,4 @@
-import { tenantAuthSchema, type TenantAuthSettings } from '@switchboard/catalog';
+import { tenantAuthSchema, type ConnectorGrantSettings, type TenantAuthSettings } from '@switchboard/catalog';
 import type { Queryable } from '../db/database';
 
 export interface TenantAuthRow {
@@ -21,6 +21,7 @@ export interface ConnectorRow {
   client_id: string;
   scopes: string[];
   secret: string | null;
+  grant_settings: ConnectorGrantSettings | null;
 }
 
 /**
@@ -32,7 +33,7 @@ export async function loadTenantAuth(q: Queryable, tenantId: string): Promise<Te
   const rows = await q.query<TenantAuthRow>('SELECT * FROM registry.tenant_auth WHERE tenant_id = $1', [tenantId]);
   const row = rows[0];
   if (!row) return undefined;
-  const connectors = await q.query<ConnectorRow>('SELECT server_id, issuer, client_id, scopes, secret FROM registry.tenant_connectors WHERE tenant_id = $1 ORDER BY server_id', [tenantId]);
+  const connectors = await q.query<ConnectorRow>('SELECT server_id, issuer, client_id, scopes, secret, grant_settings FROM registry.tenant_connectors WHERE tenant_id = $1 ORDER BY server_id', [tenantId]);
   return tenantAuthSchema.parse({
     protected: row.protected,
     scopes: row.scopes,
@@ -44,7 +45,7 @@ export async function loadTenantAuth(q: Queryable, tenantId: string): Promise<Te
         ? { kind: 'oidc', issuer: row.idp_issuer, clientId: row.idp_client_id, ...(row.idp_scopes ? { scopes: row.idp_scopes } : {}), ...(row.idp_secret ? { clientSecret: row.idp_secret } : {}) }
         : { kind: 'local' },
     connectors: Object.fromEntries(
-      connectors.map((c) => [c.server_id, { issuer: c.issuer, clientId: c.client_id, scopes: c.scopes, ...(c.secret ? { clientSecret: c.secret } : {}) }]),
+      connectors.map((c) => [c.server_id, { issuer: c.issuer, clientId: c.client_id, scopes: c.scopes, ...(c.secret ? { clientSecret: c.secret } : {}), ...(c.grant_settings ? { grant: c.grant_settings } : {}) }]),
     ),
   });
 }
@@ -61,6 +62,15 @@ export function tenantAuthView(auth: TenantAuthSettings | undefined): Record<str
     toolScopes: a.toolScopes,
     allowPrivateUseRedirects: a.allowPrivateUseRedirects,
     idp,
-    connectors: Object.fromEntries(Object.entries(a.connectors).map(([id, c]) => [id, { issuer: c.issuer, clientId: c.clientId, scopes: c.scopes, clientSecretSet: c.clientSecret !== undefined }])),
+    connectors: Object.fromEntries(
+      Object.entries(a.connectors).map(([id, c]) => [id, { issuer: c.issuer, clientId: c.clientId, scopes: c.scopes, clientSecretSet: c.clientSecret !== undefined, ...(c.grant ? { grant: grantView(c.grant) } : {}) }]),
+    ),
   };
+}
+
+/** A connector's enterprise-identity grant without its sealed IdP secret (`idpClientSecretSet` instead); left out when unset. */
+function grantView(g: ConnectorGrantSettings): Record<string, unknown> {
+  if (g.kind === 'token_exchange') return { ...g };
+  const { idpClientSecret, ...rest } = g;
+  return { ...rest, idpClientSecretSet: idpClientSecret !== undefined };
 }

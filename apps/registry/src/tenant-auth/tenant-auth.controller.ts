@@ -13,6 +13,7 @@ import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { ConnectorVaultError } from '../servers/connector-vault';
 import { checkIssuer } from './check-issuer';
+import { resolveConnectorGrant } from './connector-grant';
 import { connectorBody, tenantAuthBody } from './tenant-auth-body';
 import { loadTenantAuth, tenantAuthView } from './tenant-auth-store';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
@@ -111,7 +112,8 @@ export class TenantAuthController {
   @Put('servers/:id/connector')
   @ApiOperation({
     operationId: 'setConnector',
-    summary: 'Make the server an enterprise connector: calls carry each user\'s own token from the auth service\'s vault, obtained with this OAuth client (issuer discovery-checked through the SSRF guard; secret sealed). Audited',
+    summary:
+      'Make the server an enterprise connector: calls carry each user\'s own token, obtained with this OAuth client (issuer discovery-checked through the SSRF guard; secret sealed). With `grant` the token comes from the user\'s enterprise identity first — `token_exchange` (RFC 8693 at the issuer) or `cross_app` (ID-JAG from `idpIssuer`, then JWT-bearer at the issuer) — and the linked account from the auth service\'s vault is the fallback; `grant` left out keeps the stored one, null removes it. Audited',
     auth: 'tenant',
     body: connectorBody,
     params: serverIdParams,
@@ -124,18 +126,25 @@ export class TenantAuthController {
     const servers = await this.ctx.db.query('SELECT 1 FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
     if (servers.length === 0) throw ApiError.notFound('server', id, 'params.id');
     const current = (await loadTenantAuth(this.ctx.db, tenantId))?.connectors[id];
-    await checkIssuer(this.ctx.fetch, input.issuer, 'body.issuer', ['oauth-authorization-server', 'openid-configuration']);
+    const issuerMetadata = await checkIssuer(this.ctx.fetch, input.issuer, 'body.issuer', ['oauth-authorization-server', 'openid-configuration']);
+    const grant = await resolveConnectorGrant({ tenantId, serverId: id, input: input.grant, current: current?.grant, issuerMetadata, fetch: this.ctx.fetch, box: this.ctx.box });
     const keep = current && current.issuer === input.issuer && current.clientId === input.clientId ? current.clientSecret : undefined;
     const secret = input.clientSecret === undefined ? keep : input.clientSecret === null ? undefined : this.ctx.box.seal(input.clientSecret, tenantSecretAad(tenantId, `connector:${id}`));
     await this.ctx.db.tx(async (q) => {
       // Connectors live in the document's `auth`: make sure the tenant has one (not protected until turned on).
       await q.query('INSERT INTO registry.tenant_auth (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING', [tenantId]);
       await q.query(
-        `INSERT INTO registry.tenant_connectors (tenant_id, server_id, issuer, client_id, scopes, secret) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (tenant_id, server_id) DO UPDATE SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id, scopes = EXCLUDED.scopes, secret = EXCLUDED.secret, updated_at = now()`,
-        [tenantId, id, input.issuer, input.clientId, JSON.stringify(input.scopes), secret ?? null],
+        `INSERT INTO registry.tenant_connectors (tenant_id, server_id, issuer, client_id, scopes, secret, grant_settings) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (tenant_id, server_id) DO UPDATE SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id, scopes = EXCLUDED.scopes, secret = EXCLUDED.secret, grant_settings = EXCLUDED.grant_settings, updated_at = now()`,
+        [tenantId, id, input.issuer, input.clientId, JSON.stringify(input.scopes), secret ?? null, grant ? JSON.stringify(grant) : null],
       );
-      await audit(q, tenantId, actor, 'connector.set', id, { issuer: input.issuer, clientId: input.clientId, scopes: input.scopes, secretChanged: input.clientSecret !== undefined });
+      await audit(q, tenantId, actor, 'connector.set', id, {
+        issuer: input.issuer,
+        clientId: input.clientId,
+        scopes: input.scopes,
+        secretChanged: input.clientSecret !== undefined,
+        grant: grant ? { kind: grant.kind, ...(grant.kind === 'cross_app' ? { idpIssuer: grant.idpIssuer, idpClientId: grant.idpClientId } : {}) } : null,
+      });
     });
     return { ...tenantAuthView(await loadTenantAuth(this.ctx.db, tenantId)), pushed: await this.push(tenantId) };
   }
