@@ -30,6 +30,8 @@ import { TenantRegistry } from './tenants/tenant-registry';
 import { TenantSecrets } from './tenants/tenant-secrets';
 import { IdpChangePurge } from './users/idp-change-purge';
 import { isCurrentIdentity } from './users/identity-sources';
+import { EnterpriseJwks } from './enterprise/enterprise-jwks';
+import { IdJagStore } from './enterprise/id-jag-store';
 import { UserDirectory } from './users/user-directory';
 import { reportVaultPurges } from './users/vault-purge-audit';
 import { VaultStore } from './vault/vault-store';
@@ -107,6 +109,8 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
       // An identity of a former IdP of the tenant is signed out at once, before the purge removes what it left.
       accountActive: async (tenant, accountId, issuedAt) => isCurrentIdentity(tenant, accountId, devLogin) && users.accountActive(tenant.id, accountId, issuedAt, logger),
+      // Enterprise IdP keys are fetched under the same outbound policy as the IdP federation.
+      enterprise: { jwks: new EnterpriseJwks({ allowHosts: upstreamAllowHosts(config) }), store: new IdJagStore(pool, config.AUTH_DB_SCHEMA), logger },
     },
     config.PROVIDER_CACHE_SIZE,
     config.PROVIDER_MAX_AGE_S * 1000,

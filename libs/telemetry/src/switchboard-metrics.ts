@@ -40,6 +40,8 @@ export interface SwitchboardMetrics {
     registrations: Counter;
     /** `auth_sign_ins_total{idp,outcome}`: sign-in steps (local login, federated callback). */
     signIns: Counter;
+    /** `auth_id_jag_grants_total{outcome,check}`: JWT-bearer (ID-JAG) token requests; `check` names the refusing check (`none` when granted). */
+    idJagGrants: Counter;
   };
   chain: {
     /** `chain_reader_cache_lookups_total{kind,result}` with result `hit` | `miss`. */
@@ -114,6 +116,7 @@ export function switchboardMetrics(): SwitchboardMetrics {
       tokenGrants: meter.createCounter('auth.token.grants', { description: 'OAuth token endpoint answers by grant type and outcome' }),
       registrations: meter.createCounter('auth.client.registrations', { description: 'Dynamic client registrations by outcome' }),
       signIns: meter.createCounter('auth.sign_ins', { description: 'Sign-in steps by identity provider kind and outcome' }),
+      idJagGrants: meter.createCounter('auth.id_jag.grants', { description: 'ID-JAG (enterprise-managed authorization) token requests by outcome and refusing check' }),
     },
     chain: {
       cacheLookups: meter.createCounter('chain_reader.cache.lookups', { description: 'chain-reader Redis cache lookups by result (hit or miss)' }),
