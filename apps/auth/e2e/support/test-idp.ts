@@ -3,8 +3,9 @@ import type { Configuration } from 'oidc-provider';
 import { generateKeyPairSync } from 'node:crypto';
 import { mainRealm, oidc } from '../../src/oidc/native-modules';
 import { freePort } from './auth-harness';
+import { registerIdJagExchange, type IdJagExchangeState } from './id-jag-exchange';
 
-export interface TestIdp {
+export interface TestIdp extends IdJagExchangeState {
   issuer: string;
   /** Sign-ins the IdP performed (its `sub` values). */
   logins: string[];
@@ -22,17 +23,22 @@ export interface TestIdpOptions {
   accessTokenTtl?: number;
   /** Issue a refresh token whenever the client may use the grant (no `offline_access` + consent dance), rotated on every use. */
   refreshTokens?: boolean;
+  /** Issue ID-JAGs by RFC 8693 token exchange (Enterprise-Managed Authorization) under `idJagPolicy`. */
+  idJag?: boolean;
 }
 
 /**
  * A second, real oidc-provider playing a tenant's enterprise IdP. Its interactions approve
  * automatically (login as `user`, consent to everything asked), like an SSO session would.
  */
-export async function startTestIdp(clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[] }>, options: TestIdpOptions = {}): Promise<TestIdp> {
+export async function startTestIdp(
+  clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[]; grant_types?: string[] }>,
+  options: TestIdpOptions = {},
+): Promise<TestIdp> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const state: TestIdp = { issuer, logins: [], user: 'alice', grants: [], accessTokens: new Map(), close: async () => undefined };
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const state: TestIdp = { issuer, logins: [], user: 'alice', grants: [], accessTokens: new Map(), idJagPolicy: {}, groups: {}, issuedIdJags: [], close: async () => undefined };
   const config = {
     clients: clients.map((c) => ({ token_endpoint_auth_method: c.client_secret ? 'client_secret_post' : 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256', ...c })),
     jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'idp-1', alg: 'ES256', use: 'sig' }] },
@@ -49,6 +55,7 @@ export async function startTestIdp(clients: Array<{ client_id: string; client_se
       : {}),
   };
   const provider = new oidc.default(issuer, mainRealm(config) as unknown as Configuration);
+  if (options.idJag) registerIdJagExchange(provider, state, { privateKey, publicKey, kid: 'idp-1' });
   provider.on('access_token.saved', (token: { jti: string; accountId?: string }) => {
     if (token.accountId) state.accessTokens.set(token.jti, token.accountId);
   });
