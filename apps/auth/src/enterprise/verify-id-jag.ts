@@ -95,20 +95,24 @@ function checkResource(claim: unknown, requested: unknown, mcpUrl: string, detai
   }
 }
 
-/** The check a jose verification error stands for. */
+/** jose error codes that mean the keys could not be had (not that the assertion is bad). */
+const KEY_FETCH_CODES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
+
+/** The check a jose verification error stands for (by `code`: the error may come from another realm's jose classes). */
 function refusalOf(err: unknown, issuer: string): IdJagRefusal {
   const details = { issuer };
-  if (err instanceof errors.JWTExpired) return new IdJagRefusal('exp', 'assertion has expired', details, { cause: err });
-  if (err instanceof errors.JWTClaimValidationFailed) {
-    const claim = err.claim;
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (code === 'ERR_JWT_EXPIRED') return new IdJagRefusal('exp', 'assertion has expired', details, { cause: err });
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+    const { claim, reason } = err as errors.JWTClaimValidationFailed;
     const known: Record<string, IdJagCheck> = { aud: 'aud', iss: 'iss', iat: 'iat', nbf: 'iat', exp: 'exp', jti: 'jti', client_id: 'client_id', typ: 'typ', sub: 'sub' };
     const check = known[claim] ?? 'assertion';
-    const what = check === 'aud' ? 'assertion aud must be this tenant\'s issuer' : `assertion claim ${claim} is invalid (${err.reason})`;
+    const what = check === 'aud' ? "assertion aud must be this tenant's issuer" : `assertion claim ${claim} is invalid (${reason})`;
     return new IdJagRefusal(check, what, details, { cause: err });
   }
-  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || (err instanceof Error && !(err instanceof errors.JOSEError))) {
+  // Not a jose error at all (the guarded fetch refused, the socket failed) or a key-fetch code.
+  if (typeof code !== 'string' || !code.startsWith('ERR_J') || KEY_FETCH_CODES.has(code)) {
     return new IdJagRefusal('jwks', 'the IdP signing keys could not be fetched', details, { cause: err });
   }
-  if (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC') return new IdJagRefusal('jwks', 'the IdP signing keys could not be fetched', details, { cause: err });
   return new IdJagRefusal('signature', 'assertion signature does not verify with the IdP keys', details, { cause: err });
 }
