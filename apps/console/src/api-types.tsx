@@ -792,6 +792,16 @@ export interface TenantAuthView {
         scopes: string[];
         clientSecretSet: boolean;
       };
+  enterpriseIdps?: {
+    issuer: string;
+    jwksUri: string;
+    allowedClients: string[];
+    subjectClaim: string;
+    groupsClaim: string;
+    groupScopes: {
+      [k: string]: string[];
+    };
+  }[];
   connectors: {
     [k: string]: {
       issuer: string;
@@ -899,6 +909,24 @@ export interface UpdateTenantAuthBody {
          */
         scopes?: [string, ...string[]];
       };
+  enterpriseIdps?: {
+    issuer: string;
+    jwksUri: string;
+    /**
+     * @minItems 1
+     * @maxItems 100
+     */
+    allowedClients: [string, ...string[]];
+    subjectClaim?: string;
+    groupsClaim?: string;
+    groupScopes?: {
+      /**
+       * @minItems 1
+       * @maxItems 32
+       */
+      [k: string]: [string, ...string[]];
+    };
+  }[];
 }
 export interface UpdateTenantBody {
   name?: string;

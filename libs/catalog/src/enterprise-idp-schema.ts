@@ -42,7 +42,8 @@ export const enterpriseIdpSchema = z
 /** The tenant's trusted enterprise IdPs: at most ENTERPRISE_IDP_LIMITS.idps, issuers unique. */
 export const enterpriseIdpsSchema = z
   .array(enterpriseIdpSchema)
-  .max(ENTERPRISE_IDP_LIMITS.idps)
+  // A refinement, not .max(): generated API types would spell out every tuple length up to the bound.
+  .refine((list) => list.length <= ENTERPRISE_IDP_LIMITS.idps, `at most ${ENTERPRISE_IDP_LIMITS.idps} enterprise IdPs`)
   .refine((list) => new Set(list.map((i) => i.issuer.replace(/\/+$/, ''))).size === list.length, 'issuers must be unique');
 
 export type EnterpriseIdp = z.infer<typeof enterpriseIdpSchema>;

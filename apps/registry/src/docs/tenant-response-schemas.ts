@@ -23,6 +23,18 @@ export const tenantAuthViewSchema = named(
     toolScopes: z.record(z.string(), z.array(z.string())),
     allowPrivateUseRedirects: z.boolean().optional(),
     idp: z.discriminatedUnion('kind', [z.object({ kind: z.literal('local') }), z.object({ kind: z.literal('oidc'), ...clientSettings })]),
+    enterpriseIdps: z
+      .array(
+        z.object({
+          issuer: z.string(),
+          jwksUri: z.string(),
+          allowedClients: z.array(z.string()),
+          subjectClaim: z.string(),
+          groupsClaim: z.string(),
+          groupScopes: z.record(z.string(), z.array(z.string())),
+        }),
+      )
+      .optional(),
     connectors: z.record(z.string(), z.object(clientSettings)),
     pushed: z.enum(['ok', 'unavailable']).nullable().optional(),
   }),
