@@ -126,6 +126,13 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
       [{ idp: { kind: 'oidc', issuer: `${upstream.url.replace('/mcp', '')}/nothing-here`, clientId: 'x' } }, 400, 'VALIDATION', 'body.idp.issuer'],
       [{ idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'x', clientSecretEnv: 'IDP_SECRET' } }, 400, 'VALIDATION', 'body.idp'],
       [{ protected: 'yes' }, 400, 'VALIDATION', 'body.protected'],
+      // Trusted enterprise IdPs (ID-JAG): each refusal names the entry's field; a JWKS URL is fetched through the SSRF guard.
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: 'http://169.254.169.254/jwks', allowedClients: ['c'] }] }, 400, 'URL_REFUSED', 'body.enterpriseIdps.0.jwksUri'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${upstream.url.replace('/mcp', '')}/nothing-here`, allowedClients: ['c'] }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.jwksUri'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: 'not a url', allowedClients: ['c'] }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.jwksUri'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: [] }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.allowedClients'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['c'], subjectClaim: 'has space' }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.subjectClaim'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['c'], groupScopes: { eng: ['mcp:admin'] } }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.groupScopes'],
     ];
     for (const [body, status, code, field] of cases) {
       const res = await api(registry.url, acmeKey, 'PATCH', '/v1/tenant/auth', body);
@@ -171,6 +178,17 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
     expect(row.rows[0]?.idp_secret).not.toContain(idpSecret);
     expect(auditRows.rows).toHaveLength(1);
     expect(JSON.stringify(auditRows.rows)).not.toContain(idpSecret);
+  });
+
+  it('trusts an enterprise IdP for ID-JAGs through the registry: the authorization server advertises the grant within 1 s, and stops when the list is emptied', async () => {
+    const metadata = async () => (await (await fetch(`${authUrl}/.well-known/oauth-authorization-server/t/acme`)).json()) as Record<string, unknown>;
+    const res = await api(registry.url, acmeKey, 'PATCH', '/v1/tenant/auth', { enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['mcp-client-1'], groupScopes: { engineering: ['mcp:tools'] } }] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ pushed: 'ok', enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['mcp-client-1'], subjectClaim: 'sub', groupsClaim: 'groups', groupScopes: { engineering: ['mcp:tools'] } }] });
+    await until('ID-JAG grant advertised', async () => JSON.stringify((await metadata()).grant_types_supported).includes('jwt-bearer'), PROPAGATION_MS, 25);
+    expect((await metadata()).authorization_grant_profiles_supported).toEqual(['urn:ietf:params:oauth:grant-profile:id-jag']);
+    expect((await api(registry.url, acmeKey, 'PATCH', '/v1/tenant/auth', { enterpriseIdps: [] })).status).toBe(200);
+    await until('ID-JAG grant withdrawn', async () => (await metadata()).authorization_grant_profiles_supported === undefined, PROPAGATION_MS, 25);
   });
 
   it('lets a Claude-shaped client (DCR, PKCE S256, no resource) sign in through the IdP and list/call on both gateways', async () => {
