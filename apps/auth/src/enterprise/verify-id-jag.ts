@@ -74,6 +74,7 @@ export async function verifyIdJag(input: VerifyIdJagInput, jwks: EnterpriseJwks)
   const details = { issuer: idp.issuer };
   const exp = claims.exp ?? 0;
   const iat = claims.iat ?? 0;
+  if (iat > Date.now() / 1000 + CLOCK_SKEW_S) throw new IdJagRefusal('iat', 'assertion is issued in the future', details);
   if (exp - iat > ID_JAG_MAX_LIFETIME_S) throw new IdJagRefusal('exp', `assertion lifetime must be at most ${ID_JAG_MAX_LIFETIME_S}s`, details);
   checkResource(claims.resource, input.resource, tenant.mcpUrl, details);
   if (claims.client_id !== input.clientId) throw new IdJagRefusal('client_id', 'assertion client_id is not the authenticated client', details);
