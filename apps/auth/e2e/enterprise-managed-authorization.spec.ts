@@ -10,8 +10,8 @@ import { ENTERPRISE_MANAGED_AUTHORIZATION } from '@switchboard/catalog';
 import { decodeJwt, token } from '@switchboard/testing';
 import { Client as PgClient } from 'pg';
 import { DATABASE_URL } from './support/auth-harness';
-import { IDP_CLIENT, idpClient, signInAt, startEnterpriseStand, type EnterpriseStand } from './support/enterprise-stand';
-import { startTestIdp, type TestIdp } from './support/test-idp';
+import { startEnterpriseStand, type EnterpriseStand } from './support/enterprise-stand';
+import { IDP_CLIENT, idpClient, signInAt, startTestIdp, type TestIdp } from './support/test-idp';
 
 const TENANT = 'acme';
 const BASE_AUTH = { scopes: ['mcp:tools', 'mcp:admin'], defaultScopes: ['mcp:tools'] };

@@ -31,6 +31,23 @@ export type ServerAuthInput =
       authorizationServer?: string;
       scope?: string;
     };
+/**
+ * What the token endpoint would decide about an ID-JAG: the user and scopes, or the refusing check
+ */
+export type EnterpriseCheckResult =
+  | {
+      ok: true;
+      issuer: string;
+      clientId: string;
+      subject: string;
+      scopes: string[];
+      expiresAt: string;
+    }
+  | {
+      ok: false;
+      check: string;
+      description: string;
+    };
 export type PublishResponse = PublishResult & {
   items: {
     exposedName: string;
@@ -119,6 +136,7 @@ export interface ApiSchemas {
   AuthMode: AuthMode;
   CallRow: CallRow;
   Change: Change;
+  CheckIdJagBody: CheckIdJagBody;
   CheckServerUrlBody: CheckServerUrlBody;
   ConnectInfo: ConnectInfo;
   ConnectorAccount: ConnectorAccount;
@@ -132,6 +150,7 @@ export interface ApiSchemas {
   DirectoryUser: DirectoryUser;
   Discovery: Discovery;
   Enqueued: Enqueued;
+  EnterpriseCheckResult: EnterpriseCheckResult;
   GetHealthResponse: GetHealthResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
   GetUsageResponse: GetUsageResponse;
@@ -302,6 +321,9 @@ export interface UnsupportedPattern {
   pointer: string;
   pattern: string;
   reason: string;
+}
+export interface CheckIdJagBody {
+  assertion: string;
 }
 export interface CheckServerUrlBody {
   url: string;
@@ -1004,6 +1026,7 @@ export interface Operations {
   unlinkConnectorAccount: { method: 'DELETE'; path: '/v1/servers/{id}/connector/account'; body: never; response: unknown };
   startTestSignIn: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in'; body: never; response: TestSignIn };
   getTestSignInResult: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in/result'; body: GetTestSignInResultBody; response: TestSignInResult };
+  checkIdJag: { method: 'POST'; path: '/v1/tenant/auth/enterprise-check'; body: CheckIdJagBody; response: EnterpriseCheckResult };
   getLimits: { method: 'GET'; path: '/v1/limits'; body: never; response: LimitsView };
   putLimits: { method: 'PUT'; path: '/v1/limits'; body: PutLimitsBody; response: LimitsView };
   getUsage: { method: 'GET'; path: '/v1/usage'; body: never; response: GetUsageResponse };

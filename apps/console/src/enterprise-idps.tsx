@@ -3,6 +3,7 @@ import { api } from './api';
 import { FormFooter, SubmitButton } from './form-footer';
 import type { TenantAuthView } from './tenant-auth-view';
 import { Allowed, useCan } from './role';
+import { IdJagCheck } from './id-jag-check';
 import { DataTable, Empty, Field, useFormSubmit } from './ui';
 
 type TrustedIdp = NonNullable<TenantAuthView['enterpriseIdps']>[number];
@@ -122,6 +123,7 @@ export function EnterpriseIdps({ view, onChange }: { view: TenantAuthView; onCha
           </FormFooter>
         </form>
       )}
+      {trusted.length > 0 && <IdJagCheck />}
     </section>
   );
 }

@@ -106,6 +106,10 @@ describe('console Auth page in Chromium', () => {
     expect((await api(registry.url, key, 'GET', '/v1/tenant/auth')).body.enterpriseIdps).toEqual([
       { issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['mcp-client-1'], subjectClaim: 'sub', groupsClaim: 'groups', groupScopes: { engineering: ['mcp:tools'] } },
     ]);
+    // The test form runs at the live authorization server: this workspace is not published yet, which it says beside the field.
+    await p.getByLabel('ID-JAG to test').fill('eyJhbGciOiJFUzI1NiJ9.e30.c2ln');
+    await p.getByRole('button', { name: 'Test assertion', exact: true }).click();
+    await expectFieldError(p, 'ema-check-assertion', /publish the workspace first/);
     await expectIntact(b);
     await b.shot('auth-page-enterprise-idps');
     await p.getByRole('button', { name: `Stop trusting ${idp.issuer}`, exact: true }).click();

@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { tenantAuthSchema } from '@switchboard/catalog';
-import { approve, pkcePair, register, TestBrowser, token } from '@switchboard/testing';
+import { register } from '@switchboard/testing';
 import { freePort, startAuth, type TestAuth } from './auth-harness';
 import { startGateway, type TestGateway } from './platform';
-import { startTestIdp, type TestIdp } from './test-idp';
-import { TOKEN_EXCHANGE_GRANT } from './id-jag-exchange';
-
-/** The MCP client's id and secret at the enterprise IdP (SSO + token exchange). */
-export const IDP_CLIENT = { id: 'mcp-app', secret: 'mcp-app-idp-secret-0123456789' } as const;
-const IDP_REDIRECT = 'http://127.0.0.1:9/sso-callback';
+import { idpClient, signInAt, startTestIdp, type TestIdp } from './test-idp';
 
 /** Two auth replicas on one schema and key, two gateways, one enterprise IdP issuing ID-JAGs. */
 export interface EnterpriseStand {
@@ -27,23 +22,6 @@ export interface EnterpriseStand {
   /** Signs `user` in at the IdP as the MCP client (SSO) and returns the ID token. */
   idToken(user: string): Promise<string>;
   close(): Promise<void>;
-}
-
-/** Signs `user` in at `idp` as the MCP client (authorization code + PKCE, auto-approved) and returns the ID token. */
-export async function signInAt(idp: TestIdp, user: string): Promise<string> {
-  idp.user = user;
-  const { verifier, challenge } = pkcePair();
-  const url = `${idp.issuer}/auth?${new URLSearchParams({ response_type: 'code', client_id: IDP_CLIENT.id, redirect_uri: IDP_REDIRECT, scope: 'openid', state: 's', code_challenge: challenge, code_challenge_method: 'S256' })}`;
-  const back = await approve(new TestBrowser(), url, IDP_REDIRECT);
-  const form = { grant_type: 'authorization_code', code: back.searchParams.get('code') ?? '', redirect_uri: IDP_REDIRECT, code_verifier: verifier, client_id: IDP_CLIENT.id, client_secret: IDP_CLIENT.secret };
-  const t = await token(idp.issuer, form);
-  if (t.status !== 200) throw new Error(`IdP sign-in failed: ${t.status} ${JSON.stringify(t.body)}`);
-  return String(t.body.id_token);
-}
-
-/** The MCP client as the enterprise IdP knows it (SSO and token exchange). */
-export function idpClient(): { client_id: string; client_secret: string; redirect_uris: string[]; grant_types: string[] } {
-  return { client_id: IDP_CLIENT.id, client_secret: IDP_CLIENT.secret, redirect_uris: [IDP_REDIRECT], grant_types: ['authorization_code', TOKEN_EXCHANGE_GRANT] };
 }
 
 /**

@@ -4,12 +4,10 @@ import type { Logger } from 'pino';
 import { switchboardMetrics } from '@switchboard/telemetry';
 import { oidc } from '../oidc/native-modules';
 import type { AuthTenant } from '../tenants/tenant-auth';
-import { accountIdOf, oidcIdpId } from '../users/subject';
 import type { EnterpriseJwks } from './enterprise-jwks';
-import { grantScope } from './grant-scope';
+import { evaluateIdJag } from './evaluate-id-jag';
 import type { IdJagStore } from './id-jag-store';
 import { IdJagRefusal } from './id-jag-refusal';
-import { verifyIdJag } from './verify-id-jag';
 
 /** RFC 7523 JWT-bearer grant type, the one ID-JAGs are presented with. */
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -38,12 +36,11 @@ export function registerIdJagGrant(provider: Provider, tenant: AuthTenant, resou
     const params = ctx.oidc.params as Record<string, unknown>;
     const clientId = client?.clientId ?? '';
     try {
-      const v = await verifyIdJag({ tenant, assertion: params.assertion, clientId, resource: params.resource }, deps.jwks);
-      const scopes = grantScope({ idp: v.idp, tenantScopes: tenant.settings.scopes, defaultScopes: tenant.defaultScopes, requested: params.scope as string | undefined, claims: v.claims });
+      const request = { assertion: params.assertion, clientId, resource: params.resource, scope: params.scope as string | undefined };
+      const { verified: v, accountId, scopes } = await evaluateIdJag(tenant, request, deps.jwks);
       if (!(await deps.store.useOnce(tenant.id, v.idp.issuer, v.jti, v.expiresAt))) {
         throw new IdJagRefusal('jti', 'assertion was already used', { issuer: v.idp.issuer, subject: v.subject });
       }
-      const accountId = accountIdOf(tenant.id, oidcIdpId(v.idp.issuer), v.subject);
       const token = new provider.AccessToken({ accountId, client, scope: scopes.join(' '), gty: 'jwt_bearer' } as ConstructorParameters<typeof provider.AccessToken>[0]);
       (token as unknown as { resourceServer: unknown }).resourceServer = await resourceServer();
       ctx.oidc.entity('AccessToken', token);

@@ -119,3 +119,12 @@ export const callRowSchema = named(
 );
 
 export const readinessReport = named('ReadinessReport', 'The connector readiness report', readinessReportSchema);
+
+export const enterpriseCheckResultSchema = named(
+  'EnterpriseCheckResult',
+  'What the token endpoint would decide about an ID-JAG: the user and scopes, or the refusing check',
+  z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), issuer: z.string(), clientId: z.string(), subject: z.string(), scopes: z.array(z.string()), expiresAt: z.string() }),
+    z.object({ ok: z.literal(false), check: z.string(), description: z.string() }),
+  ]),
+);
