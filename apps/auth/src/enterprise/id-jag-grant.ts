@@ -31,6 +31,9 @@ export type ResourceServerOf = () => Promise<Record<string, unknown>>;
  * Every refusal is `invalid_grant` naming the check; every answer is audited and counted.
  */
 export function registerIdJagGrant(provider: Provider, tenant: AuthTenant, resourceServer: ResourceServerOf, deps: IdJagGrantDeps): void {
+  // A failed audit write is logged, never turned into a different answer for the client.
+  const audit = (entry: Parameters<IdJagStore['audit']>[0]) =>
+    deps.store.audit(entry).catch((err: unknown) => deps.logger?.error({ err, tenant: tenant.id, check: entry.check }, 'ID-JAG audit entry not written'));
   const handler = async (ctx: KoaContextWithOIDC) => {
     const client = ctx.oidc.client;
     const params = ctx.oidc.params as Record<string, unknown>;
@@ -45,13 +48,13 @@ export function registerIdJagGrant(provider: Provider, tenant: AuthTenant, resou
       (token as unknown as { resourceServer: unknown }).resourceServer = await resourceServer();
       ctx.oidc.entity('AccessToken', token);
       const value = await token.save();
-      await deps.store.audit({ tenantId: tenant.id, outcome: 'granted', check: 'none', issuer: v.idp.issuer, clientId, subject: accountId });
+      await audit({ tenantId: tenant.id, outcome: 'granted', check: 'none', issuer: v.idp.issuer, clientId, subject: accountId });
       switchboardMetrics().auth.idJagGrants.add(1, { outcome: 'granted', check: 'none' });
       ctx.body = { access_token: value, token_type: 'Bearer', expires_in: token.expiration, scope: scopes.join(' ') };
     } catch (err) {
       if (!(err instanceof IdJagRefusal)) throw err;
       switchboardMetrics().auth.idJagGrants.add(1, { outcome: 'refused', check: err.check });
-      await deps.store.audit({ tenantId: tenant.id, outcome: 'refused', check: err.check, clientId, ...err.details });
+      await audit({ tenantId: tenant.id, outcome: 'refused', check: err.check, clientId, ...err.details });
       deps.logger?.info({ tenant: tenant.id, check: err.check, issuer: err.details.issuer, client: clientId, err: err.cause }, 'ID-JAG refused');
       throw new oidc.errors.CustomOIDCProviderError('invalid_grant', `${err.check}: ${err.description}`);
     }
