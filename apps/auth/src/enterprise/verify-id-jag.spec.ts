@@ -29,12 +29,12 @@ afterAll(async () => jwksServer?.stop());
 const tenantWith = (jwksUri: string) =>
   authTenant('acme', 'Acme', tenantAuthSchema.parse({ enterpriseIdps: [{ issuer: ISSUER, jwksUri, allowedClients: ['client-1'] }] }), { authPublicUrl: 'https://auth.example.com', gatewayPublicUrl: 'https://mcp.example.com' });
 
-async function jag(o: { typ?: string; lifetime?: number; ahead?: number } = {}): Promise<string> {
+async function jag(o: { typ?: string; lifetime?: number; ahead?: number; aud?: string | string[] } = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000) + (o.ahead ?? 0);
   return new SignJWT({ sub: 'alice', client_id: 'client-1', jti: `j-${Math.random()}`, resource: 'https://mcp.example.com/t/acme/mcp' })
     .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: o.typ ?? 'oauth-id-jag+jwt' })
     .setIssuer(ISSUER)
-    .setAudience('https://auth.example.com/t/acme')
+    .setAudience(o.aud ?? 'https://auth.example.com/t/acme')
     .setIssuedAt(now)
     .setExpirationTime(now + (o.lifetime ?? 300))
     .sign(privateKey);
@@ -55,10 +55,11 @@ describe('verifyIdJag against a JWKS served on loopback', () => {
     expect(v.subject).toBe('alice');
   });
 
-  it('refuses a wrong typ, an assertion issued in the future and a lifetime past the bound', async () => {
+  it('refuses a wrong typ, a second audience, an assertion issued in the future and a lifetime past the bound', async () => {
     mode = 'keys';
     const tenant = tenantWith(jwksServer.url);
     expect(await checkOf(verifyIdJag({ tenant, assertion: await jag({ typ: 'JWT' }), clientId: 'client-1', resource: undefined }, allowed))).toBe('typ');
+    expect(await checkOf(verifyIdJag({ tenant, assertion: await jag({ aud: ['https://auth.example.com/t/acme', 'https://other.example'] }), clientId: 'client-1', resource: undefined }, allowed))).toBe('aud');
     expect(await checkOf(verifyIdJag({ tenant, assertion: await jag({ ahead: 120 }), clientId: 'client-1', resource: undefined }, allowed))).toBe('iat');
     expect(await checkOf(verifyIdJag({ tenant, assertion: await jag({ lifetime: 601 }), clientId: 'client-1', resource: undefined }, allowed))).toBe('exp');
     expect(await checkOf(verifyIdJag({ tenant, assertion: 'x'.repeat(16 * 1024 + 1), clientId: 'client-1', resource: undefined }, allowed))).toBe('assertion');

@@ -72,6 +72,8 @@ export async function verifyIdJag(input: VerifyIdJagInput, jwks: EnterpriseJwks)
     throw refusalOf(err, idp.issuer);
   }
   const details = { issuer: idp.issuer };
+  // One audience only: an assertion also meant for another server could be replayed there.
+  if (Array.isArray(claims.aud) && claims.aud.length !== 1) throw new IdJagRefusal('aud', "assertion aud must be this tenant's issuer alone", details);
   const exp = claims.exp ?? 0;
   const iat = claims.iat ?? 0;
   if (iat > Date.now() / 1000 + CLOCK_SKEW_S) throw new IdJagRefusal('iat', 'assertion is issued in the future', details);
