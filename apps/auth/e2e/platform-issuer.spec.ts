@@ -107,7 +107,9 @@ describe('platform issuer (console sign-in)', () => {
         revocation_endpoint: `${issuer}/revoke`,
         code_challenge_methods_supported: ['S256'],
       });
-      expect(body.scopes_supported).toEqual(expect.arrayContaining(['console', 'openid', 'offline_access']));
+      expect(body.scopes_supported).toEqual(expect.arrayContaining(['console', 'openid']));
+      // SEP-2207: offline_access is accepted when asked but never advertised.
+      expect(body.scopes_supported).not.toContain('offline_access');
       expect(body).not.toHaveProperty('registration_endpoint');
       expect(body).not.toHaveProperty('client_id_metadata_document_supported');
     });

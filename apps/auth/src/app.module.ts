@@ -3,6 +3,7 @@ import { AUTH_SERVICES, type AuthServices } from './auth-services';
 import { FederationController } from './federation/federation.controller';
 import { IdpTestController } from './federation/idp-test.controller';
 import { InternalController } from './http/internal.controller';
+import { IdJagCheckController } from './enterprise/id-jag-check.controller';
 import { InteractionController } from './interaction/interaction.controller';
 import { ConsoleLoginController } from './platform/console-login.controller';
 import { ConnectedAccountsController } from './vault/connected-accounts.controller';
@@ -15,7 +16,7 @@ export class AuthModule {
   static forRoot(services: AuthServices): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController, IdpTestController, UsersController, UserRevokeController],
+      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController, IdpTestController, UsersController, UserRevokeController, IdJagCheckController],
       providers: [{ provide: AUTH_SERVICES, useValue: services }],
     };
   }

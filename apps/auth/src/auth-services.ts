@@ -16,6 +16,7 @@ import type { TenantSecrets } from './tenants/tenant-secrets';
 import type { IdpChangePurge } from './users/idp-change-purge';
 import type { UserDirectory } from './users/user-directory';
 import type { VaultStore } from './vault/vault-store';
+import type { IdJagGrantDeps } from './enterprise/id-jag-grant';
 
 /** DI token of the AuthServices bag. */
 export const AUTH_SERVICES = Symbol('AUTH_SERVICES');
@@ -40,6 +41,8 @@ export interface AuthServices {
   users: UserDirectory;
   /** The platform issuer (console sign-in); undefined when it is not configured. */
   platform?: PlatformServices;
+  /** Enterprise IdP keys and the ID-JAG replay/audit store (the grant and the admin's check). */
+  enterprise: IdJagGrantDeps;
 }
 
 /** What the platform issuer's sign-in page needs. */

@@ -30,6 +30,8 @@ import { TenantRegistry } from './tenants/tenant-registry';
 import { TenantSecrets } from './tenants/tenant-secrets';
 import { IdpChangePurge } from './users/idp-change-purge';
 import { isCurrentIdentity } from './users/identity-sources';
+import { EnterpriseJwks } from './enterprise/enterprise-jwks';
+import { IdJagStore } from './enterprise/id-jag-store';
 import { UserDirectory } from './users/user-directory';
 import { reportVaultPurges } from './users/vault-purge-audit';
 import { VaultStore } from './vault/vault-store';
@@ -92,6 +94,8 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
     new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
   );
+  // Enterprise IdP keys are fetched under the same outbound policy as the IdP federation.
+  const enterprise = { jwks: new EnterpriseJwks({ allowHosts: upstreamAllowHosts(config) }), store: new IdJagStore(pool, config.AUTH_DB_SCHEMA), logger };
   const providers = new ProviderCache(
     keys,
     {
@@ -107,6 +111,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
       // An identity of a former IdP of the tenant is signed out at once, before the purge removes what it left.
       accountActive: async (tenant, accountId, issuedAt) => isCurrentIdentity(tenant, accountId, devLogin) && users.accountActive(tenant.id, accountId, issuedAt, logger),
+      enterprise,
     },
     config.PROVIDER_CACHE_SIZE,
     config.PROVIDER_MAX_AGE_S * 1000,
@@ -142,6 +147,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     idpPurge,
     logger,
     users,
+    enterprise,
     ...(platform ? { platform } : {}),
   };
 

@@ -31,6 +31,23 @@ export type ServerAuthInput =
       authorizationServer?: string;
       scope?: string;
     };
+/**
+ * What the token endpoint would decide about an ID-JAG: the user and scopes, or the refusing check
+ */
+export type EnterpriseCheckResult =
+  | {
+      ok: true;
+      issuer: string;
+      clientId: string;
+      subject: string;
+      scopes: string[];
+      expiresAt: string;
+    }
+  | {
+      ok: false;
+      check: string;
+      description: string;
+    };
 export type PublishResponse = PublishResult & {
   items: {
     exposedName: string;
@@ -120,6 +137,7 @@ export interface ApiSchemas {
   AuthMode: AuthMode;
   CallRow: CallRow;
   Change: Change;
+  CheckIdJagBody: CheckIdJagBody;
   CheckServerUrlBody: CheckServerUrlBody;
   ConnectInfo: ConnectInfo;
   ConnectorAccount: ConnectorAccount;
@@ -134,6 +152,7 @@ export interface ApiSchemas {
   DirectoryUser: DirectoryUser;
   Discovery: Discovery;
   Enqueued: Enqueued;
+  EnterpriseCheckResult: EnterpriseCheckResult;
   GetConsoleSsoResponse: GetConsoleSsoResponse;
   GetHealthResponse: GetHealthResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
@@ -332,6 +351,9 @@ export interface UnsupportedPattern {
   pointer: string;
   pattern: string;
   reason: string;
+}
+export interface CheckIdJagBody {
+  assertion: string;
 }
 export interface CheckServerUrlBody {
   url: string;
@@ -876,6 +898,16 @@ export interface TenantAuthView {
         scopes: string[];
         clientSecretSet: boolean;
       };
+  enterpriseIdps?: {
+    issuer: string;
+    jwksUri: string;
+    allowedClients: string[];
+    subjectClaim: string;
+    groupsClaim: string;
+    groupScopes: {
+      [k: string]: string[];
+    };
+  }[];
   connectors: {
     [k: string]: {
       issuer: string;
@@ -997,6 +1029,24 @@ export interface UpdateTenantAuthBody {
          */
         scopes?: [string, ...string[]];
       };
+  enterpriseIdps?: {
+    issuer: string;
+    jwksUri: string;
+    /**
+     * @minItems 1
+     * @maxItems 100
+     */
+    allowedClients: [string, ...string[]];
+    subjectClaim?: string;
+    groupsClaim?: string;
+    groupScopes?: {
+      /**
+       * @minItems 1
+       * @maxItems 32
+       */
+      [k: string]: [string, ...string[]];
+    };
+  }[];
 }
 export interface UpdateTenantBody {
   name?: string;
@@ -1074,6 +1124,7 @@ export interface Operations {
   unlinkConnectorAccount: { method: 'DELETE'; path: '/v1/servers/{id}/connector/account'; body: never; response: unknown };
   startTestSignIn: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in'; body: never; response: TestSignIn };
   getTestSignInResult: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in/result'; body: GetTestSignInResultBody; response: TestSignInResult };
+  checkIdJag: { method: 'POST'; path: '/v1/tenant/auth/enterprise-check'; body: CheckIdJagBody; response: EnterpriseCheckResult };
   getLimits: { method: 'GET'; path: '/v1/limits'; body: never; response: LimitsView };
   putLimits: { method: 'PUT'; path: '/v1/limits'; body: PutLimitsBody; response: LimitsView };
   getUsage: { method: 'GET'; path: '/v1/usage'; body: never; response: GetUsageResponse };

@@ -86,6 +86,37 @@ describe('console Auth page in Chromium', () => {
     await expectIntact(b);
   });
 
+  it('trusts an enterprise IdP for ID-JAGs: a refused JWKS URL and an unknown group scope sit beside their fields, the good one is listed and removable', async () => {
+    await signIn(key);
+    const trust = () => p.getByRole('button', { name: 'Trust identity provider', exact: true }).click();
+    await p.getByLabel('Assertion issuer (iss)').fill(idp.issuer);
+    await p.getByLabel('Signing keys (JWKS) address').fill('http://169.254.169.254/jwks');
+    await p.getByLabel('Clients allowed to present assertions').fill('mcp-client-1');
+    await trust();
+    await expectFieldError(p, 'ema-jwks-uri', /169\.254\.169\.254|not allowed|refused/i);
+    expect((await api(registry.url, key, 'GET', '/v1/tenant/auth')).body.enterpriseIdps).toEqual([]);
+    await p.getByLabel('Signing keys (JWKS) address').fill(`${idp.issuer}/jwks`);
+    await p.getByLabel('Groups and their scopes (optional)').fill('engineering: mcp:tools\nfinance: mcp:ledger');
+    await trust();
+    await expectFieldError(p, 'ema-group-scopes', /group finance: scope "mcp:ledger" is not one of the tenant's scopes/);
+    await p.getByLabel('Groups and their scopes (optional)').fill('engineering: mcp:tools');
+    await trust();
+    await p.getByTestId('ema-notice').getByText(`Now trusting ${idp.issuer}.`).waitFor();
+    await p.getByTestId('ema-table').getByText('engineering → mcp:tools').waitFor();
+    expect((await api(registry.url, key, 'GET', '/v1/tenant/auth')).body.enterpriseIdps).toEqual([
+      { issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['mcp-client-1'], subjectClaim: 'sub', groupsClaim: 'groups', groupScopes: { engineering: ['mcp:tools'] } },
+    ]);
+    // The test form runs at the live authorization server: this workspace is not published yet, which it says beside the field.
+    await p.getByLabel('ID-JAG to test').fill('eyJhbGciOiJFUzI1NiJ9.e30.c2ln');
+    await p.getByRole('button', { name: 'Test assertion', exact: true }).click();
+    await expectFieldError(p, 'ema-check-assertion', /publish the workspace first/);
+    await expectIntact(b);
+    await b.shot('auth-page-enterprise-idps');
+    await p.getByRole('button', { name: `Stop trusting ${idp.issuer}`, exact: true }).click();
+    await p.getByTestId('ema-notice').getByText(`No longer trusting ${idp.issuer}.`).waitFor();
+    expect((await api(registry.url, key, 'GET', '/v1/tenant/auth')).body.enterpriseIdps).toEqual([]);
+  });
+
   it('hides what a viewer cannot do, and says which role it needs', async () => {
     await signIn(viewerKey);
     await p.getByText('Your role (viewer) can view this; changing the auth settings needs the admin role.').waitFor();

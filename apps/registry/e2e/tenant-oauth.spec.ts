@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { decodeJwt, freePort, obtainTokens, register } from '@switchboard/testing';
-import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
+import { IDP_CLIENT, idpClient, signInAt, startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
+import { requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
 import {
   READ_ONLY_HINTS,
   REDIS_URL,
@@ -58,9 +59,9 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
   beforeAll(async () => {
     db = await createDatabase();
     upstream = await startUpstream('crm', [{ name: 'find_contact', annotations: READ_ONLY_HINTS }]);
-    registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     const authPort = await freePort();
     authUrl = `http://127.0.0.1:${authPort}`;
+    registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1', AUTH_INTERNAL_URL: authUrl });
     const gatewayPorts = [await freePort(), await freePort()];
     // Both replicas serve one public URL (as behind a load balancer): the tokens' audience.
     publicUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
@@ -96,7 +97,8 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
       const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ kind: 'tool', name: 'find_contact' }] });
       expect(published.status).toBe(200);
     }
-    idp = await startTestIdp([{ client_id: 'switchboard-acme', client_secret: idpSecret, redirect_uris: [`${authUrl}/t/acme/federation/callback`] }]);
+    // The IdP also signs the MCP client in and issues its ID-JAGs (enterprise-managed authorization).
+    idp = await startTestIdp([{ client_id: 'switchboard-acme', client_secret: idpSecret, redirect_uris: [`${authUrl}/t/acme/federation/callback`] }, idpClient()], { idJag: true });
   }, 120_000);
 
   afterAll(async () => {
@@ -126,6 +128,13 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
       [{ idp: { kind: 'oidc', issuer: `${upstream.url.replace('/mcp', '')}/nothing-here`, clientId: 'x' } }, 400, 'VALIDATION', 'body.idp.issuer'],
       [{ idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'x', clientSecretEnv: 'IDP_SECRET' } }, 400, 'VALIDATION', 'body.idp'],
       [{ protected: 'yes' }, 400, 'VALIDATION', 'body.protected'],
+      // Trusted enterprise IdPs (ID-JAG): each refusal names the entry's field; a JWKS URL is fetched through the SSRF guard.
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: 'http://169.254.169.254/jwks', allowedClients: ['c'] }] }, 400, 'URL_REFUSED', 'body.enterpriseIdps.0.jwksUri'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${upstream.url.replace('/mcp', '')}/nothing-here`, allowedClients: ['c'] }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.jwksUri'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: 'not a url', allowedClients: ['c'] }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.jwksUri'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: [] }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.allowedClients'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['c'], subjectClaim: 'has space' }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.subjectClaim'],
+      [{ enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['c'], groupScopes: { eng: ['mcp:admin'] } }] }, 400, 'VALIDATION', 'body.enterpriseIdps.0.groupScopes'],
     ];
     for (const [body, status, code, field] of cases) {
       const res = await api(registry.url, acmeKey, 'PATCH', '/v1/tenant/auth', body);
@@ -171,6 +180,37 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
     expect(row.rows[0]?.idp_secret).not.toContain(idpSecret);
     expect(auditRows.rows).toHaveLength(1);
     expect(JSON.stringify(auditRows.rows)).not.toContain(idpSecret);
+  });
+
+  it('trusts an enterprise IdP for ID-JAGs through the registry: the authorization server advertises the grant within 1 s, and stops when the list is emptied', async () => {
+    const metadata = async () => (await (await fetch(`${authUrl}/.well-known/oauth-authorization-server/t/acme`)).json()) as Record<string, unknown>;
+    const res = await api(registry.url, acmeKey, 'PATCH', '/v1/tenant/auth', { enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['mcp-client-1'], groupScopes: { engineering: ['mcp:tools'] } }] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ pushed: 'ok', enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['mcp-client-1'], subjectClaim: 'sub', groupsClaim: 'groups', groupScopes: { engineering: ['mcp:tools'] } }] });
+    await until('ID-JAG grant advertised', async () => JSON.stringify((await metadata()).grant_types_supported).includes('jwt-bearer'), PROPAGATION_MS, 25);
+    expect((await metadata()).authorization_grant_profiles_supported).toEqual(['urn:ietf:params:oauth:grant-profile:id-jag']);
+
+    // The admin's test: an ID-JAG the IdP issued, judged by the live authorization server without being spent.
+    const issuer = `${authUrl}/t/acme`;
+    idp.groups = { alice: ['engineering'], bob: ['marketing'] };
+    idp.idJagPolicy[IDP_CLIENT.id] = { targets: { [issuer]: { resource: `${publicUrl}/t/acme/mcp`, clientId: 'mcp-client-1' } } };
+    const jagFor = async (user: string) => {
+      const idToken = await signInAt(idp, user);
+      return (await requestJwtAuthorizationGrant({ tokenEndpoint: `${idp.issuer}/token`, audience: issuer, resource: `${publicUrl}/t/acme/mcp`, idToken, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret })).jwtAuthGrant;
+    };
+    const check = (body: unknown) => api(registry.url, acmeKey, 'POST', '/v1/tenant/auth/enterprise-check', body);
+    const alice = await jagFor('alice');
+    for (let i = 0; i < 2; i++) {
+      // Twice: a check spends nothing.
+      expect((await check({ assertion: alice })).body).toMatchObject({ ok: true, issuer: idp.issuer, clientId: 'mcp-client-1', subject: expect.stringMatching(/^acme\|oidc-[0-9a-f]{16}\|alice$/), scopes: ['mcp:tools'] });
+    }
+    expect((await check({ assertion: await jagFor('bob') })).body).toMatchObject({ ok: false, check: 'group' });
+    expect((await check({ assertion: 'not-a-jwt' })).body).toMatchObject({ ok: false, check: 'assertion' });
+    const empty = await check({});
+    expect([empty.status, empty.body.error?.code, empty.body.error?.field]).toEqual([400, 'VALIDATION', 'body.assertion']);
+    idp.user = 'alice';
+    expect((await api(registry.url, acmeKey, 'PATCH', '/v1/tenant/auth', { enterpriseIdps: [] })).status).toBe(200);
+    await until('ID-JAG grant withdrawn', async () => (await metadata()).authorization_grant_profiles_supported === undefined, PROPAGATION_MS, 25);
   });
 
   it('lets a Claude-shaped client (DCR, PKCE S256, no resource) sign in through the IdP and list/call on both gateways', async () => {

@@ -9,6 +9,7 @@ import { PublicationsController } from './publishing/publications.controller';
 import { ReadinessController } from './readiness/readiness.controller';
 import { ServersController } from './servers/servers.controller';
 import { TenantAuthController } from './tenant-auth/tenant-auth.controller';
+import { EnterpriseCheckController } from './tenant-auth/enterprise-check.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { UsageController } from './usage/usage.controller';
 import { UsersInternalController } from './users/users-internal.controller';
@@ -29,6 +30,7 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   DocsController,
   ConsoleAuthController,
   TenantAuthController,
+  EnterpriseCheckController,
   LimitsController,
   UsageController,
   UsersController,

@@ -26,6 +26,7 @@ export { catalogRedisKeys, type PublishedCatalog, type TenantCatalog } from './p
 export { type RateLimitSpec, type TenantRatePlan } from './tenant-rate-plan';
 export { type TenantCallLogPolicy } from './tenant-call-log-policy';
 export { connectorGrantSchema, type ConnectorGrantSettings, type ConnectorSettings, type IdpSettings, TENANT_AUTH_LIMITS, tenantAuthSchema, type TenantAuthSettings } from './tenant-auth-schema';
+export { ENTERPRISE_IDP_LIMITS, ENTERPRISE_MANAGED_AUTHORIZATION, type EnterpriseIdp, enterpriseIdpSchema, enterpriseIdpsSchema } from './enterprise-idp-schema';
 export { tenantSecretAad } from './tenant-secret-aad';
 export { idpTestAad, type IdpTestResult, type IdpTestTicket } from './idp-test-aad';
 export { TENANT_SETTINGS_LIMITS, type TenantSettings, tenantSettingsSchema } from './tenant-settings-schema';

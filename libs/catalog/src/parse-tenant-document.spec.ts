@@ -17,7 +17,7 @@ describe('tenant documents', () => {
 
   it('gives a settings-only change a new version while the catalog version stays', () => {
     const open = buildTenantDocument(settings, snapshot);
-    const locked = buildTenantDocument({ ...settings, auth: { protected: true, scopes: ['mcp:tools'], idp: { kind: 'local' }, toolScopes: {}, connectors: {}, allowPrivateUseRedirects: true } }, snapshot);
+    const locked = buildTenantDocument({ ...settings, auth: { protected: true, scopes: ['mcp:tools'], idp: { kind: 'local' }, toolScopes: {}, connectors: {}, allowPrivateUseRedirects: true, enterpriseIdps: [] } }, snapshot);
     expect(locked.snapshot.version).toBe(open.snapshot.version);
     expect(locked.version).not.toBe(open.version);
   });

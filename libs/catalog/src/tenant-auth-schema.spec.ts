@@ -1,5 +1,6 @@
 import { canonicalMcpUrl } from './canonical-mcp-url';
 import { tenantAuthSchema, TENANT_AUTH_LIMITS } from './tenant-auth-schema';
+import { ENTERPRISE_IDP_LIMITS } from './enterprise-idp-schema';
 
 describe('canonicalMcpUrl', () => {
   it('is path-based under the gateway URL, without a doubled slash', () => {
@@ -20,6 +21,7 @@ describe('tenantAuthSchema', () => {
       toolScopes: {},
       connectors: {},
       allowPrivateUseRedirects: true,
+      enterpriseIdps: [],
     });
   });
 
@@ -41,5 +43,19 @@ describe('tenantAuthSchema', () => {
     const scopes = Array.from({ length: TENANT_AUTH_LIMITS.scopes }, (_, i) => `s${i}`);
     expect(tenantAuthSchema.safeParse({ scopes }).success).toBe(true);
     expect(tenantAuthSchema.safeParse({ scopes: [...scopes, 'one-more'] }).error?.issues[0]?.path).toEqual(['scopes']);
+  });
+
+  it('accepts exactly the bound of trusted enterprise IdPs, clients and groups, refuses one more, and refuses a repeated issuer', () => {
+    const idp = (i: number, extra: Record<string, unknown> = {}) => ({ issuer: `https://idp${i}.example`, jwksUri: `https://idp${i}.example/jwks`, allowedClients: ['c'], ...extra });
+    const idps = Array.from({ length: ENTERPRISE_IDP_LIMITS.idps }, (_, i) => idp(i));
+    expect(tenantAuthSchema.parse({ enterpriseIdps: idps }).enterpriseIdps[0]).toEqual({ ...idp(0), subjectClaim: 'sub', groupsClaim: 'groups', groupScopes: {} });
+    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [...idps, idp(99)] }).error?.issues[0]?.path).toEqual(['enterpriseIdps']);
+    const clients = Array.from({ length: ENTERPRISE_IDP_LIMITS.allowedClients }, (_, i) => `c${i}`);
+    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { allowedClients: clients })] }).success).toBe(true);
+    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { allowedClients: [...clients, 'one-more'] })] }).error?.issues[0]?.path).toEqual(['enterpriseIdps', 0, 'allowedClients']);
+    const groups = Object.fromEntries(Array.from({ length: ENTERPRISE_IDP_LIMITS.groups }, (_, i) => [`g${i}`, ['mcp:tools']]));
+    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { groupScopes: groups })] }).success).toBe(true);
+    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { groupScopes: { ...groups, extra: ['mcp:tools'] } })] }).error?.issues[0]?.path).toEqual(['enterpriseIdps', 0, 'groupScopes']);
+    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0), { ...idp(1), issuer: 'https://idp0.example/' }] }).error?.issues[0]?.message).toBe('issuers must be unique');
   });
 });

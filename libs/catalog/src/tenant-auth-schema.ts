@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { enterpriseIdpsSchema } from './enterprise-idp-schema';
 
 /** RFC 6749 §3.3 scope token. */
 const scope = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be an RFC 6749 scope token');
@@ -92,6 +93,8 @@ export const tenantAuthSchema = z
       .default({}),
     /** Accept private-use redirect schemes (`cursor://…`) for native clients. */
     allowPrivateUseRedirects: z.boolean().default(true),
+    /** Enterprise IdPs whose ID-JAGs the token endpoint accepts (Enterprise-Managed Authorization). */
+    enterpriseIdps: enterpriseIdpsSchema.default([]),
   })
   .strict();
 

@@ -18,7 +18,7 @@ import type { ClientRequestBroker } from './client-request-broker';
 import { SplicedResult, type EncodedAnswer } from './encoded-answer';
 import type { ParkedCalls } from './parked-calls';
 import type { DispatchInput } from './dispatch-input';
-import type { InvokeContext, UpstreamCompletion, UpstreamInvoker } from './mcp-target';
+import type { InvokeContext, McpTarget, UpstreamCompletion, UpstreamInvoker } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import { MAX_CLIENT_INPUT_REQUESTS, askClient, canAskClient, isInputRequired, mrtrInput, withClientInput } from './client-input';
 import { requireClientCapabilities } from './require-client-capabilities';
@@ -90,7 +90,7 @@ export class RequestDispatcher {
         return encodeResult(
           message.id,
           buildDiscoverResult({
-            capabilities: this.discoverCapabilities(catalog),
+            capabilities: this.discoverCapabilities(input.target),
             serverInfo: catalog.serverInfo,
             instructions: catalog.snapshot.instructions,
             ttlMs: DISCOVER_TTL_MS,
@@ -306,10 +306,22 @@ export class RequestDispatcher {
     return this.tasks!.run(scope, work, ctx.input ?? { responses: {} }, input.signal);
   }
 
-  /** `server/discover` capabilities, derived once per compiled catalog (a swap compiles a new one). */
-  private discoverCapabilities(catalog: CompiledCatalog): Record<string, unknown> {
+  /**
+   * `server/discover` capabilities, derived once per compiled catalog (a swap compiles a new one,
+   * and a target's extensions come from the same tenant document): the catalog's, the tasks
+   * extension when it applies, and the extensions the tenant's settings declare.
+   */
+  private discoverCapabilities(target: McpTarget): Record<string, unknown> {
+    const catalog = target.catalog;
     let caps = this.discoverCaps.get(catalog);
-    if (!caps) this.discoverCaps.set(catalog, (caps = this.withTasks(catalog, withoutResourceSubscribe(catalog.capabilities))));
+    if (!caps) {
+      caps = this.withTasks(catalog, withoutResourceSubscribe(catalog.capabilities));
+      if (target.extensions) {
+        const extensions = typeof caps.extensions === 'object' && caps.extensions !== null ? (caps.extensions as Record<string, unknown>) : {};
+        caps = { ...caps, extensions: { ...extensions, ...target.extensions } };
+      }
+      this.discoverCaps.set(catalog, caps);
+    }
     return caps;
   }
 

@@ -16,6 +16,8 @@ export interface McpTarget {
   allowedHosts: readonly string[];
   /** This tenant's overrides of the transport's bounds (absent ⇒ the McpHttpOptions defaults). */
   limits?: TenantLimits;
+  /** Extensions the tenant's settings declare in `server/discover` capabilities (e.g. enterprise-managed authorization), by identifier. */
+  extensions?: Readonly<Record<string, object>>;
 }
 
 /** Context handed to a route invoker for one call. */

@@ -42,6 +42,8 @@ export interface SwitchboardMetrics {
     signIns: Counter;
     /** `auth_connector_grants_total{grant,outcome}`: connector tokens from enterprise identity (`token_exchange` | `cross_app`; `ok` | `cached` | `refused` | `unavailable`). */
     connectorGrants: Counter;
+    /** `auth_id_jag_grants_total{outcome,check}`: JWT-bearer (ID-JAG) token requests; `check` names the refusing check (`none` when granted). */
+    idJagGrants: Counter;
   };
   chain: {
     /** `chain_reader_cache_lookups_total{kind,result}` with result `hit` | `miss`. */
@@ -117,6 +119,7 @@ export function switchboardMetrics(): SwitchboardMetrics {
       registrations: meter.createCounter('auth.client.registrations', { description: 'Dynamic client registrations by outcome' }),
       signIns: meter.createCounter('auth.sign_ins', { description: 'Sign-in steps by identity provider kind and outcome' }),
       connectorGrants: meter.createCounter('auth.connector.grants', { description: 'Connector upstream tokens from enterprise identity by grant kind and outcome' }),
+      idJagGrants: meter.createCounter('auth.id_jag.grants', { description: 'ID-JAG (enterprise-managed authorization) token requests by outcome and refusing check' }),
     },
     chain: {
       cacheLookups: meter.createCounter('chain_reader.cache.lookups', { description: 'chain-reader Redis cache lookups by result (hit or miss)' }),

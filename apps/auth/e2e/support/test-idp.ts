@@ -3,8 +3,10 @@ import type { Configuration, Provider } from 'oidc-provider';
 import { generateKeyPairSync } from 'node:crypto';
 import { mainRealm, oidc } from '../../src/oidc/native-modules';
 import { freePort } from './auth-harness';
+import { approve, pkcePair, TestBrowser, token } from '@switchboard/testing';
+import { registerIdJagExchange, TOKEN_EXCHANGE_GRANT, type IdJagExchangeState } from './id-jag-exchange';
 
-export interface TestIdp {
+export interface TestIdp extends IdJagExchangeState {
   issuer: string;
   /** Sign-ins the IdP performed (its `sub` values). */
   logins: string[];
@@ -26,17 +28,22 @@ export interface TestIdpOptions {
   groups?: (sub: string) => string[];
   /** Called with the provider before it serves (e.g. to register extra grant types). */
   configure?: (provider: Provider) => void;
+  /** Issue ID-JAGs by RFC 8693 token exchange (Enterprise-Managed Authorization) under `idJagPolicy`. */
+  idJag?: boolean;
 }
 
 /**
  * A second, real oidc-provider playing a tenant's enterprise IdP. Its interactions approve
  * automatically (login as `user`, consent to everything asked), like an SSO session would.
  */
-export async function startTestIdp(clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[]; grant_types?: string[] }>, options: TestIdpOptions = {}): Promise<TestIdp> {
+export async function startTestIdp(
+  clients: Array<{ client_id: string; client_secret?: string; redirect_uris: string[]; grant_types?: string[] }>,
+  options: TestIdpOptions = {},
+): Promise<TestIdp> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const state: TestIdp = { issuer, logins: [], user: 'alice', grants: [], accessTokens: new Map(), close: async () => undefined };
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const state: TestIdp = { issuer, logins: [], user: 'alice', grants: [], accessTokens: new Map(), idJagPolicy: {}, groups: {}, issuedIdJags: [], close: async () => undefined };
   const config = {
     clients: clients.map((c) => ({ token_endpoint_auth_method: c.client_secret ? 'client_secret_post' : 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256', ...c })),
     jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'idp-1', alg: 'ES256', use: 'sig' }] },
@@ -54,6 +61,7 @@ export async function startTestIdp(clients: Array<{ client_id: string; client_se
       : {}),
   };
   const provider = new oidc.default(issuer, mainRealm(config) as unknown as Configuration);
+  if (options.idJag) registerIdJagExchange(provider, state, { privateKey, publicKey, kid: 'idp-1' });
   provider.on('access_token.saved', (token: { jti: string; accountId?: string }) => {
     if (token.accountId) state.accessTokens.set(token.jti, token.accountId);
   });
@@ -85,4 +93,25 @@ export async function startTestIdp(clients: Array<{ client_id: string; client_se
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
   state.close = () => new Promise<void>((r) => server.close(() => r()));
   return state;
+}
+
+/** The MCP client's id and secret at the enterprise IdP (SSO + token exchange). */
+export const IDP_CLIENT = { id: 'mcp-app', secret: 'mcp-app-idp-secret-0123456789' } as const;
+const IDP_REDIRECT = 'http://127.0.0.1:9/sso-callback';
+
+/** Signs `user` in at `idp` as the MCP client (authorization code + PKCE, auto-approved) and returns the ID token. */
+export async function signInAt(idp: TestIdp, user: string): Promise<string> {
+  idp.user = user;
+  const { verifier, challenge } = pkcePair();
+  const url = `${idp.issuer}/auth?${new URLSearchParams({ response_type: 'code', client_id: IDP_CLIENT.id, redirect_uri: IDP_REDIRECT, scope: 'openid', state: 's', code_challenge: challenge, code_challenge_method: 'S256' })}`;
+  const back = await approve(new TestBrowser(), url, IDP_REDIRECT);
+  const form = { grant_type: 'authorization_code', code: back.searchParams.get('code') ?? '', redirect_uri: IDP_REDIRECT, code_verifier: verifier, client_id: IDP_CLIENT.id, client_secret: IDP_CLIENT.secret };
+  const t = await token(idp.issuer, form);
+  if (t.status !== 200) throw new Error(`IdP sign-in failed: ${t.status} ${JSON.stringify(t.body)}`);
+  return String(t.body.id_token);
+}
+
+/** The MCP client as the enterprise IdP knows it (SSO and token exchange). */
+export function idpClient(): { client_id: string; client_secret: string; redirect_uris: string[]; grant_types: string[] } {
+  return { client_id: IDP_CLIENT.id, client_secret: IDP_CLIENT.secret, redirect_uris: [IDP_REDIRECT], grant_types: ['authorization_code', TOKEN_EXCHANGE_GRANT] };
 }

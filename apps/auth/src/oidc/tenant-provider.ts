@@ -21,6 +21,7 @@ import { devicePages } from '../platform/device-pages';
 import { mainRealm, oidc } from './native-modules';
 import { sameResource } from './same-resource';
 import { switchboardMetrics } from '@switchboard/telemetry';
+import { ID_JAG_GRANT_PROFILE, registerIdJagGrant, type IdJagGrantDeps } from '../enterprise/id-jag-grant';
 
 export interface TenantProviderOptions {
   pool: Pool;
@@ -39,6 +40,8 @@ export interface TenantProviderOptions {
   accountClaims?: (accountId: string) => Promise<Record<string, unknown>>;
   /** False ⇒ the account no longer exists (a disabled directory user): its session and refresh tokens stop working. */
   accountActive?: (tenant: AuthTenant, accountId: string, issuedAt: number | undefined) => Promise<boolean>;
+  /** JWKS cache and replay/audit store of the ID-JAG grant; absent ⇒ no tenant accepts ID-JAGs. */
+  enterprise?: IdJagGrantDeps;
 }
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -71,6 +74,15 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
   // The platform issuer is always at AUTH_PUBLIC_URL, whatever the tenants' layout.
   const cookieOptions = { signed: true, httpOnly: true, sameSite: 'lax' as const, secure: firstParty ? tenant.issuer.startsWith('https:') : o.secureCookies };
   const scopes = tenant.settings.scopes;
+  // One resource server for both grants: an ID-JAG's token is the interactive flow's token.
+  const resourceServer = async () =>
+    mainRealm({
+      scope: scopes.join(' '),
+      audience: tenant.mcpUrl,
+      accessTokenTTL: o.accessTokenTtl,
+      accessTokenFormat: 'jwt' as const,
+      jwt: { sign: { alg: 'ES256' as const, kid: signingKid } },
+    });
   const clientPolicy = {
     properties: [POLICY_PROPERTY],
     validator(ctx: KoaContextWithOIDC | undefined, key: string, _value: unknown, metadata: ClientMetadata) {
@@ -117,7 +129,9 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
       return undefined;
     },
     claims: { openid: ['sub'] },
-    scopes: ['openid', 'offline_access'],
+    // SEP-2207: MCP issuers do not offer offline_access (refresh tokens come without it, see
+    // issueRefreshToken); the platform issuer's console sign-in still accepts it.
+    scopes: firstParty ? ['openid', 'offline_access'] : ['openid'],
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientDefaults: {
@@ -151,13 +165,7 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: KoaContextWithOIDC, resource: string) => {
           if (!sameResource(resource, tenant.mcpUrl)) throw new errors.InvalidTarget(`resource must be ${tenant.mcpUrl}`);
-          return mainRealm({
-            scope: scopes.join(' '),
-            audience: tenant.mcpUrl,
-            accessTokenTTL: o.accessTokenTtl,
-            accessTokenFormat: 'jwt' as const,
-            jwt: { sign: { alg: 'ES256' as const, kid: signingKid } },
-          });
+          return resourceServer();
         },
       },
       clientIdMetadataDocument: {
@@ -222,13 +230,17 @@ export function createTenantProvider(tenant: AuthTenant, keys: PrivateJwk[], o: 
 
   const provider = new oidc.default(tenant.issuer, mainRealm(configuration) as unknown as Configuration);
   provider.proxy = o.trustProxy || tenant.mountPath === '';
+  const acceptsIdJag = !firstParty && o.enterprise !== undefined && tenant.settings.enterpriseIdps.length > 0;
+  if (acceptsIdJag && o.enterprise) registerIdJagGrant(provider, tenant, resourceServer, o.enterprise);
   // Discovery lists only OIDC scopes by itself; MCP clients read scopes_supported to decide what to ask for.
   provider.use(async (ctx, next) => {
     await next();
     if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
       const body = ctx.body as Record<string, unknown>;
-      body.scopes_supported = [...scopes, 'openid', 'offline_access'];
+      // SEP-2207: no offline_access here, or clients would ask for it.
+      body.scopes_supported = [...scopes, 'openid'];
       body.code_challenge_methods_supported = ['S256'];
+      if (acceptsIdJag) body.authorization_grant_profiles_supported = [ID_JAG_GRANT_PROFILE];
       if (!firstParty) body.client_id_metadata_document_supported = true;
     }
   });

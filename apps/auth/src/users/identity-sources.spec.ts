@@ -13,6 +13,12 @@ describe("a tenant's identity sources", () => {
     expect(currentIdentitySources(enterprise, true)).toEqual([enterpriseId]);
   });
 
+  it('include every trusted enterprise IdP of ID-JAGs, under the same id an interactive IdP of that issuer gets', () => {
+    const trusting = { id: 'acme', settings: tenantAuthSchema.parse({ enterpriseIdps: [{ issuer: 'https://login.example.com/', jwksUri: 'https://login.example.com/jwks', allowedClients: ['c'] }] }) };
+    expect(currentIdentitySources(trusting, false)).toEqual(['dir', enterpriseId]);
+    expect(isCurrentIdentity(trusting, `acme|${enterpriseId}|alice`, false)).toBe(true);
+  });
+
   it("read an account's source from its id, a sub with bars included", () => {
     expect(identitySourceOf('acme', `acme|${enterpriseId}|auth0|123`)).toBe(enterpriseId);
     expect(identitySourceOf('acme', 'acme|dir|alice')).toBe('dir');

@@ -1,5 +1,5 @@
 import type { AuthTenant } from '../tenants/tenant-auth';
-import { DEV_IDP_ID, idpIdOf } from './subject';
+import { DEV_IDP_ID, idpIdOf, oidcIdpId } from './subject';
 
 /**
  * The identity sources whose subjects are a tenant's users now: its configured IdP (`dir` for the
@@ -9,7 +9,13 @@ import { DEV_IDP_ID, idpIdOf } from './subject';
  */
 export function currentIdentitySources(tenant: Pick<AuthTenant, 'settings'>, devLogin: boolean): string[] {
   const configured = idpIdOf(tenant.settings.idp);
-  return tenant.settings.idp.kind === 'local' && devLogin ? [configured, DEV_IDP_ID] : [configured];
+  const sources = tenant.settings.idp.kind === 'local' && devLogin ? [configured, DEV_IDP_ID] : [configured];
+  // Users of trusted enterprise IdPs (ID-JAG) are the tenant's users too: their vault rows stay.
+  for (const e of tenant.settings.enterpriseIdps) {
+    const id = oidcIdpId(e.issuer);
+    if (!sources.includes(id)) sources.push(id);
+  }
+  return sources;
 }
 
 /** The identity source of an account id `<tenant>|<idp-id>|<sub>`; undefined when it is not of that tenant's shape. */

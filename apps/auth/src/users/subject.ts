@@ -12,8 +12,16 @@ export const DIRECTORY_IDP_ID = 'dir';
  * switching to another IdP yields other subjects and never reaches the old ones' vault entries.
  */
 export function idpIdOf(idp: IdpSettings): string {
-  if (idp.kind === 'oidc') return `oidc-${createHash('sha256').update(idp.issuer.replace(/\/+$/, '')).digest('hex').slice(0, 16)}`;
+  if (idp.kind === 'oidc') return oidcIdpId(idp.issuer);
   return DIRECTORY_IDP_ID;
+}
+
+/**
+ * The identity source of an OIDC issuer, whether it signs users in interactively or issues
+ * ID-JAGs: one IdP, one source, so a user reaching a tenant both ways is one account.
+ */
+export function oidcIdpId(issuer: string): string {
+  return `oidc-${createHash('sha256').update(issuer.replace(/\/+$/, '')).digest('hex').slice(0, 16)}`;
 }
 
 /** An account id (the token `sub`): `<tenant>|<idp-id>|<subject at that source>`. */

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Server } from '../api';
 import { Connectors } from '../connectors';
+import { EnterpriseIdps } from '../enterprise-idps';
 import { FormFooter, SubmitButton } from '../form-footer';
 import { IdpTest } from '../idp-test';
 import { linkTo } from '../router';
@@ -70,6 +71,7 @@ function AuthSettings({ initial, servers }: { initial: TenantAuthView; servers: 
     <>
       <AuthForm initial={initial} view={view} setView={setView} />
       <IdpTest configured={view.idp.kind === 'oidc'} />
+      <EnterpriseIdps view={view} onChange={setView} />
       <Connectors view={view} servers={servers} onChange={setView} />
     </>
   );

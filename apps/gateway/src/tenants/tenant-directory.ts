@@ -1,4 +1,4 @@
-import { CompiledCatalog, PageCache, canonicalJson, canonicalMcpUrl } from '@switchboard/catalog';
+import { CompiledCatalog, ENTERPRISE_MANAGED_AUTHORIZATION, PageCache, canonicalJson, canonicalMcpUrl } from '@switchboard/catalog';
 import { surfaceProfiles, type SurfaceProfile, type TenantSurfaceRules } from '@switchboard/protocol';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
@@ -62,6 +62,8 @@ export class TenantDirectory {
       allowedOrigins: tenant.origins.length === 0 ? DEFAULT_ORIGINS : [...DEFAULT_ORIGINS, ...tenant.origins],
       allowedHosts: this.hostsOf(tenant),
       ...(tenant.limits ? { limits: tenant.limits } : {}),
+      // The MCP ext-auth identifier: clients learn the tenant's AS accepts ID-JAGs before any 401.
+      ...(tenant.auth?.protected && tenant.auth.enterpriseIdps.length > 0 ? { extensions: { [ENTERPRISE_MANAGED_AUTHORIZATION]: {} } } : {}),
     };
     const previous = this.entries.get(tenant.id);
     this.entries.set(tenant.id, { target, tenant });

@@ -29,6 +29,18 @@ export const tenantAuthViewSchema = named(
     toolScopes: z.record(z.string(), z.array(z.string())),
     allowPrivateUseRedirects: z.boolean().optional(),
     idp: z.discriminatedUnion('kind', [z.object({ kind: z.literal('local') }), z.object({ kind: z.literal('oidc'), ...clientSettings })]),
+    enterpriseIdps: z
+      .array(
+        z.object({
+          issuer: z.string(),
+          jwksUri: z.string(),
+          allowedClients: z.array(z.string()),
+          subjectClaim: z.string(),
+          groupsClaim: z.string(),
+          groupScopes: z.record(z.string(), z.array(z.string())),
+        }),
+      )
+      .optional(),
     connectors: z.record(z.string(), z.object({ ...clientSettings, grant: connectorGrantView.optional() })),
     pushed: z.enum(['ok', 'unavailable']).nullable().optional(),
   }),
@@ -113,3 +125,12 @@ export const callRowSchema = named(
 );
 
 export const readinessReport = named('ReadinessReport', 'The connector readiness report', readinessReportSchema);
+
+export const enterpriseCheckResultSchema = named(
+  'EnterpriseCheckResult',
+  'What the token endpoint would decide about an ID-JAG: the user and scopes, or the refusing check',
+  z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), issuer: z.string(), clientId: z.string(), subject: z.string(), scopes: z.array(z.string()), expiresAt: z.string() }),
+    z.object({ ok: z.literal(false), check: z.string(), description: z.string() }),
+  ]),
+);

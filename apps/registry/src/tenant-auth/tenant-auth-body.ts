@@ -1,4 +1,4 @@
-import { TENANT_AUTH_LIMITS } from '@switchboard/catalog';
+import { TENANT_AUTH_LIMITS, enterpriseIdpsSchema } from '@switchboard/catalog';
 import { z } from 'zod';
 
 /** RFC 6749 §3.3 scope token. */
@@ -30,6 +30,8 @@ export const tenantAuthBody = z
         z.object({ kind: z.literal('oidc'), issuer, clientId, clientSecret: clientSecret.optional(), scopes: scopes.optional() }).strict(),
       ])
       .optional(),
+    /** The whole list of trusted enterprise IdPs (ID-JAG): what is sent replaces what is stored; `[]` trusts none. */
+    enterpriseIdps: enterpriseIdpsSchema.optional(),
   })
   .strict();
 export type TenantAuthInput = z.infer<typeof tenantAuthBody>;

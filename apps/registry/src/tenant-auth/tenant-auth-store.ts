@@ -13,6 +13,7 @@ export interface TenantAuthRow {
   idp_client_id: string | null;
   idp_scopes: string[] | null;
   idp_secret: string | null;
+  enterprise_idps: unknown[];
 }
 
 export interface ConnectorRow {
@@ -44,6 +45,7 @@ export async function loadTenantAuth(q: Queryable, tenantId: string): Promise<Te
       row.idp_kind === 'oidc'
         ? { kind: 'oidc', issuer: row.idp_issuer, clientId: row.idp_client_id, ...(row.idp_scopes ? { scopes: row.idp_scopes } : {}), ...(row.idp_secret ? { clientSecret: row.idp_secret } : {}) }
         : { kind: 'local' },
+    enterpriseIdps: row.enterprise_idps,
     connectors: Object.fromEntries(
       connectors.map((c) => [c.server_id, { issuer: c.issuer, clientId: c.client_id, scopes: c.scopes, ...(c.secret ? { clientSecret: c.secret } : {}), ...(c.grant_settings ? { grant: c.grant_settings } : {}) }]),
     ),
@@ -62,6 +64,7 @@ export function tenantAuthView(auth: TenantAuthSettings | undefined): Record<str
     toolScopes: a.toolScopes,
     allowPrivateUseRedirects: a.allowPrivateUseRedirects,
     idp,
+    enterpriseIdps: a.enterpriseIdps,
     connectors: Object.fromEntries(
       Object.entries(a.connectors).map(([id, c]) => [id, { issuer: c.issuer, clientId: c.clientId, scopes: c.scopes, clientSecretSet: c.clientSecret !== undefined, ...(c.grant ? { grant: grantView(c.grant) } : {}) }]),
     ),

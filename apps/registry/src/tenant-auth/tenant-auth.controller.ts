@@ -13,6 +13,7 @@ import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
 import { ConnectorVaultError } from '../servers/connector-vault';
 import { checkIssuer } from './check-issuer';
+import { checkEnterpriseIdps } from './check-enterprise-idps';
 import { resolveConnectorGrant } from './connector-grant';
 import { connectorBody, tenantAuthBody } from './tenant-auth-body';
 import { loadTenantAuth, tenantAuthView } from './tenant-auth-store';
@@ -48,11 +49,11 @@ export class TenantAuthController {
   @Patch('tenant/auth')
   @ApiOperation({
     operationId: 'updateTenantAuth',
-    summary: 'Change OAuth settings (fields left out stay): `protected` on/off, `scopes`, `defaultScopes`, `toolScopes`, `idp` (`local`, or `oidc` with issuer, clientId, clientSecret — sealed at once; left out keeps the stored one, null removes it). A new IdP issuer is checked first: its `/.well-known/openid-configuration` is fetched through the SSRF guard and must name the same issuer. Audited; a published tenant\'s document reaches every gateway and auth replica at once (`pushed`)',
+    summary: 'Change OAuth settings (fields left out stay): `protected` on/off, `scopes`, `defaultScopes`, `toolScopes`, `idp` (`local`, or `oidc` with issuer, clientId, clientSecret — sealed at once; left out keeps the stored one, null removes it). A new IdP issuer is checked first: its `/.well-known/openid-configuration` is fetched through the SSRF guard and must name the same issuer. `enterpriseIdps` (IdPs whose ID-JAGs the token endpoint accepts: issuer, jwksUri, allowedClients, subjectClaim, groupsClaim, groupScopes) replaces the whole list; a new jwksUri is fetched through the SSRF guard and must be a key set. Audited; a published tenant\'s document reaches every gateway and auth replica at once (`pushed`)',
     auth: 'tenant',
     body: tenantAuthBody,
     response: tenantAuthViewSchema,
-    errors: { '400': 'VALIDATION naming the field (body.idp.issuer when the discovery check fails); URL_REFUSED when the issuer is refused by the SSRF guard' },
+    errors: { '400': 'VALIDATION naming the field (body.idp.issuer when the discovery check fails, body.enterpriseIdps.<i>.jwksUri when the key set check fails); URL_REFUSED when the issuer or a JWKS URL is refused by the SSRF guard' },
   })
   async update(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -80,6 +81,7 @@ export class TenantAuthController {
       ...(input.scopes ? { scopes: input.scopes } : {}),
       ...(input.toolScopes ? { toolScopes: input.toolScopes } : {}),
       ...(input.allowPrivateUseRedirects !== undefined ? { allowPrivateUseRedirects: input.allowPrivateUseRedirects } : {}),
+      ...(input.enterpriseIdps ? { enterpriseIdps: input.enterpriseIdps } : {}),
       idp,
     };
     if (input.defaultScopes === null) delete next.defaultScopes;
@@ -97,6 +99,7 @@ export class TenantAuthController {
       const message = `tool ${tool} needs "${lost}", which none of the tenant's scopes (${next.scopes.join(' ')}) grants`;
       throw new ApiError(400, 'VALIDATION', `${field}: ${message}`, field, { issues: [{ field, message }] });
     }
+    if (input.enterpriseIdps) await checkEnterpriseIdps(this.ctx.fetch, next, base);
     await this.ctx.db.tx(async (q) => {
       await loadTenant(q, tenantId);
       await saveTenantAuth(q, tenantId, next);
@@ -104,6 +107,7 @@ export class TenantAuthController {
         fields: Object.keys(input),
         protected: next.protected,
         idp: next.idp.kind === 'oidc' ? { kind: 'oidc', issuer: next.idp.issuer, clientId: next.idp.clientId, secretChanged: input.idp?.kind === 'oidc' && input.idp.clientSecret !== undefined } : { kind: 'local' },
+        enterpriseIdps: next.enterpriseIdps.map((e) => ({ issuer: e.issuer, allowedClients: e.allowedClients.length, groups: Object.keys(e.groupScopes).length })),
       });
     });
     return { ...tenantAuthView(await loadTenantAuth(this.ctx.db, tenantId)), pushed: await this.push(tenantId) };
@@ -323,11 +327,11 @@ export function authPublicUrl(config: RegistryContext['config']): string | undef
 async function saveTenantAuth(q: Queryable, tenantId: string, a: TenantAuthSettings): Promise<void> {
   const oidc = a.idp.kind === 'oidc' ? a.idp : undefined;
   await q.query(
-    `INSERT INTO registry.tenant_auth (tenant_id, protected, scopes, default_scopes, tool_scopes, allow_private_use_redirects, idp_kind, idp_issuer, idp_client_id, idp_scopes, idp_secret)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    `INSERT INTO registry.tenant_auth (tenant_id, protected, scopes, default_scopes, tool_scopes, allow_private_use_redirects, idp_kind, idp_issuer, idp_client_id, idp_scopes, idp_secret, enterprise_idps)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (tenant_id) DO UPDATE SET protected = EXCLUDED.protected, scopes = EXCLUDED.scopes, default_scopes = EXCLUDED.default_scopes, tool_scopes = EXCLUDED.tool_scopes,
        allow_private_use_redirects = EXCLUDED.allow_private_use_redirects, idp_kind = EXCLUDED.idp_kind, idp_issuer = EXCLUDED.idp_issuer, idp_client_id = EXCLUDED.idp_client_id,
-       idp_scopes = EXCLUDED.idp_scopes, idp_secret = EXCLUDED.idp_secret, updated_at = now()`,
+       idp_scopes = EXCLUDED.idp_scopes, idp_secret = EXCLUDED.idp_secret, enterprise_idps = EXCLUDED.enterprise_idps, updated_at = now()`,
     [
       tenantId,
       a.protected,
@@ -340,6 +344,7 @@ async function saveTenantAuth(q: Queryable, tenantId: string, a: TenantAuthSetti
       oidc?.clientId ?? null,
       oidc ? JSON.stringify(oidc.scopes) : null,
       oidc?.clientSecret ?? null,
+      JSON.stringify(a.enterpriseIdps),
     ],
   );
 }

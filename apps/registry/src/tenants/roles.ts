@@ -39,6 +39,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'PATCH /v1/tenant/auth': 'admin',
   'POST /v1/tenant/auth/test-sign-in': 'admin',
   'POST /v1/tenant/auth/test-sign-in/result': 'admin',
+  'POST /v1/tenant/auth/enterprise-check': 'admin',
   'GET /v1/publications': 'viewer',
   'POST /v1/publications': 'publisher',
   'POST /v1/publications/unpublish': 'publisher',
