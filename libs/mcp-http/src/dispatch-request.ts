@@ -399,6 +399,8 @@ export class RequestDispatcher {
           ...upstreamCtx,
           askClient: ask,
           signal: AbortSignal.any([ctx.signal, signal]),
+          // Between a round and its retry nothing is relayed yet, but what comes is held for the retry.
+          relaying: () => (legs.current() as InvokeContext | undefined)?.relaying?.() !== false,
           progress: (...a) => send((c) => c.progress(...a)),
           log: (...a) => send((c) => c.log(...a)),
           resourceUpdated: (uri) => send((c) => c.resourceUpdated?.(uri)),

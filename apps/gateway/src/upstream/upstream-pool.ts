@@ -196,7 +196,7 @@ export class UpstreamPool {
         }
         throw err;
       }
-    });
+    }, false, true);
   }
 
   /**
@@ -282,7 +282,13 @@ export class UpstreamPool {
     return d;
   }
 
-  private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>, callersSession = false): Promise<T> {
+  private async withClient<T>(
+    route: UpstreamRoute,
+    ctx: InvokeContext,
+    fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>,
+    callersSession = false,
+    taskCall = false,
+  ): Promise<T> {
     const tenantId = ctx.tenantId;
     const limits = this.limitsFor(tenantId);
     // Fair share first: a tenant over its in-flight cap is refused before it touches any upstream state.
@@ -333,9 +339,10 @@ export class UpstreamPool {
       const modes = relay.includes('elicitation/create') ? elicitationModes(ctx.request.clientCapabilities) : undefined;
       const base = keysOf(tenantId, route).connection;
       let connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}${modes ? `:${Object.keys(modes).join('+')}` : ''}` : base;
-      // An upstream asks roots/list on its session, outside any call: a caller whose client has
-      // roots gets a session of its own, so the question can only be about that caller's roots.
-      const ownSession = relay.includes('roots/list');
+      // An upstream asks roots/list on its session, outside any call — and a task's input on a
+      // stream it relates to no call of ours: a caller whose client has roots, or who runs an
+      // upstream task and can be asked, gets a session of its own, so such a question is its.
+      const ownSession = relay.includes('roots/list') || (taskCall && relay.length > 0);
       if (ownSession) connKey += ` caller:${callerScope(ctx)}`;
       // One relay per call (one bound) for notifications on its own stream and its session's.
       const notify = relayNotifications(ctx);
