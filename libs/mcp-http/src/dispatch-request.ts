@@ -207,9 +207,6 @@ export class RequestDispatcher {
             },
           }
         : {}),
-      ...(context.era === 'legacy' && context.clientCapabilities?.roots !== undefined && typeof input.headers?.['mcp-session-id'] === 'string'
-        ? { callerSession: input.headers['mcp-session-id'] }
-        : {}),
       ...(sink?.canResume && sink.closeStream ? { closeStream: () => sink.closeStream!() } : {}),
       signal: input.signal,
       relaying: () => sink !== undefined && sink.relaying !== false,

@@ -38,12 +38,6 @@ export interface InvokeContext {
    * @throws Error naming why the client could not answer.
    */
   askClient?(method: string, params: Record<string, unknown>): Promise<unknown>;
-  /**
-   * The `Mcp-Session-Id` of a legacy caller that declared `roots` (set only then): with the
-   * subject it scopes the upstream session such a caller gets for itself, since an upstream asks
-   * `roots/list` on its session rather than inside a call.
-   */
-  callerSession?: string;
   /** A modern call's MRTR retry fields (`inputResponses`, the upstream's own `requestState`), for a 2026-07-28 upstream. */
   input?: { responses: Record<string, unknown>; requestState?: string };
 }

@@ -2,12 +2,12 @@ import { CallerSessions, callerScope } from './caller-sessions';
 import { GatewayError } from './gateway-errors';
 
 describe('CallerSessions', () => {
-  it('scopes by subject, OAuth client and legacy session, never in clear', () => {
+  it('scopes by subject and OAuth client, never in clear', () => {
     const base = { tenantId: 'acme', request: {} as never, signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
     const alice = callerScope({ ...base, auth: { ok: true, subject: 'alice', scopes: [] } });
     const bob = callerScope({ ...base, auth: { ok: true, subject: 'bob', scopes: [] } });
-    const aliceOtherSession = callerScope({ ...base, auth: { ok: true, subject: 'alice', scopes: [] }, callerSession: 's2' });
-    expect(new Set([alice, bob, aliceOtherSession]).size).toBe(3);
+    const aliceOtherClient = callerScope({ ...base, auth: { ok: true, subject: 'alice', clientId: 'cli', scopes: [] } });
+    expect(new Set([alice, bob, aliceOtherClient, callerScope(base)]).size).toBe(4);
     expect(alice).not.toContain('alice');
   });
 

@@ -18,14 +18,14 @@ export interface CallerSession {
 }
 
 /**
- * Whose upstream session a call uses when its client declared `roots`: an upstream asks
- * `roots/list` on its session (outside any call), so the session must belong to one caller —
- * the signed-in subject and OAuth client, plus the legacy `Mcp-Session-Id` this gateway issued
- * (one upstream session per client connection, as a direct connection would have). A hash, so
- * the connection key (and the Redis key made from it) never holds the subject in clear.
+ * Whose upstream session a call uses when it needs one of its own (its client declared `roots`,
+ * or it runs an upstream task): the caller as the rest of the gateway knows it (tasks, parked
+ * calls, server→client request ids) — the signed-in subject and its OAuth client; every anonymous
+ * caller of an open tenant is one caller. A hash, so the connection key (and the Redis key made
+ * from it) never holds the subject in clear.
  */
 export function callerScope(ctx: InvokeContext): string {
-  const parts = `${ctx.auth?.subject ?? ''}\n${ctx.auth?.clientId ?? ''}\n${ctx.callerSession ?? ''}`;
+  const parts = `${ctx.auth?.subject ?? ''}\n${ctx.auth?.clientId ?? ''}`;
   return createHash('sha256').update(parts).digest('base64url').slice(0, 22);
 }
 
