@@ -34,7 +34,7 @@ const MODERN_LISTEN = 'the gateway does not serve subscriptions/listen, the 2026
 const LISTED_FOR_ALL =
   'every published tool is listed to every client (lists are compiled once per surface); a tool needing a capability this client did not declare (here the task-augmented *-async tools) is refused at call time with -32021 naming the capability (README, "Protocol behaviour worth knowing")';
 const CLIENT_TASKS =
-  'by design: a task-augmented request makes the client host a task that the upstream polls later (tasks/get, tasks/result) on its session, outside the call and for as long as the task lives; the stateless gateway keeps no channel to a caller between calls to carry those polls, so it declares no `tasks.requests` upstream and refuses a tool that needs them with -32021 naming `tasks` (README, "Tasks, what is not relayed")';
+  'by design: a task-augmented request makes the client host a task that the upstream may poll (tasks/get, tasks/result) on its session outside the call that asked, for as long as the task lives; the stateless gateway keeps no channel to a caller between calls to carry those polls, so it declares no `tasks.requests` upstream and refuses a tool that needs them with -32021 naming `tasks` (README, "Tasks, what is not relayed")';
 const EXECUTION_LEGACY =
   "by design: a listed tool describes what the gateway serves, so `execution.taskSupport` is published on 2025-11-25 only for a tool whose tasks the gateway proxies (`optional`/`required`), and the upstream's explicit `taskSupport: \"forbidden\"` is left out (absent means forbidden in that revision); this row compares the whole field literally";
 const EXECUTION_MODERN =
