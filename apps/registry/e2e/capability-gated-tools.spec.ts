@@ -156,14 +156,14 @@ describe('capability-gated tools and completions of a real reference server, thr
       const url = await client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com/consent', message: 'Open this to consent' } });
       expect(url.isError).toBeFalsy();
       expect(text(url)).toContain('User completed the URL elicitation flow');
-      expect(asked).toEqual(['sampling/createMessage', 'elicitation/create:form', 'elicitation/create:url']);
+      expect(asked.filter((m) => m !== 'roots/list')).toEqual(['sampling/createMessage', 'elicitation/create:form', 'elicitation/create:url']);
 
-      // The server asks for roots outside any request (on its session's own stream, shared by
-      // this tenant's callers), so there is no one caller to relay it to: the call completes without them.
+      // The server asks for roots outside any request, on its session's own stream: this caller
+      // declared roots, so the session is its own and the question goes to its call in flight.
       const roots = await client.callTool({ name: 'get-roots-list', arguments: {} });
       expect(roots.isError).toBeFalsy();
-      expect(text(roots)).toContain('The client supports roots but no roots are currently configured');
-      expect(asked).not.toContain('roots/list');
+      expect(text(roots)).toContain('file:///work/project');
+      expect(asked).toContain('roots/list');
 
       // Task-augmented requests to the client are not relayed: refused by name even to a client declaring tasks.
       await expect(client.callTool({ name: 'trigger-sampling-request-async', arguments: { prompt: 'x' } })).rejects.toMatchObject({

@@ -72,6 +72,8 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
   };
   const modernClient = async (tenant: string): Promise<V2Client> => {
     const client = new V2Client({ name: 'e2e-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+    // It declared roots, so it answers them (the upstream asks on the caller's own session).
+    client.setRequestHandler('roots/list', async () => ({ roots: [] }));
     await client.connect(new V2Transport(new URL(`${gateway.url}/t/${tenant}/mcp`)));
     closers.push(() => client.close());
     return client;

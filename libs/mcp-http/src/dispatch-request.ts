@@ -34,6 +34,8 @@ export type { DispatchInput, NotificationSink } from './dispatch-input';
 
 const LIST_METHODS: ReadonlySet<string> = new Set<ListMethod>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
 const DISCOVER_TTL_MS = 300_000;
+/** Notifications a parked call sends between an input_required round and its retry that are kept for the retry. */
+const MAX_HELD_NOTIFICATIONS = 32;
 /** Why an unlisted URI is not read: the per-server publication setting that would route it. */
 const DYNAMIC_RESOURCES_HINT = ' (it is neither a published resource nor under a URI prefix a server publishes as "dynamic resources" (setting dynamicResources, off by default))';
 
@@ -365,7 +367,7 @@ export class RequestDispatcher {
     const state = ctx.input?.requestState;
     let upstreamCtx: InvokeContext & ToolContext = ctx;
     if (state !== undefined) {
-      const resumed = await parked.resume(scope, name, state, ctx.input?.responses ?? {});
+      const resumed = await parked.resume(scope, name, state, ctx.input?.responses ?? {}, ctx);
       if (resumed !== undefined) return resumed as ToolCallResult | InputRequiredResult;
       // Not a park: a 2026-07-28 upstream's own state, sealed by us for this caller and tool.
       upstreamCtx = { ...ctx, input: { responses: ctx.input?.responses ?? {}, requestState: parked.openUpstreamState(scope, name, state) } };
@@ -385,9 +387,36 @@ export class RequestDispatcher {
     };
     const caps = input.context.clientCapabilities;
     if (caps === undefined || !['elicitation', 'sampling', 'roots'].some((c) => Object.hasOwn(caps, c))) return relayed(upstreamCtx);
-    return (await parked.start(input.target.tenantId, scope, name, (ask, signal) => relayed({ ...upstreamCtx, askClient: ask, signal: AbortSignal.any([ctx.signal, signal]) }))) as
-      | ToolCallResult
-      | InputRequiredResult;
+    // Each retry is a new request (with its own progress token): the call's notifications go to
+    // the one the client waits on, and those sent between a round and its retry wait for the retry.
+    return (await parked.start(
+      input.target.tenantId,
+      scope,
+      name,
+      (ask, signal, legs) => {
+        const pending: Array<(c: InvokeContext) => void> = [];
+        const send = (fn: (c: InvokeContext) => void): void => {
+          const leg = legs.current() as InvokeContext | undefined;
+          if (leg) fn(leg);
+          else if (pending.length < MAX_HELD_NOTIFICATIONS) pending.push(fn);
+        };
+        legs.onNext(() => {
+          const leg = legs.current() as InvokeContext;
+          for (const fn of pending.splice(0)) fn(leg);
+        });
+        return relayed({
+          ...upstreamCtx,
+          askClient: ask,
+          signal: AbortSignal.any([ctx.signal, signal]),
+          // Between a round and its retry nothing is relayed yet, but what comes is held for the retry.
+          relaying: () => (legs.current() as InvokeContext | undefined)?.relaying?.() !== false,
+          progress: (...a) => send((c) => c.progress(...a)),
+          log: (...a) => send((c) => c.log(...a)),
+          resourceUpdated: (uri) => send((c) => c.resourceUpdated?.(uri)),
+        });
+      },
+      ctx,
+    )) as ToolCallResult | InputRequiredResult;
   }
 
   private async readResource(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {

@@ -102,3 +102,41 @@ describe('ParkedCalls', () => {
     expect(() => parks.sealUpstreamState('acme\n', 'order', 'x'.repeat(MAX_UPSTREAM_STATE_CHARS + 1))).toThrow(/at most 4096/);
   });
 });
+
+describe('ParkedCalls outcomes and legs', () => {
+  const key = randomBytes(32);
+
+  it('hands a JSON-RPC error the call ended with to the client as that error, first request or retry', async () => {
+    const parks = new ParkedCalls(new StateSealer([key]));
+    const urlRequired = new McpError(-32042, 'This request requires browser-based authorization.', { elicitations: [{ mode: 'url', url: 'https://example.com' }] });
+    await expect(parks.start('acme', 'acme\n', 'tool', async () => Promise.reject(urlRequired))).rejects.toMatchObject({ code: -32042, data: urlRequired.data });
+    const first = (await parks.start('acme', 'acme\n', 'tool', async (ask) => {
+      await ask('elicitation/create', {});
+      throw urlRequired;
+    })) as Input;
+    await expect(parks.resume('acme\n', 'tool', first.requestState, { q0: {} })).rejects.toMatchObject({ code: -32042 });
+    // Any other failure stays a tool error.
+    await expect(parks.start('acme', 'acme\n', 'tool', async () => Promise.reject(new Error('boom')))).resolves.toMatchObject({ isError: true });
+  });
+
+  it('points the call at the retry the client waits on, with no leg between a round and its retry', async () => {
+    const parks = new ParkedCalls(new StateSealer([key]));
+    const seen: unknown[] = [];
+    const first = (await parks.start(
+      'acme',
+      'acme\n',
+      'tool',
+      async (ask, _signal, legs) => {
+        legs.onNext(() => seen.push(`next:${String(legs.current())}`));
+        seen.push(legs.current());
+        await ask('elicitation/create', {});
+        seen.push(legs.current());
+        return { content: [] };
+      },
+      'leg-1',
+    )) as Input;
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(parks.resume('acme\n', 'tool', first.requestState, { q0: {} }, 'leg-2')).resolves.toEqual({ content: [] });
+    expect(seen).toEqual(['leg-1', 'next:leg-2', 'leg-2']);
+  });
+});

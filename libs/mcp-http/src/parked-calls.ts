@@ -5,6 +5,16 @@ import type { StateSealer } from './state-sealer';
 /** Asks the client of a parked call one server→client request; resolves with the client's answer. */
 export type ParkedAsk = (method: string, params: Record<string, unknown>) => Promise<unknown>;
 
+/**
+ * The request legs of a parked call (each retry of a 2026-07-28 client is a new request with its
+ * own progress token): `current()` is the one the client waits on now, undefined between a round
+ * and its retry; `onNext` is told when a retry becomes the current leg.
+ */
+export interface ParkLegs {
+  current(): unknown;
+  onNext(fn: () => void): void;
+}
+
 /** The answers of a modern retry, sent to the replica that holds the call. */
 export interface ParkResume {
   nonce: string;
@@ -54,7 +64,16 @@ interface Park {
   timer: NodeJS.Timeout | undefined;
   abort: AbortController;
   registered: boolean;
+  /** The request leg the client waits on now (each retry is a new request): where the call's notifications go. */
+  leg: unknown;
+  onLeg: (() => void) | undefined;
 }
+
+/**
+ * How a JSON-RPC error the call ended with travels as an outcome (also between replicas, as
+ * JSON): the client gets it as the error it is, as it would without a park.
+ */
+const RPC_ERROR = 'switchboard/rpcError';
 
 /**
  * Modern (2026-07-28) clients answer server→client requests by retrying the call with
@@ -95,10 +114,13 @@ export class ParkedCalls {
   /**
    * Runs `run` with an `ask` that parks the call: resolves with the call's result when it
    * never asks, else with an `input_required` result for the client (the call keeps running).
+   * `leg` is the first request's (see {@link resume}); `run` reads the current one with `current()`.
+   * @throws McpError the JSON-RPC error the call failed with (any other failure is an isError result).
    */
-  start(tenantId: string, scope: string, tool: string, run: (ask: ParkedAsk, signal: AbortSignal) => Promise<object>): Promise<object> {
+  start(tenantId: string, scope: string, tool: string, run: (ask: ParkedAsk, signal: AbortSignal, legs: ParkLegs) => Promise<object>, leg?: unknown): Promise<object> {
     const nonce = randomBytes(16).toString('base64url');
-    const park: Park = { tenantId, round: 0, asks: [], deliver: undefined, final: undefined, flushing: false, timer: undefined, abort: new AbortController(), registered: false };
+    const park: Park = { tenantId, round: 0, asks: [], deliver: undefined, final: undefined, flushing: false, timer: undefined, abort: new AbortController(), registered: false, leg, onLeg: undefined };
+    const legs: ParkLegs = { current: () => park.leg, onNext: (fn) => (park.onLeg = fn) };
     const first = new Promise<object>((resolve) => (park.deliver = resolve));
     const seal = (round: number) => this.sealer.seal('request-state', { k: 'park', r: this.replicaId, n: nonce, q: round, s: scopeHash(scope), t: tool });
     const ask: ParkedAsk = (method, params) =>
@@ -126,6 +148,7 @@ export class ParkedCalls {
           park.timer = setTimeout(() => this.expire(park), this.waitMs);
           park.timer.unref?.();
           deliver({ resultType: 'input_required', inputRequests, requestState: seal(park.round) });
+          park.leg = undefined;
         });
       });
     const end = (outcome: object) => {
@@ -140,10 +163,14 @@ export class ParkedCalls {
         park.timer.unref?.();
       }
     };
-    run(ask, park.abort.signal).then(end, (err: unknown) =>
-      end({ isError: true, content: [{ type: 'text', text: `Tool ${tool} failed: ${(err as Error)?.message ?? String(err)}` }] }),
+    run(ask, park.abort.signal, legs).then(end, (err: unknown) =>
+      end(
+        err instanceof McpError
+          ? { [RPC_ERROR]: { code: err.code, message: err.message, ...(err.data === undefined ? {} : { data: err.data }) } }
+          : { isError: true, content: [{ type: 'text', text: `Tool ${tool} failed: ${(err as Error)?.message ?? String(err)}` }] },
+      ),
     );
-    return first;
+    return first.then(settled);
   }
 
   /**
@@ -151,19 +178,20 @@ export class ParkedCalls {
    * Resolves undefined when the state is not a park's (a stateless upstream's own state).
    * @throws McpError −32602 when the state belongs to another caller or tool, or its round is spent.
    */
-  async resume(scope: string, tool: string, requestState: string, responses: Record<string, unknown>): Promise<object | undefined> {
+  async resume(scope: string, tool: string, requestState: string, responses: Record<string, unknown>, leg?: unknown): Promise<object | undefined> {
     const checked = this.sealer.check('request-state', requestState);
     if (!checked.ok && checked.reason === 'expired') throw new McpError(ErrorCode.InvalidParams, 'params.requestState has expired; call the tool again');
     const data = checked.ok ? checked.data : undefined;
     if (!data || data.k !== 'park') return undefined;
     if (data.s !== scopeHash(scope) || data.t !== tool) throw new McpError(ErrorCode.InvalidParams, 'params.requestState was issued for another caller or tool');
     const message: ParkResume = { nonce: String(data.n), round: Number(data.q), responses };
-    if (data.r === this.replicaId) return this.resumeLocal(message);
+    // Held here, the call's later notifications follow the client to this retry; through the relay they stay with the holder's last leg.
+    if (data.r === this.replicaId) return settled(await this.resumeLocal(message, leg));
     const outcome = this.relay ? await this.relay.resume(String(data.r), message) : undefined;
     if (outcome === undefined) {
       return { isError: true, content: [{ type: 'text', text: `Tool ${tool} failed: the gateway replica running this call is gone or did not answer; call the tool again` }] };
     }
-    return outcome;
+    return settled(outcome);
   }
 
   /**
@@ -191,7 +219,7 @@ export class ParkedCalls {
    * Answers the parked call's questions of `round` and waits for its next outcome.
    * @throws McpError −32602 for an unknown park or a spent round.
    */
-  resumeLocal(message: ParkResume): Promise<object> {
+  resumeLocal(message: ParkResume, leg?: unknown): Promise<object> {
     const park = this.parks.get(message.nonce);
     if (!park) throw new McpError(ErrorCode.InvalidParams, 'params.requestState: this call is no longer waiting (it ended, timed out, or its gateway replica restarted); call the tool again');
     if (park.final !== undefined) {
@@ -204,6 +232,10 @@ export class ParkedCalls {
     }
     if (park.timer) clearTimeout(park.timer);
     const next = new Promise<object>((resolve) => (park.deliver = resolve));
+    if (leg !== undefined) {
+      park.leg = leg;
+      park.onLeg?.();
+    }
     const asks = park.asks;
     park.asks = [];
     asks.forEach((a, i) => {
@@ -232,6 +264,13 @@ export class ParkedCalls {
 
 /** Longest upstream `requestState` relayed to a client (it is sealed, and sealed tokens are bounded at 8 KiB). */
 export const MAX_UPSTREAM_STATE_CHARS = 4096;
+
+/** An outcome for the client: a call's JSON-RPC error is thrown as one. */
+function settled(outcome: object): object {
+  const rpc = (outcome as Record<string, unknown>)[RPC_ERROR] as { code: number; message: string; data?: unknown } | undefined;
+  if (rpc === undefined) return outcome;
+  throw new McpError(rpc.code, rpc.message, rpc.data);
+}
 
 function scopeHash(scope: string): string {
   return createHash('sha256').update(scope).digest('base64url').slice(0, 22);

@@ -22,6 +22,9 @@ const MAX_UPSTREAM_ID = 256;
 const MAX_SESSION_ID = 512;
 /** Tasks per tasks/list page (each one is a tasks/get to its upstream). */
 const LIST_PAGE = 20;
+/** statusMessage of a proxied task whose 2025-11-25 upstream waits for input a 2026-07-28 client cannot be asked for. */
+export const UNRELAYED_TASK_INPUT =
+  'The upstream task waits for client input, which it asks for on a 2025-11-25 tasks/result stream; the gateway does not relay that to a 2026-07-28 client, so the upstream will end the task';
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
 /** What a handle carries (sealed and encrypted: the upstream's session id is not the client's to read). */
@@ -162,6 +165,7 @@ export class UpstreamTasks {
       // The upstream waits for an answer it will send on a tasks/result stream, which a
       // 2026-07-28 client does not open: the task shows as working until the upstream gives up.
       out.status = 'working';
+      out.statusMessage = UNRELAYED_TASK_INPUT;
     }
     if (task.status === 'completed' || task.status === 'failed') {
       try {

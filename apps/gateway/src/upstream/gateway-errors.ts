@@ -29,6 +29,8 @@ export const GATEWAY_ERRORS = {
   GW_TENANT_INFLIGHT_LIMIT: { rpc: ErrorCode.InternalError },
   /** The gateway closed its connection while the call was in flight (shutdown, a replaced credential). */
   GW_CONNECTION_CLOSED: { rpc: ErrorCode.InternalError },
+  /** The tenant's callers with their own upstream session (clients declaring roots) are at the per-replica cap, all busy. */
+  GW_CALLER_SESSIONS_LIMIT: { rpc: ErrorCode.InternalError },
   /** The client cancelled the call. */
   GW_CALL_CANCELLED: { rpc: ErrorCode.InternalError },
   /** Per-user connector: the user has no linked account (`details.linkUrl` says where to link it). */

@@ -9,6 +9,7 @@ import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
+import { CallerSessions, callerScope, type CallerSession } from './caller-sessions';
 import { GatewayError } from './gateway-errors';
 import type { NotificationPacer } from './notification-pacer';
 import { relayNotifications, type Notify } from './relay-notifications';
@@ -89,6 +90,8 @@ interface Connection {
   notifiers: Map<AbortController, Notify>;
   /** Set when the gateway closed this connection itself (a call then failing with "Connection closed" is ours). */
   closedByGateway?: boolean;
+  /** Set when the connection is one caller's own (its client declared roots): see {@link CallerSessions}. */
+  caller?: CallerSession;
 }
 
 /** Client capabilities the gateway relays to upstreams (their requests go to the caller's client). */
@@ -140,6 +143,7 @@ export class UpstreamPool {
   private readonly fetches = new Map<string, GuardedFetch>();
   private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly scope = new AsyncLocalStorage<CallScope>();
+  private readonly callers = new CallerSessions((key) => void this.drop(key));
 
   constructor(private readonly options: UpstreamPoolOptions) {
     this.guards = new UpstreamGuards(options.breaker ?? { failureThreshold: 5, openMs: 10_000 });
@@ -195,7 +199,7 @@ export class UpstreamPool {
         }
         throw err;
       }
-    });
+    }, false, true);
   }
 
   /**
@@ -281,7 +285,13 @@ export class UpstreamPool {
     return d;
   }
 
-  private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>, callersSession = false): Promise<T> {
+  private async withClient<T>(
+    route: UpstreamRoute,
+    ctx: InvokeContext,
+    fn: (conn: UpstreamConnection, opts: UpstreamCallOptions) => Promise<T>,
+    callersSession = false,
+    taskCall = false,
+  ): Promise<T> {
     const tenantId = ctx.tenantId;
     const limits = this.limitsFor(tenantId);
     // Fair share first: a tenant over its in-flight cap is refused before it touches any upstream state.
@@ -331,7 +341,12 @@ export class UpstreamPool {
       const relay = ctx.askClient || callersSession ? relayedRequests(ctx.request.clientCapabilities) : [];
       const modes = relay.includes('elicitation/create') ? elicitationModes(ctx.request.clientCapabilities) : undefined;
       const base = keysOf(tenantId, route).connection;
-      const connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}${modes ? `:${Object.keys(modes).join('+')}` : ''}` : base;
+      let connKey = relay.length > 0 ? `${base} relay:${relay.join(',')}${modes ? `:${Object.keys(modes).join('+')}` : ''}` : base;
+      // An upstream asks roots/list on its session, outside any call — and a task's input on a
+      // stream it relates to no call of ours: a caller whose client has roots, or who runs an
+      // upstream task and can be asked, gets a session of its own, so such a question is its.
+      const ownSession = relay.includes('roots/list') || (taskCall && relay.length > 0);
+      if (ownSession) connKey += ` caller:${callerScope(ctx)}`;
       // One relay per call (one bound) for notifications on its own stream and its session's.
       const notify = relayNotifications(ctx);
       const opts: UpstreamCallOptions = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
@@ -342,16 +357,18 @@ export class UpstreamPool {
       if (this.options.maxStreamBytes !== undefined) scope.maxStreamBytes = this.options.maxStreamBytes;
       let client: UpstreamConnection | undefined;
       const attempt = async (): Promise<T> => {
-        conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes);
-        const ready = await conn.ready;
+        const c = (conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes, ownSession));
+        const ready = await c.ready;
         client = ready;
-        conn.calls.add(abort);
-        conn.notifiers.set(abort, notify);
+        c.calls.add(abort);
+        c.notifiers.set(abort, notify);
+        if (c.caller) this.callers.begin(connKey, c.caller, abort, ctx.askClient);
         try {
           return await this.scope.run(scope, () => fn(ready, opts));
         } finally {
-          conn.calls.delete(abort);
-          conn.notifiers.delete(abort);
+          c.calls.delete(abort);
+          c.notifiers.delete(abort);
+          if (c.caller) this.callers.end(connKey, c.caller, abort, c.calls.size);
         }
       };
       try {
@@ -412,7 +429,7 @@ export class UpstreamPool {
     return new GatewayError('GW_CALL_CANCELLED', `The call to ${upstream} was cancelled by the client`, { upstream }, { cause: r.reason });
   }
 
-  private connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedMethod[], elicitation?: ElicitationModes): Connection {
+  private connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedMethod[], elicitation?: ElicitationModes, ownSession = false): Connection {
     let conn = this.connections.get(key);
     if (conn) {
       // Most recently used last: eviction takes the idle connection unused the longest.
@@ -421,6 +438,7 @@ export class UpstreamPool {
       return conn;
     }
     this.evictIdle();
+    const caller = ownSession ? this.callers.open(tenantId, key, route.serverId) : undefined;
     const calls = new Set<AbortController>();
     const notifiers = new Map<AbortController, Notify>();
     // The session's own notifications (its standalone stream, SDK-path calls) name no request: they
@@ -440,12 +458,13 @@ export class UpstreamPool {
       },
     };
     // An upstream's request arrives on the stream of the call that caused it, so it runs in that
-    // call's scope: it goes to that call's client (never another caller's).
+    // call's scope: it goes to that call's client (never another caller's). One sent on the
+    // session's own stream (roots/list) reaches a caller only on a caller's own connection.
     const answer = Object.fromEntries(
       relay.map((method) => [
         method,
         async (params: Record<string, unknown>) => {
-          const ask = this.scope.getStore()?.askClient;
+          const ask = this.scope.getStore()?.askClient ?? (caller ? this.callers.asker(caller) : undefined);
           if (!ask) throw new McpError(ErrorCode.MethodNotFound, `${method}: the client of this call cannot answer server-to-client requests`);
           return ask(method, params);
         },
@@ -474,10 +493,11 @@ export class UpstreamPool {
       });
     const sessions = route.stateful === true && route.protocol !== 'modern' && route.transport !== 'sse' ? this.options.sessions : undefined;
     const ready = this.scope.run(connScope, () => (sessions ? this.sharedSession(key, sessions, connect) : connect()));
-    const created: Connection = (conn = { ready, calls, notifiers });
+    const created: Connection = (conn = { ready, calls, notifiers, ...(caller ? { caller } : {}) });
     this.connections.set(key, created);
     ready.catch(() => {
       if (this.connections.get(key) === created) this.connections.delete(key);
+      if (caller) this.callers.forget(key, caller);
     });
     return conn;
   }
@@ -517,6 +537,7 @@ export class UpstreamPool {
     const conn = this.connections.get(key);
     if (!conn) return;
     this.connections.delete(key);
+    if (conn.caller) this.callers.forget(key, conn.caller);
     conn.closedByGateway = true;
     await conn.ready.then((c) => c.close()).catch(() => undefined);
   }

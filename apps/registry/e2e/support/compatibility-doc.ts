@@ -34,7 +34,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const stable = (s: string) => s.replace(/\but1\.[A-Za-z0-9_-]+/g, 'ut1.…');
 
 /** The whole document; deterministic for a given set of outcomes (no times, ports or ids). */
-export function renderCompatibility(sections: ServerSection[], generator: string): string {
+export function renderCompatibility(sections: ServerSection[], generator: string, closing: readonly string[] = []): string {
   const out: string[] = [
     '# Compatibility with reference MCP servers',
     '',
@@ -74,6 +74,10 @@ export function renderCompatibility(sections: ServerSection[], generator: string
     const passed = section.rows.flatMap((r) => [r.outcomes.legacy, r.outcomes.modern]).filter((o) => o.status === 'pass').length;
     const applicable = section.rows.flatMap((r) => [r.outcomes.legacy, r.outcomes.modern]).filter((o) => o.status !== 'n/a').length;
     out.push('', `${passed} of ${applicable} applicable feature × era checks pass.`);
+  }
+  if (closing.length > 0) {
+    out.push('', '## Not exercised by these servers', '');
+    for (const line of closing) out.push(`- ${line}`);
   }
   return `${out.join('\n')}\n`;
 }
