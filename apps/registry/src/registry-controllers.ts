@@ -12,6 +12,7 @@ import { TenantsController } from './tenants/tenants.controller';
 import { UsageController } from './usage/usage.controller';
 import { UsersInternalController } from './users/users-internal.controller';
 import { UsersController } from './users/users.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
 export const REGISTRY_CONTROLLERS: Type[] = [
@@ -28,4 +29,5 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   UsageController,
   UsersController,
   UsersInternalController,
+  WebhooksController,
 ];

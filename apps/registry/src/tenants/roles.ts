@@ -59,6 +59,15 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'POST /v1/users/:username/disable': 'admin',
   'POST /v1/users/:username/enable': 'admin',
   'DELETE /v1/users/:username/passkeys/:id': 'admin',
+  'POST /v1/servers/import': 'admin',
+  'GET /v1/webhooks': 'viewer',
+  'GET /v1/webhooks/:id': 'viewer',
+  'GET /v1/webhooks/:id/deliveries': 'viewer',
+  'POST /v1/webhooks': 'admin',
+  'PATCH /v1/webhooks/:id': 'admin',
+  'DELETE /v1/webhooks/:id': 'admin',
+  'POST /v1/webhooks/:id/rotate': 'admin',
+  'POST /v1/webhooks/:id/test': 'admin',
 };
 
 /** The role a request needs, by its method and matched route pattern. */
