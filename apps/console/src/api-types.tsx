@@ -128,6 +128,8 @@ export interface ApiSchemas {
   CreateServerBody: CreateServerBody;
   CreateServerResponse: CreateServerResponse;
   CreateTenantBody: CreateTenantBody;
+  CreateWebhookBody: CreateWebhookBody;
+  CreateWebhookResponse: CreateWebhookResponse;
   DiffEntry: DiffEntry;
   DirectoryUser: DirectoryUser;
   Discovery: Discovery;
@@ -135,6 +137,7 @@ export interface ApiSchemas {
   GetHealthResponse: GetHealthResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
   GetUsageResponse: GetUsageResponse;
+  GetWebhookResponse: GetWebhookResponse;
   InvitedUser: InvitedUser;
   InviteUserBody: InviteUserBody;
   Item: Item;
@@ -147,6 +150,8 @@ export interface ApiSchemas {
   ListServerItemsResponse: ListServerItemsResponse;
   ListServersResponse: ListServersResponse;
   ListUsersResponse: ListUsersResponse;
+  ListWebhookDeliveriesResponse: ListWebhookDeliveriesResponse;
+  ListWebhooksResponse: ListWebhooksResponse;
   Preview: Preview;
   Publication: Publication;
   PublishBody: PublishBody;
@@ -156,7 +161,9 @@ export interface ApiSchemas {
   RatePlan: RatePlan;
   RateSpec: RateSpec;
   ReadinessReport: ReadinessReport;
+  RotateWebhookSecretBody: RotateWebhookSecretBody;
   RunReadinessBody: RunReadinessBody;
+  SendTestWebhookResponse: SendTestWebhookResponse;
   Server: Server;
   ServerAuthInput: ServerAuthInput;
   SessionInfo: SessionInfo;
@@ -177,6 +184,7 @@ export interface ApiSchemas {
   UpdateTenantAuthBody: UpdateTenantAuthBody;
   UpdateTenantBody: UpdateTenantBody;
   UpdateTenantResponse: UpdateTenantResponse;
+  UpdateWebhookBody: UpdateWebhookBody;
   UrlCheckResult: UrlCheckResult;
   UsageRow: UsageRow;
   UserLink: UserLink;
@@ -433,6 +441,62 @@ export interface CreateTenantBody {
   description?: string;
   admin?: CreateAdminBody;
 }
+export interface CreateWebhookBody {
+  url: string;
+  /**
+   * @minItems 1
+   * @maxItems 5
+   */
+  events:
+    | ['discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached']
+    | [
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
+      ]
+    | [
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
+      ]
+    | [
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
+      ]
+    | [
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
+      ];
+  description?: string;
+  enabled?: boolean;
+}
+/**
+ * A subscription and its new signing secret
+ */
+export interface CreateWebhookResponse {
+  webhook: GetWebhookResponse;
+  /**
+   * The signing secret (whsec_…): shown once, store it now
+   */
+  secret: string;
+}
+/**
+ * A webhook subscription (never its secret)
+ */
+export interface GetWebhookResponse {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  previousSecretExpiresAt: string | null;
+}
 /**
  * A person in the tenant user directory (signs in at the tenant authorization server); never a hash or key
  */
@@ -601,6 +665,30 @@ export interface ListUsersResponse {
    */
   next: string | null;
 }
+export interface ListWebhookDeliveriesResponse {
+  deliveries: {
+    /**
+     * The webhook-id header (idempotency key)
+     */
+    id: string;
+    subscriptionId: string;
+    eventType: string;
+    status: 'pending' | 'queued' | 'delivered' | 'failed';
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+    createdAt: string;
+    updatedAt: string;
+    deliveredAt: string | null;
+    payload: {
+      [k: string]: unknown;
+    };
+  }[];
+}
+export interface ListWebhooksResponse {
+  webhooks: GetWebhookResponse[];
+  events: string[];
+}
 /**
  * What each surface receives (live), or would receive if the draft were published
  */
@@ -744,9 +832,16 @@ export interface ReadinessReport {
     fix?: string;
   }[];
 }
+export interface RotateWebhookSecretBody {
+  graceSeconds?: number;
+}
 export interface RunReadinessBody {
   url?: string;
   accessToken?: string;
+}
+export interface SendTestWebhookResponse {
+  deliveryId: string;
+  queued: boolean;
 }
 /**
  * Who is calling: the tenant, the signed-in console admin (null for an API key) and how
@@ -923,6 +1018,39 @@ export interface UpdateTenantBody {
     };
   };
 }
+export interface UpdateWebhookBody {
+  url?: string;
+  /**
+   * @minItems 1
+   * @maxItems 5
+   */
+  events?:
+    | ['discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached']
+    | [
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
+      ]
+    | [
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
+      ]
+    | [
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
+      ]
+    | [
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
+      ];
+  description?: string | null;
+  enabled?: boolean;
+}
 
 /** Each operation of the admin API by operationId: method, path template, body and success answer. */
 export interface Operations {
@@ -986,4 +1114,12 @@ export interface Operations {
   disableUser: { method: 'POST'; path: '/v1/users/{username}/disable'; body: never; response: DirectoryUser };
   enableUser: { method: 'POST'; path: '/v1/users/{username}/enable'; body: never; response: DirectoryUser };
   removeUserPasskey: { method: 'DELETE'; path: '/v1/users/{username}/passkeys/{id}'; body: never; response: DirectoryUser };
+  listWebhooks: { method: 'GET'; path: '/v1/webhooks'; body: never; response: ListWebhooksResponse };
+  createWebhook: { method: 'POST'; path: '/v1/webhooks'; body: CreateWebhookBody; response: CreateWebhookResponse };
+  getWebhook: { method: 'GET'; path: '/v1/webhooks/{id}'; body: never; response: GetWebhookResponse };
+  updateWebhook: { method: 'PATCH'; path: '/v1/webhooks/{id}'; body: UpdateWebhookBody; response: GetWebhookResponse };
+  deleteWebhook: { method: 'DELETE'; path: '/v1/webhooks/{id}'; body: never; response: unknown };
+  rotateWebhookSecret: { method: 'POST'; path: '/v1/webhooks/{id}/rotate'; body: RotateWebhookSecretBody; response: CreateWebhookResponse };
+  sendTestWebhook: { method: 'POST'; path: '/v1/webhooks/{id}/test'; body: never; response: SendTestWebhookResponse };
+  listWebhookDeliveries: { method: 'GET'; path: '/v1/webhooks/{id}/deliveries'; body: never; response: ListWebhookDeliveriesResponse };
 }
