@@ -135,9 +135,12 @@ export interface ApiSchemas {
   Discovery: Discovery;
   Enqueued: Enqueued;
   GetHealthResponse: GetHealthResponse;
+  GetRegistryServerVersionResponse: GetRegistryServerVersionResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
   GetUsageResponse: GetUsageResponse;
   GetWebhookResponse: GetWebhookResponse;
+  ImportServerBody: ImportServerBody;
+  ImportServerResponse: ImportServerResponse;
   InvitedUser: InvitedUser;
   InviteUserBody: InviteUserBody;
   Item: Item;
@@ -147,6 +150,7 @@ export interface ApiSchemas {
   ListCallsResponse: ListCallsResponse;
   ListChangesResponse: ListChangesResponse;
   ListPublicationsResponse: ListPublicationsResponse;
+  ListRegistryServersResponse: ListRegistryServersResponse;
   ListServerItemsResponse: ListServerItemsResponse;
   ListServersResponse: ListServersResponse;
   ListUsersResponse: ListUsersResponse;
@@ -520,6 +524,17 @@ export interface GetHealthResponse {
   postgres: 'ok' | 'unavailable';
   redis: 'ok' | 'unavailable';
 }
+/**
+ * An official MCP Registry ServerResponse
+ */
+export interface GetRegistryServerVersionResponse {
+  server: {
+    [k: string]: unknown;
+  };
+  _meta: {
+    [k: string]: unknown;
+  };
+}
 export interface GetTestSignInResultBody {
   result: string;
 }
@@ -546,6 +561,31 @@ export interface UsageRow {
   latency?: {
     bucketsMs: (number | null)[];
     counts: number[];
+  };
+}
+export interface ImportServerBody {
+  name: string;
+  version?: string;
+  id?: string;
+  transport?: 'streamable-http' | 'sse';
+  variables?: {
+    [k: string]: string;
+  };
+  auth?: ServerAuthInput;
+  toolPrefix?: string;
+}
+export interface ImportServerResponse {
+  server: Server;
+  discovery?: Enqueued;
+  published?: PublishResult;
+  /**
+   * The registry entry the server was registered from
+   */
+  registry: {
+    name: string;
+    version: string;
+    remote: number;
+    url: string;
   };
 }
 /**
@@ -650,6 +690,15 @@ export interface ToolOverrides {
   title?: string;
   description?: string;
   annotations?: AnnotationOverrides;
+}
+/**
+ * An official MCP Registry ServerList
+ */
+export interface ListRegistryServersResponse {
+  servers: GetRegistryServerVersionResponse[];
+  metadata: {
+    count: number;
+  };
 }
 export interface ListServerItemsResponse {
   items: Item[];
@@ -1122,4 +1171,8 @@ export interface Operations {
   rotateWebhookSecret: { method: 'POST'; path: '/v1/webhooks/{id}/rotate'; body: RotateWebhookSecretBody; response: CreateWebhookResponse };
   sendTestWebhook: { method: 'POST'; path: '/v1/webhooks/{id}/test'; body: never; response: SendTestWebhookResponse };
   listWebhookDeliveries: { method: 'GET'; path: '/v1/webhooks/{id}/deliveries'; body: never; response: ListWebhookDeliveriesResponse };
+  listRegistryServers: { method: 'GET'; path: '/t/{tenant}/v0.1/servers'; body: never; response: ListRegistryServersResponse };
+  listRegistryServerVersions: { method: 'GET'; path: '/t/{tenant}/v0.1/servers/{serverName}/versions'; body: never; response: ListRegistryServersResponse };
+  getRegistryServerVersion: { method: 'GET'; path: '/t/{tenant}/v0.1/servers/{serverName}/versions/{version}'; body: never; response: GetRegistryServerVersionResponse };
+  importServer: { method: 'POST'; path: '/v1/servers/import'; body: ImportServerBody; response: ImportServerResponse };
 }

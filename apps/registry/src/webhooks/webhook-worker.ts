@@ -130,6 +130,6 @@ export class WebhookWorker {
 /** A one-line reason for the delivery log (tenant-visible: no stack, bounded). */
 function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { message?: string } };
-  const msg = e.name === 'TimeoutError' ? 'timed out' : `${e.message ?? String(err)}${e.cause?.message ? `: ${e.cause.message}` : ''}`;
+  const msg = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timed out' : `${e.message ?? String(err)}${e.cause?.message ? `: ${e.cause.message}` : ''}`;
   return msg.length > 300 ? `${msg.slice(0, 297)}...` : msg;
 }
