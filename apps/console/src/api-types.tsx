@@ -449,32 +449,11 @@ export interface CreateWebhookBody {
   url: string;
   /**
    * @minItems 1
-   * @maxItems 5
    */
-  events:
-    | ['discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached']
-    | [
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
-      ]
-    | [
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
-      ]
-    | [
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
-      ]
-    | [
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
-      ];
+  events: [
+    'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+    ...('discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached')[]
+  ];
   description?: string;
   enabled?: boolean;
 }
@@ -1071,32 +1050,11 @@ export interface UpdateWebhookBody {
   url?: string;
   /**
    * @minItems 1
-   * @maxItems 5
    */
-  events?:
-    | ['discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached']
-    | [
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
-      ]
-    | [
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
-      ]
-    | [
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
-      ]
-    | [
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
-        'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached'
-      ];
+  events?: [
+    'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+    ...('discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached')[]
+  ];
   description?: string | null;
   enabled?: boolean;
 }
