@@ -1,6 +1,7 @@
 // Event webhooks end to end (issue 48): real Postgres, Redis, BullMQ and the built registry; a receiver
 // in the test verifies every request with the Standard Webhooks reference library.
 import { Webhook } from 'standardwebhooks';
+import { listenLoopback, type LoopbackServer } from '@switchboard/testing';
 import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 
@@ -120,6 +121,50 @@ describe('event webhooks', () => {
     await api(registry.url, key, 'PATCH', '/v1/servers/crm', { url: upstream.url });
     const hit = await arrived('upstream.change_pending_review', before);
     expect(JSON.parse(hit.body).data).toMatchObject({ serverId: 'crm', changed: 1, pendingReview: 1 });
+  });
+
+  it('gives up after WEBHOOK_ATTEMPTS and does not follow a redirect', async () => {
+    receiver.failNext = 3;
+    const failing = (await api(registry.url, key, 'POST', `/v1/webhooks/${hookId}/test`)).body.deliveryId as string;
+    const failed = await until('marked failed after three 500s', async () => (await deliveries()).find((d) => d.id === failing && d.status === 'failed'));
+    expect(failed).toMatchObject({ attempts: 3, lastStatus: 500 });
+    expect(receiver.received.filter((r) => r.id === failing).map((r) => r.answered)).toEqual([500, 500, 500]);
+
+    // A receiver that redirects (to a private address here) is a refusal, never followed.
+    let hits = 0;
+    const redirecting: LoopbackServer = await listenLoopback(async (_req, res) => {
+      hits++;
+      res.writeHead(307, { location: 'http://10.0.0.9/steal' }).end();
+    });
+    try {
+      const other = await api(registry.url, key, 'POST', '/v1/webhooks', { url: `http://localhost:${redirecting.port}/hook`, events: ['publish.done'] });
+      const otherId = (other.body.webhook as { id: string }).id;
+      const sent = (await api(registry.url, key, 'POST', `/v1/webhooks/${otherId}/test`)).body.deliveryId as string;
+      const done = await until('the redirecting endpoint failed', async () => (await deliveries(otherId)).find((d) => d.id === sent && d.status === 'failed'));
+      expect(done).toMatchObject({ attempts: 3, lastStatus: 307 });
+      expect(hits).toBe(3);
+      expect((await api(registry.url, key, 'DELETE', `/v1/webhooks/${otherId}`)).status).toBe(200);
+    } finally {
+      await redirecting.stop();
+    }
+  });
+
+  it('emits connector.unlinked when a connector is removed', async () => {
+    const patched = await api(registry.url, key, 'PATCH', `/v1/webhooks/${hookId}`, { events: ['publish.done', 'discovery.failed', 'upstream.change_pending_review', 'connector.unlinked'] });
+    expect(patched.body.events).toContain('connector.unlinked');
+    const issuer: LoopbackServer = await listenLoopback(async (_req, res) => {
+      const base = `http://localhost:${issuer.port}`;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token` }));
+    });
+    try {
+      const set = await api(registry.url, key, 'PUT', '/v1/servers/crm/connector', { issuer: `http://localhost:${issuer.port}`, clientId: 'sb-crm' });
+      expect(set.status).toBe(200);
+      expect((await api(registry.url, key, 'DELETE', '/v1/servers/crm/connector')).status).toBe(200);
+      const hit = await arrived('connector.unlinked');
+      expect(JSON.parse(hit.body).data).toMatchObject({ tenant: 'acme', serverId: 'crm', what: 'connector' });
+    } finally {
+      await issuer.stop();
+    }
   });
 
   it('rotation: both secrets sign during the window; with no window the old secret stops verifying', async () => {
