@@ -149,6 +149,23 @@ describe('event webhooks', () => {
     }
   });
 
+  it('bounds the test events outstanding per endpoint', async () => {
+    // An endpoint that never answers keeps its deliveries outstanding (each attempt waits WEBHOOK_TIMEOUT_MS).
+    const hanging: LoopbackServer = await listenLoopback(() => new Promise<void>(() => undefined));
+    try {
+      const created = await api(registry.url, key, 'POST', '/v1/webhooks', { url: `http://localhost:${hanging.port}/hook`, events: ['publish.done'] });
+      const id = (created.body.webhook as { id: string }).id;
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i++) statuses.push((await api(registry.url, key, 'POST', `/v1/webhooks/${id}/test`)).status);
+      expect(statuses.slice(0, 20).every((s) => s === 202)).toBe(true);
+      const refused = await api(registry.url, key, 'POST', `/v1/webhooks/${id}/test`);
+      expect([refused.status, refused.body.error?.field]).toEqual([409, 'params.id']);
+      expect((await api(registry.url, key, 'DELETE', `/v1/webhooks/${id}`)).status).toBe(200);
+    } finally {
+      await hanging.stop();
+    }
+  });
+
   it('emits connector.unlinked when a connector is removed', async () => {
     const patched = await api(registry.url, key, 'PATCH', `/v1/webhooks/${hookId}`, { events: ['publish.done', 'discovery.failed', 'upstream.change_pending_review', 'connector.unlinked'] });
     expect(patched.body.events).toContain('connector.unlinked');

@@ -3,6 +3,8 @@ import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 
 /** Subscriptions one tenant may hold: each event fans out to every one, so this bounds the fan-out. */
 export const MAX_SUBSCRIPTIONS_PER_TENANT = 20;
+/** Test events of one subscription not yet delivered or given up: "send test event" cannot flood a receiver or the queue. */
+export const MAX_OUTSTANDING_TESTS = 20;
 
 const eventType = z.enum(WEBHOOK_EVENT_TYPES);
 const events = z

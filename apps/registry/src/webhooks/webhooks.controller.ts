@@ -14,6 +14,7 @@ import {
   createWebhookBody,
   deliveriesQuery,
   deliveryListSchema,
+  MAX_OUTSTANDING_TESTS,
   MAX_SUBSCRIPTIONS_PER_TENANT,
   testEventSchema,
   updateWebhookBody,
@@ -161,7 +162,7 @@ export class WebhooksController {
 
   /** Records a `webhook.test` delivery to this endpoint (sent like any event, shown in the log). */
   @Post(':id/test')
-  @ApiOperation({ operationId: 'sendTestWebhook', summary: 'Send a webhook.test event to this endpoint (delivered and logged like any event)', auth: 'tenant', params: webhookIdParams, response: testEventSchema })
+  @ApiOperation({ operationId: 'sendTestWebhook', summary: `Send a webhook.test event to this endpoint (delivered and logged like any event); 409 while ${MAX_OUTSTANDING_TESTS} are still outstanding`, auth: 'tenant', params: webhookIdParams, response: testEventSchema })
   @HttpCode(202)
   async test(@Req() req: FastifyRequest, @Param() params: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -169,6 +170,13 @@ export class WebhooksController {
     const deliveryId = newDeliveryId();
     await this.ctx.db.tx(async (q) => {
       await load(q, tenantId, id);
+      const outstanding = await q.query<{ n: string }>(
+        "SELECT count(*) AS n FROM registry.webhook_deliveries WHERE tenant_id = $1 AND subscription_id = $2 AND event_type = 'webhook.test' AND status IN ('pending', 'queued')",
+        [tenantId, id],
+      );
+      if (Number(outstanding[0]?.n ?? 0) >= MAX_OUTSTANDING_TESTS) {
+        throw new ApiError(409, 'CONFLICT', `params.id: ${MAX_OUTSTANDING_TESTS} test events to this endpoint are still being delivered; wait for them (see the delivery log)`, 'params.id');
+      }
       const payload = webhookPayload(tenantId, 'webhook.test', { subscription: id, by: actor });
       await q.query("INSERT INTO registry.webhook_deliveries (id, tenant_id, subscription_id, event_type, payload) VALUES ($1, $2, $3, 'webhook.test', $4)", [deliveryId, tenantId, id, JSON.stringify(payload)]);
       await audit(q, tenantId, actor, 'webhook.test', id, { deliveryId });
