@@ -25,9 +25,7 @@ import type { RegistryContext } from './registry-context';
 import { RegistryModule } from './registry.module';
 import { ConnectorVault } from './servers/connector-vault';
 import { Credentials } from './servers/credentials';
-import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
-import { WebhookQueue } from './webhooks/webhook-queue';
-import { WebhookWorker } from './webhooks/webhook-worker';
+import { startWebhooks } from './webhooks/start-webhooks';
 
 export interface Registry {
   app: NestFastifyApplication;
@@ -68,17 +66,11 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
     : undefined;
   const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
   const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, { namespace: config.REDIS_NAMESPACE, verifyMs: config.REGISTRY_REDIS_VERIFY_MS, outboxMinAgeMs: 5_000 });
-  const webhooks = new WebhookQueue({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS });
-  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, vault, publisher, queue, webhooks, policy, fetch: guardedFetch(policy), logger, sessions, platform };
+  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, fetch: guardedFetch(policy), logger, sessions, platform };
   const worker = config.REGISTRY_WORKER
     ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger, vault)
     : undefined;
-  // Outbox → queue → signed POSTs; both run where discovery runs (REGISTRY_WORKER).
-  const dispatcher = config.REGISTRY_WORKER ? new WebhookDispatcher(db, webhooks, logger, { periodMs: config.WEBHOOK_DISPATCH_MS, logMax: config.WEBHOOK_LOG_MAX, lostAfterMs: 10 * 60_000 }) : undefined;
-  const webhookWorker = config.REGISTRY_WORKER
-    ? new WebhookWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.WEBHOOK_TIMEOUT_MS }, db, box, guardedFetch(policy), logger)
-    : undefined;
-  dispatcher?.start();
+  const webhooks = startWebhooks(config, db, box, policy, logger);
   const drainer = config.USAGE_DRAIN
     ? new UsageDrainer(db, {
         redis: createRedis(config.REDIS_URL, { enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false }),
@@ -119,10 +111,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
     close: async () => {
       reconciler.close();
       await app.close();
-      await worker?.close();
-      await dispatcher?.stop();
-      await webhookWorker?.close();
-      await webhooks.close();
+      await Promise.all([worker?.close(), webhooks.close()]);
       await drainer?.stop();
       await queue.close();
       redis.disconnect();

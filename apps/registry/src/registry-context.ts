@@ -11,7 +11,6 @@ import type { Authenticator } from './http/authenticator';
 import type { Publisher } from './publishing/publisher';
 import type { ConnectorVault } from './servers/connector-vault';
 import type { Credentials } from './servers/credentials';
-import type { WebhookQueue } from './webhooks/webhook-queue';
 
 /** The registry's collaborators, built once at boot and injected into the controllers. */
 export interface RegistryContext {
@@ -31,8 +30,6 @@ export interface RegistryContext {
   logger: Logger;
   /** The console's sealed cookies (session and sign-in in progress). */
   sessions: ConsoleSessions;
-  /** Producer of webhook deliveries (the dispatcher feeds it from the outbox). */
-  webhooks: WebhookQueue;
   /** The platform OAuth issuer (CONSOLE_ISSUER); undefined when console OAuth sign-in is off. */
   platform?: PlatformIssuer;
 }
