@@ -25,6 +25,7 @@ export class WebhookDispatcher {
   private timer?: NodeJS.Timeout;
   private ticks = 0;
   private running?: Promise<void>;
+  private failing = false;
 
   constructor(
     private readonly db: Database,
@@ -37,7 +38,15 @@ export class WebhookDispatcher {
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.tick()
-        .catch((err: Error) => this.logger.warn({ err: err.message }, 'webhook dispatch failed; retrying next tick'))
+        .then(() => {
+          if (this.failing) this.logger.info('webhook dispatch recovered');
+          this.failing = false;
+        })
+        .catch((err: Error) => {
+          // Once per outage, not once per tick (Redis or Postgres down would otherwise flood the log).
+          if (!this.failing) this.logger.warn({ err: err.message }, 'webhook dispatch failed; retrying every tick');
+          this.failing = true;
+        })
         .finally(() => (this.running = undefined));
     }, this.options.periodMs);
     this.timer.unref();
