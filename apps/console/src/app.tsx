@@ -19,6 +19,7 @@ import { TeamPage } from './pages/team';
 import { UsersPage } from './pages/users';
 import { ToolsPage } from './pages/tools';
 import { UsagePage } from './pages/usage';
+import { WebhooksPage } from './pages/webhooks';
 import { isRole, RoleContext } from './role';
 import { linkTo, PAGES, usePage, type PageId } from './router';
 import { ErrorBox, Spinner } from './ui';
@@ -245,6 +246,8 @@ function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; 
       return <CallsPage />;
     case 'limits':
       return <LimitsPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
     case 'activity':
       return <ActivityPage />;
     case 'team':

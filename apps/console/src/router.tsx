@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 /** The console lives under /console/; pages are /console/<page>. */
 export const BASE = '/console/';
 
-const PAGE_IDS = ['servers', 'tools', 'review', 'preview', 'connect', 'readiness', 'usage', 'calls', 'limits', 'activity', 'team', 'users', 'settings', 'auth', 'enterprise'] as const;
+const PAGE_IDS = ['servers', 'tools', 'review', 'preview', 'connect', 'readiness', 'usage', 'calls', 'limits', 'webhooks', 'activity', 'team', 'users', 'settings', 'auth', 'enterprise'] as const;
 
 export type PageId = (typeof PAGE_IDS)[number];
 

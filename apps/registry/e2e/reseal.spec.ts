@@ -6,6 +6,7 @@ import { SecretBox } from '@switchboard/secret-box';
 import { serverSecretAad } from '../src/crypto/server-secret-aad';
 import { Database } from '../src/db/database';
 import { resealSecrets } from '../src/reseal/reseal-secrets';
+import { webhookSecretAad } from '../src/webhooks/webhook-secrets';
 import { createDatabase, REPO_ROOT } from './support/harness';
 
 /** A blob in the format before key ids (`v1.<iv|tag|ct>`), as the previous registry stored them. */
@@ -62,10 +63,23 @@ describe('re-seal job (key rotation)', () => {
     expect(await resealSecrets(db, ring)).toEqual({ resealed: 0, current: 3, skipped: 0 });
   });
 
+  it('re-seals webhook signing secrets too, the current one and the one of a rotation window', async () => {
+    const old = new SecretBox(oldKey);
+    const aad = webhookSecretAad('acme', 'wh_0123456789ab');
+    await db.query(
+      "INSERT INTO registry.webhook_subscriptions (tenant_id, id, url, events, secret, previous_secret, previous_expires_at) VALUES ('acme', 'wh_0123456789ab', 'https://hooks.example.com/x', '{publish.done}', $1, $2, now() + interval '1 hour')",
+      [old.seal('whsec_current', aad), old.seal('whsec_previous', aad)],
+    );
+    expect(await resealSecrets(db, new SecretBox([newKey, oldKey]))).toEqual({ resealed: 2, current: 3, skipped: 0 });
+    const row = (await db.query<{ secret: string; previous_secret: string }>("SELECT secret, previous_secret FROM registry.webhook_subscriptions WHERE id = 'wh_0123456789ab'"))[0];
+    const onlyNew = new SecretBox(newKey);
+    expect([onlyNew.open(row!.secret, aad), onlyNew.open(row!.previous_secret, aad)]).toEqual(['whsec_current', 'whsec_previous']);
+  });
+
   it('runs as `node apps/registry/dist/reseal.js` with the registry environment and prints a JSON report', () => {
     const run = runJob({ DATABASE_URL: database.url, SECRETS_KEY: `${randomBytes(32).toString('base64')},${newKey.toString('base64')}` });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ keyId: expect.any(String), resealed: 3, current: 0, skipped: 0 });
+    expect(JSON.parse(run.stdout)).toEqual({ keyId: expect.any(String), resealed: 5, current: 0, skipped: 0 });
   });
 
   it('refuses to run without a database, naming the variable', () => {

@@ -143,6 +143,30 @@ const schema = z.object({
   SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   /** On SIGTERM: bound for in-flight requests (admin API, publishes) to finish, in ms. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  /**
+   * The MCP Registry that `POST /v1/servers/import` reads `server.json` documents from (its
+   * `/v0.1/servers/{name}/versions/{version}`), through the SSRF guard like every tenant-named URL.
+   */
+  MCP_REGISTRY_URL: z.url().default('https://registry.modelcontextprotocol.io'),
+  /** Bound of one registry fetch (`POST /v1/servers/import`), in ms. */
+  MCP_REGISTRY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Namespace of the names the per-tenant registry endpoint (`/t/<tenant>/v0.1/servers`) serves
+   * (`<namespace>/<tenant>`, reverse-DNS). Default: the gateway's host reversed (GATEWAY_DOMAIN, else GATEWAY_PUBLIC_URL's host).
+   */
+  MCP_REGISTRY_NAMESPACE: z.string().regex(/^[a-zA-Z0-9.-]+$/, 'must be a reverse-DNS name').optional(),
+  /** Attempts per webhook delivery (exponential backoff from WEBHOOK_BACKOFF_MS). */
+  WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** First retry delay of a webhook delivery, in ms (doubles per attempt). */
+  WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+  /** Bound of one delivery attempt, in ms. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How often the outbox of recorded events is moved onto the delivery queue, in ms. */
+  WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(20).max(60_000).default(1_000),
+  /** Finished deliveries kept per tenant (the console's delivery log). */
+  WEBHOOK_LOG_MAX: z.coerce.number().int().min(10).max(100_000).default(1_000),
+  /** After a secret rotation, how long the previous secret keeps signing beside the new one, in seconds. */
+  WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(86_400),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

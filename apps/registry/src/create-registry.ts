@@ -29,6 +29,7 @@ import { Credentials } from './servers/credentials';
 import { SCIM_MAX_BODY_BYTES } from './scim/scim-discovery';
 import { UserRevocations } from './scim/user-revocations';
 import { SsoClients } from './console-sso/sso-client';
+import { startWebhooks } from './webhooks/start-webhooks';
 
 export interface Registry {
   app: NestFastifyApplication;
@@ -74,6 +75,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   const worker = config.REGISTRY_WORKER
     ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger, vault)
     : undefined;
+  const webhooks = startWebhooks(config, db, box, policy, logger);
   const drainer = config.USAGE_DRAIN
     ? new UsageDrainer(db, {
         redis: createRedis(config.REDIS_URL, { enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false }),
@@ -127,7 +129,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
       reconciler.close();
       await revocations.close();
       await app.close();
-      await worker?.close();
+      await Promise.all([worker?.close(), webhooks.close()]);
       await drainer?.stop();
       await exporter?.stop();
       await queue.close();

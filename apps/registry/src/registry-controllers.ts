@@ -5,6 +5,8 @@ import { ConsoleAuthController } from './console/console-auth.controller';
 import { DocsController } from './docs/docs.controller';
 import { InternalController } from './internal/internal.controller';
 import { LimitsController } from './limits/limits.controller';
+import { ImportServerController } from './mcp-registry/import-server.controller';
+import { McpRegistryController } from './mcp-registry/mcp-registry.controller';
 import { PublicationsController } from './publishing/publications.controller';
 import { ReadinessController } from './readiness/readiness.controller';
 import { ServersController } from './servers/servers.controller';
@@ -18,6 +20,7 @@ import { ConsoleSsoController } from './console-sso/console-sso.controller';
 import { ConsoleSsoSettingsController } from './console-sso/console-sso-settings.controller';
 import { ScimController } from './scim/scim.controller';
 import { ScimTokensController } from './scim/scim-tokens.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
 export const REGISTRY_CONTROLLERS: Type[] = [
@@ -40,4 +43,7 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   ScimTokensController,
   ScimController,
   AuditExportController,
+  WebhooksController,
+  McpRegistryController,
+  ImportServerController,
 ];

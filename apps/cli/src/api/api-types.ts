@@ -148,6 +148,8 @@ export interface ApiSchemas {
   CreateServerBody: CreateServerBody;
   CreateServerResponse: CreateServerResponse;
   CreateTenantBody: CreateTenantBody;
+  CreateWebhookBody: CreateWebhookBody;
+  CreateWebhookResponse: CreateWebhookResponse;
   DiffEntry: DiffEntry;
   DirectoryUser: DirectoryUser;
   Discovery: Discovery;
@@ -155,8 +157,12 @@ export interface ApiSchemas {
   EnterpriseCheckResult: EnterpriseCheckResult;
   GetConsoleSsoResponse: GetConsoleSsoResponse;
   GetHealthResponse: GetHealthResponse;
+  GetRegistryServerVersionResponse: GetRegistryServerVersionResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
   GetUsageResponse: GetUsageResponse;
+  GetWebhookResponse: GetWebhookResponse;
+  ImportServerBody: ImportServerBody;
+  ImportServerResponse: ImportServerResponse;
   InvitedUser: InvitedUser;
   InviteUserBody: InviteUserBody;
   Item: Item;
@@ -166,10 +172,13 @@ export interface ApiSchemas {
   ListCallsResponse: ListCallsResponse;
   ListChangesResponse: ListChangesResponse;
   ListPublicationsResponse: ListPublicationsResponse;
+  ListRegistryServersResponse: ListRegistryServersResponse;
   ListScimTokensResponse: ListScimTokensResponse;
   ListServerItemsResponse: ListServerItemsResponse;
   ListServersResponse: ListServersResponse;
   ListUsersResponse: ListUsersResponse;
+  ListWebhookDeliveriesResponse: ListWebhookDeliveriesResponse;
+  ListWebhooksResponse: ListWebhooksResponse;
   Preview: Preview;
   Publication: Publication;
   PublishBody: PublishBody;
@@ -181,7 +190,9 @@ export interface ApiSchemas {
   RatePlan: RatePlan;
   RateSpec: RateSpec;
   ReadinessReport: ReadinessReport;
+  RotateWebhookSecretBody: RotateWebhookSecretBody;
   RunReadinessBody: RunReadinessBody;
+  SendTestWebhookResponse: SendTestWebhookResponse;
   Server: Server;
   ServerAuthInput: ServerAuthInput;
   SessionInfo: SessionInfo;
@@ -202,6 +213,7 @@ export interface ApiSchemas {
   UpdateTenantAuthBody: UpdateTenantAuthBody;
   UpdateTenantBody: UpdateTenantBody;
   UpdateTenantResponse: UpdateTenantResponse;
+  UpdateWebhookBody: UpdateWebhookBody;
   UrlCheckResult: UrlCheckResult;
   UsageRow: UsageRow;
   UserLink: UserLink;
@@ -488,6 +500,41 @@ export interface CreateTenantBody {
   description?: string;
   admin?: CreateAdminBody;
 }
+export interface CreateWebhookBody {
+  url: string;
+  /**
+   * @minItems 1
+   */
+  events: [
+    'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+    ...('discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached')[]
+  ];
+  description?: string;
+  enabled?: boolean;
+}
+/**
+ * A subscription and its new signing secret
+ */
+export interface CreateWebhookResponse {
+  webhook: GetWebhookResponse;
+  /**
+   * The signing secret (whsec_…): shown once, store it now
+   */
+  secret: string;
+}
+/**
+ * A webhook subscription (never its secret)
+ */
+export interface GetWebhookResponse {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  previousSecretExpiresAt: string | null;
+}
 /**
  * A person in the tenant user directory (signs in at the tenant authorization server); never a hash or key
  */
@@ -517,6 +564,17 @@ export interface GetHealthResponse {
   postgres: 'ok' | 'unavailable';
   redis: 'ok' | 'unavailable';
 }
+/**
+ * An official MCP Registry ServerResponse
+ */
+export interface GetRegistryServerVersionResponse {
+  server: {
+    [k: string]: unknown;
+  };
+  _meta: {
+    [k: string]: unknown;
+  };
+}
 export interface GetTestSignInResultBody {
   result: string;
 }
@@ -543,6 +601,31 @@ export interface UsageRow {
   latency?: {
     bucketsMs: (number | null)[];
     counts: number[];
+  };
+}
+export interface ImportServerBody {
+  name: string;
+  version?: string;
+  id?: string;
+  transport?: 'streamable-http' | 'sse';
+  variables?: {
+    [k: string]: string;
+  };
+  auth?: ServerAuthInput;
+  toolPrefix?: string;
+}
+export interface ImportServerResponse {
+  server: Server;
+  discovery?: Enqueued;
+  published?: PublishResult;
+  /**
+   * The registry entry the server was registered from
+   */
+  registry: {
+    name: string;
+    version: string;
+    remote: number;
+    url: string;
   };
 }
 /**
@@ -648,6 +731,15 @@ export interface ToolOverrides {
   description?: string;
   annotations?: AnnotationOverrides;
 }
+/**
+ * An official MCP Registry ServerList
+ */
+export interface ListRegistryServersResponse {
+  servers: GetRegistryServerVersionResponse[];
+  metadata: {
+    count: number;
+  };
+}
 export interface ListScimTokensResponse {
   baseUrl: string;
   tokens: {
@@ -667,6 +759,30 @@ export interface ListUsersResponse {
    * Pass as `after` for the next page; null on the last
    */
   next: string | null;
+}
+export interface ListWebhookDeliveriesResponse {
+  deliveries: {
+    /**
+     * The webhook-id header (idempotency key)
+     */
+    id: string;
+    subscriptionId: string;
+    eventType: string;
+    status: 'pending' | 'queued' | 'delivered' | 'failed';
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+    createdAt: string;
+    updatedAt: string;
+    deliveredAt: string | null;
+    payload: {
+      [k: string]: unknown;
+    };
+  }[];
+}
+export interface ListWebhooksResponse {
+  webhooks: GetWebhookResponse[];
+  events: string[];
 }
 /**
  * What each surface receives (live), or would receive if the draft were published
@@ -833,9 +949,16 @@ export interface ReadinessReport {
     fix?: string;
   }[];
 }
+export interface RotateWebhookSecretBody {
+  graceSeconds?: number;
+}
 export interface RunReadinessBody {
   url?: string;
   accessToken?: string;
+}
+export interface SendTestWebhookResponse {
+  deliveryId: string;
+  queued: boolean;
 }
 /**
  * Who is calling: the tenant, the signed-in console admin (null for an API key) and how
@@ -1071,6 +1194,18 @@ export interface UpdateTenantBody {
     };
   };
 }
+export interface UpdateWebhookBody {
+  url?: string;
+  /**
+   * @minItems 1
+   */
+  events?: [
+    'discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached',
+    ...('discovery.failed' | 'upstream.change_pending_review' | 'publish.done' | 'connector.unlinked' | 'limit.reached')[]
+  ];
+  description?: string | null;
+  enabled?: boolean;
+}
 
 /** Each operation of the admin API by operationId: method, path template, body and success answer. */
 export interface Operations {
@@ -1162,4 +1297,16 @@ export interface Operations {
   putAuditExport: { method: 'PUT'; path: '/v1/audit-export'; body: PutAuditExportBody; response: AuditExportView };
   deleteAuditExport: { method: 'DELETE'; path: '/v1/audit-export'; body: never; response: AuditExportView };
   runAuditExport: { method: 'POST'; path: '/v1/audit-export/run'; body: never; response: AuditExportView };
+  listWebhooks: { method: 'GET'; path: '/v1/webhooks'; body: never; response: ListWebhooksResponse };
+  createWebhook: { method: 'POST'; path: '/v1/webhooks'; body: CreateWebhookBody; response: CreateWebhookResponse };
+  getWebhook: { method: 'GET'; path: '/v1/webhooks/{id}'; body: never; response: GetWebhookResponse };
+  updateWebhook: { method: 'PATCH'; path: '/v1/webhooks/{id}'; body: UpdateWebhookBody; response: GetWebhookResponse };
+  deleteWebhook: { method: 'DELETE'; path: '/v1/webhooks/{id}'; body: never; response: unknown };
+  rotateWebhookSecret: { method: 'POST'; path: '/v1/webhooks/{id}/rotate'; body: RotateWebhookSecretBody; response: CreateWebhookResponse };
+  sendTestWebhook: { method: 'POST'; path: '/v1/webhooks/{id}/test'; body: never; response: SendTestWebhookResponse };
+  listWebhookDeliveries: { method: 'GET'; path: '/v1/webhooks/{id}/deliveries'; body: never; response: ListWebhookDeliveriesResponse };
+  listRegistryServers: { method: 'GET'; path: '/t/{tenant}/v0.1/servers'; body: never; response: ListRegistryServersResponse };
+  listRegistryServerVersions: { method: 'GET'; path: '/t/{tenant}/v0.1/servers/{serverName}/versions'; body: never; response: ListRegistryServersResponse };
+  getRegistryServerVersion: { method: 'GET'; path: '/t/{tenant}/v0.1/servers/{serverName}/versions/{version}'; body: never; response: GetRegistryServerVersionResponse };
+  importServer: { method: 'POST'; path: '/v1/servers/import'; body: ImportServerBody; response: ImportServerResponse };
 }

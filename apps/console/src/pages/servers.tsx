@@ -3,6 +3,7 @@ import { api, type Server } from '../api';
 import { notifyChanged } from '../events';
 import { Allowed } from '../role';
 import { AUTH_MODES } from '../server-auth';
+import { RegistryImportForm } from '../registry-import';
 import { EditServerForm, RegisterForm, type Enqueued } from '../server-forms';
 import { Badge, ErrorBox, LoadStatus, useActions, useLoad, When } from '../ui';
 
@@ -95,6 +96,13 @@ export function ServersPage() {
       <Allowed needed="admin" what="registering a server">
         <RegisterForm
           onRegistered={async (s, discovery) => {
+            if (discovery?.queued === false) setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
+            else watch(s);
+            await servers.reload();
+          }}
+        />
+        <RegistryImportForm
+          onImported={async (s, discovery) => {
             if (discovery?.queued === false) setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
             else watch(s);
             await servers.reload();

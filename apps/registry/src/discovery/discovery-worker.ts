@@ -13,6 +13,7 @@ import { discoverServer } from './discover-server';
 import { DISCOVERY_QUEUE, type DiscoverJobData, type DiscoveryQueue } from './discovery-queue';
 import { countItems, markDone, markFailed, markQueued, markRunning } from './discovery-state';
 import { storeDiscovery } from './store-discovery';
+import { emitWebhookEvent } from '../webhooks/webhook-events';
 
 export interface DiscoveryWorkerOptions {
   redisUrl: string;
@@ -128,6 +129,7 @@ export class DiscoveryWorker {
       await q.query("UPDATE registry.servers SET health = 'error', last_error = $3 WHERE tenant_id = $1 AND id = $2", [server.tenant_id, server.id, message]);
       await markFailed(q, server.tenant_id, server.id, jobId, message, true);
       await audit(q, server.tenant_id, 'system', 'server.discovery_failed', server.id, { error: message });
+      await emitWebhookEvent(q, server.tenant_id, 'discovery.failed', { serverId: server.id, url: server.url, error: message });
     });
   }
 

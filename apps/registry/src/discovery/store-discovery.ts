@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database';
 import { contentHash } from '../publishing/build-snapshot';
 import { audit } from '../tenants/audit';
 import type { DiscoveredItem } from './discover-server';
+import { emitWebhookEvent } from '../webhooks/webhook-events';
 
 export interface DiscoveryDiff {
   added: number;
@@ -65,5 +66,7 @@ export async function storeDiscovery(q: Queryable, tenantId: string, serverId: s
     [tenantId, serverId, spoke.era, spoke.protocolVersion ?? null, spoke.transport],
   );
   await audit(q, tenantId, 'system', 'server.discovered', serverId, { ...diff, items: items.length, transport: spoke.transport, era: spoke.era, protocolVersion: spoke.protocolVersion ?? null });
+  // A change to something published waits for review: tell the tenant when this run changed what waits.
+  if (diff.pendingReview > 0 && diff.changed + diff.removed > 0) await emitWebhookEvent(q, tenantId, 'upstream.change_pending_review', { serverId, ...diff });
   return diff;
 }

@@ -11,6 +11,7 @@ import { buildSnapshot, loadTenant, type TenantRow } from './build-snapshot';
 import { buildTenantDocument, catalogRedisKeys, type PublishedCatalog } from '@switchboard/catalog';
 import { tenantDocumentSettings } from '../tenant-auth/tenant-document-settings';
 import type { CrashStep } from './crash-steps';
+import { emitWebhookEvent } from '../webhooks/webhook-events';
 
 /** Thrown inside a draft's transaction so the database rolls every change of it back. */
 const DRAFT_ROLLBACK = Symbol('draft rollback');
@@ -68,6 +69,7 @@ export class Publisher {
       await q.query('UPDATE registry.tenants SET current_version = $2, updated_at = now() WHERE id = $1', [tenantId, snapshot.version]);
       await q.query('DELETE FROM registry.publish_outbox WHERE tenant_id = $1', [tenantId]);
       await audit(q, tenantId, actor, 'snapshot.publish', snapshot.version, { reason, tools: snapshot.tools.length, previous: tenant.current_version });
+      await emitWebhookEvent(q, tenantId, 'publish.done', { version: snapshot.version, previous: tenant.current_version, tools: snapshot.tools.length, reason, actor });
       return { snapshot, applied };
     });
     this.crashAt('after-commit');

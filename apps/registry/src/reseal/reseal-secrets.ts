@@ -2,6 +2,7 @@ import type { SecretBox } from '@switchboard/secret-box';
 import { serverSecretAad } from '../crypto/server-secret-aad';
 import type { Queryable } from '../db/database';
 import { auditExportSecretAad } from '../audit-export/audit-export-store';
+import { webhookSecretAad } from '../webhooks/webhook-secrets';
 
 export interface ResealReport {
   /** Blobs re-sealed under the newest key. */
@@ -41,6 +42,7 @@ export async function resealSecrets(db: Queryable, box: SecretBox): Promise<Rese
     }
   }
   await resealAuditExportSecrets(db, box, report);
+  await resealWebhookSecrets(db, box, report);
   return report;
 }
 
@@ -56,5 +58,28 @@ async function resealAuditExportSecrets(db: Queryable, box: SecretBox, report: R
     const updated = await db.query('UPDATE registry.audit_exports SET secret_sealed = $3 WHERE tenant_id = $1 AND secret_sealed = $2 RETURNING tenant_id', [row.tenant_id, row.secret_sealed, resealed]);
     if (updated.length === 1) report.resealed++;
     else report.skipped++;
+  }
+}
+
+/** The webhook subscriptions' signing secrets (current and, during a rotation, previous). */
+async function resealWebhookSecrets(db: Queryable, box: SecretBox, report: ResealReport): Promise<void> {
+  const rows = await db.query<{ tenant_id: string; id: string; secret: string; previous_secret: string | null }>(
+    'SELECT tenant_id, id, secret, previous_secret FROM registry.webhook_subscriptions ORDER BY tenant_id, id',
+  );
+  for (const row of rows) {
+    for (const [column, blob] of [
+      ['secret', row.secret],
+      ['previous_secret', row.previous_secret],
+    ] as const) {
+      if (!blob) continue;
+      if (!box.needsReseal(blob)) {
+        report.current++;
+        continue;
+      }
+      const sealed = box.reseal(blob, webhookSecretAad(row.tenant_id, row.id));
+      const updated = await db.query(`UPDATE registry.webhook_subscriptions SET ${column} = $4 WHERE tenant_id = $1 AND id = $2 AND ${column} = $3 RETURNING id`, [row.tenant_id, row.id, blob, sealed]);
+      if (updated.length === 1) report.resealed++;
+      else report.skipped++;
+    }
   }
 }

@@ -11,6 +11,7 @@ import { serverIdParams } from '../http/schemas';
 import { loadTenant } from '../publishing/build-snapshot';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
+import { emitWebhookEvent } from '../webhooks/webhook-events';
 import { ConnectorVaultError } from '../servers/connector-vault';
 import { checkIssuer } from './check-issuer';
 import { checkEnterpriseIdps } from './check-enterprise-idps';
@@ -172,7 +173,10 @@ export class TenantAuthController {
     if (published.length > 0) throw new ApiError(409, 'CONFLICT', `params.id: server "${id}" is a published per-user OAuth server; unpublish it before removing its connector`, 'params.id');
     const removed = await this.ctx.db.tx(async (q) => {
       const rows = await q.query('DELETE FROM registry.tenant_connectors WHERE tenant_id = $1 AND server_id = $2 RETURNING server_id', [tenantId, id]);
-      if (rows.length > 0) await audit(q, tenantId, actor, 'connector.remove', id);
+      if (rows.length > 0) {
+        await audit(q, tenantId, actor, 'connector.remove', id);
+        await emitWebhookEvent(q, tenantId, 'connector.unlinked', { serverId: id, by: actor, what: 'connector' });
+      }
       return rows.length > 0;
     });
     if (!removed) throw ApiError.notFound('connector of server', id, 'params.id');
@@ -227,7 +231,10 @@ export class TenantAuthController {
     await this.requireServer(tenantId, id);
     const unlinked = await vaultCall(() => this.ctx.vault.unlink(tenantId, id));
     if (!unlinked) throw new ApiError(404, 'NOT_FOUND', `params.id: no account is linked for server "${id}"`, 'params.id');
-    await audit(this.ctx.db, tenantId, actor, 'connector.unlink', id);
+    await this.ctx.db.tx(async (q) => {
+      await audit(q, tenantId, actor, 'connector.unlink', id);
+      await emitWebhookEvent(q, tenantId, 'connector.unlinked', { serverId: id, by: actor, what: 'account' });
+    });
     return { serverId: id, unlinked: true };
   }
 

@@ -71,6 +71,15 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'PUT /v1/audit-export': 'owner',
   'DELETE /v1/audit-export': 'owner',
   'POST /v1/audit-export/run': 'admin',
+  'POST /v1/servers/import': 'admin',
+  'GET /v1/webhooks': 'viewer',
+  'GET /v1/webhooks/:id': 'viewer',
+  'GET /v1/webhooks/:id/deliveries': 'viewer',
+  'POST /v1/webhooks': 'admin',
+  'PATCH /v1/webhooks/:id': 'admin',
+  'DELETE /v1/webhooks/:id': 'admin',
+  'POST /v1/webhooks/:id/rotate': 'admin',
+  'POST /v1/webhooks/:id/test': 'admin',
 };
 
 /** The role a request needs, by its method and matched route pattern. */

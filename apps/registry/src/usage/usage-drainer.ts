@@ -1,5 +1,6 @@
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
+import { emitLimitReached } from '../webhooks/emit-limit-reached';
 import { decodeUsageBatch, redactCaptured, USAGE_BATCH_FIELD, USAGE_LATENCY_BUCKETS_MS, USAGE_RECORDS_FIELD, usageStreamKey, type UsageRecord } from '@switchboard/limits';
 import type { Database } from '../db/database';
 
@@ -169,6 +170,7 @@ export class UsageDrainer {
           [JSON.stringify(calls)],
         );
       }
+      for (const [tenant, refused] of rateLimitedByTenant(rows)) await emitLimitReached(q, tenant, refused);
     });
   }
 }
@@ -230,4 +232,11 @@ function valid(x: unknown): x is UsageRecord {
 /** A captured value as jsonb takes it (gateways redact and bound it already; this holds whatever the stream carries): no NUL, no lone surrogate, bounded. */
 function storable(value: unknown): unknown {
   return value === undefined ? undefined : redactCaptured(value, [], MAX_CAPTURED_BYTES);
+}
+
+/** Calls refused by a rate limit in this batch, per tenant (the `limit.reached` webhook event). */
+function rateLimitedByTenant(rows: ReadonlyArray<{ tenant: string; rateLimited: number }>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of rows) if (r.rateLimited > 0) out.set(r.tenant, (out.get(r.tenant) ?? 0) + r.rateLimited);
+  return out;
 }
