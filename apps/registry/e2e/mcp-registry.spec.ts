@@ -1,6 +1,7 @@
 // The MCP Registry API end to end (issue 48): importing upstreams from a local registry serving the
 // official format, and each tenant's read-only `/v0.1/servers` checked against the official
 // server.json JSON Schema (vendored in apps/registry/src/mcp-registry/schemas) with ajv.
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
@@ -69,6 +70,26 @@ describe('MCP Registry API', () => {
     });
     expect(discovered.id).toBe('crm');
     expect(((await api(registry.url, key, 'GET', '/v1/servers/crm/items')).body.items as Array<{ name: string }>).map((i) => i.name)).toEqual(['lookup']);
+  });
+
+  /** The built `switchboard` CLI against this registry, signed in with the tenant's API key. */
+  const cli = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      const env = { PATH: process.env.PATH, SWITCHBOARD_URL: registry.url, SWITCHBOARD_API_KEY: key };
+      execFile(process.execPath, [path.join(REPO_ROOT, 'apps/cli/bin/switchboard.cjs'), ...args], { env, timeout: 60_000 }, (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      });
+    });
+
+  it('the CLI registers from the registry: servers add --from-registry, with --var for URL variables', async () => {
+    const missing = await cli(['servers', 'add', 'tpl-cli', '--from-registry', 'io.example/templated', '--output', 'json']);
+    expect(missing.code).toBe(5);
+    expect(JSON.parse(missing.stderr)).toMatchObject({ error: { field: 'body.variables.port' } });
+    const ok = await cli(['servers', 'add', 'tpl-cli', '--from-registry', 'io.example/templated', '--var', `port=${new URL(upstream.url).port}`, '--output', 'json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ server: { id: 'tpl-cli', url: upstream.url }, registry: { name: 'io.example/templated', version: '1.2.0' } });
+    expect((await api(registry.url, key, 'GET', '/v1/servers/tpl-cli')).body.url).toBe(upstream.url);
+    expect((await api(registry.url, key, 'DELETE', '/v1/servers/tpl-cli')).status).toBeLessThan(300);
   });
 
   it('fills URL variables, and names the variable when it is missing', async () => {

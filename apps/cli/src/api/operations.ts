@@ -11,6 +11,7 @@ export type OperationId =
   | 'putLimits'
   | 'listServers'
   | 'createServer'
+  | 'importServer'
   | 'getServer'
   | 'updateServer'
   | 'deleteServer'
@@ -40,6 +41,7 @@ export const OPERATIONS: { [K in OperationId]: { method: Operations[K]['method']
   putLimits: { method: 'PUT', path: '/v1/limits' },
   listServers: { method: 'GET', path: '/v1/servers' },
   createServer: { method: 'POST', path: '/v1/servers' },
+  importServer: { method: 'POST', path: '/v1/servers/import' },
   getServer: { method: 'GET', path: '/v1/servers/{id}' },
   updateServer: { method: 'PATCH', path: '/v1/servers/{id}' },
   deleteServer: { method: 'DELETE', path: '/v1/servers/{id}' },

@@ -1,4 +1,4 @@
-import type { CreateServerBody, Server, ServerAuthInput } from '../api/api-types';
+import type { CreateServerBody, ImportServerBody, Server, ServerAuthInput } from '../api/api-types';
 import { usageError } from '../exit-codes';
 import { fields, table } from '../output';
 import { waitForDiscovery } from '../tenant-file/wait-for-discovery';
@@ -36,14 +36,54 @@ function int(ctx: CommandContext, flag: string): number | undefined {
 
 const serverLine = (s: Server) => [s.id, s.name, s.health, s.discovery?.state ?? null, s.url];
 
+/** `--var name=value` pairs: the values of a registry entry's URL variables. */
+function variables(ctx: CommandContext): Record<string, string> | undefined {
+  const raw = ctx.flags.var;
+  const pairs = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+  if (pairs.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw usageError(`--var: "${pair}" is not name=value`, 'var');
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+/** `servers add --from-registry <name>`: the registry service reads the entry's server.json and registers its remote. */
+async function addFromRegistry(ctx: CommandContext, name: string): Promise<void> {
+  if (str(ctx.flags, 'url') !== undefined) throw usageError('--url: not with --from-registry (the registry entry names the URL)', 'url');
+  const body: ImportServerBody = { name };
+  if (ctx.args[0] !== undefined) body.id = ctx.args[0];
+  const version = str(ctx.flags, 'version');
+  if (version !== undefined) body.version = version;
+  const transport = str(ctx.flags, 'transport');
+  if (transport !== undefined && transport !== 'auto') body.transport = transport as ImportServerBody['transport'];
+  const vars = variables(ctx);
+  if (vars) body.variables = vars;
+  const auth = authInput(ctx);
+  if (auth) body.auth = auth;
+  const prefix = str(ctx.flags, 'tool-prefix');
+  if (prefix !== undefined) body.toolPrefix = prefix;
+  const imported = await ctx.client().call('importServer', { body });
+  const server = ctx.flags.wait ? await waitForDiscovery(ctx.client(), imported.server.id) : imported.server;
+  ctx.print({ ...imported, server }, (v) => `added ${v.server.id} from ${v.registry.name}@${v.registry.version} (${v.registry.url}): discovery ${v.server.discovery?.state ?? 'queued'}`);
+}
+
 const add: Command = {
   name: 'servers add',
   summary: 'Register an upstream MCP server and start its discovery',
   args: '<id>',
-  positionals: { min: 1, max: 1 },
-  details: ['Secrets are read from the environment variable named by --secret-env, never from the command line.'],
+  positionals: { min: 0, max: 1 },
+  details: [
+    'Secrets are read from the environment variable named by --secret-env, never from the command line.',
+    'With --from-registry <name>, the server is registered from its MCP Registry entry (remote servers only; the id defaults to one derived from the name).',
+  ],
   options: {
-    url: { type: 'string', value: '<url>', description: "the server's MCP endpoint (required)" },
+    url: { type: 'string', value: '<url>', description: "the server's MCP endpoint (required without --from-registry)" },
+    'from-registry': { type: 'string', value: '<name>', description: 'register from the MCP Registry entry of this name (e.g. io.github.acme/weather)' },
+    version: { type: 'string', value: '<v>', description: 'with --from-registry: the entry version (default latest)' },
+    var: { type: 'string', multiple: true, value: '<name=value>', description: "with --from-registry: a value for the remote URL's {variable} (repeatable)" },
     name: { type: 'string', value: '<name>', description: 'display name (default: the id)' },
     transport: { type: 'string', value: '<t>', description: 'auto | streamable-http | sse (default auto)' },
     auth: { type: 'string', value: '<mode>', description: 'none | bearer | header | oauth_user (default none)' },
@@ -54,9 +94,12 @@ const add: Command = {
     wait: { type: 'boolean', description: 'wait until discovery finishes (exit 5 if it fails)' },
   },
   async run(ctx) {
+    const fromRegistry = str(ctx.flags, 'from-registry');
+    if (fromRegistry !== undefined) return addFromRegistry(ctx, fromRegistry);
     const url = str(ctx.flags, 'url');
     if (!url) throw usageError('--url: the server URL is required', 'url');
     const id = ctx.args[0];
+    if (id === undefined) throw usageError('<id>: the server id is required (or use --from-registry)', 'id');
     const body: CreateServerBody = { id, name: str(ctx.flags, 'name') ?? id, url };
     const transport = str(ctx.flags, 'transport');
     if (transport !== undefined) body.transport = transport as CreateServerBody['transport'];
