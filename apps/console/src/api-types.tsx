@@ -557,6 +557,10 @@ export interface ListAdminsResponse {
 }
 export interface ListAuditResponse {
   entries: AuditEntry[];
+  /**
+   * Pass as `cursor` for the next (older) page; null on the last page
+   */
+  nextCursor: string | null;
 }
 export interface ListCallsResponse {
   calls: CallRow[];
