@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type CheckStatus, type ReadinessReport, type Tenant } from '../api';
+import { ReachabilityBanner } from '../reachability';
 import { Badge, ErrorBox, Field, useFormSubmit, When } from '../ui';
 
 const TONE: Record<CheckStatus, 'ok' | 'fail' | 'warn' | 'muted'> = { pass: 'ok', fail: 'fail', warn: 'warn', skip: 'muted' };
@@ -34,6 +35,10 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
       <p class="lead">
         Replays, against your live MCP URL, what Claude and ChatGPT do when they connect: discovery, version headers, event streams, the OAuth chain, and the tool list each one receives. Every failed step says why and how to fix it.
       </p>
+      <ReachabilityBanner url={url.trim() || tenant.mcpUrl}>
+        {' '}
+        A check from here can pass while claude.ai and ChatGPT still cannot connect.
+      </ReachabilityBanner>
       <form ref={ref} class="card" onSubmit={(e) => void run(e)} noValidate>
         <div class="grid2">
           <Field id="rd-url" label="URL to check (optional)" type="url" value={url} onInput={setUrl} error={fields['rd-url']} placeholder={tenant.mcpUrl} hint="Defaults to your tenant's MCP URL." />
