@@ -62,13 +62,21 @@ export function Chart({ title, testId, labels, series, height = 220 }: { title: 
       [labels.map((_, i) => i), ...series.map((s) => s.values)],
       el,
     );
-    return () => plot.destroy();
+    // The legend reads the latest day until the cursor points at another (uPlot shows "--" otherwise).
+    plot.setLegend({ idx: n - 1 });
+    // Follow the page's width (a narrower window, the nav folding above the page).
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, Math.min(el.clientWidth || 640, 900)), height }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
   }, [JSON.stringify({ labels, series })]);
   return (
     <figure class="chart" data-testid={testId} ref={fig} data-first={labels[0]} data-last={labels[labels.length - 1]} data-points={labels.length}>
       <figcaption>{title}</figcaption>
       <div ref={box} aria-hidden="true" />
-      <table class="sr-only">
+      <table class="sr-only" data-testid={`${testId}-data`}>
         <caption>{title}</caption>
         <thead>
           <tr>

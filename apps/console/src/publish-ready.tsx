@@ -19,7 +19,9 @@ export function PublishReady({ server, tools, onDone, onClose }: { server: Serve
   const [names, setNames] = useState<Record<string, string>>({});
   const [chosen, setChosen] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError | undefined>(undefined);
-  const [busy, setBusy] = useState(true);
+  const [busy, setBusy] = useState(false);
+  // A preview under way (names being asked for) does not block publishing: publishing checks the names again.
+  const [checking, setChecking] = useState(true);
 
   const body = () => ({
     serverId: server.id,
@@ -27,7 +29,7 @@ export function PublishReady({ server, tools, onDone, onClose }: { server: Serve
   });
 
   const preview = async () => {
-    setBusy(true);
+    setChecking(true);
     setError(undefined);
     try {
       const res = await api<DraftNames>('POST', '/v1/preview', body());
@@ -35,7 +37,7 @@ export function PublishReady({ server, tools, onDone, onClose }: { server: Serve
     } catch (err) {
       setError(asApiError(err));
     } finally {
-      setBusy(false);
+      setChecking(false);
     }
   };
   useEffect(() => void preview(), []);
@@ -83,7 +85,7 @@ export function PublishReady({ server, tools, onDone, onClose }: { server: Serve
               <tr key={t.name} data-testid={id}>
                 <td class="mono">{t.name}</td>
                 <td>
-                  <div class="field inline-field">
+                  <div class="inline-field">
                     <label class="sr-only" for={id}>
                       Name for {t.name}
                     </label>
@@ -118,6 +120,11 @@ export function PublishReady({ server, tools, onDone, onClose }: { server: Serve
         <button type="button" onClick={onClose}>
           Cancel
         </button>
+        {checking && (
+          <span class="muted small" role="status">
+            Asking the registry which names they get…
+          </span>
+        )}
       </div>
     </div>
   );

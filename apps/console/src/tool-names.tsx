@@ -11,9 +11,9 @@ function sanitized(name: string): string | undefined {
 export const toolKey = (serverId: string, tool: string) => `${serverId}\u0000${tool}`;
 
 /**
- * The name each tool is served under (published) or would get if published now, in table order,
- * by the registry's rule (apps/registry/src/publishing/exposed-name.ts): the upstream name, else
- * `<prefix>_<name>` when another tool already has it. Unknown (absent) when the registry would
+ * The name each tool is served under (published) or would get if it alone were published now, by
+ * the registry's rule (apps/registry/src/publishing/exposed-name.ts): the upstream name, else
+ * `<prefix>_<name>` when a published tool already has it. Unknown (absent) when the registry would
  * shorten it; the publish panel asks the registry itself (a draft preview) before publishing.
  */
 export function predictNames(data: ToolsData): Map<string, string> {
@@ -31,9 +31,7 @@ export function predictNames(data: ToolsData): Map<string, string> {
       const base = sanitized(t.name);
       if (base === undefined) continue;
       const name = !taken.has(base) ? base : sanitized(`${server.toolPrefix ?? server.id}_${t.name}`);
-      if (name === undefined || taken.has(name)) continue;
-      taken.add(name);
-      out.set(key, name);
+      if (name !== undefined && !taken.has(name)) out.set(key, name);
     }
   }
   return out;

@@ -80,3 +80,9 @@ export function toolStatus(tool: Item, publication: Publication | undefined): To
   if (toolProblems(tool, publication).some((p) => p.level === 'block')) return 'needs-attention';
   return publication ? 'published' : 'ready';
 }
+
+/** Blocked from publishing, changed upstream, or published but failing Readiness (no title): what the "needs attention" filter shows. */
+export function needsAttention(tool: Item, publication: Publication | undefined): boolean {
+  const status = toolStatus(tool, publication);
+  return status === 'needs-attention' || status === 'changed' || (status === 'published' && toolProblems(tool, publication).length > 0);
+}

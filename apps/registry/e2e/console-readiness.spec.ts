@@ -6,7 +6,7 @@
 // the tenant's own URL, and passes again once the title is fixed from the Tools page.
 import type { Locator } from 'playwright-core';
 import { startFakeConnector, type Breakage, type FakeConnector } from './support/fake-connector';
-import { expectIntact, freePort, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
+import { expectIntact, freePort, openConsoleBrowser, openTool, type ConsoleBrowser } from './support/console-browser';
 import { startDocsUpstream } from './support/docs-upstream';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
@@ -169,7 +169,7 @@ describe('Readiness page in Chromium', () => {
     // The fix the check names, done in the console: an annotations.title override, published.
     const p = b.page;
     await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Tools', exact: true }).click();
-    const tool = p.getByTestId('tool-docs-search_docs');
+    const tool = await openTool(p, 'docs', 'search_docs');
     await tool.getByText('Published as search_docs').first().waitFor();
     await tool.getByLabel('Annotation title (annotations.title)').fill('Search docs');
     await tool.getByRole('button', { name: 'Save and publish' }).click();

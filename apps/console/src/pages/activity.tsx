@@ -126,7 +126,7 @@ export function ActivityPage() {
       {entries.length > 0 && (
         <DataTable testId="audit-table" columns={['When', 'Who', 'What happened', '']}>
           {entries.map((e) => (
-            <tr key={String(e.id)} data-action={e.action}>
+            <tr key={String(e.id)} data-action={e.action} data-id={String(e.id)}>
               <td class="nowrap">
                 <When at={e.at} />
               </td>

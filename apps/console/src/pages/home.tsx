@@ -2,7 +2,7 @@ import { api, type AuditEntry, type Change, type Tenant } from '../api';
 import type { ListCallsResponse } from '../api-types';
 import { ReachabilityBanner } from '../reachability';
 import { linkTo, type PageId } from '../router';
-import { toolStatus, loadTools, publicationOf, type ToolsData } from '../tools-data';
+import { loadTools, needsAttention, publicationOf, toolStatus, type ToolsData } from '../tools-data';
 import { Badge, LoadStatus, useLoad, When } from '../ui';
 
 /** What the checklist is computed from: the tenant's servers, tools, publications, held changes, calls and last readiness run. */
@@ -41,10 +41,15 @@ interface Step {
 /** The five steps from a URL to a tool a hosted client uses, each computed from the tenant's state. */
 export function checklist(s: HomeState): Step[] {
   const servers = s.tools.servers;
-  const tools = servers.flatMap(({ server, tools }) => tools.map((t) => ({ server, tool: t, status: toolStatus(t, publicationOf(s.tools.publications, server.id, t.name)) })));
+  const tools = servers.flatMap(({ server, tools }) =>
+    tools.map((t) => {
+      const pub = publicationOf(s.tools.publications, server.id, t.name);
+      return { server, tool: t, status: toolStatus(t, pub), attention: needsAttention(t, pub) };
+    }),
+  );
   const live = tools.filter((t) => t.status === 'published').length;
   const ready = tools.filter((t) => t.status === 'ready').length;
-  const attention = tools.filter((t) => t.status === 'needs-attention' || t.status === 'changed').length;
+  const attention = tools.filter((t) => t.attention).length;
   const summary = s.readiness?.details && typeof s.readiness.details === 'object' ? (s.readiness.details as { summary?: { fail?: number; pass?: number } }).summary : undefined;
   const readinessCurrent = s.readiness !== undefined && (s.lastPublish === undefined || Date.parse(s.readiness.at) >= Date.parse(s.lastPublish.at));
   const firstServer = servers[0]?.server.id;
@@ -64,7 +69,7 @@ export function checklist(s: HomeState): Step[] {
         tools.length === 0
           ? 'No tools discovered yet.'
           : attention > 0
-            ? `${attention} of ${tools.length} tool${tools.length === 1 ? '' : 's'} need${attention === 1 ? 's' : ''} attention (behaviour hints or an upstream change).`
+            ? `${attention} of ${tools.length} tool${tools.length === 1 ? '' : 's'} need${attention === 1 ? 's' : ''} attention (behaviour hints, a title, or an upstream change).`
             : `All ${tools.length} tools have what publishing needs.`,
       action: { label: 'Review tools', page: 'tools', search: attention > 0 ? '?filter=attention' : firstServer ? `?server=${encodeURIComponent(firstServer)}` : '' },
     },

@@ -6,7 +6,7 @@ import { linkTo, navigate, useSearch } from '../router';
 import { toolIdBase, ToolRow } from '../tool-editor';
 import { predictNames, toolKey } from '../tool-names';
 import { ToolScopes } from '../tool-scopes';
-import { loadTools, publicationOf, toolProblems, toolStatus, type ToolProblem, type ToolsData, type ToolStatus } from '../tools-data';
+import { loadTools, needsAttention, publicationOf, toolProblems, toolStatus, type ToolProblem, type ToolsData, type ToolStatus } from '../tools-data';
 import { Badge, ErrorBox, LoadStatus, useLoad } from '../ui';
 
 /** Rows rendered at once: the rest come with "Show more" (a 1,000-tool tenant stays quick to filter). */
@@ -36,6 +36,7 @@ interface Row {
   publication: Publication | undefined;
   status: ToolStatus;
   problems: ToolProblem[];
+  attention: boolean;
   /** The name clients call (published) or would call if published now; undefined when only the registry can tell. */
   name: string | undefined;
   title: string;
@@ -59,6 +60,7 @@ function rowsOf(data: ToolsData): Row[] {
         publication,
         status: toolStatus(tool, publication),
         problems: tool.removedAt ? [] : toolProblems(tool, publication),
+        attention: needsAttention(tool, publication),
         name,
         title,
         scopes: publication && data.auth ? (data.auth.toolScopes[publication.exposedName] ?? []) : [],
@@ -69,14 +71,10 @@ function rowsOf(data: ToolsData): Row[] {
   return rows;
 }
 
-/** Blocked from publishing, changed upstream, or published but failing Readiness (no title). */
-function needsAttention(row: Row): boolean {
-  return row.status === 'needs-attention' || row.status === 'changed' || (row.status === 'published' && row.problems.length > 0);
-}
 
 function matches(row: Row, filter: string, server: string, words: string[]): boolean {
   if (server && row.server.id !== server) return false;
-  if (filter === 'attention' && !needsAttention(row)) return false;
+  if (filter === 'attention' && !row.attention) return false;
   if (filter === 'ready' && row.status !== 'ready') return false;
   if (filter === 'published' && row.status !== 'published') return false;
   if (filter === 'removed' && row.status !== 'removed') return false;
@@ -114,7 +112,7 @@ export function ToolsPage() {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean);
   const visible = useMemo(() => rows.filter((r) => matches(r, filter, server, words)), [rows, filter, server, text]);
   useEffect(() => setShown(PAGE_ROWS), [filter, server, text]);
-  const attention = rows.filter(needsAttention).length;
+  const attention = rows.filter((r) => r.attention).length;
   const openRow = rows.find((r) => `${r.server.id}/${r.tool.name}` === open);
 
   return (
@@ -227,9 +225,9 @@ function ServerStrip(props: {
                 tools={ready.map((r) => r.tool)}
                 onClose={() => props.setPublishing(undefined)}
                 onDone={async (message) => {
+                  await props.reload();
                   props.setPublishing(undefined);
                   props.setNotice(message);
-                  await props.reload();
                 }}
               />
             )}
@@ -284,7 +282,10 @@ function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
                 <td>
                   <Badge tone={tone}>{label}</Badge>
                 </td>
-                <td class="small">{r.tool.removedAt ? '—' : missing ? <span class="warn-text">Missing: {missing}</span> : r.problems.length ? <span class="muted">Set · no title</span> : 'Set'}</td>
+                <td class="small">
+                  {r.tool.removedAt ? '—' : missing ? <span class="warn-text">Missing: {missing}</span> : 'All set'}
+                  {r.problems.some((x) => x.field === 'title') && !r.tool.removedAt && <div class="muted">No title</div>}
+                </td>
                 <td class="mono small">{r.scopes.length ? r.scopes.join(' ') : <span class="muted">—</span>}</td>
                 <td>
                   <a {...linkTo('tools', `?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(location.search)), tool: id }).toString()}`)} class="button small" aria-label={`Edit ${r.tool.name} (${r.server.name})`}>

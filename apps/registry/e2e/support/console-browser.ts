@@ -123,3 +123,15 @@ export async function expectIntact(b: ConsoleBrowser, within: Locator | Page = b
   const overflow = await b.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   expect(overflow).toBe(0);
 }
+
+/**
+ * Opens the editor drawer of one tool from the Tools table (the page must be showing it) and
+ * returns the drawer's form, `tool-<server>-<tool>`.
+ */
+export async function openTool(page: Page, server: string, tool: string): Promise<Locator> {
+  const base = `tool-${server}-${tool}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  await page.getByTestId(`row-${base}`).getByRole('link', { name: /^Edit / }).click();
+  const form = page.getByTestId('tool-drawer').getByTestId(base);
+  await form.waitFor();
+  return form;
+}
