@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
 import type { Page } from 'playwright-core';
-import { expectFieldError, expectIntact, expectNoFieldError, freePort, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
+import { expectFieldError, expectIntact, expectNoFieldError, freePort, openConsoleBrowser, openTool, type ConsoleBrowser } from './support/console-browser';
 import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, REPO_ROOT, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(240_000);
@@ -262,6 +262,26 @@ describe('the console as a product, in Chromium', () => {
     await expectIntact(b);
   });
 
+  it('GET /v1/audit: cursor paging is bounded, validated and confined to the caller\'s tenant', async () => {
+    const page1 = (await api(registry.url, key, 'GET', '/v1/audit?limit=5')).body as { entries: Array<{ id: string }>; nextCursor: string };
+    expect(page1.entries).toHaveLength(5);
+    const page2 = (await api(registry.url, key, 'GET', `/v1/audit?limit=5&cursor=${page1.nextCursor}`)).body as { entries: Array<{ id: string }> };
+    expect(Number(page2.entries[0]!.id)).toBeLessThan(Number(page1.entries[4]!.id));
+    for (const [q, field] of [
+      ['cursor=abc', 'query.cursor'],
+      ['limit=501', 'query.limit'],
+      ['action=DROP%20TABLE', 'query.action'],
+      ['system=maybe', 'query.system'],
+    ]) {
+      const res = await api(registry.url, key, 'GET', `/v1/audit?${q}`);
+      expect({ q, status: res.status, field: (res.body.error as { field?: string } | undefined)?.field }).toEqual({ q, status: 400, field });
+    }
+    // Another tenant handed acme's cursor sees only its own entries.
+    const betaKey = await createTenant(registry.url, env.operatorKey, 'beta');
+    const beta = (await api(registry.url, betaKey, 'GET', `/v1/audit?cursor=${page1.nextCursor}`)).body as { entries: unknown[] };
+    expect(JSON.stringify(beta.entries)).not.toMatch(/weather|forecast|take \d/);
+  });
+
   it('spans the usage axis over the chosen window: one day of calls on a 24 h and a 30 d axis, then 30 days of calls', async () => {
     // One real call through the gateway: today's usage, and the checklist's "connect" step.
     const res = await fetch(`${gateway.url}/t/acme/mcp`, {
@@ -322,10 +342,32 @@ describe('the console as a product, in Chromium', () => {
     expect(await step('review').getAttribute('aria-current')).toBe('step');
     expect(await step('review').textContent()).toMatch(/104 of 1004 tools need attention/);
     await shots('home');
-    await nav('Preview');
-    await heading('Preview');
-    await p.locator('[data-testid^="preview"], .card').first().waitFor();
+    await expectIntact(b);
+  });
+
+  it('previews a draft as Claude and ChatGPT present it, what the draft changes first', async () => {
+    await nav('Tools');
+    await p.getByLabel('Search').fill('weather get_forecast');
+    const tool = await openTool(p, 'weather', 'get_forecast');
+    await tool.getByLabel('Title', { exact: true }).fill('Get the forecast');
+    await tool.getByRole('button', { name: 'Preview before publishing' }).click();
+    await heading('Preview — draft');
+    const changes = p.getByTestId('draft-changes');
+    await changes.waitFor();
+    // The draft-vs-live diff comes before the per-tool detail.
+    const order = await p.locator('[data-testid="draft-changes"], [data-testid^="cards-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    expect(order[0]).toBe('draft-changes');
+    expect(await changes.locator('tr', { hasText: 'title' }).first().textContent()).toMatch(/^title—"Get the forecast"$/);
+    const cards = p.getByTestId('cards-get_forecast');
+    for (const client of ['Claude', 'ChatGPT']) {
+      const card = cards.locator(`[data-client="${client}"]`);
+      expect(await card.textContent()).toMatch(/Get the forecast.*get_forecast/);
+      expect(await card.textContent()).toContain('Read-only: can run without asking');
+      expect(await card.textContent()).toMatch(/text\s*string/);
+    }
     await shots('preview');
+    await p.getByRole('button', { name: 'Discard draft' }).click();
+    await heading('Tools');
     await expectIntact(b);
   });
 });

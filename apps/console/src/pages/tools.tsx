@@ -173,7 +173,7 @@ export function ToolsPage() {
               </select>
             </label>
             <span class="muted small" role="status" data-testid="tools-count">
-              {visible.length === rows.length ? `${rows.length} tools` : `${visible.length} of ${rows.length} tools`}
+              {visible.length === rows.length ? `${rows.length} tool${rows.length === 1 ? '' : 's'}` : `${visible.length} of ${rows.length} tool${rows.length === 1 ? '' : 's'}`}
             </span>
           </div>
           <ToolTable rows={visible.slice(0, shown)} open={open} />
@@ -257,9 +257,6 @@ function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
             <th scope="col">Status</th>
             <th scope="col">Hints</th>
             <th scope="col">Scopes</th>
-            <th scope="col">
-              <span class="sr-only">Actions</span>
-            </th>
           </tr>
         </thead>
         <tbody>
@@ -271,7 +268,10 @@ function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
             return (
               <tr key={r.key} data-testid={`row-${toolIdBase(r.server, r.tool)}`} class={open === id ? 'open' : undefined}>
                 <th scope="row">
-                  <span class="mono">{r.tool.name}</span>
+                  {/* The name opens the editor: it stays clear of the drawer, which covers the right of the table. */}
+                  <a {...linkTo('tools', `?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(location.search)), tool: id }).toString()}`)} class="mono" aria-label={`Edit ${r.tool.name} (${r.server.name})`}>
+                    {r.tool.name}
+                  </a>
                   {r.title && <div class="muted small">{r.title}</div>}
                 </th>
                 <td class="mono small">{r.server.id}</td>
@@ -287,11 +287,6 @@ function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
                   {r.problems.some((x) => x.field === 'title') && !r.tool.removedAt && <div class="muted">No title</div>}
                 </td>
                 <td class="mono small">{r.scopes.length ? r.scopes.join(' ') : <span class="muted">—</span>}</td>
-                <td>
-                  <a {...linkTo('tools', `?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(location.search)), tool: id }).toString()}`)} class="button small" aria-label={`Edit ${r.tool.name} (${r.server.name})`}>
-                    Edit
-                  </a>
-                </td>
               </tr>
             );
           })}
