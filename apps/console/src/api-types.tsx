@@ -358,6 +358,14 @@ export interface CreateServerResponse {
   server: Server;
   discovery?: Enqueued;
   published?: PublishResult;
+  /**
+   * Registered, but worth knowing: the URL is already registered under another id (its tools would be served twice)
+   */
+  warnings?: {
+    code: 'URL_ALREADY_REGISTERED';
+    field: string;
+    message: string;
+  }[];
 }
 /**
  * An upstream server (never its secret: `auth.hasSecret`)

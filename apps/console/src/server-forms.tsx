@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, type Server } from './api';
+import { api, humanize, type Server } from './api';
 import { FormFooter, SubmitButton } from './form-footer';
 import { AUTH_MODES, AuthFields, authBody, authFieldIds, authForm, checkAuthBody, missingAuthFields, type AuthForm } from './server-auth';
 import { linkTo } from './router';
@@ -59,13 +59,18 @@ export function RegisterForm({ onRegistered, existing = [] }: { onRegistered: (s
     if (!form.url.trim()) missing['srv-url'] = 'Enter the URL of your MCP server.';
     await submitting.run(missing, async () => {
       const body = { id: form.id.trim(), name: form.name.trim() || form.id.trim(), url: form.url.trim(), auth: authBody(auth) };
-      const res = await api<{ server: Server; discovery?: Enqueued }>('POST', '/v1/servers', body);
+      const res = await api<{ server: Server; discovery?: Enqueued; warnings?: Array<{ code: string; message: string }> }>('POST', '/v1/servers', body);
       setForm({ id: '', name: '', url: '' });
       setAuth(authForm());
       urlCheck.reset();
       setDone(
         <>
           Registered "{res.server.name}".{res.discovery?.queued === false ? '' : ' Discovery has started.'}{' '}
+          {(res.warnings ?? []).map((w) => (
+            <span key={w.message} class="field-warning" data-testid="register-warning">
+              {humanize(w.message.replace(/^body\.url: /, 'Note: '))}{' '}
+            </span>
+          ))}
           <a {...linkTo('tools', `?server=${encodeURIComponent(res.server.id)}`)} data-testid="review-new-tools">
             Review its tools →
           </a>

@@ -138,6 +138,8 @@ describe('the console as a product, in Chromium', () => {
     await p.getByLabel('MCP URL').fill(weather.url.replace(/\/mcp$/, '/mcp/'));
     expect(await p.getByTestId('url-duplicate').textContent()).toMatch(/already registered as “weather” \(weather\)/);
     await p.getByRole('button', { name: 'Register and discover', exact: true }).click();
+    // The registry says it too, in its answer.
+    expect(await p.getByTestId('register-warning').textContent()).toMatch(/already registered as server "weather".*published as forecast_<name>/);
     await p.getByTestId('server-forecast-status').getByText('Healthy').waitFor({ timeout: 20_000 });
     await expectIntact(b);
   });
@@ -190,11 +192,11 @@ describe('the console as a product, in Chromium', () => {
     expect(await p.getByTestId('tools-table').locator('tbody tr').count()).toBe(200);
 
     t0 = Date.now();
-    await p.getByLabel('Search').fill('op_0999');
+    await p.getByRole('searchbox', { name: 'Search' }).fill('op_0999');
     await p.getByTestId('tools-count').getByText(`1 of ${BIG + 4} tools`).waitFor();
     const search = Date.now() - t0;
 
-    await p.getByLabel('Search').fill('');
+    await p.getByRole('searchbox', { name: 'Search' }).fill('');
     t0 = Date.now();
     await p.getByLabel('Show').selectOption('attention');
     // Every tenth big tool lacks hints; the four published weather tools lack a title (Readiness fails them).
@@ -347,7 +349,7 @@ describe('the console as a product, in Chromium', () => {
 
   it('previews a draft as Claude and ChatGPT present it, what the draft changes first', async () => {
     await nav('Tools');
-    await p.getByLabel('Search').fill('weather get_forecast');
+    await p.getByRole('searchbox', { name: 'Search' }).fill('weather get_forecast');
     const tool = await openTool(p, 'weather', 'get_forecast');
     await tool.getByLabel('Title', { exact: true }).fill('Get the forecast');
     await tool.getByRole('button', { name: 'Preview before publishing' }).click();

@@ -172,7 +172,7 @@ describe('Readiness page in Chromium', () => {
     // The fix is a link to that tool's row in the Tools table.
     await report.getByTestId('fix-tool-titles').getByText('Open search_docs in Tools').click();
     await p.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
-    expect(await p.getByLabel('Search').inputValue()).toBe('search_docs');
+    expect(await p.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('search_docs');
     const tool = await openTool(p, 'docs', 'search_docs');
     await tool.getByText('Published as search_docs').first().waitFor();
     await tool.getByLabel('Annotation title (annotations.title)').fill('Search docs');
