@@ -160,7 +160,16 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
         {str(tool.definition.description) ? `“${str(tool.definition.description)}”` : 'no description'}
       </p>
       <div class="grid3">
-        <Field id={ids.title} label="Title" value={title} onInput={setTitle} error={fields[ids.title]} placeholder={discoveredTitle || 'Human-readable title'} hint="Shown to people; Claude also receives it as annotations.title." />
+        <Field
+          id={ids.title}
+          label="Title"
+          value={title}
+          onInput={setTitle}
+          error={fields[ids.title]}
+          placeholder={discoveredTitle || 'Human-readable title'}
+          hint="Shown to people; Claude also receives it as annotations.title."
+          warning={!tool.removedAt && !title.trim() && !annTitle.trim() && !discoveredTitle ? 'No title: the Readiness check fails published tools without one.' : undefined}
+        />
         <Field
           id={ids.name}
           label="Exposed name"

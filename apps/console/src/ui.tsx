@@ -304,7 +304,11 @@ export function useEditedFields(ref: RefObject<HTMLElement | null>, setEdited: (
     const el = ref.current;
     if (!el) return;
     const on = (e: Event) => {
-      const id = (e.target as HTMLElement | null)?.id;
+      const target = e.target as HTMLInputElement | HTMLSelectElement | null;
+      // A checkbox or select fires input before change, and the page's own handler listens to change: a
+      // re-render between the two would put the old (controlled) value back before the page sees the new one.
+      if (e.type === 'input' && target && (target.tagName === 'SELECT' || (target as HTMLInputElement).type === 'checkbox' || (target as HTMLInputElement).type === 'radio')) return;
+      const id = target?.id;
       if (id) setEdited((cur) => (cur.has(id) ? cur : new Set([...cur, id])));
     };
     el.addEventListener('input', on);

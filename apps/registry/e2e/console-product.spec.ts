@@ -207,7 +207,6 @@ describe('the console as a product, in Chromium', () => {
     expect(await p.getByTestId('row-tool-big-op_0001').count()).toBe(0);
     await p.getByTestId('hints-summary').getByText(`${BIG / 10 + 4} tools need attention`, { exact: false }).waitFor();
     // Generous bounds for a shared 2-core machine, far below what one editor per tool took.
-    expect({ render, search, filter }).toEqual({ render: expect.any(Number), search: expect.any(Number), filter: expect.any(Number) });
     expect(render).toBeLessThan(5_000);
     expect(search).toBeLessThan(1_000);
     expect(filter).toBeLessThan(1_000);
