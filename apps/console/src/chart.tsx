@@ -55,6 +55,8 @@ export function Chart({ title, testId, labels, series, height = 220 }: { title: 
         },
         { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : v.toFixed(1))) },
       ],
+      // The legend reads the latest day until the cursor points at another (uPlot shows "--" otherwise).
+      hooks: { ready: [(u) => u.setLegend({ idx: n - 1 })] },
       series: [{ label: 'Day', value: (_u, v) => label(v) }, ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, points: { show: n <= 31 } }))],
     };
     const plot = new uPlot(
@@ -62,8 +64,6 @@ export function Chart({ title, testId, labels, series, height = 220 }: { title: 
       [labels.map((_, i) => i), ...series.map((s) => s.values)],
       el,
     );
-    // The legend reads the latest day until the cursor points at another (uPlot shows "--" otherwise).
-    plot.setLegend({ idx: n - 1 });
     // Follow the page's width (a narrower window, the nav folding above the page).
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, Math.min(el.clientWidth || 640, 900)), height }));
     resize.observe(el);

@@ -110,8 +110,8 @@ describe('the console as a product, in Chromium', () => {
     await p.getByLabel('MCP URL').fill('127.0.0.1:4710/mcp');
     await expectNoFieldError(p, 'srv-url');
     await p.getByRole('button', { name: 'Register and discover', exact: true }).click();
-    const text = await expectFieldError(p, 'srv-url', /./);
-    expect(text).not.toMatch(/^Invalid URL$/i);
+    // The API's reason ("Invalid URL"), in words that say what to type.
+    const text = await expectFieldError(p, 'srv-url', /Enter a full URL with its scheme, e\.g\. https:\/\/mcp\.example\.com\/mcp\./);
     expect(text).not.toMatch(/Enter the URL of your MCP server/);
     await expectNoFieldError(p, 'srv-id');
     await expectIntact(b);
@@ -230,6 +230,8 @@ describe('the console as a product, in Chromium', () => {
     await heading('Activity');
     const rows = p.getByTestId('audit-table').locator('tbody tr');
     await p.getByTestId('page-number').getByText('Page 1').waitFor();
+    // The pager shows before the first page has loaded: wait for a full page of rows.
+    await rows.nth(49).waitFor();
     expect(await rows.count()).toBe(50);
     expect(await p.getByTestId('audit-table').locator('tr[data-action="server.discovered"]').count()).toBe(0);
     const ids = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')));
@@ -329,6 +331,8 @@ describe('the console as a product, in Chromium', () => {
     expect(await chart.getAttribute('data-first')).toBe(label(29));
     expect(await chart.getAttribute('data-last')).toBe(label(0));
     expect(await p.getByTestId('chart-tools').locator('li').first().textContent()).toMatch(/^get_forecast/);
+    // The legend (the chart's tooltip) reads the latest day, not "--", before the cursor moves.
+    expect(await chart.locator('.u-legend .u-value').allTextContents()).toEqual([label(0), '1', '0', '0']);
     await shots('usage');
     await expectIntact(b);
   });
