@@ -34,7 +34,7 @@ export class ApiError extends Error {
     for (const i of all) {
       const f = i.field.replace(/^(body|query|params)\./, '');
       if (!f || f === 'body' || f in out) continue;
-      out[f] = i.message.startsWith(`${i.field}: `) ? i.message.slice(i.field.length + 2) : i.message;
+      out[f] = humanize(i.message.startsWith(`${i.field}: `) ? i.message.slice(i.field.length + 2) : i.message);
     }
     return out;
   }
@@ -44,6 +44,25 @@ export class ApiError extends Error {
     if (!this.field || this.field === 'body') return undefined;
     return this.field.replace(/^(body|query|params)\./, '');
   }
+}
+
+/** Validator phrasings the API passes through, in words a person acts on (anything else is kept: it is already a sentence). */
+const HUMAN: ReadonlyArray<[RegExp, string]> = [
+  [/^invalid url$/i, 'Enter a full URL with its scheme, e.g. https://mcp.example.com/mcp.'],
+  [/^required$/i, 'This field is required.'],
+  [/^invalid input: expected number, received (null|undefined|nan)$/i, 'Enter a number, or leave the field empty for the default.'],
+  [/^(invalid input: )?expected number, received string$/i, 'Enter a number.'],
+  [/^invalid input: expected string, received (null|undefined)$/i, 'This field is required.'],
+  [/^too big: expected string to have <=(\d+) characters$/i, 'Use at most $1 characters.'],
+  [/^too small: expected string to have >=1 characters$/i, 'This field is required.'],
+  [/^too big: expected number to be <=(\d+)$/i, 'Must be at most $1.'],
+  [/^too small: expected number to be >=(\d+)$/i, 'Must be at least $1.'],
+];
+
+/** One API field message as the console shows it. */
+export function humanize(message: string): string {
+  for (const [re, text] of HUMAN) if (re.test(message)) return message.replace(re, text);
+  return message;
 }
 
 /**

@@ -4,6 +4,8 @@ import { ErrorBoundary } from './error-boundary';
 import type { Identity } from './identity';
 import { onChanged } from './events';
 import { ActivityPage } from './pages/activity';
+import { HomePage } from './pages/home';
+import { NotFoundPage } from './pages/not-found';
 import { AuthPage } from './pages/auth';
 import { EnterprisePage } from './pages/enterprise';
 import { CallsPage } from './pages/calls';
@@ -21,7 +23,7 @@ import { ToolsPage } from './pages/tools';
 import { UsagePage } from './pages/usage';
 import { WebhooksPage } from './pages/webhooks';
 import { isRole, RoleContext } from './role';
-import { linkTo, PAGES, usePage, type PageId } from './router';
+import { linkTo, NAV_GROUPS, PAGES, usePage, type PageId } from './router';
 import { ErrorBox, Spinner } from './ui';
 
 function isTenant(v: unknown): v is Tenant {
@@ -166,7 +168,7 @@ function Shell({ identity, onSignOut, onTenant }: { identity: Identity; onSignOu
   const [signingOut, setSigningOut] = useState(false);
   const reviewCount = useReviewCount(page);
   const { tenant, user } = identity;
-  const label = PAGES.find((p) => p.id === page)?.label ?? '';
+  const label = PAGES.find((p) => p.id === page)?.label ?? 'Page not found';
   useEffect(() => {
     document.title = `${label} · ${tenant.name} · Switchboard`;
     // Keyboard and screen-reader users land on the new page's content (not on first load: the page starts at the top).
@@ -199,21 +201,21 @@ function Shell({ identity, onSignOut, onTenant }: { identity: Identity; onSignOu
         </button>
       </header>
       <nav aria-label="Console pages">
-        <ul>
-          {PAGES.map((p) => (
-            <li key={p.id}>
-              <a {...linkTo(p.id)} aria-current={p.id === page ? 'page' : undefined}>
-                {p.label}
-                {p.id === 'review' && reviewCount !== undefined && reviewCount > 0 && (
-                  <span class="count" data-testid="review-count">
-                    {reviewCount}
-                    <span class="sr-only"> awaiting review</span>
-                  </span>
-                )}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <NavLink id="home" label="Home" page={page} />
+        {NAV_GROUPS.map((group) => (
+          <div key={group} class="nav-group">
+            <p class="nav-group-h" id={`nav-${group}`}>
+              {group}
+            </p>
+            <ul aria-labelledby={`nav-${group}`}>
+              {PAGES.filter((p) => p.group === group).map((p) => (
+                <li key={p.id}>
+                  <NavLink id={p.id} label={p.label} page={page} badge={p.id === 'review' ? reviewCount : undefined} />
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
       </nav>
       <main id="main" ref={mainRef} tabIndex={-1}>
         <ErrorBoundary resetKey={page}>
@@ -226,8 +228,27 @@ function Shell({ identity, onSignOut, onTenant }: { identity: Identity; onSignOu
   );
 }
 
+/** One menu entry; `badge` is the Review page's count of held changes. */
+function NavLink({ id, label, page, badge }: { id: PageId; label: string; page: PageId; badge?: number | undefined }) {
+  return (
+    <a {...linkTo(id)} aria-current={id === page ? 'page' : undefined}>
+      {label}
+      {badge !== undefined && badge > 0 && (
+        <span class="count" data-testid="review-count">
+          {badge}
+          <span class="sr-only"> awaiting review</span>
+        </span>
+      )}
+    </a>
+  );
+}
+
 function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; onTenant: (t: Tenant) => void }) {
   switch (page) {
+    case 'home':
+      return <HomePage tenant={identity.tenant} />;
+    case 'notfound':
+      return <NotFoundPage />;
     case 'servers':
       return <ServersPage />;
     case 'tools':

@@ -3,12 +3,36 @@ import { useEffect, useState } from 'preact/hooks';
 /** The console lives under /console/; pages are /console/<page>. */
 export const BASE = '/console/';
 
-const PAGE_IDS = ['servers', 'tools', 'review', 'preview', 'connect', 'readiness', 'usage', 'calls', 'limits', 'webhooks', 'activity', 'team', 'users', 'settings', 'auth', 'enterprise'] as const;
+const PAGE_IDS = ['home', 'servers', 'tools', 'review', 'preview', 'connect', 'readiness', 'usage', 'calls', 'activity', 'limits', 'team', 'users', 'settings', 'auth', 'webhooks', 'enterprise'] as const;
 
-export type PageId = (typeof PAGE_IDS)[number];
+/** A page of the console, or `notfound` for an address that names none (never in the menu). */
+export type PageId = (typeof PAGE_IDS)[number] | 'notfound';
 
-/** The console's pages in menu order; each is labelled with its capitalised id. */
-export const PAGES: ReadonlyArray<{ id: PageId; label: string }> = PAGE_IDS.map((id) => ({ id, label: id[0]!.toUpperCase() + id.slice(1) }));
+/** The menu's groups, in the order a tenant goes through them. */
+export const NAV_GROUPS = ['Build', 'Ship', 'Observe', 'Configure'] as const;
+
+const GROUP_OF: Record<(typeof PAGE_IDS)[number], (typeof NAV_GROUPS)[number] | null> = {
+  home: null,
+  servers: 'Build',
+  tools: 'Build',
+  review: 'Build',
+  preview: 'Build',
+  connect: 'Ship',
+  readiness: 'Ship',
+  usage: 'Observe',
+  calls: 'Observe',
+  activity: 'Observe',
+  limits: 'Configure',
+  team: 'Configure',
+  users: 'Configure',
+  settings: 'Configure',
+  auth: 'Configure',
+  webhooks: 'Configure',
+  enterprise: 'Configure',
+};
+
+/** The console's pages in menu order; each is labelled with its capitalised id and sits in a group (Home in none). */
+export const PAGES: ReadonlyArray<{ id: PageId; label: string; group: (typeof NAV_GROUPS)[number] | null }> = PAGE_IDS.map((id) => ({ id, label: id[0]!.toUpperCase() + id.slice(1), group: GROUP_OF[id] }));
 
 function isPage(id: string): id is PageId {
   return PAGES.some((p) => p.id === id);
@@ -16,8 +40,10 @@ function isPage(id: string): id is PageId {
 
 function current(): PageId {
   const rest = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : '';
-  const id = rest.split('/')[0];
-  return isPage(id) ? id : 'servers';
+  const id = rest.split('/')[0] ?? '';
+  if (id === '' || id === 'index.html') return 'home';
+  // An address that names no page says so, rather than silently showing another page.
+  return isPage(id) && rest.split('/').length === 1 ? id : 'notfound';
 }
 
 /**
@@ -27,7 +53,7 @@ function current(): PageId {
 export function adoptHashRoute(): void {
   const m = /^#\/([a-z]+)(\?[^#]*)?$/.exec(location.hash);
   if (!m || !location.pathname.startsWith(BASE)) return;
-  const page = isPage(m[1]) ? m[1] : 'servers';
+  const page = isPage(m[1]) ? m[1] : 'home';
   history.replaceState(null, '', `${BASE}${page}${m[2] ?? ''}`);
 }
 

@@ -1,7 +1,9 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, type Server } from './api';
+import { api, humanize, type Server } from './api';
 import { FormFooter, SubmitButton } from './form-footer';
 import { AUTH_MODES, AuthFields, authBody, authFieldIds, authForm, checkAuthBody, missingAuthFields, type AuthForm } from './server-auth';
+import { linkTo } from './router';
 import { ErrorBox, Field, SelectField, useFormSubmit } from './ui';
 import { UrlCheckStatus, useUrlCheck } from './url-check';
 
@@ -24,11 +26,26 @@ function wholeNumber(v: string, min: number, max: number): number | null | strin
 
 const REGISTER_IDS: Record<string, string> = { id: 'srv-id', name: 'srv-name', url: 'srv-url', ...authFieldIds('srv-auth') };
 
-export function RegisterForm({ onRegistered }: { onRegistered: (s: Server, discovery: Enqueued | undefined) => Promise<void> }) {
+/** The same endpoint registered twice serves its tools twice, under renamed names: compare URLs without the noise. */
+export function sameEndpoint(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      const x = new URL(u.trim());
+      return `${x.protocol}//${x.host.toLowerCase()}${x.pathname.replace(/\/+$/, '')}${x.search}`;
+    } catch {
+      return u.trim();
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+/** Register a server; `existing` are the tenant's servers (a URL already among them is warned about before submitting). */
+export function RegisterForm({ onRegistered, existing = [] }: { onRegistered: (s: Server, discovery: Enqueued | undefined) => Promise<void>; existing?: readonly Server[] }) {
   const [form, setForm] = useState({ id: '', name: '', url: '' });
   const [auth, setAuth] = useState<AuthForm>(authForm());
-  const [done, setDone] = useState('');
+  const [done, setDone] = useState<ComponentChildren>('');
   const submitting = useFormSubmit(REGISTER_IDS);
+  const duplicate = form.url.trim() ? existing.find((x) => sameEndpoint(x.url, form.url)) : undefined;
   const urlCheck = useUrlCheck({ url: form.url, ids: REGISTER_IDS, request: () => ({ transport: 'auto', auth: checkAuthBody(auth) }) });
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
   const { ref, busy } = submitting;
@@ -42,11 +59,23 @@ export function RegisterForm({ onRegistered }: { onRegistered: (s: Server, disco
     if (!form.url.trim()) missing['srv-url'] = 'Enter the URL of your MCP server.';
     await submitting.run(missing, async () => {
       const body = { id: form.id.trim(), name: form.name.trim() || form.id.trim(), url: form.url.trim(), auth: authBody(auth) };
-      const res = await api<{ server: Server; discovery?: Enqueued }>('POST', '/v1/servers', body);
+      const res = await api<{ server: Server; discovery?: Enqueued; warnings?: Array<{ code: string; message: string }> }>('POST', '/v1/servers', body);
       setForm({ id: '', name: '', url: '' });
       setAuth(authForm());
       urlCheck.reset();
-      setDone(`Registered "${res.server.name}".${res.discovery?.queued === false ? '' : ' Discovery has started.'}`);
+      setDone(
+        <>
+          Registered "{res.server.name}".{res.discovery?.queued === false ? '' : ' Discovery has started.'}{' '}
+          {(res.warnings ?? []).map((w) => (
+            <span key={w.message} class="field-warning" data-testid="register-warning">
+              {humanize(w.message.replace(/^body\.url: /, 'Note: '))}{' '}
+            </span>
+          ))}
+          <a {...linkTo('tools', `?server=${encodeURIComponent(res.server.id)}`)} data-testid="review-new-tools">
+            Review its tools →
+          </a>
+        </>,
+      );
       await onRegistered(res.server, res.discovery);
     });
   };
@@ -72,6 +101,12 @@ export function RegisterForm({ onRegistered }: { onRegistered: (s: Server, disco
         describedBy="srv-url-check"
       >
         <UrlCheckStatus field="srv-url" check={urlCheck} authHelp="choose its authentication below, then check again." />
+        {duplicate && (
+          <p class="field-warning" id="srv-url-duplicate" data-testid="url-duplicate">
+            This URL is already registered as “{duplicate.name}” ({duplicate.id}). Registering it again serves the same tools twice: where names collide, the second copy's tools are renamed with a prefix (
+            <span class="mono">{duplicate.id === form.id.trim() ? 'prefix' : form.id.trim() || 'id'}_tool</span>). To change how it connects, edit “{duplicate.name}” instead.
+          </p>
+        )}
       </Field>
       <AuthFields prefix="srv-auth" form={auth} set={setAuth} errors={fields} />
       <FormFooter error={submitting.formError} errorTitle="Could not register the server" notice={done} live>

@@ -266,7 +266,10 @@ export function useFormSubmit(ids: Record<string, string>): FormSubmit {
   const [local, setLocal] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<object | undefined>(undefined);
   const ref = useRef<HTMLFormElement>(null);
+  // Fields edited since the last refusal: their message is about a value no longer there.
+  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
   useFocusOnError(ref, failure);
+  useEditedFields(ref, setEdited);
   const split = splitError(error, ids);
   const clear = () => {
     setError(undefined);
@@ -274,6 +277,7 @@ export function useFormSubmit(ids: Record<string, string>): FormSubmit {
   };
   const run = async (problems: Record<string, string>, send: () => Promise<void>) => {
     setError(undefined);
+    setEdited(new Set());
     setLocal(problems);
     // A fresh object on every failure: the focus moves again even when the message is the same.
     if (Object.keys(problems).length > 0) return setFailure({});
@@ -287,7 +291,33 @@ export function useFormSubmit(ids: Record<string, string>): FormSubmit {
       setBusy(false);
     }
   };
-  return { ref, busy, fields: { ...split.fields, ...local }, formError: split.form, run, clear };
+  const fields = Object.fromEntries(Object.entries({ ...split.fields, ...local }).filter(([id]) => !edited.has(id)));
+  return { ref, busy, fields, formError: split.form, run, clear };
+}
+
+/**
+ * Records the id of every control the user changes inside the form (input and change events
+ * bubble to it), so a refusal's message under a field goes away as soon as the field is edited.
+ */
+export function useEditedFields(ref: RefObject<HTMLElement | null>, setEdited: (f: (cur: ReadonlySet<string>) => ReadonlySet<string>) => void): void {
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const on = (e: Event) => {
+      const target = e.target as HTMLInputElement | HTMLSelectElement | null;
+      // A checkbox or select fires input before change, and the page's own handler listens to change: a
+      // re-render between the two would put the old (controlled) value back before the page sees the new one.
+      if (e.type === 'input' && target && (target.tagName === 'SELECT' || (target as HTMLInputElement).type === 'checkbox' || (target as HTMLInputElement).type === 'radio')) return;
+      const id = target?.id;
+      if (id) setEdited((cur) => (cur.has(id) ? cur : new Set([...cur, id])));
+    };
+    el.addEventListener('input', on);
+    el.addEventListener('change', on);
+    return () => {
+      el.removeEventListener('input', on);
+      el.removeEventListener('change', on);
+    };
+  }, [ref.current]);
 }
 
 /** Actions on a page's items (remove, rediscover): the last one's refusal or notice, then the page reloads. */

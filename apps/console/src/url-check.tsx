@@ -176,7 +176,7 @@ export function UrlCheckStatus({ field, check, authHelp }: { field: string; chec
     tone = 'fail';
     const onUrl = check.fields[field] !== undefined;
     text = onUrl
-      ? '✗ Not checked: the URL was refused (the reason is above).'
+      ? '✗ Not checked: the URL was refused (the reason is shown with the field).'
       : Object.keys(check.fields).length > 0
         ? '✗ Not checked: fix the field marked below, then check again.'
         : st.error.status === 404

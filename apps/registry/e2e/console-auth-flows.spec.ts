@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
-import { expectFieldError, expectIntact, freePort, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
+import { expectFieldError, expectIntact, freePort, openConsoleBrowser, openTool, type ConsoleBrowser } from './support/console-browser';
 import { READ_ONLY_HINTS, REDIS_URL, api, cleanRedis, createDatabase, createTenant, registerAndDiscover, spawnApp, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(180_000);
@@ -105,9 +105,11 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
 
   it('sets the scopes a published tool needs on the Tools page (keyed by its exposed name); a scope no tenant scope grants is refused beside the field', async () => {
     await signIn(key, 'Tools');
+    await openTool(p, 'crm', 'delete_contact');
+    expect(await p.getByTestId('tool-crm-delete_contact-scopes').textContent()).toContain('publish the tool first');
+    await openTool(p, 'crm', 'find_contact');
     const field = p.getByLabel('Required scopes of crm_find');
     await field.waitFor();
-    expect(await p.getByTestId('tool-crm-delete_contact-scopes').textContent()).toContain('publish the tool first');
     await field.fill('billing:write');
     await p.getByTestId('tool-crm-find_contact-scopes').getByRole('button', { name: 'Save scopes' }).click();
     await expectFieldError(p, 'tool-crm-find_contact-scopes', /needs "billing:write", which none of the tenant's scopes \(mcp:tools\) grants/);
@@ -122,6 +124,7 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
 
   it('shows a viewer the tool scopes read-only', async () => {
     await signIn(viewerKey, 'Tools');
+    await openTool(p, 'crm', 'find_contact');
     const box = p.getByTestId('tool-crm-find_contact-scopes');
     await box.getByText('mcp:tools:admin').waitFor();
     await box.getByText("changing a tool's scopes needs the admin role", { exact: false }).waitFor();

@@ -11,7 +11,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { expectFieldError, expectIntact, expectNoFieldError, focusedId, freePort, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
+import { expectFieldError, expectIntact, expectNoFieldError, focusedId, freePort, openConsoleBrowser, openTool, type ConsoleBrowser } from './support/console-browser';
 import { startDocsUpstream } from './support/docs-upstream';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, testEnv, type Proc } from './support/harness';
 
@@ -115,6 +115,8 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await p.getByLabel('Tenant API key').fill(key);
       await submit('Sign in');
       await p.getByTestId('signed-in-as').getByText('Signed in with an API key').waitFor();
+      await p.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+      await nav('Servers');
       await p.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
     });
   });
@@ -417,6 +419,7 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
     const open = async () => {
       await nav('Servers');
       await nav('Tools');
+      await openTool(p, 'docs', 'search_docs');
       await tool().getByText('Not published', { exact: true }).waitFor();
     };
     const setHints = async () => {

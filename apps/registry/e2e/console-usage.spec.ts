@@ -97,8 +97,9 @@ describe('console Usage, Calls and Limits in Chromium', () => {
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.includes('search'))).toMatch(/crm\s+search\s+3\s+0\s+0\s+0/);
     expect(rows.find((r) => r.includes('lookup'))).toMatch(/crm\s+lookup\s+2\s+/);
-    // uPlot drew canvases for the daily, latency and per-tool charts.
-    for (const id of ['chart-daily', 'chart-latency', 'chart-tools']) expect(await p.getByTestId(id).locator('canvas').count()).toBeGreaterThan(0);
+    // uPlot drew canvases for the daily and latency charts; the per-tool chart is bars, most-called first.
+    for (const id of ['chart-daily', 'chart-latency']) expect(await p.getByTestId(id).locator('canvas').count()).toBeGreaterThan(0);
+    expect(await p.getByTestId('chart-tools').locator('li').allTextContents()).toEqual(['search3', 'lookup2']);
     expect(await p.getByTestId('plan-summary').innerText()).toContain('Operator defaults');
 
     // A filter narrows the table to one tool.

@@ -425,6 +425,14 @@ export interface CreateServerResponse {
   server: Server;
   discovery?: Enqueued;
   published?: PublishResult;
+  /**
+   * Registered, but worth knowing: the URL is already registered under another id (its tools would be served twice)
+   */
+  warnings?: {
+    code: 'URL_ALREADY_REGISTERED';
+    field: string;
+    message: string;
+  }[];
 }
 /**
  * An upstream server (never its secret: `auth.hasSecret`)
@@ -619,6 +627,14 @@ export interface ImportServerResponse {
   discovery?: Enqueued;
   published?: PublishResult;
   /**
+   * Registered, but worth knowing: the URL is already registered under another id (its tools would be served twice)
+   */
+  warnings?: {
+    code: 'URL_ALREADY_REGISTERED';
+    field: string;
+    message: string;
+  }[];
+  /**
    * The registry entry the server was registered from
    */
   registry: {
@@ -701,6 +717,10 @@ export interface ListAdminsResponse {
 }
 export interface ListAuditResponse {
   entries: AuditEntry[];
+  /**
+   * Pass as `cursor` for the next (older) page; null on the last page
+   */
+  nextCursor: string | null;
 }
 export interface ListCallsResponse {
   calls: CallRow[];

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import type { ListCallsResponse } from '../api-types';
 import { queryOf, type CallRow } from '../limits-api';
+import { DetailDrawer, Pager } from '../log-ui';
 import { Badge, DataTable, LoadStatus, useLoad, When } from '../ui';
 import { FilterForm, type UsageFilters } from './usage';
 
@@ -19,6 +20,7 @@ export function CallsPage() {
   const [filters, setFilters] = useState<UsageFilters>({ tool: '', server: '', subject: '', from: '', to: '' });
   const [outcome, setOutcome] = useState('');
   const [cursors, setCursors] = useState<string[]>([]);
+  const [open, setOpen] = useState<CallRow | undefined>(undefined);
   const cursor = cursors[cursors.length - 1];
   const page = useLoad(
     () => api<ListCallsResponse>('GET', `/v1/calls${queryOf({ ...filters, from: isoOf(filters.from), to: isoOf(filters.to), outcome, cursor, limit: 25 })}`),
@@ -64,13 +66,13 @@ export function CallsPage() {
       )}
       <LoadStatus load={page} errorTitle="Could not load the call log" loadingLabel="Loading calls…" empty="No calls match." isEmpty={(d) => d.calls.length === 0} />
       {page.data && page.data.calls.length > 0 && (
-        <DataTable testId="calls-table" columns={['When', 'Method', 'Server', 'Tool', 'Outcome', 'Subject', 'Client', 'ms', 'Bytes in/out', 'Captured']}>
+        <DataTable testId="calls-table" columns={['When', 'Method', 'Server', 'Tool', 'Outcome', 'Subject', 'Client', 'ms', 'Bytes in/out', 'Captured', '']}>
           {page.data.calls.map((c) => (
             <tr key={c.id}>
               <td>
                 <When at={c.at} />
               </td>
-              <td class="mono small">{c.method}</td>
+              <td class="mono small nowrap">{c.method}</td>
               <td class="mono">{c.server ?? '—'}</td>
               <td class="mono">{c.tool ?? '—'}</td>
               <td>
@@ -85,18 +87,38 @@ export function CallsPage() {
               <td class="small">
                 <Captured row={c} />
               </td>
+              <td>
+                <button type="button" class="small" onClick={() => setOpen(c)} aria-label={`Details of the call at ${c.at}`}>
+                  Details
+                </button>
+              </td>
             </tr>
           ))}
         </DataTable>
       )}
-      <div class="row">
-        <button type="button" disabled={cursors.length === 0 || page.loading} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
-        </button>
-        <button type="button" disabled={!page.data?.nextCursor || page.loading} onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}>
-          Older
-        </button>
-      </div>
+      <Pager
+        page={cursors.length + 1}
+        loading={page.loading}
+        onNewer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
+        onOlder={page.data?.nextCursor ? () => setCursors([...cursors, page.data!.nextCursor!]) : undefined}
+      />
+      {open && (
+        <DetailDrawer title={`${open.method}${open.tool ? ` ${open.tool}` : ''}: ${open.outcome}`} onClose={() => setOpen(undefined)}>
+          <dl class="facts">
+            {Object.entries(open)
+              .filter(([k]) => k !== 'arguments' && k !== 'result')
+              .map(([k, v]) => (
+                <>
+                  <dt key={`${k}-t`}>{k}</dt>
+                  <dd key={`${k}-d`} class="mono wrap">
+                    {v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v)}
+                  </dd>
+                </>
+              ))}
+          </dl>
+          <Captured row={open} />
+        </DetailDrawer>
+      )}
     </section>
   );
 }

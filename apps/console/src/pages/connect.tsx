@@ -1,4 +1,5 @@
 import { api, type Tenant } from '../api';
+import { ReachabilityBanner, unreachableReason } from '../reachability';
 import { CopyButton, LoadStatus, useLoad } from '../ui';
 
 /** The tenant's MCP URL, the `claude mcp add` line, and the ChatGPT connector steps. */
@@ -6,10 +7,12 @@ export function ConnectPage({ tenant }: { tenant: Tenant }) {
   const info = useLoad(() => api<{ mcpUrl: string; claudeCommand: string }>('GET', '/v1/connect'));
   const mcpUrl = info.data?.mcpUrl ?? tenant.mcpUrl;
   const claude = info.data?.claudeCommand ?? tenant.claudeCommand;
+  const blocked = unreachableReason(mcpUrl) !== undefined;
   return (
     <section aria-labelledby="connect-h">
       <h1 id="connect-h">Connect</h1>
       <p class="lead">Point Claude, ChatGPT or any MCP client at your tenant's URL. Before you share it, run the Readiness check.</p>
+      <ReachabilityBanner url={mcpUrl} />
       <LoadStatus load={info} errorTitle="Could not load the connection details (showing the ones from sign-in)" loadingLabel="Loading connection details…" />
       <div class="card">
         <h2>MCP URL</h2>
@@ -28,6 +31,7 @@ export function ConnectPage({ tenant }: { tenant: Tenant }) {
         </pre>
         <CopyButton text={claude} label="Copy command" targetId="claude-command" />
         <h3>claude.ai and Claude Desktop</h3>
+        {blocked && <p class="field-warning">These steps need a URL reachable from the internet (see above); they will fail with this one.</p>}
         <ol>
           <li>
             Open <strong>Settings → Connectors</strong> and choose <strong>Add custom connector</strong>.
@@ -38,6 +42,7 @@ export function ConnectPage({ tenant }: { tenant: Tenant }) {
       </div>
       <div class="card">
         <h2>ChatGPT</h2>
+        {blocked && <p class="field-warning">ChatGPT connects from OpenAI's servers: it cannot reach this URL (see above).</p>}
         <ol data-testid="chatgpt-steps">
           <li>
             In ChatGPT open <strong>Settings → Apps &amp; Connectors → Advanced settings</strong> and turn on <strong>Developer mode</strong>.

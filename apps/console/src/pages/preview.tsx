@@ -7,6 +7,7 @@ import { HINTS } from '../hints';
 import { linkTo, navigate, useSearch } from '../router';
 import { Badge, Empty, ErrorBox, Spinner, splitError, useFocusOnError, useLoad } from '../ui';
 import { Allowed } from '../role';
+import { ClientCards, DraftChanges, pretty } from '../preview-cards';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** Built-ins first, in the order people compare them; custom surfaces after. */
@@ -129,6 +130,7 @@ export function PreviewPage() {
           </div>
         </div>
       )}
+      {draft && data && live && <DraftChanges draft={data} live={live} />}
       <div class="row controls">
         <div class={`field inline${fields['pv-version'] ? ' invalid' : ''}`}>
           <label for="pv-version">Protocol version</label>
@@ -142,7 +144,7 @@ export function PreviewPage() {
           {fields['pv-version'] && <p class="field-error">{fields['pv-version']}</p>}
         </div>
         <label class="check">
-          <input type="checkbox" checked={onlyDiffs} onChange={(e) => setOnlyDiffs((e.currentTarget as HTMLInputElement).checked)} /> Only show differences
+          <input type="checkbox" checked={onlyDiffs} onChange={(e) => setOnlyDiffs((e.currentTarget as HTMLInputElement).checked)} /> Only show fields that differ between clients
         </label>
         {data && !draft && (data.live ? <Badge tone="ok">Live: the gateway serves exactly this</Badge> : <Badge tone="warn">Not yet live: publish to serve it</Badge>)}
       </div>
@@ -191,6 +193,9 @@ export function PreviewPage() {
                   {name} {isNew && <Badge tone="info">New in this draft</Badge>}
                   {toolChanged && <Badge tone="info">Changed by this draft</Badge>}
                 </h2>
+                <ClientCards data={data} name={name} />
+                <details open={onlyDiffs || toolChanged || isNew}>
+                  <summary>Every field, client by client</summary>
                 <div class="scroll-x">
                   <table class="data diff">
                     <thead>
@@ -220,7 +225,7 @@ export function PreviewPage() {
                           </th>
                           {r.values.map((v, i) => (
                             <td key={surfaces[i]} class={`mono wrap${v === undefined ? ' absent' : ''}`} data-tool={name} data-path={r.path} data-surface={surfaces[i]}>
-                              {v === undefined ? '—' : v}
+                              {v === undefined ? '—' : /Schema$/.test(r.path) ? <pre class="schema">{pretty(r.path, v)}</pre> : v}
                             </td>
                           ))}
                         </tr>
@@ -228,6 +233,7 @@ export function PreviewPage() {
                     </tbody>
                   </table>
                 </div>
+                </details>
                 <details>
                   <summary>Raw JSON per surface</summary>
                   <div class="raw">

@@ -1,11 +1,32 @@
 import { useState } from 'preact/hooks';
 import { api, type CheckStatus, type ReadinessReport, type Tenant } from '../api';
+import { ReachabilityBanner } from '../reachability';
+import { linkTo, type PageId } from '../router';
 import { Badge, ErrorBox, Field, useFormSubmit, When } from '../ui';
 
 const TONE: Record<CheckStatus, 'ok' | 'fail' | 'warn' | 'muted'> = { pass: 'ok', fail: 'fail', warn: 'warn', skip: 'muted' };
 /** API field → DOM id. */
 const READINESS_IDS = { url: 'rd-url', accessToken: 'rd-token' };
 const LABEL: Record<CheckStatus, string> = { pass: 'Pass', fail: 'Fail', warn: 'Warning', skip: 'Skipped' };
+
+/** Where each failing check is fixed in the console: the fix text links there. */
+const FIX_AT: Record<string, { page: PageId; search?: string; label: string }> = {
+  'tool-titles': { page: 'tools', search: '?filter=attention', label: 'Open the tools that need attention' },
+  'tool-hints': { page: 'tools', search: '?filter=attention', label: 'Open the tools that need attention' },
+  'tool-names': { page: 'tools', label: 'Open the Tools table' },
+  'chatgpt-tools': { page: 'tools', label: 'Open the Tools table' },
+  'claude-tools': { page: 'tools', label: 'Open the Tools table' },
+  'claude-no-security-schemes': { page: 'settings', label: 'Open the surface rules in Settings' },
+  'claude-no-openai-meta': { page: 'settings', label: 'Open the surface rules in Settings' },
+  'auth-challenge': { page: 'auth', label: 'Open the sign-in settings' },
+  'prm-resource': { page: 'auth', label: 'Open the sign-in settings' },
+  'prm-authorization-servers': { page: 'auth', label: 'Open the sign-in settings' },
+  'as-metadata': { page: 'auth', label: 'Open the sign-in settings' },
+  'as-pkce': { page: 'auth', label: 'Open the sign-in settings' },
+  'as-registration': { page: 'auth', label: 'Open the sign-in settings' },
+  'dcr-claude': { page: 'auth', label: 'Open the sign-in settings' },
+  'dcr-chatgpt': { page: 'auth', label: 'Open the sign-in settings' },
+};
 
 /** The connector readiness check: replays what Claude and ChatGPT do when connecting, and shows each step. */
 export function ReadinessPage({ tenant }: { tenant: Tenant }) {
@@ -34,6 +55,10 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
       <p class="lead">
         Replays, against your live MCP URL, what Claude and ChatGPT do when they connect: discovery, version headers, event streams, the OAuth chain, and the tool list each one receives. Every failed step says why and how to fix it.
       </p>
+      <ReachabilityBanner url={url.trim() || tenant.mcpUrl}>
+        {' '}
+        A check from here can pass while claude.ai and ChatGPT still cannot connect.
+      </ReachabilityBanner>
       <form ref={ref} class="card" onSubmit={(e) => void run(e)} noValidate>
         <div class="grid2">
           <Field id="rd-url" label="URL to check (optional)" type="url" value={url} onInput={setUrl} error={fields['rd-url']} placeholder={tenant.mcpUrl} hint="Defaults to your tenant's MCP URL." />
@@ -58,7 +83,7 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
           </h2>
           <p data-testid="readiness-summary">
             <Badge tone="ok">{report.summary.pass} passed</Badge> <Badge tone="fail">{report.summary.fail} failed</Badge> <Badge tone="warn">{report.summary.warn} warnings</Badge>{' '}
-            <Badge tone="muted">{report.summary.skip} skipped</Badge> <span class="muted small">ran <When at={report.ranAt} /></span>
+            <Badge tone="muted">{report.summary.skip} skipped (not applicable)</Badge> <span class="muted small">ran <When at={report.ranAt} /></span>
           </p>
           <ul class="checks">
             {checks.map((c) => (
@@ -70,6 +95,7 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
                 {c.fix && (
                   <p class="fix">
                     <strong>Fix:</strong> {c.fix}
+                    <FixLink id={c.id} status={c.status} reason={c.reason} />
                   </p>
                 )}
               </li>
@@ -78,5 +104,21 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** The fix's place in the console; a tool check naming one tool opens that tool's row. */
+function FixLink({ id, status, reason }: { id: string; status: CheckStatus; reason: string }) {
+  const at = FIX_AT[id];
+  if (!at || (status !== 'fail' && status !== 'warn')) return null;
+  const names = id.startsWith('tool-') ? [...reason.matchAll(/"([A-Za-z0-9_.-]{1,64})"/g)].map((m) => m[1]!) : [];
+  const one = names.length === 1 ? names[0] : undefined;
+  return (
+    <>
+      {' '}
+      <a {...linkTo(at.page, one ? `?q=${encodeURIComponent(one)}` : (at.search ?? ''))} data-testid={`fix-${id}`}>
+        {one ? `Open ${one} in Tools` : at.label} →
+      </a>
+    </>
   );
 }

@@ -95,6 +95,7 @@ export function ServersPage() {
       <p class="lead">The MCP servers your tenant fronts. Register one by URL; Switchboard discovers its tools, then you review and publish them.</p>
       <Allowed needed="admin" what="registering a server">
         <RegisterForm
+          existing={list}
           onRegistered={async (s, discovery) => {
             if (discovery?.queued === false) setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
             else watch(s);

@@ -1,61 +1,124 @@
-import { useRef, useState } from 'preact/hooks';
-import { api, asApiError, isRecord, type AnnotationOverrides, type ApiError, type Item, type Publication, type Server } from '../api';
-import { draftStore, type Draft, type DraftItem } from '../draft';
-import { notifyChanged } from '../events';
-import { FormFooter, SubmitButton } from '../form-footer';
-import { PatternNotice } from '../pattern-notice';
-import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations, type HintKey, type TriState } from '../hints';
-import { linkTo, navigate } from '../router';
-import { Badge, Empty, ErrorBox, Field, LoadStatus, SelectField, splitError, useFocusOnError, useLoad } from '../ui';
-import { useCan } from '../role';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Item, Publication, Server } from '../api';
+import { HINTS } from '../hints';
+import { PublishReady } from '../publish-ready';
+import { linkTo, navigate, useSearch } from '../router';
+import { toolIdBase, ToolRow } from '../tool-editor';
+import { predictNames, toolKey } from '../tool-names';
 import { ToolScopes } from '../tool-scopes';
-import type { TenantAuthView } from '../tenant-auth-view';
+import { loadTools, needsAttention, publicationOf, toolProblems, toolStatus, type ToolProblem, type ToolsData, type ToolStatus } from '../tools-data';
+import { Badge, ErrorBox, LoadStatus, useLoad } from '../ui';
 
-interface ServerTools {
+/** Rows rendered at once: the rest come with "Show more" (a 1,000-tool tenant stays quick to filter). */
+const PAGE_ROWS = 200;
+
+const FILTERS = [
+  { value: '', label: 'All tools' },
+  { value: 'attention', label: 'Needs attention' },
+  { value: 'ready', label: 'Ready to publish' },
+  { value: 'published', label: 'Published' },
+  { value: 'removed', label: 'Removed upstream' },
+] as const;
+
+const STATUS_TEXT: Record<ToolStatus, [string, 'ok' | 'warn' | 'fail' | 'muted' | 'info']> = {
+  published: ['Published', 'ok'],
+  ready: ['Ready to publish', 'info'],
+  'needs-attention': ['Needs hints', 'warn'],
+  changed: ['Changed upstream', 'warn'],
+  removed: ['Removed upstream', 'fail'],
+};
+
+/** One row of the table, derived once per load (filtering then only compares strings). */
+interface Row {
+  key: string;
   server: Server;
-  tools: Item[];
-  /** This server's items could not be loaded (the others still show). */
-  error?: ApiError;
+  tool: Item;
+  publication: Publication | undefined;
+  status: ToolStatus;
+  problems: ToolProblem[];
+  attention: boolean;
+  /** The name clients call (published) or would call if published now; undefined when only the registry can tell. */
+  name: string | undefined;
+  title: string;
+  scopes: string[];
+  haystack: string;
 }
 
-interface ToolsData {
-  servers: ServerTools[];
-  publications: Publication[];
-  /** Per-tool scopes live in the tenant's auth settings (undefined: they could not be loaded; the tools still show). */
-  auth?: TenantAuthView;
+function rowsOf(data: ToolsData): Row[] {
+  const names = predictNames(data);
+  const rows: Row[] = [];
+  for (const { server, tools } of data.servers) {
+    for (const tool of tools) {
+      const publication = publicationOf(data.publications, server.id, tool.name);
+      const key = toolKey(server.id, tool.name);
+      const name = names.get(key);
+      const title = publication?.overrides?.title ?? (typeof tool.definition.title === 'string' ? tool.definition.title : '');
+      rows.push({
+        key,
+        server,
+        tool,
+        publication,
+        status: toolStatus(tool, publication),
+        problems: tool.removedAt ? [] : toolProblems(tool, publication),
+        attention: needsAttention(tool, publication),
+        name,
+        title,
+        scopes: publication && data.auth ? (data.auth.toolScopes[publication.exposedName] ?? []) : [],
+        haystack: `${tool.name} ${title} ${name ?? ''} ${server.id} ${server.name}`.toLowerCase(),
+      });
+    }
+  }
+  return rows;
 }
 
-async function loadTools(): Promise<ToolsData> {
-  const [{ servers }, { publications }, auth] = await Promise.all([
-    api<{ servers: Server[] }>('GET', '/v1/servers'),
-    api<{ publications: Publication[] }>('GET', '/v1/publications'),
-    api<TenantAuthView>('GET', '/v1/tenant/auth').catch(() => undefined),
-  ]);
-  const withItems = await Promise.all(
-    servers.map(async (server): Promise<ServerTools> => {
-      try {
-        const { items } = await api<{ items: Item[] }>('GET', `/v1/servers/${encodeURIComponent(server.id)}/items`);
-        // A malformed definition must not take the page down: treat it as an empty one.
-        const tools = items.filter((i) => i.kind === 'tool').map((i) => (isRecord(i.definition) ? i : { ...i, definition: {} }));
-        return { server, tools };
-      } catch (err) {
-        return { server, tools: [], error: asApiError(err) };
-      }
-    }),
-  );
-  return { servers: withItems, publications, ...(auth ? { auth } : {}) };
+
+function matches(row: Row, filter: string, server: string, words: string[]): boolean {
+  if (server && row.server.id !== server) return false;
+  if (filter === 'attention' && !row.attention) return false;
+  if (filter === 'ready' && row.status !== 'ready') return false;
+  if (filter === 'published' && row.status !== 'published') return false;
+  if (filter === 'removed' && row.status !== 'removed') return false;
+  return words.every((w) => row.haystack.includes(w));
 }
 
-/** Discovered vs published tools per server; title / description / name / annotation overrides and hints; publish and unpublish. */
+/** The address bar's query as the table's state: ?server=…&filter=…&tool=<server>/<tool>. */
+function useQuery(): URLSearchParams {
+  const search = useSearch();
+  return useMemo(() => new URLSearchParams(search), [search]);
+}
+
+function setQuery(q: URLSearchParams, changes: Record<string, string | undefined>): void {
+  const next = new URLSearchParams(q);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v) next.set(k, v);
+    else next.delete(k);
+  }
+  const s = next.toString();
+  navigate('tools', s ? `?${s}` : '');
+}
+
+/** Every discovered tool in one table: search, filters, an editor drawer per row, and "publish all ready" per server. */
 export function ToolsPage() {
-  const data = useLoad(loadTools);
-  const needing = data.data ? data.data.servers.flatMap((s) => s.tools.filter((t) => !t.removedAt && missingHints(t.definition, publicationOf(data.data, s.server, t)?.overrides?.annotations, t.missingHints).length > 0)) : [];
+  const data = useLoad(() => loadTools());
+  const query = useQuery();
+  const filter = query.get('filter') ?? '';
+  const server = query.get('server') ?? '';
+  const open = query.get('tool') ?? '';
+  const [text, setText] = useState(query.get('q') ?? '');
+  const [shown, setShown] = useState(PAGE_ROWS);
+  const [publishing, setPublishing] = useState<string | undefined>(undefined);
+  const [notice, setNotice] = useState('');
+  const rows = useMemo(() => (data.data ? rowsOf(data.data) : []), [data.data]);
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  const visible = useMemo(() => rows.filter((r) => matches(r, filter, server, words)), [rows, filter, server, text]);
+  useEffect(() => setShown(PAGE_ROWS), [filter, server, text]);
+  const attention = rows.filter((r) => r.attention).length;
+  const openRow = rows.find((r) => `${r.server.id}/${r.tool.name}` === open);
+
   return (
     <section aria-labelledby="tools-h">
       <h1 id="tools-h">Tools</h1>
-      <p class="lead">
-        Everything discovery found on your servers. Give each tool a clear title and description, state how it behaves (read-only, destructive, open world), then publish it: published tools are what Claude, ChatGPT and other clients see.
-      </p>
+      <p class="lead">Everything discovery found on your servers. Give each tool a title and behaviour hints, then publish it: published tools are what Claude, ChatGPT and other clients see.</p>
       <LoadStatus
         load={data}
         errorTitle="Could not load tools"
@@ -67,258 +130,194 @@ export function ToolsPage() {
           </>
         }
       />
-      {needing.length > 0 && (
+      {attention > 0 && (
         <p class="notice" data-testid="hints-summary">
-          {needing.length === 1 ? '1 tool needs' : `${needing.length} tools need`} behaviour hints before it can be published: clients use them to decide when to ask the user for confirmation. Each is marked below.
+          {attention === 1 ? '1 tool needs' : `${attention} tools need`} attention: behaviour hints clients use to decide when to ask for confirmation, a title, or an upstream change to review.{' '}
+          <a {...linkTo('tools', '?filter=attention')}>Show {attention === 1 ? 'it' : 'them'}</a>
         </p>
       )}
-      {data.data?.servers.map(({ server, tools, error }) => {
-        const published = tools.filter((t) => t.exposedName !== null).length;
-        return (
-          <section key={server.id} class="card" aria-labelledby={`tools-${server.id}-h`} data-testid={`tools-server-${server.id}`}>
-            <h2 id={`tools-${server.id}-h`}>
-              {server.name} <span class="muted small">{server.id}</span>
-            </h2>
-            <p class="muted">
-              {tools.length} discovered · {published} published
-              {server.health === 'pending' && ' · discovery still running'}
-            </p>
-            {error && <ErrorBox error={error} title={`Could not load the tools of ${server.name}`} retry={() => void data.reload()} />}
-            {!error && tools.length === 0 && (
-              <Empty>{server.health === 'error' ? `Discovery failed: ${server.lastError ?? 'unknown error'}` : server.health === 'pending' ? 'Discovery is still running; check back in a moment.' : 'This server lists no tools.'}</Empty>
-            )}
-            {tools.map((t) => {
-              const publication = publicationOf(data.data, server, t);
-              const exposedName = publication?.exposedName ?? null;
-              return (
-                <div key={t.name}>
-                  <ToolRow server={server} tool={t} publication={publication} onChanged={() => data.reload()} />
-                  {!t.removedAt && <ToolScopes key={`${exposedName ?? ''}`} idBase={toolIdBase(server, t)} name={exposedName} auth={data.data?.auth} />}
-                </div>
-              );
-            })}
-          </section>
-        );
-      })}
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {data.data && data.data.servers.length > 0 && (
+        <ServerStrip data={data.data} rows={rows} selected={server} publishing={publishing} setPublishing={setPublishing} reload={data.reload} setNotice={setNotice} />
+      )}
+      {rows.length > 0 && (
+        <>
+          <div class="row filters" role="search" aria-label="Filter tools">
+            <label for="tools-search">
+              Search
+              <input id="tools-search" type="search" value={text} placeholder="Name, title or server" onInput={(e) => setText(e.currentTarget.value)} />
+            </label>
+            <label for="tools-filter">
+              Show
+              <select id="tools-filter" value={filter} onChange={(e) => setQuery(query, { filter: e.currentTarget.value, tool: undefined })}>
+                {FILTERS.map((f) => (
+                  <option key={f.value} value={f.value}>
+                    {f.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label for="tools-server">
+              Server
+              <select id="tools-server" value={server} onChange={(e) => setQuery(query, { server: e.currentTarget.value, tool: undefined })}>
+                <option value="">All servers</option>
+                {data.data?.servers.map((s) => (
+                  <option key={s.server.id} value={s.server.id}>
+                    {s.server.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <span class="muted small" role="status" data-testid="tools-count">
+              {visible.length === rows.length ? `${rows.length} tool${rows.length === 1 ? '' : 's'}` : `${visible.length} of ${rows.length} tool${rows.length === 1 ? '' : 's'}`}
+            </span>
+          </div>
+          <ToolTable rows={visible.slice(0, shown)} open={open} />
+          {visible.length > shown && (
+            <button type="button" onClick={() => setShown(shown + PAGE_ROWS)}>
+              Show {Math.min(PAGE_ROWS, visible.length - shown)} more of {visible.length - shown}
+            </button>
+          )}
+        </>
+      )}
+      {openRow && <Drawer row={openRow} data={data.data} onClose={() => setQuery(query, { tool: undefined })} onChanged={data.reload} />}
     </section>
   );
 }
 
-function publicationOf(data: ToolsData | undefined, server: Server, t: Item): Publication | undefined {
-  return data?.publications.find((p) => p.kind === 'tool' && p.serverId === server.id && p.upstreamName === t.name);
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-function upstreamHintText(v: unknown): string {
-  return typeof v === 'boolean' ? String(v) : 'not set';
-}
-
-function toolIdBase(server: Server, tool: Item): string {
-  return `tool-${server.id}-${tool.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
-}
-
-function ToolRow({ server, tool, publication, onChanged }: { server: Server; tool: Item; publication: Publication | undefined; onChanged: () => Promise<void> }) {
-  const idBase = toolIdBase(server, tool);
-  const saved = publication?.overrides ?? {};
-  const [title, setTitle] = useState(saved.title ?? '');
-  const [description, setDescription] = useState(saved.description ?? '');
-  const [annTitle, setAnnTitle] = useState(saved.annotations?.title ?? '');
-  const [hints, setHints] = useState<Record<HintKey, TriState>>(() => Object.fromEntries(HINTS.map((h) => [h.key, triOf(saved.annotations?.[h.key])])) as Record<HintKey, TriState>);
-  const [exposed, setExposed] = useState(publication?.exposedName ?? '');
-  const [busy, setBusy] = useState(false);
-  const canPublish = useCan('publisher');
-  const [error, setError] = useState<ApiError | undefined>(undefined);
-  const [done, setDone] = useState('');
-  // Controls changed since the last refusal: their old message no longer applies.
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
-  const ref = useRef<HTMLFormElement>(null);
-  useFocusOnError(ref, error);
-  const fail = (err: unknown) => {
-    setTouched(new Set());
-    setError(asApiError(err));
-  };
-
-  const ids = { title: `${idBase}-title`, description: `${idBase}-description`, name: `${idBase}-name`, annTitle: `${idBase}-annotations-title` };
-  const map: Record<string, string> = {
-    'items.0.overrides.title': ids.title,
-    'items.0.overrides.description': ids.description,
-    'items.0.exposedName': ids.name,
-    'items.0.name': ids.name,
-    'items.0.overrides.annotations.title': ids.annTitle,
-  };
-  for (const h of HINTS) map[`items.0.overrides.annotations.${h.key}`] = `${idBase}-${h.key}`;
-  const split = splitError(error, map);
-  const fields = Object.fromEntries(Object.entries(split.fields).filter(([id]) => !touched.has(id)));
-  const form = split.form;
-
-  const upstream = upstreamAnnotations(tool.definition);
-  const discoveredTitle = str(tool.definition.title) || str(upstream.title);
-  const annotations = (): AnnotationOverrides => {
-    const a: AnnotationOverrides = {};
-    if (annTitle.trim()) a.title = annTitle.trim();
-    for (const h of HINTS) {
-      const v = boolOf(hints[h.key]);
-      if (v !== undefined) a[h.key] = v;
-    }
-    return a;
-  };
-  const missing = missingHints(tool.definition, annotations(), tool.missingHints);
-
-  /** The publication this form proposes (the body of both publish and the draft preview). */
-  const proposal = (): Draft => {
-    const item: DraftItem = { kind: 'tool', name: tool.name, overrides: {} };
-    if (title.trim()) item.overrides.title = title.trim();
-    if (description.trim()) item.overrides.description = description.trim();
-    const a = annotations();
-    if (Object.keys(a).length > 0) item.overrides.annotations = a;
-    if (exposed.trim()) item.exposedName = exposed.trim();
-    return { serverId: server.id, items: [item] };
-  };
-
-  /** Compiles the proposal first (bad names and missing hints land beside their field here), then opens it on the Preview page. */
-  const previewDraft = async () => {
-    setBusy(true);
-    setError(undefined);
-    setDone('');
-    try {
-      const draft = proposal();
-      await api('POST', '/v1/preview', draft);
-      draftStore.set(draft);
-      navigate('preview', '?draft');
-    } catch (err) {
-      fail(err);
-      setBusy(false);
-    }
-  };
-
-  /** One change of the tool's publication: `change` answers the notice; every page then reloads. */
-  const republish = async (change: () => Promise<string>) => {
-    setBusy(true);
-    setError(undefined);
-    setDone('');
-    try {
-      setDone(await change());
-      notifyChanged();
-      await onChanged();
-    } catch (err) {
-      fail(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const publish = async (e: Event) => {
-    e.preventDefault();
-    await republish(async () => {
-      const res = await api<{ items: Array<{ exposedName: string }> }>('POST', '/v1/publications', proposal());
-      return `Published as ${res.items[0]?.exposedName ?? tool.name}.`;
-    });
-  };
-
-  const unpublish = () =>
-    republish(async () => {
-      await api('POST', '/v1/publications/unpublish', { serverId: server.id, items: [{ kind: 'tool', name: tool.name }] });
-      return 'Unpublished.';
-    });
-
-  const hintLabels = (keys: readonly string[]) => keys.map((k) => HINTS.find((h) => h.key === k)?.label ?? k).join(', ');
-
+function ServerStrip(props: {
+  data: ToolsData;
+  rows: Row[];
+  selected: string;
+  publishing: string | undefined;
+  setPublishing: (id: string | undefined) => void;
+  reload: () => Promise<void>;
+  setNotice: (n: string) => void;
+}) {
   return (
-    <form ref={ref} class="tool" onSubmit={(e) => void publish(e)} noValidate data-testid={idBase} aria-labelledby={`${idBase}-h`}>
-      <div class="tool-head">
-        <h3 id={`${idBase}-h`} class="mono">
-          {tool.name}
-        </h3>
-        {tool.removedAt ? (
-          <Badge tone="fail">Removed upstream</Badge>
-        ) : publication ? (
-          <Badge tone="ok">Published as {publication.exposedName}</Badge>
-        ) : (
-          <Badge tone="muted">Not published</Badge>
-        )}
-        {tool.pendingReview && (
-          <a {...linkTo('review')} class="badge warn">
-            Changed upstream — awaiting review
-          </a>
-        )}
-        {!tool.removedAt && missing.length > 0 && (
-          <span data-testid={`${idBase}-needs-hints`}>
-            <Badge tone="warn">Needs hints: {hintLabels(missing)}</Badge>
-          </span>
-        )}
-      </div>
-      {!tool.removedAt && (tool.unsupportedPatterns ?? []).length > 0 && <PatternNotice patterns={tool.unsupportedPatterns ?? []} testId={`${idBase}-patterns`} />}
-      <p class="muted small">
-        Upstream: {discoveredTitle ? <>title “{discoveredTitle}”, </> : 'no title, '}
-        {str(tool.definition.description) ? `“${str(tool.definition.description)}”` : 'no description'}
-      </p>
-      <div class="grid3">
-        <Field id={ids.title} label="Title" value={title} onInput={setTitle} error={fields[ids.title]} placeholder={discoveredTitle || 'Human-readable title'} hint="Shown to people; Claude also receives it as annotations.title." />
-        <Field id={ids.name} label="Exposed name" value={exposed} onInput={setExposed} error={fields[ids.name]} placeholder={tool.name} hint="Leave empty to keep the upstream name." />
-        <Field
-          id={ids.annTitle}
-          label="Annotation title (annotations.title)"
-          value={annTitle}
-          onInput={setAnnTitle}
-          error={fields[ids.annTitle]}
-          placeholder={str(upstream.title) || 'Same as the title'}
-          hint="For clients that read only annotations.title; leave empty to follow the title."
-        />
-      </div>
-      <Field id={ids.description} label="Description" value={description} onInput={setDescription} error={fields[ids.description]} placeholder={str(tool.definition.description) || 'What the tool does'} multiline />
-      <fieldset class="hints">
-        <legend>Behaviour hints</legend>
-        <div class="grid4">
-          {HINTS.map((h) => {
-            const required = REQUIRED_HINTS.includes(h.key);
-            const id = `${idBase}-${h.key}`;
-            return (
-              <SelectField
-                key={h.key}
-                id={id}
-                label={
-                  <>
-                    {h.label} <span class="mono small muted">{h.key}</span>
-                  </>
-                }
-                value={hints[h.key]}
-                onChange={(v) => {
-                  setHints((cur) => ({ ...cur, [h.key]: v === 'true' || v === 'false' ? v : '' }));
-                  setTouched((t) => new Set([...t, id]));
+    <ul class="server-strip" aria-label="Servers">
+      {props.data.servers.map(({ server, tools, error }) => {
+        const mine = props.rows.filter((r) => r.server.id === server.id);
+        const ready = mine.filter((r) => r.status === 'ready');
+        const published = mine.filter((r) => r.status === 'published').length;
+        return (
+          <li key={server.id} class={`card compact${props.selected === server.id ? ' selected' : ''}`} data-testid={`tools-server-${server.id}`}>
+            <div class="row">
+              <strong>{server.name}</strong> <span class="muted small mono">{server.id}</span>
+              <span class="muted small">
+                {tools.length} discovered · {published} published{server.health === 'pending' && ' · discovery still running'}
+                {server.health === 'error' && ` · discovery failed: ${server.lastError ?? 'unknown error'}`}
+              </span>
+              {ready.length > 0 && (
+                <button type="button" onClick={() => props.setPublishing(props.publishing === server.id ? undefined : server.id)} aria-expanded={props.publishing === server.id}>
+                  Publish all ready ({ready.length})
+                </button>
+              )}
+            </div>
+            {error && <ErrorBox error={error} title={`Could not load the tools of ${server.name}`} retry={() => void props.reload()} />}
+            {props.publishing === server.id && (
+              <PublishReady
+                server={server}
+                tools={ready.map((r) => r.tool)}
+                onClose={() => props.setPublishing(undefined)}
+                onDone={async (message) => {
+                  await props.reload();
+                  props.setPublishing(undefined);
+                  props.setNotice(message);
                 }}
-                options={[
-                  { value: '', label: `Inherit upstream (${upstreamHintText(upstream[h.key])})` },
-                  { value: 'true', label: 'Yes (true)' },
-                  { value: 'false', label: 'No (false)' },
-                ]}
-                error={fields[id]}
-                warning={required && missing.includes(h.key) && !tool.removedAt ? 'Required before publishing: choose Yes or No.' : undefined}
-                hint={h.help}
               />
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+const hintLabels = (problems: ToolProblem[]) =>
+  problems
+    .filter((p) => p.field !== 'title')
+    .map((p) => HINTS.find((h) => h.key === p.field)?.label ?? p.field)
+    .join(', ');
+
+function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
+  if (rows.length === 0) return <p class="muted">No tool matches.</p>;
+  return (
+    <div class="table-wrap">
+      <table class="data tools-table" data-testid="tools-table">
+        <thead>
+          <tr>
+            <th scope="col">Tool</th>
+            <th scope="col">Server</th>
+            <th scope="col">Exposed name</th>
+            <th scope="col">Status</th>
+            <th scope="col">Hints</th>
+            <th scope="col">Scopes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const id = `${r.server.id}/${r.tool.name}`;
+            const missing = hintLabels(r.problems);
+            const [label, tone] = STATUS_TEXT[r.status];
+            const renamed = r.name !== undefined && r.name !== r.tool.name;
+            return (
+              <tr key={r.key} data-testid={`row-${toolIdBase(r.server, r.tool)}`} class={open === id ? 'open' : undefined}>
+                <th scope="row">
+                  {/* The name opens the editor: it stays clear of the drawer, which covers the right of the table. */}
+                  <a {...linkTo('tools', `?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(location.search)), tool: id }).toString()}`)} class="mono" aria-label={`Edit ${r.tool.name} (${r.server.name})`}>
+                    {r.tool.name}
+                  </a>
+                  {r.title && <div class="muted small">{r.title}</div>}
+                </th>
+                <td class="mono small">{r.server.id}</td>
+                <td class="mono small" data-testid={`name-${toolIdBase(r.server, r.tool)}`}>
+                  {r.publication ? r.publication.exposedName : r.name ? <span class="muted">{r.name}</span> : '—'}
+                  {!r.publication && renamed && <span class="badge warn">renamed: “{r.tool.name}” is taken</span>}
+                </td>
+                <td>
+                  <Badge tone={tone}>{label}</Badge>
+                </td>
+                <td class="small">
+                  {r.tool.removedAt ? '—' : missing ? <span class="warn-text">Missing: {missing}</span> : 'All set'}
+                  {r.problems.some((x) => x.field === 'title') && !r.tool.removedAt && <div class="muted">No title</div>}
+                </td>
+                <td class="mono small">{r.scopes.length ? r.scopes.join(' ') : <span class="muted">—</span>}</td>
+              </tr>
             );
           })}
-        </div>
-      </fieldset>
-      {form && <ErrorBox error={form} title="Could not publish" />}
-      {error && !form && (
-        <p class="field-error" role="alert" data-testid={`${idBase}-error-summary`}>
-          {error.code === 'HINTS_REQUIRED' ? 'Clients need to know how this tool behaves: choose Yes or No for each hint marked above, then try again.' : 'Fix the fields marked above, then try again.'}
-        </p>
-      )}
-      <FormFooter notice={done} live>
-        <SubmitButton busy={busy} disabled={tool.removedAt !== null} label={publication ? 'Save and publish' : 'Publish'} busyLabel="Working…" needed="publisher" what="publishing" />
-        <button type="button" onClick={() => void previewDraft()} disabled={busy || tool.removedAt !== null}>
-          Preview before publishing
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The editor of one tool, beside the table: focus moves into it on open and Escape closes it. */
+function Drawer({ row, data, onClose, onChanged }: { row: Row; data: ToolsData | undefined; onClose: () => void; onChanged: () => Promise<void> }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [row.key]);
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    addEventListener('keydown', on);
+    return () => removeEventListener('keydown', on);
+  }, []);
+  const exposedName = row.publication?.exposedName ?? null;
+  return (
+    <aside class="drawer" aria-labelledby="drawer-h" data-testid="tool-drawer">
+      <div class="drawer-head">
+        <h2 id="drawer-h" tabIndex={-1} ref={heading}>
+          <span class="mono">{row.tool.name}</span> <span class="muted small">on {row.server.name}</span>
+        </h2>
+        <button type="button" onClick={onClose}>
+          Close
         </button>
-        {publication && canPublish && (
-          <button type="button" onClick={() => void unpublish()} disabled={busy}>
-            Unpublish
-          </button>
-        )}
-      </FormFooter>
-    </form>
+      </div>
+      <ToolRow key={row.key} server={row.server} tool={row.tool} publication={row.publication} onChanged={onChanged} predicted={row.name} />
+      {!row.tool.removedAt && <ToolScopes key={`${row.key}-${exposedName ?? ''}`} idBase={toolIdBase(row.server, row.tool)} name={exposedName} auth={data?.auth} />}
+    </aside>
   );
 }

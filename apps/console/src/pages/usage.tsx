@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, asApiError, type ApiError } from '../api';
-import { Chart } from '../chart';
+import { Bars, Chart } from '../chart';
 import { queryOf, type LimitsView, type RatePlan, type UsageRow } from '../limits-api';
 import { linkTo } from '../router';
 import { DataTable, ErrorBox, LoadStatus, useLoad } from '../ui';
@@ -66,15 +66,42 @@ export function PlanSummary({ plan }: { plan: RatePlan | null }) {
   );
 }
 
-const dayToSeconds = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
+/** The chart windows: the last N UTC days, today included (usage is counted per UTC day). */
+const PRESETS = [
+  { id: '24h', label: '24 h', days: 2 },
+  { id: '7d', label: '7 d', days: 7 },
+  { id: '30d', label: '30 d', days: 30 },
+] as const;
 
-/** Usage per day and per tool (GET /v1/usage) with filters, charts, a CSV export and the limits in force. */
+type PresetId = (typeof PRESETS)[number]['id'];
+
+const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/** Every UTC day of the window, oldest first (`now` is injectable for the test of the axis). */
+export function windowDays(days: number, now = Date.now()): string[] {
+  return Array.from({ length: days }, (_, i) => isoDay(now - (days - 1 - i) * 86_400_000));
+}
+
+const SHORT = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayLabel = (d: string) => SHORT.format(new Date(`${d}T00:00:00Z`));
+
+/** A tool row that is protocol traffic (lists, pings, reads without a tool), not a tool call. */
+const isProtocol = (tool: string) => tool === '' || tool === '?' || tool.includes('/');
+
+/** How many tools the per-tool chart shows (the table below lists them all). */
+const TOP_TOOLS = 10;
+
+/** Usage per day and per tool (GET /v1/usage) with window presets, filters, charts, a CSV export and the limits in force. */
 export function UsagePage() {
   const [filters, setFilters] = useState<UsageFilters>(EMPTY);
+  const [preset, setPreset] = useState<PresetId>('7d');
   const [csvError, setCsvError] = useState<ApiError | undefined>(undefined);
-  const q = (groupBy: string) => queryOf({ ...filters, groupBy, limit: 1000 });
-  const byDay = useLoad(() => api<{ usage: UsageRow[] }>('GET', `/v1/usage${q('day')}`).then((r) => [...r.usage].reverse()), [filters]);
-  const byTool = useLoad(() => api<{ usage: UsageRow[] }>('GET', `/v1/usage${q('tool')}`).then((r) => r.usage), [filters]);
+  const win = windowDays(PRESETS.find((p) => p.id === preset)!.days);
+  // Dates typed in the filters win over the preset's window.
+  const range = { from: filters.from || win[0], to: filters.to || win[win.length - 1] };
+  const q = (groupBy: string) => queryOf({ ...filters, ...range, groupBy, limit: 1000 });
+  const byDay = useLoad(() => api<{ usage: UsageRow[] }>('GET', `/v1/usage${q('day')}`).then((r) => r.usage), [filters, preset]);
+  const byTool = useLoad(() => api<{ usage: UsageRow[] }>('GET', `/v1/usage${q('tool')}`).then((r) => r.usage), [filters, preset]);
   const limits = useLoad(() => api<LimitsView>('GET', '/v1/limits'));
 
   const exportCsv = async () => {
@@ -91,12 +118,28 @@ export function UsagePage() {
     }
   };
 
-  const days = byDay.data ?? [];
+  const rows = byDay.data ?? [];
+  const days = filters.from || filters.to ? daysBetween(range.from, range.to) : win;
+  const at = (d: string) => rows.find((r) => r.day === d);
   const tools = byTool.data ?? [];
+  const called = tools.filter((t) => !isProtocol(t.tool)).sort((a, b) => b.calls - a.calls);
+  const protocol = tools.filter((t) => isProtocol(t.tool));
   return (
     <section aria-labelledby="usage-h">
       <h1 id="usage-h">Usage</h1>
-      <p class="lead">Calls through the gateway per day and per tool: errors, rate-limited calls and latency. Figures arrive within seconds of the calls.</p>
+      <p class="lead">Calls through the gateway per day and per tool: errors, rate-limited calls and latency. Figures arrive within seconds of the calls; days are UTC.</p>
+      <div class="row">
+        <div class="presets" role="group" aria-label="Time window">
+          {PRESETS.map((p) => (
+            <button key={p.id} type="button" aria-pressed={p.id === preset} onClick={() => setPreset(p.id)}>
+              {p.label}
+            </button>
+          ))}
+        </div>
+        <span class="muted small" data-testid="usage-window">
+          {dayLabel(days[0]!)} – {dayLabel(days[days.length - 1]!)}
+        </span>
+      </div>
       <FilterForm value={filters} onApply={setFilters} idPrefix="usage" />
       <div class="row">
         <button type="button" onClick={() => void exportCsv()} data-testid="usage-csv">
@@ -109,25 +152,36 @@ export function UsagePage() {
       {csvError && <ErrorBox error={csvError} title="Could not export the usage" />}
       <div class="usage-layout">
         <div>
-          <LoadStatus load={byDay} errorTitle="Could not load the usage" loadingLabel="Loading usage…" empty="No calls in this range yet." isEmpty={(d) => d.length === 0} />
-          {days.length > 0 && (
+          <LoadStatus load={byDay} errorTitle="Could not load the usage" loadingLabel="Loading usage…" empty="No calls in this window yet." isEmpty={(d) => d.length === 0} />
+          {rows.length > 0 && (
             <>
               <Chart
                 title="Calls per day"
                 testId="chart-daily"
-                x={days.map((d) => dayToSeconds(d.day))}
+                labels={days.map(dayLabel)}
                 series={[
-                  { label: 'Calls', stroke: '#2563eb', values: days.map((d) => d.calls) },
-                  { label: 'Errors', stroke: '#dc2626', values: days.map((d) => d.errors + d.toolErrors) },
-                  { label: 'Rate-limited', stroke: '#d97706', values: days.map((d) => d.rateLimited) },
+                  { label: 'Calls', stroke: '#2563eb', values: days.map((d) => at(d)?.calls ?? 0) },
+                  { label: 'Errors', stroke: '#dc2626', values: days.map((d) => (at(d)?.errors ?? 0) + (at(d)?.toolErrors ?? 0)) },
+                  { label: 'Rate-limited', stroke: '#d97706', values: days.map((d) => at(d)?.rateLimited ?? 0) },
                 ]}
               />
-              <Chart title="Average latency per day (ms)" testId="chart-latency" x={days.map((d) => dayToSeconds(d.day))} series={[{ label: 'Avg ms', stroke: '#7c3aed', values: days.map((d) => d.avgMs) }]} height={160} />
+              <Chart title="Average latency per day (ms)" testId="chart-latency" labels={days.map(dayLabel)} series={[{ label: 'Avg ms', stroke: '#7c3aed', values: days.map((d) => at(d)?.avgMs ?? 0) }]} height={160} />
             </>
           )}
           {tools.length > 0 && (
             <>
-              <Chart title="Calls per tool" testId="chart-tools" x={tools.map((_, i) => i)} categories={tools.map((t) => t.tool || '(list)')} series={[{ label: 'Calls', stroke: '#2563eb', values: tools.map((t) => t.calls) }]} height={180} />
+              {called.length > 0 && (
+                <Bars
+                  title={called.length > TOP_TOOLS ? `Top ${TOP_TOOLS} tools by calls` : 'Calls per tool'}
+                  testId="chart-tools"
+                  rows={called.slice(0, TOP_TOOLS).map((t) => ({ label: t.tool, value: t.calls, note: t.errors + t.toolErrors > 0 ? `(${t.errors + t.toolErrors} failed)` : undefined }))}
+                />
+              )}
+              {protocol.length > 0 && (
+                <p class="muted small" data-testid="protocol-traffic">
+                  Protocol traffic (lists, pings and reads that call no tool): {protocol.reduce((n, t) => n + t.calls, 0)} requests.
+                </p>
+              )}
               <DataTable testId="usage-tools" columns={['Server', 'Tool', 'Calls', 'Errors', 'Tool errors', 'Rate-limited', 'Avg ms']}>
                 {tools.map((t) => (
                   <tr key={`${t.server}/${t.tool}`}>
@@ -155,4 +209,14 @@ export function UsagePage() {
       </div>
     </section>
   );
+}
+
+/** Every day from `from` to `to` (YYYY-MM-DD), at most a year of them. */
+function daysBetween(from: string, to: string): string[] {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`);
+  if (!Number.isFinite(start) || !Number.isFinite(end) || end < start) return [from];
+  const out: string[] = [];
+  for (let t = start; t <= end && out.length < 366; t += 86_400_000) out.push(isoDay(t));
+  return out;
 }

@@ -142,3 +142,15 @@ export async function signInWithKey(page: Page, registryUrl: string, apiKey: str
   await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: pageLabel, exact: true }).click();
   await page.getByRole('heading', { name: pageLabel, exact: true, level: 1 }).waitFor();
 }
+
+/**
+ * Opens the editor drawer of one tool from the Tools table (the page must be showing it) and
+ * returns the drawer's form, `tool-<server>-<tool>`.
+ */
+export async function openTool(page: Page, server: string, tool: string): Promise<Locator> {
+  const base = `tool-${server}-${tool}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  await page.getByTestId(`row-${base}`).getByRole('link', { name: /^Edit / }).click();
+  const form = page.getByTestId('tool-drawer').getByTestId(base);
+  await form.waitFor();
+  return form;
+}

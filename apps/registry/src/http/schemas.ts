@@ -240,4 +240,20 @@ export const previewQuery = z
   })
   .strict();
 
-export const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).strict();
+/**
+ * GET /v1/audit: newest first, `cursor` is the `nextCursor` of the page before (an entry id; older
+ * entries follow). `action` keeps one action (`server.create`) or a family (`server.*`); `system`
+ * `exclude` drops the registry's own entries (discovery runs, reconciliation), which otherwise flood the log.
+ */
+export const auditQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    cursor: z.string().regex(/^\d{1,18}$/, 'must be the nextCursor of an earlier page').optional(),
+    action: z
+      .string()
+      .regex(/^[a-z_-]{1,32}(\.[a-z_-]{1,48})*(\.\*)?$/, 'must be an action like server.create, or a family like server.*')
+      .optional(),
+    actor: z.string().min(1).max(200).optional(),
+    system: z.enum(['include', 'exclude']).default('include'),
+  })
+  .strict();

@@ -60,7 +60,8 @@ export async function checkOAuth(probe: Probe): Promise<OAuthOutcome> {
     return { protectedEndpoint: false, checks: [unreachable('auth-challenge', t('auth-challenge'), err)] };
   }
   if (first.status !== 401) {
-    return { protectedEndpoint: false, checks: [result('auth-challenge', t('auth-challenge'), 'pass', `the endpoint answers without authorization (HTTP ${first.status}); Claude and ChatGPT connect authless, so the OAuth chain does not apply`)] };
+    // Not applicable rather than passed: an open endpoint has no challenge to get right, and counting it as a pass overstated the report.
+    return { protectedEndpoint: false, checks: [result('auth-challenge', t('auth-challenge'), 'skip', `the endpoint answers without authorization (HTTP ${first.status}); Claude and ChatGPT connect authless, so the OAuth chain does not apply`)] };
   }
 
   // 1. The challenge.

@@ -78,8 +78,11 @@ export class ServersController {
     await this.guard(input.url, 'body.url');
     await this.guardAuth(input.auth);
     const { config, secret } = this.sealAuth(tenantId, input.id, input.auth);
+    let sameUrl: Array<{ id: string; name: string }> = [];
     try {
       await this.ctx.db.tx(async (q) => {
+        // The same endpoint twice serves its tools twice under prefixed names: said in the answer, not refused (two credentials may be intended).
+        sameUrl = await q.query<{ id: string; name: string }>("SELECT id, name FROM registry.servers WHERE tenant_id = $1 AND rtrim(url, '/') = rtrim($2, '/') ORDER BY id", [tenantId, input.url]);
         await q.query(
           `INSERT INTO registry.servers (tenant_id, id, name, url, transport, auth_mode, auth_config, secret, tool_prefix, timeout_ms, max_concurrency, stateful)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -92,7 +95,12 @@ export class ServersController {
       throw err;
     }
     const discovery = await this.enqueue(tenantId, input.id, 'register');
-    return { server: serverView(await this.load(this.ctx.db, tenantId, input.id)), discovery };
+    const warnings = sameUrl.map((other) => ({
+      code: 'URL_ALREADY_REGISTERED',
+      field: 'body.url',
+      message: `body.url: this URL is already registered as server "${other.id}" (${other.name}); where tool names collide, this server's tools are published as ${input.toolPrefix ?? input.id}_<name>`,
+    }));
+    return { server: serverView(await this.load(this.ctx.db, tenantId, input.id)), discovery, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
   @Get(':id')

@@ -179,9 +179,23 @@ export class TenantsController {
   @ApiOperation({ operationId: 'listAudit', summary: 'Audit log of every change, newest first', auth: 'tenant', query: auditQuery, response: auditResponse })
   async auditLog(@Req() req: FastifyRequest, @Query() query: unknown) {
     const { tenantId } = await this.ctx.auth.tenant(req);
-    const { limit } = parseInput(auditQuery, query, 'query');
-    const rows = await this.ctx.db.query('SELECT id, actor, action, target, details, at FROM registry.audit_log WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2', [tenantId, limit]);
-    return { entries: rows };
+    const input = parseInput(auditQuery, query, 'query');
+    const where = ['tenant_id = $1'];
+    const args: unknown[] = [tenantId];
+    const add = (sql: string, value: unknown) => {
+      args.push(value);
+      where.push(sql.replace('?', `$${args.length}`));
+    };
+    if (input.cursor) add('id < ?', input.cursor);
+    if (input.action?.endsWith('.*')) add("starts_with(action, ? || '.')", input.action.slice(0, -2));
+    else if (input.action) add('action = ?', input.action);
+    if (input.actor) add('actor = ?', input.actor);
+    if (input.system === 'exclude') where.push("actor <> 'system'");
+    args.push(input.limit + 1);
+    const rows = await this.ctx.db.query<{ id: string }>(`SELECT id, actor, action, target, details, at FROM registry.audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${args.length}`, args);
+    const more = rows.length > input.limit;
+    const entries = more ? rows.slice(0, input.limit) : rows;
+    return { entries, nextCursor: more ? String(entries[entries.length - 1]!.id) : null };
   }
 
   private view(t: TenantRow) {

@@ -1,0 +1,378 @@
+// The console as a product (issue 47), in Chromium against a built registry and gateway: the
+// first-run checklist follows the tenant's state, unknown routes are a 404, the register form warns
+// about a URL already registered, colliding tool names are shown before publishing (and the name
+// shown is the name served), form errors clear when fixed, a loopback MCP URL raises the
+// reachability blocker, the Tools table stays quick at 1,000 tools, the Activity log pages by
+// cursor, and the usage axes span the chosen window. Screenshots at 1280 and 800 px go to docs/console/.
+import path from 'node:path';
+import { Client as PgClient } from 'pg';
+import type { Page } from 'playwright-core';
+import { expectFieldError, expectIntact, expectNoFieldError, freePort, openConsoleBrowser, openTool, type ConsoleBrowser } from './support/console-browser';
+import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, REPO_ROOT, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+
+jest.setTimeout(240_000);
+
+const DOCS_SHOTS = path.join(REPO_ROOT, 'docs/console');
+const FULL_HINTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+/** Tools in the big server: every tenth lacks its hints (needs attention). */
+const BIG = 1000;
+
+describe('the console as a product, in Chromium', () => {
+  const env = testEnv();
+  let db: Awaited<ReturnType<typeof createDatabase>>;
+  let registry: Proc;
+  let gateway: Proc;
+  let weather: TestUpstream;
+  let big: TestUpstream;
+  let key: string;
+  let b: ConsoleBrowser;
+  let p: Page;
+
+  beforeAll(async () => {
+    b = await openConsoleBrowser();
+    p = b.page;
+    db = await createDatabase();
+    weather = await startUpstream('weather', [
+      { name: 'get_forecast', annotations: READ_ONLY_HINTS },
+      { name: 'delete_city', annotations: FULL_HINTS },
+    ]);
+    big = await startUpstream(
+      'big',
+      Array.from({ length: BIG }, (_, i) => ({ name: `op_${String(i).padStart(4, '0')}`, ...(i % 10 === 0 ? {} : { annotations: READ_ONLY_HINTS }) })),
+    );
+    const gatewayPort = await freePort();
+    registry = await startRegistry(env, db.url, { GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` });
+    key = await createTenant(registry.url, env.operatorKey, 'acme');
+    gateway = await startGateway(env, registry.url, { GATEWAY_PORT: String(gatewayPort), USAGE_FLUSH_MS: '50' });
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await gateway?.stop();
+    await registry?.stop();
+    await weather?.close();
+    await big?.close();
+    await db?.drop();
+    await cleanRedis(env);
+  });
+
+  const nav = (label: string) => p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
+  const heading = (name: string) => p.getByRole('heading', { name, exact: true, level: 1 }).waitFor();
+  const step = (id: string) => p.getByTestId(`step-${id}`);
+  /** Both widths the console is laid out for, full page, into docs/console/<name>-<width>.png. */
+  const shots = async (name: string, fullPage = true) => {
+    for (const width of [1280, 800]) {
+      await p.setViewportSize({ width, height: 800 });
+      await p.screenshot({ path: path.join(DOCS_SHOTS, `${name}-${width}.png`), fullPage });
+    }
+    await p.setViewportSize({ width: 1280, height: 800 });
+  };
+  const register = async (id: string, url: string) => {
+    await p.getByLabel('Server id').fill(id);
+    await p.getByLabel('MCP URL').fill(url);
+    await p.getByRole('button', { name: 'Register and discover', exact: true }).click();
+  };
+
+  it('signs in onto Home: a checklist with nothing done, register next, and the loopback blocker', async () => {
+    await p.goto(`${registry.url}/console/`);
+    await p.getByLabel('Tenant API key').fill(key);
+    await p.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await heading('Home');
+    await p.getByTestId('checklist').waitFor();
+    for (const id of ['register', 'review', 'publish', 'connect', 'readiness']) expect(await step(id).getAttribute('data-done')).toBe('false');
+    expect(await step('register').getAttribute('aria-current')).toBe('step');
+    const banner = p.getByTestId('reachability-banner');
+    expect(await banner.textContent()).toMatch(/claude\.ai and ChatGPT cannot reach this endpoint.*127\.0\.0\.1 is a loopback address/);
+    // The nav is grouped.
+    for (const group of ['Build', 'Ship', 'Observe', 'Configure']) await p.getByRole('navigation', { name: 'Console pages' }).getByRole('list', { name: group }).waitFor();
+    await expectIntact(b);
+  });
+
+  it('answers an unknown route with a 404 page, not another page', async () => {
+    await p.goto(`${registry.url}/console/no-such-page`);
+    await heading('Page not found');
+    expect(await p.title()).toMatch(/^Page not found/);
+    await p.getByRole('link', { name: 'Go to Home' }).click();
+    await heading('Home');
+    await expectIntact(b);
+  });
+
+  it('clears a stale error as soon as its field is edited, and words the API refusal for people', async () => {
+    await nav('Servers');
+    await heading('Servers');
+    await p.getByRole('button', { name: 'Register and discover', exact: true }).click();
+    await expectFieldError(p, 'srv-id', /Enter an id/);
+    await expectFieldError(p, 'srv-url', /Enter the URL/);
+    await p.getByLabel('Server id').fill('weather');
+    // Fixed: its message goes at once, the other field's stays.
+    await expectNoFieldError(p, 'srv-id');
+    await expectFieldError(p, 'srv-url', /Enter the URL/);
+    await p.getByLabel('MCP URL').fill('127.0.0.1:4710/mcp');
+    await expectNoFieldError(p, 'srv-url');
+    await p.getByRole('button', { name: 'Register and discover', exact: true }).click();
+    // The API's reason ("Invalid URL"), in words that say what to type.
+    const text = await expectFieldError(p, 'srv-url', /Enter a full URL with its scheme, e\.g\. https:\/\/mcp\.example\.com\/mcp\./);
+    expect(text).not.toMatch(/Enter the URL of your MCP server/);
+    await expectNoFieldError(p, 'srv-id');
+    await expectIntact(b);
+  });
+
+  it('registers a server and jumps to its tools; the checklist follows', async () => {
+    await register('weather', weather.url);
+    await p.getByTestId('server-weather-status').getByText('Healthy').waitFor({ timeout: 20_000 });
+    await p.getByTestId('review-new-tools').click();
+    await heading('Tools');
+    expect(new URL(p.url()).searchParams.get('server')).toBe('weather');
+    await p.getByTestId('row-tool-weather-get_forecast').waitFor();
+    await nav('Home');
+    await p.getByTestId('checklist').waitFor();
+    expect(await step('register').getAttribute('data-done')).toBe('true');
+    expect(await step('review').getAttribute('data-done')).toBe('true');
+    expect(await step('publish').getAttribute('aria-current')).toBe('step');
+    await expectIntact(b);
+  });
+
+  it('warns that a URL is already registered, before submitting', async () => {
+    await nav('Servers');
+    await p.getByLabel('Server id').fill('forecast');
+    await p.getByLabel('MCP URL').fill(weather.url.replace(/\/mcp$/, '/mcp/'));
+    expect(await p.getByTestId('url-duplicate').textContent()).toMatch(/already registered as “weather” \(weather\)/);
+    await p.getByRole('button', { name: 'Register and discover', exact: true }).click();
+    // The registry says it too, in its answer.
+    expect(await p.getByTestId('register-warning').textContent()).toMatch(/already registered as server "weather".*published as forecast_<name>/);
+    await p.getByTestId('server-forecast-status').getByText('Healthy').waitFor({ timeout: 20_000 });
+    await expectIntact(b);
+  });
+
+  it('publishes all ready tools of the first server, then shows the second server\'s collisions and the names they will get', async () => {
+    await nav('Tools');
+    await p.getByTestId('tools-server-weather').getByRole('button', { name: /Publish all ready \(2\)/ }).click();
+    const panel = p.getByTestId('publish-ready-weather');
+    await panel.getByRole('button', { name: 'Publish 2 tools' }).click();
+    await p.getByText('Published 2 tools of weather.').waitFor();
+    expect(await p.getByTestId('name-tool-weather-get_forecast').textContent()).toBe('get_forecast');
+
+    // The second copy's tools would be renamed: the table says so before anything is published.
+    expect(await p.getByTestId('name-tool-forecast-get_forecast').textContent()).toMatch(/^forecast_get_forecast.*“get_forecast” is taken/);
+    await p.getByTestId('tools-server-forecast').getByRole('button', { name: /Publish all ready \(2\)/ }).click();
+    const second = p.getByTestId('publish-ready-forecast');
+    await second.getByTestId('collisions-forecast').getByText(/2 names are already taken/).waitFor();
+    await second.getByTestId('pub-forecast-get_forecast').getByText('renamed to forecast_get_forecast').waitFor();
+    await shots('tools-collisions');
+    // A name chosen here is the name served.
+    await second.getByLabel('Name for delete_city').fill('remove_city_forecast');
+    await second.getByRole('button', { name: 'Publish 2 tools' }).click();
+    await p.getByText('Published 2 tools of forecast.').waitFor();
+    expect(await p.getByTestId('name-tool-forecast-delete_city').textContent()).toBe('remove_city_forecast');
+    expect(await p.getByTestId('name-tool-forecast-get_forecast').textContent()).toBe('forecast_get_forecast');
+    const pubs = (await api(registry.url, key, 'GET', '/v1/publications')).body.publications as Array<{ serverId: string; upstreamName: string; exposedName: string }>;
+    expect(pubs.filter((x) => x.serverId === 'forecast').map((x) => `${x.upstreamName}=${x.exposedName}`).sort()).toEqual(['delete_city=remove_city_forecast', 'get_forecast=forecast_get_forecast']);
+    await expectIntact(b);
+  });
+
+  it('opens a row in the editor drawer and closes it with Escape', async () => {
+    await p.getByRole('link', { name: 'Edit delete_city (weather)' }).click();
+    const drawer = p.getByTestId('tool-drawer');
+    await drawer.getByTestId('tool-weather-delete_city').waitFor();
+    expect(await drawer.getByLabel('Exposed name').inputValue()).toBe('delete_city');
+    await p.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await expectIntact(b);
+  });
+
+  it('keeps the Tools table quick at 1,000 tools: render, search and the needs-attention filter', async () => {
+    await registerAndDiscover(registry.url, key, { id: 'big', name: 'Big', url: big.url });
+    await nav('Home');
+    await heading('Home');
+    let t0 = Date.now();
+    await nav('Tools');
+    await p.getByTestId('tools-count').getByText(`${BIG + 4} tools`).waitFor({ timeout: 30_000 });
+    const render = Date.now() - t0;
+    // A page of rows, not a thousand editors.
+    expect(await p.getByTestId('tools-table').locator('tbody tr').count()).toBe(200);
+
+    t0 = Date.now();
+    await p.getByRole('searchbox', { name: 'Search' }).fill('op_0999');
+    await p.getByTestId('tools-count').getByText(`1 of ${BIG + 4} tools`).waitFor();
+    const search = Date.now() - t0;
+
+    await p.getByRole('searchbox', { name: 'Search' }).fill('');
+    t0 = Date.now();
+    await p.getByLabel('Show').selectOption('attention');
+    // Every tenth big tool lacks hints; the four published weather tools lack a title (Readiness fails them).
+    await p.getByTestId('tools-count').getByText(`${BIG / 10 + 4} of ${BIG + 4} tools`).waitFor();
+    const filter = Date.now() - t0;
+    expect(await p.getByTestId('row-tool-big-op_0000').textContent()).toMatch(/op_0000.*Needs hints.*Missing: Read-only, Destructive, Open world/);
+    expect(await p.getByTestId('row-tool-weather-get_forecast').textContent()).toMatch(/Published.*No title/);
+    expect(await p.getByTestId('row-tool-big-op_0001').count()).toBe(0);
+    await p.getByTestId('hints-summary').getByText(`${BIG / 10 + 4} tools need attention`, { exact: false }).waitFor();
+    // Generous bounds for a shared 2-core machine, far below what one editor per tool took.
+    expect(render).toBeLessThan(5_000);
+    expect(search).toBeLessThan(1_000);
+    expect(filter).toBeLessThan(1_000);
+    process.stdout.write(`tools table at ${BIG + 4} tools: render ${render} ms, search ${search} ms, filter ${filter} ms\n`);
+    await p.getByLabel('Show').selectOption('');
+    await shots('tools', false);
+    await expectIntact(b);
+  });
+
+  it('shows the reachability blocker on Connect, over the hosted-client steps', async () => {
+    await nav('Connect');
+    await heading('Connect');
+    await p.getByTestId('reachability-banner').getByText(/127\.0\.0\.1 is a loopback address/).waitFor();
+    await p.getByText(/ChatGPT connects from OpenAI's servers: it cannot reach this URL/).waitFor();
+    await expectIntact(b);
+  });
+
+  it('pages the Activity log by cursor, hides system events unless asked, and opens a row in a drawer', async () => {
+    for (let i = 0; i < 55; i++) expect((await api(registry.url, key, 'PATCH', '/v1/tenant', { description: `take ${i}` })).status).toBe(200);
+    await nav('Activity');
+    await heading('Activity');
+    const rows = p.getByTestId('audit-table').locator('tbody tr');
+    await p.getByTestId('page-number').getByText('Page 1').waitFor();
+    // The pager shows before the first page has loaded: wait for a full page of rows.
+    await rows.nth(49).waitFor();
+    expect(await rows.count()).toBe(50);
+    expect(await p.getByTestId('audit-table').locator('tr[data-action="server.discovered"]').count()).toBe(0);
+    const ids = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')));
+    const firstPage = await ids();
+    await p.getByRole('button', { name: 'Older' }).click();
+    await p.getByTestId('page-number').getByText('Page 2').waitFor();
+    // The old rows stay up while the next page loads: wait for the new ones.
+    const secondPage = await until('page 2', async () => {
+      const now = await ids();
+      return now[0] !== firstPage[0] && now;
+    }, 10_000, 50);
+    expect(secondPage.length).toBeGreaterThan(0);
+    expect(secondPage.some((r) => firstPage.includes(r))).toBe(false);
+    await p.getByRole('button', { name: 'Newer' }).click();
+    await p.getByTestId('page-number').getByText('Page 1').waitFor();
+    await until('page 1 again', async () => (await ids())[0] === firstPage[0], 10_000, 50);
+    expect(await ids()).toEqual(firstPage);
+    expect(Math.min(...firstPage.map(Number))).toBeGreaterThan(Math.max(...secondPage.map(Number)));
+
+    // Servers only: what people did, then the registry's own discovery runs too.
+    await p.getByLabel('Show').selectOption('server.*');
+    await p.getByTestId('audit-table').locator('tr[data-action="server.create"]').first().waitFor();
+    expect(await p.getByTestId('audit-table').locator('tr[data-action="server.discovered"]').count()).toBe(0);
+    await p.getByLabel(/Include system events/).check();
+    await p.getByTestId('audit-table').locator('tr[data-action="server.discovered"]').first().waitFor();
+    const actions = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action') ?? ''));
+    expect(actions.every((a) => a.startsWith('server.'))).toBe(true);
+    await p.getByTestId('audit-table').locator('tr[data-action="server.create"]').filter({ hasText: 'Registered server weather.' }).getByRole('button', { name: /Details/ }).click();
+    await p.getByTestId('detail-drawer').getByRole('heading', { name: 'Registered server weather.' }).waitFor();
+    await p.getByTestId('detail-drawer').getByRole('button', { name: 'Close' }).click();
+    await expectIntact(b);
+  });
+
+  it('GET /v1/audit: cursor paging is bounded, validated and confined to the caller\'s tenant', async () => {
+    const page1 = (await api(registry.url, key, 'GET', '/v1/audit?limit=5')).body as { entries: Array<{ id: string }>; nextCursor: string };
+    expect(page1.entries).toHaveLength(5);
+    const page2 = (await api(registry.url, key, 'GET', `/v1/audit?limit=5&cursor=${page1.nextCursor}`)).body as { entries: Array<{ id: string }> };
+    expect(Number(page2.entries[0]!.id)).toBeLessThan(Number(page1.entries[4]!.id));
+    for (const [q, field] of [
+      ['cursor=abc', 'query.cursor'],
+      ['limit=501', 'query.limit'],
+      ['action=DROP%20TABLE', 'query.action'],
+      ['system=maybe', 'query.system'],
+    ]) {
+      const res = await api(registry.url, key, 'GET', `/v1/audit?${q}`);
+      expect({ q, status: res.status, field: (res.body.error as { field?: string } | undefined)?.field }).toEqual({ q, status: 400, field });
+    }
+    // Another tenant handed acme's cursor sees only its own entries.
+    const betaKey = await createTenant(registry.url, env.operatorKey, 'beta');
+    const beta = (await api(registry.url, betaKey, 'GET', `/v1/audit?cursor=${page1.nextCursor}`)).body as { entries: unknown[] };
+    expect(JSON.stringify(beta.entries)).not.toMatch(/weather|forecast|take \d/);
+  });
+
+  it('spans the usage axis over the chosen window: one day of calls on a 24 h and a 30 d axis, then 30 days of calls', async () => {
+    // One real call through the gateway: today's usage, and the checklist's "connect" step.
+    const res = await fetch(`${gateway.url}/t/acme/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_forecast', arguments: { text: 'x' } } }),
+    });
+    expect(res.status).toBe(200);
+    await until('usage metered', async () => ((await api(registry.url, key, 'GET', '/v1/usage?groupBy=day')).body.usage as unknown[] | undefined)?.length === 1, 30_000, 100);
+
+    const label = (daysAgo: number) => new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(Date.now() - daysAgo * 86_400_000));
+    const chart = p.getByTestId('chart-daily');
+    await nav('Usage');
+    await heading('Usage');
+    await p.getByRole('button', { name: '24 h' }).click();
+    await until('24 h axis', async () => (await chart.getAttribute('data-points')) === '2' && (await chart.getAttribute('data-ticks')) === `${label(1)}|${label(0)}`, 10_000, 50);
+    await p.getByRole('button', { name: '30 d' }).click();
+    await until('30 d axis', async () => (await chart.getAttribute('data-points')) === '30', 10_000, 50);
+    expect(await chart.getAttribute('data-first')).toBe(label(29));
+    expect(await chart.getAttribute('data-last')).toBe(label(0));
+    const ticks = (await chart.getAttribute('data-ticks'))!.split('|');
+    expect(ticks[0]).toBe(label(29));
+    expect(ticks[ticks.length - 1]).toBe(label(0));
+    expect(ticks.length).toBeLessThanOrEqual(9);
+    // The one day of calls sits on today, every other day at zero.
+    const cells = await p.getByTestId('chart-daily-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelector('td')?.textContent ?? ''));
+    expect(cells).toEqual([...Array(29).fill('0'), '1']);
+
+    // Thirty days of metered calls (rolled-up rows, as the gateway's flush writes them).
+    const pg = new PgClient({ connectionString: db.url });
+    await pg.connect();
+    try {
+      for (let d = 1; d < 30; d++) {
+        await pg.query(
+          `INSERT INTO registry.usage_daily (tenant_id, day, server_id, tool, subject, calls, latency) VALUES ('acme', (now() AT TIME ZONE 'UTC')::date - $1::int, 'weather', 'get_forecast', 'anonymous', $2, '{}')`,
+          [d, d],
+        );
+      }
+    } finally {
+      await pg.end();
+    }
+    await p.getByRole('button', { name: 'Refresh' }).click();
+    await until('30 days plotted', async () => (await p.getByTestId('chart-daily-data').locator('tbody tr').first().locator('td').first().textContent()) === '29', 10_000, 50);
+    expect(await chart.getAttribute('data-first')).toBe(label(29));
+    expect(await chart.getAttribute('data-last')).toBe(label(0));
+    expect(await p.getByTestId('chart-tools').locator('li').first().textContent()).toMatch(/^get_forecast/);
+    // The legend (the chart's tooltip) reads the latest day, not "--", before the cursor moves.
+    expect(await chart.locator('.u-legend .u-value').allTextContents()).toEqual([label(0), '1', '0', '0']);
+    await shots('usage');
+    await expectIntact(b);
+  });
+
+  it('Home counts a connected client once calls arrive; screenshots of Home and Preview', async () => {
+    await nav('Home');
+    await p.getByTestId('checklist').waitFor();
+    expect(await step('publish').getAttribute('data-done')).toBe('true');
+    expect(await step('connect').getAttribute('data-done')).toBe('true');
+    expect(await step('readiness').getAttribute('data-done')).toBe('false');
+    // The big server's hint-less tools hold the review step open: it is the next one again.
+    expect(await step('review').getAttribute('aria-current')).toBe('step');
+    expect(await step('review').textContent()).toMatch(/104 of 1004 tools need attention/);
+    await shots('home');
+    await expectIntact(b);
+  });
+
+  it('previews a draft as Claude and ChatGPT present it, what the draft changes first', async () => {
+    await nav('Tools');
+    await p.getByRole('searchbox', { name: 'Search' }).fill('weather get_forecast');
+    const tool = await openTool(p, 'weather', 'get_forecast');
+    await tool.getByLabel('Title', { exact: true }).fill('Get the forecast');
+    await tool.getByRole('button', { name: 'Preview before publishing' }).click();
+    await heading('Preview — draft');
+    const changes = p.getByTestId('draft-changes');
+    await changes.waitFor();
+    // The draft-vs-live diff comes before the per-tool detail.
+    const order = await p.locator('[data-testid="draft-changes"], [data-testid^="cards-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    expect(order[0]).toBe('draft-changes');
+    expect(await changes.locator('tr', { hasText: 'title' }).first().textContent()).toMatch(/^title—"Get the forecast"$/);
+    const cards = p.getByTestId('cards-get_forecast');
+    for (const client of ['Claude', 'ChatGPT']) {
+      const card = cards.locator(`[data-client="${client}"]`);
+      expect(await card.textContent()).toMatch(/Get the forecast.*get_forecast/);
+      expect(await card.textContent()).toContain('Read-only: can run without asking');
+      expect(await card.textContent()).toMatch(/text\s*string/);
+    }
+    await shots('preview');
+    await p.getByRole('button', { name: 'Discard draft' }).click();
+    await heading('Tools');
+    await expectIntact(b);
+  });
+});
