@@ -68,7 +68,7 @@ export async function createScimUser(q: Queryable, tenantId: string, body: unkno
 
 /** PUT or PATCH result: stores the new representation; `active` changes deprovision or reactivate. `userName` is immutable here. */
 export async function saveScimUser(q: Queryable, tenantId: string, row: ScimUserRow, input: ScimUserInput, actor: string): Promise<ScimUserRow> {
-  if (input.userName.toLowerCase() !== row.username.toLowerCase()) throw new ScimError(400, `userName: cannot change from "${row.username}" (delete and create the user instead)`, 'mutability');
+  if (input.userName.toLowerCase() !== row.username.toLowerCase()) throw new ScimError(400, `userName: is "${row.username}" and cannot be changed (delete and create the user instead)`, 'mutability');
   await q.query('UPDATE registry.tenant_users SET name = $3, external_id = $4, scim_attrs = $5, scim_updated_at = now() WHERE tenant_id = $1 AND username = $2', [
     tenantId,
     row.username,
