@@ -42,6 +42,8 @@ describe('console import from the MCP Registry in Chromium', () => {
     await p.goto(`${registry.url}/console/`);
     await p.getByLabel('Tenant API key').fill(key);
     await p.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await p.getByRole('heading', { name: 'Home', exact: true, level: 1 }).waitFor();
+    await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Servers', exact: true }).click();
     await p.getByRole('heading', { name: 'Servers', exact: true, level: 1 }).waitFor();
 
     await p.getByLabel('Registry name').fill('io.example/nowhere');
