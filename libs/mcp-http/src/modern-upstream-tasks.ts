@@ -57,14 +57,16 @@ interface ModernTask {
  * a `CreateTaskResult` with `task`, `tasks/get` as a `Task`, `tasks/result` polled to the end.
  */
 export class ModernUpstreamTasks {
+  /** @param maxResultWaitMs longest a 2025-11-25 `tasks/result` waits for the task to end (default {@link MAX_RESULT_WAIT_MS}). */
   constructor(
     private readonly sealer: StateSealer,
     private readonly upstream: Invoker,
+    private readonly maxResultWaitMs = MAX_RESULT_WAIT_MS,
   ) {}
 
-  static of(sealer: StateSealer | undefined, upstream: UpstreamInvoker | undefined): ModernUpstreamTasks | undefined {
+  static of(sealer: StateSealer | undefined, upstream: UpstreamInvoker | undefined, maxResultWaitMs?: number): ModernUpstreamTasks | undefined {
     if (!sealer || !upstream?.upstreamTask) return undefined;
-    return new ModernUpstreamTasks(sealer, upstream as Invoker);
+    return new ModernUpstreamTasks(sealer, upstream as Invoker, maxResultWaitMs);
   }
 
   static owns(taskId: unknown): boolean {
@@ -122,9 +124,9 @@ export class ModernUpstreamTasks {
     return this.result(handle, route, taskId, ctx);
   }
 
-  /** 2025-11-25 `tasks/result`: waits (bounded by {@link MAX_RESULT_WAIT_MS}) for the task to end, then its result or its error. */
+  /** 2025-11-25 `tasks/result`: waits (bounded by `maxResultWaitMs`) for the task to end, then its result or its error. */
   private async result(handle: Handle, route: UpstreamRoute, taskId: string, ctx: InvokeContext): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + MAX_RESULT_WAIT_MS;
+    const deadline = Date.now() + this.maxResultWaitMs;
     for (;;) {
       const got = await this.forward('tasks/get', handle, route, ctx);
       const task = checkTask(got, route.serverId);
@@ -140,7 +142,7 @@ export class ModernUpstreamTasks {
       if (task.status === 'cancelled') throw new McpError(ErrorCode.InvalidParams, `Task ${taskId.slice(0, 64)} was cancelled: it has no result`);
       const wait = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollIntervalMs ?? 1000));
       if (Date.now() + wait > deadline) {
-        throw new McpError(ErrorCode.InternalError, `Task ${taskId.slice(0, 64)} is still ${task.status} after ${MAX_RESULT_WAIT_MS / 1000} s; poll tasks/get and ask for the result once it completed`);
+        throw new McpError(ErrorCode.InternalError, `Task ${taskId.slice(0, 64)} is still ${task.status} after ${this.maxResultWaitMs} ms; poll tasks/get and ask for the result once it completed`);
       }
       await sleep(wait, ctx.signal);
     }
