@@ -19,7 +19,7 @@ const MAX_UPSTREAM_ID = 256;
 const MAX_MESSAGE = 1024;
 /** A 2025-11-25 `tasks/result` waits for a terminal status at most this long, polling at the upstream's interval within these bounds (ms). */
 export const MAX_RESULT_WAIT_MS = 60_000;
-const MIN_POLL_MS = 50;
+const MIN_POLL_MS = 250;
 const MAX_POLL_MS = 5_000;
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 /** statusMessage shown to a 2025-11-25 client whose task waits for input it has no way to give. */
