@@ -54,7 +54,8 @@ export async function startTasksUpstream(): Promise<TasksUpstream> {
     () => {
       const server = new McpServer({ name: 'lab', version: '2.0.0' }, { capabilities: { extensions: { [TASKS]: {} } } });
       server.registerTool('research', { description: 'Researches a topic, in the background when the caller takes tasks', inputSchema: z.object({ topic: z.string() }), annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } }, async ({ topic }, ctx) => {
-        const caps = ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'] as { extensions?: Record<string, unknown> } | undefined;
+        const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined;
+        const caps = envelope?.['io.modelcontextprotocol/clientCapabilities'];
         if (!caps?.extensions?.[TASKS]) return { content: [{ type: 'text', text: `quick note on ${topic}` }] };
         const now = new Date().toISOString();
         const task: Task = { taskId: `lab-${randomBytes(6).toString('hex')}`, topic, status: 'working', createdAt: now, lastUpdatedAt: now };
