@@ -97,6 +97,17 @@ describe('ModernUpstreamTasks', () => {
     await expect(proxy.legacy('tasks/result', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32000, message: 'The upstream task failed: lab on fire' });
   });
 
+  it("passes a waiting task's inputRequests to a 2026-07-28 client, at most 16 of them", async () => {
+    let asks = 16;
+    const inputRequests = () => Object.fromEntries(Array.from({ length: asks }, (_, i) => [`q${i}`, { method: 'elicitation/create', params: { message: 'size?', requestedSchema: { type: 'object', properties: {} } } }]));
+    const { invoker } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : { ...task({ status: 'input_required' }), inputRequests: inputRequests() }));
+    const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
+    const handle = await handleOf(proxy);
+    expect(Object.keys((await proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).inputRequests as object)).toHaveLength(16);
+    asks = 17;
+    await expect(proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('17 input requests at once (at most 16)') });
+  });
+
   it('forwards tasks/update with its inputResponses, and refuses one without', async () => {
     const { invoker, seen } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : {}));
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;

@@ -1,5 +1,6 @@
 import type { CompiledCatalog, Route } from '@switchboard/catalog';
 import { ErrorCode, McpError, isJsonObject } from '@switchboard/protocol';
+import { MAX_CLIENT_INPUT_REQUESTS } from './client-input';
 import type { InvokeContext, UpstreamInvoker, UpstreamTaskRequest } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import type { TaskScope } from './task-wire';
@@ -107,7 +108,11 @@ export class ModernUpstreamTasks {
     // The detail the status carries, as the upstream sent it (bounded by the response byte limit).
     if (task.status === 'completed') out.result = isJsonObject(got.result) ? withoutComplete(got.result) : {};
     if (task.status === 'failed') out.error = wireError(got.error);
-    if (task.status === 'input_required' && isJsonObject(got.inputRequests)) out.inputRequests = got.inputRequests;
+    if (task.status === 'input_required' && isJsonObject(got.inputRequests)) {
+      // The client answers them with tasks/update, forwarded; as many as one input round may carry.
+      if (Object.keys(got.inputRequests).length > MAX_CLIENT_INPUT_REQUESTS) throw upstreamBroke(route.serverId, `its task asks ${Object.keys(got.inputRequests).length} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`);
+      out.inputRequests = got.inputRequests;
+    }
     return out;
   }
 
