@@ -18,6 +18,8 @@ import { startTasksUpstream, type TasksUpstream } from './support/tasks-upstream
 jest.setTimeout(90_000);
 
 const TASKS = 'io.modelcontextprotocol/tasks';
+/** A Standard Schema taking any result as is (the v2 client has no schema of the extension's methods). */
+const ANY_RESULT = { '~standard': { version: 1, vendor: 'e2e', validate: (value: unknown) => ({ value }) } } as const;
 
 describe("a 2026-07-28 upstream's own tasks through the registry and two gateways", () => {
   const env = testEnv();
@@ -91,6 +93,11 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
     expect(upstream.seen.filter((s) => s.method === 'tools/call').at(-1)).toEqual({ method: 'tools/call', declaredTasks: true });
 
     expect(await result(b, 'tasks/get', { taskId })).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
+    // The v2 client declaring the extension reads it too.
+    const v2 = new ModernClient({ name: 'e2e-v2-tasks', version: '1.0.0' }, { capabilities: { extensions: { [TASKS]: {} } } });
+    await v2.connect(new ModernTransport(new URL(`${b.url}/t/acme/mcp`)));
+    clients.push(v2);
+    expect(await v2.request({ method: 'tasks/get', params: { taskId } }, ANY_RESULT)).toMatchObject({ taskId, status: 'working' });
     upstream.finish('owls');
     const done = await until('the task to complete', async () => {
       const got = await result(b, 'tasks/get', { taskId });
