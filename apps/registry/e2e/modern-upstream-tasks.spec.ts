@@ -54,7 +54,7 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
   let nextId = 1;
   /** One 2026-07-28 request (raw: the v2 client refuses a `resultType: "task"` answer), declaring the tasks extension unless told not to. */
   async function modern(gateway: Proc, method: string, params: Record<string, unknown>, o: { declare?: boolean; tenant?: string } = {}): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-    const name = (params.taskId ?? params.name) as string;
+    const name = (params.taskId ?? params.name) as string | undefined;
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'e2e-modern-tasks', version: '1.0.0' },
@@ -62,7 +62,7 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
     };
     const res = await fetch(`${gateway.url}/t/${o.tenant ?? 'acme'}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) },
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } }),
     });
     return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
@@ -97,6 +97,8 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
     const v2 = new ModernClient({ name: 'e2e-v2-tasks', version: '1.0.0' }, { capabilities: { extensions: { [TASKS]: {} } } });
     await v2.connect(new ModernTransport(new URL(`${b.url}/t/acme/mcp`)));
     clients.push(v2);
+    const discovered = await result(b, 'server/discover', {});
+    expect((discovered.capabilities as { extensions?: unknown }).extensions).toEqual({ [TASKS]: {} });
     expect(await v2.request({ method: 'tasks/get', params: { taskId } }, ANY_RESULT)).toMatchObject({ taskId, status: 'working' });
     upstream.finish('owls');
     const done = await until('the task to complete', async () => {

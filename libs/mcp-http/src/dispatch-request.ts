@@ -371,9 +371,14 @@ export class RequestDispatcher {
     return caps;
   }
 
-  /** Discover capabilities name the tasks extension when a tool of the catalog can become a task. */
+  /**
+   * Discover capabilities name the tasks extension when a tool of the catalog can become a task:
+   * a gateway task, or a 2026-07-28 upstream's own (that upstream decides per call).
+   */
   private withTasks(catalog: CompiledCatalog, capabilities: Record<string, unknown>): Record<string, unknown> {
-    if (!this.tasks || !catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined)) return capabilities;
+    const gatewayTasks = this.tasks !== undefined && catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined);
+    const upstreamTasks = this.modernUpstreamTasks !== undefined && catalog.snapshot.tools.some((t) => t.route.kind === 'upstream' && t.route.protocol === 'modern');
+    if (!gatewayTasks && !upstreamTasks) return capabilities;
     const extensions = typeof capabilities.extensions === 'object' && capabilities.extensions !== null ? (capabilities.extensions as Record<string, unknown>) : {};
     return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
   }
