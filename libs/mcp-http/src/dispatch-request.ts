@@ -25,6 +25,7 @@ import { requireClientCapabilities } from './require-client-capabilities';
 import { statefulRoutes } from './stateful-routes';
 import { TASK_METHODS, TASKS_EXTENSION, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
 import { LEGACY_TASK_METHODS, UpstreamTasks, listerOf, taskParams } from './upstream-tasks';
+import { ModernUpstreamTasks, takesModernUpstreamTask } from './modern-upstream-tasks';
 import { readLegacySession } from './legacy-session';
 import type { UpstreamTaskIndex } from './upstream-task-index';
 
@@ -55,6 +56,7 @@ export class RequestDispatcher {
     upstreamTaskIndex?: UpstreamTaskIndex,
   ) {
     this.upstreamTasks = UpstreamTasks.of(sealer, upstream, upstreamTaskIndex);
+    this.modernUpstreamTasks = ModernUpstreamTasks.of(sealer, upstream);
   }
 
   private readonly discoverCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
@@ -62,6 +64,8 @@ export class RequestDispatcher {
   private readonly initializeCaps = new WeakMap<CompiledCatalog, Record<string, unknown>>();
   /** Proxies 2025-11-25 upstreams' own tasks (needs the sealer and an invoker that can). */
   private readonly upstreamTasks: UpstreamTasks | undefined;
+  /** Proxies 2026-07-28 upstreams' own tasks (the tasks extension), with `ut2.` handles. */
+  private readonly modernUpstreamTasks: ModernUpstreamTasks | undefined;
 
   async dispatch(input: DispatchInput): Promise<EncodedAnswer> {
     const { message, context, target } = input;
@@ -127,6 +131,14 @@ export class RequestDispatcher {
         return this.result(input, await this.complete(input, catalog, params));
       default: {
         const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
+        if (this.modernUpstreamTasks && ModernUpstreamTasks.owns(params.taskId)) {
+          const ctx = this.invokeContext(input);
+          if (context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method)) return this.result(input, await this.modernUpstreamTasks.legacy(message.method, params, scope, catalog, ctx));
+          if (context.era === 'modern' && TASK_METHODS.has(message.method)) {
+            if (!declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
+            return this.result(input, await this.modernUpstreamTasks.modern(message.method, params, scope, catalog, ctx));
+          }
+        }
         if (this.upstreamTasks && context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method)) {
           return this.result(input, await this.upstreamTasks.legacy(message.method, params, scope, catalog, this.invokeContext(input), this.lister(input, scope)));
         }
@@ -251,7 +263,8 @@ export class RequestDispatcher {
     const asTask = taskSupport !== undefined && this.tasks !== undefined && input.context.era === 'modern';
     if (asTask && taskSupport === 'required' && !declaresTasks(input.context.clientCapabilities)) throw missingTasksCapability(`Tool ${name}`);
     const taskable = asTask && declaresTasks(input.context.clientCapabilities);
-    if (input.context.era === 'legacy' && params.task !== undefined && this.initializeCapabilities(catalog).tasks !== undefined && !proxiesTasks(route, taskSupport)) {
+    const modernTask = this.modernUpstreamTasks !== undefined && takesModernUpstreamTask(route, input.context.era, declaresTasks(input.context.clientCapabilities), params.task);
+    if (input.context.era === 'legacy' && params.task !== undefined && this.initializeCapabilities(catalog).tasks !== undefined && !proxiesTasks(route, taskSupport) && !modernTask) {
       // 2025-11-25: where tasks are declared, a task-augmented call of a tool whose taskSupport
       // is "forbidden" (absent) is refused rather than silently run as a plain call.
       throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} cannot be called as a task (its execution.taskSupport is "forbidden"); call it without params.task`);
@@ -280,6 +293,15 @@ export class RequestDispatcher {
         const created = await this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, {}, ctx);
         return isCreated(created) ? UpstreamTasks.modernCreated(created.task) : created;
       }
+    }
+    if (modernTask && route.kind === 'upstream') {
+      // The caller can take a task: the 2026-07-28 upstream is asked with the tasks extension
+      // declared and decides; a task it makes is proxied (see ModernUpstreamTasks).
+      const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
+      const era = input.context.era;
+      const asked = (c: InvokeContext) => this.modernUpstreamTasks!.call(scope, name, route, args as Record<string, unknown>, c, era) as unknown as Promise<ToolCallResult>;
+      if (era === 'modern' && this.parkedCalls) return this.callParkable(input, name, ctx, asked);
+      return asked(ctx);
     }
     const call = (c: InvokeContext) => upstream.callTool(route, args as Record<string, unknown>, c);
     if (taskable) return this.runAsTask(input, ctx, call);
@@ -349,9 +371,14 @@ export class RequestDispatcher {
     return caps;
   }
 
-  /** Discover capabilities name the tasks extension when a tool of the catalog can become a task. */
+  /**
+   * Discover capabilities name the tasks extension when a tool of the catalog can become a task:
+   * a gateway task, or a 2026-07-28 upstream's own (that upstream decides per call).
+   */
   private withTasks(catalog: CompiledCatalog, capabilities: Record<string, unknown>): Record<string, unknown> {
-    if (!this.tasks || !catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined)) return capabilities;
+    const gatewayTasks = this.tasks !== undefined && catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined);
+    const upstreamTasks = this.modernUpstreamTasks !== undefined && catalog.snapshot.tools.some((t) => t.route.kind === 'upstream' && t.route.protocol === 'modern');
+    if (!gatewayTasks && !upstreamTasks) return capabilities;
     const extensions = typeof capabilities.extensions === 'object' && capabilities.extensions !== null ? (capabilities.extensions as Record<string, unknown>) : {};
     return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
   }

@@ -55,8 +55,8 @@ export interface UpstreamInvoker {
   /** `completion/complete` for the route's prompt or resource template (`ref` names the upstream's own). Absent ⇒ empty completions. */
   complete?(route: Extract<Route, { kind: 'upstream' }>, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown>;
   /**
-   * One request about a 2025-11-25 upstream's own task: a task-augmented `tools/call` or
-   * `tasks/get` / `tasks/result` / `tasks/cancel`, on the upstream session that created the
+   * One request about an upstream's own task (2025-11-25 tasks utility, or the 2026-07-28 tasks extension): a `tools/call` or
+   * `tasks/get` / `tasks/result` / `tasks/update` / `tasks/cancel`, on the upstream session that created the
    * task. Absent ⇒ upstream tasks are not proxied.
    * @throws McpError for a JSON-RPC error (the upstream's, or the gateway's refusal).
    */
@@ -76,7 +76,7 @@ export interface UpstreamCompletion {
 
 /** See {@link UpstreamInvoker.upstreamTask}; `params` as the upstream gets them (its tool name, its task id). */
 export interface UpstreamTaskRequest {
-  method: 'tools/call' | 'tasks/get' | 'tasks/result' | 'tasks/cancel';
+  method: 'tools/call' | 'tasks/get' | 'tasks/result' | 'tasks/cancel' | 'tasks/update';
   params: Record<string, unknown>;
   /** The upstream session that created the task; absent for the `tools/call` that creates it. */
   session?: string;

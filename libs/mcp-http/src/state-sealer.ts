@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a sealed value is for; each purpose signs with its own derived key, so one can never pass for another. */
-export type SealPurpose = 'session' | 'client-request' | 'request-state' | 'stream-event' | 'upstream-task';
+export type SealPurpose = 'session' | 'client-request' | 'request-state' | 'stream-event' | 'upstream-task' | 'modern-upstream-task';
 
 /** Longest sealed token accepted for opening (a header or a params field can be large; the check stays cheap). */
 const MAX_TOKEN_LENGTH = 8192;
@@ -17,6 +17,7 @@ export const DEFAULT_SEAL_TTL_S: Readonly<Record<SealPurpose, number>> = {
   'request-state': 3600,
   'stream-event': 3600,
   'upstream-task': 3600,
+  'modern-upstream-task': 3600,
 };
 
 /** Why a sealed value was refused: not ours (malformed, altered, another purpose or key), or past its `exp`. */
@@ -43,7 +44,7 @@ export class StateSealer {
   constructor(secrets: readonly Buffer[]) {
     if (secrets.length === 0) throw new Error('StateSealer needs at least one key');
     for (const secret of secrets) if (secret.length < 32) throw new Error('state keys must be at least 32 bytes');
-    const purposes: SealPurpose[] = ['session', 'client-request', 'request-state', 'stream-event', 'upstream-task'];
+    const purposes: SealPurpose[] = ['session', 'client-request', 'request-state', 'stream-event', 'upstream-task', 'modern-upstream-task'];
     this.keys = new Map(purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}`, 32)))]));
     this.secretKeys = new Map(purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}/aead`, 32)))]));
   }

@@ -16,11 +16,12 @@ import { ErrorCode, isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/pro
 import type { Dispatcher } from 'undici';
 import { directRequest, UpstreamProtocolError, UpstreamRedirectedError, type DirectCallOptions, type DirectSession } from './direct-request';
 import { isLegacyRefusal, isModernRefusal } from './upstream-failure';
+import { modernTaskRequest } from './modern-task-request';
 
 /** `modern`: 2026-07-28 (`server/discover`, stateless requests); `legacy`: the `initialize` handshake (≤ 2025-11-25). */
 export type UpstreamEra = 'modern' | 'legacy';
 export type UpstreamTransport = 'streamable-http' | 'sse';
-export type UpstreamTaskMethod = 'tools/call' | 'tasks/get' | 'tasks/result' | 'tasks/cancel';
+export type UpstreamTaskMethod = 'tools/call' | 'tasks/get' | 'tasks/result' | 'tasks/cancel' | 'tasks/update';
 export type UpstreamListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
 
 /** Server→client requests an upstream may send; answering one declares the matching client capability. */
@@ -117,11 +118,13 @@ export interface UpstreamConnection {
   /** `completion/complete` for one of the upstream's prompts or resource templates (its own name or URI template in `ref`). */
   complete(params: CompleteParams, opts: UpstreamCallOptions): Promise<unknown>;
   /**
-   * One request of the 2025-11-25 tasks utility (legacy upstreams only): a task-augmented
-   * `tools/call` (answered with a `CreateTaskResult`), `tasks/get`, `tasks/result`,
-   * `tasks/cancel`. `session` sends it on that upstream session instead of this connection's
-   * own (an upstream's tasks belong to the session that created them; another replica's
-   * connection has another one). The result is returned as the upstream sent it.
+   * One request about an upstream's own task. Legacy upstreams (2025-11-25 tasks utility): a
+   * task-augmented `tools/call` (answered with a `CreateTaskResult`), `tasks/get`,
+   * `tasks/result`, `tasks/cancel`; `session` sends it on that upstream session instead of this
+   * connection's own (an upstream's tasks belong to the session that created them; another
+   * replica's connection has another one). 2026-07-28 upstreams (tasks extension, stateless):
+   * `tools/call`, `tasks/get`, `tasks/update`, `tasks/cancel` declaring the extension, `session`
+   * unused. The result is returned as the upstream sent it.
    */
   taskRequest(method: UpstreamTaskMethod, params: Record<string, unknown>, session: string | undefined, opts: UpstreamCallOptions): Promise<Record<string, unknown>>;
   /** `logging/setLevel` on this connection's session (legacy only; a 2026-07-28 upstream has none, so it resolves at once). */
@@ -344,7 +347,11 @@ async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnect
     readResource: (params, opts) => client.readResource(params, opts),
     getPrompt: (params, opts) => client.getPrompt(params, opts),
     complete: (params, opts) => client.request({ method: 'completion/complete', params }, ANY_RESULT, opts),
-    taskRequest: (method) => Promise.reject(new McpError(ErrorCode.MethodNotFound, `${method}: proxying an upstream's own tasks needs a 2025-11-25 upstream`)),
+    // The tasks extension (SEP-2663): declared on these requests only, never on plain calls.
+    taskRequest: (method, params, _session, opts) =>
+      method === 'tasks/result'
+        ? Promise.reject(new McpError(ErrorCode.MethodNotFound, 'tasks/result does not exist in the 2026-07-28 tasks extension'))
+        : modernTaskRequest({ url: o.url, ...(o.headers ? { headers: o.headers } : {}), ...(o.fetch ? { fetch: o.fetch } : {}), clientInfo: o.clientInfo, capabilities: declared(o) }, method, params, opts),
     setLoggingLevel: async () => undefined,
     subscribeResource: async () => undefined,
     // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.

@@ -11,3 +11,5 @@ export { discoveryCapabilities, PROBED_CAPABILITIES } from './discovery-capabili
 export type { ProbedCapability } from './discovery-capabilities';
 export { probeCapabilityRequirements } from './probe-capability-requirements';
 export type { ConnectDeclaring } from './probe-capability-requirements';
+export { modernTaskRequest } from './modern-task-request';
+export type { ModernTaskMethod, ModernTaskTarget } from './modern-task-request';

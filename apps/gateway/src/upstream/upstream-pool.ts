@@ -119,6 +119,18 @@ function elicitationModes(capabilities: Record<string, unknown> | undefined): El
   return { ...(form ? { form: {} } : {}), ...(url ? { url: {} } : {}) };
 }
 
+/**
+ * A 2026-07-28 caller's MRTR retry of a call that may become a 2026-07-28 upstream's task: its
+ * `inputResponses` and the upstream's own `requestState` go back upstream, as in `callTool`.
+ */
+function modernRetry(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Record<string, unknown> {
+  if (route.protocol !== 'modern' || request.method !== 'tools/call' || ctx.request.era !== 'modern' || !ctx.input) return {};
+  return {
+    ...(Object.keys(ctx.input.responses).length > 0 ? { inputResponses: ctx.input.responses } : {}),
+    ...(ctx.input.requestState !== undefined ? { requestState: ctx.input.requestState } : {}),
+  };
+}
+
 /** Open upstream connections per replica before idle ones are closed (least recently used first). */
 const DEFAULT_MAX_CONNECTIONS = 5_000;
 /** Connections looked at per eviction (busy ones are skipped), so a full table never costs a long scan. */
@@ -188,7 +200,7 @@ export class UpstreamPool {
   async upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
     return this.withClient(route, ctx, async (conn, opts) => {
       try {
-        const result = await conn.taskRequest(request.method, traced(conn, request.params), request.session, opts);
+        const result = await conn.taskRequest(request.method, traced(conn, { ...request.params, ...modernRetry(route, request, ctx) }), request.session, opts);
         return { result, session: request.session ?? conn.sessionId() };
       } catch (err) {
         // The task's session is gone (the upstream restarted or expired it), and its tasks with
