@@ -198,6 +198,7 @@ export type {
   Discovery,
   Item,
   Operations,
+  PoisonFinding,
   Preview,
   Publication,
   ReadinessReport,
