@@ -66,6 +66,14 @@ describe('poisoned-tool detection', () => {
     expect(zeroWidth).toMatchObject({ id: 'unicode.zero-width@/description', severity: 'high', pointer: '/description', excerpt: expect.stringContaining('note.\\u{200B} <IMPORTANT>') });
   });
 
+  it("compares names only with the same tenant's servers: another tenant's notes has no look-alike finding", async () => {
+    const other = await createTenant(registry.url, env.operatorKey, 'globex');
+    await registerAndDiscover(registry.url, other, { id: 'notes', name: 'Notes', url: notes.url });
+    const items = (await api(registry.url, other, 'GET', '/v1/servers/notes/items')).body.items as Array<{ name: string; findings: Finding[] }>;
+    expect(items.find((i) => i.name === LOOKALIKE)?.findings).toEqual([]);
+    expect(items.find((i) => i.name === 'add_note')?.findings.length).toBe(4);
+  });
+
   it('refuses to publish an item with findings until the request acknowledges them (409 naming the field)', async () => {
     for (const path of ['/v1/publications', '/v1/preview']) {
       const res = await api(registry.url, key, 'POST', path, { serverId: 'notes', items: [{ name: 'list_notes' }, { name: 'add_note' }] });
