@@ -14,7 +14,7 @@ import { missingToolHints } from './tool-hints';
 import { blocksPoisoned, findingsRefusal } from '../guardrails/findings-refusal';
 import type { PoisonFinding } from '../guardrails/scan-definition';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
-import { HINTS_400 } from '../docs/error-texts';
+import { FINDINGS_409, HINTS_400 } from '../docs/error-texts';
 import { previewSchema } from '../docs/response-schemas';
 import { changesResponse, publicationsResponse, publishItemsResponse, publishResultSchema } from '../docs/route-responses';
 
@@ -49,7 +49,7 @@ export class PublicationsController {
     auth: 'tenant',
     body: publishBody,
     response: publishItemsResponse,
-    errors: { '400': HINTS_400 },
+    errors: { '400': HINTS_400, '409': FINDINGS_409 },
   })
   @HttpCode(200)
   async publish(@Req() req: FastifyRequest, @Body() body: unknown) {
@@ -132,7 +132,7 @@ export class PublicationsController {
 
   /** Accepts one held change: a modified definition goes live; a removed item is unpublished. */
   @Post('changes/approve')
-  @ApiOperation({ operationId: 'approveChange', summary: 'Approve one held change and publish', auth: 'tenant', body: approveBody })
+  @ApiOperation({ operationId: 'approveChange', summary: 'Approve one held change and publish', auth: 'tenant', body: approveBody, errors: { '409': FINDINGS_409 } })
   @HttpCode(200)
   async approve(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
@@ -204,7 +204,7 @@ export class PublicationsController {
     body: publishBody,
     query: previewQuery,
     response: previewSchema,
-    errors: { '400': HINTS_400 },
+    errors: { '400': HINTS_400, '409': FINDINGS_409 },
   })
   @HttpCode(200)
   async previewDraft(@Req() req: FastifyRequest, @Query() query: unknown, @Body() body: unknown) {
