@@ -80,8 +80,8 @@ export const POISON_RULES: readonly PoisonRule[] = [
     id: 'exfiltration.sensitive-files',
     severity: 'high',
     scope: 'text',
-    match: { type: 'pattern', pattern: '~/\\.ssh\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\.aws/credentials|/etc/(?:passwd|shadow)\\b|\\bmcp\\.json\\b|~/\\.(?:npmrc|netrc|cursor|config/gcloud)\\b' },
-    message: 'points the model at credential files (~/.ssh, id_rsa, mcp.json, .aws/credentials)',
+    match: { type: 'pattern', pattern: '~/\\.ssh\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\.aws/credentials|/etc/(?:passwd|shadow)\\b|(?:~|\\.cursor|\\.vscode|windsurf)/mcp\\.json\\b|\\bclaude_desktop_config\\.json\\b|~/\\.(?:npmrc|netrc|cursor|config/gcloud)\\b' },
+    message: 'points the model at credential or client config files (~/.ssh, id_rsa, .cursor/mcp.json, .aws/credentials)',
   },
   {
     id: 'exfiltration.context-request',
