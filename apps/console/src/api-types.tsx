@@ -159,6 +159,7 @@ export interface ApiSchemas {
   GetHealthResponse: GetHealthResponse;
   GetRegistryServerVersionResponse: GetRegistryServerVersionResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
+  GetToolScanResponse: GetToolScanResponse;
   GetUsageResponse: GetUsageResponse;
   GetWebhookResponse: GetWebhookResponse;
   ImportServerBody: ImportServerBody;
@@ -179,6 +180,7 @@ export interface ApiSchemas {
   ListUsersResponse: ListUsersResponse;
   ListWebhookDeliveriesResponse: ListWebhookDeliveriesResponse;
   ListWebhooksResponse: ListWebhooksResponse;
+  PoisonFinding: PoisonFinding;
   Preview: Preview;
   Publication: Publication;
   PublishBody: PublishBody;
@@ -187,6 +189,7 @@ export interface ApiSchemas {
   PutAuditExportBody: PutAuditExportBody;
   PutConsoleSsoBody: PutConsoleSsoBody;
   PutLimitsBody: PutLimitsBody;
+  PutToolScanBody: PutToolScanBody;
   RatePlan: RatePlan;
   RateSpec: RateSpec;
   ReadinessReport: ReadinessReport;
@@ -260,6 +263,7 @@ export interface ApproveChangeBody {
   serverId: string;
   kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
   name: string;
+  acknowledgeFindings?: boolean;
 }
 /**
  * One audited change
@@ -346,6 +350,7 @@ export interface Change {
    */
   missingHints?: ('readOnlyHint' | 'destructiveHint' | 'openWorldHint')[];
   unsupportedPatterns?: UnsupportedPattern[];
+  findings?: PoisonFinding[];
 }
 /**
  * Approved → discovered at a JSON-pointer path (arrays compared whole); a removed item is one {path: "", op: "removed"} row
@@ -363,6 +368,17 @@ export interface UnsupportedPattern {
   pointer: string;
   pattern: string;
   reason: string;
+}
+/**
+ * A poisoned-tool warning from discovery (docs/guardrails.md): the rule, its severity, the JSON pointer of the text and an excerpt with invisible characters shown as \u{…}; publishing needs acknowledgeFindings: true
+ */
+export interface PoisonFinding {
+  id: string;
+  rule: string;
+  severity: 'high' | 'medium';
+  pointer: string;
+  message: string;
+  excerpt: string;
 }
 export interface CheckIdJagBody {
   assertion: string;
@@ -586,6 +602,9 @@ export interface GetRegistryServerVersionResponse {
 export interface GetTestSignInResultBody {
   result: string;
 }
+export interface GetToolScanResponse {
+  blockPoisoned: boolean;
+}
 export interface GetUsageResponse {
   usage: UsageRow[];
   nextOffset?: number | null;
@@ -683,6 +702,7 @@ export interface Item {
    */
   missingHints?: ('readOnlyHint' | 'destructiveHint' | 'openWorldHint')[];
   unsupportedPatterns?: UnsupportedPattern[];
+  findings?: PoisonFinding[];
 }
 /**
  * `GET`/`PUT /v1/limits` (PUT adds `pushed`)
@@ -848,12 +868,14 @@ export interface PublishBody {
       name: string;
       exposedName?: string;
       overrides?: ToolOverridesInput;
+      acknowledgeFindings?: boolean;
     },
     ...{
       kind?: 'tool' | 'prompt' | 'resource' | 'resource_template';
       name: string;
       exposedName?: string;
       overrides?: ToolOverridesInput;
+      acknowledgeFindings?: boolean;
     }[]
   ];
   minItems?: 0;
@@ -918,6 +940,9 @@ export interface PutLimitsBody {
     redactKeys?: string[];
     retentionDays?: number;
   };
+}
+export interface PutToolScanBody {
+  blockPoisoned: boolean;
 }
 /**
  * The connector readiness report
@@ -1329,4 +1354,6 @@ export interface Operations {
   listRegistryServerVersions: { method: 'GET'; path: '/t/{tenant}/v0.1/servers/{serverName}/versions'; body: never; response: ListRegistryServersResponse };
   getRegistryServerVersion: { method: 'GET'; path: '/t/{tenant}/v0.1/servers/{serverName}/versions/{version}'; body: never; response: GetRegistryServerVersionResponse };
   importServer: { method: 'POST'; path: '/v1/servers/import'; body: ImportServerBody; response: ImportServerResponse };
+  getToolScan: { method: 'GET'; path: '/v1/guardrails/tool-scan'; body: never; response: GetToolScanResponse };
+  putToolScan: { method: 'PUT'; path: '/v1/guardrails/tool-scan'; body: PutToolScanBody; response: GetToolScanResponse };
 }

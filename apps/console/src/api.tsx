@@ -217,6 +217,7 @@ export type {
   Discovery,
   Item,
   Operations,
+  PoisonFinding,
   Preview,
   Publication,
   ReadinessReport,

@@ -10,6 +10,8 @@ export interface DraftItem {
   name: string;
   exposedName?: string;
   overrides: ToolOverrides;
+  /** Publish despite the tool's poisoned-tool findings, reviewed in the Tools page. */
+  acknowledgeFindings?: boolean;
 }
 
 /** A proposed publication: the body of `POST /v1/publications` and of the draft `POST /v1/preview`. */

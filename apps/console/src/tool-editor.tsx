@@ -4,6 +4,7 @@ import { draftStore, type Draft, type DraftItem } from './draft';
 import { notifyChanged } from './events';
 import { FormFooter, SubmitButton } from './form-footer';
 import { PatternNotice } from './pattern-notice';
+import { FindingsNotice } from './findings-notice';
 import { boolOf, HINTS, missingHints, REQUIRED_HINTS, triOf, upstreamAnnotations, type HintKey, type TriState } from './hints';
 import { linkTo, navigate } from './router';
 import { Badge, ErrorBox, Field, SelectField, splitError, useEditedFields, useFocusOnError } from './ui';
@@ -32,6 +33,8 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
   const [hints, setHints] = useState<Record<HintKey, TriState>>(() => Object.fromEntries(HINTS.map((h) => [h.key, triOf(saved.annotations?.[h.key])])) as Record<HintKey, TriState>);
   const [exposed, setExposed] = useState(publication?.exposedName ?? '');
   const [busy, setBusy] = useState(false);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const findings = tool.removedAt ? [] : (tool.findings ?? []);
   const canPublish = useCan('publisher');
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [done, setDone] = useState('');
@@ -79,6 +82,7 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
     const a = annotations();
     if (Object.keys(a).length > 0) item.overrides.annotations = a;
     if (exposed.trim()) item.exposedName = exposed.trim();
+    if (!publication && findings.length > 0) item.acknowledgeFindings = acknowledged;
     return { serverId: server.id, items: [item] };
   };
 
@@ -155,6 +159,7 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
         )}
       </div>
       {!tool.removedAt && (tool.unsupportedPatterns ?? []).length > 0 && <PatternNotice patterns={tool.unsupportedPatterns ?? []} testId={`${idBase}-patterns`} />}
+      {!publication && findings.length > 0 && <FindingsNotice findings={findings} testId={`${idBase}-findings`} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />}
       <p class="muted small">
         Upstream: {discoveredTitle ? <>title “{discoveredTitle}”, </> : 'no title, '}
         {str(tool.definition.description) ? `“${str(tool.definition.description)}”` : 'no description'}

@@ -21,6 +21,7 @@ import { ConsoleSsoSettingsController } from './console-sso/console-sso-settings
 import { ScimController } from './scim/scim.controller';
 import { ScimTokensController } from './scim/scim-tokens.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { ToolScanController } from './guardrails/tool-scan.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
 export const REGISTRY_CONTROLLERS: Type[] = [
@@ -46,4 +47,5 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   WebhooksController,
   McpRegistryController,
   ImportServerController,
+  ToolScanController,
 ];

@@ -3,6 +3,7 @@ import { api, asApiError, type ApiError, type Change, type DiffEntry } from '../
 import { notifyChanged } from '../events';
 import { HINTS } from '../hints';
 import { PatternNotice } from '../pattern-notice';
+import { FindingsNotice } from '../findings-notice';
 import { linkTo } from '../router';
 import { Badge, ErrorBox, LoadStatus, useFocusOnError, useLoad } from '../ui';
 import { Allowed } from '../role';
@@ -76,6 +77,8 @@ export function ReviewPage() {
 function ChangeCard({ change: c, onApproved }: { change: Change; onApproved: (msg: string) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const findings = c.change === 'removed' ? [] : (c.findings ?? []);
   const ref = useRef<HTMLElement>(null);
   useFocusOnError(ref, error);
   const removed = c.change === 'removed';
@@ -87,7 +90,7 @@ function ChangeCard({ change: c, onApproved }: { change: Change; onApproved: (ms
     setBusy(true);
     setError(undefined);
     try {
-      await api('POST', '/v1/changes/approve', { serverId: c.serverId, kind: c.kind, name: c.name });
+      await api('POST', '/v1/changes/approve', { serverId: c.serverId, kind: c.kind, name: c.name, ...(findings.length > 0 ? { acknowledgeFindings: acknowledged } : {}) });
       await onApproved(removed ? `Approved: ${c.exposedName} is no longer published.` : `Approved: ${c.exposedName} now serves the new definition.`);
     } catch (err) {
       setError(asApiError(err));
@@ -141,6 +144,7 @@ function ChangeCard({ change: c, onApproved }: { change: Change; onApproved: (ms
         </p>
       )}
       {!removed && (c.unsupportedPatterns ?? []).length > 0 && <PatternNotice patterns={c.unsupportedPatterns ?? []} testId={`${testId}-patterns`} />}
+      {findings.length > 0 && <FindingsNotice findings={findings} testId={`${testId}-findings`} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />}
       {error && <ErrorBox error={error} title="Could not approve this change" />}
       {error?.code === 'HINTS_REQUIRED' && (
         <p>

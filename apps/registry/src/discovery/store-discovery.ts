@@ -3,6 +3,7 @@ import { contentHash } from '../publishing/build-snapshot';
 import { audit } from '../tenants/audit';
 import type { DiscoveredItem } from './discover-server';
 import { emitWebhookEvent } from '../webhooks/webhook-events';
+import { scanDiscovered } from '../guardrails/scan-discovered';
 
 export interface DiscoveryDiff {
   added: number;
@@ -32,6 +33,8 @@ export async function storeDiscovery(q: Queryable, tenantId: string, serverId: s
   const old = new Map(before.map((r) => [`${r.kind}\u0000${r.key}`, r]));
   const diff: DiscoveryDiff = { added: 0, changed: 0, removed: 0, pendingReview: 0 };
   const seen = new Set<string>();
+  // Poisoned-tool findings are stored beside each definition; change review and publishing read them.
+  const findings = await scanDiscovered(q, tenantId, serverId, items);
   for (const item of items) {
     const id = `${item.kind}\u0000${item.key}`;
     if (seen.has(id)) continue;
@@ -41,11 +44,11 @@ export async function storeDiscovery(q: Queryable, tenantId: string, serverId: s
     if (!prev || prev.removed_at) diff.added++;
     else if (prev.content_hash !== hash) diff.changed++;
     await q.query(
-      `INSERT INTO registry.discovered_items (tenant_id, server_id, kind, key, definition, content_hash)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO registry.discovered_items (tenant_id, server_id, kind, key, definition, content_hash, findings)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (tenant_id, server_id, kind, key) DO UPDATE
-         SET definition = EXCLUDED.definition, content_hash = EXCLUDED.content_hash, last_seen_at = now(), removed_at = NULL`,
-      [tenantId, serverId, item.kind, item.key, JSON.stringify(item.definition), hash],
+         SET definition = EXCLUDED.definition, content_hash = EXCLUDED.content_hash, findings = EXCLUDED.findings, last_seen_at = now(), removed_at = NULL`,
+      [tenantId, serverId, item.kind, item.key, JSON.stringify(item.definition), hash, JSON.stringify(findings.get(id) ?? [])],
     );
   }
   for (const [id, prev] of old) {
@@ -65,7 +68,7 @@ export async function storeDiscovery(q: Queryable, tenantId: string, serverId: s
       WHERE tenant_id = $1 AND id = $2`,
     [tenantId, serverId, spoke.era, spoke.protocolVersion ?? null, spoke.transport],
   );
-  await audit(q, tenantId, 'system', 'server.discovered', serverId, { ...diff, items: items.length, transport: spoke.transport, era: spoke.era, protocolVersion: spoke.protocolVersion ?? null });
+  await audit(q, tenantId, 'system', 'server.discovered', serverId, { ...diff, items: items.length, findings: [...findings.values()].reduce((n, f) => n + f.length, 0), transport: spoke.transport, era: spoke.era, protocolVersion: spoke.protocolVersion ?? null });
   // A change to something published waits for review: tell the tenant when this run changed what waits.
   if (diff.pendingReview > 0 && diff.changed + diff.removed > 0) await emitWebhookEvent(q, tenantId, 'upstream.change_pending_review', { serverId, ...diff });
   return diff;

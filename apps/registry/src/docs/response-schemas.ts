@@ -123,6 +123,12 @@ export const unsupportedPatternSchema = named(
   z.object({ pointer: z.string(), pattern: z.string(), reason: z.string() }),
 );
 
+export const poisonFindingSchema = named(
+  'PoisonFinding',
+  "A poisoned-tool warning from discovery (docs/guardrails.md): the rule, its severity, the JSON pointer of the text and an excerpt with invisible characters shown as \\u{…}; publishing needs acknowledgeFindings: true",
+  z.object({ id: z.string(), rule: z.string(), severity: z.enum(['high', 'medium']), pointer: z.string(), message: z.string(), excerpt: z.string() }),
+);
+
 export const itemSchema = named(
   'Item',
   'A discovered tool, prompt, resource or resource template, with its hash and publication state',
@@ -138,6 +144,7 @@ export const itemSchema = named(
     pendingReview: z.boolean().nullable(),
     missingHints: missingHints.optional(),
     unsupportedPatterns: z.array(unsupportedPatternSchema).optional(),
+    findings: z.array(poisonFindingSchema).optional(),
   }),
 );
 
@@ -181,6 +188,7 @@ export const changeSchema = named(
     diff: z.array(diffEntrySchema).optional(),
     missingHints: missingHints.optional(),
     unsupportedPatterns: z.array(unsupportedPatternSchema).optional(),
+    findings: z.array(poisonFindingSchema).optional(),
   }),
 );
 

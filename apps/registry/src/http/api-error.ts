@@ -13,6 +13,10 @@ export type ApiErrorCode =
   /** A tool's inputSchema has a regex RE2 cannot run (backreference, lookaround); details.issues name the tool and JSON pointer. */
   | 'PATTERN_UNSUPPORTED'
   /** An `oauth_user` server has no connector (`PUT /v1/servers/:id/connector`) or no linked account (`POST /v1/servers/:id/connector/link`). */
+  /** An item has poisoned-tool findings and the request did not set `acknowledgeFindings: true`; details.findings lists them. */
+  | 'FINDINGS_UNACKNOWLEDGED'
+  /** An item has a high-severity poisoned-tool finding and the tenant set `blockPoisoned`; the message names the rule. */
+  | 'POISONED_TOOL_BLOCKED'
   | 'CONNECTOR_NOT_CONFIGURED'
   | 'CONNECTOR_NOT_LINKED'
   | 'UNAVAILABLE'

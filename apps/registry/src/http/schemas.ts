@@ -209,6 +209,8 @@ export const publishBody = z
             /** Exposed name (tools and prompts); default: the upstream name, prefixed on collision. */
             exposedName: z.string().max(200).optional(),
             overrides: toolOverrides.optional(),
+            /** Publish despite the item's poisoned-tool findings (GET /v1/servers/:id/items `findings`), having reviewed them. */
+            acknowledgeFindings: z.boolean().optional(),
           })
           .strict(),
       )
@@ -230,6 +232,8 @@ export const approveBody = z
     serverId: z.string().regex(SERVER_ID, 'must be a server id'),
     kind: itemKind.default('tool'),
     name: z.string().min(1).max(2048),
+    /** Approve despite the new definition's poisoned-tool findings (GET /v1/changes `findings`), having reviewed them. */
+    acknowledgeFindings: z.boolean().optional(),
   })
   .strict();
 

@@ -6,6 +6,8 @@ import type { PublicationRow } from './build-snapshot';
 import { exposedName } from './exposed-name';
 import { patternIssueMessage, patternIssues } from './pattern-issues';
 import { effectiveAnnotations, missingHints } from './tool-hints';
+import { blocksPoisoned, findingsRefusal } from '../guardrails/findings-refusal';
+import type { PoisonFinding } from '../guardrails/scan-definition';
 
 /** One applied item: the upstream name and the exposed name it got. */
 export interface AppliedItem {
@@ -29,12 +31,13 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
   const server = servers[0];
   if (!server) throw ApiError.notFound('server', input.serverId, 'body.serverId');
   const existing = await q.query<PublicationRow>('SELECT server_id, kind, key, exposed_name FROM registry.publications WHERE tenant_id = $1', [tenantId]);
+  const blockPoisoned = await blocksPoisoned(q, tenantId);
   const out: AppliedItem[] = [];
   const hintIssues: Array<{ field: string; message: string; item: number; name: string; hint: string }> = [];
   for (const [i, item] of input.items.entries()) {
     const field = `body.items.${i}`;
-    const found = await q.query<{ definition: Record<string, unknown>; content_hash: string }>(
-      'SELECT definition, content_hash FROM registry.discovered_items WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 AND removed_at IS NULL',
+    const found = await q.query<{ definition: Record<string, unknown>; content_hash: string; findings: PoisonFinding[] }>(
+      'SELECT definition, content_hash, findings FROM registry.discovered_items WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 AND removed_at IS NULL',
       [tenantId, server.id, item.kind, item.name],
     );
     if (!found[0]) throw new ApiError(404, 'NOT_FOUND', `${field}.name: ${item.kind} "${item.name}" was not discovered on server "${server.id}"`, `${field}.name`);
@@ -47,6 +50,9 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
       }
     }
     const mine = existing.find((p) => p.server_id === server.id && p.kind === item.kind && p.key === item.name);
+    // Only a new publication puts a definition live here; a published one changes through change review.
+    const refused = mine ? undefined : findingsRefusal({ kind: item.kind, name: item.name, findings: found[0].findings, acknowledged: item.acknowledgeFindings === true, blockPoisoned, at: field });
+    if (refused) throw refused;
     const named = item.kind === 'tool' || item.kind === 'prompt';
     let name: string;
     if (!named) {

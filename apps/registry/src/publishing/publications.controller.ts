@@ -11,8 +11,10 @@ import { patternIssues } from './pattern-issues';
 import { definitionDiff } from './definition-diff';
 import { dynamicResourcesPreview, surfacePreview } from './surface-preview';
 import { missingToolHints } from './tool-hints';
+import { blocksPoisoned, findingsRefusal } from '../guardrails/findings-refusal';
+import type { PoisonFinding } from '../guardrails/scan-definition';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
-import { HINTS_400 } from '../docs/error-texts';
+import { FINDINGS_409, HINTS_400 } from '../docs/error-texts';
 import { previewSchema } from '../docs/response-schemas';
 import { changesResponse, publicationsResponse, publishItemsResponse, publishResultSchema } from '../docs/route-responses';
 
@@ -47,7 +49,7 @@ export class PublicationsController {
     auth: 'tenant',
     body: publishBody,
     response: publishItemsResponse,
-    errors: { '400': HINTS_400 },
+    errors: { '400': HINTS_400, '409': FINDINGS_409 },
   })
   @HttpCode(200)
   async publish(@Req() req: FastifyRequest, @Body() body: unknown) {
@@ -103,7 +105,8 @@ export class PublicationsController {
     const rows = await this.ctx.db.query<Record<string, unknown>>(
       `SELECT p.server_id AS "serverId", p.kind, p.key AS name, p.exposed_name AS "exposedName",
               CASE WHEN d.key IS NULL OR d.removed_at IS NOT NULL THEN 'removed' ELSE 'modified' END AS change,
-              p.approved_definition AS published, d.definition AS discovered, p.approved_hash AS "publishedHash", d.content_hash AS "discoveredHash"
+              p.approved_definition AS published, d.definition AS discovered, p.approved_hash AS "publishedHash", d.content_hash AS "discoveredHash",
+              d.findings
          FROM registry.publications p
          LEFT JOIN registry.discovered_items d USING (tenant_id, server_id, kind, key)
         WHERE p.tenant_id = $1 AND (d.key IS NULL OR d.removed_at IS NOT NULL OR d.content_hash <> p.approved_hash)
@@ -120,6 +123,8 @@ export class PublicationsController {
           missingHints: !removed && r.kind === 'tool' ? missingToolHints(r.discovered) : [],
           // Regexes the gateway's RE2 engine cannot run: approving is refused until the upstream drops them.
           unsupportedPatterns: !removed && r.kind === 'tool' ? patternIssues(r.discovered) : [],
+          // Poisoned-tool warnings of the new definition: approving needs `acknowledgeFindings: true`.
+          findings: removed ? [] : r.findings,
         };
       }),
     };
@@ -127,14 +132,14 @@ export class PublicationsController {
 
   /** Accepts one held change: a modified definition goes live; a removed item is unpublished. */
   @Post('changes/approve')
-  @ApiOperation({ operationId: 'approveChange', summary: 'Approve one held change and publish', auth: 'tenant', body: approveBody })
+  @ApiOperation({ operationId: 'approveChange', summary: 'Approve one held change and publish', auth: 'tenant', body: approveBody, errors: { '409': FINDINGS_409 } })
   @HttpCode(200)
   async approve(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
     const input = parseInput(approveBody, body, 'body');
     const { applied: change, ...published } = await this.ctx.publisher.publish(tenantId, actor, 'change approved', async (q) => {
-      const rows = await q.query<{ approved_hash: string; content_hash: string | null; definition: unknown; removed_at: Date | null }>(
-        `SELECT p.approved_hash, d.content_hash, d.definition, d.removed_at FROM registry.publications p
+      const rows = await q.query<{ approved_hash: string; content_hash: string | null; definition: unknown; removed_at: Date | null; findings: PoisonFinding[] | null }>(
+        `SELECT p.approved_hash, d.content_hash, d.definition, d.removed_at, d.findings FROM registry.publications p
            LEFT JOIN registry.discovered_items d USING (tenant_id, server_id, kind, key)
           WHERE p.tenant_id = $1 AND p.server_id = $2 AND p.kind = $3 AND p.key = $4`,
         [tenantId, input.serverId, input.kind, input.name],
@@ -146,6 +151,11 @@ export class PublicationsController {
       if (!removed && input.kind === 'tool') {
         const patterns = patternIssues(row.definition);
         if (patterns.length > 0) throw patternRefusal('body.name', input.name, patterns);
+      }
+      if (!removed) {
+        const check = { kind: input.kind, name: input.name, findings: row.findings ?? [], acknowledged: input.acknowledgeFindings === true, at: 'body' };
+        const refused = findingsRefusal({ ...check, blockPoisoned: await blocksPoisoned(q, tenantId) });
+        if (refused) throw refused;
       }
       if (removed) {
         await q.query('DELETE FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [tenantId, input.serverId, input.kind, input.name]);
@@ -194,7 +204,7 @@ export class PublicationsController {
     body: publishBody,
     query: previewQuery,
     response: previewSchema,
-    errors: { '400': HINTS_400 },
+    errors: { '400': HINTS_400, '409': FINDINGS_409 },
   })
   @HttpCode(200)
   async previewDraft(@Req() req: FastifyRequest, @Query() query: unknown, @Body() body: unknown) {

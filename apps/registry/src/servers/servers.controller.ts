@@ -206,7 +206,8 @@ export class ServersController {
     await this.load(this.ctx.db, tenantId, id);
     const rows = await this.ctx.db.query<{ kind: string; definition: unknown }>(
       `SELECT d.kind, d.key AS name, d.definition, d.content_hash AS "contentHash", d.first_seen_at AS "firstSeenAt", d.last_seen_at AS "lastSeenAt",
-              d.removed_at AS "removedAt", p.exposed_name AS "exposedName", (p.key IS NOT NULL AND p.approved_hash <> d.content_hash) AS "pendingReview"
+              d.removed_at AS "removedAt", p.exposed_name AS "exposedName", (p.key IS NOT NULL AND p.approved_hash <> d.content_hash) AS "pendingReview",
+              d.findings
          FROM registry.discovered_items d
          LEFT JOIN registry.publications p USING (tenant_id, server_id, kind, key)
         WHERE d.tenant_id = $1 AND d.server_id = $2 ORDER BY d.kind, d.key`,
@@ -214,6 +215,7 @@ export class ServersController {
     );
     // `missingHints`: required hint annotations the upstream definition lacks (the console flags them; publishing needs overrides for them).
     // `unsupportedPatterns`: regexes the gateway's linear-time engine cannot run (publishing refuses the tool).
+    // `findings`: poisoned-tool warnings from discovery; publishing a new item needs `acknowledgeFindings: true`.
     return {
       items: rows.map((r) => ({ ...r, missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [], unsupportedPatterns: r.kind === 'tool' ? patternIssues(r.definition) : [] })),
     };

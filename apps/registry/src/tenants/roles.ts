@@ -52,6 +52,8 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'POST /v1/tenants/:tenant/readiness': 'viewer',
   'GET /v1/limits': 'viewer',
   'PUT /v1/limits': 'admin',
+  'GET /v1/guardrails/tool-scan': 'viewer',
+  'PUT /v1/guardrails/tool-scan': 'admin',
   'GET /v1/usage': 'viewer',
   'GET /v1/calls': 'viewer',
   'GET /v1/users': 'viewer',
