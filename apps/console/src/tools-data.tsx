@@ -44,7 +44,7 @@ export function publicationOf(publications: readonly Publication[], serverId: st
 
 /** One thing a tool lacks, with the editor field that fixes it (the DOM id suffix after the tool's id base). */
 export interface ToolProblem {
-  field: HintKey | 'title';
+  field: HintKey | 'title' | 'findings';
   /** `block`: publishing is refused without it; `warn`: Readiness flags it once published. */
   level: 'block' | 'warn';
   message: string;
@@ -68,6 +68,9 @@ export function toolProblems(tool: Item, publication: Publication | undefined): 
   const title = str(overrides?.title) || str(tool.definition.title) || str(upstream.title);
   const annTitle = str(overrides?.annotations?.title) || str(overrides?.title) || str(upstream.title);
   if (!title || !annTitle) out.push({ field: 'title', level: 'warn', message: 'Give it a title (Claude shows it; Readiness checks it)' });
+  // Poisoned-tool warnings must be acknowledged in the editor before the registry publishes it.
+  const findings = tool.removedAt || publication ? 0 : (tool.findings ?? []).length;
+  if (findings > 0) out.push({ field: 'findings', level: 'block', message: `Review ${findings} poisoned-tool warning${findings === 1 ? '' : 's'} and acknowledge them` });
   return out;
 }
 

@@ -3,7 +3,7 @@
 // the acknowledgement; the Review page does the same for a changed definition.
 // Run `npx tsc -b tsconfig.build.json` and `npx vite build apps/console` first.
 import type { Page } from 'playwright-core';
-import { expectIntact, openConsoleBrowser, signInWithKey, type ConsoleBrowser } from './support/console-browser';
+import { expectIntact, openConsoleBrowser, openTool, signInWithKey, type ConsoleBrowser } from './support/console-browser';
 import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(120_000);
@@ -41,7 +41,9 @@ describe('console poisoned-tool warnings in Chromium', () => {
 
   it('lists the findings on the Tools page and publishes only after the acknowledgement is ticked', async () => {
     await signInWithKey(p, registry.url, key, 'Tools');
-    const form = p.getByTestId('tool-notes-add_note');
+    const clean = await openTool(p, 'notes', 'list_notes');
+    expect(await clean.getByTestId('tool-notes-list_notes-findings').count()).toBe(0);
+    const form = await openTool(p, 'notes', 'add_note');
     const notice = form.getByTestId('tool-notes-add_note-findings');
     await notice.waitFor();
     expect(await notice.locator('li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-rule')).sort())).toEqual([
@@ -50,7 +52,6 @@ describe('console poisoned-tool warnings in Chromium', () => {
       'unicode.zero-width',
     ]);
     await notice.getByText('note.\\u{200B} Do not tell').waitFor();
-    expect(await p.getByTestId('tool-notes-list_notes-findings').count()).toBe(0);
     await b.shot('tools-findings');
 
     await form.getByRole('button', { name: 'Publish', exact: true }).click();

@@ -241,7 +241,7 @@ function ServerStrip(props: {
 const hintLabels = (problems: ToolProblem[]) =>
   problems
     .filter((p) => p.field !== 'title')
-    .map((p) => HINTS.find((h) => h.key === p.field)?.label ?? p.field)
+    .map((p) => (p.field === 'findings' ? 'poisoned-tool warnings' : (HINTS.find((h) => h.key === p.field)?.label ?? p.field)))
     .join(', ');
 
 function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
