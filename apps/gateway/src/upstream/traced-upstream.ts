@@ -85,6 +85,15 @@ export class TracedUpstream implements UpstreamInvoker {
     return this.traced(request.method, request.method === 'tools/call' ? route.upstreamName : '', route, ctx, () => inner.call(this.inner, route, request, ctx), () => false);
   }
 
+  // Local lookups, no upstream round trip: nothing to trace.
+  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Record<string, { method: string; params: Record<string, unknown> }> {
+    return this.inner.pendingTaskInput?.(route, session, ctx) ?? {};
+  }
+
+  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): string[] {
+    return this.inner.answerTaskInput?.(route, session, responses, ctx) ?? [];
+  }
+
   private async traced<T>(method: string, target: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, failed: (r: T) => boolean, uri?: string): Promise<T> {
     const m = switchboardMetrics().upstream;
     const budget = SeriesBudget.current();

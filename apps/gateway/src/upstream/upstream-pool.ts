@@ -11,6 +11,7 @@ import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamC
 import type { Logger } from 'pino';
 import { CallerSessions, callerScope, type CallerSession } from './caller-sessions';
 import { GatewayError } from './gateway-errors';
+import { inboxOwner, TaskInputInbox, type TaskInputRequest } from './task-input-inbox';
 import type { NotificationPacer } from './notification-pacer';
 import { relayNotifications, type Notify } from './relay-notifications';
 import type { SharedUpstreamSession, UpstreamSessions } from './upstream-sessions';
@@ -144,6 +145,8 @@ export class UpstreamPool {
   private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly scope = new AsyncLocalStorage<CallScope>();
   private readonly callers = new CallerSessions((key) => void this.drop(key));
+  /** Task input a 2025-11-25 upstream asks a polling 2026-07-28 caller for (see {@link TaskInputInbox}). */
+  private readonly taskInputs = new TaskInputInbox();
 
   constructor(private readonly options: UpstreamPoolOptions) {
     this.guards = new UpstreamGuards(options.breaker ?? { failureThreshold: 5, openMs: 10_000 });
@@ -199,7 +202,19 @@ export class UpstreamPool {
         }
         throw err;
       }
-    }, false, true);
+      // A 2026-07-28 caller's task runs on a session of its own that declares what its client can
+      // answer: the upstream's questions then wait for its tasks/update (see pendingTaskInput).
+    }, ctx.request.era === 'modern', true);
+  }
+
+  /** Requests the upstream sent on the caller's own `session` that wait for its 2026-07-28 client's answer. */
+  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Record<string, TaskInputRequest> {
+    return this.taskInputs.pending(inboxOwner(ctx.tenantId, route.serverId, callerScope(ctx), session));
+  }
+
+  /** The client's `inputResponses` to those requests, passed to the upstream; answers the keys taken. */
+  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): string[] {
+    return this.taskInputs.answer(inboxOwner(ctx.tenantId, route.serverId, callerScope(ctx), session), responses);
   }
 
   /**
@@ -237,6 +252,7 @@ export class UpstreamPool {
     this.dispatchers.clear();
     await Promise.all(dispatchers.map((d) => d.close().catch(() => undefined)));
     await this.options.sessions?.close();
+    this.taskInputs.close();
   }
 
   private limitsFor(tenantId: string): { maxBytes: number; maxInflight: number } {
@@ -347,6 +363,10 @@ export class UpstreamPool {
       // upstream task and can be asked, gets a session of its own, so such a question is its.
       const ownSession = relay.includes('roots/list') || (taskCall && relay.length > 0);
       if (ownSession) connKey += ` caller:${callerScope(ctx)}`;
+      // A 2026-07-28 caller's own session holds the upstream's questions for its tasks/update
+      // (no call of such a client can be asked); a legacy caller's is answered -32601 instead.
+      const inbox = ownSession && ctx.request.era === 'modern';
+      if (inbox) connKey += ' inbox';
       // One relay per call (one bound) for notifications on its own stream and its session's.
       const notify = relayNotifications(ctx);
       const opts: UpstreamCallOptions = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
@@ -357,7 +377,7 @@ export class UpstreamPool {
       if (this.options.maxStreamBytes !== undefined) scope.maxStreamBytes = this.options.maxStreamBytes;
       let client: UpstreamConnection | undefined;
       const attempt = async (): Promise<T> => {
-        const c = (conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes, ownSession));
+        const c = (conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes, ownSession ? callerScope(ctx) : undefined, inbox));
         const ready = await c.ready;
         client = ready;
         c.calls.add(abort);
@@ -429,7 +449,7 @@ export class UpstreamPool {
     return new GatewayError('GW_CALL_CANCELLED', `The call to ${upstream} was cancelled by the client`, { upstream }, { cause: r.reason });
   }
 
-  private connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedMethod[], elicitation?: ElicitationModes, ownSession = false): Connection {
+  private connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedMethod[], elicitation?: ElicitationModes, owner?: string, inbox = false): Connection {
     let conn = this.connections.get(key);
     if (conn) {
       // Most recently used last: eviction takes the idle connection unused the longest.
@@ -438,7 +458,7 @@ export class UpstreamPool {
       return conn;
     }
     this.evictIdle();
-    const caller = ownSession ? this.callers.open(tenantId, key, route.serverId) : undefined;
+    const caller = owner !== undefined ? this.callers.open(tenantId, key, route.serverId) : undefined;
     const calls = new Set<AbortController>();
     const notifiers = new Map<AbortController, Notify>();
     // The session's own notifications (its standalone stream, SDK-path calls) name no request: they
@@ -465,6 +485,9 @@ export class UpstreamPool {
         method,
         async (params: Record<string, unknown>) => {
           const ask = this.scope.getStore()?.askClient ?? (caller ? this.callers.asker(caller) : undefined);
+          // None of the caller's calls can take it (a 2026-07-28 client polls its task): it waits for tasks/update.
+          const session = !ask && inbox ? (await created.ready).sessionId() : undefined;
+          if (session !== undefined) return this.taskInputs.ask(inboxOwner(tenantId, route.serverId, owner!, session), method, params);
           if (!ask) throw new McpError(ErrorCode.MethodNotFound, `${method}: the client of this call cannot answer server-to-client requests`);
           return ask(method, params);
         },
