@@ -65,6 +65,7 @@ const KNOWN_GAPS: Record<string, string> = {
 const NOT_EXERCISED = [
   "**A 2026-07-28 upstream's own tasks (SEP-2663) are not proxied.** The gateway's calls to a 2026-07-28 upstream do not declare the tasks extension, and the extension lets a server answer with a task only to a client that declared it, so such an upstream runs every call through the gateway synchronously and its tools carry no task support into the catalog (a tool's task support is read from the 2025-11-25 `execution.taskSupport` only). Proxying them would mean declaring the extension upstream and sealing the upstream's task id into a gateway handle, as the `ut1.` handles do for 2025-11-25 upstreams (not done).",
   "**Roots across replicas.** A `roots/list` the upstream sends on a caller's own session outside a call is answered by the replica holding that session's stream; it reaches the caller only when the caller's call in flight runs on that replica (else -32601, and the reference server then reports no roots). This run uses one gateway.",
+  "**A task's input across replicas (2026-07-28 clients).** A 2025-11-25 upstream's request for a task's input, sent on the caller's own session, is held by the replica holding that session's stream; only that replica's tasks/get shows it as `inputRequests` and only its tasks/update answers it (another replica shows the upstream's own status and ignores the answer). This run uses one gateway.",
 ];
 
 /** Rows that do not exist in one era, `<server>/<row id>/<era>` → why. */
