@@ -46,6 +46,18 @@ describe('TaskInputInbox', () => {
     await expect(asked).resolves.toEqual({ action: 'cancel' });
   });
 
+  it("ends the requests of a session whose connection closed, and only those", async () => {
+    const inbox = new TaskInputInbox();
+    const gone = inbox.ask(alice, 'elicitation/create', form);
+    const kept = inbox.ask(bob, 'elicitation/create', form);
+    inbox.forget(alice);
+    await expect(gone).rejects.toThrow("closed this session's connection");
+    expect(inbox.pending(alice)).toEqual({});
+    expect(Object.keys(inbox.pending(bob))).toHaveLength(1);
+    inbox.answer(bob, Object.fromEntries(Object.keys(inbox.pending(bob)).map((k) => [k, { action: 'decline' }])));
+    await expect(kept).resolves.toEqual({ action: 'decline' });
+  });
+
   it('refuses a request nobody answers within the wait, and forgets it', async () => {
     const inbox = new TaskInputInbox(50);
     const started = Date.now();

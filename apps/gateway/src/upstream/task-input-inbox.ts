@@ -105,6 +105,13 @@ export class TaskInputInbox {
     for (const mine of [...this.byOwner.values()]) for (const w of [...mine.values()]) w.reject(new McpError(ErrorCode.InternalError, `${w.method}: the gateway shut down before the client answered`));
   }
 
+  /** The connection holding `owner`'s session closed: its requests can no longer be answered, so they end now. */
+  forget(owner: string): void {
+    const mine = this.byOwner.get(owner);
+    if (!mine) return;
+    for (const w of [...mine.values()]) w.reject(new McpError(ErrorCode.InternalError, `${w.method}: the gateway closed this session's connection before the client answered`));
+  }
+
   /** Requests waiting in this replica. */
   count(): number {
     return this.size;

@@ -93,6 +93,8 @@ interface Connection {
   closedByGateway?: boolean;
   /** Set when the connection is one caller's own (its client declared roots): see {@link CallerSessions}. */
   caller?: CallerSession;
+  /** The inbox owner of a 2026-07-28 caller's own session, less the session id (see {@link TaskInputInbox}). */
+  inbox?: string;
 }
 
 /** Client capabilities the gateway relays to upstreams (their requests go to the caller's client). */
@@ -516,7 +518,7 @@ export class UpstreamPool {
       });
     const sessions = route.stateful === true && route.protocol !== 'modern' && route.transport !== 'sse' ? this.options.sessions : undefined;
     const ready = this.scope.run(connScope, () => (sessions ? this.sharedSession(key, sessions, connect) : connect()));
-    const created: Connection = (conn = { ready, calls, notifiers, ...(caller ? { caller } : {}) });
+    const created: Connection = (conn = { ready, calls, notifiers, ...(caller ? { caller } : {}), ...(inbox ? { inbox: inboxOwner(tenantId, route.serverId, owner!, '') } : {}) });
     this.connections.set(key, created);
     ready.catch(() => {
       if (this.connections.get(key) === created) this.connections.delete(key);
@@ -562,7 +564,14 @@ export class UpstreamPool {
     this.connections.delete(key);
     if (conn.caller) this.callers.forget(key, conn.caller);
     conn.closedByGateway = true;
-    await conn.ready.then((c) => c.close()).catch(() => undefined);
+    await conn.ready
+      .then((c) => {
+        // Requests it holds for the caller's client could no longer be answered on this connection.
+        const session = conn.inbox !== undefined ? c.sessionId() : undefined;
+        if (session !== undefined) this.taskInputs.forget(conn.inbox + session);
+        return c.close();
+      })
+      .catch(() => undefined);
   }
 }
 
