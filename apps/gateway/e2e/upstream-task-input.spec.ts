@@ -4,6 +4,8 @@
  * its session while the task runs — outside any call of the client, which only polls. The gateway
  * holds that request and shows it in tasks/get as `inputRequests` (status input_required); the
  * client's tasks/update answer goes back to the upstream, whose task then completes with it.
+ * Replica B (same Redis, same state keys) lists the question gateway A holds and relays the
+ * answer to A.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -76,26 +78,25 @@ async function interviewUpstream(): Promise<InterviewUpstream> {
 
 let upstream: InterviewUpstream;
 let gw: TestGateway;
+let b: TestGateway;
 
 beforeAll(async () => {
   upstream = await interviewUpstream();
   const tenants = [{ id: 'lab', name: 'Lab', catalogs: [{ upstream: { id: 'interview', url: upstream.url, stateful: true } }] }];
-  gw = await startGateway({
-    tenants,
-    env: {
-      GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'),
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      REDIS_NAMESPACE: `e2e-utinput-${randomBytes(4).toString('hex')}:`,
-      CATALOG_SOURCES: 'file',
-      UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1',
-      GATEWAY_REPLICA_ID: 'utinput-a',
-    },
-    listen: true,
-  });
+  const shared = {
+    GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'),
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_NAMESPACE: `e2e-utinput-${randomBytes(4).toString('hex')}:`,
+    CATALOG_SOURCES: 'file',
+    UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1',
+  };
+  gw = await startGateway({ tenants, env: { ...shared, GATEWAY_REPLICA_ID: 'utinput-a' }, listen: true });
+  b = await startGateway({ tenants, env: { ...shared, GATEWAY_REPLICA_ID: 'utinput-b' }, listen: true });
 }, 60_000);
 
 afterAll(async () => {
   await gw?.close();
+  await b?.close();
   await upstream?.close();
 });
 
@@ -103,9 +104,9 @@ let nextId = 1;
 /** The client declares form elicitation and the tasks extension on each request. */
 const declared = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [TASKS]: {} } } };
 
-function modern(method: string, params: Json) {
+function modern(method: string, params: Json, on: TestGateway = gw) {
   const name = typeof params.taskId === 'string' ? params.taskId : (params.name as string | undefined);
-  return httpPost(gw.mcpUrl('lab'), modernRequest(nextId++, method, { ...params, _meta: declared }), modernHeaders(method, name));
+  return httpPost(on.mcpUrl('lab'), modernRequest(nextId++, method, { ...params, _meta: declared }), modernHeaders(method, name));
 }
 
 function isDetailedTask(value: unknown): boolean {
@@ -116,9 +117,9 @@ process.stdout.write(JSON.stringify(v2.isDetailedTaskV2(JSON.parse(input))));`;
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(value), cwd: __dirname, encoding: 'utf8' })) as boolean;
 }
 
-async function untilStatus(taskId: string, status: string): Promise<Json> {
+async function untilStatus(taskId: string, status: string, on: TestGateway = gw): Promise<Json> {
   return waitFor(`task status ${status}`, async () => {
-    const got = rpcResult(await modern('tasks/get', { taskId }));
+    const got = rpcResult(await modern('tasks/get', { taskId }, on));
     return got.status === status ? got : undefined;
   });
 }
@@ -158,4 +159,19 @@ test('a declined question ends the task as the upstream decides', async () => {
   rpcResult(await modern('tasks/update', { taskId, inputResponses: { [key!]: { action: 'decline' } } }));
   const done = await untilStatus(taskId, 'completed');
   expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'The client chose decline' }] });
+});
+
+test('replica B lists the question replica A holds, and relays its answer there', async () => {
+  const created = rpcResult(await modern('tools/call', { name: 'interview', arguments: { topic: 'moles' } }));
+  const taskId = created.taskId as string;
+  const onA = await untilStatus(taskId, 'input_required');
+  const onB = await untilStatus(taskId, 'input_required', b);
+  expect(onB.inputRequests).toEqual(onA.inputRequests);
+  const [key] = Object.keys(onB.inputRequests as Json);
+  // Checked where it arrives, before it travels.
+  expect(rpcError(await modern('tasks/update', { taskId, inputResponses: { [key!]: 7 } }, b)).message).toContain(`params.inputResponses.${key} must be an object`);
+  rpcResult(await modern('tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { name: 'Grace' } } } }, b));
+  const done = await untilStatus(taskId, 'completed', b);
+  expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Grace' }] });
+  expect(rpcResult(await modern('tasks/get', { taskId }, b)).inputRequests).toBeUndefined();
 });

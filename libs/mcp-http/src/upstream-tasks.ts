@@ -159,7 +159,7 @@ export class UpstreamTasks {
       if (!isJsonObject(responses)) throw new McpError(ErrorCode.InvalidParams, 'params.inputResponses must be an object of responses keyed like the task\'s inputRequests');
       if (handle.s === undefined || !this.upstream.answerTaskInput) throw new McpError(ErrorCode.InvalidParams, 'This task takes no inputResponses: its upstream (2025-11-25) has no session to ask on', { taskId: taskId.slice(0, 64) });
       // Keys not outstanding are ignored, as the tasks extension asks.
-      this.upstream.answerTaskInput(route, handle.s, responses as Record<string, unknown>, ctx);
+      await this.upstream.answerTaskInput(route, handle.s, responses as Record<string, unknown>, ctx);
       return {};
     }
     if (method === 'tasks/cancel') {
@@ -168,7 +168,7 @@ export class UpstreamTasks {
     }
     const task = checkTask(await this.forward('tasks/get', handle, route, ctx), route.serverId);
     const out: Record<string, unknown> = { ...modernTask(task, taskId) };
-    const asked = handle.s !== undefined && !isTerminalStatus(task.status) ? this.upstream.pendingTaskInput?.(route, handle.s, ctx) : undefined;
+    const asked = handle.s !== undefined && !isTerminalStatus(task.status) ? await this.upstream.pendingTaskInput?.(route, handle.s, ctx) : undefined;
     if (asked !== undefined && Object.keys(asked).length > 0) {
       // The upstream asked on the caller's own session (whatever status it reports meanwhile):
       // the client answers with tasks/update, which the gateway passes to the waiting request.

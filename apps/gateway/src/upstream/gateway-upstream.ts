@@ -69,11 +69,11 @@ export class GatewayUpstream implements ObservableInvoker {
     }
   }
 
-  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Record<string, { method: string; params: Record<string, unknown> }> {
+  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Promise<Record<string, { method: string; params: Record<string, unknown> }>> {
     return this.pool.pendingTaskInput(route, session, ctx);
   }
 
-  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): string[] {
+  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): Promise<string[]> {
     return this.pool.answerTaskInput(route, session, responses, ctx);
   }
 

@@ -15,9 +15,9 @@ describe('TaskInputInbox', () => {
     expect(pending[keys[0]!]).toEqual({ method: 'elicitation/create', params: form });
     expect(inbox.pending(bob)).toEqual({});
     // Another caller's answer under the same key is not taken.
-    expect(inbox.answer(bob, { [keys[0]!]: { action: 'decline' } })).toEqual([]);
+    await expect(inbox.answer(bob, { [keys[0]!]: { action: 'decline' } })).resolves.toEqual([]);
     // Keys not outstanding are ignored.
-    expect(inbox.answer(alice, { [keys[0]!]: { action: 'accept', content: { name: 'Ada' } }, nope: { action: 'decline' } })).toEqual(keys);
+    await expect(inbox.answer(alice, { [keys[0]!]: { action: 'accept', content: { name: 'Ada' } }, nope: { action: 'decline' } })).resolves.toEqual(keys);
     await expect(asked).resolves.toEqual({ action: 'accept', content: { name: 'Ada' } });
     expect(inbox.pending(alice)).toEqual({});
     expect(inbox.count()).toBe(0);
@@ -39,10 +39,10 @@ describe('TaskInputInbox', () => {
     const inbox = new TaskInputInbox();
     const asked = inbox.ask(alice, 'elicitation/create', form);
     const [key] = Object.keys(inbox.pending(alice));
-    expect(() => inbox.answer(alice, { [key!]: 'yes' })).toThrow(`params.inputResponses.${key} must be an object`);
-    expect(() => inbox.answer(alice, { [key!]: { action: 'accept', content: { name: 'x'.repeat(MAX_TASK_ANSWER_BYTES) } } })).toThrow(McpError);
+    await expect(inbox.answer(alice, { [key!]: 'yes' })).rejects.toThrow(`params.inputResponses.${key} must be an object`);
+    await expect(inbox.answer(alice, { [key!]: { action: 'accept', content: { name: 'x'.repeat(MAX_TASK_ANSWER_BYTES) } } })).rejects.toThrow(McpError);
     expect(Object.keys(inbox.pending(alice))).toEqual([key]);
-    inbox.answer(alice, { [key!]: { action: 'cancel' } });
+    await inbox.answer(alice, { [key!]: { action: 'cancel' } });
     await expect(asked).resolves.toEqual({ action: 'cancel' });
   });
 
@@ -54,7 +54,7 @@ describe('TaskInputInbox', () => {
     await expect(gone).rejects.toThrow("closed this session's connection");
     expect(inbox.pending(alice)).toEqual({});
     expect(Object.keys(inbox.pending(bob))).toHaveLength(1);
-    inbox.answer(bob, Object.fromEntries(Object.keys(inbox.pending(bob)).map((k) => [k, { action: 'decline' }])));
+    await inbox.answer(bob, Object.fromEntries(Object.keys(inbox.pending(bob)).map((k) => [k, { action: 'decline' }])));
     await expect(kept).resolves.toEqual({ action: 'decline' });
   });
 

@@ -85,13 +85,13 @@ export class TracedUpstream implements UpstreamInvoker {
     return this.traced(request.method, request.method === 'tools/call' ? route.upstreamName : '', route, ctx, () => inner.call(this.inner, route, request, ctx), () => false);
   }
 
-  // Local lookups, no upstream round trip: nothing to trace.
-  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Record<string, { method: string; params: Record<string, unknown> }> {
-    return this.inner.pendingTaskInput?.(route, session, ctx) ?? {};
+  // No upstream round trip (held requests, and answers to them): nothing to trace.
+  async pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Promise<Record<string, { method: string; params: Record<string, unknown> }>> {
+    return (await this.inner.pendingTaskInput?.(route, session, ctx)) ?? {};
   }
 
-  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): string[] {
-    return this.inner.answerTaskInput?.(route, session, responses, ctx) ?? [];
+  async answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): Promise<string[]> {
+    return (await this.inner.answerTaskInput?.(route, session, responses, ctx)) ?? [];
   }
 
   private async traced<T>(method: string, target: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, failed: (r: T) => boolean, uri?: string): Promise<T> {

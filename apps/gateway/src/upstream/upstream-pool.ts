@@ -11,7 +11,7 @@ import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamC
 import type { Logger } from 'pino';
 import { CallerSessions, callerScope, type CallerSession } from './caller-sessions';
 import { GatewayError } from './gateway-errors';
-import { inboxOwner, TaskInputInbox, type TaskInputRequest } from './task-input-inbox';
+import { inboxOwner, TaskInputInbox, type TaskInputRequest, type TaskInputShare } from './task-input-inbox';
 import type { NotificationPacer } from './notification-pacer';
 import { relayNotifications, type Notify } from './relay-notifications';
 import type { SharedUpstreamSession, UpstreamSessions } from './upstream-sessions';
@@ -21,6 +21,8 @@ import { GuardRefusedError, UpstreamGuards, type BreakerSettings } from './upstr
 export type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
 export interface UpstreamPoolOptions {
+  /** Shares held task input between replicas (see {@link TaskInputInbox}); absent ⇒ this replica's own only. */
+  taskInputShare?: TaskInputShare;
   timeoutMs: number;
   /** In-flight calls per (tenant, upstream) in this replica. */
   maxConcurrency: number;
@@ -148,10 +150,11 @@ export class UpstreamPool {
   private readonly scope = new AsyncLocalStorage<CallScope>();
   private readonly callers = new CallerSessions((key) => void this.drop(key));
   /** Task input a 2025-11-25 upstream asks a polling 2026-07-28 caller for (see {@link TaskInputInbox}). */
-  private readonly taskInputs = new TaskInputInbox();
+  readonly taskInputs: TaskInputInbox;
 
   constructor(private readonly options: UpstreamPoolOptions) {
     this.guards = new UpstreamGuards(options.breaker ?? { failureThreshold: 5, openMs: 10_000 });
+    this.taskInputs = new TaskInputInbox(undefined, undefined, undefined, options.taskInputShare);
   }
 
   async callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
@@ -210,12 +213,12 @@ export class UpstreamPool {
   }
 
   /** Requests the upstream sent on the caller's own `session` that wait for its 2026-07-28 client's answer. */
-  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Record<string, TaskInputRequest> {
-    return this.taskInputs.pending(inboxOwner(ctx.tenantId, route.serverId, callerScope(ctx), session));
+  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Promise<Record<string, TaskInputRequest>> {
+    return this.taskInputs.list(inboxOwner(ctx.tenantId, route.serverId, callerScope(ctx), session));
   }
 
   /** The client's `inputResponses` to those requests, passed to the upstream; answers the keys taken. */
-  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): string[] {
+  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): Promise<string[]> {
     return this.taskInputs.answer(inboxOwner(ctx.tenantId, route.serverId, callerScope(ctx), session), responses);
   }
 
