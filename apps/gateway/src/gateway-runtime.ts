@@ -24,6 +24,7 @@ import { RedisAnswerRelay } from './server-requests/redis-answer-relay';
 import { RedisTaskStore } from './tasks/redis-task-store';
 import { RedisUpstreamTaskIndex } from './tasks/redis-upstream-task-index';
 import { RedisParkRelay } from './server-requests/redis-park-relay';
+import { RedisTaskInputRelay } from './upstream/redis-task-input-relay';
 import { DEFAULT_STREAM_RETENTION, RedisStreamEvents } from './server-requests/redis-stream-events';
 import { RedisUpstreamSessions } from './upstream/upstream-sessions';
 
@@ -51,6 +52,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private readonly tasks: TaskManager;
   private readonly upstreamTaskIndex: RedisUpstreamTaskIndex | undefined;
   private readonly parkRelay: RedisParkRelay | undefined;
+  private readonly taskInputRelay: RedisTaskInputRelay | undefined;
   private readonly parkedCalls: ParkedCalls;
   private readonly streamEvents: RedisStreamEvents | undefined;
   private streamEventsReady = false;
@@ -132,7 +134,10 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // the file source's upstreams are operator configuration.
     const registry = Boolean(config.REGISTRY_URL || config.REDIS_URL);
     const connectorTokens = new ConnectorTokens({ authUrl: config.AUTH_INTERNAL_URL ?? config.AUTH_PUBLIC_URL, internalToken: config.AUTH_INTERNAL_TOKEN, cacheMs: config.CONNECTOR_TOKEN_CACHE_MS });
+    // A legacy upstream's task input held by one replica, listed and answered through any.
+    this.taskInputRelay = config.REDIS_URL ? new RedisTaskInputRelay(config.EPHEMERAL_REDIS_URL ?? config.REDIS_URL, config.REDIS_NAMESPACE, logger, this.clientRequests.replicaId) : undefined;
     this.upstream = new UpstreamPool({
+      ...(this.taskInputRelay ? { taskInputShare: this.taskInputRelay } : {}),
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       maxConcurrency: config.UPSTREAM_MAX_CONCURRENCY,
       ...(config.UPSTREAM_MAX_QUEUE !== undefined ? { maxQueue: config.UPSTREAM_MAX_QUEUE } : {}),
@@ -165,6 +170,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     // Answers relayed from other replicas; without Redis a replica only routes its own.
     await this.relay?.attach(this.clientRequests).catch((err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay unavailable; answers are routed on this replica only'));
     await this.tasks.ready.catch((err: Error) => this.logger.warn({ err: err.message }, 'tasks: store unavailable; long calls are answered on their request'));
+    await this.taskInputRelay?.attach(this.upstream.taskInputs).catch((err: Error) => this.logger.warn({ err: err.message }, 'task-input relay unavailable; task input is served on the replica holding it only'));
     await this.parkRelay?.attach(this.parkedCalls).catch((err: Error) => this.logger.warn({ err: err.message }, 'parked-call relay unavailable; modern retries are resumed on this replica only'));
     await this.streamEvents
       ?.connect()
@@ -247,6 +253,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     await this.tasks.close();
     await this.upstreamTaskIndex?.close();
     await this.parkRelay?.close();
+    await this.taskInputRelay?.close();
     await this.streamEvents?.close();
   }
 }

@@ -39,8 +39,6 @@ const EXECUTION_LEGACY =
   "by design: a listed tool describes what the gateway serves, so `execution.taskSupport` is published on 2025-11-25 only for a tool whose tasks the gateway proxies (`optional`/`required`), and the upstream's explicit `taskSupport: \"forbidden\"` is left out (absent means forbidden in that revision); this row compares the whole field literally";
 const EXECUTION_MODERN =
   'by design: in the final Tasks extension (2026-07-28, SEP-2663) a tool declares no task support (the server answers a call with a task when it chooses, to a client that declared the extension), so the gateway publishes no `execution` in that era; this row compares the whole field literally';
-const TASK_INPUT =
-  'a 2025-11-25 upstream asks for a task\u2019s input on the tasks/result stream a waiting client opens; the gateway serves a 2026-07-28 client\u2019s proxied task by polling tasks/get (shown as working, with a statusMessage saying the input cannot be relayed) and answers tasks/update with -32602, so the form never reaches the client and the upstream ends the task. Relaying it would mean holding that upstream stream open on one replica and mapping its requests to the extension\u2019s inputRequests (not done)';
 
 /**
  * Rows expected to fail on this branch, `<server>/<row id>/<era>` → reason (shown in the doc). Flip a row
@@ -59,7 +57,6 @@ const KNOWN_GAPS: Record<string, string> = {
   'everything/instructions/modern': INSTRUCTIONS,
   'sdkexample/task-support/legacy': EXECUTION_LEGACY,
   'sdkexample/task-support/modern': EXECUTION_MODERN,
-  'sdkexample/task-elicitation/modern': TASK_INPUT,
   'sdkexample/logging/modern': MODERN_LOGGING,
   'sdkexample/notification-stream/modern': MODERN_LOGGING,
 };
@@ -68,6 +65,7 @@ const KNOWN_GAPS: Record<string, string> = {
 const NOT_EXERCISED = [
   "**A 2026-07-28 upstream's own tasks (SEP-2663)** are proxied, but neither reference server makes one (both speak 2025-11-25). A call whose caller can take a task (a 2026-07-28 request declaring the tasks extension, or a 2025-11-25 task-augmented call) reaches a 2026-07-28 upstream with the extension declared; when the upstream answers with a task, its id is sealed with the caller's tenant and subject into a `ut2.` handle any replica serves by forwarding `tasks/get`, `tasks/update` and `tasks/cancel` (a 2025-11-25 client gets `tasks/get`, `tasks/result` polled to the end for at most 60 s, and `tasks/cancel`). Every other call declares nothing and stays synchronous. `apps/registry/e2e/modern-upstream-tasks.spec.ts` drives this against an SDK v2 upstream through two gateways. Not done: these tasks are not in a 2025-11-25 client's `tasks/list`; `server/discover` names the extension for a catalog with a 2026-07-28 upstream's tool whether or not that upstream declared it (discovery does not record it), and the 2025-11-25 `initialize` advertises no tasks for such tools (the SDK 1.x client sends `params.task` regardless); and a task waiting for input shows a 2025-11-25 client `working` with a statusMessage saying why.",
   "**Roots across replicas.** A `roots/list` the upstream sends on a caller's own session outside a call is answered by the replica holding that session's stream; it reaches the caller only when the caller's call in flight runs on that replica (else -32601, and the reference server then reports no roots). This run uses one gateway.",
+  "**A task's input across replicas (2026-07-28 clients).** A 2025-11-25 upstream's request for a task's input, sent on the caller's own session, is held by the replica holding that session's stream and shared through Redis: any replica's tasks/get lists it as `inputRequests`, and a tasks/update on another replica is relayed to the holder (`apps/gateway/e2e/upstream-task-input.spec.ts` runs two gateways). This run uses one gateway.",
 ];
 
 /** Rows that do not exist in one era, `<server>/<row id>/<era>` → why. */
@@ -261,6 +259,7 @@ function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver } {
       const first = created.result ?? {};
       if (first.resultType !== 'task') return first as ToolResult;
       const taskId = String(first.taskId);
+      const answered = new Set<string>();
       const done = await until(
         `task ${name} completed`,
         async () => {
@@ -268,6 +267,20 @@ function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver } {
           if (got.error) throw Object.assign(new Error(got.error.message), { code: got.error.code });
           const status = got.result?.status;
           if (status === 'failed' || status === 'cancelled') throw new Error(`task ${String(status)}`);
+          if (status === 'input_required') {
+            // The task asks as the tasks extension says: inputRequests in the task, answered by tasks/update.
+            const asked = Object.entries((got.result?.inputRequests ?? {}) as Record<string, { method: string; params: Json }>).filter(([k]) => !answered.has(k));
+            const inputResponses: Json = {};
+            for (const [key, request] of asked) {
+              answered.add(key);
+              if (request.method === 'elicitation/create') elicitations.push(request.params);
+              inputResponses[key] = request.method === 'elicitation/create' ? elicited(request.params) : request.method === 'sampling/createMessage' ? sampled : { roots: [ROOT] };
+            }
+            if (asked.length > 0) {
+              const updated = await modernRpc(mcpUrl, nextId++, 'tasks/update', { taskId, inputResponses }, taskId);
+              if (updated.error) throw Object.assign(new Error(updated.error.message), { code: updated.error.code });
+            }
+          }
           return status === 'completed' ? got.result : undefined;
         },
         CALL_TIMEOUT_MS,
@@ -832,7 +845,9 @@ const EXAMPLE_ROWS: RowSpec[] = [
     feature: 'elicitation inside a task (`collect-user-info-task`)',
     checks: 'the task asks the client for input (input_required), takes the answer and completes with it',
     run: async (d) => {
+      const before = d.elicitations.length;
       const text = textOf(await d.callAsTask('collect-user-info-task', { infoType: 'contact' }));
+      check(d.elicitations.length > before, 'the form never reached the client');
       check(text.startsWith('Collected contact info') && text.includes('Ada Lovelace'), `got ${text}`);
     },
   },

@@ -154,14 +154,28 @@ export class UpstreamTasks {
   async modern(method: string, params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext): Promise<Record<string, unknown>> {
     const taskId = checkTaskId(params.taskId);
     const { handle, route } = this.open(taskId, scope, catalog);
-    if (method === 'tasks/update') throw new McpError(ErrorCode.InvalidParams, 'This task takes no inputResponses: its upstream (2025-11-25) asks for input on its own streams', { taskId: taskId.slice(0, 64) });
+    if (method === 'tasks/update') {
+      const responses = params.inputResponses;
+      if (!isJsonObject(responses)) throw new McpError(ErrorCode.InvalidParams, 'params.inputResponses must be an object of responses keyed like the task\'s inputRequests');
+      if (handle.s === undefined || !this.upstream.answerTaskInput) throw new McpError(ErrorCode.InvalidParams, 'This task takes no inputResponses: its upstream (2025-11-25) has no session to ask on', { taskId: taskId.slice(0, 64) });
+      // Keys not outstanding are ignored, as the tasks extension asks.
+      await this.upstream.answerTaskInput(route, handle.s, responses as Record<string, unknown>, ctx);
+      return {};
+    }
     if (method === 'tasks/cancel') {
       await this.forward('tasks/cancel', handle, route, ctx);
       return {};
     }
     const task = checkTask(await this.forward('tasks/get', handle, route, ctx), route.serverId);
     const out: Record<string, unknown> = { ...modernTask(task, taskId) };
-    if (task.status === 'input_required') {
+    const asked = handle.s !== undefined && !isTerminalStatus(task.status) ? await this.upstream.pendingTaskInput?.(route, handle.s, ctx) : undefined;
+    if (asked !== undefined && Object.keys(asked).length > 0) {
+      // The upstream asked on the caller's own session (whatever status it reports meanwhile):
+      // the client answers with tasks/update, which the gateway passes to the waiting request.
+      out.status = 'input_required';
+      out.statusMessage = 'Waiting for the client to answer inputRequests';
+      out.inputRequests = asked;
+    } else if (task.status === 'input_required') {
       // The upstream waits for an answer it will send on a tasks/result stream, which a
       // 2026-07-28 client does not open: the task shows as working until the upstream gives up.
       out.status = 'working';
@@ -221,6 +235,10 @@ export function taskParams(value: unknown): Record<string, unknown> {
   if (ttl === undefined || ttl === null) return {};
   if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0) throw new McpError(ErrorCode.InvalidParams, 'params.task.ttl must be a positive integer (milliseconds)');
   return { ttl: Math.min(ttl, MAX_HANDLE_TTL_S * 1000) };
+}
+
+function isTerminalStatus(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
 function checkTaskId(value: unknown): string {

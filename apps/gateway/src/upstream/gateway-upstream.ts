@@ -69,6 +69,14 @@ export class GatewayUpstream implements ObservableInvoker {
     }
   }
 
+  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Promise<Record<string, { method: string; params: Record<string, unknown> }>> {
+    return this.pool.pendingTaskInput(route, session, ctx);
+  }
+
+  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): Promise<string[]> {
+    return this.pool.answerTaskInput(route, session, responses, ctx);
+  }
+
   async setLogLevel(route: UpstreamRoute, level: string, ctx: InvokeContext): Promise<void> {
     try {
       await this.pool.setLogLevel(await this.withCredential(route, ctx), level, ctx);

@@ -85,6 +85,15 @@ export class TracedUpstream implements UpstreamInvoker {
     return this.traced(request.method, request.method === 'tools/call' ? route.upstreamName : '', route, ctx, () => inner.call(this.inner, route, request, ctx), () => false);
   }
 
+  // No upstream round trip (held requests, and answers to them): nothing to trace.
+  async pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Promise<Record<string, { method: string; params: Record<string, unknown> }>> {
+    return (await this.inner.pendingTaskInput?.(route, session, ctx)) ?? {};
+  }
+
+  async answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): Promise<string[]> {
+    return (await this.inner.answerTaskInput?.(route, session, responses, ctx)) ?? [];
+  }
+
   private async traced<T>(method: string, target: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, failed: (r: T) => boolean, uri?: string): Promise<T> {
     const m = switchboardMetrics().upstream;
     const budget = SeriesBudget.current();

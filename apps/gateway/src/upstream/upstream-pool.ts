@@ -11,6 +11,7 @@ import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamC
 import type { Logger } from 'pino';
 import { CallerSessions, callerScope, type CallerSession } from './caller-sessions';
 import { GatewayError } from './gateway-errors';
+import { inboxOwner, TaskInputInbox, type TaskInputRequest, type TaskInputShare } from './task-input-inbox';
 import type { NotificationPacer } from './notification-pacer';
 import { relayNotifications, type Notify } from './relay-notifications';
 import type { SharedUpstreamSession, UpstreamSessions } from './upstream-sessions';
@@ -20,6 +21,8 @@ import { GuardRefusedError, UpstreamGuards, type BreakerSettings } from './upstr
 export type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
 export interface UpstreamPoolOptions {
+  /** Shares held task input between replicas (see {@link TaskInputInbox}); absent ⇒ this replica's own only. */
+  taskInputShare?: TaskInputShare;
   timeoutMs: number;
   /** In-flight calls per (tenant, upstream) in this replica. */
   maxConcurrency: number;
@@ -92,6 +95,8 @@ interface Connection {
   closedByGateway?: boolean;
   /** Set when the connection is one caller's own (its client declared roots): see {@link CallerSessions}. */
   caller?: CallerSession;
+  /** The inbox owner of a 2026-07-28 caller's own session, less the session id (see {@link TaskInputInbox}). */
+  inbox?: string;
 }
 
 /** Client capabilities the gateway relays to upstreams (their requests go to the caller's client). */
@@ -156,9 +161,12 @@ export class UpstreamPool {
   private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly scope = new AsyncLocalStorage<CallScope>();
   private readonly callers = new CallerSessions((key) => void this.drop(key));
+  /** Task input a 2025-11-25 upstream asks a polling 2026-07-28 caller for (see {@link TaskInputInbox}). */
+  readonly taskInputs: TaskInputInbox;
 
   constructor(private readonly options: UpstreamPoolOptions) {
     this.guards = new UpstreamGuards(options.breaker ?? { failureThreshold: 5, openMs: 10_000 });
+    this.taskInputs = new TaskInputInbox(undefined, undefined, undefined, options.taskInputShare);
   }
 
   async callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
@@ -211,7 +219,19 @@ export class UpstreamPool {
         }
         throw err;
       }
-    }, false, true);
+      // A 2026-07-28 caller's task runs on a session of its own that declares what its client can
+      // answer: the upstream's questions then wait for its tasks/update (see pendingTaskInput).
+    }, ctx.request.era === 'modern', true);
+  }
+
+  /** Requests the upstream sent on the caller's own `session` that wait for its 2026-07-28 client's answer. */
+  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Promise<Record<string, TaskInputRequest>> {
+    return this.taskInputs.list(inboxOwner(ctx.tenantId, route.serverId, callerScope(ctx), session));
+  }
+
+  /** The client's `inputResponses` to those requests, passed to the upstream; answers the keys taken. */
+  answerTaskInput(route: UpstreamRoute, session: string, responses: Record<string, unknown>, ctx: InvokeContext): Promise<string[]> {
+    return this.taskInputs.answer(inboxOwner(ctx.tenantId, route.serverId, callerScope(ctx), session), responses);
   }
 
   /**
@@ -249,6 +269,7 @@ export class UpstreamPool {
     this.dispatchers.clear();
     await Promise.all(dispatchers.map((d) => d.close().catch(() => undefined)));
     await this.options.sessions?.close();
+    this.taskInputs.close();
   }
 
   private limitsFor(tenantId: string): { maxBytes: number; maxInflight: number } {
@@ -359,6 +380,10 @@ export class UpstreamPool {
       // upstream task and can be asked, gets a session of its own, so such a question is its.
       const ownSession = relay.includes('roots/list') || (taskCall && relay.length > 0);
       if (ownSession) connKey += ` caller:${callerScope(ctx)}`;
+      // A 2026-07-28 caller's own session holds the upstream's questions for its tasks/update
+      // (no call of such a client can be asked); a legacy caller's is answered -32601 instead.
+      const inbox = ownSession && ctx.request.era === 'modern';
+      if (inbox) connKey += ' inbox';
       // One relay per call (one bound) for notifications on its own stream and its session's.
       const notify = relayNotifications(ctx);
       const opts: UpstreamCallOptions = { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal, maxBytes: limits.maxBytes, onnotification: notify };
@@ -369,7 +394,7 @@ export class UpstreamPool {
       if (this.options.maxStreamBytes !== undefined) scope.maxStreamBytes = this.options.maxStreamBytes;
       let client: UpstreamConnection | undefined;
       const attempt = async (): Promise<T> => {
-        const c = (conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes, ownSession));
+        const c = (conn = this.connection(connKey, route, tenantId, limits.maxBytes, relay, modes, ownSession ? callerScope(ctx) : undefined, inbox));
         const ready = await c.ready;
         client = ready;
         c.calls.add(abort);
@@ -441,7 +466,7 @@ export class UpstreamPool {
     return new GatewayError('GW_CALL_CANCELLED', `The call to ${upstream} was cancelled by the client`, { upstream }, { cause: r.reason });
   }
 
-  private connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedMethod[], elicitation?: ElicitationModes, ownSession = false): Connection {
+  private connection(key: string, route: UpstreamRoute, tenantId: string, maxBytes: number, relay: readonly RelayedMethod[], elicitation?: ElicitationModes, owner?: string, inbox = false): Connection {
     let conn = this.connections.get(key);
     if (conn) {
       // Most recently used last: eviction takes the idle connection unused the longest.
@@ -450,7 +475,7 @@ export class UpstreamPool {
       return conn;
     }
     this.evictIdle();
-    const caller = ownSession ? this.callers.open(tenantId, key, route.serverId) : undefined;
+    const caller = owner !== undefined ? this.callers.open(tenantId, key, route.serverId) : undefined;
     const calls = new Set<AbortController>();
     const notifiers = new Map<AbortController, Notify>();
     // The session's own notifications (its standalone stream, SDK-path calls) name no request: they
@@ -477,6 +502,9 @@ export class UpstreamPool {
         method,
         async (params: Record<string, unknown>) => {
           const ask = this.scope.getStore()?.askClient ?? (caller ? this.callers.asker(caller) : undefined);
+          // None of the caller's calls can take it (a 2026-07-28 client polls its task): it waits for tasks/update.
+          const session = !ask && inbox ? (await created.ready).sessionId() : undefined;
+          if (session !== undefined) return this.taskInputs.ask(inboxOwner(tenantId, route.serverId, owner!, session), method, params);
           if (!ask) throw new McpError(ErrorCode.MethodNotFound, `${method}: the client of this call cannot answer server-to-client requests`);
           return ask(method, params);
         },
@@ -505,7 +533,7 @@ export class UpstreamPool {
       });
     const sessions = route.stateful === true && route.protocol !== 'modern' && route.transport !== 'sse' ? this.options.sessions : undefined;
     const ready = this.scope.run(connScope, () => (sessions ? this.sharedSession(key, sessions, connect) : connect()));
-    const created: Connection = (conn = { ready, calls, notifiers, ...(caller ? { caller } : {}) });
+    const created: Connection = (conn = { ready, calls, notifiers, ...(caller ? { caller } : {}), ...(inbox ? { inbox: inboxOwner(tenantId, route.serverId, owner!, '') } : {}) });
     this.connections.set(key, created);
     ready.catch(() => {
       if (this.connections.get(key) === created) this.connections.delete(key);
@@ -551,7 +579,14 @@ export class UpstreamPool {
     this.connections.delete(key);
     if (conn.caller) this.callers.forget(key, conn.caller);
     conn.closedByGateway = true;
-    await conn.ready.then((c) => c.close()).catch(() => undefined);
+    await conn.ready
+      .then((c) => {
+        // Requests it holds for the caller's client could no longer be answered on this connection.
+        const session = conn.inbox !== undefined ? c.sessionId() : undefined;
+        if (session !== undefined) this.taskInputs.forget(conn.inbox + session);
+        return c.close();
+      })
+      .catch(() => undefined);
   }
 }
 
