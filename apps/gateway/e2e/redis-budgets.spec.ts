@@ -59,6 +59,9 @@ beforeAll(async () => {
       UPSTREAM_RESPONSE_MAX_BYTES: String(2 * MiB),
       USAGE_ENABLED: 'false',
       UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1',
+      // This spec is about what is stored; pacing of the flood (notification-flood.spec.ts) is out of the way.
+      UPSTREAM_NOTIFY_BYTES_PER_SEC: String(2 ** 30),
+      UPSTREAM_NOTIFY_BURST_BYTES: String(2 ** 30),
       ...Object.fromEntries(Object.entries(BUDGETS).map(([k, v]) => [k, String(v)])),
     },
     listen: true,
