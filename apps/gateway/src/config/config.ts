@@ -62,8 +62,8 @@ const schema = z.object({
    * upstreams stream during calls: past the burst, reading a call's stream pauses so the tenant
    * gets this rate, and a flooding upstream is slowed instead of taking other tenants' CPU.
    */
-  UPSTREAM_NOTIFY_BYTES_PER_SEC: z.coerce.number().int().min(1024).max(2 ** 30).default(1024 * 1024),
-  UPSTREAM_NOTIFY_BURST_BYTES: z.coerce.number().int().min(1024).max(2 ** 30).default(4 * 1024 * 1024),
+  UPSTREAM_NOTIFY_BYTES_PER_SEC: z.coerce.number().int().min(1024).max(2 ** 30).default(256 * 1024),
+  UPSTREAM_NOTIFY_BURST_BYTES: z.coerce.number().int().min(1024).max(2 ** 30).default(1024 * 1024),
   /** Upstream calls one tenant may have in flight (or waiting) in this replica (tenant override `limits.maxInflight`). */
   GATEWAY_TENANT_MAX_INFLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
   /** URL of the chain-reader's MCP endpoint, used by `builtin: chain` catalogs. */
