@@ -4,28 +4,19 @@ import { MAX_CLIENT_INPUT_REQUESTS } from './client-input';
 import type { InvokeContext, UpstreamInvoker, UpstreamTaskRequest } from './mcp-target';
 import type { StateSealer } from './state-sealer';
 import type { TaskScope } from './task-wire';
-import type { TaskStatus } from './task-store';
+import { checkTaskId, checkUpstreamTask, handleTtlS, MAX_TASK_MESSAGE as MAX_MESSAGE, RELATED_TASK, upstreamTaskBroke as upstreamBroke, type CheckedUpstreamTask } from './upstream-task-shape';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 type Invoker = UpstreamInvoker & Required<Pick<UpstreamInvoker, 'upstreamTask'>>;
 
 /** Marks a proxied 2026-07-28 upstream task's handle (a sibling of the 2025-11-25 `ut1.` ones). */
 export const MODERN_UPSTREAM_TASK_PREFIX = 'ut2.';
-/** A handle lives as long as the upstream keeps its task, within these bounds (seconds). */
-const MIN_HANDLE_TTL_S = 60;
-const MAX_HANDLE_TTL_S = 24 * 3600;
-/** Longest upstream task id sealed into a handle (the upstream chooses it). */
-const MAX_UPSTREAM_ID = 256;
-/** Longest statusMessage passed on. */
-const MAX_MESSAGE = 1024;
 /** A 2025-11-25 `tasks/result` waits for a terminal status at most this long, polling at the upstream's interval within these bounds (ms). */
 export const MAX_RESULT_WAIT_MS = 60_000;
 const MIN_POLL_MS = 250;
 const MAX_POLL_MS = 5_000;
-const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 /** statusMessage shown to a 2025-11-25 client whose task waits for input it has no way to give. */
 export const UNANSWERABLE_INPUT = 'The upstream task waits for client input (tasks/update of the 2026-07-28 tasks extension), which a 2025-11-25 client cannot send; the upstream decides how long it waits';
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 /** What a handle carries, sealed and encrypted: tenant and subject of the caller, published tool, server, and the upstream's task id. */
 interface Handle {
@@ -37,15 +28,7 @@ interface Handle {
 }
 
 /** The tasks extension's `Task` as an upstream sent it, checked and bounded. */
-interface ModernTask {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttlMs: number | null;
-  pollIntervalMs?: number;
-}
+type ModernTask = CheckedUpstreamTask;
 
 /**
  * Proxies a 2026-07-28 upstream's own tasks (the tasks extension, SEP-2663). A call whose
@@ -83,7 +66,7 @@ export class ModernUpstreamTasks {
     const { result } = await this.upstream.upstreamTask(route, { method: 'tools/call', params: { name: route.upstreamName, arguments: args } }, ctx);
     if (result.resultType !== 'task') return withoutComplete(result);
     const task = checkTask(result, route.serverId);
-    const ttlS = task.ttlMs === null ? MAX_HANDLE_TTL_S : Math.min(MAX_HANDLE_TTL_S, Math.max(MIN_HANDLE_TTL_S, Math.ceil(task.ttlMs / 1000)));
+    const ttlS = handleTtlS(task.ttlMs);
     const handle: Handle = { t: scope.tenantId, u: scope.subject, n: tool, srv: route.serverId, id: task.taskId };
     const taskId = MODERN_UPSTREAM_TASK_PREFIX + this.sealer.sealSecret('modern-upstream-task', { ...handle }, ttlS);
     return era === 'modern' ? { resultType: 'task', ...modernTask(task, taskId) } : { task: legacyTask(task, taskId) };
@@ -177,28 +160,8 @@ export function takesModernUpstreamTask(route: Route, era: 'legacy' | 'modern', 
   return era === 'modern' ? declaresTasks : legacyTask !== undefined;
 }
 
-function checkTaskId(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 8192) throw new McpError(ErrorCode.InvalidParams, 'params.taskId must be a non-empty string');
-  return value;
-}
-
 function checkTask(value: unknown, serverId: string): ModernTask {
-  if (!isJsonObject(value)) throw upstreamBroke(serverId, 'its task is not an object');
-  const t = value as Record<string, unknown>;
-  if (typeof t.taskId !== 'string' || t.taskId.length === 0 || t.taskId.length > MAX_UPSTREAM_ID) throw upstreamBroke(serverId, `its taskId is not a string of 1 to ${MAX_UPSTREAM_ID} characters`);
-  if (typeof t.status !== 'string' || !STATUSES.has(t.status)) throw upstreamBroke(serverId, 'its task status is not one of working, input_required, completed, failed, cancelled');
-  const now = new Date().toISOString();
-  const short = (v: unknown): string | undefined => (typeof v === 'string' ? v.slice(0, MAX_MESSAGE) : undefined);
-  const statusMessage = short(t.statusMessage);
-  return {
-    taskId: t.taskId,
-    status: t.status as TaskStatus,
-    ...(statusMessage === undefined ? {} : { statusMessage }),
-    createdAt: short(t.createdAt) ?? now,
-    lastUpdatedAt: short(t.lastUpdatedAt) ?? short(t.createdAt) ?? now,
-    ttlMs: typeof t.ttlMs === 'number' && Number.isInteger(t.ttlMs) && t.ttlMs > 0 ? t.ttlMs : null,
-    ...(typeof t.pollIntervalMs === 'number' && Number.isInteger(t.pollIntervalMs) && t.pollIntervalMs > 0 ? { pollIntervalMs: t.pollIntervalMs } : {}),
-  };
+  return checkUpstreamTask(value, serverId, 'modern');
 }
 
 /** The extension's `Task` fields with the handle as its id. */
@@ -257,8 +220,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function upstreamBroke(serverId: string, why: string): McpError {
-  return new McpError(ErrorCode.InternalError, `Upstream server ${serverId} answered a task request wrongly: ${why}`, { upstream: serverId });
 }

@@ -5,6 +5,7 @@ import type { StateSealer } from './state-sealer';
 import { callerKey, type UpstreamTaskIndex } from './upstream-task-index';
 import type { TaskScope } from './task-wire';
 import type { TaskStatus } from './task-store';
+import { checkTaskId, checkUpstreamTask, handleTtlS, MAX_HANDLE_TTL_S, RELATED_TASK, upstreamTaskBroke as upstreamBroke } from './upstream-task-shape';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
@@ -12,20 +13,13 @@ type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 export const UPSTREAM_TASK_PREFIX = 'ut1.';
 /** 2025-11-25 task methods a legacy client may send about an upstream's task. */
 export const LEGACY_TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list']);
-/** The 2025-11-25 `relatedTask` metadata key (tasks/result and notifications name their task there). */
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-/** A handle lives as long as the upstream keeps its task, within these bounds (seconds). */
-const MIN_HANDLE_TTL_S = 60;
-const MAX_HANDLE_TTL_S = 24 * 3600;
-/** Longest upstream task id and session id sealed into a handle (the upstream chooses both). */
-const MAX_UPSTREAM_ID = 256;
+/** Longest upstream session id sealed into a handle (the upstream chooses it). */
 const MAX_SESSION_ID = 512;
 /** Tasks per tasks/list page (each one is a tasks/get to its upstream). */
 const LIST_PAGE = 20;
 /** statusMessage of a proxied task whose 2025-11-25 upstream waits for input a 2026-07-28 client cannot be asked for. */
 export const UNRELAYED_TASK_INPUT =
   'The upstream task waits for client input, which it asks for on a 2025-11-25 tasks/result stream; the gateway does not relay that to a 2026-07-28 client, so the upstream will end the task';
-const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
 /** What a handle carries (sealed and encrypted: the upstream's session id is not the client's to read). */
 interface Handle {
@@ -96,7 +90,7 @@ export class UpstreamTasks {
     if (result.task === undefined) return result;
     const created = checkTask(result.task, route.serverId);
     if (session !== undefined && session.length > MAX_SESSION_ID) throw upstreamBroke(route.serverId, `its session id is longer than ${MAX_SESSION_ID} characters`);
-    const ttlS = created.ttl === null ? MAX_HANDLE_TTL_S : Math.min(MAX_HANDLE_TTL_S, Math.max(MIN_HANDLE_TTL_S, Math.ceil(created.ttl / 1000)));
+    const ttlS = handleTtlS(created.ttl);
     const handle: Handle = { t: scope.tenantId, u: scope.subject, n: tool, srv: route.serverId, id: created.taskId, ...(session === undefined ? {} : { s: session }) };
     const taskId = UPSTREAM_TASK_PREFIX + this.sealer.sealSecret('upstream-task', { ...handle }, ttlS);
     if (this.index && lister !== undefined) {
@@ -241,28 +235,10 @@ function isTerminalStatus(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
-function checkTaskId(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 8192) throw new McpError(ErrorCode.InvalidParams, 'params.taskId must be a non-empty string');
-  return value;
-}
-
+/** A 2025-11-25 task as the upstream sent it, checked, with that revision's field names (it goes to legacy clients as is). */
 function checkTask(value: unknown, serverId: string): UpstreamTask {
-  if (!isJsonObject(value)) throw upstreamBroke(serverId, 'its task is not an object');
-  const t = value as Record<string, unknown>;
-  if (typeof t.taskId !== 'string' || t.taskId.length === 0 || t.taskId.length > MAX_UPSTREAM_ID) throw upstreamBroke(serverId, `its taskId is not a string of 1 to ${MAX_UPSTREAM_ID} characters`);
-  if (typeof t.status !== 'string' || !STATUSES.has(t.status)) throw upstreamBroke(serverId, 'its task status is not one of working, input_required, completed, failed, cancelled');
-  const now = new Date().toISOString();
-  const short = (v: unknown): string | undefined => (typeof v === 'string' ? v.slice(0, 1024) : undefined);
-  const statusMessage = short(t.statusMessage);
-  return {
-    taskId: t.taskId,
-    status: t.status as TaskStatus,
-    ...(statusMessage === undefined ? {} : { statusMessage }),
-    createdAt: short(t.createdAt) ?? now,
-    lastUpdatedAt: short(t.lastUpdatedAt) ?? short(t.createdAt) ?? now,
-    ttl: typeof t.ttl === 'number' && t.ttl > 0 ? t.ttl : null,
-    ...(typeof t.pollInterval === 'number' && t.pollInterval > 0 ? { pollInterval: t.pollInterval } : {}),
-  };
+  const { ttlMs, pollIntervalMs, ...rest } = checkUpstreamTask(value, serverId, 'legacy');
+  return { ...rest, ttl: ttlMs, ...(pollIntervalMs === undefined ? {} : { pollInterval: pollIntervalMs }) };
 }
 
 /** The tasks extension's `Task` fields for an upstream's 2025-11-25 one. */
@@ -292,8 +268,4 @@ function textOf(result: Record<string, unknown>): string | undefined {
   if (!Array.isArray(content)) return undefined;
   const text = content.find((c): c is { type: 'text'; text: string } => isJsonObject(c) && c.type === 'text' && typeof c.text === 'string');
   return text?.text;
-}
-
-function upstreamBroke(serverId: string, why: string): McpError {
-  return new McpError(ErrorCode.InternalError, `Upstream server ${serverId} answered a task request wrongly: ${why}`, { upstream: serverId });
 }
