@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { Client } from 'pg';
+import { pgMigrate } from '../src/oidc/native-modules';
 import { api, pollUntil } from '@switchboard/testing';
 import { DATABASE_URL, startAuth, type TestAuth } from './support/auth-harness';
 import { startDirectoryStack, type DirectoryStack } from './support/directory';
@@ -24,11 +26,21 @@ describe('vault rows of un-namespaced subjects', () => {
     const pg = new Client({ connectionString: DATABASE_URL });
     await pg.connect();
     try {
-      // The state of a database migrated before namespacing: rows under old subjects, the purge migration not yet run.
-      // (Later migrations are rolled back too: migrations run in order.)
-      await pg.query(`DROP TABLE "${schema}".vault_idp_purge, "${schema}".tenant_identity_sources`);
-      await pg.query(`DROP TABLE "${schema}".vault_legacy_purge`);
-      await pg.query(`DELETE FROM "${schema}".pgmigrations WHERE name IN ('1700000000600_vault-legacy-subjects', '1700000000700_vault-idp-purge')`);
+      // The state of a database migrated before namespacing: rows under old subjects, the purge
+      // migration not yet run. It and every later migration are rolled back by their own Down
+      // sections (migrations run in order, so a later one cannot stay applied).
+      const { rows: later } = await pg.query(`SELECT name FROM "${schema}".pgmigrations WHERE name >= '1700000000600'`);
+      await pgMigrate.runner({
+        dbClient: pg,
+        dir: path.resolve(__dirname, '../migrations'),
+        direction: 'down',
+        count: later.length,
+        schema,
+        migrationsTable: 'pgmigrations',
+        migrationLoaderStrategies: [{ extensions: ['.sql'], loader: 'sql' }],
+        log: () => undefined,
+      });
+      expect((await pg.query(`SELECT name FROM "${schema}".pgmigrations WHERE name >= '1700000000600'`)).rows).toEqual([]);
       for (const [subject, connector] of [
         ['acme|alice', 'crm'],
         ['acme|bob', 'crm'],
