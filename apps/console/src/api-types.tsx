@@ -208,6 +208,7 @@ export interface ApiSchemas {
   TestSignInResult: TestSignInResult;
   ToolOverrides: ToolOverrides;
   ToolOverridesInput: ToolOverridesInput;
+  ToolProblem: ToolProblem;
   UnpublishBody: UnpublishBody;
   UnsupportedPattern: UnsupportedPattern;
   UpdateAdminBody: UpdateAdminBody;
@@ -703,6 +704,16 @@ export interface Item {
   missingHints?: ('readOnlyHint' | 'destructiveHint' | 'openWorldHint')[];
   unsupportedPatterns?: UnsupportedPattern[];
   findings?: PoisonFinding[];
+  problems?: ToolProblem[];
+}
+/**
+ * A per-tool rule the tool breaks with its saved overrides (the rules publishing and Readiness apply): block = publishing refuses it, warn = Readiness fails it once live; field = the editor field that fixes it
+ */
+export interface ToolProblem {
+  rule: 'hints-required' | 'title' | 'findings';
+  level: 'block' | 'warn';
+  field: 'readOnlyHint' | 'destructiveHint' | 'openWorldHint' | 'title' | 'findings';
+  message: string;
 }
 /**
  * `GET`/`PUT /v1/limits` (PUT adds `pushed`)

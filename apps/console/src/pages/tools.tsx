@@ -59,7 +59,7 @@ function rowsOf(data: ToolsData): Row[] {
         tool,
         publication,
         status: toolStatus(tool, publication),
-        problems: tool.removedAt ? [] : toolProblems(tool, publication),
+        problems: tool.removedAt ? [] : toolProblems(tool),
         attention: needsAttention(tool, publication),
         name,
         title,

@@ -129,6 +129,12 @@ export const poisonFindingSchema = named(
   z.object({ id: z.string(), rule: z.string(), severity: z.enum(['high', 'medium']), pointer: z.string(), message: z.string(), excerpt: z.string() }),
 );
 
+export const toolProblemSchema = named(
+  'ToolProblem',
+  "A per-tool rule the tool breaks with its saved overrides (the rules publishing and Readiness apply): block = publishing refuses it, warn = Readiness fails it once live; field = the editor field that fixes it",
+  z.object({ rule: z.enum(['hints-required', 'title', 'findings']), level: z.enum(['block', 'warn']), field: z.enum(['readOnlyHint', 'destructiveHint', 'openWorldHint', 'title', 'findings']), message: z.string() }),
+);
+
 export const itemSchema = named(
   'Item',
   'A discovered tool, prompt, resource or resource template, with its hash and publication state',
@@ -145,6 +151,7 @@ export const itemSchema = named(
     missingHints: missingHints.optional(),
     unsupportedPatterns: z.array(unsupportedPatternSchema).optional(),
     findings: z.array(poisonFindingSchema).optional(),
+    problems: z.array(toolProblemSchema).optional(),
   }),
 );
 

@@ -9,6 +9,7 @@ import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { checkServerBody, createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
 import { patternIssues } from '../publishing/pattern-issues';
+import { toolProblems, type ToolOverrides } from '../publishing/tool-rules';
 import { missingToolHints } from '../publishing/tool-hints';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
@@ -204,10 +205,10 @@ export class ServersController {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
     await this.load(this.ctx.db, tenantId, id);
-    const rows = await this.ctx.db.query<{ kind: string; definition: unknown }>(
+    const rows = await this.ctx.db.query<{ kind: string; definition: unknown; removedAt: string | null; findings: unknown[] | null; overrides: ToolOverrides | null; published: boolean }>(
       `SELECT d.kind, d.key AS name, d.definition, d.content_hash AS "contentHash", d.first_seen_at AS "firstSeenAt", d.last_seen_at AS "lastSeenAt",
               d.removed_at AS "removedAt", p.exposed_name AS "exposedName", (p.key IS NOT NULL AND p.approved_hash <> d.content_hash) AS "pendingReview",
-              d.findings
+              d.findings, p.overrides, (p.key IS NOT NULL) AS published
          FROM registry.discovered_items d
          LEFT JOIN registry.publications p USING (tenant_id, server_id, kind, key)
         WHERE d.tenant_id = $1 AND d.server_id = $2 ORDER BY d.kind, d.key`,
@@ -216,8 +217,14 @@ export class ServersController {
     // `missingHints`: required hint annotations the upstream definition lacks (the console flags them; publishing needs overrides for them).
     // `unsupportedPatterns`: regexes the gateway's linear-time engine cannot run (publishing refuses the tool).
     // `findings`: poisoned-tool warnings from discovery; publishing a new item needs `acknowledgeFindings: true`.
+    // `problems`: the per-tool rules (publishing/tool-rules.ts) judged with the saved overrides, so the console shows the registry's verdict.
     return {
-      items: rows.map((r) => ({ ...r, missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [], unsupportedPatterns: r.kind === 'tool' ? patternIssues(r.definition) : [] })),
+      items: rows.map(({ overrides, published, ...r }) => ({
+        ...r,
+        missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [],
+        unsupportedPatterns: r.kind === 'tool' ? patternIssues(r.definition) : [],
+        problems: r.kind === 'tool' && !r.removedAt ? toolProblems({ definition: r.definition, overrides: overrides ?? undefined, findings: r.findings?.length ?? 0, published }) : [],
+      })),
     };
   }
 
