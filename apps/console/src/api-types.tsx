@@ -115,12 +115,28 @@ export type UrlCheckResult =
       };
       tools: string[];
       elapsedMs: number;
+      /**
+       * The URL is already registered by another server of the tenant (registering would serve its tools twice, colliding names prefixed)
+       */
+      warnings?: {
+        code: 'URL_ALREADY_REGISTERED';
+        field: string;
+        message: string;
+      }[];
     }
   | {
       ok: false;
       reason: 'auth_required' | 'timeout' | 'unreachable' | 'not_mcp' | 'refused';
       message: string;
       elapsedMs: number;
+      /**
+       * The URL is already registered by another server of the tenant (registering would serve its tools twice, colliding names prefixed)
+       */
+      warnings?: {
+        code: 'URL_ALREADY_REGISTERED';
+        field: string;
+        message: string;
+      }[];
     };
 
 /**
@@ -388,6 +404,7 @@ export interface CheckServerUrlBody {
   url: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
   auth?: ServerAuthInput;
+  serverId?: string;
 }
 /**
  * The MCP URL and the `claude mcp add --transport http` line

@@ -141,6 +141,15 @@ describe('the console as a product, in Chromium', () => {
     // The registry says it too, in its answer.
     expect(await p.getByTestId('register-warning').textContent()).toMatch(/already registered as server "weather".*published as forecast_<name>/);
     await p.getByTestId('server-forecast-status').getByText('Healthy').waitFor({ timeout: 20_000 });
+    // Editing it, "Check URL" asks the registry, which names the other server at that URL (not this one).
+    await p.getByTestId('server-forecast').getByRole('button', { name: 'Edit' }).click();
+    const edit = p.getByTestId('edit-forecast');
+    await edit.getByRole('button', { name: 'Check URL' }).click();
+    const warning = p.getByTestId('edit-forecast-url-check-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toMatch(/This URL is already registered as server "weather" \(weather\)/);
+    expect(await warning.textContent()).not.toMatch(/body\.url|"forecast"/);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
     await expectIntact(b);
   });
 

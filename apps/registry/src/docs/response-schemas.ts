@@ -243,6 +243,11 @@ export const auditEntrySchema = named(
   z.object({ id: z.union([z.string(), z.number()]), actor: z.string(), action: z.string(), target: z.string().nullable(), details: json, at: dateTime }),
 );
 
+const urlWarnings = z
+  .array(z.object({ code: z.literal('URL_ALREADY_REGISTERED'), field: z.string(), message: z.string() }))
+  .optional()
+  .describe('The URL is already registered by another server of the tenant (registering would serve its tools twice, colliding names prefixed)');
+
 export const urlCheckResultSchema = named(
   'UrlCheckResult',
   '`POST /v1/servers/check`: what answered at a URL (nothing is stored), or why nothing usable did',
@@ -255,8 +260,9 @@ export const urlCheckResultSchema = named(
       /** The first tool names (at most 10). */
       tools: z.array(z.string()),
       elapsedMs: z.number(),
+      warnings: urlWarnings,
     }),
-    z.object({ ok: z.literal(false), reason: z.enum(['auth_required', 'timeout', 'unreachable', 'not_mcp', 'refused']), message: z.string(), elapsedMs: z.number() }),
+    z.object({ ok: z.literal(false), reason: z.enum(['auth_required', 'timeout', 'unreachable', 'not_mcp', 'refused']), message: z.string(), elapsedMs: z.number(), warnings: urlWarnings }),
   ]),
 );
 
