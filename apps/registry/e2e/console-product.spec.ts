@@ -215,7 +215,7 @@ describe('the console as a product, in Chromium', () => {
     expect(await p.getByTestId('row-tool-weather-get_forecast').textContent()).toMatch(/Published.*No title/);
     expect(await p.getByTestId('row-tool-big-op_0001').count()).toBe(0);
     // Each problem links to the field that fixes it: the editor opens with focus there.
-    const focusOn = (id: string) => p.waitForFunction((want) => document.activeElement?.id === want, id, { timeout: 10_000 });
+    const focusOn = (id: string) => p.locator(`#${id}:focus`).waitFor({ timeout: 10_000 });
     await p.getByTestId('row-tool-big-op_0000').getByRole('link', { name: 'Destructive' }).click();
     await focusOn('tool-big-op_0000-destructiveHint');
     await p.keyboard.press('Escape');
