@@ -227,6 +227,7 @@ export type {
   Tenant,
   TenantSettings,
   ToolOverrides,
+  ToolProblem,
   UnsupportedPattern,
   UrlCheckResult,
 } from './api-types';

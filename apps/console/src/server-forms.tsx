@@ -100,7 +100,8 @@ export function RegisterForm({ onRegistered, existing = [] }: { onRegistered: (s
         onBlur={urlCheck.onBlur}
         describedBy="srv-url-check"
       >
-        <UrlCheckStatus field="srv-url" check={urlCheck} authHelp="choose its authentication below, then check again." />
+        {/* The register form warns about a registered URL live (url-duplicate, below), as the user types. */}
+        <UrlCheckStatus field="srv-url" check={urlCheck} authHelp="choose its authentication below, then check again." showWarnings={false} />
         {duplicate && (
           <p class="field-warning" id="srv-url-duplicate" data-testid="url-duplicate">
             This URL is already registered as “{duplicate.name}” ({duplicate.id}). Registering it again serves the same tools twice: where names collide, the second copy's tools are renamed with a prefix (
@@ -146,7 +147,7 @@ export function EditServerForm({ server: s, onSaved, onClose }: { server: Server
     ...authFieldIds(`${p}-auth`),
   };
   const submitting = useFormSubmit(ids);
-  const urlCheck = useUrlCheck({ url: form.url, ids, initialUrl: s.url, request: () => ({ transport: form.transport, auth: changeAuth ? checkAuthBody(auth) : { mode: 'none' } }) });
+  const urlCheck = useUrlCheck({ url: form.url, ids, initialUrl: s.url, serverId: s.id, request: () => ({ transport: form.transport, auth: changeAuth ? checkAuthBody(auth) : { mode: 'none' } }) });
   const { ref, busy } = submitting;
   const fields = urlCheck.merge(submitting.fields, ids.url);
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));

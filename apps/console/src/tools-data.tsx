@@ -1,5 +1,4 @@
-import { api, asApiError, isRecord, type ApiError, type Item, type Publication, type Server } from './api';
-import { HINTS, missingHints, upstreamAnnotations, type HintKey } from './hints';
+import { api, asApiError, isRecord, type ApiError, type Item, type Publication, type Server, type ToolProblem as ApiToolProblem } from './api';
 import type { TenantAuthView } from './tenant-auth-view';
 
 /** One server's discovered tools (or why they could not be loaded: the other servers still show). */
@@ -42,36 +41,18 @@ export function publicationOf(publications: readonly Publication[], serverId: st
   return publications.find((p) => p.kind === 'tool' && p.serverId === serverId && p.upstreamName === toolName);
 }
 
-/** One thing a tool lacks, with the editor field that fixes it (the DOM id suffix after the tool's id base). */
-export interface ToolProblem {
-  field: HintKey | 'title' | 'findings';
-  /** `block`: publishing is refused without it; `warn`: Readiness flags it once published. */
-  level: 'block' | 'warn';
-  message: string;
-}
-
-const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+/**
+ * One rule a tool breaks, with the editor field that fixes it (the DOM id suffix after the tool's id
+ * base). `block`: publishing is refused without it; `warn`: Readiness flags it once published.
+ */
+export type ToolProblem = ApiToolProblem;
 
 /**
- * The console's one rule set for a tool, as the registry applies it: publishing needs the three
- * required hints (the registry refuses HINTS_REQUIRED without them), and Readiness's tool-titles
- * check wants a title and annotations.title, which an override or the upstream can give.
+ * The registry's verdict on a tool with its saved overrides (`problems` of GET /v1/servers/:id/items):
+ * the one rule set its publish gate and Readiness apply, so the console does not judge on its own.
  */
-export function toolProblems(tool: Item, publication: Publication | undefined): ToolProblem[] {
-  const overrides = publication?.overrides ?? undefined;
-  const out: ToolProblem[] = missingHints(tool.definition, overrides?.annotations, tool.missingHints).map((h) => ({
-    field: h,
-    level: 'block',
-    message: `State whether it is ${HINTS.find((x) => x.key === h)?.label.toLowerCase() ?? h}`,
-  }));
-  const upstream = upstreamAnnotations(tool.definition);
-  const title = str(overrides?.title) || str(tool.definition.title) || str(upstream.title);
-  const annTitle = str(overrides?.annotations?.title) || str(overrides?.title) || str(upstream.title);
-  if (!title || !annTitle) out.push({ field: 'title', level: 'warn', message: 'Give it a title (Claude shows it; Readiness checks it)' });
-  // Poisoned-tool warnings must be acknowledged in the editor before the registry publishes it.
-  const findings = tool.removedAt || publication ? 0 : (tool.findings ?? []).length;
-  if (findings > 0) out.push({ field: 'findings', level: 'block', message: `Review ${findings} poisoned-tool warning${findings === 1 ? '' : 's'} and acknowledge them` });
-  return out;
+export function toolProblems(tool: Item): ToolProblem[] {
+  return tool.problems ?? [];
 }
 
 /** The status of a tool in words the table shows and filters on. */
@@ -80,12 +61,12 @@ export type ToolStatus = 'published' | 'ready' | 'needs-attention' | 'changed' |
 export function toolStatus(tool: Item, publication: Publication | undefined): ToolStatus {
   if (tool.removedAt) return 'removed';
   if (tool.pendingReview) return 'changed';
-  if (toolProblems(tool, publication).some((p) => p.level === 'block')) return 'needs-attention';
+  if (toolProblems(tool).some((p) => p.level === 'block')) return 'needs-attention';
   return publication ? 'published' : 'ready';
 }
 
 /** Blocked from publishing, changed upstream, or published but failing Readiness (no title): what the "needs attention" filter shows. */
 export function needsAttention(tool: Item, publication: Publication | undefined): boolean {
   const status = toolStatus(tool, publication);
-  return status === 'needs-attention' || status === 'changed' || (status === 'published' && toolProblems(tool, publication).length > 0);
+  return status === 'needs-attention' || status === 'changed' || (status === 'published' && toolProblems(tool).length > 0);
 }

@@ -43,7 +43,7 @@ export interface UrlCheck {
  * the moment of the check (the credential is used for that request only); `initialUrl` is not
  * checked on blur until it changes (an edit form's stored URL). The check never blocks submitting.
  */
-export function useUrlCheck(opts: { url: string; ids: Record<string, string>; request: () => { transport: string; auth: Record<string, string> }; initialUrl?: string }): UrlCheck {
+export function useUrlCheck(opts: { url: string; ids: Record<string, string>; request: () => { transport: string; auth: Record<string, string> }; initialUrl?: string; serverId?: string }): UrlCheck {
   const [state, setState] = useState<CheckState | undefined>(undefined);
   const seq = useRef(0);
   const current = useRef('');
@@ -57,7 +57,7 @@ export function useUrlCheck(opts: { url: string; ids: Record<string, string>; re
     setState({ url, phase: 'checking' });
     let next: CheckState;
     try {
-      const result = await api<UrlCheckResult>('POST', '/v1/servers/check', { url, transport, auth });
+      const result = await api<UrlCheckResult>('POST', '/v1/servers/check', { url, transport, auth, ...(opts.serverId ? { serverId: opts.serverId } : {}) });
       next = { url, phase: 'done', result, sentCredential: auth.mode !== 'none' };
     } catch (err) {
       next = { url, phase: 'failed', error: asApiError(err) };
@@ -161,8 +161,9 @@ function reasonText(r: Extract<UrlCheckResult, { ok: false }>, sentCredential: b
  * The "Check URL" button and the status line (`#<field>-check`, which the URL field's
  * aria-describedby names) under a server form's URL field `field`: checking… (aria-busy), what
  * answered there, or why nothing usable did. `authHelp` says what to do when the server wants a credential.
+ * `showWarnings`: show the registry's URL_ALREADY_REGISTERED warnings (off where the form warns live already).
  */
-export function UrlCheckStatus({ field, check, authHelp }: { field: string; check: UrlCheck; authHelp: string }) {
+export function UrlCheckStatus({ field, check, authHelp, showWarnings = true }: { field: string; check: UrlCheck; authHelp: string; showWarnings?: boolean }) {
   const id = `${field}-check`;
   const st = check.state;
   let tone = '';
@@ -198,6 +199,14 @@ export function UrlCheckStatus({ field, check, authHelp }: { field: string; chec
         )}
         {text}
       </p>
+      {/* The same warning registering gives: a second server at one URL serves its tools twice, colliding names prefixed. */}
+      {showWarnings &&
+        st?.phase === 'done' &&
+        (st.result.warnings ?? []).map((w) => (
+          <p key={w.message} class="url-check-status warn-text" role="status" data-testid={`${id}-warning`}>
+            ⚠ {w.message.replace(/^body\.url: /, '').replace(/^t/, 'T')}
+          </p>
+        ))}
     </div>
   );
 }

@@ -141,6 +141,15 @@ describe('the console as a product, in Chromium', () => {
     // The registry says it too, in its answer.
     expect(await p.getByTestId('register-warning').textContent()).toMatch(/already registered as server "weather".*published as forecast_<name>/);
     await p.getByTestId('server-forecast-status').getByText('Healthy').waitFor({ timeout: 20_000 });
+    // Editing it, "Check URL" asks the registry, which names the other server at that URL (not this one).
+    await p.getByTestId('server-forecast').getByRole('button', { name: 'Edit' }).click();
+    const edit = p.getByTestId('edit-forecast');
+    await edit.getByRole('button', { name: 'Check URL' }).click();
+    const warning = p.getByTestId('edit-forecast-url-check-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toMatch(/This URL is already registered as server "weather" \(weather\)/);
+    expect(await warning.textContent()).not.toMatch(/body\.url|"forecast"/);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
     await expectIntact(b);
   });
 
@@ -205,6 +214,16 @@ describe('the console as a product, in Chromium', () => {
     expect(await p.getByTestId('row-tool-big-op_0000').textContent()).toMatch(/op_0000.*Needs hints.*Missing: Read-only, Destructive, Open world/);
     expect(await p.getByTestId('row-tool-weather-get_forecast').textContent()).toMatch(/Published.*No title/);
     expect(await p.getByTestId('row-tool-big-op_0001').count()).toBe(0);
+    // Each problem links to the field that fixes it: the editor opens with focus there.
+    const focusOn = (id: string) => p.locator(`#${id}:focus`).waitFor({ timeout: 10_000 });
+    await p.getByTestId('row-tool-big-op_0000').getByRole('link', { name: 'Destructive' }).click();
+    await focusOn('tool-big-op_0000-destructiveHint');
+    await p.keyboard.press('Escape');
+    await p.getByTestId('tool-drawer').waitFor({ state: 'detached' });
+    await p.getByTestId('row-tool-weather-get_forecast').getByRole('link', { name: 'No title' }).click();
+    await focusOn('tool-weather-get_forecast-title');
+    await p.keyboard.press('Escape');
+    await p.getByTestId('tool-drawer').waitFor({ state: 'detached' });
     await p.getByTestId('hints-summary').getByText(`${BIG / 10 + 4} tools need attention`, { exact: false }).waitFor();
     // Generous bounds for a shared 2-core machine, far below what one editor per tool took.
     expect(render).toBeLessThan(5_000);

@@ -111,4 +111,23 @@ describe('POST /v1/servers/check', () => {
     expect(res.status).toBe(401);
     expect(res.body.error).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
+  it('warns when the tenant already registered the URL, as registering does, except for the server being edited', async () => {
+    expect((await check({ url: shop.url })).body.warnings).toBeUndefined();
+    const created = await api(registry.url, key, 'POST', '/v1/servers', { id: 'shop', name: 'Shop', url: shop.url });
+    expect(created.status).toBe(201);
+    // A trailing slash is the same endpoint; the check still reports what answers there.
+    const again = await check({ url: `${shop.url}/` });
+    expect(again.body).toMatchObject({
+      ok: true,
+      warnings: [{ code: 'URL_ALREADY_REGISTERED', field: 'body.url', message: expect.stringMatching(/^body\.url: this URL is already registered as server "shop" \(Shop\)/) }],
+    });
+    // The edit form checks its own server's URL: that one is not a duplicate of itself.
+    expect((await check({ url: shop.url, serverId: 'shop' })).body.warnings).toBeUndefined();
+    expect((await check({ url: shop.url, serverId: 'Bad id!' })).body.error).toMatchObject({ code: 'VALIDATION', field: 'body.serverId' });
+    // Another tenant's servers are not its business.
+    const otherKey = await createTenant(registry.url, env.operatorKey, 'other');
+    const other = await api(registry.url, otherKey, 'POST', '/v1/servers/check', { url: shop.url });
+    expect(other.body).toMatchObject({ ok: true });
+    expect(other.body.warnings).toBeUndefined();
+  });
 });

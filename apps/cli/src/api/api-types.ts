@@ -115,12 +115,28 @@ export type UrlCheckResult =
       };
       tools: string[];
       elapsedMs: number;
+      /**
+       * The URL is already registered by another server of the tenant (registering would serve its tools twice, colliding names prefixed)
+       */
+      warnings?: {
+        code: 'URL_ALREADY_REGISTERED';
+        field: string;
+        message: string;
+      }[];
     }
   | {
       ok: false;
       reason: 'auth_required' | 'timeout' | 'unreachable' | 'not_mcp' | 'refused';
       message: string;
       elapsedMs: number;
+      /**
+       * The URL is already registered by another server of the tenant (registering would serve its tools twice, colliding names prefixed)
+       */
+      warnings?: {
+        code: 'URL_ALREADY_REGISTERED';
+        field: string;
+        message: string;
+      }[];
     };
 
 /**
@@ -208,6 +224,7 @@ export interface ApiSchemas {
   TestSignInResult: TestSignInResult;
   ToolOverrides: ToolOverrides;
   ToolOverridesInput: ToolOverridesInput;
+  ToolProblem: ToolProblem;
   UnpublishBody: UnpublishBody;
   UnsupportedPattern: UnsupportedPattern;
   UpdateAdminBody: UpdateAdminBody;
@@ -387,6 +404,7 @@ export interface CheckServerUrlBody {
   url: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
   auth?: ServerAuthInput;
+  serverId?: string;
 }
 /**
  * The MCP URL and the `claude mcp add --transport http` line
@@ -703,6 +721,16 @@ export interface Item {
   missingHints?: ('readOnlyHint' | 'destructiveHint' | 'openWorldHint')[];
   unsupportedPatterns?: UnsupportedPattern[];
   findings?: PoisonFinding[];
+  problems?: ToolProblem[];
+}
+/**
+ * A per-tool rule the tool breaks with its saved overrides (the rules publishing and Readiness apply): block = publishing refuses it, warn = Readiness fails it once live; field = the editor field that fixes it
+ */
+export interface ToolProblem {
+  rule: 'hints-required' | 'title' | 'findings';
+  level: 'block' | 'warn';
+  field: 'readOnlyHint' | 'destructiveHint' | 'openWorldHint' | 'title' | 'findings';
+  message: string;
 }
 /**
  * `GET`/`PUT /v1/limits` (PUT adds `pushed`)

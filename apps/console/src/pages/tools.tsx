@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Item, Publication, Server } from '../api';
 import { HINTS } from '../hints';
@@ -59,7 +60,7 @@ function rowsOf(data: ToolsData): Row[] {
         tool,
         publication,
         status: toolStatus(tool, publication),
-        problems: tool.removedAt ? [] : toolProblems(tool, publication),
+        problems: tool.removedAt ? [] : toolProblems(tool),
         attention: needsAttention(tool, publication),
         name,
         title,
@@ -184,7 +185,7 @@ export function ToolsPage() {
           )}
         </>
       )}
-      {openRow && <Drawer row={openRow} data={data.data} onClose={() => setQuery(query, { tool: undefined })} onChanged={data.reload} />}
+      {openRow && <Drawer row={openRow} data={data.data} onClose={() => setQuery(query, { tool: undefined, field: undefined })} onChanged={data.reload} />}
     </section>
   );
 }
@@ -238,11 +239,25 @@ function ServerStrip(props: {
   );
 }
 
-const hintLabels = (problems: ToolProblem[]) =>
-  problems
-    .filter((p) => p.field !== 'title')
-    .map((p) => (p.field === 'findings' ? 'poisoned-tool warnings' : (HINTS.find((h) => h.key === p.field)?.label ?? p.field)))
-    .join(', ');
+/** The Tools page's query with tool `id` open (and focus on `field`, else none), keeping the filters. */
+function toolSearch(id: string, field?: string): string {
+  const q = new URLSearchParams(location.search);
+  q.set('tool', id);
+  if (field) q.set('field', field);
+  else q.delete('field');
+  return `?${q.toString()}`;
+}
+
+const problemLabel = (p: ToolProblem) => (p.field === 'findings' ? 'poisoned-tool warnings' : (HINTS.find((h) => h.key === p.field)?.label ?? p.field));
+
+/** A link that opens the tool's editor with focus on the field that fixes `problem` (the Drawer reads `field`). */
+function FixLink({ id, problem, children }: { id: string; problem: ToolProblem; children: ComponentChildren }) {
+  return (
+    <a {...linkTo('tools', toolSearch(id, problem.field))} title={problem.message} data-testid={`fix-${problem.field}`}>
+      {children}
+    </a>
+  );
+}
 
 function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
   if (rows.length === 0) return <p class="muted">No tool matches.</p>;
@@ -262,14 +277,15 @@ function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
         <tbody>
           {rows.map((r) => {
             const id = `${r.server.id}/${r.tool.name}`;
-            const missing = hintLabels(r.problems);
+            const missing = r.problems.filter((x) => x.field !== 'title');
+            const noTitle = r.problems.find((x) => x.field === 'title');
             const [label, tone] = STATUS_TEXT[r.status];
             const renamed = r.name !== undefined && r.name !== r.tool.name;
             return (
               <tr key={r.key} data-testid={`row-${toolIdBase(r.server, r.tool)}`} class={open === id ? 'open' : undefined}>
                 <th scope="row">
                   {/* The name opens the editor: it stays clear of the drawer, which covers the right of the table. */}
-                  <a {...linkTo('tools', `?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(location.search)), tool: id }).toString()}`)} class="mono" aria-label={`Edit ${r.tool.name} (${r.server.name})`}>
+                  <a {...linkTo('tools', toolSearch(id))} class="mono" aria-label={`Edit ${r.tool.name} (${r.server.name})`}>
                     {r.tool.name}
                   </a>
                   {r.title && <div class="muted small">{r.title}</div>}
@@ -283,8 +299,30 @@ function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
                   <Badge tone={tone}>{label}</Badge>
                 </td>
                 <td class="small">
-                  {r.tool.removedAt ? '—' : missing ? <span class="warn-text">Missing: {missing}</span> : 'All set'}
-                  {r.problems.some((x) => x.field === 'title') && !r.tool.removedAt && <div class="muted">No title</div>}
+                  {r.tool.removedAt ? (
+                    '—'
+                  ) : missing.length > 0 ? (
+                    <span class="warn-text">
+                      Missing:{' '}
+                      {missing.map((x, i) => (
+                        <span key={x.field}>
+                          {i > 0 && ', '}
+                          <FixLink id={id} problem={x}>
+                            {problemLabel(x)}
+                          </FixLink>
+                        </span>
+                      ))}
+                    </span>
+                  ) : (
+                    'All set'
+                  )}
+                  {noTitle && !r.tool.removedAt && (
+                    <div class="muted">
+                      <FixLink id={id} problem={noTitle}>
+                        No title
+                      </FixLink>
+                    </div>
+                  )}
                 </td>
                 <td class="mono small">{r.scopes.length ? r.scopes.join(' ') : <span class="muted">—</span>}</td>
               </tr>
@@ -299,7 +337,13 @@ function ToolTable({ rows, open }: { rows: Row[]; open: string }) {
 /** The editor of one tool, beside the table: focus moves into it on open and Escape closes it. */
 function Drawer({ row, data, onClose, onChanged }: { row: Row; data: ToolsData | undefined; onClose: () => void; onChanged: () => Promise<void> }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [row.key]);
+  const field = useQuery().get('field');
+  useEffect(() => {
+    // A fix link names the field to fix: focus lands on it, else on the heading.
+    const base = toolIdBase(row.server, row.tool);
+    const target = field === 'findings' ? document.querySelector<HTMLElement>(`[data-testid="${base}-findings-ack"]`) : field ? document.getElementById(`${base}-${field}`) : null;
+    (target ?? heading.current)?.focus();
+  }, [row.key, field]);
   useEffect(() => {
     const on = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     addEventListener('keydown', on);

@@ -129,6 +129,12 @@ export const poisonFindingSchema = named(
   z.object({ id: z.string(), rule: z.string(), severity: z.enum(['high', 'medium']), pointer: z.string(), message: z.string(), excerpt: z.string() }),
 );
 
+export const toolProblemSchema = named(
+  'ToolProblem',
+  "A per-tool rule the tool breaks with its saved overrides (the rules publishing and Readiness apply): block = publishing refuses it, warn = Readiness fails it once live; field = the editor field that fixes it",
+  z.object({ rule: z.enum(['hints-required', 'title', 'findings']), level: z.enum(['block', 'warn']), field: z.enum(['readOnlyHint', 'destructiveHint', 'openWorldHint', 'title', 'findings']), message: z.string() }),
+);
+
 export const itemSchema = named(
   'Item',
   'A discovered tool, prompt, resource or resource template, with its hash and publication state',
@@ -145,6 +151,7 @@ export const itemSchema = named(
     missingHints: missingHints.optional(),
     unsupportedPatterns: z.array(unsupportedPatternSchema).optional(),
     findings: z.array(poisonFindingSchema).optional(),
+    problems: z.array(toolProblemSchema).optional(),
   }),
 );
 
@@ -236,6 +243,11 @@ export const auditEntrySchema = named(
   z.object({ id: z.union([z.string(), z.number()]), actor: z.string(), action: z.string(), target: z.string().nullable(), details: json, at: dateTime }),
 );
 
+const urlWarnings = z
+  .array(z.object({ code: z.literal('URL_ALREADY_REGISTERED'), field: z.string(), message: z.string() }))
+  .optional()
+  .describe('The URL is already registered by another server of the tenant (registering would serve its tools twice, colliding names prefixed)');
+
 export const urlCheckResultSchema = named(
   'UrlCheckResult',
   '`POST /v1/servers/check`: what answered at a URL (nothing is stored), or why nothing usable did',
@@ -248,8 +260,9 @@ export const urlCheckResultSchema = named(
       /** The first tool names (at most 10). */
       tools: z.array(z.string()),
       elapsedMs: z.number(),
+      warnings: urlWarnings,
     }),
-    z.object({ ok: z.literal(false), reason: z.enum(['auth_required', 'timeout', 'unreachable', 'not_mcp', 'refused']), message: z.string(), elapsedMs: z.number() }),
+    z.object({ ok: z.literal(false), reason: z.enum(['auth_required', 'timeout', 'unreachable', 'not_mcp', 'refused']), message: z.string(), elapsedMs: z.number(), warnings: urlWarnings }),
   ]),
 );
 

@@ -171,6 +171,8 @@ export const checkServerBody = z
     url: z.url().max(2048),
     transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
     auth: authSchema.default({ mode: 'none' }),
+    /** The server being edited: its own URL is not reported as already registered. */
+    serverId: z.string().regex(SERVER_ID, 'must be a server id').optional(),
   })
   .strict();
 

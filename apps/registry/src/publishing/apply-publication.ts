@@ -5,7 +5,7 @@ import type { ServerRow } from '../servers/server-row';
 import type { PublicationRow } from './build-snapshot';
 import { exposedName } from './exposed-name';
 import { patternIssueMessage, patternIssues } from './pattern-issues';
-import { effectiveAnnotations, missingHints } from './tool-hints';
+import { missingRequiredHints } from './tool-rules';
 import { blocksPoisoned, findingsRefusal } from '../guardrails/findings-refusal';
 import type { PoisonFinding } from '../guardrails/scan-definition';
 
@@ -45,7 +45,7 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
       // Refused outright (no override can fix an upstream's schema): the gateway would refuse every call.
       const patterns = patternIssues(found[0].definition);
       if (patterns.length > 0) throw patternRefusal(`${field}.name`, item.name, patterns);
-      for (const hint of missingHints(effectiveAnnotations(found[0].definition, item.overrides?.annotations))) {
+      for (const hint of missingRequiredHints(found[0].definition, item.overrides)) {
         hintIssues.push({ field: `${field}.overrides.annotations.${hint}`, message: `tool "${item.name}" does not declare ${hint}; set it as an override`, item: i, name: item.name, hint });
       }
     }

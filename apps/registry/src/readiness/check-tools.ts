@@ -2,6 +2,7 @@ import { CHECK_TITLES, type CheckId } from './check-titles';
 import { result, type CheckResult } from './check-result';
 import { HINTS, TOOL_NAME } from './client-profiles';
 import type { ListedTool } from './list-tools';
+import { titleGaps } from '../publishing/tool-rules';
 
 const MAX_NAMED = 5;
 
@@ -62,8 +63,9 @@ export function checkNoOpenAiMeta(tools: ListedTool[]): CheckResult {
 /** (d) Every tool has `title` and `annotations.title` (Anthropic directory requirement; Claude shows the name otherwise). */
 export function checkToolTitles(tools: ListedTool[]): CheckResult {
   const id = 'tool-titles';
-  const noTitle = tools.filter((t) => typeof t.title !== 'string' || t.title === '').map(nameOf);
-  const noAnnotationTitle = tools.filter((t) => typeof annotations(t).title !== 'string' || annotations(t).title === '').map(nameOf);
+  // The same `title` rule the console flags before publishing (publishing/tool-rules.ts).
+  const noTitle = tools.filter((t) => titleGaps(t).title).map(nameOf);
+  const noAnnotationTitle = tools.filter((t) => titleGaps(t).annotationTitle).map(nameOf);
   if (noTitle.length === 0 && noAnnotationTitle.length === 0) return result(id, title(id), 'pass', 'every tool has title and annotations.title');
   const parts: string[] = [];
   if (noAnnotationTitle.length) parts.push(`no annotations.title on ${noAnnotationTitle.length} tool(s): ${names(noAnnotationTitle)}`);

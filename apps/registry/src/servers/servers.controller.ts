@@ -9,6 +9,8 @@ import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { checkServerBody, createServerBody, serverIdParams, updateServerBody, type ServerAuthInput } from '../http/schemas';
 import { patternIssues } from '../publishing/pattern-issues';
+import { toolProblems, type ToolOverrides } from '../publishing/tool-rules';
+import { serversAtUrl, urlWarnings } from './same-url';
 import { missingToolHints } from '../publishing/tool-hints';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
@@ -45,13 +47,16 @@ export class ServersController {
   })
   @HttpCode(200)
   async check(@Req() req: FastifyRequest, @Body() body: unknown) {
-    await this.ctx.auth.tenant(req);
+    const { tenantId } = await this.ctx.auth.tenant(req);
     const input = parseInput(checkServerBody, body, 'body');
     await this.guard(input.url, 'body.url');
     const headers: Record<string, string> =
       input.auth.mode === 'bearer' ? { authorization: `Bearer ${input.auth.token}` } : input.auth.mode === 'header' ? { [input.auth.header.toLowerCase()]: input.auth.value } : {};
     const timeoutMs = Math.min(CHECK_TIMEOUT_MS, this.ctx.config.DISCOVERY_TIMEOUT_MS);
-    return checkServerUrl({ url: input.url, transport: input.transport, headers, fetch: this.ctx.fetch, timeoutMs });
+    // The same duplicate-URL warning registering gives, before the form is submitted.
+    const warnings = urlWarnings(await serversAtUrl(this.ctx.db, tenantId, input.url, input.serverId), undefined);
+    const result = await checkServerUrl({ url: input.url, transport: input.transport, headers, fetch: this.ctx.fetch, timeoutMs });
+    return warnings.length > 0 ? { ...result, warnings } : result;
   }
 
   @Get()
@@ -82,7 +87,7 @@ export class ServersController {
     try {
       await this.ctx.db.tx(async (q) => {
         // The same endpoint twice serves its tools twice under prefixed names: said in the answer, not refused (two credentials may be intended).
-        sameUrl = await q.query<{ id: string; name: string }>("SELECT id, name FROM registry.servers WHERE tenant_id = $1 AND rtrim(url, '/') = rtrim($2, '/') ORDER BY id", [tenantId, input.url]);
+        sameUrl = await serversAtUrl(q, tenantId, input.url);
         await q.query(
           `INSERT INTO registry.servers (tenant_id, id, name, url, transport, auth_mode, auth_config, secret, tool_prefix, timeout_ms, max_concurrency, stateful)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -95,11 +100,7 @@ export class ServersController {
       throw err;
     }
     const discovery = await this.enqueue(tenantId, input.id, 'register');
-    const warnings = sameUrl.map((other) => ({
-      code: 'URL_ALREADY_REGISTERED',
-      field: 'body.url',
-      message: `body.url: this URL is already registered as server "${other.id}" (${other.name}); where tool names collide, this server's tools are published as ${input.toolPrefix ?? input.id}_<name>`,
-    }));
+    const warnings = urlWarnings(sameUrl, input.toolPrefix ?? input.id);
     return { server: serverView(await this.load(this.ctx.db, tenantId, input.id)), discovery, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
@@ -204,10 +205,10 @@ export class ServersController {
     const { tenantId } = await this.ctx.auth.tenant(req);
     const { id } = parseInput(serverIdParams, params, 'params');
     await this.load(this.ctx.db, tenantId, id);
-    const rows = await this.ctx.db.query<{ kind: string; definition: unknown }>(
+    const rows = await this.ctx.db.query<{ kind: string; definition: unknown; removedAt: string | null; findings: unknown[] | null; overrides: ToolOverrides | null; published: boolean }>(
       `SELECT d.kind, d.key AS name, d.definition, d.content_hash AS "contentHash", d.first_seen_at AS "firstSeenAt", d.last_seen_at AS "lastSeenAt",
               d.removed_at AS "removedAt", p.exposed_name AS "exposedName", (p.key IS NOT NULL AND p.approved_hash <> d.content_hash) AS "pendingReview",
-              d.findings
+              d.findings, p.overrides, (p.key IS NOT NULL) AS published
          FROM registry.discovered_items d
          LEFT JOIN registry.publications p USING (tenant_id, server_id, kind, key)
         WHERE d.tenant_id = $1 AND d.server_id = $2 ORDER BY d.kind, d.key`,
@@ -216,8 +217,14 @@ export class ServersController {
     // `missingHints`: required hint annotations the upstream definition lacks (the console flags them; publishing needs overrides for them).
     // `unsupportedPatterns`: regexes the gateway's linear-time engine cannot run (publishing refuses the tool).
     // `findings`: poisoned-tool warnings from discovery; publishing a new item needs `acknowledgeFindings: true`.
+    // `problems`: the per-tool rules (publishing/tool-rules.ts) judged with the saved overrides, so the console shows the registry's verdict.
     return {
-      items: rows.map((r) => ({ ...r, missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [], unsupportedPatterns: r.kind === 'tool' ? patternIssues(r.definition) : [] })),
+      items: rows.map(({ overrides, published, ...r }) => ({
+        ...r,
+        missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [],
+        unsupportedPatterns: r.kind === 'tool' ? patternIssues(r.definition) : [],
+        problems: r.kind === 'tool' && !r.removedAt ? toolProblems({ definition: r.definition, overrides: overrides ?? undefined, findings: r.findings?.length ?? 0, published }) : [],
+      })),
     };
   }
 
