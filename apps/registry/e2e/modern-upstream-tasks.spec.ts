@@ -157,9 +157,13 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
     expect(taskId.startsWith('ut2.')).toBe(true);
     expect(created.task).toMatchObject({ status: 'working', ttl: 120_000, pollInterval: 100 });
     expect(await onB.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'working' });
-    setTimeout(() => upstream.finish('larks'), 300);
-    // tasks/result waits for the end (polling the upstream), then answers the result.
-    const done = await onB.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    // tasks/result waits for the end (polling the upstream), then answers the result: the task
+    // ends only once that wait has polled the upstream at least once.
+    const polls = upstream.seen.filter((s) => s.method === 'tasks/get').length;
+    const waiting = onB.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    await until('tasks/result polling the upstream', () => upstream.seen.filter((s) => s.method === 'tasks/get').length > polls);
+    upstream.finish('larks');
+    const done = await waiting;
     expect(done.content).toEqual([{ type: 'text', text: 'report on larks' }]);
     expect(done._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId });
     expect((await onA.experimental.tasks.getTask(taskId)).status).toBe('completed');
