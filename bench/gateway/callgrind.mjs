@@ -5,7 +5,7 @@
 //   node bench/gateway/callgrind.mjs [gateway|rawproxy|local|limited ...] [--warm N] [--calls N] [--runs N] [--top N] [--callers REGEX]
 //
 // Targets: `gateway` and `rawproxy` answer a proxied tools/call (the bench's `proxied call` rows);
-// `local` is the gateway answering the in-process demo echo (`tools/call`), and `limited` the same
+// `local` is the gateway answering the in-process demo echo (`tools/call`), `list` its `tools/list`, and `limited` the same
 // with limits and usage metering on (Redis at REDIS_URL, limits too high to refuse, as the bench's
 // `gateway + limits + metering` row; Redis's own instructions are not counted).
 //
@@ -40,20 +40,22 @@ const RUNS = flag('runs', 3);
 const TOP = flag('top', 0);
 const CALLERS = flag('callers', undefined, (source) => new RegExp(source));
 const targets = argv.length > 0 ? argv : ['gateway', 'rawproxy'];
-const TARGETS = ['gateway', 'rawproxy', 'local', 'limited'];
+const TARGETS = ['gateway', 'rawproxy', 'local', 'limited', 'list'];
 for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t} (${TARGETS.join(', ')})`);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NAMESPACE = `bench:callgrind:${process.pid}:`;
 // Boot under callgrind takes tens of seconds; logs go to results/callgrind/logs.
 Object.assign(settings, { root: ROOT, resultsDir: OUT, startDeadlineMs: 600_000 });
 const ECHO = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
+const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 
-async function calls(url, n) {
+async function calls(url, n, target) {
   const headers = requestHeaders({});
+  const [body, expect] = target === 'list' ? [LIST, '"name":"echo"'] : [ECHO, '"hello"'];
   for (let i = 0; i < n; i++) {
-    const res = await fetch(url, { method: 'POST', headers, body: ECHO });
+    const res = await fetch(url, { method: 'POST', headers, body });
     const text = await res.text();
-    if (res.status !== 200 || !text.includes('"hello"')) throw new Error(`unexpected answer: HTTP ${res.status} ${text.slice(0, 200)}`);
+    if (res.status !== 200 || !text.includes(expect)) throw new Error(`unexpected answer: HTTP ${res.status} ${text.slice(0, 200)}`);
   }
 }
 
@@ -83,10 +85,10 @@ async function run(target, upstreamUrl) {
     mcpPath = '/mcp';
   }
   try {
-    await calls(`${server.baseUrl}${mcpPath}`, WARM);
+    await calls(`${server.baseUrl}${mcpPath}`, WARM, target);
     control('-z', String(server.pid));
     control('-i', 'on', String(server.pid));
-    await calls(`${server.baseUrl}${mcpPath}`, CALLS);
+    await calls(`${server.baseUrl}${mcpPath}`, CALLS, target);
     control('-i', 'off', String(server.pid));
     control('-d', String(server.pid));
     let best = { ir: 0, file: '' };
