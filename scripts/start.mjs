@@ -137,124 +137,113 @@ function shutdown(code = 0) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-async function main() {
-  const startedAt = Date.now();
-  // Build first (tsc -b is a no-op when nothing changed; the console build is skipped when its
-  // inputs are unchanged). Running it here rather than as `npm run build && …` keeps this
-  // process the direct child of npm, so Ctrl-C / SIGTERM reach it.
-  await buildAll(root);
-  const env = {};
+/** Where each service listens once it is up; filled in as they boot. */
+const stack = { env: {}, chainReady: Promise.resolve(), authReady: Promise.resolve(), gatewayReady: undefined, registryUrl: undefined, authUrl: undefined };
+const gatewayPort = process.env.GATEWAY_PORT ?? '3000';
+
+// The chain-reader boots beside the registry: its URL is known from its port, the registry
+// only calls it later (discovery jobs), and the gateway rediscovers it in the background until
+// it answers.
+function startChainReader() {
   const chainMain = path.join(root, 'apps/chain-reader/dist/main.js');
-  // The chain-reader boots beside the registry: its URL is known from its port, the registry
-  // only calls it later (discovery jobs), and the gateway rediscovers it in the background until
-  // it answers.
-  let chainReady = Promise.resolve();
-  const chainPort = process.env.CHAIN_READER_PORT ?? '4200';
-  if (existsSync(chainMain)) env.CHAIN_READER_URL = `http://127.0.0.1:${chainPort}/mcp`;
-  const startChain = () => {
-    if (!existsSync(chainMain)) return;
-    chainReady = start('chain-reader', chainMain, { CHAIN_READER_PORT: chainPort, CHAIN_READER_DEVNET_STATE_DIR: process.env.CHAIN_READER_DEVNET_STATE_DIR ?? path.join(root, '.data', 'chain-devnet') }, /MCP endpoint (http:\/\/\S+\/mcp)/).then((m) => {
-      env.CHAIN_READER_URL = m[1];
-    });
-    chainReady.catch(() => undefined); // awaited below; a failure also stops everything via start()
+  if (!existsSync(chainMain)) return;
+  const stateDir = process.env.CHAIN_READER_DEVNET_STATE_DIR ?? path.join(root, '.data', 'chain-devnet');
+  stack.chainReady = start('chain-reader', chainMain, { CHAIN_READER_PORT: chainPort(), CHAIN_READER_DEVNET_STATE_DIR: stateDir }, /MCP endpoint (http:\/\/\S+\/mcp)/).then((m) => {
+    stack.env.CHAIN_READER_URL = m[1];
+  });
+  stack.chainReady.catch(() => undefined); // awaited in main; a failure also stops everything via start()
+}
+
+function chainPort() {
+  return process.env.CHAIN_READER_PORT ?? '4200';
+}
+
+// The gateway needs nothing else up to serve its file tenants (`demo`, `conformance`), so it
+// boots first, alone: booting is CPU-bound, and beside the registry, Postgres, the devnet and
+// auth it took several times as long (bench/scale/npm-start.mjs measures it). Registry tenants
+// come from Redis and the registry's feed; the chain upstream is rediscovered in the background.
+async function startGateway(extra) {
+  const env = { GATEWAY_PORT: gatewayPort, ...GATEWAY_MEMORY_ENV, ...stack.env, ...extra };
+  stack.gatewayReady = start('gateway', path.join(root, 'apps/gateway/dist/main.js'), env, /gateway listening on (http:\/\/\S+)/);
+  await stack.gatewayReady;
+  startChainReader();
+}
+
+/** The Redis URL to use, or undefined: the configured one, else a private redis-server when REDIS_URL is unset. */
+async function ensureRedis() {
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (await reachable(redisUrl)) return redisUrl;
+  if (process.env.REDIS_URL !== undefined) return undefined;
+  const privateUrl = await startPrivateRedis();
+  if (privateUrl) process.stdout.write(`No Redis at ${redisUrl}: started a private redis-server at ${privateUrl} (data in .data/redis)\n`);
+  return privateUrl;
+}
+
+/** Gateway, registry and auth on one Redis, sharing one secret for the service-to-service /internal/* calls. */
+async function startControlPlane(redisUrl) {
+  const internalToken = process.env.INTERNAL_TOKEN ?? `dev-${randomBytes(18).toString('base64url')}`;
+  const authPort = process.env.AUTH_PORT ?? '3200';
+  const registryPort = process.env.REGISTRY_PORT ?? '3100';
+  const registryPublicUrl = process.env.REGISTRY_PUBLIC_URL ?? `http://127.0.0.1:${registryPort}`;
+  const authPublicUrl = process.env.AUTH_PUBLIC_URL ?? `http://127.0.0.1:${authPort}`;
+  await startGateway({
+    REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+    REDIS_URL: redisUrl,
+    CATALOG_SOURCES: 'file,registry',
+    UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost',
+    INTERNAL_TOKEN: internalToken,
+    AUTH_INTERNAL_TOKEN: internalToken,
+    AUTH_PUBLIC_URL: authPublicUrl,
+  });
+  const shared = { internalToken, redisUrl, registryPublicUrl, authPublicUrl };
+  stack.registryUrl = await startRegistry(registryPort, shared);
+  startAuth(authPort, shared);
+}
+
+// The registry: Postgres (embedded under .data/ unless DATABASE_URL is set), BullMQ discovery,
+// a seeded demo tenant `acme` with one SDK-built upstream.
+async function startRegistry(registryPort, { internalToken, redisUrl, registryPublicUrl, authPublicUrl }) {
+  const env = {
+    REGISTRY_PORT: registryPort,
+    REGISTRY_PUBLIC_URL: registryPublicUrl,
+    REGISTRY_SEED_DEMO: 'true',
+    INTERNAL_TOKEN: internalToken,
+    // The console signs tenant admins in through the auth service's platform issuer.
+    CONSOLE_ISSUER: `${authPublicUrl}/platform`,
+    REGISTRY_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost',
+    REDIS_URL: redisUrl,
+    GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+    ...stack.env,
   };
-  const port = process.env.GATEWAY_PORT ?? '3000';
-  let redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  let registryUrl;
-  let authUrl;
-  let authReady = Promise.resolve();
-  // The gateway needs nothing else up to serve its file tenants (`demo`, `conformance`), so it
-  // boots first, alone: booting is CPU-bound, and started beside the registry, Postgres, the
-  // devnet and auth it took several times as long. Registry tenants come from Redis (what the
-  // last start published) and by the registry's feed as it publishes them (it re-syncs on its
-  // own); the chain upstream is rediscovered in the background once the chain-reader answers
-  // (demo's chain tools appear at the gateway's next retry, at most 30 s after it is up). Measured
-  // under load (bench/scale/npm-start.mjs): tools/list served after 16-18 s instead of 37-73 s, every
-  // service ready at the same ~61 s either way.
-  let gatewayReady;
-  const startGateway = async (extra) => {
-    gatewayReady = start('gateway', path.join(root, 'apps/gateway/dist/main.js'), { GATEWAY_PORT: port, ...GATEWAY_MEMORY_ENV, ...env, ...extra }, /gateway listening on (http:\/\/\S+)/);
-    await gatewayReady;
-    startChain();
+  const m = await start('registry', path.join(root, 'apps/registry/dist/main.js'), env, /registry listening on (http:\/\/\S+)/, 180_000);
+  return m[1];
+}
+
+// The authorization server for protected tenants (the `secure` demo tenant), on the registry's
+// Postgres (its own schema `auth`). It boots beside the gateway, which only calls it per request.
+function startAuth(authPort, { internalToken, redisUrl, registryPublicUrl, authPublicUrl }) {
+  const env = {
+    AUTH_PORT: authPort,
+    AUTH_PUBLIC_URL: authPublicUrl,
+    INTERNAL_TOKEN: internalToken,
+    CONSOLE_REDIRECT_URI: `${registryPublicUrl}/console/callback`,
+    CONSOLE_AUDIENCE: `${registryPublicUrl}/v1`,
+    REGISTRY_INTERNAL_URL: stack.registryUrl,
+    // Tenant documents (the registry-seeded `secure` among them) from the registry's Redis feed.
+    REDIS_URL: redisUrl,
+    ...(process.env.SECRETS_KEY ? { CATALOG_SECRETS_KEY: process.env.SECRETS_KEY } : {}),
+    DATABASE_URL: process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.REGISTRY_EMBEDDED_PG_PORT ?? '54329'}/switchboard`,
+    GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
   };
-  let redisOk = await reachable(redisUrl);
-  if (!redisOk && process.env.REDIS_URL === undefined) {
-    const privateUrl = await startPrivateRedis();
-    if (privateUrl) {
-      process.stdout.write(`No Redis at ${redisUrl}: started a private redis-server at ${privateUrl} (data in .data/redis)\n`);
-      redisUrl = privateUrl;
-      redisOk = true;
-    }
-  }
-  if (redisOk) {
-    // One secret for the service-to-service /internal/* calls (gateway → registry and auth,
-    // auth → registry for console sign-in), fresh on every start unless INTERNAL_TOKEN is set.
-    const internalToken = process.env.INTERNAL_TOKEN ?? `dev-${randomBytes(18).toString('base64url')}`;
-    const authPort = process.env.AUTH_PORT ?? '3200';
-    const registryPort = process.env.REGISTRY_PORT ?? '3100';
-    const registryPublicUrl = process.env.REGISTRY_PUBLIC_URL ?? `http://127.0.0.1:${registryPort}`;
-    const authPublicUrl = process.env.AUTH_PUBLIC_URL ?? `http://127.0.0.1:${authPort}`;
-    await startGateway({
-      REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
-      REDIS_URL: redisUrl,
-      CATALOG_SOURCES: 'file,registry',
-      UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost',
-      INTERNAL_TOKEN: internalToken,
-      AUTH_INTERNAL_TOKEN: internalToken,
-      AUTH_PUBLIC_URL: authPublicUrl,
-    });
-    // The registry: Postgres (embedded under .data/ unless DATABASE_URL is set), BullMQ
-    // discovery, a seeded demo tenant `acme` with one SDK-built upstream.
-    const reg = await start(
-      'registry',
-      path.join(root, 'apps/registry/dist/main.js'),
-      {
-        REGISTRY_PORT: registryPort,
-        REGISTRY_PUBLIC_URL: registryPublicUrl,
-        REGISTRY_SEED_DEMO: 'true',
-        INTERNAL_TOKEN: internalToken,
-        // The console signs tenant admins in through the auth service's platform issuer.
-        CONSOLE_ISSUER: `${authPublicUrl}/platform`,
-        REGISTRY_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost',
-        REDIS_URL: redisUrl,
-        GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
-        ...env,
-      },
-      /registry listening on (http:\/\/\S+)/,
-      180_000,
-    );
-    registryUrl = reg[1];
-    // The authorization server for protected tenants (the `secure` demo tenant), on the same
-    // Postgres (its own schema `auth`): the embedded one the registry started, unless DATABASE_URL is set.
-    // It boots beside the gateway, which only calls it per request (JWKS, token exchange).
-    authReady = start(
-      'auth',
-      path.join(root, 'apps/auth/dist/main.js'),
-      {
-        AUTH_PORT: authPort,
-        AUTH_PUBLIC_URL: authPublicUrl,
-        INTERNAL_TOKEN: internalToken,
-        CONSOLE_REDIRECT_URI: `${registryPublicUrl}/console/callback`,
-        CONSOLE_AUDIENCE: `${registryPublicUrl}/v1`,
-        REGISTRY_INTERNAL_URL: registryUrl,
-        // Tenant documents (the registry-seeded `secure` among them) from the registry's Redis feed.
-        REDIS_URL: redisUrl,
-        ...(process.env.SECRETS_KEY ? { CATALOG_SECRETS_KEY: process.env.SECRETS_KEY } : {}),
-        DATABASE_URL: process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.REGISTRY_EMBEDDED_PG_PORT ?? '54329'}/switchboard`,
-        GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      },
-      /auth listening on (http:\/\/\S+)/,
-    ).then((m) => {
-      authUrl = m[1];
-    });
-    authReady.catch(() => undefined); // awaited below
-  } else {
-    process.stderr.write(`Redis is not reachable at ${redisUrl}${process.env.REDIS_URL === undefined ? ' and redis-server is not on PATH' : ''}: install Redis (apt-get install redis-server, brew install redis) or set REDIS_URL; running the gateway and chain-reader only (no registry, console or auth).\n`);
-  }
-  if (!gatewayReady) await startGateway({});
-  const [m] = await Promise.all([gatewayReady, chainReady, authReady]);
-  const base = m[1];
+  stack.authReady = start('auth', path.join(root, 'apps/auth/dist/main.js'), env, /auth listening on (http:\/\/\S+)/).then((m) => {
+    stack.authUrl = m[1];
+  });
+  stack.authReady.catch(() => undefined); // awaited in main
+}
+
+function printSummary(base, startedAt) {
   const demo = `${base}/t/demo/mcp`;
+  const { registryUrl, authUrl } = stack;
   process.stdout.write(
     [
       '',
@@ -271,6 +260,25 @@ async function main() {
       '',
     ].join('\n'),
   );
+}
+
+async function main() {
+  const startedAt = Date.now();
+  // Build first (tsc -b is a no-op when nothing changed; the console build is skipped when its
+  // inputs are unchanged). Running it here rather than as `npm run build && …` keeps this
+  // process the direct child of npm, so Ctrl-C / SIGTERM reach it.
+  await buildAll(root);
+  if (existsSync(path.join(root, 'apps/chain-reader/dist/main.js'))) stack.env.CHAIN_READER_URL = `http://127.0.0.1:${chainPort()}/mcp`;
+  const redisUrl = await ensureRedis();
+  if (redisUrl) {
+    await startControlPlane(redisUrl);
+  } else {
+    const configured = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    process.stderr.write(`Redis is not reachable at ${configured}${process.env.REDIS_URL === undefined ? ' and redis-server is not on PATH' : ''}: install Redis (apt-get install redis-server, brew install redis) or set REDIS_URL; running the gateway and chain-reader only (no registry, console or auth).\n`);
+    await startGateway({});
+  }
+  const [m] = await Promise.all([stack.gatewayReady, stack.chainReady, stack.authReady]);
+  printSummary(m[1], startedAt);
 }
 
 main().catch((err) => {
