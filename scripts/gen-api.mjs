@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Regenerates the admin API types of its clients — the console (apps/console/src/api-types.tsx) and
-// the CLI (apps/cli/src/api/api-types.ts), the same text — from the registry's
+// Regenerates the admin API types (libs/admin-api/src/index.ts, imported by the console and the CLI)
+// from the registry's
 // OpenAPI document, itself built from the controllers' route schemas. `npm run gen:api`;
 // `--check` exits 1 instead of writing when the file differs. The registry's sources are
 // bundled with esbuild (decorators need a compile step; workspace libs resolve to their sources).
@@ -17,8 +17,8 @@ export { REGISTRY_CONTROLLERS } from './apps/registry/src/registry-controllers';
 export { openApiDocument } from './apps/registry/src/docs/openapi-document';
 `;
 
-/** Where the generated types live (checked in): the console's and the CLI's copies. */
-const API_TYPES_FILES = ['apps/console/src/api-types.tsx', 'apps/cli/src/api/api-types.ts'];
+/** Where the generated types live (checked in). */
+const API_TYPES_FILES = ['libs/admin-api/src/index.ts'];
 
 const BANNER = `// Generated from the registry's OpenAPI document (apps/registry/src/docs) by \`npm run gen:api\`: do not edit.
 // A registry test fails when this file and the document drift apart.

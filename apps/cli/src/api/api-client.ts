@@ -1,5 +1,5 @@
 import { CliError, EXIT, type ExitCode } from '../exit-codes';
-import type { ApiErrorBody } from './api-types';
+import type { ApiErrorBody } from '@switchboard/admin-api';
 import { OPERATIONS, type BodyOf, type OperationId, type ResponseOf } from './operations';
 
 /** Where the registry is and how to authenticate to it (see credentials.ts). */

@@ -1,4 +1,4 @@
-import type { Operations } from './api-types';
+import type { Operations } from '@switchboard/admin-api';
 
 /** The admin API operations the CLI calls. */
 export type OperationId =

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CallRow } from '../api/api-types';
+import type { CallRow } from '@switchboard/admin-api';
 import { usageError } from '../exit-codes';
 import { fields, table } from '../output';
 import { str, type Command, type CommandContext } from './command';

@@ -1,4 +1,4 @@
-import type { AnnotationOverrides, PublishBody } from '../api/api-types';
+import type { AnnotationOverrides, PublishBody } from '@switchboard/admin-api';
 import { usageError } from '../exit-codes';
 import { table } from '../output';
 import { str, type Command, type CommandContext } from './command';

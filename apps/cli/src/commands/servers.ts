@@ -1,4 +1,4 @@
-import type { CreateServerBody, ImportServerBody, Server, ServerAuthInput } from '../api/api-types';
+import type { CreateServerBody, ImportServerBody, Server, ServerAuthInput } from '@switchboard/admin-api';
 import { usageError } from '../exit-codes';
 import { fields, table } from '../output';
 import { waitForDiscovery } from '../tenant-file/wait-for-discovery';

@@ -1,4 +1,4 @@
-import type { Publication, Server, TenantAuthView } from '../api/api-types';
+import type { Publication, Server, TenantAuthView } from '@switchboard/admin-api';
 import { prune } from './compare';
 import type { LiveState } from './live-state';
 import type { PublishSpec, ServerSpec, TenantFile } from './tenant-file-schema';

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/api-client';
-import type { LimitsView, Publication, Server, TenantAuthView, TenantSettings } from '../api/api-types';
+import type { LimitsView, Publication, Server, TenantAuthView, TenantSettings } from '@switchboard/admin-api';
 
 /** The live tenant as the admin API shows it: what plans compare with and exports write. */
 export interface LiveState {

@@ -1,4 +1,4 @@
-import type { CreateServerBody, Publication, PublishBody, Server, UnpublishBody, UpdateServerBody } from '../api/api-types';
+import type { CreateServerBody, Publication, PublishBody, Server, UnpublishBody, UpdateServerBody } from '@switchboard/admin-api';
 import { diffFields, prune, same, type FieldChange } from './compare';
 import { publishSpec } from './export-tenant-file';
 import type { LiveState } from './live-state';

@@ -1,4 +1,4 @@
-import type { UpdateTenantAuthBody, UpdateTenantBody, PutLimitsBody } from '../api/api-types';
+import type { UpdateTenantAuthBody, UpdateTenantBody, PutLimitsBody } from '@switchboard/admin-api';
 import { diffFields, type FieldChange } from './compare';
 import type { LiveState } from './live-state';
 import type { PlanStep } from './plan-step';

@@ -1,4 +1,4 @@
-import type { Publication, Server } from '../api/api-types';
+import type { Publication, Server } from '@switchboard/admin-api';
 import type { LiveState } from './live-state';
 import { planTenant, planView, renderPlan } from './plan';
 import { parseTenantFile } from './load-tenant-file';

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ApiClient } from '../api/api-client';
-import type { Server } from '../api/api-types';
+import type { Server } from '@switchboard/admin-api';
 import { CliError, EXIT } from '../exit-codes';
 
 /** How long `--wait` and `apply` wait for one discovery (the registry retries a failing one with backoff). */

@@ -3,7 +3,7 @@ import { ROLES } from '../tenants/roles';
 
 /**
  * Answers of the admin API as zod schemas: the OpenAPI document's response components, and
- * through them the console's generated types (`apps/console/src/api-types.ts`). Each named one
+ * through them the generated admin API types (`libs/admin-api`). Each named one
  * becomes a component of that name; the rest are inlined where they are used.
  */
 export const namedSchemas = new Map<string, z.ZodType>();
