@@ -4,7 +4,17 @@ import { DATABASE_URL, INTERNAL_TOKEN, startAuth, type TestAuth } from './suppor
 import { decodeJwt, obtainTokens, TestBrowser } from '@switchboard/testing';
 import { startRegistryStandIn, type StandInRegistry } from './support/registry-stand-in';
 
-import { CALLBACK, CALLBACK_2, CONSOLE, AUDIENCE, ALICE_PASSWORD, consoleEnv, openLogin, submit } from './support/console-sign-in';
+import {
+  CALLBACK,
+  CALLBACK_2,
+  CONSOLE,
+  AUDIENCE,
+  ALICE_PASSWORD,
+  consoleEnv,
+  openLogin,
+  submit,
+  type LoginPage,
+} from './support/console-sign-in';
 
 describe('platform issuer: failed sign-ins are rate-limited per IP', () => {
   let registry: StandInRegistry;
