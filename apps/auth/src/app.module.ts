@@ -9,6 +9,7 @@ import { ConsoleLoginController } from './platform/console-login.controller';
 import { ConnectedAccountsController } from './vault/connected-accounts.controller';
 import { UsersController } from './users/users.controller';
 import { VaultController } from './vault/vault.controller';
+import { ConnectorLinkController } from './vault/connector-link.controller';
 import { UserRevokeController } from './users/user-revoke.controller';
 
 @Module({})
@@ -16,7 +17,7 @@ export class AuthModule {
   static forRoot(services: AuthServices): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectedAccountsController, IdpTestController, UsersController, UserRevokeController, IdJagCheckController],
+      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectorLinkController, ConnectedAccountsController, IdpTestController, UsersController, UserRevokeController, IdJagCheckController],
       providers: [{ provide: AUTH_SERVICES, useValue: services }],
     };
   }

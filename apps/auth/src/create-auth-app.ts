@@ -48,13 +48,56 @@ export interface CreateAuthAppOptions {
  * Builds the auth service (migrations run, routes registered) without listening, so tests can
  * drive it and `main` can `listen()`. Closing the app closes its Postgres pool.
  */
-export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOptions = {}): Promise<{ app: NestFastifyApplication; services: AuthServices }> {
-  const logger =
-    options.logger ??
-    createLogger({ service: 'auth', level: config.LOG_LEVEL });
-  const urls = { authPublicUrl: config.publicUrl, gatewayPublicUrl: config.gatewayPublicUrl, domain: config.GATEWAY_DOMAIN };
-  const tenants = new TenantRegistry(urls, options.tenants ?? seedTenants(config.TENANTS_FILE));
+export async function createAuthApp(
+  config: AuthConfig,
+  options: CreateAuthAppOptions = {},
+): Promise<{ app: NestFastifyApplication; services: AuthServices }> {
+  const logger = options.logger ?? createLogger({ service: 'auth', level: config.LOG_LEVEL });
+  const pool = await openDatabase(config, logger);
+  const limits = await openLimits(config, logger);
+  const trustProxy = parseTrustProxy(config.TRUST_PROXY);
+  const services = composeServices(config, options, { logger, pool, limits, trustProxy: trustProxy !== false });
+  const feed = tenantFeed(config, logger);
 
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy,
+    bodyLimit: 64 * 1024,
+  });
+  // Every response (ours and oidc-provider's, which writes to the raw socket) is served with
+  // nosniff: login pages, error pages and JSON must never be sniffed into something executable.
+  adapter.getInstance().addHook('onRequest', async (_req, reply) => {
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
+  });
+  mountOidc(adapter.getInstance(), {
+    tenants: services.tenants,
+    providers: services.providers,
+    limits,
+    logger,
+    platform: services.platform?.issuer,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
+  // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
+  mountProbes(adapter, pool);
+  keepHouse(adapter, services, { limits, feed });
+
+  // Not awaited: boot does not wait for the registry; unreported purges are retried at the next boot.
+  reportVaultPurges(pool, config.AUTH_DB_SCHEMA, services.users, logger).catch((err: unknown) =>
+    logger.warn({ err }, 'vault purge audit failed; retried at the next boot'),
+  );
+
+  await app.init();
+  await adapter.getInstance().ready();
+  await feed?.start((doc) => services.tenants.apply(doc));
+  // Tenants served before the listener existed (the seed), and a retry loop for unreported purges.
+  for (const t of services.tenants.all()) services.idpPurge.schedule(t.id);
+  services.idpPurge.start();
+  return { app, services };
+}
+
+/** A Postgres pool on a migrated schema; the pool is closed again when the migration fails. */
+async function openDatabase(config: AuthConfig, logger: Logger): Promise<Pool> {
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
   pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
   try {
@@ -63,8 +106,10 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     await pool.end();
     throw err;
   }
-  const box = new SecretBox(config.secretsKey);
-  const keys = new SigningKeys(pool, config.AUTH_DB_SCHEMA, box);
+  return pool;
+}
+
+async function openLimits(config: AuthConfig, logger: Logger): Promise<AuthLimits> {
   const limits = new AuthLimits({
     redisUrl: config.LIMITS_REDIS_URL,
     prefix: config.LIMITS_KEY_PREFIX,
@@ -75,27 +120,59 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     logger,
   });
   await limits.ready();
-  const trustProxy = parseTrustProxy(config.TRUST_PROXY);
+  return limits;
+}
+
+/** What bounds password sign-ins: concurrent verifications per IP and in all, and lockout after repeated failures. */
+function signInGuards(config: AuthConfig, limits: AuthLimits): { slots: VerificationSlots; lockout: AccountLockout } {
+  return {
+    slots: new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
+    lockout: new AccountLockout({
+      redis: limits.redis,
+      prefix: config.LIMITS_KEY_PREFIX,
+      threshold: config.CONSOLE_LOCKOUT_THRESHOLD,
+      baseS: config.CONSOLE_LOCKOUT_BASE_S,
+      maxS: config.CONSOLE_LOCKOUT_MAX_S,
+    }),
+  };
+}
+
+interface Foundations {
+  logger: Logger;
+  pool: Pool;
+  limits: AuthLimits;
+  trustProxy: boolean;
+}
+
+/** Every service of the app, wired to one another. */
+function composeServices(config: AuthConfig, options: CreateAuthAppOptions, base: Foundations): AuthServices {
+  const { logger, pool, limits } = base;
+  const urls = { authPublicUrl: config.publicUrl, gatewayPublicUrl: config.gatewayPublicUrl, domain: config.GATEWAY_DOMAIN };
+  const tenants = new TenantRegistry(urls, options.tenants ?? seedTenants(config.TENANTS_FILE));
+  const box = new SecretBox(config.secretsKey);
+  const keys = new SigningKeys(pool, config.AUTH_DB_SCHEMA, box);
   const platform = config.platform
     ? {
         issuer: platformIssuer(config.platform, config.publicUrl),
         settings: config.platform,
         accounts: new ConsoleAccounts(pool, config.AUTH_DB_SCHEMA, box, config.REFRESH_TOKEN_TTL_S),
         limits,
-        slots: new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
-        lockout: new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
+        ...signInGuards(config, limits),
       }
     : undefined;
-  const directory = config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN ? { registryUrl: config.REGISTRY_INTERNAL_URL.replace(/\/+$/, ''), internalToken: config.INTERNAL_TOKEN } : undefined;
+  const directory =
+    config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN
+      ? { registryUrl: config.REGISTRY_INTERNAL_URL.replace(/\/+$/, ''), internalToken: config.INTERNAL_TOKEN }
+      : undefined;
   const devLogin = config.SWITCHBOARD_ENV === 'development';
-  const users = new UserDirectory(
-    directory,
-    limits,
-    new VerificationSlots(config.CONSOLE_LOGIN_MAX_CONCURRENT_PER_IP, config.CONSOLE_LOGIN_MAX_CONCURRENT),
-    new AccountLockout({ redis: limits.redis, prefix: config.LIMITS_KEY_PREFIX, threshold: config.CONSOLE_LOCKOUT_THRESHOLD, baseS: config.CONSOLE_LOCKOUT_BASE_S, maxS: config.CONSOLE_LOCKOUT_MAX_S }),
-  );
+  const guards = signInGuards(config, limits);
+  const users = new UserDirectory(directory, limits, guards.slots, guards.lockout);
   // Enterprise IdP keys are fetched under the same outbound policy as the IdP federation.
-  const enterprise = { jwks: new EnterpriseJwks({ allowHosts: upstreamAllowHosts(config) }), store: new IdJagStore(pool, config.AUTH_DB_SCHEMA), logger };
+  const enterprise = {
+    jwks: new EnterpriseJwks({ allowHosts: upstreamAllowHosts(config) }),
+    store: new IdJagStore(pool, config.AUTH_DB_SCHEMA),
+    logger,
+  };
   const providers = new ProviderCache(
     keys,
     {
@@ -106,11 +183,12 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
       refreshTokenTtl: config.REFRESH_TOKEN_TTL_S,
       dcrClients: { idleSeconds: config.DCR_CLIENT_IDLE_DAYS * 86_400, maxPerTenant: config.DCR_MAX_CLIENTS_PER_TENANT },
       secureCookies: config.publicUrl.startsWith('https:') || config.GATEWAY_DOMAIN !== undefined,
-      trustProxy: trustProxy !== false,
+      trustProxy: base.trustProxy,
       cimd: options.cimd,
       ...(platform ? { accountClaims: (accountId: string) => platform.accounts.claims(accountId) } : {}),
       // An identity of a former IdP of the tenant is signed out at once, before the purge removes what it left.
-      accountActive: async (tenant, accountId, issuedAt) => isCurrentIdentity(tenant, accountId, devLogin) && users.accountActive(tenant.id, accountId, issuedAt, logger),
+      accountActive: async (tenant, accountId, issuedAt) =>
+        isCurrentIdentity(tenant, accountId, devLogin) && users.accountActive(tenant.id, accountId, issuedAt, logger),
       enterprise,
     },
     config.PROVIDER_CACHE_SIZE,
@@ -122,18 +200,7 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
   // Every document learnt (at boot too) reconciles what is stored per subject with the tenant's identity sources.
   const idpPurge = new IdpChangePurge({ pool, schema: config.AUTH_DB_SCHEMA, box, vault, tenants, directory, devLogin, logger });
   tenants.onChange((id) => idpPurge.schedule(id));
-  const feed =
-    config.REDIS_URL || (config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN)
-      ? new TenantDocumentFeed({
-          redisUrl: config.REDIS_URL,
-          namespace: config.REDIS_NAMESPACE,
-          registryUrl: config.REGISTRY_INTERNAL_URL,
-          internalToken: config.INTERNAL_TOKEN,
-          resyncMs: config.TENANT_RESYNC_MS,
-          warn: (message, details) => logger.warn(details, message),
-        })
-      : undefined;
-  const services: AuthServices = {
+  return {
     config,
     pool,
     box,
@@ -150,46 +217,56 @@ export async function createAuthApp(config: AuthConfig, options: CreateAuthAppOp
     enterprise,
     ...(platform ? { platform } : {}),
   };
+}
 
-  const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), trustProxy, bodyLimit: 64 * 1024 });
-  // Every response (ours and oidc-provider's, which writes to the raw socket) is served with
-  // nosniff: login pages, error pages and JSON must never be sniffed into something executable.
-  adapter.getInstance().addHook('onRequest', async (_req, reply) => {
-    reply.raw.setHeader('x-content-type-options', 'nosniff');
+/** Tenant documents pushed by the registry (Redis) or pulled from it; none when neither is configured. */
+function tenantFeed(config: AuthConfig, logger: Logger): TenantDocumentFeed | undefined {
+  if (!config.REDIS_URL && !(config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN)) return undefined;
+  return new TenantDocumentFeed({
+    redisUrl: config.REDIS_URL,
+    namespace: config.REDIS_NAMESPACE,
+    registryUrl: config.REGISTRY_INTERNAL_URL,
+    internalToken: config.INTERNAL_TOKEN,
+    resyncMs: config.TENANT_RESYNC_MS,
+    warn: (message, details) => logger.warn(details, message),
   });
-  mountOidc(adapter.getInstance(), { tenants, providers, limits, logger, platform: platform?.issuer });
-  const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
-  // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
-  // Readiness (Postgres answers) and the Prometheus scrape target; liveness is InternalController's /healthz.
+}
+
+/** Readiness (Postgres answers) and the Prometheus scrape target; liveness is InternalController's /healthz. */
+function mountProbes(adapter: FastifyAdapter, pool: Pool): void {
   const telemetry = startTelemetry({ serviceName: 'auth', serviceVersion: '0.1.0' });
   adapter.getInstance().get('/readyz', async (_req, reply) => {
-    const postgres = await pool.query('SELECT 1').then(() => true, () => false);
+    const postgres = await pool.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
     return reply.code(postgres ? 200 : 503).send({ status: postgres ? 'ready' : 'not ready', postgres });
   });
-  adapter.getInstance().get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
+  adapter
+    .getInstance()
+    .get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
+}
 
+/** The periodic sweep of expired artefacts, and closing what the app opened when it closes. */
+function keepHouse(
+  adapter: FastifyAdapter,
+  services: AuthServices,
+  owned: { limits: AuthLimits; feed: TenantDocumentFeed | undefined },
+): void {
+  const { config, pool, logger } = services;
   const sweep = setInterval(() => {
-    deleteExpiredArtefacts(pool, config.AUTH_DB_SCHEMA, config.DCR_CLIENT_IDLE_DAYS * 86_400).catch((err: unknown) => logger.warn({ err }, 'expired-artefact cleanup failed'));
+    deleteExpiredArtefacts(pool, config.AUTH_DB_SCHEMA, config.DCR_CLIENT_IDLE_DAYS * 86_400).catch((err: unknown) =>
+      logger.warn({ err }, 'expired-artefact cleanup failed'),
+    );
   }, 10 * 60_000);
   sweep.unref();
   adapter.getInstance().addHook('onClose', async () => {
     clearInterval(sweep);
-    idpPurge.close();
-    limits.close();
-    await feed?.close();
+    services.idpPurge.close();
+    owned.limits.close();
+    await owned.feed?.close();
     await pool.end();
   });
-
-  // Not awaited: boot does not wait for the registry; unreported purges are retried at the next boot.
-  reportVaultPurges(pool, config.AUTH_DB_SCHEMA, services.users, logger).catch((err: unknown) => logger.warn({ err }, 'vault purge audit failed; retried at the next boot'));
-
-  await app.init();
-  await adapter.getInstance().ready();
-  await feed?.start((doc) => tenants.apply(doc));
-  // Tenants served before the listener existed (the seed), and a retry loop for unreported purges.
-  for (const t of tenants.all()) idpPurge.schedule(t.id);
-  idpPurge.start();
-  return { app, services };
 }
 
 /** The seed file's file-served tenants (the registry's reach auth through the feed). */

@@ -45,19 +45,3 @@ export class ChainRuntime {
     await this.cache.close();
   }
 }
-
-let bound: ChainRuntime | undefined;
-
-/**
- * Binds the runtime the tool classes use. Tool classes are static (`payload(args, ctx)`), so
- * the app binds its one runtime at boot; tests bind their own per file.
- */
-export function bindChainRuntime(runtime: ChainRuntime | undefined): void {
-  bound = runtime;
-}
-
-/** The bound runtime. @throws Error when the app did not bind one (a wiring bug, not bad input). */
-export function chainRuntime(): ChainRuntime {
-  if (!bound) throw new Error('chain-reader runtime not bound: call bindChainRuntime() at boot');
-  return bound;
-}

@@ -43,15 +43,18 @@ export interface ChainReaderConfig {
 }
 
 const intFromEnv = (def: number, min: number, max: number) =>
-  z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v === '') return def;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      ctx.addIssue({ code: 'custom', message: `must be an integer in ${min}..${max}` });
-      return z.NEVER;
-    }
-    return n;
-  });
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return def;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer in ${min}..${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
 
 /** Each variable, its default and meaning. */
 const envSchema = z.object({
@@ -89,7 +92,10 @@ const envSchema = z.object({
 const rpcUrlList = z.array(z.string().url()).min(1);
 
 function parseUrls(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Thrown with every problem found, so one boot shows them all. */
@@ -138,38 +144,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const chains = defaultChains();
   for (const c of Object.values(chains)) c.rpcTimeoutMs = e.CHAIN_RPC_TIMEOUT_MS;
 
-  if (e.CHAINS_FILE) {
-    try {
-      const file = JSON.parse(readFileSync(e.CHAINS_FILE, 'utf8')) as unknown;
-      if (typeof file !== 'object' || file === null || Array.isArray(file)) throw new Error('must be a JSON object keyed by chain slug');
-      for (const [slug, override] of Object.entries(file as Record<string, unknown>)) {
-        if (!/^[a-z0-9-]{1,32}$/.test(slug)) { problems.push(`CHAINS_FILE: chain slug "${slug}" must match [a-z0-9-]{1,32}`); continue; }
-        const base = chains[slug];
-        const merged = { ...(base ?? {}), ...(override as Partial<ChainConfig>), slug } as ChainConfig;
-        if (!base && (typeof merged.chainId !== 'number' || typeof merged.multicall3 !== 'string')) {
-          problems.push(`CHAINS_FILE: new chain "${slug}" needs at least chainId and multicall3`);
-          continue;
-        }
-        merged.stablecoins ??= []; merged.feeds ??= []; merged.anchorPools ??= []; merged.rpcUrls ??= [];
-        merged.registeredAbis ??= {}; merged.uniswapV3Factory ??= null; merged.name ??= slug;
-        merged.rpcTimeoutMs ??= e.CHAIN_RPC_TIMEOUT_MS; merged.minRouteDepthUsd ??= 50_000;
-        chains[slug] = merged;
-      }
-    } catch (err) {
-      problems.push(`CHAINS_FILE: cannot read ${e.CHAINS_FILE}: ${(err as Error).message}`);
-    }
-  }
-
-  for (const [key, value] of Object.entries(env)) {
-    const m = /^CHAIN_RPC_URLS_([A-Z0-9_]+)$/.exec(key);
-    if (!m || value === undefined) continue;
-    const slug = m[1]!.toLowerCase().replace(/_/g, '-');
-    const chain = chains[slug];
-    if (!chain) { problems.push(`${key}: unknown chain "${slug}" (known: ${Object.keys(chains).join(', ')})`); continue; }
-    const urls = rpcUrlList.safeParse(parseUrls(value));
-    if (!urls.success) { problems.push(`${key}: must be a comma-separated list of http(s) URLs`); continue; }
-    chain.rpcUrls = urls.data;
-  }
+  if (e.CHAINS_FILE) mergeChainsFile(chains, e.CHAINS_FILE, e.CHAIN_RPC_TIMEOUT_MS, problems);
+  applyRpcUrlVariables(chains, env, problems);
 
   for (const [slug, c] of Object.entries(chains)) {
     if (c.rpcUrls.length > 0 && !rpcUrlList.safeParse(c.rpcUrls).success) problems.push(`chains.${slug}.rpcUrls: must be http(s) URLs`);
@@ -178,7 +154,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const mode = deploymentMode(e.SWITCHBOARD_ENV, { variable: 'CHAIN_READER_HOST', host: e.CHAIN_READER_HOST });
   const useDevnet = Object.values(chains).every((c) => c.rpcUrls.length === 0);
   // The devnet is a development stand-in: a production chain-reader answering from it would serve made-up chain state.
-  if (useDevnet && mode.env === 'production') problems.push(`CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE: no chain has an RPC URL, and the local devnet is a development default (${mode.reason})`);
+  if (useDevnet && mode.env === 'production')
+    problems.push(
+      `CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE: no chain has an RPC URL, and the local devnet is a development default (${mode.reason})`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -190,7 +169,70 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chains,
     useDevnet,
     devnetStateDir: e.CHAIN_READER_DEVNET_STATE_DIR,
-    batch: { wait: e.CHAIN_READER_BATCH_WAIT_MS, maxWait: Math.max(e.CHAIN_READER_BATCH_WAIT_MS, e.CHAIN_READER_BATCH_MAX_WAIT_MS), batchSize: e.CHAIN_READER_BATCH_BYTES },
-    cache: { headTtlMs: e.CHAIN_READER_HEAD_TTL_MS, latestTtlSec: e.CHAIN_READER_LATEST_TTL_SEC, blockTtlSec: 3_600, panelTtlSec: e.CHAIN_READER_PANEL_TTL_SEC, immutableTtlSec: 30 * 86_400 },
+    batch: {
+      wait: e.CHAIN_READER_BATCH_WAIT_MS,
+      maxWait: Math.max(e.CHAIN_READER_BATCH_WAIT_MS, e.CHAIN_READER_BATCH_MAX_WAIT_MS),
+      batchSize: e.CHAIN_READER_BATCH_BYTES,
+    },
+    cache: {
+      headTtlMs: e.CHAIN_READER_HEAD_TTL_MS,
+      latestTtlSec: e.CHAIN_READER_LATEST_TTL_SEC,
+      blockTtlSec: 3_600,
+      panelTtlSec: e.CHAIN_READER_PANEL_TTL_SEC,
+      immutableTtlSec: 30 * 86_400,
+    },
   };
+}
+
+/** Adds or overrides chains from CHAINS_FILE (a JSON object keyed by chain slug); what is wrong goes to `problems`. */
+function mergeChainsFile(chains: Record<string, ChainConfig>, file: string, rpcTimeoutMs: number, problems: string[]): void {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('must be a JSON object keyed by chain slug');
+    for (const [slug, override] of Object.entries(parsed as Record<string, unknown>)) {
+      if (!/^[a-z0-9-]{1,32}$/.test(slug)) {
+        problems.push(`CHAINS_FILE: chain slug "${slug}" must match [a-z0-9-]{1,32}`);
+        continue;
+      }
+      const base = chains[slug];
+      const merged = { ...(base ?? {}), ...(override as Partial<ChainConfig>), slug } as ChainConfig;
+      if (!base && (typeof merged.chainId !== 'number' || typeof merged.multicall3 !== 'string')) {
+        problems.push(`CHAINS_FILE: new chain "${slug}" needs at least chainId and multicall3`);
+        continue;
+      }
+      merged.stablecoins ??= [];
+      merged.feeds ??= [];
+      merged.anchorPools ??= [];
+      merged.rpcUrls ??= [];
+      merged.registeredAbis ??= {};
+      merged.uniswapV3Factory ??= null;
+      merged.name ??= slug;
+      merged.rpcTimeoutMs ??= rpcTimeoutMs;
+      merged.minRouteDepthUsd ??= 50_000;
+      chains[slug] = merged;
+    }
+  } catch (err) {
+    problems.push(`CHAINS_FILE: cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** CHAIN_RPC_URLS_<SLUG>: the RPC URLs of a known chain, comma-separated. */
+function applyRpcUrlVariables(chains: Record<string, ChainConfig>, env: Record<string, string | undefined>, problems: string[]): void {
+  for (const [key, value] of Object.entries(env)) {
+    const m = /^CHAIN_RPC_URLS_([A-Z0-9_]+)$/.exec(key);
+    if (!m || value === undefined) continue;
+    const slug = m[1]!.toLowerCase().replace(/_/g, '-');
+    const chain = chains[slug];
+    if (!chain) {
+      problems.push(`${key}: unknown chain "${slug}" (known: ${Object.keys(chains).join(', ')})`);
+      continue;
+    }
+    const urls = rpcUrlList.safeParse(parseUrls(value));
+    if (!urls.success) {
+      problems.push(`${key}: must be a comma-separated list of http(s) URLs`);
+      continue;
+    }
+    chain.rpcUrls = urls.data;
+  }
 }

@@ -1,20 +1,20 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CompiledCatalog, snapshotFromBundle } from '@switchboard/catalog';
+import { CompiledCatalog, snapshotFromBundle, type LocalBundle } from '@switchboard/catalog';
 import { registerMcpRoutes, type McpTarget } from '@switchboard/mcp-http';
 import { surfaceProfiles } from '@switchboard/protocol';
 import { PROMETHEUS_CONTENT_TYPE, mcpServerSpan, startTelemetry } from '@switchboard/telemetry';
 import { AppModule } from './app.module';
 import { chainBundle } from './chain-bundle';
-import { bindChainRuntime, type ChainRuntime } from './chain-runtime';
+import type { ChainRuntime } from './chain-runtime';
 
 /** The MCP target of the chain-reader: one built-in catalog, served to whoever reaches the endpoint. */
-export function chainTarget(): McpTarget {
+export function chainTarget(bundle: LocalBundle): McpTarget {
   const surfaces = surfaceProfiles();
   return {
     tenantId: 'chain',
-    catalog: CompiledCatalog.build(snapshotFromBundle('chain', chainBundle), { surfaces }),
+    catalog: CompiledCatalog.build(snapshotFromBundle('chain', bundle), { surfaces }),
     surfaces,
     allowedOrigins: [],
     allowedHosts: [],
@@ -26,8 +26,9 @@ export function chainTarget(): McpTarget {
  * initialised but not listening, so tests can `inject()` and `main` can `listen()`.
  */
 export async function createChainReaderApp(runtime: ChainRuntime): Promise<NestFastifyApplication> {
-  bindChainRuntime(runtime);
-  const target = chainTarget();
+  // The tools answer through this runtime's services: no module holds it.
+  const bundle = chainBundle(runtime);
+  const target = chainTarget(bundle);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime), new FastifyAdapter(), { logger: ['error', 'warn'] });
   const fastify = app.getHttpAdapter().getInstance();
   registerMcpRoutes(fastify, ['/mcp'], {
@@ -36,7 +37,7 @@ export async function createChainReaderApp(runtime: ChainRuntime): Promise<NestF
       // Only the gateway and the registry call this server: continue their trace; the gateway counts the requests.
       observe: { onRequest: (info) => mcpServerSpan(info, { clientContext: 'trust', metrics: false }) },
     },
-    bundles: [chainBundle],
+    bundles: [bundle],
   });
   // Idempotent: main.ts started it first; tests get the metrics-only pipeline.
   const telemetry = startTelemetry({ serviceName: 'chain-reader', serviceVersion: '0.1.0' });

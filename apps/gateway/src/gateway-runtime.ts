@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { ClientRequestBroker, ParkedCalls, StateSealer, TaskManager, registerMcpRoutes, type BarePost, type EdgePolicy } from '@switchboard/mcp-http';
+import { CatalogCaches } from '@switchboard/catalog';
 import { parseSecretsKeys } from '@switchboard/secret-box';
 import { guardedFetch, guardedLookup } from '@switchboard/net-guard';
 import { upstreamDispatcher } from '@switchboard/upstream-client';
@@ -66,7 +67,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.directory = new TenantDirectory({
       publicUrl: config.publicUrl,
       domain: config.GATEWAY_DOMAIN,
-      pageCacheBytes: Math.round(config.GATEWAY_PAGE_CACHE_MB * 1024 * 1024),
+      caches: new CatalogCaches({ pageCacheBytes: Math.round(config.GATEWAY_PAGE_CACHE_MB * 1024 * 1024) }),
     });
     // Replicas must agree on the sealing keys: GATEWAY_STATE_KEYS, else keys derived (per
     // purpose, HKDF) from the shared SECRETS_KEY every replica already holds.

@@ -1,4 +1,4 @@
-import { compileValidator } from './compile-validator';
+import { SchemaCompiler, compileValidator } from './compile-validator';
 
 describe('compileValidator', () => {
   const schema = {
@@ -66,15 +66,18 @@ describe('compileValidator', () => {
     expect(v({ t: ['a', 'b'] })).toBe('t[1]: must be number');
   });
 
-  it('returns the cached validator for the same schema content', () => {
-    const a = compileValidator({ type: 'object', properties: { q: { type: 'string' } } });
-    const b = compileValidator({ properties: { q: { type: 'string' } }, type: 'object' });
+  it('returns the cached validator for the same schema content from one compiler, and shares nothing between compilers', () => {
+    const compiler = new SchemaCompiler();
+    const a = compiler.compile({ type: 'object', properties: { q: { type: 'string' } } });
+    const b = compiler.compile({ properties: { q: { type: 'string' } }, type: 'object' });
     expect(b).toBe(a);
+    expect(new SchemaCompiler().compile({ type: 'object', properties: { q: { type: 'string' } } })).not.toBe(a);
   });
 
   it('compiles two schemas with the same $id without conflict', () => {
-    const a = compileValidator({ $id: 'https://x.example/s', type: 'object', properties: { a: { type: 'string' } } });
-    const b = compileValidator({ $id: 'https://x.example/s', type: 'object', properties: { a: { type: 'number' } } });
+    const compiler = new SchemaCompiler();
+    const a = compiler.compile({ $id: 'https://x.example/s', type: 'object', properties: { a: { type: 'string' } } });
+    const b = compiler.compile({ $id: 'https://x.example/s', type: 'object', properties: { a: { type: 'number' } } });
     expect(a({ a: 1 })).toBe('a: must be string');
     expect(b({ a: 'x' })).toBe('a: must be number');
   });

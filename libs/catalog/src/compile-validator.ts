@@ -16,52 +16,73 @@ type Dialect = 'draft-07' | '2019-09' | '2020-12';
 
 // Tenants replace catalogs over the gateway's lifetime; a bound keeps stale validators from piling up.
 const MAX_CACHED = 5_000;
-const cache = new Map<string, ArgsValidator>();
-const engines = new Map<Dialect, Ajv>();
 
 // Every `pattern` / `patternProperties` regex ajv compiles runs on RE2: linear in the input, so
 // no tenant schema can hold the event loop (issue 18). `code` only names it in standalone output.
 const regExp: RegExpEngine = Object.assign((pattern: string, u: string) => linearRegExp(pattern, u), { code: 'linearRegExp' });
 
 /**
- * Compiles a raw JSON Schema once (ajv; 2020-12 unless `$schema` names draft-07), every regex on
- * RE2 (linearRegExp). Compiled validators are cached by schema content. A schema with a pattern
- * RE2 cannot run (backreference, lookaround) yields a validator that refuses every call, naming
- * the pattern's JSON pointer — it never falls back to V8's backtracking engine. Any other
- * uncompilable schema yields a validator that accepts any object (the upstream stays the judge).
- * Both are reported via `onError`.
+ * Compiles raw JSON Schemas (ajv; 2020-12 unless `$schema` names draft-07), every regex on RE2
+ * (linearRegExp), and keeps the validators by schema content. The app owns one (through
+ * `CatalogCaches`) so that tenants sharing a schema share its compiled validator.
  */
-export function compileValidator(schema: JsonSchema, onError?: (err: Error) => void): ArgsValidator {
-  const key = canonicalJson(schema);
-  const hit = cache.get(key);
-  if (hit) return hit;
-  let validator: ArgsValidator;
-  try {
-    validator = wrap(compile(schema));
-  } catch (err) {
-    onError?.(err instanceof Error ? err : new Error(String(err), { cause: err }));
-    // A broken schema is not cached: the next compile reports it again to its own caller.
-    if (err instanceof CatalogError && err.code === 'CATALOG_UNSUPPORTED_PATTERN') return refuseAll(schema, err);
-    return acceptAnyObject;
+export class SchemaCompiler {
+  private readonly cache = new Map<string, ArgsValidator>();
+  private readonly engines = new Map<Dialect, Ajv>();
+
+  /**
+   * A schema with a pattern RE2 cannot run (backreference, lookaround) yields a validator that
+   * refuses every call, naming the pattern's JSON pointer; it never falls back to V8's
+   * backtracking engine. Any other uncompilable schema yields a validator that accepts any
+   * object (the upstream stays the judge). Both are reported via `onError`.
+   */
+  compile(schema: JsonSchema, onError?: (err: Error) => void): ArgsValidator {
+    const key = canonicalJson(schema);
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    let validator: ArgsValidator;
+    try {
+      validator = wrap(this.compileAjv(schema));
+    } catch (err) {
+      onError?.(err instanceof Error ? err : new Error(String(err), { cause: err }));
+      // A broken schema is not cached: the next compile reports it again to its own caller.
+      if (err instanceof CatalogError && err.code === 'CATALOG_UNSUPPORTED_PATTERN') return refuseAll(schema, err);
+      return acceptAnyObject;
+    }
+    if (this.cache.size >= MAX_CACHED) {
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+    this.cache.set(key, validator);
+    return validator;
   }
-  if (cache.size >= MAX_CACHED) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
+
+  private compileAjv(schema: JsonSchema): ValidateFunction {
+    const ajv = this.engine(dialectOf(schema.$schema));
+    // The engine is already chosen, so `$schema` is dropped: ajv would otherwise need the exact
+    // meta-schema URI registered (SDK zod schemas write draft-07 with and without `#`).
+    const { $schema: _dialect, ...body } = schema;
+    const validate = ajv.compile(body);
+    // ajv caches compiled schemas by object identity; our copy is never reused, so free it.
+    ajv.removeSchema(body);
+    return validate;
   }
-  cache.set(key, validator);
-  return validator;
+
+  private engine(dialect: Dialect): Ajv {
+    let ajv = this.engines.get(dialect);
+    if (!ajv) {
+      const options = { strict: false, allErrors: false, addUsedSchema: false, validateFormats: true, code: { regExp } };
+      ajv = dialect === 'draft-07' ? new Ajv(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv2020(options);
+      addLinearFormats(ajv);
+      this.engines.set(dialect, ajv);
+    }
+    return ajv;
+  }
 }
 
-function compile(schema: JsonSchema): ValidateFunction {
-  const dialect = dialectOf(schema.$schema);
-  const ajv = engine(dialect);
-  // The engine is already chosen, so `$schema` is dropped: ajv would otherwise need the exact
-  // meta-schema URI registered (SDK zod schemas write draft-07 with and without `#`).
-  const { $schema: _dialect, ...body } = schema;
-  const validate = ajv.compile(body);
-  // ajv caches compiled schemas by object identity; our copy is never reused, so free it.
-  ajv.removeSchema(body);
-  return validate;
+/** Compiles one schema with `compiler` (default: a compiler of its own, sharing nothing). */
+export function compileValidator(schema: JsonSchema, onError?: (err: Error) => void, compiler = new SchemaCompiler()): ArgsValidator {
+  return compiler.compile(schema, onError);
 }
 
 function dialectOf(uri: unknown): Dialect {
@@ -69,17 +90,6 @@ function dialectOf(uri: unknown): Dialect {
   if (/draft-0[4-7]\b/.test(uri)) return 'draft-07';
   if (uri.includes('2019-09')) return '2019-09';
   return '2020-12';
-}
-
-function engine(dialect: Dialect): Ajv {
-  let ajv = engines.get(dialect);
-  if (!ajv) {
-    const options = { strict: false, allErrors: false, addUsedSchema: false, validateFormats: true, code: { regExp } };
-    ajv = dialect === 'draft-07' ? new Ajv(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv2020(options);
-    addLinearFormats(ajv);
-    engines.set(dialect, ajv);
-  }
-  return ajv;
 }
 
 function wrap(validate: ValidateFunction): ArgsValidator {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BUILTIN_SURFACES, LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolVersion } from '@switchboard/protocol';
 import { CompiledCatalog, type ListMethod } from './compiled-catalog';
 import type { CatalogSnapshot, ToolDefinition } from './definitions';
-import { PageCache } from './page-cache';
+import { CatalogCaches } from './catalog-caches';
 import { toolDefinitionsFromJson } from './tool-definitions-from-json';
 
 // The lazy path: list pages compiled on first use into a shared, byte-bounded, content-addressed
@@ -47,8 +47,8 @@ function pages(c: CompiledCatalog, method: ListMethod, surface: string, version:
 
 describe('CompiledCatalog lazy pages', () => {
   it('serves, for every surface × version × list, exactly the bytes of a catalog that keeps no page', () => {
-    const uncached = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 7, pageCache: new PageCache(0) });
-    const cached = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 7, pageCache: new PageCache(64 * 1024 * 1024) });
+    const uncached = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 7, caches: new CatalogCaches({ pageCacheBytes: 0 }) });
+    const cached = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 7, caches: new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 }) });
     for (const surface of SURFACE_IDS) {
       for (const version of VERSIONS) {
         for (const method of METHODS) {
@@ -62,35 +62,35 @@ describe('CompiledCatalog lazy pages', () => {
   });
 
   it('gives the same answers under a cache too small for one tenant’s pages (constant eviction)', () => {
-    const tiny = new PageCache(20_000);
-    const reference = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 5, pageCache: new PageCache(0) });
-    const c = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 5, pageCache: tiny });
+    const tiny = new CatalogCaches({ pageCacheBytes: 20_000 });
+    const reference = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 5, caches: new CatalogCaches({ pageCacheBytes: 0 }) });
+    const c = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 5, caches: tiny });
     for (const surface of ['claude', 'openai', 'generic']) {
       for (const version of ['2025-03-26', '2025-11-25', '2026-07-28'] as ProtocolVersion[]) {
         expect(pages(c, 'tools/list', surface, version).map(String)).toEqual(pages(reference, 'tools/list', surface, version).map(String));
       }
     }
-    expect(tiny.stats.bytes).toBeLessThanOrEqual(20_000);
+    expect(tiny.pages.stats.bytes).toBeLessThanOrEqual(20_000);
   });
 
   it('keeps cursors valid after their page was evicted and across a catalog swap', () => {
-    const cache = new PageCache(64 * 1024 * 1024);
-    const before = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 10, pageCache: cache });
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
+    const before = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 10, caches: cache });
     const first = JSON.parse(before.list('tools/list', 'claude', '2025-11-25').toString('utf8')) as { nextCursor: string; tools: { name: string }[] };
     const second = before.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8');
     before.release(); // every page of this catalog gone
     expect(before.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8')).toBe(second);
     // The swapped-in catalog (same tools, new version) accepts the old cursor and answers the same page.
-    const after = CompiledCatalog.build({ ...snapshot('t1', fixtureTools), version: 'v-next' }, { surfaces, pageSize: 10, pageCache: cache });
+    const after = CompiledCatalog.build({ ...snapshot('t1', fixtureTools), version: 'v-next' }, { surfaces, pageSize: 10, caches: cache });
     expect(after.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8')).toBe(second);
     // And mints the same cursor for the same position.
     expect((JSON.parse(after.list('tools/list', 'claude', '2025-11-25').toString('utf8')) as { nextCursor: string }).nextCursor).toBe(first.nextCursor);
   });
 
   it('shares one Buffer for equal pages across tenants, surfaces and versions', () => {
-    const cache = new PageCache(64 * 1024 * 1024);
-    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: cache });
-    const b = CompiledCatalog.build(snapshot('b', fixtureTools), { surfaces, pageCache: cache });
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, caches: cache });
+    const b = CompiledCatalog.build(snapshot('b', fixtureTools), { surfaces, caches: cache });
     // Legacy-era tools/list carries nothing tenant-specific: two tenants with the same tools share it.
     expect(b.list('tools/list', 'claude', '2025-11-25')).toBe(a.list('tools/list', 'claude', '2025-11-25'));
     // The same bytes on two versions of one surface (2025-06-18 and 2025-11-25 publish the same fields).
@@ -102,35 +102,39 @@ describe('CompiledCatalog lazy pages', () => {
   });
 
   it('a swap drops only the replaced catalog’s pages', () => {
-    const cache = new PageCache(64 * 1024 * 1024);
-    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: cache });
-    const b = CompiledCatalog.build(snapshot('b', fixtureTools.slice(0, 10)), { surfaces, pageCache: cache });
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, caches: cache });
+    const b = CompiledCatalog.build(snapshot('b', fixtureTools.slice(0, 10)), { surfaces, caches: cache });
     const bPage = b.list('tools/list', 'openai', '2026-07-28');
     a.list('tools/list', 'openai', '2026-07-28');
-    const keysBefore = cache.stats.keys;
+    const keysBefore = cache.pages.stats.keys;
     a.release();
-    expect(cache.stats.keys).toBe(keysBefore - 1);
-    const missesBefore = cache.stats.misses;
+    expect(cache.pages.stats.keys).toBe(keysBefore - 1);
+    const missesBefore = cache.pages.stats.misses;
     expect(b.list('tools/list', 'openai', '2026-07-28')).toBe(bPage);
-    expect(cache.stats.misses).toBe(missesBefore);
+    expect(cache.pages.stats.misses).toBe(missesBefore);
   });
 
   it('compiles nothing for a list until it is asked for', () => {
-    const cache = new PageCache(64 * 1024 * 1024);
-    CompiledCatalog.build(snapshot('idle', fixtureTools), { surfaces, pageCache: cache });
-    expect(cache.stats).toMatchObject({ keys: 0, bytes: 0 });
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
+    CompiledCatalog.build(snapshot('idle', fixtureTools), { surfaces, caches: cache });
+    expect(cache.pages.stats).toMatchObject({ keys: 0, bytes: 0 });
   });
 
-  it('shares one validator per schema object across catalogs', () => {
-    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: new PageCache(0) });
-    const b = CompiledCatalog.build(snapshot('b', fixtureTools), { surfaces, pageCache: new PageCache(0) });
+  it('shares one validator per schema object across catalogs of one CatalogCaches, and none across two', () => {
+    const caches = new CatalogCaches({ pageCacheBytes: 0 });
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, caches });
+    const b = CompiledCatalog.build(snapshot('b', fixtureTools), { surfaces, caches });
+    const other = CompiledCatalog.build(snapshot('o', fixtureTools), { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }) });
     const name = fixtureTools[0]?.name as string;
     expect(b.tool(name)?.validate).toBe(a.tool(name)?.validate);
+    expect(other.tool(name)?.validate).not.toBe(a.tool(name)?.validate);
   });
 
   it('shares one validator per schema content across catalogs with distinct schema objects', () => {
-    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, pageCache: new PageCache(0) });
-    const b = CompiledCatalog.build(snapshot('b', structuredClone(fixtureTools)), { surfaces, pageCache: new PageCache(0) });
+    const caches = new CatalogCaches({ pageCacheBytes: 0 });
+    const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, caches });
+    const b = CompiledCatalog.build(snapshot('b', structuredClone(fixtureTools)), { surfaces, caches });
     const tool = fixtureTools.find((t) => Array.isArray(t.inputSchema.required) && t.inputSchema.required.length > 0) as ToolDefinition;
     // Each catalog compiles on its first call; both get the same verdicts (one compiled validator behind them).
     expect(a.tool(tool.name)?.validate({})).toMatch(/: is required$/);
@@ -139,9 +143,10 @@ describe('CompiledCatalog lazy pages', () => {
 
   it('shares one tool map between catalogs built from the same frozen entries, and none otherwise', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
-    const a = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen }, { surfaces, pageCache: new PageCache(0) });
-    const b = CompiledCatalog.build({ ...snapshot('b', []), tools: frozen.slice() }, { surfaces, pageCache: new PageCache(0) });
-    const c = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice(0, 5) }, { surfaces, pageCache: new PageCache(0) });
+    const caches = new CatalogCaches({ pageCacheBytes: 0 });
+    const a = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen }, { surfaces, caches });
+    const b = CompiledCatalog.build({ ...snapshot('b', []), tools: frozen.slice() }, { surfaces, caches });
+    const c = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice(0, 5) }, { surfaces, caches });
     const name = fixtureTools[0]?.name as string;
     expect(b.tool(name)).toBe(a.tool(name));
     expect(c.tool(name)).not.toBe(a.tool(name));
@@ -152,20 +157,20 @@ describe('CompiledCatalog lazy pages', () => {
 
   it('still refuses duplicate tool names when the entries are frozen', () => {
     const frozen = snapshot('f', fixtureTools.slice(0, 2)).tools.map((e) => Object.freeze(e));
-    expect(() => CompiledCatalog.build({ ...snapshot('d', []), tools: [...frozen, frozen[0] as never] }, { surfaces, pageCache: new PageCache(0) })).toThrow(/Duplicate tool/);
+    expect(() => CompiledCatalog.build({ ...snapshot('d', []), tools: [...frozen, frozen[0] as never] }, { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }) })).toThrow(/Duplicate tool/);
   });
 
   it('serves tenants of the same frozen entries from one shared page body: each its own serverInfo, the bytes a catalog keeping nothing gives', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
-    const cache = new PageCache(64 * 1024 * 1024);
-    const build = (id: string, pageCache: PageCache) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, pageCache, pageSize: 7 });
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
+    const build = (id: string, caches: CatalogCaches) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, caches, pageSize: 7 });
     const a = build('a', cache);
     const b = build('b', cache);
     const small = { ...surfaces, claude: { ...surfaces.claude, maxTools: 3 } };
-    const capped = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice() }, { surfaces: small, pageCache: cache, pageSize: 7 });
+    const capped = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice() }, { surfaces: small, caches: cache, pageSize: 7 });
     for (const version of VERSIONS) {
       for (const surface of SURFACE_IDS) {
-        const plainA = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, pageCache: new PageCache(0), pageSize: 7 });
+        const plainA = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize: 7 });
         expect(Buffer.concat(pages(a, 'tools/list', surface, version)).toString('utf8')).toBe(Buffer.concat(pages(plainA, 'tools/list', surface, version)).toString('utf8'));
         const pb = pages(b, 'tools/list', surface, version).map((p) => JSON.parse(p.toString('utf8')));
         const pa = pages(a, 'tools/list', surface, version).map((p) => JSON.parse(p.toString('utf8')));
@@ -179,8 +184,8 @@ describe('CompiledCatalog lazy pages', () => {
   });
   it('hands the shared page body out as is, with the tenant’s own tail beside it (no per-request copy)', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
-    const cache = new PageCache(64 * 1024 * 1024);
-    const build = (id: string) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, pageCache: cache, pageSize: 7 });
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
+    const build = (id: string) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, caches: cache, pageSize: 7 });
     const a = build('a');
     const b = build('b');
     for (const version of VERSIONS) {
@@ -199,20 +204,20 @@ describe('CompiledCatalog lazy pages', () => {
 
   it('serves the first tools page of shared entries right for every page size, surface and version, from a ready key once compiled', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
-    const cache = new PageCache(64 * 1024 * 1024);
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
     // Two page sizes over one tool group: the group's ready keys must not hand one size's body to the other.
-    const seven = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, pageCache: cache, pageSize: 7 });
-    const hundred = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, pageCache: cache, pageSize: 100 });
+    const seven = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, caches: cache, pageSize: 7 });
+    const hundred = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, caches: cache, pageSize: 100 });
     for (const pageSize of [7, 100]) {
       const c = pageSize === 7 ? seven : hundred;
-      const plain = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, pageCache: new PageCache(0), pageSize });
+      const plain = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize });
       for (const version of VERSIONS) {
         for (const surface of SURFACE_IDS) {
           const expected = plain.list('tools/list', surface, version).toString('utf8');
           expect(c.list('tools/list', surface, version).toString('utf8')).toBe(expected);
-          const misses = cache.stats.misses;
+          const misses = cache.pages.stats.misses;
           expect(c.list('tools/list', surface, version).toString('utf8')).toBe(expected);
-          expect(cache.stats.misses).toBe(misses);
+          expect(cache.pages.stats.misses).toBe(misses);
         }
       }
     }
@@ -221,24 +226,24 @@ describe('CompiledCatalog lazy pages', () => {
   it('compiles the first tools page of shared entries again after its body was evicted (a ready key that misses)', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
     const pageSize = 40;
-    const plain = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, pageCache: new PageCache(0), pageSize });
+    const plain = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize });
     const bodyBytes = plain.listPage('tools/list', 'claude', '2025-03-26').body.length;
     // Room for one body: asking another surface evicts the first one's.
-    const cache = new PageCache(bodyBytes + 10);
-    const c = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, pageCache: cache, pageSize });
+    const cache = new CatalogCaches({ pageCacheBytes: bodyBytes + 10 });
+    const c = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, caches: cache, pageSize });
     for (let round = 0; round < 3; round++) {
       for (const surface of ['claude', 'openai', 'generic']) {
         expect(c.list('tools/list', surface, '2025-03-26').toString('utf8')).toBe(plain.list('tools/list', surface, '2025-03-26').toString('utf8'));
       }
     }
-    expect(cache.stats.bytes).toBeLessThanOrEqual(bodyBytes + 10);
+    expect(cache.pages.stats.bytes).toBeLessThanOrEqual(bodyBytes + 10);
   });
 
   it('shares one tail Buffer between tenants whose modern fields are equal, and keeps distinct ones apart', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
-    const cache = new PageCache(64 * 1024 * 1024);
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
     const build = (id: string, serverName: string) =>
-      CompiledCatalog.build({ ...snapshot(id, []), server: { name: serverName, version: '1.0.0' }, tools: frozen.slice() }, { surfaces, pageCache: cache });
+      CompiledCatalog.build({ ...snapshot(id, []), server: { name: serverName, version: '1.0.0' }, tools: frozen.slice() }, { surfaces, caches: cache });
     const a = build('a', 'same');
     const b = build('b', 'same');
     const c = build('c', 'other');
@@ -250,8 +255,8 @@ describe('CompiledCatalog lazy pages', () => {
 
   it('a swap of one tenant of a tool group leaves the others’ pages served without a miss', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
-    const cache = new PageCache(64 * 1024 * 1024);
-    const build = (id: string, version: string) => CompiledCatalog.build({ ...snapshot(id, []), version, tools: frozen.slice() }, { surfaces, pageCache: cache });
+    const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
+    const build = (id: string, version: string) => CompiledCatalog.build({ ...snapshot(id, []), version, tools: frozen.slice() }, { surfaces, caches: cache });
     const a = build('a', 'v1');
     const b = build('b', 'v1');
     const before = b.list('tools/list', 'claude', '2025-11-25').toString('utf8');
@@ -259,9 +264,9 @@ describe('CompiledCatalog lazy pages', () => {
     // Tenant a's catalog is replaced: its own pages go, the group body b is served from stays.
     a.release();
     const next = build('a', 'v2');
-    const misses = cache.stats.misses;
+    const misses = cache.pages.stats.misses;
     expect(b.list('tools/list', 'claude', '2025-11-25').toString('utf8')).toBe(before);
-    expect(cache.stats.misses).toBe(misses);
+    expect(cache.pages.stats.misses).toBe(misses);
     expect(JSON.parse(next.list('tools/list', 'claude', '2025-11-25').toString('utf8')).tools).toHaveLength(fixtureTools.length);
   });
 });

@@ -1,5 +1,4 @@
 import {
-  BUILTIN_SURFACES,
   ErrorCode,
   LEGACY_VERSIONS,
   McpError,
@@ -11,12 +10,11 @@ import {
   type ServerInfo,
   type SurfaceProfile,
 } from '@switchboard/protocol';
-import { CatalogError } from './catalog-error';
+import { CatalogCaches, duplicate, type ToolGroup, type ToolSlot } from './catalog-caches';
 import { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
-import { compileValidator, type ArgsValidator } from './compile-validator';
 import { DynamicResourceRoutes } from './dynamic-resources';
-import type { CatalogSnapshot, DynamicResourceEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
-import { LIST_FIELD, PLAIN_TAIL, decodeCursor, pageBody, pageBytes, pageTail, publishList, type ListMethod, type PublishedList } from './list-page';
+import type { CatalogSnapshot, DynamicResourceEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry } from './definitions';
+import { LIST_FIELD, PLAIN_TAIL, decodeCursor, pageBody, pageBytes, publishList, type ListMethod, type PublishedList } from './list-page';
 import { PageCache } from './page-cache';
 
 export type { ListMethod } from './list-page';
@@ -39,48 +37,30 @@ export interface CompileOptions {
   resourceSubscribe?: boolean;
   /** Told about a tool whose `inputSchema` does not compile (its calls are then not validated here). */
   onSchemaError?: (toolName: string, err: Error) => void;
-  /** Where compiled list pages are kept (default: one process-wide cache, see `CompiledCatalog.pageCache`). */
-  pageCache?: PageCache;
+  /** What this catalog shares with the app's other catalogs (default: caches of its own, shared with none). */
+  caches?: CatalogCaches;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
 const DEFAULT_TTL_MS = 60_000;
 const VERSIONS: readonly ProtocolVersion[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
-
-
-
 const VERSION_SET: ReadonlySet<string> = new Set(VERSIONS);
 /** Index of each version in VERSIONS (a slot of a tool group's first-page keys). */
 const VERSION_INDEX: ReadonlyMap<string, number> = new Map(VERSIONS.map((v, i) => [v, i]));
-/** Distinct modern page tails kept so tenants with equal ones share one Buffer (emptied when full). */
-const MAX_SHARED_TAILS = 4_096;
-let sharedTails = new Map<string, Buffer>();
-
-/** Validators by schema object: tenants built from one bundle share definition objects, so this skips even the content hash. */
-const validatorsBySchema = new WeakMap<object, ArgsValidator>();
-const MAX_SHARED_TOOL_MAPS = 8;
-/** Tool maps by their first entry, then compared entry by entry (identity). */
-const toolMapsByFirstEntry = new WeakMap<ToolEntry, SharedTools[]>();
-/** Page-cache owner ids of surface profile objects (a tools page body depends on the profile, not its name). */
-const surfaceIds = new WeakMap<SurfaceProfile, number>();
-let nextSurfaceId = 1;
-const surfacesWithGeneric = new WeakMap<Record<string, SurfaceProfile>, Record<string, SurfaceProfile>>();
-const capabilitiesByKind = new Map<string, Record<string, unknown>>();
-/** Ids of catalogs and of shared tool maps: both own keys in the page cache. */
-let nextCatalogId = 1;
-let sharedPageCache = new PageCache();
 
 /**
  * A snapshot compiled for serving: per-tool argument validators and lookup maps, built when a
  * snapshot changes (never per request), and list pages compiled lazily — a page's result bytes
  * are built on its first request for a (surface, version) and kept in a byte-bounded,
- * content-addressed cache (CLOCK eviction, an approximate LRU) shared by every catalog in the
- * process, so ten thousand tenants do not hold (surfaces × versions × pages) Buffers each. Immutable otherwise: a swap is one reference
- * assignment, and `release()` drops only this catalog's pages.
+ * content-addressed cache (CLOCK eviction, an approximate LRU) shared through `CatalogCaches` by
+ * every catalog of the app, so ten thousand tenants do not hold (surfaces × versions × pages)
+ * Buffers each. Immutable otherwise: a swap is one reference assignment, and `release()` drops
+ * only this catalog's pages.
  */
 export class CompiledCatalog {
   /** This catalog's owner id in the page cache. */
-  private readonly id = nextCatalogId++;
+  private readonly id: number;
+  private readonly pages: PageCache;
   /** Keyset keys per (surface, version, method) seen so far (cursor resolution; small: names only), made on the first cursor. */
   private keysByList: Map<string, string[]> | undefined;
   /** The modern era's page tail (this catalog's serverInfo, ttlMs…), encoded on first use. */
@@ -99,18 +79,11 @@ export class CompiledCatalog {
     private readonly surfaces: Record<string, SurfaceProfile>,
     private readonly modernExtra: Record<string, unknown>,
     private readonly pageSize: number,
-    private readonly pages: PageCache,
+    private readonly caches: CatalogCaches,
     private readonly dynamic: DynamicResourceRoutes,
-  ) {}
-
-  /** The process-wide page cache catalogs use unless `CompileOptions.pageCache` names another. */
-  static get pageCache(): PageCache {
-    return sharedPageCache;
-  }
-
-  /** Replaces the process-wide page cache (e.g. with the gateway's configured byte bound); affects catalogs built afterwards. */
-  static usePageCache(cache: PageCache): void {
-    sharedPageCache = cache;
+  ) {
+    this.id = caches.newOwner();
+    this.pages = caches.pages;
   }
 
   /**
@@ -121,15 +94,16 @@ export class CompiledCatalog {
   static build(snapshot: CatalogSnapshot, options: CompileOptions): CompiledCatalog {
     const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
     const info = serverInfoOf(snapshot);
+    const caches = options.caches ?? new CatalogCaches();
 
-    const { map: tools, group } = toolMap(snapshot.tools, options);
+    const { map: tools, group } = caches.toolMap(snapshot.tools, options.onSchemaError);
     const prompts = uniqueMap(snapshot.prompts, (e) => e.definition.name, 'prompt');
     const resources = uniqueMap(snapshot.resources, (e) => e.definition.uri, 'resource');
     uniqueMap(snapshot.resourceTemplates, (e) => e.definition.uriTemplate, 'resource template');
     const templates = snapshot.resourceTemplates.map((entry) => ({ entry, match: compileUriTemplate(entry.definition.uriTemplate) }));
     const dynamic = DynamicResourceRoutes.build(snapshot.dynamicResources ?? []);
 
-    const surfaces = withGeneric(options.surfaces);
+    const surfaces = caches.withGeneric(options.surfaces);
     const modernExtra = {
       ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
       cacheScope: options.cacheScope ?? 'private',
@@ -154,7 +128,7 @@ export class CompiledCatalog {
       surfaces,
       modernExtra,
       pageSize,
-      options.pageCache ?? sharedPageCache,
+      caches,
       dynamic,
     );
   }
@@ -287,12 +261,7 @@ export class CompiledCatalog {
    * the first time, costs a copy, not a compile.
    */
   private sharedToolsPage(group: number, listKey: string, surfaceKey: string, version: ProtocolVersion, start: number): { page: ListPage; key: string } {
-    const surface = this.surfaces[surfaceKey] as SurfaceProfile;
-    let surfaceId = surfaceIds.get(surface);
-    if (surfaceId === undefined) {
-      surfaceId = nextSurfaceId++;
-      surfaceIds.set(surface, surfaceId);
-    }
+    const surfaceId = this.caches.surfaceId(this.surfaces[surfaceKey] as SurfaceProfile);
     const bodyKey = `body\u0000${surfaceId}\u0000${version}\u0000${this.pageSize}\u0000${start}`;
     let body = this.pages.get(group, bodyKey);
     if (!body) body = this.pages.set(group, bodyKey, pageBody(this.publish(listKey, 'tools/list', surfaceKey, version), start, this.pageSize));
@@ -302,7 +271,7 @@ export class CompiledCatalog {
   /** What closes a page of this catalog for `version`: `}` (legacy era) or its modern fields, one Buffer shared by every catalog with equal ones. */
   private tailFor(version: ProtocolVersion): Buffer {
     if (!isModernVersion(version)) return PLAIN_TAIL;
-    this.modernTail ??= sharedTail(this.modernExtra);
+    this.modernTail ??= this.caches.tail(this.modernExtra);
     return this.modernTail;
   }
 
@@ -315,103 +284,20 @@ export class CompiledCatalog {
   }
 }
 
-/** A tool by name with its argument validator (shared by every catalog listing the same entries). */
-type ToolSlot = { readonly entry: ToolEntry; readonly validate: ArgsValidator };
+/** Capabilities by what a snapshot holds (bit 3 tools, 2 resources, 1 prompts, 0 subscribe): one frozen object per combination. */
+const CAPABILITIES: readonly Record<string, unknown>[] = Array.from({ length: 16 }, (_, bits) => {
+  const [tools, resources, prompts, subscribe] = [bits & 8, bits & 4, bits & 2, bits & 1].map(Boolean) as [boolean, boolean, boolean, boolean];
+  return deepFreeze({
+    ...(tools ? { tools: { listChanged: false } } : {}),
+    ...(resources ? { resources: { subscribe, listChanged: false } } : {}),
+    ...(prompts ? { prompts: { listChanged: false } } : {}),
+    logging: {},
+    completions: {},
+  });
+});
 
-/** The tools page bodies of catalogs sharing one tool map: `id` owns them in the page cache. */
-interface ToolGroup {
-  readonly id: number;
-  /** Full page-cache key of the first page's body per page size and surface profile, by version index (filled on first use). */
-  readonly firstBodyKeys: Map<number, WeakMap<SurfaceProfile, string[]>>;
-}
-
-/** A tool map shared by the catalogs whose tool entries are these (identity), and their page bodies' group. */
-interface SharedTools {
-  entries: readonly ToolEntry[];
-  map: ReadonlyMap<string, ToolSlot>;
-  group: ToolGroup;
-}
-
-/** The name → tool map of a list of entries, shared by catalogs built from the same frozen entries (one bundle, many tenants). */
-function toolMap(entries: readonly ToolEntry[], options: CompileOptions): { map: ReadonlyMap<string, ToolSlot>; group?: ToolGroup } {
-  const first = entries[0];
-  const shareable = first !== undefined && Object.isFrozen(first);
-  const candidates = shareable ? toolMapsByFirstEntry.get(first) : undefined;
-  const known = candidates?.find((c) => c.entries.length === entries.length && c.entries.every((e, i) => e === entries[i]));
-  if (known) return known;
-  const map = new Map<string, ToolSlot>();
-  for (const entry of entries) {
-    const name = entry.definition.name;
-    if (map.has(name)) throw duplicate('tool', name);
-    map.set(name, { entry, validate: validatorFor(name, entry, options) });
-  }
-  if (!shareable) return { map };
-  const list = candidates ?? [];
-  // A few variants per first entry (tenants picking different subsets of one bundle); beyond that, unshared.
-  if (list.length >= MAX_SHARED_TOOL_MAPS) list.shift();
-  const shared: SharedTools = { entries: entries.slice(), map, group: { id: nextCatalogId++, firstBodyKeys: new Map() } };
-  list.push(shared);
-  toolMapsByFirstEntry.set(first, list);
-  return shared;
-}
-
-/**
- * A tool's validator, compiled on its first call (ajv compiles take milliseconds per schema:
- * ten thousand tenants would otherwise spend their boot compiling schemas nobody calls); one
- * per schema object across catalogs, and compileValidator shares them by content. A schema
- * that does not compile is reported through `onSchemaError` of the catalog whose call compiled it.
- */
-function validatorFor(name: string, entry: ToolEntry, options: CompileOptions): ArgsValidator {
-  const schema = entry.definition.inputSchema as unknown;
-  const cacheable = typeof schema === 'object' && schema !== null;
-  const known = cacheable ? validatorsBySchema.get(schema) : undefined;
-  if (known) return known;
-  let compiled: ArgsValidator | undefined;
-  const validate: ArgsValidator = (args) => {
-    compiled ??= compileValidator(entry.definition.inputSchema, (err) => options.onSchemaError?.(name, err));
-    return compiled(args);
-  };
-  if (cacheable) validatorsBySchema.set(schema, validate);
-  return validate;
-}
-
-/** The modern page tail of `extra`, one Buffer per distinct content (tenants with the same serverInfo and hints share it). */
-function sharedTail(extra: Record<string, unknown>): Buffer {
-  const json = JSON.stringify(extra);
-  let tail = sharedTails.get(json);
-  if (!tail) {
-    if (sharedTails.size >= MAX_SHARED_TAILS) sharedTails = new Map();
-    tail = pageTail(extra);
-    sharedTails.set(json, tail);
-  }
-  return tail;
-}
-
-/** `generic` plus the given surfaces; one merged object per surfaces object (tenants with the same rules share it). */
-function withGeneric(given: Record<string, SurfaceProfile>): Record<string, SurfaceProfile> {
-  let merged = surfacesWithGeneric.get(given);
-  if (!merged) {
-    merged = { generic: BUILTIN_SURFACES.generic, ...given };
-    surfacesWithGeneric.set(given, merged);
-  }
-  return merged;
-}
-
-/** Capabilities derived from what a snapshot holds: one frozen object per combination, shared by every catalog. */
 function capabilitiesOf(tools: boolean, resources: boolean, prompts: boolean, subscribe: boolean): Record<string, unknown> {
-  const key = `${+tools}${+resources}${+prompts}${+subscribe}`;
-  let caps = capabilitiesByKind.get(key);
-  if (!caps) {
-    caps = deepFreeze({
-      ...(tools ? { tools: { listChanged: false } } : {}),
-      ...(resources ? { resources: { subscribe, listChanged: false } } : {}),
-      ...(prompts ? { prompts: { listChanged: false } } : {}),
-      logging: {},
-      completions: {},
-    });
-    capabilitiesByKind.set(key, caps);
-  }
-  return caps;
+  return CAPABILITIES[(+tools << 3) | (+resources << 2) | (+prompts << 1) | +subscribe] as Record<string, unknown>;
 }
 
 function serverInfoOf(snapshot: CatalogSnapshot): ServerInfo {
@@ -431,10 +317,6 @@ function uniqueMap<E>(entries: E[], keyOf: (e: E) => string, kind: string): Map<
     map.set(key, e);
   }
   return map;
-}
-
-function duplicate(kind: string, key: string): CatalogError {
-  return new CatalogError('CATALOG_DUPLICATE_NAME', `Duplicate ${kind} "${key}" in catalog`, { kind, key });
 }
 
 function deepFreeze<T>(value: T): T {

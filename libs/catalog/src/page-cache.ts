@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** Default bound of the process-wide page cache: 64 MiB of distinct page bytes. */
+/** Default bound of a page cache: 64 MiB of distinct page bytes. */
 export const DEFAULT_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface Stored {
@@ -19,7 +19,7 @@ interface Entry {
 }
 
 /**
- * Compiled list pages (result bytes) shared by every catalog in the process: a cache of page
+ * Compiled list pages (result bytes) shared by the catalogs of one `CatalogCaches`: a cache of page
  * keys, bounded by the bytes of the **distinct** Buffers it holds, and content-addressed — two
  * keys whose bytes are equal (the same page on two versions or surfaces, or two tenants with the
  * same tools) hold one Buffer. Eviction is CLOCK (second chance), an approximation of LRU whose

@@ -12,8 +12,8 @@ export abstract class Resource {
   }
 }
 
-// One matcher per template class, compiled on first use.
-const matchers = new WeakMap<object, UriTemplateMatcher>();
+// Where a template class keeps its matcher (compiled on first use): on the class itself.
+const MATCHER = Symbol('matcher');
 
 /** One class per resource template (RFC 6570 level-1 `{var}` templates). */
 export abstract class ResourceTemplate {
@@ -23,10 +23,11 @@ export abstract class ResourceTemplate {
    * a template that wants that says `{+var}`. Values are percent-decoded.
    */
   static match(uri: string): Record<string, string> | null {
-    let matcher = matchers.get(this);
+    // Own property only: a subclass must not reuse its parent's matcher.
+    let matcher = Object.hasOwn(this, MATCHER) ? (this as unknown as Record<symbol, UriTemplateMatcher>)[MATCHER] : undefined;
     if (!matcher) {
       matcher = compileUriTemplate(this.definition.uriTemplate);
-      matchers.set(this, matcher);
+      Object.defineProperty(this, MATCHER, { value: matcher });
     }
     return matcher(uri);
   }

@@ -19,8 +19,8 @@ export class ToolError extends Error {
   }
 }
 
-// One validator per tool class, compiled on its first call (schemas are static per class).
-const validators = new WeakMap<object, ArgsValidator>();
+// Where a tool class keeps its validator: on the class itself, so state lives with what owns it.
+const VALIDATOR = Symbol('validator');
 
 /**
  * One class per tool. Subclasses declare `static definition` and `static payload(args, ctx)`,
@@ -62,11 +62,10 @@ export abstract class Tool {
 
   /** The compiled argument validator of this class (compiled once, on first use). */
   static validator(): ArgsValidator {
-    let validate = validators.get(this);
-    if (!validate) {
-      validate = compileValidator(this.definition.inputSchema);
-      validators.set(this, validate);
-    }
+    // Own property only: a subclass must not reuse its parent's validator.
+    if (Object.hasOwn(this, VALIDATOR)) return (this as unknown as Record<symbol, ArgsValidator>)[VALIDATOR] as ArgsValidator;
+    const validate = compileValidator(this.definition.inputSchema);
+    Object.defineProperty(this, VALIDATOR, { value: validate });
     return validate;
   }
 

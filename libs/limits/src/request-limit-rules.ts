@@ -64,7 +64,7 @@ function part(value: string): string {
  *
  * Held as a tree, one level per part (tenant, method, subject kind, subject id, server, name), so a
  * lookup is six map reads on strings whose hash V8 already keeps — no key string built and hashed
- * per request (that took ~4k instructions a call), and no choice of subject or name can spell
+ * per request, and no choice of subject or name can spell
  * another request's path. An unknown name (undefined) has its own slot, apart from any real name.
  */
 export class RequestLimitRuleCache {

@@ -49,8 +49,8 @@ const LITTLE_ENDIAN = endianness() === 'LE';
  * bytes of JSON header — every string of the batch once in `d`, captured arguments / results
  * (opt-in tenants only) in `x` — then 13 int32 columns per record. Written per batch rather than
  * per record: a record costs a few map lookups and 13 stores into a reused Int32Array on the
- * request path, and nothing per number when the batch is written (a JSON integer array took
- * ~2k instructions a record to serialize and measure).
+ * request path, and nothing per number when the batch is written (a JSON integer array costs
+ * far more to serialize and measure).
  */
 export interface UsageBatchHeader {
   v: 2;

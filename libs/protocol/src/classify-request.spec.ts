@@ -18,9 +18,14 @@ function notification(method: string, params?: JsonObject): JsonRpcNotification 
 }
 
 /** A modern request with the headers the SDK v2 client / conformance harness sends. */
-function modern(method: string, params: JsonObject = {}, meta: JsonObject = MODERN_META): { message: JsonRpcRequest; headers: HttpHeaders } {
+function modern(
+  method: string,
+  params: JsonObject = {},
+  meta: JsonObject = MODERN_META,
+): { message: JsonRpcRequest; headers: HttpHeaders } {
   const headers: HttpHeaders = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method };
-  const name = method === 'resources/read' ? params['uri'] : method === 'tools/call' || method === 'prompts/get' ? params['name'] : undefined;
+  const name =
+    method === 'resources/read' ? params['uri'] : method === 'tools/call' || method === 'prompts/get' ? params['name'] : undefined;
   if (typeof name === 'string') headers['mcp-name'] = name;
   return { message: request(method, { ...params, _meta: meta }), headers };
 }
@@ -38,7 +43,11 @@ function rejection(fn: () => unknown): McpError {
 describe('classifyRequest — legacy era', () => {
   it('negotiates initialize from params.protocolVersion and reads clientInfo and capabilities', () => {
     const context = classifyRequest(
-      request('initialize', { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'claude-ai', version: '0.1.0', title: 'Claude' } }),
+      request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: { roots: {} },
+        clientInfo: { name: 'claude-ai', version: '0.1.0', title: 'Claude' },
+      }),
       {},
     );
     expect(context).toEqual({
@@ -56,12 +65,19 @@ describe('classifyRequest — legacy era', () => {
   });
 
   it('ignores the header on initialize, even a modern or unknown one', () => {
-    expect(classifyRequest(request('initialize', { protocolVersion: '2025-03-26' }), { 'mcp-protocol-version': '2026-07-28' }).protocolVersion).toBe('2025-03-26');
-    expect(classifyRequest(request('initialize', { protocolVersion: '2025-03-26' }), { 'mcp-protocol-version': 'garbage' }).era).toBe('legacy');
+    expect(
+      classifyRequest(request('initialize', { protocolVersion: '2025-03-26' }), { 'mcp-protocol-version': '2026-07-28' }).protocolVersion,
+    ).toBe('2025-03-26');
+    expect(classifyRequest(request('initialize', { protocolVersion: '2025-03-26' }), { 'mcp-protocol-version': 'garbage' }).era).toBe(
+      'legacy',
+    );
   });
 
   it('keeps initialize a handshake when it carries a legacy _meta claim', () => {
-    const context = classifyRequest(request('initialize', { protocolVersion: '2025-06-18', _meta: { 'io.modelcontextprotocol/protocolVersion': '2025-06-18' } }), {});
+    const context = classifyRequest(
+      request('initialize', { protocolVersion: '2025-06-18', _meta: { 'io.modelcontextprotocol/protocolVersion': '2025-06-18' } }),
+      {},
+    );
     expect(context).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18' });
   });
 
@@ -71,22 +87,37 @@ describe('classifyRequest — legacy era', () => {
   });
 
   it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('takes the header version %s as is (stateless)', (version) => {
-    expect(classifyRequest(request('tools/call', { name: 'x' }), { 'mcp-protocol-version': version })).toEqual({ era: 'legacy', protocolVersion: version });
+    expect(classifyRequest(request('tools/call', { name: 'x' }), { 'mcp-protocol-version': version })).toEqual({
+      era: 'legacy',
+      protocolVersion: version,
+    });
   });
 
   it('serves a modern header on a claim-less request as 2025-11-25 (Claude Code quirk)', () => {
-    expect(classifyRequest(request('tools/list'), { 'mcp-protocol-version': '2026-07-28' })).toEqual({ era: 'legacy', protocolVersion: '2025-11-25' });
-    expect(classifyRequest(notification('notifications/initialized'), { 'mcp-protocol-version': '2026-07-28' }).protocolVersion).toBe('2025-11-25');
+    expect(classifyRequest(request('tools/list'), { 'mcp-protocol-version': '2026-07-28' })).toEqual({
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+    });
+    expect(classifyRequest(notification('notifications/initialized'), { 'mcp-protocol-version': '2026-07-28' }).protocolVersion).toBe(
+      '2025-11-25',
+    );
   });
 
   it('refuses a modern-transport request (modern header + Mcp-Method) without _meta: 400 + -32602 naming _meta', () => {
-    const error = rejection(() => classifyRequest(request('tools/list'), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }));
+    const error = rejection(() =>
+      classifyRequest(request('tools/list'), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }),
+    );
     expect(error.code).toBe(ErrorCode.InvalidParams);
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('_meta');
     expect(error.data).toEqual({ missing: ['_meta'] });
     // A notification carries no request to refuse; it stays answered with 202 as before.
-    expect(classifyRequest(notification('notifications/initialized'), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'notifications/initialized' }).era).toBe('legacy');
+    expect(
+      classifyRequest(notification('notifications/initialized'), {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'notifications/initialized',
+      }).era,
+    ).toBe('legacy');
   });
 
   it('rejects an unknown header version with 400 + -32600 naming the header and the supported versions', () => {
@@ -95,7 +126,10 @@ describe('classifyRequest — legacy era', () => {
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('MCP-Protocol-Version');
     expect(error.message).toContain('2025-11-25');
-    expect(error.data).toEqual({ supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'], requested: '2025-01-01' });
+    expect(error.data).toEqual({
+      supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
+      requested: '2025-01-01',
+    });
   });
 
   it('cuts a huge header value in the error message', () => {
@@ -126,12 +160,16 @@ describe('classifyRequest — legacy era', () => {
 
 describe('classifyRequest — modern era', () => {
   it('recognises the _meta claim and reads clientInfo, capabilities, logLevel and progress token', () => {
-    const { message, headers } = modern('tools/call', { name: 'get_weather', arguments: {} }, {
-      ...MODERN_META,
-      'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
-      'io.modelcontextprotocol/logLevel': 'warning',
-      progressToken: 'tok',
-    });
+    const { message, headers } = modern(
+      'tools/call',
+      { name: 'get_weather', arguments: {} },
+      {
+        ...MODERN_META,
+        'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+        'io.modelcontextprotocol/logLevel': 'warning',
+        progressToken: 'tok',
+      },
+    );
     expect(classifyRequest(message, headers)).toEqual({
       era: 'modern',
       protocolVersion: '2026-07-28',
@@ -143,10 +181,14 @@ describe('classifyRequest — modern era', () => {
   });
 
   it('serves a request without clientInfo (a SHOULD, conformance RequestMetaClientInfoOptional)', () => {
-    const { message, headers } = modern('server/discover', {}, {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {},
-    });
+    const { message, headers } = modern(
+      'server/discover',
+      {},
+      {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    );
     const context = classifyRequest(message, headers);
     expect(context.era).toBe('modern');
     expect(context.clientInfo).toBeUndefined();
@@ -159,7 +201,9 @@ describe('classifyRequest — modern era', () => {
 
   describe('required _meta keys (400 + -32602, conformance sep-2575-request-meta-invalid-*)', () => {
     it('names both keys when server/discover has no _meta', () => {
-      const error = rejection(() => classifyRequest(request('server/discover', {}), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' }));
+      const error = rejection(() =>
+        classifyRequest(request('server/discover', {}), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' }),
+      );
       expect(error.code).toBe(ErrorCode.InvalidParams);
       expect(error.httpStatus).toBe(400);
       expect(error.message).toContain('io.modelcontextprotocol/protocolVersion');
@@ -169,7 +213,9 @@ describe('classifyRequest — modern era', () => {
     it('names the missing protocolVersion', () => {
       const error = rejection(() =>
         classifyRequest(
-          request('server/discover', { _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } }),
+          request('server/discover', {
+            _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} },
+          }),
           { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
         ),
       );
@@ -188,7 +234,10 @@ describe('classifyRequest — modern era', () => {
 
     it('treats clientCapabilities beside a modern header as a modern request missing its claim', () => {
       const error = rejection(() =>
-        classifyRequest(request('tools/list', { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } }), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }),
+        classifyRequest(request('tools/list', { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } }), {
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        }),
       );
       expect(error).toMatchObject({ code: -32602, httpStatus: 400, data: { missing: ['io.modelcontextprotocol/protocolVersion'] } });
     });
@@ -206,149 +255,12 @@ describe('classifyRequest — modern era', () => {
     });
   });
 
-  describe('MCP-Protocol-Version header', () => {
-    it('rejects a header that differs from the _meta version with 400 + -32020 (conformance HttpServerHeaderMismatch400)', () => {
-      const { message } = modern('server/discover', {}, { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' });
-      const error = rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' }));
-      expect(error).toMatchObject({ code: ErrorCode.HeaderMismatch, httpStatus: 400 });
-      expect(error.message).toContain('MCP-Protocol-Version');
-    });
-
-    it('rejects an unknown header beside a modern _meta version with -32020', () => {
-      const { message } = modern('tools/list');
-      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2027-01-01', 'mcp-method': 'tools/list' })).code).toBe(-32020);
-    });
-
-    it('tolerates a legacy header beside a modern _meta version (Claude, anthropics/claude-code#93290)', () => {
-      const { message } = modern('tools/list');
-      expect(classifyRequest(message, { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/list' })).toMatchObject({
-        era: 'modern',
-        protocolVersion: '2026-07-28',
-      });
-    });
-
-    it('with a legacy header, tolerates absent Mcp-Method and Mcp-Name but still checks present ones', () => {
-      const { message } = modern('tools/call', { name: 'get_weather' });
-      expect(classifyRequest(message, { 'mcp-protocol-version': '2025-11-25' }).era).toBe('modern');
-      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/list' })).code).toBe(-32020);
-      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2025-11-25', 'mcp-name': 'other' })).code).toBe(-32020);
-    });
-
-    it('rejects a missing header on a modern request with 400 + -32020', () => {
-      const { message } = modern('tools/list');
-      const error = rejection(() => classifyRequest(message, { 'mcp-method': 'tools/list' }));
-      expect(error).toMatchObject({ code: -32020, httpStatus: 400 });
-      expect(error.message).toContain('MCP-Protocol-Version');
-    });
-
-    it('accepts whitespace around the header value', () => {
-      const { message } = modern('tools/list');
-      expect(classifyRequest(message, { 'mcp-protocol-version': ' 2026-07-28 ', 'mcp-method': 'tools/list' }).era).toBe('modern');
-    });
-  });
-
-  describe('unsupported _meta version (400 + -32022)', () => {
-    it('lists the supported versions and echoes the requested one (conformance ServerUnsupportedVersionError)', () => {
-      const { message } = modern('server/discover', {}, { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' });
-      const error = rejection(() => classifyRequest(message, { 'mcp-protocol-version': 'v999.0.0', 'mcp-method': 'server/discover' }));
-      expect(error).toMatchObject({ code: ErrorCode.UnsupportedProtocolVersion, httpStatus: 400, data: { supported: ['2026-07-28'], requested: 'v999.0.0' } });
-    });
-
-    it('answers a legacy version inside _meta with -32022 (legacy versions are negotiated by initialize)', () => {
-      const { message } = modern('tools/list', {}, { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' });
-      const error = rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/list' }));
-      expect(error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '2025-11-25' } });
-    });
-
-    it('answers an unsupported _meta version beside a legacy header with -32022, not -32020', () => {
-      const { message } = modern('tools/list', {}, { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' });
-      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/list' })).code).toBe(-32022);
-    });
-  });
-
-  describe('Mcp-Method header (conformance http-header-validation)', () => {
-    it('rejects a mismatch with 400 + -32020', () => {
-      const { message } = modern('tools/list');
-      const error = rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/list' }));
-      expect(error).toMatchObject({ code: -32020, httpStatus: 400, data: { header: 'Mcp-Method', received: 'prompts/list' } });
-    });
-
-    it('rejects a missing header', () => {
-      const { message } = modern('tools/list');
-      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2026-07-28' }))).toMatchObject({ code: -32020, data: { header: 'Mcp-Method', received: null } });
-    });
-
-    it('compares values case-sensitively', () => {
-      const { message } = modern('tools/list');
-      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'TOOLS/LIST' })).code).toBe(-32020);
-    });
-
-    it('checks the method before the version gate, as the SDK v2 ladder does', () => {
-      const { message } = modern('tools/list', {}, { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': 'v9' });
-      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': 'v9', 'mcp-method': 'prompts/list' })).code).toBe(-32020);
-    });
-  });
-
-  describe('Mcp-Name header', () => {
-    it.each([
-      ['tools/call', { name: 'get_weather' }],
-      ['prompts/get', { name: 'summary' }],
-      ['resources/read', { uri: 'file:///a.txt' }],
-    ])('accepts a matching header on %s', (method, params) => {
-      const { message, headers } = modern(method, params);
-      expect(classifyRequest(message, headers).era).toBe('modern');
-    });
-
-    it('rejects a mismatching name with 400 + -32020', () => {
-      const { message } = modern('tools/call', { name: 'get_weather' });
-      const error = rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wrong_tool_name' }));
-      expect(error).toMatchObject({ code: -32020, httpStatus: 400, data: { header: 'Mcp-Name', received: 'wrong_tool_name' } });
-      expect(error.message).toContain('params.name');
-    });
-
-    it('rejects a missing name when the body has one', () => {
-      const { message } = modern('resources/read', { uri: 'file:///a' });
-      const error = rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read' }));
-      expect(error).toMatchObject({ code: -32020, data: { header: 'Mcp-Name', received: null } });
-      expect(error.message).toContain('params.uri');
-    });
-
-    it('accepts whitespace around the name (conformance ServerAcceptsWhitespaceHeaderValue)', () => {
-      const { message } = modern('tools/call', { name: 'get_weather' });
-      expect(classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': '  get_weather  ' }).era).toBe('modern');
-    });
-
-    it('decodes the Base64 sentinel before comparing', () => {
-      const { message } = modern('prompts/get', { name: 'résumé ☕' });
-      const encoded = `=?base64?${Buffer.from('résumé ☕', 'utf8').toString('base64')}?=`;
-      expect(classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/get', 'mcp-name': encoded }).era).toBe('modern');
-    });
-
-    it('rejects an invalid Base64 sentinel', () => {
-      const { message } = modern('tools/call', { name: 'Hello' });
-      expect(rejection(() => classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': '=?base64?SGVsbG8?=' })).code).toBe(-32020);
-    });
-
-    it('accepts raw UTF-8 bytes that Node hands over as latin1', () => {
-      const { message } = modern('tools/call', { name: 'café' });
-      const asLatin1 = Buffer.from('café', 'utf8').toString('latin1');
-      expect(classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': asLatin1 }).era).toBe('modern');
-    });
-
-    it('leaves a body without a string name to params validation', () => {
-      const { message } = modern('tools/call', { arguments: {} });
-      expect(classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' }).era).toBe('modern');
-    });
-
-    it('requires no Mcp-Name on other methods', () => {
-      const { message } = modern('tools/list');
-      expect(classifyRequest(message, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', 'mcp-name': 'anything' }).era).toBe('modern');
-    });
-  });
-
   describe('notifications', () => {
     it('needs no headers and no clientCapabilities', () => {
-      const context = classifyRequest(notification('notifications/cancelled', { requestId: 1, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } }), {});
+      const context = classifyRequest(
+        notification('notifications/cancelled', { requestId: 1, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } }),
+        {},
+      );
       expect(context).toEqual({ era: 'modern', protocolVersion: '2026-07-28' });
     });
 

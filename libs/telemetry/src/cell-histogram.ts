@@ -18,7 +18,7 @@ interface Cell {
  * A histogram for the per-request hot path, aggregated in place: each attribute set is a cell
  * found by its label values in nested maps, and a record adds to the cell's buckets. A
  * synchronous `Histogram.record` hashes its attribute object (keys sorted, joined) on every
- * call — about 4 µs and 1 KB of garbage per MCP request here. The cells are read at collection
+ * call, which costs time and garbage on every MCP request. The cells are read at collection
  * by {@link IN_PLACE_METRICS}, which every reader of `startTelemetry` is given, as a cumulative
  * explicit-bucket histogram with the same name, unit and buckets on the wire.
  * Label values must be bounded (series-budgeted), as for any histogram.

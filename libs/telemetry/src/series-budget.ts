@@ -23,8 +23,8 @@ let installed: SeriesBudget | undefined;
 
 /**
  * Bounds the `tenant` and `tool` label values of the request metrics, so the series count of
- * a replica does not grow with the number of tenants or tools (issue 19: 1,000 tenants × 20
- * tools were millions of series). A tenant gets its own label once it has made `minRequests`
+ * a replica does not grow with the number of tenants or tools (tenants × tools would be
+ * millions of series). A tenant gets its own label once it has made `minRequests`
  * requests and a slot is free — the busiest tenants reach the threshold first, so the slots go
  * to the top of the traffic; slots are sticky for the process lifetime (a cumulative series
  * is never deleted, so re-ranking would only add series). Everyone else is `other`; their

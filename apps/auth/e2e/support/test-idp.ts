@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Configuration, Provider } from 'oidc-provider';
 import { generateKeyPairSync } from 'node:crypto';
 import { mainRealm, oidc } from '../../src/oidc/native-modules';
@@ -43,9 +43,25 @@ export async function startTestIdp(
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const state: TestIdp = { issuer, logins: [], user: 'alice', grants: [], accessTokens: new Map(), idJagPolicy: {}, groups: {}, issuedIdJags: [], close: async () => undefined };
+  const state: TestIdp = {
+    issuer,
+    logins: [],
+    user: 'alice',
+    grants: [],
+    accessTokens: new Map(),
+    idJagPolicy: {},
+    groups: {},
+    issuedIdJags: [],
+    close: async () => undefined,
+  };
   const config = {
-    clients: clients.map((c) => ({ token_endpoint_auth_method: c.client_secret ? 'client_secret_post' : 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256', ...c })),
+    clients: clients.map((c) => ({
+      token_endpoint_auth_method: c.client_secret ? 'client_secret_post' : 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+      ...c,
+    })),
     jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'idp-1', alg: 'ES256', use: 'sig' }] },
     cookies: { keys: ['idp-cookie-key-for-tests'] },
     pkce: { required: () => true },
@@ -53,11 +69,18 @@ export async function startTestIdp(
     scopes: ['openid', 'email', 'profile', 'offline_access', ...(options.groups ? ['groups'] : [])],
     claims: { openid: ['sub'], email: ['email'], ...(options.groups ? { groups: ['groups'] } : {}) },
     findAccount: async (_ctx: unknown, sub: string) =>
-      mainRealm({ accountId: sub, claims: async () => mainRealm({ sub, email: `${sub}@idp.test`, ...(options.groups ? { groups: options.groups(sub) } : {}) }) }),
+      mainRealm({
+        accountId: sub,
+        claims: async () => mainRealm({ sub, email: `${sub}@idp.test`, ...(options.groups ? { groups: options.groups(sub) } : {}) }),
+      }),
     interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` },
     ...(options.accessTokenTtl !== undefined ? { ttl: { AccessToken: options.accessTokenTtl } } : {}),
     ...(options.refreshTokens
-      ? { issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'), rotateRefreshToken: true }
+      ? {
+          issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) =>
+            client.grantTypeAllowed('refresh_token'),
+          rotateRefreshToken: true,
+        }
       : {}),
   };
   const provider = new oidc.default(issuer, mainRealm(config) as unknown as Configuration);
@@ -72,20 +95,7 @@ export async function startTestIdp(
   const callback = provider.callback();
   const server: Server = createServer((req, res) => {
     if (!req.url?.startsWith('/interaction/')) return void callback(req, res);
-    void (async () => {
-      const details = await provider.interactionDetails(req, res);
-      if (details.prompt.name === 'login') {
-        state.logins.push(state.user);
-        return provider.interactionFinished(req, res, mainRealm({ login: { accountId: state.user } }), { mergeWithLastSubmission: false });
-      }
-      const grant = new provider.Grant({ accountId: details.session?.accountId, clientId: String(details.params.client_id) });
-      const missing = details.prompt.details.missingOIDCScope as string[] | undefined;
-      if (missing) grant.addOIDCScope(missing.join(' '));
-      const missingClaims = details.prompt.details.missingOIDCClaims as string[] | undefined;
-      if (missingClaims) grant.addOIDCClaims(missingClaims);
-      const grantId = await grant.save();
-      return provider.interactionFinished(req, res, mainRealm({ consent: { grantId } }), { mergeWithLastSubmission: true });
-    })().catch((err: unknown) => {
+    finishInteraction(provider, state, req, res).catch((err: unknown) => {
       res.statusCode = 500;
       res.end(String(err));
     });
@@ -93,6 +103,22 @@ export async function startTestIdp(
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
   state.close = () => new Promise<void>((r) => server.close(() => r()));
   return state;
+}
+
+/** Finishes an interaction as an SSO session would: login as `state.user`, then consent to every scope and claim asked. */
+async function finishInteraction(provider: Provider, state: TestIdp, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const details = await provider.interactionDetails(req, res);
+  if (details.prompt.name === 'login') {
+    state.logins.push(state.user);
+    return provider.interactionFinished(req, res, mainRealm({ login: { accountId: state.user } }), { mergeWithLastSubmission: false });
+  }
+  const grant = new provider.Grant({ accountId: details.session?.accountId, clientId: String(details.params.client_id) });
+  const missing = details.prompt.details.missingOIDCScope as string[] | undefined;
+  if (missing) grant.addOIDCScope(missing.join(' '));
+  const missingClaims = details.prompt.details.missingOIDCClaims as string[] | undefined;
+  if (missingClaims) grant.addOIDCClaims(missingClaims);
+  const grantId = await grant.save();
+  return provider.interactionFinished(req, res, mainRealm({ consent: { grantId } }), { mergeWithLastSubmission: true });
 }
 
 /** The MCP client's id and secret at the enterprise IdP (SSO + token exchange). */
@@ -105,7 +131,14 @@ export async function signInAt(idp: TestIdp, user: string): Promise<string> {
   const { verifier, challenge } = pkcePair();
   const url = `${idp.issuer}/auth?${new URLSearchParams({ response_type: 'code', client_id: IDP_CLIENT.id, redirect_uri: IDP_REDIRECT, scope: 'openid', state: 's', code_challenge: challenge, code_challenge_method: 'S256' })}`;
   const back = await approve(new TestBrowser(), url, IDP_REDIRECT);
-  const form = { grant_type: 'authorization_code', code: back.searchParams.get('code') ?? '', redirect_uri: IDP_REDIRECT, code_verifier: verifier, client_id: IDP_CLIENT.id, client_secret: IDP_CLIENT.secret };
+  const form = {
+    grant_type: 'authorization_code',
+    code: back.searchParams.get('code') ?? '',
+    redirect_uri: IDP_REDIRECT,
+    code_verifier: verifier,
+    client_id: IDP_CLIENT.id,
+    client_secret: IDP_CLIENT.secret,
+  };
   const t = await token(idp.issuer, form);
   if (t.status !== 200) throw new Error(`IdP sign-in failed: ${t.status} ${JSON.stringify(t.body)}`);
   return String(t.body.id_token);
@@ -113,5 +146,10 @@ export async function signInAt(idp: TestIdp, user: string): Promise<string> {
 
 /** The MCP client as the enterprise IdP knows it (SSO and token exchange). */
 export function idpClient(): { client_id: string; client_secret: string; redirect_uris: string[]; grant_types: string[] } {
-  return { client_id: IDP_CLIENT.id, client_secret: IDP_CLIENT.secret, redirect_uris: [IDP_REDIRECT], grant_types: ['authorization_code', TOKEN_EXCHANGE_GRANT] };
+  return {
+    client_id: IDP_CLIENT.id,
+    client_secret: IDP_CLIENT.secret,
+    redirect_uris: [IDP_REDIRECT],
+    grant_types: ['authorization_code', TOKEN_EXCHANGE_GRANT],
+  };
 }

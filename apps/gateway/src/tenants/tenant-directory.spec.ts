@@ -1,4 +1,4 @@
-import { snapshotFromBundle } from '@switchboard/catalog';
+import { CatalogCaches, snapshotFromBundle } from '@switchboard/catalog';
 import { demoBundle } from '@switchboard/fixtures';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
 import { TenantDirectory } from './tenant-directory';
@@ -67,7 +67,7 @@ describe('TenantDirectory catalog swaps and the shared page cache', () => {
   const listOf = (dir: TenantDirectory, id: string) => dir.target(id)?.catalog.list('tools/list', 'claude', '2026-07-28') as Buffer;
 
   test('pages are compiled on first use, and a swap drops only that tenant’s pages', () => {
-    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', pageCacheBytes: 16 * 1024 * 1024 });
+    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', caches: new CatalogCaches({ pageCacheBytes: 16 * 1024 * 1024 }) });
     // Unshared entries (a copy each, as registry tenants have): every page is the tenant's own.
     const own = (id: string, snap = snapshotFromBundle(id, demoBundle)) => tenant(id, { snapshot: structuredClone(snap) });
     dir.apply(own('acme'));
@@ -90,7 +90,7 @@ describe('TenantDirectory catalog swaps and the shared page cache', () => {
   });
 
   test('the page cache stays within its byte bound across many tenants', () => {
-    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', pageCacheBytes: 50_000 });
+    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', caches: new CatalogCaches({ pageCacheBytes: 50_000 }) });
     for (let i = 0; i < 50; i++) dir.apply(tenant(`t${i}`));
     for (let i = 0; i < 50; i++) expect(JSON.parse(listOf(dir, `t${i}`).toString('utf8'))._meta).toBeDefined();
     expect(dir.pages.stats.bytes).toBeLessThanOrEqual(50_000);
@@ -137,7 +137,7 @@ describe('TenantDirectory per-tenant state shared across tenants', () => {
 
 describe('TenantDirectory tenants of one bundle', () => {
   test('share one cached tools page body; each tenant still lists its own serverInfo', () => {
-    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', pageCacheBytes: 16 * 1024 * 1024 });
+    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', caches: new CatalogCaches({ pageCacheBytes: 16 * 1024 * 1024 }) });
     for (let i = 0; i < 20; i++) dir.apply(tenant(`b${i}`, { snapshot: { ...snapshotFromBundle(`b${i}`, demoBundle), server: { name: `server-b${i}`, version: '1.0.0' } } }));
     const listed = (id: string) => JSON.parse(dir.target(id)?.catalog.list('tools/list', 'claude', '2026-07-28').toString('utf8') as string);
     expect(listed('b3').tools).toEqual(listed('b0').tools);

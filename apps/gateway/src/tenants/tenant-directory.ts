@@ -1,4 +1,4 @@
-import { CompiledCatalog, ENTERPRISE_MANAGED_AUTHORIZATION, PageCache, canonicalJson, canonicalMcpUrl } from '@switchboard/catalog';
+import { CatalogCaches, CompiledCatalog, ENTERPRISE_MANAGED_AUTHORIZATION, canonicalJson, canonicalMcpUrl, type PageCache } from '@switchboard/catalog';
 import { surfaceProfiles, type SurfaceProfile, type TenantSurfaceRules } from '@switchboard/protocol';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
@@ -17,8 +17,8 @@ const MAX_SHARED_SURFACE_SETS = 256;
 export interface TenantDirectoryOptions {
   publicUrl: string;
   domain?: string;
-  /** Byte bound of the compiled list pages kept for every tenant together (default: the catalog lib's 64 MiB). */
-  pageCacheBytes?: number;
+  /** What every tenant's catalog shares (list pages, validators, tool maps); the app creates it once. */
+  caches?: CatalogCaches;
 }
 
 /**
@@ -34,6 +34,7 @@ export class TenantDirectory {
    */
   private readonly entries = new Map<string, { readonly target: McpTarget; readonly tenant: TenantCatalog }>();
   private readonly publicHost: string;
+  private readonly caches: CatalogCaches;
   /** One cache of list pages for every tenant: compiled on first use, bounded in bytes, content-addressed (CLOCK eviction). */
   readonly pages: PageCache;
   /** Resolved surface profiles by their rules' canonical JSON: tenants with equal rules share them (and their compiled catalogs the merged surface record). */
@@ -43,7 +44,8 @@ export class TenantDirectory {
 
   constructor(private readonly options: TenantDirectoryOptions) {
     this.publicHost = hostnameOf(new URL(options.publicUrl).host);
-    this.pages = options.pageCacheBytes === undefined ? CompiledCatalog.pageCache : new PageCache(options.pageCacheBytes);
+    this.caches = options.caches ?? new CatalogCaches();
+    this.pages = this.caches.pages;
     this.defaultHosts = Object.freeze([...new Set([...LOOPBACK_HOSTS, this.publicHost])]);
   }
 
@@ -53,7 +55,7 @@ export class TenantDirectory {
    */
   apply(tenant: TenantCatalog): McpTarget {
     const surfaces = this.surfacesOf(tenant.surfaceRules);
-    const catalog = CompiledCatalog.build(tenant.snapshot, { surfaces, pageCache: this.pages });
+    const catalog = CompiledCatalog.build(tenant.snapshot, { surfaces, caches: this.caches });
     const target: McpTarget = {
       tenantId: tenant.id,
       catalog,
