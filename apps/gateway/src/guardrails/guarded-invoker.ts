@@ -110,7 +110,7 @@ function intercept(
 ): ReturnType<typeof runChain> | { kind: 'pass'; payload: unknown } {
   const chain = chains[point];
   if (!chain) return { kind: 'pass', payload };
-  const auth = ctx.auth as (InvokeContext['auth'] & { groups?: readonly string[] }) | undefined;
+  const auth = ctx.auth;
   const context: InterceptContext = {
     point,
     event: point.slice(0, point.indexOf(':')) as InterceptionEvent,
