@@ -45,6 +45,12 @@ function startUpstream(): Promise<LoopbackServer> {
         structuredContent: { email: 'jane.doe@example.com', card: '4111 1111 1111 1111', age: 41 },
       }),
     );
+    server.registerPrompt('greet', { description: 'A greeting' }, async () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Write to jane.doe@example.com' } }],
+    }));
+    server.registerResource('card', 'crm://card', { mimeType: 'text/plain' }, async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'card 4111 1111 1111 1111' }],
+    }));
     await serveStateless(server, req, res, body, { json: true });
   });
 }
@@ -94,9 +100,19 @@ beforeAll(async () => {
   const noPii = (mode: string) => interceptor(`no-pii-${mode}`, { mode, use: { builtin: 'pii', kinds: ['email', 'card'] } });
   const tenants = [
     { id: 'plain', name: 'plain', catalogs },
-    tenant('enforce', [noPii('enforce')]),
+    tenant('enforce', [
+      noPii('enforce'),
+      { name: 'no-cards-out', type: 'validation', hook: { events: ['resources/read'] }, use: { builtin: 'pii', kinds: ['card'] } },
+    ]),
     tenant('audit', [noPii('audit')]),
-    tenant('redact', [{ name: 'redact', type: 'mutation', hook: { events: ['tools/call'], phase: 'response' }, use: { builtin: 'pii' } }]),
+    tenant('redact', [
+      {
+        name: 'redact',
+        type: 'mutation',
+        hook: { events: ['tools/call', 'prompts/get', 'resources/read'], phase: 'response' },
+        use: { builtin: 'pii' },
+      },
+    ]),
     tenant('hooks', [
       webhook('allow-hook', 'hook_allow'),
       webhook('deny-hook', 'hook_deny'),
@@ -122,6 +138,16 @@ afterAll(async () => {
   await Promise.all([upstream?.stop(), hooks?.stop()]);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
+
+async function rpc(tenant: string, method: string, params: Json): Promise<Json> {
+  const res = await httpPost(
+    `${gateway.url}/t/${tenant}/mcp`,
+    { jsonrpc: '2.0', id: nextId++, method, params },
+    { ...POST_HEADERS, 'mcp-protocol-version': LEGACY },
+  );
+  expect(res.status).toBe(200);
+  return finalMessage(res);
+}
 
 async function call(tenant: string, name: string, args: Json = {}): Promise<{ isError?: boolean; text: string; structured?: Json }> {
   const payload = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } };
@@ -223,4 +249,18 @@ test('a webhook answer over maxBytes fails the interceptor (fail-closed)', async
   });
   const failure = await pollUntil('the failure record', () => outcomes('big-hook')[0], 15_000);
   expect(String(failure.reason)).toMatch(/1024|too large|exceed/i);
+});
+
+test('prompts/get and resources/read results are redacted too, and a result validator denies with a JSON-RPC error', async () => {
+  expect((await rpc('redact', 'prompts/get', { name: 'greet' })).result).toMatchObject({
+    messages: [{ role: 'user', content: { type: 'text', text: 'Write to [REDACTED:email]' } }],
+  });
+  expect((await rpc('redact', 'resources/read', { uri: 'crm://card' })).result).toMatchObject({
+    contents: [{ uri: 'crm://card', mimeType: 'text/plain', text: 'card [REDACTED:card]' }],
+  });
+  expect((await rpc('enforce', 'resources/read', { uri: 'crm://card' })).error).toEqual({
+    code: -32600,
+    message: 'Denied by interceptor "no-cards-out": result contains card',
+    data: { interceptor: 'no-cards-out', reason: 'result contains card' },
+  });
 });
