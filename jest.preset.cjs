@@ -1,9 +1,9 @@
 // Shared jest settings: @swc/jest for speed (type checking is the separate `typecheck` step),
 // workspace libs resolved to their sources so tests never need a prior build, and the
-// ESM-only packages (jose, openid-client, oauth4webapi, cockatiel) transformed to CommonJS.
+// ESM-only packages (jose, openid-client, oauth4webapi, cockatiel, @marcbachmann/cel-js) transformed to CommonJS.
 const path = require('node:path');
 
-const ESM_ONLY = ['jose', 'openid-client', 'oauth4webapi', 'cockatiel'];
+const ESM_ONLY = ['jose', 'openid-client', 'oauth4webapi', 'cockatiel', '@marcbachmann/cel-js'];
 const root = __dirname;
 
 /** @param {string} name project name, @param {string} dir project folder relative to the root */
@@ -29,6 +29,6 @@ module.exports = (name, dir) => ({
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: {
-    '^@switchboard/(protocol|catalog|mcp-http|net-guard|telemetry|secret-box|tenant-config|limits|redis-connection|fixtures|testing|upstream-client)$': path.join(root, 'libs/$1/src/index.ts'),
+    '^@switchboard/(protocol|catalog|mcp-http|net-guard|guardrails|telemetry|secret-box|tenant-config|limits|redis-connection|fixtures|testing|upstream-client)$': path.join(root, 'libs/$1/src/index.ts'),
   },
 });

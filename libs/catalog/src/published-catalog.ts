@@ -1,3 +1,4 @@
+import type { GuardrailsConfig } from '@switchboard/guardrails';
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
 import type { TenantAuthSettings } from './tenant-auth-schema';
@@ -24,6 +25,8 @@ export interface TenantCatalog {
   version?: string;
   /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults); keys other work adds are kept. */
   limits?: TenantLimits;
+  /** Tenant interceptors (issue 46); absent or empty ⇒ no guardrail work on any call. */
+  guardrails?: GuardrailsConfig;
   snapshot: CatalogSnapshot;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardrailsSchema } from '@switchboard/guardrails';
 import { surfaceProfiles, type TenantSurfaceRules } from '@switchboard/protocol';
 import { tenantAuthSchema } from './tenant-auth-schema';
 import { TENANT_LIMIT_BOUNDS } from './tenant-limits';
@@ -48,6 +49,8 @@ export const tenantSettingsSchema = z.object({
   surfaceRules: surfaceRulesSchema.default({}),
   auth: tenantAuthSchema.optional(),
   limits: tenantLimitsSchema.optional(),
+  /** Tenant interceptors (issue 46), compiled once per document by the gateway (`compileGuardrails`). */
+  guardrails: guardrailsSchema.optional(),
 });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
