@@ -153,6 +153,7 @@ export interface ApiSchemas {
   AuthMode: AuthMode;
   CallRow: CallRow;
   Change: Change;
+  CheckGuardrailsResponse: CheckGuardrailsResponse;
   CheckIdJagBody: CheckIdJagBody;
   CheckServerUrlBody: CheckServerUrlBody;
   ConnectInfo: ConnectInfo;
@@ -172,6 +173,7 @@ export interface ApiSchemas {
   Enqueued: Enqueued;
   EnterpriseCheckResult: EnterpriseCheckResult;
   GetConsoleSsoResponse: GetConsoleSsoResponse;
+  GetGuardrailsResponse: GetGuardrailsResponse;
   GetHealthResponse: GetHealthResponse;
   GetRegistryServerVersionResponse: GetRegistryServerVersionResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
@@ -204,6 +206,7 @@ export interface ApiSchemas {
   PublishResult: PublishResult;
   PutAuditExportBody: PutAuditExportBody;
   PutConsoleSsoBody: PutConsoleSsoBody;
+  PutGuardrailsBody: PutGuardrailsBody;
   PutLimitsBody: PutLimitsBody;
   PutToolScanBody: PutToolScanBody;
   RatePlan: RatePlan;
@@ -396,6 +399,19 @@ export interface PoisonFinding {
   pointer: string;
   message: string;
   excerpt: string;
+}
+/**
+ * The outcome of compiling a chain without saving it
+ */
+export interface CheckGuardrailsResponse {
+  valid: boolean;
+  /**
+   * What is wrong, each naming the field (body.interceptors.N…)
+   */
+  issues: {
+    field: string;
+    message: string;
+  }[];
 }
 export interface CheckIdJagBody {
   assertion: string;
@@ -600,6 +616,102 @@ export interface GetConsoleSsoResponse {
     [k: string]: unknown;
   } | null;
   redirectUri: string;
+}
+/**
+ * The tenant's interceptor chain (webhook secrets never shown)
+ */
+export interface GetGuardrailsResponse {
+  interceptors: {
+    /**
+     * Unique in the chain; shown to callers in a denial
+     */
+    name: string;
+    /**
+     * validator: allow or deny with a reason; mutator: rewrite
+     */
+    kind: 'validator' | 'mutator';
+    phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+    /**
+     * Which calls the interceptor sees (absent = all)
+     */
+    match?: {
+      /**
+       * Server ids; absent = every server
+       *
+       * @maxItems 100
+       */
+      servers?: string[];
+      /**
+       * Exposed tool names (a trailing * matches a prefix); absent = every tool
+       *
+       * @maxItems 100
+       */
+      tools?: string[];
+    };
+    /**
+     * audit: record what would have happened, change nothing
+     */
+    mode: 'enforce' | 'audit';
+    /**
+     * When the interceptor fails (timeout, error): true lets the call through
+     */
+    failOpen: boolean;
+    use:
+      | {
+          builtin: 'pii';
+          /**
+           * Which detectors run (absent = all of them)
+           *
+           * @maxItems 32
+           */
+          detectors?: string[];
+          /**
+           * National-id shapes to look for, by country
+           *
+           * @maxItems 32
+           */
+          nationalIds?: string[];
+          /**
+           * What a redacted match becomes (default [REDACTED:<kind>])
+           */
+          replacement?: string;
+        }
+      | {
+          builtin: 'cel';
+          /**
+           * @maxItems 50
+           */
+          rules: {
+            /**
+             * Unique in the chain; shown to callers in a denial
+             */
+            name: string;
+            /**
+             * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+             */
+            expr: string;
+            /**
+             * The reason a denial gives
+             */
+            message?: string;
+          }[];
+        }
+      | {
+          webhook: {
+            url: string;
+            timeoutMs: number;
+            maxBytes: number;
+            /**
+             * A signing secret is stored (never shown)
+             */
+            secretSet: boolean;
+          };
+        };
+  }[];
+  /**
+   * Set by PUT: whether the change reached the gateways now (absent before the first publish)
+   */
+  pushed?: 'ok' | 'unavailable';
 }
 export interface GetHealthResponse {
   status: 'ok';
@@ -940,6 +1052,18956 @@ export interface PutConsoleSsoBody {
   };
   jit?: boolean;
   enabled?: boolean;
+}
+/**
+ * The tenant's interceptor chain, in the order it runs
+ */
+export interface PutGuardrailsBody {
+  /**
+   * @maxItems 20
+   */
+  interceptors:
+    | []
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ]
+    | [
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        },
+        {
+          /**
+           * Unique in the chain; shown to callers in a denial
+           */
+          name: string;
+          /**
+           * validator: allow or deny with a reason; mutator: rewrite
+           */
+          kind: 'validator' | 'mutator';
+          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
+          /**
+           * Which calls the interceptor sees (absent = all)
+           */
+          match?: {
+            /**
+             * Server ids; absent = every server
+             *
+             * @maxItems 100
+             */
+            servers?: string[];
+            /**
+             * Exposed tool names (a trailing * matches a prefix); absent = every tool
+             *
+             * @maxItems 100
+             */
+            tools?: string[];
+          };
+          /**
+           * audit: record what would have happened, change nothing
+           */
+          mode?: 'enforce' | 'audit';
+          /**
+           * When the interceptor fails (timeout, error): true lets the call through
+           */
+          failOpen?: boolean;
+          use:
+            | {
+                builtin: 'pii';
+                /**
+                 * Which detectors run (absent = all of them)
+                 *
+                 * @maxItems 32
+                 */
+                detectors?: string[];
+                /**
+                 * National-id shapes to look for, by country
+                 *
+                 * @maxItems 32
+                 */
+                nationalIds?: string[];
+                /**
+                 * What a redacted match becomes (default [REDACTED:<kind>])
+                 */
+                replacement?: string;
+              }
+            | {
+                builtin: 'cel';
+                /**
+                 * @maxItems 50
+                 */
+                rules: {
+                  /**
+                   * Unique in the chain; shown to callers in a denial
+                   */
+                  name: string;
+                  /**
+                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
+                   */
+                  expr: string;
+                  /**
+                   * The reason a denial gives
+                   */
+                  message?: string;
+                }[];
+              }
+            | {
+                webhook: {
+                  /**
+                   * HTTPS endpoint (SSRF-checked when saved)
+                   */
+                  url: string;
+                  timeoutMs?: number;
+                  maxBytes?: number;
+                  /**
+                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
+                   */
+                  secret?: string;
+                };
+              };
+        }
+      ];
 }
 export interface PutLimitsBody {
   rate?: {
@@ -1384,4 +20446,7 @@ export interface Operations {
   importServer: { method: 'POST'; path: '/v1/servers/import'; body: ImportServerBody; response: ImportServerResponse };
   getToolScan: { method: 'GET'; path: '/v1/guardrails/tool-scan'; body: never; response: GetToolScanResponse };
   putToolScan: { method: 'PUT'; path: '/v1/guardrails/tool-scan'; body: PutToolScanBody; response: GetToolScanResponse };
+  getGuardrails: { method: 'GET'; path: '/v1/guardrails'; body: never; response: GetGuardrailsResponse };
+  putGuardrails: { method: 'PUT'; path: '/v1/guardrails'; body: PutGuardrailsBody; response: GetGuardrailsResponse };
+  checkGuardrails: { method: 'POST'; path: '/v1/guardrails/check'; body: PutGuardrailsBody; response: CheckGuardrailsResponse };
 }

@@ -11,7 +11,12 @@ const name = z
   .regex(/^[a-z0-9](?:[a-z0-9_-]{0,62})$/, 'must be 1-63 chars of a-z 0-9 _ - starting with a letter or digit')
   .describe('Unique in the chain; shown to callers in a denial');
 
-const selectors = z.array(z.string().min(1).max(GUARDRAILS_BOUNDS.selectorChars)).min(1).max(GUARDRAILS_BOUNDS.matchEntries);
+// Non-empty by refinement, not .min(1): the generated client types stay plain arrays, not tuples.
+const nonEmpty = <T>(list: T[]) => list.length > 0;
+const selectors = z
+  .array(z.string().min(1).max(GUARDRAILS_BOUNDS.selectorChars))
+  .max(GUARDRAILS_BOUNDS.matchEntries)
+  .refine(nonEmpty, 'must list at least one entry (leave the key out to match all)');
 
 const match = z
   .object({
@@ -38,7 +43,7 @@ const piiUse = z
   })
   .strict();
 
-const celUse = z.object({ builtin: z.literal('cel'), rules: z.array(celRule).min(1).max(GUARDRAILS_BOUNDS.rules) }).strict();
+const celUse = z.object({ builtin: z.literal('cel'), rules: z.array(celRule).max(GUARDRAILS_BOUNDS.rules).refine(nonEmpty, 'must hold at least one rule') }).strict();
 
 const webhookUse = z
   .object({
@@ -57,6 +62,14 @@ const webhookUse = z
       .strict(),
   })
   .strict();
+
+/** The `use` branch a value means (by its keys), so a refusal names the field inside it rather than the whole union. */
+export function useBranch(value: unknown): z.ZodType | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if ('webhook' in value) return webhookUse;
+  const builtin = (value as { builtin?: unknown }).builtin;
+  return builtin === 'cel' ? celUse : builtin === 'pii' ? piiUse : undefined;
+}
 
 export const PHASES = ['tools/call.arguments', 'tools/call.result', 'prompts/get.result', 'resources/read.result'] as const;
 

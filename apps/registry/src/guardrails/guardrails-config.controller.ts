@@ -3,7 +3,7 @@ import { checkUrl, NetGuardError } from '@switchboard/net-guard';
 import type { FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
-import { parseInput } from '../http/parse-input';
+import { parseChain } from './parse-chain';
 import { loadTenant } from '../publishing/build-snapshot';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../tenants/audit';
@@ -39,7 +39,7 @@ export class GuardrailsConfigController {
   })
   async put(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { tenantId, actor } = await this.ctx.auth.tenant(req);
-    const input = parseInput(putGuardrailsBody, body, 'body');
+    const input = parseChain(body);
     refuse(chainIssues(input.interceptors));
     await this.checkWebhookUrls(input.interceptors);
     await this.ctx.db.tx(async (q) => {
@@ -65,7 +65,7 @@ export class GuardrailsConfigController {
   @HttpCode(200)
   async check(@Req() req: FastifyRequest, @Body() body: unknown) {
     await this.ctx.auth.tenant(req);
-    const input = parseInput(putGuardrailsBody, body, 'body');
+    const input = parseChain(body);
     const issues = chainIssues(input.interceptors);
     return { valid: issues.length === 0, issues };
   }
