@@ -6,7 +6,7 @@
 
 /** The lib graph, bottom up: a lib may import only libs of a lower layer (never its own layer, never an app). */
 const LIB_LAYERS = [
-  ['protocol', 'net-guard', 'secret-box', 'telemetry', 'redis-connection'],
+  ['protocol', 'net-guard', 'secret-box', 'telemetry', 'redis-connection', 'guardrails'],
   ['catalog', 'upstream-client'],
   ['limits', 'mcp-http', 'tenant-config', 'fixtures'],
   // Test-only harness pieces; may use any lib (rule no-testing-in-production keeps it out of production code).

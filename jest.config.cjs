@@ -9,6 +9,7 @@ module.exports = {
     preset('secret-box', 'libs/secret-box'),
     preset('tenant-config', 'libs/tenant-config'),
     preset('net-guard', 'libs/net-guard'),
+    preset('guardrails', 'libs/guardrails'),
     preset('upstream-client', 'libs/upstream-client'),
     preset('telemetry', 'libs/telemetry'),
     preset('mcp-http', 'libs/mcp-http'),
