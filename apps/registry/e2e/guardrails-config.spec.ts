@@ -9,20 +9,20 @@ import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, REDIS_U
 
 jest.setTimeout(90_000);
 
-const SECRET = 'whsec-guardrails-test-0123456789';
-const pii = { name: 'pii', kind: 'mutator', phase: 'tools/call.result', use: { builtin: 'pii' } };
+const SECRET = 'whsec_Z3VhcmRyYWlscy10ZXN0LXNlY3JldA==';
+const pii = { name: 'pii', type: 'mutation', hook: { events: ['tools/call'], phase: 'response' }, use: { builtin: 'pii', kinds: ['email', 'card'] } };
 const cel = {
   name: 'refunds',
-  kind: 'validator',
-  phase: 'tools/call.arguments',
+  type: 'validation',
+  hook: { events: ['tools/call'], phase: 'request' },
   match: { tools: ['refund'] },
   mode: 'audit',
   use: { builtin: 'cel', rules: [{ name: 'big-refund', expr: 'args.amount > 500 && !("finance" in caller.groups)', message: 'Refunds over 500 need finance' }] },
 };
 const hook = (extra: Record<string, unknown> = {}) => ({
   name: 'screen',
-  kind: 'validator',
-  phase: 'tools/call.arguments',
+  type: 'validation',
+  hook: { events: ['tools/call'], phase: 'request' },
   failOpen: true,
   use: { webhook: { url: 'http://localhost:9/screen', timeoutMs: 1500, ...extra } },
 });
@@ -89,14 +89,18 @@ describe('guardrails configuration API', () => {
   });
 
   it('refuses bad input naming the field, and bounds the chain', async () => {
-    expect(await refusal({ interceptors: [{ ...pii, kind: 'rewriter' }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.kind']);
-    expect(await refusal({ interceptors: [pii, { ...pii, phase: 'tools/call.arguments' }] })).toEqual([400, 'VALIDATION', 'body.interceptors.1.name']);
+    expect(await refusal({ interceptors: [{ ...pii, type: 'rewrite' }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.type']);
+    expect(await refusal({ interceptors: [{ ...pii, use: { builtin: 'pii', kinds: ['ssn'] } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.kinds.0']);
+    expect(await refusal({ interceptors: [pii, { ...pii, hook: { events: ['prompts/get'] } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.1.name']);
+    expect(await refusal({ interceptors: [{ ...cel, type: 'mutation' }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.type']);
+    const backref = { ...pii, use: { builtin: 'pii', kinds: ['nationalId'], nationalIds: [{ name: 'x', pattern: '(\\d)\\1' }] } };
+    expect(await refusal({ interceptors: [backref] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.nationalIds.0.pattern']);
     expect(await refusal({ interceptors: [{ ...cel, use: { builtin: 'cel', rules: [] } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules']);
-    const long = { ...cel, use: { builtin: 'cel', rules: [{ name: 'long', expr: `args.a == "${'x'.repeat(2000)}"` }] } };
+    const long = { ...cel, use: { builtin: 'cel', rules: [{ name: 'long', expr: `args.a == "${'x'.repeat(2048)}"`, message: 'm' }] } };
     expect(await refusal({ interceptors: [long] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules.0.expr']);
-    const rules = Array.from({ length: 51 }, (_, i) => ({ name: `r${i}`, expr: 'true' }));
+    const rules = Array.from({ length: 17 }, (_, i) => ({ name: `r${i}`, expr: 'true', message: 'no' }));
     expect(await refusal({ interceptors: [{ ...cel, use: { builtin: 'cel', rules } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules']);
-    const many = Array.from({ length: 21 }, (_, i) => ({ ...pii, name: `pii-${i}` }));
+    const many = Array.from({ length: 33 }, (_, i) => ({ ...pii, name: `pii-${i}` }));
     expect(await refusal({ interceptors: many })).toEqual([400, 'VALIDATION', 'body.interceptors']);
     expect(await refusal({ interceptors: [hook({ secret: 'short' })] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.webhook.secret']);
     expect(await refusal({ interceptors: [hook({ secret: SECRET, url: 'http://10.0.0.7/hook' })] })).toEqual([400, 'URL_REFUSED', 'body.interceptors.0.use.webhook.url']);

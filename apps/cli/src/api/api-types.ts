@@ -622,79 +622,1388 @@ export interface GetConsoleSsoResponse {
  */
 export interface GetGuardrailsResponse {
   interceptors: {
-    /**
-     * Unique in the chain; shown to callers in a denial
-     */
     name: string;
-    /**
-     * validator: allow or deny with a reason; mutator: rewrite
-     */
-    kind: 'validator' | 'mutator';
-    phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-    /**
-     * Which calls the interceptor sees (absent = all)
-     */
+    description?: string;
+    type: 'validation' | 'mutation';
+    hook: {
+      /**
+       * @minItems 1
+       * @maxItems 3
+       */
+      events:
+        | ['tools/call' | 'prompts/get' | 'resources/read']
+        | ['tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read']
+        | ['tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read'];
+      phase: 'request' | 'response' | 'both';
+    };
     match?: {
       /**
-       * Server ids; absent = every server
-       *
-       * @maxItems 100
+       * @maxItems 32
        */
       servers?: string[];
       /**
-       * Exposed tool names (a trailing * matches a prefix); absent = every tool
-       *
-       * @maxItems 100
+       * @maxItems 32
        */
       tools?: string[];
     };
-    /**
-     * audit: record what would have happened, change nothing
-     */
     mode: 'enforce' | 'audit';
-    /**
-     * When the interceptor fails (timeout, error): true lets the call through
-     */
     failOpen: boolean;
     use:
       | {
           builtin: 'pii';
           /**
-           * Which detectors run (absent = all of them)
-           *
-           * @maxItems 32
+           * @minItems 1
+           * @maxItems 8
            */
-          detectors?: string[];
+          kinds?:
+            | ['email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey']
+            | ['email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey', 'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey']
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ];
           /**
-           * National-id shapes to look for, by country
-           *
-           * @maxItems 32
+           * @maxItems 16
            */
-          nationalIds?: string[];
-          /**
-           * What a redacted match becomes (default [REDACTED:<kind>])
-           */
-          replacement?: string;
+          nationalIds?:
+            | []
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ];
         }
       | {
           builtin: 'cel';
           /**
-           * @maxItems 50
+           * @minItems 1
+           * @maxItems 16
            */
-          rules: {
-            /**
-             * Unique in the chain; shown to callers in a denial
-             */
-            name: string;
-            /**
-             * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-             */
-            expr: string;
-            /**
-             * The reason a denial gives
-             */
-            message?: string;
-          }[];
+          rules:
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ];
         }
       | {
           webhook: {
@@ -1058,18950 +2367,1404 @@ export interface PutConsoleSsoBody {
  */
 export interface PutGuardrailsBody {
   /**
-   * @maxItems 20
+   * @maxItems 32
    */
-  interceptors:
-    | []
-    | [
-        {
+  interceptors: {
+    name: string;
+    description?: string;
+    type: 'validation' | 'mutation';
+    hook: {
+      /**
+       * @minItems 1
+       * @maxItems 3
+       */
+      events:
+        | ['tools/call' | 'prompts/get' | 'resources/read']
+        | ['tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read']
+        | ['tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read'];
+      phase?: 'request' | 'response' | 'both';
+    };
+    match?: {
+      /**
+       * @maxItems 32
+       */
+      servers?: string[];
+      /**
+       * @maxItems 32
+       */
+      tools?: string[];
+    };
+    mode?: 'enforce' | 'audit';
+    failOpen?: boolean;
+    use:
+      | {
+          builtin: 'pii';
           /**
-           * Unique in the chain; shown to callers in a denial
+           * @minItems 1
+           * @maxItems 8
            */
-          name: string;
+          kinds?:
+            | ['email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey']
+            | ['email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey', 'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey']
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ];
           /**
-           * validator: allow or deny with a reason; mutator: rewrite
+           * @maxItems 16
            */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
+          nationalIds?:
+            | []
+            | [
+                {
                   name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ];
         }
-      ]
-    | [
-        {
+      | {
+          builtin: 'cel';
           /**
-           * Unique in the chain; shown to callers in a denial
+           * @minItems 1
+           * @maxItems 16
            */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
+          rules:
+            | [
+                {
                   name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
                   expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
+                  message: string;
+                }
+              ]
+            | [
+                {
                   name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
                   expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ];
         }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
+      | {
+          webhook: {
+            url: string;
+            timeoutMs?: number;
+            maxBytes?: number;
             /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
+             * Standard Webhooks signing secret (whsec_…): write-only, sealed at rest; omit to keep the stored one
              */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ]
-    | [
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
-          };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        },
-        {
-          /**
-           * Unique in the chain; shown to callers in a denial
-           */
-          name: string;
-          /**
-           * validator: allow or deny with a reason; mutator: rewrite
-           */
-          kind: 'validator' | 'mutator';
-          phase: 'tools/call.arguments' | 'tools/call.result' | 'prompts/get.result' | 'resources/read.result';
-          /**
-           * Which calls the interceptor sees (absent = all)
-           */
-          match?: {
-            /**
-             * Server ids; absent = every server
-             *
-             * @maxItems 100
-             */
-            servers?: string[];
-            /**
-             * Exposed tool names (a trailing * matches a prefix); absent = every tool
-             *
-             * @maxItems 100
-             */
-            tools?: string[];
+            secret?: string;
           };
-          /**
-           * audit: record what would have happened, change nothing
-           */
-          mode?: 'enforce' | 'audit';
-          /**
-           * When the interceptor fails (timeout, error): true lets the call through
-           */
-          failOpen?: boolean;
-          use:
-            | {
-                builtin: 'pii';
-                /**
-                 * Which detectors run (absent = all of them)
-                 *
-                 * @maxItems 32
-                 */
-                detectors?: string[];
-                /**
-                 * National-id shapes to look for, by country
-                 *
-                 * @maxItems 32
-                 */
-                nationalIds?: string[];
-                /**
-                 * What a redacted match becomes (default [REDACTED:<kind>])
-                 */
-                replacement?: string;
-              }
-            | {
-                builtin: 'cel';
-                /**
-                 * @maxItems 50
-                 */
-                rules: {
-                  /**
-                   * Unique in the chain; shown to callers in a denial
-                   */
-                  name: string;
-                  /**
-                   * A CEL expression over caller, tool, args and now; true = the rule matches (denies)
-                   */
-                  expr: string;
-                  /**
-                   * The reason a denial gives
-                   */
-                  message?: string;
-                }[];
-              }
-            | {
-                webhook: {
-                  /**
-                   * HTTPS endpoint (SSRF-checked when saved)
-                   */
-                  url: string;
-                  timeoutMs?: number;
-                  maxBytes?: number;
-                  /**
-                   * Signing secret (write-only, sealed at rest); omit to keep the one stored for this interceptor name
-                   */
-                  secret?: string;
-                };
-              };
-        }
-      ];
+        };
+  }[];
 }
 export interface PutLimitsBody {
   rate?: {

@@ -1,3 +1,4 @@
+import { compileGuardrails, type CelEngine } from '@switchboard/guardrails';
 import type { InterceptorInput } from './guardrails-config-schema';
 
 export interface ChainIssue {
@@ -6,23 +7,28 @@ export interface ChainIssue {
   message: string;
 }
 
+/** Stands in for a secret the request leaves out (the stored one is kept): compiling needs a well-formed one. */
+const KEPT_SECRET = `whsec_${'A'.repeat(32)}`;
+
 /**
- * What is wrong with a chain beyond its shape (which the body schema checks): names that repeat,
- * and whatever the guardrails engine refuses to compile (CEL errors name the rule and position).
+ * The CEL evaluator the registry compiles rules with; the same one the gateways run. Undefined
+ * until the guardrails engine ships one: CEL rules are then checked for shape only here.
+ */
+const CEL: CelEngine | undefined = undefined;
+const NO_CEL = 'CEL rules are not available in this build';
+
+/**
+ * What the guardrails engine refuses in a chain the body schema accepted: repeated names,
+ * linear-time patterns, CEL that does not compile (naming the rule and the position). Paths
+ * are the request's (`body.interceptors.…`), not the document's (`guardrails.…`).
  */
 export function chainIssues(interceptors: InterceptorInput[], at = 'body'): ChainIssue[] {
-  const issues: ChainIssue[] = [];
-  const names = new Set<string>();
-  for (const [n, i] of interceptors.entries()) {
-    if (names.has(i.name)) issues.push({ field: `${at}.interceptors.${n}.name`, message: `interceptor "${i.name}" is listed twice` });
-    names.add(i.name);
-    if ('builtin' in i.use && i.use.builtin === 'cel') {
-      const rules = new Set<string>();
-      for (const [r, rule] of i.use.rules.entries()) {
-        if (rules.has(rule.name)) issues.push({ field: `${at}.interceptors.${n}.use.rules.${r}.name`, message: `rule "${rule.name}" is listed twice` });
-        rules.add(rule.name);
-      }
-    }
-  }
-  return issues;
+  const candidate = {
+    interceptors: interceptors.map((i) => ('webhook' in i.use ? { ...i, use: { webhook: { ...i.use.webhook, secret: i.use.webhook.secret ?? KEPT_SECRET } } } : i)),
+  };
+  const result = compileGuardrails(candidate, { cel: CEL });
+  if (result.ok) return [];
+  return result.errors
+    .filter((e) => CEL !== undefined || !e.message.endsWith(NO_CEL))
+    .map((e) => ({ field: e.path.replace(/^guardrails/, at), message: e.message }));
 }

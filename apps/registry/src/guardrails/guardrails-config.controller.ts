@@ -32,7 +32,7 @@ export class GuardrailsConfigController {
   @Put('guardrails')
   @ApiOperation({
     operationId: 'putGuardrails',
-    summary: `Replace the interceptor chain (at most ${GUARDRAILS_BOUNDS.interceptors} interceptors, ${GUARDRAILS_BOUNDS.rules} CEL rules each, ${GUARDRAILS_BOUNDS.exprChars} characters per expression); compiled first (errors name the field, CEL errors the rule and position), webhook URLs SSRF-checked; pushed to the gateways at once`,
+    summary: `Replace the interceptor chain (at most ${GUARDRAILS_BOUNDS.interceptors} interceptors, ${GUARDRAILS_BOUNDS.celRules} CEL rules each, ${GUARDRAILS_BOUNDS.celExpr} characters per expression); compiled first (errors name the field, CEL errors the rule and position), webhook URLs SSRF-checked; pushed to the gateways at once`,
     auth: 'tenant',
     body: putGuardrailsBody,
     response: guardrailsViewSchema,

@@ -60,8 +60,8 @@ export function auditSummary(interceptors: StoredInterceptor[]): Record<string, 
   return {
     interceptors: interceptors.map((i) => ({
       name: i.name,
-      kind: i.kind,
-      phase: i.phase,
+      type: i.type,
+      hook: i.hook,
       mode: i.mode,
       failOpen: i.failOpen,
       use: 'webhook' in i.use ? `webhook ${i.use.webhook.url}` : i.use.builtin,
