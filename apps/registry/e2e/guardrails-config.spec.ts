@@ -9,6 +9,14 @@ import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, REDIS_U
 
 jest.setTimeout(90_000);
 
+/** An interceptor as the API shows it (enough of it for these assertions). */
+interface Shown {
+  name: string;
+  mode: string;
+  failOpen: boolean;
+  use: { webhook: { secret: string } & Record<string, unknown> };
+}
+
 const SECRET = 'whsec_Z3VhcmRyYWlscy10ZXN0LXNlY3JldA==';
 const pii = { name: 'pii', type: 'mutation', hook: { events: ['tools/call'], phase: 'response' }, use: { builtin: 'pii', kinds: ['email', 'card'] } };
 const cel = {
@@ -40,7 +48,7 @@ describe('guardrails configuration API', () => {
     const r = await put(body);
     return [r.status, r.body.error?.code, r.body.error?.field];
   };
-  const documentGuardrails = async () => (JSON.parse((await redis.get(`${env.namespace}sb:catalog:acme`)) ?? '{}') as { guardrails?: { interceptors: Array<Record<string, any>> } }).guardrails;
+  const documentGuardrails = async () => (JSON.parse((await redis.get(`${env.namespace}sb:catalog:acme`)) ?? '{}') as { guardrails?: { interceptors: Shown[] } }).guardrails;
 
   beforeAll(async () => {
     db = await createDatabase();
@@ -64,7 +72,7 @@ describe('guardrails configuration API', () => {
     const saved = await put({ interceptors: [pii, cel, hook({ secret: SECRET })] });
     expect(saved.status).toBe(200);
     expect(saved.body.pushed).toBeUndefined();
-    const view = saved.body.interceptors as Array<Record<string, any>>;
+    const view = saved.body.interceptors as Shown[];
     expect(view.map((i) => [i.name, i.mode, i.failOpen])).toEqual([
       ['pii', 'enforce', false],
       ['refunds', 'audit', false],
@@ -82,7 +90,7 @@ describe('guardrails configuration API', () => {
   it('keeps the stored secret when a later PUT leaves it out, and refuses a new webhook without one', async () => {
     const kept = await put({ interceptors: [hook({ timeoutMs: 800 })] });
     expect(kept.status).toBe(200);
-    expect((kept.body.interceptors as Array<Record<string, any>>)[0]?.use.webhook).toMatchObject({ timeoutMs: 800, secretSet: true });
+    expect((kept.body.interceptors as Shown[])[0]?.use.webhook).toMatchObject({ timeoutMs: 800, secretSet: true });
     const renamed = await put({ interceptors: [{ ...hook(), name: 'screen-2' }] });
     expect([renamed.status, renamed.body.error?.field]).toEqual([400, 'body.interceptors.0.use.webhook.secret']);
     expect(renamed.body.error.message).toMatch(/needs a signing secret/);
