@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import type { GetGuardrailsResponse, GetToolScanResponse } from '../api-types';
-import { InterceptorForm, resend, type Shown } from '../guardrails-form';
+import { resend, type Shown } from '../guardrails-draft';
+import { InterceptorForm } from '../guardrails-form';
 import { Allowed, useCan } from '../role';
 import { Badge, DataTable, ErrorBox, LoadStatus, useActions, useLoad } from '../ui';
 

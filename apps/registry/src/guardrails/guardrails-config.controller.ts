@@ -53,11 +53,11 @@ export class GuardrailsConfigController {
     return { ...guardrailsView(await loadGuardrails(this.ctx.db, tenantId)), ...(pushed ? { pushed } : {}) };
   }
 
-  /** Compiles a chain without saving it (the console's live validation); a well-formed but uncompilable chain is 200 with issues. */
+  /** Compiles a chain without saving it (the console's live validation): every refusal, of shape or compile, is a 200 listing issues. */
   @Post('guardrails/check')
   @ApiOperation({
     operationId: 'checkGuardrails',
-    summary: 'Compile a candidate chain without saving it: valid, or the issues naming each field (CEL errors name the rule and position). Webhook URLs are not resolved here',
+    summary: 'Check a candidate chain without saving it: valid, or the issues (shape and compile) naming each field (CEL errors name the rule and position). Webhook URLs are not resolved here',
     auth: 'tenant',
     body: putGuardrailsBody,
     response: checkGuardrailsView,
@@ -65,8 +65,14 @@ export class GuardrailsConfigController {
   @HttpCode(200)
   async check(@Req() req: FastifyRequest, @Body() body: unknown) {
     await this.ctx.auth.tenant(req);
-    const input = parseChain(body);
-    const issues = chainIssues(input.interceptors);
+    let issues: ChainIssue[];
+    try {
+      issues = chainIssues(parseChain(body).interceptors);
+    } catch (err) {
+      // A refused shape is an answer here too: the console shows each issue beside its field as it is typed.
+      if (!(err instanceof ApiError) || err.code !== 'VALIDATION') throw err;
+      issues = (err.details?.issues as ChainIssue[] | undefined) ?? [{ field: err.field ?? 'body', message: err.message }];
+    }
     return { valid: issues.length === 0, issues };
   }
 
