@@ -18,7 +18,7 @@ export function buildTenantDocument(settings: TenantSettings, snapshot: CatalogS
     surfaceRules: settings.surfaceRules,
     ...(settings.auth ? { auth: settings.auth } : {}),
     ...(settings.limits ? { limits: settings.limits } : {}),
-    ...(settings.guardrails ? { guardrails: settings.guardrails } : {}),
+    ...(settings.guardrails && settings.guardrails.interceptors.length > 0 ? { guardrails: settings.guardrails } : {}),
     snapshot,
   };
   return { ...doc, version: tenantDocumentVersion(doc), ...(credentials ? { credentials } : {}) };

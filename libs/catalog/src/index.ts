@@ -29,7 +29,7 @@ export { connectorGrantSchema, type ConnectorGrantSettings, type ConnectorSettin
 export { ENTERPRISE_IDP_LIMITS, ENTERPRISE_MANAGED_AUTHORIZATION, type EnterpriseIdp, enterpriseIdpSchema, enterpriseIdpsSchema } from './enterprise-idp-schema';
 export { tenantSecretAad } from './tenant-secret-aad';
 export { idpTestAad, type IdpTestResult, type IdpTestTicket } from './idp-test-aad';
-export { TENANT_SETTINGS_LIMITS, type TenantGuardrails, type TenantSettings, tenantSettingsSchema } from './tenant-settings-schema';
+export { TENANT_SETTINGS_LIMITS, type TenantSettings, tenantSettingsSchema } from './tenant-settings-schema';
 export { tenantDocumentVersion } from './tenant-document-version';
 export { buildTenantDocument } from './build-tenant-document';
 export { parseTenantDocument } from './parse-tenant-document';

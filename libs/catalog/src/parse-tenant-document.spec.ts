@@ -15,6 +15,13 @@ describe('tenant documents', () => {
     expect(parsed.limits).toEqual({ plan: { perMinute: 5 } });
   });
 
+  it('carries the guardrails section with its defaults filled, and drops an empty one', () => {
+    const interceptor = { name: 'pii', type: 'mutation' as const, hook: { events: ['tools/call' as const] }, use: { builtin: 'pii' as const } };
+    const parsed = parseTenantDocument({ id: 'acme', name: 'Acme', snapshot, guardrails: { interceptors: [interceptor] } });
+    expect(parsed.guardrails?.interceptors).toEqual([{ ...interceptor, hook: { events: ['tools/call'], phase: 'response' }, mode: 'enforce', failOpen: false }]);
+    expect(parseTenantDocument({ id: 'acme', name: 'Acme', snapshot, guardrails: { interceptors: [] } }).guardrails).toBeUndefined();
+  });
+
   it('gives a settings-only change a new version while the catalog version stays', () => {
     const open = buildTenantDocument(settings, snapshot);
     const locked = buildTenantDocument({ ...settings, auth: { protected: true, scopes: ['mcp:tools'], idp: { kind: 'local' }, toolScopes: {}, connectors: {}, allowPrivateUseRedirects: true, enterpriseIdps: [] } }, snapshot);
@@ -36,6 +43,7 @@ describe('tenant documents', () => {
     [{ id: 'acme', name: 'Acme', surfaceRules: { clientSurfaces: { c: 'ghost' } }, snapshot }, 'surfaceRules'],
     [{ id: 'acme', name: 'Acme', snapshot, credentials: { crm: 1 } }, 'credentials'],
     [{ id: 'Bad Id', name: 'Acme', snapshot }, 'id'],
+    [{ id: 'acme', name: 'Acme', snapshot, guardrails: { interceptors: [{ name: 'p', type: 'mutation', hook: { events: ['tools/call'] }, use: { builtin: 'nope' } }] } }, 'guardrails.interceptors.0.use'],
   ])('refuses a malformed document naming the field (%#)', (raw, field) => {
     let err: unknown;
     try {

@@ -41,7 +41,7 @@ export function parseTenantDocument(raw: unknown): PublishedCatalog {
     surfaceRules: s.surfaceRules,
     ...(s.auth ? { auth: s.auth } : {}),
     ...(s.limits ? { limits: s.limits } : {}),
-    ...(s.guardrails ? { guardrails: s.guardrails } : {}),
+    ...(s.guardrails && s.guardrails.interceptors.length > 0 ? { guardrails: s.guardrails } : {}),
     snapshot: { ...snapshot, resources: snapshot.resources ?? [], resourceTemplates: snapshot.resourceTemplates ?? [], prompts: snapshot.prompts ?? [] },
     ...(credentials ? { credentials: credentials as Record<string, string> } : {}),
   };

@@ -1,8 +1,8 @@
+import type { GuardrailsConfig } from '@switchboard/guardrails';
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
 import type { TenantAuthSettings } from './tenant-auth-schema';
 import type { TenantLimits } from './tenant-limits';
-import type { TenantGuardrails } from './tenant-settings-schema';
 
 /**
  * The tenant document (ARCHITECTURE §2): one tenant as every data-plane service sees it — its
@@ -25,8 +25,8 @@ export interface TenantCatalog {
   version?: string;
   /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults); keys other work adds are kept. */
   limits?: TenantLimits;
-  /** The interceptor chain (issue 46), as the registry stored it; absent ⇒ no interceptors. */
-  guardrails?: TenantGuardrails;
+  /** Tenant interceptors (issue 46); absent or empty ⇒ no guardrail work on any call. */
+  guardrails?: GuardrailsConfig;
   snapshot: CatalogSnapshot;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardrailsSchema } from '@switchboard/guardrails';
 import { surfaceProfiles, type TenantSurfaceRules } from '@switchboard/protocol';
 import { tenantAuthSchema } from './tenant-auth-schema';
 import { TENANT_LIMIT_BOUNDS } from './tenant-limits';
@@ -34,13 +35,6 @@ const surfaceRulesSchema = z
   });
 
 /**
- * The `guardrails` slot: the tenant's interceptor chain (webhook secrets sealed under
- * `tenantSecretAad(tenant, 'guardrail:<name>')`). Its shape is the guardrails engine's to check
- * (it compiles the chain when a document arrives); here it is only a bounded list of objects.
- */
-const tenantGuardrailsSchema = z.object({ interceptors: z.array(z.record(z.string(), z.unknown())).max(50) }).loose();
-
-/**
  * The settings half of the tenant document — everything but the catalog: identity, browser
  * origins and hosts, surface rules, OAuth (`tenantAuthSchema`) and the `limits` slot (a
  * JSON object owned by the limits work, kept as is). One schema for the registry's document,
@@ -55,8 +49,8 @@ export const tenantSettingsSchema = z.object({
   surfaceRules: surfaceRulesSchema.default({}),
   auth: tenantAuthSchema.optional(),
   limits: tenantLimitsSchema.optional(),
-  guardrails: tenantGuardrailsSchema.optional(),
+  /** Tenant interceptors (issue 46), compiled once per document by the gateway (`compileGuardrails`). */
+  guardrails: guardrailsSchema.optional(),
 });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
-export type TenantGuardrails = z.infer<typeof tenantGuardrailsSchema>;

@@ -117,8 +117,13 @@ export const BUILTIN_DETECTORS: readonly PiiDetector[] = [
     kind: 'phone',
     label: 'phone',
     mayMatch: hasDigit,
+    // International (+…), a parenthesised area code, or dotted/dashed 3-3-4: bare digit runs are not phones.
     re: re(
-      '(?:\\+[1-9][0-9]{0,2}[ .-]?)?(?:\\([0-9]{1,4}\\)[ .-]?)?\\b[0-9]{2,4}[ .-][0-9]{2,4}[ .-]?[0-9]{2,5}\\b|\\+[1-9][0-9]{7,14}\\b',
+      [
+        '\\+[1-9][0-9]{0,2}(?:[ .-]?\\(?[0-9]{1,4}\\)?){1,4}[ .-]?[0-9]{2,5}\\b',
+        '\\([0-9]{2,4}\\)[ .-]?[0-9]{3,4}[ .-][0-9]{3,4}\\b',
+        '\\b[0-9]{3}[.-][0-9]{3}[.-][0-9]{4}\\b',
+      ].join('|'),
     ),
     group: 0,
     check: phoneValid,

@@ -11,7 +11,11 @@ const hookDoc = webhookDoc.shape.webhook;
 const webhookUse = z
   .object({
     webhook: hookDoc.extend({
-      secret: hookDoc.shape.secret.optional().describe('Standard Webhooks signing secret (whsec_…): write-only, sealed at rest; omit to keep the stored one'),
+      secret: z
+        .string()
+        .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be a Standard Webhooks secret (whsec_ + base64)')
+        .optional()
+        .describe('Standard Webhooks signing secret (whsec_…): write-only, sealed at rest; omit to keep the stored one'),
     }),
   })
   .strict();
