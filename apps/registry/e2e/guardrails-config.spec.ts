@@ -127,6 +127,17 @@ describe('guardrails configuration API', () => {
     expect(((await api(registry.url, key, 'GET', '/v1/guardrails')).body.interceptors as unknown[]).length).toBe(1);
   });
 
+  it('lets a viewer read the chain and an admin change it', async () => {
+    const keyOf = async (role: string) => String((await api(registry.url, key, 'POST', '/v1/keys', { name: role, role })).body.apiKey);
+    const viewer = await keyOf('viewer');
+    const admin = await keyOf('admin');
+    expect((await api(registry.url, viewer, 'GET', '/v1/guardrails')).status).toBe(200);
+    const refused = await put({ interceptors: [] }, viewer);
+    expect([refused.status, refused.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await api(registry.url, viewer, 'POST', '/v1/guardrails/check', { interceptors: [] })).status).toBe(403);
+    expect((await put({ interceptors: [hook()] }, admin)).status).toBe(200);
+  });
+
   it('pushes a change to the gateways at once once published, with the secret sealed for the tenant', async () => {
     await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: upstream.url });
     expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'refund' }] })).status).toBe(200);
