@@ -5,7 +5,7 @@
 // Run `npx tsc -b tsconfig.build.json` and `npx vite build apps/console` first.
 import type { Page } from 'playwright-core';
 import { expectFieldError, expectIntact, openConsoleBrowser, signInWithKey, type ConsoleBrowser } from './support/console-browser';
-import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, until, type Proc } from './support/harness';
+import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(180_000);
 
@@ -15,6 +15,7 @@ describe('console Guardrails in Chromium', () => {
   const env = testEnv();
   let db: Awaited<ReturnType<typeof createDatabase>>;
   let registry: Proc;
+  let crm: TestUpstream;
   let key: string;
   let viewerKey: string;
   let b: ConsoleBrowser;
@@ -26,6 +27,10 @@ describe('console Guardrails in Chromium', () => {
     b = await openConsoleBrowser();
     p = b.page;
     db = await createDatabase();
+    crm = await startUpstream('crm', [
+      { name: 'refund', description: 'Refunds an order.', annotations: READ_ONLY_HINTS },
+      { name: 'lookup', description: 'Looks an order up.', annotations: READ_ONLY_HINTS },
+    ]);
     registry = await startRegistry(env, db.url);
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     viewerKey = String((await api(registry.url, key, 'POST', '/v1/keys', { name: 'viewer', role: 'viewer' })).body.apiKey);
@@ -34,6 +39,7 @@ describe('console Guardrails in Chromium', () => {
   afterAll(async () => {
     await b?.close();
     await registry?.stop();
+    await crm?.close();
     await db?.drop();
     await cleanRedis(env);
   });
@@ -105,9 +111,31 @@ describe('console Guardrails in Chromium', () => {
     await expectIntact(b);
   });
 
+  it('shows on the Preview page which interceptors each tool goes through', async () => {
+    await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: crm.url });
+    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'refund' }, { name: 'lookup' }] })).status).toBe(200);
+    const refunds = {
+      name: 'refunds',
+      type: 'validation',
+      hook: { events: ['tools/call'], phase: 'request' },
+      match: { tools: ['ref*'], servers: ['crm'] },
+      mode: 'audit',
+      use: { builtin: 'cel', rules: [{ name: 'big', expr: 'args.amount > 500', message: 'Too big' }] },
+    };
+    const current = (await api(registry.url, key, 'GET', '/v1/guardrails')).body.interceptors as Array<Record<string, unknown> & { use: { webhook: Record<string, unknown> } }>;
+    const kept = current.map((i) => ({ ...i, use: { webhook: { url: i.use.webhook.url, timeoutMs: i.use.webhook.timeoutMs, maxBytes: i.use.webhook.maxBytes } } }));
+    expect((await api(registry.url, key, 'PUT', '/v1/guardrails', { interceptors: [...kept, refunds] })).status).toBe(200);
+    await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Preview', exact: true }).click();
+    await p.getByTestId('preview-refund').waitFor();
+    await p.getByTestId('preview-refund-guardrails').getByText('screen (validation, request) → refunds (validation, request, audit)').waitFor();
+    expect(await p.getByTestId('preview-lookup-guardrails').textContent()).toBe('Guardrails: screen (validation, request)');
+    await b.shot('guardrails-preview');
+    await expectIntact(b);
+  });
+
   it('shows a viewer the chain without controls', async () => {
     await signInWithKey(p, registry.url, viewerKey, 'Guardrails');
-    await p.getByTestId('interceptor-screen').waitFor();
+    await p.getByTestId('interceptor-refunds').waitFor();
     expect(await p.getByRole('button', { name: 'Add interceptor' }).count()).toBe(0);
     expect(await p.getByRole('button', { name: 'Edit screen' }).count()).toBe(0);
     expect(await p.getByTestId('tool-scan').getByRole('checkbox').isDisabled()).toBe(true);
