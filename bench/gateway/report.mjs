@@ -165,6 +165,11 @@ export function goals(cells) {
     const r = paired(on, off, 'reqPerSec');
     add(`${w} with limits + metering ÷ without, req/s`, r, '≥ 0.90', r !== null && r >= 0.9, `per server CPU-second ${fmt(paired(on, off, 'reqPerServerCpuS'), 2)}; ratio of medians ${fmt(ratio(on?.reqPerSec, off?.reqPerSec), 2)}; p99 ${fmt(on?.p99Ms, 2)} vs ${fmt(off?.p99Ms, 2)} ms`);
   }
+  // Issue 46: the proxy tenant with interceptors vs without, the gateway process's own CPU per call.
+  const unguarded = find('gateway', 'proxied call');
+  const guarded = find('guarded', 'proxied call');
+  const g46 = paired(unguarded, guarded, 'mainCpuUs');
+  add('proxied call with guardrails ÷ without, calls per gateway CPU-second', g46, '≥ 0.85', g46 !== null && g46 >= 0.85, `${fmt(guarded?.cpuUsPerRequest?.[0])} vs ${fmt(unguarded?.cpuUsPerRequest?.[0])} µs per call; req/s ratio ${fmt(paired(guarded, unguarded, 'reqPerSec'), 2)}`);
   console.log('\nTargets (ratios from this run):');
   for (const g of out) console.log(`  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null || g.met === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`);
   return out;

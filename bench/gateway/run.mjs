@@ -65,7 +65,15 @@ const FIXTURE_TOOL_NAMES = JSON.parse(readFileSync(FIXTURE, 'utf8')).tools.map((
 const AUTH_TENANT = 'bench-auth';
 const GATEWAY_PUBLIC_URL = 'http://bench.local';
 
-function tenantsYaml(upstreamUrl) {
+// Issue 46's `guarded` row: the proxy tenant with PII redaction on tool results and a PII
+// validator on tool arguments (the issue's three CEL rules join it once a CEL evaluator is installed).
+const GUARDRAILS_YAML = `    guardrails:
+      interceptors:
+        - { name: redact, type: mutation, hook: { events: [tools/call], phase: response }, use: { builtin: pii } }
+        - { name: no-secrets-in-args, type: validation, hook: { events: [tools/call], phase: request }, use: { builtin: pii, kinds: [jwt, bearer, apiKey] } }
+`;
+
+function tenantsYaml(upstreamUrl, guarded = false) {
   const benchCatalogs = `    catalogs:
       # Only the demo echo: the fixture's own \`echo\` is then dropped as a duplicate, so the
       # gateway lists the fixture's 40 names like the SDK baselines.
@@ -86,7 +94,7 @@ ${benchCatalogs}  - id: proxy
     name: Bench tenant proxying to an SDK-built upstream
     catalogs:
       - upstream: { id: up, url: ${upstreamUrl}, stateful: true }
-`;
+${guarded ? GUARDRAILS_YAML : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -99,7 +107,7 @@ const WORKLOADS = [
   // Right after tools/list: the bearer ratio compares two cells measured back to back.
   { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
   { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
-  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: 'beside', targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
+  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: 'beside', targets: { gateway: '/t/proxy/mcp', guarded: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
   // The same call at one connection: no queueing, so p50 / p99 differences are the gateway's own added latency.
   { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: 'beside', connections: 1, targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
   // The upstream on the proxy's core: the two processes' summed CPU per call is what is measured.
@@ -196,6 +204,12 @@ async function startAll(ctx) {
       ...JSON.parse(process.env.BENCH_LIMITED_ENV ?? '{}'),
     });
   }
+  // Issue 46: the same gateway whose proxy tenant has interceptors (GUARDRAILS_YAML); the `gateway` row's has none.
+  if (want('guarded') && servers.upstream) {
+    const guardedFile = path.join(ctx.tmpDir, 'tenants-guarded.yaml');
+    writeFileSync(guardedFile, tenantsYaml(`${servers.upstream.baseUrl}/mcp`, true));
+    servers.guarded = await startServer('gateway-guarded', [...GATEWAY_ARGS, GATEWAY_MAIN], { ...gatewayEnv, TENANTS_FILE: guardedFile, LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false' });
+  }
   // Capture the gateway's result bytes for the raw row.
   const resultOf = async (request) => {
     const { bytes } = await post(`${servers.gateway.baseUrl}/t/bench/mcp`, requestHeaders({}), request);
@@ -222,7 +236,7 @@ async function startAll(ctx) {
   return servers;
 }
 
-const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 on @mcp/fastify', rawproxy: 'raw proxy, Fastify + undici', upstream: 'upstream direct (SDK 1.x)' };
+const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', guarded: 'gateway + guardrails (PII)', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 on @mcp/fastify', rawproxy: 'raw proxy, Fastify + undici', upstream: 'upstream direct (SDK 1.x)' };
 
 async function planCells(servers, ctx) {
   const cells = [];

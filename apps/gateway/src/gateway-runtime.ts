@@ -16,6 +16,8 @@ import { UpstreamPool } from './upstream/upstream-pool';
 import { NotificationPacer } from './upstream/notification-pacer';
 import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayUpstream } from './upstream/gateway-upstream';
+import { TenantGuardrails } from './guardrails/tenant-guardrails';
+import { webhookCaller } from './guardrails/webhook-caller';
 import { GatewayLimits } from './limits/gateway-limits';
 import { clientAddress, createEdgeInstance, edgePaths } from './edge-server';
 import { UsageRecorder } from './usage/usage-recorder';
@@ -38,6 +40,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   readonly directory: TenantDirectory;
   readonly upstream: UpstreamPool;
   private readonly invoker: GatewayUpstream;
+  private readonly guardrails: TenantGuardrails;
   readonly auth: GatewayAuth;
   readonly limits: GatewayLimits;
   readonly usage: UsageRecorder | undefined;
@@ -160,10 +163,12 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
           }
         : {}),
     });
-    // Per-user connector credentials are looked up before the pool, which never sees the caller.
-    this.invoker = new GatewayUpstream(this.upstream, (tenantId, serverId, ctx) =>
+    const breaker = { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS };
+    this.guardrails = new TenantGuardrails({ logger, webhook: webhookCaller({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS, breaker }) });
+    // Per-user connector credentials are looked up before the pool, which never sees the caller; tenant interceptors wrap both.
+    this.invoker = this.guardrails.wrap(new GatewayUpstream(this.upstream, (tenantId, serverId, ctx) =>
       this.auth.isConnector(tenantId, serverId) ? connectorTokens.credential(tenantId, serverId, ctx.auth) : undefined,
-    );
+    ));
   }
 
   async onModuleInit(): Promise<void> {
@@ -181,6 +186,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       const target = this.directory.apply(tenant);
       this.limits.apply(tenant);
       this.usage?.apply(tenant);
+      this.guardrails.apply(tenant);
       this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, 'tenant catalog loaded');
     }
     this.unsubscribe = this.source.subscribe((tenant) => {
@@ -188,6 +194,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
         const target = this.directory.apply(tenant);
         this.limits.apply(tenant);
         this.usage?.apply(tenant);
+        this.guardrails.apply(tenant);
         this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, 'tenant catalog updated');
       } catch (err) {
         this.logger.error({ tenant: tenant.id, err: (err as Error).message }, 'catalog update rejected; keeping the previous one');

@@ -44,14 +44,16 @@ export async function runChain(
   const vctx = ctx.point === 'tools/call:request' && current !== payload ? { ...ctx, args: current as Record<string, unknown> } : ctx;
   const results = await Promise.all(validators.map((v) => settle(v, current, vctx, deps)));
   let outcome: ChainOutcome = { kind: 'pass', payload: current };
+  // Every validator ran, so every one is recorded; the first enforced denial in document order decides.
   results.forEach((s, i) => {
     const v = validators[i]!;
-    if (outcome.kind === 'deny') return;
+    let deny: ChainOutcome | undefined;
     if (!s.ok) {
-      if (failure(v, s.error, ctx, deps)) outcome = { kind: 'deny', interceptor: v.name, reason: FAILED_CLOSED_REASON };
+      if (failure(v, s.error, ctx, deps)) deny = { kind: 'deny', interceptor: v.name, reason: FAILED_CLOSED_REASON };
     } else if (s.verdict.kind === 'deny' && decide(v, s.verdict.reason, ctx, deps)) {
-      outcome = { kind: 'deny', interceptor: v.name, reason: s.verdict.reason };
+      deny = { kind: 'deny', interceptor: v.name, reason: s.verdict.reason };
     }
+    if (deny && outcome.kind === 'pass') outcome = deny;
   });
   return outcome;
 }

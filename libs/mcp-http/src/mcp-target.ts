@@ -199,6 +199,8 @@ export interface AuthGranted {
   clientId?: string;
   subject?: string;
   scopes: readonly string[];
+  /** The token's `groups` claim, when it has one (tenant interceptors' CEL rules read it). */
+  groups?: readonly string[];
   /** The verified bearer token: exchanged at the auth service for an upstream's per-user token, never sent upstream. */
   token?: string;
 }

@@ -14,8 +14,21 @@ export interface VerifiedToken {
   subject: string;
   clientId: string;
   scopes: string[];
+  /** The token's `groups` claim (tenant interceptors' CEL rules read it as `caller.groups`); absent when it has none. */
+  groups?: string[];
   /** Epoch seconds. */
   exp: number;
+}
+
+/** Most groups read from a token, and longest group name kept: the claim is the issuer's, the copy per token is ours. */
+const MAX_GROUPS = 64;
+const MAX_GROUP_LENGTH = 256;
+
+/** The string entries of a `groups` claim, bounded; undefined when the claim is absent or not an array. */
+export function groupsOf(payload: JWTPayload): string[] | undefined {
+  const raw = payload.groups;
+  if (!Array.isArray(raw)) return undefined;
+  return raw.filter((g): g is string => typeof g === 'string' && g.length <= MAX_GROUP_LENGTH).slice(0, MAX_GROUPS);
 }
 
 export type VerifyResult = { ok: true; token: VerifiedToken } | { ok: false; description: string };
@@ -75,10 +88,12 @@ export class BearerVerifier {
     if (payload.tid !== expect.tenantId) return { ok: false, description: 'token was issued for another tenant' };
     if (payload.cnf !== undefined) return { ok: false, description: 'sender-constrained tokens are not accepted here' };
     if (Array.isArray(payload.aud) && payload.aud.length !== 1) return { ok: false, description: 'token must have exactly one audience' };
+    const groups = groupsOf(payload);
     const token: VerifiedToken = {
       subject: String(payload.sub),
       clientId: String(payload.client_id),
       scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
+      ...(groups ? { groups } : {}),
       exp: Number(payload.exp),
     };
     if (this.options.cacheMs > 0) {

@@ -105,7 +105,7 @@ export class GatewayAuth {
   /** One frozen grant per verified token (the cache's hit path allocates nothing per request). */
   private grantedFor(verified: VerifiedToken, token: string): AuthGranted {
     let granted = this.grants.get(verified);
-    if (!granted) this.grants.set(verified, (granted = Object.freeze({ ok: true as const, clientId: verified.clientId, subject: verified.subject, scopes: verified.scopes, token })));
+    if (!granted) this.grants.set(verified, (granted = Object.freeze({ ok: true as const, clientId: verified.clientId, subject: verified.subject, scopes: verified.scopes, ...(verified.groups ? { groups: verified.groups } : {}), token })));
     return granted;
   }
 

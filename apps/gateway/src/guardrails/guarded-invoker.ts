@@ -1,0 +1,137 @@
+import type { GetPromptResult, ReadResourceResult, ToolCallResult } from '@switchboard/catalog';
+import {
+  runChain,
+  type ChainDeps,
+  type CompiledGuardrails,
+  type HookPoint,
+  type InterceptContext,
+  type InterceptionEvent,
+} from '@switchboard/guardrails';
+import type { InvokeContext, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
+import { ErrorCode, McpError } from '@switchboard/protocol';
+import type { ObservableInvoker } from '../upstream/traced-upstream';
+import type { UpstreamRoute } from '../upstream/upstream-pool';
+
+type Chains = CompiledGuardrails['chains'];
+
+/** Where the wrapper finds a tenant's compiled interceptors (`TenantGuardrails`). */
+export interface GuardrailsLookup {
+  of(tenantId: string): CompiledGuardrails | undefined;
+}
+
+/**
+ * Wraps the upstream invoker with the tenant's interceptors on `tools/call` (arguments and
+ * result), `prompts/get` and `resources/read` (results). The wrapper delegates through the
+ * prototype, so every other method (and whether an optional one exists) is the inner
+ * invoker's. A tenant without interceptors costs one Map lookup per call and nothing else.
+ * A denial is an `isError` tool result, or a JSON-RPC error for prompts and resources, naming
+ * the interceptor and its reason only.
+ */
+export function guardInvoker<T extends ObservableInvoker>(
+  inner: T,
+  guardrails: GuardrailsLookup,
+  deps: (tenantId: string) => ChainDeps,
+): T {
+  const guarded = Object.create(inner) as T;
+  const base = {
+    callTool: inner.callTool.bind(inner),
+    readResource: inner.readResource.bind(inner),
+    getPrompt: inner.getPrompt.bind(inner),
+    upstreamTask: inner.upstreamTask?.bind(inner),
+  };
+  guarded.callTool = async (route, args, ctx) => {
+    const chains = guardrails.of(ctx.tenantId)?.chains;
+    if (!chains) return base.callTool(route, args, ctx);
+    const before = await intercept(chains, 'tools/call:request', args, route, route.upstreamName, args, ctx, deps);
+    if (before.kind === 'deny') return denied(before.interceptor, before.reason);
+    const sentArgs = before.payload as Record<string, unknown>;
+    const result = await base.callTool(route, sentArgs, ctx);
+    const after = await intercept(chains, 'tools/call:response', result, route, route.upstreamName, sentArgs, ctx, deps);
+    return after.kind === 'deny' ? denied(after.interceptor, after.reason) : (after.payload as ToolCallResult);
+  };
+  guarded.getPrompt = async (route, args, ctx) => {
+    const chains = guardrails.of(ctx.tenantId)?.chains;
+    const result = await base.getPrompt(route, args, ctx);
+    if (!chains) return result;
+    const after = await intercept(chains, 'prompts/get:response', result, route, route.upstreamName, args, ctx, deps);
+    if (after.kind === 'deny') throw refusal(after.interceptor, after.reason);
+    return after.payload as GetPromptResult;
+  };
+  guarded.readResource = async (route, uri, ctx) => {
+    const chains = guardrails.of(ctx.tenantId)?.chains;
+    const result = await base.readResource(route, uri, ctx);
+    if (!chains) return result;
+    const after = await intercept(chains, 'resources/read:response', result, route, uri, {}, ctx, deps);
+    if (after.kind === 'deny') throw refusal(after.interceptor, after.reason);
+    return after.payload as ReadResourceResult;
+  };
+  if (base.upstreamTask) {
+    const upstreamTask = base.upstreamTask;
+    guarded.upstreamTask = (route, request, ctx) => guardTask(upstreamTask, guardrails.of(ctx.tenantId)?.chains, route, request, ctx, deps);
+  }
+  return guarded;
+}
+
+/**
+ * Task-augmented tools/call (an upstream's own task): the arguments are checked like a plain
+ * call, and the result a `tasks/result` hands back goes through the result chain, so asking for
+ * a task is no way around the interceptors.
+ */
+async function guardTask(
+  upstreamTask: NonNullable<ObservableInvoker['upstreamTask']>,
+  chains: Chains | undefined,
+  route: UpstreamRoute,
+  request: UpstreamTaskRequest,
+  ctx: InvokeContext,
+  deps: (tenantId: string) => ChainDeps,
+): Promise<UpstreamTaskAnswer> {
+  if (!chains || (request.method !== 'tools/call' && request.method !== 'tasks/result')) return upstreamTask(route, request, ctx);
+  const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+  if (request.method === 'tools/call') {
+    const before = await intercept(chains, 'tools/call:request', args, route, route.upstreamName, args, ctx, deps);
+    if (before.kind === 'deny') throw refusal(before.interceptor, before.reason);
+    return upstreamTask(route, { ...request, params: { ...request.params, arguments: before.payload } }, ctx);
+  }
+  const answer = await upstreamTask(route, request, ctx);
+  const after = await intercept(chains, 'tools/call:response', answer.result, route, route.upstreamName, {}, ctx, deps);
+  if (after.kind === 'deny') return { ...answer, result: denied(after.interceptor, after.reason) as unknown as Record<string, unknown> };
+  return { ...answer, result: after.payload as Record<string, unknown> };
+}
+
+function intercept(
+  chains: Chains,
+  point: HookPoint,
+  payload: unknown,
+  route: UpstreamRoute,
+  target: string,
+  args: Record<string, unknown>,
+  ctx: InvokeContext,
+  deps: (tenantId: string) => ChainDeps,
+): ReturnType<typeof runChain> | { kind: 'pass'; payload: unknown } {
+  const chain = chains[point];
+  if (!chain) return { kind: 'pass', payload };
+  const auth = ctx.auth;
+  const context: InterceptContext = {
+    point,
+    event: point.slice(0, point.indexOf(':')) as InterceptionEvent,
+    server: route.serverId,
+    target,
+    caller: {
+      subject: auth?.subject ?? '',
+      scopes: [...(auth?.scopes ?? [])],
+      groups: [...(auth?.groups ?? [])],
+      client: auth?.clientId ?? ctx.request.clientInfo?.name ?? '',
+    },
+    args,
+    now: new Date(),
+  };
+  return runChain(chain, payload, context, deps(ctx.tenantId));
+}
+
+function denied(interceptor: string, reason: string): ToolCallResult {
+  return { content: [{ type: 'text', text: `Denied by interceptor "${interceptor}": ${reason}` }], isError: true };
+}
+
+function refusal(interceptor: string, reason: string): McpError {
+  return new McpError(ErrorCode.InvalidRequest, `Denied by interceptor "${interceptor}": ${reason}`, { interceptor, reason });
+}
