@@ -3,7 +3,7 @@
 // Refusals name the field; webhook secrets are sealed, kept when left out and never shown; the
 // chain rides in the tenant document pushed to Redis.
 import { Redis } from 'ioredis';
-import { tenantSecretAad } from '@switchboard/catalog';
+import { guardrailSecretAad } from '@switchboard/catalog';
 import { SecretBox } from '@switchboard/secret-box';
 import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, REDIS_URL, registerAndDiscover, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
 
@@ -149,7 +149,7 @@ describe('guardrails configuration API', () => {
     expect(doc?.interceptors.map((i) => i.name)).toEqual(['refunds', 'screen']);
     const sealed = doc?.interceptors[1]?.use.webhook.secret as string;
     expect(sealed).not.toContain(SECRET);
-    expect(new SecretBox(Buffer.from(env.secretsKey, 'base64')).open(sealed, tenantSecretAad('acme', 'guardrail:screen'))).toBe(SECRET);
+    expect(new SecretBox(Buffer.from(env.secretsKey, 'base64')).open(sealed, guardrailSecretAad('acme', 'screen'))).toBe(SECRET);
 
     expect((await put({ interceptors: [] })).body).toEqual({ interceptors: [], pushed: 'ok' });
     expect(await documentGuardrails()).toBeUndefined();

@@ -1,4 +1,4 @@
-import { tenantSecretAad } from '@switchboard/catalog';
+import { guardrailSecretAad } from '@switchboard/catalog';
 import type { SecretBox } from '@switchboard/secret-box';
 import type { Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
@@ -10,9 +10,6 @@ export type StoredInterceptor = InterceptorInput;
 export interface StoredGuardrails {
   interceptors: StoredInterceptor[];
 }
-
-/** AAD of an interceptor's sealed webhook secret, as the tenant document carries it (the gateway opens it with the same). */
-export const guardrailSecretAad = (tenantId: string, interceptor: string): string => tenantSecretAad(tenantId, `guardrail:${interceptor}`);
 
 /** The tenant's stored chain (secrets sealed); an empty chain when none was set. */
 export async function loadGuardrails(q: Queryable, tenantId: string): Promise<StoredGuardrails> {
