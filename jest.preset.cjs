@@ -3,7 +3,7 @@
 // ESM-only packages (jose, openid-client, oauth4webapi, cockatiel) transformed to CommonJS.
 const path = require('node:path');
 
-const ESM_ONLY = ['jose', 'openid-client', 'oauth4webapi', 'cockatiel'];
+const ESM_ONLY = ['jose', 'openid-client', 'oauth4webapi', 'cockatiel', '@marcbachmann/cel-js'];
 const root = __dirname;
 
 /** @param {string} name project name, @param {string} dir project folder relative to the root */

@@ -15,16 +15,12 @@ interface CompiledRule {
  */
 export function compileCelRules(
   rules: CelConfig['rules'],
-  engine: CelEngine | undefined,
+  engine: CelEngine,
   path: string,
   errors: GuardrailsIssue[],
 ): CompiledInterceptor['run'] | undefined {
   const compiled: CompiledRule[] = [];
   rules.forEach((rule, i) => {
-    if (!engine) {
-      errors.push({ path: `${path}.${i}.expr`, message: `rule "${rule.name}": CEL rules are not available in this build` });
-      return;
-    }
     const result = engine.compile(rule.expr);
     if (result.ok) compiled.push({ name: rule.name, message: rule.message, program: result.program });
     else {

@@ -77,10 +77,17 @@ describe('compileGuardrails', () => {
       ok: false,
       errors: [{ path: 'guardrails.interceptors.0.use.rules.1.expr', message: 'rule "broken" at line 1, column 1: unexpected token ")"' }],
     });
-    const without = compileGuardrails(raw);
-    expect(without.ok || without.errors[0]).toEqual({
-      path: 'guardrails.interceptors.0.use.rules.0.expr',
-      message: 'rule "ok": CEL rules are not available in this build',
+    const real = compileGuardrails({
+      interceptors: [
+        {
+          ...raw.interceptors[0],
+          use: { builtin: 'cel', rules: [{ name: 'typo', expr: 'tool.name == "a" &&\n  caler.groups', message: 'm' }] },
+        },
+      ],
+    });
+    expect(real).toEqual({
+      ok: false,
+      errors: [{ path: 'guardrails.interceptors.0.use.rules.0.expr', message: 'rule "typo" at line 2, column 3: Unknown variable: caler' }],
     });
   });
 

@@ -1,4 +1,5 @@
 import type { CelEngine } from './cel-engine';
+import { celJsEngine } from './cel-js-engine';
 import { compileCelRules } from './cel-rules';
 import { EMPTY_GUARDRAILS, type CompiledGuardrails, type CompiledInterceptor, type HookPoint, type Verdict } from './compiled-guardrails';
 import { globList } from './glob';
@@ -8,7 +9,7 @@ import { piiRun } from './pii-interceptor';
 import { webhookRun } from './webhook-interceptor';
 
 export interface CompileOptions {
-  /** The CEL evaluator; without one a `cel` interceptor is a compile error naming the rule. */
+  /** The CEL evaluator (default `@marcbachmann/cel-js`, `celJsEngine`); tests may inject another. */
   cel?: CelEngine;
 }
 
@@ -70,7 +71,7 @@ function compileOne(
       });
     }
   } else {
-    const rules = compileCelRules(use.rules, options.cel, `${path}.use.rules`, errors);
+    const rules = compileCelRules(use.rules, options.cel ?? defaultCel(), `${path}.use.rules`, errors);
     if (rules) run = rules;
   }
   if (!run) return undefined;
@@ -84,6 +85,12 @@ function compileOne(
     matches: (server, target) => servers(server) && targets(target),
     run: r,
   };
+}
+
+let celEngine: CelEngine | undefined;
+
+function defaultCel(): CelEngine {
+  return (celEngine ??= celJsEngine());
 }
 
 function compilesOnRe2(pattern: string): boolean {

@@ -17,6 +17,7 @@ export {
   type WebhookConfig,
 } from './guardrails-schema';
 export type { CelCompiled, CelEngine, CelProgram, CelVariables } from './cel-engine';
+export { CEL_LIMITS, celJsEngine } from './cel-js-engine';
 export {
   EMPTY_GUARDRAILS,
   HOOK_POINTS,

@@ -25,7 +25,7 @@ const cel = {
   ...pii,
   name: 'policy',
   type: 'validation' as const,
-  use: { builtin: 'cel' as const, rules: [{ name: 'big', expr: 'args.amount > 500', message: 'too big' }] },
+  use: { builtin: 'cel' as const, rules: [{ name: 'broken', expr: 'args.amount >', message: 'never' }] },
 };
 const ctx: InterceptContext = {
   point: 'tools/call:request',
