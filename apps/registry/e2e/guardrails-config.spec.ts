@@ -105,6 +105,12 @@ describe('guardrails configuration API', () => {
     const backref = { ...pii, use: { builtin: 'pii', kinds: ['nationalId'], nationalIds: [{ name: 'x', pattern: '(\\d)\\1' }] } };
     expect(await refusal({ interceptors: [backref] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.nationalIds.0.pattern']);
     expect(await refusal({ interceptors: [{ ...cel, use: { builtin: 'cel', rules: [] } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules']);
+    const broken = { ...cel, use: { builtin: 'cel', rules: [cel.use.rules[0], { name: 'half', expr: 'args.amount > ', message: 'm' }] } };
+    const syntax = await put({ interceptors: [pii, broken] });
+    expect([syntax.status, syntax.body.error?.field]).toEqual([400, 'body.interceptors.1.use.rules.1.expr']);
+    expect(syntax.body.error?.message).toMatch(/^body\.interceptors\.1\.use\.rules\.1\.expr: rule "half" at line 1, column 15: /);
+    const notBool = { ...cel, use: { builtin: 'cel', rules: [{ name: 'sum', expr: 'args.amount + 1', message: 'm' }] } };
+    expect(await refusal({ interceptors: [notBool] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules.0.expr']);
     const long = { ...cel, use: { builtin: 'cel', rules: [{ name: 'long', expr: `args.a == "${'x'.repeat(2048)}"`, message: 'm' }] } };
     expect(await refusal({ interceptors: [long] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules.0.expr']);
     const rules = Array.from({ length: 17 }, (_, i) => ({ name: `r${i}`, expr: 'true', message: 'no' }));

@@ -4,7 +4,7 @@
 // later edits), reorders and removes interceptors; a viewer sees the chain without controls.
 // Run `npx tsc -b tsconfig.build.json` and `npx vite build apps/console` first.
 import type { Page } from 'playwright-core';
-import { expectFieldError, expectIntact, openConsoleBrowser, signInWithKey, type ConsoleBrowser } from './support/console-browser';
+import { expectFieldError, expectIntact, expectNoFieldError, openConsoleBrowser, signInWithKey, type ConsoleBrowser } from './support/console-browser';
 import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
 
 jest.setTimeout(180_000);
@@ -63,7 +63,13 @@ describe('console Guardrails in Chromium', () => {
     expect(await chain()).toEqual([]);
     await b.shot('guardrails-cel-live-error');
 
+    // A CEL syntax error shows where it is, beside the expression, before any save.
     await form().getByLabel('Rule 1 name').fill('big-refund');
+    await form().getByLabel('Rule 1 expression').fill('args.amount > ');
+    await expectFieldError(p, 'gr-use-rules-0-expr', /rule "big-refund" at line 1, column 15/);
+    await expectNoFieldError(p, 'gr-use-rules-0-name');
+    await form().getByLabel('Rule 1 expression').fill('tool.name == "refund" && args.amount > 500 && !("finance" in caller.groups)');
+    await until('the expression error clears', async () => (await p.locator('[id="gr-use-rules-0-expr-error"]').count()) === 0);
     await form().getByLabel('Mode').selectOption('audit');
     await form().getByRole('button', { name: 'Save interceptor' }).click();
     await p.getByTestId('guardrails-notice').getByText('Saved refunds').waitFor();

@@ -1,4 +1,4 @@
-import { compileGuardrails, type CelEngine } from '@switchboard/guardrails';
+import { compileGuardrails } from '@switchboard/guardrails';
 import type { InterceptorInput } from './guardrails-config-schema';
 
 export interface ChainIssue {
@@ -11,24 +11,16 @@ export interface ChainIssue {
 const KEPT_SECRET = `whsec_${'A'.repeat(32)}`;
 
 /**
- * The CEL evaluator the registry compiles rules with; the same one the gateways run. Undefined
- * until the guardrails engine ships one: CEL rules are then checked for shape only here.
- */
-const CEL: CelEngine | undefined = undefined;
-const NO_CEL = 'CEL rules are not available in this build';
-
-/**
  * What the guardrails engine refuses in a chain the body schema accepted: repeated names,
- * linear-time patterns, CEL that does not compile (naming the rule and the position). Paths
- * are the request's (`body.interceptors.…`), not the document's (`guardrails.…`).
+ * patterns RE2 cannot run, CEL that does not compile (naming the rule, line and column) —
+ * compiled with the same engine and CEL evaluator as the gateways. Paths are the request's
+ * (`body.interceptors.…`), not the document's (`guardrails.…`).
  */
 export function chainIssues(interceptors: InterceptorInput[], at = 'body'): ChainIssue[] {
   const candidate = {
     interceptors: interceptors.map((i) => ('webhook' in i.use ? { ...i, use: { webhook: { ...i.use.webhook, secret: i.use.webhook.secret ?? KEPT_SECRET } } } : i)),
   };
-  const result = compileGuardrails(candidate, { cel: CEL });
+  const result = compileGuardrails(candidate);
   if (result.ok) return [];
-  return result.errors
-    .filter((e) => CEL !== undefined || !e.message.endsWith(NO_CEL))
-    .map((e) => ({ field: e.path.replace(/^guardrails/, at), message: e.message }));
+  return result.errors.map((e) => ({ field: e.path.replace(/^guardrails/, at), message: e.message }));
 }
