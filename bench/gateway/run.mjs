@@ -65,12 +65,20 @@ const FIXTURE_TOOL_NAMES = JSON.parse(readFileSync(FIXTURE, 'utf8')).tools.map((
 const AUTH_TENANT = 'bench-auth';
 const GATEWAY_PUBLIC_URL = 'http://bench.local';
 
-// Issue 46's `guarded` row: the proxy tenant with PII redaction on tool results and a PII
-// validator on tool arguments (the issue's three CEL rules join it once a CEL evaluator is installed).
+// Issue 46's `guarded` row: the proxy tenant with PII redaction on tool results and three CEL
+// rules on tool arguments (none of them denies the bench's echo, so the bytes stay the gateway's).
 const GUARDRAILS_YAML = `    guardrails:
       interceptors:
         - { name: redact, type: mutation, hook: { events: [tools/call], phase: response }, use: { builtin: pii } }
-        - { name: no-secrets-in-args, type: validation, hook: { events: [tools/call], phase: request }, use: { builtin: pii, kinds: [jwt, bearer, apiKey] } }
+        - name: policy
+          type: validation
+          hook: { events: [tools/call], phase: request }
+          use:
+            builtin: cel
+            rules:
+              - { name: big-refunds, message: refunds over 500 need finance, expr: 'tool.name == "refund" && has(args.amount) && args.amount > 500 && !("finance" in caller.groups)' }
+              - { name: few-args, message: too many arguments, expr: 'tool.server == "up" && size(args) > 16' }
+              - { name: short-text, message: text too long, expr: '"text" in args && string(args.text).size() > 4096' }
 `;
 
 function tenantsYaml(upstreamUrl, guarded = false) {
@@ -236,7 +244,7 @@ async function startAll(ctx) {
   return servers;
 }
 
-const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', guarded: 'gateway + guardrails (PII)', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 on @mcp/fastify', rawproxy: 'raw proxy, Fastify + undici', upstream: 'upstream direct (SDK 1.x)' };
+const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', guarded: 'gateway + guardrails (PII + 3 CEL)', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 on @mcp/fastify', rawproxy: 'raw proxy, Fastify + undici', upstream: 'upstream direct (SDK 1.x)' };
 
 async function planCells(servers, ctx) {
   const cells = [];
