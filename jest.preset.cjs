@@ -1,6 +1,6 @@
 // Shared jest settings: @swc/jest for speed (type checking is the separate `typecheck` step),
 // workspace libs resolved to their sources so tests never need a prior build, and the
-// ESM-only packages (jose, openid-client, oauth4webapi, cockatiel) transformed to CommonJS.
+// ESM-only packages (jose, openid-client, oauth4webapi, cockatiel, @marcbachmann/cel-js) transformed to CommonJS.
 const path = require('node:path');
 
 const ESM_ONLY = ['jose', 'openid-client', 'oauth4webapi', 'cockatiel', '@marcbachmann/cel-js'];
