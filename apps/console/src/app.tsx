@@ -8,6 +8,7 @@ import { HomePage } from './pages/home';
 import { NotFoundPage } from './pages/not-found';
 import { AuthPage } from './pages/auth';
 import { EnterprisePage } from './pages/enterprise';
+import { GuardrailsPage } from './pages/guardrails';
 import { CallsPage } from './pages/calls';
 import { ConnectPage } from './pages/connect';
 import { LimitsPage } from './pages/limits';
@@ -281,5 +282,7 @@ function Page({ page, identity, onTenant }: { page: PageId; identity: Identity; 
       return <AuthPage />;
     case 'enterprise':
       return <EnterprisePage />;
+    case 'guardrails':
+      return <GuardrailsPage />;
   }
 }

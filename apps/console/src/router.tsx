@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 /** The console lives under /console/; pages are /console/<page>. */
 export const BASE = '/console/';
 
-const PAGE_IDS = ['home', 'servers', 'tools', 'review', 'preview', 'connect', 'readiness', 'usage', 'calls', 'activity', 'limits', 'team', 'users', 'settings', 'auth', 'webhooks', 'enterprise'] as const;
+const PAGE_IDS = ['home', 'servers', 'tools', 'review', 'preview', 'connect', 'readiness', 'usage', 'calls', 'activity', 'limits', 'team', 'users', 'settings', 'auth', 'webhooks', 'enterprise', 'guardrails'] as const;
 
 /** A page of the console, or `notfound` for an address that names none (never in the menu). */
 export type PageId = (typeof PAGE_IDS)[number] | 'notfound';
@@ -29,6 +29,7 @@ const GROUP_OF: Record<(typeof PAGE_IDS)[number], (typeof NAV_GROUPS)[number] | 
   auth: 'Configure',
   webhooks: 'Configure',
   enterprise: 'Configure',
+  guardrails: 'Configure',
 };
 
 /** The console's pages in menu order; each is labelled with its capitalised id and sits in a group (Home in none). */

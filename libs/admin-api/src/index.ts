@@ -153,6 +153,7 @@ export interface ApiSchemas {
   AuthMode: AuthMode;
   CallRow: CallRow;
   Change: Change;
+  CheckGuardrailsResponse: CheckGuardrailsResponse;
   CheckIdJagBody: CheckIdJagBody;
   CheckServerUrlBody: CheckServerUrlBody;
   ConnectInfo: ConnectInfo;
@@ -172,6 +173,7 @@ export interface ApiSchemas {
   Enqueued: Enqueued;
   EnterpriseCheckResult: EnterpriseCheckResult;
   GetConsoleSsoResponse: GetConsoleSsoResponse;
+  GetGuardrailsResponse: GetGuardrailsResponse;
   GetHealthResponse: GetHealthResponse;
   GetRegistryServerVersionResponse: GetRegistryServerVersionResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
@@ -204,6 +206,7 @@ export interface ApiSchemas {
   PublishResult: PublishResult;
   PutAuditExportBody: PutAuditExportBody;
   PutConsoleSsoBody: PutConsoleSsoBody;
+  PutGuardrailsBody: PutGuardrailsBody;
   PutLimitsBody: PutLimitsBody;
   PutToolScanBody: PutToolScanBody;
   RatePlan: RatePlan;
@@ -396,6 +399,19 @@ export interface PoisonFinding {
   pointer: string;
   message: string;
   excerpt: string;
+}
+/**
+ * The outcome of compiling a chain without saving it
+ */
+export interface CheckGuardrailsResponse {
+  valid: boolean;
+  /**
+   * What is wrong, each naming the field (body.interceptors.N…)
+   */
+  issues: {
+    field: string;
+    message: string;
+  }[];
 }
 export interface CheckIdJagBody {
   assertion: string;
@@ -600,6 +616,1411 @@ export interface GetConsoleSsoResponse {
     [k: string]: unknown;
   } | null;
   redirectUri: string;
+}
+/**
+ * The tenant's interceptor chain (webhook secrets never shown)
+ */
+export interface GetGuardrailsResponse {
+  interceptors: {
+    name: string;
+    description?: string;
+    type: 'validation' | 'mutation';
+    hook: {
+      /**
+       * @minItems 1
+       * @maxItems 3
+       */
+      events:
+        | ['tools/call' | 'prompts/get' | 'resources/read']
+        | ['tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read']
+        | ['tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read'];
+      phase: 'request' | 'response' | 'both';
+    };
+    match?: {
+      /**
+       * @maxItems 32
+       */
+      servers?: string[];
+      /**
+       * @maxItems 32
+       */
+      tools?: string[];
+    };
+    mode: 'enforce' | 'audit';
+    failOpen: boolean;
+    use:
+      | {
+          builtin: 'pii';
+          /**
+           * @minItems 1
+           * @maxItems 8
+           */
+          kinds?:
+            | ['email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey']
+            | ['email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey', 'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey']
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ];
+          /**
+           * @maxItems 16
+           */
+          nationalIds?:
+            | []
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ];
+        }
+      | {
+          builtin: 'cel';
+          /**
+           * @minItems 1
+           * @maxItems 16
+           */
+          rules:
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ];
+        }
+      | {
+          webhook: {
+            url: string;
+            timeoutMs: number;
+            maxBytes: number;
+            /**
+             * A signing secret is stored (never shown)
+             */
+            secretSet: boolean;
+          };
+        };
+  }[];
+  /**
+   * Set by PUT: whether the change reached the gateways now (absent before the first publish)
+   */
+  pushed?: 'ok' | 'unavailable';
 }
 export interface GetHealthResponse {
   status: 'ok';
@@ -940,6 +2361,1410 @@ export interface PutConsoleSsoBody {
   };
   jit?: boolean;
   enabled?: boolean;
+}
+/**
+ * The tenant's interceptor chain, in the order it runs
+ */
+export interface PutGuardrailsBody {
+  /**
+   * @maxItems 32
+   */
+  interceptors: {
+    name: string;
+    description?: string;
+    type: 'validation' | 'mutation';
+    hook: {
+      /**
+       * @minItems 1
+       * @maxItems 3
+       */
+      events:
+        | ['tools/call' | 'prompts/get' | 'resources/read']
+        | ['tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read']
+        | ['tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read', 'tools/call' | 'prompts/get' | 'resources/read'];
+      phase?: 'request' | 'response' | 'both';
+    };
+    match?: {
+      /**
+       * @maxItems 32
+       */
+      servers?: string[];
+      /**
+       * @maxItems 32
+       */
+      tools?: string[];
+    };
+    mode?: 'enforce' | 'audit';
+    failOpen?: boolean;
+    use:
+      | {
+          builtin: 'pii';
+          /**
+           * @minItems 1
+           * @maxItems 8
+           */
+          kinds?:
+            | ['email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey']
+            | ['email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey', 'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey']
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ]
+            | [
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey',
+                'email' | 'phone' | 'card' | 'iban' | 'nationalId' | 'jwt' | 'bearer' | 'apiKey'
+              ];
+          /**
+           * @maxItems 16
+           */
+          nationalIds?:
+            | []
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                },
+                {
+                  name: string;
+                  pattern: string;
+                }
+              ];
+        }
+      | {
+          builtin: 'cel';
+          /**
+           * @minItems 1
+           * @maxItems 16
+           */
+          rules:
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ]
+            | [
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                },
+                {
+                  name: string;
+                  expr: string;
+                  message: string;
+                }
+              ];
+        }
+      | {
+          webhook: {
+            url: string;
+            timeoutMs?: number;
+            maxBytes?: number;
+            /**
+             * Standard Webhooks signing secret (whsec_…): write-only, sealed at rest; omit to keep the stored one
+             */
+            secret?: string;
+          };
+        };
+  }[];
 }
 export interface PutLimitsBody {
   rate?: {
@@ -1384,4 +4209,7 @@ export interface Operations {
   importServer: { method: 'POST'; path: '/v1/servers/import'; body: ImportServerBody; response: ImportServerResponse };
   getToolScan: { method: 'GET'; path: '/v1/guardrails/tool-scan'; body: never; response: GetToolScanResponse };
   putToolScan: { method: 'PUT'; path: '/v1/guardrails/tool-scan'; body: PutToolScanBody; response: GetToolScanResponse };
+  getGuardrails: { method: 'GET'; path: '/v1/guardrails'; body: never; response: GetGuardrailsResponse };
+  putGuardrails: { method: 'PUT'; path: '/v1/guardrails'; body: PutGuardrailsBody; response: GetGuardrailsResponse };
+  checkGuardrails: { method: 'POST'; path: '/v1/guardrails/check'; body: PutGuardrailsBody; response: CheckGuardrailsResponse };
 }

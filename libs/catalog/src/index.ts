@@ -37,3 +37,4 @@ export { parseTenantDocument } from './parse-tenant-document';
 export { canonicalMcpUrl, type TenantLayout } from './canonical-mcp-url';
 export { type NumericTenantLimit, TENANT_LIMIT_BOUNDS, type TenantLimits, tenantLimitsOf } from './tenant-limits';
 export { DYNAMIC_RESOURCE_LIMITS, DynamicResourceRoutes, dynamicPrefixProblem } from './dynamic-resources';
+export { guardrailSecretAad, openGuardrailSecrets } from './guardrail-secrets';

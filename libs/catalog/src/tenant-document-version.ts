@@ -5,11 +5,14 @@ import type { TenantCatalog } from './published-catalog';
 /**
  * Version of a tenant document: sha256 of its settings and its catalog's version (canonical
  * JSON). Sealed credentials are left out on purpose (sealing is randomised); a settings-only
- * change (protection turned on, a new IdP) gets a new version, so caches keyed on it rebuild.
+ * change (protection turned on, a new IdP, an interceptor) gets a new version, so caches keyed
+ * on it rebuild and gateways take the new document.
  */
 export function tenantDocumentVersion(doc: Omit<TenantCatalog, 'version'>): string {
-  const { id, name, description, origins, hosts, surfaceRules, auth, limits, snapshot } = doc;
+  const { id, name, description, origins, hosts, surfaceRules, auth, limits, guardrails, snapshot } = doc;
+  // Guardrails only when present, so the version of a document without them is what it always was.
+  const settings = { id, name, description: description ?? null, origins, hosts, surfaceRules, auth: auth ?? null, limits: limits ?? null, ...(guardrails ? { guardrails } : {}) };
   return createHash('sha256')
-    .update(canonicalJson({ id, name, description: description ?? null, origins, hosts, surfaceRules, auth: auth ?? null, limits: limits ?? null, catalog: snapshot.version }))
+    .update(canonicalJson({ ...settings, catalog: snapshot.version }))
     .digest('hex');
 }

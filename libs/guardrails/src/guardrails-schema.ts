@@ -62,7 +62,10 @@ const webhookSchema = z
         url: z.string().url().max(2_048),
         timeoutMs: z.number().int().min(GUARDRAIL_LIMITS.timeoutMs[0]).max(GUARDRAIL_LIMITS.timeoutMs[1]).default(2_000),
         maxBytes: z.number().int().min(GUARDRAIL_LIMITS.maxBytes[0]).max(GUARDRAIL_LIMITS.maxBytes[1]).default(65_536),
-        secret: z.string().regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be a Standard Webhooks secret (whsec_ + base64)'),
+        // The registry publishes it sealed (SecretBox v2, AAD tenantSecretAad(tenant, 'guardrail:<name>')); a seed file may hold it plain.
+        secret: z
+          .string()
+          .regex(/^(?:whsec_[A-Za-z0-9+/]{16,}={0,2}|v2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/, 'must be a Standard Webhooks secret (whsec_ + base64), or one sealed for the tenant'),
       })
       .strict(),
   })

@@ -9,6 +9,8 @@ export type OperationId =
   | 'updateTenantAuth'
   | 'getLimits'
   | 'putLimits'
+  | 'getGuardrails'
+  | 'putGuardrails'
   | 'listServers'
   | 'createServer'
   | 'importServer'
@@ -39,6 +41,8 @@ export const OPERATIONS: { [K in OperationId]: { method: Operations[K]['method']
   updateTenantAuth: { method: 'PATCH', path: '/v1/tenant/auth' },
   getLimits: { method: 'GET', path: '/v1/limits' },
   putLimits: { method: 'PUT', path: '/v1/limits' },
+  getGuardrails: { method: 'GET', path: '/v1/guardrails' },
+  putGuardrails: { method: 'PUT', path: '/v1/guardrails' },
   listServers: { method: 'GET', path: '/v1/servers' },
   createServer: { method: 'POST', path: '/v1/servers' },
   importServer: { method: 'POST', path: '/v1/servers/import' },

@@ -1,6 +1,7 @@
 import type { Publication, Server, TenantAuthView } from '@switchboard/admin-api';
 import { prune } from './compare';
 import type { LiveState } from './live-state';
+import { guardrailsSection } from './plan-guardrails';
 import type { PublishSpec, ServerSpec, TenantFile } from './tenant-file-schema';
 
 /** The environment variable an exported file names for a server's secret (the value is never exported). */
@@ -78,6 +79,8 @@ export function exportTenantFile(live: LiveState): TenantFile {
   if (live.auth.configured) file.auth = authSection(live.auth);
   const limits = prune({ rate: live.limits.rate ?? undefined, callLog: live.limits.callLog ?? undefined }) as TenantFile['limits'];
   if (limits && Object.keys(limits).length > 0) file.limits = limits;
+  const guardrails = guardrailsSection(live.guardrails);
+  if (guardrails) file.guardrails = guardrails;
   file.servers = [...live.servers].sort((a, b) => a.id.localeCompare(b.id)).map((s) => serverSpec(s, live.publications));
   return file;
 }

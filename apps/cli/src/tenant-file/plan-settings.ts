@@ -1,6 +1,7 @@
 import type { UpdateTenantAuthBody, UpdateTenantBody, PutLimitsBody } from '@switchboard/admin-api';
 import { diffFields, type FieldChange } from './compare';
 import type { LiveState } from './live-state';
+import { guardrailsStep } from './plan-guardrails';
 import type { PlanStep } from './plan-step';
 import { describeSecrets, secretRefs, withSecrets } from './secrets';
 import type { TenantFile } from './tenant-file-schema';
@@ -77,5 +78,5 @@ function limitsStep(file: TenantFile, live: LiveState): PlanStep | undefined {
 
 /** Steps for the tenant's settings sections, in apply order. */
 export function planSettings(file: TenantFile, live: LiveState, rotateSecrets: boolean): PlanStep[] {
-  return [tenantStep(file, live), authStep(file, live, rotateSecrets), limitsStep(file, live)].filter((s): s is PlanStep => s !== undefined);
+  return [tenantStep(file, live), authStep(file, live, rotateSecrets), limitsStep(file, live), guardrailsStep(file, live, rotateSecrets)].filter((s): s is PlanStep => s !== undefined);
 }

@@ -24,6 +24,7 @@ function live(over: Partial<LiveState> = {}): LiveState {
     tenant: { id: 'acme', name: 'Acme', description: null, currentVersion: 'v1', mcpUrl: 'https://gw/t/acme/mcp', claudeCommand: '', origins: [], hosts: [], surfaceRules: {} },
     auth: { configured: true, protected: false, scopes: ['crm.read'], defaultScopes: null, toolScopes: {}, idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'sb', scopes: ['openid'], clientSecretSet: true }, connectors: {} },
     limits: { rate: null, callLog: null },
+    guardrails: { interceptors: [] },
     servers: [server('crm')],
     publications: [pub('crm', 'lookup')],
     ...over,

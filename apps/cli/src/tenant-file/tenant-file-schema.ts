@@ -98,6 +98,26 @@ const surfaceRulesSchema = z
   })
   .strict();
 
+/**
+ * The interceptor chain (PUT /v1/guardrails), in order. Each interceptor is the API's shape
+ * (name, type, hook, match, mode, failOpen, use), checked by the API; only a webhook's secret
+ * differs: a reference to an environment variable.
+ */
+const interceptorSchema = z
+  .object({
+    name: z.string().min(1),
+    use: z.union([
+      z.object({ webhook: z.object({ url: z.url(), secret: secretRef.optional() }).loose() }).strict(),
+      z.object({ builtin: z.enum(['pii', 'cel']) }).loose(),
+    ]),
+  })
+  .loose();
+
+const guardrailsSchema = z
+  .object({ interceptors: z.array(interceptorSchema).describe('Validators and mutators in the order they run; an empty list removes them all') })
+  .strict()
+  .describe("The tenant's interceptors (docs/guardrails.md)");
+
 const tenantSchema = z
   .object({
     name: z.string().min(1).optional(),
@@ -131,6 +151,7 @@ export const tenantFileSchema = z
     surfaceRules: surfaceRulesSchema.optional(),
     auth: authSchema.optional(),
     limits: limitsSchema.optional(),
+    guardrails: guardrailsSchema.optional(),
     servers: z.array(serverSchema).optional().describe('The exact set of upstream servers (left out: servers are not managed; a server not listed is removed)'),
   })
   .strict()
@@ -141,6 +162,7 @@ export type TenantFile = z.infer<typeof tenantFileSchema>;
 export type ServerSpec = z.infer<typeof serverSchema>;
 export type PublishSpec = NonNullable<ServerSpec['publish']>[number];
 export type SecretRef = z.infer<typeof secretRef>;
+export type GuardrailsSpec = z.infer<typeof guardrailsSchema>;
 export type Overrides = z.infer<typeof overridesSchema>;
 
 /** The JSON Schema of the tenant file (draft 2020-12), for editors and the published copy. */

@@ -8,6 +8,7 @@ import { linkTo, navigate, useSearch } from '../router';
 import { Badge, Empty, ErrorBox, Spinner, splitError, useFocusOnError, useLoad } from '../ui';
 import { Allowed } from '../role';
 import { ClientCards, DraftChanges, pretty } from '../preview-cards';
+import { GuardrailsLine, useAppliedGuardrails } from '../guardrails-preview';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** Built-ins first, in the order people compare them; custom surfaces after. */
@@ -41,6 +42,7 @@ export function PreviewPage() {
   const data = preview.data?.shown;
   const live = preview.data?.live;
   const surfaces = data ? [...SURFACE_ORDER.filter((s) => s in data.surfaces), ...Object.keys(data.surfaces).filter((s) => !SURFACE_ORDER.includes(s))] : [];
+  const applied = useAppliedGuardrails();
   const toolNames = data ? [...new Set(surfaces.flatMap((s) => data.surfaces[s].tools.map((t) => String(t.name))))] : [];
 
   const publish = async () => {
@@ -194,6 +196,7 @@ export function PreviewPage() {
                   {toolChanged && <Badge tone="info">Changed by this draft</Badge>}
                 </h2>
                 <ClientCards data={data} name={name} />
+                <GuardrailsLine name={name} applied={applied(name)} />
                 <details open={onlyDiffs || toolChanged || isNew}>
                   <summary>Every field, client by client</summary>
                 <div class="scroll-x">

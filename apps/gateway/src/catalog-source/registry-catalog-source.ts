@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
-import { parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
+import { openGuardrailSecrets, parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
 import { metrics, type Counter } from '@opentelemetry/api';
 import { CatalogFeedReader } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
@@ -177,6 +177,8 @@ export class RegistryCatalogSource implements CatalogSource {
       surfaceRules: raw.surfaceRules ?? {},
       ...(raw.auth ? { auth: raw.auth } : {}),
       ...(raw.limits ? { limits: raw.limits } : {}),
+      // Webhook secrets arrive sealed like credentials; opened here, once per document.
+      ...(raw.guardrails ? { guardrails: openGuardrailSecrets(raw.guardrails, raw.id, (sealed, aad) => this.box.open(sealed, aad)) } : {}),
       ...(raw.version ? { version: raw.version } : {}),
       snapshot,
       ...(limits ? { limits } : {}),

@@ -35,6 +35,8 @@ export interface TenantRow {
   rate_plan: TenantRatePlan | null;
   /** `limits.callLog` of the tenant document; {} = metadata only. */
   call_log: TenantCallLogPolicy;
+  /** The interceptor chain (issue 46, PUT /v1/guardrails), webhook secrets sealed; null = none. */
+  guardrails?: { interceptors: Array<Record<string, unknown>> } | null;
 }
 
 export interface PublicationRow {
