@@ -127,7 +127,7 @@ export function Field(props: {
   inputMode?: 'numeric' | 'text';
   /** A note that is not an error but needs attention (e.g. "required before publishing"). */
   warning?: string;
-  onBlur?: () => void;
+  onBlur?: (e: FocusEvent) => void;
   /** Another element describing the control (e.g. a live status line among `children`). */
   describedBy?: string;
   /** Shown under the field's own lines, inside its container. */

@@ -74,10 +74,11 @@ describe('console sign-in through the platform issuer, in Chromium', () => {
     expect(await focusedId(p, 'username')).toBe('username');
     // The console's look: its mark, accent, background and type; and no script at all (the CSP allows none).
     expect(await p.locator('header svg.mark').count()).toBe(1);
-    const look = await p.evaluate(() => {
-      const css = (sel: string, prop: string) => getComputedStyle(document.querySelector(sel)!).getPropertyValue(prop);
+    // A string: the spec is typed without the DOM library.
+    const look = await p.evaluate(`(() => {
+      const css = (sel, prop) => getComputedStyle(document.querySelector(sel)).getPropertyValue(prop);
       return { button: css('button[type=submit]', 'background-color'), body: css('html', 'background-color'), font: css('html', 'font-family'), scripts: document.scripts.length };
-    });
+    })()`);
     expect(look).toEqual({ button: 'rgb(11, 92, 173)', body: 'rgb(246, 248, 250)', font: expect.stringMatching(/^system-ui/), scripts: 0 });
     await j.b.shot('auth-sign-in');
     await p.setViewportSize({ width: 800, height: 800 });
