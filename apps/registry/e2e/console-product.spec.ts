@@ -4,7 +4,7 @@
 // shown is the name served), form errors clear when fixed, a loopback MCP URL raises the
 // reachability blocker, the Tools table stays quick at 1,000 tools, and a draft previews as each
 // client shows it. Logs and charts: console-observe.spec.ts. Screenshots: support/console-product.ts.
-import { expectFieldError, expectIntact, expectNoFieldError, openTool } from './support/console-browser';
+import { expectFieldError, expectIntact, expectNoFieldError, freePort, openTool } from './support/console-browser';
 import { pageHelpers, startProductStack, type ProductStack } from './support/console-product';
 import { api, READ_ONLY_HINTS, registerAndDiscover, startUpstream, until, type TestUpstream } from './support/harness';
 
@@ -111,6 +111,18 @@ describe('the console as a product, in Chromium', () => {
     expect(await step('review').getAttribute('data-done')).toBe('true');
     expect(await step('publish').getAttribute('aria-current')).toBe('step');
     await expectIntact(b);
+  });
+
+  it('says what to do when a server refuses connections (ECONNREFUSED), not just the error', async () => {
+    const closed = new URL(weather.url);
+    closed.port = String(await freePort());
+    expect((await api(registry.url, key, 'POST', '/v1/servers', { id: 'down', name: 'Down', url: closed.href })).status).toBe(201);
+    await nav('Servers');
+    await p.getByTestId('server-down-status').getByText('Discovery failed').waitFor({ timeout: 20_000 });
+    expect(await p.getByTestId('server-down-error').textContent()).toMatch(/ECONNREFUSED|refused/i);
+    expect(await p.getByTestId('server-down-next-step').textContent()).toBe("What to do: Nothing is listening at that address. Start the server, or check the URL's host and port (Edit).");
+    await expectIntact(b);
+    expect((await api(registry.url, key, 'DELETE', '/v1/servers/down')).status).toBeLessThan(300);
   });
 
   it('warns that a URL is already registered, before submitting', async () => {
