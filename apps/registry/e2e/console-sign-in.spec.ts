@@ -2,6 +2,8 @@
 // field, and the platform sign-in in one step — the workspace typed once at the console, carried to
 // the real apps/auth platform issuer as login_hint and shown there, not asked again — on a page
 // branded like the console (its mark, colours and type; no script). Then a session, and sign-out.
+// Test-only cross-app import: the real auth service, booted the way its own e2e tests boot it.
+import { startAuth } from '../../auth/e2e/support/auth-harness';
 import { expectFieldError, expectIntact, focusedId } from './support/console-browser';
 import { ADA, startConsoleJourney, type ConsoleJourney } from './support/console-journey';
 
@@ -11,7 +13,7 @@ describe('console sign-in through the platform issuer, in Chromium', () => {
   let j: ConsoleJourney;
 
   beforeAll(async () => {
-    j = await startConsoleJourney();
+    j = await startConsoleJourney(startAuth);
   });
 
   afterAll(async () => {

@@ -4,6 +4,8 @@
 // watches discovery, overrides a title, previews the Claude and OpenAI surfaces, publishes, and sees
 // the real gateway serve it. Every page is screenshotted to test-artifacts/console/.
 // Prerequisites: `npx tsc -b tsconfig.build.json`, `npx vite build apps/console`, scripts/ensure-chromium.sh.
+// Test-only cross-app import: the real auth service, booted the way its own e2e tests boot it.
+import { startAuth } from '../../auth/e2e/support/auth-harness';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -52,7 +54,7 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
     upstream = await startDocsUpstream();
     notes = await startNotesUpstream();
     // Discovery is held open on purpose below (to watch it run): give it time.
-    j = await startConsoleJourney({ DISCOVERY_TIMEOUT_MS: '15000' });
+    j = await startConsoleJourney(startAuth, { DISCOVERY_TIMEOUT_MS: '15000' });
     ({ b, registry, gateway, key } = j);
     await platformSignIn(b.page, j);
   });

@@ -2,10 +2,15 @@
 // the real apps/auth platform issuer in-process, a registry whose console signs in through it, and a
 // gateway. Each side needs another's URL, so the ports are reserved first.
 import type { Page } from 'playwright-core';
-// Test-only cross-app import: the real auth service, booted the way its own e2e tests boot it.
-import { startAuth, type TestAuth } from '../../../auth/e2e/support/auth-harness';
 import { freePort, openConsoleBrowser, type ConsoleBrowser } from './console-browser';
 import { cleanRedis, createDatabase, createTenant, startGateway, startRegistry, testEnv, type Proc } from './harness';
+
+/** The real auth service's in-process starter (apps/auth/e2e/support/auth-harness.ts), passed in by the spec: only specs may import another app. */
+export type StartAuth = (o: { tenants: []; env: Record<string, string> }) => Promise<TestAuth>;
+export interface TestAuth {
+  baseUrl: string;
+  close(): Promise<void>;
+}
 
 /** The tenant's first admin, created with the tenant; signs in at the platform issuer. */
 export const ADA = { username: 'ada', password: 'correct horse battery', name: 'Ada Lovelace' };
@@ -21,7 +26,7 @@ export interface ConsoleJourney {
 }
 
 /** Boots the stack with tenant `acme` (admin ADA). `registryEnv` adds to the registry's environment. */
-export async function startConsoleJourney(registryEnv: Record<string, string> = {}): Promise<ConsoleJourney> {
+export async function startConsoleJourney(startAuth: StartAuth, registryEnv: Record<string, string> = {}): Promise<ConsoleJourney> {
   const env = testEnv();
   const b = await openConsoleBrowser();
   const db = await createDatabase();
