@@ -61,6 +61,8 @@ export function pageHelpers(p: Page) {
       const dir = process.env.CONSOLE_DOCS_SHOTS === '1' ? DOCS_SHOTS : path.join(SHOTS, 'docs');
       for (const width of [1280, 800]) {
         await p.setViewportSize({ width, height: 800 });
+        // A first-screen shot starts at the top, wherever the test left the page scrolled.
+        if (!fullPage) await p.evaluate('window.scrollTo(0, 0)');
         await p.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage });
       }
       await p.setViewportSize({ width: 1280, height: 800 });
