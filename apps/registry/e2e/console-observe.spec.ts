@@ -183,6 +183,10 @@ describe('console logs and charts, in Chromium', () => {
     await plot.hover({ position: { x: box.width / 60, y: box.height / 2 } });
     await until('the legend reads the oldest day', async () => (await legend())[0] === label(29), 10_000, 50);
     expect((await legend()).slice(0, 2)).toEqual([label(29), '29']);
+    // ...and the latest day again once the cursor leaves the plot, never "--".
+    await p.getByRole('heading', { name: 'Usage', level: 1 }).hover();
+    await until('the legend reads the latest day again', async () => (await legend())[0] === label(0), 10_000, 50);
+    expect((await legend()).some((v) => v.includes('--'))).toBe(false);
     await h.shots('usage');
     await expectIntact(b);
   });
