@@ -57,6 +57,9 @@ const HUMAN: ReadonlyArray<[RegExp, string]> = [
   [/^too small: expected string to have >=1 characters$/i, 'This field is required.'],
   [/^too big: expected number to be <=(\d+)$/i, 'Must be at most $1.'],
   [/^too small: expected number to be >=(\d+)$/i, 'Must be at least $1.'],
+  [/^too small: expected number to be >0$/i, 'Must be more than 0.'],
+  [/^invalid input: expected number, received (null|undefined|NaN)$/i, 'Enter a number.'],
+  [/^invalid input: expected int, received number$/i, 'Enter a whole number.'],
 ];
 
 /** One API field message as the console shows it. */

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Mark } from './brand';
 import { api, asApiError, isRecord, loadAuthConfig, logout, onUnauthorized, session, type ApiError, type AuthConfig, type Change, type SessionInfo, type Tenant } from './api';
 import { ErrorBoundary } from './error-boundary';
 import type { Identity } from './identity';
@@ -182,7 +183,9 @@ function Shell({ identity, onSignOut, onTenant }: { identity: Identity; onSignOu
         Skip to content
       </a>
       <header class="top">
-        <span class="brand">Switchboard</span>
+        <span class="brand">
+          <Mark /> Switchboard
+        </span>
         <span class="tenant" data-testid="tenant-name">
           {tenant.name} <span class="muted">({tenant.id})</span>
         </span>

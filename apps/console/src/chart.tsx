@@ -56,7 +56,8 @@ export function Chart({ title, testId, labels, series, height = 220 }: { title: 
         { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : v.toFixed(1))) },
       ],
       // The legend reads the latest day until the cursor points at another (uPlot shows "--" otherwise).
-      hooks: { ready: [(u) => u.setLegend({ idx: n - 1 })] },
+      // When the cursor leaves the plot, it reads the latest day again instead of "--".
+      hooks: { ready: [(u) => u.setLegend({ idx: n - 1 })], setCursor: [(u) => u.cursor.idx == null && u.setLegend({ idx: n - 1 })] },
       series: [{ label: 'Day', value: (_u, v) => label(v) }, ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, points: { show: n <= 31 } }))],
     };
     const plot = new uPlot(

@@ -45,7 +45,7 @@ export function IdpTest({ configured }: { configured: boolean }) {
     <section class="card" aria-labelledby="idp-test-h" data-testid="idp-test">
       <h2 id="idp-test-h">Test sign-in</h2>
       <p class="muted">Signs you in at the saved identity provider for real (authorization code with PKCE, through this workspace's authorization server) and shows what it answered. Nothing is kept: no session, no token.</p>
-      {!configured && <p class="muted small">Save an OpenID Connect provider above first.</p>}
+      {!configured && <p class="muted small">Choose “Your OpenID Connect provider” under Identity provider above and save it first: local sign-in (development) has no provider to test.</p>}
       {error && <ErrorBox error={error} title="The test sign-in could not run" />}
       {result?.ok && (
         <div data-testid="idp-test-ok">

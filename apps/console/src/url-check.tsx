@@ -29,7 +29,7 @@ export interface UrlCheck {
   /** The refusal when it names no field on the form. */
   formError: ApiError | undefined;
   /** The URL field lost focus: check it if it looks like a URL and changed since the last check. */
-  onBlur(): void;
+  onBlur(e?: FocusEvent): void;
   /** The "Check URL" button: check whatever the field holds, again if need be. */
   check(): void;
   /** Forget it all (the form was submitted and cleared); an answer still on its way is dropped. */
@@ -79,7 +79,12 @@ export function useUrlCheck(opts: { url: string; ids: Record<string, string>; re
     state: shown,
     fields: split.fields,
     formError: split.form,
-    onBlur: () => {
+    onBlur: (e) => {
+      // Focus went to the form's submit button: the submit checks the URL itself. Checking too would show
+      // "Checking…" under the field between the press and the release, moving the button from under the
+      // pointer so the click never lands.
+      const to = e?.relatedTarget as HTMLElement | null | undefined;
+      if (to?.getAttribute('type') === 'submit' && to.closest('form') === (e?.currentTarget as HTMLElement | null)?.closest('form')) return;
       const url = current.current;
       if (plausibleHttpUrl(url) && url !== last.current) void start(url);
     },

@@ -2,36 +2,29 @@
 // first-run checklist follows the tenant's state, unknown routes are a 404, the register form warns
 // about a URL already registered, colliding tool names are shown before publishing (and the name
 // shown is the name served), form errors clear when fixed, a loopback MCP URL raises the
-// reachability blocker, the Tools table stays quick at 1,000 tools, the Activity log pages by
-// cursor, and the usage axes span the chosen window. Screenshots at 1280 and 800 px go to docs/console/.
-import path from 'node:path';
-import { Client as PgClient } from 'pg';
-import type { Page } from 'playwright-core';
-import { expectFieldError, expectIntact, expectNoFieldError, freePort, openConsoleBrowser, openTool, type ConsoleBrowser } from './support/console-browser';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, REPO_ROOT, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+// reachability blocker, the Tools table stays quick at 1,000 tools, and a draft previews as each
+// client shows it. Logs and charts: console-observe.spec.ts. Screenshots: support/console-product.ts.
+import { expectFieldError, expectIntact, expectNoFieldError, freePort, openTool } from './support/console-browser';
+import { pageHelpers, startProductStack, type ProductStack } from './support/console-product';
+import { api, READ_ONLY_HINTS, registerAndDiscover, startUpstream, until, type TestUpstream } from './support/harness';
 
 jest.setTimeout(240_000);
 
-const DOCS_SHOTS = path.join(REPO_ROOT, 'docs/console');
 const FULL_HINTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 /** Tools in the big server: every tenth lacks its hints (needs attention). */
 const BIG = 1000;
 
 describe('the console as a product, in Chromium', () => {
-  const env = testEnv();
-  let db: Awaited<ReturnType<typeof createDatabase>>;
-  let registry: Proc;
-  let gateway: Proc;
+  let s: ProductStack;
   let weather: TestUpstream;
   let big: TestUpstream;
+  let p: ProductStack['p'];
+  let registry: ProductStack['registry'];
   let key: string;
-  let b: ConsoleBrowser;
-  let p: Page;
+  let b: ProductStack['b'];
+  let h: ReturnType<typeof pageHelpers>;
 
   beforeAll(async () => {
-    b = await openConsoleBrowser();
-    p = b.page;
-    db = await createDatabase();
     weather = await startUpstream('weather', [
       { name: 'get_forecast', annotations: READ_ONLY_HINTS },
       { name: 'delete_city', annotations: FULL_HINTS },
@@ -40,33 +33,21 @@ describe('the console as a product, in Chromium', () => {
       'big',
       Array.from({ length: BIG }, (_, i) => ({ name: `op_${String(i).padStart(4, '0')}`, ...(i % 10 === 0 ? {} : { annotations: READ_ONLY_HINTS }) })),
     );
-    const gatewayPort = await freePort();
-    registry = await startRegistry(env, db.url, { GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` });
-    key = await createTenant(registry.url, env.operatorKey, 'acme');
-    gateway = await startGateway(env, registry.url, { GATEWAY_PORT: String(gatewayPort), USAGE_FLUSH_MS: '50' });
+    s = await startProductStack();
+    ({ p, registry, key, b } = s);
+    h = pageHelpers(p);
   });
 
   afterAll(async () => {
-    await b?.close();
-    await gateway?.stop();
-    await registry?.stop();
+    await s?.close();
     await weather?.close();
     await big?.close();
-    await db?.drop();
-    await cleanRedis(env);
   });
 
-  const nav = (label: string) => p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
-  const heading = (name: string) => p.getByRole('heading', { name, exact: true, level: 1 }).waitFor();
-  const step = (id: string) => p.getByTestId(`step-${id}`);
-  /** Both widths the console is laid out for, full page, into docs/console/<name>-<width>.png. */
-  const shots = async (name: string, fullPage = true) => {
-    for (const width of [1280, 800]) {
-      await p.setViewportSize({ width, height: 800 });
-      await p.screenshot({ path: path.join(DOCS_SHOTS, `${name}-${width}.png`), fullPage });
-    }
-    await p.setViewportSize({ width: 1280, height: 800 });
-  };
+  const nav = (label: string) => h.nav(label);
+  const heading = (name: string) => h.heading(name);
+  const step = (id: string) => h.step(id);
+  const shots = (name: string, fullPage = true) => h.shots(name, fullPage);
   const register = async (id: string, url: string) => {
     await p.getByLabel('Server id').fill(id);
     await p.getByLabel('MCP URL').fill(url);
@@ -130,6 +111,18 @@ describe('the console as a product, in Chromium', () => {
     expect(await step('review').getAttribute('data-done')).toBe('true');
     expect(await step('publish').getAttribute('aria-current')).toBe('step');
     await expectIntact(b);
+  });
+
+  it('says what to do when a server refuses connections (ECONNREFUSED), not just the error', async () => {
+    const closed = new URL(weather.url);
+    closed.port = String(await freePort());
+    expect((await api(registry.url, key, 'POST', '/v1/servers', { id: 'down', name: 'Down', url: closed.href })).status).toBe(201);
+    await nav('Servers');
+    await p.getByTestId('server-down-status').getByText('Discovery failed').waitFor({ timeout: 20_000 });
+    expect(await p.getByTestId('server-down-error').textContent()).toMatch(/ECONNREFUSED|refused/i);
+    expect(await p.getByTestId('server-down-next-step').textContent()).toBe("What to do: Nothing is listening at that address. Start the server, or check the URL's host and port (Edit).");
+    await expectIntact(b);
+    expect((await api(registry.url, key, 'DELETE', '/v1/servers/down')).status).toBeLessThan(300);
   });
 
   it('warns that a URL is already registered, before submitting', async () => {
@@ -243,120 +236,15 @@ describe('the console as a product, in Chromium', () => {
     await expectIntact(b);
   });
 
-  it('pages the Activity log by cursor, hides system events unless asked, and opens a row in a drawer', async () => {
-    for (let i = 0; i < 55; i++) expect((await api(registry.url, key, 'PATCH', '/v1/tenant', { description: `take ${i}` })).status).toBe(200);
-    await nav('Activity');
-    await heading('Activity');
-    const rows = p.getByTestId('audit-table').locator('tbody tr');
-    await p.getByTestId('page-number').getByText('Page 1').waitFor();
-    // The pager shows before the first page has loaded: wait for a full page of rows.
-    await rows.nth(49).waitFor();
-    expect(await rows.count()).toBe(50);
-    expect(await p.getByTestId('audit-table').locator('tr[data-action="server.discovered"]').count()).toBe(0);
-    const ids = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')));
-    const firstPage = await ids();
-    await p.getByRole('button', { name: 'Older' }).click();
-    await p.getByTestId('page-number').getByText('Page 2').waitFor();
-    // The old rows stay up while the next page loads: wait for the new ones.
-    const secondPage = await until('page 2', async () => {
-      const now = await ids();
-      return now[0] !== firstPage[0] && now;
-    }, 10_000, 50);
-    expect(secondPage.length).toBeGreaterThan(0);
-    expect(secondPage.some((r) => firstPage.includes(r))).toBe(false);
-    await p.getByRole('button', { name: 'Newer' }).click();
-    await p.getByTestId('page-number').getByText('Page 1').waitFor();
-    await until('page 1 again', async () => (await ids())[0] === firstPage[0], 10_000, 50);
-    expect(await ids()).toEqual(firstPage);
-    expect(Math.min(...firstPage.map(Number))).toBeGreaterThan(Math.max(...secondPage.map(Number)));
-
-    // Servers only: what people did, then the registry's own discovery runs too.
-    await p.getByLabel('Show').selectOption('server.*');
-    await p.getByTestId('audit-table').locator('tr[data-action="server.create"]').first().waitFor();
-    expect(await p.getByTestId('audit-table').locator('tr[data-action="server.discovered"]').count()).toBe(0);
-    await p.getByLabel(/Include system events/).check();
-    await p.getByTestId('audit-table').locator('tr[data-action="server.discovered"]').first().waitFor();
-    const actions = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action') ?? ''));
-    expect(actions.every((a) => a.startsWith('server.'))).toBe(true);
-    await p.getByTestId('audit-table').locator('tr[data-action="server.create"]').filter({ hasText: 'Registered server weather.' }).getByRole('button', { name: /Details/ }).click();
-    await p.getByTestId('detail-drawer').getByRole('heading', { name: 'Registered server weather.' }).waitFor();
-    await p.getByTestId('detail-drawer').getByRole('button', { name: 'Close' }).click();
-    await expectIntact(b);
-  });
-
-  it('GET /v1/audit: cursor paging is bounded, validated and confined to the caller\'s tenant', async () => {
-    const page1 = (await api(registry.url, key, 'GET', '/v1/audit?limit=5')).body as { entries: Array<{ id: string }>; nextCursor: string };
-    expect(page1.entries).toHaveLength(5);
-    const page2 = (await api(registry.url, key, 'GET', `/v1/audit?limit=5&cursor=${page1.nextCursor}`)).body as { entries: Array<{ id: string }> };
-    expect(Number(page2.entries[0]!.id)).toBeLessThan(Number(page1.entries[4]!.id));
-    for (const [q, field] of [
-      ['cursor=abc', 'query.cursor'],
-      ['limit=501', 'query.limit'],
-      ['action=DROP%20TABLE', 'query.action'],
-      ['system=maybe', 'query.system'],
-    ]) {
-      const res = await api(registry.url, key, 'GET', `/v1/audit?${q}`);
-      expect({ q, status: res.status, field: (res.body.error as { field?: string } | undefined)?.field }).toEqual({ q, status: 400, field });
-    }
-    // Another tenant handed acme's cursor sees only its own entries.
-    const betaKey = await createTenant(registry.url, env.operatorKey, 'beta');
-    const beta = (await api(registry.url, betaKey, 'GET', `/v1/audit?cursor=${page1.nextCursor}`)).body as { entries: unknown[] };
-    expect(JSON.stringify(beta.entries)).not.toMatch(/weather|forecast|take \d/);
-  });
-
-  it('spans the usage axis over the chosen window: one day of calls on a 24 h and a 30 d axis, then 30 days of calls', async () => {
-    // One real call through the gateway: today's usage, and the checklist's "connect" step.
-    const res = await fetch(`${gateway.url}/t/acme/mcp`, {
+  it('Home counts a connected client once calls arrive; screenshots of Home and Preview', async () => {
+    // One real call through the gateway: the checklist's "connect" step.
+    const res = await fetch(`${s.gateway.url}/t/acme/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_forecast', arguments: { text: 'x' } } }),
     });
     expect(res.status).toBe(200);
     await until('usage metered', async () => ((await api(registry.url, key, 'GET', '/v1/usage?groupBy=day')).body.usage as unknown[] | undefined)?.length === 1, 30_000, 100);
-
-    const label = (daysAgo: number) => new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(Date.now() - daysAgo * 86_400_000));
-    const chart = p.getByTestId('chart-daily');
-    await nav('Usage');
-    await heading('Usage');
-    await p.getByRole('button', { name: '24 h' }).click();
-    await until('24 h axis', async () => (await chart.getAttribute('data-points')) === '2' && (await chart.getAttribute('data-ticks')) === `${label(1)}|${label(0)}`, 10_000, 50);
-    await p.getByRole('button', { name: '30 d' }).click();
-    await until('30 d axis', async () => (await chart.getAttribute('data-points')) === '30', 10_000, 50);
-    expect(await chart.getAttribute('data-first')).toBe(label(29));
-    expect(await chart.getAttribute('data-last')).toBe(label(0));
-    const ticks = (await chart.getAttribute('data-ticks'))!.split('|');
-    expect(ticks[0]).toBe(label(29));
-    expect(ticks[ticks.length - 1]).toBe(label(0));
-    expect(ticks.length).toBeLessThanOrEqual(9);
-    // The one day of calls sits on today, every other day at zero.
-    const cells = await p.getByTestId('chart-daily-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelector('td')?.textContent ?? ''));
-    expect(cells).toEqual([...Array(29).fill('0'), '1']);
-
-    // Thirty days of metered calls (rolled-up rows, as the gateway's flush writes them).
-    const pg = new PgClient({ connectionString: db.url });
-    await pg.connect();
-    try {
-      for (let d = 1; d < 30; d++) {
-        await pg.query(
-          `INSERT INTO registry.usage_daily (tenant_id, day, server_id, tool, subject, calls, latency) VALUES ('acme', (now() AT TIME ZONE 'UTC')::date - $1::int, 'weather', 'get_forecast', 'anonymous', $2, '{}')`,
-          [d, d],
-        );
-      }
-    } finally {
-      await pg.end();
-    }
-    await p.getByRole('button', { name: 'Refresh' }).click();
-    await until('30 days plotted', async () => (await p.getByTestId('chart-daily-data').locator('tbody tr').first().locator('td').first().textContent()) === '29', 10_000, 50);
-    expect(await chart.getAttribute('data-first')).toBe(label(29));
-    expect(await chart.getAttribute('data-last')).toBe(label(0));
-    expect(await p.getByTestId('chart-tools').locator('li').first().textContent()).toMatch(/^get_forecast/);
-    // The legend (the chart's tooltip) reads the latest day, not "--", before the cursor moves.
-    expect(await chart.locator('.u-legend .u-value').allTextContents()).toEqual([label(0), '1', '0', '0']);
-    await shots('usage');
-    await expectIntact(b);
-  });
-
-  it('Home counts a connected client once calls arrive; screenshots of Home and Preview', async () => {
     await nav('Home');
     await p.getByTestId('checklist').waitFor();
     expect(await step('publish').getAttribute('data-done')).toBe('true');

@@ -6,7 +6,7 @@
 // the tenant's own URL, and passes again once the title is fixed from the Tools page.
 import type { Locator } from 'playwright-core';
 import { startFakeConnector, type Breakage, type FakeConnector } from './support/fake-connector';
-import { expectIntact, freePort, openConsoleBrowser, openTool, type ConsoleBrowser } from './support/console-browser';
+import { expectIntact, freePort, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
 import { startDocsUpstream } from './support/docs-upstream';
 import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
 
@@ -98,6 +98,9 @@ describe('Readiness page in Chromium', () => {
     // The OAuth challenge does not apply to an open tenant: skipped, not passed.
     expect(all.filter((s) => !s.endsWith('=pass'))).toEqual(['auth-challenge=skip']);
     await b.page.getByTestId('readiness-summary').getByText('0 failed').waitFor();
+    await b.page.getByTestId('readiness-summary').getByText('1 skipped (not applicable)').waitFor();
+    // The tenant's URL is on 127.0.0.1: a pass here does not mean claude.ai can connect, and the page says so first.
+    expect(await b.page.getByTestId('reachability-banner').textContent()).toMatch(/claude\.ai and ChatGPT cannot reach this endpoint.*127\.0\.0\.1 is a loopback address/);
     await b.shot('readiness-pass');
     await expectIntact(b);
   });
@@ -169,11 +172,11 @@ describe('Readiness page in Chromium', () => {
 
     // The fix the check names, done in the console: an annotations.title override, published.
     const p = b.page;
-    // The fix is a link to that tool's row in the Tools table.
-    await report.getByTestId('fix-tool-titles').getByText('Open search_docs in Tools').click();
+    // The fix links to the field that fixes it: the tool's editor opens with focus on its annotation title.
+    await report.getByTestId('fix-tool-titles').getByText('Fix search_docs in Tools').click();
     await p.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
-    expect(await p.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('search_docs');
-    const tool = await openTool(p, 'docs', 'search_docs');
+    const tool = p.getByTestId('tool-drawer').getByTestId('tool-docs-search_docs');
+    await p.locator('#tool-docs-search_docs-annotations-title:focus').waitFor({ timeout: 10_000 });
     await tool.getByText('Published as search_docs').first().waitFor();
     await tool.getByLabel('Annotation title (annotations.title)').fill('Search docs');
     await tool.getByRole('button', { name: 'Save and publish' }).click();

@@ -166,7 +166,18 @@ describe('console Usage, Calls and Limits in Chromium', () => {
 
   it('an admin edits the plan: a bad burst is refused beside its field, a good plan is saved and shown on Usage', async () => {
     await signIn(key, 'Limits');
+    // An empty field means the operator's default, and says so.
+    expect(await p.getByLabel('Burst', { exact: true }).getAttribute('placeholder')).toBe("Operator's default");
     await p.getByLabel('Requests per second', { exact: true }).fill('50');
+    await p.getByRole('button', { name: 'Save limits' }).click();
+    // A rate without its burst: said in words, beside the burst, never the validator's text.
+    const text = await expectFieldError(p, 'lim-tenant-burst', /Enter a burst too, or leave both empty for the operator's default/);
+    expect(text).not.toMatch(/expected|received|null/);
+    await p.getByLabel('Per-tool overrides').fill('search two 10');
+    await p.getByLabel('Burst', { exact: true }).fill('100');
+    await p.getByRole('button', { name: 'Save limits' }).click();
+    expect(await expectFieldError(p, 'lim-tools', /search/)).not.toMatch(/expected|received|null/);
+    await p.getByLabel('Per-tool overrides').fill('');
     await p.getByLabel('Burst', { exact: true }).fill('0');
     await p.getByRole('button', { name: 'Save limits' }).click();
     await expectFieldError(p, 'lim-tenant-burst', /./);

@@ -3845,6 +3845,16 @@ export interface ReadinessReport {
      * What to change
      */
     fix?: string;
+    /**
+     * The tools a tool check fails (at most 50), each with the field that fixes it
+     */
+    tools?: {
+      name: string;
+      /**
+       * The editor field that fixes it: title, annotations-title or a required hint
+       */
+      field: string;
+    }[];
   }[];
 }
 export interface RotateWebhookSecretBody {

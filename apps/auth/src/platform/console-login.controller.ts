@@ -45,7 +45,9 @@ export class ConsoleLoginController {
       return finishInteraction(provider, req, reply, { consent: { grantId: await this.grant(provider, platform, details, accountId) } });
     }
     const hint = String(details.params.login_hint ?? '');
-    this.form(reply, 200, details, { workspace: TENANT_ID.test(hint) ? hint : '', username: '' });
+    // "Use another workspace" (?workspace=change) asks for it again instead of showing the console's.
+    const change = (req.query as Record<string, unknown> | undefined)?.workspace === 'change';
+    this.form(reply, 200, details, { workspace: !change && TENANT_ID.test(hint) ? hint : '', username: '' });
   }
 
   @Post('platform/interaction/:uid/login')
@@ -132,8 +134,8 @@ export class ConsoleLoginController {
   }
 
   private form(reply: FastifyReply, status: number, details: Details, p: { workspace: string; username: string; fieldErrors?: Partial<Record<LoginField, string>>; alert?: string }): void {
-    const action = `${PLATFORM_MOUNT}/interaction/${encodeURIComponent(details.uid)}/login`;
-    sendPage(reply, status, PAGE_TITLE, consoleLoginPage({ action, csrf: this.csrf(details.uid), ...p }));
+    const page = `${PLATFORM_MOUNT}/interaction/${encodeURIComponent(details.uid)}`;
+    sendPage(reply, status, PAGE_TITLE, consoleLoginPage({ action: `${page}/login`, changeWorkspace: `${page}?workspace=change`, csrf: this.csrf(details.uid), ...p }));
   }
 }
 

@@ -67,6 +67,29 @@ function toPlan(f: Form): RatePlan | null {
   return Object.keys(plan).length > 0 ? plan : null;
 }
 
+/** What an empty limit field means (the registry does not know the operator's numbers: the gateways hold them). */
+const DEFAULT = "Operator's default";
+
+/**
+ * What is caught before sending, in words: a rate and its burst go together (both empty means the
+ * operator's default), and each is a positive number.
+ */
+function localProblems(f: Form): Record<string, string> {
+  const out: Record<string, string> = {};
+  const pair = (rps: string, burst: string, rpsId: string, burstId: string) => {
+    const [r, b] = [rps.trim(), burst.trim()];
+    if (r && !b) out[burstId] = "Enter a burst too, or leave both empty for the operator's default.";
+    if (b && !r) out[rpsId] = "Enter the requests per second too, or leave both empty for the operator's default.";
+    if (r && !(Number(r) > 0)) out[rpsId] = 'Enter a number above 0, e.g. 50.';
+    if (b && !(Number.isInteger(Number(b)) && Number(b) >= 1)) out[burstId] = 'Enter a whole number of at least 1, e.g. 100.';
+  };
+  pair(f.tenantRps, f.tenantBurst, 'lim-tenant-rps', 'lim-tenant-burst');
+  pair(f.subjectRps, f.subjectBurst, 'lim-subject-rps', 'lim-subject-burst');
+  const d = f.dailyCalls.trim();
+  if (d && !(Number.isInteger(Number(d)) && Number(d) >= 0)) out['lim-daily'] = 'Enter a whole number of calls, e.g. 5000.';
+  return out;
+}
+
 /** Field errors keyed by DOM id; `rate.tools.<tool>.<field>` lands on the overrides box naming the tool. */
 function fieldErrors(err: ApiError | undefined): { fields: Record<string, string>; form: ApiError | undefined } {
   if (!err) return { fields: {}, form: undefined };
@@ -101,12 +124,23 @@ function LimitsForm({ initial, onSaved }: { initial: LimitsView; onSaved: () => 
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | undefined>(undefined);
-  const { fields, form: formError } = fieldErrors(error);
-  const set = (k: keyof Form) => (v: string) => setForm({ ...form, [k]: v });
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const api_ = fieldErrors(error);
+  const fields = { ...api_.fields, ...local };
+  const formError = api_.form;
+  const set = (k: keyof Form) => (v: string) => {
+    setForm({ ...form, [k]: v });
+    // A message about a value no longer there goes as soon as the field is edited.
+    setLocal({});
+    setError(undefined);
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
-    setSaving(true);
     setSaved(undefined);
+    const mine = localProblems(form);
+    setLocal(mine);
+    if (Object.keys(mine).length > 0) return;
+    setSaving(true);
     try {
       const r = await api<LimitsView & { pushed?: string }>('PUT', '/v1/limits', { rate: toPlan(form) });
       setError(undefined);
@@ -123,15 +157,15 @@ function LimitsForm({ initial, onSaved }: { initial: LimitsView; onSaved: () => 
     <form onSubmit={(e) => void submit(e)} aria-label="Rate plan" noValidate>
       <h2>Tenant budget (all requests)</h2>
       <div class="grid2">
-        <Field id="lim-tenant-rps" label="Requests per second" value={form.tenantRps} onInput={set('tenantRps')} error={fields['lim-tenant-rps']} inputMode="numeric" />
-        <Field id="lim-tenant-burst" label="Burst" value={form.tenantBurst} onInput={set('tenantBurst')} error={fields['lim-tenant-burst']} inputMode="numeric" />
+        <Field id="lim-tenant-rps" label="Requests per second" value={form.tenantRps} onInput={set('tenantRps')} error={fields['lim-tenant-rps']} inputMode="numeric" placeholder={DEFAULT} />
+        <Field id="lim-tenant-burst" label="Burst" value={form.tenantBurst} onInput={set('tenantBurst')} error={fields['lim-tenant-burst']} inputMode="numeric" placeholder={DEFAULT} />
       </div>
       <h2>Per caller (each user, client or IP)</h2>
       <div class="grid2">
-        <Field id="lim-subject-rps" label="Caller requests per second" value={form.subjectRps} onInput={set('subjectRps')} error={fields['lim-subject-rps']} inputMode="numeric" />
-        <Field id="lim-subject-burst" label="Caller burst" value={form.subjectBurst} onInput={set('subjectBurst')} error={fields['lim-subject-burst']} inputMode="numeric" />
+        <Field id="lim-subject-rps" label="Caller requests per second" value={form.subjectRps} onInput={set('subjectRps')} error={fields['lim-subject-rps']} inputMode="numeric" placeholder={DEFAULT} />
+        <Field id="lim-subject-burst" label="Caller burst" value={form.subjectBurst} onInput={set('subjectBurst')} error={fields['lim-subject-burst']} inputMode="numeric" placeholder={DEFAULT} />
       </div>
-      <Field id="lim-daily" label="Daily quota of tool calls" value={form.dailyCalls} onInput={set('dailyCalls')} error={fields['lim-daily']} inputMode="numeric" hint="Resets at 00:00 UTC." />
+      <Field id="lim-daily" label="Daily quota of tool calls" value={form.dailyCalls} onInput={set('dailyCalls')} error={fields['lim-daily']} inputMode="numeric" placeholder={DEFAULT} hint="Resets at 00:00 UTC. Empty: the operator's default." />
       <Field id="lim-tools" label="Per-tool overrides" value={form.tools} onInput={set('tools')} error={fields['lim-tools']} multiline rows={4} mono hint="One per line: tool requests-per-second burst (e.g. search 2 10)." />
       {formError && <ErrorBox error={formError} title="Could not save the limits" />}
       <div class="row">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, type CheckStatus, type ReadinessReport, type Tenant } from '../api';
+import { api, type CheckStatus, type Publication, type ReadinessReport, type Tenant } from '../api';
 import { ReachabilityBanner } from '../reachability';
 import { linkTo, type PageId } from '../router';
 import { Badge, ErrorBox, Field, useFormSubmit, When } from '../ui';
@@ -33,6 +33,7 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
   const [report, setReport] = useState<ReadinessReport | undefined>(undefined);
+  const [published, setPublished] = useState<Map<string, string>>(new Map());
   const submitting = useFormSubmit(READINESS_IDS);
   const { ref, busy, fields, formError: form } = submitting;
 
@@ -42,7 +43,12 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
       const body: Record<string, string> = {};
       if (url.trim()) body.url = url.trim();
       if (token) body.accessToken = token;
-      setReport(await api<ReadinessReport>('POST', `/v1/tenants/${encodeURIComponent(tenant.id)}/readiness`, body));
+      const next = await api<ReadinessReport>('POST', `/v1/tenants/${encodeURIComponent(tenant.id)}/readiness`, body);
+      // A tool check names exposed names; the fix link opens the tool it was published from.
+      const named = next.checks.some((c) => c.tools?.length === 1);
+      const pubs = named ? await api<{ publications: Publication[] }>('GET', '/v1/publications').catch(() => ({ publications: [] })) : { publications: [] };
+      setPublished(new Map(pubs.publications.map((x) => [x.exposedName, `${x.serverId}/${x.upstreamName}`])));
+      setReport(next);
     });
   };
 
@@ -95,7 +101,7 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
                 {c.fix && (
                   <p class="fix">
                     <strong>Fix:</strong> {c.fix}
-                    <FixLink id={c.id} status={c.status} reason={c.reason} />
+                    <FixLink check={c} published={published} />
                   </p>
                 )}
               </li>
@@ -107,17 +113,21 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
   );
 }
 
-/** The fix's place in the console; a tool check naming one tool opens that tool's row. */
-function FixLink({ id, status, reason }: { id: string; status: CheckStatus; reason: string }) {
-  const at = FIX_AT[id];
-  if (!at || (status !== 'fail' && status !== 'warn')) return null;
-  const names = id.startsWith('tool-') ? [...reason.matchAll(/"([A-Za-z0-9_.-]{1,64})"/g)].map((m) => m[1]!) : [];
-  const one = names.length === 1 ? names[0] : undefined;
+/**
+ * The fix's place in the console. A tool check failing one tool the tenant published opens that
+ * tool's editor with focus on the field that fixes it; several open the tools needing attention.
+ */
+function FixLink({ check, published }: { check: ReadinessReport['checks'][number]; published: Map<string, string> }) {
+  const at = FIX_AT[check.id];
+  if (!at || (check.status !== 'fail' && check.status !== 'warn')) return null;
+  const one = check.tools?.length === 1 ? check.tools[0]! : undefined;
+  const source = one ? published.get(one.name) : undefined;
+  const search = one && source ? `?${new URLSearchParams({ tool: source, field: one.field }).toString()}` : (at.search ?? '');
   return (
     <>
       {' '}
-      <a {...linkTo(at.page, one ? `?q=${encodeURIComponent(one)}` : (at.search ?? ''))} data-testid={`fix-${id}`}>
-        {one ? `Open ${one} in Tools` : at.label} →
+      <a {...linkTo(at.page, search)} data-testid={`fix-${check.id}`}>
+        {one && source ? `Fix ${one.name} in Tools` : at.label} →
       </a>
     </>
   );

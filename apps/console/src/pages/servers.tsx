@@ -253,6 +253,11 @@ function DiscoveryStatus({ server: s, busy }: { server: Server; busy: boolean })
         <p class="field-error" data-testid={`server-${s.id}-error`}>
           {why}
         </p>
+        {nextStep(why) && (
+          <p class="hint" data-testid={`server-${s.id}-next-step`}>
+            What to do: {nextStep(why)}
+          </p>
+        )}
       </div>
     );
   }
@@ -262,6 +267,20 @@ function DiscoveryStatus({ server: s, busy }: { server: Server; busy: boolean })
       {d?.counts && <span class="muted small"> · found {countsText(d.counts)}</span>}
     </div>
   );
+}
+
+/** What to do about a failed discovery, from the network or HTTP error it names (undefined when nothing specific helps). */
+export function nextStep(error: string): string | undefined {
+  const steps: Array<[RegExp, string]> = [
+    [/ECONNREFUSED|connection refused/i, "Nothing is listening at that address. Start the server, or check the URL's host and port (Edit)."],
+    [/ENOTFOUND|EAI_AGAIN|getaddrinfo/i, "The host name does not resolve. Check the URL's host for a typo (Edit)."],
+    [/ETIMEDOUT|timed? ?out|aborted/i, 'The server did not answer in time. Check it is reachable from the registry, or raise its timeout (Edit).'],
+    [/ECONNRESET|socket hang up/i, 'The server closed the connection. Check its logs, and that the URL speaks MCP over HTTP.'],
+    [/certificate|CERT_|self.signed|TLS|SSL/i, "The server's TLS certificate was not accepted. Use a certificate from a public CA for that host."],
+    [/\b401\b|\b403\b|unauthori[sz]ed|forbidden/i, 'The server wants a credential. Edit the server, tick “Change authentication” and enter it.'],
+    [/\b404\b|not found/i, "Nothing answers at that path. Check the URL's path (often /mcp)."],
+  ];
+  return steps.find(([re]) => re.test(error))?.[1];
 }
 
 /** A discovery being watched: what the server looked like when it started. */

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import { Mark } from '../brand';
 import { api, ApiError, asApiError, type AuthConfig, type Tenant } from '../api';
 import { returnToHash } from '../router';
 import { ErrorBox, Field, useFocusOnError, useFormSubmit } from '../ui';
@@ -54,6 +55,9 @@ export function SignIn(props: { auth: AuthConfig; expired: boolean; signinError:
   const failure = props.signinError ? (SIGNIN_ERRORS[props.signinError] ?? { title: 'Sign-in failed', text: `The sign-in did not complete (${props.signinError}). Try again.` }) : undefined;
   return (
     <main class="narrow sign-in" id="main">
+      <p class="brand-line">
+        <Mark size={28} /> Switchboard
+      </p>
       <h1>Sign in to the Switchboard console</h1>
       {props.expired && <p class="notice">Your session has ended. Sign in again to continue.</p>}
       {failure && (
@@ -126,7 +130,7 @@ function OAuthForm({ loginUrl, sso = false }: { loginUrl: string; sso?: boolean 
         onInput={setWorkspace}
         error={fieldMsg}
         autoComplete="organization"
-        hint={`Your workspace (tenant) id, e.g. acme. You sign in with ${sso ? "your company's identity provider" : 'your platform account'}; the console never sees a token.`}
+        hint={`Your workspace (tenant) id, e.g. acme. Next, ${sso ? "your company's identity provider" : 'the platform sign-in page'} asks for your user name and password (not the workspace again); the console never sees a token.`}
       />
       <button type="submit" class="primary" disabled={busy}>
         {busy ? 'Opening sign-in…' : sso ? 'Sign in with SSO' : 'Sign in'}

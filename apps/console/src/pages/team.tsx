@@ -13,8 +13,7 @@ export function TeamPage({ identity }: { identity: Identity }) {
   const me = identity.user?.username;
 
   const remove = async (a: Admin) => {
-    const self = a.username === me;
-    if (!confirm(self ? `Remove your own account "${a.username}"? You will be signed out and cannot sign in again with it.` : `Remove administrator "${a.username}"? They can no longer sign in to this workspace.`)) return;
+    if (!confirm(`Remove administrator "${a.username}"? They can no longer sign in to this workspace.`)) return;
     await actions.run(async () => {
       await api('DELETE', `/v1/admins/${encodeURIComponent(a.username)}`);
       return `${a.username} can no longer sign in.`;
@@ -65,7 +64,9 @@ export function TeamPage({ identity }: { identity: Identity }) {
                     <When at={a.lastLoginAt} />
                   </td>
                   <td class="actions">
-                    {!a.disabled && canManage && (
+                    {/* Removing yourself would lock you out mid-session: another owner does it. */}
+                    {!a.disabled && canManage && a.username === me && <span class="muted small">Another owner can remove you</span>}
+                    {!a.disabled && canManage && a.username !== me && (
                       <button type="button" class="danger" onClick={() => void remove(a)} aria-label={`Remove access of ${a.username}`}>
                         Remove access
                       </button>

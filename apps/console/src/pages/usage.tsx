@@ -85,8 +85,16 @@ export function windowDays(days: number, now = Date.now()): string[] {
 const SHORT = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const dayLabel = (d: string) => SHORT.format(new Date(`${d}T00:00:00Z`));
 
-/** A tool row that is protocol traffic (lists, pings, reads without a tool), not a tool call. */
-const isProtocol = (tool: string) => tool === '' || tool === '?' || tool.includes('/');
+/** The gateway's names of protocol traffic that carry no "/" (tool names cannot contain one). */
+const UNSLASHED_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'other']);
+/**
+ * A row that is protocol traffic, not a call of one of the tenant's tools: the gateway names such
+ * requests by their method (initialize, tools/list, ping; `other` for the rest, notifications
+ * included); `?` is a call of a tool the catalog does not know.
+ */
+const isProtocol = (t: UsageRow) => !t.server || t.server === '-' || t.tool === '' || t.tool === '?' || t.tool.includes('/') || UNSLASHED_METHODS.has(t.tool);
+/** How a protocol row reads. */
+const protocolLabel = (tool: string) => (tool === '?' ? 'unknown tool' : tool === 'other' || !tool ? 'other methods (notifications…)' : tool);
 
 /** How many tools the per-tool chart shows (the table below lists them all). */
 const TOP_TOOLS = 10;
@@ -122,8 +130,8 @@ export function UsagePage() {
   const days = filters.from || filters.to ? daysBetween(range.from, range.to) : win;
   const at = (d: string) => rows.find((r) => r.day === d);
   const tools = byTool.data ?? [];
-  const called = tools.filter((t) => !isProtocol(t.tool)).sort((a, b) => b.calls - a.calls);
-  const protocol = tools.filter((t) => isProtocol(t.tool));
+  const called = tools.filter((t) => !isProtocol(t)).sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
+  const protocol = tools.filter((t) => isProtocol(t)).sort((a, b) => b.calls - a.calls);
   return (
     <section aria-labelledby="usage-h">
       <h1 id="usage-h">Usage</h1>
@@ -179,14 +187,21 @@ export function UsagePage() {
               )}
               {protocol.length > 0 && (
                 <p class="muted small" data-testid="protocol-traffic">
-                  Protocol traffic (lists, pings and reads that call no tool): {protocol.reduce((n, t) => n + t.calls, 0)} requests.
+                  Protocol traffic, apart from tool calls: {protocol.reduce((n, t) => n + t.calls, 0)} requests (
+                  {protocol.map((t, i) => (
+                    <span key={t.tool}>
+                      {i > 0 && ', '}
+                      <span class="mono">{protocolLabel(t.tool)}</span> {t.calls}
+                    </span>
+                  ))}
+                  ).
                 </p>
               )}
               <DataTable testId="usage-tools" columns={['Server', 'Tool', 'Calls', 'Errors', 'Tool errors', 'Rate-limited', 'Avg ms']}>
-                {tools.map((t) => (
-                  <tr key={`${t.server}/${t.tool}`}>
-                    <td class="mono">{t.server || '—'}</td>
-                    <td class="mono">{t.tool || '—'}</td>
+                {[...called, ...protocol].map((t) => (
+                  <tr key={`${t.server}/${t.tool}`} data-protocol={isProtocol(t) ? 'true' : undefined}>
+                    <td class="mono">{isProtocol(t) ? '—' : t.server}</td>
+                    <td class="mono">{isProtocol(t) ? <span class="muted">{protocolLabel(t.tool)} (protocol)</span> : t.tool}</td>
                     <td>{t.calls}</td>
                     <td>{t.errors}</td>
                     <td>{t.toolErrors}</td>

@@ -11,7 +11,18 @@ export interface CheckResult {
   reason: string;
   /** What to change, when something is wrong. */
   fix?: string;
+  /** The tools a tool check fails (at most MAX_FIX_TOOLS), each with the editor field that fixes it: the console links to that field. */
+  tools?: ToolFix[];
 }
+
+/** One failing tool and the field that fixes it (`title`, `annotations-title`, or a required hint). */
+export interface ToolFix {
+  name: string;
+  field: string;
+}
+
+/** How many tools a check lists in `tools`. */
+export const MAX_FIX_TOOLS = 50;
 
 /** The whole report of one run. */
 export interface ReadinessReport {

@@ -10,7 +10,7 @@ export const CHECK_TITLES = {
   'claude-no-security-schemes': 'No securitySchemes reach Claude',
   'claude-no-openai-meta': 'No openai/* or ui _meta keys reach Claude',
   'tool-titles': 'Every tool has title and annotations.title',
-  'tool-hints': 'Every tool has all hint annotations',
+  'tool-hints': 'Every tool states read-only, destructive and open world (the hints publishing requires)',
   'tool-names': 'Tool names are valid on every client',
   'chatgpt-tools': 'ChatGPT lists the same tools',
   'auth-challenge': '401 challenge names the protected resource metadata',

@@ -1,5 +1,6 @@
 import { checkChatGptTools, checkNoOpenAiMeta, checkNoSecuritySchemes, checkToolHints, checkToolNames, checkToolTitles } from './check-tools';
 import { asMetadataUrls, resourceMetadataUrl } from './check-oauth';
+import { servedTitles, toolProblems } from '../publishing/tool-rules';
 
 const good = {
   name: 'search',
@@ -18,9 +19,33 @@ describe('tool checks', () => {
     expect(checkNoSecuritySchemes([{ ...good, _meta: { securitySchemes: [] } }]).reason).toBe('securitySchemes leak to Claude on 1 tool(s): "search"');
     expect(checkNoOpenAiMeta([{ ...good, _meta: { 'openai/outputTemplate': 'ui://x', ui: {} } }]).reason).toContain('search (openai/outputTemplate, ui)');
     expect(checkToolTitles([{ name: 'x', annotations: {} }]).reason).toMatch(/^no annotations\.title on 1 tool\(s\): "x"; no title on 1 tool\(s\): "x"/);
-    expect(checkToolHints([{ ...good, annotations: { readOnlyHint: true } }]).reason).toContain('search (destructiveHint, idempotentHint, openWorldHint)');
+    expect(checkToolHints([{ ...good, annotations: { readOnlyHint: true } }]).reason).toContain('search (destructiveHint, openWorldHint)');
     expect(checkToolNames([{ name: 'two words' }, { name: 'n'.repeat(65) }]).status).toBe('fail');
     expect(checkChatGptTools([good], []).reason).toContain('missing for ChatGPT: "search"');
+  });
+
+  it('judge hints and titles with the publish gate\'s rules: a tool the gate lets through passes, whatever it leaves optional', () => {
+    const annotations = { title: 'Search', readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+    // idempotentHint is not required to publish, so Readiness does not fail a published tool for it.
+    const definition = { name: 'search', title: 'Search', annotations };
+    const served = { name: 'search', ...servedTitles(definition) };
+    expect(toolProblems({ definition, findings: 0, published: false })).toEqual([]);
+    expect(checkToolHints([served]).status).toBe('pass');
+    expect(checkToolTitles([served]).status).toBe('pass');
+    // And what the gate refuses, Readiness fails, naming the field that fixes it.
+    const hintless = { name: 'drop', title: 'Drop', annotations: { title: 'Drop', readOnlyHint: false } };
+    expect(toolProblems({ definition: hintless, findings: 0, published: false }).map((p) => p.field)).toEqual(['destructiveHint', 'openWorldHint']);
+    expect(checkToolHints([hintless])).toMatchObject({ status: 'fail', tools: [{ name: 'drop', field: 'destructiveHint' }] });
+  });
+
+  it('name the field that fixes each tool, and bound the list', () => {
+    expect(checkToolTitles([{ name: 'a', annotations: { title: 'A' } }, { name: 'b', title: 'B' }]).tools).toEqual([
+      { name: 'a', field: 'title' },
+      { name: 'b', field: 'annotations-title' },
+    ]);
+    const many = Array.from({ length: 60 }, (_, i) => ({ name: `t${i}` }));
+    expect(checkToolHints(many).tools).toHaveLength(50);
+    expect(checkToolHints([good]).tools).toBeUndefined();
   });
 
   it('shortens long lists', () => {

@@ -1,8 +1,8 @@
 import { CHECK_TITLES, type CheckId } from './check-titles';
-import { result, type CheckResult } from './check-result';
-import { HINTS, TOOL_NAME } from './client-profiles';
+import { MAX_FIX_TOOLS, result, type CheckResult, type ToolFix } from './check-result';
+import { TOOL_NAME } from './client-profiles';
 import type { ListedTool } from './list-tools';
-import { titleGaps } from '../publishing/tool-rules';
+import { REQUIRED_HINTS, servedHintGaps, titleGaps } from '../publishing/tool-rules';
 
 const MAX_NAMED = 5;
 
@@ -22,10 +22,6 @@ function names(list: string[]): string {
 
 function meta(t: ListedTool): Record<string, unknown> {
   return typeof t._meta === 'object' && t._meta !== null ? (t._meta as Record<string, unknown>) : {};
-}
-
-function annotations(t: ListedTool): Record<string, unknown> {
-  return typeof t.annotations === 'object' && t.annotations !== null ? (t.annotations as Record<string, unknown>) : {};
 }
 
 /** (d) The Claude listing itself: how many tools (zero tools is the "Claude shows the tools, then zero" failure). */
@@ -60,6 +56,11 @@ export function checkNoOpenAiMeta(tools: ListedTool[]): CheckResult {
   return result(id, title(id), 'fail', `_meta keys meant for ChatGPT / MCP Apps reach Claude on ${found.length} tool(s): ${names(found)}`, 'Strip openai/* and ui from _meta on the claude surface (surface rule metaKeys).');
 }
 
+/** `check` with the failing tools and the field fixing each (the console links to the field). */
+function withTools(check: CheckResult, fixes: ToolFix[]): CheckResult {
+  return fixes.length ? { ...check, tools: fixes.slice(0, MAX_FIX_TOOLS) } : check;
+}
+
 /** (d) Every tool has `title` and `annotations.title` (Anthropic directory requirement; Claude shows the name otherwise). */
 export function checkToolTitles(tools: ListedTool[]): CheckResult {
   const id = 'tool-titles';
@@ -70,20 +71,32 @@ export function checkToolTitles(tools: ListedTool[]): CheckResult {
   const parts: string[] = [];
   if (noAnnotationTitle.length) parts.push(`no annotations.title on ${noAnnotationTitle.length} tool(s): ${names(noAnnotationTitle)}`);
   if (noTitle.length) parts.push(`no title on ${noTitle.length} tool(s): ${names(noTitle)}`);
-  return result(id, title(id), 'fail', `${parts.join('; ')}. Claude shows the raw name and directory review rejects the connector.`, 'Set a title override (and annotations.title) on each of these tools before publishing.');
+  const fixes = tools.flatMap((t) => {
+    const gaps = titleGaps(t);
+    return gaps.title ? [{ name: nameOf(t), field: 'title' }] : gaps.annotationTitle ? [{ name: nameOf(t), field: 'annotations-title' }] : [];
+  });
+  return withTools(
+    result(id, title(id), 'fail', `${parts.join('; ')}. Claude shows the raw name and directory review rejects the connector.`, 'Set a title override (and annotations.title) on each of these tools before publishing.'),
+    fixes,
+  );
 }
 
-/** (d) Every tool has the four hint annotations as booleans. */
+/** (d) Every tool states the hints the publish gate requires, as booleans: the same rule (publishing/tool-rules.ts), so a tool that published passes. */
 export function checkToolHints(tools: ListedTool[]): CheckResult {
   const id = 'tool-hints';
   const missing: string[] = [];
+  const fixes: ToolFix[] = [];
   for (const t of tools) {
-    const a = annotations(t);
-    const absent = HINTS.filter((h) => typeof a[h] !== 'boolean');
-    if (absent.length) missing.push(`${nameOf(t)} (${absent.join(', ')})`);
+    const absent = servedHintGaps(t);
+    if (absent.length === 0) continue;
+    missing.push(`${nameOf(t)} (${absent.join(', ')})`);
+    fixes.push({ name: nameOf(t), field: absent[0]! });
   }
-  if (missing.length === 0) return result(id, title(id), 'pass', `every tool has ${HINTS.join(', ')}`);
-  return result(id, title(id), 'fail', `hint annotations missing on ${missing.length} tool(s): ${names(missing)}`, 'Set readOnlyHint, destructiveHint, idempotentHint and openWorldHint on every tool (Claude and ChatGPT app review require them).');
+  if (missing.length === 0) return result(id, title(id), 'pass', `every tool has ${REQUIRED_HINTS.join(', ')}`);
+  return withTools(
+    result(id, title(id), 'fail', `hint annotations missing on ${missing.length} tool(s): ${names(missing)}`, `Set ${REQUIRED_HINTS.join(', ')} on every tool (Claude and ChatGPT app review require them).`),
+    fixes,
+  );
 }
 
 /** (d) Names valid everywhere: `^[A-Za-z0-9_.-]{1,64}$`. */

@@ -18,6 +18,3 @@ export const CHATGPT = {
 
 /** Valid tool names on every surface (MCP 2025-11-25 charset, 64 = the strictest surface). */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-
-/** The hint annotations Anthropic's directory and ChatGPT app review require on every tool. */
-export const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
