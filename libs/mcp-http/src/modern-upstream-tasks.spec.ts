@@ -1,5 +1,6 @@
 import type { CompiledCatalog, Route } from '@switchboard/catalog';
-import type { InvokeContext, UpstreamInvoker, UpstreamTaskRequest } from './mcp-target';
+import type { InvokeContext } from './invoke-context';
+import type { UpstreamInvoker, UpstreamTaskRequest } from './upstream-invoker';
 import { ModernUpstreamTasks, UNANSWERABLE_INPUT, takesModernUpstreamTask } from './modern-upstream-tasks';
 import { StateSealer } from './state-sealer';
 
