@@ -8,16 +8,21 @@ import { McpEndpoint, type McpEndpointOptions } from '../mcp-endpoint';
 import type { McpRefusal } from '../mcp-observer';
 import type { McpTarget } from '../mcp-target';
 
-/** Echoes its `text`; `progress: true` reports progress first (so the answer becomes a stream). */
+/** Echoes its `text`; `log: true` logs first (so the answer becomes a stream), `waitMs` waits first. */
 class EchoTool extends Tool {
   static override readonly definition: ToolDefinition = {
     name: 'echo',
     description: 'Echoes text.',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' }, waitMs: { type: 'number' } }, required: ['text'] },
+    inputSchema: { type: 'object', properties: { text: { type: 'string' }, waitMs: { type: 'number' }, log: { type: 'boolean' } }, required: ['text'] },
   };
   static override async payload(args: Record<string, unknown>, ctx: ToolContext): Promise<string> {
-    if (typeof args.waitMs === 'number') await new Promise((resolve) => setTimeout(resolve, args.waitMs as number));
-    ctx.log('info', 'echoing');
+    if (typeof args.waitMs === 'number') {
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, args.waitMs as number);
+        ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason as Error)), { once: true });
+      });
+    }
+    if (args.log === true) ctx.log('info', 'echoing');
     return String(args.text);
   }
 }
