@@ -1,8 +1,7 @@
 import { decodeBody, type ClassifiedMessage } from '@switchboard/protocol';
-import { POST_HEADERS, edgeKit, kitTarget, rpc } from './testing/edge-kit';
+import { POST_HEADERS, edgeKit, kitTarget, rpc, type KitOptions } from './testing/edge-kit';
 import { answerBatch } from './answer-batch';
 import { guardRequest } from './edge-guard';
-import type { McpEndpointOptions } from './mcp-endpoint';
 
 function members(...bodies: string[]): ClassifiedMessage[] {
   const decoded = decodeBody(Buffer.from(`[${bodies.join(',')}]`));
@@ -10,7 +9,7 @@ function members(...bodies: string[]): ClassifiedMessage[] {
   return decoded.messages;
 }
 
-function batch(items: ClassifiedMessage[], version = '2025-03-26', options: Partial<McpEndpointOptions> = {}) {
+function batch(items: ClassifiedMessage[], version = '2025-03-26', options: KitOptions = {}) {
   const kit = edgeKit(options);
   return kit.step({ method: 'POST', url: '/t/acme/mcp', headers: { ...POST_HEADERS, 'mcp-protocol-version': version } }, async (call) => {
     guardRequest(call);

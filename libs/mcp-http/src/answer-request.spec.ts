@@ -1,14 +1,12 @@
 import { McpError, type JsonRpcRequest } from '@switchboard/protocol';
-import { LEGACY, POST_HEADERS, edgeKit } from './testing/edge-kit';
+import { LEGACY, POST_HEADERS, edgeKit, type KitOptions } from './testing/edge-kit';
 import { answerRequest, type Answer } from './answer-request';
 import { guardRequest } from './edge-guard';
-import type { EdgePolicy } from './edge-policy';
-import type { McpEndpointOptions } from './mcp-endpoint';
 import type { McpRequestInfo } from './mcp-observer';
 
 const CALL: JsonRpcRequest = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'yo' } } };
 
-async function ask(message: JsonRpcRequest, options: Partial<McpEndpointOptions> & { policy?: Partial<EdgePolicy> } = {}, headers: Record<string, string> = {}) {
+async function ask(message: JsonRpcRequest, options: KitOptions = {}, headers: Record<string, string> = {}) {
   const kit = edgeKit(options);
   let answer: Answer | undefined;
   const res = await kit.step({ method: 'POST', url: '/t/acme/mcp', headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, ...headers } }, async (call) => {

@@ -59,7 +59,15 @@ export class McpEdge {
     this.sessions = options.sessions ?? true;
     const tasks = options.tasks ?? new TaskManager();
     const upstreamTaskIndex = options.upstreamTaskIndex ?? new MemoryUpstreamTaskIndex();
-    this.dispatcher = new RequestDispatcher(bundleHandlers(...options.bundles), options.policy.upstream, this.sealer, this.clientRequests, tasks, options.parkedCalls, upstreamTaskIndex);
+    this.dispatcher = new RequestDispatcher({
+      handlers: bundleHandlers(...options.bundles),
+      upstream: options.policy.upstream,
+      sealer: this.sealer,
+      clientRequests: this.clientRequests,
+      tasks,
+      parkedCalls: options.parkedCalls,
+      upstreamTaskIndex,
+    });
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.batchMaxItems = options.batchMaxItems ?? BATCH_DEFAULTS.maxItems;

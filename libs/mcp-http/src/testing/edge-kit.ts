@@ -59,8 +59,10 @@ export interface Kit {
   step(options: InjectOptions, step: (call: EdgeCall) => void | Promise<void>, tenant?: string): Promise<Response>;
 }
 
+export type KitOptions = Omit<Partial<McpEndpointOptions>, 'policy'> & { targets?: McpTarget[]; policy?: Partial<EdgePolicy> };
+
 /** An endpoint over `targets` (by tenant id) with `policy` overrides; refusals are collected. */
-export function edgeKit(options: Partial<McpEndpointOptions> & { targets?: McpTarget[]; policy?: Partial<EdgePolicy> } = {}): Kit {
+export function edgeKit(options: KitOptions = {}): Kit {
   const targets = new Map((options.targets ?? [kitTarget()]).map((t) => [t.tenantId, t]));
   const refusals: McpRefusal[] = [];
   const endpoint = new McpEndpoint({
