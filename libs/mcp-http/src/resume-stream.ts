@@ -33,7 +33,7 @@ export function resumeScope(tenantId: string, auth: AuthGranted | undefined): st
 /** Makes `channel`'s SSE stream (if it becomes one) resumable: a random stream id, sealed event ids bound to the caller and expiring. */
 export function enableResume(channel: ResponseChannel, edge: McpEdge, tenantId: string, auth: AuthGranted | undefined): void {
   if (!edge.streamEvents) return;
-  channel.enableResume(new LazyResume(edge.streamEvents, edge.sealer, tenantId, auth, edge.resumeTtlSeconds, edge.sseRetryMs ?? 1000));
+  channel.enableResume(new LazyResume(edge, edge.streamEvents, tenantId, auth));
 }
 
 /**
@@ -44,14 +44,20 @@ class LazyResume implements ResumableStream {
   private id: string | undefined;
   private scope: string | undefined;
 
+  private readonly sealer: StateSealer;
+  private readonly ttlSeconds: number;
+  readonly retryMs: number;
+
   constructor(
+    edge: McpEdge,
     readonly store: StreamEventStore,
-    private readonly sealer: StateSealer,
     readonly tenantId: string,
     private readonly auth: AuthGranted | undefined,
-    private readonly ttlSeconds: number,
-    readonly retryMs: number,
-  ) {}
+  ) {
+    this.sealer = edge.sealer;
+    this.ttlSeconds = edge.resumeTtlSeconds;
+    this.retryMs = edge.sseRetryMs ?? 1000;
+  }
 
   get streamId(): string {
     return (this.id ??= randomBytes(16).toString('base64url'));
