@@ -79,6 +79,9 @@ describe('ModernUpstreamTasks', () => {
     expect((await fits.call(scope, 'research', route, {}, ctx, 'modern')).resultType).toBe('task');
   });
 
+});
+
+describe('ModernUpstreamTasks for each era', () => {
   it('shows a 2025-11-25 client a task waiting for input it cannot give as working, and why', async () => {
     const { invoker } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : task({ status: 'input_required' })));
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
