@@ -1,5 +1,5 @@
 import type { HttpHeaders, JsonRpcRequest, RequestContext } from '@switchboard/protocol';
-import type { AuthGranted } from './edge-policy';
+import type { AuthGranted } from './auth-outcome';
 import type { McpTarget } from './mcp-target';
 
 /** Where a dispatched request may send notifications (its own response stream). */

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthGranted } from './edge-policy';
+import type { AuthGranted } from './auth-outcome';
 import type { McpEdge } from './mcp-edge';
 import type { McpTarget } from './mcp-target';
 

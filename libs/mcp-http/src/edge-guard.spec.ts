@@ -1,6 +1,6 @@
 import { LEGACY, POST_HEADERS, edgeKit, kitTarget, rpc } from './testing/edge-kit';
 import { authenticateRequest, guardRequest, toolDenied } from './edge-guard';
-import type { AuthOutcome } from './edge-policy';
+import type { AuthOutcome } from './auth-outcome';
 
 describe('guardRequest', () => {
   it('sets the target of a known tenant and lets the request on', async () => {

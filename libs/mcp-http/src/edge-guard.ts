@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type JsonRpcRequest } from '@switchboard/protocol';
 import type { EdgeCall } from './edge-call';
-import type { AuthDenied, AuthOutcome } from './edge-policy';
+import type { AuthDenied, AuthOutcome } from './auth-outcome';
 import { hostAllowed, originAllowed } from './origin-policy';
 
 /**

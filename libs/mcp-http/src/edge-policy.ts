@@ -1,4 +1,5 @@
 import type { JsonRpcRequest, McpError } from '@switchboard/protocol';
+import type { AuthDenied, AuthGranted, AuthOutcome } from './auth-outcome';
 import type { CalledTarget } from './called-target';
 import type { EdgeCall } from './edge-call';
 import type { McpObserver } from './mcp-observer';
@@ -44,23 +45,4 @@ export interface AdmitRefusal {
   headers: Record<string, string>;
 }
 
-/** A request the `authenticate` hook accepted: the verified OAuth client and its scopes. */
-export interface AuthGranted {
-  ok: true;
-  clientId?: string;
-  subject?: string;
-  scopes: readonly string[];
-  /** The verified bearer token: exchanged at the auth service for an upstream's per-user token, never sent upstream. */
-  token?: string;
-}
-
-/** A refusal the transport sends as is (e.g. 401/403 with `WWW-Authenticate`). */
-export interface AuthDenied {
-  ok: false;
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-
-export type AuthOutcome = AuthGranted | AuthDenied;
+export type { AuthDenied, AuthGranted, AuthOutcome } from './auth-outcome';

@@ -1,5 +1,6 @@
 export type { McpTarget } from './mcp-target';
-export type { AdmitRefusal, AdmitRequest, AuthDenied, AuthGranted, AuthOutcome, EdgePolicy } from './edge-policy';
+export type { AuthDenied, AuthGranted, AuthOutcome } from './auth-outcome';
+export type { AdmitRefusal, AdmitRequest, EdgePolicy } from './edge-policy';
 export type { InvokeContext } from './invoke-context';
 export type { UpstreamCompletion, UpstreamInvoker, UpstreamTaskAnswer, UpstreamTaskRequest } from './upstream-invoker';
 export type { McpHttpOptions } from './mcp-http-options';

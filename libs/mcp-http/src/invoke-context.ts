@@ -1,5 +1,5 @@
 import type { LogLevel, RequestContext } from '@switchboard/protocol';
-import type { AuthGranted } from './edge-policy';
+import type { AuthGranted } from './auth-outcome';
 
 /** Context handed to a route invoker for one call. */
 export interface InvokeContext {

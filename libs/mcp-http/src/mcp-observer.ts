@@ -1,6 +1,6 @@
 import type { JsonObject, JsonRpcId } from '@switchboard/protocol';
 import type { CalledTarget } from './called-target';
-import type { AuthGranted } from './edge-policy';
+import type { AuthGranted } from './auth-outcome';
 import type { EncodedAnswer } from './encoded-answer';
 
 /** What the transport knows when a JSON-RPC request of a known tenant starts. */

@@ -3,7 +3,7 @@ import type { EdgeCall } from './edge-call';
 import { ErrorCode, McpError, type JsonRpcRequest } from '@switchboard/protocol';
 import { NOTHING_CALLED } from './called-target';
 import type { McpEdge } from './mcp-edge';
-import type { AuthGranted } from './edge-policy';
+import type { AuthGranted } from './auth-outcome';
 import type { ResponseChannel, ResumableStream } from './response-channel';
 import type { StateSealer } from './state-sealer';
 import type { StreamEventStore } from './stream-event-store';
