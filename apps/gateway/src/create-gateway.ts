@@ -12,7 +12,7 @@ import { CompositeCatalogSource } from './catalog-source/composite-catalog-sourc
 import { FileCatalogSource } from './catalog-source/file-catalog-source';
 import { RegistryCatalogSource } from './catalog-source/registry-catalog-source';
 import type { GatewayConfig } from './config/config';
-import { edgePaths, mountEdge } from './edge-server';
+import { FrontDoor } from './edge-server';
 import { GatewayRuntime } from './gateway-runtime';
 
 export interface CreateGatewayOptions {
@@ -23,14 +23,17 @@ export interface CreateGatewayOptions {
 
 /**
  * Builds and initialises the gateway application (routes registered, catalogs compiled)
- * without listening, so tests can `inject()` (MCP paths into `GatewayRuntime.edge`) and `main` can `listen()`.
+ * without listening, so tests can `inject()` (MCP paths through `app.getHttpServer()`) and `main` can `listen()`.
  */
 export async function createGateway(config: GatewayConfig, options: CreateGatewayOptions = {}): Promise<NestFastifyApplication> {
   // Idempotent: main.ts started it before Fastify loaded; tests get the metrics-only pipeline.
   const telemetry = startTelemetry({ serviceName: 'gateway', serviceVersion: '0.1.0' });
   const logger = options.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const source = options.source ?? (await defaultSource(config, logger));
+  // One HTTP server: MCP requests are answered by the runtime's endpoint, the rest by Nest (edge-server.ts).
+  const door = new FrontDoor();
   const adapter = new FastifyAdapter({
+    serverFactory: door.serverFactory,
     loggerInstance: logger,
     // Per-request log lines would cost more than the hot path itself; MCP spans and metrics carry that.
     logController: new LogController({ disableRequestLogging: true }),
@@ -50,11 +53,9 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
     .get('/metrics', async (_req, reply) => reply.header('content-type', PROMETHEUS_CONTENT_TYPE).send(await telemetry.metricsText()));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
-  // MCP endpoint requests are routed before Nest's: POSTs to the bare node:http steps, other methods to the edge's own Fastify instance (edge-server.ts).
-  const runtime = app.get(GatewayRuntime);
-  await runtime.edge.ready();
-  if (!runtime.edgePost) throw new Error('the MCP routes were not registered');
-  mountEdge(app.getHttpServer(), runtime.edge, edgePaths(config), runtime.edgePost);
+  const endpoint = app.get(GatewayRuntime).endpoint;
+  if (!endpoint) throw new Error('the MCP endpoint was not built');
+  door.open(endpoint);
   return app;
 }
 

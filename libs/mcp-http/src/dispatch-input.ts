@@ -1,5 +1,6 @@
 import type { HttpHeaders, JsonRpcRequest, RequestContext } from '@switchboard/protocol';
-import type { AuthGranted, McpTarget } from './mcp-target';
+import type { AuthGranted } from './auth-outcome';
+import type { McpTarget } from './mcp-target';
 
 /** Where a dispatched request may send notifications (its own response stream). */
 export interface NotificationSink {

@@ -25,7 +25,7 @@ const target: McpTarget = {
   allowedHosts: [],
 };
 const context: RequestContext = { era: 'legacy', protocolVersion: '2025-11-25' };
-const dispatcher = new RequestDispatcher(bundleHandlers(bundle), undefined);
+const dispatcher = new RequestDispatcher({ handlers: bundleHandlers(bundle), upstream: undefined });
 
 async function call(args: Record<string, unknown>): Promise<{ body: string; toolErrors: number }> {
   let toolErrors = 0;

@@ -35,7 +35,7 @@ const declared = { extensions: { [TASKS_EXTENSION]: {} } };
 const modern = (clientCapabilities: Record<string, unknown>): RequestContext => ({ era: 'modern', protocolVersion: '2026-07-28', clientCapabilities });
 
 async function send(bundle: LocalBundle, tasks: TaskManager | undefined, method: string, params: Record<string, unknown>, context: RequestContext): Promise<Record<string, unknown>> {
-  const dispatcher = new RequestDispatcher(bundleHandlers(bundle), undefined, undefined, undefined, tasks);
+  const dispatcher = new RequestDispatcher({ handlers: bundleHandlers(bundle), upstream: undefined, tasks });
   const body = await dispatcher.dispatch({ message: { jsonrpc: '2.0', id: 1, method, params }, context, target: targetOf(bundle), surfaceId: 'generic', sink: undefined, signal: new AbortController().signal });
   return JSON.parse(body.toString()) as Record<string, unknown>;
 }

@@ -1,59 +1,60 @@
-import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, type JsonRpcRequest } from '@switchboard/protocol';
-import { header, type McpEdge } from './mcp-edge';
-import type { AuthDenied, AuthGranted, AuthOutcome, McpTarget } from './mcp-target';
+import type { EdgeCall } from './edge-call';
+import type { AuthDenied, AuthOutcome } from './auth-outcome';
 import { hostAllowed, originAllowed } from './origin-policy';
 
-type RouteParams = Record<string, string | undefined>;
-const NO_PARAMS: RouteParams = Object.freeze({});
-
-/** Step 1 of every method: tenant, Host and Origin. Answers (and records the refusal) and returns undefined when the request must stop. */
-export function guardRequest(edge: McpEdge, req: EdgeRequest, reply: EdgeReply): McpTarget | undefined {
-  const params = (req.params ?? NO_PARAMS) as RouteParams;
-  const host = header(req, 'host');
-  const target = edge.policy.resolveTarget(params, host);
+/**
+ * Step 1 of every method: tenant, Host and Origin. Sets `call.target`; answers (and records
+ * the refusal) and returns false when the request must stop.
+ */
+export function guardRequest(call: EdgeCall): boolean {
+  const edge = call.edge;
+  const host = call.header('host');
+  const target = edge.policy.resolveTarget(call.tenant, host);
   if (!target) {
-    edge.refuse(req, reply, 404, undefined, new McpError(ErrorCode.InvalidRequest, params.tenant ? `Unknown tenant: ${params.tenant}` : 'Unknown MCP endpoint'));
-    return undefined;
+    edge.refuse(call, 404, new McpError(ErrorCode.InvalidRequest, call.tenant ? `Unknown tenant: ${call.tenant}` : 'Unknown MCP endpoint'));
+    return false;
   }
+  call.target = target;
   if (!hostAllowed(host, target.allowedHosts)) {
-    edge.refuse(req, reply, 403, target.tenantId, new McpError(ErrorCode.InvalidRequest, `Host not allowed: ${host ?? '(none)'}`));
-    return undefined;
+    edge.refuse(call, 403, new McpError(ErrorCode.InvalidRequest, `Host not allowed: ${host ?? '(none)'}`));
+    return false;
   }
-  const origin = header(req, 'origin');
+  const origin = call.header('origin');
   if (origin !== undefined && !originAllowed(origin, target.allowedOrigins)) {
-    edge.refuse(req, reply, 403, target.tenantId, new McpError(ErrorCode.InvalidRequest, `Origin not allowed: ${origin}`));
-    return undefined;
+    edge.refuse(call, 403, new McpError(ErrorCode.InvalidRequest, `Origin not allowed: ${origin}`));
+    return false;
   }
-  return target;
+  return true;
 }
-
-/** Who is calling. `false` ⇒ refused (already answered); undefined ⇒ the endpoint is open. */
-export type Caller = AuthGranted | undefined | false;
 
 /**
- * Step 2: the policy's bearer check. Stays synchronous when the policy answers synchronously
- * (open tenants, cached tokens), so the common path does not wait a microtask for nothing.
+ * Step 2 of every method: the policy's bearer check; sets `call.auth`, or answers the refusal
+ * and returns false. Stays synchronous when the policy answers synchronously (open tenants,
+ * cached tokens), so the common path does not wait a microtask for nothing.
  */
-export function authenticateRequest(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget): Caller | Promise<Caller> {
-  const authenticate = edge.policy.authenticate;
-  if (!authenticate) return undefined;
-  const outcome = authenticate.call(edge.policy, req, target);
-  if (outcome instanceof Promise) return outcome.then((o) => callerOf(edge, req, reply, target, o));
-  return callerOf(edge, req, reply, target, outcome);
+export function authenticateRequest(call: EdgeCall): boolean | Promise<boolean> {
+  const policy = call.edge.policy;
+  if (!policy.authenticate) return true;
+  const outcome = policy.authenticate(call, call.target);
+  if (outcome instanceof Promise) return outcome.then((o) => admitCaller(call, o));
+  return admitCaller(call, outcome);
 }
 
-function callerOf(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, outcome: AuthOutcome): Caller {
-  if (outcome.ok) return outcome;
-  void reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
-  edge.refused(req, reply, target.tenantId);
+function admitCaller(call: EdgeCall, outcome: AuthOutcome): boolean {
+  if (outcome.ok) {
+    call.auth = outcome;
+    return true;
+  }
+  call.code(outcome.status).setHeaders(outcome.headers).send(outcome.body);
+  call.edge.refused(call);
   return false;
 }
 
 /** A tools/call the token's scopes do not cover (checked before the call runs). */
-export function toolDenied(edge: McpEdge, target: McpTarget, message: JsonRpcRequest, auth: AuthGranted | undefined): AuthDenied | undefined {
-  const authorizeTool = edge.policy.authorizeTool;
-  if (!auth || !authorizeTool || message.method !== 'tools/call') return undefined;
+export function toolDenied(call: EdgeCall, message: JsonRpcRequest): AuthDenied | undefined {
+  const policy = call.edge.policy;
+  if (!call.auth || !policy.authorizeTool || message.method !== 'tools/call') return undefined;
   const name = message.params?.name;
-  return typeof name === 'string' ? authorizeTool.call(edge.policy, target, name, auth) : undefined;
+  return typeof name === 'string' ? policy.authorizeTool(call.target, name, call.auth) : undefined;
 }

@@ -1,6 +1,13 @@
-export { type AdmitRefusal, type AdmitRequest, type AuthDenied, type AuthGranted, type AuthOutcome, type EdgePolicy, type InvokeContext, type McpHttpOptions, type McpObserver, type McpRefusal, type McpRequestInfo, type McpRequestObservation, type McpTarget, type UpstreamCompletion, type UpstreamInvoker, type UpstreamTaskAnswer, type UpstreamTaskRequest } from './mcp-target';
-export { BATCH_DEFAULTS, registerMcpRoutes, type McpRoutes } from './register-mcp-routes';
-export type { BarePost, BarePostOptions } from './bare-post';
+export type { McpTarget } from './mcp-target';
+export type { AuthDenied, AuthGranted, AuthOutcome } from './auth-outcome';
+export type { AdmitRefusal, AdmitRequest, EdgePolicy } from './edge-policy';
+export type { InvokeContext } from './invoke-context';
+export type { UpstreamCompletion, UpstreamInvoker, UpstreamTaskAnswer, UpstreamTaskRequest } from './upstream-invoker';
+export type { McpHttpOptions } from './mcp-http-options';
+export type { McpObserver, McpRefusal, McpRequestInfo, McpRequestObservation } from './mcp-observer';
+export { McpEndpoint, type McpEndpointOptions } from './mcp-endpoint';
+export { EdgeCall, type EdgeLogger } from './edge-call';
+export { BATCH_DEFAULTS, registerMcpRoutes } from './register-mcp-routes';
 export { hostnameOf, originAllowed, hostAllowed } from './origin-policy';
 export { DEFAULT_SEAL_TTL_S, StateSealer, type SealCheck, type SealPurpose, type SealRefusal } from './state-sealer';
 export { ClientRequestBroker, type ClientAnswer, type ClientAnswerRelay, type DeliveryOutcome, type PendingClientRequest } from './client-request-broker';
@@ -15,7 +22,6 @@ export { DEFAULT_NOTIFY_MAX_BYTES_PER_CALL, DEFAULT_TASK_BYTE_CAPS, TASK_RESERVE
 export { ParkedCalls, type ParkRelay, type ParkResume, type ParkedAsk, type ParkedCallsOptions } from './parked-calls';
 export type { StreamEventStore, StoredStreamEvent } from './stream-event-store';
 export type { ResumableStream } from './response-channel';
-export type { EdgeLogger, EdgeReply, EdgeRequest } from './edge-http';
 export { SplicedResult, answerBuffer, answerLength, type EncodedAnswer } from './encoded-answer';
 export { STREAM_RESUME_METHOD, resumeScope } from './resume-stream';
 export { MemoryUpstreamTaskIndex, UPSTREAM_TASK_INDEX_MAX, callerKey, type UpstreamTaskIndex } from './upstream-task-index';

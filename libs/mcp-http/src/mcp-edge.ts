@@ -1,14 +1,17 @@
-import { MemoryUpstreamTaskIndex } from './upstream-task-index';
-import type { EdgeReply, EdgeRequest } from './edge-http';
+import type { IncomingMessage } from 'node:http';
+import type { EdgeCall, EdgeLogger } from './edge-call';
 import { bundleHandlers } from '@switchboard/catalog';
 import { ErrorCode, McpError, encodeError, type JsonRpcId } from '@switchboard/protocol';
 import { DEFAULT_NOTIFY_MAX_BYTES_PER_CALL } from './byte-budgets';
 import { ClientRequestBroker } from './client-request-broker';
 import { RequestDispatcher } from './dispatch-request';
-import type { EdgePolicy, McpHttpOptions, McpRefusal } from './mcp-target';
+import type { EdgePolicy } from './edge-policy';
+import type { McpHttpOptions } from './mcp-http-options';
+import type { McpRefusal } from './mcp-observer';
 import { StateSealer } from './state-sealer';
 import type { StreamEventStore } from './stream-event-store';
 import { TaskManager } from './task-manager';
+import { MemoryUpstreamTaskIndex } from './upstream-task-index';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -18,9 +21,9 @@ const DEFAULT_STREAM_RETENTION_MS = 5 * 60_000;
 export const BATCH_DEFAULTS = { maxItems: 50, maxResponseBytes: 4 * 1024 * 1024 } as const;
 
 /**
- * Everything the route steps share, resolved once when the routes are registered: the policy,
- * the dispatcher and the bounds. Steps are plain functions of (edge, request, reply), so a
- * request allocates no closures.
+ * Everything the steps share, resolved once when the endpoint is built: the policy, the
+ * dispatcher, the bounds and the host's logger. Steps are plain functions of one `EdgeCall`
+ * (which points here), so a request allocates no closures.
  */
 export class McpEdge {
   readonly policy: EdgePolicy;
@@ -39,16 +42,32 @@ export class McpEdge {
   /** How long a stream's resumption ids (`Last-Event-ID`) are honoured, in seconds. */
   readonly resumeTtlSeconds: number;
   readonly notifyMaxBytesPerCall: number;
+  readonly logger: EdgeLogger;
+  /** The client address after the host's trusted proxies. */
+  readonly clientIp: (raw: IncomingMessage) => string;
+  /** Told once each answer finished (the host's access log). */
+  readonly onResponse: ((call: EdgeCall) => void) | undefined;
   private readonly onRefusal: ((refusal: McpRefusal) => void) | undefined;
 
   constructor(options: McpHttpOptions) {
+    this.logger = options.logger ?? console;
+    this.clientIp = options.clientIp ?? socketAddress;
+    this.onResponse = options.onResponse;
     this.policy = options.policy;
     this.sealer = options.sealer ?? StateSealer.ephemeral();
     this.clientRequests = options.clientRequests ?? new ClientRequestBroker(this.sealer);
     this.sessions = options.sessions ?? true;
     const tasks = options.tasks ?? new TaskManager();
     const upstreamTaskIndex = options.upstreamTaskIndex ?? new MemoryUpstreamTaskIndex();
-    this.dispatcher = new RequestDispatcher(bundleHandlers(...options.bundles), options.policy.upstream, this.sealer, this.clientRequests, tasks, options.parkedCalls, upstreamTaskIndex);
+    this.dispatcher = new RequestDispatcher({
+      handlers: bundleHandlers(...options.bundles),
+      upstream: options.policy.upstream,
+      sealer: this.sealer,
+      clientRequests: this.clientRequests,
+      tasks,
+      parkedCalls: options.parkedCalls,
+      upstreamTaskIndex,
+    });
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.batchMaxItems = options.batchMaxItems ?? BATCH_DEFAULTS.maxItems;
@@ -67,43 +86,40 @@ export class McpEdge {
 
   /**
    * Every refusal is a span and a metric. They are told where they are sent (guard,
-   * authenticate, media type, body limit, scopes, batch bounds) rather than from Fastify
-   * onRequest/onResponse hooks, which cost every request two hook runs and a side table.
+   * authenticate, media type, body limit, scopes, batch bounds) rather than from response
+   * hooks, which would cost every request a hook run.
    */
-  refused(req: EdgeRequest, reply: EdgeReply, tenantId: string | undefined, outcome?: string, status = reply.statusCode): void {
+  refused(call: EdgeCall, outcome?: string, status = call.statusCode): void {
     if (!this.onRefusal || status < 400) return;
     this.onRefusal({
-      tenantId,
-      httpMethod: req.method,
-      route: req.routeOptions.url ?? 'mcp',
+      tenantId: call.target?.tenantId,
+      httpMethod: call.method,
+      route: call.route,
       status,
-      // Fastify started the reply's clock when the request was routed (same performance.now clock).
-      startedAt: performance.now() - reply.elapsedTime,
-      clientIp: req.ip,
+      startedAt: call.startedAt,
+      clientIp: call.ip,
       ...(outcome ? { outcome } : {}),
     });
   }
 
-  /** Answers a JSON-RPC error with `status` and records the refusal. Steps resolve to nothing: a handler's resolved reply would be sent twice (Fastify warns). */
-  refuse(req: EdgeRequest, reply: EdgeReply, status: number, tenantId: string | undefined, error: McpError, id: JsonRpcId | null = null): void {
-    sendError(reply, status, id, error);
-    this.refused(req, reply, tenantId);
+  /** Answers a JSON-RPC error with `status` and records the refusal. */
+  refuse(call: EdgeCall, status: number, error: McpError, id: JsonRpcId | null = null): void {
+    sendError(call, status, id, error);
+    this.refused(call);
   }
 
   /** A decoding / classification failure: its McpError (a 200-status one becomes 400), anything else 500. */
-  refuseWire(req: EdgeRequest, reply: EdgeReply, tenantId: string | undefined, err: unknown): void {
-    if (err instanceof McpError) return this.refuse(req, reply, err.httpStatus === 200 ? 400 : err.httpStatus, tenantId, err);
-    reply.log.error({ err }, 'unexpected error while decoding');
-    return this.refuse(req, reply, 500, tenantId, new McpError(ErrorCode.InternalError, 'Internal error'));
+  refuseWire(call: EdgeCall, err: unknown): void {
+    if (err instanceof McpError) return this.refuse(call, err.httpStatus === 200 ? 400 : err.httpStatus, err);
+    call.log.error({ err }, 'unexpected error while decoding');
+    return this.refuse(call, 500, new McpError(ErrorCode.InternalError, 'Internal error'));
   }
 }
 
-export function sendError(reply: EdgeReply, status: number, id: JsonRpcId | null, error: McpError): EdgeReply {
-  return reply.code(status).header('content-type', 'application/json').send(encodeError(id, error));
+export function sendError(call: EdgeCall, status: number, id: JsonRpcId | null, error: McpError): void {
+  call.code(status).setHeader('content-type', 'application/json').send(encodeError(id, error));
 }
 
-/** The first value of a request header. */
-export function header(req: EdgeRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
+function socketAddress(raw: IncomingMessage): string {
+  return raw.socket.remoteAddress ?? '';
 }

@@ -1,5 +1,6 @@
 import type { CompiledCatalog, Route } from '@switchboard/catalog';
-import type { InvokeContext, UpstreamInvoker, UpstreamTaskRequest } from './mcp-target';
+import type { InvokeContext } from './invoke-context';
+import type { UpstreamInvoker, UpstreamTaskRequest } from './upstream-invoker';
 import { ModernUpstreamTasks, UNANSWERABLE_INPUT, takesModernUpstreamTask } from './modern-upstream-tasks';
 import { StateSealer } from './state-sealer';
 
@@ -78,6 +79,9 @@ describe('ModernUpstreamTasks', () => {
     expect((await fits.call(scope, 'research', route, {}, ctx, 'modern')).resultType).toBe('task');
   });
 
+});
+
+describe('ModernUpstreamTasks for each era', () => {
   it('shows a 2025-11-25 client a task waiting for input it cannot give as working, and why', async () => {
     const { invoker } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : task({ status: 'input_required' })));
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;

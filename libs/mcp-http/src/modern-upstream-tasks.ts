@@ -1,7 +1,8 @@
 import type { CompiledCatalog, Route } from '@switchboard/catalog';
 import { ErrorCode, McpError, isJsonObject } from '@switchboard/protocol';
 import { MAX_CLIENT_INPUT_REQUESTS } from './client-input';
-import type { InvokeContext, UpstreamInvoker, UpstreamTaskRequest } from './mcp-target';
+import type { InvokeContext } from './invoke-context';
+import type { UpstreamInvoker, UpstreamTaskRequest } from './upstream-invoker';
 import type { StateSealer } from './state-sealer';
 import type { TaskScope } from './task-wire';
 import { checkTaskId, checkUpstreamTask, handleTtlS, MAX_TASK_MESSAGE as MAX_MESSAGE, RELATED_TASK, upstreamTaskBroke as upstreamBroke, type CheckedUpstreamTask } from './upstream-task-shape';

@@ -63,6 +63,11 @@ describe('ParkedCalls', () => {
     expect(parks.parked).toBe(3);
   });
 
+});
+
+describe('ParkedCalls waits, relays and upstream state', () => {
+  const key = randomBytes(32);
+
   it("fails the call's question when no retry comes within the wait, and hands the outcome to a late retry", async () => {
     const parks = new ParkedCalls(new StateSealer([key]), { waitMs: 20 });
     let failed = false;

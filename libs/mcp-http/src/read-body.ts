@@ -1,7 +1,5 @@
-import type { EdgeReply, EdgeRequest } from './edge-http';
 import { ErrorCode, McpError, decodeBody, type DecodedBody } from '@switchboard/protocol';
-import { header, type McpEdge } from './mcp-edge';
-import type { McpTarget } from './mcp-target';
+import type { EdgeCall } from './edge-call';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
@@ -9,25 +7,25 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
  * Step 3 of a POST: media type, Accept, a non-empty body, and its JSON-RPC decoding. Answers
  * (415, 406, 400, −32700) and returns undefined when the body cannot be served.
  */
-export function readBody(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget): DecodedBody | undefined {
-  const contentType = header(req, 'content-type');
+export function readBody(call: EdgeCall): DecodedBody | undefined {
+  const edge = call.edge;
+  const contentType = call.header('content-type');
   if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
-    edge.refuse(req, reply, 415, target.tenantId, new McpError(ErrorCode.InvalidRequest, 'Content-Type must be application/json'));
+    edge.refuse(call, 415, new McpError(ErrorCode.InvalidRequest, 'Content-Type must be application/json'));
     return undefined;
   }
-  if (!acceptsBoth(header(req, 'accept'))) {
-    edge.refuse(req, reply, 406, target.tenantId, new McpError(ErrorCode.InvalidRequest, 'Accept must list both application/json and text/event-stream'));
+  if (!acceptsBoth(call.header('accept'))) {
+    edge.refuse(call, 406, new McpError(ErrorCode.InvalidRequest, 'Accept must list both application/json and text/event-stream'));
     return undefined;
   }
-  const body = req.body;
-  if (!Buffer.isBuffer(body) || body.length === 0) {
-    edge.refuse(req, reply, 400, target.tenantId, new McpError(ErrorCode.ParseError, 'Parse error: empty body'));
+  if (call.body.length === 0) {
+    edge.refuse(call, 400, new McpError(ErrorCode.ParseError, 'Parse error: empty body'));
     return undefined;
   }
   try {
-    return decodeBody(body);
+    return decodeBody(call.body);
   } catch (err) {
-    edge.refuseWire(req, reply, target.tenantId, err);
+    edge.refuseWire(call, err);
     return undefined;
   }
 }

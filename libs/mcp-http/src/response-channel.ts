@@ -1,5 +1,5 @@
 import { DEFAULT_NOTIFY_MAX_BYTES_PER_CALL } from './byte-budgets';
-import type { EdgeReply } from './edge-http';
+import type { EdgeCall } from './edge-call';
 import { SplicedResult, answerLength, type EncodedAnswer } from './encoded-answer';
 import type { StreamEventStore } from './stream-event-store';
 
@@ -38,7 +38,7 @@ export class ResponseChannel {
   private overBudget = false;
 
   constructor(
-    private readonly reply: EdgeReply,
+    private readonly call: EdgeCall,
     private readonly notifyBudget = DEFAULT_NOTIFY_MAX_BYTES_PER_CALL,
   ) {}
 
@@ -71,7 +71,7 @@ export class ResponseChannel {
     if (!this.resume || this.ended) return;
     if (!this.streaming) this.start();
     this.closed = true;
-    this.reply.raw.end();
+    this.call.res.end();
   }
 
   /** Adds a response header (e.g. `Mcp-Session-Id`); only effective before the first byte is written. */
@@ -104,8 +104,8 @@ export class ResponseChannel {
   }
 
   private start(): void {
-    this.reply.hijack();
-    this.reply.raw.writeHead(200, this.extraHeaders ? { ...SSE_HEADERS, ...this.extraHeaders } : SSE_HEADERS);
+    this.call.hijack();
+    this.call.res.writeHead(200, this.extraHeaders ? { ...SSE_HEADERS, ...this.extraHeaders } : SSE_HEADERS);
     this.streaming = true;
     if (this.resume) {
       // SEP-1699 priming event: an id (and reconnection hint) before anything else.
@@ -124,14 +124,14 @@ export class ResponseChannel {
 
   /** Writes to the client unless it left (a resumable stream's events still reach the store). */
   private write(chunk: string): void {
-    if (!this.closed && !this.reply.raw.destroyed) this.reply.raw.write(chunk);
+    if (!this.closed && !this.call.res.destroyed) this.call.res.write(chunk);
   }
 
   /** Sends the final response (JSON body, or the last SSE event followed by the end of the stream); `length` is the body's, when the caller has it. */
   finish(body: EncodedAnswer, status = 200, length?: number): void {
     if (this.ended) return;
     this.ended = true;
-    const raw = this.reply.raw;
+    const raw = this.call.res;
     if (this.streaming) {
       const id = this.resume ? this.nextId(body.toString(), true) : '';
       if (this.closed || raw.destroyed) return;
@@ -142,7 +142,7 @@ export class ResponseChannel {
     }
     // Straight to the socket: the body is final JSON (often precompiled bytes), so Fastify's
     // onSend/serialisation pipeline has nothing to add on this hot path.
-    this.reply.hijack();
+    this.call.hijack();
     const headers = { 'content-type': 'application/json', 'content-length': length ?? answerLength(body) };
     raw.writeHead(status, this.extraHeaders ? { ...headers, ...this.extraHeaders } : headers);
     if (body instanceof SplicedResult) {

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { EdgeReply, EdgeRequest } from './edge-http';
+import type { EdgeCall } from './edge-call';
 import { ErrorCode, McpError, type JsonRpcRequest } from '@switchboard/protocol';
 import { NOTHING_CALLED } from './called-target';
 import type { McpEdge } from './mcp-edge';
-import type { AuthGranted, McpTarget } from './mcp-target';
+import type { AuthGranted } from './auth-outcome';
 import type { ResponseChannel, ResumableStream } from './response-channel';
 import type { StateSealer } from './state-sealer';
 import type { StreamEventStore } from './stream-event-store';
@@ -33,7 +33,7 @@ export function resumeScope(tenantId: string, auth: AuthGranted | undefined): st
 /** Makes `channel`'s SSE stream (if it becomes one) resumable: a random stream id, sealed event ids bound to the caller and expiring. */
 export function enableResume(channel: ResponseChannel, edge: McpEdge, tenantId: string, auth: AuthGranted | undefined): void {
   if (!edge.streamEvents) return;
-  channel.enableResume(new LazyResume(edge.streamEvents, edge.sealer, tenantId, auth, edge.resumeTtlSeconds, edge.sseRetryMs ?? 1000));
+  channel.enableResume(new LazyResume(edge, edge.streamEvents, tenantId, auth));
 }
 
 /**
@@ -44,14 +44,20 @@ class LazyResume implements ResumableStream {
   private id: string | undefined;
   private scope: string | undefined;
 
+  private readonly sealer: StateSealer;
+  private readonly ttlSeconds: number;
+  readonly retryMs: number;
+
   constructor(
+    edge: McpEdge,
     readonly store: StreamEventStore,
-    private readonly sealer: StateSealer,
     readonly tenantId: string,
     private readonly auth: AuthGranted | undefined,
-    private readonly ttlSeconds: number,
-    readonly retryMs: number,
-  ) {}
+  ) {
+    this.sealer = edge.sealer;
+    this.ttlSeconds = edge.resumeTtlSeconds;
+    this.retryMs = edge.sseRetryMs ?? 1000;
+  }
 
   get streamId(): string {
     return (this.id ??= randomBytes(16).toString('base64url'));
@@ -70,17 +76,18 @@ class LazyResume implements ResumableStream {
  * lifetime. An id that is not ours, or another tenant's, is 400; an expired one 400 saying
  * so; another caller's 403; a stream no longer retained 404.
  */
-export async function serveResumption(edge: McpEdge, req: EdgeRequest, reply: EdgeReply, target: McpTarget, auth: AuthGranted | undefined, lastEventId: string): Promise<void> {
+export async function serveResumption(call: EdgeCall, lastEventId: string): Promise<void> {
+  const { edge, target, auth } = call;
   const store = edge.streamEvents!;
   const tenantId = target.tenantId;
-  const refuse = (status: number, message: string) => edge.refuse(req, reply, status, tenantId, new McpError(ErrorCode.InvalidRequest, message));
-  const admit = edge.policy.admit;
-  if (admit) {
-    const refusal = await admit.call(edge.policy, req, target, { message: RESUME_ADMISSION, era: 'legacy', auth, called: NOTHING_CALLED });
+  const refuse = (status: number, message: string) => edge.refuse(call, status, new McpError(ErrorCode.InvalidRequest, message));
+  const policy = edge.policy;
+  if (policy.admit) {
+    const refusal = await policy.admit(call, target, { message: RESUME_ADMISSION, era: 'legacy', auth, called: NOTHING_CALLED });
     if (refusal) {
       // A GET has no JSON-RPC response to carry the error in a 200: the status says it (the SDK retries with backoff).
-      for (const name in refusal.headers) reply.header(name, refusal.headers[name]!);
-      return edge.refuse(req, reply, 429, tenantId, refusal.error);
+      call.setHeaders(refusal.headers);
+      return edge.refuse(call, 429, refusal.error);
     }
   }
   const checked = edge.sealer.check('stream-event', lastEventId);
@@ -95,8 +102,8 @@ export async function serveResumption(edge: McpEdge, req: EdgeRequest, reply: Ed
   let after = data.q;
   const first = await store.read(tenantId, streamId, after);
   if (!first) return refuse(404, 'Last-Event-ID names a stream that is no longer retained (expired or over its bound); call again');
-  reply.hijack();
-  const raw = reply.raw;
+  call.hijack();
+  const raw = call.res;
   raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   const deadline = Date.now() + edge.maxLifetimeMs;
   let lastBeat = Date.now();

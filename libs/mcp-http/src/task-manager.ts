@@ -1,63 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { InputRequest, InputRequiredResult, ToolCallResult } from '@switchboard/catalog';
-import { ErrorCode, McpError } from '@switchboard/protocol';
-import { overBudget, overBudgetError, type ByteBudget, type TaskByteCaps } from './byte-budgets';
+import { ErrorCode } from '@switchboard/protocol';
+import { overBudgetError, type ByteBudget, type TaskByteCaps } from './byte-budgets';
 import { MemoryTaskStore } from './memory-task-store';
+import { answerTaskRequest } from './task-requests';
+import type { CreateTaskResult, TaskInput, TaskManagerOptions, TaskWork } from './task-types';
 import type { StoredTask, TaskStore, TaskView, TaskWriteOutcome } from './task-store';
-import { checkResponses, detailed, isInputRequired, isTerminal, missingTasksCapability, taskKey, wireError, type TaskScope } from './task-wire';
+import { isInputRequired, missingTasksCapability, taskKey, wireError, type TaskScope } from './task-wire';
 
 export { TASKS_EXTENSION, TASK_METHODS, declaresTasks, missingTasksCapability, taskKey, type TaskScope } from './task-wire';
 
-/** The call's answers so far and its echoed MRTR state (what a handler reads as `ctx.input`). */
-export interface TaskInput {
-  responses: Record<string, unknown>;
-  requestState?: string;
-}
-
-/**
- * Runs (or, with the client's answers, re-runs) one call. `detached()` turns true once the call
- * became a task: its notifications have no stream to go to any more.
- */
-export type TaskWork = (input: TaskInput, signal: AbortSignal, detached: () => boolean) => Promise<ToolCallResult | InputRequiredResult>;
-
-/** A `CreateTaskResult` (flat `Result & Task`, `resultType: "task"`). */
-export interface CreateTaskResult {
-  resultType: 'task';
-  taskId: string;
-  status: StoredTask['status'];
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttlMs: number;
-  pollIntervalMs: number;
-}
-
-
-export interface TaskManagerOptions {
-  store?: TaskStore;
-  replicaId?: string;
-  /** How long a task stays readable after creation (its `ttlMs`). Default 10 min. */
-  ttlMs?: number;
-  pollIntervalMs?: number;
-  /** A call still running after this long becomes a task; a faster one is answered directly. Default 300 ms. */
-  taskAfterMs?: number;
-  /** Longest a task's work may run before it fails (bounded by `ttlMs`). Default 5 min. */
-  maxRunMs?: number;
-  /** Per-tenant running tasks; past it, calls are answered synchronously instead. Default 32. */
-  maxLive?: number;
-  /** Per-tenant tasks kept (running or finished, until their TTL). Default 1000. */
-  maxRetained?: number;
-  /** Largest stored result (encoded JSON); a bigger one fails the task. Default 1 MiB. */
-  maxResultBytes?: number;
-  /** Largest stored task record, every field counted (result, inputRequests, error), and apart its pending answers. Default 1 MiB. */
-  maxTaskBytes?: number;
-  /** Bytes of all of one tenant's retained tasks; past it new tasks are refused (answered on their request) and growing ones fail. Default 64 MiB. */
-  maxTenantBytes?: number;
-  /** Most input rounds and requests per round one task may make. Defaults 8 and 16. */
-  maxInputRounds?: number;
-  maxInputRequests?: number;
-  /** Unexpected failures of the task machinery (the store unreachable) for server-side logs. */
-  onError?: (err: unknown) => void;
-}
+export type { CreateTaskResult, TaskInput, TaskManagerOptions, TaskWork } from './task-types';
 
 interface Running {
   abort: AbortController;
@@ -199,52 +152,7 @@ export class TaskManager {
    */
   async handle(method: string, params: Record<string, unknown>, scope: TaskScope, declared: boolean): Promise<Record<string, unknown>> {
     if (!declared) throw missingTasksCapability(method);
-    const taskId = params.taskId;
-    if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 256) throw new McpError(ErrorCode.InvalidParams, 'params.taskId must be a non-empty string (at most 256 characters)');
-    let responses: Record<string, unknown> | undefined;
-    if (method === 'tasks/update') responses = checkResponses(params.inputResponses);
-    const key = taskKey(scope, taskId);
-    const view = await this.store.read(key);
-    if (!view) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, { taskId: taskId.slice(0, 64) });
-    const terminal = isTerminal(view.task.status);
-    if (!terminal && view.task.owner !== this.replicaId && !(await this.store.isAlive(view.task.owner))) {
-      // Its replica is gone (crashed, or stopped past its grace): the work will never finish.
-      const failed: StoredTask = {
-        ...view.task,
-        status: 'failed',
-        lastUpdatedAt: new Date().toISOString(),
-        statusMessage: 'The server running this task stopped before it finished',
-        error: { code: ErrorCode.InternalError, message: 'The server running this task stopped before it finished; call the tool again' },
-      };
-      delete failed.inputRequests;
-      await this.store.write(key, failed, true, this.byteCaps);
-      return method === 'tasks/get' ? { ...detailed({ ...view, task: failed }), taskId } : {};
-    }
-    switch (method) {
-      case 'tasks/get':
-        // The id as the caller knows it (an anonymous task's carries its secret; the record does not).
-        return { ...detailed(view), taskId };
-      case 'tasks/update': {
-        // Only keys outstanding now are taken; others are ignored, as the spec asks.
-        const outstanding = view.task.inputRequests ?? {};
-        const taken = Object.fromEntries(Object.entries(responses!).filter(([k]) => Object.hasOwn(outstanding, k) && !view.answered.includes(k)));
-        if (!terminal && Object.keys(taken).length > 0) {
-          const stored = await this.store.answer(key, taken, this.byteCaps);
-          if (stored === 'task-bytes') throw overBudget('TASKS_MAX_TASK_BYTES', this.o.maxTaskBytes, 'params.inputResponses');
-          if (stored === 'tenant-bytes') throw overBudget('TASKS_TENANT_MAX_BYTES', this.o.maxTenantBytes, 'params.inputResponses');
-          await this.store.signal(view.task.owner, key);
-        }
-        return {};
-      }
-      case 'tasks/cancel':
-        if (!terminal && !view.cancelRequested) {
-          await this.store.requestCancel(key);
-          await this.store.signal(view.task.owner, key);
-        }
-        return {};
-      default:
-        throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
-    }
+    return answerTaskRequest({ store: this.store, replicaId: this.replicaId, caps: this.byteCaps }, method, params, scope);
   }
 
   private get byteCaps(): TaskByteCaps {

@@ -1,6 +1,7 @@
 import type { CompiledCatalog, Route } from '@switchboard/catalog';
 import { McpError } from '@switchboard/protocol';
-import type { InvokeContext, UpstreamInvoker, UpstreamTaskRequest } from './mcp-target';
+import type { InvokeContext } from './invoke-context';
+import type { UpstreamInvoker, UpstreamTaskRequest } from './upstream-invoker';
 import { StateSealer } from './state-sealer';
 import { UpstreamTasks, taskParams } from './upstream-tasks';
 

@@ -1,6 +1,7 @@
 import type { CompiledCatalog, Route } from '@switchboard/catalog';
 import { ErrorCode, McpError, isJsonObject } from '@switchboard/protocol';
-import type { InvokeContext, UpstreamInvoker, UpstreamTaskRequest } from './mcp-target';
+import type { InvokeContext } from './invoke-context';
+import type { UpstreamInvoker, UpstreamTaskRequest } from './upstream-invoker';
 import type { StateSealer } from './state-sealer';
 import { callerKey, type UpstreamTaskIndex } from './upstream-task-index';
 import type { TaskScope } from './task-wire';

@@ -2,20 +2,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import lightInject, { type InjectOptions as LightInjectOptions } from 'light-my-request';
 import { stringify } from 'yaml';
 // Test-only: the resource-server tests need a real gateway beside the real auth service.
 import { loadGatewayConfig } from '../../../gateway/src/config/config';
 import { createGateway } from '../../../gateway/src/create-gateway';
-import { GatewayRuntime } from '../../../gateway/src/gateway-runtime';
-import { edgePaths } from '../../../gateway/src/edge-server';
 import { freePort, startAuth, type StartAuthOptions, type TestAuth } from './auth-harness';
 
 export interface TestGateway {
   app: NestFastifyApplication;
   baseUrl: string;
   mcpUrl(tenant: string): string;
-  /** Fastify inject into the gateway: MCP endpoint paths reach the runtime's edge instance, the rest Nest's, as on a real server. */
+  /** Inject into the gateway's HTTP server: MCP endpoint paths reach the endpoint, the rest Nest's Fastify, as on the wire. */
   inject(o: InjectOptions & { url: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -29,13 +28,12 @@ export async function startGateway(port: number, tenants: unknown[], env: Record
   const app = await createGateway(config);
   await app.listen({ port, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const edge = edgePaths(config);
-  const runtime = app.get(GatewayRuntime);
+  const server = app.getHttpServer();
   return {
     app,
     baseUrl,
     mcpUrl: (t) => `${baseUrl}/t/${t}/mcp`,
-    inject: (o) => (edge.matches(o.url) ? runtime.edge : (app.getHttpAdapter().getInstance() as FastifyInstance)).inject(o),
+    inject: (o) => lightInject((req, res) => server.emit('request', req, res), o as LightInjectOptions),
     close: async () => {
       await app.close();
       await rm(dir, { recursive: true, force: true });

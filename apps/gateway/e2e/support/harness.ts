@@ -8,7 +8,6 @@ import lightInject, { type InjectOptions as LightInjectOptions } from 'light-my-
 import { stringify } from 'yaml';
 import { loadGatewayConfig } from '../../src/config/config';
 import { createGateway } from '../../src/create-gateway';
-import { edgePaths } from '../../src/edge-server';
 
 /** Repository root (tests run from anywhere). */
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
@@ -46,7 +45,6 @@ export async function startGateway(options: StartOptions): Promise<TestGateway> 
   const config = loadGatewayConfig({ TENANTS_FILE: file, LOG_LEVEL: 'silent', ...options.env });
   const app = await createGateway(config);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  const edge = edgePaths(config);
   let baseUrl = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -59,9 +57,8 @@ export async function startGateway(options: StartOptions): Promise<TestGateway> 
     fastify,
     baseUrl,
     mcpUrl: (tenant) => `${baseUrl}/t/${tenant}/mcp`,
-    // MCP paths go through the HTTP server's mounted router, as on the wire: POSTs to the bare
-    // node:http steps, other methods to the runtime's edge instance; the rest to Nest's Fastify.
-    inject: (o) => (typeof o.url === 'string' && edge.matches(o.url) ? injectServer(fastify.server, o) : fastify.inject(o)),
+    // Through the HTTP server's request listener, as on the wire: MCP paths to the endpoint, the rest to Nest's Fastify.
+    inject: (o) => injectServer(fastify.server, o),
     close: async () => {
       await app.close();
       await rm(dir, { recursive: true, force: true });

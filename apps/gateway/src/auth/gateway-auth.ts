@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, McpError, encodeError } from '@switchboard/protocol';
-import type { AuthDenied, AuthGranted, AuthOutcome, EdgeRequest, McpTarget } from '@switchboard/mcp-http';
+import type { AuthDenied, AuthGranted, AuthOutcome, EdgeCall, McpTarget } from '@switchboard/mcp-http';
 import type { TenantAuthSettings, TenantCatalog } from '@switchboard/catalog';
 import type { GatewayConfig } from '../config/config';
 import type { TenantDirectory } from '../tenants/tenant-directory';
@@ -86,7 +86,7 @@ export class GatewayAuth {
   }
 
   /** The mcp-http `authenticate` hook. Unprotected tenants pass synchronously (no await on the open path). */
-  authenticate(req: EdgeRequest, target: McpTarget): AuthOutcome | Promise<AuthOutcome> {
+  authenticate(req: EdgeCall, target: McpTarget): AuthOutcome | Promise<AuthOutcome> {
     const t = this.protectedTenant(target.tenantId);
     if (!t) return OPEN;
     const header = req.headers.authorization;
@@ -165,7 +165,7 @@ export class GatewayAuth {
       return reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send(doc);
     };
     app.get('/.well-known/oauth-protected-resource/t/:tenant/mcp', async (req, reply) => send(reply, (req.params as { tenant: string }).tenant));
-    const byHost = async (req: FastifyRequest, reply: FastifyReply) => send(reply, this.directory.resolve({}, req.headers.host)?.tenantId);
+    const byHost = async (req: FastifyRequest, reply: FastifyReply) => send(reply, this.directory.resolve(undefined, req.headers.host)?.tenantId);
     app.get('/.well-known/oauth-protected-resource', byHost);
     app.get('/.well-known/oauth-protected-resource/mcp', byHost);
   }

@@ -15,7 +15,7 @@ import {
   type LimiterMode,
   type OperatorLimits,
 } from '@switchboard/limits';
-import type { AdmitRefusal, AdmitRequest, EdgeRequest, McpTarget } from '@switchboard/mcp-http';
+import type { AdmitRefusal, AdmitRequest, EdgeCall, McpTarget } from '@switchboard/mcp-http';
 import type { GatewayConfig } from '../config/config';
 
 /**
@@ -96,7 +96,7 @@ export class GatewayLimits {
   }
 
   /** The transport's `admit` hook: synchronous when a lease this replica holds covers the request, else one round trip. */
-  admit(req: EdgeRequest, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined> {
+  admit(req: EdgeCall, target: McpTarget, request: AdmitRequest): AdmitRefusal | undefined | Promise<AdmitRefusal | undefined> {
     const limiter = this.limiter;
     if (!limiter) return undefined;
     const { message, auth, called } = request;

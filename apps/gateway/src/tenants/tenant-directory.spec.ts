@@ -11,33 +11,33 @@ describe('TenantDirectory.resolve', () => {
   test('path-based: the :tenant param picks the tenant, unknown ones resolve to nothing', () => {
     const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000' });
     dir.apply(tenant('acme'));
-    expect(dir.resolve({ tenant: 'acme' }, '127.0.0.1:3000')?.tenantId).toBe('acme');
-    expect(dir.resolve({ tenant: 'nobody' }, '127.0.0.1:3000')).toBeUndefined();
+    expect(dir.resolve('acme', '127.0.0.1:3000')?.tenantId).toBe('acme');
+    expect(dir.resolve('nobody', '127.0.0.1:3000')).toBeUndefined();
   });
 
   test('host-based: {tenant}.{GATEWAY_DOMAIN} picks the tenant (port and case ignored)', () => {
     const dir = new TenantDirectory({ publicUrl: 'https://mcp.example.com', domain: 'mcp.example.com' });
     dir.apply(tenant('acme'));
     dir.apply(tenant('beta'));
-    expect(dir.resolve({}, 'acme.mcp.example.com')?.tenantId).toBe('acme');
-    expect(dir.resolve({}, 'Beta.MCP.Example.com:443')?.tenantId).toBe('beta');
+    expect(dir.resolve(undefined, 'acme.mcp.example.com')?.tenantId).toBe('acme');
+    expect(dir.resolve(undefined, 'Beta.MCP.Example.com:443')?.tenantId).toBe('beta');
   });
 
   test('host-based: other domains, look-alike suffixes, bare domain, unknown tenants and no Host resolve to nothing', () => {
     const dir = new TenantDirectory({ publicUrl: 'https://mcp.example.com', domain: 'mcp.example.com' });
     dir.apply(tenant('acme'));
-    expect(dir.resolve({}, 'acme.evil.com')).toBeUndefined();
-    expect(dir.resolve({}, 'acme.notmcp.example.com')).toBeUndefined();
-    expect(dir.resolve({}, 'acmemcp.example.com')).toBeUndefined();
-    expect(dir.resolve({}, 'mcp.example.com')).toBeUndefined();
-    expect(dir.resolve({}, 'nobody.mcp.example.com')).toBeUndefined();
-    expect(dir.resolve({}, undefined)).toBeUndefined();
+    expect(dir.resolve(undefined, 'acme.evil.com')).toBeUndefined();
+    expect(dir.resolve(undefined, 'acme.notmcp.example.com')).toBeUndefined();
+    expect(dir.resolve(undefined, 'acmemcp.example.com')).toBeUndefined();
+    expect(dir.resolve(undefined, 'mcp.example.com')).toBeUndefined();
+    expect(dir.resolve(undefined, 'nobody.mcp.example.com')).toBeUndefined();
+    expect(dir.resolve(undefined, undefined)).toBeUndefined();
   });
 
   test('without a domain, a Host never selects a tenant', () => {
     const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000' });
     dir.apply(tenant('acme'));
-    expect(dir.resolve({}, 'acme.mcp.example.com')).toBeUndefined();
+    expect(dir.resolve(undefined, 'acme.mcp.example.com')).toBeUndefined();
   });
 
   test('the tenant host is on its Host allow-list beside loopback, the public host and extra hosts', () => {
@@ -51,8 +51,8 @@ describe('TenantDirectory.resolve', () => {
     const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000' });
     const first = dir.apply(tenant('acme'));
     const second = dir.apply(tenant('acme', { origins: ['https://app.acme.io'] }));
-    expect(dir.resolve({ tenant: 'acme' }, undefined)).toBe(second);
-    expect(dir.resolve({ tenant: 'acme' }, undefined)).not.toBe(first);
+    expect(dir.resolve('acme', undefined)).toBe(second);
+    expect(dir.resolve('acme', undefined)).not.toBe(first);
     expect(second.allowedOrigins).toContain('https://app.acme.io');
     expect(dir.size).toBe(1);
   });

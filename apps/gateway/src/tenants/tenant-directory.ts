@@ -93,8 +93,8 @@ export class TenantDirectory {
   }
 
   /** Path-based (`/t/:tenant/mcp`) or host-based (`{tenant}.{domain}`) lookup. */
-  resolve(params: Record<string, string | undefined>, host: string | undefined): McpTarget | undefined {
-    if (params.tenant !== undefined) return this.entries.get(params.tenant)?.target;
+  resolve(tenant: string | undefined, host: string | undefined): McpTarget | undefined {
+    if (tenant !== undefined) return this.entries.get(tenant)?.target;
     if (!host || !this.options.domain) return undefined;
     const name = hostnameOf(host);
     const suffix = `.${this.options.domain.toLowerCase()}`;

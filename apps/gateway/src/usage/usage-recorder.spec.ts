@@ -54,7 +54,7 @@ describe('UsageRecorder captures', () => {
 
   it('keeps every stream entry under the batch byte bound, however many large captures arrive', async () => {
     const records = 200;
-    for (let i = 0; i < records; i++) recorder.push(info({ q: 'x'.repeat(10_000) }), 'generic', false, performance.now(), 1, undefined, answer('y'.repeat(10_000)), 100);
+    for (let i = 0; i < records; i++) recorder.push(info({ q: 'x'.repeat(10_000) }), { surface: 'generic', toolError: false, started: performance.now() - 1 }, { errorCode: undefined, body: answer('y'.repeat(10_000)), bytes: 100 });
     const batches = await entries(records);
     expect(batches.length).toBeGreaterThan(1);
     expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(CAPTURE_BATCH_BYTES + 16 * 1024);
@@ -63,7 +63,7 @@ describe('UsageRecorder captures', () => {
 
   it('redacts token-like values and URL queries from captured arguments and results (a connector link included)', async () => {
     const link = 'https://auth.example.com/t/acme/connect/crm?ticket=v1.secret-ticket';
-    recorder.push(info({ note: 'Bearer abc123.def456-ghi' }), 'generic', false, performance.now(), 1, undefined, answer(`Connect your account first: ${link}`), 100);
+    recorder.push(info({ note: 'Bearer abc123.def456-ghi' }), { surface: 'generic', toolError: false, started: performance.now() - 1 }, { errorCode: undefined, body: answer(`Connect your account first: ${link}`), bytes: 100 });
     const [batch] = await entries(1);
     const [record] = decodeUsageBatch(batch!) as Array<{ args: unknown; result: unknown }>;
     expect(record!.args).toEqual({ note: '[redacted bearer credential]' });

@@ -154,9 +154,13 @@ export class UsageRecorder {
     this.redis.disconnect();
   }
 
-  /** @internal A request's end (UsageObservation). */
-  push(info: McpRequestInfo, surface: string, toolError: boolean, endedAt: number, ms: number, errorCode: number | undefined, body: EncodedAnswer | undefined, bytes: number): void {
+  /** @internal A request's end (UsageObservation): what was asked, what was learned on the way, and the answer. */
+  push(info: McpRequestInfo, observed: ObservedRequest, answer: { errorCode: number | undefined; body?: EncodedAnswer; bytes: number }): void {
     const { method, called, auth } = info;
+    const { surface, toolError } = observed;
+    const { errorCode, body, bytes } = answer;
+    const endedAt = performance.now();
+    const ms = endedAt - observed.started;
     const methodName = LOGGED_METHODS.has(method) || KNOWN_METHODS.has(method) ? method : 'other';
     // One shape for every event, built in one literal (absent optional fields are undefined):
     // conditional spreads took V8's runtime path for every literal and gave events several shapes.
@@ -233,11 +237,19 @@ export class UsageRecorder {
   }
 }
 
+/** What a request's observation learned by its end. */
+export interface ObservedRequest {
+  readonly surface: string;
+  readonly toolError: boolean;
+  /** `performance.now()` when the request started. */
+  readonly started: number;
+}
+
 /** One request's observation: the span's, plus its usage record when it ends (one object per request, no closures). */
-class UsageObservation implements McpRequestObservation {
-  private readonly started = performance.now();
-  private surface = 'generic';
-  private toolError = false;
+class UsageObservation implements McpRequestObservation, ObservedRequest {
+  readonly started = performance.now();
+  surface = 'generic';
+  toolError = false;
 
   constructor(
     private readonly recorder: UsageRecorder,
@@ -261,8 +273,7 @@ class UsageObservation implements McpRequestObservation {
 
   end(result: { errorCode: number | undefined; httpStatus: number; body?: EncodedAnswer; bytes: number }): void {
     this.inner.end(result);
-    const endedAt = performance.now();
-    this.recorder.push(this.info, this.surface, this.toolError, endedAt, endedAt - this.started, result.errorCode, result.body, result.bytes);
+    this.recorder.push(this.info, this, result);
   }
 }
 

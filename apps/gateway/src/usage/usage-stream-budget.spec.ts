@@ -34,7 +34,7 @@ function recorder(options: { streamMaxBytes: number; tenantCaptureBytes: number;
 function call(usage: UsageRecorder, tenant: string, bytes: number): void {
   const info: McpRequestInfo = { tenantId: tenant, method: 'tools/call', name: 'x', called: { serverId: 's', name: 'x' }, headers: {}, params: { name: 'x', arguments: {} }, bytesIn: 10 };
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'r'.repeat(bytes) }] } });
-  usage.push(info, 'generic', false, performance.now(), 1, undefined, body, body.length);
+  usage.push(info, { surface: 'generic', toolError: false, started: performance.now() - 1 }, { errorCode: undefined, body, bytes: body.length });
 }
 
 /** Flushes until the batches reached Redis (the recorder's connection comes up on its own; writes wait for it, buffered). */

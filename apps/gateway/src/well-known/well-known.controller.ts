@@ -40,7 +40,7 @@ export class WellKnownController {
   }
 
   private tenantFromHost(host: string | undefined): string {
-    const target = this.runtime.directory.resolve({}, host);
+    const target = this.runtime.directory.resolve(undefined, host);
     if (!target) throw new NotFoundException({ error: 'not_found', message: 'No tenant is served at this host' });
     return target.tenantId;
   }
