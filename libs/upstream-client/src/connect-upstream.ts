@@ -14,7 +14,8 @@ import {
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/protocol';
 import type { Dispatcher } from 'undici';
-import { directRequest, UpstreamProtocolError, UpstreamRedirectedError, type DirectCallOptions, type DirectSession } from './direct-request';
+import { directRequest, type DirectCallOptions, type DirectSession } from './direct-request';
+import { UpstreamProtocolError, UpstreamRedirectedError } from './upstream-errors';
 import { isLegacyRefusal, isModernRefusal } from './upstream-failure';
 import { modernTaskRequest } from './modern-task-request';
 

@@ -4,16 +4,7 @@ import { ResponseTooLargeError } from '@switchboard/net-guard';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { Agent, type Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
-
-/** A response body that broke off before the answer (reset, crash, an event stream that ended early). */
-export class UpstreamResponseBrokenError extends Error {
-  override readonly name = 'UpstreamResponseBrokenError';
-}
-
-/** An answer that is not the MCP JSON-RPC it should be (wrong shape, wrong id, not JSON). */
-export class UpstreamProtocolError extends Error {
-  override readonly name = 'UpstreamProtocolError';
-}
+import { UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError } from './upstream-errors';
 
 /**
  * Events of direct requests' event-stream answers in this process: `parsed` as JSON, `skipped`
@@ -21,11 +12,6 @@ export class UpstreamProtocolError extends Error {
  * repay a tenant's notification share. Read by tests and benches.
  */
 export const directEventCounts = { parsed: 0, skipped: 0, paused: 0 };
-
-/** The upstream answered with a redirect: the call goes through the SDK path, which follows it (guarded). */
-export class UpstreamRedirectedError extends Error {
-  override readonly name = 'UpstreamRedirectedError';
-}
 
 /** A keep-alive connection pool for direct requests (undici's). */
 export type UpstreamDispatcher = Dispatcher;

@@ -7,7 +7,7 @@ import type { InvokeContext, UpstreamCompletion, UpstreamTaskAnswer, UpstreamTas
 import { injectTraceContext } from '@switchboard/telemetry';
 import { limitResponseBytes, type GuardedFetch } from '@switchboard/net-guard';
 import { ErrorCode, McpError } from '@switchboard/protocol';
-import { connectUpstream, upstreamDispatcher, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
+import { connectUpstream, upstreamDispatcher, UpstreamResponseBrokenError, type RelayedMethod, type UpstreamCallOptions, type UpstreamConnection, type UpstreamDispatcher as Dispatcher } from '@switchboard/upstream-client';
 import type { Logger } from 'pino';
 import { CallerSessions, callerScope, type CallerSession } from './caller-sessions';
 import { GatewayError } from './gateway-errors';
@@ -15,7 +15,7 @@ import { inboxOwner, TaskInputInbox, type TaskInputRequest, type TaskInputShare 
 import type { NotificationPacer } from './notification-pacer';
 import { relayNotifications, type Notify } from './relay-notifications';
 import type { SharedUpstreamSession, UpstreamSessions } from './upstream-sessions';
-import { classifyUpstreamError, countsAgainstUpstream, summarize, upstreamError, UpstreamBrokenError, type UpstreamFailureKind } from './upstream-failure';
+import { classifyCallFailure, countsAgainstUpstream, summarize, upstreamError, type CallFailureKind } from './call-failure';
 import { GuardRefusedError, UpstreamGuards, type BreakerSettings } from './upstream-guards';
 
 export type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -298,7 +298,7 @@ export class UpstreamPool {
           onExceeded: (err) => scope?.fail(err),
           // A body broken by the call's own abort (timeout, cancellation) is that abort, not a broken upstream.
           onBroken: (err) => {
-            if (!scope?.signal?.aborted) scope?.fail(new UpstreamBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err }));
+            if (!scope?.signal?.aborted) scope?.fail(new UpstreamResponseBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err }));
           },
         };
       });
@@ -363,9 +363,9 @@ export class UpstreamPool {
     let conn: Connection | undefined;
     // The SDK rejects an aborted request with its own timeout error carrying the reason as text:
     // the abort's reason (an oversized or broken response) is the real cause.
-    const kindOf = (err: unknown): { kind: UpstreamFailureKind; cause: unknown } => {
+    const kindOf = (err: unknown): { kind: CallFailureKind; cause: unknown } => {
       const cause: unknown = failure ? failure.reason : err;
-      const kind = timedOut && !failure ? 'timeout' : classifyUpstreamError(cause, ctx.signal.aborted && !timedOut);
+      const kind = timedOut && !failure ? 'timeout' : classifyCallFailure(cause, ctx.signal.aborted && !timedOut);
       return { kind: kind === 'closed' && conn?.closedByGateway ? 'gateway' : kind, cause };
     };
     const call = async (): Promise<T> => {
