@@ -14,7 +14,6 @@ import { GatewayAuth } from './auth/gateway-auth';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { UpstreamPool } from './upstream/upstream-pool';
 import { NotificationPacer } from './upstream/notification-pacer';
-import { TracedUpstream } from './upstream/traced-upstream';
 import { GatewayUpstream } from './upstream/gateway-upstream';
 import { GatewayLimits } from './limits/gateway-limits';
 import { clientAddress, createEdgeInstance, edgePaths } from './edge-server';
@@ -216,7 +215,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
         // 401/403/404/413/415/… answered before a JSON-RPC method ran: a span and mcp_server_refusals_total.
         onRefusal: (refusal) => mcpRefusal(refusal),
       },
-      upstream: new TracedUpstream(this.invoker),
+      upstream: this.invoker,
     };
     const routes = registerMcpRoutes(this.edge, edgePaths(this.config).routes, {
       policy,

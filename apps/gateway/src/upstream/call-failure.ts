@@ -1,6 +1,7 @@
 import { ResponseTooLargeError } from '@switchboard/net-guard';
 import { classifyUpstreamFailure, type UpstreamFailureKind } from '@switchboard/upstream-client';
 import { GatewayError } from './gateway-errors';
+import type { GuardRefusal } from './upstream-guards';
 
 /**
  * An upstream call's failure as the breaker and the error message need it: the library's
@@ -72,4 +73,28 @@ export function summarize(err: Error | undefined): string {
   if (cause?.code) return cause.code;
   const msg = err?.message ?? 'unknown error';
   return msg.length > 160 ? `${msg.slice(0, 157)}...` : msg;
+}
+
+/** The bounds a refused call was admitted under, as its refusal names them. */
+interface RefusedCall {
+  readonly ctx: { readonly tenantId: string };
+  readonly maxConcurrency: number;
+  readonly maxQueue: number;
+  readonly timeoutMs: number;
+  readonly timedOut: boolean;
+}
+
+/** The coded error of a call its upstream's guards did not run: open circuit, full queue, or a slot wait that ended. */
+export function refusalError(r: GuardRefusal, upstream: string, call: RefusedCall): GatewayError {
+  const { maxConcurrency, maxQueue, timeoutMs } = call;
+  if (r.kind === 'circuit-open') {
+    return new GatewayError('GW_CIRCUIT_OPEN', `Upstream server ${upstream} is temporarily unavailable (circuit open after repeated failures; retrying in ${Math.ceil(r.retryInMs / 1000)} s)`, { upstream, retryInMs: r.retryInMs });
+  }
+  if (r.kind === 'queue-full') {
+    const msg = `too many calls to this upstream from tenant ${call.ctx.tenantId} (${maxConcurrency} in flight and ${maxQueue} waiting; limit maxConcurrency = ${maxConcurrency}); retry later`;
+    return new GatewayError('GW_UPSTREAM_OVERLOADED', `The gateway refused this call to ${upstream}: ${msg}`, { upstream, reason: 'queue-full', maxConcurrency, maxQueue });
+  }
+  if (call.timedOut) return new GatewayError('GW_UPSTREAM_OVERLOADED', `The gateway refused this call to ${upstream}: waited ${timeoutMs} ms for one of this upstream's concurrency slots (all busy)`, { upstream, reason: 'slot-wait', timeoutMs }, { cause: r.reason });
+  // The client left while waiting for a slot: neither the upstream's failure nor worth a warning.
+  return new GatewayError('GW_CALL_CANCELLED', `The call to ${upstream} was cancelled by the client`, { upstream }, { cause: r.reason });
 }
