@@ -4,12 +4,9 @@ import type { ConnectUpstreamOptions, UpstreamConnection } from './upstream-conn
 import { isLegacyRefusal, isModernRefusal } from './upstream-failure';
 
 /**
- * Connects to an upstream MCP server with the official SDK clients: SDK v2 pinned to
- * 2026-07-28 for the modern era, SDK 1.x (`initialize`) over Streamable HTTP or HTTP+SSE for
- * the legacy one. With `era: 'auto'` a server that does not speak 2026-07-28 (no
- * `server/discover`, a legacy-shaped answer) is retried with the handshake, never after a
- * refused URL, a rejected credential, a timeout or a network failure (it would fail the same
- * way and only double the wait).
+ * Connects to an upstream MCP server with the official SDK clients (v2 pinned to 2026-07-28, or
+ * 1.x with `initialize`). With `era: 'auto'` only an answer of the wrong protocol is retried with
+ * the legacy handshake: a refused URL, a credential, a timeout or an outage would fail the same way.
  */
 export async function connectUpstream(o: ConnectUpstreamOptions): Promise<UpstreamConnection> {
   if (o.era === 'modern') return connectModern(o);

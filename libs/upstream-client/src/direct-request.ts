@@ -21,17 +21,10 @@ export function upstreamDispatcher(lookup?: LookupFunction): Dispatcher {
 let nextId = 1_000_000_000;
 
 /**
- * One MCP request as a direct HTTP POST on the session the SDK client opened (its
- * `Mcp-Session-Id` and negotiated version), without the SDK's per-call machinery: one body
- * read counted against `maxBytes` (declared length refused before reading), one JSON parse,
- * and the answer's `result` returned as is. An event-stream answer is read event by event
- * (each bounded), relaying progress and the upstream's server→client requests until the
- * answer arrives. Failures are thrown as the SDK would throw them (`StreamableHTTPError`
- * with the HTTP status — 404 means the session expired —, `McpError` for a JSON-RPC error)
- * or as {@link ResponseTooLargeError}, {@link UpstreamResponseBrokenError},
- * {@link UpstreamProtocolError}, {@link UpstreamRedirectedError}; an abort (timeout,
- * cancellation) rejects with the signal's reason and tells the upstream
- * `notifications/cancelled`.
+ * One MCP request as a direct HTTP POST on the session the SDK client opened, without the SDK's
+ * per-call machinery; the answer is read by {@link AnswerHandler}. Failures are thrown as the SDK
+ * would throw them (404 means the session expired) or as this library's errors; an abort rejects
+ * with the signal's reason and tells the upstream `notifications/cancelled`.
  */
 export function directRequest(session: DirectSession, method: string, params: Record<string, unknown>, opts: DirectCallOptions): Promise<Record<string, unknown>> {
   const id = nextId++;
