@@ -185,14 +185,14 @@ export class UpstreamPool {
   /** One request to a route's upstream: admitted, guarded, scoped, on its connection; a failure thrown coded. */
   private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, send: Send<T>, callersSession = false, taskCall = false): Promise<T> {
     const tenantId = ctx.tenantId;
+    const keys = keysOf(tenantId, route);
+    const plan = planConnection(keys, ctx, callersSession, taskCall);
     const own = this.options.limitsOf?.(tenantId);
     this.admit(route, tenantId, own?.maxInflight ?? this.options.tenantMaxInflight);
     const maxConcurrency = route.maxConcurrency ?? this.options.maxConcurrency;
     const maxBytes = own?.upstreamResponseBytes ?? this.options.maxResponseBytes;
     const timeoutMs = route.timeoutMs ?? this.options.timeoutMs;
     const call = new UpstreamCall(ctx, timeoutMs, maxBytes, this.options.maxStreamBytes, maxConcurrency, this.options.maxQueue ?? maxConcurrency);
-    const keys = keysOf(tenantId, route);
-    const plan = planConnection(keys, ctx, callersSession, taskCall);
     try {
       return await this.guards.run(keys.upstream, call, call.signal, () => this.onConnection(route, plan, call, send), (err) => verdictOf(call, err), keys);
     } catch (err) {
