@@ -50,7 +50,11 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.opts.signal.aborted) controller.abort(this.opts.signal.reason as Error);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     this.started = true;
     this.status = status;
     if (status >= 300 && status < 400) return this.stop(new UpstreamRedirectedError(`the upstream redirected the call (HTTP ${status})`));
@@ -58,10 +62,14 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
       this.mode = 'error';
       return;
     }
-    const type = String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = String(headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     if (type === 'application/json') {
       const declared = Number(headers['content-length']);
-      if (Number.isFinite(declared) && declared > this.opts.maxBytes) return this.stop(new ResponseTooLargeError(this.opts.maxBytes, 'response', this.session.url.href));
+      if (Number.isFinite(declared) && declared > this.opts.maxBytes)
+        return this.stop(new ResponseTooLargeError(this.opts.maxBytes, 'response', this.session.url.href));
       this.mode = 'json';
       return;
     }
@@ -77,18 +85,24 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
       });
       return;
     }
-    this.fail(status === 202 ? new UpstreamProtocolError('the upstream accepted the request (HTTP 202) without answering it') : new StreamableHTTPError(-1, `Unexpected content type: ${String(headers['content-type'] ?? '')}`));
+    this.fail(
+      status === 202
+        ? new UpstreamProtocolError('the upstream accepted the request (HTTP 202) without answering it')
+        : new StreamableHTTPError(-1, `Unexpected content type: ${String(headers['content-type'] ?? '')}`),
+    );
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled && this.mode !== 'error') return;
     if (this.mode === 'json') {
-      if (this.size + chunk.length > this.opts.maxBytes) return this.stop(new ResponseTooLargeError(this.opts.maxBytes, 'response', this.session.url.href));
+      if (this.size + chunk.length > this.opts.maxBytes)
+        return this.stop(new ResponseTooLargeError(this.opts.maxBytes, 'response', this.session.url.href));
       this.size += chunk.length;
       this.chunks.push(chunk);
     } else if (this.mode === 'events') {
       this.streamed += chunk.length;
-      if (this.opts.maxStreamBytes !== undefined && this.streamed > this.opts.maxStreamBytes) return this.stop(new ResponseTooLargeError(this.opts.maxStreamBytes, 'stream', this.session.url.href));
+      if (this.opts.maxStreamBytes !== undefined && this.streamed > this.opts.maxStreamBytes)
+        return this.stop(new ResponseTooLargeError(this.opts.maxStreamBytes, 'stream', this.session.url.href));
       try {
         this.events!.feed(this.decoder.decode(chunk, { stream: true }));
       } catch (err) {
@@ -104,7 +118,8 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const body = (): Buffer => (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
-    if (this.mode === 'error') return this.fail(new StreamableHTTPError(this.status, `Error POSTing to endpoint: ${body().toString('utf8')}`));
+    if (this.mode === 'error')
+      return this.fail(new StreamableHTTPError(this.status, `Error POSTing to endpoint: ${body().toString('utf8')}`));
     if (this.settled) return this.cleanup();
     if (this.mode === 'json') {
       try {
@@ -140,7 +155,8 @@ export class AnswerHandler implements Dispatcher.DispatchHandler {
     }
     directEventCounts.parsed += 1;
     const m = parse(data) as Record<string, unknown> | null;
-    if (!m || typeof m !== 'object' || Array.isArray(m)) throw new UpstreamProtocolError('an event of the answer is not a JSON-RPC message');
+    if (!m || typeof m !== 'object' || Array.isArray(m))
+      throw new UpstreamProtocolError('an event of the answer is not a JSON-RPC message');
     if (typeof m.method === 'string') {
       if (m.id === undefined) {
         // Written in another member order than the head test expects: metered all the same.
@@ -232,15 +248,18 @@ function parse(bytes: Buffer | string): unknown {
 /** The `result` of the JSON-RPC response to request `id`; its `error` thrown as an McpError. */
 function answerOf(message: unknown, id: number): Record<string, unknown> {
   const m = (Array.isArray(message) && message.length === 1 ? message[0] : message) as Record<string, unknown> | null;
-  if (!m || typeof m !== 'object' || Array.isArray(m) || m.jsonrpc !== '2.0') throw new UpstreamProtocolError('the answer is not a JSON-RPC 2.0 message');
-  if (m.id !== id) throw new UpstreamProtocolError(`the answer is for another request (id ${JSON.stringify(m.id)?.slice(0, 40)}, expected ${id})`);
+  if (!m || typeof m !== 'object' || Array.isArray(m) || m.jsonrpc !== '2.0')
+    throw new UpstreamProtocolError('the answer is not a JSON-RPC 2.0 message');
+  if (m.id !== id)
+    throw new UpstreamProtocolError(`the answer is for another request (id ${JSON.stringify(m.id)?.slice(0, 40)}, expected ${id})`);
   return resultOf(m);
 }
 
 function resultOf(m: Record<string, unknown>): Record<string, unknown> {
   if (m.error !== undefined) {
     const e = m.error as { code?: unknown; message?: unknown; data?: unknown } | null;
-    if (!e || typeof e.code !== 'number' || !Number.isInteger(e.code) || typeof e.message !== 'string') throw new UpstreamProtocolError('the answer has a malformed JSON-RPC error');
+    if (!e || typeof e.code !== 'number' || !Number.isInteger(e.code) || typeof e.message !== 'string')
+      throw new UpstreamProtocolError('the answer has a malformed JSON-RPC error');
     throw new McpError(e.code, e.message, e.data);
   }
   const r = m.result;
@@ -251,7 +270,11 @@ function resultOf(m: Record<string, unknown>): Record<string, unknown> {
 function progress(params: unknown, id: number, opts: DirectCallOptions): void {
   const p = params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } | null;
   if (!p || p.progressToken !== id || typeof p.progress !== 'number') return;
-  opts.onprogress?.({ progress: p.progress, ...(typeof p.total === 'number' ? { total: p.total } : {}), ...(typeof p.message === 'string' ? { message: p.message } : {}) });
+  opts.onprogress?.({
+    progress: p.progress,
+    ...(typeof p.total === 'number' ? { total: p.total } : {}),
+    ...(typeof p.message === 'string' ? { message: p.message } : {}),
+  });
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -1,7 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  McpError,
+  ResourceUpdatedNotificationSchema,
+  ResultSchema,
+  type LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
 import { stripForbiddenHeaders } from '@switchboard/net-guard';
 import { ErrorCode } from '@switchboard/protocol';
 import type { Dispatcher } from 'undici';
@@ -29,8 +35,12 @@ export async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTra
   const client = legacyClient(o);
   const url = new URL(o.url);
   const joined = kind === 'streamable-http' && o.session ? { sessionId: o.session.id } : {};
-  const transport = kind === 'sse' ? new SSEClientTransport(url, transportInit(o)) : new StreamableHTTPClientTransport(url, { ...transportInit(o), ...joined });
-  if (transport instanceof StreamableHTTPClientTransport && o.session?.protocolVersion) transport.setProtocolVersion(o.session.protocolVersion);
+  const transport =
+    kind === 'sse'
+      ? new SSEClientTransport(url, transportInit(o))
+      : new StreamableHTTPClientTransport(url, { ...transportInit(o), ...joined });
+  if (transport instanceof StreamableHTTPClientTransport && o.session?.protocolVersion)
+    transport.setProtocolVersion(o.session.protocolVersion);
   await connectOrClose(client, transport, o);
   const streamable = transport instanceof StreamableHTTPClientTransport ? transport : undefined;
   const direct = streamable && o.dispatcher ? directSession(o, url, streamable, o.dispatcher) : undefined;
@@ -42,8 +52,10 @@ export async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTra
     serverInfo: client.getServerVersion(),
     capabilities: client.getServerCapabilities() ?? {},
     sessionId: () => streamable?.sessionId,
-    callTool: (params, opts) => directOrSdk(direct, 'tools/call', params, opts, checkToolResult, () => client.callTool(params, undefined, opts)),
-    readResource: (params, opts) => directOrSdk(direct, 'resources/read', params, opts, checkResourceResult, () => client.readResource(params, opts)),
+    callTool: (params, opts) =>
+      directOrSdk(direct, 'tools/call', params, opts, checkToolResult, () => client.callTool(params, undefined, opts)),
+    readResource: (params, opts) =>
+      directOrSdk(direct, 'resources/read', params, opts, checkResourceResult, () => client.readResource(params, opts)),
     getPrompt: (params, opts) => directOrSdk(direct, 'prompts/get', params, opts, checkPromptResult, () => client.getPrompt(params, opts)),
     // Any well-formed result: the SDK's own schema rejects a whole answer over 100 values, which the gateway cuts instead.
     complete: (params, opts) => client.request({ method: 'completion/complete', params }, ResultSchema, opts),
@@ -63,7 +75,10 @@ export async function connectLegacy(o: ConnectUpstreamOptions, kind: UpstreamTra
 function legacyClient(o: ConnectUpstreamOptions): Client {
   const client = new Client(o.clientInfo, { capabilities: declared(o) });
   for (const [method, answer] of Object.entries(o.answer ?? {})) {
-    client.setRequestHandler(RELAYED_REQUESTS[method as RelayedMethod].schema, async (request) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never);
+    client.setRequestHandler(
+      RELAYED_REQUESTS[method as RelayedMethod].schema,
+      async (request) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never,
+    );
   }
   if (o.onnotification) {
     const relay = o.onnotification;
@@ -74,7 +89,14 @@ function legacyClient(o: ConnectUpstreamOptions): Client {
 }
 
 /** A direct request when it can be one; a redirect (followed by the guarded fetch) sends the call through the SDK. */
-async function directOrSdk<T>(direct: DirectSession | undefined, method: string, params: Record<string, unknown>, opts: UpstreamCallOptions, check: (r: Record<string, unknown>) => T, sdk: () => Promise<T>): Promise<T> {
+async function directOrSdk<T>(
+  direct: DirectSession | undefined,
+  method: string,
+  params: Record<string, unknown>,
+  opts: UpstreamCallOptions,
+  check: (r: Record<string, unknown>) => T,
+  sdk: () => Promise<T>,
+): Promise<T> {
   if (!direct || opts.maxBytes === undefined || !opts.signal) return sdk();
   try {
     const bounds: Pick<DirectCallOptions, 'maxStreamBytes' | 'relaying' | 'pace'> = {};
@@ -108,13 +130,30 @@ async function taskRequest(
   opts: UpstreamCallOptions,
 ): Promise<Record<string, unknown>> {
   if (session === undefined || session === streamable?.sessionId) {
-    return directOrSdk(direct, method, params, opts, checkObject, () => client.request({ method, params } as never, ResultSchema, opts) as Promise<Record<string, unknown>>);
+    return directOrSdk(
+      direct,
+      method,
+      params,
+      opts,
+      checkObject,
+      () => client.request({ method, params } as never, ResultSchema, opts) as Promise<Record<string, unknown>>,
+    );
   }
-  if (!direct || opts.maxBytes === undefined || !opts.signal) throw new UpstreamProtocolError(`${method} must go to the upstream session that created the task, which this connection cannot address`);
-  return checkObject(await directRequest({ ...direct, sessionId: () => session }, method, params, { signal: opts.signal, maxBytes: opts.maxBytes }));
+  if (!direct || opts.maxBytes === undefined || !opts.signal)
+    throw new UpstreamProtocolError(
+      `${method} must go to the upstream session that created the task, which this connection cannot address`,
+    );
+  return checkObject(
+    await directRequest({ ...direct, sessionId: () => session }, method, params, { signal: opts.signal, maxBytes: opts.maxBytes }),
+  );
 }
 
-async function listPage(client: Client, method: UpstreamListMethod, cursor: string | undefined, opts: UpstreamCallOptions): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }> {
+async function listPage(
+  client: Client,
+  method: UpstreamListMethod,
+  cursor: string | undefined,
+  opts: UpstreamCallOptions,
+): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }> {
   const params = cursor === undefined ? {} : { cursor };
   const res: Record<string, unknown> =
     method === 'tools/list'
@@ -127,7 +166,12 @@ async function listPage(client: Client, method: UpstreamListMethod, cursor: stri
   return page(res, method);
 }
 
-function directSession(o: ConnectUpstreamOptions, url: URL, transport: StreamableHTTPClientTransport, dispatcher: Dispatcher): DirectSession {
+function directSession(
+  o: ConnectUpstreamOptions,
+  url: URL,
+  transport: StreamableHTTPClientTransport,
+  dispatcher: Dispatcher,
+): DirectSession {
   return {
     url,
     headers: stripForbiddenHeaders(o.headers) as Record<string, string>,
@@ -151,4 +195,3 @@ function traceHeaders(params: Record<string, unknown>): { headers?: Record<strin
   if (typeof meta?.traceparent !== 'string') return {};
   return { headers: { traceparent: meta.traceparent, ...(typeof meta.tracestate === 'string' ? { tracestate: meta.tracestate } : {}) } };
 }
-

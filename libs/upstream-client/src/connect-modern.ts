@@ -21,9 +21,15 @@ function loadModernSdk(): ModernSdk {
 
 export async function connectModern(o: ConnectUpstreamOptions): Promise<UpstreamConnection> {
   const { Client: ModernClient, StreamableHTTPClientTransport: ModernTransport } = loadModernSdk();
-  const client = new ModernClient(o.clientInfo, { versionNegotiation: { mode: { pin: LATEST_MODERN_VERSION } }, capabilities: declared(o) });
+  const client = new ModernClient(o.clientInfo, {
+    versionNegotiation: { mode: { pin: LATEST_MODERN_VERSION } },
+    capabilities: declared(o),
+  });
   for (const [method, answer] of Object.entries(o.answer ?? {})) {
-    client.setRequestHandler(method as RelayedMethod, async (request: { params?: unknown }) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never);
+    client.setRequestHandler(
+      method as RelayedMethod,
+      async (request: { params?: unknown }) => (await answer((request.params ?? {}) as Record<string, unknown>)) as never,
+    );
   }
   const transport = new ModernTransport(new URL(o.url), transportInit(o));
   await connectOrClose(client, transport, o);
@@ -42,11 +48,23 @@ export async function connectModern(o: ConnectUpstreamOptions): Promise<Upstream
     taskRequest: (method, params, _session, opts) =>
       method === 'tasks/result'
         ? Promise.reject(new McpError(ErrorCode.MethodNotFound, 'tasks/result does not exist in the 2026-07-28 tasks extension'))
-        : modernTaskRequest({ url: o.url, ...(o.headers ? { headers: o.headers } : {}), ...(o.fetch ? { fetch: o.fetch } : {}), clientInfo: o.clientInfo, capabilities: declared(o) }, method, params, opts),
+        : modernTaskRequest(
+            {
+              url: o.url,
+              ...(o.headers ? { headers: o.headers } : {}),
+              ...(o.fetch ? { fetch: o.fetch } : {}),
+              clientInfo: o.clientInfo,
+              capabilities: declared(o),
+            },
+            method,
+            params,
+            opts,
+          ),
     setLoggingLevel: async () => undefined,
     subscribeResource: async () => undefined,
     // `request`, not `listTools()`: without a cursor the v2 client walks and caches every page itself.
-    listPage: async (method, cursor, opts) => page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
+    listPage: async (method, cursor, opts) =>
+      page((await client.request({ method, params: cursor === undefined ? {} : { cursor } }, opts)) as Record<string, unknown>, method),
     close: () => client.close(),
   };
 }

@@ -10,11 +10,18 @@ export function transportInit(o: ConnectUpstreamOptions): { requestInit: Request
 }
 
 export function declared(o: ConnectUpstreamOptions): Record<string, object> {
-  return { ...Object.fromEntries(Object.keys(o.answer ?? {}).map((m) => [RELAYED_REQUESTS[m as RelayedMethod].capability, {}])), ...o.capabilities };
+  return {
+    ...Object.fromEntries(Object.keys(o.answer ?? {}).map((m) => [RELAYED_REQUESTS[m as RelayedMethod].capability, {}])),
+    ...o.capabilities,
+  };
 }
 
 /** The handshake, bounded by the options' timeout and signal; a failed one leaves nothing open. */
-export async function connectOrClose<T>(client: { connect(t: T, opts: { timeout: number; signal?: AbortSignal }): Promise<void>; close(): Promise<void> }, transport: T, o: ConnectUpstreamOptions): Promise<void> {
+export async function connectOrClose<T>(
+  client: { connect(t: T, opts: { timeout: number; signal?: AbortSignal }): Promise<void>; close(): Promise<void> },
+  transport: T,
+  o: ConnectUpstreamOptions,
+): Promise<void> {
   try {
     await client.connect(transport, { timeout: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
   } catch (err) {
@@ -31,8 +38,14 @@ const ITEMS: Record<UpstreamListMethod, string> = {
 };
 
 /** One page of a list as the upstream sent it: its items (none when malformed) and its next cursor. */
-export function page(res: Record<string, unknown>, method: UpstreamListMethod): { items: Array<Record<string, unknown>>; nextCursor?: string } {
+export function page(
+  res: Record<string, unknown>,
+  method: UpstreamListMethod,
+): { items: Array<Record<string, unknown>>; nextCursor?: string } {
   const items = res[ITEMS[method]];
   const next = res.nextCursor;
-  return { items: Array.isArray(items) ? (items as Array<Record<string, unknown>>) : [], ...(typeof next === 'string' ? { nextCursor: next } : {}) };
+  return {
+    items: Array.isArray(items) ? (items as Array<Record<string, unknown>>) : [],
+    ...(typeof next === 'string' ? { nextCursor: next } : {}),
+  };
 }

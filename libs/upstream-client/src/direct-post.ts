@@ -4,7 +4,12 @@ import type { DirectSession } from './direct-session';
 const CANCEL_TIMEOUT_MS = 2_000;
 
 function requestHeaders(session: DirectSession, extra: Record<string, string> | undefined): Record<string, string> {
-  const headers: Record<string, string> = { ...session.headers, ...extra, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const headers: Record<string, string> = {
+    ...session.headers,
+    ...extra,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
   const sid = session.sessionId();
   if (sid) headers['mcp-session-id'] = sid;
   const version = session.protocolVersion();
@@ -16,9 +21,17 @@ function requestHeaders(session: DirectSession, extra: Record<string, string> | 
  * One POST through undici's `dispatch` with our own handler: no response stream, body
  * readable or per-request abort-listener wrapper, which `request()` would add to every call.
  */
-export function dispatch(session: DirectSession, message: object, handler: Dispatcher.DispatchHandler, extra?: Record<string, string>): void {
+export function dispatch(
+  session: DirectSession,
+  message: object,
+  handler: Dispatcher.DispatchHandler,
+  extra?: Record<string, string>,
+): void {
   const { origin, path } = targetOf(session.url);
-  session.dispatcher.dispatch({ origin, path, method: 'POST', headers: requestHeaders(session, extra), body: JSON.stringify(message) }, handler);
+  session.dispatcher.dispatch(
+    { origin, path, method: 'POST', headers: requestHeaders(session, extra), body: JSON.stringify(message) },
+    handler,
+  );
 }
 
 /**
@@ -63,7 +76,11 @@ export function postAndForget(session: DirectSession, message: object, signal: A
 /** Best effort, bounded: the upstream may stop working on a call nobody waits for any more. */
 export function cancelUpstream(session: DirectSession, requestId: number, why: unknown): void {
   const text = why instanceof Error ? why.message : String(why ?? 'cancelled');
-  void postAndForget(session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: text.slice(0, 200) } }, AbortSignal.timeout(CANCEL_TIMEOUT_MS));
+  void postAndForget(
+    session,
+    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: text.slice(0, 200) } },
+    AbortSignal.timeout(CANCEL_TIMEOUT_MS),
+  );
 }
 
 /** The upstream asked the client something mid-call (elicitation, sampling, roots): answered on the session. */

@@ -96,9 +96,15 @@ export interface UpstreamConnection {
   readonly capabilities: { tools?: unknown; resources?: unknown; prompts?: unknown };
   /** The upstream's `Mcp-Session-Id` (legacy Streamable HTTP with a stateful upstream), read when asked. */
   sessionId(): string | undefined;
-  callTool(params: { name: string; arguments: Record<string, unknown> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
+  callTool(
+    params: { name: string; arguments: Record<string, unknown> } & Record<string, unknown>,
+    opts: UpstreamCallOptions,
+  ): Promise<unknown>;
   readResource(params: { uri: string } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
-  getPrompt(params: { name: string; arguments: Record<string, string> } & Record<string, unknown>, opts: UpstreamCallOptions): Promise<unknown>;
+  getPrompt(
+    params: { name: string; arguments: Record<string, string> } & Record<string, unknown>,
+    opts: UpstreamCallOptions,
+  ): Promise<unknown>;
   /** `completion/complete` for one of the upstream's prompts or resource templates (its own name or URI template in `ref`). */
   complete(params: CompleteParams, opts: UpstreamCallOptions): Promise<unknown>;
   /**
@@ -110,12 +116,21 @@ export interface UpstreamConnection {
    * `tools/call`, `tasks/get`, `tasks/update`, `tasks/cancel` declaring the extension, `session`
    * unused. The result is returned as the upstream sent it.
    */
-  taskRequest(method: UpstreamTaskMethod, params: Record<string, unknown>, session: string | undefined, opts: UpstreamCallOptions): Promise<Record<string, unknown>>;
+  taskRequest(
+    method: UpstreamTaskMethod,
+    params: Record<string, unknown>,
+    session: string | undefined,
+    opts: UpstreamCallOptions,
+  ): Promise<Record<string, unknown>>;
   /** `logging/setLevel` on this connection's session (legacy only; a 2026-07-28 upstream has none, so it resolves at once). */
   setLoggingLevel(level: string, opts: UpstreamCallOptions): Promise<void>;
   /** `resources/subscribe` (`on`) or `resources/unsubscribe` on this connection's session (legacy only; a no-op on 2026-07-28, which has neither). */
   subscribeResource(uri: string, on: boolean, opts: UpstreamCallOptions): Promise<void>;
   /** One page of a list, never aggregated by the SDK (paging is {@link listAll}'s, with its loop guard and cap). */
-  listPage(method: UpstreamListMethod, cursor: string | undefined, opts: UpstreamCallOptions): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }>;
+  listPage(
+    method: UpstreamListMethod,
+    cursor: string | undefined,
+    opts: UpstreamCallOptions,
+  ): Promise<{ items: Array<Record<string, unknown>>; nextCursor?: string }>;
   close(): Promise<void>;
 }

@@ -5,7 +5,11 @@ import type { RouteKeys } from './route-keys';
 import type { ConnectionPlan, ElicitationModes } from './upstream-types';
 
 /** Client capabilities the gateway relays to upstreams (their requests go to the caller's client). */
-const RELAYED: Record<string, RelayedMethod> = { elicitation: 'elicitation/create', roots: 'roots/list', sampling: 'sampling/createMessage' };
+const RELAYED: Record<string, RelayedMethod> = {
+  elicitation: 'elicitation/create',
+  roots: 'roots/list',
+  sampling: 'sampling/createMessage',
+};
 
 /**
  * The connection a call goes on. Connections are keyed by credential (in the route keys) and by

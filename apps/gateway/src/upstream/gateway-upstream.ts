@@ -29,33 +29,81 @@ export class GatewayUpstream implements UpstreamInvoker {
   }
 
   readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
-    return observeCall('resources/read', '', route, ctx, () => this.wired(route, ctx, (r) => this.pool.readResource(r, uri, ctx)), never, uri);
+    return observeCall(
+      'resources/read',
+      '',
+      route,
+      ctx,
+      () => this.wired(route, ctx, (r) => this.pool.readResource(r, uri, ctx)),
+      never,
+      uri,
+    );
   }
 
   getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
-    return observeCall('prompts/get', route.upstreamName, route, ctx, () => this.wired(route, ctx, (r) => this.pool.getPrompt(r, args, ctx)), never);
+    return observeCall(
+      'prompts/get',
+      route.upstreamName,
+      route,
+      ctx,
+      () => this.wired(route, ctx, (r) => this.pool.getPrompt(r, args, ctx)),
+      never,
+    );
   }
 
   complete(route: UpstreamRoute, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown> {
-    return observeCall('completion/complete', '', route, ctx, () => this.wired(route, ctx, (r) => this.pool.complete(r, request, ctx)), never);
+    return observeCall(
+      'completion/complete',
+      '',
+      route,
+      ctx,
+      () => this.wired(route, ctx, (r) => this.pool.complete(r, request, ctx)),
+      never,
+    );
   }
 
   upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
     const target = request.method === 'tools/call' ? route.upstreamName : '';
-    return observeCall(request.method, target, route, ctx, () => this.wired(route, ctx, (r) => this.pool.upstreamTask(r, request, ctx)), never);
+    return observeCall(
+      request.method,
+      target,
+      route,
+      ctx,
+      () => this.wired(route, ctx, (r) => this.pool.upstreamTask(r, request, ctx)),
+      never,
+    );
   }
 
   setLogLevel(route: UpstreamRoute, level: string, ctx: InvokeContext): Promise<void> {
-    return observeCall('logging/setLevel', '', route, ctx, () => this.wired(route, ctx, (r) => this.pool.setLogLevel(r, level, ctx)), never);
+    return observeCall(
+      'logging/setLevel',
+      '',
+      route,
+      ctx,
+      () => this.wired(route, ctx, (r) => this.pool.setLogLevel(r, level, ctx)),
+      never,
+    );
   }
 
   subscribeResource(route: UpstreamRoute, uri: string, on: boolean, ctx: InvokeContext): Promise<void> {
     const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
-    return observeCall(method, '', route, ctx, () => this.wired(route, ctx, (r) => this.pool.subscribeResource(r, uri, on, ctx)), never, uri);
+    return observeCall(
+      method,
+      '',
+      route,
+      ctx,
+      () => this.wired(route, ctx, (r) => this.pool.subscribeResource(r, uri, on, ctx)),
+      never,
+      uri,
+    );
   }
 
   // Held requests and the answers to them make no upstream round trip: nothing to observe.
-  pendingTaskInput(route: UpstreamRoute, session: string, ctx: InvokeContext): Promise<Record<string, { method: string; params: Record<string, unknown> }>> {
+  pendingTaskInput(
+    route: UpstreamRoute,
+    session: string,
+    ctx: InvokeContext,
+  ): Promise<Record<string, { method: string; params: Record<string, unknown> }>> {
     return this.pool.pendingTaskInput(route, session, ctx);
   }
 

@@ -26,7 +26,13 @@ export function keysOf(tenantId: string, route: UpstreamRoute): RouteKeys {
   if (keys === undefined || keys.tenantId !== tenantId) {
     const upstream = `${tenantId} ${route.serverId} ${route.url}`;
     const connection = `${upstream} ${headerKey(route.headers)}`;
-    keys = { tenantId, serverId: route.serverId, upstream, connection, plan: { key: connection, relay: NO_RELAY, elicitation: undefined, owner: undefined, inbox: false } };
+    keys = {
+      tenantId,
+      serverId: route.serverId,
+      upstream,
+      connection,
+      plan: { key: connection, relay: NO_RELAY, elicitation: undefined, owner: undefined, inbox: false },
+    };
     routeKeys.set(route, keys);
   }
   return keys;
@@ -39,7 +45,13 @@ function headerKey(headers: Record<string, string> | undefined): string {
   if (!headers) return '';
   let key = headerKeys.get(headers);
   if (key === undefined) {
-    key = Object.keys(headers).length === 0 ? '' : createHash('sha256').update(JSON.stringify(Object.entries(headers).sort())).digest('base64url').slice(0, 16);
+    key =
+      Object.keys(headers).length === 0
+        ? ''
+        : createHash('sha256')
+            .update(JSON.stringify(Object.entries(headers).sort()))
+            .digest('base64url')
+            .slice(0, 16);
     headerKeys.set(headers, key);
   }
   return key;

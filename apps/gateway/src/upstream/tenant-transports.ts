@@ -69,7 +69,8 @@ export class TenantTransports {
         onExceeded: (err) => scope?.fail(err),
         // A body broken by the call's own abort (timeout, cancellation) is that abort, not a broken upstream.
         onBroken: (err) => {
-          if (!scope?.signal?.aborted) scope?.fail(new UpstreamResponseBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err }));
+          if (!scope?.signal?.aborted)
+            scope?.fail(new UpstreamResponseBrokenError(`the response broke off mid-way (${summarize(err as Error)})`, { cause: err }));
         },
       };
     });

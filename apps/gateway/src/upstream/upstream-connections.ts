@@ -85,7 +85,8 @@ export class UpstreamConnections {
       },
     };
     const connect = (session?: SharedUpstreamSession) => this.connect(route, tenantId, plan, created, session);
-    const sessions = route.stateful === true && route.protocol !== 'modern' && route.transport !== 'sse' ? this.options.sessions : undefined;
+    const sessions =
+      route.stateful === true && route.protocol !== 'modern' && route.transport !== 'sse' ? this.options.sessions : undefined;
     created.ready = this.scope.run(connScope, () => (sessions ? this.sharedSession(key, sessions, connect) : connect()));
     this.connections.set(key, created);
     created.ready.catch(() => {
@@ -115,7 +116,13 @@ export class UpstreamConnections {
     await Promise.all([...this.connections.keys()].map((k) => this.drop(k)));
   }
 
-  private connect(route: UpstreamRoute, tenantId: string, plan: ConnectionPlan, conn: Connection, session: SharedUpstreamSession | undefined): Promise<UpstreamConnection> {
+  private connect(
+    route: UpstreamRoute,
+    tenantId: string,
+    plan: ConnectionPlan,
+    conn: Connection,
+    session: SharedUpstreamSession | undefined,
+  ): Promise<UpstreamConnection> {
     const dispatcher = route.transport === 'sse' ? undefined : this.transports.dispatcherFor(tenantId);
     return connectUpstream({
       url: route.url,
@@ -145,7 +152,12 @@ export class UpstreamConnections {
    * caused it, so it runs in that call's scope and goes to that call's client (never another
    * caller's); one sent on the session's own stream (roots/list) reaches a caller only on a caller's own connection.
    */
-  private answers(route: UpstreamRoute, tenantId: string, plan: ConnectionPlan, conn: Connection): Partial<Record<RelayedMethod, (params: Record<string, unknown>) => Promise<unknown>>> {
+  private answers(
+    route: UpstreamRoute,
+    tenantId: string,
+    plan: ConnectionPlan,
+    conn: Connection,
+  ): Partial<Record<RelayedMethod, (params: Record<string, unknown>) => Promise<unknown>>> {
     const answer = async (method: RelayedMethod, params: Record<string, unknown>): Promise<unknown> => {
       const ask = this.scope.getStore()?.askClient ?? (conn.caller ? this.callers.asker(conn.caller) : undefined);
       // None of the caller's calls can take it (a 2026-07-28 client polls its task): it waits for tasks/update.
@@ -162,7 +174,11 @@ export class UpstreamConnections {
    * when there is one, else a fresh one offered as the shared one (when another replica stored
    * its own first, that one is joined and ours closed).
    */
-  private async sharedSession(key: string, sessions: UpstreamSessions, connect: (session?: SharedUpstreamSession) => Promise<UpstreamConnection>): Promise<UpstreamConnection> {
+  private async sharedSession(
+    key: string,
+    sessions: UpstreamSessions,
+    connect: (session?: SharedUpstreamSession) => Promise<UpstreamConnection>,
+  ): Promise<UpstreamConnection> {
     const known = await sessions.get(key);
     if (known) return connect(known);
     const fresh = await connect();

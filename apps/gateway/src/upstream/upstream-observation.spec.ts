@@ -21,7 +21,13 @@ afterAll(async () => {
   propagation.disable();
 });
 
-const route = { kind: 'upstream', serverId: 'chain', url: 'https://mcp.example.com:8443/mcp', upstreamName: 'get_pool', headers: {} } as unknown as Extract<Route, { kind: 'upstream' }>;
+const route = {
+  kind: 'upstream',
+  serverId: 'chain',
+  url: 'https://mcp.example.com:8443/mcp',
+  upstreamName: 'get_pool',
+  headers: {},
+} as unknown as Extract<Route, { kind: 'upstream' }>;
 const ctx = { tenantId: 'acme' } as InvokeContext;
 const isToolError = (r: { isError?: boolean; content: unknown[] }) => r.isError === true;
 
@@ -41,24 +47,45 @@ describe('observeCall', () => {
       'switchboard.outcome': 'ok',
     });
     expect(span?.status.code).toBe(SpanStatusCode.UNSET);
-    expect(await telemetry.metricsText()).toMatch(/mcp_client_operation_duration_seconds_bucket\{[^}]*mcp_method_name="tools\/call"[^}]*tenant="acme"[^}]*upstream="chain"[^}]*outcome="ok"/);
+    expect(await telemetry.metricsText()).toMatch(
+      /mcp_client_operation_duration_seconds_bucket\{[^}]*mcp_method_name="tools\/call"[^}]*tenant="acme"[^}]*upstream="chain"[^}]*outcome="ok"/,
+    );
   });
 
   it('a tool result with isError is status ERROR, error.type tool_error; a JSON-RPC error carries its code', async () => {
     await observeCall('tools/call', 'get_pool', route, ctx, async () => ({ isError: true, content: [] }), isToolError);
-    const failing = observeCall('prompts/get', 'get_pool', route, ctx, () => Promise.reject(new McpError(-32602, 'bad')), () => false);
+    const failing = observeCall(
+      'prompts/get',
+      'get_pool',
+      route,
+      ctx,
+      () => Promise.reject(new McpError(-32602, 'bad')),
+      () => false,
+    );
     await expect(failing).rejects.toThrow('bad');
     await processor.forceFlush();
     const [tool, prompt] = exporter.getFinishedSpans();
     expect(tool?.status.code).toBe(SpanStatusCode.ERROR);
     expect(tool?.attributes['error.type']).toBe('tool_error');
     expect(prompt?.name).toBe('prompts/get get_pool');
-    expect(prompt?.attributes).toMatchObject({ 'gen_ai.prompt.name': 'get_pool', 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    expect(prompt?.attributes).toMatchObject({
+      'gen_ai.prompt.name': 'get_pool',
+      'error.type': '-32602',
+      'rpc.response.status_code': '-32602',
+    });
     expect(prompt?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
   it('makes the span active during the call, so the trace context reaches the upstream', async () => {
-    const seen = await observeCall('resources/read', '', route, ctx, async () => trace.getActiveSpan()?.spanContext().spanId, () => false, 'file:///a');
+    const seen = await observeCall(
+      'resources/read',
+      '',
+      route,
+      ctx,
+      async () => trace.getActiveSpan()?.spanContext().spanId,
+      () => false,
+      'file:///a',
+    );
     await processor.forceFlush();
     const [span] = exporter.getFinishedSpans();
     expect(seen).toBe(span?.spanContext().spanId);

@@ -23,7 +23,11 @@ const spanBases = new LabelCache<ClientSpanBase>((tenantId, serverId, method, ta
       'network.protocol.name': 'http',
       ...(address ? { 'server.address': address } : {}),
       ...(port ? { 'server.port': port } : {}),
-      ...(method === 'tools/call' ? { 'gen_ai.tool.name': target, 'gen_ai.operation.name': 'execute_tool' } : method === 'prompts/get' ? { 'gen_ai.prompt.name': target } : {}),
+      ...(method === 'tools/call'
+        ? { 'gen_ai.tool.name': target, 'gen_ai.operation.name': 'execute_tool' }
+        : method === 'prompts/get'
+          ? { 'gen_ai.prompt.name': target }
+          : {}),
     }),
   };
 }, 50_000);
@@ -36,7 +40,15 @@ const upstreamLabels = new LabelCache((tenant, upstream) => Object.freeze({ tena
  * (`mcp.client.operation.duration`, `upstream_inflight`), tenant and upstream labels
  * series-budgeted. The span is active during `call`, so the W3C context reaches the upstream.
  */
-export async function observeCall<T>(method: string, target: string, route: UpstreamRoute, ctx: InvokeContext, call: () => Promise<T>, failed: (r: T) => boolean, uri?: string): Promise<T> {
+export async function observeCall<T>(
+  method: string,
+  target: string,
+  route: UpstreamRoute,
+  ctx: InvokeContext,
+  call: () => Promise<T>,
+  failed: (r: T) => boolean,
+  uri?: string,
+): Promise<T> {
   const m = switchboardMetrics().upstream;
   const budget = SeriesBudget.current();
   const tenant = budget.tenant(ctx.tenantId);

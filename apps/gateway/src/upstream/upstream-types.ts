@@ -13,7 +13,11 @@ export type CircuitState = 'closed' | 'open' | 'half-open';
 export type CircuitListener = (tenantId: string, serverId: string, state: CircuitState) => void;
 
 /** Per-user credentials of enterprise connectors: a resolver for the routes that need one, else undefined. */
-export type ConnectorCredentialLookup = (tenantId: string, serverId: string, ctx: InvokeContext) => Promise<ConnectorCredential> | undefined;
+export type ConnectorCredentialLookup = (
+  tenantId: string,
+  serverId: string,
+  ctx: InvokeContext,
+) => Promise<ConnectorCredential> | undefined;
 
 /** Elicitation modes a connection declares for its callers' clients. */
 export type ElicitationModes = { form?: object; url?: object };
