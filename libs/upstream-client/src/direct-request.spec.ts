@@ -9,7 +9,9 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ResponseTooLargeError } from '@switchboard/net-guard';
 import { pollUntil } from '@switchboard/testing';
-import { directEventCounts, directRequest, upstreamDispatcher, UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError, type DirectSession } from './direct-request';
+import { directEventCounts, directRequest, upstreamDispatcher } from './direct-request';
+import type { DirectSession } from './direct-session';
+import { UpstreamProtocolError, UpstreamRedirectedError, UpstreamResponseBrokenError } from './upstream-errors';
 
 type Handler = (msg: Record<string, unknown>, req: IncomingMessage, res: ServerResponse) => void;
 

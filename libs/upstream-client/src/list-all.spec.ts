@@ -1,4 +1,4 @@
-import type { UpstreamConnection, UpstreamListMethod } from './connect-upstream';
+import type { UpstreamConnection, UpstreamListMethod } from './upstream-connection';
 import { listAll, MAX_LIST_PAGES } from './list-all';
 
 type Pager = (method: UpstreamListMethod, cursor: string | undefined) => { items: Array<Record<string, unknown>>; nextCursor?: string };

@@ -1,4 +1,4 @@
-import type { UpstreamCallOptions, UpstreamConnection, UpstreamListMethod } from './connect-upstream';
+import type { UpstreamCallOptions, UpstreamConnection, UpstreamListMethod } from './upstream-connection';
 
 /** Pages followed per list before listing stops (an upstream controls its cursors). */
 export const MAX_LIST_PAGES = 200;

@@ -1,7 +1,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { stripForbiddenHeaders, type GuardedFetch } from '@switchboard/net-guard';
 import { isJsonObject, LATEST_MODERN_VERSION } from '@switchboard/protocol';
-import { UpstreamProtocolError } from './direct-request';
+import { UpstreamProtocolError } from './upstream-errors';
 
 /** The tasks extension's key (SEP-2663) under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -1,6 +1,6 @@
 import { attributeCapabilities } from './attribute-capabilities';
 import { discoveryCapabilities, PROBED_CAPABILITIES, type ProbedCapability } from './discovery-capabilities';
-import type { UpstreamConnection } from './connect-upstream';
+import type { UpstreamConnection } from './upstream-connection';
 import { listAll, type ListAllOptions } from './list-all';
 
 /** Opens a session declaring `capabilities` (the era and transport already found). */

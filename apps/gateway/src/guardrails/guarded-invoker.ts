@@ -9,7 +9,7 @@ import {
 } from '@switchboard/guardrails';
 import type { InvokeContext, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import { ErrorCode, McpError } from '@switchboard/protocol';
-import type { ObservableInvoker } from '../upstream/traced-upstream';
+import type { UpstreamInvoker } from '@switchboard/mcp-http';
 import type { UpstreamRoute } from '../upstream/upstream-pool';
 
 type Chains = CompiledGuardrails['chains'];
@@ -27,7 +27,7 @@ export interface GuardrailsLookup {
  * A denial is an `isError` tool result, or a JSON-RPC error for prompts and resources, naming
  * the interceptor and its reason only.
  */
-export function guardInvoker<T extends ObservableInvoker>(
+export function guardInvoker<T extends UpstreamInvoker>(
   inner: T,
   guardrails: GuardrailsLookup,
   deps: (tenantId: string) => ChainDeps,
@@ -78,7 +78,7 @@ export function guardInvoker<T extends ObservableInvoker>(
  * a task is no way around the interceptors.
  */
 async function guardTask(
-  upstreamTask: NonNullable<ObservableInvoker['upstreamTask']>,
+  upstreamTask: NonNullable<UpstreamInvoker['upstreamTask']>,
   chains: Chains | undefined,
   route: UpstreamRoute,
   request: UpstreamTaskRequest,

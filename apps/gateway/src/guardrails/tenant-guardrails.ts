@@ -9,7 +9,7 @@ import {
 } from '@switchboard/guardrails';
 import type { Logger } from 'pino';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
-import type { ObservableInvoker } from '../upstream/traced-upstream';
+import type { UpstreamInvoker } from '@switchboard/mcp-http';
 import { guardInvoker } from './guarded-invoker';
 
 export interface TenantGuardrailsOptions {
@@ -40,7 +40,7 @@ export class TenantGuardrails {
   }
 
   /** The invoker with every tenant's interceptors in front of and behind its upstream calls. */
-  wrap<T extends ObservableInvoker>(inner: T): T {
+  wrap<T extends UpstreamInvoker>(inner: T): T {
     return guardInvoker(inner, this, (tenantId): ChainDeps => ({
       webhook: this.options.webhook,
       record: (entry) => this.record(tenantId, entry),

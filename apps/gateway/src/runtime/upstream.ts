@@ -10,7 +10,6 @@ import type { TenantGuardrails } from '../guardrails/tenant-guardrails';
 import { GatewayUpstream } from '../upstream/gateway-upstream';
 import { NotificationPacer } from '../upstream/notification-pacer';
 import type { RedisTaskInputRelay } from '../upstream/redis-task-input-relay';
-import { TracedUpstream } from '../upstream/traced-upstream';
 import { UpstreamPool } from '../upstream/upstream-pool';
 import { RedisUpstreamSessions } from '../upstream/upstream-sessions';
 
@@ -62,9 +61,9 @@ export function createUpstreams(config: GatewayConfig, logger: Logger, { directo
     cacheMs: config.CONNECTOR_TOKEN_CACHE_MS,
   });
   // Per-user connector credentials are looked up before the pool, which never sees the caller;
-  // tenant interceptors wrap both, inside the trace span so their time shows in it.
+  // tenant interceptors run around the whole upstream call.
   const credentials = new GatewayUpstream(pool, (tenantId, serverId, ctx) =>
     auth.isConnector(tenantId, serverId) ? connectorTokens.credential(tenantId, serverId, ctx.auth) : undefined,
   );
-  return { pool, invoker: new TracedUpstream(guardrails.wrap(credentials)) };
+  return { pool, invoker: guardrails.wrap(credentials) };
 }

@@ -35,16 +35,11 @@ interface Waiting extends TaskInputRequest {
 }
 
 /**
- * Server→client requests a 2025-11-25 upstream sends on a caller's own upstream session while
- * none of that caller's calls is in flight to take them — how such an upstream asks for the
- * input of a task whose 2026-07-28 client only polls. Each waits here (bounded in count, size
- * and time) under a random key until the client answers it through `tasks/update`; the
- * upstream's request stays open meanwhile, and gets an error when the wait ends unanswered.
- *
- * Keyed by `owner` (tenant, upstream server, caller scope and upstream session id), so one
- * caller's questions are never shown to another. Held in the replica whose connection holds
- * the session's stream; with a {@link TaskInputShare} every replica lists them and relays
- * answers to that replica, else only that replica's tasks/get and tasks/update see them.
+ * Server→client requests a 2025-11-25 upstream sends on a caller's own session while none of
+ * that caller's calls can take them: each waits here (bounded) until the 2026-07-28 client,
+ * which only polls its task, answers through `tasks/update`. Keyed by owner (tenant, upstream,
+ * caller, session), so one caller's questions are never shown to another; a {@link TaskInputShare}
+ * lets every replica list and answer them.
  */
 export class TaskInputInbox {
   private readonly byOwner = new Map<string, Map<string, Waiting>>();

@@ -47,6 +47,19 @@ describe('UpstreamGuards: the breaker', () => {
     expect(guards.state('k')).toBe('closed');
   });
 
+  it('tells the circuit listener of each change, starting closed, without being asked per call', async () => {
+    const seen: string[] = [];
+    const guards = new UpstreamGuards({ failureThreshold: 1, openMs: 1000 }, (tenantId, serverId, state) => seen.push(`${tenantId}/${serverId} ${state}`));
+    const subject = { tenantId: 't', serverId: 's' };
+    await guards.run('k', limits, never, async () => undefined, verdictOf, subject);
+    await guards.run('k', limits, never, async () => undefined, verdictOf, subject);
+    expect(seen).toEqual(['t/s closed']);
+    await guards.run('k', limits, never, failing('failure'), verdictOf, subject).catch(() => undefined);
+    now += 1000;
+    await guards.run('k', limits, never, async () => undefined, verdictOf, subject);
+    expect(seen).toEqual(['t/s closed', 't/s open', 't/s half-open', 't/s closed']);
+  });
+
   it('a failed trial opens the circuit again for openMs', async () => {
     const guards = new UpstreamGuards({ failureThreshold: 1, openMs: 1000 });
     expect(await outcome(guards, failing('failure'))).toBe('failed');

@@ -1,4 +1,5 @@
 import { BrokenCircuitError, BulkheadRejectedError, CircuitState, ConsecutiveBreaker, bulkhead, circuitBreaker, handleWhen, type BulkheadPolicy, type CircuitBreakerPolicy } from 'cockatiel';
+import type { CircuitListener } from './upstream-types';
 
 export interface BreakerSettings {
   /** Consecutive counted failures that open the circuit. */
@@ -16,6 +17,17 @@ export class GuardRefusedError extends Error {
   constructor(readonly refusal: GuardRefusal) {
     super(refusal.kind);
   }
+}
+
+export interface GuardLimits {
+  maxConcurrency: number;
+  maxQueue: number;
+}
+
+/** The upstream a guard protects, as the circuit listener names it. */
+export interface GuardSubject {
+  readonly tenantId: string;
+  readonly serverId: string;
 }
 
 /** How a call ended, for the breaker: `failure` counts against the upstream, `success` resets it, `neutral` tells nothing. */
@@ -47,14 +59,19 @@ class Alive {
 export class UpstreamGuards {
   private readonly guards = new Map<string, Guard>();
 
-  constructor(private readonly breaker: BreakerSettings) {}
+  constructor(
+    private readonly breaker: BreakerSettings,
+    /** Told of every circuit change of a guard created with a `subject` (the state gauge). */
+    private readonly onCircuit?: CircuitListener,
+  ) {}
 
   /**
    * Runs `fn` under the key's breaker and in one of its `maxConcurrency` slots; `verdict`
    * says what a failure of `fn` means for the breaker. Refusals throw {@link GuardRefusedError}.
+   * `subject` names the upstream to the circuit listener when the key's guard is created.
    */
-  async run<T>(key: string, limits: { maxConcurrency: number; maxQueue: number }, signal: AbortSignal, fn: () => Promise<T>, verdict: (err: unknown) => CallVerdict): Promise<T> {
-    const guard = this.guard(key, limits);
+  async run<T>(key: string, limits: GuardLimits, signal: AbortSignal, fn: () => Promise<T>, verdict: (err: unknown) => CallVerdict, subject?: GuardSubject): Promise<T> {
+    const guard = this.guards.get(key) ?? this.create(key, limits, subject);
     const inSlot = async (): Promise<T | Alive> => {
       try {
         return await withSlot(guard.slots, signal, fn);
@@ -92,19 +109,22 @@ export class UpstreamGuards {
     }
   }
 
-  private guard(key: string, limits: { maxConcurrency: number; maxQueue: number }): Guard {
-    let guard = this.guards.get(key);
-    if (!guard) {
-      const { failureThreshold, openMs } = this.breaker;
-      const breaker = circuitBreaker(
-        handleWhen((e) => e instanceof Counted),
-        { halfOpenAfter: openMs, breaker: new ConsecutiveBreaker(failureThreshold) },
-      );
-      const created: Guard = { breaker, slots: bulkhead(limits.maxConcurrency, limits.maxQueue), openedAt: 0, openMs };
-      breaker.onBreak(() => (created.openedAt = Date.now()));
-      this.guards.set(key, (guard = created));
+  private create(key: string, limits: GuardLimits, subject: GuardSubject | undefined): Guard {
+    const { failureThreshold, openMs } = this.breaker;
+    const breaker = circuitBreaker(
+      handleWhen((e) => e instanceof Counted),
+      { halfOpenAfter: openMs, breaker: new ConsecutiveBreaker(failureThreshold) },
+    );
+    const created: Guard = { breaker, slots: bulkhead(limits.maxConcurrency, limits.maxQueue), openedAt: 0, openMs };
+    breaker.onBreak(() => (created.openedAt = Date.now()));
+    const listener = this.onCircuit;
+    if (listener && subject) {
+      const { tenantId, serverId } = subject;
+      listener(tenantId, serverId, 'closed');
+      breaker.onStateChange((state) => listener(tenantId, serverId, state === CircuitState.Closed ? 'closed' : state === CircuitState.HalfOpen ? 'half-open' : 'open'));
     }
-    return guard;
+    this.guards.set(key, created);
+    return created;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { GuardedFetch } from '@switchboard/net-guard';
 import { discoverServer } from '../discovery/discover-server';
-import { upstreamFailure } from '@switchboard/upstream-client';
+import { classifyUpstreamFailure, discoveryKind } from '@switchboard/upstream-client';
 
 /** What a live check of a server URL found (nothing is stored). */
 export type UrlCheckResult =
@@ -54,18 +54,19 @@ export async function checkServerUrl(o: UrlCheckOptions): Promise<UrlCheckResult
 }
 
 function classify(err: unknown): { reason: Exclude<UrlCheckResult, { ok: true }>['reason']; message: string } {
-  const failure = upstreamFailure(err);
-  switch (failure.kind) {
-    case 'refused':
-      return { reason: 'refused', message: failure.error.message };
+  const failure = classifyUpstreamFailure(err);
+  if (failure.kind === 'refused-url') return { reason: 'refused', message: failure.error.message };
+  const cause = failure.kind === 'network' ? (failure.error as Error | undefined) : undefined;
+  switch (discoveryKind(failure.kind)) {
     case 'too-large':
-      return { reason: 'too_large', message: failure.error.message };
+      // The outermost error names the limit (DiscoveryPageTooLargeError wraps the fetch-level one).
+      return { reason: 'too_large', message: (err as Error).message };
     case 'auth':
       return { reason: 'auth_required', message: 'The server answered 401/403: it needs a credential. Choose its authentication below.' };
     case 'timeout':
       return { reason: 'timeout', message: 'No answer in time: is the server up, and is this its MCP endpoint?' };
     case 'network':
-      return { reason: 'unreachable', message: `Could not connect: ${firstLine((failure.error as Error)?.message ?? 'network error')}` };
+      return { reason: 'unreachable', message: `Could not connect: ${firstLine(cause?.message ?? 'network error')}` };
     default:
       return { reason: 'not_mcp', message: `Something answered, but not as an MCP server: ${firstLine((err as Error)?.message ?? String(err))}` };
   }
