@@ -18,6 +18,7 @@ export function buildTenantDocument(settings: TenantSettings, snapshot: CatalogS
     surfaceRules: settings.surfaceRules,
     ...(settings.auth ? { auth: settings.auth } : {}),
     ...(settings.limits ? { limits: settings.limits } : {}),
+    ...(settings.discovery ? { discovery: settings.discovery } : {}),
     snapshot,
   };
   return { ...doc, version: tenantDocumentVersion(doc), ...(credentials ? { credentials } : {}) };

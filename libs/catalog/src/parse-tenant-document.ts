@@ -41,6 +41,7 @@ export function parseTenantDocument(raw: unknown): PublishedCatalog {
     surfaceRules: s.surfaceRules,
     ...(s.auth ? { auth: s.auth } : {}),
     ...(s.limits ? { limits: s.limits } : {}),
+    ...(s.discovery ? { discovery: s.discovery } : {}),
     snapshot: { ...snapshot, resources: snapshot.resources ?? [], resourceTemplates: snapshot.resourceTemplates ?? [], prompts: snapshot.prompts ?? [] },
     ...(credentials ? { credentials: credentials as Record<string, string> } : {}),
   };

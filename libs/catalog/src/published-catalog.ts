@@ -1,5 +1,6 @@
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
+import type { DiscoverySettings } from './discovery/discovery-settings';
 import type { TenantAuthSettings } from './tenant-auth-schema';
 import type { TenantLimits } from './tenant-limits';
 
@@ -24,6 +25,8 @@ export interface TenantCatalog {
   version?: string;
   /** Optional per-tenant overrides of the platform's limits (absent ⇒ the gateway defaults); keys other work adds are kept. */
   limits?: TenantLimits;
+  /** Progressive discovery per surface (absent ⇒ every surface serves its full tools/list). */
+  discovery?: DiscoverySettings;
   snapshot: CatalogSnapshot;
 }
 

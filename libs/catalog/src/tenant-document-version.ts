@@ -8,8 +8,11 @@ import type { TenantCatalog } from './published-catalog';
  * change (protection turned on, a new IdP) gets a new version, so caches keyed on it rebuild.
  */
 export function tenantDocumentVersion(doc: Omit<TenantCatalog, 'version'>): string {
-  const { id, name, description, origins, hosts, surfaceRules, auth, limits, snapshot } = doc;
+  const { id, name, description, origins, hosts, surfaceRules, auth, limits, discovery, snapshot } = doc;
+  // `discovery` only when set, so the versions of documents without it stay what they were.
   return createHash('sha256')
-    .update(canonicalJson({ id, name, description: description ?? null, origins, hosts, surfaceRules, auth: auth ?? null, limits: limits ?? null, catalog: snapshot.version }))
+    .update(
+      canonicalJson({ id, name, description: description ?? null, origins, hosts, surfaceRules, auth: auth ?? null, limits: limits ?? null, ...(discovery ? { discovery } : {}), catalog: snapshot.version }),
+    )
     .digest('hex');
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { surfaceProfiles, type TenantSurfaceRules } from '@switchboard/protocol';
+import { discoverySettingsSchema } from './discovery/discovery-settings';
 import { tenantAuthSchema } from './tenant-auth-schema';
 import { TENANT_LIMIT_BOUNDS } from './tenant-limits';
 
@@ -48,6 +49,7 @@ export const tenantSettingsSchema = z.object({
   surfaceRules: surfaceRulesSchema.default({}),
   auth: tenantAuthSchema.optional(),
   limits: tenantLimitsSchema.optional(),
+  discovery: discoverySettingsSchema.optional(),
 });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;

@@ -1,4 +1,4 @@
-import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPromptResult, LocalBundle, TenantLimits } from '@switchboard/catalog';
+import type { CompiledCatalog, Route, ToolCallResult, ReadResourceResult, GetPromptResult, LocalBundle, TenantLimits, ToolDiscovery } from '@switchboard/catalog';
 import type { RequestContext, SurfaceProfile, TenantSurfaceRules } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
 import type { StateSealer } from './state-sealer';
@@ -18,6 +18,8 @@ export interface McpTarget {
   limits?: TenantLimits;
   /** Extensions the tenant's settings declare in `server/discover` capabilities (e.g. enterprise-managed authorization), by identifier. */
   extensions?: Readonly<Record<string, object>>;
+  /** Progressive discovery (absent ⇒ every surface serves its full tools/list): built with `catalog`, from it alone. */
+  discovery?: ToolDiscovery;
 }
 
 /** Context handed to a route invoker for one call. */

@@ -1,4 +1,4 @@
-import { CompiledCatalog, ENTERPRISE_MANAGED_AUTHORIZATION, PageCache, canonicalJson, canonicalMcpUrl } from '@switchboard/catalog';
+import { CompiledCatalog, ENTERPRISE_MANAGED_AUTHORIZATION, PageCache, ToolDiscovery, canonicalJson, canonicalMcpUrl } from '@switchboard/catalog';
 import { surfaceProfiles, type SurfaceProfile, type TenantSurfaceRules } from '@switchboard/protocol';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
@@ -54,6 +54,7 @@ export class TenantDirectory {
   apply(tenant: TenantCatalog): McpTarget {
     const surfaces = this.surfacesOf(tenant.surfaceRules);
     const catalog = CompiledCatalog.build(tenant.snapshot, { surfaces, pageCache: this.pages });
+    const discovery = ToolDiscovery.build(catalog, tenant.discovery, surfaces);
     const target: McpTarget = {
       tenantId: tenant.id,
       catalog,
@@ -62,6 +63,7 @@ export class TenantDirectory {
       allowedOrigins: tenant.origins.length === 0 ? DEFAULT_ORIGINS : [...DEFAULT_ORIGINS, ...tenant.origins],
       allowedHosts: this.hostsOf(tenant),
       ...(tenant.limits ? { limits: tenant.limits } : {}),
+      ...(discovery ? { discovery } : {}),
       // The MCP ext-auth identifier: clients learn the tenant's AS accepts ID-JAGs before any 401.
       ...(tenant.auth?.protected && tenant.auth.enterpriseIdps.length > 0 ? { extensions: { [ENTERPRISE_MANAGED_AUTHORIZATION]: {} } } : {}),
     };
