@@ -9,7 +9,8 @@ export const DESCRIBE_TOOLS = 'describe_tools';
 
 /** The exposed names of the meta-tools for a catalog whose tool names are `taken`. */
 export function metaToolNames(taken: (name: string) => boolean): { search: string; describe: string } {
-  const free = (base: string) => [base, `switchboard_${base}`, `switchboard_meta_${base}`].find((n) => !taken(n)) ?? `switchboard_meta_${base}_`;
+  const free = (base: string) =>
+    [base, `switchboard_${base}`, `switchboard_meta_${base}`].find((n) => !taken(n)) ?? `switchboard_meta_${base}_`;
   return { search: free(SEARCH_TOOLS), describe: free(DESCRIBE_TOOLS) };
 }
 
@@ -26,7 +27,12 @@ export function searchToolDefinition(name: string, describeName: string, total: 
       type: 'object',
       properties: {
         query: { type: 'string', minLength: 1, maxLength: META_TOOL_LIMITS.queryChars, description: 'What you want to do, in plain words' },
-        limit: { type: 'integer', minimum: 1, maximum: META_TOOL_LIMITS.limit, description: `How many matches (default ${META_TOOL_LIMITS.defaultLimit})` },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: META_TOOL_LIMITS.limit,
+          description: `How many matches (default ${META_TOOL_LIMITS.defaultLimit})`,
+        },
       },
       required: ['query'],
       additionalProperties: false,
@@ -86,7 +92,9 @@ export function summaryOf(description: string | undefined): string | undefined {
   if (description === undefined) return undefined;
   const sentence = /^(.+?[.!?])(?:\s|$)/s.exec(description)?.[1] ?? description;
   const points = Array.from(sentence.replace(/\s+/g, ' ').trim());
-  return points.length <= META_TOOL_LIMITS.summaryChars ? points.join('') : `${points.slice(0, META_TOOL_LIMITS.summaryChars - 1).join('')}…`;
+  return points.length <= META_TOOL_LIMITS.summaryChars
+    ? points.join('')
+    : `${points.slice(0, META_TOOL_LIMITS.summaryChars - 1).join('')}…`;
 }
 
 function invalid(message: string): McpError {

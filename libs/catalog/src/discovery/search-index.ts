@@ -1,4 +1,4 @@
-import { synonymsOf, tokenize } from './tokenize';
+import { expansionsOf, tokenize, tokenizeQuery } from './tokenize';
 
 /** One searchable document: a tool's text by field. */
 export interface IndexDocument {
@@ -17,8 +17,13 @@ type Field = keyof typeof FIELD_WEIGHTS;
 const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
 const K1 = 1.2;
 const B = 0.75;
-/** Weight of a synonym's match relative to the query word itself. */
-const SYNONYM_WEIGHT = 0.35;
+/** Weight of an index term that a query word is the beginning of ("remind" → "reminder"). */
+const PREFIX_WEIGHT = 0.5;
+/** Shortest query word matched as a prefix, and most terms one word reaches that way. */
+const MIN_PREFIX = 4;
+const MAX_PREFIX_TERMS = 8;
+/** Query words counted for coordination (one bit each). */
+const MAX_QUERY_WORDS = 31;
 /** Extra score of a tool whose whole name is the query (a client that already knows the name). */
 const EXACT_NAME_BONUS = 100;
 
@@ -43,6 +48,8 @@ export class SearchIndex {
   private constructor(
     private readonly postings: ReadonlyMap<string, Posting>,
     private readonly names: ReadonlyMap<string, number>,
+    /** Every indexed term, sorted (prefix lookups). */
+    private readonly terms: readonly string[],
     readonly size: number,
   ) {}
 
@@ -76,7 +83,7 @@ export class SearchIndex {
     }
     const names = new Map<string, number>();
     docs.forEach((d, i) => names.set(d.name.toLowerCase(), i));
-    return new SearchIndex(postings, names, docs.length);
+    return new SearchIndex(postings, names, [...postings.keys()].sort(), docs.length);
   }
 
   /**
@@ -84,16 +91,19 @@ export class SearchIndex {
    * ties go to the earlier document, so every replica answers alike.
    */
   search(query: string, limit: number, allowed?: (doc: number) => boolean): SearchHit[] {
-    const terms = queryTerms(query);
+    const { terms, words } = this.queryTerms(query);
     const scores = new Float64Array(this.size);
+    // Which query words reached each document (a bit per word): scores are scaled by the share reached.
+    const reached = new Uint32Array(this.size);
     const touched: number[] = [];
-    for (const [term, weight] of terms) {
+    for (const [term, { weight, word }] of terms) {
       const posting = this.postings.get(term);
       if (!posting) continue;
       for (let i = 0; i < posting.docs.length; i++) {
         const doc = posting.docs[i] as number;
         if (scores[doc] === 0) touched.push(doc);
         scores[doc] += weight * (posting.weights[i] as number);
+        reached[doc] = (reached[doc] as number) | word;
       }
     }
     const exact = this.names.get(query.trim().toLowerCase());
@@ -102,9 +112,58 @@ export class SearchIndex {
       scores[exact] += EXACT_NAME_BONUS;
     }
     const hits: SearchHit[] = [];
-    for (const doc of touched) if (!allowed || allowed(doc)) hits.push({ doc, score: scores[doc] as number });
+    for (const doc of touched) {
+      if (allowed && !allowed(doc)) continue;
+      const coord = words === 0 ? 1 : bitCount(reached[doc] as number) / words;
+      hits.push({ doc, score: (scores[doc] as number) * coord });
+    }
     hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
     return hits.length > limit ? hits.slice(0, limit) : hits;
+  }
+
+  /**
+   * Query stems with their weights and the query word (as a bit) each comes from: a word at 1,
+   * index terms it begins at {@link PREFIX_WEIGHT}, its synonyms and related terms lower. `words`
+   * counts the query words that reach any indexed term (at most {@link MAX_QUERY_WORDS}).
+   */
+  private queryTerms(query: string): { terms: Map<string, { weight: number; word: number }>; words: number } {
+    const terms = new Map<string, { weight: number; word: number }>();
+    const distinct = [...new Set(tokenizeQuery(query))].slice(0, MAX_QUERY_WORDS);
+    let words = 0;
+    distinct.forEach((w, i) => {
+      const bit = 1 << i;
+      let reaches = false;
+      const raise = (term: string, weight: number) => {
+        if (!this.postings.has(term)) return;
+        reaches = true;
+        const known = terms.get(term);
+        terms.set(term, { weight: Math.max(known?.weight ?? 0, weight), word: (known?.word ?? 0) | bit });
+      };
+      raise(w, 1);
+      for (const t of this.startingWith(w)) raise(t, PREFIX_WEIGHT);
+      for (const [t, weight] of expansionsOf(w)) raise(t, weight);
+      if (reaches) words++;
+    });
+    return { terms, words };
+  }
+
+  /** Indexed terms that begin with `word` (longer than it), at most {@link MAX_PREFIX_TERMS}. */
+  private startingWith(word: string): string[] {
+    if (word.length < MIN_PREFIX) return [];
+    let lo = 0;
+    let hi = this.terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.terms[mid] as string) < word) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < this.terms.length && out.length < MAX_PREFIX_TERMS; i++) {
+      const t = this.terms[i] as string;
+      if (!t.startsWith(word)) break;
+      if (t !== word) out.push(t);
+    }
+    return out;
   }
 }
 
@@ -118,13 +177,8 @@ function fieldsOf(d: IndexDocument): Record<Field, string[]> {
   };
 }
 
-/** Query stems with their weights: each word once at 1, its synonyms (not themselves query words) at {@link SYNONYM_WEIGHT}. */
-function queryTerms(query: string): Map<string, number> {
-  const terms = new Map<string, number>();
-  const words = tokenize(query);
-  for (const w of words) terms.set(w, 1);
-  for (const w of words) {
-    for (const s of synonymsOf(w)) if (!terms.has(s)) terms.set(s, SYNONYM_WEIGHT);
-  }
-  return terms;
+function bitCount(n: number): number {
+  let v = n - ((n >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

@@ -1,3 +1,9 @@
+import { PHRASES, RELATED, SYNONYM_GROUPS } from './thesaurus';
+
+/** Weight of a synonym's match, and of a related API term's, relative to the query word itself. */
+const SYNONYM_WEIGHT = 0.4;
+const RELATED_WEIGHT = 0.5;
+
 /** Longest text a field contributes to the index (a hostile description must not cost more). */
 export const MAX_FIELD_CHARS = 4_096;
 /** Longest token kept (base64 blobs and the like carry no meaning for search). */
@@ -6,47 +12,12 @@ const MAX_TOKEN_CHARS = 40;
 /** Function words that match everything and rank nothing. */
 const STOP_WORDS: ReadonlySet<string> = new Set(
   (
-    'a an the and or of to in on for with by from at as is are be been was were it its this that these those my me i ' +
+    'a an the and or of to in on for with by from at as is are be been was were it its this that these those i me my mine ' +
     'you your we our us they them their he she his her can could would should will shall do does did done please want ' +
-    'need some any there here so if then than into onto about via per also just not no yes what which who whom how when ' +
-    'where why let lets get'
+    'need some any there here so if then than into onto about via per also just not no yes what which whom how when ' +
+    'where why let lets get s t'
   ).split(' '),
 );
-
-/**
- * Generic action and object synonyms (English API vocabulary, not tuned to any catalog): a query
- * word also matches its group's other words, at a lower weight than an exact match.
- */
-const SYNONYM_GROUPS: readonly string[][] = [
-  ['create', 'add', 'new', 'make', 'open', 'start', 'insert'],
-  ['delete', 'remove', 'destroy', 'erase', 'drop', 'trash', 'purge'],
-  ['list', 'show', 'browse', 'enumerate', 'all'],
-  ['fetch', 'retrieve', 'read', 'view', 'show', 'lookup', 'detail', 'info', 'look'],
-  ['update', 'edit', 'modify', 'change', 'set', 'patch', 'rename', 'adjust'],
-  ['search', 'find', 'query', 'lookup', 'filter', 'look'],
-  ['send', 'post', 'notify', 'deliver'],
-  ['user', 'member', 'person', 'people', 'account', 'profile'],
-  ['cancel', 'abort', 'stop', 'void', 'revoke'],
-  ['upload', 'attach', 'attachment'],
-  ['download', 'export'],
-  ['event', 'meeting', 'appointment'],
-  ['comment', 'reply', 'note'],
-  ['close', 'resolve', 'complete', 'finish', 'done'],
-  ['reopen', 'restore', 'undo'],
-  ['invite', 'share'],
-  ['assign', 'assignee', 'owner'],
-  ['refund', 'reimburse', 'return'],
-  ['customer', 'client', 'buyer'],
-  ['task', 'todo', 'ticket', 'issue', 'item'],
-  ['page', 'document', 'doc'],
-  ['folder', 'directory'],
-  ['file', 'document'],
-  ['repository', 'repo', 'project'],
-  ['team', 'group'],
-  ['schedule', 'calendar', 'book'],
-  ['reaction', 'emoji', 'react'],
-  ['bill', 'invoice', 'charge', 'payment'],
-];
 
 /**
  * Lower-cased stems of a text: words split on non-alphanumerics and at camelCase and
@@ -85,21 +56,33 @@ function undouble(w: string): string {
   return n > 2 && w[n - 1] === w[n - 2] && !/[aeiouls]/.test(w[n - 1] as string) ? w.slice(0, -1) : w;
 }
 
-/** Stem → the other stems of its synonym groups. */
-const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
-  const map = new Map<string, Set<string>>();
+/** Stem → the stems a query word also reaches, with their weights (synonyms, then related API terms). */
+const EXPANSIONS: ReadonlyMap<string, ReadonlyMap<string, number>> = (() => {
+  const map = new Map<string, Map<string, number>>();
+  const add = (from: string, to: string, weight: number) => {
+    if (from === to) return;
+    const own = map.get(from) ?? new Map<string, number>();
+    own.set(to, Math.max(own.get(to) ?? 0, weight));
+    map.set(from, own);
+  };
   for (const group of SYNONYM_GROUPS) {
     const stems = group.map(stem);
-    for (const s of stems) {
-      const set = map.get(s) ?? new Set<string>();
-      for (const other of stems) if (other !== s) set.add(other);
-      map.set(s, set);
-    }
+    for (const a of stems) for (const b of stems) add(a, b, SYNONYM_WEIGHT);
   }
-  return new Map([...map].map(([k, v]) => [k, [...v]]));
+  for (const [word, terms] of Object.entries(RELATED)) for (const t of terms) add(stem(word), stem(t), RELATED_WEIGHT);
+  return map;
 })();
 
-/** The synonyms of a stem (empty when it has none). */
-export function synonymsOf(stemmed: string): readonly string[] {
-  return SYNONYMS.get(stemmed) ?? [];
+/** The stems a query stem also reaches, with their weights (empty when none). */
+export function expansionsOf(stemmed: string): ReadonlyMap<string, number> {
+  return EXPANSIONS.get(stemmed) ?? NONE;
+}
+
+const NONE: ReadonlyMap<string, number> = new Map();
+
+/** A query's stems: {@link tokenize} after everyday phrases are rewritten to the API word they mean. */
+export function tokenizeQuery(query: string): string[] {
+  let text = query.toLowerCase();
+  for (const [phrase, word] of PHRASES) text = text.replace(phrase, ` ${word} `);
+  return tokenize(text);
 }

@@ -53,7 +53,11 @@ export class ToolDiscovery {
   }
 
   /** The discovery of a catalog, or undefined when the tenant's settings turn it on nowhere (nothing is built then). */
-  static build(catalog: CompiledCatalog, settings: DiscoverySettings | undefined, surfaces: Record<string, SurfaceProfile>): ToolDiscovery | undefined {
+  static build(
+    catalog: CompiledCatalog,
+    settings: DiscoverySettings | undefined,
+    surfaces: Record<string, SurfaceProfile>,
+  ): ToolDiscovery | undefined {
     if (!settings || !discoveryEnabled(settings)) return undefined;
     const entries = catalog.snapshot.tools.filter((e) => e.unlisted !== true);
     const index = SearchIndex.build(
@@ -65,7 +69,14 @@ export class ToolDiscovery {
         server: e.route.kind === 'upstream' ? e.route.serverId : undefined,
       })),
     );
-    return new ToolDiscovery(catalog, settings, surfaces, entries, index, metaToolNames((n) => catalog.tool(n) !== undefined));
+    return new ToolDiscovery(
+      catalog,
+      settings,
+      surfaces,
+      entries,
+      index,
+      metaToolNames((n) => catalog.tool(n) !== undefined),
+    );
   }
 
   /** The first `tools/list` page of a surface in discovery mode; undefined when the surface serves its full list. */
@@ -116,15 +127,17 @@ export class ToolDiscovery {
   /** The best `limit` tools of a surface for a query, best first (only tools that surface publishes). */
   search(query: string, surfaceId: string, version: ProtocolVersion, limit: number): ToolMatch[] {
     const view = this.view(surfaceId, version);
-    return this.index.search(query, limit, (doc) => view.published[doc] !== null).map(({ doc }) => {
-      const def = (this.entries[doc] as ToolEntry).definition;
-      const match: ToolMatch = { name: def.name };
-      const title = def.title ?? def.annotations?.title;
-      if (title !== undefined) match.title = title;
-      const summary = summaryOf(def.description);
-      if (summary !== undefined) match.description = summary;
-      return match;
-    });
+    return this.index
+      .search(query, limit, (doc) => view.published[doc] !== null)
+      .map(({ doc }) => {
+        const def = (this.entries[doc] as ToolEntry).definition;
+        const match: ToolMatch = { name: def.name };
+        const title = def.title ?? def.annotations?.title;
+        if (title !== undefined) match.title = title;
+        const summary = summaryOf(def.description);
+        if (summary !== undefined) match.description = summary;
+        return match;
+      });
   }
 
   private surfaceKey(surfaceId: string): string {
@@ -175,7 +188,13 @@ export class ToolDiscovery {
 function publishListed(entry: ToolEntry, surface: SurfaceProfile, version: ProtocolVersion): Record<string, unknown> | null {
   const published = publishTool(entry.definition, surface, version);
   const support = entry.definition.taskSupport;
-  if (published && support !== undefined && version === '2025-11-25' && entry.route.kind === 'upstream' && entry.route.protocol !== 'modern') {
+  if (
+    published &&
+    support !== undefined &&
+    version === '2025-11-25' &&
+    entry.route.kind === 'upstream' &&
+    entry.route.protocol !== 'modern'
+  ) {
     published.execution = { taskSupport: support };
   }
   return published;
