@@ -34,6 +34,8 @@ const seedEntrySchema = z
     auth: tenantAuthSchema.optional(),
     /** Per-tenant overrides of the gateway's limits (the tenant document's `limits`, validated by its schema). */
     limits: z.record(z.string(), z.unknown()).optional(),
+    /** Progressive discovery per surface (the tenant document's `discovery`, validated by its schema). */
+    discovery: z.unknown().optional(),
     /** `registry`: the registry creates this tenant (npm start's seed) and publishes its document; the file source leaves it alone. */
     seed: z.literal('registry').optional(),
     catalogs: z.array(catalogSchema).min(1).optional(),
@@ -93,6 +95,7 @@ export function readTenantSeed(file: string): TenantSeed[] {
       surfaceRules: t.surfaces,
       auth: t.auth,
       limits: t.limits,
+      discovery: t.discovery,
     });
     if (!settings.success) {
       // Field names as written in the file (`surfaces`, not the document's `surfaceRules`).
