@@ -51,7 +51,13 @@ export class SearchIndex {
     /** Every indexed term, sorted (prefix lookups). */
     private readonly terms: readonly string[],
     readonly size: number,
-  ) {}
+  ) {
+    this.scores = new Float64Array(size);
+    this.reached = new Uint32Array(size);
+  }
+
+  private readonly scores: Float64Array;
+  private readonly reached: Uint32Array;
 
   static build(docs: readonly IndexDocument[]): SearchIndex {
     const fieldTokens = docs.map((d) => fieldsOf(d));
@@ -92,9 +98,10 @@ export class SearchIndex {
    */
   search(query: string, limit: number, allowed?: (doc: number) => boolean): SearchHit[] {
     const { terms, words } = this.queryTerms(query);
-    const scores = new Float64Array(this.size);
+    // Scratch arrays kept by the index (a search runs to completion synchronously), zeroed again below.
+    const scores = this.scores;
     // Which query words reached each document (a bit per word): scores are scaled by the share reached.
-    const reached = new Uint32Array(this.size);
+    const reached = this.reached;
     const touched: number[] = [];
     for (const [term, { weight, word }] of terms) {
       const posting = this.postings.get(term);
@@ -116,6 +123,10 @@ export class SearchIndex {
       if (allowed && !allowed(doc)) continue;
       const coord = words === 0 ? 1 : bitCount(reached[doc] as number) / words;
       hits.push({ doc, score: (scores[doc] as number) * coord });
+    }
+    for (const doc of touched) {
+      scores[doc] = 0;
+      reached[doc] = 0;
     }
     hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
     return hits.length > limit ? hits.slice(0, limit) : hits;

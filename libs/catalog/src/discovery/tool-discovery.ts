@@ -40,6 +40,7 @@ export class ToolDiscovery {
   private readonly lists = new Map<string, ListPage | null>();
   private readonly views = new Map<string, SurfaceView>();
   private readonly positions: ReadonlyMap<string, number>;
+  private readonly matches: (ToolMatch | undefined)[] = [];
 
   private constructor(
     private readonly catalog: CompiledCatalog,
@@ -127,17 +128,22 @@ export class ToolDiscovery {
   /** The best `limit` tools of a surface for a query, best first (only tools that surface publishes). */
   search(query: string, surfaceId: string, version: ProtocolVersion, limit: number): ToolMatch[] {
     const view = this.view(surfaceId, version);
-    return this.index
-      .search(query, limit, (doc) => view.published[doc] !== null)
-      .map(({ doc }) => {
-        const def = (this.entries[doc] as ToolEntry).definition;
-        const match: ToolMatch = { name: def.name };
-        const title = def.title ?? def.annotations?.title;
-        if (title !== undefined) match.title = title;
-        const summary = summaryOf(def.description);
-        if (summary !== undefined) match.description = summary;
-        return match;
-      });
+    return this.index.search(query, limit, (doc) => view.published[doc] !== null).map(({ doc }) => this.matchOf(doc));
+  }
+
+  /** A tool's search result, made once per catalog (never written after). */
+  private matchOf(doc: number): ToolMatch {
+    let match = this.matches[doc];
+    if (!match) {
+      const def = (this.entries[doc] as ToolEntry).definition;
+      match = { name: def.name };
+      const title = def.title ?? def.annotations?.title;
+      if (title !== undefined) match.title = title;
+      const summary = summaryOf(def.description);
+      if (summary !== undefined) match.description = summary;
+      this.matches[doc] = match;
+    }
+    return match;
   }
 
   private surfaceKey(surfaceId: string): string {
