@@ -22,6 +22,7 @@ import { ScimController } from './scim/scim.controller';
 import { ScimTokensController } from './scim/scim-tokens.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ToolScanController } from './guardrails/tool-scan.controller';
+import { ToolDiscoveryController } from './tool-discovery/tool-discovery.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
 export const REGISTRY_CONTROLLERS: Type[] = [
@@ -48,4 +49,5 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   McpRegistryController,
   ImportServerController,
   ToolScanController,
+  ToolDiscoveryController,
 ];

@@ -172,6 +172,7 @@ export interface ApiSchemas {
   Enqueued: Enqueued;
   EnterpriseCheckResult: EnterpriseCheckResult;
   GetConsoleSsoResponse: GetConsoleSsoResponse;
+  GetDiscoveryResponse: GetDiscoveryResponse;
   GetHealthResponse: GetHealthResponse;
   GetRegistryServerVersionResponse: GetRegistryServerVersionResponse;
   GetTestSignInResultBody: GetTestSignInResultBody;
@@ -204,6 +205,7 @@ export interface ApiSchemas {
   PublishResult: PublishResult;
   PutAuditExportBody: PutAuditExportBody;
   PutConsoleSsoBody: PutConsoleSsoBody;
+  PutDiscoveryBody: PutDiscoveryBody;
   PutLimitsBody: PutLimitsBody;
   PutToolScanBody: PutToolScanBody;
   RatePlan: RatePlan;
@@ -601,6 +603,39 @@ export interface GetConsoleSsoResponse {
   } | null;
   redirectUri: string;
 }
+export interface GetDiscoveryResponse {
+  discovery: {
+    mode: 'off' | 'on' | 'auto';
+    threshold: number;
+    /**
+     * @maxItems 50
+     */
+    pinned: string[];
+    surfaces: {
+      [k: string]: {
+        mode?: 'off' | 'on' | 'auto';
+        threshold?: number;
+        /**
+         * @maxItems 50
+         */
+        pinned?: string[];
+      };
+    };
+  } | null;
+  protocolVersion: string;
+  surfaces: {
+    [k: string]: {
+      mode: 'off' | 'on' | 'auto';
+      threshold: number;
+      pinned: string[];
+      tools: number;
+      active: boolean;
+      listed: string[];
+    };
+  };
+  unknownPinned?: string[];
+  pushed?: unknown;
+}
 export interface GetHealthResponse {
   status: 'ok';
   postgres: 'ok' | 'unavailable';
@@ -940,6 +975,24 @@ export interface PutConsoleSsoBody {
   };
   jit?: boolean;
   enabled?: boolean;
+}
+export interface PutDiscoveryBody {
+  mode?: 'off' | 'on' | 'auto';
+  threshold?: number;
+  /**
+   * @maxItems 50
+   */
+  pinned?: string[];
+  surfaces?: {
+    [k: string]: {
+      mode?: 'off' | 'on' | 'auto';
+      threshold?: number;
+      /**
+       * @maxItems 50
+       */
+      pinned?: string[];
+    };
+  };
 }
 export interface PutLimitsBody {
   rate?: {
@@ -1384,4 +1437,7 @@ export interface Operations {
   importServer: { method: 'POST'; path: '/v1/servers/import'; body: ImportServerBody; response: ImportServerResponse };
   getToolScan: { method: 'GET'; path: '/v1/guardrails/tool-scan'; body: never; response: GetToolScanResponse };
   putToolScan: { method: 'PUT'; path: '/v1/guardrails/tool-scan'; body: PutToolScanBody; response: GetToolScanResponse };
+  getDiscovery: { method: 'GET'; path: '/v1/discovery'; body: never; response: GetDiscoveryResponse };
+  putDiscovery: { method: 'PUT'; path: '/v1/discovery'; body: PutDiscoveryBody; response: GetDiscoveryResponse };
+  deleteDiscovery: { method: 'DELETE'; path: '/v1/discovery'; body: never; response: GetDiscoveryResponse };
 }

@@ -177,6 +177,7 @@ export class RegistryCatalogSource implements CatalogSource {
       surfaceRules: raw.surfaceRules ?? {},
       ...(raw.auth ? { auth: raw.auth } : {}),
       ...(raw.limits ? { limits: raw.limits } : {}),
+      ...(raw.discovery ? { discovery: raw.discovery } : {}),
       ...(raw.version ? { version: raw.version } : {}),
       snapshot,
       ...(limits ? { limits } : {}),

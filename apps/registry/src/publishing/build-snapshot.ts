@@ -3,6 +3,7 @@ import {
   canonicalJson,
   CompiledCatalog,
   type CatalogSnapshot,
+  type DiscoverySettings,
   type DynamicResourceEntry,
   type PromptEntry,
   type ResourceEntry,
@@ -35,6 +36,8 @@ export interface TenantRow {
   rate_plan: TenantRatePlan | null;
   /** `limits.callLog` of the tenant document; {} = metadata only. */
   call_log: TenantCallLogPolicy;
+  /** The tenant document's `discovery` (issue 45); null = every surface serves its full list. */
+  discovery: DiscoverySettings | null;
 }
 
 export interface PublicationRow {

@@ -21,5 +21,6 @@ export async function tenantDocumentSettings(q: Queryable, tenant: TenantRow): P
     surfaceRules: tenant.surface_rules,
     ...(auth ? { auth } : {}),
     ...tenantLimits(tenant),
+    ...(tenant.discovery ? { discovery: tenant.discovery } : {}),
   });
 }
