@@ -5,12 +5,26 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SERVERS = { github: 'github', stripe: 'stripe', slack: 'slack', jira: 'jira', gcal: 'google_calendar', gmail: 'gmail', notion: 'notion', linear: 'linear', hubspot: 'hubspot', gdrive: 'google_drive' };
+const SERVERS = {
+  github: 'github',
+  stripe: 'stripe',
+  slack: 'slack',
+  jira: 'jira',
+  gcal: 'google_calendar',
+  gmail: 'gmail',
+  notion: 'notion',
+  linear: 'linear',
+  hubspot: 'hubspot',
+  gdrive: 'google_drive',
+};
 
 function schemaOf(params) {
   const properties = {};
   const required = [];
-  for (const raw of params.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const raw of params
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [head, type = 'string'] = raw.split(':');
     const name = head.replace(/!$/, '');
     if (head.endsWith('!')) required.push(name);

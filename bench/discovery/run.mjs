@@ -15,7 +15,10 @@ const { CompiledCatalog, ToolDiscovery, discoverySettingsSchema } = await import
 const { surfaceProfiles } = await import(path.join(root, 'libs/protocol/dist/index.js'));
 
 const catalog = JSON.parse(readFileSync(path.join(here, 'catalog.json'), 'utf8'));
-const sets = { dev: JSON.parse(readFileSync(path.join(here, 'queries.json'), 'utf8')), holdout: JSON.parse(readFileSync(path.join(here, 'holdout.json'), 'utf8')) };
+const sets = {
+  dev: JSON.parse(readFileSync(path.join(here, 'queries.json'), 'utf8')),
+  holdout: JSON.parse(readFileSync(path.join(here, 'holdout.json'), 'utf8')),
+};
 const PINNED = ['slack_post_message', 'github_create_issue'];
 const SETTINGS = { mode: 'on', pinned: PINNED };
 const LEGACY = '2025-11-25';
@@ -27,7 +30,10 @@ const snapshot = {
   tenantId: 'bench',
   version: 'bench-1',
   server: { name: 'bench', version: '1' },
-  tools: catalog.map((t) => ({ definition: t.definition, route: { kind: 'upstream', serverId: t.server, url: 'http://127.0.0.1:9/mcp', upstreamName: t.definition.name } })),
+  tools: catalog.map((t) => ({
+    definition: t.definition,
+    route: { kind: 'upstream', serverId: t.server, url: 'http://127.0.0.1:9/mcp', upstreamName: t.definition.name },
+  })),
   resources: [],
   resourceTemplates: [],
   prompts: [],
@@ -138,7 +144,14 @@ async function throughGateway() {
     `tenants:\n${tenant('full', '')}\n${tenant('disc', `    discovery: { mode: 'on', pinned: ${JSON.stringify(PINNED)} }\n`)}`,
   );
   const port = await freePort();
-  const env = { ...process.env, GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', TENANTS_FILE: path.join(dir, 'tenants.yaml'), CATALOG_SOURCES: 'file', LOG_LEVEL: 'silent' };
+  const env = {
+    ...process.env,
+    GATEWAY_PORT: String(port),
+    GATEWAY_HOST: '127.0.0.1',
+    TENANTS_FILE: path.join(dir, 'tenants.yaml'),
+    CATALOG_SOURCES: 'file',
+    LOG_LEVEL: 'silent',
+  };
   const child = spawn(process.execPath, [path.join(root, 'apps/gateway/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -147,7 +160,10 @@ async function throughGateway() {
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`gateway exited: ${stderr.slice(0, 500)}`);
-      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error('gateway did not become healthy in 60 s');
       await sleep(200);
@@ -158,14 +174,21 @@ async function throughGateway() {
         : post(`${base}/t/${tenant}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { 'mcp-protocol-version': version });
     const bytes = {};
     for (const version of [LEGACY, MODERN]) {
-      bytes[version] = { full: Buffer.byteLength(await first('full', version)), discovery: Buffer.byteLength(await first('disc', version)) };
+      bytes[version] = {
+        full: Buffer.byteLength(await first('full', version)),
+        discovery: Buffer.byteLength(await first('disc', version)),
+      };
     }
     const queries = [...sets.dev, ...sets.holdout].map(([q]) => q);
     const times = [];
     for (let r = 0; r < GATEWAY_ROUNDS; r++) {
       for (const [i, q] of queries.entries()) {
         const t0 = process.hrtime.bigint();
-        const text = await post(`${base}/t/disc/mcp`, modernBody(i, 'tools/call', { name: 'search_tools', arguments: { query: q } }), modernHeaders('tools/call', 'search_tools'));
+        const text = await post(
+          `${base}/t/disc/mcp`,
+          modernBody(i, 'tools/call', { name: 'search_tools', arguments: { query: q } }),
+          modernHeaders('tools/call', 'search_tools'),
+        );
         times.push(Number(process.hrtime.bigint() - t0) / 1e6);
         if (r === 0 && i === 0 && !text.includes('"tools"')) throw new Error(`unexpected search answer: ${text.slice(0, 200)}`);
       }
@@ -183,13 +206,20 @@ const inProcess = latencyInProcess();
 const lists = [listBytes('generic', LEGACY), listBytes('generic', MODERN), listBytes('claude', MODERN)];
 const gateway = process.env.BENCH_SKIP_GATEWAY === '1' ? undefined : await throughGateway();
 
-console.log(`\nProgressive discovery — ${catalog.length} tools, ${sets.dev.length} + ${sets.holdout.length} labelled tasks (index built in ${ms(buildMs)})\n`);
+console.log(
+  `\nProgressive discovery — ${catalog.length} tools, ${sets.dev.length} + ${sets.holdout.length} labelled tasks (index built in ${ms(buildMs)})\n`,
+);
 console.log('| query set | tasks | recall@1 | recall@5 |');
 console.log('|---|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.set} | ${r.tasks} | ${r.at1.toFixed(3)} | ${r.at5.toFixed(3)} |`);
-console.log('\n| first tools/list (result bytes, in-process) | full list (all pages) | first page (100 tools) | discovery mode | discovery / full |');
+console.log(
+  '\n| first tools/list (result bytes, in-process) | full list (all pages) | first page (100 tools) | discovery mode | discovery / full |',
+);
 console.log('|---|---:|---:|---:|---:|');
-for (const l of lists) console.log(`| ${l.surface} ${l.version} | ${kb(l.full)} | ${kb(l.first)} | ${kb(l.discovery)} | ${((100 * l.discovery) / l.full).toFixed(1)} % |`);
+for (const l of lists)
+  console.log(
+    `| ${l.surface} ${l.version} | ${kb(l.full)} | ${kb(l.first)} | ${kb(l.discovery)} | ${((100 * l.discovery) / l.full).toFixed(1)} % |`,
+  );
 if (gateway) {
   console.log('\n| first tools/list through the gateway (response body) | without discovery (page 1) | discovery mode |');
   console.log('|---|---:|---:|');
@@ -197,9 +227,16 @@ if (gateway) {
 }
 console.log('\n| search_tools latency | samples | p50 | p99 |');
 console.log('|---|---:|---:|---:|');
-console.log(`| in-process, wall clock (ToolDiscovery.call) | ${inProcess.wall.length} | ${ms(pct(inProcess.wall, 50))} | ${ms(pct(inProcess.wall, 99))} |`);
-console.log(`| in-process, each query's fastest of ${ROUNDS} runs | ${inProcess.best.length} | ${ms(pct(inProcess.best, 50))} | ${ms(pct(inProcess.best, 99))} |`);
-if (gateway) console.log(`| through the gateway (HTTP, 2026-07-28, one client) | ${gateway.times.length} | ${ms(pct(gateway.times, 50))} | ${ms(pct(gateway.times, 99))} |`);
+console.log(
+  `| in-process, wall clock (ToolDiscovery.call) | ${inProcess.wall.length} | ${ms(pct(inProcess.wall, 50))} | ${ms(pct(inProcess.wall, 99))} |`,
+);
+console.log(
+  `| in-process, each query's fastest of ${ROUNDS} runs | ${inProcess.best.length} | ${ms(pct(inProcess.best, 50))} | ${ms(pct(inProcess.best, 99))} |`,
+);
+if (gateway)
+  console.log(
+    `| through the gateway (HTTP, 2026-07-28, one client) | ${gateway.times.length} | ${ms(pct(gateway.times, 50))} | ${ms(pct(gateway.times, 99))} |`,
+  );
 
 const all = rows.find((r) => r.set === 'all');
 const worstShare = Math.max(...lists.map((l) => l.discovery / l.full));
@@ -207,5 +244,7 @@ console.log('\nTargets:');
 console.log(`  recall@5 ≥ 0.95 (all tasks): ${all.at5.toFixed(3)} ${all.at5 >= 0.95 ? 'HOLDS' : 'MISSED'}`);
 console.log(`  first list ≤ 10% of the full list: ${(100 * worstShare).toFixed(1)} % ${worstShare <= 0.1 ? 'HOLDS' : 'MISSED'}`);
 const p99 = pct(inProcess.wall, 99);
-console.log(`  search p99 ≤ 2 ms in-process (wall clock): ${ms(p99)} ${p99 <= 2 ? 'HOLDS' : 'MISSED'} (machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
+console.log(
+  `  search p99 ≤ 2 ms in-process (wall clock): ${ms(p99)} ${p99 <= 2 ? 'HOLDS' : 'MISSED'} (machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+);
 if (process.env.BENCH_VERBOSE === '1' && misses.length > 0) console.log(`\nMisses (not in the top 5):\n${misses.join('\n')}`);

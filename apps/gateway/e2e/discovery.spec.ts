@@ -75,8 +75,8 @@ afterAll(async () => {
 const mcpUrl = (tenant: string) => new URL(`http://127.0.0.1:${proxy.port}/t/${tenant}/mcp`);
 
 /** The JSON a text tool result carries. */
-function textJson(result: { content?: unknown }): Json {
-  const first = (result.content as { type: string; text: string }[])[0];
+function textJson(result: object): Json {
+  const first = ((result as { content?: unknown }).content as { type: string; text: string }[])[0];
   expect(first?.type).toBe('text');
   return JSON.parse(first!.text) as Json;
 }

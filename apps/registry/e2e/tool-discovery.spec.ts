@@ -19,6 +19,8 @@ import {
 
 jest.setTimeout(90_000);
 
+type Surfaces = Record<string, Record<string, unknown>>;
+
 describe('discovery settings (/v1/discovery)', () => {
   const env = testEnv();
   let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -68,7 +70,7 @@ describe('discovery settings (/v1/discovery)', () => {
     const res = await api(registry.url, key, 'GET', '/v1/discovery');
     expect(res.status).toBe(200);
     expect(res.body.discovery).toBeNull();
-    expect(res.body.surfaces.generic).toMatchObject({
+    expect((res.body.surfaces as Surfaces).generic).toMatchObject({
       mode: 'off',
       active: false,
       tools: 3,
@@ -85,14 +87,14 @@ describe('discovery settings (/v1/discovery)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.unknownPinned).toEqual(['ghost_tool']);
-    expect(res.body.surfaces.generic).toMatchObject({
+    expect((res.body.surfaces as Surfaces).generic).toMatchObject({
       mode: 'auto',
       threshold: 2,
       active: true,
       tools: 3,
       listed: ['search_tools', 'describe_tools', 'lookup_contact'],
     });
-    expect(res.body.surfaces.claude).toMatchObject({
+    expect((res.body.surfaces as Surfaces).claude).toMatchObject({
       mode: 'off',
       active: false,
       listed: ['create_lead', 'lookup_contact', 'refund_order'],
