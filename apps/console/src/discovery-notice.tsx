@@ -28,10 +28,9 @@ export function DiscoveryNotice({ version }: { version: string }) {
       <ul>
         {active.map(([id, s]) => (
           <li key={id} data-testid={`discovery-${id}`}>
-            <Badge tone="info">{id}</Badge> lists {s.listed.length} of {s.tools} tools first:{' '}
-            <span class="mono small">{s.listed.join(', ')}</span>
-            {s.pinned.length > 0 ? ` (pinned: ${s.pinned.join(', ')})` : ' (nothing pinned)'}; the others are found with search_tools and
-            stay callable by name.
+            <Badge tone="info">{id}</Badge> first tools/list: <span class="mono small">{s.listed.join(', ')}</span>
+            {s.pinned.length > 0 ? ` (pinned: ${s.pinned.join(', ')})` : ' (nothing pinned)'}; all {s.tools} published tools are found with
+            search_tools and stay callable by name.
           </li>
         ))}
       </ul>
