@@ -23,6 +23,7 @@ import { ScimTokensController } from './scim/scim-tokens.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ToolScanController } from './guardrails/tool-scan.controller';
 import { GuardrailsConfigController } from './guardrails/guardrails-config.controller';
+import { ToolDiscoveryController } from './tool-discovery/tool-discovery.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
 export const REGISTRY_CONTROLLERS: Type[] = [
@@ -50,4 +51,5 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   ImportServerController,
   ToolScanController,
   GuardrailsConfigController,
+  ToolDiscoveryController,
 ];

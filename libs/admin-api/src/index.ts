@@ -173,6 +173,7 @@ export interface ApiSchemas {
   Enqueued: Enqueued;
   EnterpriseCheckResult: EnterpriseCheckResult;
   GetConsoleSsoResponse: GetConsoleSsoResponse;
+  GetDiscoveryResponse: GetDiscoveryResponse;
   GetGuardrailsResponse: GetGuardrailsResponse;
   GetHealthResponse: GetHealthResponse;
   GetRegistryServerVersionResponse: GetRegistryServerVersionResponse;
@@ -206,6 +207,7 @@ export interface ApiSchemas {
   PublishResult: PublishResult;
   PutAuditExportBody: PutAuditExportBody;
   PutConsoleSsoBody: PutConsoleSsoBody;
+  PutDiscoveryBody: PutDiscoveryBody;
   PutGuardrailsBody: PutGuardrailsBody;
   PutLimitsBody: PutLimitsBody;
   PutToolScanBody: PutToolScanBody;
@@ -616,6 +618,39 @@ export interface GetConsoleSsoResponse {
     [k: string]: unknown;
   } | null;
   redirectUri: string;
+}
+export interface GetDiscoveryResponse {
+  discovery: {
+    mode: 'off' | 'on' | 'auto';
+    threshold: number;
+    /**
+     * @maxItems 50
+     */
+    pinned: string[];
+    surfaces: {
+      [k: string]: {
+        mode?: 'off' | 'on' | 'auto';
+        threshold?: number;
+        /**
+         * @maxItems 50
+         */
+        pinned?: string[];
+      };
+    };
+  } | null;
+  protocolVersion: string;
+  surfaces: {
+    [k: string]: {
+      mode: 'off' | 'on' | 'auto';
+      threshold: number;
+      pinned: string[];
+      tools: number;
+      active: boolean;
+      listed: string[];
+    };
+  };
+  unknownPinned?: string[];
+  pushed?: unknown;
 }
 /**
  * The tenant's interceptor chain (webhook secrets never shown)
@@ -2361,6 +2396,24 @@ export interface PutConsoleSsoBody {
   };
   jit?: boolean;
   enabled?: boolean;
+}
+export interface PutDiscoveryBody {
+  mode?: 'off' | 'on' | 'auto';
+  threshold?: number;
+  /**
+   * @maxItems 50
+   */
+  pinned?: string[];
+  surfaces?: {
+    [k: string]: {
+      mode?: 'off' | 'on' | 'auto';
+      threshold?: number;
+      /**
+       * @maxItems 50
+       */
+      pinned?: string[];
+    };
+  };
 }
 /**
  * The tenant's interceptor chain, in the order it runs
@@ -4222,4 +4275,7 @@ export interface Operations {
   getGuardrails: { method: 'GET'; path: '/v1/guardrails'; body: never; response: GetGuardrailsResponse };
   putGuardrails: { method: 'PUT'; path: '/v1/guardrails'; body: PutGuardrailsBody; response: GetGuardrailsResponse };
   checkGuardrails: { method: 'POST'; path: '/v1/guardrails/check'; body: PutGuardrailsBody; response: CheckGuardrailsResponse };
+  getDiscovery: { method: 'GET'; path: '/v1/discovery'; body: never; response: GetDiscoveryResponse };
+  putDiscovery: { method: 'PUT'; path: '/v1/discovery'; body: PutDiscoveryBody; response: GetDiscoveryResponse };
+  deleteDiscovery: { method: 'DELETE'; path: '/v1/discovery'; body: never; response: GetDiscoveryResponse };
 }

@@ -19,6 +19,7 @@ export function buildTenantDocument(settings: TenantSettings, snapshot: CatalogS
     ...(settings.auth ? { auth: settings.auth } : {}),
     ...(settings.limits ? { limits: settings.limits } : {}),
     ...(settings.guardrails && settings.guardrails.interceptors.length > 0 ? { guardrails: settings.guardrails } : {}),
+    ...(settings.discovery ? { discovery: settings.discovery } : {}),
     snapshot,
   };
   return { ...doc, version: tenantDocumentVersion(doc), ...(credentials ? { credentials } : {}) };

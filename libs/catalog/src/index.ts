@@ -38,3 +38,6 @@ export { canonicalMcpUrl, type TenantLayout } from './canonical-mcp-url';
 export { type NumericTenantLimit, TENANT_LIMIT_BOUNDS, type TenantLimits, tenantLimitsOf } from './tenant-limits';
 export { DYNAMIC_RESOURCE_LIMITS, DynamicResourceRoutes, dynamicPrefixProblem } from './dynamic-resources';
 export { guardrailSecretAad, openGuardrailSecrets } from './guardrail-secrets';
+export { DEFAULT_DISCOVERY_THRESHOLD, DISCOVERY_LIMITS, type DiscoveryMode, type DiscoverySettings, discoverySettingsSchema, type SurfaceDiscovery, surfaceDiscovery } from './discovery/discovery-settings';
+export { META_TOOL_LIMITS } from './discovery/meta-tools';
+export { CLAUDE_ALWAYS_LOAD, type ToolMatch, ToolDiscovery } from './discovery/tool-discovery';

@@ -42,6 +42,7 @@ export function parseTenantDocument(raw: unknown): PublishedCatalog {
     ...(s.auth ? { auth: s.auth } : {}),
     ...(s.limits ? { limits: s.limits } : {}),
     ...(s.guardrails && s.guardrails.interceptors.length > 0 ? { guardrails: s.guardrails } : {}),
+    ...(s.discovery ? { discovery: s.discovery } : {}),
     snapshot: { ...snapshot, resources: snapshot.resources ?? [], resourceTemplates: snapshot.resourceTemplates ?? [], prompts: snapshot.prompts ?? [] },
     ...(credentials ? { credentials: credentials as Record<string, string> } : {}),
   };

@@ -1,6 +1,7 @@
 import type { GuardrailsConfig } from '@switchboard/guardrails';
 import type { TenantSurfaceRules } from '@switchboard/protocol';
 import type { CatalogSnapshot } from './definitions';
+import type { DiscoverySettings } from './discovery/discovery-settings';
 import type { TenantAuthSettings } from './tenant-auth-schema';
 import type { TenantLimits } from './tenant-limits';
 
@@ -27,6 +28,8 @@ export interface TenantCatalog {
   limits?: TenantLimits;
   /** Tenant interceptors (issue 46); absent or empty ⇒ no guardrail work on any call. */
   guardrails?: GuardrailsConfig;
+  /** Progressive discovery per surface (absent ⇒ every surface serves its full tools/list). */
+  discovery?: DiscoverySettings;
   snapshot: CatalogSnapshot;
 }
 

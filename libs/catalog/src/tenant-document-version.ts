@@ -9,9 +9,13 @@ import type { TenantCatalog } from './published-catalog';
  * on it rebuild and gateways take the new document.
  */
 export function tenantDocumentVersion(doc: Omit<TenantCatalog, 'version'>): string {
-  const { id, name, description, origins, hosts, surfaceRules, auth, limits, guardrails, snapshot } = doc;
-  // Guardrails only when present, so the version of a document without them is what it always was.
-  const settings = { id, name, description: description ?? null, origins, hosts, surfaceRules, auth: auth ?? null, limits: limits ?? null, ...(guardrails ? { guardrails } : {}) };
+  const { id, name, description, origins, hosts, surfaceRules, auth, limits, guardrails, discovery, snapshot } = doc;
+  // Guardrails and discovery only when present, so the version of a document without them is what it always was.
+  const settings = {
+    ...{ id, name, description: description ?? null, origins, hosts, surfaceRules, auth: auth ?? null, limits: limits ?? null },
+    ...(guardrails ? { guardrails } : {}),
+    ...(discovery ? { discovery } : {}),
+  };
   return createHash('sha256')
     .update(canonicalJson({ ...settings, catalog: snapshot.version }))
     .digest('hex');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { guardrailsSchema } from '@switchboard/guardrails';
 import { surfaceProfiles, type TenantSurfaceRules } from '@switchboard/protocol';
+import { discoverySettingsSchema } from './discovery/discovery-settings';
 import { tenantAuthSchema } from './tenant-auth-schema';
 import { TENANT_LIMIT_BOUNDS } from './tenant-limits';
 
@@ -51,6 +52,7 @@ export const tenantSettingsSchema = z.object({
   limits: tenantLimitsSchema.optional(),
   /** Tenant interceptors (issue 46), compiled once per document by the gateway (`compileGuardrails`). */
   guardrails: guardrailsSchema.optional(),
+  discovery: discoverySettingsSchema.optional(),
 });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;

@@ -95,7 +95,9 @@ export class RequestDispatcher {
       if (cursor !== undefined && typeof cursor !== 'string') {
         throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a string');
       }
-      const page = catalog.listPage(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor);
+      // Discovery mode answers the first tools page; a cursor (from a full list seen earlier) still pages the full list.
+      const discovered = message.method === 'tools/list' && cursor === undefined ? target.discovery?.listPage(input.surfaceId, context.protocolVersion) : undefined;
+      const page = discovered ?? catalog.listPage(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor);
       return new SplicedResult(message.id, page.body, page.tail);
     }
 
@@ -134,6 +136,8 @@ export class RequestDispatcher {
         if (context.era === 'legacy') await this.content.forwardLogLevel(input, params.level as LogLevel);
         return encodeResult(message.id, {});
       case 'tools/call': {
+        const meta = target.discovery && typeof params.name === 'string' ? target.discovery.call(params.name, toolArguments(params), input.surfaceId, context.protocolVersion) : undefined;
+        if (meta) return this.result(input, meta);
         const called = await this.callTool(input, catalog, params);
         if ((called as { isError?: boolean }).isError === true) input.toolErrors?.toolFailed();
         return this.result(input, called);
@@ -297,4 +301,11 @@ export class RequestDispatcher {
 
 function isCreated(value: object): value is { task: Parameters<typeof UpstreamTasks.modernCreated>[0] } {
   return 'task' in value && typeof (value as { task?: unknown }).task === 'object';
+}
+
+/** A tools/call's `arguments`, checked as callTool checks them (a meta-tool call must not see a non-object). */
+function toolArguments(params: Record<string, unknown>): Record<string, unknown> {
+  const args = params.arguments ?? {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
+  return args as Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import type { CompiledCatalog, TenantLimits } from '@switchboard/catalog';
+import type { CompiledCatalog, TenantLimits, ToolDiscovery } from '@switchboard/catalog';
 import type { SurfaceProfile, TenantSurfaceRules } from '@switchboard/protocol';
 
 /** Everything the transport needs to serve one tenant's endpoint. Swapped atomically when a catalog changes. */
@@ -15,4 +15,6 @@ export interface McpTarget {
   limits?: TenantLimits;
   /** Extensions the tenant's settings declare in `server/discover` capabilities (e.g. enterprise-managed authorization), by identifier. */
   extensions?: Readonly<Record<string, object>>;
+  /** Progressive discovery (absent ⇒ every surface serves its full tools/list): built with `catalog`, from it alone. */
+  discovery?: ToolDiscovery;
 }

@@ -36,6 +36,8 @@ const seedEntrySchema = z
     limits: z.record(z.string(), z.unknown()).optional(),
     /** Tenant interceptors (the tenant document's `guardrails`, validated by its schema). */
     guardrails: z.unknown().optional(),
+    /** Progressive discovery per surface (the tenant document's `discovery`, validated by its schema). */
+    discovery: z.unknown().optional(),
     /** `registry`: the registry creates this tenant (npm start's seed) and publishes its document; the file source leaves it alone. */
     seed: z.literal('registry').optional(),
     catalogs: z.array(catalogSchema).min(1).optional(),
@@ -96,6 +98,7 @@ export function readTenantSeed(file: string): TenantSeed[] {
       auth: t.auth,
       limits: t.limits,
       guardrails: t.guardrails,
+      discovery: t.discovery,
     });
     if (!settings.success) {
       // Field names as written in the file (`surfaces`, not the document's `surfaceRules`).

@@ -9,6 +9,7 @@ import { Badge, Empty, ErrorBox, Spinner, splitError, useFocusOnError, useLoad }
 import { Allowed } from '../role';
 import { ClientCards, DraftChanges, pretty } from '../preview-cards';
 import { GuardrailsLine, useAppliedGuardrails } from '../guardrails-preview';
+import { DiscoveryNotice } from '../discovery-notice';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** Built-ins first, in the order people compare them; custom surfaces after. */
@@ -150,6 +151,7 @@ export function PreviewPage() {
         </label>
         {data && !draft && (data.live ? <Badge tone="ok">Live: the gateway serves exactly this</Badge> : <Badge tone="warn">Not yet live: publish to serve it</Badge>)}
       </div>
+      {data && !draft && <DiscoveryNotice version={version} />}
       {data && (
         <section class="card" aria-labelledby="pv-dynamic-h" data-testid="preview-dynamic-resources">
           <h2 id="pv-dynamic-h">Dynamic resources</h2>

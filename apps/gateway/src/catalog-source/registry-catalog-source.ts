@@ -179,6 +179,7 @@ export class RegistryCatalogSource implements CatalogSource {
       ...(raw.limits ? { limits: raw.limits } : {}),
       // Webhook secrets arrive sealed like credentials; opened here, once per document.
       ...(raw.guardrails ? { guardrails: openGuardrailSecrets(raw.guardrails, raw.id, (sealed, aad) => this.box.open(sealed, aad)) } : {}),
+      ...(raw.discovery ? { discovery: raw.discovery } : {}),
       ...(raw.version ? { version: raw.version } : {}),
       snapshot,
       ...(limits ? { limits } : {}),

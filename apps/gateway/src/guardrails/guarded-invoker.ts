@@ -7,9 +7,8 @@ import {
   type InterceptContext,
   type InterceptionEvent,
 } from '@switchboard/guardrails';
-import type { InvokeContext, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamInvoker, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import { ErrorCode, McpError } from '@switchboard/protocol';
-import type { UpstreamInvoker } from '@switchboard/mcp-http';
 import type { UpstreamRoute } from '../upstream/upstream-pool';
 
 type Chains = CompiledGuardrails['chains'];

@@ -1,4 +1,4 @@
-import { CatalogCaches, CompiledCatalog, ENTERPRISE_MANAGED_AUTHORIZATION, canonicalJson, canonicalMcpUrl, type PageCache } from '@switchboard/catalog';
+import { CatalogCaches, CompiledCatalog, ENTERPRISE_MANAGED_AUTHORIZATION, ToolDiscovery, canonicalJson, canonicalMcpUrl, type PageCache } from '@switchboard/catalog';
 import { surfaceProfiles, type SurfaceProfile, type TenantSurfaceRules } from '@switchboard/protocol';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
@@ -56,6 +56,7 @@ export class TenantDirectory {
   apply(tenant: TenantCatalog): McpTarget {
     const surfaces = this.surfacesOf(tenant.surfaceRules);
     const catalog = CompiledCatalog.build(tenant.snapshot, { surfaces, caches: this.caches });
+    const discovery = ToolDiscovery.build(catalog, tenant.discovery, surfaces);
     const target: McpTarget = {
       tenantId: tenant.id,
       catalog,
@@ -64,6 +65,7 @@ export class TenantDirectory {
       allowedOrigins: tenant.origins.length === 0 ? DEFAULT_ORIGINS : [...DEFAULT_ORIGINS, ...tenant.origins],
       allowedHosts: this.hostsOf(tenant),
       ...(tenant.limits ? { limits: tenant.limits } : {}),
+      ...(discovery ? { discovery } : {}),
       // The MCP ext-auth identifier: clients learn the tenant's AS accepts ID-JAGs before any 401.
       ...(tenant.auth?.protected && tenant.auth.enterpriseIdps.length > 0 ? { extensions: { [ENTERPRISE_MANAGED_AUTHORIZATION]: {} } } : {}),
     };

@@ -3,6 +3,7 @@ import {
   canonicalJson,
   CompiledCatalog,
   type CatalogSnapshot,
+  type DiscoverySettings,
   type DynamicResourceEntry,
   type PromptEntry,
   type ResourceEntry,
@@ -37,6 +38,8 @@ export interface TenantRow {
   call_log: TenantCallLogPolicy;
   /** The interceptor chain (issue 46, PUT /v1/guardrails), webhook secrets sealed; null = none. */
   guardrails?: { interceptors: Array<Record<string, unknown>> } | null;
+  /** The tenant document's `discovery` (issue 45); null = every surface serves its full list. */
+  discovery: DiscoverySettings | null;
 }
 
 export interface PublicationRow {

@@ -22,5 +22,6 @@ export async function tenantDocumentSettings(q: Queryable, tenant: TenantRow): P
     ...(auth ? { auth } : {}),
     ...tenantLimits(tenant),
     ...(tenant.guardrails ? { guardrails: tenant.guardrails } : {}),
+    ...(tenant.discovery ? { discovery: tenant.discovery } : {}),
   });
 }

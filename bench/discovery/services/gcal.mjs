@@ -1,0 +1,68 @@
+// Google Calendar API v3 shapes (events, calendars, ACL, free/busy).
+export default [
+  ['list_calendars', 'List calendars', "Lists the calendars on the user's calendar list.", 'min_access_role, show_hidden:boolean'],
+  ['get_calendar', 'Get calendar', "Gets a calendar's metadata: summary, time zone and description.", 'calendar_id!'],
+  ['create_calendar', 'Create calendar', 'Creates a secondary calendar.', 'summary!, time_zone, description'],
+  ['delete_calendar', 'Delete calendar', 'Deletes a secondary calendar and its events.', 'calendar_id!'],
+  ['clear_calendar', 'Clear primary calendar', 'Deletes all events from the primary calendar.', 'calendar_id!'],
+  [
+    'list_events',
+    'List events',
+    'Lists events on a calendar between two times, expanding recurring events if asked.',
+    'calendar_id!, time_min, time_max, q, single_events:boolean, order_by, max_results:integer',
+  ],
+  ['get_event', 'Get event', 'Gets one event with attendees, location and conference data.', 'calendar_id!, event_id!'],
+  [
+    'create_event',
+    'Create event',
+    'Creates an event with a start and end, attendees, location, reminders and a Meet link.',
+    'calendar_id!, summary!, start!:object, end!:object, attendees:array, location, description, recurrence:array, conference_data:object',
+  ],
+  [
+    'quick_add_event',
+    'Quick add event',
+    'Creates an event from a simple text string like "Lunch with Ana tomorrow 1pm".',
+    'calendar_id!, text!',
+  ],
+  [
+    'update_event',
+    'Update event',
+    "Changes an event's time, title, attendees, location or description.",
+    'calendar_id!, event_id!, summary, start:object, end:object, attendees:array, location, send_updates',
+  ],
+  ['delete_event', 'Delete event', 'Deletes an event and optionally notifies its guests.', 'calendar_id!, event_id!, send_updates'],
+  ['move_event', 'Move event', 'Moves an event to another calendar.', 'calendar_id!, event_id!, destination!'],
+  [
+    'list_event_instances',
+    'List recurring instances',
+    'Lists the occurrences of a recurring event.',
+    'calendar_id!, event_id!, time_min, time_max',
+  ],
+  [
+    'respond_to_event',
+    'RSVP to event',
+    "Sets the user's response status (accepted, declined, tentative) on an event invitation.",
+    'calendar_id!, event_id!, response_status!',
+  ],
+  [
+    'query_free_busy',
+    'Query free/busy',
+    'Returns busy intervals for a set of calendars in a time range, to find a free slot.',
+    'time_min!, time_max!, items!:array, time_zone',
+  ],
+  ['list_acl', 'List calendar sharing', 'Lists the access control rules (who a calendar is shared with).', 'calendar_id!'],
+  [
+    'share_calendar',
+    'Share calendar',
+    'Grants a user, group or domain a role (reader, writer, owner) on a calendar.',
+    'calendar_id!, role!, scope_type!, scope_value',
+  ],
+  ['get_colors', 'Get colors', 'Returns the color palette for calendars and events.', ''],
+  ['get_settings', 'Get calendar settings', "Returns the user's calendar settings such as time zone and week start.", ''],
+  [
+    'watch_events',
+    'Watch events',
+    "Subscribes a webhook channel to changes of a calendar's events.",
+    'calendar_id!, id!, address!, ttl:integer',
+  ],
+];

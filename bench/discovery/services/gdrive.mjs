@@ -1,0 +1,38 @@
+// Google Drive API v3 shapes (files, folders, permissions, revisions).
+export default [
+  [
+    'list_files',
+    'List files',
+    'Lists files and folders, optionally in a folder, with a Drive query.',
+    'q, folder_id, page_size:integer, order_by, page_token',
+  ],
+  ['search_files', 'Search files', 'Finds files by name or full text content.', 'name_contains, full_text, mime_type'],
+  ['get_file_metadata', 'Get file metadata', "Gets a file's metadata: name, owner, size, modified time and links.", 'file_id!, fields'],
+  ['download_file', 'Download file', 'Downloads the content of a binary file.', 'file_id!'],
+  [
+    'export_file',
+    'Export Google Doc',
+    'Exports a Google Doc, Sheet or Slides file to PDF, DOCX, CSV or other formats.',
+    'file_id!, mime_type!',
+  ],
+  ['upload_file', 'Upload file', 'Uploads a new file into a folder.', 'name!, content!, mime_type, parent_id'],
+  ['update_file_content', 'Update file content', 'Replaces the content of an existing file with a new version.', 'file_id!, content!'],
+  ['rename_file', 'Rename file', 'Renames a file or folder.', 'file_id!, name!'],
+  ['move_file', 'Move file', 'Moves a file into another folder.', 'file_id!, add_parents!, remove_parents'],
+  ['copy_file', 'Copy file', 'Makes a copy of a file, optionally in another folder.', 'file_id!, name, parent_id'],
+  ['trash_file', 'Trash file', 'Moves a file or folder to the trash.', 'file_id!'],
+  ['delete_file_permanently', 'Delete file permanently', 'Permanently deletes a file, skipping the trash.', 'file_id!'],
+  ['empty_trash', 'Empty trash', "Permanently deletes everything in the user's trash.", ''],
+  ['create_folder', 'Create folder', 'Creates a folder, optionally inside another folder.', 'name!, parent_id'],
+  [
+    'share_file',
+    'Share file',
+    'Shares a file with a user, group, domain or anyone with the link, as reader, commenter or writer.',
+    'file_id!, role!, type!, email_address, domain, send_notification_email:boolean',
+  ],
+  ['list_permissions', 'List permissions', 'Lists who has access to a file and with which role.', 'file_id!'],
+  ['remove_permission', 'Remove permission', "Revokes someone's access to a file.", 'file_id!, permission_id!'],
+  ['transfer_ownership', 'Transfer ownership', 'Makes another user the owner of a file.', 'file_id!, email_address!'],
+  ['list_revisions', 'List revisions', 'Lists the version history of a file.', 'file_id!'],
+  ['get_storage_quota', 'Get storage quota', 'Returns how much Drive storage is used and available.', ''],
+];

@@ -1,0 +1,58 @@
+// Gmail API shapes (messages, threads, drafts, labels, filters).
+export default [
+  [
+    'send_email',
+    'Send email',
+    'Sends an email with to, cc, bcc, subject, body and attachments.',
+    'to!:array, subject!, body!, cc:array, bcc:array, attachments:array, html:boolean',
+  ],
+  [
+    'reply_to_email',
+    'Reply to email',
+    'Replies to a message in the same thread, optionally to all recipients.',
+    'message_id!, body!, reply_all:boolean',
+  ],
+  ['forward_email', 'Forward email', 'Forwards a message with its attachments to new recipients.', 'message_id!, to!:array, note'],
+  [
+    'search_emails',
+    'Search emails',
+    'Searches the mailbox with Gmail query syntax (from:, subject:, has:attachment, newer_than:).',
+    'q!, max_results:integer, label_ids:array',
+  ],
+  ['get_email', 'Read email', 'Reads one message: headers, body and attachment list.', 'message_id!, format'],
+  ['get_thread', 'Read thread', 'Reads every message of a conversation thread.', 'thread_id!'],
+  ['trash_email', 'Trash email', 'Moves a message to the trash.', 'message_id!'],
+  ['archive_email', 'Archive email', 'Removes a message from the inbox without deleting it.', 'message_id!'],
+  ['mark_as_read', 'Mark as read', 'Marks messages as read or unread.', 'message_ids!:array, read!:boolean'],
+  [
+    'modify_labels',
+    'Modify message labels',
+    'Adds or removes labels on messages.',
+    'message_ids!:array, add_label_ids:array, remove_label_ids:array',
+  ],
+  ['list_labels', 'List labels', 'Lists the mailbox labels, system and user-created.', ''],
+  [
+    'create_label',
+    'Create label',
+    'Creates a user label with visibility settings.',
+    'name!, label_list_visibility, message_list_visibility',
+  ],
+  ['create_draft', 'Create draft', 'Saves an unsent draft email.', 'to:array, subject, body!, cc:array'],
+  ['send_draft', 'Send draft', 'Sends a saved draft.', 'draft_id!'],
+  ['list_drafts', 'List drafts', 'Lists the saved drafts.', 'max_results:integer'],
+  ['get_attachment', 'Download attachment', 'Downloads an attachment of a message.', 'message_id!, attachment_id!'],
+  [
+    'create_filter',
+    'Create mail filter',
+    'Creates a filter that labels, archives or forwards matching incoming mail.',
+    'criteria!:object, action!:object',
+  ],
+  [
+    'set_vacation_responder',
+    'Set out-of-office reply',
+    'Turns the vacation auto-reply on or off with a message and dates.',
+    'enable!:boolean, subject, body, start_time:integer, end_time:integer',
+  ],
+  ['list_send_as', 'List send-as aliases', 'Lists the addresses the user can send mail from, with signatures.', ''],
+  ['update_signature', 'Update signature', 'Sets the email signature of a send-as address.', 'send_as_email!, signature!'],
+];
