@@ -3,14 +3,14 @@ import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { RegistryConfig } from './config';
 import type { SecretBox } from '@switchboard/secret-box';
-import type { ConsoleSessions } from './console/console-session';
-import type { PlatformIssuer } from './console/platform-issuer';
+import type { ConsoleSessions } from './http/console-session';
+import type { PlatformIssuer } from './http/platform-issuer';
 import type { Database } from './db/database';
 import type { DiscoveryQueue } from './discovery/discovery-queue';
 import type { Authenticator } from './http/authenticator';
 import type { Publisher } from './publishing/publisher';
-import type { ConnectorVault } from './servers/connector-vault';
-import type { Credentials } from './servers/credentials';
+import type { ConnectorVault } from './credentials/connector-vault';
+import type { Credentials } from './credentials/credentials';
 import type { UserRevocations } from './scim/user-revocations';
 import type { SsoClients } from './console-sso/sso-client';
 
@@ -41,9 +41,3 @@ export interface RegistryContext {
 }
 
 export const REGISTRY_CONTEXT = Symbol('REGISTRY_CONTEXT');
-
-/** The tenant's canonical MCP URL and the line to add it to Claude Code. */
-export function connectInfo(config: RegistryConfig, tenantId: string): { mcpUrl: string; claudeCommand: string } {
-  const mcpUrl = config.GATEWAY_DOMAIN ? `https://${tenantId}.${config.GATEWAY_DOMAIN}/mcp` : `${config.GATEWAY_PUBLIC_URL.replace(/\/+$/, '')}/t/${tenantId}/mcp`;
-  return { mcpUrl, claudeCommand: `claude mcp add --transport http ${tenantId} ${mcpUrl}` };
-}

@@ -5,7 +5,7 @@ import { ConsoleAuthController } from './console/console-auth.controller';
 import { DocsController } from './docs/docs.controller';
 import { InternalController } from './internal/internal.controller';
 import { LimitsController } from './limits/limits.controller';
-import { ImportServerController } from './mcp-registry/import-server.controller';
+import { ImportServerController } from './servers/import-server.controller';
 import { McpRegistryController } from './mcp-registry/mcp-registry.controller';
 import { PublicationsController } from './publishing/publications.controller';
 import { ReadinessController } from './readiness/readiness.controller';

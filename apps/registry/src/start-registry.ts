@@ -10,7 +10,7 @@ import { createRegistry, type Registry } from './create-registry';
 import { startDemoUpstream } from './demo/demo-upstream';
 import { seedDemo } from './demo/seed-demo';
 import { seedRegistryTenants } from './demo/seed-registry-tenants';
-import { connectInfo } from './registry-context';
+import { connectInfo } from './http/public-urls';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 

@@ -6,8 +6,9 @@ import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { auditExportSecretAad, type AuditExportRow } from './audit-export-store';
+import { audit } from '../model/audit';
+import { auditExportSecretAad } from '../crypto/secret-aad';
+import type { AuditExportRow } from './audit-export-store';
 import { auditExportView, auditExportViewSchema, normalisePrefix, putAuditExportBody, type PutAuditExport } from './audit-export-schemas';
 import { objectUrl } from './put-s3-object';
 

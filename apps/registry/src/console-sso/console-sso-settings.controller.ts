@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { checkIssuer } from '../tenant-auth/check-issuer';
-import { audit } from '../tenants/audit';
+import { checkIssuer } from '../http/check-issuer';
+import { audit } from '../model/audit';
 import { readSso, ssoSettingsBody, ssoView, writeSso } from './sso-settings';
 
 const ssoResponse = z.object({ sso: z.record(z.string(), z.unknown()).nullable(), redirectUri: z.string() });

@@ -1,13 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { safeReturnTo } from '../console/console-auth.controller';
-import { SESSION_COOKIE, SESSION_SECONDS } from '../console/console-session';
-import { parseCookies, serializeCookie } from '../console/cookies';
-import { recordSession } from '../console/session-store';
+import { safeReturnTo } from '../http/public-urls';
+import { SESSION_COOKIE, SESSION_SECONDS } from '../http/console-session';
+import { parseCookies, serializeCookie } from '../http/cookies';
+import { recordSession } from '../model/session-store';
 import { TENANT_ID } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { audit } from '../model/audit';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { admitSsoAdmin } from './admit-sso-admin';
 import { openidClient as client } from './sso-client';

@@ -3,13 +3,14 @@ import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import { TENANT_ID } from '../http/schemas';
+import { safeReturnTo } from '../http/public-urls';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { activeAdmin } from './admins';
-import { recordSession, revokeSession } from './session-store';
-import { LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS } from './console-session';
-import { parseCookies, serializeCookie } from './cookies';
-import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from './platform-issuer';
+import { audit } from '../model/audit';
+import { activeAdmin } from '../model/admins';
+import { recordSession, revokeSession } from '../model/session-store';
+import { LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS } from '../http/console-session';
+import { parseCookies, serializeCookie } from '../http/cookies';
+import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from '../http/platform-issuer';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { consoleCallbackQuery, consoleLoginQuery } from '../docs/console-auth-queries';
 import { authConfigSchema } from '../docs/response-schemas';
@@ -19,11 +20,6 @@ export type SigninError = 'access_denied' | 'state_mismatch' | 'token_rejected' 
 
 /** OAuth error codes that mean "the person did not (or could not) sign in", as opposed to a broken setup. */
 const DENIED = new Set(['access_denied', 'login_required', 'consent_required', 'interaction_required', 'account_selection_required']);
-
-/** A console route in the SPA's hash router (`#/tools`); anything else is dropped rather than redirected to. */
-export function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && /^#\/[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]{0,500}$/.test(value) ? value : '';
-}
 
 const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 

@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { hashPassword } from '../console/password-hash';
-import { newApiKey } from '../tenants/api-keys';
+import { hashPassword } from '../crypto/password-hash';
+import { newApiKey } from '../model/api-keys';
 import type { RegistryContext } from '../registry-context';
 import { DEMO_UPSTREAM_TOKEN } from './demo-upstream';
 

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readTenantSeed } from '@switchboard/tenant-config';
 import type { RegistryContext } from '../registry-context';
-import { newApiKey } from '../tenants/api-keys';
+import { newApiKey } from '../model/api-keys';
 import { DEMO_UPSTREAM_TOKEN } from './demo-upstream';
 import { adminCaller, seedServers } from './seed-demo';
 

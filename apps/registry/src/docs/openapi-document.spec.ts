@@ -5,7 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { RegistryContext } from '../registry-context';
 import { REGISTRY_CONTROLLERS } from '../registry-controllers';
 import { RegistryModule } from '../registry.module';
-import { ROUTE_ROLES } from '../tenants/roles';
+import { ROUTE_ROLES } from '../model/roles';
 import { openApiDocument, undocumentedRoutes } from './openapi-document';
 
 /** Enough of the context for the controllers to be constructed (no request is served). */

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { verifyLogin } from '../console/admins';
+import { verifyLogin } from '../model/admins';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { TENANT_ID, verifyLoginBody } from '../http/schemas';

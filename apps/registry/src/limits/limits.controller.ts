@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { callLogPolicySchema, ratePlanSchema } from '@switchboard/limits';
 import { parseInput } from '../http/parse-input';
-import { loadTenant, type TenantRow } from '../publishing/build-snapshot';
+import { loadTenant, type TenantRow } from '../model/tenant-row';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { audit } from '../model/audit';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { limitsViewSchema } from '../docs/tenant-response-schemas';
 

@@ -3,12 +3,13 @@ import { checkUrl, NetGuardError } from '@switchboard/net-guard';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { connectInfo, REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { connectInfo } from '../http/public-urls';
+import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+import { audit } from '../model/audit';
 import { readinessBody, readinessParams } from './readiness-body';
 import { runReadiness } from './run-readiness';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
-import { readinessReport } from '../docs/tenant-response-schemas';
+import { readinessReport } from './readiness-report-schema';
 
 /** Connector readiness check: replays what Claude and ChatGPT do against the tenant's live MCP URL. */
 @Controller('v1')

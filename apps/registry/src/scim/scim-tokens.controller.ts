@@ -5,8 +5,8 @@ import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { ScimError } from './scim-error';
+import { audit } from '../model/audit';
+import { ScimError } from '../http/scim-error';
 import { createScimToken, scimTokenView, type ScimTokenRow } from './scim-tokens';
 
 const createBody = z.object({ name: z.string().min(1, 'must not be empty').max(64) }).strict();

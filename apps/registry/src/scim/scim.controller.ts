@@ -4,7 +4,7 @@ import { ApiOperation, ApiTag } from '../docs/api-operation';
 import type { Queryable } from '../db/database';
 import { TENANT_ID } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 import { parseScimFilter } from './scim-filter';
 import { createGroup, deleteGroup, findGroup, GROUP_FILTER_ATTRS, groupResource, listGroups, membersOf, saveGroup } from './scim-groups';
 import { listResponse, readPage } from './scim-page';

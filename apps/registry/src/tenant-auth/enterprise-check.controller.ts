@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { loadTenant } from '../publishing/build-snapshot';
+import { loadTenant } from '../model/tenant-row';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { enterpriseCheckResultSchema } from '../docs/tenant-response-schemas';

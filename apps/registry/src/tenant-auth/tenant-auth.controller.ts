@@ -8,16 +8,17 @@ import type { Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { serverIdParams } from '../http/schemas';
-import { loadTenant } from '../publishing/build-snapshot';
+import { loadTenant } from '../model/tenant-row';
+import { authPublicUrl } from '../http/public-urls';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { emitWebhookEvent } from '../webhooks/webhook-events';
-import { ConnectorVaultError } from '../servers/connector-vault';
-import { checkIssuer } from './check-issuer';
+import { audit } from '../model/audit';
+import { emitWebhookEvent } from '../model/webhook-events';
+import { ConnectorVaultError } from '../credentials/connector-vault';
+import { checkIssuer } from '../http/check-issuer';
 import { checkEnterpriseIdps } from './check-enterprise-idps';
 import { resolveConnectorGrant } from './connector-grant';
 import { connectorBody, tenantAuthBody } from './tenant-auth-body';
-import { loadTenantAuth, tenantAuthView } from './tenant-auth-store';
+import { loadTenantAuth, tenantAuthView } from '../model/tenant-auth-store';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { connectorAccountSchema, connectorLinkSchema, tenantAuthViewSchema, testSignInResultSchema, testSignInSchema } from '../docs/tenant-response-schemas';
 
@@ -323,13 +324,6 @@ export class TenantAuthController {
 
 /** A test sign-in's ticket and result live this long (seconds). */
 const TEST_TTL_S = 300;
-
-/** The auth service's public URL: AUTH_PUBLIC_URL, else CONSOLE_ISSUER without `/platform`. */
-export function authPublicUrl(config: RegistryContext['config']): string | undefined {
-  const explicit = config.AUTH_PUBLIC_URL?.replace(/\/+$/, '');
-  if (explicit) return explicit;
-  return config.CONSOLE_ISSUER?.replace(/\/platform$/, '');
-}
 
 async function saveTenantAuth(q: Queryable, tenantId: string, a: TenantAuthSettings): Promise<void> {
   const oidc = a.idp.kind === 'oidc' ? a.idp : undefined;

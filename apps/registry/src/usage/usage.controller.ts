@@ -6,7 +6,7 @@ import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { callsResponse, usageResponse } from '../docs/route-responses';
-import { hasRole } from '../tenants/roles';
+import { hasRole } from '../model/roles';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(d)), 'must be a real date');
 const filterField = z.string().min(1).max(512);

@@ -4,9 +4,9 @@ import { isUniqueViolation } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { audit } from '../model/audit';
 import { addPasskeyBody, linkInfoBody, passkeyLookupBody, passkeyUsedBody, redeemLinkBody, userRefBody, vaultPurgeBody, verifyUserBody } from './user-schemas';
-import { activeUser, liveLink, MAX_PASSKEYS_PER_USER, redeemLink, verifyUserPassword, type PasskeyRow } from './user-store';
+import { activeUser, liveLink, MAX_PASSKEYS_PER_USER, redeemLink, verifyUserPassword, type PasskeyRow } from '../model/user-store';
 
 /**
  * What the auth service asks about the tenant user directory (Bearer INTERNAL_TOKEN): password

@@ -5,10 +5,10 @@ import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { authPublicUrl } from '../tenant-auth/tenant-auth.controller';
-import { audit } from '../tenants/audit';
+import { authPublicUrl } from '../http/public-urls';
+import { audit } from '../model/audit';
 import { directoryUserSchema, invitedUserResponse, inviteUserBody, passkeyParams, userLinkSchema, userParams, usersQuery, usersResponse } from './user-schemas';
-import { createUser, issueLink, passkeysOf, userStatus, userView, type UserRow } from './user-store';
+import { createUser, issueLink, passkeysOf, userStatus, userView, type UserRow } from '../model/user-store';
 
 /**
  * The tenant user directory (issue 41): the people who sign in at the tenant's authorization

@@ -8,8 +8,8 @@ import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { newDeliveryId, WEBHOOK_EVENT_TYPES, webhookPayload } from './webhook-events';
+import { audit } from '../model/audit';
+import { newDeliveryId, WEBHOOK_EVENT_TYPES, webhookPayload } from '../model/webhook-events';
 import {
   createWebhookBody,
   deliveriesQuery,
@@ -23,7 +23,7 @@ import {
   webhookSchema,
   webhookWithSecretSchema,
 } from './webhook-schemas';
-import { webhookSecretAad } from './webhook-secrets';
+import { webhookSecretAad } from '../crypto/secret-aad';
 import { newWebhookSecret } from './webhook-signature';
 
 interface SubscriptionRow {

@@ -8,12 +8,12 @@ import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { SERVER_ID } from '../http/schemas';
 import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { ServersController } from '../servers/servers.controller';
-import { audit } from '../tenants/audit';
+import { ServersController } from './servers.controller';
+import { audit } from '../model/audit';
 import { fetchServerJson } from './fetch-server-json';
 import { importServerBody } from './import-server-body';
 import { remoteFromServerJson } from './remote-from-server-json';
-import { serverJsonProblem } from './server-json-schema';
+import { serverJsonProblem } from '../model/server-json-schema';
 
 const importedResponse = serverChangedResponse.extend({
   registry: z.object({ name: z.string(), version: z.string(), remote: z.number().int(), url: z.string() }).describe('The registry entry the server was registered from'),
