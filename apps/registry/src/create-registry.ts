@@ -22,7 +22,7 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 import { Authenticator } from './http/authenticator';
 import { Publisher } from './publishing/publisher';
 import { RedisReconciler } from './publishing/redis-reconciler';
-import type { RegistryContext } from './registry-context';
+import type { RegistryServices } from './registry-services';
 import { RegistryModule } from './registry.module';
 import { ConnectorVault } from './credentials/connector-vault';
 import { Credentials } from './credentials/credentials';
@@ -33,7 +33,7 @@ import { startWebhooks } from './webhooks/start-webhooks';
 
 export interface Registry {
   app: NestFastifyApplication;
-  ctx: RegistryContext;
+  services: RegistryServices;
   reconciler: RedisReconciler;
   close(): Promise<void>;
 }
@@ -71,7 +71,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
   const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, { namespace: config.REDIS_NAMESPACE, verifyMs: config.REGISTRY_REDIS_VERIFY_MS, outboxMinAgeMs: 5_000 });
   const revocations = new UserRevocations(db, config.AUTH_INTERNAL_URL, config.INTERNAL_TOKEN, logger);
-  const ctx: RegistryContext = { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, fetch: guardedFetch(policy), logger, sessions, platform, revocations, sso: new SsoClients(policy) };
+  const services: RegistryServices = { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, fetch: guardedFetch(policy), logger, sessions, platform, revocations, sso: new SsoClients(policy) };
   const worker = config.REGISTRY_WORKER
     ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy }, db, credentials, queue, publisher, logger, vault)
     : undefined;
@@ -91,11 +91,11 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   drainer?.start();
   const exporter =
     config.AUDIT_EXPORT_INTERVAL_MS > 0
-      ? new AuditExporter(db, box, ctx.fetch, logger, { intervalMs: config.AUDIT_EXPORT_INTERVAL_MS, batchSize: config.AUDIT_EXPORT_BATCH_SIZE, timeoutMs: config.AUDIT_EXPORT_TIMEOUT_MS })
+      ? new AuditExporter(db, box, services.fetch, logger, { intervalMs: config.AUDIT_EXPORT_INTERVAL_MS, batchSize: config.AUDIT_EXPORT_BATCH_SIZE, timeoutMs: config.AUDIT_EXPORT_TIMEOUT_MS })
       : undefined;
   exporter?.start();
   const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 * 1024 });
-  const app = await NestFactory.create<NestFastifyApplication>(RegistryModule.forRoot(ctx), adapter, { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestFastifyApplication>(RegistryModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   app.useGlobalFilters(new ApiExceptionFilter(logger, config.RETRY_AFTER_SECONDS));
   // Prometheus scrape target (queue depth, job latency); startTelemetry is idempotent (main started it first).
   const telemetry = startTelemetry({ serviceName: 'registry', serviceVersion: '0.1.0' });
@@ -123,7 +123,7 @@ export async function createRegistry(config: RegistryConfig & { DATABASE_URL: st
   revocations.kick();
   return {
     app,
-    ctx,
+    services,
     reconciler,
     close: async () => {
       reconciler.close();

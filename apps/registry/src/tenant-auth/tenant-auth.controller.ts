@@ -1,19 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, UseGuards } from '@nestjs/common';
 import { idpTestAad, tenantAuthSchema, tenantSecretAad, type IdpTestResult, type IdpTestTicket, type TenantAuthSettings } from '@switchboard/catalog';
-import { checkUrl, NetGuardError } from '@switchboard/net-guard';
+import { checkUrl, NetGuardError, type NetGuardPolicy, type GuardedFetch } from '@switchboard/net-guard';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
-import type { Queryable } from '../db/database';
+import { type Queryable, Database } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { serverIdParams } from '../http/schemas';
 import { loadTenant } from '../model/tenant-row';
 import { authPublicUrl } from '../http/public-urls';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { audit } from '../model/audit';
 import { emitWebhookEvent } from '../model/webhook-events';
-import { ConnectorVaultError } from '../credentials/connector-vault';
+import { ConnectorVaultError, ConnectorVault } from '../credentials/connector-vault';
 import { checkIssuer } from '../http/check-issuer';
 import { checkEnterpriseIdps } from './check-enterprise-idps';
 import { resolveConnectorGrant } from './connector-grant';
@@ -21,6 +19,12 @@ import { connectorBody, tenantAuthBody } from './tenant-auth-body';
 import { loadTenantAuth, tenantAuthView } from '../model/tenant-auth-store';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { connectorAccountSchema, connectorLinkSchema, tenantAuthViewSchema, testSignInResultSchema, testSignInSchema } from '../docs/tenant-response-schemas';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { REGISTRY_CONFIG, NET_POLICY, GUARDED_FETCH } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
+import { SecretBox } from '@switchboard/secret-box';
+import { Publisher } from '../publishing/publisher';
 
 const testResultBody = z.object({ result: z.string().regex(/^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9._-]{20,16384}$/, 'must be the idp-test value the console received') }).strict();
 
@@ -34,7 +38,15 @@ const testResultBody = z.object({ result: z.string().regex(/^[A-Za-z0-9_-]{16,64
 @Controller('v1')
 @ApiTag('Tenant auth')
 export class TenantAuthController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(SecretBox) private readonly box: SecretBox,
+    @Inject(ConnectorVault) private readonly vault: ConnectorVault,
+    @Inject(Publisher) private readonly publisher: Publisher,
+    @Inject(NET_POLICY) private readonly policy: NetGuardPolicy,
+    @Inject(GUARDED_FETCH) private readonly fetch: GuardedFetch,
+  ) {}
 
   @Get('tenant/auth')
   @ApiOperation({
@@ -43,9 +55,9 @@ export class TenantAuthController {
     auth: 'tenant',
     response: tenantAuthViewSchema,
   })
-  async get(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    return tenantAuthView(await loadTenantAuth(this.ctx.db, tenantId));
+  @UseGuards(TenantGuard)
+  async get(@Tenant() { tenantId }: TenantPrincipal) {
+    return tenantAuthView(await loadTenantAuth(this.db, tenantId));
   }
 
   @Patch('tenant/auth')
@@ -57,17 +69,17 @@ export class TenantAuthController {
     response: tenantAuthViewSchema,
     errors: { '400': 'VALIDATION naming the field (body.idp.issuer when the discovery check fails, body.enterpriseIdps.<i>.jwksUri when the key set check fails); URL_REFUSED when the issuer or a JWKS URL is refused by the SSRF guard' },
   })
-  async update(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async update(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(tenantAuthBody, body, 'body');
-    const current = await loadTenantAuth(this.ctx.db, tenantId);
+    const current = await loadTenantAuth(this.db, tenantId);
     const base: TenantAuthSettings = current ?? tenantAuthSchema.parse({ protected: false });
     let idp = base.idp;
     if (input.idp?.kind === 'local') idp = { kind: 'local' };
     if (input.idp?.kind === 'oidc') {
       const sameClient = base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer && base.idp.clientId === input.idp.clientId;
       const keep = sameClient && base.idp.kind === 'oidc' ? base.idp.clientSecret : undefined;
-      const secret = input.idp.clientSecret === undefined ? keep : input.idp.clientSecret === null ? undefined : this.ctx.box.seal(input.idp.clientSecret, tenantSecretAad(tenantId, 'idp'));
+      const secret = input.idp.clientSecret === undefined ? keep : input.idp.clientSecret === null ? undefined : this.box.seal(input.idp.clientSecret, tenantSecretAad(tenantId, 'idp'));
       idp = {
         kind: 'oidc',
         issuer: input.idp.issuer,
@@ -75,7 +87,7 @@ export class TenantAuthController {
         scopes: input.idp.scopes ?? (base.idp.kind === 'oidc' ? base.idp.scopes : ['openid', 'email', 'profile']),
         ...(secret ? { clientSecret: secret } : {}),
       };
-      if (!(base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer)) await checkIssuer(this.ctx.fetch, input.idp.issuer, 'body.idp.issuer', ['openid-configuration']);
+      if (!(base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer)) await checkIssuer(this.fetch, input.idp.issuer, 'body.idp.issuer', ['openid-configuration']);
     }
     const next: TenantAuthSettings = {
       ...base,
@@ -101,8 +113,8 @@ export class TenantAuthController {
       const message = `tool ${tool} needs "${lost}", which none of the tenant's scopes (${next.scopes.join(' ')}) grants`;
       throw new ApiError(400, 'VALIDATION', `${field}: ${message}`, field, { issues: [{ field, message }] });
     }
-    if (input.enterpriseIdps) await checkEnterpriseIdps(this.ctx.fetch, next, base);
-    await this.ctx.db.tx(async (q) => {
+    if (input.enterpriseIdps) await checkEnterpriseIdps(this.fetch, next, base);
+    await this.db.tx(async (q) => {
       await loadTenant(q, tenantId);
       await saveTenantAuth(q, tenantId, next);
       await audit(q, tenantId, actor, 'auth.update', tenantId, {
@@ -112,7 +124,7 @@ export class TenantAuthController {
         enterpriseIdps: next.enterpriseIdps.map((e) => ({ issuer: e.issuer, allowedClients: e.allowedClients.length, groups: Object.keys(e.groupScopes).length })),
       });
     });
-    return { ...tenantAuthView(await loadTenantAuth(this.ctx.db, tenantId)), pushed: await this.push(tenantId) };
+    return { ...tenantAuthView(await loadTenantAuth(this.db, tenantId)), pushed: await this.push(tenantId) };
   }
 
   @Put('servers/:id/connector')
@@ -125,18 +137,18 @@ export class TenantAuthController {
     params: serverIdParams,
     response: tenantAuthViewSchema,
   })
-  async setConnector(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async setConnector(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown, @Body() body: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
     const input = parseInput(connectorBody, body, 'body');
-    const servers = await this.ctx.db.query('SELECT 1 FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    const servers = await this.db.query('SELECT 1 FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
     if (servers.length === 0) throw ApiError.notFound('server', id, 'params.id');
-    const current = (await loadTenantAuth(this.ctx.db, tenantId))?.connectors[id];
-    const issuerMetadata = await checkIssuer(this.ctx.fetch, input.issuer, 'body.issuer', ['oauth-authorization-server', 'openid-configuration']);
-    const grant = await resolveConnectorGrant({ tenantId, serverId: id, input: input.grant, current: current?.grant, issuerMetadata, fetch: this.ctx.fetch, box: this.ctx.box });
+    const current = (await loadTenantAuth(this.db, tenantId))?.connectors[id];
+    const issuerMetadata = await checkIssuer(this.fetch, input.issuer, 'body.issuer', ['oauth-authorization-server', 'openid-configuration']);
+    const grant = await resolveConnectorGrant({ tenantId, serverId: id, input: input.grant, current: current?.grant, issuerMetadata, fetch: this.fetch, box: this.box });
     const keep = current && current.issuer === input.issuer && current.clientId === input.clientId ? current.clientSecret : undefined;
-    const secret = input.clientSecret === undefined ? keep : input.clientSecret === null ? undefined : this.ctx.box.seal(input.clientSecret, tenantSecretAad(tenantId, `connector:${id}`));
-    await this.ctx.db.tx(async (q) => {
+    const secret = input.clientSecret === undefined ? keep : input.clientSecret === null ? undefined : this.box.seal(input.clientSecret, tenantSecretAad(tenantId, `connector:${id}`));
+    await this.db.tx(async (q) => {
       // Connectors live in the document's `auth`: make sure the tenant has one (not protected until turned on).
       await q.query('INSERT INTO registry.tenant_auth (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING', [tenantId]);
       await q.query(
@@ -152,7 +164,7 @@ export class TenantAuthController {
         grant: grant ? { kind: grant.kind, ...(grant.kind === 'cross_app' ? { idpIssuer: grant.idpIssuer, idpClientId: grant.idpClientId } : {}) } : null,
       });
     });
-    return { ...tenantAuthView(await loadTenantAuth(this.ctx.db, tenantId)), pushed: await this.push(tenantId) };
+    return { ...tenantAuthView(await loadTenantAuth(this.db, tenantId)), pushed: await this.push(tenantId) };
   }
 
   @Delete('servers/:id/connector')
@@ -163,16 +175,16 @@ export class TenantAuthController {
     params: serverIdParams,
     response: tenantAuthViewSchema,
   })
-  async removeConnector(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async removeConnector(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
     // A published `oauth_user` server without its connector would be called with no credential at all.
-    const published = await this.ctx.db.query(
+    const published = await this.db.query(
       "SELECT 1 FROM registry.servers s JOIN registry.publications p ON p.tenant_id = s.tenant_id AND p.server_id = s.id WHERE s.tenant_id = $1 AND s.id = $2 AND s.auth_mode = 'oauth_user' LIMIT 1",
       [tenantId, id],
     );
     if (published.length > 0) throw new ApiError(409, 'CONFLICT', `params.id: server "${id}" is a published per-user OAuth server; unpublish it before removing its connector`, 'params.id');
-    const removed = await this.ctx.db.tx(async (q) => {
+    const removed = await this.db.tx(async (q) => {
       const rows = await q.query('DELETE FROM registry.tenant_connectors WHERE tenant_id = $1 AND server_id = $2 RETURNING server_id', [tenantId, id]);
       if (rows.length > 0) {
         await audit(q, tenantId, actor, 'connector.remove', id);
@@ -181,7 +193,7 @@ export class TenantAuthController {
       return rows.length > 0;
     });
     if (!removed) throw ApiError.notFound('connector of server', id, 'params.id');
-    return { ...tenantAuthView(await loadTenantAuth(this.ctx.db, tenantId)), pushed: await this.push(tenantId) };
+    return { ...tenantAuthView(await loadTenantAuth(this.db, tenantId)), pushed: await this.push(tenantId) };
   }
 
   /**
@@ -198,12 +210,12 @@ export class TenantAuthController {
     response: connectorLinkSchema,
   })
   @HttpCode(200)
-  async startLink(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async startLink(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
     await this.requireServer(tenantId, id);
-    const link = await vaultCall(() => this.ctx.vault.startLink(this.ctx.db, tenantId, id));
-    await audit(this.ctx.db, tenantId, actor, 'connector.link_started', id);
+    const link = await vaultCall(() => this.vault.startLink(this.db, tenantId, id));
+    await audit(this.db, tenantId, actor, 'connector.link_started', id);
     return { serverId: id, ...link };
   }
 
@@ -216,23 +228,23 @@ export class TenantAuthController {
     params: serverIdParams,
     response: connectorAccountSchema,
   })
-  async account(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async account(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
     await this.requireServer(tenantId, id);
-    return { serverId: id, ...(await vaultCall(() => this.ctx.vault.account(tenantId, id))) };
+    return { serverId: id, ...(await vaultCall(() => this.vault.account(tenantId, id))) };
   }
 
   /** Unlinks the tenant admin's upstream account (discovery of an `oauth_user` server then needs a new link). */
   @Delete('servers/:id/connector/account')
   @ApiOperation({ operationId: 'unlinkConnectorAccount', summary: 'Unlink the tenant admin\'s upstream account (404 when none is linked). Audited', auth: 'tenant', params: serverIdParams })
-  async unlinkAccount(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async unlinkAccount(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
     await this.requireServer(tenantId, id);
-    const unlinked = await vaultCall(() => this.ctx.vault.unlink(tenantId, id));
+    const unlinked = await vaultCall(() => this.vault.unlink(tenantId, id));
     if (!unlinked) throw new ApiError(404, 'NOT_FOUND', `params.id: no account is linked for server "${id}"`, 'params.id');
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       await audit(q, tenantId, actor, 'connector.unlink', id);
       await emitWebhookEvent(q, tenantId, 'connector.unlinked', { serverId: id, by: actor, what: 'account' });
     });
@@ -240,7 +252,7 @@ export class TenantAuthController {
   }
 
   private async requireServer(tenantId: string, id: string): Promise<void> {
-    const servers = await this.ctx.db.query('SELECT 1 FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    const servers = await this.db.query('SELECT 1 FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
     if (servers.length === 0) throw ApiError.notFound('server', id, 'params.id');
   }
 
@@ -258,21 +270,21 @@ export class TenantAuthController {
     errors: { '409': 'CONFLICT: no OIDC IdP saved, workspace not published, or the auth service URL is unknown (AUTH_PUBLIC_URL)', '400': 'VALIDATION / URL_REFUSED naming idp.issuer' },
   })
   @HttpCode(200)
-  async startTest(@Req() req: FastifyRequest) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
-    const auth = await loadTenantAuth(this.ctx.db, tenantId);
+  @UseGuards(TenantGuard)
+  async startTest(@Tenant() { tenantId, actor }: TenantPrincipal) {
+    const auth = await loadTenantAuth(this.db, tenantId);
     const idp = auth?.idp;
     if (idp?.kind !== 'oidc') throw new ApiError(409, 'CONFLICT', 'idp: save an OpenID Connect provider first (idp.kind is local)', 'idp');
-    const tenant = await loadTenant(this.ctx.db, tenantId);
+    const tenant = await loadTenant(this.db, tenantId);
     if (!tenant.current_version) throw new ApiError(409, 'CONFLICT', 'publish the workspace first: the test signs in through its live authorization server', 'idp');
-    const authUrl = authPublicUrl(this.ctx.config);
-    if (!authUrl && !this.ctx.config.GATEWAY_DOMAIN) throw new ApiError(409, 'CONFLICT', 'the registry does not know the auth service: set AUTH_PUBLIC_URL (or CONSOLE_ISSUER)', 'idp');
-    const doc = await checkIssuer(this.ctx.fetch, idp.issuer, 'idp.issuer', ['openid-configuration']);
+    const authUrl = authPublicUrl(this.config);
+    if (!authUrl && !this.config.GATEWAY_DOMAIN) throw new ApiError(409, 'CONFLICT', 'the registry does not know the auth service: set AUTH_PUBLIC_URL (or CONSOLE_ISSUER)', 'idp');
+    const doc = await checkIssuer(this.fetch, idp.issuer, 'idp.issuer', ['openid-configuration']);
     for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri']) {
       const url = doc[key];
       if (typeof url !== 'string') continue;
       try {
-        await checkUrl(url, this.ctx.policy);
+        await checkUrl(url, this.policy);
       } catch (err) {
         if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `idp.issuer: the discovery document's ${key} is refused: ${err.message}`, 'idp.issuer', undefined, { cause: err });
         throw new ApiError(400, 'VALIDATION', `idp.issuer: the discovery document's ${key} is not a URL`, 'idp.issuer');
@@ -280,10 +292,10 @@ export class TenantAuthController {
     }
     const id = randomBytes(16).toString('base64url');
     const exp = Math.floor(Date.now() / 1000) + TEST_TTL_S;
-    const ticket: IdpTestTicket = { tenant: tenantId, issuer: idp.issuer, clientId: idp.clientId, returnTo: `${this.ctx.config.REGISTRY_PUBLIC_URL}/console/auth`, exp };
-    const sealed = this.ctx.box.seal(JSON.stringify(ticket), idpTestAad(tenantId, 'ticket', id));
-    const issuer = this.ctx.config.GATEWAY_DOMAIN ? `https://${tenantId}.${this.ctx.config.GATEWAY_DOMAIN}` : `${authUrl}/t/${tenantId}`;
-    await audit(this.ctx.db, tenantId, actor, 'auth.test_sign_in.start', tenantId, { id, issuer: idp.issuer, clientId: idp.clientId });
+    const ticket: IdpTestTicket = { tenant: tenantId, issuer: idp.issuer, clientId: idp.clientId, returnTo: `${this.config.REGISTRY_PUBLIC_URL}/console/auth`, exp };
+    const sealed = this.box.seal(JSON.stringify(ticket), idpTestAad(tenantId, 'ticket', id));
+    const issuer = this.config.GATEWAY_DOMAIN ? `https://${tenantId}.${this.config.GATEWAY_DOMAIN}` : `${authUrl}/t/${tenantId}`;
+    await audit(this.db, tenantId, actor, 'auth.test_sign_in.start', tenantId, { id, issuer: idp.issuer, clientId: idp.clientId });
     return { id, url: `${issuer}/federation/test?ticket=${id}.${sealed}`, expiresAt: new Date(exp * 1000).toISOString(), redirectUri: `${issuer}/federation/callback` };
   }
 
@@ -298,27 +310,27 @@ export class TenantAuthController {
     errors: { '400': 'VALIDATION naming body.result: tampered, of another workspace, or expired' },
   })
   @HttpCode(200)
-  async testResult(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async testResult(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const { result } = parseInput(testResultBody, body, 'body');
     const dot = result.indexOf('.');
     const id = result.slice(0, dot);
     let out: IdpTestResult;
     try {
-      out = JSON.parse(this.ctx.box.open(result.slice(dot + 1), idpTestAad(tenantId, 'result', id))) as IdpTestResult;
+      out = JSON.parse(this.box.open(result.slice(dot + 1), idpTestAad(tenantId, 'result', id))) as IdpTestResult;
     } catch {
       throw new ApiError(400, 'VALIDATION', 'body.result: not a test sign-in result of this workspace (tampered, or of another workspace)', 'body.result');
     }
     if (typeof out.exp !== 'number' || out.exp < Date.now() / 1000) throw new ApiError(400, 'VALIDATION', 'body.result: this test sign-in result expired; run the test again', 'body.result');
     const sub = out.ok && typeof out.claims.sub === 'string' ? out.claims.sub : undefined;
-    await audit(this.ctx.db, tenantId, actor, 'auth.test_sign_in.result', tenantId, { id, ok: out.ok, issuer: out.issuer, ...(out.ok ? { sub } : { error: out.error }) });
+    await audit(this.db, tenantId, actor, 'auth.test_sign_in.result', tenantId, { id, ok: out.ok, issuer: out.issuer, ...(out.ok ? { sub } : { error: out.error }) });
     return out.ok ? { id, ok: true, issuer: out.issuer, claims: out.claims } : { id, ok: false, issuer: out.issuer, error: out.error, errorDescription: out.errorDescription };
   }
 
   /** Re-pushes a published tenant's document (settings changed, catalog not); null before the first publish. */
   private async push(tenantId: string): Promise<'ok' | 'unavailable' | null> {
-    const tenant = await loadTenant(this.ctx.db, tenantId);
-    return tenant.current_version ? this.ctx.publisher.push(tenantId) : null;
+    const tenant = await loadTenant(this.db, tenantId);
+    return tenant.current_version ? this.publisher.push(tenantId) : null;
   }
 }
 

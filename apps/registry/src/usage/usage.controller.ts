@@ -1,12 +1,14 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Get, Inject, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { USAGE_LATENCY_BUCKETS_MS } from '@switchboard/limits';
 import { parseInput } from '../http/parse-input';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { callsResponse, usageResponse } from '../docs/route-responses';
 import { hasRole } from '../model/roles';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(d)), 'must be a real date');
 const filterField = z.string().min(1).max(512);
@@ -68,7 +70,9 @@ interface UsageRow {
 @Controller('v1')
 @ApiTag('Usage')
 export class UsageController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+  ) {}
 
   @Get('usage')
   @ApiOperation({
@@ -78,8 +82,8 @@ export class UsageController {
     query: usageQuery,
     response: usageResponse,
   })
-  async usage(@Req() req: FastifyRequest, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async usage(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseInput(usageQuery, query, 'query');
     const where = ['tenant_id = $1'];
     const params: unknown[] = [tenantId];
@@ -96,7 +100,7 @@ export class UsageController {
     const col = (c: string) => (keep.includes(c) ? (c === 'day' ? "to_char(day, 'YYYY-MM-DD')" : c) : "''");
     const groupSql = keep.join(', ');
     params.push(q.limit + 1, q.offset);
-    const rows = await this.ctx.db.query<UsageRow>(
+    const rows = await this.db.query<UsageRow>(
       `SELECT ${col('day')} AS day, ${col('server_id')} AS server, ${col('tool')} AS tool, ${col('subject')} AS subject,
               sum(calls) AS calls, sum(errors) AS errors, sum(tool_errors) AS "toolErrors", sum(rate_limited) AS "rateLimited",
               sum(bytes_in) AS "bytesIn", sum(bytes_out) AS "bytesOut", sum(duration_ms) AS "durationMs",
@@ -132,8 +136,8 @@ export class UsageController {
     query: callsQuery,
     response: callsResponse,
   })
-  async calls(@Req() req: FastifyRequest, @Query() query: unknown) {
-    const { tenantId, role } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async calls(@Tenant() { tenantId, role }: TenantPrincipal, @Query() query: unknown) {
     // Captured arguments and results can hold what users typed and what tools answered: the
     // rows are for anyone who may read the tenant, the captures for those who administer it.
     const captures = hasRole(role, 'admin');
@@ -152,7 +156,7 @@ export class UsageController {
     if (q.outcome) add('outcome = ?', q.outcome);
     if (q.cursor) add('id < ?::bigint', q.cursor);
     params.push(q.limit + 1);
-    const rows = await this.ctx.db.query<{ id: string } & Record<string, unknown>>(
+    const rows = await this.db.query<{ id: string } & Record<string, unknown>>(
       `SELECT id, at, subject, client_id AS "clientId", surface, method, tool, server_id AS server, outcome, error_code AS "errorCode",
               duration_ms AS "durationMs", bytes_in AS "bytesIn", bytes_out AS "bytesOut"${captures ? ', arguments, result' : ''}
          FROM registry.tool_calls WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
