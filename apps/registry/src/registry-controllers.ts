@@ -11,6 +11,7 @@ import { PublicationsController } from './publishing/publications.controller';
 import { ReadinessController } from './readiness/readiness.controller';
 import { ServersController } from './servers/servers.controller';
 import { TenantAuthController } from './tenant-auth/tenant-auth.controller';
+import { ConnectorController } from './tenant-auth/connector.controller';
 import { EnterpriseCheckController } from './tenant-auth/enterprise-check.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { UsageController } from './usage/usage.controller';
@@ -34,6 +35,7 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   DocsController,
   ConsoleAuthController,
   TenantAuthController,
+  ConnectorController,
   EnterpriseCheckController,
   LimitsController,
   UsageController,
