@@ -24,13 +24,49 @@ const ws = (dir, names) => `^(?:${dir}/(?:${names.join('|')})/|@switchboard/(?:$
  * here; the way out is libs/testing, or booting the neighbour's build as a process (libs/testing built-apps.ts).
  */
 const E2E_EXCEPTIONS = [
-  // ops-manifests checks each app's config loader against the k8s manifests (config is the contract under test).
-  ['^apps/gateway/e2e/ops-manifests\\.spec\\.ts$', '^apps/(?:auth|chain-reader|registry)/src/config\\.ts$'],
+  // The ops specs check each app's config loader against the k8s manifests (config is the contract under test).
+  ['^apps/gateway/e2e/ops-(?:manifests-support|k8s\\.spec|compose\\.spec)\\.ts$', '^apps/(?:auth|chain-reader|registry)/src/config\\.ts$'],
   // auth's platform harness boots a gateway in-process (and injects MCP paths into its edge instance).
   ['^apps/auth/e2e/support/platform\\.ts$', '^apps/gateway/src/(?:config/config|create-gateway|gateway-runtime|edge-server)\\.ts$'],
   // registry e2e boots the auth service in-process (its harness) to sign in; the browser and OAuth flow are libs/testing's.
   // token-exchange-grant adds RFC 8693 / JWT-bearer grants to test-idp's oidc-provider (connector specs).
   ['^apps/registry/e2e/[^/]+\\.spec\\.ts$', '^apps/auth/e2e/support/(?:auth-harness|test-idp|platform|token-exchange-grant)\\.ts$'],
+];
+
+/**
+ * The registry's folders (apps/registry/src/<folder>/). Shared folders hold what every feature uses
+ * (rows and queries, HTTP plumbing, OpenAPI annotations, sealing, upstream credentials) and import
+ * only each other. The pipeline folders, bottom up, may import the shared folders and the pipeline
+ * folders before them. Every other folder is a feature: it imports shared and pipeline folders, never
+ * another feature. Root files (create-registry.ts, config.ts, …) compose everything and are exempt.
+ */
+const REGISTRY_SHARED = ['db', 'crypto', 'model', 'http', 'docs', 'credentials'];
+const REGISTRY_PIPELINE = ['guardrails', 'discovery', 'publishing'];
+// A spec may check that two folders agree (publishing/tool-rules.spec.ts against readiness/check-tools.ts).
+const SPEC = '\\.spec\\.ts$';
+const registryDir = (names) => `^apps/registry/src/(?:${names.join('|')})/`;
+const registryRules = [
+  {
+    name: 'registry-shared-folder',
+    comment: `apps/registry/src/{${REGISTRY_SHARED.join(',')}} import only each other (features and the pipeline build on them).`,
+    severity: 'error',
+    from: { path: registryDir(REGISTRY_SHARED), pathNot: SPEC },
+    to: { path: '^apps/registry/src/[^/]+/', pathNot: registryDir(REGISTRY_SHARED) },
+  },
+  ...REGISTRY_PIPELINE.map((dir, i) => ({
+    name: `registry-pipeline-${dir}`,
+    comment: `apps/registry/src/${dir} may import the shared folders and ${REGISTRY_PIPELINE.slice(0, i).join(', ') || 'no other pipeline folder'}.`,
+    severity: 'error',
+    from: { path: `^apps/registry/src/${dir}/`, pathNot: SPEC },
+    to: { path: '^apps/registry/src/[^/]+/', pathNot: registryDir([...REGISTRY_SHARED, ...REGISTRY_PIPELINE.slice(0, i + 1)]) },
+  })),
+  {
+    name: 'registry-feature-folder',
+    comment: 'A registry feature folder imports the shared and pipeline folders, never another feature folder (move what two features share to model/ or http/).',
+    severity: 'error',
+    from: { path: '^apps/registry/src/([^/]+)/', pathNot: [SPEC, registryDir([...REGISTRY_SHARED, ...REGISTRY_PIPELINE])] },
+    to: { path: '^apps/registry/src/[^/]+/', pathNot: ['^apps/registry/src/$1/', registryDir([...REGISTRY_SHARED, ...REGISTRY_PIPELINE])] },
+  },
 ];
 
 const libRules = LIB_LAYERS.flatMap((layer, i) => {
@@ -58,6 +94,7 @@ module.exports = {
       to: { path: ws('apps', APPS) },
     },
     ...libRules,
+    ...registryRules,
     {
       name: 'no-fixtures-in-production',
       comment:

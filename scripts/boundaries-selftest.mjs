@@ -18,6 +18,10 @@ const tree = {
   'libs/fixtures/src/index.ts': "import { b } from '../../catalog/src/index';\nexport const demo = b;\n",
   'libs/testing/src/index.ts': 'export const port = 1;\n',
   'apps/gateway/e2e/uses-testing.spec.ts': "import { port } from '../../../libs/testing/src/index';\nexport const v = port;\n",
+  // allowed: a registry feature importing model/ and the pipeline, the pipeline importing model/
+  'apps/registry/src/model/row.ts': 'export const r = 1;\n',
+  'apps/registry/src/publishing/publish.ts': "import { r } from '../model/row';\nexport const p = r;\n",
+  'apps/registry/src/servers/servers.ts': "import { r } from '../model/row';\nimport { p } from '../publishing/publish';\nexport const s = r + p;\n",
   'apps/gateway/src/own.spec.ts': "import { demo } from '../../../libs/fixtures/src/index';\nexport const t = demo;\n",
   // wrong: a lib importing a higher lib, a lib importing an app, an app importing another app's src,
   // a lib importing an app by its package name, a listed e2e file importing another app's src, an unlisted e2e file reaching into another app's e2e support,
@@ -30,6 +34,10 @@ const tree = {
   'apps/auth/e2e/support/x.ts': 'export const i = 1;\n',
   'apps/auth/src/harness.ts': "import { port } from '../../../libs/testing/src/index';\nexport const w = port;\n",
   'apps/gateway/src/demo.ts': "import { demo } from '../../../libs/fixtures/src/index';\nexport const u = demo;\n",
+  // wrong: a registry feature importing another feature, model/ importing a feature, the pipeline importing a feature
+  'apps/registry/src/tenants/tenants.ts': "import { s } from '../servers/servers';\nexport const t = s;\n",
+  'apps/registry/src/model/up.ts': "import { s } from '../servers/servers';\nexport const m = s;\n",
+  'apps/registry/src/publishing/up.ts': "import { s } from '../servers/servers';\nexport const q = s;\n",
   'apps/gateway/e2e/unlisted.spec.ts': "import { i } from '../../auth/e2e/support/x';\nexport const j = i;\n",
 };
 const expected = [
@@ -41,6 +49,9 @@ const expected = [
   'no-app-imports-app apps/gateway/e2e/unlisted.spec.ts -> apps/auth/e2e/support/x.ts',
   'no-fixtures-in-production apps/gateway/src/demo.ts -> libs/fixtures/src/index.ts',
   'no-testing-in-production apps/auth/src/harness.ts -> libs/testing/src/index.ts',
+  'registry-feature-folder apps/registry/src/tenants/tenants.ts -> apps/registry/src/servers/servers.ts',
+  'registry-shared-folder apps/registry/src/model/up.ts -> apps/registry/src/servers/servers.ts',
+  'registry-pipeline-publishing apps/registry/src/publishing/up.ts -> apps/registry/src/servers/servers.ts',
 ].sort();
 
 const dir = mkdtempSync(join(tmpdir(), 'boundaries-'));

@@ -1,6 +1,6 @@
 // The MCP Registry API end to end (issue 48): importing upstreams from a local registry serving the
 // official format, and each tenant's read-only `/v0.1/servers` checked against the official
-// server.json JSON Schema (vendored in apps/registry/src/mcp-registry/schemas) with ajv.
+// server.json JSON Schema (vendored in apps/registry/src/model/schemas) with ajv.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { LocalMcpRegistry } from './support/local-mcp-registry';
 
 jest.setTimeout(120_000);
 
-const SCHEMA_FILE = path.join(REPO_ROOT, 'apps/registry/src/mcp-registry/schemas/server.schema.json');
+const SCHEMA_FILE = path.join(REPO_ROOT, 'apps/registry/src/model/schemas/server.schema.json');
 
 describe('MCP Registry API', () => {
   const env = testEnv();

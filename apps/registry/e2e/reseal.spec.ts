@@ -3,10 +3,9 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pino from 'pino';
 import { SecretBox } from '@switchboard/secret-box';
-import { serverSecretAad } from '../src/crypto/server-secret-aad';
+import { serverSecretAad, webhookSecretAad } from '../src/crypto/secret-aad';
 import { Database } from '../src/db/database';
 import { resealSecrets } from '../src/reseal/reseal-secrets';
-import { webhookSecretAad } from '../src/webhooks/webhook-secrets';
 import { createDatabase, REPO_ROOT } from './support/harness';
 
 /** A blob in the format before key ids (`v1.<iv|tag|ct>`), as the previous registry stored them. */

@@ -1,4 +1,4 @@
-import { ROLES, ROUTE_ROLES, hasRole, type Role } from '../src/tenants/roles';
+import { ROLES, ROUTE_ROLES, hasRole, type Role } from '../src/model/roles';
 import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, type Proc } from './support/harness';
 
 /**

@@ -1,26 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
-import { decodeJwt, freePort, obtainTokens, register } from '@switchboard/testing';
+import { decodeJwt, obtainTokens, register } from '@switchboard/testing';
 import { IDP_CLIENT, idpClient, signInAt, startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
 import { requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
-import {
-  READ_ONLY_HINTS,
-  REDIS_URL,
-  api,
-  cleanRedis,
-  createDatabase,
-  createTenant,
-  mcpClient,
-  registerAndDiscover,
-  spawnApp,
-  startGateway,
-  startRegistry,
-  startUpstream,
-  testEnv,
-  until,
-  type Proc,
-  type TestUpstream,
-} from './support/harness';
+import { api, mcpClient, until, type Proc, type TestUpstream } from './support/harness';
+import { startTenantOAuthStack, type TenantOAuthStack } from './support/tenant-oauth-stack';
 
 /** The issue's bound: a change made through the admin API is live on every replica within this. */
 const PROPAGATION_MS = 1_000;
@@ -33,19 +17,16 @@ const CLAUDE_CALLBACK = 'https://claude.ai/api/mcp/auth_callback';
  * uses both gateways; another tenant's token is refused; protection goes off the same way.
  */
 describe('tenant OAuth through the registry (one tenant document, hot-swapped)', () => {
-  const env = testEnv();
-  let db: Awaited<ReturnType<typeof createDatabase>>;
+  let stack: TenantOAuthStack | undefined;
   let registry: Proc;
-  let auth: Proc;
   let authUrl: string;
-  const gateways: Proc[] = [];
+  let gateways: Proc[];
   let publicUrl: string;
   let upstream: TestUpstream;
   let idp: TestIdp;
   let acmeKey: string;
   let betaKey: string;
   const idpSecret = `idp-secret-${randomBytes(6).toString('hex')}`;
-  const authSchema = `auth_t_${randomBytes(5).toString('hex')}`;
 
   const mcpUrl = (gateway: Proc, tenant: string) => `${gateway.url}/t/${tenant}/mcp`;
   /** A raw anonymous (or bearer) initialize: what a client's first request looks like. */
@@ -57,55 +38,15 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
     });
 
   beforeAll(async () => {
-    db = await createDatabase();
-    upstream = await startUpstream('crm', [{ name: 'find_contact', annotations: READ_ONLY_HINTS }]);
-    const authPort = await freePort();
-    authUrl = `http://127.0.0.1:${authPort}`;
-    registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1', AUTH_INTERNAL_URL: authUrl });
-    const gatewayPorts = [await freePort(), await freePort()];
-    // Both replicas serve one public URL (as behind a load balancer): the tokens' audience.
-    publicUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
-    auth = await spawnApp(
-      'auth',
-      'apps/auth/dist/main.js',
-      {
-        AUTH_PORT: String(authPort),
-        AUTH_PUBLIC_URL: authUrl,
-        DATABASE_URL: db.url,
-        AUTH_DB_SCHEMA: authSchema,
-        SECRETS_KEY: randomBytes(32).toString('base64'),
-        CATALOG_SECRETS_KEY: env.secretsKey,
-        GATEWAY_PUBLIC_URL: publicUrl,
-        INTERNAL_TOKEN: env.internalToken,
-        REDIS_URL,
-        REDIS_NAMESPACE: env.namespace,
-        REGISTRY_INTERNAL_URL: registry.url,
-        TENANTS_FILE: '/nonexistent/tenants.yaml',
-        LOG_LEVEL: 'warn',
-      },
-      /auth listening on (http:\/\/\S+)/,
-    );
-    for (const port of gatewayPorts) {
-      gateways.push(await startGateway(env, registry.url, { GATEWAY_PORT: String(port), GATEWAY_PUBLIC_URL: publicUrl, AUTH_PUBLIC_URL: authUrl, AUTH_INTERNAL_TOKEN: env.internalToken }));
-    }
-    for (const tenant of ['acme', 'beta']) {
-      const key = await createTenant(registry.url, env.operatorKey, tenant);
-      if (tenant === 'acme') acmeKey = key;
-      else betaKey = key;
-      const server = await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: upstream.url });
-      expect(server.health).toBe('ok');
-      const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ kind: 'tool', name: 'find_contact' }] });
-      expect(published.status).toBe(200);
-    }
+    stack = await startTenantOAuthStack();
+    ({ registry, authUrl, gateways, publicUrl, upstream, acmeKey, betaKey } = stack);
     // The IdP also signs the MCP client in and issues its ID-JAGs (enterprise-managed authorization).
     idp = await startTestIdp([{ client_id: 'switchboard-acme', client_secret: idpSecret, redirect_uris: [`${authUrl}/t/acme/federation/callback`] }, idpClient()], { idJag: true });
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([...gateways.map((g) => g.stop()), auth?.stop(), registry?.stop()]);
-    await Promise.all([upstream?.close(), idp?.close()]);
-    await cleanRedis(env);
-    await db?.drop();
+    await idp?.close();
+    await stack?.stop();
   });
 
   it('serves both gateways anonymously before the tenant sets auth up, and has no authorization server for it', async () => {
@@ -171,7 +112,7 @@ describe('tenant OAuth through the registry (one tenant document, hot-swapped)',
     expect(dcr.status).toBe(201);
 
     // The secret is sealed at rest in the registry and never in the audit log.
-    const pg = new PgClient({ connectionString: db.url });
+    const pg = new PgClient({ connectionString: stack!.databaseUrl });
     await pg.connect();
     const row = await pg.query<{ idp_secret: string }>('SELECT idp_secret FROM registry.tenant_auth WHERE tenant_id = $1', ['acme']);
     const auditRows = await pg.query<{ details: unknown }>("SELECT details FROM registry.audit_log WHERE tenant_id = 'acme' AND action = 'auth.update'");

@@ -5,12 +5,13 @@ import { ConsoleAuthController } from './console/console-auth.controller';
 import { DocsController } from './docs/docs.controller';
 import { InternalController } from './internal/internal.controller';
 import { LimitsController } from './limits/limits.controller';
-import { ImportServerController } from './mcp-registry/import-server.controller';
+import { ImportServerController } from './servers/import-server.controller';
 import { McpRegistryController } from './mcp-registry/mcp-registry.controller';
 import { PublicationsController } from './publishing/publications.controller';
 import { ReadinessController } from './readiness/readiness.controller';
 import { ServersController } from './servers/servers.controller';
 import { TenantAuthController } from './tenant-auth/tenant-auth.controller';
+import { ConnectorController } from './tenant-auth/connector.controller';
 import { EnterpriseCheckController } from './tenant-auth/enterprise-check.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { UsageController } from './usage/usage.controller';
@@ -22,7 +23,7 @@ import { ScimController } from './scim/scim.controller';
 import { ScimTokensController } from './scim/scim-tokens.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ToolScanController } from './guardrails/tool-scan.controller';
-import { GuardrailsConfigController } from './guardrails/guardrails-config.controller';
+import { GuardrailsConfigController } from './guardrails-config/guardrails-config.controller';
 import { ToolDiscoveryController } from './tool-discovery/tool-discovery.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
@@ -36,6 +37,7 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   DocsController,
   ConsoleAuthController,
   TenantAuthController,
+  ConnectorController,
   EnterpriseCheckController,
   LimitsController,
   UsageController,

@@ -10,7 +10,7 @@ import { createRegistry, type Registry } from './create-registry';
 import { startDemoUpstream } from './demo/demo-upstream';
 import { seedDemo } from './demo/seed-demo';
 import { seedRegistryTenants } from './demo/seed-registry-tenants';
-import { connectInfo } from './registry-context';
+import { connectInfo } from './http/public-urls';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -52,18 +52,18 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
   const port = typeof address === 'object' && address ? address.port : config.REGISTRY_PORT;
   const url = `http://${config.REGISTRY_HOST}:${port}`;
   // Port 0 (tests, ad-hoc runs): the console's redirect URI and token audience use the port actually bound.
-  if (!config.publicUrlConfigured && config.REGISTRY_PORT === 0) registry.ctx.config.REGISTRY_PUBLIC_URL = url;
+  if (!config.publicUrlConfigured && config.REGISTRY_PORT === 0) registry.services.config.REGISTRY_PUBLIC_URL = url;
   if (config.REGISTRY_SEED_DEMO) {
     const upstream = await startDemoUpstream(config.REGISTRY_DEMO_UPSTREAM_PORT, config.REGISTRY_DEMO_UPSTREAM_HOST);
     stops.unshift(upstream.close);
     // Registered under the name others reach it by: in a container network the bound address
     // (0.0.0.0, the registry's own loopback) is not where discovery's SSRF guard or a gateway can go.
     const upstreamUrl = config.REGISTRY_DEMO_UPSTREAM_URL ?? upstream.url;
-    const seeded = await seedDemo(registry.app, registry.ctx, upstreamUrl, config.CHAIN_READER_URL);
+    const seeded = await seedDemo(registry.app, registry.services, upstreamUrl, config.CHAIN_READER_URL);
     const info = connectInfo(config, seeded.tenantId);
     // The development seed file's `seed: registry` tenants (the protected `secure`), through the admin API.
     if (existsSync(config.REGISTRY_SEED_FILE)) {
-      const more = await seedRegistryTenants(registry.app, registry.ctx, config.REGISTRY_SEED_FILE, upstreamUrl);
+      const more = await seedRegistryTenants(registry.app, registry.services, config.REGISTRY_SEED_FILE, upstreamUrl);
       if (more.length > 0) process.stdout.write(`registry seeded from ${config.REGISTRY_SEED_FILE}: ${more.join(', ')}\n`);
     }
     process.stdout.write(`registry demo tenant ${seeded.tenantId}: ${info.mcpUrl}\n  ${info.claudeCommand}\n  admin API key (shown once): ${seeded.apiKey}\n  console admin (shown once): workspace ${seeded.tenantId}, user ${seeded.admin.username}, password ${seeded.admin.password}\n`);

@@ -4213,13 +4213,13 @@ export interface Operations {
   consoleLogout: { method: 'POST'; path: '/console/logout'; body: never; response: unknown };
   getTenantAuth: { method: 'GET'; path: '/v1/tenant/auth'; body: never; response: TenantAuthView };
   updateTenantAuth: { method: 'PATCH'; path: '/v1/tenant/auth'; body: UpdateTenantAuthBody; response: TenantAuthView };
+  startTestSignIn: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in'; body: never; response: TestSignIn };
+  getTestSignInResult: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in/result'; body: GetTestSignInResultBody; response: TestSignInResult };
   setConnector: { method: 'PUT'; path: '/v1/servers/{id}/connector'; body: SetConnectorBody; response: TenantAuthView };
   removeConnector: { method: 'DELETE'; path: '/v1/servers/{id}/connector'; body: never; response: TenantAuthView };
   startConnectorLink: { method: 'POST'; path: '/v1/servers/{id}/connector/link'; body: never; response: ConnectorLink };
   getConnectorAccount: { method: 'GET'; path: '/v1/servers/{id}/connector/account'; body: never; response: ConnectorAccount };
   unlinkConnectorAccount: { method: 'DELETE'; path: '/v1/servers/{id}/connector/account'; body: never; response: unknown };
-  startTestSignIn: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in'; body: never; response: TestSignIn };
-  getTestSignInResult: { method: 'POST'; path: '/v1/tenant/auth/test-sign-in/result'; body: GetTestSignInResultBody; response: TestSignInResult };
   checkIdJag: { method: 'POST'; path: '/v1/tenant/auth/enterprise-check'; body: CheckIdJagBody; response: EnterpriseCheckResult };
   getLimits: { method: 'GET'; path: '/v1/limits'; body: never; response: LimitsView };
   putLimits: { method: 'PUT'; path: '/v1/limits'; body: PutLimitsBody; response: LimitsView };

@@ -26,9 +26,6 @@ export interface AuditExportRow {
   updated_at: Date;
 }
 
-/** AAD of a tenant's sealed secret access key: a blob copied to another tenant does not open. */
-export const auditExportSecretAad = (tenantId: string): string => `audit-export-secret:${tenantId}`;
-
 /** Longest error text kept for the API (S3 messages and socket errors are short; bodies are never stored). */
 const MAX_ERROR_TEXT = 500;
 

@@ -1,15 +1,18 @@
-import { Body, Controller, Delete, Get, Inject, Post, Put, Req } from '@nestjs/common';
-import { checkUrl, NetGuardError } from '@switchboard/net-guard';
-import type { FastifyRequest } from 'fastify';
-import type { Queryable } from '../db/database';
+import { Body, Controller, Delete, Get, Inject, Post, Put, UseGuards } from '@nestjs/common';
+import { checkUrl, NetGuardError, type NetGuardPolicy } from '@switchboard/net-guard';
+import { type Queryable, Database } from '../db/database';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { auditExportSecretAad, type AuditExportRow } from './audit-export-store';
+import { audit } from '../model/audit';
+import { auditExportSecretAad } from '../crypto/secret-aad';
+import type { AuditExportRow } from './audit-export-store';
 import { auditExportView, auditExportViewSchema, normalisePrefix, putAuditExportBody, type PutAuditExport } from './audit-export-schemas';
 import { objectUrl } from './put-s3-object';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { SecretBox } from '@switchboard/secret-box';
+import { NET_POLICY } from '../http/registry-tokens';
 
 const SELECT = 'SELECT * FROM registry.audit_exports WHERE tenant_id = $1';
 
@@ -21,13 +24,17 @@ const SELECT = 'SELECT * FROM registry.audit_exports WHERE tenant_id = $1';
 @Controller('v1')
 @ApiTag('Audit export')
 export class AuditExportController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(SecretBox) private readonly box: SecretBox,
+    @Inject(NET_POLICY) private readonly policy: NetGuardPolicy,
+  ) {}
 
   @Get('audit-export')
   @ApiOperation({ operationId: 'getAuditExport', summary: 'The audit export sink and its state: status (pending / ok / error), lastError, entries exported', auth: 'tenant', response: auditExportViewSchema })
-  async get(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const [row] = await this.ctx.db.query<AuditExportRow>(SELECT, [tenantId]);
+  @UseGuards(TenantGuard)
+  async get(@Tenant() { tenantId }: TenantPrincipal) {
+    const [row] = await this.db.query<AuditExportRow>(SELECT, [tenantId]);
     return auditExportView(row);
   }
 
@@ -40,13 +47,13 @@ export class AuditExportController {
     response: auditExportViewSchema,
     errors: { '400': 'VALIDATION naming the field; URL_REFUSED (body.endpoint) when the SSRF guard refuses the endpoint' },
   })
-  async put(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async put(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(putAuditExportBody, body, 'body');
     const prefix = normalisePrefix(input.prefix);
     await this.checkEndpoint(input);
-    const sealed = input.secretAccessKey === undefined ? null : this.ctx.box.seal(input.secretAccessKey, auditExportSecretAad(tenantId));
-    const row = await this.ctx.db.tx(async (q) => {
+    const sealed = input.secretAccessKey === undefined ? null : this.box.seal(input.secretAccessKey, auditExportSecretAad(tenantId));
+    const row = await this.db.tx(async (q) => {
       const [saved] = await q.query<AuditExportRow>(
         `INSERT INTO registry.audit_exports AS e (tenant_id, enabled, endpoint, bucket, region, prefix, path_style, access_key_id, secret_sealed)
          SELECT $1, $2::boolean, $3, $4, $5, $6, $7::boolean, $8, $9::text WHERE $9::text IS NOT NULL
@@ -72,9 +79,9 @@ export class AuditExportController {
 
   @Delete('audit-export')
   @ApiOperation({ operationId: 'deleteAuditExport', summary: 'Stop exporting and forget the sink and its cursor (a new export starts from the first entry)', auth: 'tenant', response: auditExportViewSchema })
-  async remove(@Req() req: FastifyRequest) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
-    await this.ctx.db.tx(async (q) => {
+  @UseGuards(TenantGuard)
+  async remove(@Tenant() { tenantId, actor }: TenantPrincipal) {
+    await this.db.tx(async (q) => {
       const rows = await q.query('DELETE FROM registry.audit_exports WHERE tenant_id = $1 RETURNING tenant_id', [tenantId]);
       if (rows.length === 0) throw new ApiError(404, 'NOT_FOUND', 'no audit export is configured');
       await audit(q, tenantId, actor, 'audit-export.delete', tenantId);
@@ -84,9 +91,9 @@ export class AuditExportController {
 
   @Post('audit-export/run')
   @ApiOperation({ operationId: 'runAuditExport', summary: 'Export now: makes the export due at once (also ends an error back-off); the exporter picks it up within its poll interval', auth: 'tenant', response: auditExportViewSchema })
-  async run(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const [row] = await this.ctx.db.query<AuditExportRow>('UPDATE registry.audit_exports SET next_attempt_at = now() WHERE tenant_id = $1 RETURNING *', [tenantId]);
+  @UseGuards(TenantGuard)
+  async run(@Tenant() { tenantId }: TenantPrincipal) {
+    const [row] = await this.db.query<AuditExportRow>('UPDATE registry.audit_exports SET next_attempt_at = now() WHERE tenant_id = $1 RETURNING *', [tenantId]);
     if (!row) throw new ApiError(404, 'NOT_FOUND', 'no audit export is configured');
     return auditExportView(row);
   }
@@ -105,7 +112,7 @@ export class AuditExportController {
   /** The URL the exporter will connect to (bucket host included for virtual-hosted style) must pass the SSRF guard. */
   private async checkEndpoint(input: PutAuditExport): Promise<void> {
     try {
-      await checkUrl(objectUrl(input, 'x'), this.ctx.policy);
+      await checkUrl(objectUrl(input, 'x'), this.policy);
     } catch (err) {
       if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `body.endpoint: ${err.message}`, 'body.endpoint', { reason: err.code }, { cause: err });
       throw err;

@@ -2,7 +2,8 @@ import type { GuardedFetch } from '@switchboard/net-guard';
 import type { SecretBox } from '@switchboard/secret-box';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
-import { AuditExportStore, auditExportSecretAad, type AuditExportRow } from './audit-export-store';
+import { auditExportSecretAad } from '../crypto/secret-aad';
+import { AuditExportStore, type AuditExportRow } from './audit-export-store';
 import { auditObjects, limitDays } from './audit-objects';
 import { putS3Object, type S3Target } from './put-s3-object';
 

@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/database';
-import type { AdminRow } from '../console/admins';
+import type { AdminRow } from '../model/admins';
 import { ADMIN_USERNAME } from '../http/schemas';
-import { roleOfGroups } from '../scim/admin-sync';
-import { audit } from '../tenants/audit';
+import { roleOfGroups } from '../model/admin-sync';
+import { audit } from '../model/audit';
 import type { SsoSettings } from './sso-settings';
 
 /** Groups read from one ID token's group claim (a bigger list is refused, not truncated). */

@@ -1,17 +1,22 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { safeReturnTo } from '../console/console-auth.controller';
-import { SESSION_COOKIE, SESSION_SECONDS } from '../console/console-session';
-import { parseCookies, serializeCookie } from '../console/cookies';
-import { recordSession } from '../console/session-store';
+import { safeReturnTo } from '../http/public-urls';
+import { SESSION_COOKIE, SESSION_SECONDS, ConsoleSessions } from '../http/console-session';
+import { parseCookies, serializeCookie } from '../http/cookies';
+import { recordSession } from '../model/session-store';
 import { TENANT_ID } from '../http/schemas';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { audit } from '../model/audit';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { admitSsoAdmin } from './admit-sso-admin';
 import { openidClient as client } from './sso-client';
 import { readSso, type SsoSettings } from './sso-settings';
+import { Database } from '../db/database';
+import { REGISTRY_CONFIG, LOGGER } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
+import { SecretBox } from '@switchboard/secret-box';
+import type { Logger } from 'pino';
+import { SsoClients } from '../console-sso/sso-client';
 
 /** The SSO sign-in in progress (sealed: state, PKCE verifier, nonce, tenant, return path), only sent to /console/sso. */
 export const SSO_LOGIN_COOKIE = 'sb_console_sso';
@@ -32,7 +37,14 @@ const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 @Controller('console/sso')
 @ApiTag('Console sign-in')
 export class ConsoleSsoController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(SecretBox) private readonly box: SecretBox,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(ConsoleSessions) private readonly sessions: ConsoleSessions,
+    @Inject(SsoClients) private readonly sso: SsoClients,
+  ) {}
 
   @Get('login')
   @ApiOperation({
@@ -43,14 +55,14 @@ export class ConsoleSsoController {
   })
   async login(@Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const tid = one(query.workspace)?.toLowerCase() ?? '';
-    const settings = TENANT_ID.test(tid) ? await readSso(this.ctx.db, this.ctx.box, tid) : undefined;
+    const settings = TENANT_ID.test(tid) ? await readSso(this.db, this.box, tid) : undefined;
     if (!settings?.enabled) return this.fail(reply, 'sso_not_configured', `workspace ${tid} has no console SSO`);
     let location: URL;
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
     try {
-      const config = await this.ctx.sso.config(settings);
+      const config = await this.sso.config(settings);
       const supported = config.serverMetadata().scopes_supported ?? [];
       location = client.buildAuthorizationUrl(config, {
         redirect_uri: this.redirectUri(),
@@ -63,7 +75,7 @@ export class ConsoleSsoController {
     } catch (err) {
       return this.fail(reply, 'unavailable', `the IdP of ${tid} is unavailable: ${(err as Error).message}`);
     }
-    const cookie = this.ctx.sessions.sealSsoLogin({ state, verifier, nonce, tid, returnTo: safeReturnTo(query.returnTo) });
+    const cookie = this.sessions.sealSsoLogin({ state, verifier, nonce, tid, returnTo: safeReturnTo(query.returnTo) });
     void reply
       .code(302)
       .header('cache-control', 'no-store')
@@ -80,24 +92,24 @@ export class ConsoleSsoController {
     status: 302,
   })
   async callback(@Req() req: FastifyRequest, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
-    const login = this.ctx.sessions.openSsoLogin(parseCookies(req.headers.cookie).get(SSO_LOGIN_COOKIE));
+    const login = this.sessions.openSsoLogin(parseCookies(req.headers.cookie).get(SSO_LOGIN_COOKIE));
     const state = one(query.state);
     if (!login || !state || !equal(state, login.state)) return this.fail(reply, 'state_mismatch');
-    const settings = await readSso(this.ctx.db, this.ctx.box, login.tid);
+    const settings = await readSso(this.db, this.box, login.tid);
     if (!settings?.enabled) return this.fail(reply, 'sso_not_configured', `workspace ${login.tid} has no console SSO any more`);
     const error = one(query.error);
     if (error !== undefined) return this.fail(reply, error === 'access_denied' || error === 'login_required' ? 'access_denied' : 'unavailable', `the IdP answered error=${error}`);
     const claims = await this.redeem(req, settings, login).catch((err: unknown) => err as Error);
     if (claims instanceof Error) return this.fail(reply, claims.name === 'NetGuardError' || claims.name === 'TimeoutError' ? 'unavailable' : 'token_rejected', claims.message);
-    const admission = await this.ctx.db.tx((q) => admitSsoAdmin(q, login.tid, settings, claims));
+    const admission = await this.db.tx((q) => admitSsoAdmin(q, login.tid, settings, claims));
     if (!admission.ok) {
-      await audit(this.ctx.db, login.tid, 'sso', 'console.sign_in_refused', typeof claims[settings.usernameClaim] === 'string' ? String(claims[settings.usernameClaim]).slice(0, 64) : null, { reason: admission.reason });
+      await audit(this.db, login.tid, 'sso', 'console.sign_in_refused', typeof claims[settings.usernameClaim] === 'string' ? String(claims[settings.usernameClaim]).slice(0, 64) : null, { reason: admission.reason });
       return this.fail(reply, 'access_denied', admission.reason);
     }
     const admin = admission.admin;
-    const { value, session } = this.ctx.sessions.sealSession({ tid: login.tid, username: admin.username, name: admin.name });
-    await recordSession(this.ctx.db, session);
-    await audit(this.ctx.db, login.tid, `user:${admin.username}`, 'console.sign_in', admin.username, { via: 'sso', issuer: settings.issuer, role: admin.role });
+    const { value, session } = this.sessions.sealSession({ tid: login.tid, username: admin.username, name: admin.name });
+    await recordSession(this.db, session);
+    await audit(this.db, login.tid, `user:${admin.username}`, 'console.sign_in', admin.username, { via: 'sso', issuer: settings.issuer, role: admin.role });
     void reply
       .code(302)
       .header('cache-control', 'no-store')
@@ -108,7 +120,7 @@ export class ConsoleSsoController {
 
   /** Redeems the code at the IdP (PKCE verifier, expected state and nonce) and answers the validated ID token's claims. */
   private async redeem(req: FastifyRequest, settings: SsoSettings, login: { state: string; verifier: string; nonce: string }): Promise<Record<string, unknown>> {
-    const config = await this.ctx.sso.config(settings);
+    const config = await this.sso.config(settings);
     const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     const tokens = await client.authorizationCodeGrant(config, new URL(`${this.redirectUri()}${search}`), {
       pkceCodeVerifier: login.verifier,
@@ -125,11 +137,11 @@ export class ConsoleSsoController {
   }
 
   private redirectUri(): string {
-    return `${this.ctx.config.REGISTRY_PUBLIC_URL}/console/sso/callback`;
+    return `${this.config.REGISTRY_PUBLIC_URL}/console/sso/callback`;
   }
 
   private secure(): boolean {
-    return this.ctx.config.REGISTRY_PUBLIC_URL.startsWith('https://');
+    return this.config.REGISTRY_PUBLIC_URL.startsWith('https://');
   }
 
   private clearLogin(): string {
@@ -137,7 +149,7 @@ export class ConsoleSsoController {
   }
 
   private fail(reply: FastifyReply, code: SsoSigninError, detail?: string): void {
-    if (detail) this.ctx.logger.info({ code, detail }, 'console SSO sign-in refused');
+    if (detail) this.logger.info({ code, detail }, 'console SSO sign-in refused');
     void reply.code(302).header('cache-control', 'no-store').header('set-cookie', this.clearLogin()).header('location', `/console/?signin_error=${code}`).send();
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SecretBox } from '@switchboard/secret-box';
 import type { Queryable } from '../db/database';
-import { ROLES, type Role } from '../tenants/roles';
+import { ROLES, type Role } from '../model/roles';
 
 /** Groups a role map may name (an IdP admin maps a handful; the map is read on every SSO sign-in). */
 export const MAX_ROLE_MAP_ENTRIES = 50;

@@ -1,21 +1,24 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { adminBody, adminParams, updateAdminBody } from '../http/schemas';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { adminView, createAdmin, type AdminRow } from './admins';
-import { revokeAdminSessions } from './session-store';
+import { audit } from '../model/audit';
+import { adminView, createAdmin, type AdminRow } from '../model/admins';
+import { revokeAdminSessions } from '../model/session-store';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { adminSchema, sessionInfoSchema } from '../docs/response-schemas';
 import { adminsResponse } from '../docs/route-responses';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
 
 /** The calling tenant's console admins, and who the caller is (`GET /v1/session`). */
 @Controller('v1')
 @ApiTag('Admins')
 export class AdminsController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+  ) {}
 
   /** Who is calling: the tenant, the signed-in admin (null for an API key) and how they authenticated. */
   @Get('session')
@@ -25,16 +28,16 @@ export class AdminsController {
     auth: 'tenant',
     response: sessionInfoSchema,
   })
-  async session(@Req() req: FastifyRequest) {
-    const principal = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async session(@Tenant() principal: TenantPrincipal) {
     return { tenant: principal.tenantId, user: principal.user ?? null, via: principal.via, role: principal.role };
   }
 
   @Get('admins')
   @ApiOperation({ operationId: 'listAdmins', summary: 'Console admins of the tenant (never password hashes)', auth: 'tenant', response: adminsResponse })
-  async list(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 ORDER BY username', [tenantId]);
+  @UseGuards(TenantGuard)
+  async list(@Tenant() { tenantId }: TenantPrincipal) {
+    const rows = await this.db.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 ORDER BY username', [tenantId]);
     return { admins: rows.map(adminView) };
   }
 
@@ -48,10 +51,10 @@ export class AdminsController {
     response: adminSchema,
   })
   @HttpCode(201)
-  async create(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async create(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(adminBody, body, 'body');
-    const row = await this.ctx.db.tx(async (q) => {
+    const row = await this.db.tx(async (q) => {
       const created = await createAdmin(q, tenantId, input);
       await audit(q, tenantId, actor, 'admin.create', input.username, { name: input.name ?? null, role: created.role });
       return created;
@@ -69,11 +72,11 @@ export class AdminsController {
     params: adminParams,
     response: adminSchema,
   })
-  async update(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async update(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown, @Body() body: unknown) {
     const { username } = parseInput(adminParams, params, 'params');
     const { role } = parseInput(updateAdminBody, body, 'body');
-    const row = await this.ctx.db.tx(async (q) => {
+    const row = await this.db.tx(async (q) => {
       const cur = await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 FOR UPDATE', [tenantId, username]);
       if (!cur[0]) throw ApiError.notFound('admin', username, 'params.username');
       if (cur[0].role === 'owner' && role !== 'owner' && cur[0].disabled_at === null) {
@@ -98,10 +101,10 @@ export class AdminsController {
     params: adminParams,
     response: adminSchema,
   })
-  async disable(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async disable(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { username } = parseInput(adminParams, params, 'params');
-    const row = await this.ctx.db.tx(async (q) => {
+    const row = await this.db.tx(async (q) => {
       const rows = await q.query<AdminRow>(
         'UPDATE registry.tenant_admins SET disabled_at = coalesce(disabled_at, now()) WHERE tenant_id = $1 AND username = $2 RETURNING *',
         [tenantId, username],

@@ -3,27 +3,26 @@ import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import { TENANT_ID } from '../http/schemas';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { activeAdmin } from './admins';
-import { recordSession, revokeSession } from './session-store';
-import { LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS } from './console-session';
-import { parseCookies, serializeCookie } from './cookies';
-import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from './platform-issuer';
+import { safeReturnTo } from '../http/public-urls';
+import { audit } from '../model/audit';
+import { activeAdmin } from '../model/admins';
+import { recordSession, revokeSession } from '../model/session-store';
+import { LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS, ConsoleSessions } from '../http/console-session';
+import { parseCookies, serializeCookie } from '../http/cookies';
+import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from '../http/platform-issuer';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { consoleCallbackQuery, consoleLoginQuery } from '../docs/console-auth-queries';
 import { authConfigSchema } from '../docs/response-schemas';
+import { Database } from '../db/database';
+import { REGISTRY_CONFIG, LOGGER, PLATFORM_ISSUER } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
+import type { Logger } from 'pino';
 
 /** Why a sign-in ended back on the console's sign-in page (`/console/?signin_error=<code>`). */
 export type SigninError = 'access_denied' | 'state_mismatch' | 'token_rejected' | 'unavailable';
 
 /** OAuth error codes that mean "the person did not (or could not) sign in", as opposed to a broken setup. */
 const DENIED = new Set(['access_denied', 'login_required', 'consent_required', 'interaction_required', 'account_selection_required']);
-
-/** A console route in the SPA's hash router (`#/tools`); anything else is dropped rather than redirected to. */
-export function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && /^#\/[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]{0,500}$/.test(value) ? value : '';
-}
 
 const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -36,7 +35,13 @@ const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 @Controller('console')
 @ApiTag('Console sign-in')
 export class ConsoleAuthController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(ConsoleSessions) private readonly sessions: ConsoleSessions,
+    @Inject(PLATFORM_ISSUER) private readonly platformIssuer: PlatformIssuer | undefined,
+  ) {}
 
   /** Public: whether OAuth sign-in is configured, and where it starts. */
   @Get('auth.json')
@@ -47,7 +52,7 @@ export class ConsoleAuthController {
     response: authConfigSchema,
   })
   authJson(@Res() reply: FastifyReply) {
-    void reply.header('cache-control', 'no-store').send({ oauth: this.ctx.platform !== undefined, loginUrl: '/console/login' });
+    void reply.header('cache-control', 'no-store').send({ oauth: this.platformIssuer !== undefined, loginUrl: '/console/login' });
   }
 
   /** Starts a sign-in: state, PKCE verifier and return path sealed in a 10-minute cookie, then off to the issuer. */
@@ -74,10 +79,10 @@ export class ConsoleAuthController {
         ...(workspace && TENANT_ID.test(workspace) ? { loginHint: workspace } : {}),
       });
     } catch (err) {
-      this.ctx.logger.warn({ err: (err as Error).message }, 'console sign-in: platform issuer unavailable');
+      this.logger.warn({ err: (err as Error).message }, 'console sign-in: platform issuer unavailable');
       return this.signinError(reply, 'unavailable');
     }
-    const cookie = this.ctx.sessions.sealLogin({ state, verifier, returnTo: safeReturnTo(query.returnTo) });
+    const cookie = this.sessions.sealLogin({ state, verifier, returnTo: safeReturnTo(query.returnTo) });
     void reply
       .code(302)
       .header('cache-control', 'no-store')
@@ -97,7 +102,7 @@ export class ConsoleAuthController {
   })
   async callback(@Req() req: FastifyRequest, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const platform = this.platform();
-    const login = this.ctx.sessions.openLogin(parseCookies(req.headers.cookie).get(LOGIN_COOKIE));
+    const login = this.sessions.openLogin(parseCookies(req.headers.cookie).get(LOGIN_COOKIE));
     const state = one(query.state);
     if (!login || !state || !equal(state, login.state)) return this.signinError(reply, 'state_mismatch');
     const error = one(query.error);
@@ -113,11 +118,11 @@ export class ConsoleAuthController {
       if (!code) return this.signinError(reply, 'token_rejected', 'no code in the redirect');
       const token = await platform.exchangeCode({ code, verifier: login.verifier, redirectUri: this.redirectUri() });
       const identity = await platform.verifyAccessToken(token);
-      const admin = await activeAdmin(this.ctx.db, identity.tenantId, identity.username);
+      const admin = await activeAdmin(this.db, identity.tenantId, identity.username);
       if (!admin) return this.signinError(reply, 'access_denied', `admin ${identity.username} of ${identity.tenantId} is unknown or disabled`);
-      const { value, session } = this.ctx.sessions.sealSession({ tid: identity.tenantId, username: admin.username, name: admin.name ?? identity.name });
-      await recordSession(this.ctx.db, session);
-      await audit(this.ctx.db, identity.tenantId, `user:${admin.username}`, 'console.sign_in', admin.username, { via: 'platform' });
+      const { value, session } = this.sessions.sealSession({ tid: identity.tenantId, username: admin.username, name: admin.name ?? identity.name });
+      await recordSession(this.db, session);
+      await audit(this.db, identity.tenantId, `user:${admin.username}`, 'console.sign_in', admin.username, { via: 'platform' });
       void reply
         .code(302)
         .header('cache-control', 'no-store')
@@ -130,7 +135,7 @@ export class ConsoleAuthController {
     } catch (err) {
       if (err instanceof PlatformTokenError) return this.signinError(reply, 'token_rejected', err.message);
       // Issuer unreachable, Postgres down, anything else: the person can retry; the log has the reason.
-      if (!(err instanceof PlatformUnavailableError)) this.ctx.logger.error({ err: (err as Error).message }, 'console sign-in failed');
+      if (!(err instanceof PlatformUnavailableError)) this.logger.error({ err: (err as Error).message }, 'console sign-in failed');
       return this.signinError(reply, 'unavailable', (err as Error).message);
     }
   }
@@ -139,12 +144,12 @@ export class ConsoleAuthController {
   @Post('logout')
   @ApiOperation({ operationId: 'consoleLogout', summary: 'Ends the console session: revoked server-side and the cookie cleared', auth: 'none', status: 204 })
   async logout(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    const session = this.ctx.sessions.openSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
+    const session = this.sessions.openSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
     if (session) {
       // Server-side too: a copy of this cookie (another tab, a stolen one) stops working now.
-      await revokeSession(this.ctx.db, session).catch((err: Error) => this.ctx.logger.warn({ err: err.message }, 'could not revoke the console session'));
-      await audit(this.ctx.db, session.tid, `user:${session.username}`, 'console.sign_out', session.username).catch((err: Error) =>
-        this.ctx.logger.warn({ err: err.message }, 'could not audit console sign-out'),
+      await revokeSession(this.db, session).catch((err: Error) => this.logger.warn({ err: err.message }, 'could not revoke the console session'));
+      await audit(this.db, session.tid, `user:${session.username}`, 'console.sign_out', session.username).catch((err: Error) =>
+        this.logger.warn({ err: err.message }, 'could not audit console sign-out'),
       );
     }
     void reply
@@ -155,16 +160,16 @@ export class ConsoleAuthController {
   }
 
   private platform(): PlatformIssuer {
-    if (!this.ctx.platform) throw new ApiError(404, 'NOT_FOUND', 'console sign-in through the platform is not configured (CONSOLE_ISSUER)');
-    return this.ctx.platform;
+    if (!this.platformIssuer) throw new ApiError(404, 'NOT_FOUND', 'console sign-in through the platform is not configured (CONSOLE_ISSUER)');
+    return this.platformIssuer;
   }
 
   private redirectUri(): string {
-    return `${this.ctx.config.REGISTRY_PUBLIC_URL}/console/callback`;
+    return `${this.config.REGISTRY_PUBLIC_URL}/console/callback`;
   }
 
   private secure(): boolean {
-    return this.ctx.config.REGISTRY_PUBLIC_URL.startsWith('https://');
+    return this.config.REGISTRY_PUBLIC_URL.startsWith('https://');
   }
 
   private clearLogin(): string {
@@ -172,7 +177,7 @@ export class ConsoleAuthController {
   }
 
   private signinError(reply: FastifyReply, code: SigninError, detail?: string): void {
-    if (detail) this.ctx.logger.info({ code, detail }, 'console sign-in refused');
+    if (detail) this.logger.info({ code, detail }, 'console sign-in refused');
     void reply.code(302).header('cache-control', 'no-store').header('set-cookie', this.clearLogin()).header('location', `/console/?signin_error=${code}`).send();
   }
 }

@@ -4,18 +4,29 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serveConsole } from './serve-console';
 
+/** A built console in a temporary folder, and a secret file beside it that must never be served. */
+async function consoleBuild(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'console-'));
+  await mkdir(path.join(dir, 'assets'));
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>console</title>');
+  await writeFile(path.join(dir, 'assets', 'index-abc.js'), 'console.log(1)');
+  await writeFile(path.join(dir, 'assets', 'index-abc.css'), 'body{}');
+  await writeFile(path.join(dir, 'favicon.svg'), '<svg/>');
+  await writeFile(path.join(path.dirname(dir), `secret-${path.basename(dir)}.txt`), 'TOP-SECRET-CONTENT');
+  return dir;
+}
+
+async function removeBuild(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await rm(path.join(path.dirname(dir), `secret-${path.basename(dir)}.txt`), { force: true });
+}
+
 describe('serveConsole', () => {
   let dir: string;
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'console-'));
-    await mkdir(path.join(dir, 'assets'));
-    await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>console</title>');
-    await writeFile(path.join(dir, 'assets', 'index-abc.js'), 'console.log(1)');
-    await writeFile(path.join(dir, 'assets', 'index-abc.css'), 'body{}');
-    await writeFile(path.join(dir, 'favicon.svg'), '<svg/>');
-    await writeFile(path.join(path.dirname(dir), `secret-${path.basename(dir)}.txt`), 'TOP-SECRET-CONTENT');
+    dir = await consoleBuild();
     app = Fastify();
     expect(serveConsole(app, dir)).toBe(true);
     // The sign-in routes (ConsoleAuthController) live under the same prefix, registered after the SPA's catch-all.
@@ -24,11 +35,7 @@ describe('serveConsole', () => {
     await app.ready();
   });
 
-  afterAll(async () => {
-    await app.close();
-    await rm(dir, { recursive: true, force: true });
-    await rm(path.join(path.dirname(dir), `secret-${path.basename(dir)}.txt`), { force: true });
-  });
+  afterAll(async () => Promise.all([app.close(), removeBuild(dir)]));
 
   it('serves index.html at /console/ with no-cache and a CSP', async () => {
     const res = await app.inject('/console/');
@@ -92,10 +99,12 @@ describe('serveConsole', () => {
   it('answers 400 for malformed percent-encoding', async () => {
     expect((await app.inject('/console/%E0%A4%A.txt')).statusCode).toBe(400);
   });
+});
 
+describe('serveConsole without a build', () => {
   it('registers nothing when the console is not built', async () => {
     const bare = Fastify();
-    expect(serveConsole(bare, path.join(dir, 'missing'))).toBe(false);
+    expect(serveConsole(bare, path.join(tmpdir(), `console-missing-${process.pid}`, 'dist'))).toBe(false);
     await bare.ready();
     expect((await bare.inject('/console/')).statusCode).toBe(404);
     await bare.close();

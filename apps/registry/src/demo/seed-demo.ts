@@ -1,9 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { hashPassword } from '../console/password-hash';
-import { newApiKey } from '../tenants/api-keys';
-import type { RegistryContext } from '../registry-context';
+import { hashPassword } from '../crypto/password-hash';
+import { newApiKey } from '../model/api-keys';
+import type { RegistryServices } from '../registry-services';
 import { DEMO_UPSTREAM_TOKEN } from './demo-upstream';
 
 export const DEMO_TENANT = 'acme';
@@ -17,7 +17,7 @@ const DISCOVERY_WAIT_MS = 30_000;
  * publication of every discovered tool that declares its hint annotations. Returns a fresh API
  * key for the tenant and a fresh password for its console admin.
  */
-export async function seedDemo(app: NestFastifyApplication, ctx: RegistryContext, upstreamUrl: string, chainReaderUrl?: string): Promise<{ tenantId: string; apiKey: string; admin: { username: string; password: string } }> {
+export async function seedDemo(app: NestFastifyApplication, ctx: RegistryServices, upstreamUrl: string, chainReaderUrl?: string): Promise<{ tenantId: string; apiKey: string; admin: { username: string; password: string } }> {
   const exists = await ctx.db.query('SELECT 1 FROM registry.tenants WHERE id = $1', [DEMO_TENANT]);
   if (exists.length === 0) {
     await ctx.db.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [DEMO_TENANT, 'Acme (demo SaaS tenant)', 'A tenant that registered its own MCP server through the registry.']);
@@ -56,7 +56,7 @@ export function adminCaller(app: NestFastifyApplication, apiKey: string): AdminC
 }
 
 /** Registers (or updates) servers, waits for their discovery and publishes every tool that declares its hints. */
-export async function seedServers(call: AdminCall, servers: SeedServer[], ctx: RegistryContext): Promise<void> {
+export async function seedServers(call: AdminCall, servers: SeedServer[], ctx: RegistryServices): Promise<void> {
   for (const s of servers) {
     const created = await call('POST', '/v1/servers', s);
     if (created.status === 409) await call('PATCH', `/v1/servers/${s.id}`, { url: s.url, auth: s.auth });

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readTenantSeed } from '@switchboard/tenant-config';
-import type { RegistryContext } from '../registry-context';
-import { newApiKey } from '../tenants/api-keys';
+import type { RegistryServices } from '../registry-services';
+import { newApiKey } from '../model/api-keys';
 import { DEMO_UPSTREAM_TOKEN } from './demo-upstream';
 import { adminCaller, seedServers } from './seed-demo';
 
@@ -13,7 +13,7 @@ import { adminCaller, seedServers } from './seed-demo';
  * get it as a published tenant document — there is no second reader of the file's settings.
  * Idempotent; returns the seeded tenant ids.
  */
-export async function seedRegistryTenants(app: NestFastifyApplication, ctx: RegistryContext, seedFile: string, upstreamUrl: string): Promise<string[]> {
+export async function seedRegistryTenants(app: NestFastifyApplication, ctx: RegistryServices, seedFile: string, upstreamUrl: string): Promise<string[]> {
   const seeded: string[] = [];
   for (const seed of readTenantSeed(seedFile).filter((t) => t.seed === 'registry')) {
     const s = seed.settings;

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { bullPrefix, createRedis, type RedisClient } from '@switchboard/redis-connection';
 import { observeQueueDepth, withProducerSpan } from '@switchboard/telemetry';
-import { newTraceparent } from './traceparent';
+import { newTraceparent } from '../http/traceparent';
 
 export const DISCOVERY_QUEUE = 'registry-discovery';
 

@@ -4,16 +4,15 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { bullPrefix, createRedis, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
-import type { Publisher } from '../publishing/publisher';
-import { ConnectorVaultError, type ConnectorVault } from '../servers/connector-vault';
-import type { Credentials } from '../servers/credentials';
-import type { ServerRow } from '../servers/server-row';
-import { audit } from '../tenants/audit';
+import { ConnectorVaultError, type ConnectorVault } from '../credentials/connector-vault';
+import type { Credentials } from '../credentials/credentials';
+import type { ServerRow } from '../model/server-row';
+import { audit } from '../model/audit';
 import { discoverServer } from './discover-server';
 import { DISCOVERY_QUEUE, type DiscoverJobData, type DiscoveryQueue } from './discovery-queue';
 import { countItems, markDone, markFailed, markQueued, markRunning } from './discovery-state';
 import { storeDiscovery } from './store-discovery';
-import { emitWebhookEvent } from '../webhooks/webhook-events';
+import { emitWebhookEvent } from '../model/webhook-events';
 
 export interface DiscoveryWorkerOptions {
   redisUrl: string;
@@ -29,6 +28,12 @@ export interface DiscoveryWorkerOptions {
  * OAuth client-credentials tokens handed to gateways fresh. A refused URL (SSRF guard) is
  * not retried; other failures are, with backoff, and the last one marks the server unhealthy.
  */
+/** What the worker's scheduled jobs ask of the publisher (publishing/ implements it; discovery/ sits below it). */
+export interface CatalogRefresher {
+  expireRetired(): Promise<string[]>;
+  push(tenantId: string): Promise<unknown>;
+}
+
 export class DiscoveryWorker {
   private readonly worker: Worker;
   private readonly connection: RedisClient;
@@ -39,7 +44,7 @@ export class DiscoveryWorker {
     private readonly db: Database,
     private readonly credentials: Credentials,
     private readonly queue: DiscoveryQueue,
-    private readonly publisher: Publisher,
+    private readonly publisher: CatalogRefresher,
     private readonly logger: Logger,
     /** The admin's linked account of `oauth_user` servers (auth service's vault); without it they cannot be discovered. */
     private readonly vault?: ConnectorVault,

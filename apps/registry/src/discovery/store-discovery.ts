@@ -1,9 +1,9 @@
 import type { Queryable } from '../db/database';
-import { contentHash } from '../publishing/build-snapshot';
-import { audit } from '../tenants/audit';
+import { contentHash } from '../model/tenant-row';
+import { audit } from '../model/audit';
 import type { DiscoveredItem } from './discover-server';
-import { emitWebhookEvent } from '../webhooks/webhook-events';
-import { scanDiscovered } from '../guardrails/scan-discovered';
+import { emitWebhookEvent } from '../model/webhook-events';
+import { scanDiscovered } from './scan-discovered';
 
 export interface DiscoveryDiff {
   added: number;

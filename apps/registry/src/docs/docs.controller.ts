@@ -5,9 +5,12 @@ import { DiscoveryService } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../http/api-error';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { ApiOperation, ApiTag } from './api-operation';
 import { openApiDocument, type OpenApiDocument } from './openapi-document';
+import { Database } from '../db/database';
+import { REGISTRY_CONFIG, REDIS } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
+import type { RedisClient } from '@switchboard/redis-connection';
 
 const ASSETS_LIST = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'] as const;
 const ASSETS = new Set<string>(ASSETS_LIST);
@@ -21,7 +24,9 @@ export class DocsController implements OnModuleInit {
   private document: OpenApiDocument | undefined;
 
   constructor(
-    @Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(Database) private readonly db: Database,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
   ) {}
 
@@ -35,7 +40,7 @@ export class DocsController implements OnModuleInit {
   @ApiOperation({ operationId: 'getOpenApi', summary: 'This document', auth: 'none' })
   openapi() {
     // The server URL is only known once listening (REGISTRY_PORT=0).
-    this.document ??= openApiDocument(this.controllers, `http://${this.ctx.config.REGISTRY_HOST}:${this.ctx.config.REGISTRY_PORT}`);
+    this.document ??= openApiDocument(this.controllers, `http://${this.config.REGISTRY_HOST}:${this.config.REGISTRY_PORT}`);
     return this.document;
   }
 
@@ -66,11 +71,11 @@ export class DocsController implements OnModuleInit {
     response: z.object({ status: z.literal('ok'), postgres: z.enum(['ok', 'unavailable']), redis: z.enum(['ok', 'unavailable']) }),
   })
   async health() {
-    const postgres = await this.ctx.db.query('SELECT 1').then(
+    const postgres = await this.db.query('SELECT 1').then(
       () => 'ok',
       () => 'unavailable',
     );
-    const redis = await this.ctx.redis.ping().then(
+    const redis = await this.redis.ping().then(
       () => 'ok',
       () => 'unavailable',
     );

@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import { Controller, Get } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { RegistryContext } from '../registry-context';
+import type { RegistryServices } from '../registry-services';
 import { REGISTRY_CONTROLLERS } from '../registry-controllers';
 import { RegistryModule } from '../registry.module';
-import { ROUTE_ROLES } from '../tenants/roles';
+import { ROUTE_ROLES } from '../model/roles';
 import { openApiDocument, undocumentedRoutes } from './openapi-document';
 
 /** Enough of the context for the controllers to be constructed (no request is served). */
-const ctx = { config: { REGISTRY_HOST: '127.0.0.1', REGISTRY_PORT: 0 } } as unknown as RegistryContext;
+const ctx = { config: { REGISTRY_HOST: '127.0.0.1', REGISTRY_PORT: 0 } } as unknown as RegistryServices;
 
 describe('the OpenAPI document', () => {
   const doc = openApiDocument(REGISTRY_CONTROLLERS, 'http://registry.test');

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { z } from 'zod';
 import { authSchema, toolOverrides } from '../http/schemas';
-import { requiredRole } from '../tenants/roles';
+import { requiredRole } from '../model/roles';
 import { apiRoutes, isInternal, type ApiRoute } from './api-routes';
 import { namedSchemas } from './response-schemas';
 // Registers the tenant-settings answers among the named schemas.

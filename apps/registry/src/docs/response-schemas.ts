@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../tenants/roles';
+import { ROLES } from '../model/roles';
 
 /**
  * Answers of the admin API as zod schemas: the OpenAPI document's response components, and

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { readinessReportSchema } from '../readiness/readiness-report-schema';
 import { namedSchemas } from './response-schemas';
 
 /** Answers of the tenant-settings routes (auth, limits, usage, readiness): named response components, as in response-schemas.ts. */
@@ -123,8 +122,6 @@ export const callRowSchema = named(
     result: z.unknown().optional(),
   }),
 );
-
-export const readinessReport = named('ReadinessReport', 'The connector readiness report', readinessReportSchema);
 
 export const enterpriseCheckResultSchema = named(
   'EnterpriseCheckResult',

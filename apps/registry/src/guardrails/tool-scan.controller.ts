@@ -1,11 +1,12 @@
-import { Body, Controller, Get, Inject, Put, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, Inject, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { parseInput } from '../http/parse-input';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { audit } from '../model/audit';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { blocksPoisoned } from './findings-refusal';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
 
 /** `PUT /v1/guardrails/tool-scan`: whether high-severity poisoned-tool findings refuse publishing. */
 export const putToolScanBody = z.object({ blockPoisoned: z.boolean() }).strict();
@@ -21,13 +22,15 @@ const toolScanView = z.object({ blockPoisoned: z.boolean() });
 @Controller('v1')
 @ApiTag('Guardrails')
 export class ToolScanController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+  ) {}
 
   @Get('guardrails/tool-scan')
   @ApiOperation({ operationId: 'getToolScan', summary: 'Whether high-severity poisoned-tool findings refuse publishing (blockPoisoned)', auth: 'tenant', response: toolScanView })
-  async get(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    return { blockPoisoned: await blocksPoisoned(this.ctx.db, tenantId) };
+  @UseGuards(TenantGuard)
+  async get(@Tenant() { tenantId }: TenantPrincipal) {
+    return { blockPoisoned: await blocksPoisoned(this.db, tenantId) };
   }
 
   @Put('guardrails/tool-scan')
@@ -38,10 +41,10 @@ export class ToolScanController {
     body: putToolScanBody,
     response: toolScanView,
   })
-  async put(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async put(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(putToolScanBody, body, 'body');
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       await q.query('UPDATE registry.tenants SET block_poisoned = $2, updated_at = now() WHERE id = $1', [tenantId, input.blockPoisoned]);
       await audit(q, tenantId, actor, 'guardrails.tool-scan.update', tenantId, { blockPoisoned: input.blockPoisoned });
     });

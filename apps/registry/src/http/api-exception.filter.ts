@@ -2,7 +2,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { FastifyRequest } from 'fastify';
-import { scimErrorBody } from '../scim/scim-error';
+import { scimErrorBody } from './scim-error';
 import { ApiError, DatabaseUnavailableError } from './api-error';
 
 /**

@@ -1,13 +1,13 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { activeAdmin } from '../console/admins';
-import { CONSOLE_HEADER, SESSION_COOKIE, type ConsoleSessions } from '../console/console-session';
-import { sessionAdmin } from '../console/session-store';
-import { parseCookies } from '../console/cookies';
-import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from '../console/platform-issuer';
+import { activeAdmin } from '../model/admins';
+import { CONSOLE_HEADER, SESSION_COOKIE, type ConsoleSessions } from './console-session';
+import { sessionAdmin } from '../model/session-store';
+import { parseCookies } from './cookies';
+import { PlatformTokenError, PlatformUnavailableError, type PlatformIssuer } from './platform-issuer';
 import type { Database } from '../db/database';
-import { hashApiKey } from '../tenants/api-keys';
-import { hasRole, requiredRole, type Role } from '../tenants/roles';
+import { hashApiKey } from '../model/api-keys';
+import { hasRole, requiredRole, type Role } from '../model/roles';
 import { ApiError } from './api-error';
 
 /** Who is calling: a tenant, through one of its API keys, a platform access token or a console session. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DYNAMIC_RESOURCE_LIMITS, dynamicPrefixProblem } from '@switchboard/catalog';
 import { forbiddenUpstreamHeader } from '@switchboard/net-guard';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../console/password-hash';
-import { ROLES } from '../tenants/roles';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../crypto/password-hash';
+import { ROLES } from '../model/roles';
 
 /** DNS label, as in the gateway's tenant ids. */
 export const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { verifyLogin } from '../console/admins';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { verifyLogin } from '../model/admins';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { TENANT_ID, verifyLoginBody } from '../http/schemas';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+import { InternalGuard } from '../http/tenant-guard';
+import { Database } from '../db/database';
+import { Publisher } from '../publishing/publisher';
 
 /**
  * Service-to-service routes (Bearer INTERNAL_TOKEN): catalogs for gateways whose Redis misses (the
@@ -13,15 +15,18 @@ import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
  */
 @Controller('internal')
 export class InternalController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(Publisher) private readonly publisher: Publisher,
+  ) {}
 
   @Get('catalogs')
-  async all(@Req() req: FastifyRequest) {
-    this.ctx.auth.internal(req);
-    const rows = await this.ctx.db.query<{ id: string }>('SELECT id FROM registry.tenants WHERE current_version IS NOT NULL ORDER BY id');
+  @UseGuards(InternalGuard)
+  async all() {
+    const rows = await this.db.query<{ id: string }>('SELECT id FROM registry.tenants WHERE current_version IS NOT NULL ORDER BY id');
     const catalogs = [];
     for (const { id } of rows) {
-      const c = await this.ctx.publisher.catalogFor(id);
+      const c = await this.publisher.catalogFor(id);
       if (c) catalogs.push(c);
     }
     return { catalogs };
@@ -29,16 +34,16 @@ export class InternalController {
 
   /** Every published tenant's current snapshot version (one query): what gateways reconcile their tenant set against. */
   @Get('catalog-versions')
-  async versions(@Req() req: FastifyRequest) {
-    this.ctx.auth.internal(req);
-    return { versions: Object.fromEntries(await this.ctx.publisher.currentVersions()) };
+  @UseGuards(InternalGuard)
+  async versions() {
+    return { versions: Object.fromEntries(await this.publisher.currentVersions()) };
   }
 
   @Get('catalogs/:tenant')
-  async one(@Req() req: FastifyRequest, @Param('tenant') tenant: string) {
-    this.ctx.auth.internal(req);
+  @UseGuards(InternalGuard)
+  async one(@Param('tenant') tenant: string) {
     if (!TENANT_ID.test(tenant)) throw new ApiError(400, 'VALIDATION', 'params.tenant: must be a tenant id', 'params.tenant');
-    const catalog = await this.ctx.publisher.catalogFor(tenant);
+    const catalog = await this.publisher.catalogFor(tenant);
     if (!catalog) throw ApiError.notFound('published catalog of tenant', tenant, 'params.tenant');
     return catalog;
   }
@@ -50,10 +55,10 @@ export class InternalController {
    */
   @Post('console/verify-login')
   @HttpCode(200)
-  async verifyLogin(@Req() req: FastifyRequest, @Body() body: unknown, @Res() reply: FastifyReply) {
-    this.ctx.auth.internal(req);
+  @UseGuards(InternalGuard)
+  async verifyLogin(@Body() body: unknown, @Res() reply: FastifyReply) {
     const input = parseInput(verifyLoginBody, body, 'body');
-    const admin = await verifyLogin(this.ctx.db, input.tenant, input.username, input.password);
+    const admin = await verifyLogin(this.db, input.tenant, input.username, input.password);
     if (!admin) return void reply.code(401).header('cache-control', 'no-store').send({ ok: false });
     void reply.header('cache-control', 'no-store').send({ ok: true, tenant: admin.tenant_id, username: admin.username, name: admin.name ?? admin.username });
   }

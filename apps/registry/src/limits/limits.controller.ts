@@ -1,13 +1,15 @@
-import { Body, Controller, Get, Inject, Put, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, Inject, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { callLogPolicySchema, ratePlanSchema } from '@switchboard/limits';
 import { parseInput } from '../http/parse-input';
-import { loadTenant, type TenantRow } from '../publishing/build-snapshot';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { loadTenant, type TenantRow } from '../model/tenant-row';
+import { audit } from '../model/audit';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { limitsViewSchema } from '../docs/tenant-response-schemas';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
+import { Publisher } from '../publishing/publisher';
 
 /** PUT /v1/limits: `rate` null clears the plan (operator defaults apply); an absent key is left as it is. */
 export const putLimitsBody = z
@@ -25,7 +27,10 @@ export const putLimitsBody = z
 @Controller('v1')
 @ApiTag('Limits')
 export class LimitsController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(Publisher) private readonly publisher: Publisher,
+  ) {}
 
   @Get('limits')
   @ApiOperation({
@@ -34,9 +39,9 @@ export class LimitsController {
     auth: 'tenant',
     response: limitsViewSchema,
   })
-  async getLimits(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    return view(await loadTenant(this.ctx.db, tenantId));
+  @UseGuards(TenantGuard)
+  async getLimits(@Tenant() { tenantId }: TenantPrincipal) {
+    return view(await loadTenant(this.db, tenantId));
   }
 
   @Put('limits')
@@ -47,19 +52,19 @@ export class LimitsController {
     body: putLimitsBody,
     response: limitsViewSchema,
   })
-  async putLimits(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async putLimits(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(putLimitsBody, body, 'body');
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       const cur = await loadTenant(q, tenantId);
       const rate = input.rate === undefined ? cur.rate_plan : input.rate;
       const callLog = input.callLog ?? cur.call_log;
       await q.query('UPDATE registry.tenants SET rate_plan = $2, call_log = $3, updated_at = now() WHERE id = $1', [tenantId, rate === null ? null : JSON.stringify(rate), JSON.stringify(callLog)]);
       await audit(q, tenantId, actor, 'limits.update', tenantId, { rate, callLog });
     });
-    const tenant = await loadTenant(this.ctx.db, tenantId);
+    const tenant = await loadTenant(this.db, tenantId);
     // Settings ride with the published document: nothing to push before the first publish.
-    const pushed = tenant.current_version ? await this.ctx.publisher.push(tenantId) : undefined;
+    const pushed = tenant.current_version ? await this.publisher.push(tenantId) : undefined;
     return { ...view(tenant), ...(pushed ? { pushed } : {}) };
   }
 }

@@ -5,8 +5,10 @@ import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { TENANT_ID } from '../http/schemas';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { OFFICIAL_META, tenantServerResponse, type ServerResponse } from './tenant-server-json';
+import { Database } from '../db/database';
+import { REGISTRY_CONFIG } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
 
 const tenantParams = z.object({ tenant: z.string().regex(TENANT_ID, 'must be a tenant id') });
 const nameParams = tenantParams.extend({ serverName: z.string().min(1).max(300) });
@@ -36,7 +38,10 @@ const CACHE_CONTROL = 'public, max-age=60';
 @Controller('t/:tenant/v0.1/servers')
 @ApiTag('MCP Registry API')
 export class McpRegistryController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+  ) {}
 
   @Get()
   @ApiOperation({ operationId: 'listRegistryServers', summary: "The tenant's published MCP endpoint as an MCP Registry ServerList (one server.json; 404 for an unknown tenant)", auth: 'none', params: tenantParams, query: listQuery, response: serverListSchema })
@@ -76,9 +81,9 @@ export class McpRegistryController {
   }
 
   private async entry(tenant: string): Promise<ServerResponse | undefined> {
-    const entry = await tenantServerResponse(this.ctx.db, this.ctx.config, tenant);
+    const entry = await tenantServerResponse(this.db, this.config, tenant);
     if (entry) return entry;
-    const exists = await this.ctx.db.query('SELECT 1 FROM registry.tenants WHERE id = $1', [tenant]);
+    const exists = await this.db.query('SELECT 1 FROM registry.tenants WHERE id = $1', [tenant]);
     if (exists.length === 0) throw ApiError.notFound('tenant', tenant, 'params.tenant');
     return undefined;
   }

@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../config';
 import type { Queryable } from '../db/database';
-import { connectInfo } from '../registry-context';
-import { SERVER_JSON_SCHEMA_URL } from './server-json-schema';
+import { connectInfo } from '../http/public-urls';
+import { SERVER_JSON_SCHEMA_URL } from '../model/server-json-schema';
 
 /** The official registry's metadata key on each listed server. */
 export const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';

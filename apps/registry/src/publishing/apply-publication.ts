@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
 import type { PublishInput } from '../http/schemas';
-import type { ServerRow } from '../servers/server-row';
+import type { ServerRow } from '../model/server-row';
 import type { PublicationRow } from './build-snapshot';
 import { exposedName } from './exposed-name';
 import { patternIssueMessage, patternIssues } from './pattern-issues';

@@ -1,11 +1,10 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { approveBody, previewQuery, publishBody, unpublishBody } from '../http/schemas';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { buildSnapshot, loadTenant } from './build-snapshot';
+import { audit } from '../model/audit';
+import { loadTenant } from '../model/tenant-row';
+import { buildSnapshot } from './build-snapshot';
 import { applyPublication, patternRefusal } from './apply-publication';
 import { patternIssues } from './pattern-issues';
 import { definitionDiff } from './definition-diff';
@@ -17,19 +16,26 @@ import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { FINDINGS_409, HINTS_400 } from '../docs/error-texts';
 import { previewSchema } from '../docs/response-schemas';
 import { changesResponse, publicationsResponse, publishItemsResponse, publishResultSchema } from '../docs/route-responses';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
+import { Publisher } from '../publishing/publisher';
 
 /** Publishing: what is published, publish / unpublish, review of discovered changes, per-surface preview, snapshots. */
 @Controller('v1')
 @ApiTag('Publishing')
 export class PublicationsController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(Publisher) private readonly publisher: Publisher,
+  ) {}
 
   /** The routing table: exposed name → (server, upstream name), with overrides. */
   @Get('publications')
   @ApiOperation({ operationId: 'listPublications', summary: 'The routing table: exposed name → (server, upstream name)', auth: 'tenant', response: publicationsResponse })
-  async list(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query(
+  @UseGuards(TenantGuard)
+  async list(@Tenant() { tenantId }: TenantPrincipal) {
+    const rows = await this.db.query(
       `SELECT kind, exposed_name AS "exposedName", server_id AS "serverId", key AS "upstreamName", overrides, approved_hash AS "approvedHash", updated_at AS "updatedAt"
          FROM registry.publications WHERE tenant_id = $1 ORDER BY kind, exposed_name`,
       [tenantId],
@@ -52,11 +58,11 @@ export class PublicationsController {
     errors: { '400': HINTS_400, '409': FINDINGS_409 },
   })
   @HttpCode(200)
-  async publish(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async publish(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(publishBody, body, 'body');
     // One transaction: the publication rows commit with the snapshot compiled from them, or neither does.
-    const { applied, ...published } = await this.ctx.publisher.publish(tenantId, actor, 'publish', async (q) => {
+    const { applied, ...published } = await this.publisher.publish(tenantId, actor, 'publish', async (q) => {
       const { server, items } = await applyPublication(q, tenantId, input);
       await audit(q, tenantId, actor, 'publication.publish', server.id, { items });
       return items;
@@ -67,10 +73,10 @@ export class PublicationsController {
   @Post('publications/unpublish')
   @ApiOperation({ operationId: 'unpublish', summary: 'Unpublish items and push a new snapshot', auth: 'tenant', body: unpublishBody, response: publishResultSchema })
   @HttpCode(200)
-  async unpublish(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async unpublish(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(unpublishBody, body, 'body');
-    const { version, tools, redis } = await this.ctx.publisher.publish(tenantId, actor, 'unpublish', async (q) => {
+    const { version, tools, redis } = await this.publisher.publish(tenantId, actor, 'unpublish', async (q) => {
       for (const [i, item] of input.items.entries()) {
         const rows = await q.query('DELETE FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 RETURNING key', [tenantId, input.serverId, item.kind, item.name]);
         if (rows.length === 0) throw new ApiError(404, 'NOT_FOUND', `body.items.${i}.name: ${item.kind} "${item.name}" of server "${input.serverId}" is not published`, `body.items.${i}.name`);
@@ -84,9 +90,9 @@ export class PublicationsController {
   @Post('publish')
   @ApiOperation({ operationId: 'republish', summary: 'Recompile and push the current snapshot', auth: 'tenant', response: publishResultSchema })
   @HttpCode(200)
-  async republish(@Req() req: FastifyRequest) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
-    return this.ctx.publisher.publish(tenantId, actor, 'republish');
+  @UseGuards(TenantGuard)
+  async republish(@Tenant() { tenantId, actor }: TenantPrincipal) {
+    return this.publisher.publish(tenantId, actor, 'republish');
   }
 
   /**
@@ -100,9 +106,9 @@ export class PublicationsController {
     auth: 'tenant',
     response: changesResponse,
   })
-  async changes(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query<Record<string, unknown>>(
+  @UseGuards(TenantGuard)
+  async changes(@Tenant() { tenantId }: TenantPrincipal) {
+    const rows = await this.db.query<Record<string, unknown>>(
       `SELECT p.server_id AS "serverId", p.kind, p.key AS name, p.exposed_name AS "exposedName",
               CASE WHEN d.key IS NULL OR d.removed_at IS NOT NULL THEN 'removed' ELSE 'modified' END AS change,
               p.approved_definition AS published, d.definition AS discovered, p.approved_hash AS "publishedHash", d.content_hash AS "discoveredHash",
@@ -134,10 +140,10 @@ export class PublicationsController {
   @Post('changes/approve')
   @ApiOperation({ operationId: 'approveChange', summary: 'Approve one held change and publish', auth: 'tenant', body: approveBody, errors: { '409': FINDINGS_409 } })
   @HttpCode(200)
-  async approve(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async approve(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(approveBody, body, 'body');
-    const { applied: change, ...published } = await this.ctx.publisher.publish(tenantId, actor, 'change approved', async (q) => {
+    const { applied: change, ...published } = await this.publisher.publish(tenantId, actor, 'change approved', async (q) => {
       const rows = await q.query<{ approved_hash: string; content_hash: string | null; definition: unknown; removed_at: Date | null; findings: PoisonFinding[] | null }>(
         `SELECT p.approved_hash, d.content_hash, d.definition, d.removed_at, d.findings FROM registry.publications p
            LEFT JOIN registry.discovered_items d USING (tenant_id, server_id, kind, key)
@@ -181,11 +187,11 @@ export class PublicationsController {
    */
   @Get('preview')
   @ApiOperation({ operationId: 'getPreview', summary: 'What each surface receives (query: surface, version)', auth: 'tenant', query: previewQuery, response: previewSchema })
-  async preview(@Req() req: FastifyRequest, @Query() query: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async preview(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown) {
     const input = parseInput(previewQuery, query, 'query');
-    const tenant = await loadTenant(this.ctx.db, tenantId);
-    const { snapshot } = await buildSnapshot(this.ctx.db, tenant);
+    const tenant = await loadTenant(this.db, tenantId);
+    const { snapshot } = await buildSnapshot(this.db, tenant);
     const surfaces = surfacePreview(snapshot, tenant.surface_rules, input.version, input.surface);
     return { version: snapshot.version, protocolVersion: input.version, live: snapshot.version === tenant.current_version, surfaces, dynamicResources: dynamicResourcesPreview(snapshot) };
   }
@@ -207,11 +213,11 @@ export class PublicationsController {
     errors: { '400': HINTS_400, '409': FINDINGS_409 },
   })
   @HttpCode(200)
-  async previewDraft(@Req() req: FastifyRequest, @Query() query: unknown, @Body() body: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async previewDraft(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown, @Body() body: unknown) {
     const q = parseInput(previewQuery, query, 'query');
     const input = parseInput(publishBody, body, 'body');
-    const { tenant, snapshot, applied } = await this.ctx.publisher.draft(tenantId, (tx) => applyPublication(tx, tenantId, input));
+    const { tenant, snapshot, applied } = await this.publisher.draft(tenantId, (tx) => applyPublication(tx, tenantId, input));
     const surfaces = surfacePreview(snapshot, tenant.surface_rules, q.version, q.surface);
     return {
       draft: true,
@@ -229,9 +235,9 @@ export class PublicationsController {
 
   @Get('snapshots')
   @ApiOperation({ operationId: 'listSnapshots', summary: 'Immutable snapshots (version = content hash)', auth: 'tenant' })
-  async snapshots(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query(
+  @UseGuards(TenantGuard)
+  async snapshots(@Tenant() { tenantId }: TenantPrincipal) {
+    const rows = await this.db.query(
       `SELECT s.version, s.created_at AS "createdAt", jsonb_array_length(s.snapshot->'tools') AS tools, (s.version = t.current_version) AS current
          FROM registry.snapshots s JOIN registry.tenants t ON t.id = s.tenant_id WHERE s.tenant_id = $1 ORDER BY s.created_at DESC LIMIT 100`,
       [tenantId],

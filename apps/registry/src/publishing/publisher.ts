@@ -4,14 +4,15 @@ import { isCluster, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import { gatewayCredentialAad, type SecretBox } from '@switchboard/secret-box';
 import type { Database, Queryable } from '../db/database';
-import { audit } from '../tenants/audit';
-import type { Credentials } from '../servers/credentials';
-import type { ServerRow } from '../servers/server-row';
-import { buildSnapshot, loadTenant, type TenantRow } from './build-snapshot';
+import { audit } from '../model/audit';
+import type { Credentials } from '../credentials/credentials';
+import type { ServerRow } from '../model/server-row';
+import { loadTenant, type TenantRow } from '../model/tenant-row';
+import { buildSnapshot } from './build-snapshot';
 import { buildTenantDocument, catalogRedisKeys, type PublishedCatalog } from '@switchboard/catalog';
-import { tenantDocumentSettings } from '../tenant-auth/tenant-document-settings';
+import { tenantDocumentSettings } from '../model/tenant-document-settings';
 import type { CrashStep } from './crash-steps';
-import { emitWebhookEvent } from '../webhooks/webhook-events';
+import { emitWebhookEvent } from '../model/webhook-events';
 
 /** Thrown inside a draft's transaction so the database rolls every change of it back. */
 const DRAFT_ROLLBACK = Symbol('draft rollback');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namedSchemas } from '../docs/response-schemas';
 import { CHECK_TITLES } from './check-titles';
 
 const status = z.enum(['pass', 'fail', 'warn', 'skip']);
@@ -24,3 +25,7 @@ export const readinessReportSchema = z
     ),
   })
   .describe('Each step Claude and ChatGPT take against the MCP URL, as pass / fail / warn / skip with the reason and the fix');
+
+/** The report as the named OpenAPI component `ReadinessReport` (registered here: docs/ never imports a feature folder). */
+export const readinessReport = readinessReportSchema.describe('The connector readiness report');
+namedSchemas.set('ReadinessReport', readinessReport);

@@ -1,8 +1,6 @@
 import type { SecretBox } from '@switchboard/secret-box';
-import { serverSecretAad } from '../crypto/server-secret-aad';
+import { auditExportSecretAad, serverSecretAad, webhookSecretAad } from '../crypto/secret-aad';
 import type { Queryable } from '../db/database';
-import { auditExportSecretAad } from '../audit-export/audit-export-store';
-import { webhookSecretAad } from '../webhooks/webhook-secrets';
 
 export interface ResealReport {
   /** Blobs re-sealed under the newest key. */

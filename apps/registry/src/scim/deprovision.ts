@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database';
-import { revokeAdminSessions } from '../console/session-store';
-import { audit } from '../tenants/audit';
+import { revokeAdminSessions } from '../model/session-store';
+import { audit } from '../model/audit';
 
 /**
  * Takes a directory user out (SCIM `active: false` or DELETE), in the caller's transaction: the

@@ -1,4 +1,4 @@
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 import { MAX_FILTER_CLAUSES, parseScimFilter } from './scim-filter';
 
 const USER_ATTRS = ['userName', 'externalId', 'id'] as const;

@@ -1,4 +1,4 @@
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 
 /** Longest filter read, and most `and`-joined comparisons (IdPs send one or two). */
 export const MAX_FILTER_LENGTH = 1024;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type Queryable } from '../db/database';
-import { audit } from '../tenants/audit';
-import { syncAdmins } from './admin-sync';
-import { ScimError } from './scim-error';
+import { audit } from '../model/audit';
+import { syncAdmins } from '../model/admin-sync';
+import { ScimError } from '../http/scim-error';
 import type { ScimEquality } from './scim-filter';
 
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';

@@ -1,4 +1,4 @@
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 
 /** Default and largest `count` of a list (RFC 7644 §3.4.2.4 lets the provider cap it). */
 export const DEFAULT_PAGE = 100;

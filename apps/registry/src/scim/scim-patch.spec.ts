@@ -1,4 +1,4 @@
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 import { applyScimPatch, MAX_PATCH_OPS, PATCH_SCHEMA, parsePatchPath } from './scim-patch';
 
 const ops = (...Operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operations });

@@ -1,4 +1,4 @@
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 
 /** Operations per PATCH request (IdPs send a handful; Entra ID batches group members in one op). */
 export const MAX_PATCH_OPS = 100;

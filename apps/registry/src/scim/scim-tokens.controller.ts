@@ -1,13 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { ScimError } from './scim-error';
+import { audit } from '../model/audit';
+import { ScimError } from '../http/scim-error';
 import { createScimToken, scimTokenView, type ScimTokenRow } from './scim-tokens';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
+import { REGISTRY_CONFIG } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
 
 const createBody = z.object({ name: z.string().min(1, 'must not be empty').max(64) }).strict();
 const tokenParams = z.object({ id: z.string().regex(/^st_[0-9a-f]{16}$/, 'must be a SCIM token id') });
@@ -17,28 +20,31 @@ const tokensResponse = z.object({ baseUrl: z.string(), tokens: z.array(z.record(
 @Controller('v1/scim')
 @ApiTag('SCIM')
 export class ScimTokensController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+  ) {}
 
   private baseUrl(tenantId: string): string {
-    return `${this.ctx.config.REGISTRY_PUBLIC_URL}/scim/v2/${tenantId}`;
+    return `${this.config.REGISTRY_PUBLIC_URL}/scim/v2/${tenantId}`;
   }
 
   @Get('tokens')
   @ApiOperation({ operationId: 'listScimTokens', summary: 'SCIM tokens of the workspace (never the token) and the SCIM base URL to give the IdP', auth: 'tenant', response: tokensResponse })
-  async list(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query<ScimTokenRow>('SELECT * FROM registry.scim_tokens WHERE tenant_id = $1 ORDER BY created_at DESC LIMIT 100', [tenantId]);
+  @UseGuards(TenantGuard)
+  async list(@Tenant() { tenantId }: TenantPrincipal) {
+    const rows = await this.db.query<ScimTokenRow>('SELECT * FROM registry.scim_tokens WHERE tenant_id = $1 ORDER BY created_at DESC LIMIT 100', [tenantId]);
     return { baseUrl: this.baseUrl(tenantId), tokens: rows.map(scimTokenView) };
   }
 
   @Post('tokens')
   @ApiOperation({ operationId: 'createScimToken', summary: 'Create a SCIM bearer token (returned once; stored as SHA-256); 409 past 10 live tokens. Audited', auth: 'tenant', body: createBody })
   @HttpCode(201)
-  async create(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async create(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const { name } = parseInput(createBody, body, 'body');
     try {
-      return await this.ctx.db.tx(async (q) => {
+      return await this.db.tx(async (q) => {
         const { token, row } = await createScimToken(q, tenantId, name, actor);
         await audit(q, tenantId, actor, 'scim.token.create', row.id, { name });
         return { token, baseUrl: this.baseUrl(tenantId), ...scimTokenView(row) };
@@ -51,10 +57,10 @@ export class ScimTokensController {
 
   @Delete('tokens/:id')
   @ApiOperation({ operationId: 'revokeScimToken', summary: 'Revoke a SCIM token: the IdP is refused from the next request. Audited', auth: 'tenant', params: tokenParams })
-  async revoke(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async revoke(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(tokenParams, params, 'params');
-    return this.ctx.db.tx(async (q) => {
+    return this.db.tx(async (q) => {
       const rows = await q.query<ScimTokenRow>('UPDATE registry.scim_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE tenant_id = $1 AND id = $2 RETURNING *', [tenantId, id]);
       if (!rows[0]) throw ApiError.notFound('SCIM token', id, 'params.id');
       await audit(q, tenantId, actor, 'scim.token.revoke', id);

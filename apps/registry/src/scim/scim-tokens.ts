@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../db/database';
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 
 /** Live SCIM tokens per tenant (one per IdP app, plus one during a rotation, is the usual need). */
 export const MAX_SCIM_TOKENS = 10;

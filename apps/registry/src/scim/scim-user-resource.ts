@@ -1,6 +1,6 @@
 import { ADMIN_USERNAME } from '../http/schemas';
-import type { UserRow } from '../users/user-store';
-import { ScimError } from './scim-error';
+import type { UserRow } from '../model/user-store';
+import { ScimError } from '../http/scim-error';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 /** Largest stored set of extra attributes per user (names, e-mails, the enterprise extension). */

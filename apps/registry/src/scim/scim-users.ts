@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/database';
-import { audit } from '../tenants/audit';
-import { createUser } from '../users/user-store';
-import { syncAdmins } from './admin-sync';
+import { audit } from '../model/audit';
+import { createUser } from '../model/user-store';
+import { syncAdmins } from '../model/admin-sync';
 import { deprovisionUser, reactivateUser } from './deprovision';
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 import type { ScimEquality } from './scim-filter';
 import { readUserInput, type ScimUserInput, type ScimUserRow } from './scim-user-resource';
 

@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
-import type { Queryable } from '../db/database';
+import { type Queryable, Database } from '../db/database';
 import { TENANT_ID } from '../http/schemas';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { ScimError } from './scim-error';
+import { ScimError } from '../http/scim-error';
 import { parseScimFilter } from './scim-filter';
 import { createGroup, deleteGroup, findGroup, GROUP_FILTER_ATTRS, groupResource, listGroups, membersOf, saveGroup } from './scim-groups';
 import { listResponse, readPage } from './scim-page';
@@ -14,6 +13,9 @@ import { readUserInput } from './scim-user-resource';
 import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
 import { createScimUser, deleteScimUser, findUser, groupsOfUsers, listUsers, saveScimUser, USER_FILTER_ATTRS } from './scim-users';
 import { userResource } from './scim-user-resource';
+import { REGISTRY_CONFIG } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
+import { UserRevocations } from '../scim/user-revocations';
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 
@@ -26,12 +28,16 @@ export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 @Controller('scim/v2/:tenant')
 @ApiTag('SCIM')
 export class ScimController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(UserRevocations) private readonly revocations: UserRevocations,
+  ) {}
 
   private async caller(req: FastifyRequest, tenant: string): Promise<{ tenantId: string; actor: string; base: string }> {
     if (!TENANT_ID.test(tenant)) throw new ScimError(404, `tenant ${tenant} not found`);
-    const { actor } = await authenticateScim(this.ctx.db, req, tenant);
-    return { tenantId: tenant, actor, base: `${this.ctx.config.REGISTRY_PUBLIC_URL}/scim/v2/${tenant}` };
+    const { actor } = await authenticateScim(this.db, req, tenant);
+    return { tenantId: tenant, actor, base: `${this.config.REGISTRY_PUBLIC_URL}/scim/v2/${tenant}` };
   }
 
   private send(reply: FastifyReply, status: number, body: unknown): void {
@@ -67,8 +73,8 @@ export class ScimController {
     const { tenantId, base } = await this.caller(req, tenant);
     const { startIndex, count } = readPage(query);
     const filters = typeof query.filter === 'string' ? parseScimFilter(query.filter, USER_FILTER_ATTRS) : [];
-    const { total, rows } = await listUsers(this.ctx.db, tenantId, filters, startIndex, count);
-    const groups = await groupsOfUsers(this.ctx.db, tenantId, rows.map((r) => r.username));
+    const { total, rows } = await listUsers(this.db, tenantId, filters, startIndex, count);
+    const groups = await groupsOfUsers(this.db, tenantId, rows.map((r) => r.username));
     this.send(reply, 200, listResponse(total, startIndex, rows.map((r) => userResource(r, groups.get(r.username) ?? [], base))));
   }
 
@@ -76,8 +82,8 @@ export class ScimController {
   @ApiOperation({ operationId: 'scimGetUser', summary: 'One SCIM User (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async getUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { tenantId, base } = await this.caller(req, tenant);
-    const row = await findUser(this.ctx.db, tenantId, id);
-    const groups = await groupsOfUsers(this.ctx.db, tenantId, [row.username]);
+    const row = await findUser(this.db, tenantId, id);
+    const groups = await groupsOfUsers(this.db, tenantId, [row.username]);
     this.send(reply, 200, userResource(row, groups.get(row.username) ?? [], base));
   }
 
@@ -110,7 +116,7 @@ export class ScimController {
       return saveScimUser(q, tenantId, cur, readUserInput(next(current)), actor);
     });
     this.kick();
-    const groups = await groupsOfUsers(this.ctx.db, tenantId, [row.username]);
+    const groups = await groupsOfUsers(this.db, tenantId, [row.username]);
     this.send(reply, 200, userResource(row, groups.get(row.username) ?? [], base));
   }
 
@@ -130,9 +136,9 @@ export class ScimController {
     const { tenantId, base } = await this.caller(req, tenant);
     const { startIndex, count } = readPage(query);
     const filters = typeof query.filter === 'string' ? parseScimFilter(query.filter, GROUP_FILTER_ATTRS) : [];
-    const { total, rows } = await listGroups(this.ctx.db, tenantId, filters, startIndex, count);
+    const { total, rows } = await listGroups(this.db, tenantId, filters, startIndex, count);
     const withMembers = !excludesMembers(query);
-    const out = await Promise.all(rows.map(async (r) => groupResource(r, withMembers ? await membersOf(this.ctx.db, tenantId, r.id) : undefined, base)));
+    const out = await Promise.all(rows.map(async (r) => groupResource(r, withMembers ? await membersOf(this.db, tenantId, r.id) : undefined, base)));
     this.send(reply, 200, listResponse(total, startIndex, out));
   }
 
@@ -140,8 +146,8 @@ export class ScimController {
   @ApiOperation({ operationId: 'scimGetGroup', summary: 'One SCIM Group (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
   async getGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
     const { tenantId, base } = await this.caller(req, tenant);
-    const row = await findGroup(this.ctx.db, tenantId, id);
-    this.send(reply, 200, groupResource(row, excludesMembers(query) ? undefined : await membersOf(this.ctx.db, tenantId, id), base));
+    const row = await findGroup(this.db, tenantId, id);
+    this.send(reply, 200, groupResource(row, excludesMembers(query) ? undefined : await membersOf(this.db, tenantId, id), base));
   }
 
   @Post('Groups')
@@ -149,7 +155,7 @@ export class ScimController {
   async createGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
     const row = await this.tx(tenantId, (q) => createGroup(q, tenantId, body, actor));
-    this.send(reply, 201, groupResource(row, await membersOf(this.ctx.db, tenantId, row.id), base));
+    this.send(reply, 201, groupResource(row, await membersOf(this.db, tenantId, row.id), base));
   }
 
   @Put('Groups/:id')
@@ -171,7 +177,7 @@ export class ScimController {
       const { meta: _m, ...current } = groupResource(cur, await membersOf(q, tenantId, id), base);
       return saveGroup(q, tenantId, cur, next(current), actor);
     });
-    this.send(reply, 200, groupResource(row, await membersOf(this.ctx.db, tenantId, row.id), base));
+    this.send(reply, 200, groupResource(row, await membersOf(this.db, tenantId, row.id), base));
   }
 
   @Delete('Groups/:id')
@@ -187,7 +193,7 @@ export class ScimController {
    * from memberships, and two of them interleaving could each compute from a stale view.
    */
   private tx<T>(tenantId: string, fn: (q: Queryable) => Promise<T>): Promise<T> {
-    return this.ctx.db.tx(async (q) => {
+    return this.db.tx(async (q) => {
       await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-scim:${tenantId}`]);
       return fn(q);
     });
@@ -195,7 +201,7 @@ export class ScimController {
 
   /** Sends queued revocations to the auth service now (the retry loop catches any that fail). */
   private kick(): void {
-    this.ctx.revocations.kick();
+    this.revocations.kick();
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
-import { audit } from '../tenants/audit';
+import { audit } from '../model/audit';
 
 const CALL_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 16 * 1024;

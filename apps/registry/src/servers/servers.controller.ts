@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
-import { checkUrl, NetGuardError } from '@switchboard/net-guard';
-import type { FastifyRequest } from 'fastify';
-import { serverSecretAad } from '../crypto/server-secret-aad';
-import { isUniqueViolation, type Queryable } from '../db/database';
-import type { DiscoverJobData } from '../discovery/discovery-queue';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { checkUrl, NetGuardError, type NetGuardPolicy, type GuardedFetch } from '@switchboard/net-guard';
+import { serverSecretAad } from '../crypto/secret-aad';
+import { isUniqueViolation, type Queryable, Database } from '../db/database';
+import { type DiscoverJobData, DiscoveryQueue } from '../discovery/discovery-queue';
 import { markQueued, recordPendingDiscovery } from '../discovery/discovery-state';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
@@ -12,13 +11,19 @@ import { patternIssues } from '../publishing/pattern-issues';
 import { toolProblems, type ToolOverrides } from '../publishing/tool-rules';
 import { serversAtUrl, urlWarnings } from './same-url';
 import { missingToolHints } from '../publishing/tool-hints';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { audit } from '../model/audit';
 import { checkServerUrl } from './check-server-url';
-import { serverView, type ServerRow } from './server-row';
+import { serverView, type ServerRow } from '../model/server-row';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { enqueuedSchema, serverSchema, urlCheckResultSchema } from '../docs/response-schemas';
 import { itemsResponse, listServersResponse, serverChangedResponse } from '../docs/route-responses';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { REGISTRY_CONFIG, NET_POLICY, GUARDED_FETCH, LOGGER } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
+import { SecretBox } from '@switchboard/secret-box';
+import { Publisher } from '../publishing/publisher';
+import type { Logger } from 'pino';
 
 /** Live URL checks answer within this, whatever DISCOVERY_TIMEOUT_MS is (a form is waiting). */
 const CHECK_TIMEOUT_MS = 8_000;
@@ -27,7 +32,16 @@ const CHECK_TIMEOUT_MS = 8_000;
 @Controller('v1/servers')
 @ApiTag('Servers')
 export class ServersController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(SecretBox) private readonly box: SecretBox,
+    @Inject(Publisher) private readonly publisher: Publisher,
+    @Inject(DiscoveryQueue) private readonly queue: DiscoveryQueue,
+    @Inject(NET_POLICY) private readonly policy: NetGuardPolicy,
+    @Inject(GUARDED_FETCH) private readonly fetch: GuardedFetch,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   /**
    * Live URL validation for the register form: the SSRF guard (a refusal is a 400 naming
@@ -46,24 +60,24 @@ export class ServersController {
     response: urlCheckResultSchema,
   })
   @HttpCode(200)
-  async check(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async check(@Tenant() { tenantId }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(checkServerBody, body, 'body');
     await this.guard(input.url, 'body.url');
     const headers: Record<string, string> =
       input.auth.mode === 'bearer' ? { authorization: `Bearer ${input.auth.token}` } : input.auth.mode === 'header' ? { [input.auth.header.toLowerCase()]: input.auth.value } : {};
-    const timeoutMs = Math.min(CHECK_TIMEOUT_MS, this.ctx.config.DISCOVERY_TIMEOUT_MS);
+    const timeoutMs = Math.min(CHECK_TIMEOUT_MS, this.config.DISCOVERY_TIMEOUT_MS);
     // The same duplicate-URL warning registering gives, before the form is submitted.
-    const warnings = urlWarnings(await serversAtUrl(this.ctx.db, tenantId, input.url, input.serverId), undefined);
-    const result = await checkServerUrl({ url: input.url, transport: input.transport, headers, fetch: this.ctx.fetch, timeoutMs });
+    const warnings = urlWarnings(await serversAtUrl(this.db, tenantId, input.url, input.serverId), undefined);
+    const result = await checkServerUrl({ url: input.url, transport: input.transport, headers, fetch: this.fetch, timeoutMs });
     return warnings.length > 0 ? { ...result, warnings } : result;
   }
 
   @Get()
   @ApiOperation({ operationId: 'listServers', summary: 'List upstream servers with their discovery progress', auth: 'tenant', response: listServersResponse })
-  async list(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 ORDER BY id', [tenantId]);
+  @UseGuards(TenantGuard)
+  async list(@Tenant() { tenantId }: TenantPrincipal) {
+    const rows = await this.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 ORDER BY id', [tenantId]);
     return { servers: rows.map(serverView) };
   }
 
@@ -77,15 +91,15 @@ export class ServersController {
     response: serverChangedResponse,
   })
   @HttpCode(201)
-  async create(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async create(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(createServerBody, body, 'body');
     await this.guard(input.url, 'body.url');
     await this.guardAuth(input.auth);
     const { config, secret } = this.sealAuth(tenantId, input.id, input.auth);
     let sameUrl: Array<{ id: string; name: string }> = [];
     try {
-      await this.ctx.db.tx(async (q) => {
+      await this.db.tx(async (q) => {
         // The same endpoint twice serves its tools twice under prefixed names: said in the answer, not refused (two credentials may be intended).
         sameUrl = await serversAtUrl(q, tenantId, input.url);
         await q.query(
@@ -101,15 +115,15 @@ export class ServersController {
     }
     const discovery = await this.enqueue(tenantId, input.id, 'register');
     const warnings = urlWarnings(sameUrl, input.toolPrefix ?? input.id);
-    return { server: serverView(await this.load(this.ctx.db, tenantId, input.id)), discovery, ...(warnings.length > 0 ? { warnings } : {}) };
+    return { server: serverView(await this.load(this.db, tenantId, input.id)), discovery, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
   @Get(':id')
   @ApiOperation({ operationId: 'getServer', summary: 'One server (health, last error, discovery progress; never its secret)', auth: 'tenant', params: serverIdParams, response: serverSchema })
-  async get(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async get(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
-    return serverView(await this.load(this.ctx.db, tenantId, id));
+    return serverView(await this.load(this.db, tenantId, id));
   }
 
   /** Updates a server; a new URL, transport or credential is rediscovered and republished. */
@@ -122,14 +136,14 @@ export class ServersController {
     params: serverIdParams,
     response: serverChangedResponse,
   })
-  async update(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async update(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown, @Body() body: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
     const input = parseInput(updateServerBody, body, 'body');
     if (input.url !== undefined) await this.guard(input.url, 'body.url');
     if (input.auth !== undefined) await this.guardAuth(input.auth);
     const sealed = input.auth ? this.sealAuth(tenantId, id, input.auth) : undefined;
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       const cur = await this.load(q, tenantId, id);
       if (input.dynamicResources) await refuseOverlappingPrefixes(q, tenantId, id, input.dynamicResources.uriPrefixes);
       await q.query(
@@ -156,27 +170,27 @@ export class ServersController {
       );
       await audit(q, tenantId, actor, 'server.update', id, { fields: Object.keys(input) });
     });
-    const row = await this.load(this.ctx.db, tenantId, id);
+    const row = await this.load(this.db, tenantId, id);
     const rediscover = input.url !== undefined || input.auth !== undefined || input.transport !== undefined;
     const discovery = rediscover ? await this.enqueue(tenantId, id, 'update') : undefined;
     // A changed dynamic-resources setting is a publication of its own (even with no item published yet).
     const published =
-      input.dynamicResources !== undefined ? await this.ctx.publisher.publish(tenantId, actor, `server ${id} dynamic resources`) : await this.republishIfUsed(tenantId, id, actor);
+      input.dynamicResources !== undefined ? await this.publisher.publish(tenantId, actor, `server ${id} dynamic resources`) : await this.republishIfUsed(tenantId, id, actor);
     return { server: serverView(row), discovery, published };
   }
 
   @Delete(':id')
   @ApiOperation({ operationId: 'deleteServer', summary: 'Delete a server and its publications', auth: 'tenant', params: serverIdParams })
-  async remove(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async remove(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
     const used = await this.isPublished(tenantId, id);
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       const rows = await q.query('DELETE FROM registry.servers WHERE tenant_id = $1 AND id = $2 RETURNING id', [tenantId, id]);
       if (rows.length === 0) throw ApiError.notFound('server', id, 'params.id');
       await audit(q, tenantId, actor, 'server.delete', id);
     });
-    const published = used ? await this.ctx.publisher.publish(tenantId, actor, `server ${id} deleted`) : undefined;
+    const published = used ? await this.publisher.publish(tenantId, actor, `server ${id} deleted`) : undefined;
     return { id, deleted: true, published };
   }
 
@@ -184,11 +198,11 @@ export class ServersController {
   @Post(':id/discover')
   @ApiOperation({ operationId: 'discoverServer', summary: 'Enqueue a discovery job', auth: 'tenant', params: serverIdParams, response: enqueuedSchema })
   @HttpCode(202)
-  async discover(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async discover(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
-    await this.load(this.ctx.db, tenantId, id);
-    await audit(this.ctx.db, tenantId, actor, 'server.discover', id);
+    await this.load(this.db, tenantId, id);
+    await audit(this.db, tenantId, actor, 'server.discover', id);
     return this.enqueue(tenantId, id, 'manual');
   }
 
@@ -201,11 +215,11 @@ export class ServersController {
     params: serverIdParams,
     response: itemsResponse,
   })
-  async items(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async items(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
-    await this.load(this.ctx.db, tenantId, id);
-    const rows = await this.ctx.db.query<{ kind: string; definition: unknown; removedAt: string | null; findings: unknown[] | null; overrides: ToolOverrides | null; published: boolean }>(
+    await this.load(this.db, tenantId, id);
+    const rows = await this.db.query<{ kind: string; definition: unknown; removedAt: string | null; findings: unknown[] | null; overrides: ToolOverrides | null; published: boolean }>(
       `SELECT d.kind, d.key AS name, d.definition, d.content_hash AS "contentHash", d.first_seen_at AS "firstSeenAt", d.last_seen_at AS "lastSeenAt",
               d.removed_at AS "removedAt", p.exposed_name AS "exposedName", (p.key IS NOT NULL AND p.approved_hash <> d.content_hash) AS "pendingReview",
               d.findings, p.overrides, (p.key IS NOT NULL) AS published
@@ -236,7 +250,7 @@ export class ServersController {
 
   private async guard(url: string, field: string): Promise<void> {
     try {
-      await checkUrl(url, this.ctx.policy);
+      await checkUrl(url, this.policy);
     } catch (err) {
       if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `${field}: ${err.message}`, field, { reason: err.code });
       throw err;
@@ -249,7 +263,7 @@ export class ServersController {
 
   /** Splits auth input into non-secret settings and the sealed secret. */
   private sealAuth(tenantId: string, serverId: string, auth: ServerAuthInput): { config: Record<string, string>; secret: string | null } {
-    const seal = (s: string) => this.ctx.box.seal(s, serverSecretAad(tenantId, serverId));
+    const seal = (s: string) => this.box.seal(s, serverSecretAad(tenantId, serverId));
     switch (auth.mode) {
       case 'bearer':
         return { config: {}, secret: seal(auth.token) };
@@ -275,26 +289,26 @@ export class ServersController {
   private async enqueue(tenantId: string, serverId: string, reason: DiscoverJobData['reason']) {
     let jobId: string;
     try {
-      jobId = await this.ctx.queue.enqueue(tenantId, serverId, reason);
+      jobId = await this.queue.enqueue(tenantId, serverId, reason);
     } catch (err) {
       // Recorded in Postgres; the registry enqueues it as soon as Redis is back (RedisReconciler).
-      this.ctx.logger.warn({ tenant: tenantId, server: serverId, err: (err as Error).message }, 'could not enqueue discovery; recorded as pending');
-      await recordPendingDiscovery(this.ctx.db, tenantId, serverId, reason);
+      this.logger.warn({ tenant: tenantId, server: serverId, err: (err as Error).message }, 'could not enqueue discovery; recorded as pending');
+      await recordPendingDiscovery(this.db, tenantId, serverId, reason);
       return { queued: false, pending: true, reason: 'job queue unavailable; the discovery is recorded and will be enqueued when the queue is back' };
     }
     // The console shows `queued` at once (the worker moves it to running / ok / error).
-    await markQueued(this.ctx.db, tenantId, serverId, jobId);
+    await markQueued(this.db, tenantId, serverId, jobId);
     return { queued: true, jobId };
   }
 
   private async isPublished(tenantId: string, serverId: string): Promise<boolean> {
-    const rows = await this.ctx.db.query('SELECT 1 FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 LIMIT 1', [tenantId, serverId]);
+    const rows = await this.db.query('SELECT 1 FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 LIMIT 1', [tenantId, serverId]);
     return rows.length > 0;
   }
 
   private async republishIfUsed(tenantId: string, serverId: string, actor: string) {
     if (!(await this.isPublished(tenantId, serverId))) return undefined;
-    return this.ctx.publisher.publish(tenantId, actor, `server ${serverId} updated`);
+    return this.publisher.publish(tenantId, actor, `server ${serverId} updated`);
   }
 }
 

@@ -3,7 +3,7 @@ import type { GuardedFetch } from '@switchboard/net-guard';
 import type { SecretBox } from '@switchboard/secret-box';
 import type { z } from 'zod';
 import { ApiError } from '../http/api-error';
-import { checkIssuer } from './check-issuer';
+import { checkIssuer } from '../http/check-issuer';
 import type { connectorGrantBody } from './tenant-auth-body';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';

@@ -1,12 +1,15 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { loadTenant } from '../publishing/build-snapshot';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
+import { loadTenant } from '../model/tenant-row';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { enterpriseCheckResultSchema } from '../docs/tenant-response-schemas';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
+import { REGISTRY_CONFIG } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
 
 /** Time the auth service gets for a check (a JWKS fetch included). */
 const CHECK_TIMEOUT_MS = 10_000;
@@ -23,7 +26,10 @@ const checkBody = z.object({ assertion: z.string().min(1).max(16 * 1024, 'must b
 @Controller('v1')
 @ApiTag('Tenant auth')
 export class EnterpriseCheckController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+  ) {}
 
   @Post('tenant/auth/enterprise-check')
   @ApiOperation({
@@ -35,19 +41,19 @@ export class EnterpriseCheckController {
     errors: { '409': 'CONFLICT: the workspace is not published yet', '503': 'UNAVAILABLE: the auth service is not configured (AUTH_INTERNAL_URL) or unreachable' },
   })
   @HttpCode(200)
-  async check(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async check(@Tenant() { tenantId }: TenantPrincipal, @Body() body: unknown) {
     const { assertion } = parseInput(checkBody, body, 'body');
-    const tenant = await loadTenant(this.ctx.db, tenantId);
+    const tenant = await loadTenant(this.db, tenantId);
     if (!tenant.current_version) throw new ApiError(409, 'CONFLICT', 'publish the workspace first: the check runs at its live authorization server', 'assertion');
-    const authUrl = this.ctx.config.AUTH_INTERNAL_URL;
+    const authUrl = this.config.AUTH_INTERNAL_URL;
     if (!authUrl) throw new ApiError(503, 'UNAVAILABLE', 'the auth service is not configured (AUTH_INTERNAL_URL)');
     let res: Response;
     let answer: unknown;
     try {
       res = await fetch(`${authUrl.replace(/\/+$/, '')}/internal/tenants/${encodeURIComponent(tenantId)}/id-jag/check`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${this.ctx.config.INTERNAL_TOKEN}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${this.config.INTERNAL_TOKEN}`, 'content-type': 'application/json' },
         body: JSON.stringify({ assertion }),
         redirect: 'error',
         signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),

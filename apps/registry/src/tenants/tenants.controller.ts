@@ -1,36 +1,44 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { surfaceProfiles } from '@switchboard/protocol';
-import type { FastifyRequest } from 'fastify';
-import { adminView, createAdmin, type AdminRow } from '../console/admins';
-import { isUniqueViolation } from '../db/database';
+import { adminView, createAdmin, type AdminRow } from '../model/admins';
+import { isUniqueViolation, Database } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { auditQuery, createKeyBody, createTenantBody, updateKeyBody, updateTenantBody } from '../http/schemas';
-import { loadTenant, type TenantRow } from '../publishing/build-snapshot';
-import { connectInfo, REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { newApiKey } from './api-keys';
-import { audit } from './audit';
+import { loadTenant, type TenantRow } from '../model/tenant-row';
+import { connectInfo } from '../http/public-urls';
+import { newApiKey } from '../model/api-keys';
+import { audit } from '../model/audit';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { connectInfoSchema, tenantSettingsSchema } from '../docs/response-schemas';
 import { auditResponse, tenantUpdatedResponse } from '../docs/route-responses';
+import { OperatorGuard, TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { REGISTRY_CONFIG } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
+import { Publisher } from '../publishing/publisher';
 
 /** Tenants (operator), the calling tenant's profile and surfaces, its API keys, connect info and audit log. */
 @Controller('v1')
 @ApiTag('Tenants')
 export class TenantsController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(Publisher) private readonly publisher: Publisher,
+  ) {}
 
   /** Operator: creates a tenant, its first API key (shown once) and, optionally, its first console admin. */
   @Post('tenants')
   @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant, its first API key and (optional `admin`) its first console admin (operator)', auth: 'operator', body: createTenantBody })
   @HttpCode(201)
-  async createTenant(@Req() req: FastifyRequest, @Body() body: unknown) {
-    this.ctx.auth.operator(req);
+  @UseGuards(OperatorGuard)
+  async createTenant(@Body() body: unknown) {
     const input = parseInput(createTenantBody, body, 'body');
     const key = newApiKey();
     let admin: AdminRow | undefined;
     try {
-      await this.ctx.db.tx(async (q) => {
+      await this.db.tx(async (q) => {
         await q.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [input.id, input.name, input.description ?? null]);
         await q.query('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [input.id, 'initial', key.hash, key.prefix]);
         await audit(q, input.id, 'operator', 'tenant.create', input.id, { name: input.name });
@@ -43,23 +51,23 @@ export class TenantsController {
       if (isUniqueViolation(err)) throw new ApiError(409, 'CONFLICT', `body.id: tenant "${input.id}" already exists`, 'body.id');
       throw err;
     }
-    return { tenant: this.view(await loadTenant(this.ctx.db, input.id)), apiKey: key.key, ...(admin ? { admin: adminView(admin) } : {}) };
+    return { tenant: this.view(await loadTenant(this.db, input.id)), apiKey: key.key, ...(admin ? { admin: adminView(admin) } : {}) };
   }
 
   /** Operator: every tenant. */
   @Get('tenants')
   @ApiOperation({ operationId: 'listTenants', summary: 'List tenants (operator)', auth: 'operator' })
-  async listTenants(@Req() req: FastifyRequest) {
-    this.ctx.auth.operator(req);
-    const rows = await this.ctx.db.query<TenantRow>('SELECT * FROM registry.tenants ORDER BY id');
+  @UseGuards(OperatorGuard)
+  async listTenants() {
+    const rows = await this.db.query<TenantRow>('SELECT * FROM registry.tenants ORDER BY id');
     return { tenants: rows.map((t) => this.view(t)) };
   }
 
   @Get('tenant')
   @ApiOperation({ operationId: 'getTenant', summary: 'The calling tenant, its MCP URL and the `claude mcp add` line', auth: 'tenant', response: tenantSettingsSchema })
-  async getTenant(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    return this.view(await loadTenant(this.ctx.db, tenantId));
+  @UseGuards(TenantGuard)
+  async getTenant(@Tenant() { tenantId }: TenantPrincipal) {
+    return this.view(await loadTenant(this.db, tenantId));
   }
 
   /** Profile, browser origins, hosts and per-surface settings (validated against the surface model). */
@@ -71,8 +79,8 @@ export class TenantsController {
     body: updateTenantBody,
     response: tenantUpdatedResponse,
   })
-  async updateTenant(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async updateTenant(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(updateTenantBody, body, 'body');
     if (input.surfaceRules) {
       try {
@@ -81,7 +89,7 @@ export class TenantsController {
         throw new ApiError(400, 'VALIDATION', `body.surfaceRules: ${(err as Error).message}`, 'body.surfaceRules');
       }
     }
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       const cur = await loadTenant(q, tenantId);
       await q.query(
         'UPDATE registry.tenants SET name = $2, description = $3, instructions = $4, origins = $5, hosts = $6, surface_rules = $7, updated_at = now() WHERE id = $1',
@@ -97,23 +105,23 @@ export class TenantsController {
       );
       await audit(q, tenantId, actor, 'tenant.update', tenantId, { fields: Object.keys(input) });
     });
-    const tenant = await loadTenant(this.ctx.db, tenantId);
-    const published = tenant.current_version ? await this.ctx.publisher.publish(tenantId, actor, 'tenant settings changed') : undefined;
-    return { ...this.view(await loadTenant(this.ctx.db, tenantId)), published };
+    const tenant = await loadTenant(this.db, tenantId);
+    const published = tenant.current_version ? await this.publisher.publish(tenantId, actor, 'tenant settings changed') : undefined;
+    return { ...this.view(await loadTenant(this.db, tenantId)), published };
   }
 
   @Get('connect')
   @ApiOperation({ operationId: 'getConnectInfo', summary: 'MCP URL and `claude mcp add --transport http` line', auth: 'tenant', response: connectInfoSchema })
-  async connect(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    return connectInfo(this.ctx.config, tenantId);
+  @UseGuards(TenantGuard)
+  async connect(@Tenant() { tenantId }: TenantPrincipal) {
+    return connectInfo(this.config, tenantId);
   }
 
   @Get('keys')
   @ApiOperation({ operationId: 'listKeys', summary: 'List API keys (never the keys themselves)', auth: 'tenant' })
-  async listKeys(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query(
+  @UseGuards(TenantGuard)
+  async listKeys(@Tenant() { tenantId }: TenantPrincipal) {
+    const rows = await this.db.query(
       'SELECT id, name, role, key_prefix AS "prefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt" FROM registry.api_keys WHERE tenant_id = $1 ORDER BY created_at',
       [tenantId],
     );
@@ -124,11 +132,11 @@ export class TenantsController {
   @Post('keys')
   @ApiOperation({ operationId: 'createKey', summary: 'Create an API key (shown once)', auth: 'tenant', body: createKeyBody })
   @HttpCode(201)
-  async createKey(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async createKey(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(createKeyBody, body, 'body');
     const key = newApiKey();
-    const id = await this.ctx.db.tx(async (q) => {
+    const id = await this.db.tx(async (q) => {
       const rows = await q.query<{ id: string }>('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix, role) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
         tenantId,
         input.name,
@@ -145,11 +153,11 @@ export class TenantsController {
   /** Changes an API key's role (audited); takes effect on the key's next request. */
   @Patch('keys/:id')
   @ApiOperation({ operationId: 'updateKey', summary: 'Change an API key\'s role (owner / admin / publisher / viewer); audited, effective on its next request', auth: 'tenant', body: updateKeyBody })
-  async updateKey(@Req() req: FastifyRequest, @Param('id') id: string, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async updateKey(@Tenant() { tenantId, actor }: TenantPrincipal, @Param('id') id: string, @Body() body: unknown) {
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(400, 'VALIDATION', 'params.id: must be a key id (uuid)', 'params.id');
     const { role } = parseInput(updateKeyBody, body, 'body');
-    const row = await this.ctx.db.tx(async (q) => {
+    const row = await this.db.tx(async (q) => {
       const rows = await q.query<{ id: string; name: string; role: string; from: string }>(
         'UPDATE registry.api_keys k SET role = $3 FROM registry.api_keys old WHERE k.tenant_id = $1 AND k.id = $2 AND old.id = k.id AND k.revoked_at IS NULL RETURNING k.id, k.name, k.role, old.role AS "from"',
         [tenantId, id, role],
@@ -163,10 +171,10 @@ export class TenantsController {
 
   @Delete('keys/:id')
   @ApiOperation({ operationId: 'revokeKey', summary: 'Revoke an API key', auth: 'tenant' })
-  async revokeKey(@Req() req: FastifyRequest, @Param('id') id: string) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async revokeKey(@Tenant() { tenantId, actor }: TenantPrincipal, @Param('id') id: string) {
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(400, 'VALIDATION', 'params.id: must be a key id (uuid)', 'params.id');
-    const done = await this.ctx.db.tx(async (q) => {
+    const done = await this.db.tx(async (q) => {
       const rows = await q.query('UPDATE registry.api_keys SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [tenantId, id]);
       if (rows.length > 0) await audit(q, tenantId, actor, 'key.revoke', id);
       return rows.length > 0;
@@ -177,8 +185,8 @@ export class TenantsController {
 
   @Get('audit')
   @ApiOperation({ operationId: 'listAudit', summary: 'Audit log of every change, newest first', auth: 'tenant', query: auditQuery, response: auditResponse })
-  async auditLog(@Req() req: FastifyRequest, @Query() query: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async auditLog(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown) {
     const input = parseInput(auditQuery, query, 'query');
     const where = ['tenant_id = $1'];
     const args: unknown[] = [tenantId];
@@ -192,7 +200,7 @@ export class TenantsController {
     if (input.actor) add('actor = ?', input.actor);
     if (input.system === 'exclude') where.push("actor <> 'system'");
     args.push(input.limit + 1);
-    const rows = await this.ctx.db.query<{ id: string }>(`SELECT id, actor, action, target, details, at FROM registry.audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${args.length}`, args);
+    const rows = await this.db.query<{ id: string }>(`SELECT id, actor, action, target, details, at FROM registry.audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${args.length}`, args);
     const more = rows.length > input.limit;
     const entries = more ? rows.slice(0, input.limit) : rows;
     return { entries, nextCursor: more ? String(entries[entries.length - 1]!.id) : null };
@@ -208,7 +216,7 @@ export class TenantsController {
       hosts: t.hosts,
       surfaceRules: t.surface_rules,
       currentVersion: t.current_version,
-      ...connectInfo(this.ctx.config, t.id),
+      ...connectInfo(this.config, t.id),
     };
   }
 }

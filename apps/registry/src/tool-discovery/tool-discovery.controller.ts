@@ -1,13 +1,15 @@
-import { Body, Controller, Delete, Get, Inject, Put, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, Inject, Put, Query, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { discoverySettingsSchema, type DiscoverySettings } from '@switchboard/catalog';
 import { parseInput } from '../http/parse-input';
-import { buildSnapshot, loadTenant, type TenantRow } from '../publishing/build-snapshot';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { buildSnapshot } from '../publishing/build-snapshot';
+import { loadTenant, type TenantRow } from '../model/tenant-row';
+import { audit } from '../model/audit';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Tenant, TenantGuard } from '../http/tenant-guard';
+import { Publisher } from '../publishing/publisher';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
-import type { Queryable } from '../db/database';
+import { Database, type Queryable } from '../db/database';
 import { checkDiscoverySettings, discoveryPreview } from './discovery-preview';
 
 const discoveryQuery = z
@@ -45,7 +47,10 @@ const discoveryViewSchema = z.object({
 @Controller('v1')
 @ApiTag('Discovery')
 export class ToolDiscoveryController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(Publisher) private readonly publisher: Publisher,
+  ) {}
 
   @Get('discovery')
   @ApiOperation({
@@ -56,10 +61,10 @@ export class ToolDiscoveryController {
     query: discoveryQuery,
     response: discoveryViewSchema,
   })
-  async getDiscovery(@Req() req: FastifyRequest, @Query() query: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async getDiscovery(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown) {
     const { version } = parseInput(discoveryQuery, query, 'query');
-    return this.view(this.ctx.db, await loadTenant(this.ctx.db, tenantId), version);
+    return this.view(this.db, await loadTenant(this.db, tenantId), version);
   }
 
   @Put('discovery')
@@ -71,11 +76,11 @@ export class ToolDiscoveryController {
     body: discoverySettingsSchema,
     response: discoveryViewSchema,
   })
-  async putDiscovery(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async putDiscovery(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(discoverySettingsSchema, body, 'body');
     let unknownPinned: string[] = [];
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       const cur = await loadTenant(q, tenantId);
       ({ unknownPinned } = checkDiscoverySettings(input, cur.surface_rules, (await buildSnapshot(q, cur)).snapshot));
       await q.query('UPDATE registry.tenants SET discovery = $2, updated_at = now() WHERE id = $1', [tenantId, JSON.stringify(input)]);
@@ -91,9 +96,9 @@ export class ToolDiscoveryController {
     auth: 'tenant',
     response: discoveryViewSchema,
   })
-  async deleteDiscovery(@Req() req: FastifyRequest) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
-    await this.ctx.db.tx(async (q) => {
+  @UseGuards(TenantGuard)
+  async deleteDiscovery(@Tenant() { tenantId, actor }: TenantPrincipal) {
+    await this.db.tx(async (q) => {
       await q.query('UPDATE registry.tenants SET discovery = NULL, updated_at = now() WHERE id = $1', [tenantId]);
       await audit(q, tenantId, actor, 'discovery.clear', tenantId, {});
     });
@@ -102,9 +107,9 @@ export class ToolDiscoveryController {
 
   /** The view after a change, and the push of the tenant document (settings ride with it: nothing to push before the first publish). */
   private async changed(tenantId: string) {
-    const tenant = await loadTenant(this.ctx.db, tenantId);
-    const pushed = tenant.current_version ? await this.ctx.publisher.push(tenantId) : undefined;
-    return { ...(await this.view(this.ctx.db, tenant, '2025-11-25')), ...(pushed ? { pushed } : {}) };
+    const tenant = await loadTenant(this.db, tenantId);
+    const pushed = tenant.current_version ? await this.publisher.push(tenantId) : undefined;
+    return { ...(await this.view(this.db, tenant, '2025-11-25')), ...(pushed ? { pushed } : {}) };
   }
 
   private async view(q: Queryable, tenant: TenantRow, version: string) {

@@ -1,6 +1,6 @@
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
-import { emitLimitReached } from '../webhooks/emit-limit-reached';
+import { emitLimitReached } from '../model/emit-limit-reached';
 import { decodeUsageBatch, redactCaptured, USAGE_BATCH_FIELD, USAGE_LATENCY_BUCKETS_MS, USAGE_RECORDS_FIELD, usageStreamKey, type UsageRecord } from '@switchboard/limits';
 import type { Database } from '../db/database';
 

@@ -1,12 +1,14 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Get, Inject, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { USAGE_LATENCY_BUCKETS_MS } from '@switchboard/limits';
 import { parseInput } from '../http/parse-input';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { callsResponse, usageResponse } from '../docs/route-responses';
-import { hasRole } from '../tenants/roles';
+import { hasRole } from '../model/roles';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(d)), 'must be a real date');
 const filterField = z.string().min(1).max(512);
@@ -68,7 +70,9 @@ interface UsageRow {
 @Controller('v1')
 @ApiTag('Usage')
 export class UsageController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+  ) {}
 
   @Get('usage')
   @ApiOperation({
@@ -78,32 +82,23 @@ export class UsageController {
     query: usageQuery,
     response: usageResponse,
   })
-  async usage(@Req() req: FastifyRequest, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async usage(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseInput(usageQuery, query, 'query');
-    const where = ['tenant_id = $1'];
-    const params: unknown[] = [tenantId];
-    const add = (sql: string, v: unknown) => {
-      params.push(v);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (q.from) add('day >= ?::date', q.from);
-    if (q.to) add('day <= ?::date', q.to);
-    if (q.tool) add('tool = ?', q.tool);
-    if (q.server) add('server_id = ?', q.server);
-    if (q.subject) add('subject = ?', q.subject);
+    const filter = tenantFilter(tenantId, q).and('day >= ?::date', q.from).and('day <= ?::date', q.to);
     const keep = { none: ['day', 'server_id', 'tool', 'subject'], day: ['day'], tool: ['server_id', 'tool'], subject: ['subject'] }[q.groupBy];
     const col = (c: string) => (keep.includes(c) ? (c === 'day' ? "to_char(day, 'YYYY-MM-DD')" : c) : "''");
     const groupSql = keep.join(', ');
-    params.push(q.limit + 1, q.offset);
-    const rows = await this.ctx.db.query<UsageRow>(
+    const limit = filter.bind(q.limit + 1);
+    const offset = filter.bind(q.offset);
+    const rows = await this.db.query<UsageRow>(
       `SELECT ${col('day')} AS day, ${col('server_id')} AS server, ${col('tool')} AS tool, ${col('subject')} AS subject,
               sum(calls) AS calls, sum(errors) AS errors, sum(tool_errors) AS "toolErrors", sum(rate_limited) AS "rateLimited",
               sum(bytes_in) AS "bytesIn", sum(bytes_out) AS "bytesOut", sum(duration_ms) AS "durationMs",
               ARRAY[${LATENCY_SUMS}]::bigint[] AS latency
-         FROM registry.usage_daily WHERE ${where.join(' AND ')}
-        GROUP BY ${groupSql} ORDER BY ${groupSql.replace('day', 'day DESC')} LIMIT $${params.length - 1} OFFSET $${params.length}`,
-      params,
+         FROM registry.usage_daily WHERE ${filter.where}
+        GROUP BY ${groupSql} ORDER BY ${groupSql.replace('day', 'day DESC')} LIMIT ${limit} OFFSET ${offset}`,
+      filter.params,
     );
     const page = rows.slice(0, q.limit).map((r) => {
       const calls = Number(r.calls);
@@ -132,35 +127,58 @@ export class UsageController {
     query: callsQuery,
     response: callsResponse,
   })
-  async calls(@Req() req: FastifyRequest, @Query() query: unknown) {
-    const { tenantId, role } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async calls(@Tenant() { tenantId, role }: TenantPrincipal, @Query() query: unknown) {
     // Captured arguments and results can hold what users typed and what tools answered: the
     // rows are for anyone who may read the tenant, the captures for those who administer it.
     const captures = hasRole(role, 'admin');
     const q = parseInput(callsQuery, query, 'query');
-    const where = ['tenant_id = $1'];
-    const params: unknown[] = [tenantId];
-    const add = (sql: string, v: unknown) => {
-      params.push(v);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (q.from) add('at >= ?::timestamptz', q.from);
-    if (q.to) add('at <= ?::timestamptz', q.to);
-    if (q.tool) add('tool = ?', q.tool);
-    if (q.server) add('server_id = ?', q.server);
-    if (q.subject) add('subject = ?', q.subject);
-    if (q.outcome) add('outcome = ?', q.outcome);
-    if (q.cursor) add('id < ?::bigint', q.cursor);
-    params.push(q.limit + 1);
-    const rows = await this.ctx.db.query<{ id: string } & Record<string, unknown>>(
+    const filter = tenantFilter(tenantId, q)
+      .and('at >= ?::timestamptz', q.from)
+      .and('at <= ?::timestamptz', q.to)
+      .and('outcome = ?', q.outcome)
+      .and('id < ?::bigint', q.cursor);
+    const limit = filter.bind(q.limit + 1);
+    const rows = await this.db.query<{ id: string } & Record<string, unknown>>(
       `SELECT id, at, subject, client_id AS "clientId", surface, method, tool, server_id AS server, outcome, error_code AS "errorCode",
               duration_ms AS "durationMs", bytes_in AS "bytesIn", bytes_out AS "bytesOut"${captures ? ', arguments, result' : ''}
-         FROM registry.tool_calls WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
-      params,
+         FROM registry.tool_calls WHERE ${filter.where} ORDER BY id DESC LIMIT ${limit}`,
+      filter.params,
     );
     const page = rows.slice(0, q.limit);
     return { calls: page, nextCursor: rows.length > q.limit ? page[page.length - 1].id : null, captures: captures ? 'included' : 'withheld' };
   }
+}
+
+/** A WHERE clause over the caller's tenant and its bound parameters; `and` skips a filter the query left out. */
+class SqlFilter {
+  readonly params: unknown[];
+  private readonly clauses = ['tenant_id = $1'];
+
+  constructor(tenantId: string) {
+    this.params = [tenantId];
+  }
+
+  /** Adds `sql` with its `?` bound to `value`, unless value is undefined. */
+  and(sql: string, value: unknown): this {
+    if (value !== undefined) this.clauses.push(sql.replace('?', this.bind(value)));
+    return this;
+  }
+
+  /** Binds one more parameter (a LIMIT or OFFSET) and returns its placeholder. */
+  bind(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  get where(): string {
+    return this.clauses.join(' AND ');
+  }
+}
+
+/** The filters both the usage rollups and the call log take: tool, server and subject. */
+function tenantFilter(tenantId: string, q: { tool?: string; server?: string; subject?: string }): SqlFilter {
+  return new SqlFilter(tenantId).and('tool = ?', q.tool).and('server_id = ?', q.server).and('subject = ?', q.subject);
 }
 
 /** RFC 4180 cell; a leading = + - @ is prefixed with ' so a spreadsheet never runs a subject or tool name as a formula. */

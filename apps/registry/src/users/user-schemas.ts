@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../console/password-hash';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../crypto/password-hash';
 import { namedSchemas } from '../docs/response-schemas';
 import { ADMIN_USERNAME } from '../http/schemas';
 

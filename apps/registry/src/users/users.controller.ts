@@ -1,14 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import type { Queryable } from '../db/database';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { type Queryable, Database } from '../db/database';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { authPublicUrl } from '../tenant-auth/tenant-auth.controller';
-import { audit } from '../tenants/audit';
+import { authPublicUrl } from '../http/public-urls';
+import { audit } from '../model/audit';
 import { directoryUserSchema, invitedUserResponse, inviteUserBody, passkeyParams, userLinkSchema, userParams, usersQuery, usersResponse } from './user-schemas';
-import { createUser, issueLink, passkeysOf, userStatus, userView, type UserRow } from './user-store';
+import { createUser, issueLink, passkeysOf, userStatus, userView, type UserRow } from '../model/user-store';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { REGISTRY_CONFIG } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
 
 /**
  * The tenant user directory (issue 41): the people who sign in at the tenant's authorization
@@ -19,7 +21,10 @@ import { createUser, issueLink, passkeysOf, userStatus, userView, type UserRow }
 @Controller('v1')
 @ApiTag('Users')
 export class UsersController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+  ) {}
 
   @Get('users')
   @ApiOperation({
@@ -29,12 +34,12 @@ export class UsersController {
     query: usersQuery,
     response: usersResponse,
   })
-  async list(@Req() req: FastifyRequest, @Query() query: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async list(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown) {
     const { after, limit } = parseInput(usersQuery, query, 'query');
-    const rows = await this.ctx.db.query<UserRow>('SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND username > $2 ORDER BY username LIMIT $3', [tenantId, after ?? '', limit + 1]);
+    const rows = await this.db.query<UserRow>('SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND username > $2 ORDER BY username LIMIT $3', [tenantId, after ?? '', limit + 1]);
     const page = rows.slice(0, limit);
-    const keys = await passkeysOf(this.ctx.db, tenantId, page.map((r) => r.username));
+    const keys = await passkeysOf(this.db, tenantId, page.map((r) => r.username));
     return { users: page.map((r) => userView(r, keys.get(r.username) ?? [])), next: rows.length > limit ? (page.at(-1)?.username ?? null) : null };
   }
 
@@ -47,11 +52,11 @@ export class UsersController {
     response: invitedUserResponse,
   })
   @HttpCode(201)
-  async invite(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async invite(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(inviteUserBody, body, 'body');
     const base = this.linkBase(tenantId);
-    return this.ctx.db.tx(async (q) => {
+    return this.db.tx(async (q) => {
       const row = await createUser(q, tenantId, input, actor);
       const link = await issueLink(q, tenantId, row.username, 'invite');
       await audit(q, tenantId, actor, 'user.invite', row.username, { name: row.name });
@@ -68,11 +73,11 @@ export class UsersController {
     response: userLinkSchema,
   })
   @HttpCode(201)
-  async resetLink(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async resetLink(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { username } = parseInput(userParams, params, 'params');
     const base = this.linkBase(tenantId);
-    return this.ctx.db.tx(async (q) => {
+    return this.db.tx(async (q) => {
       const row = await this.lockUser(q, tenantId, username);
       const keys = await passkeysOf(q, tenantId, [username]);
       const status = userStatus(row, keys.get(username)?.length ?? 0);
@@ -87,23 +92,25 @@ export class UsersController {
   @Post('users/:username/disable')
   @ApiOperation({ operationId: 'disableUser', summary: 'Disable a directory user: no password or passkey sign-in, unused links void. Audited', auth: 'tenant', params: userParams, response: directoryUserSchema })
   @HttpCode(200)
-  async disable(@Req() req: FastifyRequest, @Param() params: unknown) {
-    return this.setDisabled(req, params, true);
+  @UseGuards(TenantGuard)
+  async disable(@Tenant() principal: TenantPrincipal, @Param() params: unknown) {
+    return this.setDisabled(principal, params, true);
   }
 
   @Post('users/:username/enable')
   @ApiOperation({ operationId: 'enableUser', summary: 'Enable a disabled directory user again. Audited', auth: 'tenant', params: userParams, response: directoryUserSchema })
   @HttpCode(200)
-  async enable(@Req() req: FastifyRequest, @Param() params: unknown) {
-    return this.setDisabled(req, params, false);
+  @UseGuards(TenantGuard)
+  async enable(@Tenant() principal: TenantPrincipal, @Param() params: unknown) {
+    return this.setDisabled(principal, params, false);
   }
 
   @Delete('users/:username/passkeys/:id')
   @ApiOperation({ operationId: 'removeUserPasskey', summary: "Remove one of a directory user's passkeys. Audited", auth: 'tenant', params: passkeyParams, response: directoryUserSchema })
-  async removePasskey(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async removePasskey(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { username, id } = parseInput(passkeyParams, params, 'params');
-    return this.ctx.db.tx(async (q) => {
+    return this.db.tx(async (q) => {
       const row = await this.lockUser(q, tenantId, username);
       const gone = await q.query('DELETE FROM registry.tenant_user_passkeys WHERE tenant_id = $1 AND username = $2 AND credential_id = $3 RETURNING 1', [tenantId, username, id]);
       if (gone.length === 0) throw ApiError.notFound('passkey', id, 'params.id');
@@ -113,10 +120,9 @@ export class UsersController {
     });
   }
 
-  private async setDisabled(req: FastifyRequest, params: unknown, disabled: boolean) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  private async setDisabled({ tenantId, actor }: TenantPrincipal, params: unknown, disabled: boolean) {
     const { username } = parseInput(userParams, params, 'params');
-    return this.ctx.db.tx(async (q) => {
+    return this.db.tx(async (q) => {
       await this.lockUser(q, tenantId, username);
       const rows = await q.query<UserRow>(
         `UPDATE registry.tenant_users SET disabled_at = ${disabled ? 'coalesce(disabled_at, now())' : 'NULL'} WHERE tenant_id = $1 AND username = $2 RETURNING *`,
@@ -138,8 +144,8 @@ export class UsersController {
 
   /** Where the tenant's authorization server serves its pages (the links point there). */
   private linkBase(tenantId: string): string {
-    if (this.ctx.config.GATEWAY_DOMAIN) return `https://${tenantId}.${this.ctx.config.GATEWAY_DOMAIN}`;
-    const auth = authPublicUrl(this.ctx.config);
+    if (this.config.GATEWAY_DOMAIN) return `https://${tenantId}.${this.config.GATEWAY_DOMAIN}`;
+    const auth = authPublicUrl(this.config);
     if (!auth) throw new ApiError(409, 'CONFLICT', 'the registry does not know the auth service, so it cannot build sign-in links: set AUTH_PUBLIC_URL (or CONSOLE_ISSUER)');
     return `${auth}/t/${tenantId}`;
   }

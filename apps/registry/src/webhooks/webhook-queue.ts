@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { bullPrefix, createRedis, type RedisClient } from '@switchboard/redis-connection';
 import { observeQueueDepth } from '@switchboard/telemetry';
-import { newTraceparent } from '../discovery/traceparent';
+import { newTraceparent } from '../http/traceparent';
 
 export const WEBHOOK_QUEUE = 'registry-webhooks';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from './webhook-events';
+import { WEBHOOK_EVENT_TYPES } from '../model/webhook-events';
 
 /** Subscriptions one tenant may hold: each event fans out to every one, so this bounds the fan-out. */
 export const MAX_SUBSCRIPTIONS_PER_TENANT = 20;

@@ -1,7 +1,5 @@
 import type { SecretBox } from '@switchboard/secret-box';
-
-/** AAD of a subscription's sealed secrets: a sealed value copied to another row or tenant does not open. */
-export const webhookSecretAad = (tenantId: string, subscriptionId: string): string => `webhook-secret:${tenantId}:${subscriptionId}`;
+import { webhookSecretAad } from '../crypto/secret-aad';
 
 /** The secrets that sign a delivery now: the current one, and the previous one until its rotation window ends. */
 export function signingSecrets(

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { checkUrl, NetGuardError } from '@switchboard/net-guard';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { checkUrl, NetGuardError, type NetGuardPolicy } from '@switchboard/net-guard';
 import { z } from 'zod';
-import type { Queryable } from '../db/database';
+import { type Queryable, Database } from '../db/database';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
-import { newDeliveryId, WEBHOOK_EVENT_TYPES, webhookPayload } from './webhook-events';
+import { audit } from '../model/audit';
+import { newDeliveryId, WEBHOOK_EVENT_TYPES, webhookPayload } from '../model/webhook-events';
 import {
   createWebhookBody,
   deliveriesQuery,
@@ -23,8 +21,13 @@ import {
   webhookSchema,
   webhookWithSecretSchema,
 } from './webhook-schemas';
-import { webhookSecretAad } from './webhook-secrets';
+import { webhookSecretAad } from '../crypto/secret-aad';
 import { newWebhookSecret } from './webhook-signature';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { REGISTRY_CONFIG, NET_POLICY } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
+import { SecretBox } from '@switchboard/secret-box';
 
 interface SubscriptionRow {
   tenant_id: string;
@@ -49,13 +52,18 @@ function view(r: SubscriptionRow) {
 @Controller('v1/webhooks')
 @ApiTag('Webhooks')
 export class WebhooksController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(SecretBox) private readonly box: SecretBox,
+    @Inject(NET_POLICY) private readonly policy: NetGuardPolicy,
+  ) {}
 
   @Get()
   @ApiOperation({ operationId: 'listWebhooks', summary: 'Webhook subscriptions and the event types one can subscribe to', auth: 'tenant', response: webhookListSchema })
-  async list(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    const rows = await this.ctx.db.query<SubscriptionRow>('SELECT * FROM registry.webhook_subscriptions WHERE tenant_id = $1 ORDER BY created_at', [tenantId]);
+  @UseGuards(TenantGuard)
+  async list(@Tenant() { tenantId }: TenantPrincipal) {
+    const rows = await this.db.query<SubscriptionRow>('SELECT * FROM registry.webhook_subscriptions WHERE tenant_id = $1 ORDER BY created_at', [tenantId]);
     return { webhooks: rows.map(view), events: [...WEBHOOK_EVENT_TYPES] };
   }
 
@@ -69,20 +77,20 @@ export class WebhooksController {
     response: webhookWithSecretSchema,
   })
   @HttpCode(201)
-  async create(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async create(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(createWebhookBody, body, 'body');
     await this.guard(input.url);
     const id = `wh_${randomBytes(12).toString('hex')}`;
     const secret = newWebhookSecret();
-    const row = await this.ctx.db.tx(async (q) => {
+    const row = await this.db.tx(async (q) => {
       const count = await q.query<{ n: string }>('SELECT count(*) AS n FROM registry.webhook_subscriptions WHERE tenant_id = $1', [tenantId]);
       if (Number(count[0]?.n ?? 0) >= MAX_SUBSCRIPTIONS_PER_TENANT) {
         throw new ApiError(409, 'CONFLICT', `body: a tenant holds at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`, 'body');
       }
       const rows = await q.query<SubscriptionRow>(
         `INSERT INTO registry.webhook_subscriptions (tenant_id, id, url, description, events, enabled, secret) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [tenantId, id, input.url, input.description ?? null, input.events, input.enabled, this.ctx.box.seal(secret, webhookSecretAad(tenantId, id))],
+        [tenantId, id, input.url, input.description ?? null, input.events, input.enabled, this.box.seal(secret, webhookSecretAad(tenantId, id))],
       );
       await audit(q, tenantId, actor, 'webhook.create', id, { url: input.url, events: input.events });
       return rows[0] as SubscriptionRow;
@@ -92,20 +100,20 @@ export class WebhooksController {
 
   @Get(':id')
   @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook subscription (never its secret)', auth: 'tenant', params: webhookIdParams, response: webhookSchema })
-  async get(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async get(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
-    return view(await load(this.ctx.db, tenantId, id));
+    return view(await load(this.db, tenantId, id));
   }
 
   @Patch(':id')
   @ApiOperation({ operationId: 'updateWebhook', summary: 'Change a subscription: URL (SSRF-checked), events, description, enabled', auth: 'tenant', params: webhookIdParams, body: updateWebhookBody, response: webhookSchema })
-  async update(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async update(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown, @Body() body: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
     const input = parseInput(updateWebhookBody, body, 'body');
     if (input.url !== undefined) await this.guard(input.url);
-    return this.ctx.db.tx(async (q) => {
+    return this.db.tx(async (q) => {
       const cur = await load(q, tenantId, id);
       const rows = await q.query<SubscriptionRow>(
         'UPDATE registry.webhook_subscriptions SET url = $3, events = $4, description = $5, enabled = $6, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING *',
@@ -118,10 +126,10 @@ export class WebhooksController {
 
   @Delete(':id')
   @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a subscription and its delivery log', auth: 'tenant', params: webhookIdParams })
-  async remove(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async remove(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       const rows = await q.query('DELETE FROM registry.webhook_subscriptions WHERE tenant_id = $1 AND id = $2 RETURNING id', [tenantId, id]);
       if (rows.length === 0) throw ApiError.notFound('webhook', id, 'params.id');
       await audit(q, tenantId, actor, 'webhook.delete', id);
@@ -141,18 +149,18 @@ export class WebhooksController {
     response: webhookWithSecretSchema,
   })
   @HttpCode(200)
-  async rotate(@Req() req: FastifyRequest, @Param() params: unknown, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async rotate(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown, @Body() body: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
     const input = parseInput(rotateBody, body ?? {}, 'body');
-    const grace = input.graceSeconds ?? this.ctx.config.WEBHOOK_ROTATION_GRACE_SECONDS;
+    const grace = input.graceSeconds ?? this.config.WEBHOOK_ROTATION_GRACE_SECONDS;
     const secret = newWebhookSecret();
-    const row = await this.ctx.db.tx(async (q) => {
+    const row = await this.db.tx(async (q) => {
       await load(q, tenantId, id);
       const rows = await q.query<SubscriptionRow>(
         `UPDATE registry.webhook_subscriptions SET previous_secret = secret, secret = $3, previous_expires_at = now() + make_interval(secs => $4), updated_at = now()
           WHERE tenant_id = $1 AND id = $2 RETURNING *`,
-        [tenantId, id, this.ctx.box.seal(secret, webhookSecretAad(tenantId, id)), grace],
+        [tenantId, id, this.box.seal(secret, webhookSecretAad(tenantId, id)), grace],
       );
       await audit(q, tenantId, actor, 'webhook.rotate', id, { graceSeconds: grace });
       return rows[0] as SubscriptionRow;
@@ -164,11 +172,11 @@ export class WebhooksController {
   @Post(':id/test')
   @ApiOperation({ operationId: 'sendTestWebhook', summary: `Send a webhook.test event to this endpoint (delivered and logged like any event); 409 while ${MAX_OUTSTANDING_TESTS} are still outstanding`, auth: 'tenant', params: webhookIdParams, response: testEventSchema })
   @HttpCode(202)
-  async test(@Req() req: FastifyRequest, @Param() params: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async test(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
     const deliveryId = newDeliveryId();
-    await this.ctx.db.tx(async (q) => {
+    await this.db.tx(async (q) => {
       await load(q, tenantId, id);
       const outstanding = await q.query<{ n: string }>(
         "SELECT count(*) AS n FROM registry.webhook_deliveries WHERE tenant_id = $1 AND subscription_id = $2 AND event_type = 'webhook.test' AND status IN ('pending', 'queued')",
@@ -186,12 +194,12 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'The delivery log of a subscription, newest first (kept per tenant up to WEBHOOK_LOG_MAX)', auth: 'tenant', params: webhookIdParams, query: deliveriesQuery, response: deliveryListSchema })
-  async deliveries(@Req() req: FastifyRequest, @Param() params: unknown, @Query() query: unknown) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async deliveries(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown, @Query() query: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
     const { limit } = parseInput(deliveriesQuery, query, 'query');
-    await load(this.ctx.db, tenantId, id);
-    const rows = await this.ctx.db.query(
+    await load(this.db, tenantId, id);
+    const rows = await this.db.query(
       `SELECT id, subscription_id AS "subscriptionId", event_type AS "eventType", status, attempts, last_status AS "lastStatus", last_error AS "lastError",
               to_json(created_at) #>> '{}' AS "createdAt", to_json(updated_at) #>> '{}' AS "updatedAt", to_json(delivered_at) #>> '{}' AS "deliveredAt", payload
          FROM registry.webhook_deliveries WHERE tenant_id = $1 AND subscription_id = $2 ORDER BY created_at DESC, id LIMIT $3`,
@@ -202,7 +210,7 @@ export class WebhooksController {
 
   private async guard(url: string): Promise<void> {
     try {
-      await checkUrl(url, this.ctx.policy);
+      await checkUrl(url, this.policy);
     } catch (err) {
       if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `body.url: ${err.message}`, 'body.url', { reason: err.code });
       throw err;

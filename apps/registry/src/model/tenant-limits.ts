@@ -1,5 +1,5 @@
 import type { PublishedCatalog } from '@switchboard/catalog';
-import type { TenantRow } from '../publishing/build-snapshot';
+import type { TenantRow } from './tenant-row';
 
 /** The tenant document's `limits` keys owned by issue 13 (`rate`, `callLog`), from the tenant row; absent when neither is set. */
 export function tenantLimits(tenant: TenantRow): Pick<PublishedCatalog, 'limits'> {

@@ -1,8 +1,8 @@
-import type { Role } from '../tenants/roles';
+import type { Role } from './roles';
 import { isUniqueViolation, type Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { ADMIN_USERNAME, TENANT_ID, type AdminInput } from '../http/schemas';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hash';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../crypto/password-hash';
 
 /** A `registry.tenant_admins` row. */
 export interface AdminRow {

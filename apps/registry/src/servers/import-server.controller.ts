@@ -1,19 +1,22 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { checkUrl, NetGuardError } from '@switchboard/net-guard';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
+import { checkUrl, NetGuardError, type NetGuardPolicy, type GuardedFetch } from '@switchboard/net-guard';
 import { z } from 'zod';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { serverChangedResponse } from '../docs/route-responses';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { SERVER_ID } from '../http/schemas';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { ServersController } from '../servers/servers.controller';
-import { audit } from '../tenants/audit';
+import { ServersController } from './servers.controller';
+import { audit } from '../model/audit';
 import { fetchServerJson } from './fetch-server-json';
 import { importServerBody } from './import-server-body';
 import { remoteFromServerJson } from './remote-from-server-json';
-import { serverJsonProblem } from './server-json-schema';
+import { serverJsonProblem } from '../model/server-json-schema';
+import { TenantGuard, Tenant } from '../http/tenant-guard';
+import type { TenantPrincipal } from '../http/authenticator';
+import { Database } from '../db/database';
+import { REGISTRY_CONFIG, NET_POLICY, GUARDED_FETCH } from '../http/registry-tokens';
+import type { RegistryConfig } from '../config';
 
 const importedResponse = serverChangedResponse.extend({
   registry: z.object({ name: z.string(), version: z.string(), remote: z.number().int(), url: z.string() }).describe('The registry entry the server was registered from'),
@@ -29,12 +32,14 @@ function idFromName(name: string): string | undefined {
 @Controller('v1/servers')
 @ApiTag('Servers')
 export class ImportServerController {
-  /** Registration itself is the plain `POST /v1/servers` path (SSRF check, sealing, audit, discovery), reused as is. */
-  private readonly servers: ServersController;
-
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {
-    this.servers = new ServersController(ctx);
-  }
+  constructor(
+    /** Registration itself is the plain `POST /v1/servers` path (SSRF check, sealing, audit, discovery), reused as is. */
+    @Inject(ServersController) private readonly servers: ServersController,
+    @Inject(Database) private readonly db: Database,
+    @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
+    @Inject(NET_POLICY) private readonly policy: NetGuardPolicy,
+    @Inject(GUARDED_FETCH) private readonly fetch: GuardedFetch,
+  ) {}
 
   /**
    * Reads the server.json from MCP_REGISTRY_URL (SSRF-guarded, bounded), validates it against the
@@ -52,11 +57,12 @@ export class ImportServerController {
     errors: { '422': 'the registry entry is not a valid server.json, or has no usable remote', '502': 'the MCP registry could not be read' },
   })
   @HttpCode(201)
-  async import(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async import(@Tenant() principal: TenantPrincipal, @Body() body: unknown) {
+    const { tenantId, actor } = principal;
     const input = parseInput(importServerBody, body, 'body');
-    const registryUrl = this.ctx.config.MCP_REGISTRY_URL;
-    const server = await fetchServerJson({ registryUrl, name: input.name, version: input.version, fetch: this.ctx.fetch, timeoutMs: this.ctx.config.MCP_REGISTRY_TIMEOUT_MS });
+    const registryUrl = this.config.MCP_REGISTRY_URL;
+    const server = await fetchServerJson({ registryUrl, name: input.name, version: input.version, fetch: this.fetch, timeoutMs: this.config.MCP_REGISTRY_TIMEOUT_MS });
     const problem = serverJsonProblem(server);
     if (problem) {
       const field = ['registry.server', problem.path].filter(Boolean).join('.');
@@ -68,7 +74,7 @@ export class ImportServerController {
     await this.guard(remote.url, `registry.server.remotes.${remote.index}.url`);
     const id = input.id ?? idFromName(doc.name);
     if (!id) throw new ApiError(400, 'VALIDATION', `body.id: "${doc.name}" gives no valid server id; give one`, 'body.id');
-    const created = await this.servers.create(req, {
+    const created = await this.servers.create(principal, {
       id,
       name: (doc.title ?? doc.name).slice(0, 120),
       url: remote.url,
@@ -76,13 +82,13 @@ export class ImportServerController {
       auth: input.auth,
       ...(input.toolPrefix ? { toolPrefix: input.toolPrefix } : {}),
     });
-    await audit(this.ctx.db, tenantId, actor, 'server.import', id, { registry: registryUrl, name: doc.name, version: doc.version });
+    await audit(this.db, tenantId, actor, 'server.import', id, { registry: registryUrl, name: doc.name, version: doc.version });
     return { ...created, registry: { name: doc.name, version: doc.version, remote: remote.index, url: remote.url } };
   }
 
   private async guard(url: string, field: string): Promise<void> {
     try {
-      await checkUrl(url, this.ctx.policy);
+      await checkUrl(url, this.policy);
     } catch (err) {
       if (err instanceof NetGuardError) throw new ApiError(422, 'URL_REFUSED', `${field}: ${err.message}`, field, { reason: err.code });
       throw err;

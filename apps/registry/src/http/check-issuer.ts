@@ -1,5 +1,5 @@
 import { NetGuardError, type GuardedFetch } from '@switchboard/net-guard';
-import { ApiError } from '../http/api-error';
+import { ApiError } from './api-error';
 
 /** Bounds of the discovery check (a form is waiting; a tenant's IdP may be slow or huge). */
 const CHECK_TIMEOUT_MS = 5_000;

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import { ADMIN_USERNAME, TENANT_ID } from '../http/schemas';
+import { ADMIN_USERNAME, TENANT_ID } from './schemas';
 
 /** The console's scope at the platform issuer. */
 export const CONSOLE_SCOPE = 'console';

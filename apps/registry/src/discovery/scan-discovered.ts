@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database';
-import type { DiscoveredItem } from '../discovery/discover-server';
-import { confusableSkeleton } from './confusable-skeleton';
-import { scanDefinition, type OtherTool, type PoisonFinding } from './scan-definition';
+import type { DiscoveredItem } from './discover-server';
+import { confusableSkeleton } from '../guardrails/confusable-skeleton';
+import { scanDefinition, type OtherTool, type PoisonFinding } from '../guardrails/scan-definition';
 
 /** Other servers' names read for the homoglyph check; a tenant's catalog is bounded well below it. */
 const MAX_OTHER_NAMES = 20_000;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isUniqueViolation, type Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { ADMIN_USERNAME, TENANT_ID } from '../http/schemas';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../console/password-hash';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../crypto/password-hash';
 
 /** How long an invite link stays valid (the invited person may read it a day later). */
 export const INVITE_TTL_S = 72 * 3600;

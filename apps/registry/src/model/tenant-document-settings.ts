@@ -1,8 +1,8 @@
 import { tenantSettingsSchema, type TenantSettings } from '@switchboard/catalog';
 import type { Queryable } from '../db/database';
-import type { TenantRow } from '../publishing/build-snapshot';
+import type { TenantRow } from './tenant-row';
 import { loadTenantAuth } from './tenant-auth-store';
-import { tenantLimits } from '../limits/tenant-limits';
+import { tenantLimits } from './tenant-limits';
 
 /**
  * The settings half of a tenant's document, from its rows: profile, origins, hosts, surface

@@ -1,4 +1,4 @@
-import { ApiError, DatabaseUnavailableError } from '../http/api-error';
+import { ApiError, DatabaseUnavailableError } from './api-error';
 
 /** RFC 7644 §3.12 `scimType` values we answer with. */
 export type ScimType = 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue' | 'invalidVers' | 'sensitive';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database';
 import type { AdminRow } from './admins';
-import { sessionIdHash, type ConsoleSession } from './console-session';
+import { sessionIdHash, type ConsoleSession } from '../http/console-session';
 
 /** Records a new console session (at sign-in), so it can be ended server-side. */
 export async function recordSession(q: Queryable, s: ConsoleSession): Promise<void> {

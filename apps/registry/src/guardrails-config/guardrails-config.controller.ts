@@ -1,12 +1,17 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Put, UseGuards } from '@nestjs/common';
+import { SecretBox } from '@switchboard/secret-box';
+import type { NetGuardPolicy } from '@switchboard/net-guard';
 import { checkUrl, NetGuardError } from '@switchboard/net-guard';
-import type { FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { ApiError } from '../http/api-error';
 import { parseChain } from './parse-chain';
-import { loadTenant } from '../publishing/build-snapshot';
-import { REGISTRY_CONTEXT, type RegistryContext } from '../registry-context';
-import { audit } from '../tenants/audit';
+import { Database } from '../db/database';
+import type { TenantPrincipal } from '../http/authenticator';
+import { NET_POLICY } from '../http/registry-tokens';
+import { Tenant, TenantGuard } from '../http/tenant-guard';
+import { audit } from '../model/audit';
+import { loadTenant } from '../model/tenant-row';
+import { Publisher } from '../publishing/publisher';
 import { chainIssues, type ChainIssue } from './guardrails-compile';
 import { checkGuardrailsView, GUARDRAILS_BOUNDS, guardrailsView as guardrailsViewSchema, putGuardrailsBody, type InterceptorInput } from './guardrails-config-schema';
 import { auditSummary, guardrailsView, loadGuardrails, saveGuardrails, sealSecrets } from './guardrails-store';
@@ -20,13 +25,18 @@ import { auditSummary, guardrailsView, loadGuardrails, saveGuardrails, sealSecre
 @Controller('v1')
 @ApiTag('Guardrails')
 export class GuardrailsConfigController {
-  constructor(@Inject(REGISTRY_CONTEXT) private readonly ctx: RegistryContext) {}
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(SecretBox) private readonly box: SecretBox,
+    @Inject(Publisher) private readonly publisher: Publisher,
+    @Inject(NET_POLICY) private readonly policy: NetGuardPolicy,
+  ) {}
 
   @Get('guardrails')
   @ApiOperation({ operationId: 'getGuardrails', summary: "The tenant's interceptor chain, in order (webhook secrets never shown: secretSet instead)", auth: 'tenant', response: guardrailsViewSchema })
-  async get(@Req() req: FastifyRequest) {
-    const { tenantId } = await this.ctx.auth.tenant(req);
-    return guardrailsView(await loadGuardrails(this.ctx.db, tenantId));
+  @UseGuards(TenantGuard)
+  async get(@Tenant() { tenantId }: TenantPrincipal) {
+    return guardrailsView(await loadGuardrails(this.db, tenantId));
   }
 
   @Put('guardrails')
@@ -37,20 +47,20 @@ export class GuardrailsConfigController {
     body: putGuardrailsBody,
     response: guardrailsViewSchema,
   })
-  async put(@Req() req: FastifyRequest, @Body() body: unknown) {
-    const { tenantId, actor } = await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async put(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseChain(body);
     refuse(chainIssues(input.interceptors));
     await this.checkWebhookUrls(input.interceptors);
-    await this.ctx.db.tx(async (q) => {
-      const sealed = sealSecrets(this.ctx.box, tenantId, input.interceptors, await loadGuardrails(q, tenantId));
+    await this.db.tx(async (q) => {
+      const sealed = sealSecrets(this.box, tenantId, input.interceptors, await loadGuardrails(q, tenantId));
       await saveGuardrails(q, tenantId, sealed);
       await audit(q, tenantId, actor, 'guardrails.update', tenantId, auditSummary(sealed));
     });
-    const tenant = await loadTenant(this.ctx.db, tenantId);
+    const tenant = await loadTenant(this.db, tenantId);
     // Settings ride with the published document: nothing to push before the first publish.
-    const pushed = tenant.current_version ? await this.ctx.publisher.push(tenantId) : undefined;
-    return { ...guardrailsView(await loadGuardrails(this.ctx.db, tenantId)), ...(pushed ? { pushed } : {}) };
+    const pushed = tenant.current_version ? await this.publisher.push(tenantId) : undefined;
+    return { ...guardrailsView(await loadGuardrails(this.db, tenantId)), ...(pushed ? { pushed } : {}) };
   }
 
   /** Compiles a chain without saving it (the console's live validation): every refusal, of shape or compile, is a 200 listing issues. */
@@ -63,8 +73,8 @@ export class GuardrailsConfigController {
     response: checkGuardrailsView,
   })
   @HttpCode(200)
-  async check(@Req() req: FastifyRequest, @Body() body: unknown) {
-    await this.ctx.auth.tenant(req);
+  @UseGuards(TenantGuard)
+  async check(@Body() body: unknown) {
     let issues: ChainIssue[];
     try {
       issues = chainIssues(parseChain(body).interceptors);
@@ -81,7 +91,7 @@ export class GuardrailsConfigController {
       if (!('webhook' in i.use)) continue;
       const field = `body.interceptors.${n}.use.webhook.url`;
       try {
-        await checkUrl(i.use.webhook.url, this.ctx.policy);
+        await checkUrl(i.use.webhook.url, this.policy);
       } catch (err) {
         if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `${field}: ${err.message}`, field, { reason: err.code });
         throw err;

@@ -1,8 +1,8 @@
 import { checkUrl, guardedFetch, limitResponseBytes, stripForbiddenHeaders, type GuardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
 import type { SecretBox } from '@switchboard/secret-box';
-import { serverSecretAad } from '../crypto/server-secret-aad';
+import { serverSecretAad } from '../crypto/secret-aad';
 import type { Database } from '../db/database';
-import type { ServerRow } from './server-row';
+import type { ServerRow } from '../model/server-row';
 
 const TOKEN_RESPONSE_MAX_BYTES = 64 * 1024;
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database';
-import type { ConnectorRow } from '../tenant-auth/tenant-auth-store';
+import type { ConnectorRow } from '../model/tenant-auth-store';
 
 const VAULT_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 16 * 1024;

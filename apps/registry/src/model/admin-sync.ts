@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database';
-import { revokeAdminSessions } from '../console/session-store';
-import { audit } from '../tenants/audit';
-import { ROLES, type Role } from '../tenants/roles';
+import { revokeAdminSessions } from './session-store';
+import { audit } from './audit';
+import { ROLES, type Role } from './roles';
 
 /** The strongest role of a set of group names under a group → role map (undefined: none maps). */
 export function roleOfGroups(groups: readonly string[], roleMap: Readonly<Record<string, Role>>): Role | undefined {
