@@ -49,10 +49,9 @@ export interface OAuthOutcome {
  * (e) What Claude and ChatGPT do when the connector URL answers 401: read the challenge,
  * fetch PRM (its `resource` must equal the connector URL exactly), find the authorization
  * server's metadata, check PKCE S256 and a registration method, and register with DCR the
- * way each client does. An endpoint that does not answer 401 is authless (one passing check).
+ * way each client does. An endpoint that does not answer 401 is not applicable (one skipped check).
  */
 export async function checkOAuth(probe: Probe): Promise<OAuthOutcome> {
-  const checks: CheckResult[] = [];
   let first: HttpAnswer;
   try {
     first = await probe.rpc('initialize', { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLAUDE.clientInfo }, { ...CLAUDE.headers });
@@ -63,45 +62,57 @@ export async function checkOAuth(probe: Probe): Promise<OAuthOutcome> {
     // Not applicable rather than passed: an open endpoint has no challenge to get right, and counting it as a pass overstated the report.
     return { protectedEndpoint: false, checks: [result('auth-challenge', t('auth-challenge'), 'skip', `the endpoint answers without authorization (HTTP ${first.status}); Claude and ChatGPT connect authless, so the OAuth chain does not apply`)] };
   }
+  // Each step adds its checks and returns what the next one needs, or undefined when the chain stops there.
+  const checks: CheckResult[] = [];
+  const prmUrl = checkChallenge(probe, first, checks);
+  const issuer = prmUrl && (await checkProtectedResource(probe, prmUrl, checks));
+  const as = issuer && (await checkAuthorizationServer(probe, issuer, checks));
+  if (as) await checkRegistrations(probe, as, checks);
+  return { protectedEndpoint: true, checks };
+}
 
-  // 1. The challenge.
+/** 1. The challenge: the PRM URL it names (or the well-known fallback clients use). */
+function checkChallenge(probe: Probe, first: HttpAnswer, checks: CheckResult[]): string | undefined {
   const endpoint = new URL(probe.endpoint);
   const header = first.headers.get('www-authenticate');
-  let prmUrl = resourceMetadataUrl(header);
-  if (prmUrl) {
+  const named = resourceMetadataUrl(header);
+  if (named) {
     try {
-      probe.advertise(prmUrl);
-      checks.push(result('auth-challenge', t('auth-challenge'), 'pass', `401 with WWW-Authenticate resource_metadata="${prmUrl}"`));
+      probe.advertise(named);
+      checks.push(result('auth-challenge', t('auth-challenge'), 'pass', `401 with WWW-Authenticate resource_metadata="${named}"`));
+      return named;
     } catch {
-      checks.push(result('auth-challenge', t('auth-challenge'), 'fail', `the challenge's resource_metadata "${prmUrl}" is not a valid URL`, 'Send WWW-Authenticate: Bearer resource_metadata="<absolute https URL of your PRM>" on 401.'));
-      return { protectedEndpoint: true, checks };
+      checks.push(result('auth-challenge', t('auth-challenge'), 'fail', `the challenge's resource_metadata "${named}" is not a valid URL`, 'Send WWW-Authenticate: Bearer resource_metadata="<absolute https URL of your PRM>" on 401.'));
+      return undefined;
     }
-  } else {
-    prmUrl = `${endpoint.origin}/.well-known/oauth-protected-resource${endpoint.pathname.replace(/\/+$/, '')}`;
-    probe.advertise(prmUrl);
-    checks.push(
-      result(
-        'auth-challenge',
-        t('auth-challenge'),
-        'warn',
-        `401 without resource_metadata in WWW-Authenticate (${header ? `"${header.slice(0, 120)}"` : 'no WWW-Authenticate header'}); clients fall back to ${prmUrl}`,
-        `Send WWW-Authenticate: Bearer resource_metadata="${prmUrl}" on 401.`,
-      ),
-    );
   }
+  const prmUrl = `${endpoint.origin}/.well-known/oauth-protected-resource${endpoint.pathname.replace(/\/+$/, '')}`;
+  probe.advertise(prmUrl);
+  checks.push(
+    result(
+      'auth-challenge',
+      t('auth-challenge'),
+      'warn',
+      `401 without resource_metadata in WWW-Authenticate (${header ? `"${header.slice(0, 120)}"` : 'no WWW-Authenticate header'}); clients fall back to ${prmUrl}`,
+      `Send WWW-Authenticate: Bearer resource_metadata="${prmUrl}" on 401.`,
+    ),
+  );
+  return prmUrl;
+}
 
-  // 2. Protected resource metadata.
+/** 2. Protected resource metadata: its resource and the first authorization server it lists. */
+async function checkProtectedResource(probe: Probe, prmUrl: string, checks: CheckResult[]): Promise<string | undefined> {
   let prm: Record<string, unknown> | undefined;
   try {
     const answer = await probe.request(prmUrl, { method: 'GET', headers: { accept: 'application/json' } });
     prm = jsonObject(answer);
     if (!prm) {
       checks.push(result('prm-resource', t('prm-resource'), 'fail', `protected resource metadata at ${prmUrl} answered ${brief(answer)}, not a JSON document`, `Serve RFC 9728 metadata at ${prmUrl} (and keep /.well-known/* outside WAF challenges).`));
-      return { protectedEndpoint: true, checks };
+      return undefined;
     }
   } catch (err) {
     checks.push(unreachable('prm-resource', t('prm-resource'), err));
-    return { protectedEndpoint: true, checks };
+    return undefined;
   }
   const resource = prm.resource;
   if (resource === probe.endpoint) {
@@ -122,46 +133,33 @@ export async function checkOAuth(probe: Probe): Promise<OAuthOutcome> {
   const servers = Array.isArray(prm.authorization_servers) ? prm.authorization_servers.filter((s): s is string => typeof s === 'string' && s.length > 0) : [];
   if (servers.length === 0) {
     checks.push(result('prm-authorization-servers', t('prm-authorization-servers'), 'fail', `PRM at ${prmUrl} lists no authorization_servers`, 'List your authorization server issuer in authorization_servers (RFC 9728 requires at least one).'));
-    return { protectedEndpoint: true, checks };
+    return undefined;
   }
   checks.push(result('prm-authorization-servers', t('prm-authorization-servers'), 'pass', `authorization_servers: ${servers.join(', ')}`));
+  return servers[0];
+}
 
-  // 3. Authorization server metadata.
-  const issuer = servers[0];
-  let as: Record<string, unknown> | undefined;
-  let asUrl = '';
-  const tried: string[] = [];
+/** 3. Authorization server metadata (RFC 8414 or OIDC discovery), its issuer, PKCE and registration method. */
+async function checkAuthorizationServer(probe: Probe, issuer: string, checks: CheckResult[]): Promise<Record<string, unknown> | undefined> {
   let candidates: string[];
   try {
     candidates = asMetadataUrls(issuer);
   } catch {
     checks.push(result('as-metadata', t('as-metadata'), 'fail', `authorization server "${issuer}" is not a URL`, 'List the issuer URL of your authorization server in PRM authorization_servers.'));
-    return { protectedEndpoint: true, checks };
+    return undefined;
   }
-  for (const url of candidates) {
-    probe.advertise(url);
-    try {
-      const answer = await probe.request(url, { method: 'GET', headers: { accept: 'application/json' } });
-      as = jsonObject(answer);
-      tried.push(`${url} → ${as ? 'found' : brief(answer)}`);
-      if (as) {
-        asUrl = url;
-        break;
-      }
-    } catch (err) {
-      tried.push(`${url} → ${(err as Error).message}`);
-    }
+  const found = await findMetadata(probe, candidates);
+  if (!found.as) {
+    checks.push(result('as-metadata', t('as-metadata'), 'fail', `no authorization server metadata for ${issuer}: ${found.tried.join('; ')}`, `Publish RFC 8414 metadata at ${candidates[0]} (or OIDC discovery at ${candidates[1]}).`));
+    return undefined;
   }
-  if (!as) {
-    checks.push(result('as-metadata', t('as-metadata'), 'fail', `no authorization server metadata for ${issuer}: ${tried.join('; ')}`, `Publish RFC 8414 metadata at ${candidates[0]} (or OIDC discovery at ${candidates[1]}).`));
-    return { protectedEndpoint: true, checks };
-  }
+  const { as, url } = found;
   if (as.issuer !== issuer) {
     checks.push(
-      result('as-metadata', t('as-metadata'), 'fail', `metadata at ${asUrl} says issuer ${String(as.issuer)} but PRM lists ${issuer}; clients reject the mismatch (RFC 8414 §3.3)`, 'Make the issuer in the metadata equal the authorization_servers entry in PRM.'),
+      result('as-metadata', t('as-metadata'), 'fail', `metadata at ${url} says issuer ${String(as.issuer)} but PRM lists ${issuer}; clients reject the mismatch (RFC 8414 §3.3)`, 'Make the issuer in the metadata equal the authorization_servers entry in PRM.'),
     );
   } else {
-    checks.push(result('as-metadata', t('as-metadata'), 'pass', `metadata found at ${asUrl}`));
+    checks.push(result('as-metadata', t('as-metadata'), 'pass', `metadata found at ${url}`));
   }
   const methods = Array.isArray(as.code_challenge_methods_supported) ? as.code_challenge_methods_supported : [];
   checks.push(
@@ -176,8 +174,30 @@ export async function checkOAuth(probe: Probe): Promise<OAuthOutcome> {
   } else {
     checks.push(result('as-registration', t('as-registration'), 'fail', 'the metadata advertises neither client_id_metadata_document_supported nor a registration_endpoint; Claude and ChatGPT cannot register', 'Support CIMD (client_id_metadata_document_supported: true) or dynamic client registration (registration_endpoint).'));
   }
+  return as;
+}
 
-  // 4. Dynamic client registration, as each client sends it.
+/** The first candidate URL that answers a JSON metadata document, and what each tried one answered. */
+async function findMetadata(probe: Probe, candidates: string[]): Promise<{ as?: Record<string, unknown>; url: string; tried: string[] }> {
+  const tried: string[] = [];
+  for (const url of candidates) {
+    probe.advertise(url);
+    try {
+      const answer = await probe.request(url, { method: 'GET', headers: { accept: 'application/json' } });
+      const as = jsonObject(answer);
+      tried.push(`${url} → ${as ? 'found' : brief(answer)}`);
+      if (as) return { as, url, tried };
+    } catch (err) {
+      tried.push(`${url} → ${(err as Error).message}`);
+    }
+  }
+  return { url: '', tried };
+}
+
+/** 4. Dynamic client registration, as each client sends it. */
+async function checkRegistrations(probe: Probe, as: Record<string, unknown>, checks: CheckResult[]): Promise<void> {
+  const cimd = as.client_id_metadata_document_supported === true;
+  const registration = typeof as.registration_endpoint === 'string' ? as.registration_endpoint : undefined;
   const clients = [
     { id: 'dcr-claude' as const, name: 'Claude', metadata: { client_name: 'Claude', redirect_uris: [...CLAUDE.redirectUris], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' } },
     {
@@ -193,7 +213,6 @@ export async function checkOAuth(probe: Probe): Promise<OAuthOutcome> {
     }
     checks.push(await register(probe, registration, c.id, c.name, c.metadata));
   }
-  return { protectedEndpoint: true, checks };
 }
 
 async function register(probe: Probe, endpoint: string, id: 'dcr-claude' | 'dcr-chatgpt', who: string, metadata: Record<string, unknown>): Promise<CheckResult> {
