@@ -22,6 +22,7 @@ import { startAuthFixture } from './auth-fixture.mjs';
 import { children, deleteRedisNamespace, machineCpuSeconds, pinProcess, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
 import { ensureWrk, load, openSession, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
 import { fmt, goals, median, printTable, summarize } from './report.mjs';
+import { AUTH_TENANT, FIXTURE, capture, selectWorkloads, tenantsYaml } from './workloads.mjs';
 
 // Servers are spawned with this process's node: a run on another major measures another runtime
 // (earlier numbers were taken on the machine's Node 20 by mistake).
@@ -33,7 +34,6 @@ if (!process.version.startsWith('v24.')) {
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const RESULTS_DIR = path.join(HERE, 'results');
-const FIXTURE = path.join(ROOT, 'config', 'fixtures', 'saas-40-tools.json');
 const HOST = '127.0.0.1';
 const PROTOCOL_VERSION = '2025-11-25';
 const GATEWAY_MAIN = path.join(ROOT, 'apps', 'gateway', 'dist', 'main.js');
@@ -60,117 +60,8 @@ const LIMITED_NAMESPACE = `bench:gw:${process.pid}:${Date.now()}:`;
 const START_DEADLINE_MS = 60_000;
 Object.assign(settings, { root: ROOT, resultsDir: RESULTS_DIR, host: HOST, serverCpu: SERVER_CPU, startDeadlineMs: START_DEADLINE_MS });
 Object.assign(load, { loadgenCpu: LOADGEN_CPU, connections: CONNECTIONS, protocolVersion: PROTOCOL_VERSION });
-const FIXTURE_TOOL_NAMES = JSON.parse(readFileSync(FIXTURE, 'utf8')).tools.map((t) => t.name);
-
-const AUTH_TENANT = 'bench-auth';
 const GATEWAY_PUBLIC_URL = 'http://bench.local';
-
-// Issue 46's `guarded` row: the proxy tenant with PII redaction on tool results and three CEL
-// rules on tool arguments (none of them denies the bench's echo, so the bytes stay the gateway's).
-const GUARDRAILS_YAML = `    guardrails:
-      interceptors:
-        - { name: redact, type: mutation, hook: { events: [tools/call], phase: response }, use: { builtin: pii } }
-        - name: policy
-          type: validation
-          hook: { events: [tools/call], phase: request }
-          use:
-            builtin: cel
-            rules:
-              - { name: big-refunds, message: refunds over 500 need finance, expr: 'tool.name == "refund" && has(args.amount) && args.amount > 500 && !("finance" in caller.groups)' }
-              - { name: few-args, message: too many arguments, expr: 'tool.server == "up" && size(args) > 16' }
-              - { name: short-text, message: text too long, expr: '"text" in args && string(args.text).size() > 4096' }
-`;
-
-function tenantsYaml(upstreamUrl, guarded = false) {
-  const benchCatalogs = `    catalogs:
-      # Only the demo echo: the fixture's own \`echo\` is then dropped as a duplicate, so the
-      # gateway lists the fixture's 40 names like the SDK baselines.
-      - builtin: demo
-        tools: [echo]
-      - fixture: ${FIXTURE}
-`;
-  return `# Written by bench/gateway/run.mjs; deleted at the end of the run.
-tenants:
-  - id: bench
-    name: Bench tenant
-${benchCatalogs}  - id: ${AUTH_TENANT}
-    name: Bench tenant behind a bearer
-    auth:
-      protected: true
-      scopes: [mcp:tools]
-${benchCatalogs}  - id: proxy
-    name: Bench tenant proxying to an SDK-built upstream
-    catalogs:
-      - upstream: { id: up, url: ${upstreamUrl}, stateful: true }
-${guarded ? GUARDRAILS_YAML : ''}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Workloads. `targets` maps a target id to the MCP path it is measured on (absent = not run).
-// ---------------------------------------------------------------------------------------------
-const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
-const ECHO = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
-const WORKLOADS = [
-  { id: 'tools/list', request: LIST, kind: 'list', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
-  // Right after tools/list: the bearer ratio compares two cells measured back to back.
-  { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
-  { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
-  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: 'beside', targets: { gateway: '/t/proxy/mcp', guarded: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
-  // The same call at one connection: no queueing, so p50 / p99 differences are the gateway's own added latency.
-  { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: 'beside', connections: 1, targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
-  // The upstream on the proxy's core: the two processes' summed CPU per call is what is measured.
-  { id: 'proxied call (shared core)', request: ECHO, kind: 'echo', proxied: 'shared', targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
-].filter((w) => ONLY_WORKLOADS.length === 0 || ONLY_WORKLOADS.includes(w.id));
-
-/** Semantic check of one preflight response; its bytes then become the expected bytes. */
-function checkResult(workload, result) {
-  if (workload.kind === 'list') {
-    if (!Array.isArray(result.tools)) return 'result.tools is not an array';
-    const names = new Set(result.tools.map((t) => t?.name));
-    if (names.size !== result.tools.length) return 'duplicate tool names';
-    const missing = FIXTURE_TOOL_NAMES.filter((n) => !names.has(n));
-    if (missing.length) return `missing tools: ${missing.slice(0, 5).join(', ')}`;
-    return null;
-  }
-  if (result.isError) return 'tools/call answered isError';
-  const text = Array.isArray(result.content) ? result.content.find((c) => c?.type === 'text')?.text : undefined;
-  return typeof text === 'string' && text.includes('hello') ? null : 'no text content containing "hello"';
-}
-
-/** JSON-RPC response from a JSON or a one-event SSE body. */
-function parseRpc(text, contentType) {
-  if ((contentType ?? '').includes('text/event-stream')) {
-    const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim());
-    for (const d of data) {
-      const msg = JSON.parse(d);
-      if (msg && msg.id !== undefined) return msg;
-    }
-    throw new Error('no JSON-RPC response in the event stream');
-  }
-  return JSON.parse(text);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Preparation: start everything, capture and validate each target's response bytes
-// ---------------------------------------------------------------------------------------------
-async function post(url, headers, body) {
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
-  return { status: res.status, contentType: res.headers.get('content-type'), sessionId: res.headers.get('mcp-session-id'), bytes: Buffer.from(await res.arrayBuffer()) };
-}
-
-/** Two identical, valid responses ⇒ their bytes are what every load response must equal. */
-async function capture(url, headers, workload) {
-  const a = await post(url, headers, workload.request);
-  if (a.status !== 200) throw new Error(`HTTP ${a.status}: ${a.bytes.toString('utf8').slice(0, 300)}`);
-  const rpc = parseRpc(a.bytes.toString('utf8'), a.contentType);
-  if (!rpc.result) throw new Error(`no result: ${a.bytes.toString('utf8').slice(0, 300)}`);
-  const bad = checkResult(workload, rpc.result);
-  if (bad) throw new Error(bad);
-  const b = await post(url, headers, workload.request);
-  if (!a.bytes.equals(b.bytes)) throw new Error('two identical requests got different bytes (the byte-exact check cannot be used)');
-  return { bytes: a.bytes, contentType: a.contentType };
-}
-
+const WORKLOADS = selectWorkloads(ONLY_WORKLOADS);
 
 async function startAll(ctx) {
   const servers = {};
