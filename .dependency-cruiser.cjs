@@ -62,7 +62,8 @@ const registryRules = [
   })),
   {
     name: 'registry-feature-folder',
-    comment: 'A registry feature folder imports the shared and pipeline folders, never another feature folder (move what two features share to model/ or http/).',
+    comment:
+      'A registry feature folder imports the shared and pipeline folders, never another feature folder (move what two features share to model/ or http/).',
     severity: 'error',
     from: { path: '^apps/registry/src/([^/]+)/', pathNot: [SPEC, registryDir([...REGISTRY_SHARED, ...REGISTRY_PIPELINE])] },
     to: { path: '^apps/registry/src/[^/]+/', pathNot: ['^apps/registry/src/$1/', registryDir([...REGISTRY_SHARED, ...REGISTRY_PIPELINE])] },
@@ -98,7 +99,7 @@ module.exports = {
     {
       name: 'no-fixtures-in-production',
       comment:
-        "libs/fixtures (demo and conformance catalogs) stays out of production code: the gateway imports it by a name held in a variable when a tenant names a builtin (apps/gateway/src/catalog-source/load-fixtures.ts); tests may import it.",
+        'libs/fixtures (demo and conformance catalogs) stays out of production code: the gateway imports it by a name held in a variable when a tenant names a builtin (apps/gateway/src/catalog-source/load-fixtures.ts); tests may import it.',
       severity: 'error',
       from: { path: '^(?:apps|libs)/[^/]+/src/', pathNot: ['\\.spec\\.tsx?$', '^libs/fixtures/'] },
       to: { path: ws('libs', ['fixtures']) },
@@ -112,7 +113,7 @@ module.exports = {
     },
     {
       name: 'no-app-imports-app',
-      comment: "An app (src, tests or e2e support) never imports another app; e2e exceptions are listed in E2E_EXCEPTIONS.",
+      comment: 'An app (src, tests or e2e support) never imports another app; e2e exceptions are listed in E2E_EXCEPTIONS.',
       severity: 'error',
       from: { path: `^apps/(${APPS.join('|')})/`, pathNot: E2E_EXCEPTIONS.map(([from]) => from) },
       to: { path: ws('apps', APPS), pathNot: ['^apps/$1/', '^@switchboard/$1(?:/|$)'] },

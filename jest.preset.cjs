@@ -29,6 +29,7 @@ module.exports = (name, dir) => ({
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: {
-    '^@switchboard/(protocol|catalog|mcp-http|net-guard|guardrails|telemetry|secret-box|tenant-config|limits|redis-connection|fixtures|testing|upstream-client)$': path.join(root, 'libs/$1/src/index.ts'),
+    '^@switchboard/(protocol|catalog|mcp-http|net-guard|guardrails|telemetry|secret-box|tenant-config|limits|redis-connection|fixtures|testing|upstream-client)$':
+      path.join(root, 'libs/$1/src/index.ts'),
   },
 });

@@ -11,7 +11,9 @@ export const WRK_LATENCY_LUA = fileURLToPath(new URL('./wrk-latency.lua', import
  * measured sample (unless some timed out), and no bucket comes out negative.
  */
 export function measuredLatencyProblem({ requests, timeouts, latencyUs }) {
-  if (latencyUs.negative > 0) return `wrk latency histogram: ${latencyUs.negative} bucket(s) negative after undoing wrk's correction (bench/wrk-latency.lua no longer matches this wrk)`;
-  if (timeouts === 0 && latencyUs.count !== requests) return `wrk latency histogram: ${latencyUs.count} measured samples for ${requests} requests (bench/wrk-latency.lua no longer matches this wrk)`;
+  if (latencyUs.negative > 0)
+    return `wrk latency histogram: ${latencyUs.negative} bucket(s) negative after undoing wrk's correction (bench/wrk-latency.lua no longer matches this wrk)`;
+  if (timeouts === 0 && latencyUs.count !== requests)
+    return `wrk latency histogram: ${latencyUs.count} measured samples for ${requests} requests (bench/wrk-latency.lua no longer matches this wrk)`;
   return null;
 }

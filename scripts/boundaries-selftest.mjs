@@ -21,7 +21,8 @@ const tree = {
   // allowed: a registry feature importing model/ and the pipeline, the pipeline importing model/
   'apps/registry/src/model/row.ts': 'export const r = 1;\n',
   'apps/registry/src/publishing/publish.ts': "import { r } from '../model/row';\nexport const p = r;\n",
-  'apps/registry/src/servers/servers.ts': "import { r } from '../model/row';\nimport { p } from '../publishing/publish';\nexport const s = r + p;\n",
+  'apps/registry/src/servers/servers.ts':
+    "import { r } from '../model/row';\nimport { p } from '../publishing/publish';\nexport const s = r + p;\n",
   'apps/gateway/src/own.spec.ts': "import { demo } from '../../../libs/fixtures/src/index';\nexport const t = demo;\n",
   // wrong: a lib importing a higher lib, a lib importing an app, an app importing another app's src,
   // a lib importing an app by its package name, a listed e2e file importing another app's src, an unlisted e2e file reaching into another app's e2e support,
@@ -60,7 +61,19 @@ try {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
   }
-  const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs'), 'libs', 'apps', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs'),
+      'libs',
+      'apps',
+      '--config',
+      join(ROOT, '.dependency-cruiser.cjs'),
+      '--output-type',
+      'json',
+    ],
+    { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 },
+  );
   if (run.error || !run.stdout) throw new Error(`depcruise did not run: ${run.error?.message ?? run.stderr}`);
   const result = JSON.parse(run.stdout);
   const got = result.summary.violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort();
@@ -68,7 +81,19 @@ try {
     throw new Error(`boundary self-test: expected\n  ${expected.join('\n  ')}\ngot\n  ${got.join('\n  ')}`);
   }
   // The real check uses the `err` reporter, whose exit status is the error count: it must fail here.
-  const err = spawnSync(process.execPath, [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs'), 'libs', 'apps', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'err'], { cwd: dir, encoding: 'utf8' });
+  const err = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs'),
+      'libs',
+      'apps',
+      '--config',
+      join(ROOT, '.dependency-cruiser.cjs'),
+      '--output-type',
+      'err',
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
   if (err.status === 0) throw new Error('depcruise --output-type err exited 0 on a tree with wrong imports');
   console.log(`boundary self-test: the lint refuses all ${expected.length} deliberately wrong imports and none of the allowed ones`);
   for (const line of got) console.log(`  ${line}`);

@@ -18,7 +18,11 @@ function consoleInputsHash(root) {
       if (name === 'dist' || name === 'node_modules') continue;
       const file = path.join(dir, name);
       if (statSync(file).isDirectory()) walk(file);
-      else hash.update(`${path.relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+      else
+        hash
+          .update(`${path.relative(root, file)}\0`)
+          .update(readFileSync(file))
+          .update('\0');
     }
   };
   walk(path.join(root, CONSOLE_DIR));
@@ -56,13 +60,27 @@ function step(root, label, args) {
 
 /** Runs the build; rejects when a step fails. */
 export async function buildAll(root) {
-  await step(root, 'npm start: building the TypeScript projects (tsc -b; incremental)', [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json']);
+  await step(root, 'npm start: building the TypeScript projects (tsc -b; incremental)', [
+    path.join(root, 'node_modules/typescript/bin/tsc'),
+    '-b',
+    'tsconfig.build.json',
+  ]);
   const stampFile = path.join(root, CONSOLE_DIR, 'dist', STAMP);
   const inputs = consoleInputsHash(root);
-  if (existsSync(path.join(root, CONSOLE_DIR, 'dist', 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === inputs) {
+  if (
+    existsSync(path.join(root, CONSOLE_DIR, 'dist', 'index.html')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8').trim() === inputs
+  ) {
     process.stdout.write('npm start: console build up to date (inputs unchanged), skipping vite\n');
     return;
   }
-  await step(root, 'npm start: building the console (vite)', [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', CONSOLE_DIR, '--logLevel', 'warn']);
+  await step(root, 'npm start: building the console (vite)', [
+    path.join(root, 'node_modules/vite/bin/vite.js'),
+    'build',
+    CONSOLE_DIR,
+    '--logLevel',
+    'warn',
+  ]);
   writeFileSync(stampFile, `${inputs}\n`);
 }

@@ -76,7 +76,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 async function main() {
-  const only = process.env.CONFORMANCE_RUNS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.CONFORMANCE_RUNS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const runs = only ? RUNS.filter((r) => only.includes(r.id)) : RUNS;
   if (runs.length === 0) throw new Error(`CONFORMANCE_RUNS matches no run (known: ${RUNS.map((r) => r.id).join(', ')})`);
   if (!existsSync(GATEWAY_ENTRY)) throw new Error(`${GATEWAY_ENTRY} is missing: run \`npm run build\` first`);
@@ -86,13 +88,17 @@ async function main() {
 
   // The suites (and the Inspector-style clients they embed) may write under $HOME: keep that out of the real one.
   const home = mkdtempSync(join(tmpdir(), 'switchboard-conformance-'));
-  const topologies = (process.env.CONFORMANCE_TOPOLOGIES ?? 'single,pair').split(',').map((t) => t.trim()).filter(Boolean);
+  const topologies = (process.env.CONFORMANCE_TOPOLOGIES ?? 'single,pair')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const results = [];
   const started = Date.now();
   const urls = [];
   try {
     for (const topology of topologies) {
-      if (topology !== 'single' && topology !== 'pair') throw new Error(`CONFORMANCE_TOPOLOGIES: unknown topology ${topology} (single, pair)`);
+      if (topology !== 'single' && topology !== 'pair')
+        throw new Error(`CONFORMANCE_TOPOLOGIES: unknown topology ${topology} (single, pair)`);
       const stack = topology === 'single' ? await startSingle(home) : await startPair(home);
       urls.push(`${topology} ${stack.url}`);
       try {
@@ -114,10 +120,15 @@ async function main() {
     if (r.unexpected.length > 0) console.log(`       unexpected failures: ${r.unexpected.join(', ')}`);
     if (r.stale.length > 0) console.log(`       listed as expected but passed (stale): ${r.stale.join(', ')}`);
     if (r.missing.length > 0) console.log(`       scored but produced no result: ${r.missing.join(', ')}`);
-    if (r.extensions.length > 0) console.log(`       of which extension scenarios (counted here): ${r.extensions.filter((s) => s.passed).length}/${r.extensions.length} passed`);
+    if (r.extensions.length > 0)
+      console.log(
+        `       of which extension scenarios (counted here): ${r.extensions.filter((s) => s.passed).length}/${r.extensions.length} passed`,
+      );
     if (r.notScored.length > 0) {
       const failing = r.notScored.filter((s) => !s.passed).map((s) => s.name);
-      console.log(`       not scored (extension/pending): ${r.notScored.length - failing.length}/${r.notScored.length} passed${failing.length ? `; failing: ${failing.join(', ')}` : ''}`);
+      console.log(
+        `       not scored (extension/pending): ${r.notScored.length - failing.length}/${r.notScored.length} passed${failing.length ? `; failing: ${failing.join(', ')}` : ''}`,
+      );
     }
     if (r.total === 0) console.log(`       no scenario results were written; see ${r.log}`);
   }
@@ -148,7 +159,8 @@ async function startPair(home) {
   const ports = [await freePort(), await freePort()];
   const gateways = [];
   try {
-    for (const [i, port] of ports.entries()) gateways.push(await startGateway(port, home, { ...shared, GATEWAY_REPLICA_ID: `replica-${i}` }));
+    for (const [i, port] of ports.entries())
+      gateways.push(await startGateway(port, home, { ...shared, GATEWAY_REPLICA_ID: `replica-${i}` }));
   } catch (err) {
     await Promise.all(gateways.map(stopGateway));
     throw err;
@@ -247,7 +259,10 @@ async function runSuite(run, url, home, topology) {
   console.log(`\n▶ ${topology} · ${run.id}: ${run.label}`);
   const revisionScored = await scoredScenarios(run, home);
   // Extension scenarios this run counts too (named in the revision's requirements as `reason: extension`).
-  const extensionNames = revisionScored && run.scoreExtensions ? extensionScenarios(run).filter((n) => run.scoreExtensions.some((prefix) => n.startsWith(prefix))) : [];
+  const extensionNames =
+    revisionScored && run.scoreExtensions
+      ? extensionScenarios(run).filter((n) => run.scoreExtensions.some((prefix) => n.startsWith(prefix)))
+      : [];
   const scored = revisionScored ? [...revisionScored, ...extensionNames] : undefined;
   const t0 = Date.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -341,7 +356,8 @@ function readScenarioResults(outDir) {
 function readBaseline(path) {
   const doc = parseYaml(readFileSync(path, 'utf8')) ?? {};
   const list = doc.server ?? [];
-  if (!Array.isArray(list) || !list.every((n) => typeof n === 'string')) throw new Error(`${path}: server must be a list of scenario names`);
+  if (!Array.isArray(list) || !list.every((n) => typeof n === 'string'))
+    throw new Error(`${path}: server must be a list of scenario names`);
   return list;
 }
 

@@ -39,7 +39,13 @@ async function renderApiTypes(doc) {
     properties: Object.fromEntries(Object.keys(schemas).map((id) => [id, { $ref: `#/components/schemas/${id}` }])),
     components: { schemas },
   };
-  const types = await compile(rootSchema, 'ApiSchemas', { bannerComment: '', additionalProperties: false, unreachableDefinitions: true, format: true, style: { printWidth: 200, singleQuote: true } });
+  const types = await compile(rootSchema, 'ApiSchemas', {
+    bannerComment: '',
+    additionalProperties: false,
+    unreachableDefinitions: true,
+    format: true,
+    style: { printWidth: 200, singleQuote: true },
+  });
   return `${BANNER}\n${types}\n${operations(doc)}`;
 }
 
@@ -81,7 +87,16 @@ const workspaceSources = {
 const dir = await mkdtemp(path.join(root, 'scripts', '.gen-api-'));
 try {
   const outfile = path.join(dir, 'gen.cjs');
-  await build({ stdin: { contents: entry, resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', outfile, plugins: [workspaceSources], logLevel: 'warning', tsconfig: path.join(root, 'apps/registry/tsconfig.json') });
+  await build({
+    stdin: { contents: entry, resolveDir: root, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile,
+    plugins: [workspaceSources],
+    logLevel: 'warning',
+    tsconfig: path.join(root, 'apps/registry/tsconfig.json'),
+  });
   const gen = createRequire(import.meta.url)(outfile);
   const text = await renderApiTypes(gen.openApiDocument(gen.REGISTRY_CONTROLLERS, ''));
   // --file=<path>: another copy to check (the drift test's).

@@ -29,7 +29,11 @@ function start(name, script, env, readyPattern, timeoutMs = 120_000) {
   return new Promise((resolve, reject) => {
     // Development explicitly: every service here runs on development defaults (public keys, the
     // dev operator key), which a service bound to a non-loopback address refuses otherwise.
-    const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env, SWITCHBOARD_ENV: 'development' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script], {
+      cwd: root,
+      env: { ...process.env, ...env, SWITCHBOARD_ENV: 'development' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     const timer = setTimeout(() => reject(new Error(`${name} did not become ready within ${timeoutMs / 1000} s`)), timeoutMs);
     let buffered = '';
@@ -111,7 +115,9 @@ async function startPrivateRedis() {
   const dir = path.join(root, '.data/redis');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
@@ -138,7 +144,14 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
 /** Where each service listens once it is up; filled in as they boot. */
-const stack = { env: {}, chainReady: Promise.resolve(), authReady: Promise.resolve(), gatewayReady: undefined, registryUrl: undefined, authUrl: undefined };
+const stack = {
+  env: {},
+  chainReady: Promise.resolve(),
+  authReady: Promise.resolve(),
+  gatewayReady: undefined,
+  registryUrl: undefined,
+  authUrl: undefined,
+};
 const gatewayPort = process.env.GATEWAY_PORT ?? '3000';
 
 // The chain-reader boots beside the registry: its URL is known from its port, the registry
@@ -148,7 +161,12 @@ function startChainReader() {
   const chainMain = path.join(root, 'apps/chain-reader/dist/main.js');
   if (!existsSync(chainMain)) return;
   const stateDir = process.env.CHAIN_READER_DEVNET_STATE_DIR ?? path.join(root, '.data', 'chain-devnet');
-  stack.chainReady = start('chain-reader', chainMain, { CHAIN_READER_PORT: chainPort(), CHAIN_READER_DEVNET_STATE_DIR: stateDir }, /MCP endpoint (http:\/\/\S+\/mcp)/).then((m) => {
+  stack.chainReady = start(
+    'chain-reader',
+    chainMain,
+    { CHAIN_READER_PORT: chainPort(), CHAIN_READER_DEVNET_STATE_DIR: stateDir },
+    /MCP endpoint (http:\/\/\S+\/mcp)/,
+  ).then((m) => {
     stack.env.CHAIN_READER_URL = m[1];
   });
   stack.chainReady.catch(() => undefined); // awaited in main; a failure also stops everything via start()
@@ -232,7 +250,8 @@ function startAuth(authPort, { internalToken, redisUrl, registryPublicUrl, authP
     // Tenant documents (the registry-seeded `secure` among them) from the registry's Redis feed.
     REDIS_URL: redisUrl,
     ...(process.env.SECRETS_KEY ? { CATALOG_SECRETS_KEY: process.env.SECRETS_KEY } : {}),
-    DATABASE_URL: process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.REGISTRY_EMBEDDED_PG_PORT ?? '54329'}/switchboard`,
+    DATABASE_URL:
+      process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.REGISTRY_EMBEDDED_PG_PORT ?? '54329'}/switchboard`,
     GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
   };
   stack.authReady = start('auth', path.join(root, 'apps/auth/dist/main.js'), env, /auth listening on (http:\/\/\S+)/).then((m) => {
@@ -253,9 +272,17 @@ function printSummary(base, startedAt) {
       `  List its tools:            npx @modelcontextprotocol/inspector --cli ${demo} --method tools/list`,
       `  Server card / llms.txt:    ${base}/t/demo/.well-known/mcp.json   ${base}/t/demo/llms.txt`,
       `  Conformance tenant:        ${base}/t/conformance/mcp`,
-      ...(registryUrl ? [`  Registry admin API:        ${registryUrl}/docs   (tenant acme: ${base}/t/acme/mcp; its admin key is printed above)`] : []),
-      ...(registryUrl ? [`  Tenant console:            ${registryUrl}/console/   (sign in: workspace acme, user admin, the password printed above)`] : []),
-      ...(authUrl ? [`  OAuth-protected tenant:    ${base}/t/secure/mcp   (seeded through the registry; authorization server ${authUrl}/t/secure, local login)`] : []),
+      ...(registryUrl
+        ? [`  Registry admin API:        ${registryUrl}/docs   (tenant acme: ${base}/t/acme/mcp; its admin key is printed above)`]
+        : []),
+      ...(registryUrl
+        ? [`  Tenant console:            ${registryUrl}/console/   (sign in: workspace acme, user admin, the password printed above)`]
+        : []),
+      ...(authUrl
+        ? [
+            `  OAuth-protected tenant:    ${base}/t/secure/mcp   (seeded through the registry; authorization server ${authUrl}/t/secure, local login)`,
+          ]
+        : []),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
@@ -274,7 +301,9 @@ async function main() {
     await startControlPlane(redisUrl);
   } else {
     const configured = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    process.stderr.write(`Redis is not reachable at ${configured}${process.env.REDIS_URL === undefined ? ' and redis-server is not on PATH' : ''}: install Redis (apt-get install redis-server, brew install redis) or set REDIS_URL; running the gateway and chain-reader only (no registry, console or auth).\n`);
+    process.stderr.write(
+      `Redis is not reachable at ${configured}${process.env.REDIS_URL === undefined ? ' and redis-server is not on PATH' : ''}: install Redis (apt-get install redis-server, brew install redis) or set REDIS_URL; running the gateway and chain-reader only (no registry, console or auth).\n`,
+    );
     await startGateway({});
   }
   const [m] = await Promise.all([stack.gatewayReady, stack.chainReady, stack.authReady]);

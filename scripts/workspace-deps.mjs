@@ -19,7 +19,9 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire(?:\.resolve)?\s*\(\s*|^\s*import\s+)['"]([^'"./][^'"]*)['"]/gm;
 
 function workspaces() {
-  return ['libs', 'apps'].flatMap((d) => readdirSync(path.join(root, d)).map((n) => `${d}/${n}`)).filter((d) => existsSync(path.join(root, d, 'package.json')));
+  return ['libs', 'apps']
+    .flatMap((d) => readdirSync(path.join(root, d)).map((n) => `${d}/${n}`))
+    .filter((d) => existsSync(path.join(root, d, 'package.json')));
 }
 
 function sourceFiles(dir) {
@@ -62,7 +64,9 @@ function expected(ws) {
   const devDeps = {};
   for (const name of [...imported(ws)].sort()) {
     if (name.startsWith('@types/')) continue;
-    const version = name.startsWith('@switchboard/') ? '0.1.0' : (pkg.dependencies?.[name] ?? pkg.devDependencies?.[name] ?? versions[name] ?? 'MISSING (not in the root package.json)');
+    const version = name.startsWith('@switchboard/')
+      ? '0.1.0'
+      : (pkg.dependencies?.[name] ?? pkg.devDependencies?.[name] ?? versions[name] ?? 'MISSING (not in the root package.json)');
     (devOnly.has(name) ? devDeps : deps)[name] = version;
   }
   return { pkg, deps, devDeps };
@@ -128,12 +132,20 @@ if (process.argv[1] && path.resolve(process.argv[1]) !== fileURLToPath(import.me
       else delete pkg.devDependencies;
       writeFileSync(path.join(root, ws, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
     } else {
-      if (!same(pkg.dependencies, deps)) problems.push(`${ws}/package.json dependencies: declared ${JSON.stringify(pkg.dependencies ?? {})}, the source imports ${JSON.stringify(deps)}`);
-      if (!same(pkg.devDependencies, devDeps)) problems.push(`${ws}/package.json devDependencies: declared ${JSON.stringify(pkg.devDependencies ?? {})}, dev-only imports ${JSON.stringify(devDeps)}`);
+      if (!same(pkg.dependencies, deps))
+        problems.push(
+          `${ws}/package.json dependencies: declared ${JSON.stringify(pkg.dependencies ?? {})}, the source imports ${JSON.stringify(deps)}`,
+        );
+      if (!same(pkg.devDependencies, devDeps))
+        problems.push(
+          `${ws}/package.json devDependencies: declared ${JSON.stringify(pkg.devDependencies ?? {})}, dev-only imports ${JSON.stringify(devDeps)}`,
+        );
     }
   }
   if (problems.length) {
-    process.stderr.write(`${problems.join('\n')}\nrun: node scripts/workspace-deps.mjs write && npm install --package-lock-only --ignore-scripts (updates only package-lock.json)\n`);
+    process.stderr.write(
+      `${problems.join('\n')}\nrun: node scripts/workspace-deps.mjs write && npm install --package-lock-only --ignore-scripts (updates only package-lock.json)\n`,
+    );
     process.exit(1);
   }
 } else if (cmd === 'closure' || cmd === 'prune') {
@@ -145,11 +157,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) !== fileURLToPath(import.me
   } else {
     // Keep the closure, the workspace links (@switchboard/*) and npm's own metadata; delete the rest.
     const nm = path.join(root, 'node_modules');
-    const keepTop = new Set([...keep].filter((d) => path.dirname(d) === nm || path.dirname(path.dirname(d)) === nm).map((d) => path.relative(nm, d)));
+    const keepTop = new Set(
+      [...keep].filter((d) => path.dirname(d) === nm || path.dirname(path.dirname(d)) === nm).map((d) => path.relative(nm, d)),
+    );
     for (const e of readdirSync(nm)) {
       if (e.startsWith('.') || e === '@switchboard') continue;
       const entries = e.startsWith('@') ? readdirSync(path.join(nm, e)).map((s) => `${e}/${s}`) : [e];
-      for (const name of entries) if (!keepTop.has(name) && statSync(path.join(nm, name)).isDirectory()) rmSync(path.join(nm, name), { recursive: true, force: true });
+      for (const name of entries)
+        if (!keepTop.has(name) && statSync(path.join(nm, name)).isDirectory())
+          rmSync(path.join(nm, name), { recursive: true, force: true });
     }
   }
 } else {

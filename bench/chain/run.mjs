@@ -47,11 +47,15 @@ const MODES = [
   { id: 'after', label: `after: adaptive (idle ${defaults.wait} ms, ≤ ${defaults.maxWait} ms)`, batch: defaults },
 ];
 
-const freePort = () => new Promise((resolve, reject) => {
-  const s = createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 
 const devnet = await startDevnet({ port: 0 });
 const proxy = await startCountingProxy(devnet.rpcUrl);
@@ -59,7 +63,10 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-chain-'));
 const tenantsFile = path.join(tmp, 'tenants.yaml');
 // limits.maxInflight: the bench is one tenant sending N calls at once (the gateway's default
 // per-tenant cap of 64 would refuse the rest; that limit is not what this bench measures).
-writeFileSync(tenantsFile, `tenants:\n  - id: bench\n    name: Chain bench\n    limits: { maxInflight: ${Math.max(64, N + 56)} }\n    catalogs:\n      - builtin: chain\n`);
+writeFileSync(
+  tenantsFile,
+  `tenants:\n  - id: bench\n    name: Chain bench\n    limits: { maxInflight: ${Math.max(64, N + 56)} }\n    catalogs:\n      - builtin: chain\n`,
+);
 const children = [];
 const cleanup = [];
 
@@ -77,7 +84,13 @@ async function startChainReader(batch) {
   const app = await createChainReaderApp(rt);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.getHttpAdapter().getInstance().server.address();
-  return { url: `http://127.0.0.1:${port}/mcp`, close: async () => { await app.close(); await rt.close({ purge: true }); } };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      await app.close();
+      await rt.close({ purge: true });
+    },
+  };
 }
 
 async function startGateway(chainReaderUrl) {
@@ -96,8 +109,12 @@ async function startGateway(chainReaderUrl) {
   const child = spawn(process.execPath, [GATEWAY_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
-  child.stdout.on('data', (c) => { if (out.length < 20_000) out += c; });
-  child.stderr.on('data', (c) => { if (out.length < 20_000) out += c; });
+  child.stdout.on('data', (c) => {
+    if (out.length < 20_000) out += c;
+  });
+  child.stderr.on('data', (c) => {
+    if (out.length < 20_000) out += c;
+  });
   const url = `http://127.0.0.1:${port}/t/bench/mcp`;
   const deadline = Date.now() + 30_000;
   // Ready when it lists the chain tools (the chain upstream was discovered).
@@ -108,14 +125,26 @@ async function startGateway(chainReaderUrl) {
     if (Date.now() > deadline) throw new Error(`gateway not ready in 30 s: ${out.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, stop: () => new Promise((resolve) => { if (child.exitCode !== null) return resolve(); child.once('exit', resolve); child.kill('SIGTERM'); }) };
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 let id = 1;
 async function rpc(url, method, params) {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL_VERSION,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }),
   });
   const text = await res.text();
@@ -128,21 +157,34 @@ async function concurrentReads(url) {
   const holders = Array.from({ length: N }, () => `0x${(holderSeed++).toString(16).padStart(40, '0')}`);
   proxy.reset();
   const t0 = performance.now();
-  const lat = await Promise.all(holders.map(async (h) => {
-    const s = performance.now();
-    const body = await rpc(url, 'tools/call', { name: 'read_contract_state', arguments: { chain: 'devnet', address: devnet.addresses.weth, function_name: 'balanceOf', args: [h] } });
-    let answer;
-    try { answer = body.result?.structuredContent ?? JSON.parse(body.result?.content?.[0]?.text ?? 'null'); } catch { answer = undefined; }
-    if (body.error || body.result?.isError || answer?.result !== '0') throw new Error(`bad answer: ${JSON.stringify(body).slice(0, 300)}`);
-    return performance.now() - s;
-  }));
+  const lat = await Promise.all(
+    holders.map(async (h) => {
+      const s = performance.now();
+      const body = await rpc(url, 'tools/call', {
+        name: 'read_contract_state',
+        arguments: { chain: 'devnet', address: devnet.addresses.weth, function_name: 'balanceOf', args: [h] },
+      });
+      let answer;
+      try {
+        answer = body.result?.structuredContent ?? JSON.parse(body.result?.content?.[0]?.text ?? 'null');
+      } catch {
+        answer = undefined;
+      }
+      if (body.error || body.result?.isError || answer?.result !== '0')
+        throw new Error(`bad answer: ${JSON.stringify(body).slice(0, 300)}`);
+      return performance.now() - s;
+    }),
+  );
   const wall = performance.now() - t0;
   lat.sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.ceil(p * lat.length) - 1)];
   return { eth_call: proxy.count('eth_call'), rpc: proxy.total(), p50: q(0.5), p99: q(0.99), wall };
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 const rows = [];
 try {
   for (const mode of MODES) {
@@ -152,13 +194,21 @@ try {
     // Warm-up (not counted): connections, JIT, the gateway's upstream session.
     await concurrentReads(gw.url);
     await concurrentReads(cr.url);
-    for (const [pathLabel, url] of [['gateway', gw.url], ['direct', cr.url]]) {
+    for (const [pathLabel, url] of [
+      ['gateway', gw.url],
+      ['direct', cr.url],
+    ]) {
       const runs = [];
       for (let r = 0; r < ROUNDS; r += 1) runs.push(await concurrentReads(url));
       rows.push({
-        mode: mode.label, path: pathLabel,
-        eth_call: median(runs.map((x) => x.eth_call)), eth_call_range: `${Math.min(...runs.map((x) => x.eth_call))}–${Math.max(...runs.map((x) => x.eth_call))}`,
-        rpc: median(runs.map((x) => x.rpc)), p50: median(runs.map((x) => x.p50)), p99: median(runs.map((x) => x.p99)), wall: median(runs.map((x) => x.wall)),
+        mode: mode.label,
+        path: pathLabel,
+        eth_call: median(runs.map((x) => x.eth_call)),
+        eth_call_range: `${Math.min(...runs.map((x) => x.eth_call))}–${Math.max(...runs.map((x) => x.eth_call))}`,
+        rpc: median(runs.map((x) => x.rpc)),
+        p50: median(runs.map((x) => x.p50)),
+        p99: median(runs.map((x) => x.p99)),
+        wall: median(runs.map((x) => x.wall)),
       });
     }
     await gw.stop();
@@ -174,7 +224,9 @@ try {
 }
 
 const fmt = (ms) => ms.toFixed(1);
-console.log(`\nchain-reader bench: ${N} concurrent distinct read_contract_state calls, median of ${ROUNDS} rounds (anvil devnet on 127.0.0.1; eth_call counted by a JSON-RPC proxy)\n`);
+console.log(
+  `\nchain-reader bench: ${N} concurrent distinct read_contract_state calls, median of ${ROUNDS} rounds (anvil devnet on 127.0.0.1; eth_call counted by a JSON-RPC proxy)\n`,
+);
 const header = ['window', 'path', 'eth_call (range)', 'JSON-RPC', 'p50 ms', 'p99 ms', 'wall ms'];
 const table = rows.map((r) => [r.mode, r.path, `${r.eth_call} (${r.eth_call_range})`, String(r.rpc), fmt(r.p50), fmt(r.p99), fmt(r.wall)]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
@@ -183,5 +235,7 @@ console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const t of table) console.log(`| ${t.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
 const before = rows.find((r) => r.path === 'gateway' && r.mode.startsWith('before'));
 const after = rows.find((r) => r.path === 'gateway' && r.mode.startsWith('after'));
-console.log(`\nthrough the gateway: eth_call ${before.eth_call} → ${after.eth_call} (target ≤ 3); p99 ${fmt(before.p99)} → ${fmt(after.p99)} ms = ${(after.p99 / before.p99).toFixed(2)}× (target ≤ 1.5×)`);
+console.log(
+  `\nthrough the gateway: eth_call ${before.eth_call} → ${after.eth_call} (target ≤ 3); p99 ${fmt(before.p99)} → ${fmt(after.p99)} ms = ${(after.p99 / before.p99).toFixed(2)}× (target ≤ 1.5×)`,
+);
 process.exit(0);

@@ -64,7 +64,13 @@ const control = (...args) => execFileSync('callgrind_control', args, { env: { ..
 
 /** One measured run of `target`: { perCall, file, pid }. */
 async function run(target, upstreamUrl) {
-  const wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${OUT}/${target}.%p.out`];
+  const wrap = [
+    'valgrind',
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    '--smc-check=all-non-file',
+    `--callgrind-out-file=${OUT}/${target}.%p.out`,
+  ];
   const nodeArgs = ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${OUT}/v8.log`];
   let server;
   let mcpPath;
@@ -72,12 +78,37 @@ async function run(target, upstreamUrl) {
     const tenants = path.join(OUT, 'tenants.yaml');
     const catalog = target === 'gateway' ? `upstream: { id: up, url: ${upstreamUrl}, stateful: true }` : '{ builtin: demo, tools: [echo] }';
     writeFileSync(tenants, `tenants:\n  - id: t\n    name: callgrind\n    catalogs:\n      - ${catalog}\n`);
-    const env = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=16', TENANTS_FILE: tenants, CATALOG_SOURCES: 'file', LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false', AUTH_PUBLIC_URL: 'http://127.0.0.1:9' };
+    const env = {
+      MALLOC_ARENA_MAX: '2',
+      NODE_OPTIONS: '--max-semi-space-size=16',
+      TENANTS_FILE: tenants,
+      CATALOG_SOURCES: 'file',
+      LIMITS_ENABLED: 'false',
+      USAGE_ENABLED: 'false',
+      AUTH_PUBLIC_URL: 'http://127.0.0.1:9',
+    };
     if (target === 'limited') {
-      const high = Object.fromEntries(['TENANT_RPS', 'TENANT_BURST', 'SUBJECT_RPS', 'SUBJECT_BURST', 'MAX_TENANT_RPS', 'MAX_TENANT_BURST', 'MAX_SUBJECT_RPS', 'MAX_SUBJECT_BURST'].map((k) => [`LIMITS_${k}`, '1000000']));
+      const high = Object.fromEntries(
+        [
+          'TENANT_RPS',
+          'TENANT_BURST',
+          'SUBJECT_RPS',
+          'SUBJECT_BURST',
+          'MAX_TENANT_RPS',
+          'MAX_TENANT_BURST',
+          'MAX_SUBJECT_RPS',
+          'MAX_SUBJECT_BURST',
+        ].map((k) => [`LIMITS_${k}`, '1000000']),
+      );
       Object.assign(env, { REDIS_URL, REDIS_NAMESPACE: NAMESPACE, LIMITS_ENABLED: 'true', USAGE_ENABLED: 'true', ...high });
     }
-    server = await startServer(`${target}-callgrind`, [...nodeArgs, path.join(ROOT, 'apps/gateway/dist/main.js')], env, settings.serverCpu, { wrap });
+    server = await startServer(
+      `${target}-callgrind`,
+      [...nodeArgs, path.join(ROOT, 'apps/gateway/dist/main.js')],
+      env,
+      settings.serverCpu,
+      { wrap },
+    );
     mcpPath = '/t/t/mcp';
   } else {
     const env = { UPSTREAM_URL: upstreamUrl, UPSTREAM_HEADERS: JSON.stringify(await openSession(upstreamUrl)) };
@@ -113,10 +144,14 @@ function profile(file, pid) {
   // functions, realpathSync for one, for code compiled long after.)
   let map = [];
   try {
-    map = readFileSync(`/tmp/perf-${pid}.map`, 'utf8').split('\n').filter(Boolean).map((l, line) => {
-      const [a, s, ...name] = l.split(' ');
-      return [parseInt(a, 16), parseInt(s, 16), name.join(' '), line];
-    }).sort((x, y) => x[0] - y[0]);
+    map = readFileSync(`/tmp/perf-${pid}.map`, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l, line) => {
+        const [a, s, ...name] = l.split(' ');
+        return [parseInt(a, 16), parseInt(s, 16), name.join(' '), line];
+      })
+      .sort((x, y) => x[0] - y[0]);
   } catch {}
   const longest = map.reduce((m, e) => Math.max(m, e[1]), 0);
   const resolved = new Map();
@@ -171,7 +206,10 @@ function profile(file, pid) {
 
 /** The n entries of a name -> instructions map with the most, one line each, per call. */
 const ranked = (costs, n) =>
-  [...costs].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, ir]) => `    ${(ir / CALLS / 1000).toFixed(2).padStart(8)}k  ${name.slice(0, 140)}`);
+  [...costs]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, ir]) => `    ${(ir / CALLS / 1000).toFixed(2).padStart(8)}k  ${name.slice(0, 140)}`);
 
 /** For functions whose name matches `pattern`: the n callers that spend the most instructions in them (inclusive). */
 function callersOf({ calls }, pattern, n) {
@@ -189,19 +227,27 @@ mkdirSync(OUT, { recursive: true });
 const upstream = await startServer('upstream', [path.join(HERE, 'upstream-server.mjs')], {}, '0');
 try {
   const upstreamUrl = `${upstream.baseUrl}/mcp`;
-  console.log(`callgrind: tools/call at one connection (gateway, rawproxy: proxied; local, limited: in-process), ${WARM} warm-up calls, ${CALLS} counted, ${RUNS} runs per target`);
+  console.log(
+    `callgrind: tools/call at one connection (gateway, rawproxy: proxied; local, limited: in-process), ${WARM} warm-up calls, ${CALLS} counted, ${RUNS} runs per target`,
+  );
   for (const target of targets) {
     const results = [];
     for (let i = 0; i < RUNS; i++) results.push(await run(target, upstreamUrl));
     const per = results.map((r) => r.perCall).sort((a, b) => a - b);
-    console.log(`  ${target.padEnd(9)} median ${(per[per.length >> 1] / 1000).toFixed(1)}k instructions per call (runs: ${per.map((v) => (v / 1000).toFixed(1)).join(', ')}k)`);
+    console.log(
+      `  ${target.padEnd(9)} median ${(per[per.length >> 1] / 1000).toFixed(1)}k instructions per call (runs: ${per.map((v) => (v / 1000).toFixed(1)).join(', ')}k)`,
+    );
     if (TOP > 0 || CALLERS) {
       const prof = profile(results[0].file, results[0].pid);
       if (TOP > 0) console.log(ranked(prof.excl, TOP).join('\n'));
-      if (CALLERS) console.log(`  callers of /${CALLERS.source}/ (instructions per call spent in it, inclusive):\n${callersOf(prof, CALLERS, Math.max(TOP, 20)).join('\n')}`);
+      if (CALLERS)
+        console.log(
+          `  callers of /${CALLERS.source}/ (instructions per call spent in it, inclusive):\n${callersOf(prof, CALLERS, Math.max(TOP, 20)).join('\n')}`,
+        );
     }
   }
 } finally {
   await upstream.stop();
-  if (targets.includes('limited')) await deleteRedisNamespace(REDIS_URL, NAMESPACE).catch((e) => console.error(`could not delete ${NAMESPACE}* from Redis: ${e.message}`));
+  if (targets.includes('limited'))
+    await deleteRedisNamespace(REDIS_URL, NAMESPACE).catch((e) => console.error(`could not delete ${NAMESPACE}* from Redis: ${e.message}`));
 }

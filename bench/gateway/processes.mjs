@@ -70,7 +70,6 @@ export function processCpuSeconds(pid) {
   }
 }
 
-
 /**
  * Machine-wide CPU seconds (all cores) from /proc/stat: `busy` = user + nice + system + steal;
  * `steal` = time a vCPU was ready but the hypervisor ran other guests (a VM's noise no process
@@ -126,7 +125,16 @@ export async function startServer(id, args, env, cpu = settings.serverCpu, { wra
   // taskset execs node, so the child's pid is node's (for /proc sampling).
   const child = spawn('taskset', ['-c', cpu, ...wrap, process.execPath, ...args], {
     cwd: settings.root,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env, PORT: String(port), GATEWAY_PORT: String(port), HOST: settings.host, GATEWAY_HOST: settings.host },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...env,
+      PORT: String(port),
+      GATEWAY_PORT: String(port),
+      HOST: settings.host,
+      GATEWAY_HOST: settings.host,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -147,7 +155,9 @@ export async function startServer(id, args, env, cpu = settings.serverCpu, { wra
   const deadline = Date.now() + settings.startDeadlineMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${id} exited (${child.exitCode ?? child.signalCode}) before it was ready (log: ${path.relative(settings.root, logPath)})\n${tail.join('\n')}`);
+      throw new Error(
+        `${id} exited (${child.exitCode ?? child.signalCode}) before it was ready (log: ${path.relative(settings.root, logPath)})\n${tail.join('\n')}`,
+      );
     }
     if ((listening || id.startsWith('gateway')) && (await healthy(baseUrl))) break;
     if (Date.now() > deadline) {
@@ -158,7 +168,16 @@ export async function startServer(id, args, env, cpu = settings.serverCpu, { wra
   }
   // The idle RSS once boot-time work (JIT, lazy init, GC) has settled.
   const idleRssMb = await settledRssMb(child.pid);
-  return { id, baseUrl, pid: child.pid, idleRssMb, stop: async () => { await stopChild(child); log.end(); } };
+  return {
+    id,
+    baseUrl,
+    pid: child.pid,
+    idleRssMb,
+    stop: async () => {
+      await stopChild(child);
+      log.end();
+    },
+  };
 }
 
 /** Deletes a limited gateway's Redis keys under `prefix` (SCAN, bounded by what one run writes). */

@@ -37,7 +37,9 @@ export function summarize(cell) {
 // Report
 // ---------------------------------------------------------------------------------------------
 export function fmt(value, digits = 0) {
-  return typeof value === 'number' && Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
+  return typeof value === 'number' && Number.isFinite(value)
+    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : '—';
 }
 
 export function ratio(a, b) {
@@ -46,9 +48,26 @@ export function ratio(a, b) {
 
 export function printTable(cells) {
   const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status !== 'skipped');
-  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'checked', 'mismatch', 'srv CPU', 'req/CPU-s', '÷raw CPU-s', '×SDK1', '×SDK2', 'idle MB', 'after MB', 'status'];
+  const header = [
+    'workload',
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'checked',
+    'mismatch',
+    'srv CPU',
+    'req/CPU-s',
+    '÷raw CPU-s',
+    '×SDK1',
+    '×SDK2',
+    'idle MB',
+    'after MB',
+    'status',
+  ];
   const rows = cells.map((c) => {
-    if (c.status === 'skipped') return [c.workload, c.label, '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', fmt(c.idleRssMb), '—', `SKIPPED: ${c.reason}`];
+    if (c.status === 'skipped')
+      return [c.workload, c.label, '—', '—', '—', '—', '—', '—', '—', '—', '—', '—', fmt(c.idleRssMb), '—', `SKIPPED: ${c.reason}`];
     const raw = find('raw', c.workload);
     const sdk1 = find('sdk1', c.workload);
     const sdk2 = find('sdk2', c.workload);
@@ -82,7 +101,11 @@ export function printTable(cells) {
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cols) => cols.map((col, i) => (i === cols.length - 1 ? col : i < 2 ? col.padEnd(widths[i]) : col.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cols) =>
+    cols
+      .map((col, i) => (i === cols.length - 1 ? col : i < 2 ? col.padEnd(widths[i]) : col.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) console.log(line(row));
@@ -120,13 +143,37 @@ export function goals(cells) {
   const gp = find('gateway', 'proxied call');
   const up = find('upstream', 'proxied call');
   const r1 = paired(gl, rl, 'reqPerServerCpuS');
-  add('tools/list ÷ raw, per server CPU-second', r1, '≥ 0.85', r1 !== null && r1 >= 0.85, `req/s ratio ${fmt(paired(gl, rl, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gl?.reqPerServerCpuS, rl?.reqPerServerCpuS), 2)}`);
+  add(
+    'tools/list ÷ raw, per server CPU-second',
+    r1,
+    '≥ 0.85',
+    r1 !== null && r1 >= 0.85,
+    `req/s ratio ${fmt(paired(gl, rl, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gl?.reqPerServerCpuS, rl?.reqPerServerCpuS), 2)}`,
+  );
   const r2 = paired(gc, rc, 'reqPerServerCpuS');
-  add('in-process tools/call ÷ raw, per server CPU-second', r2, '≥ 0.70', r2 !== null && r2 >= 0.7, `req/s ratio ${fmt(paired(gc, rc, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gc?.reqPerServerCpuS, rc?.reqPerServerCpuS), 2)}`);
+  add(
+    'in-process tools/call ÷ raw, per server CPU-second',
+    r2,
+    '≥ 0.70',
+    r2 !== null && r2 >= 0.7,
+    `req/s ratio ${fmt(paired(gc, rc, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gc?.reqPerServerCpuS, rc?.reqPerServerCpuS), 2)}`,
+  );
   const r3 = paired(gb, gl, 'reqPerServerCpuS');
-  add('tools/list with bearer ÷ without, per server CPU-second', r3, '≥ 0.90', r3 !== null && r3 >= 0.9, `req/s ratio ${fmt(paired(gb, gl, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gb?.reqPerServerCpuS, gl?.reqPerServerCpuS), 2)}`);
+  add(
+    'tools/list with bearer ÷ without, per server CPU-second',
+    r3,
+    '≥ 0.90',
+    r3 !== null && r3 >= 0.9,
+    `req/s ratio ${fmt(paired(gb, gl, 'reqPerSec'), 2)}; ratio of medians ${fmt(ratio(gb?.reqPerServerCpuS, gl?.reqPerServerCpuS), 2)}`,
+  );
   const r4 = paired(gl, rl, 'p99Ms');
-  add('tools/list p99 ÷ raw p99', r4, '≤ 2', r4 !== null && r4 <= 2, `medians ${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(gl?.coP99Ms, 2)} vs ${fmt(rl?.coP99Ms, 2)} ms`);
+  add(
+    'tools/list p99 ÷ raw p99',
+    r4,
+    '≤ 2',
+    r4 !== null && r4 <= 2,
+    `medians ${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(gl?.coP99Ms, 2)} vs ${fmt(rl?.coP99Ms, 2)} ms`,
+  );
   // Throughput behind the gateway, core for core: the calls one core of gateway passes per
   // second over the calls one core of upstream serves (the upstream direct's CPU per call over
   // the gateway's own), paired per round. On two cores the req/s ratio cannot say it: behind a
@@ -138,39 +185,99 @@ export function goals(cells) {
   const reqRatio = paired(gp, up, 'reqPerSec');
   const rp = find('rawproxy', 'proxied call');
   const busy = (c) => median((c?.rounds ?? []).map((r) => r.loadgenCorePct).filter((v) => typeof v === 'number'));
-  add('proxied tools/call ÷ upstream direct, calls per core (upstream CPU per call ÷ gateway CPU per call)', r5, '≥ 0.70', r5 !== null && r5 >= 0.7, `${fmt(up?.cpuUsPerRequest?.[0])} vs ${fmt(gp?.cpuUsPerRequest?.[0])} µs per call; req/s ratio ${fmt(reqRatio, 2)} with the load generator's core ${fmt(busy(gp))}% busy (wrk + upstream), raw proxy ${fmt(paired(rp, up, 'reqPerSec'), 2)} with it ${fmt(busy(rp))}% busy and its own ${fmt(rp?.serverCorePct)}% (the gateway's ${fmt(gp?.serverCorePct)}%)`);
-  add('proxied: raw proxy (Fastify + undici) ÷ upstream direct, calls per core — the limit for any Node proxy here', paired(up, rp, 'mainCpuUs'), '—', null, `${fmt(up?.cpuUsPerRequest?.[0])} vs ${fmt(rp?.cpuUsPerRequest?.[0])} µs per call; req/s ${fmt(rp?.reqPerSec)} vs ${fmt(up?.reqPerSec)}`);
-  add('proxied: gateway ÷ raw proxy, calls per core', paired(rp, gp, 'mainCpuUs'), '—', null, `gateway ${fmt(gp?.cpuUsPerRequest?.[0])} µs vs raw proxy ${fmt(rp?.cpuUsPerRequest?.[0])} µs CPU per call; req/s ratio ${fmt(paired(gp, rp, 'reqPerSec'), 2)}`);
+  add(
+    'proxied tools/call ÷ upstream direct, calls per core (upstream CPU per call ÷ gateway CPU per call)',
+    r5,
+    '≥ 0.70',
+    r5 !== null && r5 >= 0.7,
+    `${fmt(up?.cpuUsPerRequest?.[0])} vs ${fmt(gp?.cpuUsPerRequest?.[0])} µs per call; req/s ratio ${fmt(reqRatio, 2)} with the load generator's core ${fmt(busy(gp))}% busy (wrk + upstream), raw proxy ${fmt(paired(rp, up, 'reqPerSec'), 2)} with it ${fmt(busy(rp))}% busy and its own ${fmt(rp?.serverCorePct)}% (the gateway's ${fmt(gp?.serverCorePct)}%)`,
+  );
+  add(
+    'proxied: raw proxy (Fastify + undici) ÷ upstream direct, calls per core — the limit for any Node proxy here',
+    paired(up, rp, 'mainCpuUs'),
+    '—',
+    null,
+    `${fmt(up?.cpuUsPerRequest?.[0])} vs ${fmt(rp?.cpuUsPerRequest?.[0])} µs per call; req/s ${fmt(rp?.reqPerSec)} vs ${fmt(up?.reqPerSec)}`,
+  );
+  add(
+    'proxied: gateway ÷ raw proxy, calls per core',
+    paired(rp, gp, 'mainCpuUs'),
+    '—',
+    null,
+    `gateway ${fmt(gp?.cpuUsPerRequest?.[0])} µs vs raw proxy ${fmt(rp?.cpuUsPerRequest?.[0])} µs CPU per call; req/s ratio ${fmt(paired(gp, rp, 'reqPerSec'), 2)}`,
+  );
   const gs = find('gateway', 'proxied call (shared core)');
   const rs = find('rawproxy', 'proxied call (shared core)');
   const us = find('upstream', 'proxied call (shared core)');
-  add('proxied, shared core: gateway ÷ upstream direct, req/s', ratio(gs?.reqPerSec, us?.reqPerSec), '—', null, `raw proxy ÷ direct ${fmt(ratio(rs?.reqPerSec, us?.reqPerSec), 2)}; bounded by upstream ÷ (proxy + upstream) CPU per call: gateway ${fmt(gs?.cpuUsPerRequest?.[0])} + ${fmt(gs?.cpuUsPerRequest?.[1])} µs, raw proxy ${fmt(rs?.cpuUsPerRequest?.[0])} + ${fmt(rs?.cpuUsPerRequest?.[1])} µs, direct ${fmt(us?.cpuUsPerRequest?.[0])} µs`);
-  for (const [id, at] of [['proxied call @1', '1 connection'], ['proxied call', '64 connections']]) {
+  add(
+    'proxied, shared core: gateway ÷ upstream direct, req/s',
+    ratio(gs?.reqPerSec, us?.reqPerSec),
+    '—',
+    null,
+    `raw proxy ÷ direct ${fmt(ratio(rs?.reqPerSec, us?.reqPerSec), 2)}; bounded by upstream ÷ (proxy + upstream) CPU per call: gateway ${fmt(gs?.cpuUsPerRequest?.[0])} + ${fmt(gs?.cpuUsPerRequest?.[1])} µs, raw proxy ${fmt(rs?.cpuUsPerRequest?.[0])} + ${fmt(rs?.cpuUsPerRequest?.[1])} µs, direct ${fmt(us?.cpuUsPerRequest?.[0])} µs`,
+  );
+  for (const [id, at] of [
+    ['proxied call @1', '1 connection'],
+    ['proxied call', '64 connections'],
+  ]) {
     const g = find('gateway', id);
     const u = find('upstream', id);
     // The latency a proxy adds is judged unloaded (one connection). At a fixed 64 connections wrk
     // keeps 64 calls queued, so latency ≈ 64 ÷ req/s (Little's law): it repeats the throughput ratio.
     const judged = id === 'proxied call @1';
     const d50 = paired(g, u, 'p50Ms', minus);
-    add(`proxied p50 overhead (ms, at ${at})`, d50, judged ? '≤ 0.2' : '— queueing', judged ? d50 !== null && d50 <= 0.2 : null, `medians ${fmt(g?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms`);
+    add(
+      `proxied p50 overhead (ms, at ${at})`,
+      d50,
+      judged ? '≤ 0.2' : '— queueing',
+      judged ? d50 !== null && d50 <= 0.2 : null,
+      `medians ${fmt(g?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms`,
+    );
     const d99 = paired(g, u, 'p99Ms', minus);
-    add(`proxied p99 overhead (ms, at ${at})`, d99, judged ? '≤ 1' : '— queueing', judged ? d99 !== null && d99 <= 1 : null, `medians ${fmt(g?.p99Ms, 2)} vs ${fmt(u?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(g?.coP99Ms, 2)} vs ${fmt(u?.coP99Ms, 2)} ms`);
+    add(
+      `proxied p99 overhead (ms, at ${at})`,
+      d99,
+      judged ? '≤ 1' : '— queueing',
+      judged ? d99 !== null && d99 <= 1 : null,
+      `medians ${fmt(g?.p99Ms, 2)} vs ${fmt(u?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(g?.coP99Ms, 2)} vs ${fmt(u?.coP99Ms, 2)} ms`,
+    );
     const rp50 = find('rawproxy', id);
     const r50 = paired(rp50, u, 'p50Ms', minus);
-    add(`raw proxy p50 overhead (ms, at ${at}) — the limit`, r50, '—', null, `${fmt(rp50?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms; p99 ${fmt(rp50?.p99Ms, 2)} ms`);
+    add(
+      `raw proxy p50 overhead (ms, at ${at}) — the limit`,
+      r50,
+      '—',
+      null,
+      `${fmt(rp50?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms; p99 ${fmt(rp50?.p99Ms, 2)} ms`,
+    );
   }
   for (const w of ['tools/list', 'tools/call']) {
     const off = find('gateway', w);
     const on = find('limited', w);
     const r = paired(on, off, 'reqPerSec');
-    add(`${w} with limits + metering ÷ without, req/s`, r, '≥ 0.90', r !== null && r >= 0.9, `per server CPU-second ${fmt(paired(on, off, 'reqPerServerCpuS'), 2)}; ratio of medians ${fmt(ratio(on?.reqPerSec, off?.reqPerSec), 2)}; p99 ${fmt(on?.p99Ms, 2)} vs ${fmt(off?.p99Ms, 2)} ms`);
+    add(
+      `${w} with limits + metering ÷ without, req/s`,
+      r,
+      '≥ 0.90',
+      r !== null && r >= 0.9,
+      `per server CPU-second ${fmt(paired(on, off, 'reqPerServerCpuS'), 2)}; ratio of medians ${fmt(ratio(on?.reqPerSec, off?.reqPerSec), 2)}; p99 ${fmt(on?.p99Ms, 2)} vs ${fmt(off?.p99Ms, 2)} ms`,
+    );
   }
   // Issue 46: the proxy tenant with interceptors vs without, the gateway process's own CPU per call.
   const unguarded = find('gateway', 'proxied call');
   const guarded = find('guarded', 'proxied call');
   const g46 = paired(unguarded, guarded, 'mainCpuUs');
-  add('proxied call with guardrails ÷ without, calls per gateway CPU-second', g46, '≥ 0.85', g46 !== null && g46 >= 0.85, `${fmt(guarded?.cpuUsPerRequest?.[0])} vs ${fmt(unguarded?.cpuUsPerRequest?.[0])} µs per call; req/s ratio ${fmt(paired(guarded, unguarded, 'reqPerSec'), 2)}`);
+  add(
+    'proxied call with guardrails ÷ without, calls per gateway CPU-second',
+    g46,
+    '≥ 0.85',
+    g46 !== null && g46 >= 0.85,
+    `${fmt(guarded?.cpuUsPerRequest?.[0])} vs ${fmt(unguarded?.cpuUsPerRequest?.[0])} µs per call; req/s ratio ${fmt(paired(guarded, unguarded, 'reqPerSec'), 2)}`,
+  );
   console.log('\nTargets (ratios from this run):');
-  for (const g of out) console.log(`  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null || g.met === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`);
+  for (const g of out)
+    console.log(
+      `  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null || g.met === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`,
+    );
   return out;
 }

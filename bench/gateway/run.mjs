@@ -19,7 +19,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { rssMb } from '../rss.mjs';
 import { fileURLToPath } from 'node:url';
 import { startAuthFixture } from './auth-fixture.mjs';
-import { children, deleteRedisNamespace, machineCpuSeconds, pinProcess, processCpuSeconds, settings, startServer, state, stopChild } from './processes.mjs';
+import {
+  children,
+  deleteRedisNamespace,
+  machineCpuSeconds,
+  pinProcess,
+  processCpuSeconds,
+  settings,
+  startServer,
+  state,
+  stopChild,
+} from './processes.mjs';
 import { ensureWrk, load, openSession, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
 import { fmt, goals, median, printTable, summarize } from './report.mjs';
 import { AUTH_TENANT, FIXTURE, capture, selectWorkloads, tenantsYaml } from './workloads.mjs';
@@ -88,7 +98,11 @@ async function startAll(ctx) {
   };
   // The gateway is always started: the raw row serves its captured bytes. It runs with limits and
   // metering off (the `limited` row below is the same build with them on).
-  servers.gateway = await startServer('gateway', [...GATEWAY_ARGS, GATEWAY_MAIN], { ...gatewayEnv, LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false' });
+  servers.gateway = await startServer('gateway', [...GATEWAY_ARGS, GATEWAY_MAIN], {
+    ...gatewayEnv,
+    LIMITS_ENABLED: 'false',
+    USAGE_ENABLED: 'false',
+  });
   // Issue 13: the same gateway with the shared Redis limiter (GCRA script per request) and usage
   // metering (records batched into the Redis stream) on, limits high enough never to refuse: this
   // measures deciding and metering, not refusing (a refusal would show as a byte mismatch).
@@ -99,7 +113,18 @@ async function startAll(ctx) {
       REDIS_NAMESPACE: LIMITED_NAMESPACE,
       LIMITS_ENABLED: 'true',
       USAGE_ENABLED: 'true',
-      ...Object.fromEntries(['TENANT_RPS', 'TENANT_BURST', 'SUBJECT_RPS', 'SUBJECT_BURST', 'MAX_TENANT_RPS', 'MAX_TENANT_BURST', 'MAX_SUBJECT_RPS', 'MAX_SUBJECT_BURST'].map((k) => [`LIMITS_${k}`, '1000000'])),
+      ...Object.fromEntries(
+        [
+          'TENANT_RPS',
+          'TENANT_BURST',
+          'SUBJECT_RPS',
+          'SUBJECT_BURST',
+          'MAX_TENANT_RPS',
+          'MAX_TENANT_BURST',
+          'MAX_SUBJECT_RPS',
+          'MAX_SUBJECT_BURST',
+        ].map((k) => [`LIMITS_${k}`, '1000000']),
+      ),
       ...JSON.parse(process.env.BENCH_LIMITED_ENV ?? '{}'),
     });
   }
@@ -107,7 +132,12 @@ async function startAll(ctx) {
   if (want('guarded') && servers.upstream) {
     const guardedFile = path.join(ctx.tmpDir, 'tenants-guarded.yaml');
     writeFileSync(guardedFile, tenantsYaml(`${servers.upstream.baseUrl}/mcp`, true));
-    servers.guarded = await startServer('gateway-guarded', [...GATEWAY_ARGS, GATEWAY_MAIN], { ...gatewayEnv, TENANTS_FILE: guardedFile, LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false' });
+    servers.guarded = await startServer('gateway-guarded', [...GATEWAY_ARGS, GATEWAY_MAIN], {
+      ...gatewayEnv,
+      TENANTS_FILE: guardedFile,
+      LIMITS_ENABLED: 'false',
+      USAGE_ENABLED: 'false',
+    });
   }
   // Capture the gateway's result bytes for the raw row.
   const resultOf = async (request) => {
@@ -122,12 +152,18 @@ async function startAll(ctx) {
     const callFile = path.join(ctx.tmpDir, 'raw-call.json');
     writeFileSync(listFile, await resultOf(LIST));
     writeFileSync(callFile, await resultOf(ECHO));
-    servers.raw = await startServer('raw', [...RAW_ARGS, path.join(HERE, 'raw-server.mjs')], { RAW_LIST_RESULT: listFile, RAW_CALL_RESULT: callFile });
+    servers.raw = await startServer('raw', [...RAW_ARGS, path.join(HERE, 'raw-server.mjs')], {
+      RAW_LIST_RESULT: listFile,
+      RAW_CALL_RESULT: callFile,
+    });
   }
   // The proxied workload's limit: a bare Fastify + undici forwarder to the same upstream, on the gateway's core.
   if (servers.upstream && want('rawproxy')) {
     const upstreamUrl = `${servers.upstream.baseUrl}/mcp`;
-    servers.rawproxy = await startServer('rawproxy', [...RAW_ARGS, path.join(HERE, 'raw-proxy.mjs')], { UPSTREAM_URL: upstreamUrl, UPSTREAM_HEADERS: JSON.stringify(await openSession(upstreamUrl)) });
+    servers.rawproxy = await startServer('rawproxy', [...RAW_ARGS, path.join(HERE, 'raw-proxy.mjs')], {
+      UPSTREAM_URL: upstreamUrl,
+      UPSTREAM_HEADERS: JSON.stringify(await openSession(upstreamUrl)),
+    });
   }
   if (want('sdk1')) servers.sdk1 = await startServer('sdk1', [path.join(HERE, 'sdk-server.mjs')], { FIXTURE });
   if (want('sdk2')) servers.sdk2 = await startServer('sdk2', [path.join(HERE, 'sdk2-server.mjs')], { FIXTURE });
@@ -135,7 +171,16 @@ async function startAll(ctx) {
   return servers;
 }
 
-const LABELS = { gateway: 'gateway', limited: 'gateway + limits + metering', guarded: 'gateway + guardrails (PII + 3 CEL)', raw: 'raw Fastify, gateway bytes', sdk1: 'SDK 1.x stateless', sdk2: 'SDK v2 on @mcp/fastify', rawproxy: 'raw proxy, Fastify + undici', upstream: 'upstream direct (SDK 1.x)' };
+const LABELS = {
+  gateway: 'gateway',
+  limited: 'gateway + limits + metering',
+  guarded: 'gateway + guardrails (PII + 3 CEL)',
+  raw: 'raw Fastify, gateway bytes',
+  sdk1: 'SDK 1.x stateless',
+  sdk2: 'SDK v2 on @mcp/fastify',
+  rawproxy: 'raw proxy, Fastify + undici',
+  upstream: 'upstream direct (SDK 1.x)',
+};
 
 async function planCells(servers, ctx) {
   const cells = [];
@@ -162,7 +207,18 @@ async function planCells(servers, ctx) {
         // CPU of the row's server: the proxy (gateway or raw proxy) plus its upstream for the proxied rows.
         const pids = [server.pid, ...(workload.proxied && targetId !== 'upstream' ? [servers.upstream.pid] : [])];
         const upstreamCpu = workload.proxied ? UPSTREAM_CPU[targetId === 'upstream' ? 'direct' : workload.proxied] : undefined;
-        Object.assign(cell, { url, script, pids, upstreamCpu, upstreamPid: servers.upstream?.pid, connections, mainPid: server.pid, responseBytes: bytes.length, resp: contentType?.includes('event-stream') ? 'sse' : 'json', mismatchFile });
+        Object.assign(cell, {
+          url,
+          script,
+          pids,
+          upstreamCpu,
+          upstreamPid: servers.upstream?.pid,
+          connections,
+          mainPid: server.pid,
+          responseBytes: bytes.length,
+          resp: contentType?.includes('event-stream') ? 'sse' : 'json',
+          mismatchFile,
+        });
       } catch (error) {
         cell.status = 'skipped';
         cell.reason = `preflight: ${error.message.split('\n')[0]}`;
@@ -216,7 +272,10 @@ async function measure(cell) {
     // Per process (the proxied row: gateway, then upstream): CPU µs per response.
     cpuUsPerRequest: cpu1.map((v, i) => (r.requests > 0 && v !== null && cpu0[i] !== null ? (1e6 * (v - cpu0[i])) / r.requests : null)),
     // Everything else on the machine meanwhile (other sessions): the noise indicator.
-    otherCpuPct: machine0 !== null && machine1 !== null ? Math.max(0, (100 * (machine1.busy - machine0.busy - r.wrkCpuS)) / seconds - serverCpuPct) : null,
+    otherCpuPct:
+      machine0 !== null && machine1 !== null
+        ? Math.max(0, (100 * (machine1.busy - machine0.busy - r.wrkCpuS)) / seconds - serverCpuPct)
+        : null,
     // The part of that the hypervisor took for other guests (100% = one core).
     stealCpuPct: machine0 !== null && machine1 !== null ? (100 * (machine1.steal - machine0.steal)) / seconds : null,
     // Busy share of the load generator's core (100% = all of it): wrk, plus the upstream when it
@@ -251,7 +310,10 @@ function packageVersion(name) {
 }
 
 function list(raw, sep = ',') {
-  return (raw ?? '').split(sep).map((s) => s.trim()).filter(Boolean);
+  return (raw ?? '')
+    .split(sep)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function positiveNumber(name, fallback) {
@@ -314,13 +376,18 @@ async function main() {
       for (const cell of runnable) {
         const r = await measureAndDrain(cell);
         cell.rounds.push(r);
-        console.log(`    ${cell.workload} / ${cell.label}: ${fmt(r.reqPerSec)} req/s, p50 ${fmt(r.p50Ms, 2)} ms, p99 ${fmt(r.p99Ms, 2)} ms, srv CPU ${fmt(r.serverCpuPct)}%, mismatches ${r.mismatches}`);
+        console.log(
+          `    ${cell.workload} / ${cell.label}: ${fmt(r.reqPerSec)} req/s, p50 ${fmt(r.p50Ms, 2)} ms, p99 ${fmt(r.p99Ms, 2)} ms, srv CPU ${fmt(r.serverCpuPct)}%, mismatches ${r.mismatches}`,
+        );
       }
     }
     cells.forEach(summarize);
   } finally {
     await Promise.allSettled(Object.values(servers).map((s) => s.stop()));
-    if (servers.limited) await deleteRedisNamespace(BENCH_REDIS_URL, LIMITED_NAMESPACE).catch((e) => console.error(`could not delete ${LIMITED_NAMESPACE}* from Redis: ${e.message}`));
+    if (servers.limited)
+      await deleteRedisNamespace(BENCH_REDIS_URL, LIMITED_NAMESPACE).catch((e) =>
+        console.error(`could not delete ${LIMITED_NAMESPACE}* from Redis: ${e.message}`),
+      );
     rmSync(state.tmpDir, { recursive: true, force: true });
     state.tmpDir = null;
   }
@@ -332,17 +399,25 @@ async function main() {
   console.log(
     [
       '',
-      `Machine load: load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end; other processes used a median ${fmt(others)}% CPU during the cells; hypervisor steal (CPU the host gave other guests) a median ${fmt(steal)}%`,
+      `Machine load: load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(
+          ' ',
+        )} at the end; other processes used a median ${fmt(others)}% CPU during the cells; hypervisor steal (CPU the host gave other guests) a median ${fmt(steal)}%`,
       `(100% = one core, of ${meta.cpus}). Absolute numbers move with that; ratios measured side by side in this run are what count.`,
       'checked = responses compared byte for byte with the preflight response (a row with any mismatch, socket error or',
       'timeout is FAILED; the first mismatching body is in results/logs/*.mismatch.txt). req/CPU-s = responses per CPU-second',
       'of the server process (from /proc/<pid>/stat); ÷raw CPU-s compares that with the raw row of the same workload.',
-      'idle MB = the server process RSS after boot, before any load; after MB = the largest RSS seen after this row\'s cells.',
+      "idle MB = the server process RSS after boot, before any load; after MB = the largest RSS seen after this row's cells.",
     ].join('\n'),
   );
   mkdirSync(RESULTS_DIR, { recursive: true });
   const outFile = path.join(RESULTS_DIR, 'latest.json');
-  writeFileSync(outFile, `${JSON.stringify({ meta: { ...meta, finishedAt: new Date().toISOString(), loadAvgAtEnd: os.loadavg() }, goals: goalList, cells }, null, 2)}\n`);
+  writeFileSync(
+    outFile,
+    `${JSON.stringify({ meta: { ...meta, finishedAt: new Date().toISOString(), loadAvgAtEnd: os.loadavg() }, goals: goalList, cells }, null, 2)}\n`,
+  );
   console.log(`Results: ${path.relative(process.cwd(), outFile) || outFile}`);
   if (cells.some((c) => c.status === 'FAILED')) process.exitCode = 1;
 }

@@ -13,12 +13,7 @@ import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { host, serveBench } from './serve.mjs';
 import { callBenchTool, loadBenchTools } from './tools.mjs';
 
@@ -27,10 +22,7 @@ const toolNames = new Set(tools.map((t) => t.name));
 
 /** One server per request, as in the SDK's stateless example. */
 function getServer() {
-  const server = new Server(
-    { name: 'bench-sdk-stateless', version: '1.0.0' },
-    { capabilities: { tools: {} } },
-  );
+  const server = new Server({ name: 'bench-sdk-stateless', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
@@ -70,9 +62,7 @@ app.post('/mcp', async (req, res) => {
 });
 
 const methodNotAllowed = (_req, res) => {
-  res.writeHead(405).end(
-    JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }),
-  );
+  res.writeHead(405).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }));
 };
 app.get('/mcp', methodNotAllowed);
 app.delete('/mcp', methodNotAllowed);

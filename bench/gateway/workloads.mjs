@@ -56,15 +56,44 @@ ${guarded ? GUARDRAILS_YAML : ''}`;
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 const ECHO = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
 const WORKLOADS = [
-  { id: 'tools/list', request: LIST, kind: 'list', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
+  {
+    id: 'tools/list',
+    request: LIST,
+    kind: 'list',
+    targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' },
+  },
   // Right after tools/list: the bearer ratio compares two cells measured back to back.
   { id: 'list + bearer', request: LIST, kind: 'list', bearer: true, targets: { gateway: `/t/${AUTH_TENANT}/mcp` } },
-  { id: 'tools/call', request: ECHO, kind: 'echo', targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' } },
-  { id: 'proxied call', request: ECHO, kind: 'echo', proxied: 'beside', targets: { gateway: '/t/proxy/mcp', guarded: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
+  {
+    id: 'tools/call',
+    request: ECHO,
+    kind: 'echo',
+    targets: { gateway: '/t/bench/mcp', limited: '/t/bench/mcp', raw: '/mcp', sdk1: '/mcp', sdk2: '/mcp' },
+  },
+  {
+    id: 'proxied call',
+    request: ECHO,
+    kind: 'echo',
+    proxied: 'beside',
+    targets: { gateway: '/t/proxy/mcp', guarded: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' },
+  },
   // The same call at one connection: no queueing, so p50 / p99 differences are the gateway's own added latency.
-  { id: 'proxied call @1', request: ECHO, kind: 'echo', proxied: 'beside', connections: 1, targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
+  {
+    id: 'proxied call @1',
+    request: ECHO,
+    kind: 'echo',
+    proxied: 'beside',
+    connections: 1,
+    targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' },
+  },
   // The upstream on the proxy's core: the two processes' summed CPU per call is what is measured.
-  { id: 'proxied call (shared core)', request: ECHO, kind: 'echo', proxied: 'shared', targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' } },
+  {
+    id: 'proxied call (shared core)',
+    request: ECHO,
+    kind: 'echo',
+    proxied: 'shared',
+    targets: { gateway: '/t/proxy/mcp', rawproxy: '/mcp', upstream: '/mcp' },
+  },
 ];
 
 /** The workloads to run: all, or the ids named in BENCH_WORKLOADS. */
@@ -90,7 +119,10 @@ function checkResult(workload, result) {
 /** JSON-RPC response from a JSON or a one-event SSE body. */
 function parseRpc(text, contentType) {
   if ((contentType ?? '').includes('text/event-stream')) {
-    const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim());
+    const data = text
+      .split('\n')
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trim());
     for (const d of data) {
       const msg = JSON.parse(d);
       if (msg && msg.id !== undefined) return msg;
@@ -105,7 +137,12 @@ function parseRpc(text, contentType) {
 // ---------------------------------------------------------------------------------------------
 async function post(url, headers, body) {
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
-  return { status: res.status, contentType: res.headers.get('content-type'), sessionId: res.headers.get('mcp-session-id'), bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    sessionId: res.headers.get('mcp-session-id'),
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 /** Two identical, valid responses ⇒ their bytes are what every load response must equal. */

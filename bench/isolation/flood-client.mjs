@@ -5,11 +5,24 @@
 const [url, concurrency = '16'] = process.argv.slice(2);
 const got = { calls: 0, progress: 0, warnings: 0, failed: 0 };
 let stopped = false;
-const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'flood_flood', arguments: {}, _meta: { progressToken: 'p' } } });
+const body = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 9,
+  method: 'tools/call',
+  params: { name: 'flood_flood', arguments: {}, _meta: { progressToken: 'p' } },
+});
 const loops = Array.from({ length: Number(concurrency) }, async () => {
   while (!stopped) {
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body,
+      });
       const text = await res.text();
       got.calls += 1;
       got.progress += text.split('"method":"notifications/progress"').length - 1;

@@ -92,7 +92,14 @@ const readyUrl = (out) => {
 // another machine's work and must not take CPU from the measurement), with room for them.
 const urls = {
   y: (await start('taskset', ['-c', '0', process.execPath, path.join(here, 'upstreams.mjs'), 'y'], {}, readyUrl)).match,
-  x: (await start('nice', ['-n', '19', 'taskset', '-c', '0', process.execPath, '--max-old-space-size=3072', path.join(here, 'upstreams.mjs'), 'x'], {}, readyUrl)).match,
+  x: (
+    await start(
+      'nice',
+      ['-n', '19', 'taskset', '-c', '0', process.execPath, '--max-old-space-size=3072', path.join(here, 'upstreams.mjs'), 'x'],
+      {},
+      readyUrl,
+    )
+  ).match,
 };
 const X_TOOLS = ['hang', 'crash', 'garbage', 'big', 'slow', 'match', 'flood'];
 const dir = mkdtempSync(path.join(tmpdir(), 'sb-bench-isolation-'));
@@ -118,7 +125,12 @@ const base = `http://127.0.0.1:${gatewayPort}`;
 const post = (tenant, body, headers = {}, signal) =>
   fetch(`${base}/t/${tenant}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...headers,
+    },
     body: JSON.stringify(body),
     signal,
   });
@@ -173,7 +185,11 @@ function runAttack(attack) {
         for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
         const res = await fetch(`${base}/t/x/mcp`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(attack.headers?.['mcp-protocol-version'] === '' ? {} : { 'mcp-protocol-version': '2025-11-25' }) },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(attack.headers?.['mcp-protocol-version'] === '' ? {} : { 'mcp-protocol-version': '2025-11-25' }),
+          },
           body: JSON.stringify(attack.body),
           signal: abort.signal,
         });
@@ -198,10 +214,14 @@ function runAttack(attack) {
 }
 
 function wrk(body, expect, url = `${base}/t/y/mcp`) {
-  const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--timeout', '10s', '-s', path.join(here, 'check.lua'), url], {
-    env: { ...process.env, BODY: JSON.stringify(body), EXPECT: expect, WRK_LATENCY_LUA, CONNECTIONS: String(CONNECTIONS) },
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    'taskset',
+    ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--timeout', '10s', '-s', path.join(here, 'check.lua'), url],
+    {
+      env: { ...process.env, BODY: JSON.stringify(body), EXPECT: expect, WRK_LATENCY_LUA, CONNECTIONS: String(CONNECTIONS) },
+      encoding: 'utf8',
+    },
+  );
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`wrk printed no RESULT:\n${out}`);
   const r = JSON.parse(line.slice(7));
@@ -214,7 +234,9 @@ const Y_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 const Y_CALL = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'y_shout', arguments: { text: 'hello' } } };
 const rows = [];
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`bench/isolation: gateway pid ${gateway.pid} on CPU ${cpuCount() > 1 ? 1 : 0}, wrk + upstreams + X's load on CPU 0; ${DURATION} s per run, ${CONNECTIONS} connections; load average before: ${load()}`);
+console.log(
+  `bench/isolation: gateway pid ${gateway.pid} on CPU ${cpuCount() > 1 ? 1 : 0}, wrk + upstreams + X's load on CPU 0; ${DURATION} s per run, ${CONNECTIONS} connections; load average before: ${load()}`,
+);
 // Warm-up (JIT, connection pools), not measured.
 wrk(Y_LIST, '"y_shout"');
 wrk(Y_CALL, 'HELLO');
@@ -228,7 +250,9 @@ for (const attack of ATTACKS) {
   clearInterval(sampler);
   const buckets = await x.stop();
   rows.push({ attack: attack.id, list, call: callR, peakMb: peak / 1024, buckets });
-  console.log(`  ${attack.id}: list ${list.rps.toFixed(0)} req/s, call ${callR.rps.toFixed(0)} req/s, peak RSS ${(peak / 1024).toFixed(0)} MB`);
+  console.log(
+    `  ${attack.id}: list ${list.rps.toFixed(0)} req/s, call ${callR.rps.toFixed(0)} req/s, peak RSS ${(peak / 1024).toFixed(0)} MB`,
+  );
 }
 const hwm = rssKb(gateway.pid, 'VmHWM') / 1024;
 
@@ -238,7 +262,9 @@ const pct = (v) => `${(v * 100).toFixed(0)}%`;
 const ratio = (v) => `${v.toFixed(2)}×`;
 const ms = (us) => (us / 1000).toFixed(1);
 console.log('\nY under X (ratios against X idle; targets: throughput ≥ 90%, p99 ≤ 1.5×, RSS ≤ baseline + 200 MB)\n');
-console.log('| X is doing | Y tools/list req/s (ratio) | p50 ms (ratio) | p99 ms (ratio) | Y tools/call req/s (ratio) | p50 ms (ratio) | p99 ms (ratio) | Y invalid | gateway peak RSS MB (Δ) | verdict |');
+console.log(
+  '| X is doing | Y tools/list req/s (ratio) | p50 ms (ratio) | p99 ms (ratio) | Y tools/call req/s (ratio) | p50 ms (ratio) | p99 ms (ratio) | Y invalid | gateway peak RSS MB (Δ) | verdict |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 let allOk = true;
 for (const r of rows) {
@@ -257,12 +283,20 @@ for (const r of rows) {
   const dRss = r.peakMb - baseRow.peakMb;
   if (invalid > 0 || dRss > 200) ok = false;
   allOk &&= ok;
-  console.log(`| ${r.attack} | ${cells.join(' | ')} | ${invalid} | ${r.peakMb.toFixed(0)} (${dRss >= 0 ? '+' : ''}${dRss.toFixed(0)}) | ${r === baseRow ? 'baseline' : ok ? 'ok' : 'MISS'} |`);
+  console.log(
+    `| ${r.attack} | ${cells.join(' | ')} | ${invalid} | ${r.peakMb.toFixed(0)} (${dRss >= 0 ? '+' : ''}${dRss.toFixed(0)}) | ${r === baseRow ? 'baseline' : ok ? 'ok' : 'MISS'} |`,
+  );
 }
 console.log(`\ngateway VmHWM (peak RSS over the whole run): ${hwm.toFixed(0)} MB; load average after: ${load()}`);
 console.log('\nWhat X got back (each response checked and bucketed):');
 for (const r of rows.slice(1)) {
-  console.log(`  ${r.attack}: ${Object.entries(r.buckets).map(([k, v]) => `${v} × ${k}`).join('; ') || '(nothing completed)'}`);
+  console.log(
+    `  ${r.attack}: ${
+      Object.entries(r.buckets)
+        .map(([k, v]) => `${v} × ${k}`)
+        .join('; ') || '(nothing completed)'
+    }`,
+  );
 }
 for (const r of rows) {
   for (const w of ['list', 'call']) if (r[w].sample) console.log(`  Y ${w} invalid sample under ${r.attack}: ${r[w].sample}`);
@@ -288,12 +322,25 @@ async function floodPhase() {
     'taskset',
     ['-c', cpuCount() > 1 ? '1' : '0', process.execPath, path.join(root, 'apps/gateway/dist/main.js')],
     // Loopback upstreams are operator configuration here (REDIS_URL turns the SSRF guard on).
-    { TENANTS_FILE: tenantsFile, GATEWAY_PORT: String(port), LOG_LEVEL: 'warn', CATALOG_SOURCES: 'file', REDIS_URL: redisUrl, REDIS_NAMESPACE: namespace, UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1', USAGE_ENABLED: 'false' },
+    {
+      TENANTS_FILE: tenantsFile,
+      GATEWAY_PORT: String(port),
+      LOG_LEVEL: 'warn',
+      CATALOG_SOURCES: 'file',
+      REDIS_URL: redisUrl,
+      REDIS_NAMESPACE: namespace,
+      UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1',
+      USAGE_ENABLED: 'false',
+    },
     (out) => out.includes('gateway listening on'),
   );
   const url = `http://127.0.0.1:${port}/t/y/mcp`;
   for (let i = 0; ; i++) {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(Y_LIST) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify(Y_LIST),
+    });
     if ((await res.text()).includes('"y_shout"')) break;
     if (i > 100) throw new Error('tenant y never listed y_shout on the Redis-backed gateway');
     await new Promise((r) => setTimeout(r, 100));
@@ -309,7 +356,12 @@ async function floodPhase() {
     return bytes / MiB;
   };
   // CPU seconds of the gateway (from /proc) and of Redis (INFO cpu): where the flood's cost lands.
-  const gwCpu = () => readFileSync(`/proc/${gw2.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, v) => a + Number(v), 0) / 100;
+  const gwCpu = () =>
+    readFileSync(`/proc/${gw2.pid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ')
+      .slice(11, 13)
+      .reduce((a, v) => a + Number(v), 0) / 100;
   const redisCpu = async () => {
     const info = await redis.info('cpu');
     return Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_user:([\d.]+)/.exec(info)[1]);
@@ -319,7 +371,22 @@ async function floodPhase() {
   const before = { used: await usedMb(), x: await xKeysMb(), list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
   const cpu1 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
   // X's client in its own process at nice 19 (reading 1 MiB notifications must not take wrk's CPU).
-  const { child: xClient } = await start('nice', ['-n', '19', 'taskset', '-c', '0', process.execPath, path.join(here, 'flood-client.mjs'), `http://127.0.0.1:${port}/t/x/mcp`, process.env.FLOOD_CONCURRENCY ?? '16'], {}, (out) => out.includes('ready'));
+  const { child: xClient } = await start(
+    'nice',
+    [
+      '-n',
+      '19',
+      'taskset',
+      '-c',
+      '0',
+      process.execPath,
+      path.join(here, 'flood-client.mjs'),
+      `http://127.0.0.1:${port}/t/x/mcp`,
+      process.env.FLOOD_CONCURRENCY ?? '16',
+    ],
+    {},
+    (out) => out.includes('ready'),
+  );
   let peakUsed = 0;
   let peakX = 0;
   const sampler = setInterval(async () => {
@@ -342,16 +409,27 @@ async function floodPhase() {
   peakUsed = Math.max(peakUsed, await usedMb());
   peakX = Math.max(peakX, await xKeysMb());
   const after = { used: await usedMb(), x: await xKeysMb() };
-  const ok = peakX <= tenantBound / MiB * 1.25 && during.list.rps / before.list.rps >= 0.9 && during.call.rps / before.call.rps >= 0.9;
-  console.log(`\nNotification flood (Redis-backed gateway, default budgets: ${tenantBound / MiB} MiB of resumable streams per tenant): X got ${got.calls} answers, ${got.progress} progress notifications of 1 MiB (${got.warnings} budget warnings, ${got.failed} failed)\n`);
+  const ok = peakX <= (tenantBound / MiB) * 1.25 && during.list.rps / before.list.rps >= 0.9 && during.call.rps / before.call.rps >= 0.9;
+  console.log(
+    `\nNotification flood (Redis-backed gateway, default budgets: ${tenantBound / MiB} MiB of resumable streams per tenant): X got ${got.calls} answers, ${got.progress} progress notifications of 1 MiB (${got.warnings} budget warnings, ${got.failed} failed)\n`,
+  );
   const busy = (a, b, k) => `${(((b[k] - a[k]) / ((b.at - a.at) / 1000)) * 100).toFixed(0)}%`;
-  console.log('| moment | Redis used_memory MiB | X tenant stream keys (MEMORY USAGE) MiB | documented bound MiB | Y tools/list req/s | p99 ms | Y tools/call req/s | p99 ms | gateway CPU | Redis CPU |');
+  console.log(
+    '| moment | Redis used_memory MiB | X tenant stream keys (MEMORY USAGE) MiB | documented bound MiB | Y tools/list req/s | p99 ms | Y tools/call req/s | p99 ms | gateway CPU | Redis CPU |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
-  const f = (w, b) => `${w.rps.toFixed(0)}${b ? ` (${((w.rps / b.rps) * 100).toFixed(0)}%)` : ''} | ${(w.p99 / 1000).toFixed(1)}${b ? ` (${(w.p99 / b.p99).toFixed(2)}×)` : ''}`;
-  console.log(`| before | ${before.used.toFixed(1)} | ${before.x.toFixed(1)} | ${tenantBound / MiB} | ${f(before.list)} | ${f(before.call)} | ${busy(cpu0, cpu1, 'gw')} | ${busy(cpu0, cpu1, 'redis')} |`);
-  console.log(`| during (peak) | ${peakUsed.toFixed(1)} | ${peakX.toFixed(1)} | ${tenantBound / MiB} | ${f(during.list, before.list)} | ${f(during.call, before.call)} | ${busy(cpu1, cpu2, 'gw')} | ${busy(cpu1, cpu2, 'redis')} |`);
+  const f = (w, b) =>
+    `${w.rps.toFixed(0)}${b ? ` (${((w.rps / b.rps) * 100).toFixed(0)}%)` : ''} | ${(w.p99 / 1000).toFixed(1)}${b ? ` (${(w.p99 / b.p99).toFixed(2)}×)` : ''}`;
+  console.log(
+    `| before | ${before.used.toFixed(1)} | ${before.x.toFixed(1)} | ${tenantBound / MiB} | ${f(before.list)} | ${f(before.call)} | ${busy(cpu0, cpu1, 'gw')} | ${busy(cpu0, cpu1, 'redis')} |`,
+  );
+  console.log(
+    `| during (peak) | ${peakUsed.toFixed(1)} | ${peakX.toFixed(1)} | ${tenantBound / MiB} | ${f(during.list, before.list)} | ${f(during.call, before.call)} | ${busy(cpu1, cpu2, 'gw')} | ${busy(cpu1, cpu2, 'redis')} |`,
+  );
   console.log(`| after | ${after.used.toFixed(1)} | ${after.x.toFixed(1)} | ${tenantBound / MiB} | | | | | | |`);
-  console.log(`verdict: ${ok ? 'ok' : 'MISS'} (X's keys within the bound + 25 % Redis overhead, Y throughput ≥ 90 % of this gateway's own baseline); Redis used_memory is the whole server's (other users included)`);
+  console.log(
+    `verdict: ${ok ? 'ok' : 'MISS'} (X's keys within the bound + 25 % Redis overhead, Y throughput ≥ 90 % of this gateway's own baseline); Redis used_memory is the whole server's (other users included)`,
+  );
   const keys = await redis.keys(`${namespace}*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();

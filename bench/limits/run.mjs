@@ -54,20 +54,36 @@ done = function(summary, latency, requests) io.write("NON_OK " .. refused .. "\\
 
 async function startGateway(mode) {
   const port = await freePort();
-  const common = { GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', CATALOG_SOURCES: 'file', TENANTS_FILE: path.join(ROOT, 'config/tenants.yaml') };
+  const common = {
+    GATEWAY_PORT: String(port),
+    GATEWAY_HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    CATALOG_SOURCES: 'file',
+    TENANTS_FILE: path.join(ROOT, 'config/tenants.yaml'),
+  };
   const on = {
     REDIS_URL,
     REDIS_NAMESPACE: NS,
     LIMITS_ENABLED: 'true',
     USAGE_ENABLED: 'true',
     // Limits high enough never to refuse: this measures the cost of deciding, not of refusing.
-    LIMITS_TENANT_RPS: '1000000', LIMITS_TENANT_BURST: '1000000', LIMITS_SUBJECT_RPS: '1000000', LIMITS_SUBJECT_BURST: '1000000',
-    LIMITS_MAX_TENANT_RPS: '1000000', LIMITS_MAX_TENANT_BURST: '1000000', LIMITS_MAX_SUBJECT_RPS: '1000000', LIMITS_MAX_SUBJECT_BURST: '1000000',
+    LIMITS_TENANT_RPS: '1000000',
+    LIMITS_TENANT_BURST: '1000000',
+    LIMITS_SUBJECT_RPS: '1000000',
+    LIMITS_SUBJECT_BURST: '1000000',
+    LIMITS_MAX_TENANT_RPS: '1000000',
+    LIMITS_MAX_TENANT_BURST: '1000000',
+    LIMITS_MAX_SUBJECT_RPS: '1000000',
+    LIMITS_MAX_SUBJECT_BURST: '1000000',
   };
   const off = { LIMITS_ENABLED: 'false', USAGE_ENABLED: 'false' };
   const env = { ...process.env, ...common, ...(mode === 'on' ? on : off) };
   delete env.CHAIN_READER_URL;
-  const child = spawn('taskset', ['-c', '1', process.execPath, path.join(ROOT, 'apps/gateway/dist/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('taskset', ['-c', '1', process.execPath, path.join(ROOT, 'apps/gateway/dist/main.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -75,7 +91,11 @@ async function startGateway(mode) {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(BODIES['tools/list']) });
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(BODIES['tools/list']),
+      });
       if (r.status === 200) break;
     } catch {}
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`gateway (${mode}) did not start:\n${out}`);
@@ -85,7 +105,9 @@ async function startGateway(mode) {
 }
 
 function wrk(url, script) {
-  const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
+  const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-s', script, url], {
+    encoding: 'utf8',
+  });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const p99 = /99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? '?';
   const nonOk = Number(/NON_OK (\d+)/.exec(out)?.[1] ?? -1);
@@ -119,7 +141,14 @@ try {
   r.disconnect();
 }
 
-console.log(`\nbench/limits — ${SECONDS}s per run, ${CONNECTIONS} connections, wrk on core 0, gateway on core 1, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+console.log(
+  `\nbench/limits — ${SECONDS}s per run, ${CONNECTIONS} connections, wrk on core 0, gateway on core 1, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}\n`,
+);
 console.log('| method | off req/s | on req/s | on / off | p99 off | p99 on | non-OK on |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');
-for (const r of results) console.log(`| ${r.method} | ${r.off.rps.toFixed(0)} | ${r.on.rps.toFixed(0)} | ${((100 * r.on.rps) / r.off.rps).toFixed(1)}% | ${r.off.p99} | ${r.on.p99} | ${r.on.nonOk} |`);
+for (const r of results)
+  console.log(
+    `| ${r.method} | ${r.off.rps.toFixed(0)} | ${r.on.rps.toFixed(0)} | ${((100 * r.on.rps) / r.off.rps).toFixed(1)}% | ${r.off.p99} | ${r.on.p99} | ${r.on.nonOk} |`,
+  );

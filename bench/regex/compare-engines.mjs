@@ -12,8 +12,16 @@ const engines = {
 
 // Patterns seen in real tool schemas (zod 4 / SDK output, the SaaS fixture) plus edge syntax.
 const cases = [
-  ['email (zod 4)', "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$", ['a.b@c.io', 'x@y'], ],
-  ['uuid (zod 4)', '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$', ['123e4567-e89b-12d3-a456-426614174000', 'nope']],
+  [
+    'email (zod 4)',
+    "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
+    ['a.b@c.io', 'x@y'],
+  ],
+  [
+    'uuid (zod 4)',
+    '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$',
+    ['123e4567-e89b-12d3-a456-426614174000', 'nope'],
+  ],
   ['issue key', '^[A-Z][A-Z0-9]+-\\d+$', ['ABC-12', 'abc-12']],
   ['sha1', '^[0-9a-f]{40}$', ['a'.repeat(40), 'g'.repeat(40)]],
   ['prefix', '^pi_', ['pi_123', 'xpi_']],
@@ -40,8 +48,18 @@ const cases = [
 
 const pad = (s, n) => String(s).padEnd(n);
 console.log('## correctness (compiles? / agrees with V8 on the samples)\n');
-console.log(`| ${pad('case', 22)} | ${Object.keys(engines).slice(1).map((e) => pad(e, 28)).join(' | ')} |`);
-console.log(`|${'-'.repeat(24)}|${Object.keys(engines).slice(1).map(() => '-'.repeat(30)).join('|')}|`);
+console.log(
+  `| ${pad('case', 22)} | ${Object.keys(engines)
+    .slice(1)
+    .map((e) => pad(e, 28))
+    .join(' | ')} |`,
+);
+console.log(
+  `|${'-'.repeat(24)}|${Object.keys(engines)
+    .slice(1)
+    .map(() => '-'.repeat(30))
+    .join('|')}|`,
+);
 for (const [name, pattern, samples] of cases) {
   const expected = name === 'catastrophic' ? [true, false] : samples.map((s) => engines.v8(pattern).test(s));
   const cells = [];
@@ -51,7 +69,11 @@ for (const [name, pattern, samples] of cases) {
     try {
       rx = make(pattern);
     } catch (err) {
-      cells.push(`refused: ${String(err.message ?? err).split('\n')[0].slice(0, 18)}`);
+      cells.push(
+        `refused: ${String(err.message ?? err)
+          .split('\n')[0]
+          .slice(0, 18)}`,
+      );
       continue;
     }
     const got = samples.map((s) => rx.test(s));
@@ -85,15 +107,31 @@ const perf = [
 ];
 const N = 200_000;
 console.log(`| pattern | ${Object.keys(engines).join(' | ')} | re2js / v8 | re2-wasm / v8 |`);
-console.log(`|---|${Object.keys(engines).map(() => '---').join('|')}|---|---|`);
+console.log(
+  `|---|${Object.keys(engines)
+    .map(() => '---')
+    .join('|')}|---|---|`,
+);
 for (const [name, pattern, inputs] of perf) {
   const r = Object.fromEntries(Object.entries(engines).map(([e, make]) => [e, bench(make, pattern, inputs, N).ns]));
-  console.log(`| ${name} | ${Object.values(r).map((v) => v.toFixed(0)).join(' | ')} | ${(r.re2js / r.v8).toFixed(1)}× | ${(r['re2-wasm'] / r.v8).toFixed(1)}× |`);
+  console.log(
+    `| ${name} | ${Object.values(r)
+      .map((v) => v.toFixed(0))
+      .join(' | ')} | ${(r.re2js / r.v8).toFixed(1)}× | ${(r['re2-wasm'] / r.v8).toFixed(1)}× |`,
+  );
 }
 
 console.log('\n## compile cost (µs per pattern, email-sized)\n');
-console.log(`| ${Object.keys(engines).join(' | ')} |\n|${Object.keys(engines).map(() => '---').join('|')}|`);
-console.log(`| ${Object.values(engines).map((make) => compileCost(make, cases[0][1], 2000).toFixed(1)).join(' | ')} |`);
+console.log(
+  `| ${Object.keys(engines).join(' | ')} |\n|${Object.keys(engines)
+    .map(() => '---')
+    .join('|')}|`,
+);
+console.log(
+  `| ${Object.values(engines)
+    .map((make) => compileCost(make, cases[0][1], 2000).toFixed(1))
+    .join(' | ')} |`,
+);
 
 console.log('\n## ^(a+)+$ against n×"a"+"!" (ms for one .test())\n');
 console.log('| n | v8 | re2js | re2-wasm |\n|---|---|---|---|');
@@ -101,7 +139,10 @@ for (const n of [16, 20, 24, 10_000]) {
   const input = 'a'.repeat(n) + '!';
   const row = [];
   for (const [e, make] of Object.entries(engines)) {
-    if (e === 'v8' && n > 24) { row.push('(not run: exponential)'); continue; }
+    if (e === 'v8' && n > 24) {
+      row.push('(not run: exponential)');
+      continue;
+    }
     const rx = make('^(a+)+$');
     const t0 = process.hrtime.bigint();
     rx.test(input);

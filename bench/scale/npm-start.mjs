@@ -50,16 +50,28 @@ async function served(url) {
 
 if (cold) {
   // Every build output tsc -b and vite write, so nothing is up to date.
-  const outputs = spawnSync('git', ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', 'apps', 'libs'], { cwd: ROOT, encoding: 'utf8' })
+  const outputs = spawnSync('git', ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', 'apps', 'libs'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
     .stdout.split('\n')
     .filter((p) => /(^|\/)dist\/$|\.tsbuildinfo$/.test(p));
   for (const p of outputs) rmSync(path.join(ROOT, p), { recursive: true, force: true });
   console.log(`cold: removed ${outputs.length} build outputs`);
 }
 
-const [gateway, registry, auth, chain, pg, redisPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+const [gateway, registry, auth, chain, pg, redisPort] = await Promise.all([
+  freePort(),
+  freePort(),
+  freePort(),
+  freePort(),
+  freePort(),
+  freePort(),
+]);
 const redisDir = mkdtempSync(path.join(os.tmpdir(), 'npm-start-redis-'));
-const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--save', ''], { stdio: 'ignore' });
+const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--save', ''], {
+  stdio: 'ignore',
+});
 const env = {
   ...process.env,
   GATEWAY_PORT: String(gateway),
@@ -71,7 +83,12 @@ const env = {
 };
 const t0 = Date.now();
 const since = () => ((Date.now() - t0) / 1000).toFixed(1).padStart(6);
-const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+  cwd: ROOT,
+  env,
+  stdio: ['ignore', 'pipe', 'pipe'],
+  detached: true,
+});
 const LOG = path.join(ROOT, 'bench/scale/results/logs/npm-start.log');
 mkdirSync(path.dirname(LOG), { recursive: true });
 writeFileSync(LOG, '');

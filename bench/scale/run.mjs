@@ -28,7 +28,10 @@ const GATEWAY_MAIN = path.join(ROOT, 'apps', 'gateway', 'dist', 'main.js');
 const SHARED_FIXTURE = '/work/shared/fixtures/saas-40-tools.json';
 const FIXTURE = existsSync(SHARED_FIXTURE) ? SHARED_FIXTURE : path.join(ROOT, 'config', 'fixtures', 'saas-40-tools.json');
 const HOST = '127.0.0.1';
-const COUNTS = (process.env.SCALE_TENANTS ?? '1,1000,10000').split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
+const COUNTS = (process.env.SCALE_TENANTS ?? '1,1000,10000')
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => Number.isInteger(n) && n > 0);
 const DURATION_S = Number(process.env.SCALE_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.SCALE_CONNECTIONS ?? 16);
 const COLD_SAMPLES = Number(process.env.SCALE_COLD_SAMPLES ?? 200);
@@ -67,12 +70,12 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-
 const tenantId = (i) => `s${i}`;
 
 function tenantsYaml(n) {
   const lines = ['# Written by bench/scale/run.mjs; deleted at the end of the run.', 'tenants:'];
-  for (let i = 0; i < n; i++) lines.push(`  - id: ${tenantId(i)}`, `    name: Scale tenant ${i}`, '    catalogs:', `      - fixture: ${FIXTURE}`);
+  for (let i = 0; i < n; i++)
+    lines.push(`  - id: ${tenantId(i)}`, `    name: Scale tenant ${i}`, '    catalogs:', `      - fixture: ${FIXTURE}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -129,7 +132,9 @@ function wrk(gw, tmp, duration = DURATION_S, from = 0) {
   const cpuBefore = cpuSeconds(gw.child.pid);
   // CLOCK_MONOTONIC µs, the clock of a --cpu-prof profile's timestamps: a profile can be cut to the measured windows.
   const startUs = Number(process.hrtime.bigint() / 1000n);
-  const out = spawnSync('taskset', ['-c', LOADGEN_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '-s', script, `${gw.base}/`], { encoding: 'utf8' });
+  const out = spawnSync('taskset', ['-c', LOADGEN_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '-s', script, `${gw.base}/`], {
+    encoding: 'utf8',
+  });
   const cpuS = cpuSeconds(gw.child.pid) - cpuBefore;
   const line = out.stdout.split('\n').find((l) => l.startsWith('SCALEJSON '));
   if (!line) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
@@ -150,7 +155,17 @@ async function boot(n, tmp) {
   const child = spawn('taskset', ['-c', SERVER_CPU, process.execPath, ...GATEWAY_ARGS, GATEWAY_MAIN], {
     cwd: ROOT,
     // The gateway's documented memory settings (docs/operations.md, "Gateway memory"), as npm start runs it.
-    env: { ...process.env, MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=16', NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_PORT: String(port), GATEWAY_HOST: HOST, TENANTS_FILE: file, CATALOG_SOURCES: 'file' },
+    env: {
+      ...process.env,
+      MALLOC_ARENA_MAX: '2',
+      NODE_OPTIONS: '--max-semi-space-size=16',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      GATEWAY_PORT: String(port),
+      GATEWAY_HOST: HOST,
+      TENANTS_FILE: file,
+      CATALOG_SOURCES: 'file',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -195,10 +210,16 @@ async function probe(gw, tmp) {
     cold.push(r.ms);
   }
   const warmSeq = [];
-  for (let k = 0; k < Math.max(samples, COLD_SAMPLES); k++) warmSeq.push((await listOnce(base, tenantId(Math.floor(((k % samples) * n) / samples)))).ms);
+  for (let k = 0; k < Math.max(samples, COLD_SAMPLES); k++)
+    warmSeq.push((await listOnce(base, tenantId(Math.floor(((k % samples) * n) / samples)))).ms);
   gw.expectedFile = path.join(tmp, `expected-${n}.json`);
   writeFileSync(gw.expectedFile, expected);
-  Object.assign(row, { coldP50Ms: percentile(cold, 50), coldP99Ms: percentile(cold, 99), warmSeqP50Ms: percentile(warmSeq, 50), warmSeqP99Ms: percentile(warmSeq, 99) });
+  Object.assign(row, {
+    coldP50Ms: percentile(cold, 50),
+    coldP99Ms: percentile(cold, 99),
+    warmSeqP50Ms: percentile(warmSeq, 50),
+    warmSeqP99Ms: percentile(warmSeq, 99),
+  });
 }
 
 /** wrk runs of WARMUP_STEP_S until WARMUP_REQUESTS were answered, each continuing the tenant sequence (so every tenant is asked). */
@@ -226,7 +247,14 @@ function summarize(gw, windows, warmup) {
     loadP50Ms: median(windows.map((w) => w.p50 / 1000)),
     loadP99Ms: median(windows.map((w) => w.p99 / 1000)),
     pid: gw.child.pid,
-    rounds: windows.map((w) => ({ requests: w.requests, cpuS: w.cpuS, p50Ms: w.p50 / 1000, p99Ms: w.p99 / 1000, startUs: w.startUs, endUs: w.endUs })),
+    rounds: windows.map((w) => ({
+      requests: w.requests,
+      cpuS: w.cpuS,
+      p50Ms: w.p50 / 1000,
+      p99Ms: w.p99 / 1000,
+      startUs: w.startUs,
+      endUs: w.endUs,
+    })),
     warmupRequests: warmup.requests,
     mismatches: warmup.mismatches + windows.reduce((s, w) => s + w.mismatches, 0),
     errors: warmup.errors + windows.reduce((s, w) => s + w.errors, 0),
@@ -266,12 +294,18 @@ async function runAll(tmp) {
   }
 }
 
-const fmt = (v, d = 0) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '—');
+const fmt = (v, d = 0) =>
+  typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '—';
 
 async function main() {
   if (!existsSync(GATEWAY_MAIN)) throw new Error('apps/gateway/dist/main.js not found (npm run build)');
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
-  console.log(`bench/scale: file tenants × ${path.relative(ROOT, FIXTURE) || FIXTURE} (40 tools); gateway on cpu ${SERVER_CPU}, wrk -c${CONNECTIONS} on cpu ${LOADGEN_CPU}: ${fmt(WARMUP_REQUESTS)} warm-up requests, then ${ROUNDS} interleaved rounds of ${DURATION_S}s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `bench/scale: file tenants × ${path.relative(ROOT, FIXTURE) || FIXTURE} (40 tools); gateway on cpu ${SERVER_CPU}, wrk -c${CONNECTIONS} on cpu ${LOADGEN_CPU}: ${fmt(WARMUP_REQUESTS)} warm-up requests, then ${ROUNDS} interleaved rounds of ${DURATION_S}s; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
   let rows;
   try {
@@ -280,7 +314,24 @@ async function main() {
     rmSync(tmp, { recursive: true, force: true });
   }
   const one = rows.find((r) => r.tenants === 1) ?? rows[0];
-  const header = ['tenants', 'boot s', 'boot CPU s', 'RSS boot MB', 'RSS after MB', 'cold p50 ms', 'cold p99 ms', 'warm p50 ms', 'warm p99 ms', `load req/s`, 'req/CPU-s', 'load p50 ms', 'load p99 ms', 'p50 ÷ 1-tenant', 'CPU-s rate ÷ 1-tenant', 'mismatch'];
+  const header = [
+    'tenants',
+    'boot s',
+    'boot CPU s',
+    'RSS boot MB',
+    'RSS after MB',
+    'cold p50 ms',
+    'cold p99 ms',
+    'warm p50 ms',
+    'warm p99 ms',
+    `load req/s`,
+    'req/CPU-s',
+    'load p50 ms',
+    'load p99 ms',
+    'p50 ÷ 1-tenant',
+    'CPU-s rate ÷ 1-tenant',
+    'mismatch',
+  ];
   const table = rows.map((r) => [
     fmt(r.tenants),
     fmt(r.bootMs / 1000, 1),
@@ -306,15 +357,21 @@ async function main() {
   const big = rows.find((r) => r.tenants === 10_000);
   if (big) {
     console.log('\nTargets (10,000 tenants × 40 tools):');
-    console.log(`  RSS ≤ 400 MB: ${fmt(Math.max(big.bootRssMb, big.afterRssMb))} MB — ${Math.max(big.bootRssMb, big.afterRssMb) <= 400 ? 'MET' : 'NOT MET'}`);
-    console.log(`  boot ≤ 10 s: ${fmt(big.bootMs / 1000, 1)} s wall, ${fmt(big.bootCpuS, 1)} s of gateway CPU — ${big.bootMs <= 10_000 ? 'MET' : 'NOT MET'}${big.bootMs > 10_000 && big.bootCpuS <= 10 ? ' on the wall clock (the CPU it used fits: the machine was busy)' : ''}`);
+    console.log(
+      `  RSS ≤ 400 MB: ${fmt(Math.max(big.bootRssMb, big.afterRssMb))} MB — ${Math.max(big.bootRssMb, big.afterRssMb) <= 400 ? 'MET' : 'NOT MET'}`,
+    );
+    console.log(
+      `  boot ≤ 10 s: ${fmt(big.bootMs / 1000, 1)} s wall, ${fmt(big.bootCpuS, 1)} s of gateway CPU — ${big.bootMs <= 10_000 ? 'MET' : 'NOT MET'}${big.bootMs > 10_000 && big.bootCpuS <= 10 ? ' on the wall clock (the CPU it used fits: the machine was busy)' : ''}`,
+    );
     const r = big.loadP50Ms / one.loadP50Ms;
     console.log(`  tools/list p50 within 10% of 1 tenant (under load): ×${fmt(r, 2)} — ${r <= 1.1 ? 'MET' : 'NOT MET'}`);
     const c = big.loadReqPerCpuS / one.loadReqPerCpuS;
-    console.log(`  (per gateway CPU-second: ×${fmt(c, 2)} of the 1-tenant rate — ${c >= 0.9 ? 'within' : 'not within'} 10%; robust to a busy machine)`);
+    console.log(
+      `  (per gateway CPU-second: ×${fmt(c, 2)} of the 1-tenant rate — ${c >= 0.9 ? 'within' : 'not within'} 10%; robust to a busy machine)`,
+    );
   }
   console.log(
-    '\nboot = spawn to /healthz 200 (every tenant is compiled before the port opens); boot CPU = the gateway\'s utime+stime by then.\n' +
+    "\nboot = spawn to /healthz 200 (every tenant is compiled before the port opens); boot CPU = the gateway's utime+stime by then.\n" +
       'cold = the first tools/list of a tenant nobody asked before (its pages compiled on that request), one request at a time;\n' +
       'warm = the same tenants again, one at a time; load = wrk spreading requests over every tenant, each body compared\n' +
       `byte for byte, after a warm-up of ${fmt(WARMUP_REQUESTS)} requests that asked every tenant; medians of ${ROUNDS} interleaved rounds.\n` +
@@ -322,7 +379,10 @@ async function main() {
       'tenants differ, and then the page LRU bound (bytes) is what caps memory. The machine is shared: compare rows.',
   );
   mkdirSync(RESULTS_DIR, { recursive: true });
-  writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify({ at: new Date().toISOString(), loadavg: os.loadavg(), rows }, null, 2)}\n`);
+  writeFileSync(
+    path.join(RESULTS_DIR, 'latest.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), loadavg: os.loadavg(), rows }, null, 2)}\n`,
+  );
 }
 
 main().catch((err) => {

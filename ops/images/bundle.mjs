@@ -25,7 +25,20 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * - pino: its transports and thread-stream start workers from files in its package.
  * Only those an app's closure contains are kept.
  */
-export const EXTERNAL = ['oidc-provider', 'node-pg-migrate', 'pg', 'ioredis', 'bullmq', 'msgpackr-extract', 're2-wasm', 'swagger-ui-dist', '@simplewebauthn/browser', '@uniswap/v3-core', '@shazow/whatsabi', 'pino'];
+export const EXTERNAL = [
+  'oidc-provider',
+  'node-pg-migrate',
+  'pg',
+  'ioredis',
+  'bullmq',
+  'msgpackr-extract',
+  're2-wasm',
+  'swagger-ui-dist',
+  '@simplewebauthn/browser',
+  '@uniswap/v3-core',
+  '@shazow/whatsabi',
+  'pino',
+];
 
 /** Files besides code an app reads at run time (relative to the repository). */
 const DATA = {
@@ -106,7 +119,8 @@ export async function bundleApp(app, out, { withFixtures = false } = {}) {
   const appPkg = JSON.parse(readFileSync(path.join(root, app, 'package.json'), 'utf8'));
   const entry = path.join(root, app, appPkg.main ?? 'dist/main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npx tsc -b ${app}/tsconfig.json first`);
-  if (withFixtures && app !== FIXTURES.app) throw new Error(`--with-fixtures is for ${FIXTURES.app} only (the app that loads ${FIXTURES.name})`);
+  if (withFixtures && app !== FIXTURES.app)
+    throw new Error(`--with-fixtures is for ${FIXTURES.app} only (the app that loads ${FIXTURES.name})`);
   rmSync(out, { recursive: true, force: true });
   const outfile = path.join(out, app, appPkg.main ?? 'dist/main.js');
   const depth = path.posix.relative(path.posix.dirname(path.relative(out, outfile).split(path.sep).join('/')), '.') || '.';
@@ -137,11 +151,13 @@ export async function bundleApp(app, out, { withFixtures = false } = {}) {
   // type declarations and docs are never loaded (license texts stay).
   const dirs = packageClosure(external);
   const skip = (src, dir) =>
-    (/[\\/]node_modules$/.test(src) && src !== dir) || (/\.(map|d\.[cm]?ts|md|markdown)$/i.test(src) && !/^(licen[cs]e|notice|copying)/i.test(path.basename(src)));
+    (/[\\/]node_modules$/.test(src) && src !== dir) ||
+    (/\.(map|d\.[cm]?ts|md|markdown)$/i.test(src) && !/^(licen[cs]e|notice|copying)/i.test(path.basename(src)));
   for (const dir of [...dirs].sort()) {
     cpSync(dir, path.join(out, path.relative(root, dir)), { recursive: true, dereference: true, filter: (src) => !skip(src, dir) });
   }
-  for (const rel of DATA[app] ?? []) if (existsSync(path.join(root, rel))) cpSync(path.join(root, rel), path.join(out, rel), { recursive: true, dereference: true });
+  for (const rel of DATA[app] ?? [])
+    if (existsSync(path.join(root, rel))) cpSync(path.join(root, rel), path.join(out, rel), { recursive: true, dereference: true });
   if (withFixtures) writeFixturesStub(out, outfile);
   writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ name: 'switchboard-image', private: true }, null, 2)}\n`);
   // Beside the tree (not inside it: the image copies the tree), for reading what went into the bundle.

@@ -22,9 +22,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  */
 export const DYNAMIC_SITES = {
   'node_modules/require-in-the-middle/index.js': "OpenTelemetry's require hook re-requires the module the app itself is requiring",
-  'node_modules/@nestjs/common/utils/load-package.util.js': 'NestJS loadPackage(name, ctx, loaderFn): every caller passes a loaderFn with a literal require, checked on its own',
-  'node_modules/@nestjs/core/helpers/optional-require.js': 'NestJS optionalRequire(name, loaderFn): the same, literal requires in the loaderFns',
-  'node_modules/@nestjs/core/helpers/load-adapter.js': 'NestJS loads @nestjs/platform-express only when no HTTP adapter is given; every app passes FastifyAdapter',
+  'node_modules/@nestjs/common/utils/load-package.util.js':
+    'NestJS loadPackage(name, ctx, loaderFn): every caller passes a loaderFn with a literal require, checked on its own',
+  'node_modules/@nestjs/core/helpers/optional-require.js':
+    'NestJS optionalRequire(name, loaderFn): the same, literal requires in the loaderFns',
+  'node_modules/@nestjs/core/helpers/load-adapter.js':
+    'NestJS loads @nestjs/platform-express only when no HTTP adapter is given; every app passes FastifyAdapter',
   'node_modules/load-esm/index.js': "import() of file-type for NestJS's FileTypeValidator, which no app uses (file-type below)",
 };
 
@@ -40,7 +43,8 @@ const OWN_DYNAMIC_SITES = {
  * URL (CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE), which compose and the k8s overlays always set.
  */
 export const DEVELOPMENT_ONLY = {
-  'apps/chain-reader/dist/devnet/start-devnet.js': 'the anvil devnet (@foundry-rs/anvil, viem files read from disk): started only without any chain RPC URL',
+  'apps/chain-reader/dist/devnet/start-devnet.js':
+    'the anvil devnet (@foundry-rs/anvil, viem files read from disk): started only without any chain RPC URL',
 };
 
 /**
@@ -52,7 +56,11 @@ export const OPTIONAL_IN_IMAGE = {
 };
 
 /** `@scope/name/sub` -> `@scope/name`; `name/sub` -> `name`. */
-const packageName = (id) => id.split('/').slice(0, id.startsWith('@') ? 2 : 1).join('/');
+const packageName = (id) =>
+  id
+    .split('/')
+    .slice(0, id.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** Whether `id` is installed where Node would look for it from `dir`, not above `top`. */
 function packageDirFrom(dir, id, top) {
@@ -107,7 +115,8 @@ export function loadsInBundle(bundleFile) {
   const visit = (kind, arg, pos) => {
     const from = moduleAt(pos);
     if (arg && arg.type === 'Literal' && typeof arg.value === 'string') literal.push({ id: arg.value, kind, from });
-    else if (arg && arg.type === 'TemplateLiteral' && arg.expressions.length === 0) literal.push({ id: arg.quasis[0].value.cooked, kind, from });
+    else if (arg && arg.type === 'TemplateLiteral' && arg.expressions.length === 0)
+      literal.push({ id: arg.quasis[0].value.cooked, kind, from });
     else computed.push({ kind, from });
   };
   const isRequire = (node) => node.type === 'Identifier' && (node.name === 'require' || node.name === '__require');
@@ -115,7 +124,8 @@ export function loadsInBundle(bundleFile) {
     CallExpression(node) {
       const callee = node.callee;
       if (isRequire(callee)) visit('require', node.arguments[0], node.start);
-      else if (callee.type === 'MemberExpression' && isRequire(callee.object) && !callee.computed && callee.property.name === 'resolve') visit('require.resolve', node.arguments[0], node.start);
+      else if (callee.type === 'MemberExpression' && isRequire(callee.object) && !callee.computed && callee.property.name === 'resolve')
+        visit('require.resolve', node.arguments[0], node.start);
     },
     ImportExpression(node) {
       visit('import()', node.source, node.start);
@@ -132,7 +142,8 @@ export function checkBundle(out, app, { withFixtures = false } = {}) {
   out = path.resolve(out);
   const appPkg = JSON.parse(readFileSync(path.join(root, app, 'package.json'), 'utf8'));
   const bundleFile = path.join(out, app, appPkg.main ?? 'dist/main.js');
-  if (!existsSync(bundleFile)) return { problems: [`${bundleFile} is missing: bundle ${app} first (ops/images/bundle.mjs)`], checked: 0, optional: [] };
+  if (!existsSync(bundleFile))
+    return { problems: [`${bundleFile} is missing: bundle ${app} first (ops/images/bundle.mjs)`], checked: 0, optional: [] };
   const { literal, computed } = loadsInBundle(bundleFile);
   const problems = [];
   const optional = new Set();
@@ -151,17 +162,24 @@ export function checkBundle(out, app, { withFixtures = false } = {}) {
       continue;
     }
     if (OPTIONAL_IN_IMAGE[packageName(load.id)]) continue;
-    problems.push(`${load.kind}('${load.id}') in ${load.from} is installed in the repository but not in the image: bundle it (a string-literal require) or add it to EXTERNAL in ops/images/bundle.mjs`);
+    problems.push(
+      `${load.kind}('${load.id}') in ${load.from} is installed in the repository but not in the image: bundle it (a string-literal require) or add it to EXTERNAL in ops/images/bundle.mjs`,
+    );
   }
   for (const site of computed) {
     if (DYNAMIC_SITES[site.from] || DEVELOPMENT_ONLY[site.from]) continue;
     const own = OWN_DYNAMIC_SITES[site.from];
     if (own) {
       const present = resolvesInside(out, bundleFile, own.module);
-      if (own.onlyWithFixtures ? present !== withFixtures : !present) problems.push(`${site.kind} in ${site.from} loads ${own.module}, which the image ${present ? 'has' : 'lacks'} (with fixtures: ${withFixtures})`);
+      if (own.onlyWithFixtures ? present !== withFixtures : !present)
+        problems.push(
+          `${site.kind} in ${site.from} loads ${own.module}, which the image ${present ? 'has' : 'lacks'} (with fixtures: ${withFixtures})`,
+        );
       continue;
     }
-    problems.push(`${site.kind} of a computed name in ${site.from}: the bundler cannot follow it, so what it loads is not in the image; use a string literal (or list the site in ops/images/check-bundle.mjs with why it is safe)`);
+    problems.push(
+      `${site.kind} of a computed name in ${site.from}: the bundler cannot follow it, so what it loads is not in the image; use a string literal (or list the site in ops/images/check-bundle.mjs with why it is safe)`,
+    );
   }
   return { problems: [...new Set(problems)], checked: seen.size + computed.length, optional: [...optional].sort() };
 }

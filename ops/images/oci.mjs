@@ -30,17 +30,34 @@ function layout(tarPath, dir, ref, envPairs) {
   // zlib's output for a given level is stable; the gzip header carries no name or mtime.
   const layer = blob(dir, gzipSync(tar, { level: 9 }));
   const created = new Date(Number(process.env.SOURCE_DATE_EPOCH ?? 1767225600) * 1000).toISOString();
-  const env = ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt', ...envPairs];
+  const env = [
+    'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    'SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt',
+    ...envPairs,
+  ];
   const config = {
     architecture: 'amd64',
     os: 'linux',
     created,
-    config: { Env: env, WorkingDir: '/app', User: '1000:1000', Cmd: ['node'], Labels: { 'org.opencontainers.image.ref.name': ref, 'org.opencontainers.image.source': 'ops/images/build-base.sh' } },
+    config: {
+      Env: env,
+      WorkingDir: '/app',
+      User: '1000:1000',
+      Cmd: ['node'],
+      Labels: { 'org.opencontainers.image.ref.name': ref, 'org.opencontainers.image.source': 'ops/images/build-base.sh' },
+    },
     rootfs: { type: 'layers', diff_ids: [sha(tar)] },
     history: [{ created, created_by: `ops/images/oci.mjs layout ${path.basename(tarPath)}` }],
   };
   const cfg = blob(dir, Buffer.from(JSON.stringify(config)));
-  const manifest = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: MANIFEST, config: { mediaType: CONFIG, ...cfg }, layers: [{ mediaType: LAYER, ...layer }] }));
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: MANIFEST,
+      config: { mediaType: CONFIG, ...cfg },
+      layers: [{ mediaType: LAYER, ...layer }],
+    }),
+  );
   const m = blob(dir, manifest);
   const index = { schemaVersion: 2, manifests: [{ mediaType: MANIFEST, ...m, annotations: { 'org.opencontainers.image.ref.name': ref } }] };
   writeFileSync(path.join(dir, 'index.json'), JSON.stringify(index));
@@ -65,7 +82,9 @@ function serve(dir, port) {
     const digest = m[2] === 'manifests' && !m[3].startsWith('sha256:') ? tags.get(m[3]) : m[3];
     const file = digest && /^sha256:[0-9a-f]{64}$/.test(digest) ? path.join(dir, 'blobs', 'sha256', digest.slice(7)) : '';
     if (!file || !existsSync(file)) {
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: [{ code: m[2] === 'blobs' ? 'BLOB_UNKNOWN' : 'MANIFEST_UNKNOWN' }] }));
+      res
+        .writeHead(404, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ errors: [{ code: m[2] === 'blobs' ? 'BLOB_UNKNOWN' : 'MANIFEST_UNKNOWN' }] }));
       return;
     }
     const type = m[2] === 'manifests' ? MANIFEST : 'application/octet-stream';

@@ -63,7 +63,14 @@ function keyValue(buf) {
   }
   return kv;
 }
-const KINDS = ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'];
+const KINDS = [
+  'SPAN_KIND_UNSPECIFIED',
+  'SPAN_KIND_INTERNAL',
+  'SPAN_KIND_SERVER',
+  'SPAN_KIND_CLIENT',
+  'SPAN_KIND_PRODUCER',
+  'SPAN_KIND_CONSUMER',
+];
 function span(buf) {
   const s = { traceId: '', spanId: '', name: '', kind: KINDS[0], attributes: [], status: {} };
   for (const f of fields(buf)) {
@@ -75,7 +82,9 @@ function span(buf) {
     else if (f.no === 7) s.startTimeUnixNano = f.value.readBigUInt64LE(0).toString();
     else if (f.no === 8) s.endTimeUnixNano = f.value.readBigUInt64LE(0).toString();
     else if (f.no === 9) s.attributes.push(keyValue(f.value));
-    else if (f.no === 15) for (const g of fields(f.value)) if (g.no === 3) s.status = { code: ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'][Number(g.value)] };
+    else if (f.no === 15)
+      for (const g of fields(f.value))
+        if (g.no === 3) s.status = { code: ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'][Number(g.value)] };
   }
   return s;
 }
@@ -105,7 +114,10 @@ function decodeJson(text) {
   const b64 = (hex) => (hex ? Buffer.from(hex, 'hex').toString('base64') : undefined);
   return (JSON.parse(text).resourceSpans ?? []).map((rs) => ({
     resource: rs.resource ?? { attributes: [] },
-    scopeSpans: (rs.scopeSpans ?? []).map((ss) => ({ scope: ss.scope ?? {}, spans: (ss.spans ?? []).map((s) => ({ ...s, traceId: b64(s.traceId), spanId: b64(s.spanId), parentSpanId: b64(s.parentSpanId) })) })),
+    scopeSpans: (rs.scopeSpans ?? []).map((ss) => ({
+      scope: ss.scope ?? {},
+      spans: (ss.spans ?? []).map((s) => ({ ...s, traceId: b64(s.traceId), spanId: b64(s.spanId), parentSpanId: b64(s.parentSpanId) })),
+    })),
   }));
 }
 
@@ -165,7 +177,9 @@ const otlp = createServer(async (req, res) => {
         else forwardFailures += 1;
       }
     }
-    res.writeHead(200, { 'content-type': type.includes('json') ? 'application/json' : 'application/x-protobuf' }).end(type.includes('json') ? '{}' : undefined);
+    res
+      .writeHead(200, { 'content-type': type.includes('json') ? 'application/json' : 'application/x-protobuf' })
+      .end(type.includes('json') ? '{}' : undefined);
   } catch (err) {
     res.writeHead(400, { 'content-type': 'text/plain' }).end(String(err.message));
   }
@@ -188,19 +202,23 @@ if (role === 'tempo') {
 } else {
   createServer((req, res) => {
     if (req.url !== '/metrics') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(
-      [
-        '# HELP otlp_standin_trace_exports_total OTLP trace exports received (stand-in collector).',
-        '# TYPE otlp_standin_trace_exports_total counter',
-        `otlp_standin_trace_exports_total ${received}`,
-        '# TYPE otlp_standin_trace_exports_forwarded_total counter',
-        `otlp_standin_trace_exports_forwarded_total ${forwarded}`,
-        '# TYPE otlp_standin_trace_exports_failed_total counter',
-        `otlp_standin_trace_exports_failed_total ${forwardFailures}`,
-        '',
-      ].join('\n'),
-    );
+    res
+      .writeHead(200, { 'content-type': 'text/plain; version=0.0.4' })
+      .end(
+        [
+          '# HELP otlp_standin_trace_exports_total OTLP trace exports received (stand-in collector).',
+          '# TYPE otlp_standin_trace_exports_total counter',
+          `otlp_standin_trace_exports_total ${received}`,
+          '# TYPE otlp_standin_trace_exports_forwarded_total counter',
+          `otlp_standin_trace_exports_forwarded_total ${forwarded}`,
+          '# TYPE otlp_standin_trace_exports_failed_total counter',
+          `otlp_standin_trace_exports_failed_total ${forwardFailures}`,
+          '',
+        ].join('\n'),
+      );
   }).listen(Number(process.env.STANDIN_METRICS_PORT ?? 8889), '0.0.0.0');
 }
-process.stdout.write(`otlp-standin (${role}): OTLP/HTTP on :${OTLP_PORT}${role === 'tempo' ? `, trace by id on :${process.env.STANDIN_API_PORT ?? 3200}` : `, forwarding traces to ${TEMPO_OTLP}, metrics on :8889`}\n`);
+process.stdout.write(
+  `otlp-standin (${role}): OTLP/HTTP on :${OTLP_PORT}${role === 'tempo' ? `, trace by id on :${process.env.STANDIN_API_PORT ?? 3200}` : `, forwarding traces to ${TEMPO_OTLP}, metrics on :8889`}\n`,
+);
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));

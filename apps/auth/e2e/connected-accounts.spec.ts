@@ -28,10 +28,19 @@ describe('connected accounts page', () => {
       { client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [cb] },
       { client_id: 'docs', redirect_uris: [cb] },
       // initech's enterprise IdP client (the same oidc-provider plays both roles).
-      { client_id: 'sb-initech', client_secret: 'initech-idp-secret', redirect_uris: [`http://127.0.0.1:${port}/t/initech/federation/callback`] },
+      {
+        client_id: 'sb-initech',
+        client_secret: 'initech-idp-secret',
+        redirect_uris: [`http://127.0.0.1:${port}/t/initech/federation/callback`],
+      },
     ]);
     const connectors = {
-      crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'), scopes: ['openid', 'email'] },
+      crm: {
+        issuer: connectorAs.issuer,
+        clientId: 'crm',
+        clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'),
+        scopes: ['openid', 'email'],
+      },
       docs: { issuer: connectorAs.issuer, clientId: 'docs', scopes: ['openid'] },
     };
     auth = await startAuth({
@@ -44,7 +53,12 @@ describe('connected accounts page', () => {
           name: 'Initech',
           auth: {
             scopes: ['mcp:tools'],
-            idp: { kind: 'oidc', issuer: connectorAs.issuer, clientId: 'sb-initech', clientSecret: sealTenantSecret('initech', 'idp', 'initech-idp-secret') },
+            idp: {
+              kind: 'oidc',
+              issuer: connectorAs.issuer,
+              clientId: 'sb-initech',
+              clientSecret: sealTenantSecret('initech', 'idp', 'initech-idp-secret'),
+            },
             connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', scopes: ['openid'] } },
           },
         },
@@ -52,7 +66,12 @@ describe('connected accounts page', () => {
     });
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh`);
     profile = await mkdtemp(path.join(tmpdir(), 'sb-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      chromiumSandbox: false,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
   });
   afterAll(async () => {
     await context?.close();
@@ -113,7 +132,9 @@ describe('connected accounts page', () => {
     expect(need.status).toBe(400);
     expect(((await need.json()) as { link_url: string }).link_url).toContain('/t/acme/connectors/docs/link?ticket=');
     expect((await exchange(carol.token, 'crm')).status).toBe(200);
-    const { rows: left } = await auth.services.pool.query<{ subject: string; connector: string }>(`SELECT subject, connector FROM "${auth.schema}".vault_token ORDER BY subject, connector`);
+    const { rows: left } = await auth.services.pool.query<{ subject: string; connector: string }>(
+      `SELECT subject, connector FROM "${auth.schema}".vault_token ORDER BY subject, connector`,
+    );
     expect(left).toEqual([
       { subject: 'acme|local|carol', connector: 'crm' },
       { subject: 'acme|local|dave', connector: 'crm' },
@@ -133,11 +154,23 @@ describe('connected accounts page', () => {
     const frank = await signInAndLink('frank', []);
     expect((await frank.browser.postForm(action, form.fields)).status).toBe(403);
     // No session at all, and a session cookie whose signature does not match.
-    expect((await fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form.fields).toString() })).status).toBe(401);
+    expect(
+      (
+        await fetch(action, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(form.fields).toString(),
+        })
+      ).status,
+    ).toBe(401);
     const sid = erin.browser.cookieValue(new URL(auth.baseUrl), 'sb_acme_session') ?? '';
-    const forged = await fetch(`${auth.issuer('acme')}/account/connections`, { headers: { cookie: `sb_acme_session=${sid}; sb_acme_session.sig=AAAA` } });
+    const forged = await fetch(`${auth.issuer('acme')}/account/connections`, {
+      headers: { cookie: `sb_acme_session=${sid}; sb_acme_session.sig=AAAA` },
+    });
     expect(await forged.text()).toContain('You are not signed in');
-    const forgedAccount = await fetch(`${auth.issuer('acme')}/account/connections`, { headers: { cookie: `sb_acme_account=v2.abc.${'A'.repeat(60)}` } });
+    const forgedAccount = await fetch(`${auth.issuer('acme')}/account/connections`, {
+      headers: { cookie: `sb_acme_account=v2.abc.${'A'.repeat(60)}` },
+    });
     expect(await forgedAccount.text()).toContain('You are not signed in');
     // A bad connector id is a 400 naming it, not a query.
     expect((await erin.browser.postForm(action.replace('/crm/unlink', '/..%2F/unlink'), form.fields)).status).toBe(400);
@@ -176,7 +209,9 @@ describe('connected accounts page', () => {
     expect(b.cookieNames(new URL(auth.baseUrl).host)).not.toContain('sb_initech_session');
     const form = parseForm(html, /\/crm\/unlink$/);
     expect((await b.postForm(new URL(form.action, auth.baseUrl).href, form.fields)).status).toBe(303);
-    const { rows } = await auth.services.pool.query<{ subject: string }>(`SELECT subject FROM "${auth.schema}".vault_token WHERE tenant_id = 'initech'`);
+    const { rows } = await auth.services.pool.query<{ subject: string }>(
+      `SELECT subject FROM "${auth.schema}".vault_token WHERE tenant_id = 'initech'`,
+    );
     expect(rows).toEqual([{ subject: accountIdOf('initech', idp, 'other') }]);
     expect(await (await b.get(`${auth.issuer('initech')}/account/connections`)).text()).toContain('You have not linked any accounts yet');
   });

@@ -19,13 +19,32 @@ describe('enterprise connector call through the gateway', () => {
   beforeAll(async () => {
     const authPort = await freePort();
     const gwPort = await freePort();
-    connectorAs = await startTestIdp([{ client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [`http://127.0.0.1:${authPort}/t/acme/connectors/callback`] }]);
+    connectorAs = await startTestIdp([
+      { client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [`http://127.0.0.1:${authPort}/t/acme/connectors/callback`] },
+    ]);
     upstream = await TestUpstream.start({ stateful: false, name: 'crm' });
-    const tenantAuth = { scopes: ['mcp:tools'], connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'), scopes: ['openid'] } } };
+    const tenantAuth = {
+      scopes: ['mcp:tools'],
+      connectors: {
+        crm: {
+          issuer: connectorAs.issuer,
+          clientId: 'crm',
+          clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'),
+          scopes: ['openid'],
+        },
+      },
+    };
     auth = await startAuth({ port: authPort, gatewayPublicUrl: `http://127.0.0.1:${gwPort}`, tenants: [{ id: 'acme', auth: tenantAuth }] });
     gateway = await startGateway(
       gwPort,
-      [{ id: 'acme', name: 'Acme', auth: tenantAuth, catalogs: [{ upstream: { id: 'crm', url: upstream.url, headers: { authorization: 'Bearer static-service-credential' } } }] }],
+      [
+        {
+          id: 'acme',
+          name: 'Acme',
+          auth: tenantAuth,
+          catalogs: [{ upstream: { id: 'crm', url: upstream.url, headers: { authorization: 'Bearer static-service-credential' } } }],
+        },
+      ],
       { AUTH_PUBLIC_URL: auth.baseUrl, AUTH_INTERNAL_TOKEN: INTERNAL_TOKEN, AUTH_JWKS_COOLDOWN_MS: '0' },
     );
   });
@@ -40,7 +59,12 @@ describe('enterprise connector call through the gateway', () => {
   const callWhoami = async (clientToken: string) => {
     const res = await fetch(gateway.mcpUrl('acme'), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${clientToken}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        authorization: `Bearer ${clientToken}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
     });
     expect(res.status).toBe(200);
@@ -48,7 +72,7 @@ describe('enterprise connector call through the gateway', () => {
     return body.result;
   };
 
-  it('asks an unlinked user to connect, then calls the upstream with the user\'s own upstream token', async () => {
+  it("asks an unlinked user to connect, then calls the upstream with the user's own upstream token", async () => {
     const user = await obtainTokens(auth.issuer('acme'), { user: 'carol', resource: gateway.mcpUrl('acme') });
     const clientToken = String(user.body.access_token);
 

@@ -27,14 +27,22 @@ describe('DCR client expiry and per-tenant cap', () => {
 
   const table = () => `"${auth.schema}".oidc_model`;
   const lastUsed = async (tenant: string, clientId: string): Promise<Date | undefined> => {
-    const { rows } = await auth.services.pool.query<{ last_used_at: Date }>(`SELECT last_used_at FROM ${table()} WHERE tenant_id = $1 AND model = 'Client' AND id_hash = $2`, [tenant, hashId(clientId)]);
+    const { rows } = await auth.services.pool.query<{ last_used_at: Date }>(
+      `SELECT last_used_at FROM ${table()} WHERE tenant_id = $1 AND model = 'Client' AND id_hash = $2`,
+      [tenant, hashId(clientId)],
+    );
     return rows[0]?.last_used_at;
   };
   const age = async (tenant: string, clientId: string, days: number) => {
-    await auth.services.pool.query(`UPDATE ${table()} SET last_used_at = now() - make_interval(days => $3::int) WHERE tenant_id = $1 AND model = 'Client' AND id_hash = $2`, [tenant, hashId(clientId), days]);
+    await auth.services.pool.query(
+      `UPDATE ${table()} SET last_used_at = now() - make_interval(days => $3::int) WHERE tenant_id = $1 AND model = 'Client' AND id_hash = $2`,
+      [tenant, hashId(clientId), days],
+    );
   };
   /** An authorization request of the client: anything but a 400 means the provider knows it. */
-  const authorize = async (tenant: string, clientId: string) => (await new TestBrowser().get(authorizeUrl(auth.issuer(tenant), { clientId, redirectUri: CLAUDE, challenge: pkcePair().challenge }))).status;
+  const authorize = async (tenant: string, clientId: string) =>
+    (await new TestBrowser().get(authorizeUrl(auth.issuer(tenant), { clientId, redirectUri: CLAUDE, challenge: pkcePair().challenge })))
+      .status;
 
   const acme: string[] = [];
 
@@ -45,9 +53,13 @@ describe('DCR client expiry and per-tenant cap', () => {
     expect(over.body.error).toBe('invalid_client_metadata');
     expect(String(over.body.error_description)).toContain('limit of 3 registered clients');
     // Parallel registrations cannot overshoot the cap (count + insert under one per-tenant lock).
-    const parallel = await Promise.all(Array.from({ length: 5 }, () => register(auth.issuer('acme'), { redirect_uris: [CLAUDE], token_endpoint_auth_method: 'none' })));
+    const parallel = await Promise.all(
+      Array.from({ length: 5 }, () => register(auth.issuer('acme'), { redirect_uris: [CLAUDE], token_endpoint_auth_method: 'none' })),
+    );
     expect(parallel.every((r) => r.status === 400)).toBe(true);
-    const { rows } = await auth.services.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table()} WHERE tenant_id = 'acme' AND model = 'Client'`);
+    const { rows } = await auth.services.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${table()} WHERE tenant_id = 'acme' AND model = 'Client'`,
+    );
     expect(Number(rows[0].n)).toBe(3);
     expect((await register(auth.issuer('beta'), { redirect_uris: [CLAUDE], token_endpoint_auth_method: 'none' })).status).toBe(201);
   });

@@ -12,7 +12,12 @@ const PASSWORD = 'correct horse battery staple';
 describe('tenant user directory sign-in (production mode)', () => {
   let stack: DirectoryStack;
   beforeAll(async () => {
-    stack = await startDirectoryStack({ SWITCHBOARD_ENV: 'production', CONSOLE_LOCKOUT_THRESHOLD: '3', CONSOLE_LOCKOUT_BASE_S: '60', CONSOLE_LOGIN_RATE_LIMIT_PER_MIN: '1000' });
+    stack = await startDirectoryStack({
+      SWITCHBOARD_ENV: 'production',
+      CONSOLE_LOCKOUT_THRESHOLD: '3',
+      CONSOLE_LOCKOUT_BASE_S: '60',
+      CONSOLE_LOGIN_RATE_LIMIT_PER_MIN: '1000',
+    });
     await setPassword(await invite(stack, 'alice'), PASSWORD);
   });
   afterAll(async () => stack?.close());
@@ -50,7 +55,8 @@ describe('tenant user directory sign-in (production mode)', () => {
   it('locks an account after 3 wrong passwords: even the right one is refused with 429', async () => {
     await setPassword(await invite(stack, 'bob'), PASSWORD);
     const a = await startSignIn(stack.issuer);
-    for (let i = 0; i < 3; i++) expect((await submitSignIn(a, /\/password$/, { user: 'bob', password: `guess-${i}-xxxxxxxx` })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await submitSignIn(a, /\/password$/, { user: 'bob', password: `guess-${i}-xxxxxxxx` })).status).toBe(401);
     const form = a.html;
     const locked = await submitSignIn({ ...a, html: form }, /\/password$/, { user: 'bob', password: PASSWORD });
     expect(locked.status).toBe(429);
@@ -103,7 +109,7 @@ describe('tenant user directory sign-in (production mode)', () => {
     expect((await submitSignIn(b, /\/password$/, { user: 'dave', password: PASSWORD })).code).toEqual(expect.any(String));
   });
 
-  it("disabling a user ends their refresh tokens and their session at the authorization server", async () => {
+  it('disabling a user ends their refresh tokens and their session at the authorization server', async () => {
     await setPassword(await invite(stack, 'erin'), PASSWORD);
     const a = await startSignIn(stack.issuer);
     const signedIn = await submitSignIn(a, /\/password$/, { user: 'erin', password: PASSWORD });
@@ -112,7 +118,11 @@ describe('tenant user directory sign-in (production mode)', () => {
     const rotated = await token(stack.issuer, { grant_type: 'refresh_token', refresh_token: refresh, client_id: a.clientId });
     expect(rotated.status).toBe(200);
     await api(stack.registryUrl, stack.key, 'POST', '/v1/users/erin/disable');
-    const refused = await token(stack.issuer, { grant_type: 'refresh_token', refresh_token: String(rotated.body.refresh_token), client_id: a.clientId });
+    const refused = await token(stack.issuer, {
+      grant_type: 'refresh_token',
+      refresh_token: String(rotated.body.refresh_token),
+      client_id: a.clientId,
+    });
     expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant']);
     // The same browser is asked to sign in again instead of being let through on its session.
     const again = await startSignIn(stack.issuer, a.browser);
@@ -120,15 +130,31 @@ describe('tenant user directory sign-in (production mode)', () => {
   });
 
   it('the connected-accounts page has no any-name sign-in either', async () => {
-    const res = await fetch(`${stack.issuer}/account/connections/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=alice' });
+    const res = await fetch(`${stack.issuer}/account/connections/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'username=alice',
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('set-cookie')).toBeNull();
   });
 
   it('bounds what a tenant can store: 10 passkeys per user, 10,000 users per tenant', async () => {
     const internal = (path: string, body: unknown) =>
-      fetch(`${stack.registryUrl}/internal/users/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.internalToken}` }, body: JSON.stringify(body) });
-    const passkey = (i: number) => ({ tenant: 'acme', username: 'alice', credentialId: `credential-${i}`, publicKey: 'cHVibGljLWtleQ', counter: 0, transports: [], name: `Key ${i}` });
+      fetch(`${stack.registryUrl}/internal/users/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.internalToken}` },
+        body: JSON.stringify(body),
+      });
+    const passkey = (i: number) => ({
+      tenant: 'acme',
+      username: 'alice',
+      credentialId: `credential-${i}`,
+      publicKey: 'cHVibGljLWtleQ',
+      counter: 0,
+      transports: [],
+      name: `Key ${i}`,
+    });
     for (let i = 0; i < 10; i++) expect((await internal('passkeys/add', passkey(i))).status).toBe(201);
     const eleventh = await internal('passkeys/add', passkey(10));
     expect(eleventh.status).toBe(409);
@@ -138,28 +164,54 @@ describe('tenant user directory sign-in (production mode)', () => {
     await pg.connect();
     try {
       const [{ n }] = (await pg.query<{ n: string }>("SELECT count(*) AS n FROM registry.tenant_users WHERE tenant_id = 'acme'")).rows;
-      await pg.query("INSERT INTO registry.tenant_users (tenant_id, username, created_by) SELECT 'acme', 'bulk' || i, 'test' FROM generate_series(1, $1) AS i", [10_000 - Number(n) - 1]);
+      await pg.query(
+        "INSERT INTO registry.tenant_users (tenant_id, username, created_by) SELECT 'acme', 'bulk' || i, 'test' FROM generate_series(1, $1) AS i",
+        [10_000 - Number(n) - 1],
+      );
     } finally {
       await pg.end();
     }
     expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users', { username: 'last-one' })).status).toBe(201);
     const full = await api(stack.registryUrl, stack.key, 'POST', '/v1/users', { username: 'one-too-many' });
     expect(full.status).toBe(409);
-    expect(full.body.error).toMatchObject({ code: 'CONFLICT', field: 'body.username', message: expect.stringContaining('at most 10000 users') });
+    expect(full.body.error).toMatchObject({
+      code: 'CONFLICT',
+      field: 'body.username',
+      message: expect.stringContaining('at most 10000 users'),
+    });
     // The list is paged by name: 1000 at most per answer, `next` continues.
     const first = await api(stack.registryUrl, stack.key, 'GET', '/v1/users?limit=1000');
     expect((first.body.users as unknown[]).length).toBe(1000);
-    const second = await api(stack.registryUrl, stack.key, 'GET', `/v1/users?limit=1000&after=${encodeURIComponent(String(first.body.next))}`);
+    const second = await api(
+      stack.registryUrl,
+      stack.key,
+      'GET',
+      `/v1/users?limit=1000&after=${encodeURIComponent(String(first.body.next))}`,
+    );
     expect((second.body.users as Array<{ username: string }>)[0]?.username > String(first.body.next)).toBe(true);
-    expect((await api(stack.registryUrl, stack.key, 'GET', '/v1/users?limit=1001')).body.error).toMatchObject({ code: 'VALIDATION', field: 'query.limit' });
+    expect((await api(stack.registryUrl, stack.key, 'GET', '/v1/users?limit=1001')).body.error).toMatchObject({
+      code: 'VALIDATION',
+      field: 'query.limit',
+    });
   });
 
   it('answers bad admin input with 400/404/409 naming the field', async () => {
-    expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users', { username: 'bad name' })).body.error).toMatchObject({ code: 'VALIDATION', field: 'body.username' });
-    expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users', { username: 'alice' })).body.error).toMatchObject({ code: 'CONFLICT', field: 'body.username' });
-    expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users/nobody/reset-link')).body.error).toMatchObject({ code: 'NOT_FOUND', field: 'params.username' });
+    expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users', { username: 'bad name' })).body.error).toMatchObject({
+      code: 'VALIDATION',
+      field: 'body.username',
+    });
+    expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users', { username: 'alice' })).body.error).toMatchObject({
+      code: 'CONFLICT',
+      field: 'body.username',
+    });
+    expect((await api(stack.registryUrl, stack.key, 'POST', '/v1/users/nobody/reset-link')).body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      field: 'params.username',
+    });
     const list = await api(stack.registryUrl, stack.key, 'GET', '/v1/users');
-    expect((list.body.users as Array<{ username: string; status: string }>).map((u) => [u.username, u.status])).toEqual(expect.arrayContaining([['alice', 'active']]));
+    expect((list.body.users as Array<{ username: string; status: string }>).map((u) => [u.username, u.status])).toEqual(
+      expect.arrayContaining([['alice', 'active']]),
+    );
     expect(JSON.stringify(list.body)).not.toMatch(/scrypt|password_hash/);
   });
 });

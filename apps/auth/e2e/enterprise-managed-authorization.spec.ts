@@ -5,7 +5,13 @@
  * tools — through two gateways and two auth replicas, with no browser at the MCP side. Every
  * refusal answers `invalid_grant` naming the check, and is audited and counted.
  */
-import { Client, CrossAppAccessProvider, StreamableHTTPClientTransport, exchangeJwtAuthGrant, requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
+import {
+  Client,
+  CrossAppAccessProvider,
+  StreamableHTTPClientTransport,
+  exchangeJwtAuthGrant,
+  requestJwtAuthorizationGrant,
+} from '@modelcontextprotocol/client';
 import { ENTERPRISE_MANAGED_AUTHORIZATION } from '@switchboard/catalog';
 import { decodeJwt, token } from '@switchboard/testing';
 import { Client as PgClient } from 'pg';
@@ -29,7 +35,14 @@ beforeAll(async () => {
   const trust = (allowedClients: string[]) =>
     stand.setAuth({
       ...BASE_AUTH,
-      enterpriseIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients, groupScopes: { engineering: ['mcp:tools'], admins: ['mcp:tools', 'mcp:admin'] } }],
+      enterpriseIdps: [
+        {
+          issuer: idp.issuer,
+          jwksUri: `${idp.issuer}/jwks`,
+          allowedClients,
+          groupScopes: { engineering: ['mcp:tools'], admins: ['mcp:tools', 'mcp:admin'] },
+        },
+      ],
     });
   // As an admin does it: trust the IdP (the tenant then accepts JWT-bearer clients), register the client, allow it.
   trust(['not-yet-registered']);
@@ -38,7 +51,9 @@ beforeAll(async () => {
   trust([client.id]);
   await stand.startGateways();
   idp.groups = { alice: ['engineering'], bob: ['marketing'] };
-  idp.idJagPolicy[IDP_CLIENT.id] = { targets: { [issuer]: { resource: mcpUrl, clientId: client.id }, 'https://other-as.example': { resource: mcpUrl, clientId: client.id } } };
+  idp.idJagPolicy[IDP_CLIENT.id] = {
+    targets: { [issuer]: { resource: mcpUrl, clientId: client.id }, 'https://other-as.example': { resource: mcpUrl, clientId: client.id } },
+  };
   stranger.groups = { alice: ['engineering'] };
   stranger.idJagPolicy[IDP_CLIENT.id] = { targets: { [issuer]: { resource: mcpUrl, clientId: client.id } } };
 }, 60_000);
@@ -52,7 +67,15 @@ afterAll(async () => {
 async function idJag(o: { user?: string; idp?: TestIdp; audience?: string; scope?: string } = {}): Promise<string> {
   const idp = o.idp ?? stand.idp;
   const idToken = await signInAt(idp, o.user ?? 'alice');
-  const r = await requestJwtAuthorizationGrant({ tokenEndpoint: `${idp.issuer}/token`, audience: o.audience ?? stand.issuer, resource: stand.mcpUrl, idToken, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret, ...(o.scope ? { scope: o.scope } : {}) });
+  const r = await requestJwtAuthorizationGrant({
+    tokenEndpoint: `${idp.issuer}/token`,
+    audience: o.audience ?? stand.issuer,
+    resource: stand.mcpUrl,
+    idToken,
+    clientId: IDP_CLIENT.id,
+    clientSecret: IDP_CLIENT.secret,
+    ...(o.scope ? { scope: o.scope } : {}),
+  });
   return r.jwtAuthGrant;
 }
 
@@ -61,21 +84,34 @@ function present(assertion: string, o: { replica?: 0 | 1; as?: { id: string; sec
   const as = o.as ?? client;
   const base = `${stand.replicas[o.replica ?? 0].baseUrl}/t/${TENANT}`;
   const basic = Buffer.from(`${encodeURIComponent(as.id)}:${encodeURIComponent(as.secret)}`).toString('base64');
-  return token(base, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion, ...o.extra }, { authorization: `Basic ${basic}` });
+  return token(
+    base,
+    { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion, ...o.extra },
+    { authorization: `Basic ${basic}` },
+  );
 }
 
 async function connectWithToken(gateway: 0 | 1, accessToken: string, modern = false): Promise<Client> {
   const c = new Client({ name: 'ema-e2e', version: '1.0.0' }, modern ? { versionNegotiation: { mode: 'auto' } } : {});
-  await c.connect(new StreamableHTTPClientTransport(new URL(stand.gateways[gateway].mcpUrl(TENANT)), { authProvider: { token: async () => accessToken } }));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(stand.gateways[gateway].mcpUrl(TENANT)), {
+      authProvider: { token: async () => accessToken },
+    }),
+  );
   return c;
 }
 
 describe('enterprise-managed authorization (ID-JAG) at a protected tenant', () => {
   it('advertises the JWT-bearer grant and the id-jag profile, and no offline_access (SEP-2207), on both replicas', async () => {
     for (const r of stand.replicas) {
-      const meta = (await (await fetch(`${r.baseUrl}/.well-known/oauth-authorization-server/t/${TENANT}`)).json()) as Record<string, unknown>;
+      const meta = (await (await fetch(`${r.baseUrl}/.well-known/oauth-authorization-server/t/${TENANT}`)).json()) as Record<
+        string,
+        unknown
+      >;
       expect(meta.issuer).toBe(stand.issuer);
-      expect(meta.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'urn:ietf:params:oauth:grant-type:jwt-bearer']));
+      expect(meta.grant_types_supported).toEqual(
+        expect.arrayContaining(['authorization_code', 'urn:ietf:params:oauth:grant-type:jwt-bearer']),
+      );
       expect(meta.authorization_grant_profiles_supported).toEqual(['urn:ietf:params:oauth:grant-profile:id-jag']);
       expect(meta.scopes_supported).not.toContain('offline_access');
     }
@@ -85,7 +121,17 @@ describe('enterprise-managed authorization (ID-JAG) at a protected tenant', () =
     const idToken = await stand.idToken('alice');
     const provider = new CrossAppAccessProvider({
       assertion: async (ctx) =>
-        (await requestJwtAuthorizationGrant({ tokenEndpoint: `${stand.idp.issuer}/token`, audience: ctx.authorizationServerUrl, resource: ctx.resourceUrl, idToken, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret, fetchFn: ctx.fetchFn })).jwtAuthGrant,
+        (
+          await requestJwtAuthorizationGrant({
+            tokenEndpoint: `${stand.idp.issuer}/token`,
+            audience: ctx.authorizationServerUrl,
+            resource: ctx.resourceUrl,
+            idToken,
+            clientId: IDP_CLIENT.id,
+            clientSecret: IDP_CLIENT.secret,
+            fetchFn: ctx.fetchFn,
+          })
+        ).jwtAuthGrant,
       clientId: client.id,
       clientSecret: client.secret,
       expectedIssuer: stand.issuer,
@@ -102,14 +148,26 @@ describe('enterprise-managed authorization (ID-JAG) at a protected tenant', () =
     expect(modern.getDiscoverResult()?.capabilities.extensions).toMatchObject({ [ENTERPRISE_MANAGED_AUTHORIZATION]: {} });
     await modern.close();
     const claims = decodeJwt(provider.tokens()!.access_token).payload;
-    expect(claims).toMatchObject({ sub: expect.stringMatching(SUBJECT), aud: stand.mcpUrl, iss: stand.issuer, client_id: client.id, scope: 'mcp:tools', tid: TENANT });
+    expect(claims).toMatchObject({
+      sub: expect.stringMatching(SUBJECT),
+      aud: stand.mcpUrl,
+      iss: stand.issuer,
+      client_id: client.id,
+      scope: 'mcp:tools',
+      tid: TENANT,
+    });
     expect(decodeJwt(provider.tokens()!.access_token).header.typ).toBe('at+jwt');
     expect(provider.tokens()!.refresh_token).toBeUndefined();
   });
 
   it('issues at the second replica and serves through the second gateway; the jti is spent for both replicas', async () => {
     const jag = await idJag();
-    const tokens = await exchangeJwtAuthGrant({ tokenEndpoint: `${stand.replicas[1].baseUrl}/t/${TENANT}/token`, jwtAuthGrant: jag, clientId: client.id, clientSecret: client.secret });
+    const tokens = await exchangeJwtAuthGrant({
+      tokenEndpoint: `${stand.replicas[1].baseUrl}/t/${TENANT}/token`,
+      jwtAuthGrant: jag,
+      clientId: client.id,
+      clientSecret: client.secret,
+    });
     expect(decodeJwt(tokens.access_token).payload).toMatchObject({ sub: expect.stringMatching(SUBJECT), aud: stand.mcpUrl });
     const mcp = await connectWithToken(1, tokens.access_token);
     const echo = await mcp.callTool({ name: 'echo', arguments: { text: 'second gateway' } });
@@ -120,7 +178,7 @@ describe('enterprise-managed authorization (ID-JAG) at a protected tenant', () =
     expect(replay.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/^jti: /) });
   });
 
-  it('grants only the scopes of the user\'s groups, narrowed to what was asked', async () => {
+  it("grants only the scopes of the user's groups, narrowed to what was asked", async () => {
     stand.idp.groups.carol = ['admins'];
     const wide = await present(await idJag({ user: 'carol' }), { extra: { scope: 'mcp:tools mcp:admin' } });
     expect(wide.body).toMatchObject({ token_type: 'Bearer', scope: 'mcp:tools mcp:admin' });
@@ -157,7 +215,17 @@ describe('refusals: invalid_grant naming the check, audited and counted', () => 
         target.resource = 'http://127.0.0.1:1/t/other/mcp';
         return () => void (target.resource = saved);
       },
-      async () => (await requestJwtAuthorizationGrant({ tokenEndpoint: `${stand.idp.issuer}/token`, audience: stand.issuer, resource: 'http://127.0.0.1:1/t/other/mcp', idToken, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret })).jwtAuthGrant,
+      async () =>
+        (
+          await requestJwtAuthorizationGrant({
+            tokenEndpoint: `${stand.idp.issuer}/token`,
+            audience: stand.issuer,
+            resource: 'http://127.0.0.1:1/t/other/mcp',
+            idToken,
+            clientId: IDP_CLIENT.id,
+            clientSecret: IDP_CLIENT.secret,
+          })
+        ).jwtAuthGrant,
     );
     await refusedWith(present(real), 'resource');
     await refusedWith(present(await idJag(), { extra: { resource: 'http://127.0.0.1:1/t/other/mcp' } }), 'resource');
@@ -203,9 +271,13 @@ describe('refusals: invalid_grant naming the check, audited and counted', () => 
     const pg = new PgClient({ connectionString: DATABASE_URL });
     await pg.connect();
     try {
-      const { rows } = await pg.query<{ check_name: string; outcome: string }>(`SELECT check_name, outcome FROM "${stand.replicas[0].schema}".id_jag_audit WHERE tenant_id = $1`, [TENANT]);
+      const { rows } = await pg.query<{ check_name: string; outcome: string }>(
+        `SELECT check_name, outcome FROM "${stand.replicas[0].schema}".id_jag_audit WHERE tenant_id = $1`,
+        [TENANT],
+      );
       const refused = new Set(rows.filter((r) => r.outcome === 'refused').map((r) => r.check_name));
-      for (const check of ['aud', 'resource', 'exp', 'jti', 'iss', 'client_not_allowed', 'client_id', 'group']) expect(refused).toContain(check);
+      for (const check of ['aud', 'resource', 'exp', 'jti', 'iss', 'client_not_allowed', 'client_id', 'group'])
+        expect(refused).toContain(check);
       expect(rows.some((r) => r.outcome === 'granted')).toBe(true);
     } finally {
       await pg.end();

@@ -23,7 +23,14 @@ describe('authorization code flow (local login)', () => {
     expect(t.back.searchParams.get('iss')).toBe(auth.issuer('acme'));
     const { header, payload } = decodeJwt(String(t.body.access_token));
     expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
-    expect(payload).toMatchObject({ aud: auth.mcpUrl('acme'), iss: auth.issuer('acme'), tid: 'acme', sub: 'acme|local|alice', client_id: t.clientId, scope: 'mcp:tools' });
+    expect(payload).toMatchObject({
+      aud: auth.mcpUrl('acme'),
+      iss: auth.issuer('acme'),
+      tid: 'acme',
+      sub: 'acme|local|alice',
+      client_id: t.clientId,
+      scope: 'mcp:tools',
+    });
     expect(t.body.refresh_token).toEqual(expect.any(String));
   });
 

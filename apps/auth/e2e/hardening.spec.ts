@@ -23,7 +23,13 @@ describe('auth-service hardening', () => {
       socket.destroy();
     });
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-    auth = await startAuth({ env: { DCR_RATE_LIMIT_PER_MIN: '1000' }, tenants: [{ id: 'acme', auth: { scopes: ['mcp:tools'] } }, { id: 'beta', auth: { scopes: ['mcp:tools'] } }] });
+    auth = await startAuth({
+      env: { DCR_RATE_LIMIT_PER_MIN: '1000' },
+      tenants: [
+        { id: 'acme', auth: { scopes: ['mcp:tools'] } },
+        { id: 'beta', auth: { scopes: ['mcp:tools'] } },
+      ],
+    });
     acme = auth.issuer('acme');
   });
   afterAll(async () => {
@@ -36,14 +42,22 @@ describe('auth-service hardening', () => {
     for (const jwksUri of [`http://127.0.0.1:${port}/jwks`, `https://127.0.0.1:${port}/jwks`, 'https://example.com/jwks']) {
       const r = await register(acme, { redirect_uris: [CLAUDE], token_endpoint_auth_method: 'private_key_jwt', jwks_uri: jwksUri });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ error: 'invalid_client_metadata', error_description: 'jwks_uri is not accepted: send the public keys inline as jwks' });
+      expect(r.body).toEqual({
+        error: 'invalid_client_metadata',
+        error_description: 'jwks_uri is not accepted: send the public keys inline as jwks',
+      });
     }
     expect(probed).toBe(0);
   });
 
   it('refuses a refresh with another resource (invalid_target) without consuming the refresh token', async () => {
     const t = await obtainTokens(acme);
-    const bad = await token(acme, { grant_type: 'refresh_token', refresh_token: String(t.body.refresh_token), client_id: t.clientId, resource: auth.mcpUrl('beta') });
+    const bad = await token(acme, {
+      grant_type: 'refresh_token',
+      refresh_token: String(t.body.refresh_token),
+      client_id: t.clientId,
+      resource: auth.mcpUrl('beta'),
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: 'invalid_target', error_description: expect.stringContaining(auth.mcpUrl('acme')) });
     // The same refresh token still works (it was not counted as used, the family is not revoked).
@@ -56,7 +70,9 @@ describe('auth-service hardening', () => {
     const t = await obtainTokens(acme);
     const session = t.browser.cookieValue(new URL(acme), 'sb_acme_session');
     expect(session).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    const { rows } = await auth.services.pool.query<{ p: string; id_hash: string }>(`SELECT payload::text AS p, id_hash FROM "${auth.schema}".oidc_model WHERE model = 'Session'`);
+    const { rows } = await auth.services.pool.query<{ p: string; id_hash: string }>(
+      `SELECT payload::text AS p, id_hash FROM "${auth.schema}".oidc_model WHERE model = 'Session'`,
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row.p).not.toContain(session);
@@ -67,7 +83,12 @@ describe('auth-service hardening', () => {
   });
 
   it('sends X-Content-Type-Options: nosniff on JSON, HTML and error responses', async () => {
-    const urls = [`${acme}/.well-known/oauth-authorization-server`, `${acme}/authorize?client_id=nope`, `${auth.baseUrl}/healthz`, `${auth.baseUrl}/no-such-page`];
+    const urls = [
+      `${acme}/.well-known/oauth-authorization-server`,
+      `${acme}/authorize?client_id=nope`,
+      `${auth.baseUrl}/healthz`,
+      `${auth.baseUrl}/no-such-page`,
+    ];
     for (const url of urls) {
       const res = await fetch(url, { redirect: 'manual' });
       expect({ url, nosniff: res.headers.get('x-content-type-options') }).toEqual({ url, nosniff: 'nosniff' });

@@ -1,6 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { api, cleanRedis, createDatabase, createTenant, obtainTokens, REDIS_URL, registerAndDiscover, startRegistry, testEnv, token, TestUpstream, type Proc } from '@switchboard/testing';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  obtainTokens,
+  REDIS_URL,
+  registerAndDiscover,
+  startRegistry,
+  testEnv,
+  token,
+  TestUpstream,
+  type Proc,
+} from '@switchboard/testing';
 import { IdpChangePurge } from '../src/users/idp-change-purge';
 import { idpIdOf } from '../src/users/subject';
 import { GrantTokenCache } from '../src/vault/grant-token-cache';
@@ -57,9 +70,12 @@ describe('an IdP change purges what former identities left', () => {
   const secretsKey = randomBytes(32).toString('base64');
 
   const subjects = async (tenant = 'acme') =>
-    (await pg.query<{ subject: string; connector: string }>(`SELECT subject, connector FROM "${schema}".vault_token WHERE tenant_id = $1 ORDER BY subject, connector`, [tenant])).rows.map(
-      (r) => `${r.subject} ${r.connector}`,
-    );
+    (
+      await pg.query<{ subject: string; connector: string }>(
+        `SELECT subject, connector FROM "${schema}".vault_token WHERE tenant_id = $1 ORDER BY subject, connector`,
+        [tenant],
+      )
+    ).rows.map((r) => `${r.subject} ${r.connector}`);
   const purgeEntries = async () => {
     const log = await api(registry.url, key, 'GET', '/v1/audit');
     return (log.body.entries as AuditEntry[]).filter((e) => e.action === 'vault.purge-idp-change');
@@ -96,16 +112,24 @@ describe('an IdP change purges what former identities left', () => {
     idpA = await startTestIdp([{ client_id: 'switchboard-acme', redirect_uris: callback }]);
     idpB = await startTestIdp([{ client_id: 'switchboard-acme', redirect_uris: callback }]);
     upstream = await TestUpstream.start({ stateful: false, name: 'crm' });
-    registry = await startRegistry(env, db.url, { AUTH_PUBLIC_URL: `http://127.0.0.1:${authPort}`, REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
+    registry = await startRegistry(env, db.url, {
+      AUTH_PUBLIC_URL: `http://127.0.0.1:${authPort}`,
+      REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1',
+    });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     expect(await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: upstream.url })).toMatchObject({ health: 'ok' });
     const published = await api(registry.url, key, 'POST', '/v1/publications', {
       serverId: 'crm',
-      items: [{ kind: 'tool', name: 'whoami', overrides: { annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } } }],
+      items: [
+        { kind: 'tool', name: 'whoami', overrides: { annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } } },
+      ],
     });
     expect(published.status).toBe(200);
     // A connector, so a token exchange can ask the vault for a user's upstream token.
-    expect((await api(registry.url, key, 'PUT', '/v1/servers/crm/connector', { issuer: idpA.issuer, clientId: 'crm', scopes: ['openid'] })).status).toBe(200);
+    expect(
+      (await api(registry.url, key, 'PUT', '/v1/servers/crm/connector', { issuer: idpA.issuer, clientId: 'crm', scopes: ['openid'] }))
+        .status,
+    ).toBe(200);
     expect((await api(registry.url, key, 'PATCH', '/v1/tenant/auth', { protected: true, idp: { kind: 'local' } })).status).toBe(200);
     auth = await bootAuth();
   }, 120_000);
@@ -138,26 +162,49 @@ describe('an IdP change purges what former identities left', () => {
     // Upstream tokens the enterprise grant cached for those identities (and another tenant's).
     const grantCache = new GrantTokenCache(a.services.pool, schema, a.services.box);
     const inAnHour = Math.floor(Date.now() / 1000) + 3600;
-    for (const [tenant, subject] of [['acme', 'acme|local|alice'], ['acme', 'acme|dir|bob'], ['beta', 'beta|dir|alice']] as const) {
-      expect(await grantCache.put(tenant, subject, 'crm', 'k', { accessToken: `grant-token-of-${subject}`, expiresAt: inAnHour })).toBe(true);
+    for (const [tenant, subject] of [
+      ['acme', 'acme|local|alice'],
+      ['acme', 'acme|dir|bob'],
+      ['beta', 'beta|dir|alice'],
+    ] as const) {
+      expect(await grantCache.put(tenant, subject, 'crm', 'k', { accessToken: `grant-token-of-${subject}`, expiresAt: inAnHour })).toBe(
+        true,
+      );
     }
     // While the tenant is still on the directory, its own identity can exchange its token.
     const before = await exchange(String(alice.body.access_token));
     expect(before.status).toBe(200);
 
-    await saveAuth({ idp: { kind: 'oidc', issuer: idpA.issuer, clientId: 'switchboard-acme' } }, idpIs(idpIdOf({ kind: 'oidc', issuer: idpA.issuer, clientId: 'x', scopes: [] })));
+    await saveAuth(
+      { idp: { kind: 'oidc', issuer: idpA.issuer, clientId: 'switchboard-acme' } },
+      idpIs(idpIdOf({ kind: 'oidc', issuer: idpA.issuer, clientId: 'x', scopes: [] })),
+    );
 
     expect(await subjects()).toEqual(['_tenant_admin crm']);
     expect(await subjects('beta')).toEqual(['beta|dir|alice crm']);
     const cached = await pg.query<{ subject: string }>(`SELECT subject FROM "${schema}".grant_token ORDER BY subject`);
     expect(cached.rows.map((r) => r.subject)).toEqual(['beta|dir|alice']);
-    const artefacts = await pg.query(`SELECT model FROM "${schema}".oidc_model WHERE tenant_id = 'acme' AND payload->>'accountId' LIKE 'acme|local|%'`);
+    const artefacts = await pg.query(
+      `SELECT model FROM "${schema}".oidc_model WHERE tenant_id = 'acme' AND payload->>'accountId' LIKE 'acme|local|%'`,
+    );
     expect(artefacts.rows).toEqual([]);
-    const refreshed = await token(issuer(), { grant_type: 'refresh_token', refresh_token: String(alice.body.refresh_token), client_id: alice.clientId });
+    const refreshed = await token(issuer(), {
+      grant_type: 'refresh_token',
+      refresh_token: String(alice.body.refresh_token),
+      client_id: alice.clientId,
+    });
     expect([refreshed.status, refreshed.body.error]).toEqual([400, 'invalid_grant']);
     const [entry, ...more] = await purgeEntries();
     expect(more).toEqual([]);
-    expect(entry).toMatchObject({ actor: 'auth-service', details: { rows: 3, connectors: ['crm', 'docs'], sources: ['dir', 'local'], kept: [idpIdOf({ kind: 'oidc', issuer: idpA.issuer, clientId: 'x', scopes: [] })] } });
+    expect(entry).toMatchObject({
+      actor: 'auth-service',
+      details: {
+        rows: 3,
+        connectors: ['crm', 'docs'],
+        sources: ['dir', 'local'],
+        kept: [idpIdOf({ kind: 'oidc', issuer: idpA.issuer, clientId: 'x', scopes: [] })],
+      },
+    });
     expect(Number(entry?.details.artefacts)).toBeGreaterThan(0);
     expect(JSON.stringify(entry)).not.toContain('upstream-token');
   });
@@ -193,7 +240,10 @@ describe('an IdP change purges what former identities left', () => {
     const a = auth as TestAuth;
     const idB = idpIdOf({ kind: 'oidc', issuer: idpB.issuer, clientId: 'x', scopes: [] });
     await a.services.vault.put('acme', `acme|${idB}|alice`, 'crm', { accessToken: 'upstream-token-of-idp-b-alice' });
-    await saveAuth({ idp: { kind: 'oidc', issuer: idpB.issuer, clientId: 'switchboard-acme' }, scopes: ['mcp:tools', 'mcp:extra'] }, (t) => t.tenants.get('acme')?.settings.scopes.includes('mcp:extra') === true);
+    await saveAuth(
+      { idp: { kind: 'oidc', issuer: idpB.issuer, clientId: 'switchboard-acme' }, scopes: ['mcp:tools', 'mcp:extra'] },
+      (t) => t.tenants.get('acme')?.settings.scopes.includes('mcp:extra') === true,
+    );
     expect(await subjects()).toEqual(['_tenant_admin crm', `acme|${idB}|alice crm`]);
     expect(await purgeEntries()).toHaveLength(2);
   });
@@ -261,8 +311,20 @@ describe('an IdP change purges what former identities left', () => {
   it("a former identity's pending account link is purged too, so it cannot complete into the vault", async () => {
     const s = (auth as TestAuth).services;
     // What the confirmation page stores before sending the browser to the upstream (link-confirmation.ts).
-    await s.federation.put('state-of-a-local-identity', 'acme', 'link', { subject: 'acme|local|frank', connector: 'crm', verifier: 'v' }, 300);
-    await s.federation.put('state-of-a-directory-identity', 'acme', 'link', { subject: 'acme|dir|dave', connector: 'docs', verifier: 'v' }, 300);
+    await s.federation.put(
+      'state-of-a-local-identity',
+      'acme',
+      'link',
+      { subject: 'acme|local|frank', connector: 'crm', verifier: 'v' },
+      300,
+    );
+    await s.federation.put(
+      'state-of-a-directory-identity',
+      'acme',
+      'link',
+      { subject: 'acme|dir|dave', connector: 'docs', verifier: 'v' },
+      300,
+    );
     await pg.query(`DELETE FROM "${schema}".tenant_identity_sources WHERE tenant_id = 'acme'`);
     expect(await s.idpPurge.reconcile('acme')).toMatchObject({ rows: 0, linkStates: 1, sources: ['local'] });
     expect(await s.federation.take('state-of-a-local-identity', 'acme', 'link')).toBeUndefined();

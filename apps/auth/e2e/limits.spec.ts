@@ -70,7 +70,8 @@ describe('auth limits behind the shipped proxy settings', () => {
   it('a fresh spoofed X-Forwarded-For per request does not reset the DCR limit; another real client is unaffected', async () => {
     const metadata = { client_name: 'x', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' };
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await register(auth.issuer('acme'), metadata, { 'x-forwarded-for': `10.9.${i}.${i}, 198.51.100.7` })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await register(auth.issuer('acme'), metadata, { 'x-forwarded-for': `10.9.${i}.${i}, 198.51.100.7` })).status);
     expect(statuses.slice(0, 3)).toEqual([201, 201, 201]);
     expect(statuses.slice(3)).toEqual([429, 429, 429]);
     expect((await register(auth.issuer('acme'), metadata, { 'x-forwarded-for': '198.51.100.8' })).status).toBe(201);
@@ -80,13 +81,19 @@ describe('auth limits behind the shipped proxy settings', () => {
   async function openForm(clientIp: string): Promise<{ browser: TestBrowser; action: string; fields: Record<string, string> }> {
     const browser = new TestBrowser();
     const { challenge } = pkcePair();
-    const { res, url } = await browser.follow(authorizeUrl(issuer, { clientId: CONSOLE, redirectUri: CALLBACK, challenge }), (u) => u.href.startsWith(CALLBACK));
+    const { res, url } = await browser.follow(authorizeUrl(issuer, { clientId: CONSOLE, redirectUri: CALLBACK, challenge }), (u) =>
+      u.href.startsWith(CALLBACK),
+    );
     expect(res.status).toBe(200);
     const form = parseForm(await res.text(), /\/login$/);
     return { browser, action: new URL(form.action, url).href, fields: { ...form.fields, 'x-ip': clientIp } };
   }
 
-  async function post(f: Awaited<ReturnType<typeof openForm>>, fields: Record<string, string>, spoof: string = randomUUID()): Promise<number> {
+  async function post(
+    f: Awaited<ReturnType<typeof openForm>>,
+    fields: Record<string, string>,
+    spoof: string = randomUUID(),
+  ): Promise<number> {
     const { 'x-ip': ip, ...form } = { ...f.fields, ...fields };
     const res = await f.browser.request(f.action, {
       method: 'POST',
@@ -101,7 +108,9 @@ describe('auth limits behind the shipped proxy settings', () => {
   it('30 parallel wrong passwords: at most the limit verified, the rest 429 without a registry call; the right password after the window signs in', async () => {
     const f = await openForm('203.0.113.30');
     registry.calls.length = 0;
-    const statuses = await Promise.all(Array.from({ length: 30 }, () => post(f, { workspace: 'acme', username: 'alice', password: 'wrong' })));
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, () => post(f, { workspace: 'acme', username: 'alice', password: 'wrong' })),
+    );
     expect(registry.calls.length).toBeLessThanOrEqual(5);
     expect(statuses.filter((s) => s === 401)).toHaveLength(registry.calls.length);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30 - registry.calls.length);

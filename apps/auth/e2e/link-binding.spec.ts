@@ -22,7 +22,9 @@ describe('connector links are bound to the person they were made for', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    connectorAs = await startTestIdp([{ client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [`http://127.0.0.1:${port}/t/acme/connectors/callback`] }]);
+    connectorAs = await startTestIdp([
+      { client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [`http://127.0.0.1:${port}/t/acme/connectors/callback`] },
+    ]);
     // Everything the service logs, at the most verbose level, is kept to search for link URLs.
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -33,7 +35,23 @@ describe('connector links are bound to the person they were made for', () => {
     auth = await startAuth({
       port,
       logger: pino({ level: 'trace' }, sink),
-      tenants: [{ id: 'acme', name: 'Acme', auth: { scopes: ['mcp:tools'], connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'), scopes: ['openid'] } } } }],
+      tenants: [
+        {
+          id: 'acme',
+          name: 'Acme',
+          auth: {
+            scopes: ['mcp:tools'],
+            connectors: {
+              crm: {
+                issuer: connectorAs.issuer,
+                clientId: 'crm',
+                clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'),
+                scopes: ['openid'],
+              },
+            },
+          },
+        },
+      ],
     });
   });
   afterAll(async () => {
@@ -58,7 +76,10 @@ describe('connector links are bound to the person they were made for', () => {
         body: new URLSearchParams({ grant_type: EXCHANGE, subject_token: accessToken, audience: 'crm' }).toString(),
       })
     ).status;
-  const vaultRows = async () => (await auth.services.pool.query<{ subject: string }>(`SELECT subject FROM "${auth.schema}".vault_token ORDER BY subject`)).rows.map((r) => r.subject);
+  const vaultRows = async () =>
+    (await auth.services.pool.query<{ subject: string }>(`SELECT subject FROM "${auth.schema}".vault_token ORDER BY subject`)).rows.map(
+      (r) => r.subject,
+    );
 
   it('user B opening user A\u2019s link stores nothing: refused before the upstream, even with a forged confirmation', async () => {
     const alice = await obtainTokens(auth.issuer('acme'), { user: 'alice' });
@@ -166,7 +187,11 @@ describe('the connected-accounts any-name sign-in outside development', () => {
 
   beforeAll(async () => {
     auth = await startAuth({
-      env: { SWITCHBOARD_ENV: 'production', CATALOG_SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(24).toString('base64url') },
+      env: {
+        SWITCHBOARD_ENV: 'production',
+        CATALOG_SECRETS_KEY: randomBytes(32).toString('base64'),
+        INTERNAL_TOKEN: randomBytes(24).toString('base64url'),
+      },
       tenants: [{ id: 'globex', name: 'Globex', auth: { scopes: ['mcp:tools'] } }],
     });
   });

@@ -23,7 +23,9 @@ describe('the auth service reaches no loopback IdP in production', () => {
     idp = http.createServer((req, res) => {
       hits++;
       const origin = `http://${req.headers.host ?? ''}`;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token` }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token` }));
     });
     await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
     issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
@@ -41,7 +43,12 @@ describe('the auth service reaches no loopback IdP in production', () => {
       },
     });
     const auth = await startAuth({
-      env: { SWITCHBOARD_ENV: 'production', CATALOG_SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(24).toString('base64url'), ...extra },
+      env: {
+        SWITCHBOARD_ENV: 'production',
+        CATALOG_SECRETS_KEY: randomBytes(32).toString('base64'),
+        INTERNAL_TOKEN: randomBytes(24).toString('base64url'),
+        ...extra,
+      },
       logger: pino({ level: 'info' }, sink),
       tenants: [{ id: 'initech', name: 'Initech', auth: { scopes: ['mcp:tools'], idp: { kind: 'oidc', issuer, clientId: 'sb-initech' } } }],
     });

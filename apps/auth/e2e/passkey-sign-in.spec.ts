@@ -31,7 +31,12 @@ describe('passkey sign-in (Chromium virtual authenticator)', () => {
     stack = await startDirectoryStack({ SWITCHBOARD_ENV: 'production' }, { host: 'localhost' });
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh`);
     profile = await mkdtemp(path.join(tmpdir(), 'sb-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      chromiumSandbox: false,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => {
@@ -44,7 +49,14 @@ describe('passkey sign-in (Chromium virtual authenticator)', () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable', { enableUI: false });
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
   });
   afterAll(async () => {
@@ -91,11 +103,20 @@ describe('passkey sign-in (Chromium virtual authenticator)', () => {
 
     const run = await authorizeWithPasskey();
     expect(run.code).toEqual(expect.any(String));
-    const t = await token(stack.issuer, { grant_type: 'authorization_code', code: run.code ?? '', redirect_uri: REDIRECT_URI, client_id: run.clientId, code_verifier: run.verifier });
+    const t = await token(stack.issuer, {
+      grant_type: 'authorization_code',
+      code: run.code ?? '',
+      redirect_uri: REDIRECT_URI,
+      client_id: run.clientId,
+      code_verifier: run.verifier,
+    });
     expect(t.status).toBe(200);
     expect(decodeJwt(String(t.body.access_token)).payload).toMatchObject({ sub: 'acme|dir|erin' });
     const after = await api(stack.registryUrl, stack.key, 'GET', '/v1/users');
-    expect((after.body.users as Array<{ username: string; passkeys: Array<{ lastUsedAt: string | null }> }>).find((u) => u.username === 'erin')?.passkeys[0]?.lastUsedAt).toEqual(expect.any(String));
+    expect(
+      (after.body.users as Array<{ username: string; passkeys: Array<{ lastUsedAt: string | null }> }>).find((u) => u.username === 'erin')
+        ?.passkeys[0]?.lastUsedAt,
+    ).toEqual(expect.any(String));
     // Signed in at the authorization server, erin can add another passkey from her session.
     await page.goto(`${stack.issuer}/users/passkeys`);
     expect(await page.getByTestId('enroll-user').textContent()).toBe('erin');
@@ -104,7 +125,9 @@ describe('passkey sign-in (Chromium virtual authenticator)', () => {
 
   it("refuses the passkey once the admin removed it, and a disabled user's passkey", async () => {
     const users = await api(stack.registryUrl, stack.key, 'GET', '/v1/users');
-    const id = (users.body.users as Array<{ username: string; passkeys: Array<{ id: string }> }>).find((u) => u.username === 'erin')?.passkeys[0]?.id ?? '';
+    const id =
+      (users.body.users as Array<{ username: string; passkeys: Array<{ id: string }> }>).find((u) => u.username === 'erin')?.passkeys[0]
+        ?.id ?? '';
     await api(stack.registryUrl, stack.key, 'POST', '/v1/users/erin/disable');
     const disabled = await authorizeWithPasskey();
     expect(disabled.code).toBeNull();

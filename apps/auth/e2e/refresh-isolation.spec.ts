@@ -27,7 +27,9 @@ describe('a hanging connector token endpoint does not stall other tenants', () =
     hangingAs = http.createServer((req, res) => {
       const origin = `http://${req.headers.host ?? ''}`;
       if (req.url === '/.well-known/openid-configuration') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token` }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token` }));
         return;
       }
       // The token endpoint reads the request and never answers.
@@ -67,12 +69,21 @@ describe('a hanging connector token endpoint does not stall other tenants', () =
     for (let i = 0; i < HOSTILE_USERS; i++) {
       const t = await obtainTokens(auth.issuer('evil'), { user: `u${i}`, clientId });
       evilTokens.push(String(t.body.access_token));
-      await auth.services.vault.put('evil', `evil|local|u${i}`, 'crm', { accessToken: `old-${i}`, refreshToken: `rt-${i}`, expiresAt: Math.floor(Date.now() / 1000) - 60 });
+      await auth.services.vault.put('evil', `evil|local|u${i}`, 'crm', {
+        accessToken: `old-${i}`,
+        refreshToken: `rt-${i}`,
+        expiresAt: Math.floor(Date.now() / 1000) - 60,
+      });
     }
     const zed = await obtainTokens(auth.issuer('good'), { user: 'zed' });
-    await auth.services.vault.put('good', 'good|local|zed', 'crm', { accessToken: 'zed-upstream', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    await auth.services.vault.put('good', 'good|local|zed', 'crm', {
+      accessToken: 'zed-upstream',
+      expiresAt: Math.floor(Date.now() / 1000) + 3600,
+    });
 
-    const hostile = evilTokens.map((t) => exchange('evil', t).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: string } })));
+    const hostile = evilTokens.map((t) =>
+      exchange('evil', t).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: string } })),
+    );
     // Wait until the hostile endpoint holds its refreshes.
     const deadline = Date.now() + 10_000;
     while (tokenRequests < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -98,7 +109,9 @@ describe('a hanging connector token endpoint does not stall other tenants', () =
     expect(outcomes.map((o) => o.status)).toEqual(Array(HOSTILE_USERS).fill(503));
     expect(outcomes.every((o) => o.body.error === 'temporarily_unavailable')).toBe(true);
     // The links stay (a transient failure is no refusal).
-    const { rows } = await auth.services.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${auth.schema}".vault_token WHERE tenant_id = 'evil'`);
+    const { rows } = await auth.services.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${auth.schema}".vault_token WHERE tenant_id = 'evil'`,
+    );
     expect(rows[0]?.n).toBe(HOSTILE_USERS);
   });
 });

@@ -3,7 +3,14 @@ import { invite, redeem, setPassword, startDirectoryStack, startSignIn, submitSi
 
 /** A SCIM answer as the tests read it (resources, list responses and errors share one loose shape). */
 type ScimResource = Record<string, unknown> & { id: string; userName: string; members?: unknown[] };
-type ScimBody = Record<string, unknown> & { id: string; active: boolean; totalResults: number; itemsPerPage: number; schemas: string[]; Resources: ScimResource[] };
+type ScimBody = Record<string, unknown> & {
+  id: string;
+  active: boolean;
+  totalResults: number;
+  itemsPerPage: number;
+  schemas: string[];
+  Resources: ScimResource[];
+};
 
 const PASSWORD = 'correct horse battery staple';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
@@ -32,14 +39,24 @@ describe('SCIM deprovisioning revokes grants, tokens and vault entries', () => {
   const held = async (subject: string) => {
     const schema = stack.auth.services.config.AUTH_DB_SCHEMA;
     const pool = stack.auth.services.pool;
-    const artefacts = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".oidc_model WHERE tenant_id = 'acme' AND payload->>'accountId' = $1`, [subject]);
-    const vault = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".vault_token WHERE tenant_id = 'acme' AND subject = $1`, [subject]);
+    const artefacts = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${schema}".oidc_model WHERE tenant_id = 'acme' AND payload->>'accountId' = $1`,
+      [subject],
+    );
+    const vault = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${schema}".vault_token WHERE tenant_id = 'acme' AND subject = $1`,
+      [subject],
+    );
     return { artefacts: artefacts.rows[0].n, vault: vault.rows[0].n };
   };
 
   /** A SCIM-provisioned user who set a password, signed in (refresh token) and linked an upstream account. */
   const provisionAndSignIn = async (username: string) => {
-    const made = await scim('POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: username, externalId: `ext-${username}` });
+    const made = await scim('POST', '/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: username,
+      externalId: `ext-${username}`,
+    });
     expect(made.status).toBe(201);
     const link = await api(stack.registryUrl, stack.key, 'POST', `/v1/users/${username}/reset-link`);
     expect((await setPassword(String(link.body.url), PASSWORD)).status).toBe(200);
@@ -65,7 +82,10 @@ describe('SCIM deprovisioning revokes grants, tokens and vault entries', () => {
     const dana = await provisionAndSignIn('dana');
     expect(await held('acme|dir|dana')).toMatchObject({ vault: 1, artefacts: expect.any(Number) });
     expect((await held('acme|dir|dana')).artefacts).toBeGreaterThan(0);
-    const off = await scim('PATCH', `/Users/${dana.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
+    const off = await scim('PATCH', `/Users/${dana.id}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+    });
     expect([off.status, off.body.active]).toEqual([200, false]);
     await pollUntil('dana purged at the auth service', async () => {
       const h = await held('acme|dir|dana');
@@ -76,7 +96,11 @@ describe('SCIM deprovisioning revokes grants, tokens and vault entries', () => {
     expect(await stack.auth.services.vault.get('acme', 'acme|dir|olga', 'crm')).toMatchObject({ accessToken: 'upstream-token-of-olga' });
     // The registry audits the purge with what went (counts only).
     const audit = await pollUntil('revocation audited', async () => {
-      const entries = (await api(stack.registryUrl, stack.key, 'GET', '/v1/audit')).body.entries as Array<{ action: string; target: string; details: Record<string, unknown> }>;
+      const entries = (await api(stack.registryUrl, stack.key, 'GET', '/v1/audit')).body.entries as Array<{
+        action: string;
+        target: string;
+        details: Record<string, unknown>;
+      }>;
       return entries.find((e) => e.action === 'user.revoke-tokens' && e.target === 'dana');
     });
     expect(audit.details).toMatchObject({ vaultRows: 1, tenantServed: true });

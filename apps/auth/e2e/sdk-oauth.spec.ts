@@ -16,7 +16,13 @@ class MemoryOAuthProvider implements OAuthClientProvider {
   authUrl: URL | undefined;
   constructor(readonly redirectUrl: string) {}
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK e2e client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'SDK e2e client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.info;
@@ -51,7 +57,9 @@ describe('official SDK client OAuth against a protected tenant (enterprise IdP =
     // register the client after start by reading the issuer (IdP clients are static): start
     // the platform first with a placeholder, then the IdP with the real callback.
     const authPort = await freePort();
-    idp = await startTestIdp([{ client_id: 'switchboard', client_secret: IDP_SECRET, redirect_uris: [`http://127.0.0.1:${authPort}/t/acme/federation/callback`] }]);
+    idp = await startTestIdp([
+      { client_id: 'switchboard', client_secret: IDP_SECRET, redirect_uris: [`http://127.0.0.1:${authPort}/t/acme/federation/callback`] },
+    ]);
     platform = await startPlatform({
       port: authPort,
       tenants: [
@@ -76,7 +84,9 @@ describe('official SDK client OAuth against a protected tenant (enterprise IdP =
     const url = new URL(platform.gateway.mcpUrl('acme'));
     const provider = new MemoryOAuthProvider('http://127.0.0.1:9/callback');
     const first = new Client({ name: 'sdk-e2e', version: '1.0.0' });
-    await expect(first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(provider.info?.client_id).toEqual(expect.any(String));
     expect(provider.authUrl?.searchParams.get('resource')).toBe(url.href);
 
@@ -104,10 +114,29 @@ describe('J. federated login is bound to the browser that started it', () => {
 
   beforeAll(async () => {
     const authPort = await freePort();
-    idp = await startTestIdp([{ client_id: 'sb-beta', client_secret: 'beta-idp-secret', redirect_uris: [`http://127.0.0.1:${authPort}/t/beta/federation/callback`] }]);
+    idp = await startTestIdp([
+      {
+        client_id: 'sb-beta',
+        client_secret: 'beta-idp-secret',
+        redirect_uris: [`http://127.0.0.1:${authPort}/t/beta/federation/callback`],
+      },
+    ]);
     platform = await startPlatform({
       port: authPort,
-      tenants: [{ id: 'beta', auth: { scopes: ['mcp:tools'], idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-beta', clientSecret: sealTenantSecret('beta', 'idp', 'beta-idp-secret') } } }],
+      tenants: [
+        {
+          id: 'beta',
+          auth: {
+            scopes: ['mcp:tools'],
+            idp: {
+              kind: 'oidc',
+              issuer: idp.issuer,
+              clientId: 'sb-beta',
+              clientSecret: sealTenantSecret('beta', 'idp', 'beta-idp-secret'),
+            },
+          },
+        },
+      ],
     });
   });
   afterAll(async () => {
@@ -117,7 +146,11 @@ describe('J. federated login is bound to the browser that started it', () => {
 
   it('refuses the IdP callback in a browser that did not start the login (login CSRF), and accepts it in the one that did', async () => {
     const issuer = platform.auth.issuer('beta');
-    const reg = await fetch(`${issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' }) });
+    const reg = await fetch(`${issuer}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' }),
+    });
     const clientId = String(((await reg.json()) as Record<string, unknown>).client_id);
     const attacker = new TestBrowser();
     idp.user = 'mallory';
@@ -141,7 +174,9 @@ describe('J. federated login is bound to the browser that started it', () => {
   /** auth_sign_ins_total{idp="oidc",outcome} as /metrics shows it now (0 when absent). */
   const signIns = async (outcome: string): Promise<number> => {
     const text = await (await fetch(`${platform.auth.baseUrl}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('auth_sign_ins_total{') && l.includes('idp="oidc"') && l.includes(`outcome="${outcome}"`));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('auth_sign_ins_total{') && l.includes('idp="oidc"') && l.includes(`outcome="${outcome}"`));
     return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
   };
 
@@ -149,10 +184,21 @@ describe('J. federated login is bound to the browser that started it', () => {
     const outcomes = ['ok', 'not_started_here', 'idp_refused', 'unknown_state'] as const;
     const before = Object.fromEntries(await Promise.all(outcomes.map(async (o) => [o, await signIns(o)] as const)));
     const issuer = platform.auth.issuer('beta');
-    const reg = await fetch(`${issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' }) });
+    const reg = await fetch(`${issuer}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' }),
+    });
     const clientId = String(((await reg.json()) as Record<string, unknown>).client_id);
     const toCallback = async (browser: TestBrowser) =>
-      new URL((await browser.follow(authorizeUrl(issuer, { clientId, redirectUri: 'https://claude.ai/api/mcp/auth_callback', challenge: pkcePair().challenge }), (u) => u.pathname.endsWith('/federation/callback'))).url);
+      new URL(
+        (
+          await browser.follow(
+            authorizeUrl(issuer, { clientId, redirectUri: 'https://claude.ai/api/mcp/auth_callback', challenge: pkcePair().challenge }),
+            (u) => u.pathname.endsWith('/federation/callback'),
+          )
+        ).url,
+      );
     idp.user = 'carol';
     const first = new TestBrowser();
     const callback = await toCallback(first);
@@ -161,12 +207,20 @@ describe('J. federated login is bound to the browser that started it', () => {
     forged.searchParams.set('code', 'not-the-code-the-idp-issued');
     expect((await first.get(forged.href)).status).toBe(400); // the IdP's token endpoint refuses it
     // The refusal cleared the browser's cookie; present it anyway: the state was used up by the forged attempt.
-    const replay = await fetch(callback, { redirect: 'manual', headers: { cookie: `${federationCookieName('beta')}=${callback.searchParams.get('state')}` } });
+    const replay = await fetch(callback, {
+      redirect: 'manual',
+      headers: { cookie: `${federationCookieName('beta')}=${callback.searchParams.get('state')}` },
+    });
     expect(replay.status).toBe(400);
     expect(await replay.text()).toContain('unknown, expired or already used');
     const second = new TestBrowser();
     expect((await second.get((await toCallback(second)).href)).status).toBe(303);
     const after = Object.fromEntries(await Promise.all(outcomes.map(async (o) => [o, await signIns(o)] as const)));
-    expect(Object.fromEntries(outcomes.map((o) => [o, after[o]! - before[o]!]))).toEqual({ ok: 1, not_started_here: 1, idp_refused: 1, unknown_state: 1 });
+    expect(Object.fromEntries(outcomes.map((o) => [o, after[o]! - before[o]!]))).toEqual({
+      ok: 1,
+      not_started_here: 1,
+      idp_refused: 1,
+      unknown_state: 1,
+    });
   });
 });

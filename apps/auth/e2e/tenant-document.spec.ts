@@ -19,7 +19,12 @@ describe('tenant documents applied mid-flight', () => {
     // Warm the provider on version 1.
     expect((await metadata('acme')).body?.scopes_supported).toContain('mcp:tools');
     expect((await metadata('acme')).body?.scopes_supported).not.toContain('mcp:crm');
-    auth.services.tenants.apply({ id: 'acme', name: 'Acme', version: 'v2', auth: tenantAuthSchema.parse({ scopes: ['mcp:tools', 'mcp:crm'], defaultScopes: ['mcp:crm'] }) });
+    auth.services.tenants.apply({
+      id: 'acme',
+      name: 'Acme',
+      version: 'v2',
+      auth: tenantAuthSchema.parse({ scopes: ['mcp:tools', 'mcp:crm'], defaultScopes: ['mcp:crm'] }),
+    });
     expect((await metadata('acme')).body?.scopes_supported).toEqual(expect.arrayContaining(['mcp:tools', 'mcp:crm']));
     const t = await obtainTokens(auth.issuer('acme'));
     expect(decodeJwt(String(t.body.access_token)).payload.scope).toBe('mcp:crm');

@@ -47,19 +47,31 @@ describe('vault rows of un-namespaced subjects', () => {
         ['acme|bob', 'docs'],
         ['_tenant_admin', 'crm'],
       ]) {
-        await pg.query(`INSERT INTO "${schema}".vault_token (tenant_id, subject, connector, sealed) VALUES ('acme', $1, $2, 'v1.sealed-placeholder-of-a-test-row')`, [subject, connector]);
+        await pg.query(
+          `INSERT INTO "${schema}".vault_token (tenant_id, subject, connector, sealed) VALUES ('acme', $1, $2, 'v1.sealed-placeholder-of-a-test-row')`,
+          [subject, connector],
+        );
       }
       // A replica boots on the same schema: the migration runs, then the purge is reported.
-      second = await startAuth({ schema, tenants: [{ id: 'acme', auth: {} }], env: { INTERNAL_TOKEN: stack.internalToken, REGISTRY_INTERNAL_URL: stack.registryUrl } });
+      second = await startAuth({
+        schema,
+        tenants: [{ id: 'acme', auth: {} }],
+        env: { INTERNAL_TOKEN: stack.internalToken, REGISTRY_INTERNAL_URL: stack.registryUrl },
+      });
       const { rows } = await pg.query<{ subject: string }>(`SELECT subject FROM "${schema}".vault_token ORDER BY subject`);
       expect(rows.map((r) => r.subject)).toEqual(['_tenant_admin']);
       const entry = await pollUntil('the purge audit entry', async () => {
         const log = await api(stack.registryUrl, stack.key, 'GET', '/v1/audit');
-        return (log.body.entries as Array<{ action: string; actor: string; details: Record<string, unknown> }>).find((e) => e.action === 'vault.purge-legacy-subjects');
+        return (log.body.entries as Array<{ action: string; actor: string; details: Record<string, unknown> }>).find(
+          (e) => e.action === 'vault.purge-legacy-subjects',
+        );
       });
       expect(entry).toMatchObject({ actor: 'auth-service', details: { rows: 3, connectors: ['crm', 'docs'] } });
       // Marked reported once the registry answered (so the next boot does not report it again).
-      await pollUntil('the purge marked audited', async () => (await pg.query(`SELECT 1 FROM "${schema}".vault_legacy_purge WHERE audited_at IS NOT NULL`)).rows.length === 1);
+      await pollUntil(
+        'the purge marked audited',
+        async () => (await pg.query(`SELECT 1 FROM "${schema}".vault_legacy_purge WHERE audited_at IS NOT NULL`)).rows.length === 1,
+      );
     } finally {
       await pg.end();
     }

@@ -11,10 +11,27 @@ describe('upstream credential vault (connector linking + token exchange)', () =>
 
   beforeAll(async () => {
     const port = await freePort();
-    connectorAs = await startTestIdp([{ client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [`http://127.0.0.1:${port}/t/acme/connectors/callback`] }]);
+    connectorAs = await startTestIdp([
+      { client_id: 'crm', client_secret: 'crm-client-secret', redirect_uris: [`http://127.0.0.1:${port}/t/acme/connectors/callback`] },
+    ]);
     auth = await startAuth({
       port,
-      tenants: [{ id: 'acme', auth: { scopes: ['mcp:tools'], connectors: { crm: { issuer: connectorAs.issuer, clientId: 'crm', clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'), scopes: ['openid'] } } } }],
+      tenants: [
+        {
+          id: 'acme',
+          auth: {
+            scopes: ['mcp:tools'],
+            connectors: {
+              crm: {
+                issuer: connectorAs.issuer,
+                clientId: 'crm',
+                clientSecret: sealTenantSecret('acme', 'connector:crm', 'crm-client-secret'),
+                scopes: ['openid'],
+              },
+            },
+          },
+        },
+      ],
     });
   });
   afterAll(async () => {
@@ -26,7 +43,12 @@ describe('upstream credential vault (connector linking + token exchange)', () =>
     fetch(`${auth.baseUrl}/internal/t/acme/token-exchange`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` },
-      body: new URLSearchParams({ grant_type: EXCHANGE, subject_token: subjectToken, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token', audience }).toString(),
+      body: new URLSearchParams({
+        grant_type: EXCHANGE,
+        subject_token: subjectToken,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        audience,
+      }).toString(),
     });
 
   it('asks for linking, links through the connector AS, then hands out a different, sealed credential', async () => {

@@ -17,7 +17,19 @@ export class AuthModule {
   static forRoot(services: AuthServices): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [InteractionController, ConsoleLoginController, FederationController, InternalController, VaultController, ConnectorLinkController, ConnectedAccountsController, IdpTestController, UsersController, UserRevokeController, IdJagCheckController],
+      controllers: [
+        InteractionController,
+        ConsoleLoginController,
+        FederationController,
+        InternalController,
+        VaultController,
+        ConnectorLinkController,
+        ConnectedAccountsController,
+        IdpTestController,
+        UsersController,
+        UserRevokeController,
+        IdJagCheckController,
+      ],
       providers: [{ provide: AUTH_SERVICES, useValue: services }],
     };
   }

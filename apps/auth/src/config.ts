@@ -1,6 +1,13 @@
 import { trustProxySchema } from '@switchboard/limits';
 import { redisUrlSchema } from '@switchboard/redis-connection';
-import { deploymentMode, type DeploymentMode, parseSecretsKeys, productionSecretsRefusal, SWITCHBOARD_ENVS, type SwitchboardEnv } from '@switchboard/secret-box';
+import {
+  deploymentMode,
+  type DeploymentMode,
+  parseSecretsKeys,
+  productionSecretsRefusal,
+  SWITCHBOARD_ENVS,
+  type SwitchboardEnv,
+} from '@switchboard/secret-box';
 import { z } from 'zod';
 
 /** Development-only key: 32 zero-ish bytes spelled out so nobody mistakes it for a real secret. */
@@ -22,7 +29,10 @@ function redirectList(value: string): boolean {
 }
 
 function splitList(value: string): string[] {
-  return value.split(',').map((u) => u.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
 }
 
 const schema = z.object({
@@ -35,7 +45,10 @@ const schema = z.object({
   /** Postgres connection string; state lives in schema AUTH_DB_SCHEMA. */
   DATABASE_URL: z.string().min(1, 'is required (postgres://…)'),
   /** Schema owned by this service (tests use a unique one per file). */
-  AUTH_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('auth'),
+  AUTH_DB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .default('auth'),
   /**
    * Longest a booting auth waits for the migration lock (the registry's migrations and other
    * replicas take the same one), in ms; then it exits naming the lock.
@@ -55,7 +68,10 @@ const schema = z.object({
   /** The gateway's public base URL; canonical MCP URLs of path-based tenants are `${GATEWAY_PUBLIC_URL}/t/<tenant>/mcp`. */
   GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /** Host-based layout: tenant `acme` lives at `https://acme.<domain>` (MCP at `/mcp`, issuer at the origin). */
-  GATEWAY_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a DNS name').optional(),
+  GATEWAY_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'must be a DNS name')
+    .optional(),
   /** Bearer secret the gateway presents on /internal/* (token exchange, key rotation). Unset ⇒ internal endpoints answer 404. */
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
@@ -66,7 +82,10 @@ const schema = z.object({
   /** Redis holding the registry's tenant documents (`sb:catalog:<tenant>`) and `catalog:changed`; set ⇒ registry tenants are served, hot-swapped. */
   REDIS_URL: z.preprocess((v) => (v === '' ? undefined : v), redisUrlSchema().optional()),
   /** Prefix of those keys and of the channel (tests isolate with it). */
-  REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]{0,64}$/).default(''),
+  REDIS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{0,64}$/)
+    .default(''),
   /** Full re-sync of tenant documents (catches missed messages), in ms; 0 = only on (re)connect. */
   TENANT_RESYNC_MS: z.coerce.number().int().min(0).default(30_000),
   /**
@@ -79,13 +98,24 @@ const schema = z.object({
    * a tenant's IdP or connector AS (net-guard allow-list, comma-separated). Unset: loopback in
    * development, none otherwise.
    */
-  AUTH_ALLOW_HTTP_HOSTS: optionalText.transform((s) => (s === undefined ? undefined : s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))),
+  AUTH_ALLOW_HTTP_HOSTS: optionalText.transform((s) =>
+    s === undefined
+      ? undefined
+      : s
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+  ),
   /** A vaulted upstream token is refreshed when it expires within this many seconds (before it is handed out). */
   VAULT_REFRESH_SKEW_S: z.coerce.number().int().min(0).max(3600).default(30),
   /** Access-token lifetime in seconds (JWTs cannot be revoked, so keep it short). */
   ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(30).max(3600).default(300),
   /** Refresh-token lifetime in seconds (each rotation issues a fresh one with this lifetime, capped by the grant). */
-  REFRESH_TOKEN_TTL_S: z.coerce.number().int().min(60).default(14 * 24 * 3600),
+  REFRESH_TOKEN_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(14 * 24 * 3600),
   /** Dynamic client registrations allowed per source IP and tenant per minute. */
   DCR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(10_000).default(20),
   /**
@@ -109,7 +139,10 @@ const schema = z.object({
   /** Redis of the shared limiter (DCR, token and sign-in limits and account locks shared by every auth replica); unset ⇒ per replica. */
   LIMITS_REDIS_URL: redisUrlSchema().optional(),
   /** Prefix of the limiter's Redis keys (tests isolate with it). */
-  LIMITS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
+  LIMITS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]*$/)
+    .default(''),
   /** Token-endpoint requests allowed per client IP and tenant per minute. */
   TOKEN_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(300),
   /**
@@ -117,7 +150,9 @@ const schema = z.object({
    * REGISTRY_INTERNAL_URL and INTERNAL_TOKEN are all set: the registry's console callback
    * URL(s), absolute http(s), comma-separated when several registry URLs serve the console.
    */
-  CONSOLE_REDIRECT_URI: optionalText.pipe(z.string().refine(redirectList, 'must be absolute http(s) URLs without a fragment, comma-separated').optional()),
+  CONSOLE_REDIRECT_URI: optionalText.pipe(
+    z.string().refine(redirectList, 'must be absolute http(s) URLs without a fragment, comma-separated').optional(),
+  ),
   /** The admin API URL: the only `resource` the platform issuer accepts and the `aud` of its access tokens. */
   CONSOLE_AUDIENCE: optionalText.pipe(httpUrl.optional()),
   /** Where the registry listens for internal calls (`POST /internal/console/verify-login`). */
@@ -186,9 +221,19 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     // The signing keys, vaulted tokens and client secrets are sealed under SECRETS_KEY: in production it must be real.
     const refusal = secretsKey
       ? productionSecretsRefusal('auth', authMode(parsed.data), {
-          SECRETS_KEY: { kind: 'keys', keys: env.SECRETS_KEY === undefined ? undefined : secretsKey, fallback: 'the public development key' },
-          CATALOG_SECRETS_KEY: { kind: 'keys', keys: env.CATALOG_SECRETS_KEY === undefined ? undefined : catalogSecretsKey, fallback: "the registry's public development key" },
-          ...(parsed.data.INTERNAL_TOKEN !== undefined ? { INTERNAL_TOKEN: { kind: 'token' as const, value: parsed.data.INTERNAL_TOKEN } } : {}),
+          SECRETS_KEY: {
+            kind: 'keys',
+            keys: env.SECRETS_KEY === undefined ? undefined : secretsKey,
+            fallback: 'the public development key',
+          },
+          CATALOG_SECRETS_KEY: {
+            kind: 'keys',
+            keys: env.CATALOG_SECRETS_KEY === undefined ? undefined : catalogSecretsKey,
+            fallback: "the registry's public development key",
+          },
+          ...(parsed.data.INTERNAL_TOKEN !== undefined
+            ? { INTERNAL_TOKEN: { kind: 'token' as const, value: parsed.data.INTERNAL_TOKEN } }
+            : {}),
         })
       : undefined;
     if (refusal) throw new ConfigError(problems.length ? `${refusal}\n${problems.join('\n')}` : refusal);
@@ -200,11 +245,22 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
   const devKey = Buffer.from(DEV_SECRETS_KEY, 'base64');
   const devSecretsKey = secretsKey.some((k) => k.equals(devKey) || k.equals(REGISTRY_DEV_SECRETS_KEY));
   if (devSecretsKey && c.LOG_LEVEL !== 'silent') {
-    console.warn('WARNING: auth is using the built-in development SECRETS_KEY; signing keys and vaulted tokens are NOT protected. Set SECRETS_KEY in production.');
+    console.warn(
+      'WARNING: auth is using the built-in development SECRETS_KEY; signing keys and vaulted tokens are NOT protected. Set SECRETS_KEY in production.',
+    );
   }
   const publicUrl = (c.AUTH_PUBLIC_URL ?? `http://${c.AUTH_HOST}:${c.AUTH_PORT}`).replace(/\/+$/, '');
   const platform = platformSettings(c);
-  return { ...c, SWITCHBOARD_ENV: authMode(c).env, publicUrl, gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''), secretsKey, catalogSecretsKey, devSecretsKey, ...(platform ? { platform } : {}) };
+  return {
+    ...c,
+    SWITCHBOARD_ENV: authMode(c).env,
+    publicUrl,
+    gatewayPublicUrl: c.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''),
+    secretsKey,
+    catalogSecretsKey,
+    devSecretsKey,
+    ...(platform ? { platform } : {}),
+  };
 }
 
 /** The one rule (`deploymentMode`) applied to auth's bind address. */
@@ -217,7 +273,12 @@ function platformSettings(c: z.infer<typeof schema>): PlatformIssuerSettings | u
   if (!redirects || !audience || !registry || !token) {
     // Half a configuration is most likely a deployment mistake: say what is missing.
     if ((redirects || audience || registry) && c.LOG_LEVEL !== 'silent') {
-      const missing = Object.entries({ CONSOLE_REDIRECT_URI: redirects, CONSOLE_AUDIENCE: audience, REGISTRY_INTERNAL_URL: registry, INTERNAL_TOKEN: token }).filter(([, v]) => !v);
+      const missing = Object.entries({
+        CONSOLE_REDIRECT_URI: redirects,
+        CONSOLE_AUDIENCE: audience,
+        REGISTRY_INTERNAL_URL: registry,
+        INTERNAL_TOKEN: token,
+      }).filter(([, v]) => !v);
       console.warn(`WARNING: the platform issuer (console sign-in) is off; missing ${missing.map(([k]) => k).join(', ')}.`);
     }
     return undefined;

@@ -8,7 +8,11 @@ async function main(): Promise<void> {
   const config = loadAuthConfig();
   const { app, services } = await createAuthApp(config);
   // SIGTERM: readiness 503 and `Connection: close` first, listener closed, in-flight sign-ins and token requests finish (bounded).
-  const shutdown = new GracefulShutdown(app.getHttpServer(), { drainDelayMs: Number(process.env.SHUTDOWN_DRAIN_DELAY_MS ?? 0), timeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 20_000), logger: services.logger });
+  const shutdown = new GracefulShutdown(app.getHttpServer(), {
+    drainDelayMs: Number(process.env.SHUTDOWN_DRAIN_DELAY_MS ?? 0),
+    timeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 20_000),
+    logger: services.logger,
+  });
   shutdown.exitOnSignals(() => app.close());
   await listenAndAnnounce(app, 'auth', config.AUTH_HOST, config.AUTH_PORT);
 }

@@ -67,9 +67,24 @@ describe('chain-reader over MCP HTTP', () => {
     ['unknown chain', 'get_uniswap_v3_pool', { chain: 'nochain', address: '0x0000000000000000000000000000000000000001' }, /chain/],
     ['malformed address', 'get_contract_info', { chain: 'devnet', address: '0x12' }, /address/],
     ['an EOA', 'get_uniswap_v3_pool', { chain: 'devnet', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }, /no contract code/],
-    ['an EOA read', 'read_contract_state', { chain: 'devnet', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', function_name: 'decimals' }, /no contract code/],
-    ['unknown function', 'read_contract_state', { chain: 'devnet', address: '0x0000000000000000000000000000000000000001', function_name: 'nope' }, /function_name: "nope"/],
-    ['wrong argument type', 'read_contract_state', { chain: 'devnet', address: '0x0000000000000000000000000000000000000001', function_name: 'balanceOf', args: [42] }, /args\[0\] \(owner: address\)/],
+    [
+      'an EOA read',
+      'read_contract_state',
+      { chain: 'devnet', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', function_name: 'decimals' },
+      /no contract code/,
+    ],
+    [
+      'unknown function',
+      'read_contract_state',
+      { chain: 'devnet', address: '0x0000000000000000000000000000000000000001', function_name: 'nope' },
+      /function_name: "nope"/,
+    ],
+    [
+      'wrong argument type',
+      'read_contract_state',
+      { chain: 'devnet', address: '0x0000000000000000000000000000000000000001', function_name: 'balanceOf', args: [42] },
+      /args\[0\] \(owner: address\)/,
+    ],
   ])('answers %s with an isError tool result, not an HTTP error', async (_label, tool, args, message) => {
     const { status, body } = await call(tool, args);
     expect(status).toBe(200);

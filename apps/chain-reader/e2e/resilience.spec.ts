@@ -9,7 +9,10 @@ describe('chain-reader resilience', () => {
   let devnet: Devnet;
   let proxy: CountingProxy;
   const runtimes: ChainRuntime[] = [];
-  const track = (r: ChainRuntime): ChainRuntime => { runtimes.push(r); return r; };
+  const track = (r: ChainRuntime): ChainRuntime => {
+    runtimes.push(r);
+    return r;
+  };
 
   beforeAll(async () => {
     devnet = await startDevnet({ port: 0 });
@@ -51,7 +54,10 @@ describe('chain-reader resilience', () => {
       () => rt.contractState.read({ chain: 'devnet', address: devnet.addresses.usdc, function_name: 'decimals' }),
       () => rt.contractInfo.info({ chain: 'devnet', address: devnet.addresses.usdc }),
     ]) {
-      const err = await call().then(() => undefined, (e: unknown) => e);
+      const err = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ToolError);
       expect((err as ToolError).details?.['code']).toBe('CR_RPC_UNAVAILABLE');
       expect((err as ToolError).message).toMatch(/chain "devnet": no RPC endpoint answered \(2 tried\)/);

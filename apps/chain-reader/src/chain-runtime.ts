@@ -34,8 +34,14 @@ export class ChainRuntime {
       ttlSec: options.cache.immutableTtlSec,
     });
     this.contractInfo = new ContractInfoService(this.registry, this.cache, this.analysis, { latestTtlSec: options.cache.latestTtlSec });
-    this.contractState = new ContractStateService(this.registry, this.cache, { latestTtlSec: options.cache.latestTtlSec, blockTtlSec: options.cache.blockTtlSec });
-    this.pools = new UniswapV3PoolService(this.registry, this.cache, { panelTtlSec: options.cache.panelTtlSec, immutableTtlSec: options.cache.immutableTtlSec });
+    this.contractState = new ContractStateService(this.registry, this.cache, {
+      latestTtlSec: options.cache.latestTtlSec,
+      blockTtlSec: options.cache.blockTtlSec,
+    });
+    this.pools = new UniswapV3PoolService(this.registry, this.cache, {
+      panelTtlSec: options.cache.panelTtlSec,
+      immutableTtlSec: options.cache.immutableTtlSec,
+    });
   }
 
   /** Stops queues and connections; `purge` also deletes this runtime's Redis keys and queue (tests). */

@@ -29,7 +29,9 @@ export async function createChainReaderApp(runtime: ChainRuntime): Promise<NestF
   // The tools answer through this runtime's services: no module holds it.
   const bundle = chainBundle(runtime);
   const target = chainTarget(bundle);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime), new FastifyAdapter(), { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime), new FastifyAdapter(), {
+    logger: ['error', 'warn'],
+  });
   const fastify = app.getHttpAdapter().getInstance();
   registerMcpRoutes(fastify, ['/mcp'], {
     policy: {

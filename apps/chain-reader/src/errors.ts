@@ -55,7 +55,9 @@ export function echoValue(value: unknown): string {
 }
 
 function capMessage(message: string): string {
-  return message.length > MAX_ERROR_MESSAGE_CHARS ? `${message.slice(0, MAX_ERROR_MESSAGE_CHARS)}… (message cut at ${MAX_ERROR_MESSAGE_CHARS} of ${message.length} chars)` : message;
+  return message.length > MAX_ERROR_MESSAGE_CHARS
+    ? `${message.slice(0, MAX_ERROR_MESSAGE_CHARS)}… (message cut at ${MAX_ERROR_MESSAGE_CHARS} of ${message.length} chars)`
+    : message;
 }
 
 /** A ToolError carrying a chain-reader code and structured details; the cause is kept. The message is capped at MAX_ERROR_MESSAGE_CHARS. */

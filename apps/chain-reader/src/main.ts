@@ -27,9 +27,17 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     devnet = await startDevnet({ port: 0, stateDir: config.devnetStateDir });
     config.chains['devnet'] = devnetChain(devnet, [devnet.rpcUrl]);
-    const how = devnet.reusedState ? `loaded from the saved state in ${config.devnetStateDir}` : config.devnetStateDir ? `deployed and saved to ${config.devnetStateDir}` : 'deployed';
+    const how = devnet.reusedState
+      ? `loaded from the saved state in ${config.devnetStateDir}`
+      : config.devnetStateDir
+        ? `deployed and saved to ${config.devnetStateDir}`
+        : 'deployed';
     logger.info(`devnet ${how} in ${Math.round(performance.now() - t0)} ms`);
-    logger.info(`devnet at ${devnet.rpcUrl}; pools ${Object.entries(devnet.addresses.pools).map(([k, p]) => `${k}=${p.address}`).join(' ')}`);
+    logger.info(
+      `devnet at ${devnet.rpcUrl}; pools ${Object.entries(devnet.addresses.pools)
+        .map(([k, p]) => `${k}=${p.address}`)
+        .join(' ')}`,
+    );
   }
   const runtime = new ChainRuntime({ ...config, chains: config.chains });
   const app = await createChainReaderApp(runtime);

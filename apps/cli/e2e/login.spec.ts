@@ -6,7 +6,17 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cleanRedis, createDatabase, createTenant, freePort, parseForm, startRegistry, testEnv, TestBrowser, type Proc } from '@switchboard/testing';
+import {
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  freePort,
+  parseForm,
+  startRegistry,
+  testEnv,
+  TestBrowser,
+  type Proc,
+} from '@switchboard/testing';
 import { CLI_BIN, runCli } from './support/run-cli';
 import { startPlatformIssuer } from './support/start-platform-issuer';
 
@@ -29,7 +39,13 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
     // Each side needs the other's URL: reserve both ports first.
     const [registryPort, authPort] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${registryPort}`;
-    auth = await startPlatformIssuer({ database: db.name, port: authPort, registry: base, internalToken: env.internalToken, tokenRatePerMin: TOKEN_RATE_PER_MIN });
+    auth = await startPlatformIssuer({
+      database: db.name,
+      port: authPort,
+      registry: base,
+      internalToken: env.internalToken,
+      tokenRatePerMin: TOKEN_RATE_PER_MIN,
+    });
     registry = await startRegistry(env, db.url, { REGISTRY_PORT: String(registryPort), CONSOLE_ISSUER: auth.issuer });
     await createTenant(registry.url, env.operatorKey, 'acme', ADA);
     dir = await mkdtemp(path.join(tmpdir(), 'switchboard-login-'));
@@ -46,7 +62,9 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
 
   /** Runs `switchboard login --no-browser`, reads the URL it prints and signs in at the issuer as `password` says. */
   async function login(password: string): Promise<{ code: number; stdout: string; stderr: string; formStatus: number }> {
-    const child = spawn(process.execPath, [CLI_BIN, 'login', '--no-browser', '--issuer', auth.issuer], { env: { PATH: process.env.PATH, ...cliEnv } });
+    const child = spawn(process.execPath, [CLI_BIN, 'login', '--no-browser', '--issuer', auth.issuer], {
+      env: { PATH: process.env.PATH, ...cliEnv },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -62,13 +80,20 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
     const browser = new TestBrowser();
     const page = await browser.follow(url);
     const form = parseForm(await page.res.text(), /\/login$/);
-    const posted = await browser.postForm(new URL(form.action, page.url).href, { ...form.fields, workspace: 'acme', username: ADA.username, password });
+    const posted = await browser.postForm(new URL(form.action, page.url).href, {
+      ...form.fields,
+      workspace: 'acme',
+      username: ADA.username,
+      password,
+    });
     if (posted.status >= 400) {
       child.kill('SIGTERM');
       return { code: await exited, stdout, stderr, formStatus: posted.status };
     }
     // The issuer's redirects end at the CLI's loopback listener, which answers the browser itself.
-    const landed = await browser.follow(new URL(posted.headers.get('location') ?? '', form.action.startsWith('http') ? form.action : page.url).href);
+    const landed = await browser.follow(
+      new URL(posted.headers.get('location') ?? '', form.action.startsWith('http') ? form.action : page.url).href,
+    );
     expect(landed.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
     expect(await landed.res.text()).toContain('Signed in');
     return { code: await exited, stdout, stderr, formStatus: posted.status };
@@ -76,7 +101,9 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
 
   /** Runs `switchboard login --device`; a browser enters the printed code at the issuer, confirms and signs in. */
   async function deviceLogin(): Promise<{ code: number; stdout: string; stderr: string; success: string }> {
-    const child = spawn(process.execPath, [CLI_BIN, 'login', '--device', '--issuer', auth.issuer], { env: { PATH: process.env.PATH, ...cliEnv } });
+    const child = spawn(process.execPath, [CLI_BIN, 'login', '--device', '--issuer', auth.issuer], {
+      env: { PATH: process.env.PATH, ...cliEnv },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -99,7 +126,12 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
     const started = await browser.postForm(new URL(confirmForm.action, prompt.uri).href, confirmForm.fields);
     const loginPage = await browser.follow(new URL(started.headers.get('location') ?? '', prompt.uri).href);
     const form = parseForm(await loginPage.res.text(), /\/login$/);
-    const posted = await browser.postForm(new URL(form.action, loginPage.url).href, { ...form.fields, workspace: 'acme', username: ADA.username, password: ADA.password });
+    const posted = await browser.postForm(new URL(form.action, loginPage.url).href, {
+      ...form.fields,
+      workspace: 'acme',
+      username: ADA.username,
+      password: ADA.password,
+    });
     const done = await browser.follow(new URL(posted.headers.get('location') ?? '', loginPage.url).href);
     return { code: await exited, stdout, stderr, success: await done.res.text() };
   }
@@ -116,7 +148,12 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
     const file = path.join(dir, 'credentials.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const stored = JSON.parse(await readFile(file, 'utf8'))[registry.url];
-    expect(stored).toMatchObject({ issuer: auth.issuer, clientId: 'switchboard-cli', resource: `${registry.url}/v1`, refreshToken: expect.any(String) });
+    expect(stored).toMatchObject({
+      issuer: auth.issuer,
+      clientId: 'switchboard-cli',
+      resource: `${registry.url}/v1`,
+      refreshToken: expect.any(String),
+    });
     const me = await runCli(['whoami', '--output', 'json'], cliEnv);
     expect(JSON.parse(me.stdout)).toEqual({ tenant: 'acme', via: 'token', role: 'owner', user: { username: 'ada', name: ADA.name } });
   });
@@ -147,14 +184,24 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
     expect((await runCli(['whoami'], cliEnv)).code).toBe(0);
   });
 
-  it.each(['http://evil.example/callback', 'http://127.0.0.1:4000/other', 'https://127.0.0.1:4000/callback'])('the CLI client may only come back to the loopback callback: %s is refused', async (redirect) => {
-    const url = new URL(`${auth.issuer}/authorize`);
-    const params = { client_id: 'switchboard-cli', redirect_uri: redirect, response_type: 'code', scope: 'console', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' };
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    const res = await fetch(url, { redirect: 'manual' });
-    expect(res.status).toBe(400);
-    expect(await res.text()).toContain('redirect_uri');
-  });
+  it.each(['http://evil.example/callback', 'http://127.0.0.1:4000/other', 'https://127.0.0.1:4000/callback'])(
+    'the CLI client may only come back to the loopback callback: %s is refused',
+    async (redirect) => {
+      const url = new URL(`${auth.issuer}/authorize`);
+      const params = {
+        client_id: 'switchboard-cli',
+        redirect_uri: redirect,
+        response_type: 'code',
+        scope: 'console',
+        code_challenge: 'x'.repeat(43),
+        code_challenge_method: 'S256',
+      };
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+      const res = await fetch(url, { redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('redirect_uri');
+    },
+  );
 
   it('a wrong password stays at the issuer and stores nothing new', async () => {
     const file = path.join(dir, 'credentials.json');
@@ -183,7 +230,11 @@ describe('switchboard login (browser PKCE with a loopback redirect, or device au
   it('bounds user-code guesses: entering codes counts against the token budget (429 with Retry-After)', async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= TOKEN_RATE_PER_MIN; i++) {
-      const res = await fetch(`${auth.issuer}/device`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'user_code=BCDFGHJK&xsrf=x' });
+      const res = await fetch(`${auth.issuer}/device`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'user_code=BCDFGHJK&xsrf=x',
+      });
       statuses.push(res.status);
       if (res.status === 429) {
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);

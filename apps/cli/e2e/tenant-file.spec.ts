@@ -7,7 +7,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { cleanRedis, createDatabase, createTenant, pollUntil, startGateway, startRegistry, testEnv, TestUpstream, type Proc } from '@switchboard/testing';
+import {
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  pollUntil,
+  startGateway,
+  startRegistry,
+  testEnv,
+  TestUpstream,
+  type Proc,
+} from '@switchboard/testing';
 import { parse } from 'yaml';
 import { runCli } from './support/run-cli';
 import { tenantYaml } from './support/tenant-yaml';
@@ -55,7 +65,12 @@ describe('switchboard apply / plan / export against a fresh tenant', () => {
   const toolsList = async (userAgent?: string): Promise<Tool[]> => {
     const res = await fetch(`${gateway.url}/t/acme/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...(userAgent ? { 'user-agent': userAgent } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        ...(userAgent ? { 'user-agent': userAgent } : {}),
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     if (res.status !== 200) return [];
@@ -128,12 +143,21 @@ describe('switchboard apply / plan / export against a fresh tenant', () => {
     expect(plan.code).toBe(8);
     expect(JSON.parse(plan.stdout)).toEqual({
       tenant: 'acme',
-      changes: [{ action: 'update', target: 'publications of beta', fields: [{ field: 'tool:shout.overrides.description', before: 'Shouts from the beta server', after: 'Beta shouts' }] }],
+      changes: [
+        {
+          action: 'update',
+          target: 'publications of beta',
+          fields: [{ field: 'tool:shout.overrides.description', before: 'Shouts from the beta server', after: 'Beta shouts' }],
+        },
+      ],
       summary: { create: 0, update: 1, delete: 0 },
       discoveries: [],
     });
     expect((await runCli(['apply', '-f', file], cliEnv)).code).toBe(0);
-    await pollUntil('the gateway serves the new description', async () => (await toolsList()).find((t) => t.name === 'shout')?.description === 'Beta shouts');
+    await pollUntil(
+      'the gateway serves the new description',
+      async () => (await toolsList()).find((t) => t.name === 'shout')?.description === 'Beta shouts',
+    );
     expect((await runCli(['plan', '-f', file, '--detailed-exitcode'], cliEnv)).code).toBe(0);
   });
 
@@ -144,10 +168,19 @@ describe('switchboard apply / plan / export against a fresh tenant', () => {
     const text = await readFile(out, 'utf8');
     expect(text).not.toContain('alpha-secret-token');
     expect(text).not.toContain('beta-secret-key');
-    const exported = parse(text) as { servers: Array<{ id: string; auth: unknown; publish: unknown[] }>; surfaceRules: unknown; limits: unknown };
+    const exported = parse(text) as {
+      servers: Array<{ id: string; auth: unknown; publish: unknown[] }>;
+      surfaceRules: unknown;
+      limits: unknown;
+    };
     expect(exported.servers.map((s) => s.id)).toEqual(['alpha', 'beta']);
     expect(exported.servers[0].auth).toEqual({ mode: 'bearer', token: { fromEnv: 'SWITCHBOARD_SECRET_ALPHA_TOKEN' } });
-    expect(exported.servers[1].publish).toEqual([{ name: 'shout', overrides: { description: 'Beta shouts', annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } } }]);
+    expect(exported.servers[1].publish).toEqual([
+      {
+        name: 'shout',
+        overrides: { description: 'Beta shouts', annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } },
+      },
+    ]);
     expect(exported.surfaceRules).toEqual({ surfaces: { claude: { maxDescriptionLength: 12 } } });
     // Round trip: the export plans no change, and applies as a no-op without any secret in the environment.
     const plan = await runCli(['plan', '-f', out, '--detailed-exitcode'], cliEnv);
@@ -169,7 +202,10 @@ describe('switchboard apply / plan / export against a fresh tenant', () => {
   });
 
   it('manages the OAuth settings section: plans exactly the scopes added, applies them, exports them', async () => {
-    const withAuth = tenantYaml({ ...urls, betaDescription: 'Beta shouts' }).replace('limits:\n', 'auth:\n  protected: false\n  scopes: [crm.read, crm.write]\nlimits:\n');
+    const withAuth = tenantYaml({ ...urls, betaDescription: 'Beta shouts' }).replace(
+      'limits:\n',
+      'auth:\n  protected: false\n  scopes: [crm.read, crm.write]\nlimits:\n',
+    );
     await writeFile(file, withAuth);
     const plan = await runCli(['plan', '-f', file, '--output', 'json'], cliEnv);
     const authChange = JSON.parse(plan.stdout).changes.find((c: { target: string }) => c.target === 'auth');
@@ -186,10 +222,32 @@ describe('switchboard apply / plan / export against a fresh tenant', () => {
     const top = await runCli(['--help'], {});
     expect(top.code).toBe(0);
     const names = [...top.stdout.matchAll(/^ {2}([a-z]+(?: [a-z]+)?) {2,}/gm)].map((m) => m[1]);
-    expect(names).toEqual(expect.arrayContaining(['servers add', 'servers list', 'servers show', 'servers discover', 'servers rm', 'publish', 'preview', 'changes', 'approve', 'usage', 'calls tail', 'limits', 'plan', 'apply', 'export']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'servers add',
+        'servers list',
+        'servers show',
+        'servers discover',
+        'servers rm',
+        'publish',
+        'preview',
+        'changes',
+        'approve',
+        'usage',
+        'calls tail',
+        'limits',
+        'plan',
+        'apply',
+        'export',
+      ]),
+    );
     for (const name of names) {
       const run = await runCli([...name.split(' '), '--help'], {});
-      expect({ name, code: run.code, head: run.stdout.split('\n')[0].startsWith(`Usage: switchboard ${name}`) }).toEqual({ name, code: 0, head: true });
+      expect({ name, code: run.code, head: run.stdout.split('\n')[0].startsWith(`Usage: switchboard ${name}`) }).toEqual({
+        name,
+        code: 0,
+        head: true,
+      });
     }
   });
 });

@@ -16,7 +16,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** The registry's URL from `--registry` or SWITCHBOARD_URL, without a trailing slash. */
 export function registryUrl(env: NodeJS.ProcessEnv, flag: string | undefined): string {
   const raw = flag ?? env[ENV.url];
-  if (!raw) throw usageError(`registry: set ${ENV.url} (or pass --registry) to the registry's URL, e.g. https://admin.switchboard.example`, 'registry');
+  if (!raw)
+    throw usageError(
+      `registry: set ${ENV.url} (or pass --registry) to the registry's URL, e.g. https://admin.switchboard.example`,
+      'registry',
+    );
   try {
     const url = new URL(raw);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
@@ -49,10 +53,14 @@ function storedLoginBearer(env: NodeJS.ProcessEnv, baseUrl: string): () => Promi
   const load = async (): Promise<StoredLogin> => {
     const stored = await loadLogin(env, baseUrl);
     if (!stored) {
-      throw new CliError(`authorization: set ${ENV.apiKey} to a tenant API key (sbk_…) or ${ENV.token} to a platform access token, or run switchboard login`, EXIT.auth, {
-        code: 'UNAUTHENTICATED',
-        field: 'authorization',
-      });
+      throw new CliError(
+        `authorization: set ${ENV.apiKey} to a tenant API key (sbk_…) or ${ENV.token} to a platform access token, or run switchboard login`,
+        EXIT.auth,
+        {
+          code: 'UNAUTHENTICATED',
+          field: 'authorization',
+        },
+      );
     }
     const fresh = await freshLogin(stored);
     if (fresh !== stored) await saveLogin(env, baseUrl, fresh);

@@ -41,7 +41,10 @@ describe('switchboard command line', () => {
   });
 
   it('exits 3 naming the credential when no API key or token is set', async () => {
-    const res = await run(['servers', 'list', '--output', 'json'], { SWITCHBOARD_URL: 'http://127.0.0.1:9', SWITCHBOARD_CONFIG_DIR: '/nonexistent/switchboard' });
+    const res = await run(['servers', 'list', '--output', 'json'], {
+      SWITCHBOARD_URL: 'http://127.0.0.1:9',
+      SWITCHBOARD_CONFIG_DIR: '/nonexistent/switchboard',
+    });
     expect(res.code).toBe(EXIT.auth);
     expect(JSON.parse(res.stderr)).toEqual({ error: expect.objectContaining({ code: 'UNAUTHENTICATED', field: 'authorization' }) });
   });
@@ -53,7 +56,10 @@ describe('switchboard command line', () => {
   });
 
   it('exits 2 naming the field when the tenant file is invalid', async () => {
-    const res = await run(['plan', '-f', '/nonexistent/tenant.yaml'], { SWITCHBOARD_URL: 'http://127.0.0.1:9', SWITCHBOARD_API_KEY: 'sbk_x' });
+    const res = await run(['plan', '-f', '/nonexistent/tenant.yaml'], {
+      SWITCHBOARD_URL: 'http://127.0.0.1:9',
+      SWITCHBOARD_API_KEY: 'sbk_x',
+    });
     expect(res).toMatchObject({ code: EXIT.usage });
     expect(res.stderr).toContain('--file: cannot read /nonexistent/tenant.yaml: ENOENT');
   });

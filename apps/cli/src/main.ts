@@ -11,7 +11,13 @@ import { resolveTarget } from './credentials';
 import { CliError, EXIT, usageError } from './exit-codes';
 
 /** Every command, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [...SERVER_COMMANDS, ...PUBLISHING_COMMANDS, ...OBSERVE_COMMANDS, ...TENANT_FILE_COMMANDS, ...LOGIN_COMMANDS];
+export const COMMANDS: Command[] = [
+  ...SERVER_COMMANDS,
+  ...PUBLISHING_COMMANDS,
+  ...OBSERVE_COMMANDS,
+  ...TENANT_FILE_COMMANDS,
+  ...LOGIN_COMMANDS,
+];
 
 const processIo = (): Io => ({
   stdout: (t) => void process.stdout.write(`${t}\n`),
@@ -37,7 +43,12 @@ function findCommand(argv: string[]): { command?: Command; rest: string[]; words
 
 function parse(command: Command, rest: string[]): { args: string[]; flags: Flags } {
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { ...GLOBAL_OPTIONS, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
     return { args: positionals, flags: values as Flags };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -52,7 +63,8 @@ function context(command: Command, args: string[], flags: Flags, io: Io): Comman
   const json = output === 'json';
   const timeout = str(flags, 'request-timeout-ms');
   const timeoutMs = timeout === undefined ? undefined : Number(timeout);
-  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw usageError('--request-timeout-ms: must be a positive integer', 'request-timeout-ms');
+  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0))
+    throw usageError('--request-timeout-ms: must be a positive integer', 'request-timeout-ms');
   let client: ApiClient | undefined;
   return {
     args,
@@ -70,24 +82,29 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (!command) {
     const topic = words[0] === 'help' ? words.slice(1) : words;
     const asked = findCommand(topic).command;
-    if (asked) return io.stdout(commandHelp(asked)), EXIT.ok;
+    if (asked) return (io.stdout(commandHelp(asked)), EXIT.ok);
     const group = topic[0] && COMMANDS.some((c) => c.name.startsWith(`${topic[0]} `)) ? topic[0] : undefined;
     if (topic.length > (group ? 1 : 0)) throw usageError(`unknown command "${words.join(' ')}" (see switchboard --help)`, 'command');
     io.stdout(overviewHelp(COMMANDS, group));
     return words.length === 0 && !wantsHelp ? EXIT.usage : EXIT.ok;
   }
   const { args, flags } = parse(command, rest);
-  if (flags.help) return io.stdout(commandHelp(command)), EXIT.ok;
+  if (flags.help) return (io.stdout(commandHelp(command)), EXIT.ok);
   const { min, max } = command.positionals ?? { min: 0, max: 0 };
   if (args.length < min || args.length > max) {
-    throw usageError(`${command.name}: expected ${command.args ?? 'no arguments'}, got ${args.length === 0 ? 'none' : `"${args.join(' ')}"`} (see switchboard ${command.name} --help)`, 'arguments');
+    throw usageError(
+      `${command.name}: expected ${command.args ?? 'no arguments'}, got ${args.length === 0 ? 'none' : `"${args.join(' ')}"`} (see switchboard ${command.name} --help)`,
+      'arguments',
+    );
   }
   return (await command.run(context(command, args, flags, io))) ?? EXIT.ok;
 }
 
 function report(err: CliError, json: boolean, io: Io): void {
   if (json) return io.stderr(JSON.stringify({ error: { message: err.message, ...err.details } }));
-  const extra = [err.details.code && `code ${err.details.code}`, err.details.field && `field ${err.details.field}`].filter(Boolean).join(', ');
+  const extra = [err.details.code && `code ${err.details.code}`, err.details.field && `field ${err.details.field}`]
+    .filter(Boolean)
+    .join(', ');
   io.stderr(`error: ${err.message}${extra ? ` (${extra})` : ''}`);
   for (const issue of (err.details.issues ?? []).slice(1, 20)) io.stderr(`  ${issue.field}: ${issue.message}`);
 }

@@ -155,7 +155,11 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
   try {
     res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    throw new ApiError(0, 'NETWORK', `The registry could not be reached (${err instanceof Error ? err.message : String(err)}). Check your connection and try again.`);
+    throw new ApiError(
+      0,
+      'NETWORK',
+      `The registry could not be reached (${err instanceof Error ? err.message : String(err)}). Check your connection and try again.`,
+    );
   }
   const text = await res.text();
   let parsed: unknown = undefined;
@@ -166,8 +170,15 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
   }
   if (!res.ok) {
     const e = isRecord(parsed) && isRecord(parsed.error) ? parsed.error : undefined;
-    const message = typeof e?.message === 'string' ? e.message : `The registry answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`;
-    const err = new ApiError(res.status, typeof e?.code === 'string' ? e.code : 'HTTP', message, typeof e?.field === 'string' ? e.field : undefined, issuesOf(e));
+    const message =
+      typeof e?.message === 'string' ? e.message : `The registry answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`;
+    const err = new ApiError(
+      res.status,
+      typeof e?.code === 'string' ? e.code : 'HTTP',
+      message,
+      typeof e?.field === 'string' ? e.field : undefined,
+      issuesOf(e),
+    );
     if (res.status === 401 && !opts.quiet401 && opts.key === undefined && !opts.cookieOnly) for (const fn of unauthorizedListeners) fn();
     throw err;
   }

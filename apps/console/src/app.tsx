@@ -1,6 +1,19 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Mark } from './brand';
-import { api, asApiError, isRecord, loadAuthConfig, logout, onUnauthorized, session, type ApiError, type AuthConfig, type Change, type SessionInfo, type Tenant } from './api';
+import {
+  api,
+  asApiError,
+  isRecord,
+  loadAuthConfig,
+  logout,
+  onUnauthorized,
+  session,
+  type ApiError,
+  type AuthConfig,
+  type Change,
+  type SessionInfo,
+  type Tenant,
+} from './api';
 import { ErrorBoundary } from './error-boundary';
 import type { Identity } from './identity';
 import { onChanged } from './events';
@@ -52,7 +65,12 @@ async function restoreIdentity(): Promise<Identity | undefined> {
     const info = await api<SessionInfo>('GET', '/v1/session', undefined, { cookieOnly: true, quiet401: true });
     session.useCookie();
     const tenant = isTenant(info.tenant) ? info.tenant : await api<Tenant>('GET', '/v1/tenant');
-    return { tenant, user: isRecord(info.user) && typeof info.user.username === 'string' ? info.user : null, via: info.via ?? 'session', role: isRole(info.role) ? info.role : 'owner' };
+    return {
+      tenant,
+      user: isRecord(info.user) && typeof info.user.username === 'string' ? info.user : null,
+      via: info.via ?? 'session',
+      role: isRole(info.role) ? info.role : 'owner',
+    };
   } catch (err) {
     const e = asApiError(err);
     if (e.status === 0 || e.status >= 500) throw e;

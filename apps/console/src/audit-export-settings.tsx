@@ -24,7 +24,14 @@ const IDS: Record<string, string> = {
 };
 
 function toForm(v: AuditExportView | undefined): Form {
-  return { endpoint: v?.endpoint ?? '', bucket: v?.bucket ?? '', region: v?.region ?? 'us-east-1', prefix: v?.prefix ?? '', accessKeyId: v?.accessKeyId ?? '', secretAccessKey: '' };
+  return {
+    endpoint: v?.endpoint ?? '',
+    bucket: v?.bucket ?? '',
+    region: v?.region ?? 'us-east-1',
+    prefix: v?.prefix ?? '',
+    accessKeyId: v?.accessKeyId ?? '',
+    secretAccessKey: '',
+  };
 }
 
 /** The export's state at a glance: status, last error, how many entries went out. */
@@ -33,7 +40,8 @@ function ExportState({ view }: { view: AuditExportView }) {
   return (
     <div data-testid="audit-export-state">
       <p>
-        <Badge tone={tone}>{view.enabled === false ? 'paused' : (view.status ?? 'pending')}</Badge> {view.exported ?? 0} entries exported to <span class="mono">{`${view.bucket}/${view.prefix ?? ''}`}</span>
+        <Badge tone={tone}>{view.enabled === false ? 'paused' : (view.status ?? 'pending')}</Badge> {view.exported ?? 0} entries exported to{' '}
+        <span class="mono">{`${view.bucket}/${view.prefix ?? ''}`}</span>
         {view.lastExportAt && (
           <>
             , last <When at={view.lastExportAt} />
@@ -60,18 +68,27 @@ export function AuditExportSettings() {
   return (
     <section aria-labelledby="audit-export-h">
       <h2 id="audit-export-h">Export to object storage</h2>
-      <p class="muted small">Streams this log to an S3-compatible bucket as gzipped JSON Lines, one object per day and batch, at least once.</p>
+      <p class="muted small">
+        Streams this log to an S3-compatible bucket as gzipped JSON Lines, one object per day and batch, at least once.
+      </p>
       <LoadStatus load={load} errorTitle="Could not load the audit export" loadingLabel="Loading audit export…" />
       {load.data?.configured && <ExportState view={load.data} />}
       {load.data?.configured && (
         <div class="row">
           <Allowed needed="admin">
-            <button type="button" onClick={() => void actions.run(async () => (await api('POST', '/v1/audit-export/run'), 'Export requested.'))}>
+            <button
+              type="button"
+              onClick={() => void actions.run(async () => (await api('POST', '/v1/audit-export/run'), 'Export requested.'))}
+            >
               Export now
             </button>
           </Allowed>
           <Allowed needed="owner">
-            <button type="button" class="danger" onClick={() => void actions.run(async () => (await api('DELETE', '/v1/audit-export'), 'Audit export removed.'))}>
+            <button
+              type="button"
+              class="danger"
+              onClick={() => void actions.run(async () => (await api('DELETE', '/v1/audit-export'), 'Audit export removed.'))}
+            >
               Stop exporting
             </button>
           </Allowed>
@@ -98,7 +115,13 @@ function AuditExportForm({ initial, onSaved }: { initial: AuditExportView; onSav
     const problems: Record<string, string> = {};
     if (!initial.configured && !form.secretAccessKey) problems['ae-secret'] = 'Required the first time.';
     void submit.run(problems, async () => {
-      const body: PutAuditExportBody = { endpoint: form.endpoint.trim(), bucket: form.bucket.trim(), region: form.region.trim(), prefix: form.prefix.trim(), accessKeyId: form.accessKeyId.trim() };
+      const body: PutAuditExportBody = {
+        endpoint: form.endpoint.trim(),
+        bucket: form.bucket.trim(),
+        region: form.region.trim(),
+        prefix: form.prefix.trim(),
+        accessKeyId: form.accessKeyId.trim(),
+      };
       if (form.secretAccessKey) body.secretAccessKey = form.secretAccessKey;
       const r = await api<AuditExportView>('PUT', '/v1/audit-export', body);
       setForm(toForm(r));
@@ -109,11 +132,33 @@ function AuditExportForm({ initial, onSaved }: { initial: AuditExportView; onSav
   return (
     <form ref={submit.ref} onSubmit={onSubmit} aria-label="Audit export" noValidate>
       <div class="grid2">
-        <Field id="ae-endpoint" label="Endpoint" value={form.endpoint} onInput={set('endpoint')} error={submit.fields['ae-endpoint']} type="url" placeholder="https://s3.eu-west-1.amazonaws.com" />
+        <Field
+          id="ae-endpoint"
+          label="Endpoint"
+          value={form.endpoint}
+          onInput={set('endpoint')}
+          error={submit.fields['ae-endpoint']}
+          type="url"
+          placeholder="https://s3.eu-west-1.amazonaws.com"
+        />
         <Field id="ae-bucket" label="Bucket" value={form.bucket} onInput={set('bucket')} error={submit.fields['ae-bucket']} />
         <Field id="ae-region" label="Region" value={form.region} onInput={set('region')} error={submit.fields['ae-region']} />
-        <Field id="ae-prefix" label="Prefix" value={form.prefix} onInput={set('prefix')} error={submit.fields['ae-prefix']} hint="Optional, e.g. switchboard/audit" />
-        <Field id="ae-key-id" label="Access key id" value={form.accessKeyId} onInput={set('accessKeyId')} error={submit.fields['ae-key-id']} autoComplete="off" />
+        <Field
+          id="ae-prefix"
+          label="Prefix"
+          value={form.prefix}
+          onInput={set('prefix')}
+          error={submit.fields['ae-prefix']}
+          hint="Optional, e.g. switchboard/audit"
+        />
+        <Field
+          id="ae-key-id"
+          label="Access key id"
+          value={form.accessKeyId}
+          onInput={set('accessKeyId')}
+          error={submit.fields['ae-key-id']}
+          autoComplete="off"
+        />
         <Field
           id="ae-secret"
           label="Secret access key"

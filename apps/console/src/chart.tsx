@@ -31,7 +31,19 @@ export function tickIndexes(n: number): number[] {
  * read as the category's label. The labels drawn are also written to `data-ticks` and the values
  * to a table for screen readers. Rebuilt when the data changes; destroyed on unmount.
  */
-export function Chart({ title, testId, labels, series, height = 220 }: { title: string; testId: string; labels: string[]; series: ChartSeries[]; height?: number }) {
+export function Chart({
+  title,
+  testId,
+  labels,
+  series,
+  height = 220,
+}: {
+  title: string;
+  testId: string;
+  labels: string[];
+  series: ChartSeries[];
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const fig = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -58,13 +70,12 @@ export function Chart({ title, testId, labels, series, height = 220 }: { title: 
       // The legend reads the latest day until the cursor points at another (uPlot shows "--" otherwise).
       // When the cursor leaves the plot, it reads the latest day again instead of "--".
       hooks: { ready: [(u) => u.setLegend({ idx: n - 1 })], setCursor: [(u) => u.cursor.idx == null && u.setLegend({ idx: n - 1 })] },
-      series: [{ label: 'Day', value: (_u, v) => label(v) }, ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, points: { show: n <= 31 } }))],
+      series: [
+        { label: 'Day', value: (_u, v) => label(v) },
+        ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, points: { show: n <= 31 } })),
+      ],
     };
-    const plot = new uPlot(
-      opts,
-      [labels.map((_, i) => i), ...series.map((s) => s.values)],
-      el,
-    );
+    const plot = new uPlot(opts, [labels.map((_, i) => i), ...series.map((s) => s.values)], el);
     // Follow the page's width (a narrower window, the nav folding above the page).
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, Math.min(el.clientWidth || 640, 900)), height }));
     resize.observe(el);
@@ -74,7 +85,14 @@ export function Chart({ title, testId, labels, series, height = 220 }: { title: 
     };
   }, [JSON.stringify({ labels, series })]);
   return (
-    <figure class="chart" data-testid={testId} ref={fig} data-first={labels[0]} data-last={labels[labels.length - 1]} data-points={labels.length}>
+    <figure
+      class="chart"
+      data-testid={testId}
+      ref={fig}
+      data-first={labels[0]}
+      data-last={labels[labels.length - 1]}
+      data-points={labels.length}
+    >
       <figcaption>{title}</figcaption>
       <div ref={box} aria-hidden="true" />
       <table class="sr-only" data-testid={`${testId}-data`}>
@@ -105,7 +123,15 @@ export function Chart({ title, testId, labels, series, height = 220 }: { title: 
 }
 
 /** Horizontal bars, largest first, with the label beside each bar (labels never overlap, however many). */
-export function Bars({ title, testId, rows }: { title: string; testId: string; rows: Array<{ label: string; value: number; note?: string }> }) {
+export function Bars({
+  title,
+  testId,
+  rows,
+}: {
+  title: string;
+  testId: string;
+  rows: Array<{ label: string; value: number; note?: string }>;
+}) {
   const max = Math.max(1, ...rows.map((r) => r.value));
   return (
     <figure class="chart" data-testid={testId}>

@@ -39,9 +39,18 @@ export function grantFormOf(c: ConnectorView | undefined): GrantForm {
 /** The `grant` of the PUT body: null (linked accounts only) or the chosen kind with what was filled in. */
 export function grantBody(g: GrantForm): Record<string, unknown> | null {
   if (g.kind === '') return null;
-  const target = { ...(g.resource.trim() ? { resource: g.resource.trim() } : {}), ...(g.audience.trim() ? { audience: g.audience.trim() } : {}) };
+  const target = {
+    ...(g.resource.trim() ? { resource: g.resource.trim() } : {}),
+    ...(g.audience.trim() ? { audience: g.audience.trim() } : {}),
+  };
   if (g.kind === 'token_exchange') return { kind: 'token_exchange', ...target };
-  return { kind: 'cross_app', idpIssuer: g.idpIssuer.trim(), idpClientId: g.idpClientId.trim(), ...(g.idpClientSecret ? { idpClientSecret: g.idpClientSecret } : {}), ...target };
+  return {
+    kind: 'cross_app',
+    idpIssuer: g.idpIssuer.trim(),
+    idpClientId: g.idpClientId.trim(),
+    ...(g.idpClientSecret ? { idpClientSecret: g.idpClientSecret } : {}),
+    ...target,
+  };
 }
 
 /** A one-word description of a connector's token source, for the table. */
@@ -56,7 +65,12 @@ export function grantLabel(c: ConnectorView): string {
  * enterprise identity — RFC 8693 token exchange at the connector's issuer, or cross-app access
  * (an ID-JAG from the enterprise IdP, then JWT-bearer at the connector's issuer).
  */
-export function ConnectorGrantFields(props: { form: GrantForm; current: ConnectorView | undefined; errors: Record<string, string>; onInput: (k: keyof GrantForm) => (v: string) => void }) {
+export function ConnectorGrantFields(props: {
+  form: GrantForm;
+  current: ConnectorView | undefined;
+  errors: Record<string, string>;
+  onInput: (k: keyof GrantForm) => (v: string) => void;
+}) {
   const { form, errors, onInput } = props;
   const secretSet = props.current?.grant?.kind === 'cross_app' && props.current.grant.idpClientSecretSet;
   return (
@@ -78,8 +92,21 @@ export function ConnectorGrantFields(props: { form: GrantForm; current: Connecto
         <div class="grid2">
           {form.kind === 'cross_app' && (
             <>
-              <Field id={GRANT_IDS.idpIssuer} label="Enterprise IdP issuer URL" type="url" value={form.idpIssuer} onInput={onInput('idpIssuer')} error={errors[GRANT_IDS.idpIssuer]} />
-              <Field id={GRANT_IDS.idpClientId} label="Client id at the enterprise IdP" value={form.idpClientId} onInput={onInput('idpClientId')} error={errors[GRANT_IDS.idpClientId]} />
+              <Field
+                id={GRANT_IDS.idpIssuer}
+                label="Enterprise IdP issuer URL"
+                type="url"
+                value={form.idpIssuer}
+                onInput={onInput('idpIssuer')}
+                error={errors[GRANT_IDS.idpIssuer]}
+              />
+              <Field
+                id={GRANT_IDS.idpClientId}
+                label="Client id at the enterprise IdP"
+                value={form.idpClientId}
+                onInput={onInput('idpClientId')}
+                error={errors[GRANT_IDS.idpClientId]}
+              />
               <Field
                 id={GRANT_IDS.idpClientSecret}
                 label="Client secret at the enterprise IdP"
@@ -91,8 +118,27 @@ export function ConnectorGrantFields(props: { form: GrantForm; current: Connecto
               />
             </>
           )}
-          <Field id={GRANT_IDS.resource} label="Upstream resource (optional)" type="url" value={form.resource} onInput={onInput('resource')} error={errors[GRANT_IDS.resource]} hint="Sent as `resource`: the upstream MCP server's URL." />
-          <Field id={GRANT_IDS.audience} label="Audience (optional)" value={form.audience} onInput={onInput('audience')} error={errors[GRANT_IDS.audience]} hint={form.kind === 'cross_app' ? "The ID-JAG's audience; defaults to the connector issuer." : 'Sent as `audience` when the exchange needs one.'} />
+          <Field
+            id={GRANT_IDS.resource}
+            label="Upstream resource (optional)"
+            type="url"
+            value={form.resource}
+            onInput={onInput('resource')}
+            error={errors[GRANT_IDS.resource]}
+            hint="Sent as `resource`: the upstream MCP server's URL."
+          />
+          <Field
+            id={GRANT_IDS.audience}
+            label="Audience (optional)"
+            value={form.audience}
+            onInput={onInput('audience')}
+            error={errors[GRANT_IDS.audience]}
+            hint={
+              form.kind === 'cross_app'
+                ? "The ID-JAG's audience; defaults to the connector issuer."
+                : 'Sent as `audience` when the exchange needs one.'
+            }
+          />
         </div>
       )}
     </>

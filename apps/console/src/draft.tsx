@@ -24,7 +24,11 @@ function isDraft(v: unknown): v is Draft {
   if (typeof v !== 'object' || v === null) return false;
   const d = v as Record<string, unknown>;
   const obj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-  return typeof d.serverId === 'string' && Array.isArray(d.items) && d.items.every((i) => obj(i) && typeof i.name === 'string' && obj(i.overrides));
+  return (
+    typeof d.serverId === 'string' &&
+    Array.isArray(d.items) &&
+    d.items.every((i) => obj(i) && typeof i.name === 'string' && obj(i.overrides))
+  );
 }
 
 /** The draft of this tab, if any (a corrupt stored value counts as none). */

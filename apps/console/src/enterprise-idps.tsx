@@ -8,7 +8,14 @@ import { DataTable, Empty, Field, useFormSubmit } from './ui';
 
 type TrustedIdp = NonNullable<TenantAuthView['enterpriseIdps']>[number];
 
-const IDS = { issuer: 'ema-issuer', jwksUri: 'ema-jwks-uri', allowedClients: 'ema-allowed-clients', subjectClaim: 'ema-subject-claim', groupsClaim: 'ema-groups-claim', groupScopes: 'ema-group-scopes' };
+const IDS = {
+  issuer: 'ema-issuer',
+  jwksUri: 'ema-jwks-uri',
+  allowedClients: 'ema-allowed-clients',
+  subjectClaim: 'ema-subject-claim',
+  groupsClaim: 'ema-groups-claim',
+  groupScopes: 'ema-group-scopes',
+};
 
 interface IdpForm {
   issuer: string;
@@ -66,10 +73,18 @@ export function EnterpriseIdps({ view, onChange }: { view: TenantAuthView; onCha
     const problems: Record<string, string> = {};
     if (!form.issuer.trim()) problems[IDS.issuer] = "Enter the IdP's issuer URL (the iss of its ID-JAGs).";
     if (!form.jwksUri.trim()) problems[IDS.jwksUri] = "Enter the URL of the IdP's signing keys (JWKS).";
-    if (words(form.allowedClients).length === 0) problems[IDS.allowedClients] = 'List at least one client id allowed to present this IdP’s assertions.';
+    if (words(form.allowedClients).length === 0)
+      problems[IDS.allowedClients] = 'List at least one client id allowed to present this IdP’s assertions.';
     const groups = parseGroupScopes(form.groupScopes);
     if (groups.bad) problems[IDS.groupScopes] = `Line ${groups.bad}: write "group: scope scope".`;
-    const entry: TrustedIdp = { issuer: form.issuer.trim(), jwksUri: form.jwksUri.trim(), allowedClients: words(form.allowedClients), subjectClaim: form.subjectClaim.trim() || 'sub', groupsClaim: form.groupsClaim.trim() || 'groups', groupScopes: groups.map };
+    const entry: TrustedIdp = {
+      issuer: form.issuer.trim(),
+      jwksUri: form.jwksUri.trim(),
+      allowedClients: words(form.allowedClients),
+      subjectClaim: form.subjectClaim.trim() || 'sub',
+      groupsClaim: form.groupsClaim.trim() || 'groups',
+      groupScopes: groups.map,
+    };
     await submitting.run(problems, async () => {
       await send([...trusted, entry], `Now trusting ${entry.issuer}.`);
       setForm(EMPTY);
@@ -85,7 +100,10 @@ export function EnterpriseIdps({ view, onChange }: { view: TenantAuthView; onCha
   return (
     <section class="card" aria-labelledby="ema-h">
       <h2 id="ema-h">Enterprise-managed authorization</h2>
-      <p class="muted">Trust your company identity provider to issue ID-JAGs for this workspace: MCP clients signed in with it get tokens here without a consent screen, and your IdP decides who may use which scopes.</p>
+      <p class="muted">
+        Trust your company identity provider to issue ID-JAGs for this workspace: MCP clients signed in with it get tokens here without a
+        consent screen, and your IdP decides who may use which scopes.
+      </p>
       {trusted.length === 0 ? (
         <Empty>No trusted identity providers.</Empty>
       ) : (
@@ -95,10 +113,21 @@ export function EnterpriseIdps({ view, onChange }: { view: TenantAuthView; onCha
               <td class="mono">{t.issuer}</td>
               <td class="mono">{t.allowedClients.join(' ')}</td>
               <td class="mono">{t.subjectClaim}</td>
-              <td class="mono">{Object.keys(t.groupScopes).length === 0 ? 'every user: all scopes' : Object.entries(t.groupScopes).map(([g, s]) => `${g} → ${s.join(' ')}`).join('; ')}</td>
+              <td class="mono">
+                {Object.keys(t.groupScopes).length === 0
+                  ? 'every user: all scopes'
+                  : Object.entries(t.groupScopes)
+                      .map(([g, s]) => `${g} → ${s.join(' ')}`)
+                      .join('; ')}
+              </td>
               <td>
                 {canEdit && (
-                  <button type="button" onClick={() => void remove(t.issuer)} disabled={submitting.busy} aria-label={`Stop trusting ${t.issuer}`}>
+                  <button
+                    type="button"
+                    onClick={() => void remove(t.issuer)}
+                    disabled={submitting.busy}
+                    aria-label={`Stop trusting ${t.issuer}`}
+                  >
                     Remove
                   </button>
                 )}
@@ -107,18 +136,70 @@ export function EnterpriseIdps({ view, onChange }: { view: TenantAuthView; onCha
           ))}
         </DataTable>
       )}
-      <Allowed needed="admin" what="changing trusted identity providers">{null}</Allowed>
+      <Allowed needed="admin" what="changing trusted identity providers">
+        {null}
+      </Allowed>
       {canEdit && (
         <form ref={submitting.ref} onSubmit={(e) => void add(e)} noValidate aria-label="Trust an identity provider">
           <div class="grid2">
-            <Field id={IDS.issuer} label="Assertion issuer (iss)" type="url" value={form.issuer} onInput={set('issuer')} error={submitting.fields[IDS.issuer]} />
-            <Field id={IDS.jwksUri} label="Signing keys (JWKS) address" type="url" value={form.jwksUri} onInput={set('jwksUri')} error={submitting.fields[IDS.jwksUri]} hint="Fetched before saving: it must serve the IdP's public signing keys." />
-            <Field id={IDS.allowedClients} label="Clients allowed to present assertions" value={form.allowedClients} onInput={set('allowedClients')} error={submitting.fields[IDS.allowedClients]} hint="Client ids at this workspace (registered or metadata-document URLs), separated by spaces." />
-            <Field id={IDS.subjectClaim} label="Subject claim" value={form.subjectClaim} onInput={set('subjectClaim')} error={submitting.fields[IDS.subjectClaim]} hint="The claim that names the user, e.g. sub or email." />
-            <Field id={IDS.groupsClaim} label="Groups claim" value={form.groupsClaim} onInput={set('groupsClaim')} error={submitting.fields[IDS.groupsClaim]} />
-            <Field id={IDS.groupScopes} label="Groups and their scopes (optional)" multiline rows={3} mono value={form.groupScopes} onInput={set('groupScopes')} error={submitting.fields[IDS.groupScopes]} hint='One per line, "group: scope scope". Empty: every user of the IdP may get the workspace scopes.' />
+            <Field
+              id={IDS.issuer}
+              label="Assertion issuer (iss)"
+              type="url"
+              value={form.issuer}
+              onInput={set('issuer')}
+              error={submitting.fields[IDS.issuer]}
+            />
+            <Field
+              id={IDS.jwksUri}
+              label="Signing keys (JWKS) address"
+              type="url"
+              value={form.jwksUri}
+              onInput={set('jwksUri')}
+              error={submitting.fields[IDS.jwksUri]}
+              hint="Fetched before saving: it must serve the IdP's public signing keys."
+            />
+            <Field
+              id={IDS.allowedClients}
+              label="Clients allowed to present assertions"
+              value={form.allowedClients}
+              onInput={set('allowedClients')}
+              error={submitting.fields[IDS.allowedClients]}
+              hint="Client ids at this workspace (registered or metadata-document URLs), separated by spaces."
+            />
+            <Field
+              id={IDS.subjectClaim}
+              label="Subject claim"
+              value={form.subjectClaim}
+              onInput={set('subjectClaim')}
+              error={submitting.fields[IDS.subjectClaim]}
+              hint="The claim that names the user, e.g. sub or email."
+            />
+            <Field
+              id={IDS.groupsClaim}
+              label="Groups claim"
+              value={form.groupsClaim}
+              onInput={set('groupsClaim')}
+              error={submitting.fields[IDS.groupsClaim]}
+            />
+            <Field
+              id={IDS.groupScopes}
+              label="Groups and their scopes (optional)"
+              multiline
+              rows={3}
+              mono
+              value={form.groupScopes}
+              onInput={set('groupScopes')}
+              error={submitting.fields[IDS.groupScopes]}
+              hint='One per line, "group: scope scope". Empty: every user of the IdP may get the workspace scopes.'
+            />
           </div>
-          <FormFooter error={submitting.formError} errorTitle="Could not save the trusted identity providers" notice={notice} noticeTestId="ema-notice">
+          <FormFooter
+            error={submitting.formError}
+            errorTitle="Could not save the trusted identity providers"
+            notice={notice}
+            noticeTestId="ema-notice"
+          >
             <SubmitButton busy={submitting.busy} label="Trust identity provider" />
           </FormFooter>
         </form>

@@ -7,7 +7,14 @@ import { ErrorBox } from './ui';
  * The end of every console form: the refusal that names no field (if any), then a row of the
  * form's buttons and its live status line (what the last submit did).
  */
-export function FormFooter(props: { error?: ApiError | undefined; errorTitle?: string; notice: ComponentChildren; noticeTestId?: string; live?: boolean; children: ComponentChildren }) {
+export function FormFooter(props: {
+  error?: ApiError | undefined;
+  errorTitle?: string;
+  notice: ComponentChildren;
+  noticeTestId?: string;
+  live?: boolean;
+  children: ComponentChildren;
+}) {
   return (
     <>
       {props.error && <ErrorBox error={props.error} title={props.errorTitle} />}
@@ -25,7 +32,15 @@ export function FormFooter(props: { error?: ApiError | undefined; errorTitle?: s
  * A form's submit button, which says what it is doing while the submit runs. With `needed`, only
  * callers of that role see it; others are told what `what` needs (see Allowed).
  */
-export function SubmitButton(props: { busy: boolean; label: string; busyLabel?: string; primary?: boolean; disabled?: boolean; needed?: Role; what?: string }) {
+export function SubmitButton(props: {
+  busy: boolean;
+  label: string;
+  busyLabel?: string;
+  primary?: boolean;
+  disabled?: boolean;
+  needed?: Role;
+  what?: string;
+}) {
   const button = (
     <button type="submit" class={props.primary === false ? undefined : 'primary'} disabled={props.busy || props.disabled}>
       {props.busy ? (props.busyLabel ?? 'Saving…') : props.label}

@@ -74,7 +74,10 @@ export function useFormSubmit(ids: Record<string, string>): FormSubmit {
  * Records the id of every control the user changes inside the form (input and change events
  * bubble to it), so a refusal's message under a field goes away as soon as the field is edited.
  */
-export function useEditedFields(ref: RefObject<HTMLElement | null>, setEdited: (f: (cur: ReadonlySet<string>) => ReadonlySet<string>) => void): void {
+export function useEditedFields(
+  ref: RefObject<HTMLElement | null>,
+  setEdited: (f: (cur: ReadonlySet<string>) => ReadonlySet<string>) => void,
+): void {
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -82,7 +85,12 @@ export function useEditedFields(ref: RefObject<HTMLElement | null>, setEdited: (
       const target = e.target as HTMLInputElement | HTMLSelectElement | null;
       // A checkbox or select fires input before change, and the page's own handler listens to change: a
       // re-render between the two would put the old (controlled) value back before the page sees the new one.
-      if (e.type === 'input' && target && (target.tagName === 'SELECT' || (target as HTMLInputElement).type === 'checkbox' || (target as HTMLInputElement).type === 'radio')) return;
+      if (
+        e.type === 'input' &&
+        target &&
+        (target.tagName === 'SELECT' || (target as HTMLInputElement).type === 'checkbox' || (target as HTMLInputElement).type === 'radio')
+      )
+        return;
       const id = target?.id;
       if (id) setEdited((cur) => (cur.has(id) ? cur : new Set([...cur, id])));
     };
@@ -126,7 +134,10 @@ export function useActions(reload: () => Promise<void>): Actions {
  * Splits an API error into field errors (shown beside the fields, keyed by the form's field ids
  * through `map`: API field → DOM id) and a form-level error when no named field is on the form.
  */
-export function splitError(err: ApiError | undefined, map: Record<string, string>): { fields: Record<string, string>; form: ApiError | undefined } {
+export function splitError(
+  err: ApiError | undefined,
+  map: Record<string, string>,
+): { fields: Record<string, string>; form: ApiError | undefined } {
   if (!err) return { fields: {}, form: undefined };
   const fields: Record<string, string> = {};
   for (const [f, m] of Object.entries(err.fieldErrors())) if (map[f]) fields[map[f]] ??= m;

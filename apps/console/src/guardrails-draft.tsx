@@ -52,7 +52,8 @@ export function toDraft(i: Shown | undefined): Draft {
     failOpen: i?.failOpen ?? false,
     runs: !use ? 'cel' : 'webhook' in use ? 'webhook' : use.builtin,
     kinds: use && 'builtin' in use && use.builtin === 'pii' ? (use.kinds ?? []) : [],
-    nationalIds: use && 'builtin' in use && use.builtin === 'pii' ? (use.nationalIds ?? []).map((n) => `${n.name} ${n.pattern}`).join('\n') : '',
+    nationalIds:
+      use && 'builtin' in use && use.builtin === 'pii' ? (use.nationalIds ?? []).map((n) => `${n.name} ${n.pattern}`).join('\n') : '',
     rules: use && 'builtin' in use && use.builtin === 'cel' ? use.rules.map((r) => ({ ...r })) : [{ name: '', expr: '', message: '' }],
     url: hook?.url ?? '',
     timeoutMs: String(hook?.timeoutMs ?? 2000),
@@ -63,10 +64,25 @@ export function toDraft(i: Shown | undefined): Draft {
 }
 
 export function toSent(d: Draft): Sent {
-  const match = { ...(list(d.servers).length ? { servers: list(d.servers) } : {}), ...(list(d.tools).length ? { tools: list(d.tools) } : {}) };
-  const base = { name: d.name.trim(), type: d.type, hook: { events: d.events, phase: d.phase }, mode: d.mode, failOpen: d.failOpen, ...(Object.keys(match).length ? { match } : {}) };
+  const match = {
+    ...(list(d.servers).length ? { servers: list(d.servers) } : {}),
+    ...(list(d.tools).length ? { tools: list(d.tools) } : {}),
+  };
+  const base = {
+    name: d.name.trim(),
+    type: d.type,
+    hook: { events: d.events, phase: d.phase },
+    mode: d.mode,
+    failOpen: d.failOpen,
+    ...(Object.keys(match).length ? { match } : {}),
+  };
   if (d.runs === 'webhook') {
-    const webhook = { url: d.url.trim(), timeoutMs: Number(d.timeoutMs), maxBytes: Number(d.maxBytes), ...(d.secret ? { secret: d.secret } : {}) };
+    const webhook = {
+      url: d.url.trim(),
+      timeoutMs: Number(d.timeoutMs),
+      maxBytes: Number(d.maxBytes),
+      ...(d.secret ? { secret: d.secret } : {}),
+    };
     return { ...base, use: { webhook } } as Sent;
   }
   if (d.runs === 'pii') {
@@ -75,7 +91,10 @@ export function toSent(d: Draft): Sent {
       .map((l) => l.trim())
       .filter(Boolean)
       .map((l) => ({ name: l.split(/\s+/)[0] ?? '', pattern: l.split(/\s+/).slice(1).join(' ') }));
-    return { ...base, use: { builtin: 'pii', ...(d.kinds.length ? { kinds: d.kinds } : {}), ...(nationalIds.length ? { nationalIds } : {}) } } as Sent;
+    return {
+      ...base,
+      use: { builtin: 'pii', ...(d.kinds.length ? { kinds: d.kinds } : {}), ...(nationalIds.length ? { nationalIds } : {}) },
+    } as Sent;
   }
   return { ...base, use: { builtin: 'cel', rules: d.rules } } as Sent;
 }
@@ -89,7 +108,21 @@ export function resend(i: Shown): Sent {
 
 /** DOM id of an API field inside the edited interceptor: `use.rules.1.expr` → `gr-use-rules-1-expr`. */
 export const domId = (f: string) => `gr-${f.replace(/\./g, '-')}`;
-const FIELDS = ['name', 'type', 'hook.events', 'hook.phase', 'match.servers', 'match.tools', 'mode', 'use.kinds', 'use.nationalIds', 'use.webhook.url', 'use.webhook.timeoutMs', 'use.webhook.maxBytes', 'use.webhook.secret'];
+const FIELDS = [
+  'name',
+  'type',
+  'hook.events',
+  'hook.phase',
+  'match.servers',
+  'match.tools',
+  'mode',
+  'use.kinds',
+  'use.nationalIds',
+  'use.webhook.url',
+  'use.webhook.timeoutMs',
+  'use.webhook.maxBytes',
+  'use.webhook.secret',
+];
 
 /** API field (relative to `interceptors.<index>.`) → DOM id, for every field the form shows (rules by index). */
 export function idMap(index: number, rules: number): Record<string, string> {

@@ -26,7 +26,8 @@ function globMatch(glob: string, text: string): boolean {
   return g === glob.length;
 }
 
-const matches = (globs: string[] | undefined, text: string | undefined) => !globs || globs.length === 0 || (text !== undefined && globs.some((g) => globMatch(g, text)));
+const matches = (globs: string[] | undefined, text: string | undefined) =>
+  !globs || globs.length === 0 || (text !== undefined && globs.some((g) => globMatch(g, text)));
 
 /**
  * The interceptors a tool's calls go through, by exposed name (the live chain and publications:
@@ -34,13 +35,21 @@ const matches = (globs: string[] | undefined, text: string | undefined) => !glob
  */
 export function useAppliedGuardrails(): (tool: string) => Shown[] {
   const load = useLoad(async () => {
-    const [chain, pubs] = await Promise.all([api<GetGuardrailsResponse>('GET', '/v1/guardrails'), api<ListPublicationsResponse>('GET', '/v1/publications')]);
-    return { chain: chain.interceptors, servers: new Map(pubs.publications.filter((p) => p.kind === 'tool').map((p) => [p.exposedName, p.serverId])) };
+    const [chain, pubs] = await Promise.all([
+      api<GetGuardrailsResponse>('GET', '/v1/guardrails'),
+      api<ListPublicationsResponse>('GET', '/v1/publications'),
+    ]);
+    return {
+      chain: chain.interceptors,
+      servers: new Map(pubs.publications.filter((p) => p.kind === 'tool').map((p) => [p.exposedName, p.serverId])),
+    };
   });
   return (tool) => {
     if (!load.data) return [];
     const server = load.data.servers.get(tool);
-    return load.data.chain.filter((i) => i.hook.events.includes('tools/call') && matches(i.match?.tools, tool) && matches(i.match?.servers, server));
+    return load.data.chain.filter(
+      (i) => i.hook.events.includes('tools/call') && matches(i.match?.tools, tool) && matches(i.match?.servers, server),
+    );
   };
 }
 

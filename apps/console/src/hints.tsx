@@ -4,7 +4,12 @@ import type { AnnotationOverrides } from './api';
 export const HINTS = [
   { key: 'readOnlyHint', label: 'Read-only', help: 'It only reads: it changes nothing anywhere.', mcpDefault: false },
   { key: 'destructiveHint', label: 'Destructive', help: 'It may delete or overwrite data (when not read-only).', mcpDefault: true },
-  { key: 'idempotentHint', label: 'Idempotent', help: 'Calling it again with the same arguments has no further effect.', mcpDefault: false },
+  {
+    key: 'idempotentHint',
+    label: 'Idempotent',
+    help: 'Calling it again with the same arguments has no further effect.',
+    mcpDefault: false,
+  },
   { key: 'openWorldHint', label: 'Open world', help: 'It reaches systems outside yours (the web, third-party APIs).', mcpDefault: true },
 ] as const;
 
@@ -37,7 +42,11 @@ export function boolOf(v: TriState): boolean | undefined {
  * upstream definition states them. `serverSays` (the registry's `missingHints`) adds what the
  * registry counts as missing, unless the form now sets that hint explicitly.
  */
-export function missingHints(definition: Record<string, unknown> | null | undefined, overrides: AnnotationOverrides | undefined, serverSays: readonly string[] = []): HintKey[] {
+export function missingHints(
+  definition: Record<string, unknown> | null | undefined,
+  overrides: AnnotationOverrides | undefined,
+  serverSays: readonly string[] = [],
+): HintKey[] {
   const upstream = upstreamAnnotations(definition);
   return REQUIRED_HINTS.filter((h) => {
     if (typeof overrides?.[h] === 'boolean') return false;

@@ -3,7 +3,9 @@ import { api, asApiError, type ApiError } from './api';
 import { Allowed } from './role';
 import { DataTable, ErrorBox } from './ui';
 
-type TestResult = { id: string; ok: true; issuer: string; claims: Record<string, unknown> } | { id: string; ok: false; issuer: string; error: string; errorDescription: string };
+type TestResult =
+  | { id: string; ok: true; issuer: string; claims: Record<string, unknown> }
+  | { id: string; ok: false; issuer: string; error: string; errorDescription: string };
 
 const FRAGMENT = '#idp-test=';
 
@@ -44,8 +46,16 @@ export function IdpTest({ configured }: { configured: boolean }) {
   return (
     <section class="card" aria-labelledby="idp-test-h" data-testid="idp-test">
       <h2 id="idp-test-h">Test sign-in</h2>
-      <p class="muted">Signs you in at the saved identity provider for real (authorization code with PKCE, through this workspace's authorization server) and shows what it answered. Nothing is kept: no session, no token.</p>
-      {!configured && <p class="muted small">Choose “Your OpenID Connect provider” under Identity provider above and save it first: local sign-in (development) has no provider to test.</p>}
+      <p class="muted">
+        Signs you in at the saved identity provider for real (authorization code with PKCE, through this workspace's authorization server)
+        and shows what it answered. Nothing is kept: no session, no token.
+      </p>
+      {!configured && (
+        <p class="muted small">
+          Choose “Your OpenID Connect provider” under Identity provider above and save it first: local sign-in (development) has no provider
+          to test.
+        </p>
+      )}
       {error && <ErrorBox error={error} title="The test sign-in could not run" />}
       {result?.ok && (
         <div data-testid="idp-test-ok">

@@ -4,7 +4,17 @@ import { useEffect, useRef } from 'preact/hooks';
 // The pieces the Activity and Calls logs share: cursor paging and the row detail drawer.
 
 /** "Newer" / "Older" for a cursor-paged log, with the page number. */
-export function Pager({ page, loading, onNewer, onOlder }: { page: number; loading: boolean; onNewer: (() => void) | undefined; onOlder: (() => void) | undefined }) {
+export function Pager({
+  page,
+  loading,
+  onNewer,
+  onOlder,
+}: {
+  page: number;
+  loading: boolean;
+  onNewer: (() => void) | undefined;
+  onOlder: (() => void) | undefined;
+}) {
   return (
     <nav class="row pager" aria-label="Pages">
       <button type="button" disabled={!onNewer || loading} onClick={onNewer}>

@@ -8,7 +8,10 @@ import type { UnsupportedPattern } from './api';
 export function PatternNotice({ patterns, testId }: { patterns: readonly UnsupportedPattern[]; testId: string }) {
   return (
     <div class="notice" role="status" data-testid={testId}>
-      <p>This tool cannot be published: its input schema uses regular expressions that Switchboard's linear-time engine cannot run. Change them on your MCP server, then discover again.</p>
+      <p>
+        This tool cannot be published: its input schema uses regular expressions that Switchboard's linear-time engine cannot run. Change
+        them on your MCP server, then discover again.
+      </p>
       <ul>
         {patterns.map((p) => (
           <li key={p.pointer}>

@@ -4,7 +4,8 @@ import { flatten } from './diff';
 type Tool = Record<string, unknown>;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const rec = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const rec = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** A parameter as a client lists it: name, type, required, description. */
 interface Param {
@@ -103,7 +104,9 @@ export function DraftChanges({ draft, live }: { draft: Preview; live: Preview })
     if (!b) return [{ name, kind: 'added', fields: [] }];
     if (!a) return [{ name, kind: 'removed', fields: [] }];
     const paths = [...new Set([...b.keys(), ...a.keys()])].filter((p) => b.get(p) !== a.get(p));
-    return paths.length ? [{ name, kind: 'changed', fields: paths.map((p): [string, string | undefined, string | undefined] => [p, b.get(p), a.get(p)]) }] : [];
+    return paths.length
+      ? [{ name, kind: 'changed', fields: paths.map((p): [string, string | undefined, string | undefined] => [p, b.get(p), a.get(p)]) }]
+      : [];
   });
   return (
     <section class="card" aria-labelledby="draft-changes-h" data-testid="draft-changes">
@@ -114,7 +117,12 @@ export function DraftChanges({ draft, live }: { draft: Preview; live: Preview })
         <ul class="changes">
           {changes.map((c) => (
             <li key={c.name}>
-              <span class="mono">{c.name}</span> {c.kind === 'added' ? <span class="badge info">new tool</span> : c.kind === 'removed' ? <span class="badge fail">no longer served</span> : null}
+              <span class="mono">{c.name}</span>{' '}
+              {c.kind === 'added' ? (
+                <span class="badge info">new tool</span>
+              ) : c.kind === 'removed' ? (
+                <span class="badge fail">no longer served</span>
+              ) : null}
               {c.fields.length > 0 && (
                 <table class="data compact">
                   <thead>

@@ -15,7 +15,17 @@ const idOf = (serverId: string, tool: string) => `pub-${serverId}-${tool}`.repla
  * name each ready tool would get, shows every rename before anything goes live, lets the tenant
  * type another name, and publishes them in one request.
  */
-export function PublishReady({ server, tools, onDone, onClose }: { server: Server; tools: Item[]; onDone: (message: string) => Promise<void>; onClose: () => void }) {
+export function PublishReady({
+  server,
+  tools,
+  onDone,
+  onClose,
+}: {
+  server: Server;
+  tools: Item[];
+  onDone: (message: string) => Promise<void>;
+  onClose: () => void;
+}) {
   const [names, setNames] = useState<Record<string, string>>({});
   const [chosen, setChosen] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError | undefined>(undefined);
@@ -25,7 +35,11 @@ export function PublishReady({ server, tools, onDone, onClose }: { server: Serve
 
   const body = () => ({
     serverId: server.id,
-    items: tools.map((t) => ({ kind: 'tool' as const, name: t.name, ...(chosen[t.name]?.trim() ? { exposedName: chosen[t.name]!.trim() } : {}) })),
+    items: tools.map((t) => ({
+      kind: 'tool' as const,
+      name: t.name,
+      ...(chosen[t.name]?.trim() ? { exposedName: chosen[t.name]!.trim() } : {}),
+    })),
   });
 
   const preview = async () => {
@@ -65,8 +79,9 @@ export function PublishReady({ server, tools, onDone, onClose }: { server: Serve
       </h3>
       {renamed.length > 0 && (
         <p class="field-warning" data-testid={`collisions-${server.id}`} role="status">
-          {renamed.length === 1 ? '1 name is' : `${renamed.length} names are`} already taken in this tenant: {renamed.length === 1 ? 'it' : 'they'} would go live under another name, shown below. Clients see only the new name; type
-          another one if you prefer.
+          {renamed.length === 1 ? '1 name is' : `${renamed.length} names are`} already taken in this tenant:{' '}
+          {renamed.length === 1 ? 'it' : 'they'} would go live under another name, shown below. Clients see only the new name; type another
+          one if you prefer.
         </p>
       )}
       <table class="data compact">

@@ -14,13 +14,15 @@ export function unreachableReason(url: string): string | undefined {
     return undefined;
   }
   if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is this machine (loopback)`;
-  if (/\.(local|internal|lan|home\.arpa)$/.test(host) || (!host.includes('.') && !host.includes(':'))) return `${host} is a local-network name`;
+  if (/\.(local|internal|lan|home\.arpa)$/.test(host) || (!host.includes('.') && !host.includes(':')))
+    return `${host} is a local-network name`;
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (v4) {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
     if (a === 127) return `${host} is a loopback address`;
     if (a === 0) return `${host} is not a routable address`;
-    if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return `${host} is a private address`;
+    if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127))
+      return `${host} is a private address`;
     if (a === 169 && b === 254) return `${host} is a link-local address`;
     return undefined;
   }
@@ -41,8 +43,10 @@ export function ReachabilityBanner({ url, children }: { url: string; children?: 
   if (!why) return null;
   return (
     <div class="blocker" role="alert" data-testid="reachability-banner">
-      <strong>claude.ai and ChatGPT cannot reach this endpoint.</strong> Your MCP URL <span class="mono">{url}</span> is not reachable from the internet: {why}. Clients running on this machine (Claude Code, the
-      MCP Inspector) can still use it. To connect a hosted client, serve the gateway at a public HTTPS address (the operator sets <span class="mono">GATEWAY_PUBLIC_URL</span>), or expose it through a tunnel.
+      <strong>claude.ai and ChatGPT cannot reach this endpoint.</strong> Your MCP URL <span class="mono">{url}</span> is not reachable from
+      the internet: {why}. Clients running on this machine (Claude Code, the MCP Inspector) can still use it. To connect a hosted client,
+      serve the gateway at a public HTTPS address (the operator sets <span class="mono">GATEWAY_PUBLIC_URL</span>), or expose it through a
+      tunnel.
       {children}
     </div>
   );

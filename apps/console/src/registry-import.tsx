@@ -34,9 +34,34 @@ export function RegistryImportForm({ onImported }: { onImported: (s: Server, dis
     <form ref={ref} class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="import-h">
       <h2 id="import-h">Add from the MCP Registry</h2>
       <div class="grid3 even">
-        <Field id={IDS.name} label="Registry name" value={form.name} onInput={set('name')} error={fields[IDS.name]} placeholder="io.github.owner/server" autoComplete="off" />
-        <Field id={IDS.id} label="Register as id (optional)" value={form.id} onInput={set('id')} error={fields[IDS.id]} autoComplete="off" hint="Default: the part of the name after the slash." />
-        <Field id={IDS.token} label="Authorization token (optional)" type="password" value={form.token} onInput={set('token')} error={fields[IDS.token]} autoComplete="off" hint="Sent as Authorization: Bearer, only if the server asks for it." />
+        <Field
+          id={IDS.name}
+          label="Registry name"
+          value={form.name}
+          onInput={set('name')}
+          error={fields[IDS.name]}
+          placeholder="io.github.owner/server"
+          autoComplete="off"
+        />
+        <Field
+          id={IDS.id}
+          label="Register as id (optional)"
+          value={form.id}
+          onInput={set('id')}
+          error={fields[IDS.id]}
+          autoComplete="off"
+          hint="Default: the part of the name after the slash."
+        />
+        <Field
+          id={IDS.token}
+          label="Authorization token (optional)"
+          type="password"
+          value={form.token}
+          onInput={set('token')}
+          error={fields[IDS.token]}
+          autoComplete="off"
+          hint="Sent as Authorization: Bearer, only if the server asks for it."
+        />
       </div>
       {submitting.formError && <ErrorBox error={submitting.formError} title="Could not add the server from the registry" />}
       <div class="row">

@@ -3,7 +3,26 @@ import { useEffect, useState } from 'preact/hooks';
 /** The console lives under /console/; pages are /console/<page>. */
 export const BASE = '/console/';
 
-const PAGE_IDS = ['home', 'servers', 'tools', 'review', 'preview', 'connect', 'readiness', 'usage', 'calls', 'activity', 'limits', 'team', 'users', 'settings', 'auth', 'webhooks', 'enterprise', 'guardrails'] as const;
+const PAGE_IDS = [
+  'home',
+  'servers',
+  'tools',
+  'review',
+  'preview',
+  'connect',
+  'readiness',
+  'usage',
+  'calls',
+  'activity',
+  'limits',
+  'team',
+  'users',
+  'settings',
+  'auth',
+  'webhooks',
+  'enterprise',
+  'guardrails',
+] as const;
 
 /** A page of the console, or `notfound` for an address that names none (never in the menu). */
 export type PageId = (typeof PAGE_IDS)[number] | 'notfound';
@@ -33,7 +52,11 @@ const GROUP_OF: Record<(typeof PAGE_IDS)[number], (typeof NAV_GROUPS)[number] | 
 };
 
 /** The console's pages in menu order; each is labelled with its capitalised id and sits in a group (Home in none). */
-export const PAGES: ReadonlyArray<{ id: PageId; label: string; group: (typeof NAV_GROUPS)[number] | null }> = PAGE_IDS.map((id) => ({ id, label: id[0]!.toUpperCase() + id.slice(1), group: GROUP_OF[id] }));
+export const PAGES: ReadonlyArray<{ id: PageId; label: string; group: (typeof NAV_GROUPS)[number] | null }> = PAGE_IDS.map((id) => ({
+  id,
+  label: id[0]!.toUpperCase() + id.slice(1),
+  group: GROUP_OF[id],
+}));
 
 function isPage(id: string): id is PageId {
   return PAGES.some((p) => p.id === id);

@@ -56,7 +56,11 @@ export function authBody(f: AuthForm): Record<string, string> {
     case 'header':
       return { mode: 'header', header: f.header.trim(), value: f.value };
     case 'oauth_client_credentials':
-      return opt(opt({ mode: f.mode, tokenUrl: f.tokenUrl.trim(), clientId: f.clientId.trim(), clientSecret: f.clientSecret }, 'scope', f.scope), 'audience', f.audience);
+      return opt(
+        opt({ mode: f.mode, tokenUrl: f.tokenUrl.trim(), clientId: f.clientId.trim(), clientSecret: f.clientSecret }, 'scope', f.scope),
+        'audience',
+        f.audience,
+      );
     case 'oauth_user':
       return opt(opt({ mode: f.mode }, 'authorizationServer', f.authorizationServer), 'scope', f.scope);
     default:
@@ -102,12 +106,23 @@ export function missingAuthFields(f: AuthForm, prefix: string, editing = false):
 /** API field (without `body.`) → DOM id of the auth fields, for splitError. */
 export function authFieldIds(prefix: string): Record<string, string> {
   const ids: Record<string, string> = { auth: `${prefix}-mode`, 'auth.mode': `${prefix}-mode` };
-  for (const k of ['token', 'header', 'value', 'tokenUrl', 'clientId', 'clientSecret', 'scope', 'audience', 'authorizationServer']) ids[`auth.${k}`] = `${prefix}-${k}`;
+  for (const k of ['token', 'header', 'value', 'tokenUrl', 'clientId', 'clientSecret', 'scope', 'audience', 'authorizationServer'])
+    ids[`auth.${k}`] = `${prefix}-${k}`;
   return ids;
 }
 
 /** The mode select and the fields of the chosen mode, each with its error line. */
-export function AuthFields({ prefix, form, set, errors }: { prefix: string; form: AuthForm; set: (f: AuthForm) => void; errors: Record<string, string> }) {
+export function AuthFields({
+  prefix,
+  form,
+  set,
+  errors,
+}: {
+  prefix: string;
+  form: AuthForm;
+  set: (f: AuthForm) => void;
+  errors: Record<string, string>;
+}) {
   const field = (key: keyof AuthForm) => ({
     id: `${prefix}-${key}`,
     value: form[key],
@@ -116,8 +131,22 @@ export function AuthFields({ prefix, form, set, errors }: { prefix: string; form
   });
   return (
     <div class="auth-fields">
-      <SelectField id={`${prefix}-mode`} label="Authentication" value={form.mode} onChange={(v) => isMode(v) && set({ ...form, mode: v })} options={AUTH_MODES} error={errors[`${prefix}-mode`]} />
-      {form.mode === 'bearer' && <Field {...field('token')} label="Bearer token" type="password" hint="Sent to your server as Authorization: Bearer on every call; stored encrypted, never shown again." />}
+      <SelectField
+        id={`${prefix}-mode`}
+        label="Authentication"
+        value={form.mode}
+        onChange={(v) => isMode(v) && set({ ...form, mode: v })}
+        options={AUTH_MODES}
+        error={errors[`${prefix}-mode`]}
+      />
+      {form.mode === 'bearer' && (
+        <Field
+          {...field('token')}
+          label="Bearer token"
+          type="password"
+          hint="Sent to your server as Authorization: Bearer on every call; stored encrypted, never shown again."
+        />
+      )}
       {form.mode === 'header' && (
         <div class="grid2">
           <Field {...field('header')} label="Header name" placeholder="X-API-Key" />
@@ -137,7 +166,12 @@ export function AuthFields({ prefix, form, set, errors }: { prefix: string; form
       )}
       {form.mode === 'oauth_user' && (
         <div class="grid2">
-          <Field {...field('authorizationServer')} label="Authorization server (optional)" type="url" hint="Each user signs in to your server through the platform; leave empty to use the one your server advertises." />
+          <Field
+            {...field('authorizationServer')}
+            label="Authorization server (optional)"
+            type="url"
+            hint="Each user signs in to your server through the platform; leave empty to use the one your server advertises."
+          />
           <Field {...field('scope')} label="Scope (optional)" />
         </div>
       )}

@@ -40,7 +40,13 @@ export function sameEndpoint(a: string, b: string): boolean {
 }
 
 /** Register a server; `existing` are the tenant's servers (a URL already among them is warned about before submitting). */
-export function RegisterForm({ onRegistered, existing = [] }: { onRegistered: (s: Server, discovery: Enqueued | undefined) => Promise<void>; existing?: readonly Server[] }) {
+export function RegisterForm({
+  onRegistered,
+  existing = [],
+}: {
+  onRegistered: (s: Server, discovery: Enqueued | undefined) => Promise<void>;
+  existing?: readonly Server[];
+}) {
   const [form, setForm] = useState({ id: '', name: '', url: '' });
   const [auth, setAuth] = useState<AuthForm>(authForm());
   const [done, setDone] = useState<ComponentChildren>('');
@@ -59,7 +65,11 @@ export function RegisterForm({ onRegistered, existing = [] }: { onRegistered: (s
     if (!form.url.trim()) missing['srv-url'] = 'Enter the URL of your MCP server.';
     await submitting.run(missing, async () => {
       const body = { id: form.id.trim(), name: form.name.trim() || form.id.trim(), url: form.url.trim(), auth: authBody(auth) };
-      const res = await api<{ server: Server; discovery?: Enqueued; warnings?: Array<{ code: string; message: string }> }>('POST', '/v1/servers', body);
+      const res = await api<{ server: Server; discovery?: Enqueued; warnings?: Array<{ code: string; message: string }> }>(
+        'POST',
+        '/v1/servers',
+        body,
+      );
       setForm({ id: '', name: '', url: '' });
       setAuth(authForm());
       urlCheck.reset();
@@ -84,8 +94,23 @@ export function RegisterForm({ onRegistered, existing = [] }: { onRegistered: (s
     <form ref={ref} class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="register-h">
       <h2 id="register-h">Register a server</h2>
       <div class="grid2">
-        <Field id="srv-id" label="Server id" value={form.id} onInput={set('id')} error={fields['srv-id']} hint="Lowercase letters, digits, _ and -, e.g. crm" required />
-        <Field id="srv-name" label="Display name" value={form.name} onInput={set('name')} error={fields['srv-name']} placeholder="Defaults to the id" />
+        <Field
+          id="srv-id"
+          label="Server id"
+          value={form.id}
+          onInput={set('id')}
+          error={fields['srv-id']}
+          hint="Lowercase letters, digits, _ and -, e.g. crm"
+          required
+        />
+        <Field
+          id="srv-name"
+          label="Display name"
+          value={form.name}
+          onInput={set('name')}
+          error={fields['srv-name']}
+          placeholder="Defaults to the id"
+        />
       </div>
       <Field
         id="srv-url"
@@ -101,11 +126,18 @@ export function RegisterForm({ onRegistered, existing = [] }: { onRegistered: (s
         describedBy="srv-url-check"
       >
         {/* The register form warns about a registered URL live (url-duplicate, below), as the user types. */}
-        <UrlCheckStatus field="srv-url" check={urlCheck} authHelp="choose its authentication below, then check again." showWarnings={false} />
+        <UrlCheckStatus
+          field="srv-url"
+          check={urlCheck}
+          authHelp="choose its authentication below, then check again."
+          showWarnings={false}
+        />
         {duplicate && (
           <p class="field-warning" id="srv-url-duplicate" data-testid="url-duplicate">
-            This URL is already registered as “{duplicate.name}” ({duplicate.id}). Registering it again serves the same tools twice: where names collide, the second copy's tools are renamed with a prefix (
-            <span class="mono">{duplicate.id === form.id.trim() ? 'prefix' : form.id.trim() || 'id'}_tool</span>). To change how it connects, edit “{duplicate.name}” instead.
+            This URL is already registered as “{duplicate.name}” ({duplicate.id}). Registering it again serves the same tools twice: where
+            names collide, the second copy's tools are renamed with a prefix (
+            <span class="mono">{duplicate.id === form.id.trim() ? 'prefix' : form.id.trim() || 'id'}_tool</span>). To change how it
+            connects, edit “{duplicate.name}” instead.
           </p>
         )}
       </Field>
@@ -124,7 +156,15 @@ const TRANSPORTS = [
 ];
 
 /** `PATCH /v1/servers/:id` with only what changed; a new URL, transport or credential is rediscovered. */
-export function EditServerForm({ server: s, onSaved, onClose }: { server: Server; onSaved: (s: Server, discovery: Enqueued | undefined) => Promise<void>; onClose: () => void }) {
+export function EditServerForm({
+  server: s,
+  onSaved,
+  onClose,
+}: {
+  server: Server;
+  onSaved: (s: Server, discovery: Enqueued | undefined) => Promise<void>;
+  onClose: () => void;
+}) {
   const p = `edit-${s.id}`;
   const [form, setForm] = useState({
     name: s.name,
@@ -147,7 +187,13 @@ export function EditServerForm({ server: s, onSaved, onClose }: { server: Server
     ...authFieldIds(`${p}-auth`),
   };
   const submitting = useFormSubmit(ids);
-  const urlCheck = useUrlCheck({ url: form.url, ids, initialUrl: s.url, serverId: s.id, request: () => ({ transport: form.transport, auth: changeAuth ? checkAuthBody(auth) : { mode: 'none' } }) });
+  const urlCheck = useUrlCheck({
+    url: form.url,
+    ids,
+    initialUrl: s.url,
+    serverId: s.id,
+    request: () => ({ transport: form.transport, auth: changeAuth ? checkAuthBody(auth) : { mode: 'none' } }),
+  });
   const { ref, busy } = submitting;
   const fields = urlCheck.merge(submitting.fields, ids.url);
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
@@ -190,7 +236,15 @@ export function EditServerForm({ server: s, onSaved, onClose }: { server: Server
   };
 
   return (
-    <form ref={ref} id={`edit-${s.id}`} class="edit" onSubmit={(e) => void submit(e)} noValidate aria-label={`Edit server ${s.name}`} data-testid={`edit-${s.id}`}>
+    <form
+      ref={ref}
+      id={`edit-${s.id}`}
+      class="edit"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label={`Edit server ${s.name}`}
+      data-testid={`edit-${s.id}`}
+    >
       <h4>Edit {s.name}</h4>
       <div class="grid2">
         <Field id={ids.name} label="Display name" value={form.name} onInput={set('name')} error={fields[ids.name]} />
@@ -215,19 +269,51 @@ export function EditServerForm({ server: s, onSaved, onClose }: { server: Server
             }
           />
         </Field>
-        <SelectField id={ids.transport} label="Transport" value={form.transport} onChange={set('transport')} options={TRANSPORTS} error={fields[ids.transport]} />
-        <Field id={ids.toolPrefix} label="Tool prefix (optional)" value={form.toolPrefix} onInput={set('toolPrefix')} error={fields[ids.toolPrefix]} hint="Put before this server's tool names when they collide with another server's." />
-        <Field id={ids.timeoutMs} label="Timeout in ms (optional)" inputMode="numeric" value={form.timeoutMs} onInput={set('timeoutMs')} error={fields[ids.timeoutMs]} hint="Leave empty for the platform default." />
-        <Field id={ids.maxConcurrency} label="Max concurrent calls (optional)" inputMode="numeric" value={form.maxConcurrency} onInput={set('maxConcurrency')} error={fields[ids.maxConcurrency]} hint="Leave empty for no limit." />
+        <SelectField
+          id={ids.transport}
+          label="Transport"
+          value={form.transport}
+          onChange={set('transport')}
+          options={TRANSPORTS}
+          error={fields[ids.transport]}
+        />
+        <Field
+          id={ids.toolPrefix}
+          label="Tool prefix (optional)"
+          value={form.toolPrefix}
+          onInput={set('toolPrefix')}
+          error={fields[ids.toolPrefix]}
+          hint="Put before this server's tool names when they collide with another server's."
+        />
+        <Field
+          id={ids.timeoutMs}
+          label="Timeout in ms (optional)"
+          inputMode="numeric"
+          value={form.timeoutMs}
+          onInput={set('timeoutMs')}
+          error={fields[ids.timeoutMs]}
+          hint="Leave empty for the platform default."
+        />
+        <Field
+          id={ids.maxConcurrency}
+          label="Max concurrent calls (optional)"
+          inputMode="numeric"
+          value={form.maxConcurrency}
+          onInput={set('maxConcurrency')}
+          error={fields[ids.maxConcurrency]}
+          hint="Leave empty for no limit."
+        />
       </div>
       <fieldset class="auth-change">
         <legend>Credentials</legend>
         <p class="muted small">
           Now: {AUTH_MODES.find((m) => m.value === s.auth.mode)?.label ?? s.auth.mode}
-          {s.auth.hasSecret ? ' (a secret is stored)' : ''}. Stored secrets are never shown. To change authentication you must enter the secret again: an empty secret is refused, it does not keep the old one.
+          {s.auth.hasSecret ? ' (a secret is stored)' : ''}. Stored secrets are never shown. To change authentication you must enter the
+          secret again: an empty secret is refused, it does not keep the old one.
         </p>
         <label class="check">
-          <input type="checkbox" checked={changeAuth} onChange={(e) => setChangeAuth((e.currentTarget as HTMLInputElement).checked)} /> Change authentication
+          <input type="checkbox" checked={changeAuth} onChange={(e) => setChangeAuth((e.currentTarget as HTMLInputElement).checked)} />{' '}
+          Change authentication
         </label>
         {changeAuth && <AuthFields prefix={`${p}-auth`} form={auth} set={setAuth} errors={fields} />}
       </fieldset>

@@ -24,13 +24,27 @@ export function toolIdBase(server: Server, tool: Item): string {
   return `tool-${server.id}-${tool.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
-export function ToolRow({ server, tool, publication, onChanged, predicted }: { server: Server; tool: Item; publication: Publication | undefined; onChanged: () => Promise<void>; predicted?: string | undefined }) {
+export function ToolRow({
+  server,
+  tool,
+  publication,
+  onChanged,
+  predicted,
+}: {
+  server: Server;
+  tool: Item;
+  publication: Publication | undefined;
+  onChanged: () => Promise<void>;
+  predicted?: string | undefined;
+}) {
   const idBase = toolIdBase(server, tool);
   const saved = publication?.overrides ?? {};
   const [title, setTitle] = useState(saved.title ?? '');
   const [description, setDescription] = useState(saved.description ?? '');
   const [annTitle, setAnnTitle] = useState(saved.annotations?.title ?? '');
-  const [hints, setHints] = useState<Record<HintKey, TriState>>(() => Object.fromEntries(HINTS.map((h) => [h.key, triOf(saved.annotations?.[h.key])])) as Record<HintKey, TriState>);
+  const [hints, setHints] = useState<Record<HintKey, TriState>>(
+    () => Object.fromEntries(HINTS.map((h) => [h.key, triOf(saved.annotations?.[h.key])])) as Record<HintKey, TriState>,
+  );
   const [exposed, setExposed] = useState(publication?.exposedName ?? '');
   const [busy, setBusy] = useState(false);
   const [acknowledged, setAcknowledged] = useState(false);
@@ -48,7 +62,12 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
     setError(asApiError(err));
   };
 
-  const ids = { title: `${idBase}-title`, description: `${idBase}-description`, name: `${idBase}-name`, annTitle: `${idBase}-annotations-title` };
+  const ids = {
+    title: `${idBase}-title`,
+    description: `${idBase}-description`,
+    name: `${idBase}-name`,
+    annTitle: `${idBase}-annotations-title`,
+  };
   const map: Record<string, string> = {
     'items.0.overrides.title': ids.title,
     'items.0.overrides.description': ids.description,
@@ -158,8 +177,12 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
           </span>
         )}
       </div>
-      {!tool.removedAt && (tool.unsupportedPatterns ?? []).length > 0 && <PatternNotice patterns={tool.unsupportedPatterns ?? []} testId={`${idBase}-patterns`} />}
-      {!publication && findings.length > 0 && <FindingsNotice findings={findings} testId={`${idBase}-findings`} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />}
+      {!tool.removedAt && (tool.unsupportedPatterns ?? []).length > 0 && (
+        <PatternNotice patterns={tool.unsupportedPatterns ?? []} testId={`${idBase}-patterns`} />
+      )}
+      {!publication && findings.length > 0 && (
+        <FindingsNotice findings={findings} testId={`${idBase}-findings`} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />
+      )}
       <p class="muted small">
         Upstream: {discoveredTitle ? <>title “{discoveredTitle}”, </> : 'no title, '}
         {str(tool.definition.description) ? `“${str(tool.definition.description)}”` : 'no description'}
@@ -173,7 +196,11 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
           error={fields[ids.title]}
           placeholder={discoveredTitle || 'Human-readable title'}
           hint="Shown to people; Claude also receives it as annotations.title."
-          warning={!tool.removedAt && !title.trim() && !annTitle.trim() && !discoveredTitle ? 'No title: the Readiness check fails published tools without one.' : undefined}
+          warning={
+            !tool.removedAt && !title.trim() && !annTitle.trim() && !discoveredTitle
+              ? 'No title: the Readiness check fails published tools without one.'
+              : undefined
+          }
         />
         <Field
           id={ids.name}
@@ -200,7 +227,15 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
           hint="For clients that read only annotations.title; leave empty to follow the title."
         />
       </div>
-      <Field id={ids.description} label="Description" value={description} onInput={setDescription} error={fields[ids.description]} placeholder={str(tool.definition.description) || 'What the tool does'} multiline />
+      <Field
+        id={ids.description}
+        label="Description"
+        value={description}
+        onInput={setDescription}
+        error={fields[ids.description]}
+        placeholder={str(tool.definition.description) || 'What the tool does'}
+        multiline
+      />
       <fieldset class="hints">
         <legend>Behaviour hints</legend>
         <div class="grid4">
@@ -227,7 +262,9 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
                   { value: 'false', label: 'No (false)' },
                 ]}
                 error={fields[id]}
-                warning={required && missing.includes(h.key) && !tool.removedAt ? 'Required before publishing: choose Yes or No.' : undefined}
+                warning={
+                  required && missing.includes(h.key) && !tool.removedAt ? 'Required before publishing: choose Yes or No.' : undefined
+                }
                 hint={h.help}
               />
             );
@@ -237,11 +274,20 @@ export function ToolRow({ server, tool, publication, onChanged, predicted }: { s
       {form && <ErrorBox error={form} title="Could not publish" />}
       {error && !form && (
         <p class="field-error" role="alert" data-testid={`${idBase}-error-summary`}>
-          {error.code === 'HINTS_REQUIRED' ? 'Clients need to know how this tool behaves: choose Yes or No for each hint marked above, then try again.' : 'Fix the fields marked above, then try again.'}
+          {error.code === 'HINTS_REQUIRED'
+            ? 'Clients need to know how this tool behaves: choose Yes or No for each hint marked above, then try again.'
+            : 'Fix the fields marked above, then try again.'}
         </p>
       )}
       <FormFooter notice={done} live>
-        <SubmitButton busy={busy} disabled={tool.removedAt !== null} label={publication ? 'Save and publish' : 'Publish'} busyLabel="Working…" needed="publisher" what="publishing" />
+        <SubmitButton
+          busy={busy}
+          disabled={tool.removedAt !== null}
+          label={publication ? 'Save and publish' : 'Publish'}
+          busyLabel="Working…"
+          needed="publisher"
+          what="publishing"
+        />
         <button type="button" onClick={() => void previewDraft()} disabled={busy || tool.removedAt !== null}>
           Preview before publishing
         </button>

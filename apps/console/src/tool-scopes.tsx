@@ -31,9 +31,12 @@ export function ToolScopes({ idBase, name, auth }: { idBase: string; name: strin
     return (
       <div class="tool-scopes" data-testid={id}>
         <p class="small">
-          Required scopes: {saved.length > 0 ? saved.map((s) => <code key={s}>{s} </code>) : <span class="muted">none (any token of the workspace)</span>}
+          Required scopes:{' '}
+          {saved.length > 0 ? saved.map((s) => <code key={s}>{s} </code>) : <span class="muted">none (any token of the workspace)</span>}
         </p>
-        <Allowed needed="admin" what="changing a tool's scopes">{null}</Allowed>
+        <Allowed needed="admin" what="changing a tool's scopes">
+          {null}
+        </Allowed>
       </div>
     );
   }
@@ -57,7 +60,14 @@ export function ToolScopes({ idBase, name, auth }: { idBase: string; name: strin
     });
   };
   return (
-    <form ref={submitting.ref} class="tool-scopes" onSubmit={(e) => void save(e)} noValidate data-testid={id} aria-label={`Scopes of ${name}`}>
+    <form
+      ref={submitting.ref}
+      class="tool-scopes"
+      onSubmit={(e) => void save(e)}
+      noValidate
+      data-testid={id}
+      aria-label={`Scopes of ${name}`}
+    >
       <Field
         id={id}
         label={`Required scopes of ${name}`}

@@ -1,4 +1,13 @@
-import { api, asApiError, isRecord, type ApiError, type Item, type Publication, type Server, type ToolProblem as ApiToolProblem } from './api';
+import {
+  api,
+  asApiError,
+  isRecord,
+  type ApiError,
+  type Item,
+  type Publication,
+  type Server,
+  type ToolProblem as ApiToolProblem,
+} from './api';
 import type { TenantAuthView } from './tenant-auth-view';
 
 /** One server's discovered tools (or why they could not be loaded: the other servers still show). */

@@ -61,7 +61,6 @@ export function rowsOf(data: ToolsData): Row[] {
   return rows;
 }
 
-
 export function matches(row: Row, filter: string, server: string, words: string[]): boolean {
   if (server && row.server.id !== server) return false;
   if (filter === 'attention' && !row.attention) return false;
@@ -80,7 +79,8 @@ function toolSearch(id: string, field?: string): string {
   return `?${q.toString()}`;
 }
 
-const problemLabel = (p: ToolProblem) => (p.field === 'findings' ? 'poisoned-tool warnings' : (HINTS.find((h) => h.key === p.field)?.label ?? p.field));
+const problemLabel = (p: ToolProblem) =>
+  p.field === 'findings' ? 'poisoned-tool warnings' : (HINTS.find((h) => h.key === p.field)?.label ?? p.field);
 
 /** A link that opens the tool's editor with focus on the field that fixes `problem` (the Drawer reads `field`). */
 function FixLink({ id, problem, children }: { id: string; problem: ToolProblem; children: ComponentChildren }) {

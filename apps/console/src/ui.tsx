@@ -77,7 +77,13 @@ export function Empty({ children }: { children: ComponentChildren }) {
  * during the first load, and `empty` once the data has come and `isEmpty` says there is none (by
  * default: an empty array).
  */
-export function LoadStatus<T>(props: { load: Load<T>; errorTitle: string; loadingLabel: string; empty?: ComponentChildren; isEmpty?: (data: T) => boolean }) {
+export function LoadStatus<T>(props: {
+  load: Load<T>;
+  errorTitle: string;
+  loadingLabel: string;
+  empty?: ComponentChildren;
+  isEmpty?: (data: T) => boolean;
+}) {
   const { load } = props;
   const isEmpty = props.isEmpty ?? ((d: T) => Array.isArray(d) && d.length === 0);
   return (
@@ -136,7 +142,10 @@ export function Field(props: {
   const errId = `${props.id}-error`;
   const hintId = `${props.id}-hint`;
   const warnId = `${props.id}-warning`;
-  const describedBy = [props.error ? errId : '', props.warning && !props.error ? warnId : '', props.hint ? hintId : '', props.describedBy ?? ''].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [props.error ? errId : '', props.warning && !props.error ? warnId : '', props.hint ? hintId : '', props.describedBy ?? '']
+      .filter(Boolean)
+      .join(' ') || undefined;
   const common = {
     id: props.id,
     name: props.id,
@@ -194,7 +203,9 @@ export function SelectField(props: {
   const errId = `${props.id}-error`;
   const hintId = `${props.id}-hint`;
   const warnId = `${props.id}-warning`;
-  const describedBy = [props.error ? errId : '', props.warning && !props.error ? warnId : '', props.hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [props.error ? errId : '', props.warning && !props.error ? warnId : '', props.hint ? hintId : ''].filter(Boolean).join(' ') ||
+    undefined;
   return (
     <div class={`field${props.error ? ' invalid' : props.warning ? ' attention' : ''}`}>
       <label for={props.id}>{props.label}</label>
@@ -241,8 +252,21 @@ export function When({ at }: { at: string | null | undefined }) {
   const d = new Date(at);
   if (Number.isNaN(d.getTime())) return <span>{at}</span>;
   const s = Math.round((Date.now() - d.getTime()) / 1000);
-  const text = s < 5 ? 'just now' : s < 60 ? `${s} s ago` : s < 3600 ? `${Math.round(s / 60)} min ago` : s < 86400 ? `${Math.round(s / 3600)} h ago` : d.toLocaleString();
-  return <time dateTime={d.toISOString()} title={d.toLocaleString()}>{text}</time>;
+  const text =
+    s < 5
+      ? 'just now'
+      : s < 60
+        ? `${s} s ago`
+        : s < 3600
+          ? `${Math.round(s / 60)} min ago`
+          : s < 86400
+            ? `${Math.round(s / 3600)} h ago`
+            : d.toLocaleString();
+  return (
+    <time dateTime={d.toISOString()} title={d.toLocaleString()}>
+      {text}
+    </time>
+  );
 }
 
 /** A button that copies text, saying so (clipboard needs a secure context; else the text is selected for Ctrl+C). */

@@ -43,7 +43,13 @@ export interface UrlCheck {
  * the moment of the check (the credential is used for that request only); `initialUrl` is not
  * checked on blur until it changes (an edit form's stored URL). The check never blocks submitting.
  */
-export function useUrlCheck(opts: { url: string; ids: Record<string, string>; request: () => { transport: string; auth: Record<string, string> }; initialUrl?: string; serverId?: string }): UrlCheck {
+export function useUrlCheck(opts: {
+  url: string;
+  ids: Record<string, string>;
+  request: () => { transport: string; auth: Record<string, string> };
+  initialUrl?: string;
+  serverId?: string;
+}): UrlCheck {
   const [state, setState] = useState<CheckState | undefined>(undefined);
   const seq = useRef(0);
   const current = useRef('');
@@ -57,7 +63,12 @@ export function useUrlCheck(opts: { url: string; ids: Record<string, string>; re
     setState({ url, phase: 'checking' });
     let next: CheckState;
     try {
-      const result = await api<UrlCheckResult>('POST', '/v1/servers/check', { url, transport, auth, ...(opts.serverId ? { serverId: opts.serverId } : {}) });
+      const result = await api<UrlCheckResult>('POST', '/v1/servers/check', {
+        url,
+        transport,
+        auth,
+        ...(opts.serverId ? { serverId: opts.serverId } : {}),
+      });
       next = { url, phase: 'done', result, sentCredential: auth.mode !== 'none' };
     } catch (err) {
       next = { url, phase: 'failed', error: asApiError(err) };
@@ -126,7 +137,9 @@ function foundText(r: Extract<UrlCheckResult, { ok: true }>): string {
   const parts: string[] = [];
   const who = [r.serverInfo?.name, r.serverInfo?.version].filter((x): x is string => typeof x === 'string' && x !== '').join(' ');
   if (who) parts.push(who);
-  parts.push(`speaks ${r.protocol?.version ?? 'an unstated protocol version'} (${r.protocol?.era ?? 'unknown era'}, ${r.protocol?.transport ?? 'unknown transport'})`);
+  parts.push(
+    `speaks ${r.protocol?.version ?? 'an unstated protocol version'} (${r.protocol?.era ?? 'unknown era'}, ${r.protocol?.transport ?? 'unknown transport'})`,
+  );
   const names = Array.isArray(r.tools) ? r.tools.filter((t): t is string => typeof t === 'string') : [];
   const n = typeof r.counts?.tools === 'number' ? r.counts.tools : names.length;
   const more = n > names.length ? ` and ${n - names.length} more` : '';
@@ -148,7 +161,9 @@ function sentence(m: string): string {
 function reasonText(r: Extract<UrlCheckResult, { ok: false }>, sentCredential: boolean, authHelp: string): string {
   switch (r.reason) {
     case 'auth_required':
-      return sentCredential ? 'The server refused the credential (401/403) — check the token or header value below.' : `The server needs a credential — ${authHelp}`;
+      return sentCredential
+        ? 'The server refused the credential (401/403) — check the token or header value below.'
+        : `The server needs a credential — ${authHelp}`;
     case 'timeout':
       return sentence(r.message);
     case 'unreachable':
@@ -168,7 +183,17 @@ function reasonText(r: Extract<UrlCheckResult, { ok: false }>, sentCredential: b
  * answered there, or why nothing usable did. `authHelp` says what to do when the server wants a credential.
  * `showWarnings`: show the registry's URL_ALREADY_REGISTERED warnings (off where the form warns live already).
  */
-export function UrlCheckStatus({ field, check, authHelp, showWarnings = true }: { field: string; check: UrlCheck; authHelp: string; showWarnings?: boolean }) {
+export function UrlCheckStatus({
+  field,
+  check,
+  authHelp,
+  showWarnings = true,
+}: {
+  field: string;
+  check: UrlCheck;
+  authHelp: string;
+  showWarnings?: boolean;
+}) {
   const id = `${field}-check`;
   const st = check.state;
   let tone = '';

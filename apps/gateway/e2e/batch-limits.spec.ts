@@ -18,7 +18,12 @@ beforeAll(async () => {
   gw = await startGateway({
     tenants: [
       { id: 'roomy', name: 'Roomy', catalogs: [{ upstream: { id: 'shop', url: shop.url } }] },
-      { id: 'tight', name: 'Tight', catalogs: [{ upstream: { id: 'shop', url: shop.url } }], limits: { batchMaxItems: 3, batchMaxResponseBytes: 2_048 } },
+      {
+        id: 'tight',
+        name: 'Tight',
+        catalogs: [{ upstream: { id: 'shop', url: shop.url } }],
+        limits: { batchMaxItems: 3, batchMaxResponseBytes: 2_048 },
+      },
     ],
     listen: true,
   });
@@ -31,23 +36,37 @@ afterAll(async () => {
 
 // No MCP-Protocol-Version header ⇒ 2025-03-26, the only version with batches.
 const batch = (tenant: string, calls: Array<{ method: string; params?: unknown }>) =>
-  httpPost(gw.mcpUrl(tenant), calls.map((c, i) => ({ jsonrpc: '2.0', id: i + 1, ...c })), { ...POST_HEADERS });
+  httpPost(
+    gw.mcpUrl(tenant),
+    calls.map((c, i) => ({ jsonrpc: '2.0', id: i + 1, ...c })),
+    { ...POST_HEADERS },
+  );
 const blob = (tag: string) => ({ method: 'tools/call', params: { name: 'blob', arguments: { tag } } });
 
 test('a batch over the default of 50 members is refused with one -32600 naming batchMaxItems, and nothing in it runs', async () => {
   const before = shop.calls.length;
-  const res = await batch('roomy', Array.from({ length: 51 }, (_, i) => blob(`t${i}`)));
+  const res = await batch(
+    'roomy',
+    Array.from({ length: 51 }, (_, i) => blob(`t${i}`)),
+  );
   expect(res.status).toBe(400);
   expect(json(res)).toEqual({
     jsonrpc: '2.0',
     id: null,
-    error: { code: -32600, message: 'Batch of 51 messages exceeds the limit of 50 (batchMaxItems)', data: { limit: 'batchMaxItems', max: 50, count: 51 } },
+    error: {
+      code: -32600,
+      message: 'Batch of 51 messages exceeds the limit of 50 (batchMaxItems)',
+      data: { limit: 'batchMaxItems', max: 50, count: 51 },
+    },
   });
   expect(shop.calls.length).toBe(before);
 });
 
 test('a batch of exactly 50 members is answered member by member', async () => {
-  const res = await batch('roomy', Array.from({ length: 50 }, () => ({ method: 'tools/list' })));
+  const res = await batch(
+    'roomy',
+    Array.from({ length: 50 }, () => ({ method: 'tools/list' })),
+  );
   expect(res.status).toBe(200);
   const answers = JSON.parse(res.body) as Array<{ id: number; result?: { tools: unknown[] } }>;
   expect(answers.map((a) => a.id)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
@@ -61,7 +80,11 @@ test("a tenant's own batchMaxItems (3) applies to it and to no one else", async 
   expect(json(res)).toEqual({
     jsonrpc: '2.0',
     id: null,
-    error: { code: -32600, message: 'Batch of 4 messages exceeds the limit of 3 (batchMaxItems)', data: { limit: 'batchMaxItems', max: 3, count: 4 } },
+    error: {
+      code: -32600,
+      message: 'Batch of 4 messages exceeds the limit of 3 (batchMaxItems)',
+      data: { limit: 'batchMaxItems', max: 3, count: 4 },
+    },
   });
   expect((await batch('roomy', four)).status).toBe(200);
 });

@@ -1,5 +1,15 @@
 import path from 'node:path';
-import { APP_MAIN, freePort, startApp, startPostgres, startRedis, waitHealthy, type AppName, type Env, type Proc } from './support/boot-stack';
+import {
+  APP_MAIN,
+  freePort,
+  startApp,
+  startPostgres,
+  startRedis,
+  waitHealthy,
+  type AppName,
+  type Env,
+  type Proc,
+} from './support/boot-stack';
 import { eventually, mcp, publishTenant, signIn, toolNames } from './support/boot-client';
 import { containerPorts, publishedPorts, readCompose, serviceEnv } from './support/compose-env';
 import { installLoopback, type LoopbackMap } from './support/loopback-net';
@@ -35,7 +45,11 @@ describe('docker-compose.yml boots and serves the README connect path', () => {
 
   beforeAll(async () => {
     const pgEnv = serviceEnv(compose, 'postgres');
-    const pg = await startPostgres(pgEnv.POSTGRES_USER ?? 'postgres', pgEnv.POSTGRES_PASSWORD ?? 'postgres', pgEnv.POSTGRES_DB ?? 'postgres');
+    const pg = await startPostgres(
+      pgEnv.POSTGRES_USER ?? 'postgres',
+      pgEnv.POSTGRES_PASSWORD ?? 'postgres',
+      pgEnv.POSTGRES_DB ?? 'postgres',
+    );
     procs.push(pg.proc);
     const redis = await startRedis();
     procs.push(redis.proc);
@@ -46,7 +60,8 @@ describe('docker-compose.yml boots and serves the README connect path', () => {
       if (DATASTORE_PORTS[service] !== undefined) continue;
       for (const port of containerPorts(compose, service)) standIn[`${service}:${port}`] = await freePort();
     }
-    for (const app of APPS) for (const p of publishedPorts(compose, app)) published[`localhost:${p.host}`] = standIn[`${app}:${p.container}`]!;
+    for (const app of APPS)
+      for (const p of publishedPorts(compose, app)) published[`localhost:${p.host}`] = standIn[`${app}:${p.container}`]!;
     network = { names: Object.keys(compose.services), connect: standIn, listen: {}, strict: true };
     const order: AppName[] = ['chain-reader', 'registry', 'auth', 'gateway'];
     for (const app of order) {
@@ -71,7 +86,8 @@ describe('docker-compose.yml boots and serves the README connect path', () => {
   const gatewayUrl = () => String(env.gateway?.GATEWAY_PUBLIC_URL).replace(/\/+$/, '');
 
   it('publishes every app port on 127.0.0.1 only, unless opted in', () => {
-    for (const service of Object.keys(compose.services)) for (const p of publishedPorts(compose, service)) expect({ service, ip: p.hostIp }).toEqual({ service, ip: '127.0.0.1' });
+    for (const service of Object.keys(compose.services))
+      for (const p of publishedPorts(compose, service)) expect({ service, ip: p.hostIp }).toEqual({ service, ip: '127.0.0.1' });
   });
 
   it('answers tools/list on the documented demo URL', async () => {

@@ -3,7 +3,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { APP_MAIN, freePort, startApp, startPostgres, startRedis, waitHealthy, type AppName, type Env, type Proc } from './support/boot-stack';
+import {
+  APP_MAIN,
+  freePort,
+  startApp,
+  startPostgres,
+  startRedis,
+  waitHealthy,
+  type AppName,
+  type Env,
+  type Proc,
+} from './support/boot-stack';
 import { eventually, mcp, publishTenant, signIn, toolNames, type Json } from './support/boot-client';
 import { ingressRouter, startIngressProxy } from './support/ingress-router';
 import { containerEnv } from './support/k8s-env';
@@ -29,7 +39,10 @@ jest.setTimeout(300_000);
 
 type Port = { name?: string; port: number; targetPort?: number | string };
 const servicePorts = (o: K8sObject): Port[] => (o as unknown as { spec: { ports: Port[] } }).spec.ports;
-const containerPorts = (o: K8sObject): Array<{ name?: string; containerPort: number }> => (o as unknown as { spec: { template: { spec: { containers: Array<{ ports?: Array<{ name?: string; containerPort: number }> }> } } } }).spec.template.spec.containers.flatMap((c) => c.ports ?? []);
+const containerPorts = (o: K8sObject): Array<{ name?: string; containerPort: number }> =>
+  (
+    o as unknown as { spec: { template: { spec: { containers: Array<{ ports?: Array<{ name?: string; containerPort: number }> }> } } } }
+  ).spec.template.spec.containers.flatMap((c) => c.ports ?? []);
 
 describe('k8s dev overlay boots and is reachable through its Ingress', () => {
   const objects = renderKustomize(OVERLAY);
@@ -67,7 +80,10 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
       const service = services.find((s) => s.metadata.name === app)!;
       const listen: Record<string, number> = {};
       for (const p of servicePorts(service)) {
-        const target = typeof p.targetPort === 'string' ? containerPorts(deployment).find((c) => c.name === p.targetPort)?.containerPort : (p.targetPort ?? p.port);
+        const target =
+          typeof p.targetPort === 'string'
+            ? containerPorts(deployment).find((c) => c.name === p.targetPort)?.containerPort
+            : (p.targetPort ?? p.port);
         listen[String(target)] = standIn[`${app}:${p.port}`]!;
       }
       const proc = startApp(app, env[app], { ...network, listen });
@@ -78,7 +94,11 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
     }
     proxy = await startIngressProxy(router, standIn);
     // Clients reach the Ingress hosts on port 80 only (dev has no TLS).
-    uninstall = installLoopback({ names: [], connect: Object.fromEntries(router.hosts.filter((h) => !h.startsWith('*')).map((h) => [`${h}:80`, proxy.port])), listen: {} });
+    uninstall = installLoopback({
+      names: [],
+      connect: Object.fromEntries(router.hosts.filter((h) => !h.startsWith('*')).map((h) => [`${h}:80`, proxy.port])),
+      listen: {},
+    });
   });
 
   afterAll(async () => {
@@ -97,7 +117,12 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
 
   it('delivers a publish made through the console host to the gateway and calls the upstream', async () => {
     const upstream = { url: String(env.registry?.REGISTRY_DEMO_UPSTREAM_URL), token: 'demo-upstream-secret' };
-    const { mcpUrl, tools } = await publishTenant(String(env.registry?.REGISTRY_PUBLIC_URL), String(env.registry?.REGISTRY_OPERATOR_KEY), 'boot-k8s', upstream);
+    const { mcpUrl, tools } = await publishTenant(
+      String(env.registry?.REGISTRY_PUBLIC_URL),
+      String(env.registry?.REGISTRY_OPERATOR_KEY),
+      'boot-k8s',
+      upstream,
+    );
     expect(mcpUrl).toBe(`${gatewayUrl()}/t/boot-k8s/mcp`);
     const listed = await eventually('the publish reaching the gateway', async () => {
       const r = await mcp(mcpUrl, 'tools/list');
@@ -115,7 +140,12 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
     expect({ status: r.status, error: r.body.error }).toEqual({ status: 200, error: undefined });
 
     // Every absolute URL of the PRM and the AS metadata, by field, with the service the Ingress sends it to.
-    const fields = (doc: Json): Array<[string, string]> => Object.entries(doc).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && /^https?:\/\//.test(x)).map((x): [string, string] => [k, x]));
+    const fields = (doc: Json): Array<[string, string]> =>
+      Object.entries(doc).flatMap(([k, v]) =>
+        (Array.isArray(v) ? v : [v])
+          .filter((x): x is string => typeof x === 'string' && /^https?:\/\//.test(x))
+          .map((x): [string, string] => [k, x]),
+      );
     const advertised: Array<[string, string]> = [['(AS metadata)', s.asMetadataUrl], ...fields(s.prm), ...fields(s.asMetadata)];
     const gatewayOrigin = new URL(gatewayUrl()).origin;
     const answeredBy = (u: URL): string => (u.origin === gatewayOrigin ? 'gateway' : 'auth');
@@ -132,9 +162,15 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
       }
       if (IDENTIFIERS.has(field)) continue;
       // Answered: anything but the default backend's or the app's 404 (a 400 for a bare request is an answer).
-      const res = await fetch(a, POSTED.test(field) ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' } : { redirect: 'manual' });
+      const res = await fetch(
+        a,
+        POSTED.test(field)
+          ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }
+          : { redirect: 'manual' },
+      );
       await res.arrayBuffer();
-      if (res.status === 404 || res.status >= 500) problems.push(`${field} ${a}: ${res.status} from ${res.headers.get('x-ingress-backend') ?? 'the default backend'}`);
+      if (res.status === 404 || res.status >= 500)
+        problems.push(`${field} ${a}: ${res.status} from ${res.headers.get('x-ingress-backend') ?? 'the default backend'}`);
     }
     expect(advertised.length).toBeGreaterThan(5);
     expect(problems).toEqual([]);
@@ -143,16 +179,24 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
   it('prod overlay (host-based tenants): every URL a tenant origin advertises is routed to the service that answers it', async () => {
     const prod = renderKustomize(path.join(REPO_ROOT, 'k8s/overlays/prod'));
     const prodRouter = ingressRouter(prod);
-    const domain = (prod.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'gateway-config') as unknown as { data: Record<string, string> }).data.GATEWAY_DOMAIN;
+    const domain = (
+      prod.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'gateway-config') as unknown as { data: Record<string, string> }
+    ).data.GATEWAY_DOMAIN;
     expect(domain).toBeDefined();
     // The prod auth Deployment's environment, on this test's private Postgres (its own schema), with
     // random secrets where a secret manager replaces the base Secret's placeholders (production mode refuses those).
     const prodSecretsKey = randomBytes(32).toString('base64');
     // Alone (no registry feed), auth serves the seed file's file-seeded tenants: `secure` as one.
     const seedFile = path.join(mkdtempSync(path.join(tmpdir(), 'sb-k8s-prod-')), 'tenants.yaml');
-    writeFileSync(seedFile, 'tenants:\n  - id: secure\n    name: Protected demo\n    catalogs: [{ builtin: demo }]\n    auth: { protected: true, scopes: [mcp:tools], idp: { kind: local } }\n');
+    writeFileSync(
+      seedFile,
+      'tenants:\n  - id: secure\n    name: Protected demo\n    catalogs: [{ builtin: demo }]\n    auth: { protected: true, scopes: [mcp:tools], idp: { kind: local } }\n',
+    );
     const prodEnv = {
-      ...containerEnv(prod.find((o) => o.kind === 'Deployment' && o.metadata.name === 'auth')!, prod),
+      ...containerEnv(
+        prod.find((o) => o.kind === 'Deployment' && o.metadata.name === 'auth')!,
+        prod,
+      ),
       DATABASE_URL: String(env.auth?.DATABASE_URL),
       AUTH_DB_SCHEMA: 'auth_prod_routing',
       SECRETS_KEY: prodSecretsKey,
@@ -169,15 +213,22 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
     // As the Ingress hands it over: the tenant's Host (fetch cannot set Host, node:http can), TLS ended at the edge.
     const metadata = await new Promise<Json>((resolve, reject) => {
       http
-        .get({ host: '127.0.0.1', port, path: '/.well-known/oauth-authorization-server', headers: { host, 'x-forwarded-proto': 'https' } }, (r) => {
-          let body = '';
-          r.on('data', (c: Buffer) => (body += c.toString()));
-          r.on('end', () => resolve(JSON.parse(body || '{}') as Json));
-        })
+        .get(
+          { host: '127.0.0.1', port, path: '/.well-known/oauth-authorization-server', headers: { host, 'x-forwarded-proto': 'https' } },
+          (r) => {
+            let body = '';
+            r.on('data', (c: Buffer) => (body += c.toString()));
+            r.on('end', () => resolve(JSON.parse(body || '{}') as Json));
+          },
+        )
         .on('error', reject);
     });
     expect(metadata.issuer).toBe(`https://${host}`);
-    const urls = Object.entries(metadata).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x.startsWith('https://')).map((x) => [k, x] as const));
+    const urls = Object.entries(metadata).flatMap(([k, v]) =>
+      (Array.isArray(v) ? v : [v])
+        .filter((x): x is string => typeof x === 'string' && x.startsWith('https://'))
+        .map((x) => [k, x] as const),
+    );
     expect(urls.length).toBeGreaterThan(4);
     const routes = [
       ...urls.map(([field, u]) => ({ field, u, expected: 'auth' })),
@@ -187,7 +238,9 @@ describe('k8s dev overlay boots and is reachable through its Ingress', () => {
       { field: 'prm', u: `https://${host}/.well-known/oauth-protected-resource/mcp`, expected: 'gateway' },
       { field: 'prm (root)', u: `https://${host}/.well-known/oauth-protected-resource`, expected: 'gateway' },
     ];
-    const wrong = routes.map(({ field, u, expected }) => ({ field, u, expected, got: prodRouter.route(new URL(u).host, new URL(u).pathname)?.service })).filter((r) => r.field !== 'issuer' && r.got !== r.expected);
+    const wrong = routes
+      .map(({ field, u, expected }) => ({ field, u, expected, got: prodRouter.route(new URL(u).host, new URL(u).pathname)?.service }))
+      .filter((r) => r.field !== 'issuer' && r.got !== r.expected);
     expect(wrong).toEqual([]);
   });
 

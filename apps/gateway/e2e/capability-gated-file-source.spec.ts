@@ -33,20 +33,36 @@ afterAll(async () => {
 
 it('lists the gated tools, relays a capable client’s sampling and refuses a client without it by name', async () => {
   const capable = new Client({ name: 'capable', version: '1.0.0' }, { capabilities: { sampling: {} } });
-  capable.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', model: 'e2e', content: { type: 'text', text: 'sampled from the file tenant' } }));
+  capable.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant',
+    model: 'e2e',
+    content: { type: 'text', text: 'sampled from the file tenant' },
+  }));
   await capable.connect(new StreamableHTTPClientTransport(new URL(gateway.mcpUrl('ev'))));
   const bare = new Client({ name: 'bare', version: '1.0.0' });
   await bare.connect(new StreamableHTTPClientTransport(new URL(gateway.mcpUrl('ev'))));
   try {
     const names = (await capable.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['get-roots-list', 'trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-sampling-request', 'echo']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'get-roots-list',
+        'trigger-elicitation-request',
+        'trigger-url-elicitation',
+        'trigger-sampling-request',
+        'echo',
+      ]),
+    );
     const sampled = await capable.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 5 } });
     expect(JSON.stringify(sampled.content)).toContain('sampled from the file tenant');
     await expect(bare.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi' } })).rejects.toMatchObject({
       code: -32021,
-      message: 'MCP error -32021: Tool trigger-sampling-request needs the client capability sampling, which this client did not declare in initialize',
+      message:
+        'MCP error -32021: Tool trigger-sampling-request needs the client capability sampling, which this client did not declare in initialize',
     });
-    await expect(capable.callTool({ name: 'get-roots-list', arguments: {} })).rejects.toMatchObject({ code: -32021, data: { missing: ['roots'] } });
+    await expect(capable.callTool({ name: 'get-roots-list', arguments: {} })).rejects.toMatchObject({
+      code: -32021,
+      data: { missing: ['roots'] },
+    });
   } finally {
     await capable.close();
     await bare.close();

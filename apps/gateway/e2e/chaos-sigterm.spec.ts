@@ -12,7 +12,15 @@ jest.setTimeout(90_000);
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
-type Outcome = { kind: 'ok' | 'status' | 'reset' | 'refused'; status?: number; code?: string; close?: boolean; sentAt: number; doneAt?: number; slow?: boolean };
+type Outcome = {
+  kind: 'ok' | 'status' | 'reset' | 'refused';
+  status?: number;
+  code?: string;
+  close?: boolean;
+  sentAt: number;
+  doneAt?: number;
+  slow?: boolean;
+};
 
 function post(agent: http.Agent, port: number, body: unknown): Promise<Outcome> {
   const payload = JSON.stringify(body);
@@ -25,15 +33,29 @@ function post(agent: http.Agent, port: number, body: unknown): Promise<Outcome> 
         path: '/t/demo/mcp',
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'content-length': Buffer.byteLength(payload) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          'content-length': Buffer.byteLength(payload),
+        },
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ kind: res.statusCode === 200 ? 'ok' : 'status', status: res.statusCode, close: res.headers.connection === 'close', sentAt }));
+        res.on('end', () =>
+          resolve({
+            kind: res.statusCode === 200 ? 'ok' : 'status',
+            status: res.statusCode,
+            close: res.headers.connection === 'close',
+            sentAt,
+          }),
+        );
         res.on('error', (err: NodeJS.ErrnoException) => resolve({ kind: 'reset', code: err.code ?? err.message, sentAt }));
       },
     );
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ kind: err.code === 'ECONNREFUSED' ? 'refused' : 'reset', code: err.code ?? err.message, sentAt }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ kind: err.code === 'ECONNREFUSED' ? 'refused' : 'reset', code: err.code ?? err.message, sentAt }),
+    );
     req.end(payload);
   });
 }
@@ -77,16 +99,27 @@ describe('chaos: SIGTERM to a gateway under load', () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       agents.push(agent);
       for (let i = 0; i < 100_000; i++) {
-        const o = await post(agent, gw.port, slow ? { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'count_down', arguments: { from: 4, stepMs: 300 } } } : { jsonrpc: '2.0', id: i, method: 'tools/list' });
+        const o = await post(
+          agent,
+          gw.port,
+          slow
+            ? { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'count_down', arguments: { from: 4, stepMs: 300 } } }
+            : { jsonrpc: '2.0', id: i, method: 'tools/list' },
+        );
         outcomes.push({ ...o, slow, doneAt: Date.now() });
         // Connection closed by the gateway and the balancer no longer routes here: this client moves on.
         if (o.kind !== 'ok' || (!routing && o.close) || (signalledAt && Date.now() - signalledAt > 20_000)) return;
       }
     };
     const workers = [false, false, false, false, false, false, true, true, true].map((slow) => worker(slow));
-    await poll(() => outcomes.filter((o) => o.kind === 'ok').length > 60 && outcomes.some((o) => o.kind === 'ok' && o.status === 200), 30_000);
+    await poll(
+      () => outcomes.filter((o) => o.kind === 'ok').length > 60 && outcomes.some((o) => o.kind === 'ok' && o.status === 200),
+      30_000,
+    );
 
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => gw.child.once('exit', (code) => resolve({ code, at: Date.now() })));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      gw.child.once('exit', (code) => resolve({ code, at: Date.now() })),
+    );
     signalledAt = Date.now();
     gw.child.kill('SIGTERM');
     // Readiness answers 503 while the listener still accepts (the drain delay).

@@ -38,7 +38,9 @@ describe('upstream connections of per-user connectors are bounded', () => {
       maxConnections: 3,
     });
     // The user's credential is resolved before the pool, which keys a connection per credential.
-    const upstreamCalls = new GatewayUpstream(pool, (_tenant, _server, c) => Promise.resolve({ kind: 'token', token: `upstream-token-of-${c.auth?.subject ?? ''}` }));
+    const upstreamCalls = new GatewayUpstream(pool, (_tenant, _server, c) =>
+      Promise.resolve({ kind: 'token', token: `upstream-token-of-${c.auth?.subject ?? ''}` }),
+    );
     const route = { kind: 'upstream' as const, serverId: 'crm', url: upstream.url, upstreamName: 'whoami' };
     try {
       for (let i = 0; i < 12; i++) {
@@ -47,7 +49,10 @@ describe('upstream connections of per-user connectors are bounded', () => {
         expect(pool.connectionCount()).toBeLessThanOrEqual(3);
       }
       // An evicted user's connection is simply reopened.
-      expect((await upstreamCalls.callTool(route, {}, ctx('user0'))).content[0]).toEqual({ type: 'text', text: 'authorization=Bearer upstream-token-of-user0' });
+      expect((await upstreamCalls.callTool(route, {}, ctx('user0'))).content[0]).toEqual({
+        type: 'text',
+        text: 'authorization=Bearer upstream-token-of-user0',
+      });
       expect(upstream.seen.every((r) => !String(r.headers.authorization ?? '').includes('client-token-of'))).toBe(true);
     } finally {
       await pool.close();

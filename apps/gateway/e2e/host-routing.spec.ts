@@ -26,7 +26,12 @@ const list = (url: string, host: string) =>
     method: 'POST',
     url,
     headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, host },
-    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }),
+    payload: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+    }),
   });
 
 test('the Host picks the tenant on /mcp', async () => {

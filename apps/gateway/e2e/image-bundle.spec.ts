@@ -60,8 +60,12 @@ describe('image bundles (ops/images/bundle.mjs + check-bundle.mjs)', () => {
     expect(r.status).toBe(1);
     const problems = r.stderr.trim().split('\n');
     expect(problems).toEqual([
-      expect.stringMatching(/^check-bundle: require\('@opentelemetry\/sdk-node'\) in libs\/telemetry\/dist\/start-telemetry\.js is installed in the repository but not in the image/),
-      expect.stringMatching(/^check-bundle: require of a computed name in libs\/telemetry\/dist\/start-telemetry\.js: the bundler cannot follow it/),
+      expect.stringMatching(
+        /^check-bundle: require\('@opentelemetry\/sdk-node'\) in libs\/telemetry\/dist\/start-telemetry\.js is installed in the repository but not in the image/,
+      ),
+      expect.stringMatching(
+        /^check-bundle: require of a computed name in libs\/telemetry\/dist\/start-telemetry\.js: the bundler cannot follow it/,
+      ),
     ]);
     // A package installed nowhere fails in the image as it does under `npm start` (NestJS's optional ones), and is reported as such.
     expect(JSON.parse(r.stdout)).toMatchObject({ missing: 2, notInstalledAnywhere: ['@nestjs/microservices'] });
@@ -111,7 +115,10 @@ describe('image bundles (ops/images/bundle.mjs + check-bundle.mjs)', () => {
       const deadline = Date.now() + 60_000;
       for (;;) {
         if (gateway.exitCode !== null) throw new Error(`the bundled gateway exited (${gateway.exitCode}):\n${output.slice(-4000)}`);
-        const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((res) => res.ok, () => false);
+        const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (res) => res.ok,
+          () => false,
+        );
         if (ok) break;
         if (Date.now() > deadline) throw new Error(`the bundled gateway did not become ready:\n${output.slice(-4000)}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -131,7 +138,12 @@ describe('image bundles (ops/images/bundle.mjs + check-bundle.mjs)', () => {
     it("answers tools/list and exports the request's spans, in the client's trace, over OTLP/HTTP protobuf", async () => {
       const res = await fetch(`http://127.0.0.1:${port}/t/demo/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
       expect(res.status).toBe(200);
@@ -140,7 +152,8 @@ describe('image bundles (ops/images/bundle.mjs + check-bundle.mjs)', () => {
       const id = Buffer.from(traceId, 'hex');
       const deadline = Date.now() + 30_000;
       while (!exports.some((b) => b.includes(id) && b.includes('gateway'))) {
-        if (Date.now() > deadline) throw new Error(`no span of trace ${traceId} reached the receiver (${exports.length} exports):\n${output.slice(-4000)}`);
+        if (Date.now() > deadline)
+          throw new Error(`no span of trace ${traceId} reached the receiver (${exports.length} exports):\n${output.slice(-4000)}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(output).not.toMatch(/Cannot find module/);

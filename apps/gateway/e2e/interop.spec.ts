@@ -27,7 +27,10 @@ beforeAll(async () => {
       {
         id: 'demo',
         name: 'Demo',
-        catalogs: [{ builtin: 'demo' }, { upstream: { id: 'calc', url: upstream.url, headers: { authorization: 'Bearer upstream-secret' }, prefix: 'calc_' } }],
+        catalogs: [
+          { builtin: 'demo' },
+          { upstream: { id: 'calc', url: upstream.url, headers: { authorization: 'Bearer upstream-secret' }, prefix: 'calc_' } },
+        ],
       },
       { id: 'conformance', name: 'Conformance', catalogs: [{ builtin: 'conformance' }] },
     ],
@@ -78,7 +81,9 @@ describe('SDK 1.x Client over StreamableHTTPClientTransport (legacy era)', () =>
     await client.connect(new SdkTransport(new URL(gw.mcpUrl('demo'))));
     const seen: number[] = [];
     // stepMs > 0: the tool awaits between steps, so a call aborted early would stop after step 1.
-    const res = await client.callTool({ name: 'count_down', arguments: { from: 3, stepMs: 5 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    const res = await client.callTool({ name: 'count_down', arguments: { from: 3, stepMs: 5 } }, undefined, {
+      onprogress: (p) => seen.push(p.progress),
+    });
     expect(res.isError).toBeFalsy();
     expect(seen).toEqual([1, 2, 3]);
   });
@@ -173,7 +178,12 @@ function inspector(url: string, era: 'legacy' | 'modern', args: string[]): Promi
       { env: { ...process.env, HOME: home, NO_UPDATE_NOTIFIER: '1', CI: '1' }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const out = stdout.trim();
-        if (err) return reject(new Error(`inspector ${args.join(' ')} (${era}) failed: ${err.message}\nstdout: ${out.slice(0, 800)}\nstderr: ${stderr.slice(0, 800)}`));
+        if (err)
+          return reject(
+            new Error(
+              `inspector ${args.join(' ')} (${era}) failed: ${err.message}\nstdout: ${out.slice(0, 800)}\nstderr: ${stderr.slice(0, 800)}`,
+            ),
+          );
         try {
           resolve(JSON.parse(out) as Json);
         } catch {

@@ -11,7 +11,18 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { catalogRedisKeys, type PublishedCatalog, type TenantRatePlan } from '@switchboard/catalog';
 import { GatewayRuntime } from '../src/gateway-runtime';
-import { LEGACY, POST_HEADERS, finalMessage, httpPost, modernHeaders, modernRequest, startGateway, waitFor, type Json, type TestGateway } from './support/harness';
+import {
+  LEGACY,
+  POST_HEADERS,
+  finalMessage,
+  httpPost,
+  modernHeaders,
+  modernRequest,
+  startGateway,
+  waitFor,
+  type Json,
+  type TestGateway,
+} from './support/harness';
 import { TestUpstream } from '@switchboard/testing';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -36,7 +47,14 @@ function catalog(id: string, rate: TenantRatePlan | undefined, version = 'v1'): 
       version,
       server: { name: id, version: '1.0.0' },
       tools: [
-        { definition: { name: 'shout', description: 'Upper-cases', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, route: route('shout') },
+        {
+          definition: {
+            name: 'shout',
+            description: 'Upper-cases',
+            inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+          },
+          route: route('shout'),
+        },
         { definition: { name: 'whoami', description: 'Who', inputSchema: { type: 'object' } }, route: route('whoami') },
       ],
       resources: [],
@@ -53,12 +71,23 @@ async function publish(c: PublishedCatalog): Promise<void> {
 }
 
 function gatewayEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { CATALOG_SOURCES: 'registry', REDIS_URL, REDIS_NAMESPACE: ns, REGISTRY_RESYNC_MS: '0', UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1', ...extra };
+  return {
+    CATALOG_SOURCES: 'registry',
+    REDIS_URL,
+    REDIS_NAMESPACE: ns,
+    REGISTRY_RESYNC_MS: '0',
+    UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1',
+    ...extra,
+  };
 }
 
 let nextId = 1;
 async function call(gw: TestGateway, tenant: string, name: string): Promise<{ status: number; headers: Headers; message: Json }> {
-  const res = await httpPost(gw.mcpUrl(tenant), { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: { text: 'hi' } } }, { ...POST_HEADERS, 'mcp-protocol-version': LEGACY });
+  const res = await httpPost(
+    gw.mcpUrl(tenant),
+    { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: { text: 'hi' } } },
+    { ...POST_HEADERS, 'mcp-protocol-version': LEGACY },
+  );
   return { status: res.status, headers: res.headers, message: finalMessage(res) };
 }
 
@@ -71,7 +100,10 @@ beforeAll(async () => {
   await publish(catalog('lima', { tools: { shout: { requestsPerSecond: 0.05, burst: 5 } } }));
   await publish(catalog('limb', { tools: { shout: { requestsPerSecond: 0.05, burst: 5 } } }));
   await publish(catalog('limq', { dailyCalls: 3 }));
-  [gwA, gwB] = await Promise.all([startGateway({ tenants: [], env: gatewayEnv(), listen: true }), startGateway({ tenants: [], env: gatewayEnv(), listen: true })]);
+  [gwA, gwB] = await Promise.all([
+    startGateway({ tenants: [], env: gatewayEnv(), listen: true }),
+    startGateway({ tenants: [], env: gatewayEnv(), listen: true }),
+  ]);
 });
 
 afterAll(async () => {
@@ -147,10 +179,19 @@ describe('the limiter Redis stopped mid-run', () => {
   let gw2: TestGateway;
 
   async function startRedis(): Promise<void> {
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => undefined);
-    await waitFor('private redis-server', async () => ((await probe.connect().then(() => probe.ping()).catch(() => undefined)) === 'PONG' ? true : undefined));
+    await waitFor('private redis-server', async () =>
+      (await probe
+        .connect()
+        .then(() => probe.ping())
+        .catch(() => undefined)) === 'PONG'
+        ? true
+        : undefined,
+    );
     probe.disconnect();
   }
 
@@ -201,7 +242,9 @@ describe('the limiter Redis stopped mid-run', () => {
     await waitFor('shared again', async () => {
       await call(gw1, 'limr', 'whoami');
       await call(gw2, 'limr', 'whoami');
-      return gw1.app.get(GatewayRuntime).limits.mode === 'shared' && gw2.app.get(GatewayRuntime).limits.mode === 'shared' ? true : undefined;
+      return gw1.app.get(GatewayRuntime).limits.mode === 'shared' && gw2.app.get(GatewayRuntime).limits.mode === 'shared'
+        ? true
+        : undefined;
     });
     const after = await Promise.all(Array.from({ length: 12 }, (_, i) => call(i % 2 ? gw1 : gw2, 'limr', 'shout')));
     expect(after.filter(isAccepted)).toHaveLength(4);

@@ -95,7 +95,11 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`;
   direct = await gateway(url, {});
   viaSdk = await gateway(url, { UPSTREAM_DIRECT_REQUESTS: 'false' });
-  paced = await gateway(url, { UPSTREAM_NOTIFY_BYTES_PER_SEC: String(PACE), UPSTREAM_NOTIFY_BURST_BYTES: String(PACE), NOTIFY_MAX_BYTES_PER_CALL: String(STREAM_CAP) });
+  paced = await gateway(url, {
+    UPSTREAM_NOTIFY_BYTES_PER_SEC: String(PACE),
+    UPSTREAM_NOTIFY_BURST_BYTES: String(PACE),
+    NOTIFY_MAX_BYTES_PER_CALL: String(STREAM_CAP),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -111,13 +115,23 @@ async function flood(gw: TestGateway, count: number, tenant = 'hog'): Promise<Js
   const init = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: { ...POST_HEADERS },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+    }),
   });
   await init.text();
   const res = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'f_flood', arguments: { count }, _meta: { progressToken: 'p' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'f_flood', arguments: { count }, _meta: { progressToken: 'p' } },
+    }),
   });
   const text = await res.text();
   return res.headers.get('content-type')?.startsWith('text/event-stream') ? sseMessages(text) : [JSON.parse(text) as Json];
@@ -145,21 +159,29 @@ test('past the notification budget, the upstream notifications of a call are ski
 test.each([
   ['direct requests', () => direct],
   ['the SDK transport', () => viaSdk],
-])('an upstream that keeps streaming is cut off at UPSTREAM_CALL_STREAM_MAX_BYTES (%s), with an error naming it', async (_path, gw) => {
-  reset();
-  // 80 MiB if nothing stopped it: far past the cap and whatever the loopback sockets buffer.
-  const count = 20_000;
-  const messages = await flood(gw(), count);
-  const answer = messages.at(-1) as Json;
-  expect(answer).toMatchObject({ id: 2, result: { isError: true } });
-  expect(JSON.stringify(answer)).toContain(`streamed more than ${STREAM_CAP} bytes of events for one call; the call was stopped (limit UPSTREAM_CALL_STREAM_MAX_BYTES = ${STREAM_CAP})`);
-  expect((answer.result as Json)._meta).toEqual({ 'switchboard/error': { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'f', limit: 'UPSTREAM_CALL_STREAM_MAX_BYTES', maxBytes: STREAM_CAP } });
-  // The upstream's loop ended because the gateway hung up, far short of its count.
-  await waitFor('the upstream to see the gateway hang up', () => (sent.cutOff === 1 ? true : undefined));
-  expect(sent.notes).toBeLessThan(count / 2);
-  // The gateway looked at no more events than the cap holds.
-  expect(directEventCounts.parsed + directEventCounts.skipped).toBeLessThanOrEqual(STREAM_CAP / NOTE_BYTES + 1);
-}, 60_000);
+])(
+  'an upstream that keeps streaming is cut off at UPSTREAM_CALL_STREAM_MAX_BYTES (%s), with an error naming it',
+  async (_path, gw) => {
+    reset();
+    // 80 MiB if nothing stopped it: far past the cap and whatever the loopback sockets buffer.
+    const count = 20_000;
+    const messages = await flood(gw(), count);
+    const answer = messages.at(-1) as Json;
+    expect(answer).toMatchObject({ id: 2, result: { isError: true } });
+    expect(JSON.stringify(answer)).toContain(
+      `streamed more than ${STREAM_CAP} bytes of events for one call; the call was stopped (limit UPSTREAM_CALL_STREAM_MAX_BYTES = ${STREAM_CAP})`,
+    );
+    expect((answer.result as Json)._meta).toEqual({
+      'switchboard/error': { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'f', limit: 'UPSTREAM_CALL_STREAM_MAX_BYTES', maxBytes: STREAM_CAP },
+    });
+    // The upstream's loop ended because the gateway hung up, far short of its count.
+    await waitFor('the upstream to see the gateway hang up', () => (sent.cutOff === 1 ? true : undefined));
+    expect(sent.notes).toBeLessThan(count / 2);
+    // The gateway looked at no more events than the cap holds.
+    expect(directEventCounts.parsed + directEventCounts.skipped).toBeLessThanOrEqual(STREAM_CAP / NOTE_BYTES + 1);
+  },
+  60_000,
+);
 
 test('a tenant past its notification share is slowed, not refused; another tenant is served meanwhile', async () => {
   reset();

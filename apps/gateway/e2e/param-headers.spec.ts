@@ -3,7 +3,17 @@
  * argument into `Mcp-Param-*` must carry that header with the body's value (400 + −32020
  * otherwise), before the tool runs; legacy requests are not bound by it.
  */
-import { LEGACY, POST_HEADERS, json, modernHeaders, modernRequest, rpcError, rpcResult, startGateway, type TestGateway } from './support/harness';
+import {
+  LEGACY,
+  POST_HEADERS,
+  json,
+  modernHeaders,
+  modernRequest,
+  rpcError,
+  rpcResult,
+  startGateway,
+  type TestGateway,
+} from './support/harness';
 
 let gw: TestGateway;
 
@@ -20,12 +30,16 @@ const call = (region: string | undefined, header: string | undefined) =>
     method: 'POST',
     url: '/t/conf/mcp',
     headers: { ...modernHeaders('tools/call', 'test_header_params'), ...(header === undefined ? {} : { 'mcp-param-region': header }) },
-    payload: JSON.stringify(modernRequest(1, 'tools/call', { name: 'test_header_params', arguments: region === undefined ? {} : { region } })),
+    payload: JSON.stringify(
+      modernRequest(1, 'tools/call', { name: 'test_header_params', arguments: region === undefined ? {} : { region } }),
+    ),
   });
 
 test('a matching header (literal or Base64 sentinel) is served', async () => {
   expect(JSON.stringify(rpcResult(await call('eu-west', 'eu-west')))).toContain('region=eu-west');
-  expect(JSON.stringify(rpcResult(await call('Zürich', `=?base64?${Buffer.from('Zürich').toString('base64')}?=`)))).toContain('region=Zürich');
+  expect(JSON.stringify(rpcResult(await call('Zürich', `=?base64?${Buffer.from('Zürich').toString('base64')}?=`)))).toContain(
+    'region=Zürich',
+  );
 });
 
 test.each([
@@ -47,7 +61,12 @@ test('legacy requests carry no Mcp-Param headers and are served', async () => {
     method: 'POST',
     url: '/t/conf/mcp',
     headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY },
-    payload: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_header_params', arguments: { region: 'eu' } } }),
+    payload: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'test_header_params', arguments: { region: 'eu' } },
+    }),
   });
   expect(JSON.stringify(rpcResult(res))).toContain('region=eu');
 });

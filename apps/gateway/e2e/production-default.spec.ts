@@ -16,7 +16,11 @@ const NO_DATABASE = 'postgres://postgres@127.0.0.1:5432/sb_production_default_ab
  * then SIGKILL.
  */
 function runUntilExit(script: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -48,10 +52,38 @@ describe('production is the default off loopback (built apps on 0.0.0.0, SWITCHB
   });
 
   const refusals: Array<[string, string, Record<string, string>, string, string[]]> = [
-    ['gateway', 'apps/gateway/dist/main.js', { GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' }, 'Invalid gateway configuration', ['\n  SECRETS_KEY: ', '\n  INTERNAL_TOKEN: ', '\n  GATEWAY_STATE_KEYS: ']],
-    ['registry', 'apps/registry/dist/main.js', { REGISTRY_HOST: '0.0.0.0', REGISTRY_PORT: '0', DATABASE_URL: NO_DATABASE }, 'Invalid registry configuration', ['\n  SECRETS_KEY: ', '\n  INTERNAL_TOKEN: ', '\n  REGISTRY_OPERATOR_KEY: is required in production; unset, it falls back to the development operator key "dev-operator-key"']],
-    ['auth', 'apps/auth/dist/main.js', { AUTH_HOST: '0.0.0.0', AUTH_PORT: '0', DATABASE_URL: NO_DATABASE, TENANTS_FILE: '/nonexistent/tenants.yaml' }, 'Invalid auth configuration', ['\n  SECRETS_KEY: ', '\n  CATALOG_SECRETS_KEY: ']],
-    ['chain-reader', 'apps/chain-reader/dist/main.js', { CHAIN_READER_HOST: '0.0.0.0', CHAIN_READER_PORT: '0' }, 'invalid chain-reader configuration', ['\n  - CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE: no chain has an RPC URL, and the local devnet is a development default']],
+    [
+      'gateway',
+      'apps/gateway/dist/main.js',
+      { GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' },
+      'Invalid gateway configuration',
+      ['\n  SECRETS_KEY: ', '\n  INTERNAL_TOKEN: ', '\n  GATEWAY_STATE_KEYS: '],
+    ],
+    [
+      'registry',
+      'apps/registry/dist/main.js',
+      { REGISTRY_HOST: '0.0.0.0', REGISTRY_PORT: '0', DATABASE_URL: NO_DATABASE },
+      'Invalid registry configuration',
+      [
+        '\n  SECRETS_KEY: ',
+        '\n  INTERNAL_TOKEN: ',
+        '\n  REGISTRY_OPERATOR_KEY: is required in production; unset, it falls back to the development operator key "dev-operator-key"',
+      ],
+    ],
+    [
+      'auth',
+      'apps/auth/dist/main.js',
+      { AUTH_HOST: '0.0.0.0', AUTH_PORT: '0', DATABASE_URL: NO_DATABASE, TENANTS_FILE: '/nonexistent/tenants.yaml' },
+      'Invalid auth configuration',
+      ['\n  SECRETS_KEY: ', '\n  CATALOG_SECRETS_KEY: '],
+    ],
+    [
+      'chain-reader',
+      'apps/chain-reader/dist/main.js',
+      { CHAIN_READER_HOST: '0.0.0.0', CHAIN_READER_PORT: '0' },
+      'invalid chain-reader configuration',
+      ['\n  - CHAIN_RPC_URLS_<SLUG> / CHAINS_FILE: no chain has an RPC URL, and the local devnet is a development default'],
+    ],
   ];
 
   it.each(refusals)('%s exits 1 with one error naming each development default', async (_name, script, env, header, named) => {
@@ -63,7 +95,12 @@ describe('production is the default off loopback (built apps on 0.0.0.0, SWITCHB
   });
 
   it('boots on the same address with SWITCHBOARD_ENV=development', async () => {
-    const gateway = await spawnApp('gateway', 'apps/gateway/dist/main.js', { LOG_LEVEL: 'warn', GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '0', SWITCHBOARD_ENV: 'development' }, /gateway listening on (http:\/\/\S+)/);
+    const gateway = await spawnApp(
+      'gateway',
+      'apps/gateway/dist/main.js',
+      { LOG_LEVEL: 'warn', GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '0', SWITCHBOARD_ENV: 'development' },
+      /gateway listening on (http:\/\/\S+)/,
+    );
     procs.push(gateway);
     const port = new URL(gateway.url).port;
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);

@@ -28,15 +28,22 @@ const admin = new Redis(REDIS_URL, { lazyConnect: true });
 /** An upstream whose `flood` tool sends `count` progress notifications of `bytes` each, then answers. */
 function floodServer(): McpServer {
   const server = new McpServer({ name: 'flood', version: '1.0.0' });
-  server.registerTool('flood', { description: 'Floods progress.', inputSchema: { count: z.number().int(), bytes: z.number().int() } }, async ({ count, bytes }, extra) => {
-    const progressToken = extra._meta?.progressToken;
-    if (progressToken !== undefined) {
-      for (let i = 1; i <= count; i++) {
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: i, total: count, message: String(i % 10).repeat(bytes) } });
+  server.registerTool(
+    'flood',
+    { description: 'Floods progress.', inputSchema: { count: z.number().int(), bytes: z.number().int() } },
+    async ({ count, bytes }, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      if (progressToken !== undefined) {
+        for (let i = 1; i <= count; i++) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: i, total: count, message: String(i % 10).repeat(bytes) },
+          });
+        }
       }
-    }
-    return { content: [{ type: 'text', text: 'flooded' }] };
-  });
+      return { content: [{ type: 'text', text: 'flooded' }] };
+    },
+  );
   return server;
 }
 
@@ -80,7 +87,12 @@ async function session(tenant: string): Promise<string> {
   const res = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: { ...POST_HEADERS },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+    }),
   });
   await res.text();
   return res.headers.get('mcp-session-id')!;
@@ -91,7 +103,12 @@ async function flood(tenant: string, sessionId: string, count: number, bytes: nu
   const res = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, 'mcp-session-id': sessionId },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'f_flood', arguments: { count, bytes }, _meta: { progressToken: 'p' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'f_flood', arguments: { count, bytes }, _meta: { progressToken: 'p' } },
+    }),
   });
   const text = await res.text();
   return sseMessages(text);

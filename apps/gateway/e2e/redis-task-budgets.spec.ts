@@ -9,7 +9,17 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { httpPost, modernHeaders, modernRequest, rpcError, rpcResult, startGateway, waitFor, type Json, type TestGateway } from './support/harness';
+import {
+  httpPost,
+  modernHeaders,
+  modernRequest,
+  rpcError,
+  rpcResult,
+  startGateway,
+  waitFor,
+  type Json,
+  type TestGateway,
+} from './support/harness';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NS = `e2e-task-budget-${randomBytes(4).toString('hex')}:`;
@@ -28,12 +38,26 @@ function renderUpstream(): Server {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { id?: unknown; method?: string; params?: { arguments?: { ms?: number; bytes?: number } } };
-      const reply = (result: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+        id?: unknown;
+        method?: string;
+        params?: { arguments?: { ms?: number; bytes?: number } };
+      };
+      const reply = (result: unknown) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
       if (msg.id === undefined) return void res.writeHead(202).end();
-      if (msg.method === 'initialize') return reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'render', version: '1' } });
+      if (msg.method === 'initialize')
+        return reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'render', version: '1' } });
       if (msg.method === 'tools/list') {
-        return reply({ tools: [{ name: 'render', inputSchema: { type: 'object', properties: { ms: { type: 'number' }, bytes: { type: 'number' } } }, execution: { taskSupport: 'optional' } }] });
+        return reply({
+          tools: [
+            {
+              name: 'render',
+              inputSchema: { type: 'object', properties: { ms: { type: 'number' }, bytes: { type: 'number' } } },
+              execution: { taskSupport: 'optional' },
+            },
+          ],
+        });
       }
       if (msg.method === 'tools/call') {
         const a = msg.params?.arguments ?? {};
@@ -87,10 +111,15 @@ async function render(bytes: number): Promise<Json> {
 }
 
 async function settled(taskId: string): Promise<Json> {
-  return waitFor(`task ${taskId} to settle`, async () => {
-    const task = rpcResult(await rpc('tasks/get', { taskId }, taskId));
-    return task.status === 'completed' || task.status === 'failed' ? task : undefined;
-  }, 20_000, 100);
+  return waitFor(
+    `task ${taskId} to settle`,
+    async () => {
+      const task = rpcResult(await rpc('tasks/get', { taskId }, taskId));
+      return task.status === 'completed' || task.status === 'failed' ? task : undefined;
+    },
+    20_000,
+    100,
+  );
 }
 
 /** Bytes Redis holds in the tenant's task records and answers. */
@@ -114,7 +143,7 @@ test('a task result over the task budget fails the task with an error naming it;
   expect(await heldBytes()).toBeLessThan(TASK_BYTES);
 });
 
-test('many tasks with big results: the tenant\'s stored tasks stay within the tenant budget; those past it fail naming it', async () => {
+test("many tasks with big results: the tenant's stored tasks stay within the tenant budget; those past it fail naming it", async () => {
   const created = await Promise.all(Array.from({ length: 10 }, () => render(12_000)));
   const ids = created.filter((c) => c.resultType === 'task').map((c) => c.taskId as string);
   expect(ids.length).toBeGreaterThan(5);
@@ -130,7 +159,7 @@ test('many tasks with big results: the tenant\'s stored tasks stay within the te
   expect(unbounded).toEqual([]);
 });
 
-test('an anonymous caller\'s task id carries a secret: without it (or with another) tasks/get and tasks/cancel find nothing', async () => {
+test("an anonymous caller's task id carries a secret: without it (or with another) tasks/get and tasks/cancel find nothing", async () => {
   const created = await render(10);
   const taskId = created.taskId as string;
   const [publicId, secret] = taskId.split('.');

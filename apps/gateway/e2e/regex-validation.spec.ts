@@ -37,7 +37,11 @@ afterAll(async () => {
 });
 
 async function call(tenant: string, name: string, args: Json): Promise<{ isError?: boolean; text: string }> {
-  const res = await httpPost(gw.mcpUrl(tenant), { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }, headers);
+  const res = await httpPost(
+    gw.mcpUrl(tenant),
+    { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } },
+    headers,
+  );
   expect(res.status).toBe(200);
   const result = finalMessage(res).result as { isError?: boolean; content: Array<{ text: string }> };
   return { isError: result.isError, text: result.content.map((c) => c.text).join('\n') };

@@ -35,13 +35,22 @@ afterAll(async () => {
   await b?.close();
 });
 
-const headers = (session: string): Record<string, string> => ({ ...POST_HEADERS, 'mcp-protocol-version': LEGACY, 'mcp-session-id': session });
+const headers = (session: string): Record<string, string> => ({
+  ...POST_HEADERS,
+  'mcp-protocol-version': LEGACY,
+  'mcp-session-id': session,
+});
 
 async function initialize(gw: TestGateway, tenant: string): Promise<string> {
   const res = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: { ...POST_HEADERS },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'e2e', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities: { elicitation: {} }, clientInfo: { name: 'e2e', version: '1' } },
+    }),
   });
   await res.text();
   return res.headers.get('mcp-session-id')!;
@@ -50,13 +59,21 @@ async function initialize(gw: TestGateway, tenant: string): Promise<string> {
 const ACCEPT = { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
 
 /** Starts test_elicitation on `gw` and reads its priming event and the elicitation request. */
-async function startCall(gw: TestGateway, session: string): Promise<{ abort: AbortController; priming: SseEvent; asked: SseEvent; next: () => Promise<SseEvent> }> {
+async function startCall(
+  gw: TestGateway,
+  session: string,
+): Promise<{ abort: AbortController; priming: SseEvent; asked: SseEvent; next: () => Promise<SseEvent> }> {
   const abort = new AbortController();
   const res = await fetch(gw.mcpUrl('conf'), {
     method: 'POST',
     headers: headers(session),
     signal: abort.signal,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Who are you?' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'test_elicitation', arguments: { message: 'Who are you?' } },
+    }),
   });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const next = events(res);
@@ -77,9 +94,19 @@ test('a stream starts with a priming event; after the client drops it, GET + Las
 
   // The client loses its stream; the call goes on and its answer arrives through replica B.
   abort.abort();
-  expect((await fetch(b.mcpUrl('conf'), { method: 'POST', headers: headers(session), body: JSON.stringify({ jsonrpc: '2.0', id: request.id, result: ACCEPT }) })).status).toBe(202);
+  expect(
+    (
+      await fetch(b.mcpUrl('conf'), {
+        method: 'POST',
+        headers: headers(session),
+        body: JSON.stringify({ jsonrpc: '2.0', id: request.id, result: ACCEPT }),
+      })
+    ).status,
+  ).toBe(202);
 
-  const resumed = await fetch(b.mcpUrl('conf'), { headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'mcp-session-id': session, 'last-event-id': asked.id! } });
+  const resumed = await fetch(b.mcpUrl('conf'), {
+    headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'mcp-session-id': session, 'last-event-id': asked.id! },
+  });
   expect(resumed.status).toBe(200);
   const next = events(resumed);
   const final = await next();
@@ -89,7 +116,9 @@ test('a stream starts with a priming event; after the client drops it, GET + Las
   expect(JSON.stringify(message.result)).toContain('ada@example.com');
 
   // Resuming from the priming event replays the elicitation request too.
-  const again = await fetch(a.mcpUrl('conf'), { headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'last-event-id': priming.id! } });
+  const again = await fetch(a.mcpUrl('conf'), {
+    headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'last-event-id': priming.id! },
+  });
   const replay = events(again);
   expect(JSON.parse((await replay()).data)).toMatchObject({ method: 'elicitation/create' });
   expect(JSON.parse((await replay()).data)).toMatchObject({ id: 2 });
@@ -98,14 +127,22 @@ test('a stream starts with a priming event; after the client drops it, GET + Las
 test("a Last-Event-ID that is forged or another tenant's is 400, never another tenant's events", async () => {
   const session = await initialize(a, 'conf');
   const { abort, asked } = await startCall(a, session);
-  const forged = await fetch(b.mcpUrl('conf'), { headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'last-event-id': 'made-up.id' } });
+  const forged = await fetch(b.mcpUrl('conf'), {
+    headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'last-event-id': 'made-up.id' },
+  });
   expect(forged.status).toBe(400);
   expect(((await forged.json()) as { error: { message: string } }).error.message).toContain('Last-Event-ID');
-  const foreign = await fetch(b.mcpUrl('other'), { headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'last-event-id': asked.id! } });
+  const foreign = await fetch(b.mcpUrl('other'), {
+    headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'last-event-id': asked.id! },
+  });
   expect(foreign.status).toBe(400);
   abort.abort();
   const request = JSON.parse(asked.data) as Json;
-  await fetch(a.mcpUrl('conf'), { method: 'POST', headers: headers(session), body: JSON.stringify({ jsonrpc: '2.0', id: request.id, result: ACCEPT }) });
+  await fetch(a.mcpUrl('conf'), {
+    method: 'POST',
+    headers: headers(session),
+    body: JSON.stringify({ jsonrpc: '2.0', id: request.id, result: ACCEPT }),
+  });
 });
 
 test('the SDK 1.x client still answers elicitations on streams that carry ids and a priming event', async () => {
@@ -131,7 +168,9 @@ test('test_reconnection closes its stream after the priming event; the result co
   const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]!);
   expect(ids).toHaveLength(1);
   expect(text).not.toContain('"id":5');
-  const resumed = await fetch(b.mcpUrl('conf'), { headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'mcp-session-id': session, 'last-event-id': ids[0]! } });
+  const resumed = await fetch(b.mcpUrl('conf'), {
+    headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'mcp-session-id': session, 'last-event-id': ids[0]! },
+  });
   const final = JSON.parse((await events(resumed)()).data) as Json;
   expect(final).toMatchObject({ id: 5, result: { content: [{ type: 'text', text: expect.stringContaining('Reconnected') }] } });
 });
@@ -148,7 +187,12 @@ test('the SDK 1.x client reconnects with Last-Event-ID by itself and gets the re
   };
   const client = new SdkClient({ name: 'e2e-reconnect', version: '1.0.0' });
   try {
-    await client.connect(new SdkTransport(new URL(a.mcpUrl('conf')), { fetch: alternating, reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 } }));
+    await client.connect(
+      new SdkTransport(new URL(a.mcpUrl('conf')), {
+        fetch: alternating,
+        reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
+      }),
+    );
     const result = await client.callTool({ name: 'test_reconnection', arguments: {} });
     expect(JSON.stringify(result.content)).toContain('Reconnected');
     expect(gets.some((id) => typeof id === 'string' && id.length > 0)).toBe(true);

@@ -36,7 +36,12 @@ beforeAll(async () => {
     tenants: [
       { id: 'conf', name: 'Open', catalogs: [{ builtin: 'conformance' }] },
       { id: 'prot', name: 'Protected', catalogs: [{ builtin: 'conformance' }], auth: { protected: true, scopes: ['mcp:tools'] } },
-      { id: 'lim', name: 'Limited', catalogs: [{ builtin: 'conformance' }], limits: { rate: { subject: { requestsPerSecond: 0.001, burst: RESUME_LIMIT } } } },
+      {
+        id: 'lim',
+        name: 'Limited',
+        catalogs: [{ builtin: 'conformance' }],
+        limits: { rate: { subject: { requestsPerSecond: 0.001, burst: RESUME_LIMIT } } },
+      },
     ],
     env: {
       GATEWAY_STATE_KEYS: STATE_KEY.toString('base64'),
@@ -81,7 +86,9 @@ async function primingId(tenant: string, headers: Record<string, string> = {}): 
 }
 
 function resume(tenant: string, lastEventId: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(gw.mcpUrl(tenant), { headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'last-event-id': lastEventId, ...headers } });
+  return fetch(gw.mcpUrl(tenant), {
+    headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'last-event-id': lastEventId, ...headers },
+  });
 }
 
 /** Seals `claims` as the gateway seals stream-event ids (HMAC-SHA256, key derived per purpose with HKDF). */
@@ -93,7 +100,7 @@ function resealed(claims: Json): string {
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: number; message: string; data?: Json } }).error;
 
-test("a resumption id issued to caller A is refused for caller B of the same tenant, and still serves A", async () => {
+test('a resumption id issued to caller A is refused for caller B of the same tenant, and still serves A', async () => {
   const alice = { authorization: `Bearer ${await tokenFor('prot|alice')}` };
   const bob = { authorization: `Bearer ${await tokenFor('prot|bob')}` };
   const id = await primingId('prot', alice);

@@ -37,14 +37,24 @@ async function elicitingUpstream(): Promise<{ url: string; close(): Promise<void
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const newServer = (): McpServer => {
     const server = new McpServer({ name: 'trips', version: '1.0.0' });
-    server.registerTool('book_trip', { description: 'Books a trip after asking where to', inputSchema: { traveller: z.string() } }, async ({ traveller }, extra) => {
-      const answer = await extra.sendRequest(
-        { method: 'elicitation/create', params: { message: `Where should ${traveller} go?`, requestedSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
-        ElicitResultSchema,
-      );
-      const city = answer.action === 'accept' ? String((answer.content as { city?: unknown } | undefined)?.city) : `(${answer.action})`;
-      return { content: [{ type: 'text', text: `booked ${traveller} to ${city}` }] };
-    });
+    server.registerTool(
+      'book_trip',
+      { description: 'Books a trip after asking where to', inputSchema: { traveller: z.string() } },
+      async ({ traveller }, extra) => {
+        const answer = await extra.sendRequest(
+          {
+            method: 'elicitation/create',
+            params: {
+              message: `Where should ${traveller} go?`,
+              requestedSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+            },
+          },
+          ElicitResultSchema,
+        );
+        const city = answer.action === 'accept' ? String((answer.content as { city?: unknown } | undefined)?.city) : `(${answer.action})`;
+        return { content: [{ type: 'text', text: `booked ${traveller} to ${city}` }] };
+      },
+    );
     return server;
   };
   const http: HttpServer = createHttpServer((req, res) => {
@@ -103,7 +113,12 @@ async function initialize(gw: TestGateway, tenant: string, capabilities: Json): 
   const res = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: { ...POST_HEADERS },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities, clientInfo: { name: 'e2e', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities, clientInfo: { name: 'e2e', version: '1' } },
+    }),
   });
   expect(res.status).toBe(200);
   await res.text();
@@ -116,7 +131,12 @@ async function callElicitation(gw: TestGateway, tenant: string, session: string)
   const res = await fetch(gw.mcpUrl(tenant), {
     method: 'POST',
     headers: legacyHeaders(session),
-    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Who are you?' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'test_elicitation', arguments: { message: 'Who are you?' } },
+    }),
   });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -126,7 +146,11 @@ async function callElicitation(gw: TestGateway, tenant: string, session: string)
 }
 
 function answer(gw: TestGateway, tenant: string, session: string, id: unknown, result: Json): Promise<Response> {
-  return fetch(gw.mcpUrl(tenant), { method: 'POST', headers: legacyHeaders(session), body: JSON.stringify({ jsonrpc: '2.0', id, result }) });
+  return fetch(gw.mcpUrl(tenant), {
+    method: 'POST',
+    headers: legacyHeaders(session),
+    body: JSON.stringify({ jsonrpc: '2.0', id, result }),
+  });
 }
 
 const ACCEPT = { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
@@ -170,14 +194,23 @@ test('an answer is refused (404, nothing delivered) from another tenant, for an 
 
 test("a session id from another tenant or another key is 'session not found' (404), and a client without a session is told to use one", async () => {
   const session = await initialize(a, 'conf', { elicitation: {} });
-  const res = await fetch(a.mcpUrl('other'), { method: 'POST', headers: legacyHeaders(session), body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+  const res = await fetch(a.mcpUrl('other'), {
+    method: 'POST',
+    headers: legacyHeaders(session),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+  });
   expect(res.status).toBe(404);
   expect(((await res.json()) as { error: { message: string } }).error.message).toContain('Session not found');
 
   const noSession = await fetch(a.mcpUrl('conf'), {
     method: 'POST',
     headers: legacyHeaders(),
-    body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'x' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'test_elicitation', arguments: { message: 'x' } },
+    }),
   });
   const body = (await noSession.json()) as { result: { isError: boolean; content: Array<{ text: string }> } };
   expect(body.result.isError).toBe(true);
@@ -194,7 +227,11 @@ test('the SDK 1.x client answers elicitation and sampling through two gateways b
   const proxy = await roundRobin([a.baseUrl, b.baseUrl]);
   const client = new SdkClient({ name: 'e2e-sdk', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
   client.setRequestHandler(ElicitRequestSchema, async () => ACCEPT);
-  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', model: 'test', content: { type: 'text', text: 'sampled-42' } }));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant',
+    model: 'test',
+    content: { type: 'text', text: 'sampled-42' },
+  }));
   try {
     await client.connect(new SdkTransport(new URL(`${proxy.url}/t/conf/mcp`)));
     for (let round = 0; round < 3; round++) {
@@ -256,7 +293,10 @@ test("an upstream's mid-call elicitation reaches an SDK v2 (2026-07-28) client a
     return fetch(`${base}${target.pathname}${target.search}`, init);
   };
   const asked: string[] = [];
-  const client = new V2Client({ name: 'e2e-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } });
+  const client = new V2Client(
+    { name: 'e2e-v2', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } },
+  );
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(String((request.params as { message?: unknown }).message));
     return { action: 'accept', content: { city: 'Porto' } };
@@ -299,13 +339,22 @@ function modernCall(gw: TestGateway, id: number, extra: Json = {}): Promise<Resp
 
 async function resultOf(res: Response): Promise<Json> {
   const text = await res.text();
-  const data = text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).pop()!;
+  const data = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .pop()!;
   return (JSON.parse(data) as { result: Json }).result;
 }
 
 test('a parked call is resumed once per round from another replica; a spent requestState is refused', async () => {
   const first = await resultOf(await modernCall(a, 10));
-  expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { q0: { method: 'elicitation/create', params: { message: 'Where should ada go?' } } } });
+  expect(first).toMatchObject({
+    resultType: 'input_required',
+    inputRequests: { q0: { method: 'elicitation/create', params: { message: 'Where should ada go?' } } },
+  });
   const requestState = first.requestState as string;
   expect(typeof requestState).toBe('string');
   const answers = { inputResponses: { q0: { action: 'accept', content: { city: 'Oslo' } } }, requestState };
@@ -322,6 +371,8 @@ test('a parked call is resumed once per round from another replica; a spent requ
   // A second park, answered with a decline through the other replica.
   const other = await resultOf(await modernCall(a, 13));
   // Finish the second park so nothing is left waiting.
-  const finished = await resultOf(await modernCall(b, 15, { inputResponses: { q0: { action: 'decline' } }, requestState: other.requestState }));
+  const finished = await resultOf(
+    await modernCall(b, 15, { inputResponses: { q0: { action: 'decline' } }, requestState: other.requestState }),
+  );
   expect(finished).toMatchObject({ content: [{ type: 'text', text: 'booked ada to (decline)' }] });
 });

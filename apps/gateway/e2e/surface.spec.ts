@@ -8,7 +8,17 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FIXTURE_40, LEGACY, POST_HEADERS, json, modernHeaders, modernRequest, startGateway, type Json, type TestGateway } from './support/harness';
+import {
+  FIXTURE_40,
+  LEGACY,
+  POST_HEADERS,
+  json,
+  modernHeaders,
+  modernRequest,
+  startGateway,
+  type Json,
+  type TestGateway,
+} from './support/harness';
 
 interface PublishedTool {
   name: string;
@@ -27,7 +37,17 @@ const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHi
 /** Spec defaults (2025-03-26+) a surface fills in when a tool leaves a hint out. */
 const HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 /** Tool fields the 2025-11-25 / 2026-07-28 schemas define. */
-const SPEC_TOOL_FIELDS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta', 'icons', 'execution']);
+const SPEC_TOOL_FIELDS = new Set([
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  '_meta',
+  'icons',
+  'execution',
+]);
 const OPENAI_TOOLS = ['drive_get_file_content', 'stripe_create_payment_intent', 'calendar_create_event'];
 const MAX_PAGES = 50;
 
@@ -79,8 +99,12 @@ async function listTools(tenant: string, era: Era, kind: ClientKind): Promise<Pu
   let cursor: string | undefined;
   for (let page = 0, id = 1; page < MAX_PAGES; page++, id++) {
     const params: Json = cursor === undefined ? {} : { cursor };
-    const body = era === 'modern' ? modernRequest(id, 'tools/list', params, clientName ?? 'e2e-generic') : { jsonrpc: '2.0', id, method: 'tools/list', params };
-    const headers = era === 'modern' ? { ...modernHeaders('tools/list'), ...extra } : { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, ...extra };
+    const body =
+      era === 'modern'
+        ? modernRequest(id, 'tools/list', params, clientName ?? 'e2e-generic')
+        : { jsonrpc: '2.0', id, method: 'tools/list', params };
+    const headers =
+      era === 'modern' ? { ...modernHeaders('tools/list'), ...extra } : { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, ...extra };
     const res = await gw.inject({ method: 'POST', url: `/t/${tenant}/mcp`, headers, payload: JSON.stringify(body) });
     expect(res.statusCode).toBe(200);
     const result = json(res).result as { tools: PublishedTool[]; nextCursor?: string; resultType?: string };
@@ -141,7 +165,12 @@ describe.each(ERAS)('ChatGPT surface (%s era, Origin https://chatgpt.com)', (era
       expect(tool._meta?.['openai/outputTemplate']).toBe(`ui://widget/${name}.html`);
       expect(tool._meta?.['openai/toolInvocation/invoking']).toBeDefined();
     }
-    expect(tools.filter((t) => t.securitySchemes !== undefined).map((t) => t.name).sort()).toEqual([...OPENAI_TOOLS].sort());
+    expect(
+      tools
+        .filter((t) => t.securitySchemes !== undefined)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual([...OPENAI_TOOLS].sort());
     for (const tool of tools) {
       expect(typeof tool.annotations?.title).toBe('string');
       for (const hint of HINTS) expect(typeof tool.annotations?.[hint]).toBe('boolean');
@@ -176,7 +205,9 @@ describe.each(ERAS)('generic surface (%s era)', (era) => {
 
 test('Claude, ChatGPT and a generic client see the same 40 tool names in the same order, in both eras', async () => {
   const lists = await Promise.all(
-    ERAS.flatMap((era) => (['claude-ua', 'claude-origin', 'openai', 'generic'] as ClientKind[]).map((kind) => listTools('saas', era, kind))),
+    ERAS.flatMap((era) =>
+      (['claude-ua', 'claude-origin', 'openai', 'generic'] as ClientKind[]).map((kind) => listTools('saas', era, kind)),
+    ),
   );
   lists.push(await listTools('saas', 'modern', 'claude-clientinfo'));
   expect(fixtureNames).toHaveLength(40);

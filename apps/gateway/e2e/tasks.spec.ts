@@ -8,7 +8,17 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
-import { httpPost, modernHeaders, modernRequest, rpcError, rpcResult, startGateway, waitFor, type Json, type TestGateway } from './support/harness';
+import {
+  httpPost,
+  modernHeaders,
+  modernRequest,
+  rpcError,
+  rpcResult,
+  startGateway,
+  waitFor,
+  type Json,
+  type TestGateway,
+} from './support/harness';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const TENANTS: Array<{ id: string; name: string; catalogs: unknown[] }> = [
@@ -28,21 +38,34 @@ function slowUpstream(): Promise<{ url: string; aborted: () => number; close(): 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method !== 'POST') return void res.writeHead(405).end();
-      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { id?: unknown; method?: string; params?: { name?: string; arguments?: { ms?: number } } };
-      const reply = (result: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+        id?: unknown;
+        method?: string;
+        params?: { name?: string; arguments?: { ms?: number } };
+      };
+      const reply = (result: unknown) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
       if (msg.method === 'notifications/cancelled') aborted++;
       if (msg.id === undefined) return void res.writeHead(202).end();
-      if (msg.method === 'initialize') return reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'render', version: '1' } });
+      if (msg.method === 'initialize')
+        return reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'render', version: '1' } });
       if (msg.method === 'tools/list') {
         return reply({
           tools: [
-            { name: 'render', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } }, execution: { taskSupport: 'optional' } },
+            {
+              name: 'render',
+              inputSchema: { type: 'object', properties: { ms: { type: 'number' } } },
+              execution: { taskSupport: 'optional' },
+            },
             { name: 'quick', inputSchema: { type: 'object' }, taskSupport: 'required' },
           ],
         });
       }
       if (msg.method === 'tools/call') {
-        const timer = setTimeout(() => reply({ content: [{ type: 'text', text: `rendered ${msg.params?.name}` }] }), msg.params?.arguments?.ms ?? 0);
+        const timer = setTimeout(
+          () => reply({ content: [{ type: 'text', text: `rendered ${msg.params?.name}` }] }),
+          msg.params?.arguments?.ms ?? 0,
+        );
         res.on('close', () => {
           if (!res.writableFinished) aborted++;
           clearTimeout(timer);
@@ -73,7 +96,13 @@ let nextId = 1;
 beforeAll(async () => {
   upstream = await slowUpstream();
   TENANTS.push({ id: 'render', name: 'Render', catalogs: [{ upstream: { id: 'render', url: upstream.url } }] });
-  const shared = { GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'), REDIS_URL, REDIS_NAMESPACE: NAMESPACE, CATALOG_SOURCES: 'file', UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1' };
+  const shared = {
+    GATEWAY_STATE_KEYS: randomBytes(32).toString('base64'),
+    REDIS_URL,
+    REDIS_NAMESPACE: NAMESPACE,
+    CATALOG_SOURCES: 'file',
+    UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1',
+  };
   a = await startGateway({ tenants: TENANTS, env: { ...shared, GATEWAY_REPLICA_ID: 'tasks-a' }, listen: true });
   b = await startGateway({ tenants: TENANTS, env: { ...shared, GATEWAY_REPLICA_ID: 'tasks-b' }, listen: true });
 }, 60_000);
@@ -93,7 +122,11 @@ const withTasks = { 'io.modelcontextprotocol/clientCapabilities': { elicitation:
 /** A 2026-07-28 request; `declare` puts the tasks extension (and elicitation) in its per-request capabilities. */
 function rpc(gw: TestGateway, tenant: string, method: string, params: Json, declare = true, name?: string) {
   const body = modernRequest(nextId++, method, declare ? { ...params, _meta: withTasks } : params);
-  return httpPost(gw.mcpUrl(tenant), body, modernHeaders(method, name ?? (typeof params.taskId === 'string' ? params.taskId : (params.name as string | undefined))));
+  return httpPost(
+    gw.mcpUrl(tenant),
+    body,
+    modernHeaders(method, name ?? (typeof params.taskId === 'string' ? params.taskId : (params.name as string | undefined))),
+  );
 }
 
 async function call(gw: TestGateway, tenant: string, name: string, args: Json): Promise<Json> {
@@ -109,10 +142,15 @@ async function get(gw: TestGateway, tenant: string, taskId: string): Promise<Jso
 }
 
 function until(gw: TestGateway, taskId: string, status: string, tenant = 'conf'): Promise<Json> {
-  return waitFor(`task ${status} on ${gw.baseUrl}`, async () => {
-    const task = await get(gw, tenant, taskId);
-    return task.status === status ? task : undefined;
-  }, 20_000, 100);
+  return waitFor(
+    `task ${status} on ${gw.baseUrl}`,
+    async () => {
+      const task = await get(gw, tenant, taskId);
+      return task.status === status ? task : undefined;
+    },
+    20_000,
+    100,
+  );
 }
 
 test('a task created on A is read on B at once, and B sees it complete with the inlined result', async () => {
@@ -137,7 +175,10 @@ test('input asked by a task on A is answered through B (partially, then fully) a
   const keys = Object.keys(parked.inputRequests as Json);
   expect(keys).toHaveLength(2);
 
-  const partial = await rpc(b, 'conf', 'tasks/update', { taskId, inputResponses: { [keys[0]]: { action: 'accept', content: { name: 'one' } } } });
+  const partial = await rpc(b, 'conf', 'tasks/update', {
+    taskId,
+    inputResponses: { [keys[0]]: { action: 'accept', content: { name: 'one' } } },
+  });
   expect(rpcResult(partial)).toEqual(expect.objectContaining({ resultType: 'complete' }));
   const still = await get(a, 'conf', taskId);
   expect(still.status).toBe('input_required');

@@ -84,21 +84,42 @@ async function scrape(url: string): Promise<string> {
 
 beforeAll(async () => {
   // The child processes run built code: make sure it is current (a no-op when it is).
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/gateway/tsconfig.json', 'apps/chain-reader/tsconfig.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const build = spawnSync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/gateway/tsconfig.json', 'apps/chain-reader/tsconfig.json'],
+    { cwd: REPO_ROOT, encoding: 'utf8' },
+  );
   if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
   receiver = await OtlpReceiver.start();
   const up = await spawnReady(
     [path.join(REPO_ROOT, 'apps/chain-reader/dist/main.js')],
-    { ...otelEnv(receiver.url), CHAIN_READER_PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379', CHAIN_READER_REDIS_PREFIX: `telemetry-e2e-${randomUUID()}` },
+    {
+      ...otelEnv(receiver.url),
+      CHAIN_READER_PORT: '0',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      CHAIN_READER_REDIS_PREFIX: `telemetry-e2e-${randomUUID()}`,
+    },
     /pools [\s\S]*?=(0x[0-9a-fA-F]{40})[\s\S]*MCP endpoint http:\/\/127\.0\.0\.1:(\d+)\/mcp/,
   );
   upstream = { child: up.child, port: Number(up.match[2]), pool: up.match[1]! };
   dir = await mkdtemp(path.join(tmpdir(), 'sb-telemetry-e2e-'));
   const tenants = path.join(dir, 'tenants.yaml');
-  await writeFile(tenants, stringify({ tenants: [{ id: 'acme', name: 'Acme', catalogs: [{ upstream: { id: 'chain', url: `http://127.0.0.1:${upstream.port}/mcp` } }] }] }));
+  await writeFile(
+    tenants,
+    stringify({
+      tenants: [{ id: 'acme', name: 'Acme', catalogs: [{ upstream: { id: 'chain', url: `http://127.0.0.1:${upstream.port}/mcp` } }] }],
+    }),
+  );
   const gw = await spawnReady(
     [path.join(REPO_ROOT, 'apps/gateway/dist/main.js')],
-    { ...otelEnv(receiver.url), TENANTS_FILE: tenants, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: 'warn', TELEMETRY_PINNED_TENANTS: 'acme' },
+    {
+      ...otelEnv(receiver.url),
+      TENANTS_FILE: tenants,
+      GATEWAY_PORT: '0',
+      GATEWAY_HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      TELEMETRY_PINNED_TENANTS: 'acme',
+    },
     /gateway listening on (http:\/\/\S+)/,
   );
   gateway = { child: gw.child, url: gw.match[1]! };
@@ -111,7 +132,10 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function callTool(name: string, args: Record<string, unknown>): Promise<{ status: number; body: { result?: { isError?: boolean }; error?: { code: number } } }> {
+async function callTool(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ status: number; body: { result?: { isError?: boolean }; error?: { code: number } } }> {
   const res = await fetch(`${gateway.url}/t/acme/mcp`, {
     method: 'POST',
     headers: {
@@ -127,7 +151,8 @@ async function callTool(name: string, args: Record<string, unknown>): Promise<{ 
 }
 
 /** The SERVER span of `service` named `name` (CLIENT spans share the semconv names). */
-const find = (spans: ReceivedSpan[], service: string, name: string) => spans.find((s) => s.service === service && s.name === name && s.kind === SERVER);
+const find = (spans: ReceivedSpan[], service: string, name: string) =>
+  spans.find((s) => s.service === service && s.name === name && s.kind === SERVER);
 
 describe('one trace per request across gateway, chain-reader and the discovery job', () => {
   it('a tools/call is one trace: gateway SERVER span, upstream CLIENT span, chain-reader server and RPC batch spans', async () => {
@@ -178,7 +203,9 @@ describe('one trace per request across gateway, chain-reader and the discovery j
 
     // The chain-reader's MCP SERVER span continues the gateway's CLIENT span (W3C traceparent on fetch).
     // (The pool's first call to an upstream also carries its `initialize`, in the same trace.)
-    const upstreamServer = trace.find((s) => s.service === 'chain-reader' && s.kind === SERVER && s.name === 'tools/call get_uniswap_v3_pool');
+    const upstreamServer = trace.find(
+      (s) => s.service === 'chain-reader' && s.kind === SERVER && s.name === 'tools/call get_uniswap_v3_pool',
+    );
     expect(upstreamServer?.parentSpanId).toBe(client?.spanId);
     expect(upstreamServer?.attributes).toMatchObject({ 'gen_ai.tool.name': 'get_uniswap_v3_pool', 'switchboard.outcome': 'ok' });
     // Its reads went out as Multicall3 batches to the devnet node: CLIENT spans with the batch size.
@@ -195,7 +222,10 @@ describe('one trace per request across gateway, chain-reader and the discovery j
   it('an unknown tool is an error span with its JSON-RPC code and no client-chosen name', async () => {
     const { body } = await callTool('no_such_tool_4711', {});
     expect(body.error?.code).toBe(-32602);
-    await receiver.waitFor((spans) => spans.some((s) => s.service === 'gateway' && s.attributes['rpc.response.status_code'] === '-32602'), 'the error span');
+    await receiver.waitFor(
+      (spans) => spans.some((s) => s.service === 'gateway' && s.attributes['rpc.response.status_code'] === '-32602'),
+      'the error span',
+    );
     const span = receiver.spans.find((s) => s.service === 'gateway' && s.attributes['rpc.response.status_code'] === '-32602')!;
     expect(span.name).toBe('tools/call');
     expect(span.attributes['switchboard.outcome']).toBe('error');
@@ -206,11 +236,19 @@ describe('one trace per request across gateway, chain-reader and the discovery j
 
   it('refusals are spans and mcp_server_refusals_total: an unknown tenant (404) and a wrong media type (415)', async () => {
     const post = (path: string, contentType: string) =>
-      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      fetch(`${gateway.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
     expect((await post('/t/no-such-tenant-4711/mcp', 'application/json')).status).toBe(404);
     expect((await post('/t/acme/mcp', 'text/plain')).status).toBe(415);
-    const refusal = (outcome: string) => (spans: ReceivedSpan[]) => spans.find((s) => s.service === 'gateway' && s.attributes['switchboard.outcome'] === outcome);
-    await receiver.waitFor((spans) => Boolean(refusal('unknown_tenant')(spans) && refusal('unsupported_media_type')(spans)), 'the refusal spans');
+    const refusal = (outcome: string) => (spans: ReceivedSpan[]) =>
+      spans.find((s) => s.service === 'gateway' && s.attributes['switchboard.outcome'] === outcome);
+    await receiver.waitFor(
+      (spans) => Boolean(refusal('unknown_tenant')(spans) && refusal('unsupported_media_type')(spans)),
+      'the refusal spans',
+    );
     const unknown = refusal('unknown_tenant')(receiver.spans)!;
     expect(unknown).toMatchObject({ name: 'POST /t/:tenant/mcp', kind: SERVER, status: 2 });
     expect(unknown.attributes).toMatchObject({ 'http.response.status_code': 404, 'error.type': '404' });
@@ -230,18 +268,30 @@ describe('one trace per request across gateway, chain-reader and the discovery j
     const registry = await startRegistry(env, db.url, { ...otelEnv(receiver.url), REGISTRY_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
     try {
       const key = await createTenant(registry.url, env.operatorKey, 'tracing');
-      const server = await registerAndDiscover(registry.url, key, { id: 'chain', name: 'Chain tools', url: `http://127.0.0.1:${upstream.port}/mcp` });
+      const server = await registerAndDiscover(registry.url, key, {
+        id: 'chain',
+        name: 'Chain tools',
+        url: `http://127.0.0.1:${upstream.port}/mcp`,
+      });
       expect(server.health).toBe('ok');
 
       const producers = () => receiver.spans.filter((s) => s.service === 'registry' && s.name === 'send registry-discovery');
-      const pairedConsumer = () => receiver.spans.find((s) => s.service === 'registry' && s.name === 'process registry-discovery' && producers().some((p) => p.spanId === s.parentSpanId));
+      const pairedConsumer = () =>
+        receiver.spans.find(
+          (s) =>
+            s.service === 'registry' && s.name === 'process registry-discovery' && producers().some((p) => p.spanId === s.parentSpanId),
+        );
       await receiver.waitFor(() => Boolean(pairedConsumer()), 'a consumer span whose parent is a producer span');
       const consumer = pairedConsumer()!;
       const producer = producers().find((p) => p.spanId === consumer.parentSpanId);
       expect(producer?.kind).toBe(PRODUCER);
       expect(consumer.kind).toBe(CONSUMER);
       expect(consumer.traceId).toBe(producer?.traceId);
-      expect(consumer.attributes).toMatchObject({ 'messaging.system': 'bullmq', 'messaging.destination.name': 'registry-discovery', 'switchboard.job.name': 'discover' });
+      expect(consumer.attributes).toMatchObject({
+        'messaging.system': 'bullmq',
+        'messaging.destination.name': 'registry-discovery',
+        'switchboard.job.name': 'discover',
+      });
       expect(producer?.attributes).toMatchObject({ 'switchboard.tenant.id': 'tracing' });
       // The upstream the job discovered answers inside the job's trace (traceparent on the SDK client's fetch).
       await receiver.waitFor(
@@ -302,7 +352,12 @@ describe('one trace per request across gateway, chain-reader and the discovery j
     // The collector's spanmetrics connector derives these from the apps' spans (they carry the
     // exemplars); they are checked against the spans received instead.
     const SPAN_METRICS = new Set(['traces_span_metrics_duration_seconds_bucket', 'traces_span_metrics_calls_total']);
-    const KINDS: Record<string, number> = { SPAN_KIND_SERVER: SERVER, SPAN_KIND_CLIENT: CLIENT, SPAN_KIND_PRODUCER: PRODUCER, SPAN_KIND_CONSUMER: CONSUMER };
+    const KINDS: Record<string, number> = {
+      SPAN_KIND_SERVER: SERVER,
+      SPAN_KIND_CLIENT: CLIENT,
+      SPAN_KIND_PRODUCER: PRODUCER,
+      SPAN_KIND_CONSUMER: CONSUMER,
+    };
 
     const dir = path.join(REPO_ROOT, 'ops/grafana/dashboards');
     const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
@@ -316,7 +371,9 @@ describe('one trace per request across gateway, chain-reader and the discovery j
       };
       expect(dashboard.uid).toMatch(/^switchboard-/);
       const queries = [
-        ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ where: `${file}: ${p.title}`, expr: t.expr, uid: p.datasource?.uid }))),
+        ...dashboard.panels.flatMap((p) =>
+          (p.targets ?? []).map((t) => ({ where: `${file}: ${p.title}`, expr: t.expr, uid: p.datasource?.uid })),
+        ),
         ...dashboard.templating.list.map((v) => ({ where: `${file}: $${v.name}`, expr: v.query.query, uid: 'prometheus' })),
       ];
       expect(dashboard.panels.filter((p) => p.type !== 'row').length).toBeGreaterThan(3);
@@ -328,7 +385,8 @@ describe('one trace per request across gateway, chain-reader and the discovery j
           if (SPAN_METRICS.has(name)) {
             const service = /service_name="([^"]+)"/.exec(q.expr)?.[1];
             const kind = /span_kind="([^"]+)"/.exec(q.expr)?.[1];
-            if (!receiver.spans.some((s) => s.service === service && s.kind === KINDS[kind ?? ''])) problems.push(`${q.where}: no ${kind} spans from ${service} behind ${name}`);
+            if (!receiver.spans.some((s) => s.service === service && s.kind === KINDS[kind ?? '']))
+              problems.push(`${q.where}: no ${kind} spans from ${service} behind ${name}`);
           } else if (!exported.has(name)) problems.push(`${q.where}: ${name} is not exported by the apps`);
         }
       }

@@ -19,13 +19,24 @@ const headers = { ...POST_HEADERS, 'mcp-protocol-version': LEGACY };
 let nextId = 1;
 
 async function rpc(gw: TestGateway, tenant: string, method: string, params: Json = {}, signal?: AbortSignal): Promise<Json> {
-  const res = await fetch(gw.mcpUrl(tenant), { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }), signal });
+  const res = await fetch(gw.mcpUrl(tenant), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+    signal,
+  });
   const body = await res.text();
   expect(res.status).toBe(200);
   return finalMessage({ headers: res.headers, body });
 }
 
-async function callTool(gw: TestGateway, tenant: string, name: string, args: Json = {}, signal?: AbortSignal): Promise<{ isError: boolean; text: string }> {
+async function callTool(
+  gw: TestGateway,
+  tenant: string,
+  name: string,
+  args: Json = {},
+  signal?: AbortSignal,
+): Promise<{ isError: boolean; text: string }> {
   const message = await rpc(gw, tenant, 'tools/call', { name, arguments: args }, signal);
   const result = message.result as { isError?: boolean; content?: Array<{ text?: string }> } | undefined;
   if (!result) throw new Error(`tools/call ${name} answered a JSON-RPC error: ${JSON.stringify(message.error)}`);
@@ -46,7 +57,9 @@ class Tap {
       client.on('close', () => this.sockets.delete(client));
       const mode = this.mode;
       if (mode.kind === 'redirect') {
-        client.once('data', () => client.end(`HTTP/1.1 307 Temporary Redirect\r\nlocation: ${mode.location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`));
+        client.once('data', () =>
+          client.end(`HTTP/1.1 307 Temporary Redirect\r\nlocation: ${mode.location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`),
+        );
         return;
       }
       const upstream = net.connect(mode.port, '127.0.0.1');
@@ -114,8 +127,16 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
         },
         { id: 'other', name: 'Other', catalogs: [{ upstream: { id: 'h', url: sse.url, prefix: 'h_' } }] },
         { id: 'brk', name: 'Breaker', catalogs: [{ upstream: { id: 'h', url: sse.url, prefix: 'h_' } }] },
-        { id: 'good', name: 'Good', catalogs: [{ upstream: { id: 'a', url: locked.url, prefix: 'a_', headers: { authorization: 'Bearer right' } } }] },
-        { id: 'bad', name: 'Bad', catalogs: [{ upstream: { id: 'a', url: locked.url, prefix: 'a_', headers: { authorization: 'Bearer wrong' } } }] },
+        {
+          id: 'good',
+          name: 'Good',
+          catalogs: [{ upstream: { id: 'a', url: locked.url, prefix: 'a_', headers: { authorization: 'Bearer right' } } }],
+        },
+        {
+          id: 'bad',
+          name: 'Bad',
+          catalogs: [{ upstream: { id: 'a', url: locked.url, prefix: 'a_', headers: { authorization: 'Bearer wrong' } } }],
+        },
         {
           id: 'hdr',
           name: 'Headers',
@@ -126,14 +147,39 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
                 // `localhost`: another origin than the tap's target, so the Host header is checkably ours.
                 url: `http://localhost:${headerPort}/mcp`,
                 prefix: 'x_',
-                headers: { 'x-api-key': 'tenant-key', 'transfer-encoding': 'chunked', 'content-length': '0', host: 'evil.example', connection: 'upgrade', 'mcp-session-id': 'forged' },
+                headers: {
+                  'x-api-key': 'tenant-key',
+                  'transfer-encoding': 'chunked',
+                  'content-length': '0',
+                  host: 'evil.example',
+                  connection: 'upgrade',
+                  'mcp-session-id': 'forged',
+                },
               },
             },
           ],
         },
-        { id: 'redir', name: 'Redirect', catalogs: [{ upstream: { id: 'r', url: `http://localhost:${redirectPort}/mcp`, prefix: 'r_', headers: { authorization: 'Bearer redirect-secret', 'x-api-key': 'redirect-key' } } }] },
+        {
+          id: 'redir',
+          name: 'Redirect',
+          catalogs: [
+            {
+              upstream: {
+                id: 'r',
+                url: `http://localhost:${redirectPort}/mcp`,
+                prefix: 'r_',
+                headers: { authorization: 'Bearer redirect-secret', 'x-api-key': 'redirect-key' },
+              },
+            },
+          ],
+        },
       ],
-      env: { UPSTREAM_RESPONSE_MAX_BYTES: '131072', UPSTREAM_TIMEOUT_MS: '8000', UPSTREAM_BREAKER_FAILURES: '5', UPSTREAM_BREAKER_OPEN_MS: '60000' },
+      env: {
+        UPSTREAM_RESPONSE_MAX_BYTES: '131072',
+        UPSTREAM_TIMEOUT_MS: '8000',
+        UPSTREAM_BREAKER_FAILURES: '5',
+        UPSTREAM_BREAKER_OPEN_MS: '60000',
+      },
       listen: true,
     });
     runtime = gw.app.get(GatewayRuntime);
@@ -141,7 +187,15 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
 
   afterAll(async () => {
     // Upstreams first: their still-open answers (a hung call's stream) end, so the gateway closes at once.
-    await Promise.all([sse?.stop(), json?.stop(), bigList?.stop(), locked?.stop(), elsewhere?.stop(), headerTap?.close(), redirectTap?.close()]);
+    await Promise.all([
+      sse?.stop(),
+      json?.stop(),
+      bigList?.stop(),
+      locked?.stop(),
+      elsewhere?.stop(),
+      headerTap?.close(),
+      redirectTap?.close(),
+    ]);
     // The test's own keep-alive sockets to the gateway would hold its close for their idle timeout.
     gw?.fastify.server.closeAllConnections();
     await gw?.close();
@@ -149,17 +203,25 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
 
   it('cuts a tool result streamed as one SSE event past the tenant limit, naming the upstream and the limit', async () => {
     const out = await callTool(gw, 'small', 'h_big', { bytes: 100_000 });
-    expect(out).toEqual({ isError: true, text: 'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)' });
+    expect(out).toEqual({
+      isError: true,
+      text: 'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
+    });
   });
 
-  it('carries the code and its details in the result\'s _meta', async () => {
+  it("carries the code and its details in the result's _meta", async () => {
     const message = await rpc(gw, 'small', 'tools/call', { name: 'h_big', arguments: { bytes: 100_000 } });
-    expect((message.result as Json)._meta).toEqual({ 'switchboard/error': { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'h', limit: 'upstreamResponseBytes', maxBytes: 65_536 } });
+    expect((message.result as Json)._meta).toEqual({
+      'switchboard/error': { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'h', limit: 'upstreamResponseBytes', maxBytes: 65_536 },
+    });
   });
 
   it('cuts a JSON tool result past the tenant limit', async () => {
     const out = await callTool(gw, 'small', 'j_big', { bytes: 100_000 });
-    expect(out).toEqual({ isError: true, text: 'GW_UPSTREAM_TOO_LARGE: Upstream server j answered more than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)' });
+    expect(out).toEqual({
+      isError: true,
+      text: 'GW_UPSTREAM_TOO_LARGE: Upstream server j answered more than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
+    });
   });
 
   it('applies the gateway default to a tenant without an override (and the same upstream still answers under it)', async () => {
@@ -167,20 +229,25 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
     expect(ok.isError).toBe(false);
     expect(ok.text).toHaveLength(100_000);
     const over = await callTool(gw, 'other', 'h_big', { bytes: 200_000 });
-    expect(over).toEqual({ isError: true, text: 'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 131072 bytes; the call was stopped (limit limits.upstreamResponseBytes = 131072)' });
+    expect(over).toEqual({
+      isError: true,
+      text: 'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 131072 bytes; the call was stopped (limit limits.upstreamResponseBytes = 131072)',
+    });
   });
 
   it('answers resources/read and prompts/get past the limit with a JSON-RPC error naming it', async () => {
     const read = await rpc(gw, 'small', 'resources/read', { uri: 'hostile://blob' });
     expect(read.error).toEqual({
       code: -32603,
-      message: 'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
+      message:
+        'GW_UPSTREAM_TOO_LARGE: Upstream server h sent a server-sent event larger than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
       data: { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'h', limit: 'upstreamResponseBytes', maxBytes: 65_536 },
     });
     const prompt = await rpc(gw, 'small', 'prompts/get', { name: 'j_bulky' });
     expect(prompt.error).toEqual({
       code: -32603,
-      message: 'GW_UPSTREAM_TOO_LARGE: Upstream server j answered more than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
+      message:
+        'GW_UPSTREAM_TOO_LARGE: Upstream server j answered more than 65536 bytes; the call was stopped (limit limits.upstreamResponseBytes = 65536)',
       data: { code: 'GW_UPSTREAM_TOO_LARGE', upstream: 'j', limit: 'upstreamResponseBytes', maxBytes: 65_536 },
     });
     // The other tenant's limit is the default: the same resource is served.
@@ -208,12 +275,16 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
     const failures = await Promise.all(Array.from({ length: 8 }, () => callTool(gw, 'brk', 'h_garbage')));
     for (const f of failures) {
       expect(f.isError).toBe(true);
-      expect(f.text).toMatch(/^GW_UPSTREAM_PROTOCOL: Upstream server h answered with something that is not MCP JSON-RPC|^GW_CIRCUIT_OPEN: Upstream server h is temporarily unavailable \(circuit open/);
+      expect(f.text).toMatch(
+        /^GW_UPSTREAM_PROTOCOL: Upstream server h answered with something that is not MCP JSON-RPC|^GW_CIRCUIT_OPEN: Upstream server h is temporarily unavailable \(circuit open/,
+      );
     }
     expect(runtime.upstream.circuitState({ kind: 'upstream', serverId: 'h', url: sse.url, upstreamName: 'shout' }, 'brk')).toBe('open');
     const refused = await callTool(gw, 'brk', 'h_shout', { text: 'x' });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/^GW_CIRCUIT_OPEN: Upstream server h is temporarily unavailable \(circuit open after repeated failures; retrying in \d+ s\)$/);
+    expect(refused.text).toMatch(
+      /^GW_CIRCUIT_OPEN: Upstream server h is temporarily unavailable \(circuit open after repeated failures; retrying in \d+ s\)$/,
+    );
     // Same upstream URL and id, another tenant: its breaker is its own.
     expect(await callTool(gw, 'other', 'h_shout', { text: 'still here' })).toEqual({ isError: false, text: 'STILL HERE' });
   });
@@ -251,7 +322,10 @@ describe('upstream limits, breaker, fair share and headers through the gateway',
     headerTap.raw.length = 0;
     expect(await callTool(gw, 'hdr', 'x_shout', { text: 'raw' })).toEqual({ isError: false, text: 'RAW' });
     const text = Buffer.concat(headerTap.raw).toString('latin1');
-    const heads = text.split('\r\n\r\n').filter((block) => /^(POST|GET|DELETE) /.test(block)).map((h) => h.toLowerCase());
+    const heads = text
+      .split('\r\n\r\n')
+      .filter((block) => /^(POST|GET|DELETE) /.test(block))
+      .map((h) => h.toLowerCase());
     expect(heads.length).toBeGreaterThanOrEqual(1);
     for (const head of heads) {
       expect(head).toContain('x-api-key: tenant-key');
@@ -298,7 +372,9 @@ describe('the per-upstream queue is bounded', () => {
   it('refuses at once when the slot is busy and the queue is full', async () => {
     const callers = [new AbortController(), new AbortController()];
     const pending = callers.map((c) => callTool(gw, 'q', 'h_hang', {}, c.signal).catch(() => undefined));
-    await waitFor('one call in flight and one waiting', () => (runtime.upstream.inflightOf('q') === 2 && (up.calls.get('hang') ?? 0) === 1 ? true : undefined));
+    await waitFor('one call in flight and one waiting', () =>
+      runtime.upstream.inflightOf('q') === 2 && (up.calls.get('hang') ?? 0) === 1 ? true : undefined,
+    );
     const refused = await callTool(gw, 'q', 'h_shout', { text: 'x' });
     expect(refused).toEqual({
       isError: true,

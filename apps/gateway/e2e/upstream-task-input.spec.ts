@@ -14,7 +14,17 @@ import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import { httpPost, modernHeaders, modernRequest, rpcError, rpcResult, startGateway, waitFor, type Json, type TestGateway } from './support/harness';
+import {
+  httpPost,
+  modernHeaders,
+  modernRequest,
+  rpcError,
+  rpcResult,
+  startGateway,
+  waitFor,
+  type Json,
+  type TestGateway,
+} from './support/harness';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 
@@ -28,7 +38,10 @@ async function interviewUpstream(): Promise<InterviewUpstream> {
   const store = new InMemoryTaskStore();
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const newServer = (): McpServer => {
-    const server = new McpServer({ name: 'interview', version: '1.0.0' }, { capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } }, taskStore: store });
+    const server = new McpServer(
+      { name: 'interview', version: '1.0.0' },
+      { capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } }, taskStore: store },
+    );
     server.experimental.tasks.registerToolTask(
       'interview',
       { description: 'Asks who is there, in the background', inputSchema: { topic: z.string() }, execution: { taskSupport: 'required' } },
@@ -37,12 +50,18 @@ async function interviewUpstream(): Promise<InterviewUpstream> {
           const task = await extra.taskStore.createTask({ ttl: 120_000, pollInterval: 50 });
           // Asked on the session, outside the call that created the task (as the SDK's own example does).
           void server.server
-            .elicitInput({ mode: 'form', message: `Who is asking about ${topic}?`, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
+            .elicitInput({
+              mode: 'form',
+              message: `Who is asking about ${topic}?`,
+              requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+            })
             .then((answer) => {
               const text = answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}` : `The client chose ${answer.action}`;
               return store.storeTaskResult(task.taskId, 'completed', { content: [{ type: 'text', text }] });
             })
-            .catch((err: unknown) => store.storeTaskResult(task.taskId, 'failed', { content: [{ type: 'text', text: String(err) }], isError: true }));
+            .catch((err: unknown) =>
+              store.storeTaskResult(task.taskId, 'failed', { content: [{ type: 'text', text: String(err) }], isError: true }),
+            );
           return { task };
         },
         getTask: async (_args, extra) => extra.taskStore.getTask(extra.taskId),
@@ -114,7 +133,13 @@ function isDetailedTask(value: unknown): boolean {
 let input = '';
 for await (const chunk of process.stdin) input += chunk;
 process.stdout.write(JSON.stringify(v2.isDetailedTaskV2(JSON.parse(input))));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(value), cwd: __dirname, encoding: 'utf8' })) as boolean;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      input: JSON.stringify(value),
+      cwd: __dirname,
+      encoding: 'utf8',
+    }),
+  ) as boolean;
 }
 
 async function untilStatus(taskId: string, status: string, on: TestGateway = gw): Promise<Json> {
@@ -141,11 +166,23 @@ test("the upstream's question reaches the client as inputRequests, and its tasks
   const bad = rpcError(await modern('tasks/update', { taskId, inputResponses: { [key]: 'Ada' } }));
   expect(bad.code).toBe(-32602);
   expect(bad.message).toContain(`params.inputResponses.${key} must be an object`);
-  expect(rpcError(await modern('tasks/update', { taskId, inputResponses: [1] })).message).toContain('params.inputResponses must be an object');
-  expect(rpcResult(await modern('tasks/get', { taskId }))).toMatchObject({ status: 'input_required', inputRequests: { [key]: { method: 'elicitation/create' } } });
+  expect(rpcError(await modern('tasks/update', { taskId, inputResponses: [1] })).message).toContain(
+    'params.inputResponses must be an object',
+  );
+  expect(rpcResult(await modern('tasks/get', { taskId }))).toMatchObject({
+    status: 'input_required',
+    inputRequests: { [key]: { method: 'elicitation/create' } },
+  });
 
   // Keys that are not outstanding are ignored; the outstanding one goes to the upstream.
-  expect(rpcResult(await modern('tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } }, other: { action: 'decline' } } }))).toMatchObject({ resultType: 'complete' });
+  expect(
+    rpcResult(
+      await modern('tasks/update', {
+        taskId,
+        inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } }, other: { action: 'decline' } },
+      }),
+    ),
+  ).toMatchObject({ resultType: 'complete' });
   const done = await untilStatus(taskId, 'completed');
   expect(done.inputRequests).toBeUndefined();
   expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Ada' }] });
@@ -169,7 +206,9 @@ test('replica B lists the question replica A holds, and relays its answer there'
   expect(onB.inputRequests).toEqual(onA.inputRequests);
   const [key] = Object.keys(onB.inputRequests as Json);
   // Checked where it arrives, before it travels.
-  expect(rpcError(await modern('tasks/update', { taskId, inputResponses: { [key!]: 7 } }, b)).message).toContain(`params.inputResponses.${key} must be an object`);
+  expect(rpcError(await modern('tasks/update', { taskId, inputResponses: { [key!]: 7 } }, b)).message).toContain(
+    `params.inputResponses.${key} must be an object`,
+  );
   rpcResult(await modern('tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { name: 'Grace' } } } }, b));
   const done = await untilStatus(taskId, 'completed', b);
   expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Grace' }] });

@@ -17,7 +17,17 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { httpPost, modernHeaders, modernRequest, rpcError, rpcResult, startGateway, waitFor, type Json, type TestGateway } from './support/harness';
+import {
+  httpPost,
+  modernHeaders,
+  modernRequest,
+  rpcError,
+  rpcResult,
+  startGateway,
+  waitFor,
+  type Json,
+  type TestGateway,
+} from './support/harness';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 
@@ -45,7 +55,9 @@ async function researchUpstream(): Promise<ResearchUpstream> {
       { name: 'research', version: '1.0.0' },
       { capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore: store },
     );
-    server.registerTool('ping_lab', { description: 'Answers at once (no task support)' }, () => ({ content: [{ type: 'text', text: 'pong' }] }));
+    server.registerTool('ping_lab', { description: 'Answers at once (no task support)' }, () => ({
+      content: [{ type: 'text', text: 'pong' }],
+    }));
     server.experimental.tasks.registerToolTask(
       'research',
       { description: 'Researches a topic in the background', inputSchema: { topic: z.string() }, execution: { taskSupport: 'required' } },
@@ -53,7 +65,9 @@ async function researchUpstream(): Promise<ResearchUpstream> {
         createTask: async ({ topic }, extra) => {
           const task = await extra.taskStore.createTask({ ttl: 120_000, pollInterval: 100 });
           created.push(task.taskId);
-          finishers.set(topic, () => extra.taskStore.storeTaskResult(task.taskId, 'completed', { content: [{ type: 'text', text: `report on ${topic}` }] }));
+          finishers.set(topic, () =>
+            extra.taskStore.storeTaskResult(task.taskId, 'completed', { content: [{ type: 'text', text: `report on ${topic}` }] }),
+          );
           return { task };
         },
         getTask: async (_args, extra) => extra.taskStore.getTask(extra.taskId),
@@ -132,15 +146,24 @@ afterAll(async () => {
 });
 
 async function legacyClient(gw: TestGateway, tenant = 'lab'): Promise<SdkClient> {
-  const client = new SdkClient({ name: 'e2e-tasks', version: '1.0.0' }, { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } });
+  const client = new SdkClient(
+    { name: 'e2e-tasks', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } },
+  );
   await client.connect(new SdkTransport(new URL(gw.mcpUrl(tenant))));
   clients.push(client);
   return client;
 }
 
 /** A task-augmented tools/call of `research` (what `callToolStream` sends for a task tool). */
-async function createTask(client: SdkClient, topic: string): Promise<{ taskId: string; status: string; ttl: number | null; pollInterval?: number }> {
-  const created = await client.request({ method: 'tools/call', params: { name: 'research', arguments: { topic }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+async function createTask(
+  client: SdkClient,
+  topic: string,
+): Promise<{ taskId: string; status: string; ttl: number | null; pollInterval?: number }> {
+  const created = await client.request(
+    { method: 'tools/call', params: { name: 'research', arguments: { topic }, task: { ttl: 60_000 } } },
+    CreateTaskResultSchema,
+  );
   return created.task;
 }
 
@@ -166,13 +189,20 @@ test('a 2025-11-25 client creates an upstream task, polls tasks/get, and gets ta
   expect(await onB.experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'working' });
 
   await upstream.finish('owls');
-  await waitFor('the task to complete', async () => ((await client.experimental.tasks.getTask(task.taskId)).status === 'completed' ? true : undefined), 10_000, 50);
+  await waitFor(
+    'the task to complete',
+    async () => ((await client.experimental.tasks.getTask(task.taskId)).status === 'completed' ? true : undefined),
+    10_000,
+    50,
+  );
   const result = await onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
   expect(result.content).toEqual([{ type: 'text', text: 'report on owls' }]);
   expect(result._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId: task.taskId });
 
   // The SDK's own task flow (callToolStream) ends with the result too.
-  const stream = client.experimental.tasks.callToolStream({ name: 'research', arguments: { topic: 'bats' } }, CallToolResultSchema, { task: { ttl: 60_000 } });
+  const stream = client.experimental.tasks.callToolStream({ name: 'research', arguments: { topic: 'bats' } }, CallToolResultSchema, {
+    task: { ttl: 60_000 },
+  });
   const kinds: string[] = [];
   for await (const message of stream) {
     kinds.push(message.type);
@@ -204,10 +234,17 @@ test("tasks/list shows the caller's own upstream tasks, as their upstream sees t
   const session = (mine.transport as SdkTransport).sessionId!;
   const res = await fetch(b.mcpUrl('lab'), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      'mcp-session-id': session,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tasks/list', params: {} }),
   });
-  const listed = rpcResult({ body: (await res.text()).replace(/^(event: message\n)?(id: .*\n)?data: /, '') }) as { tasks: Array<{ taskId: string; status: string }> };
+  const listed = rpcResult({ body: (await res.text()).replace(/^(event: message\n)?(id: .*\n)?data: /, '') }) as {
+    tasks: Array<{ taskId: string; status: string }>;
+  };
   const byId = new Map(listed.tasks.map((t) => [t.taskId, t.status]));
   expect(byId.get(first.taskId)).toBe('completed');
   expect(byId.get(second.taskId)).toBe('working');
@@ -215,7 +252,10 @@ test("tasks/list shows the caller's own upstream tasks, as their upstream sees t
   // Another session of the same tenant, and another tenant's caller, see none of them.
   expect((await (await legacyClient(b)).experimental.tasks.listTasks()).tasks).toEqual([]);
   expect((await (await legacyClient(b, 'other')).experimental.tasks.listTasks()).tasks).toEqual([]);
-  await expect(mine.experimental.tasks.listTasks('not-a-cursor')).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('params.cursor') });
+  await expect(mine.experimental.tasks.listTasks('not-a-cursor')).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('params.cursor'),
+  });
   await upstream.finish('wrens');
 });
 
@@ -230,12 +270,19 @@ test("another tenant's caller and an altered handle find nothing", async () => {
   const altered = `${task.taskId.slice(0, -2)}${task.taskId.endsWith('A') ? 'B' : 'A'}A`;
   await expect(client.experimental.tasks.getTask(altered)).rejects.toMatchObject({ code: -32602 });
   // A tool without task support is refused as a task (2025-11-25: "forbidden"), and called plainly without one.
-  await expect(client.request({ method: 'tools/call', params: { name: 'ping_lab', arguments: {}, task: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({
+  await expect(
+    client.request({ method: 'tools/call', params: { name: 'ping_lab', arguments: {}, task: {} } }, CreateTaskResultSchema),
+  ).rejects.toMatchObject({
     code: -32601,
     message: expect.stringContaining('Tool ping_lab cannot be called as a task'),
   });
   expect((await client.callTool({ name: 'ping_lab', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);
-  await expect(client.request({ method: 'tools/call', params: { name: 'research', arguments: { topic: 'x' }, task: { ttl: -1 } } }, CreateTaskResultSchema)).rejects.toMatchObject({
+  await expect(
+    client.request(
+      { method: 'tools/call', params: { name: 'research', arguments: { topic: 'x' }, task: { ttl: -1 } } },
+      CreateTaskResultSchema,
+    ),
+  ).rejects.toMatchObject({
     code: -32602,
     message: expect.stringContaining('params.task.ttl'),
   });
@@ -247,7 +294,10 @@ test('a task whose upstream session ended is not found, and costs no reconnect',
   const task = await createTask(client, 'crows');
   await upstream.endSessions();
   const before = upstream.initializes();
-  await expect(client.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('the upstream session that held it has ended') });
+  await expect(client.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('the upstream session that held it has ended'),
+  });
   expect(upstream.initializes()).toBe(before);
   // The next call opens a new upstream session and works.
   expect((await createTask(client, 'rooks')).status).toBe('working');
@@ -265,7 +315,11 @@ let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const checks = JSON.parse(input);
 process.stdout.write(JSON.stringify(checks.map((c) => (c.kind === 'CreateTaskResult' ? v2.isCreateTaskResultV2(c.value) : v2.isDetailedTaskV2(c.value)))));`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(checks), cwd: __dirname, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    input: JSON.stringify(checks),
+    cwd: __dirname,
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as boolean[];
 }
 
@@ -274,7 +328,11 @@ const withTasks = { 'io.modelcontextprotocol/clientCapabilities': { extensions: 
 
 function modern(gw: TestGateway, method: string, params: Json, declare = true) {
   const name = typeof params.taskId === 'string' ? params.taskId : (params.name as string | undefined);
-  return httpPost(gw.mcpUrl('lab'), modernRequest(nextId++, method, declare ? { ...params, _meta: withTasks } : params), modernHeaders(method, name));
+  return httpPost(
+    gw.mcpUrl('lab'),
+    modernRequest(nextId++, method, declare ? { ...params, _meta: withTasks } : params),
+    modernHeaders(method, name),
+  );
 }
 
 test('a 2026-07-28 client gets the upstream task in the tasks extension shapes, on either replica', async () => {
@@ -289,11 +347,13 @@ test('a 2026-07-28 client gets the upstream task in the tasks extension shapes, 
   });
   expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'report on voles' }] });
   const working = rpcResult(await modern(b, 'tasks/get', { taskId }));
-  expect(acceptedByExtension([
-    { kind: 'CreateTaskResult', value: created },
-    { kind: 'DetailedTask', value: done },
-    { kind: 'DetailedTask', value: working },
-  ])).toEqual([true, true, true]);
+  expect(
+    acceptedByExtension([
+      { kind: 'CreateTaskResult', value: created },
+      { kind: 'DetailedTask', value: done },
+      { kind: 'DetailedTask', value: working },
+    ]),
+  ).toEqual([true, true, true]);
 
   // Cancel is forwarded; a tool that only runs as a task refuses a client without the extension.
   const second = rpcResult(await modern(a, 'tools/call', { name: 'research', arguments: { topic: 'shrews' } }));

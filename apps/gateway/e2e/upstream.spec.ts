@@ -4,7 +4,17 @@
  * sessions re-initialised after the upstream forgets them, a hanging upstream cut off at the
  * timeout, and a dead upstream that takes down only its own tools.
  */
-import { LEGACY, POST_HEADERS, finalMessage, httpPost, modernHeaders, modernRequest, startGateway, type Json, type TestGateway } from './support/harness';
+import {
+  LEGACY,
+  POST_HEADERS,
+  finalMessage,
+  httpPost,
+  modernHeaders,
+  modernRequest,
+  startGateway,
+  type Json,
+  type TestGateway,
+} from './support/harness';
 import { TestUpstream } from '@switchboard/testing';
 
 const UPSTREAM_TIMEOUT_MS = 3_000;
@@ -28,7 +38,14 @@ beforeAll(async () => {
         name: 'Acme',
         catalogs: [
           { builtin: 'demo' },
-          { upstream: { id: 'alpha', url: alpha.url, headers: { authorization: 'Bearer alpha-upstream-cred', 'x-upstream-key': 'alpha-key' }, prefix: 'alpha_' } },
+          {
+            upstream: {
+              id: 'alpha',
+              url: alpha.url,
+              headers: { authorization: 'Bearer alpha-upstream-cred', 'x-upstream-key': 'alpha-key' },
+              prefix: 'alpha_',
+            },
+          },
           { upstream: { id: 'beta', url: beta.url, stateful: true, headers: { 'x-api-key': 'beta-key' }, prefix: 'beta_' } },
           { upstream: { id: 'gamma', url: gamma.url, prefix: 'gamma_' } },
         ],
@@ -48,7 +65,11 @@ const clientHeaders = { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, authori
 let nextId = 1;
 
 async function call(name: string, args: Json = {}): Promise<{ isError?: boolean; text: string; result: Json }> {
-  const res = await httpPost(gw.mcpUrl('acme'), { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }, clientHeaders);
+  const res = await httpPost(
+    gw.mcpUrl('acme'),
+    { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } },
+    clientHeaders,
+  );
   expect(res.status).toBe(200);
   const message = finalMessage(res);
   const result = message.result as Json | undefined;
@@ -75,7 +96,11 @@ test('upstreams offering the same resource URI do not stop the tenant: the first
   const res = await httpPost(gw.mcpUrl('acme'), { jsonrpc: '2.0', id: nextId++, method: 'resources/list' }, clientHeaders);
   const uris = (finalMessage(res).result as { resources: Array<{ uri: string }> }).resources.map((r) => r.uri);
   expect(uris.filter((u) => u === 'upstream://readme')).toHaveLength(1);
-  const read = await httpPost(gw.mcpUrl('acme'), { jsonrpc: '2.0', id: nextId++, method: 'resources/read', params: { uri: 'upstream://readme' } }, clientHeaders);
+  const read = await httpPost(
+    gw.mcpUrl('acme'),
+    { jsonrpc: '2.0', id: nextId++, method: 'resources/read', params: { uri: 'upstream://readme' } },
+    clientHeaders,
+  );
   expect(JSON.stringify(finalMessage(read).result)).toContain('readme of alpha');
 });
 

@@ -21,7 +21,10 @@ test("a protected tenant's /.well-known/mcp.json names no tool, prompt or resour
   expect(res.statusCode).toBe(200);
   const card = res.json() as Record<string, unknown>;
   expect(Object.keys(card).sort()).toEqual(['$schema', 'authentication', 'name', 'protocolVersions', 'remotes', 'title']);
-  expect(card.authentication).toEqual({ required: true, protectedResourceMetadata: expect.stringMatching(/\/\.well-known\/oauth-protected-resource\/t\/vault\/mcp$/) });
+  expect(card.authentication).toEqual({
+    required: true,
+    protectedResourceMetadata: expect.stringMatching(/\/\.well-known\/oauth-protected-resource\/t\/vault\/mcp$/),
+  });
   expect(res.body).not.toContain('echo');
 });
 

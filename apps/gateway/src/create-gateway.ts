@@ -44,7 +44,9 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
     // Which X-Forwarded-For entries are believed: the client address keys anonymous callers' rate limits.
     trustProxy: parseTrustProxy(config.GATEWAY_TRUST_PROXY),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, source, logger), adapter, { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, source, logger), adapter, {
+    logger: ['error', 'warn'],
+  });
   // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
   // Prometheus scrape target. Not routed by the Ingress (only MCP and /.well-known are public).
   app
@@ -64,13 +66,23 @@ async function defaultSource(config: GatewayConfig, logger: Logger): Promise<Cat
   const kinds = config.CATALOG_SOURCES?.split(',') ?? [config.REGISTRY_URL || config.REDIS_URL ? 'registry' : 'file'];
   const sources: CatalogSource[] = [];
   for (const kind of new Set(kinds)) {
-    sources.push(kind === 'file' ? await FileCatalogSource.open({ file: config.TENANTS_FILE, chainReaderUrl: config.CHAIN_READER_URL, logger, maxPageBytes: config.UPSTREAM_RESPONSE_MAX_BYTES }) : registrySource(config, logger));
+    sources.push(
+      kind === 'file'
+        ? await FileCatalogSource.open({
+            file: config.TENANTS_FILE,
+            chainReaderUrl: config.CHAIN_READER_URL,
+            logger,
+            maxPageBytes: config.UPSTREAM_RESPONSE_MAX_BYTES,
+          })
+        : registrySource(config, logger),
+    );
   }
   return sources.length === 1 ? sources[0] : new CompositeCatalogSource(sources, logger);
 }
 
 function registrySource(config: GatewayConfig, logger: Logger): CatalogSource {
-  if (!config.SECRETS_KEY) logger.warn('UNSAFE DEVELOPMENT DEFAULT: SECRETS_KEY is not set; opening upstream credentials with the public dev key');
+  if (!config.SECRETS_KEY)
+    logger.warn('UNSAFE DEVELOPMENT DEFAULT: SECRETS_KEY is not set; opening upstream credentials with the public dev key');
   return new RegistryCatalogSource({
     redisUrl: config.REDIS_URL,
     namespace: config.REDIS_NAMESPACE,

@@ -56,7 +56,12 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.usage = createUsage(config, logger);
     const breaker = { failureThreshold: config.UPSTREAM_BREAKER_FAILURES, openMs: config.UPSTREAM_BREAKER_OPEN_MS };
     this.guardrails = new TenantGuardrails({ logger, webhook: webhookCaller({ allowHosts: config.UPSTREAM_ALLOW_HTTP_HOSTS, breaker }) });
-    const upstreams = createUpstreams(config, logger, { directory: this.directory, auth: this.auth, guardrails: this.guardrails, taskInputRelay: this.state.taskInputRelay });
+    const upstreams = createUpstreams(config, logger, {
+      directory: this.directory,
+      auth: this.auth,
+      guardrails: this.guardrails,
+      taskInputRelay: this.state.taskInputRelay,
+    });
     this.upstream = upstreams.pool;
     this.invoker = upstreams.invoker;
   }
@@ -92,7 +97,14 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private createEndpoint(streamsResumable: boolean, onResponse: (call: EdgeCall) => void): McpEndpoint {
     const { config, state } = this;
     return new McpEndpoint({
-      policy: gatewayPolicy({ config, directory: this.directory, auth: this.auth, limits: this.limits, usage: this.usage, upstream: this.invoker }),
+      policy: gatewayPolicy({
+        config,
+        directory: this.directory,
+        auth: this.auth,
+        limits: this.limits,
+        usage: this.usage,
+        upstream: this.invoker,
+      }),
       bundles: this.source.bundles,
       hostForm: Boolean(config.GATEWAY_DOMAIN),
       logger: this.logger,

@@ -4,7 +4,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -29,8 +41,18 @@ describe('registry admin API', () => {
     registry = await startRegistry(env, db.url);
     keyA = await createTenant(registry.url, env.operatorKey, 'tenant-a');
     keyB = await createTenant(registry.url, env.operatorKey, 'tenant-b');
-    await registerAndDiscover(registry.url, keyA, { id: 'srv-a', name: 'A', url: upstreamA.url, auth: { mode: 'bearer', token: 'secret-a' } });
-    await registerAndDiscover(registry.url, keyB, { id: 'srv-b', name: 'B', url: upstreamB.url, auth: { mode: 'bearer', token: 'secret-b' } });
+    await registerAndDiscover(registry.url, keyA, {
+      id: 'srv-a',
+      name: 'A',
+      url: upstreamA.url,
+      auth: { mode: 'bearer', token: 'secret-a' },
+    });
+    await registerAndDiscover(registry.url, keyB, {
+      id: 'srv-b',
+      name: 'B',
+      url: upstreamB.url,
+      auth: { mode: 'bearer', token: 'secret-b' },
+    });
     expect((await api(registry.url, keyB, 'POST', '/v1/publications', { serverId: 'srv-b', items: [{ name: 'beta' }] })).status).toBe(200);
   });
 
@@ -78,7 +100,9 @@ describe('registry admin API', () => {
       expect((await api(registry.url, keyA, 'DELETE', `/v1/keys/${keysB[0].id}`)).status).toBe(404);
       const server = await api(registry.url, keyB, 'GET', '/v1/servers/srv-b');
       expect(server.body.name).toBe('B');
-      expect((await api(registry.url, keyB, 'GET', '/v1/publications')).body.publications).toEqual([expect.objectContaining({ exposedName: 'beta' })]);
+      expect((await api(registry.url, keyB, 'GET', '/v1/publications')).body.publications).toEqual([
+        expect.objectContaining({ exposedName: 'beta' }),
+      ]);
     });
 
     it('a tenant key is not an operator key, and the operator routes need the operator key', async () => {
@@ -117,7 +141,10 @@ describe('registry admin API', () => {
       const name = hostname();
       const { address } = await lookup(name);
       expect(address).toMatch(/^(127\.|10\.|172\.|192\.168\.)/);
-      await refused(`https://${name}/mcp`, new RegExp(`${name} \\(resolves to ${address.replace(/\./g, '\\.')}\\) is in a blocked address range`));
+      await refused(
+        `https://${name}/mcp`,
+        new RegExp(`${name} \\(resolves to ${address.replace(/\./g, '\\.')}\\) is in a blocked address range`),
+      );
     });
 
     it('refuses a redirect to the metadata address during discovery, with the reason on the server', async () => {
@@ -141,22 +168,71 @@ describe('registry admin API', () => {
   describe('bad input', () => {
     it.each([
       ['missing fields', 'POST', '/v1/servers', { name: 'x' }, 400, 'body.id'],
-      ['a wrong type', 'POST', '/v1/servers', { id: 'ok', name: 'x', url: upstreamA?.url ?? 'http://localhost/', timeoutMs: 'soon' }, 400, 'body.timeoutMs'],
+      [
+        'a wrong type',
+        'POST',
+        '/v1/servers',
+        { id: 'ok', name: 'x', url: upstreamA?.url ?? 'http://localhost/', timeoutMs: 'soon' },
+        400,
+        'body.timeoutMs',
+      ],
       ['a bad URL', 'POST', '/v1/servers', { id: 'ok', name: 'x', url: 'not a url' }, 400, 'body.url'],
       ['an unknown field', 'POST', '/v1/servers', { id: 'ok', name: 'x', url: 'https://example.com/mcp', color: 'red' }, 400, 'body'],
       ['a too-long server id', 'POST', '/v1/servers', { id: 'x'.repeat(40), name: 'x', url: 'https://example.com/mcp' }, 400, 'body.id'],
-      ['an unknown auth mode', 'POST', '/v1/servers', { id: 'ok', name: 'x', url: 'https://example.com/mcp', auth: { mode: 'magic' } }, 400, 'body.auth.mode'],
+      [
+        'an unknown auth mode',
+        'POST',
+        '/v1/servers',
+        { id: 'ok', name: 'x', url: 'https://example.com/mcp', auth: { mode: 'magic' } },
+        400,
+        'body.auth.mode',
+      ],
       ['a duplicate server id', 'POST', '/v1/servers', { id: 'srv-a', name: 'again', url: 'http://localhost:1/mcp' }, 409, 'body.id'],
       ['an unknown server id', 'GET', '/v1/servers/nope', undefined, 404, 'params.id'],
       ['a malformed server id', 'GET', '/v1/servers/NOT%20VALID', undefined, 400, 'params.id'],
-      ['publishing from an unknown server', 'POST', '/v1/publications', { serverId: 'nope', items: [{ name: 'alpha' }] }, 404, 'body.serverId'],
-      ['publishing an unknown tool', 'POST', '/v1/publications', { serverId: 'srv-a', items: [{ name: 'ghost' }] }, 404, 'body.items.0.name'],
-      ['a too-long exposed name', 'POST', '/v1/publications', { serverId: 'srv-a', items: [{ name: 'alpha', exposedName: 'n'.repeat(65) }] }, 400, 'body.items.0.exposedName'],
-      ['an exposed name with spaces', 'POST', '/v1/publications', { serverId: 'srv-a', items: [{ name: 'alpha', exposedName: 'two words' }] }, 400, 'body.items.0.exposedName'],
+      [
+        'publishing from an unknown server',
+        'POST',
+        '/v1/publications',
+        { serverId: 'nope', items: [{ name: 'alpha' }] },
+        404,
+        'body.serverId',
+      ],
+      [
+        'publishing an unknown tool',
+        'POST',
+        '/v1/publications',
+        { serverId: 'srv-a', items: [{ name: 'ghost' }] },
+        404,
+        'body.items.0.name',
+      ],
+      [
+        'a too-long exposed name',
+        'POST',
+        '/v1/publications',
+        { serverId: 'srv-a', items: [{ name: 'alpha', exposedName: 'n'.repeat(65) }] },
+        400,
+        'body.items.0.exposedName',
+      ],
+      [
+        'an exposed name with spaces',
+        'POST',
+        '/v1/publications',
+        { serverId: 'srv-a', items: [{ name: 'alpha', exposedName: 'two words' }] },
+        400,
+        'body.items.0.exposedName',
+      ],
       ['an empty item list', 'POST', '/v1/publications', { serverId: 'srv-a', items: [] }, 400, 'body.items'],
       ['an unknown surface in preview', 'GET', '/v1/preview?surface=martian', undefined, 404, 'query.surface'],
       ['an unknown protocol version in preview', 'GET', '/v1/preview?version=1999-01-01', undefined, 400, 'query.version'],
-      ['a bad surface rule', 'PATCH', '/v1/tenant', { surfaceRules: { surfaces: { claude: { maxNameLength: 'long' } } } }, 400, 'body.surfaceRules'],
+      [
+        'a bad surface rule',
+        'PATCH',
+        '/v1/tenant',
+        { surfaceRules: { surfaces: { claude: { maxNameLength: 'long' } } } },
+        400,
+        'body.surfaceRules',
+      ],
       ['a bad key id', 'DELETE', '/v1/keys/123', undefined, 400, 'params.id'],
     ])('refuses %s with a 4xx naming the field', async (_what, method, url, body, status, field) => {
       const res = await api(registry.url, keyA, method, url, body);
@@ -166,11 +242,21 @@ describe('registry admin API', () => {
     });
 
     it('refuses a duplicate exposed name with 409 naming the field', async () => {
-      expect((await api(registry.url, keyA, 'POST', '/v1/publications', { serverId: 'srv-a', items: [{ name: 'alpha', exposedName: 'shared' }] })).status).toBe(200);
+      expect(
+        (
+          await api(registry.url, keyA, 'POST', '/v1/publications', {
+            serverId: 'srv-a',
+            items: [{ name: 'alpha', exposedName: 'shared' }],
+          })
+        ).status,
+      ).toBe(200);
       const again = await api(registry.url, keyA, 'POST', '/v1/servers', { id: 'srv-a2', name: 'A2', url: upstreamA.url });
       expect(again.status).toBe(201);
       await registerAndDiscover(registry.url, keyA, { id: 'srv-a3', name: 'A3', url: upstreamA.url }).catch(() => undefined);
-      const clash = await api(registry.url, keyA, 'POST', '/v1/publications', { serverId: 'srv-a3', items: [{ name: 'alpha', exposedName: 'shared' }] });
+      const clash = await api(registry.url, keyA, 'POST', '/v1/publications', {
+        serverId: 'srv-a3',
+        items: [{ name: 'alpha', exposedName: 'shared' }],
+      });
       expect(clash.status).toBe(409);
       expect(clash.body.error?.code).toBe('NAME_COLLISION');
       expect(clash.body.error?.field).toBe('body.items.0.exposedName');
@@ -190,14 +276,28 @@ describe('registry admin API', () => {
       expect(login.body.error?.message).toMatch(/CONSOLE_ISSUER/);
       // A JWT-shaped bearer is just not an API key here.
       expect((await api(registry.url, 'aaa.bbb.ccc', 'GET', '/v1/session')).status).toBe(401);
-      expect((await api(registry.url, keyA, 'GET', '/v1/session')).body).toEqual({ tenant: 'tenant-a', user: null, via: 'api_key', role: 'owner' });
+      expect((await api(registry.url, keyA, 'GET', '/v1/session')).body).toEqual({
+        tenant: 'tenant-a',
+        user: null,
+        via: 'api_key',
+        role: 'owner',
+      });
     });
 
     it('serves the OpenAPI document and the docs page', async () => {
       const doc = await api(registry.url, undefined, 'GET', '/openapi.json');
       expect(doc.body.openapi).toBe('3.1.0');
       expect(Object.keys(doc.body.paths as object)).toEqual(
-        expect.arrayContaining(['/v1/servers', '/v1/publications', '/v1/preview', '/v1/admins', '/v1/admins/{username}', '/v1/session', '/console/login', '/console/callback']),
+        expect.arrayContaining([
+          '/v1/servers',
+          '/v1/publications',
+          '/v1/preview',
+          '/v1/admins',
+          '/v1/admins/{username}',
+          '/v1/session',
+          '/console/login',
+          '/console/callback',
+        ]),
       );
       // Gateway- and auth-facing routes are not part of the published API.
       expect(Object.keys(doc.body.paths as object).filter((p) => p.startsWith('/internal'))).toEqual([]);

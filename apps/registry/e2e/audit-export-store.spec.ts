@@ -16,7 +16,10 @@ describe('audit export store', () => {
   let db: Database;
   let store: AuditExportStore;
   const entry = (action: string, o: { tenant?: string; q?: { query: (sql: string, params: unknown[]) => Promise<unknown> } } = {}) =>
-    (o.q ?? db).query("INSERT INTO registry.audit_log (tenant_id, actor, action, target) VALUES ($1, 'test', $2, NULL)", [o.tenant ?? 'acme', action]);
+    (o.q ?? db).query("INSERT INTO registry.audit_log (tenant_id, actor, action, target) VALUES ($1, 'test', $2, NULL)", [
+      o.tenant ?? 'acme',
+      action,
+    ]);
 
   beforeAll(async () => {
     database = await createDatabase();
@@ -24,7 +27,12 @@ describe('audit export store', () => {
       cwd: REPO_ROOT,
       encoding: 'utf8',
       timeout: 60_000,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', DATABASE_URL: database.url, SECRETS_KEY: randomBytes(32).toString('base64') },
+      env: {
+        PATH: process.env.PATH ?? '',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: database.url,
+        SECRETS_KEY: randomBytes(32).toString('base64'),
+      },
     });
     expect(job.status).toBe(0);
     db = new Database(database.url, pino({ level: 'silent' }));
@@ -67,7 +75,9 @@ describe('audit export store', () => {
     expect(await store.advance('acme', batch[1]!, 2)).toBe(true);
     // A stale exporter that read only the first cannot move the cursor back.
     expect(await store.advance('acme', batch[0]!, 1)).toBe(false);
-    const [row] = await db.query<{ cursor_id: string; exported: string }>("SELECT cursor_id, exported FROM registry.audit_exports WHERE tenant_id = 'acme'");
+    const [row] = await db.query<{ cursor_id: string; exported: string }>(
+      "SELECT cursor_id, exported FROM registry.audit_exports WHERE tenant_id = 'acme'",
+    );
     expect(row).toEqual({ cursor_id: batch[1]!.id, exported: '2' });
   });
 
@@ -88,7 +98,10 @@ describe('audit export store', () => {
     // The tenant saves a new sink while an attempt against the old one is still running.
     await db.query("UPDATE registry.audit_exports SET settings_version = settings_version + 1 WHERE tenant_id = 'acme'");
     await store.fail(row!, 'old sink refused', 1_000, 60_000);
-    const state = () => db.query<{ status: string; last_error: string | null; failures: number }>("SELECT status, last_error, failures FROM registry.audit_exports WHERE tenant_id = 'acme'");
+    const state = () =>
+      db.query<{ status: string; last_error: string | null; failures: number }>(
+        "SELECT status, last_error, failures FROM registry.audit_exports WHERE tenant_id = 'acme'",
+      );
     expect(await state()).toEqual([{ status: 'ok', last_error: null, failures: 0 }]);
     await store.fail({ ...row!, settings_version: row!.settings_version + 1 }, 'new sink refused', 1_000, 60_000);
     expect(await state()).toEqual([{ status: 'error', last_error: 'new sink refused', failures: 1 }]);

@@ -27,20 +27,31 @@ describe('audit export to S3-compatible storage', () => {
   /** Every line of every object under the tenant's partition, with the key it came from. */
   const exported = async (tenant: string): Promise<Array<{ key: string; line: Line }>> => {
     const out: Array<{ key: string; line: Line }> = [];
-    for (const key of await s3.list(BUCKET, `exports/tenant=${tenant}/`)) for (const line of await s3.readJsonLines(BUCKET, key)) out.push({ key, line });
+    for (const key of await s3.list(BUCKET, `exports/tenant=${tenant}/`))
+      for (const line of await s3.readJsonLines(BUCKET, key)) out.push({ key, line });
     return out;
   };
   /** Waits until every audit entry of the tenant is in its objects; returns the lines. */
   const allExported = async (tenant: string) => {
     const ids = await auditIds(tenant);
-    return until(`${tenant}'s ${ids.length} audit entries in the bucket`, async () => {
-      const lines = await exported(tenant);
-      const seen = new Set(lines.map((l) => l.line.id));
-      return ids.every((id) => seen.has(id)) ? lines : undefined;
-    }, 30_000);
+    return until(
+      `${tenant}'s ${ids.length} audit entries in the bucket`,
+      async () => {
+        const lines = await exported(tenant);
+        const seen = new Set(lines.map((l) => l.line.id));
+        return ids.every((id) => seen.has(id)) ? lines : undefined;
+      },
+      30_000,
+    );
   };
   const configure = (tenant: string, body: Record<string, unknown> = {}) =>
-    api(registry.url, keys[tenant], 'PUT', '/v1/audit-export', { endpoint: s3.endpoint, bucket: BUCKET, prefix: 'exports', ...s3.credential, ...body });
+    api(registry.url, keys[tenant], 'PUT', '/v1/audit-export', {
+      endpoint: s3.endpoint,
+      bucket: BUCKET,
+      prefix: 'exports',
+      ...s3.credential,
+      ...body,
+    });
   /** Polls GET /v1/audit-export until `ok` holds for the tenant's export state; returns that state. */
   const stateWhen = (tenant: string, what: string, ok: (state: Record<string, unknown>) => boolean) =>
     until(what, async () => {
@@ -65,13 +76,20 @@ describe('audit export to S3-compatible storage', () => {
     await cleanRedis(env);
   });
 
-  it('writes each tenant\'s entries, and only its own, as gzipped JSON Lines partitioned by day', async () => {
+  it("writes each tenant's entries, and only its own, as gzipped JSON Lines partitioned by day", async () => {
     await act('acme', 4);
     expect((await api(registry.url, keys.acme, 'PATCH', '/v1/tenant', { name: 'Acme Corp' })).status).toBe(200);
     await act('beta', 2);
     const put = await configure('acme');
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ configured: true, sink: 's3', bucket: BUCKET, prefix: 'exports/', accessKeyId: s3.credential.accessKeyId, secretAccessKeySet: true });
+    expect(put.body).toMatchObject({
+      configured: true,
+      sink: 's3',
+      bucket: BUCKET,
+      prefix: 'exports/',
+      accessKeyId: s3.credential.accessKeyId,
+      secretAccessKeySet: true,
+    });
     expect(JSON.stringify(put.body)).not.toContain(s3.credential.secretAccessKey);
     expect((await configure('beta')).status).toBe(200);
 
@@ -84,7 +102,11 @@ describe('audit export to S3-compatible storage', () => {
     const actions = acme.map((l) => l.line.action);
     expect(actions.filter((a) => a === 'key.create')).toHaveLength(4);
     expect(actions).toEqual(expect.arrayContaining(['tenant.create', 'tenant.update', 'audit-export.update']));
-    expect(acme.find((l) => l.line.action === 'tenant.update')!.line).toMatchObject({ actor: expect.any(String), target: 'acme', details: { fields: ['name'] } });
+    expect(acme.find((l) => l.line.action === 'tenant.update')!.line).toMatchObject({
+      actor: expect.any(String),
+      target: 'acme',
+      details: { fields: ['name'] },
+    });
     // No beta entry in acme's objects, by id either.
     const betaIds = new Set(beta.map((l) => l.line.id));
     expect(acme.filter((l) => betaIds.has(l.line.id))).toEqual([]);
@@ -125,7 +147,7 @@ describe('audit export to S3-compatible storage', () => {
     expect(state).toMatchObject({ status: 'ok', exported: ids.length, cursor: { id: Math.max(...ids) } });
   });
 
-  it('refuses an endpoint the SSRF guard blocks, and shows a failing sink\'s error in the API until it is fixed', async () => {
+  it("refuses an endpoint the SSRF guard blocks, and shows a failing sink's error in the API until it is fixed", async () => {
     const refused = await configure('gamma', { endpoint: 'https://10.0.0.7:9000' });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'URL_REFUSED', field: 'body.endpoint' });
@@ -135,13 +157,21 @@ describe('audit export to S3-compatible storage', () => {
     expect((await configure('gamma', { bucket: 'Not_A_Bucket' })).body.error).toMatchObject({ code: 'VALIDATION', field: 'body.bucket' });
 
     expect((await configure('gamma', { secretAccessKey: 'not-the-secret' })).status).toBe(200);
-    const denied = await stateWhen('gamma', 'the signature error', (s) => s.status === 'error' && /SignatureDoesNotMatch/.test(String(s.lastError)));
+    const denied = await stateWhen(
+      'gamma',
+      'the signature error',
+      (s) => s.status === 'error' && /SignatureDoesNotMatch/.test(String(s.lastError)),
+    );
     expect(denied.lastError).toMatch(/403 SignatureDoesNotMatch/);
 
     const closed = await freePort();
     // The secret left out is kept; only the endpoint changes.
     expect((await configure('gamma', { endpoint: `http://localhost:${closed}`, secretAccessKey: undefined })).status).toBe(200);
-    const unreachable = await stateWhen('gamma', 'the connection error', (s) => s.status === 'error' && /ECONNREFUSED/.test(String(s.lastError)));
+    const unreachable = await stateWhen(
+      'gamma',
+      'the connection error',
+      (s) => s.status === 'error' && /ECONNREFUSED/.test(String(s.lastError)),
+    );
     expect(unreachable.lastError).toMatch(/ECONNREFUSED/);
     expect(await s3.list(BUCKET, 'exports/tenant=gamma/')).toEqual([]);
 
@@ -180,7 +210,7 @@ describe('audit export to S3-compatible storage', () => {
       sink.http.on('request', () => hanging++);
       expect((await configure('delta', { endpoint })).status).toBe(200);
       // While delta's upload hangs, another tenant's entries still go out.
-      await until('delta\'s upload hanging', () => hanging > 0);
+      await until("delta's upload hanging", () => hanging > 0);
       await act('acme', 1);
       await allExported('acme');
       expect((await api(registry.url, keys.delta, 'GET', '/v1/audit-export')).body.status).toBe('pending');
@@ -189,7 +219,11 @@ describe('audit export to S3-compatible storage', () => {
 
       mode = 'huge';
       expect((await configure('delta', { endpoint })).status).toBe(200);
-      const refused = await stateWhen('delta', 'the server error', (s) => s.status === 'error' && /InternalError/.test(String(s.lastError)));
+      const refused = await stateWhen(
+        'delta',
+        'the server error',
+        (s) => s.status === 'error' && /InternalError/.test(String(s.lastError)),
+      );
       expect(refused.lastError).toMatch(/answered 500 InternalError: We encountered an internal error$/);
       expect(hugeSent).toBeLessThan(64 * 1024 * 1024);
     } finally {

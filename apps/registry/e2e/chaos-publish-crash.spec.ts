@@ -8,12 +8,30 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { api, cleanRedis, createTenant, READ_ONLY_HINTS, REDIS_URL, registerAndDiscover, registryEnv, spawnApp, startGateway, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createTenant,
+  READ_ONLY_HINTS,
+  REDIS_URL,
+  registerAndDiscover,
+  registryEnv,
+  spawnApp,
+  startGateway,
+  startUpstream,
+  testEnv,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 import { freePort, poll } from './support/private-services';
 
 jest.setTimeout(180_000);
 
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
 const TOOLS = ['t0', 't1', 't2', 't3', 't4', 't5'];
 
 describe('chaos: kill -9 of the registry at each step of a publish', () => {
@@ -44,10 +62,17 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
       60_000,
     );
 
-  const killed = (p: Proc) => new Promise<void>((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve() : p.child.once('exit', () => resolve())));
+  const killed = (p: Proc) =>
+    new Promise<void>((resolve) =>
+      p.child.exitCode !== null || p.child.signalCode !== null ? resolve() : p.child.once('exit', () => resolve()),
+    );
 
   const servedNames = async (): Promise<string[] | undefined> => {
-    const res = await fetch(`${gateway.url}/t/acme/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const res = await fetch(`${gateway.url}/t/acme/mcp`, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     if (res.status !== 200) return undefined;
     return ((await res.json()) as { result?: { tools: Array<{ name: string }> } }).result?.tools.map((t) => t.name).sort();
   };
@@ -55,7 +80,12 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
     const res = await fetch(`${gateway.url}/t/acme/mcp`, {
       method: 'POST',
       headers: MCP_HEADERS,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chaos', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chaos', version: '1' } },
+      }),
     });
     return ((await res.json()) as { result?: { instructions?: string } }).result?.instructions;
   };
@@ -67,10 +97,19 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
     const pubs = await api(base, key, 'GET', '/v1/publications');
     const published = (pubs.body.publications as Array<{ exposedName: string }>).map((p) => p.exposedName).sort();
     const raw = await redis.get(`${env.namespace}sb:catalog:acme`);
-    const inRedis = raw ? (JSON.parse(raw) as { snapshot: { version: string; tools: Array<{ definition: { name: string } }> } }).snapshot : undefined;
+    const inRedis = raw
+      ? (JSON.parse(raw) as { snapshot: { version: string; tools: Array<{ definition: { name: string } }> } }).snapshot
+      : undefined;
     if (!inRedis || inRedis.version !== preview.body.version) return undefined;
     const served = await servedNames();
-    if (served?.join() !== published.join() || inRedis.tools.map((t) => t.definition.name).sort().join() !== published.join()) return undefined;
+    if (
+      served?.join() !== published.join() ||
+      inRedis.tools
+        .map((t) => t.definition.name)
+        .sort()
+        .join() !== published.join()
+    )
+      return undefined;
     return { version: String(preview.body.version), published };
   };
 
@@ -78,7 +117,10 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
     rmSync(dataDir, { recursive: true, force: true });
     pgPort = await freePort();
     port = await freePort();
-    upstream = await startUpstream('crm', TOOLS.map((name) => ({ name, annotations: READ_ONLY_HINTS })));
+    upstream = await startUpstream(
+      'crm',
+      TOOLS.map((name) => ({ name, annotations: READ_ONLY_HINTS })),
+    );
     registry = await spawnRegistry();
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: upstream.url });
@@ -95,7 +137,9 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
     redis.disconnect();
     await cleanRedis(env);
     // A failed run may have left the killed registry's embedded Postgres behind: stop it too.
-    const pid = Number((existsSync(path.join(dataDir, 'postmaster.pid')) ? readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8') : '').split('\n')[0]);
+    const pid = Number(
+      (existsSync(path.join(dataDir, 'postmaster.pid')) ? readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8') : '').split('\n')[0],
+    );
     if (pid > 0) {
       try {
         process.kill(pid, 'SIGQUIT');
@@ -104,7 +148,10 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
       }
     }
     rmSync(dataDir, { recursive: true, force: true });
-    if (recoveries.length) console.log(`registry kill -9 during publish, recovery after restart:\n${recoveries.map((r) => `  ${r.step.padEnd(15)} → ${r.expected.padEnd(4)} version agreed ${r.agreeMs} ms after spawn (listening after ${r.listenMs} ms)`).join('\n')}`);
+    if (recoveries.length)
+      console.log(
+        `registry kill -9 during publish, recovery after restart:\n${recoveries.map((r) => `  ${r.step.padEnd(15)} → ${r.expected.padEnd(4)} version agreed ${r.agreeMs} ms after spawn (listening after ${r.listenMs} ms)`).join('\n')}`,
+      );
   });
 
   /** Kills the running registry, starts one that crashes at `step`, triggers it, and restarts a healthy one; returns what the restarted one agrees on. */
@@ -134,7 +181,8 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
     return agreed;
   };
 
-  const publish = (tool: string) => (base: string) => api(base, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: tool }] });
+  const publish = (tool: string) => (base: string) =>
+    api(base, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: tool }] });
 
   it.each([
     ['after-rows', 't1', 'old'],
@@ -142,7 +190,8 @@ describe('chaos: kill -9 of the registry at each step of a publish', () => {
     ['after-commit', 't3', 'new'],
     ['after-push', 't4', 'new'],
   ] as const)('a crash at %s of POST /v1/publications (adding %s) converges on the %s version', async (step, tool, expected) => {
-    const before = (await api(`http://127.0.0.1:${port}`, key, 'GET', '/v1/publications').catch(() => undefined))?.body.publications as Array<{ exposedName: string }> | undefined;
+    const before = (await api(`http://127.0.0.1:${port}`, key, 'GET', '/v1/publications').catch(() => undefined))?.body.publications as
+      Array<{ exposedName: string }> | undefined;
     const { published } = await crashAndRecover(step, publish(tool), expected);
     // Rows and snapshot commit together: an uncommitted publish leaves no publication rows behind either.
     if (expected === 'old') expect(published).not.toContain(tool);

@@ -6,15 +6,35 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { bullPrefix } from '@switchboard/redis-connection';
-import { api, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 import { poll, startPrivateRedis, type PrivateRedis } from './support/private-services';
 
 jest.setTimeout(90_000);
 
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
 
 async function toolNames(gateway: Proc, tenant: string): Promise<string[] | undefined> {
-  const res = await fetch(`${gateway.url}/t/${tenant}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  const res = await fetch(`${gateway.url}/t/${tenant}/mcp`, {
+    method: 'POST',
+    headers: MCP_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
   if (res.status !== 200) return undefined;
   const body = (await res.json()) as { result?: { tools: Array<{ name: string }> } };
   return body.result?.tools.map((t) => t.name).sort();
@@ -35,16 +55,34 @@ describe('chaos: Redis FLUSHALL + restart under load', () => {
     db = await createDatabase();
     crm = await startUpstream('crm', [{ name: 'lookup_customer', annotations: READ_ONLY_HINTS }]);
     docs = await startUpstream('docs', [{ name: 'search_docs', annotations: READ_ONLY_HINTS }]);
-    registry = await startRegistry(env, db.url, { REDIS_URL: redis.url, DISCOVERY_REFRESH_MS: '600000', REGISTRY_REDIS_VERIFY_MS: '2000', LOG_LEVEL: 'info' });
-    for (const [tenant, up, tool] of [['acme', crm, 'lookup_customer'], ['beta', docs, 'search_docs']] as const) {
+    registry = await startRegistry(env, db.url, {
+      REDIS_URL: redis.url,
+      DISCOVERY_REFRESH_MS: '600000',
+      REGISTRY_REDIS_VERIFY_MS: '2000',
+      LOG_LEVEL: 'info',
+    });
+    for (const [tenant, up, tool] of [
+      ['acme', crm, 'lookup_customer'],
+      ['beta', docs, 'search_docs'],
+    ] as const) {
       keys[tenant] = await createTenant(registry.url, env.operatorKey, tenant);
       await registerAndDiscover(registry.url, keys[tenant], { id: 'main', name: 'Main', url: up.url });
       const published = await api(registry.url, keys[tenant], 'POST', '/v1/publications', { serverId: 'main', items: [{ name: tool }] });
       expect(published.status).toBe(200);
     }
     // The load loops would trip the per-caller rate limit (issue 13): this test is about healing, not limits.
-    gateways.push(await startGateway(env, registry.url, { REDIS_URL: redis.url, REGISTRY_RESYNC_MS: '2000', LOG_LEVEL: 'info', LIMITS_ENABLED: 'false' }));
-    await poll('gateway 1 serves both tenants', async () => (await toolNames(gateways[0], 'acme'))?.length === 1 && (await toolNames(gateways[0], 'beta'))?.length === 1);
+    gateways.push(
+      await startGateway(env, registry.url, {
+        REDIS_URL: redis.url,
+        REGISTRY_RESYNC_MS: '2000',
+        LOG_LEVEL: 'info',
+        LIMITS_ENABLED: 'false',
+      }),
+    );
+    await poll(
+      'gateway 1 serves both tenants',
+      async () => (await toolNames(gateways[0], 'acme'))?.length === 1 && (await toolNames(gateways[0], 'beta'))?.length === 1,
+    );
   });
 
   afterAll(async () => {
@@ -83,7 +121,9 @@ describe('chaos: Redis FLUSHALL + restart under load', () => {
     expect(republished.status).toBe(200);
 
     const check = new Redis(redis.url);
-    const catalogsBack = await poll('both catalogs back in Redis', async () => ((await check.exists(`${env.namespace}sb:catalog:acme`, `${env.namespace}sb:catalog:beta`)) === 2 ? Date.now() - restarted : false));
+    const catalogsBack = await poll('both catalogs back in Redis', async () =>
+      (await check.exists(`${env.namespace}sb:catalog:acme`, `${env.namespace}sb:catalog:beta`)) === 2 ? Date.now() - restarted : false,
+    );
     const queue = new Queue('registry-discovery', { connection: check, prefix: bullPrefix(env.queuePrefix) });
     queue.on('error', () => undefined);
     const schedulersBack = await poll('schedulers re-declared', async () => {
@@ -101,7 +141,10 @@ describe('chaos: Redis FLUSHALL + restart under load', () => {
     gateways.push(await startGateway(env, registry.url, { REDIS_URL: redis.url, REGISTRY_RESYNC_MS: '2000', LIMITS_ENABLED: 'false' }));
     const lateBoot = Date.now() - startedAfter;
     const lateGateway = await poll('gateway 2 serves both tenants', async () =>
-      (await toolNames(gateways[1], 'acme'))?.join() === 'lookup_customer' && (await toolNames(gateways[1], 'beta'))?.join() === 'search_docs' ? Date.now() - startedAfter : false,
+      (await toolNames(gateways[1], 'acme'))?.join() === 'lookup_customer' &&
+      (await toolNames(gateways[1], 'beta'))?.join() === 'search_docs'
+        ? Date.now() - startedAfter
+        : false,
     );
     for (const t of ['acme', 'beta']) expect(await toolNames(gateways[0], t)).toHaveLength(1);
     stop = true;

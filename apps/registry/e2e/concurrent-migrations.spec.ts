@@ -70,7 +70,9 @@ describe('migrations of registry and auth booting together on one empty database
         expect({ app, applied: rows.map((r) => r.name) }).toEqual({ app, applied: migrationNames(app) });
       }
       // The tables the last migrations create exist (the schema is whole, not only the bookkeeping).
-      const { rows } = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema IN ('registry', 'auth')`);
+      const { rows } = await pg.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema IN ('registry', 'auth')`,
+      );
       expect(rows[0]!.n).toBeGreaterThan(10);
     } finally {
       await pg.end();

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt, obtainTokens } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
-import { idJagIssuer, JWT_BEARER_GRANT, registerIdJagBearer, registerIdJagExchange, TOKEN_EXCHANGE_GRANT, type TokenExchangePolicy } from '../../auth/e2e/support/token-exchange-grant';
+import {
+  idJagIssuer,
+  JWT_BEARER_GRANT,
+  registerIdJagBearer,
+  registerIdJagExchange,
+  TOKEN_EXCHANGE_GRANT,
+  type TokenExchangePolicy,
+} from '../../auth/e2e/support/token-exchange-grant';
 import { api, until } from './support/harness';
 import { startConnectorStack, type ConnectorStack, type ToolAnswer } from './support/connector-stack';
 
@@ -39,11 +46,25 @@ describe('connector tokens by cross-app access (ID-JAG from the enterprise IdP, 
       idpPolicy.trustedIssuer = `${authUrl}/t/acme`;
       idpPolicy.jwksUrl = `${authUrl}/t/acme/jwks`;
       enterpriseIdp = await startTestIdp(
-        [{ client_id: 'switchboard-xaa', client_secret: idpSecret, redirect_uris: ['https://unused.example/cb'], grant_types: ['authorization_code', TOKEN_EXCHANGE_GRANT] }],
+        [
+          {
+            client_id: 'switchboard-xaa',
+            client_secret: idpSecret,
+            redirect_uris: ['https://unused.example/cb'],
+            grant_types: ['authorization_code', TOKEN_EXCHANGE_GRANT],
+          },
+        ],
         { configure: (provider) => registerIdJagExchange(provider, idpPolicy, signer, 'switchboard-crm') },
       );
       connectorAs = await startTestIdp(
-        [{ client_id: 'switchboard-crm', client_secret: connectorSecret, redirect_uris: [`${authUrl}/t/acme/connectors/callback`], grant_types: ['authorization_code', 'refresh_token', JWT_BEARER_GRANT] }],
+        [
+          {
+            client_id: 'switchboard-crm',
+            client_secret: connectorSecret,
+            redirect_uris: [`${authUrl}/t/acme/connectors/callback`],
+            grant_types: ['authorization_code', 'refresh_token', JWT_BEARER_GRANT],
+          },
+        ],
         { configure: (provider) => registerIdJagBearer(provider, enterpriseIdp.issuer, signer) },
       );
     });
@@ -55,12 +76,39 @@ describe('connector tokens by cross-app access (ID-JAG from the enterprise IdP, 
   });
 
   it('stores a cross-app grant (IdP secret sealed, never shown) and publishes the connector', async () => {
-    expect((await api(stack.registry.url, stack.key, 'POST', '/v1/servers', { id: 'crm', name: 'CRM', url: stack.upstream.url, auth: { mode: 'oauth_user' } })).status).toBe(201);
-    const grant = { kind: 'cross_app', idpIssuer: enterpriseIdp.issuer, idpClientId: 'switchboard-xaa', idpClientSecret: idpSecret, resource: stack.upstream.url };
-    const set = await api(stack.registry.url, stack.key, 'PUT', '/v1/servers/crm/connector', { issuer: connectorAs.issuer, clientId: 'switchboard-crm', clientSecret: connectorSecret, scopes: ['openid'], grant });
+    expect(
+      (
+        await api(stack.registry.url, stack.key, 'POST', '/v1/servers', {
+          id: 'crm',
+          name: 'CRM',
+          url: stack.upstream.url,
+          auth: { mode: 'oauth_user' },
+        })
+      ).status,
+    ).toBe(201);
+    const grant = {
+      kind: 'cross_app',
+      idpIssuer: enterpriseIdp.issuer,
+      idpClientId: 'switchboard-xaa',
+      idpClientSecret: idpSecret,
+      resource: stack.upstream.url,
+    };
+    const set = await api(stack.registry.url, stack.key, 'PUT', '/v1/servers/crm/connector', {
+      issuer: connectorAs.issuer,
+      clientId: 'switchboard-crm',
+      clientSecret: connectorSecret,
+      scopes: ['openid'],
+      grant,
+    });
     expect(set.status).toBe(200);
     const view = await api(stack.registry.url, stack.key, 'GET', '/v1/tenant/auth');
-    expect((view.body.connectors as Record<string, { grant?: unknown }>).crm?.grant).toEqual({ kind: 'cross_app', idpIssuer: enterpriseIdp.issuer, idpClientId: 'switchboard-xaa', idpClientSecretSet: true, resource: stack.upstream.url });
+    expect((view.body.connectors as Record<string, { grant?: unknown }>).crm?.grant).toEqual({
+      kind: 'cross_app',
+      idpIssuer: enterpriseIdp.issuer,
+      idpClientId: 'switchboard-xaa',
+      idpClientSecretSet: true,
+      resource: stack.upstream.url,
+    });
     expect(JSON.stringify(view.body)).not.toContain(idpSecret);
     await stack.publishCrm(connectorAs);
   }, 120_000);
@@ -71,10 +119,14 @@ describe('connector tokens by cross-app access (ID-JAG from the enterprise IdP, 
       expect(t.status).toBe(200);
       tokens[user] = String(t.body.access_token);
     }
-    const first = await until('published on the gateway', async () => {
-      const r = await stack.callWhoami(tokens.carol!);
-      return r.isError ? undefined : r;
-    }, 15_000);
+    const first = await until(
+      'published on the gateway',
+      async () => {
+        const r = await stack.callWhoami(tokens.carol!);
+        return r.isError ? undefined : r;
+      },
+      15_000,
+    );
     const bearerOf = (r: ToolAnswer) => {
       expect([r.content[0]?.text, r.isError]).toEqual([expect.stringMatching(/^authorization=Bearer \S+$/), undefined]);
       return (r.content[0]?.text ?? '').slice('authorization=Bearer '.length);
@@ -86,9 +138,15 @@ describe('connector tokens by cross-app access (ID-JAG from the enterprise IdP, 
     expect(jags.map((j) => j.payload.sub)).toEqual(['carol', 'dave']);
     for (const j of jags) {
       expect(j.header.typ).toBe('oauth-id-jag+jwt');
-      expect(j.payload).toMatchObject({ iss: enterpriseIdp.issuer, aud: connectorAs.issuer, client_id: 'switchboard-crm', resource: stack.upstream.url });
+      expect(j.payload).toMatchObject({
+        iss: enterpriseIdp.issuer,
+        aud: connectorAs.issuer,
+        client_id: 'switchboard-crm',
+        resource: stack.upstream.url,
+      });
     }
-    for (const t of idpPolicy.seen) expect(decodeJwt(t).payload).toMatchObject({ iss: `${stack.authUrl}/t/acme`, aud: enterpriseIdp.issuer });
+    for (const t of idpPolicy.seen)
+      expect(decodeJwt(t).payload).toMatchObject({ iss: `${stack.authUrl}/t/acme`, aud: enterpriseIdp.issuer });
     const outbound = [...stack.upstream.bearers, ...idpPolicy.seen, ...signer.issued].join('\n');
     for (const token of Object.values(tokens)) expect(outbound).not.toContain(token);
   }, 90_000);

@@ -44,7 +44,14 @@ describe('connector tokens from enterprise identity (RFC 8693 token exchange) en
       policy.trustedIssuer = `${authUrl}/t/acme`;
       policy.jwksUrl = `${authUrl}/t/acme/jwks`;
       connectorAs = await startTestIdp(
-        [{ client_id: 'switchboard-crm', client_secret: connectorSecret, redirect_uris: [`${authUrl}/t/acme/connectors/callback`], grant_types: ['authorization_code', 'refresh_token', TOKEN_EXCHANGE_GRANT] }],
+        [
+          {
+            client_id: 'switchboard-crm',
+            client_secret: connectorSecret,
+            redirect_uris: [`${authUrl}/t/acme/connectors/callback`],
+            grant_types: ['authorization_code', 'refresh_token', TOKEN_EXCHANGE_GRANT],
+          },
+        ],
         { configure: (provider) => registerTokenExchange(provider, policy) },
       );
     });
@@ -55,7 +62,16 @@ describe('connector tokens from enterprise identity (RFC 8693 token exchange) en
     await connectorAs?.close();
   });
   it('refuses a malformed grant naming the field, stores a valid one and shows it without secrets', async () => {
-    expect((await api(stack.registry.url, stack.key, 'POST', '/v1/servers', { id: 'crm', name: 'CRM', url: stack.upstream.url, auth: { mode: 'oauth_user' } })).status).toBe(201);
+    expect(
+      (
+        await api(stack.registry.url, stack.key, 'POST', '/v1/servers', {
+          id: 'crm',
+          name: 'CRM',
+          url: stack.upstream.url,
+          auth: { mode: 'oauth_user' },
+        })
+      ).status,
+    ).toBe(201);
     const base = { issuer: connectorAs.issuer, clientId: 'switchboard-crm', clientSecret: connectorSecret, scopes: ['openid'] };
     const cases: Array<[unknown, string]> = [
       [{ kind: 'token_exchange', resource: 'not a url' }, 'body.grant.resource'],
@@ -67,16 +83,29 @@ describe('connector tokens from enterprise identity (RFC 8693 token exchange) en
       expect([bad.status, bad.body.error?.code, bad.body.error?.field]).toEqual([400, 'VALIDATION', field]);
     }
     // The connector's AS does not offer JWT-bearer: cross-app access could never work there.
-    const crossApp = await api(stack.registry.url, stack.key, 'PUT', '/v1/servers/crm/connector', { ...base, grant: { kind: 'cross_app', idpIssuer: connectorAs.issuer, idpClientId: 'x' } });
+    const crossApp = await api(stack.registry.url, stack.key, 'PUT', '/v1/servers/crm/connector', {
+      ...base,
+      grant: { kind: 'cross_app', idpIssuer: connectorAs.issuer, idpClientId: 'x' },
+    });
     expect([crossApp.status, crossApp.body.error?.field]).toEqual([400, 'body.grant.kind']);
     expect(String(crossApp.body.error?.message)).toContain('jwt-bearer');
 
-    const set = await api(stack.registry.url, stack.key, 'PUT', '/v1/servers/crm/connector', { ...base, grant: { kind: 'token_exchange', resource: stack.upstream.url } });
+    const set = await api(stack.registry.url, stack.key, 'PUT', '/v1/servers/crm/connector', {
+      ...base,
+      grant: { kind: 'token_exchange', resource: stack.upstream.url },
+    });
     expect(set.status).toBe(200);
-    expect((set.body.connectors as Record<string, unknown>).crm).toMatchObject({ issuer: connectorAs.issuer, clientSecretSet: true, grant: { kind: 'token_exchange', resource: stack.upstream.url } });
+    expect((set.body.connectors as Record<string, unknown>).crm).toMatchObject({
+      issuer: connectorAs.issuer,
+      clientSecretSet: true,
+      grant: { kind: 'token_exchange', resource: stack.upstream.url },
+    });
     // Left out keeps the grant (like the secret).
     const again = await api(stack.registry.url, stack.key, 'PUT', '/v1/servers/crm/connector', base);
-    expect((again.body.connectors as Record<string, { grant?: unknown }>).crm?.grant).toEqual({ kind: 'token_exchange', resource: stack.upstream.url });
+    expect((again.body.connectors as Record<string, { grant?: unknown }>).crm?.grant).toEqual({
+      kind: 'token_exchange',
+      resource: stack.upstream.url,
+    });
   }, 60_000);
 
   it("discovers the server with the admin's linked account and publishes it on a protected tenant", async () => {
@@ -89,13 +118,18 @@ describe('connector tokens from enterprise identity (RFC 8693 token exchange) en
       expect(t.status).toBe(200);
       users[user] = { token: String(t.body.access_token), browser: t.browser };
     }
-    const published = await until('published on the gateway', async () => {
-      const r = await stack.callWhoami(users.carol!.token);
-      return r.isError ? undefined : r;
-    }, 15_000);
+    const published = await until(
+      'published on the gateway',
+      async () => {
+        const r = await stack.callWhoami(users.carol!.token);
+        return r.isError ? undefined : r;
+      },
+      15_000,
+    );
     expect(connectorAs.accessTokens.get(seenBearer(published))).toBe('carol-ent');
     for (const user of ['carol', 'dave']) {
-      for (let i = 0; i < 3; i++) expect(connectorAs.accessTokens.get(seenBearer(await stack.callWhoami(users[user]!.token)))).toBe(`${user}-ent`);
+      for (let i = 0; i < 3; i++)
+        expect(connectorAs.accessTokens.get(seenBearer(await stack.callWhoami(users[user]!.token)))).toBe(`${user}-ent`);
     }
     // One exchange per user (then the cache), each with an assertion for that user from the tenant's AS.
     const subjects = policy.seen.map((t) => decodeJwt(t).payload);
@@ -113,7 +147,9 @@ describe('connector tokens from enterprise identity (RFC 8693 token exchange) en
     expect(refused._meta?.['switchboard/error']).toMatchObject({ code: 'GW_CONNECTOR_EXCHANGE_REFUSED', upstream: 'crm' });
     const text = refused.content[0]?.text ?? '';
     expect(text.startsWith('GW_CONNECTOR_EXCHANGE_REFUSED')).toBe(true);
-    expect(text).toContain(`Upstream server crm: the connector\u2019s authorization server refused the request (invalid_grant: ${REFUSAL})`);
+    expect(text).toContain(
+      `Upstream server crm: the connector\u2019s authorization server refused the request (invalid_grant: ${REFUSAL})`,
+    );
     // Nothing reached the upstream as this user (other requests, such as the registry's discovery, may).
     const added = stack.upstream.bearers.slice(before).map((b) => (b ?? '').replace(/^Bearer /, ''));
     expect(added).not.toContain(users[REFUSED_USER]!.token);
@@ -125,6 +161,9 @@ describe('connector tokens from enterprise identity (RFC 8693 token exchange) en
     expect(connectorAs.accessTokens.get(seenBearer(await stack.callWhoami(users[REFUSED_USER]!.token)))).toBe(`${REFUSED_USER}-up`);
     // Counted by kind and outcome (no tenant or user label: bounded).
     const metrics = await (await fetch(`${stack.authUrl}/metrics`)).text();
-    for (const outcome of ['ok', 'cached', 'refused']) expect(metrics).toMatch(new RegExp(`auth_connector_grants_total\\{[^}]*grant="token_exchange"[^}]*outcome="${outcome}"[^}]*\\} [1-9]`));
+    for (const outcome of ['ok', 'cached', 'refused'])
+      expect(metrics).toMatch(
+        new RegExp(`auth_connector_grants_total\\{[^}]*grant="token_exchange"[^}]*outcome="${outcome}"[^}]*\\} [1-9]`),
+      );
   }, 60_000);
 });

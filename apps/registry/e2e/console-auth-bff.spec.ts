@@ -19,7 +19,8 @@ describe('console sign-in through the platform issuer (BFF)', () => {
     ({ issuer, registry, keyAcme, keyGlobex } = s);
     h = bffHelpers(s);
     // A disabled admin of acme (the sign-in refuses them).
-    if ((await api(registry.url, keyAcme, 'POST', '/v1/admins', { username: 'carol', password: 'carol-password-1' })).status !== 201) throw new Error('carol');
+    if ((await api(registry.url, keyAcme, 'POST', '/v1/admins', { username: 'carol', password: 'carol-password-1' })).status !== 201)
+      throw new Error('carol');
     if ((await api(registry.url, keyAcme, 'DELETE', '/v1/admins/carol')).status !== 200) throw new Error('disable carol');
   });
 
@@ -96,17 +97,22 @@ describe('console sign-in through the platform issuer (BFF)', () => {
 
       const cookie = cookieValue(sessionLine);
       const me = await asSession(cookie, 'GET', '/v1/session');
-      expect(me).toEqual({ status: 200, body: { tenant: 'acme', user: { username: ADA.username, name: ADA.name }, via: 'session', role: 'owner' } });
+      expect(me).toEqual({
+        status: 200,
+        body: { tenant: 'acme', user: { username: ADA.username, name: ADA.name }, via: 'session', role: 'owner' },
+      });
       const servers = await asSession(cookie, 'GET', '/v1/servers');
       expect((servers.body.servers as Array<{ id: string }>).map((s) => s.id)).toEqual(['acme-srv']);
       // Writes are audited as the user.
       const key = await asSession(cookie, 'POST', '/v1/keys', { name: 'made in the console' });
       expect(key.status).toBe(201);
       const audit = (await api(registry.url, keyAcme, 'GET', '/v1/audit')).body.entries as Array<{ actor: string; action: string }>;
-      expect(audit).toEqual(expect.arrayContaining([
-        expect.objectContaining({ actor: `user:${ADA.username}`, action: 'console.sign_in' }),
-        expect.objectContaining({ actor: `user:${ADA.username}`, action: 'key.create' }),
-      ]));
+      expect(audit).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ actor: `user:${ADA.username}`, action: 'console.sign_in' }),
+          expect.objectContaining({ actor: `user:${ADA.username}`, action: 'key.create' }),
+        ]),
+      );
     });
 
     it('refuses the session cookie without the x-switchboard-console header (403), and a tampered or foreign cookie (401)', async () => {
@@ -114,7 +120,10 @@ describe('console sign-in through the platform issuer (BFF)', () => {
       for (const headers of [session(cookie, {}), session(cookie, { 'x-switchboard-console': '0' })]) {
         const res = await fetch(`${registry.url}/v1/servers`, { headers });
         expect(res.status).toBe(403);
-        expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: 'FORBIDDEN', message: 'x-switchboard-console header required for cookie sessions' });
+        expect(((await res.json()) as { error: unknown }).error).toMatchObject({
+          code: 'FORBIDDEN',
+          message: 'x-switchboard-console header required for cookie sessions',
+        });
       }
       const tampered = tamper(cookie, -8);
       expect((await asSession(tampered, 'GET', '/v1/session')).status).toBe(401);
@@ -129,7 +138,9 @@ describe('console sign-in through the platform issuer (BFF)', () => {
       const servers = await asSession(bob, 'GET', '/v1/servers');
       expect(JSON.stringify(servers.body)).not.toMatch(/acme/);
       expect((await asSession(bob, 'GET', '/v1/servers/acme-srv')).status).toBe(404);
-      expect((await api(registry.url, keyGlobex, 'POST', '/v1/admins', { username: 'dave', password: 'dave-password-1' })).status).toBe(201);
+      expect((await api(registry.url, keyGlobex, 'POST', '/v1/admins', { username: 'dave', password: 'dave-password-1' })).status).toBe(
+        201,
+      );
       const dave = await signedIn({ username: 'dave', password: 'dave-password-1' }, 'globex');
       expect((await asSession(dave, 'GET', '/v1/session')).status).toBe(200);
       expect((await api(registry.url, keyGlobex, 'DELETE', '/v1/admins/dave')).status).toBe(200);
@@ -197,7 +208,9 @@ describe('console sign-in through the platform issuer (BFF)', () => {
       for (const q of ['', '?code=x', '?state=&code=', '?error=server_error&state=x', '?code[]=1&state[]=2', `?code=${'x'.repeat(5000)}`]) {
         const res = await get(`/console/callback${q}`);
         expect(res.status).toBe(302);
-        expect(res.headers.get('location')).toMatch(/^\/console\/\?signin_error=(state_mismatch|access_denied|token_rejected|unavailable)$/);
+        expect(res.headers.get('location')).toMatch(
+          /^\/console\/\?signin_error=(state_mismatch|access_denied|token_rejected|unavailable)$/,
+        );
       }
     });
 
@@ -214,7 +227,9 @@ describe('console sign-in through the platform issuer (BFF)', () => {
       expect(copy.body.error).toMatchObject({ code: 'UNAUTHENTICATED', field: 'session', message: expect.stringMatching(/signed out/) });
       expect((await asSession(other, 'GET', '/v1/session')).status).toBe(200);
       await until('sign-out audited', async () =>
-        ((await api(registry.url, keyAcme, 'GET', '/v1/audit')).body.entries as Array<{ action: string }>).some((e) => e.action === 'console.sign_out'),
+        ((await api(registry.url, keyAcme, 'GET', '/v1/audit')).body.entries as Array<{ action: string }>).some(
+          (e) => e.action === 'console.sign_out',
+        ),
       );
     });
   });

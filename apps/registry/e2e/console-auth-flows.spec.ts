@@ -3,7 +3,22 @@ import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
 import { expectFieldError, expectIntact, freePort, openConsoleBrowser, openTool, type ConsoleBrowser } from './support/console-browser';
-import { READ_ONLY_HINTS, REDIS_URL, api, cleanRedis, createDatabase, createTenant, registerAndDiscover, spawnApp, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  READ_ONLY_HINTS,
+  REDIS_URL,
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  spawnApp,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(180_000);
 
@@ -39,7 +54,11 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
     ]);
     const authPort = await freePort();
     authUrl = `http://127.0.0.1:${authPort}`;
-    registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1', AUTH_PUBLIC_URL: authUrl, GATEWAY_PUBLIC_URL: `http://127.0.0.1:${await freePort()}` });
+    registry = await startRegistry(env, db.url, {
+      REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1',
+      AUTH_PUBLIC_URL: authUrl,
+      GATEWAY_PUBLIC_URL: `http://127.0.0.1:${await freePort()}`,
+    });
     auth = await spawnApp(
       'auth',
       'apps/auth/dist/main.js',
@@ -68,7 +87,14 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
     // An "IdP" whose discovery document sends the token request to the metadata address.
     rogue = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ issuer: rogueUrl, authorization_endpoint: `${rogueUrl}/auth`, token_endpoint: 'http://169.254.169.254/latest/meta-data/token', jwks_uri: `${rogueUrl}/jwks` }));
+      res.end(
+        JSON.stringify({
+          issuer: rogueUrl,
+          authorization_endpoint: `${rogueUrl}/auth`,
+          token_endpoint: 'http://169.254.169.254/latest/meta-data/token',
+          jwks_uri: `${rogueUrl}/jwks`,
+        }),
+      );
     });
     await new Promise<void>((r) => rogue.listen(0, '127.0.0.1', () => r()));
     rogueUrl = `http://127.0.0.1:${(rogue.address() as { port: number }).port}`;
@@ -76,7 +102,14 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     viewerKey = String((await api(registry.url, key, 'POST', '/v1/keys', { name: 'viewer', role: 'viewer' })).body.apiKey);
     expect((await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: upstream.url })).health).toBe('ok');
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ kind: 'tool', name: 'find_contact', exposedName: 'crm_find' }] })).status).toBe(200);
+    expect(
+      (
+        await api(registry.url, key, 'POST', '/v1/publications', {
+          serverId: 'crm',
+          items: [{ kind: 'tool', name: 'find_contact', exposedName: 'crm_find' }],
+        })
+      ).status,
+    ).toBe(200);
   });
 
   afterAll(async () => {
@@ -112,7 +145,11 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
     await field.waitFor();
     await field.fill('billing:write');
     await p.getByTestId('tool-crm-find_contact-scopes').getByRole('button', { name: 'Save scopes' }).click();
-    await expectFieldError(p, 'tool-crm-find_contact-scopes', /needs "billing:write", which none of the tenant's scopes \(mcp:tools\) grants/);
+    await expectFieldError(
+      p,
+      'tool-crm-find_contact-scopes',
+      /needs "billing:write", which none of the tenant's scopes \(mcp:tools\) grants/,
+    );
     expect((await tenantAuth()).toolScopes ?? {}).toEqual({});
     await field.fill('mcp:tools:admin');
     await p.getByTestId('tool-crm-find_contact-scopes').getByRole('button', { name: 'Save scopes' }).click();
@@ -152,7 +189,9 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
     expect(await p.getByLabel('Connector client secret').inputValue()).toBe('');
     await p.getByText('A secret is stored (never shown). Leave empty to keep it.').waitFor();
     expect(await p.content()).not.toContain('connector-secret');
-    expect((await tenantAuth()).connectors).toEqual({ crm: { issuer: idp.issuer, clientId: 'crm-connector', scopes: ['openid', 'email'], clientSecretSet: true } });
+    expect((await tenantAuth()).connectors).toEqual({
+      crm: { issuer: idp.issuer, clientId: 'crm-connector', scopes: ['openid', 'email'], clientSecretSet: true },
+    });
     // Saving again without a secret keeps the stored one.
     await p.getByLabel('Connector scopes').fill('openid');
     await p.getByRole('button', { name: 'Save connector' }).click();
@@ -175,17 +214,24 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
   it('refuses to start a test sign-in without an OIDC IdP, for a viewer, and when the discovery document points at a blocked address', async () => {
     const none = await api(registry.url, key, 'POST', '/v1/tenant/auth/test-sign-in');
     expect([none.status, none.body.error?.field]).toEqual([409, 'idp']);
-    expect((await api(registry.url, key, 'PATCH', '/v1/tenant/auth', { idp: { kind: 'oidc', issuer: rogueUrl, clientId: 'x' } })).status).toBe(200);
+    expect(
+      (await api(registry.url, key, 'PATCH', '/v1/tenant/auth', { idp: { kind: 'oidc', issuer: rogueUrl, clientId: 'x' } })).status,
+    ).toBe(200);
     const refused = await api(registry.url, key, 'POST', '/v1/tenant/auth/test-sign-in');
     expect([refused.status, refused.body.error?.code, refused.body.error?.field]).toEqual([400, 'URL_REFUSED', 'idp.issuer']);
     expect(refused.body.error?.message).toMatch(/token_endpoint/);
     const viewer = await api(registry.url, viewerKey, 'POST', '/v1/tenant/auth/test-sign-in');
     expect(viewer.status).toBe(403);
-    const forged = await api(registry.url, key, 'POST', '/v1/tenant/auth/test-sign-in/result', { result: `${'a'.repeat(22)}.v2.abc.${'b'.repeat(40)}` });
+    const forged = await api(registry.url, key, 'POST', '/v1/tenant/auth/test-sign-in/result', {
+      result: `${'a'.repeat(22)}.v2.abc.${'b'.repeat(40)}`,
+    });
     expect([forged.status, forged.body.error?.field]).toEqual([400, 'body.result']);
     // Another (unpublished) workspace cannot test: its authorization server is not live.
     const betaKey = await createTenant(registry.url, env.operatorKey, 'beta');
-    expect((await api(registry.url, betaKey, 'PATCH', '/v1/tenant/auth', { idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-beta' } })).status).toBe(200);
+    expect(
+      (await api(registry.url, betaKey, 'PATCH', '/v1/tenant/auth', { idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-beta' } }))
+        .status,
+    ).toBe(200);
     const beta = await api(registry.url, betaKey, 'POST', '/v1/tenant/auth/test-sign-in');
     expect([beta.status, beta.body.error?.message]).toEqual([409, expect.stringMatching(/publish the workspace first/)]);
   });
@@ -211,7 +257,13 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
   };
 
   it('shows the IdP error of a test sign-in clearly (a client secret the IdP does not accept)', async () => {
-    expect((await api(registry.url, key, 'PATCH', '/v1/tenant/auth', { idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-acme', clientSecret: 'not-the-secret' } })).status).toBe(200);
+    expect(
+      (
+        await api(registry.url, key, 'PATCH', '/v1/tenant/auth', {
+          idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-acme', clientSecret: 'not-the-secret' },
+        })
+      ).status,
+    ).toBe(200);
     await runTest('idp-test-error');
     const box = p.getByTestId('idp-test-error');
     expect(await box.textContent()).toMatch(/The identity provider refused the sign-in: invalid_client/);
@@ -223,12 +275,20 @@ describe('console auth flows in Chromium (tool scopes, connectors, test sign-in)
   it('runs a real authorization against the IdP and shows the ID-token claims it got, with the corrected secret of the same client; audited', async () => {
     const before = idp.logins.length;
     idp.user = 'tess';
-    expect((await api(registry.url, key, 'PATCH', '/v1/tenant/auth', { idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-acme', clientSecret: goodSecret } })).status).toBe(200);
+    expect(
+      (
+        await api(registry.url, key, 'PATCH', '/v1/tenant/auth', {
+          idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-acme', clientSecret: goodSecret },
+        })
+      ).status,
+    ).toBe(200);
     await runTest('idp-test-ok');
     expect(idp.logins.length).toBeGreaterThan(before);
     const claims = Object.fromEntries(
       await Promise.all(
-        (await p.getByTestId('idp-test-claims').locator('tbody tr').all()).map(async (r) => [await r.locator('td').nth(0).textContent(), await r.locator('td').nth(1).textContent()] as const),
+        (await p.getByTestId('idp-test-claims').locator('tbody tr').all()).map(
+          async (r) => [await r.locator('td').nth(0).textContent(), await r.locator('td').nth(1).textContent()] as const,
+        ),
       ),
     );
     expect(claims).toMatchObject({ sub: 'tess', iss: idp.issuer, aud: 'sb-acme' });

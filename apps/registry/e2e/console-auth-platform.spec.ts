@@ -24,7 +24,12 @@ describe('console sign-in through the real platform issuer (apps/auth)', () => {
     base = `http://127.0.0.1:${port}`;
     auth = await startAuth({
       tenants: [],
-      env: { CONSOLE_REDIRECT_URI: `${base}/console/callback`, CONSOLE_AUDIENCE: `${base}/v1`, REGISTRY_INTERNAL_URL: base, INTERNAL_TOKEN: env.internalToken },
+      env: {
+        CONSOLE_REDIRECT_URI: `${base}/console/callback`,
+        CONSOLE_AUDIENCE: `${base}/v1`,
+        REGISTRY_INTERNAL_URL: base,
+        INTERNAL_TOKEN: env.internalToken,
+      },
     });
     registry = await startRegistry(env, db.url, { REGISTRY_PORT: String(port), CONSOLE_ISSUER: `${auth.baseUrl}/platform` });
     await createTenant(registry.url, env.operatorKey, 'acme', ADA);
@@ -42,7 +47,8 @@ describe('console sign-in through the real platform issuer (apps/auth)', () => {
     let current = from;
     for (let i = 0; i < 15; i++) {
       const loc = res.headers.get('location');
-      if (res.status < 300 || res.status >= 400 || !loc) throw new Error(`stopped at ${current} (${res.status}): ${(await res.text()).slice(0, 300)}`);
+      if (res.status < 300 || res.status >= 400 || !loc)
+        throw new Error(`stopped at ${current} (${res.status}): ${(await res.text()).slice(0, 300)}`);
       const next = new URL(loc, current);
       if (next.origin === base && next.pathname === '/console/') return next;
       current = next.href;

@@ -22,29 +22,52 @@ describe('console admins, verify-login and platform access tokens', () => {
     await s?.close();
   });
 
-
   describe('admin accounts', () => {
     it('the operator creates the first admin with the tenant; the API lists admins without any secret', async () => {
-      const created = await api(registry.url, env.operatorKey, 'POST', '/v1/tenants', { id: 'initech', name: 'Initech', admin: { username: 'peter', password: 'tps-reports-2026', name: 'Peter' } });
+      const created = await api(registry.url, env.operatorKey, 'POST', '/v1/tenants', {
+        id: 'initech',
+        name: 'Initech',
+        admin: { username: 'peter', password: 'tps-reports-2026', name: 'Peter' },
+      });
       expect(created.status).toBe(201);
-      expect(created.body.admin).toEqual({ username: 'peter', name: 'Peter', createdAt: expect.any(String), lastLoginAt: null, disabled: false, role: 'owner' });
+      expect(created.body.admin).toEqual({
+        username: 'peter',
+        name: 'Peter',
+        createdAt: expect.any(String),
+        lastLoginAt: null,
+        disabled: false,
+        role: 'owner',
+      });
       const list = await api(registry.url, keyAcme, 'GET', '/v1/admins');
       expect(list.status).toBe(200);
-      expect(list.body.admins).toEqual([{ username: ADA.username, name: ADA.name, createdAt: expect.any(String), lastLoginAt: null, disabled: false, role: 'owner' }]);
+      expect(list.body.admins).toEqual([
+        { username: ADA.username, name: ADA.name, createdAt: expect.any(String), lastLoginAt: null, disabled: false, role: 'owner' },
+      ]);
       expect(JSON.stringify([created.body, list.body])).not.toMatch(/scrypt|correct horse|tps-reports|password/i);
       const audit = await api(registry.url, keyAcme, 'GET', '/v1/audit');
-      expect(audit.body.entries).toEqual(expect.arrayContaining([expect.objectContaining({ actor: 'operator', action: 'admin.create', target: ADA.username })]));
+      expect(audit.body.entries).toEqual(
+        expect.arrayContaining([expect.objectContaining({ actor: 'operator', action: 'admin.create', target: ADA.username })]),
+      );
     });
 
     it('a tenant adds admins (201), refuses a taken username (409 body.username) and bad input naming the field', async () => {
       const carol = await api(registry.url, keyAcme, 'POST', '/v1/admins', { username: 'carol', password: 'carol-password-1' });
       expect(carol.status).toBe(201);
-      expect(carol.body).toEqual({ username: 'carol', name: null, createdAt: expect.any(String), lastLoginAt: null, disabled: false, role: 'owner' });
+      expect(carol.body).toEqual({
+        username: 'carol',
+        name: null,
+        createdAt: expect.any(String),
+        lastLoginAt: null,
+        disabled: false,
+        role: 'owner',
+      });
       const dup = await api(registry.url, keyAcme, 'POST', '/v1/admins', { username: 'carol', password: 'another-password' });
       expect(dup.status).toBe(409);
       expect(dup.body.error).toMatchObject({ code: 'CONFLICT', field: 'body.username' });
       // The same username in another tenant is another account.
-      expect((await api(registry.url, keyGlobex, 'POST', '/v1/admins', { username: 'carol', password: 'globex-carol-pw' })).status).toBe(201);
+      expect((await api(registry.url, keyGlobex, 'POST', '/v1/admins', { username: 'carol', password: 'globex-carol-pw' })).status).toBe(
+        201,
+      );
       const cases: Array<[unknown, string]> = [
         [{ username: 'x', password: 'short' }, 'body.password'],
         [{ username: 'x', password: 'p'.repeat(1025) }, 'body.password'],
@@ -59,13 +82,19 @@ describe('console admins, verify-login and platform access tokens', () => {
         expect({ status: res.status, field: res.body.error?.field }).toEqual({ status: 400, field });
         expect(res.body.error?.message).toContain(field);
       }
-      const bad = await api(registry.url, env.operatorKey, 'POST', '/v1/tenants', { id: 'hooli', name: 'Hooli', admin: { username: 'gavin', password: 'short' } });
+      const bad = await api(registry.url, env.operatorKey, 'POST', '/v1/tenants', {
+        id: 'hooli',
+        name: 'Hooli',
+        admin: { username: 'gavin', password: 'short' },
+      });
       expect({ status: bad.status, field: bad.body.error?.field }).toEqual({ status: 400, field: 'body.admin.password' });
       expect((await api(registry.url, keyAcme, 'GET', '/v1/tenants')).status).toBe(403);
     });
 
     it("lists and disables only the caller's own admins (disable is audited; unknown is 404)", async () => {
-      expect(((await api(registry.url, keyGlobex, 'GET', '/v1/admins')).body.admins as Array<{ username: string }>).map((a) => a.username)).toEqual(['bob', 'carol']);
+      expect(
+        ((await api(registry.url, keyGlobex, 'GET', '/v1/admins')).body.admins as Array<{ username: string }>).map((a) => a.username),
+      ).toEqual(['bob', 'carol']);
       expect((await api(registry.url, keyGlobex, 'DELETE', `/v1/admins/${encodeURIComponent(ADA.username)}`)).status).toBe(404);
       expect((await api(registry.url, keyAcme, 'DELETE', '/v1/admins/nobody')).status).toBe(404);
       expect((await api(registry.url, keyAcme, 'DELETE', '/v1/admins/bad%20name')).body.error?.field).toBe('params.username');
@@ -73,20 +102,30 @@ describe('console admins, verify-login and platform access tokens', () => {
       expect(disabled.status).toBe(200);
       expect(disabled.body).toMatchObject({ username: 'carol', disabled: true });
       const audit = await api(registry.url, keyAcme, 'GET', '/v1/audit');
-      expect(audit.body.entries).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'admin.disable', target: 'carol', actor: expect.stringMatching(/^key:/) })]));
+      expect(audit.body.entries).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ action: 'admin.disable', target: 'carol', actor: expect.stringMatching(/^key:/) }),
+        ]),
+      );
       // Globex's carol is untouched.
-      expect((await api(registry.url, keyGlobex, 'GET', '/v1/admins')).body.admins).toEqual(expect.arrayContaining([expect.objectContaining({ username: 'carol', disabled: false })]));
+      expect((await api(registry.url, keyGlobex, 'GET', '/v1/admins')).body.admins).toEqual(
+        expect.arrayContaining([expect.objectContaining({ username: 'carol', disabled: false })]),
+      );
     });
   });
 
   describe('POST /internal/console/verify-login', () => {
-    const verify = (body: unknown, token: string | null = env.internalToken) => api(registry.url, token ?? undefined, 'POST', '/internal/console/verify-login', body);
+    const verify = (body: unknown, token: string | null = env.internalToken) =>
+      api(registry.url, token ?? undefined, 'POST', '/internal/console/verify-login', body);
 
     it('answers ok with the tenant, username and name, and stamps lastLoginAt', async () => {
       const res = await verify({ tenant: 'acme', username: ADA.username, password: ADA.password });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ok: true, tenant: 'acme', username: ADA.username, name: ADA.name });
-      const admins = (await api(registry.url, keyAcme, 'GET', '/v1/admins')).body.admins as Array<{ username: string; lastLoginAt: string | null }>;
+      const admins = (await api(registry.url, keyAcme, 'GET', '/v1/admins')).body.admins as Array<{
+        username: string;
+        lastLoginAt: string | null;
+      }>;
       expect(admins.find((a) => a.username === ADA.username)?.lastLoginAt).toEqual(expect.any(String));
     });
 
@@ -125,7 +164,12 @@ describe('console admins, verify-login and platform access tokens', () => {
 
     it("accepts the issuer's token for an admin, and a token of another tenant only ever sees that tenant", async () => {
       const ada = await issuer.mint({ tenant: 'acme', username: ADA.username, name: ADA.name });
-      expect((await bearer(ada, '/v1/session')).body).toEqual({ tenant: 'acme', user: { username: ADA.username, name: ADA.name }, via: 'token', role: 'owner' });
+      expect((await bearer(ada, '/v1/session')).body).toEqual({
+        tenant: 'acme',
+        user: { username: ADA.username, name: ADA.name },
+        via: 'token',
+        role: 'owner',
+      });
       const bob = await issuer.mint({ tenant: 'globex', username: 'bob' });
       expect((await bearer(bob, '/v1/session')).body).toMatchObject({ tenant: 'globex', via: 'token', role: 'owner' });
       const servers = await bearer(bob, '/v1/servers');
@@ -154,7 +198,8 @@ describe('console admins, verify-login and platform access tokens', () => {
     });
 
     it('refuses garbage and non-JWT bearer tokens (401)', async () => {
-      for (const token of ['not-a-token', 'a.b.c', 'eyJhbGciOiJub25lIn0.eyJ0aWQiOiJhY21lIn0.']) expect((await bearer(token, '/v1/servers')).status).toBe(401);
+      for (const token of ['not-a-token', 'a.b.c', 'eyJhbGciOiJub25lIn0.eyJ0aWQiOiJhY21lIn0.'])
+        expect((await bearer(token, '/v1/servers')).status).toBe(401);
       expect((await api(registry.url, undefined, 'GET', '/v1/session')).status).toBe(401);
     });
   });

@@ -92,7 +92,14 @@ describe('console forms in Chromium: sign-in and registering a server', () => {
 
     it.each([
       ['a bad id', 'Bad Id!', 'url', '', 'srv-id', /must be 1-32 chars of a-z 0-9 _ -/],
-      ['a refused URL (cloud metadata address)', 'docs', 'http://169.254.169.254/mcp', '', 'srv-url', /not allowed for host 169\.254\.169\.254/],
+      [
+        'a refused URL (cloud metadata address)',
+        'docs',
+        'http://169.254.169.254/mcp',
+        '',
+        'srv-url',
+        /not allowed for host 169\.254\.169\.254/,
+      ],
       ['a private address', 'docs', 'https://10.0.0.1/mcp', '', 'srv-url', /private/],
       ['a non-http scheme', 'docs', 'javascript:alert(1)', '', 'srv-url', /scheme javascript: is not allowed/],
       ['something that is not a URL', 'docs', 'not a url', '', 'srv-url', /url/i],
@@ -173,8 +180,10 @@ describe('console forms in Chromium: sign-in and registering a server', () => {
   describe('Servers: live URL check while registering', () => {
     const url = () => p.getByLabel('MCP URL');
     const status = () => p.getByTestId('srv-url-check');
-    const checkRequest = (target: string) => p.waitForResponse((r) => r.url().endsWith('/v1/servers/check') && JSON.parse(r.request().postData() ?? '{}').url === target);
-    const registered = async () => ((await api(registry.url, key, 'GET', '/v1/servers')).body.servers as Array<{ id: string }>).map((s) => s.id);
+    const checkRequest = (target: string) =>
+      p.waitForResponse((r) => r.url().endsWith('/v1/servers/check') && JSON.parse(r.request().postData() ?? '{}').url === target);
+    const registered = async () =>
+      ((await api(registry.url, key, 'GET', '/v1/servers')).body.servers as Array<{ id: string }>).map((s) => s.id);
     // An MCP endpoint behind a credential: every request gets the 401 challenge (and is recorded).
     let locked: HttpServer;
     let lockedUrl: string;
@@ -202,7 +211,9 @@ describe('console forms in Chromium: sign-in and registering a server', () => {
       try {
         await url().fill(upstream.url);
         await url().press('Tab');
-        await status().getByText(/Checking…/).waitFor();
+        await status()
+          .getByText(/Checking…/)
+          .waitFor();
         expect(await status().getAttribute('aria-busy')).toBe('true');
         expect(await status().getAttribute('role')).toBe('status');
         expect((await url().getAttribute('aria-describedby'))?.split(' ')).toContain('srv-url-check');
@@ -213,7 +224,9 @@ describe('console forms in Chromium: sign-in and registering a server', () => {
         upstream.release();
       }
       await status()
-        .getByText(/^✓ MCP server found — docs 1\.0\.0 · speaks \d{4}-\d{2}-\d{2} \((modern|legacy), streamable-http\) · 1 tool: search_docs$/)
+        .getByText(
+          /^✓ MCP server found — docs 1\.0\.0 · speaks \d{4}-\d{2}-\d{2} \((modern|legacy), streamable-http\) · 1 tool: search_docs$/,
+        )
         .waitFor();
       expect(await status().getAttribute('aria-busy')).toBe('false');
       await expectNoFieldError(p, 'srv-url');
@@ -228,7 +241,9 @@ describe('console forms in Chromium: sign-in and registering a server', () => {
       await url().fill('http://169.254.169.254/latest/meta-data/');
       await url().press('Tab');
       await expectFieldError(p, 'srv-url', /not allowed for host 169\.254\.169\.254/);
-      await status().getByText(/Not checked: the URL was refused/).waitFor();
+      await status()
+        .getByText(/Not checked: the URL was refused/)
+        .waitFor();
       expect(await p.locator(':focus').textContent()).toBe('Check URL');
       await b.shot('forms-servers-url-check-refused');
       // Fixing the URL clears the refusal (it is about a URL no longer in the field).
@@ -243,13 +258,17 @@ describe('console forms in Chromium: sign-in and registering a server', () => {
       const closed = `http://localhost:${await freePort()}/mcp`;
       await url().fill(closed);
       await url().press('Tab');
-      await status().getByText(/^✗ Not reachable — Could not connect:.* Check the host and port/).waitFor();
+      await status()
+        .getByText(/^✗ Not reachable — Could not connect:.* Check the host and port/)
+        .waitFor();
       await expectNoFieldError(p, 'srv-url');
       // Focus is on the button; Enter checks again.
       const again = checkRequest(closed);
       await p.keyboard.press('Enter');
       expect((await again).status()).toBe(200);
-      await status().getByText(/^✗ Not reachable/).waitFor();
+      await status()
+        .getByText(/^✗ Not reachable/)
+        .waitFor();
       await expectIntact(b);
     });
 
@@ -263,20 +282,24 @@ describe('console forms in Chromium: sign-in and registering a server', () => {
       await p.getByLabel('Bearer token').fill('upstream-token-1');
       lockedAuth.length = 0;
       await p.getByRole('button', { name: 'Check URL' }).click();
-      await status().getByText(/^✗ The server refused the credential/).waitFor();
+      await status()
+        .getByText(/^✗ The server refused the credential/)
+        .waitFor();
       expect(new Set(lockedAuth)).toEqual(new Set(['Bearer upstream-token-1']));
       expect(await registered()).not.toContain('locked');
       await expectIntact(b);
     });
 
-    it("an answer about a URL no longer in the field is never shown under it", async () => {
+    it('an answer about a URL no longer in the field is never shown under it', async () => {
       await fresh('Servers');
       upstream.hold();
       let stale: ReturnType<typeof checkRequest> | undefined;
       try {
         await url().fill(upstream.url);
         await url().press('Tab');
-        await status().getByText(/Checking…/).waitFor();
+        await status()
+          .getByText(/Checking…/)
+          .waitFor();
         stale = checkRequest(upstream.url);
         await url().fill('http://169.254.169.254/mcp');
         await url().press('Tab');

@@ -33,15 +33,47 @@ describe('console Settings and long values in Chromium', () => {
   const fresh = (label: string) => h.fresh(label);
 
   it('the longest unbroken values the API accepts wrap on every page instead of widening it; nothing typed broke a page', async () => {
-    const long = { id: 'w'.repeat(32), name: 'N'.repeat(120), title: 'T'.repeat(200), exposed: 'e'.repeat(64), username: 'u'.repeat(64), adminName: 'M'.repeat(120) };
+    const long = {
+      id: 'w'.repeat(32),
+      name: 'N'.repeat(120),
+      title: 'T'.repeat(200),
+      exposed: 'e'.repeat(64),
+      username: 'u'.repeat(64),
+      adminName: 'M'.repeat(120),
+    };
     await registerAndDiscover(registry.url, key, { id: long.id, name: long.name, url: upstream.url });
     const published = await api(registry.url, key, 'POST', '/v1/publications', {
       serverId: long.id,
-      items: [{ kind: 'tool', name: 'search_docs', exposedName: long.exposed, overrides: { title: long.title, description: 'D'.repeat(2000), annotations: { title: long.title, destructiveHint: false, openWorldHint: false } } }],
+      items: [
+        {
+          kind: 'tool',
+          name: 'search_docs',
+          exposedName: long.exposed,
+          overrides: {
+            title: long.title,
+            description: 'D'.repeat(2000),
+            annotations: { title: long.title, destructiveHint: false, openWorldHint: false },
+          },
+        },
+      ],
     });
     expect(published.status).toBe(200);
-    expect((await api(registry.url, key, 'POST', '/v1/admins', { username: long.username, name: long.adminName, password: 'long enough password' })).status).toBe(201);
-    const shown: Record<string, string> = { Servers: long.name, Tools: long.name, Preview: long.exposed, Activity: long.username, Team: long.adminName };
+    expect(
+      (
+        await api(registry.url, key, 'POST', '/v1/admins', {
+          username: long.username,
+          name: long.adminName,
+          password: 'long enough password',
+        })
+      ).status,
+    ).toBe(201);
+    const shown: Record<string, string> = {
+      Servers: long.name,
+      Tools: long.name,
+      Preview: long.exposed,
+      Activity: long.username,
+      Team: long.adminName,
+    };
     for (const label of ['Servers', 'Tools', 'Review', 'Preview', 'Connect', 'Readiness', 'Activity', 'Team']) {
       await fresh(label);
       if (shown[label]) await p.getByText(shown[label], { exact: false }).first().waitFor();
@@ -89,7 +121,10 @@ describe('console Settings and long values in Chromium', () => {
       // From the keyboard: Enter in a one-line field submits the form.
       await input(label.name).press('Enter');
       expect(JSON.parse((await sent).postData() ?? '{}')).toEqual({ instructions: 'Always cite the page you found.' });
-      await p.getByTestId('settings-notice').getByText(/^Saved; republished as version \S+\.$/).waitFor();
+      await p
+        .getByTestId('settings-notice')
+        .getByText(/^Saved; republished as version \S+\.$/)
+        .waitFor();
       expect((await tenant()).instructions).toBe('Always cite the page you found.');
       // Nothing changed since: nothing is sent.
       await submit('Save settings');
@@ -101,22 +136,46 @@ describe('console Settings and long values in Chromium', () => {
       ['an empty name (caught before sending)', 'name', '', 'set-name', /Enter a name/],
       ['a name over 120 characters', 'name', 'n'.repeat(121), 'set-name', /120/],
       ['surface rules that are not JSON (caught before sending)', 'surfaceRules', '{"surfaces": {', 'surface-rules', /Not valid JSON/],
-      ['surface rules that are JSON but not an object (caught before sending)', 'surfaceRules', '[1, 2]', 'surface-rules', /must be a JSON object/],
-      ['a surface rule the server refuses', 'surfaceRules', '{"surfaces": {"claude": {"noSuchRule": true}}}', 'surface-rules', /surface "claude": unknown field "noSuchRule"/],
-      ['an origin over 200 characters (on line 3)', 'origins', `https://a.example.com\n\nhttps://${'o'.repeat(200)}.example.com`, 'origins', /^Line 3: .*200/],
+      [
+        'surface rules that are JSON but not an object (caught before sending)',
+        'surfaceRules',
+        '[1, 2]',
+        'surface-rules',
+        /must be a JSON object/,
+      ],
+      [
+        'a surface rule the server refuses',
+        'surfaceRules',
+        '{"surfaces": {"claude": {"noSuchRule": true}}}',
+        'surface-rules',
+        /surface "claude": unknown field "noSuchRule"/,
+      ],
+      [
+        'an origin over 200 characters (on line 3)',
+        'origins',
+        `https://a.example.com\n\nhttps://${'o'.repeat(200)}.example.com`,
+        'origins',
+        /^Line 3: .*200/,
+      ],
       ['a host over 253 characters', 'hosts', 'h'.repeat(254), 'hosts', /^Line 1: .*253/],
-    ] as Array<[string, keyof typeof label, string, string, RegExp]>)('%s: the refusal sits under that field, which gets focus', async (_what, which, value, field, message) => {
-      const before = await tenant();
-      await fresh('Settings');
-      await input(label[which]).fill(value);
-      await submit('Save settings');
-      const id = `set-${field.replace(/^set-/, '')}`;
-      await expectFieldError(p, id, message);
-      expect(await focusedId(p, id)).toBe(id);
-      for (const other of ['set-name', 'set-description', 'set-instructions', 'set-origins', 'set-hosts', 'set-surface-rules'].filter((f) => f !== id)) await expectNoFieldError(p, other);
-      expect(await tenant()).toEqual(before);
-      await expectIntact(b);
-    });
+    ] as Array<[string, keyof typeof label, string, string, RegExp]>)(
+      '%s: the refusal sits under that field, which gets focus',
+      async (_what, which, value, field, message) => {
+        const before = await tenant();
+        await fresh('Settings');
+        await input(label[which]).fill(value);
+        await submit('Save settings');
+        const id = `set-${field.replace(/^set-/, '')}`;
+        await expectFieldError(p, id, message);
+        expect(await focusedId(p, id)).toBe(id);
+        for (const other of ['set-name', 'set-description', 'set-instructions', 'set-origins', 'set-hosts', 'set-surface-rules'].filter(
+          (f) => f !== id,
+        ))
+          await expectNoFieldError(p, other);
+        expect(await tenant()).toEqual(before);
+        await expectIntact(b);
+      },
+    );
 
     it('survives hostile input in every field', async () => {
       await eachHostile(async (value) => {

@@ -100,7 +100,14 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
     it('survives hostile input in every field', async () => {
       await eachHostile(async (value) => {
         await open();
-        for (const label of ['Display name', 'MCP URL', 'Tool prefix (optional)', 'Timeout in ms (optional)', 'Max concurrent calls (optional)']) await form().getByLabel(label).fill(value);
+        for (const label of [
+          'Display name',
+          'MCP URL',
+          'Tool prefix (optional)',
+          'Timeout in ms (optional)',
+          'Max concurrent calls (optional)',
+        ])
+          await form().getByLabel(label).fill(value);
         await save();
         await p.locator('.field-error, .error-box').first().waitFor();
         await expectIntact(b);
@@ -118,8 +125,12 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await tool().getByText('Not published', { exact: true }).waitFor();
     };
     const setHints = async () => {
-      await tool().getByLabel(/destructiveHint/).selectOption('false');
-      await tool().getByLabel(/openWorldHint/).selectOption('false');
+      await tool()
+        .getByLabel(/destructiveHint/)
+        .selectOption('false');
+      await tool()
+        .getByLabel(/openWorldHint/)
+        .selectOption('false');
     };
 
     it('publishing without the required hints: HINTS_REQUIRED beside each missing hint control', async () => {
@@ -129,22 +140,39 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await expectFieldError(p, 'tool-docs-search_docs-openWorldHint', /openWorldHint/);
       await expectNoFieldError(p, 'tool-docs-search_docs-readOnlyHint');
       expect(await focusedId(p, 'tool-docs-search_docs-destructiveHint')).toBe('tool-docs-search_docs-destructiveHint');
-      await tool().getByTestId('tool-docs-search_docs-error-summary').getByText(/choose Yes or No for each hint/).waitFor();
+      await tool()
+        .getByTestId('tool-docs-search_docs-error-summary')
+        .getByText(/choose Yes or No for each hint/)
+        .waitFor();
       await b.shot('forms-tools-hints-required');
       // "Preview before publishing" is refused the same way.
       await tool().getByRole('button', { name: 'Preview before publishing' }).click();
       await expectFieldError(p, 'tool-docs-search_docs-openWorldHint', /openWorldHint/);
       // Choosing a value clears that control's message.
-      await tool().getByLabel(/destructiveHint/).selectOption('false');
+      await tool()
+        .getByLabel(/destructiveHint/)
+        .selectOption('false');
       await expectNoFieldError(p, 'tool-docs-search_docs-destructiveHint');
       await expectIntact(b);
       expect((await api(registry.url, key, 'GET', '/v1/publications')).body.publications).toEqual([]);
     });
 
     it.each([
-      ['an invalid exposed name', 'Exposed name', 'no spaces allowed', 'tool-docs-search_docs-name', /"no spaces allowed" must be 1-64 characters of A-Z a-z 0-9 _ \. -/],
+      [
+        'an invalid exposed name',
+        'Exposed name',
+        'no spaces allowed',
+        'tool-docs-search_docs-name',
+        /"no spaces allowed" must be 1-64 characters of A-Z a-z 0-9 _ \. -/,
+      ],
       ['a title over 200 characters', 'Title', 't'.repeat(201), 'tool-docs-search_docs-title', /200/],
-      ['an annotations.title over 200 characters', 'Annotation title (annotations.title)', 'a'.repeat(201), 'tool-docs-search_docs-annotations-title', /200/],
+      [
+        'an annotations.title over 200 characters',
+        'Annotation title (annotations.title)',
+        'a'.repeat(201),
+        'tool-docs-search_docs-annotations-title',
+        /200/,
+      ],
       ['a description over 10000 characters', 'Description', 'd'.repeat(10_001), 'tool-docs-search_docs-description', /10000/],
       ['a NUL in the title', 'Title', 'Search\u0000docs', 'tool-docs-search_docs-title', /must not contain NUL/],
     ])('%s: the API refusal sits under that field', async (_what, label, value, field, message) => {
@@ -161,13 +189,17 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       await eachHostile(async (value) => {
         await open();
         await setHints();
-        for (const label of ['Title', 'Exposed name', 'Annotation title (annotations.title)', 'Description']) await tool().getByLabel(label, { exact: true }).fill(value);
+        for (const label of ['Title', 'Exposed name', 'Annotation title (annotations.title)', 'Description'])
+          await tool().getByLabel(label, { exact: true }).fill(value);
         await tool().getByRole('button', { name: 'Preview before publishing' }).click();
         const draft = p.getByRole('heading', { name: 'Preview — draft', level: 1 });
         await p.locator('.field-error, .error-box').or(draft).first().waitFor();
         if ((await draft.count()) > 0) {
           // Shown as text, never as markup.
-          if (value.trim()) expect(await p.locator(`td[data-path="title"][data-surface="claude"]`).first().textContent()).toBe(JSON.stringify(value.trim()));
+          if (value.trim())
+            expect(await p.locator(`td[data-path="title"][data-surface="claude"]`).first().textContent()).toBe(
+              JSON.stringify(value.trim()),
+            );
           await expectIntact(b);
           await p.getByTestId('draft-bar').getByRole('button', { name: 'Discard draft' }).click();
         }
@@ -184,16 +216,19 @@ describe('console forms in Chromium: bad input shows beside its field, and nothi
       ['a short password', 'grace', '', 'short', ['adm-password', /at least 12 characters/]],
       ['a password over 1024 characters', 'grace', '', 'p'.repeat(1025), ['adm-password', /at most 1024 characters/]],
       ['a name over 120 characters', 'grace', 'n'.repeat(121), 'long enough password', ['adm-name', /120/]],
-    ] as Array<[string, string, string, string, [string, RegExp]]>)('%s: the refusal sits under that field, which gets focus', async (_what, username, name, password, [field, message]) => {
-      await fresh('Team');
-      await p.getByLabel('Username').fill(username);
-      await p.getByLabel('Name (optional)').fill(name);
-      await p.getByLabel('Password').fill(password);
-      await submit('Add administrator');
-      await expectFieldError(p, field, message);
-      expect(await focusedId(p, field)).toBe(field);
-      await expectIntact(b);
-    });
+    ] as Array<[string, string, string, string, [string, RegExp]]>)(
+      '%s: the refusal sits under that field, which gets focus',
+      async (_what, username, name, password, [field, message]) => {
+        await fresh('Team');
+        await p.getByLabel('Username').fill(username);
+        await p.getByLabel('Name (optional)').fill(name);
+        await p.getByLabel('Password').fill(password);
+        await submit('Add administrator');
+        await expectFieldError(p, field, message);
+        expect(await focusedId(p, field)).toBe(field);
+        await expectIntact(b);
+      },
+    );
 
     it('a username already taken: 409 beside the username', async () => {
       await fresh('Team');

@@ -6,7 +6,16 @@
 import { Client as PgClient } from 'pg';
 import { expectIntact } from './support/console-browser';
 import { pageHelpers, signInOnHome, startProductStack, type ProductStack } from './support/console-product';
-import { api, createTenant, mcpClient, READ_ONLY_HINTS, registerAndDiscover, startUpstream, until, type TestUpstream } from './support/harness';
+import {
+  api,
+  createTenant,
+  mcpClient,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startUpstream,
+  until,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(240_000);
 
@@ -26,7 +35,10 @@ describe('console logs and charts, in Chromium', () => {
     ({ p, registry, key, b } = s);
     h = pageHelpers(p);
     await registerAndDiscover(registry.url, key, { id: 'weather', name: 'Weather', url: weather.url });
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'weather', items: [{ kind: 'tool', name: 'get_forecast' }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'weather',
+      items: [{ kind: 'tool', name: 'get_forecast' }],
+    });
     if (published.status !== 200) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
     await signInOnHome(s);
   });
@@ -40,7 +52,8 @@ describe('console logs and charts, in Chromium', () => {
   const heading = (name: string) => h.heading(name);
 
   it('pages the Activity log by cursor, hides system events unless asked, and opens a row in a drawer', async () => {
-    for (let i = 0; i < 55; i++) expect((await api(registry.url, key, 'PATCH', '/v1/tenant', { description: `take ${i}` })).status).toBe(200);
+    for (let i = 0; i < 55; i++)
+      expect((await api(registry.url, key, 'PATCH', '/v1/tenant', { description: `take ${i}` })).status).toBe(200);
     await nav('Activity');
     await heading('Activity');
     const rows = p.getByTestId('audit-table').locator('tbody tr');
@@ -54,10 +67,15 @@ describe('console logs and charts, in Chromium', () => {
     await p.getByRole('button', { name: 'Older' }).click();
     await p.getByTestId('page-number').getByText('Page 2').waitFor();
     // The old rows stay up while the next page loads: wait for the new ones.
-    const secondPage = await until('page 2', async () => {
-      const now = await ids();
-      return now[0] !== firstPage[0] && now;
-    }, 10_000, 50);
+    const secondPage = await until(
+      'page 2',
+      async () => {
+        const now = await ids();
+        return now[0] !== firstPage[0] && now;
+      },
+      10_000,
+      50,
+    );
     expect(secondPage.length).toBeGreaterThan(0);
     expect(secondPage.some((r) => firstPage.includes(r))).toBe(false);
     await p.getByRole('button', { name: 'Newer' }).click();
@@ -74,16 +92,23 @@ describe('console logs and charts, in Chromium', () => {
     await p.getByTestId('audit-table').locator('tr[data-action="server.discovered"]').first().waitFor();
     const actions = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action') ?? ''));
     expect(actions.every((a) => a.startsWith('server.'))).toBe(true);
-    await p.getByTestId('audit-table').locator('tr[data-action="server.create"]').filter({ hasText: 'Registered server weather.' }).getByRole('button', { name: /Details/ }).click();
+    await p
+      .getByTestId('audit-table')
+      .locator('tr[data-action="server.create"]')
+      .filter({ hasText: 'Registered server weather.' })
+      .getByRole('button', { name: /Details/ })
+      .click();
     await p.getByTestId('detail-drawer').getByRole('heading', { name: 'Registered server weather.' }).waitFor();
     await p.getByTestId('detail-drawer').getByRole('button', { name: 'Close' }).click();
     await expectIntact(b);
   });
 
-  it('GET /v1/audit: cursor paging is bounded, validated and confined to the caller\'s tenant', async () => {
+  it("GET /v1/audit: cursor paging is bounded, validated and confined to the caller's tenant", async () => {
     const page1 = (await api(registry.url, key, 'GET', '/v1/audit?limit=5')).body as { entries: Array<{ id: string }>; nextCursor: string };
     expect(page1.entries).toHaveLength(5);
-    const page2 = (await api(registry.url, key, 'GET', `/v1/audit?limit=5&cursor=${page1.nextCursor}`)).body as { entries: Array<{ id: string }> };
+    const page2 = (await api(registry.url, key, 'GET', `/v1/audit?limit=5&cursor=${page1.nextCursor}`)).body as {
+      entries: Array<{ id: string }>;
+    };
     expect(Number(page2.entries[0]!.id)).toBeLessThan(Number(page1.entries[4]!.id));
     for (const [q, field] of [
       ['cursor=abc', 'query.cursor'],
@@ -92,7 +117,11 @@ describe('console logs and charts, in Chromium', () => {
       ['system=maybe', 'query.system'],
     ]) {
       const res = await api(registry.url, key, 'GET', `/v1/audit?${q}`);
-      expect({ q, status: res.status, field: (res.body.error as { field?: string } | undefined)?.field }).toEqual({ q, status: 400, field });
+      expect({ q, status: res.status, field: (res.body.error as { field?: string } | undefined)?.field }).toEqual({
+        q,
+        status: 400,
+        field,
+      });
     }
     // Another tenant handed acme's cursor sees only its own entries.
     const betaKey = await createTenant(registry.url, env().operatorKey, 'beta');
@@ -111,20 +140,36 @@ describe('console logs and charts, in Chromium', () => {
     } finally {
       await client.close();
     }
-    const byTool = async () => ((await api(registry.url, key, 'GET', '/v1/usage?groupBy=tool')).body.usage as Array<{ tool: string; server: string }> | undefined) ?? [];
-    await until('usage metered', async () => {
-      const tools = (await byTool()).map((r) => r.tool);
-      return tools.includes('get_forecast') && tools.includes('?');
-    }, 30_000, 100);
+    const byTool = async () =>
+      ((await api(registry.url, key, 'GET', '/v1/usage?groupBy=tool')).body.usage as Array<{ tool: string; server: string }> | undefined) ??
+      [];
+    await until(
+      'usage metered',
+      async () => {
+        const tools = (await byTool()).map((r) => r.tool);
+        return tools.includes('get_forecast') && tools.includes('?');
+      },
+      30_000,
+      100,
+    );
     const metered = await byTool();
     expect(metered.map((r) => r.tool)).toEqual(expect.arrayContaining(['get_forecast', 'initialize', 'tools/list', '?']));
 
-    const label = (daysAgo: number) => new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(Date.now() - daysAgo * 86_400_000));
+    const label = (daysAgo: number) =>
+      new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+        new Date(Date.now() - daysAgo * 86_400_000),
+      );
     const chart = p.getByTestId('chart-daily');
     await nav('Usage');
     await heading('Usage');
     await p.getByRole('button', { name: '24 h' }).click();
-    await until('24 h axis', async () => (await chart.getAttribute('data-points')) === '2' && (await chart.getAttribute('data-ticks')) === `${label(1)}|${label(0)}`, 10_000, 50);
+    await until(
+      '24 h axis',
+      async () =>
+        (await chart.getAttribute('data-points')) === '2' && (await chart.getAttribute('data-ticks')) === `${label(1)}|${label(0)}`,
+      10_000,
+      50,
+    );
     await p.getByRole('button', { name: '7 d' }).click();
     await until('7 d axis', async () => (await chart.getAttribute('data-points')) === '7', 10_000, 50);
     expect(await chart.getAttribute('data-ticks')).toBe([6, 5, 4, 3, 2, 1, 0].map(label).join('|'));
@@ -137,7 +182,11 @@ describe('console logs and charts, in Chromium', () => {
     expect(ticks[ticks.length - 1]).toBe(label(0));
     expect(ticks.length).toBeLessThanOrEqual(9);
     // The one day of calls sits on today, every other day at zero.
-    const firstCells = () => p.getByTestId('chart-daily-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelector('td')?.textContent ?? ''));
+    const firstCells = () =>
+      p
+        .getByTestId('chart-daily-data')
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => tr.querySelector('td')?.textContent ?? ''));
     const today = (await firstCells())[29];
     expect(Number(today)).toBeGreaterThanOrEqual(4);
     expect((await firstCells()).slice(0, 29)).toEqual(Array(29).fill('0'));
@@ -170,7 +219,18 @@ describe('console logs and charts, in Chromium', () => {
     // The top ten tools, most called first (get_forecast, called on every day of the window, first).
     await p.getByTestId('chart-tools').getByText('Top 10 tools by calls').waitFor();
     const bars = await p.getByTestId('chart-tools').locator('li .bar-label').allTextContents();
-    expect(bars).toEqual(['get_forecast', 'tool_12', 'tool_11', 'tool_10', 'tool_09', 'tool_08', 'tool_07', 'tool_06', 'tool_05', 'tool_04']);
+    expect(bars).toEqual([
+      'get_forecast',
+      'tool_12',
+      'tool_11',
+      'tool_10',
+      'tool_09',
+      'tool_08',
+      'tool_07',
+      'tool_06',
+      'tool_05',
+      'tool_04',
+    ]);
     const values = (await p.getByTestId('chart-tools').locator('li .bar-value').allTextContents()).map(Number);
     expect(values).toEqual([...values].sort((x, y) => y - x));
     // The legend (the chart's tooltip) reads the latest day, not "--", before the cursor moves...

@@ -31,7 +31,10 @@ describe('the console as a product, in Chromium', () => {
     ]);
     big = await startUpstream(
       'big',
-      Array.from({ length: BIG }, (_, i) => ({ name: `op_${String(i).padStart(4, '0')}`, ...(i % 10 === 0 ? {} : { annotations: READ_ONLY_HINTS }) })),
+      Array.from({ length: BIG }, (_, i) => ({
+        name: `op_${String(i).padStart(4, '0')}`,
+        ...(i % 10 === 0 ? {} : { annotations: READ_ONLY_HINTS }),
+      })),
     );
     s = await startProductStack();
     ({ p, registry, key, b } = s);
@@ -60,12 +63,14 @@ describe('the console as a product, in Chromium', () => {
     await p.getByRole('button', { name: 'Sign in', exact: true }).click();
     await heading('Home');
     await p.getByTestId('checklist').waitFor();
-    for (const id of ['register', 'review', 'publish', 'connect', 'readiness']) expect(await step(id).getAttribute('data-done')).toBe('false');
+    for (const id of ['register', 'review', 'publish', 'connect', 'readiness'])
+      expect(await step(id).getAttribute('data-done')).toBe('false');
     expect(await step('register').getAttribute('aria-current')).toBe('step');
     const banner = p.getByTestId('reachability-banner');
     expect(await banner.textContent()).toMatch(/claude\.ai and ChatGPT cannot reach this endpoint.*127\.0\.0\.1 is a loopback address/);
     // The nav is grouped.
-    for (const group of ['Build', 'Ship', 'Observe', 'Configure']) await p.getByRole('navigation', { name: 'Console pages' }).getByRole('list', { name: group }).waitFor();
+    for (const group of ['Build', 'Ship', 'Observe', 'Configure'])
+      await p.getByRole('navigation', { name: 'Console pages' }).getByRole('list', { name: group }).waitFor();
     await expectIntact(b);
   });
 
@@ -120,7 +125,9 @@ describe('the console as a product, in Chromium', () => {
     await nav('Servers');
     await p.getByTestId('server-down-status').getByText('Discovery failed').waitFor({ timeout: 20_000 });
     expect(await p.getByTestId('server-down-error').textContent()).toMatch(/ECONNREFUSED|refused/i);
-    expect(await p.getByTestId('server-down-next-step').textContent()).toBe("What to do: Nothing is listening at that address. Start the server, or check the URL's host and port (Edit).");
+    expect(await p.getByTestId('server-down-next-step').textContent()).toBe(
+      "What to do: Nothing is listening at that address. Start the server, or check the URL's host and port (Edit).",
+    );
     await expectIntact(b);
     expect((await api(registry.url, key, 'DELETE', '/v1/servers/down')).status).toBeLessThan(300);
   });
@@ -132,7 +139,9 @@ describe('the console as a product, in Chromium', () => {
     expect(await p.getByTestId('url-duplicate').textContent()).toMatch(/already registered as “weather” \(weather\)/);
     await p.getByRole('button', { name: 'Register and discover', exact: true }).click();
     // The registry says it too, in its answer.
-    expect(await p.getByTestId('register-warning').textContent()).toMatch(/already registered as server "weather".*published as forecast_<name>/);
+    expect(await p.getByTestId('register-warning').textContent()).toMatch(
+      /already registered as server "weather".*published as forecast_<name>/,
+    );
     await p.getByTestId('server-forecast-status').getByText('Healthy').waitFor({ timeout: 20_000 });
     // Editing it, "Check URL" asks the registry, which names the other server at that URL (not this one).
     await p.getByTestId('server-forecast').getByRole('button', { name: 'Edit' }).click();
@@ -146,9 +155,12 @@ describe('the console as a product, in Chromium', () => {
     await expectIntact(b);
   });
 
-  it('publishes all ready tools of the first server, then shows the second server\'s collisions and the names they will get', async () => {
+  it("publishes all ready tools of the first server, then shows the second server's collisions and the names they will get", async () => {
     await nav('Tools');
-    await p.getByTestId('tools-server-weather').getByRole('button', { name: /Publish all ready \(2\)/ }).click();
+    await p
+      .getByTestId('tools-server-weather')
+      .getByRole('button', { name: /Publish all ready \(2\)/ })
+      .click();
     const panel = p.getByTestId('publish-ready-weather');
     await panel.getByRole('button', { name: 'Publish 2 tools' }).click();
     await p.getByText('Published 2 tools of weather.').waitFor();
@@ -156,9 +168,15 @@ describe('the console as a product, in Chromium', () => {
 
     // The second copy's tools would be renamed: the table says so before anything is published.
     expect(await p.getByTestId('name-tool-forecast-get_forecast').textContent()).toMatch(/^forecast_get_forecast.*“get_forecast” is taken/);
-    await p.getByTestId('tools-server-forecast').getByRole('button', { name: /Publish all ready \(2\)/ }).click();
+    await p
+      .getByTestId('tools-server-forecast')
+      .getByRole('button', { name: /Publish all ready \(2\)/ })
+      .click();
     const second = p.getByTestId('publish-ready-forecast');
-    await second.getByTestId('collisions-forecast').getByText(/2 names are already taken/).waitFor();
+    await second
+      .getByTestId('collisions-forecast')
+      .getByText(/2 names are already taken/)
+      .waitFor();
     await second.getByTestId('pub-forecast-get_forecast').getByText('renamed to forecast_get_forecast').waitFor();
     await shots('tools-collisions');
     // A name chosen here is the name served.
@@ -167,8 +185,17 @@ describe('the console as a product, in Chromium', () => {
     await p.getByText('Published 2 tools of forecast.').waitFor();
     expect(await p.getByTestId('name-tool-forecast-delete_city').textContent()).toBe('remove_city_forecast');
     expect(await p.getByTestId('name-tool-forecast-get_forecast').textContent()).toBe('forecast_get_forecast');
-    const pubs = (await api(registry.url, key, 'GET', '/v1/publications')).body.publications as Array<{ serverId: string; upstreamName: string; exposedName: string }>;
-    expect(pubs.filter((x) => x.serverId === 'forecast').map((x) => `${x.upstreamName}=${x.exposedName}`).sort()).toEqual(['delete_city=remove_city_forecast', 'get_forecast=forecast_get_forecast']);
+    const pubs = (await api(registry.url, key, 'GET', '/v1/publications')).body.publications as Array<{
+      serverId: string;
+      upstreamName: string;
+      exposedName: string;
+    }>;
+    expect(
+      pubs
+        .filter((x) => x.serverId === 'forecast')
+        .map((x) => `${x.upstreamName}=${x.exposedName}`)
+        .sort(),
+    ).toEqual(['delete_city=remove_city_forecast', 'get_forecast=forecast_get_forecast']);
     await expectIntact(b);
   });
 
@@ -188,23 +215,34 @@ describe('the console as a product, in Chromium', () => {
     await heading('Home');
     let t0 = Date.now();
     await nav('Tools');
-    await p.getByTestId('tools-count').getByText(`${BIG + 4} tools`).waitFor({ timeout: 30_000 });
+    await p
+      .getByTestId('tools-count')
+      .getByText(`${BIG + 4} tools`)
+      .waitFor({ timeout: 30_000 });
     const render = Date.now() - t0;
     // A page of rows, not a thousand editors.
     expect(await p.getByTestId('tools-table').locator('tbody tr').count()).toBe(200);
 
     t0 = Date.now();
     await p.getByRole('searchbox', { name: 'Search' }).fill('op_0999');
-    await p.getByTestId('tools-count').getByText(`1 of ${BIG + 4} tools`).waitFor();
+    await p
+      .getByTestId('tools-count')
+      .getByText(`1 of ${BIG + 4} tools`)
+      .waitFor();
     const search = Date.now() - t0;
 
     await p.getByRole('searchbox', { name: 'Search' }).fill('');
     t0 = Date.now();
     await p.getByLabel('Show').selectOption('attention');
     // Every tenth big tool lacks hints; the four published weather tools lack a title (Readiness fails them).
-    await p.getByTestId('tools-count').getByText(`${BIG / 10 + 4} of ${BIG + 4} tools`).waitFor();
+    await p
+      .getByTestId('tools-count')
+      .getByText(`${BIG / 10 + 4} of ${BIG + 4} tools`)
+      .waitFor();
     const filter = Date.now() - t0;
-    expect(await p.getByTestId('row-tool-big-op_0000').textContent()).toMatch(/op_0000.*Needs hints.*Missing: Read-only, Destructive, Open world/);
+    expect(await p.getByTestId('row-tool-big-op_0000').textContent()).toMatch(
+      /op_0000.*Needs hints.*Missing: Read-only, Destructive, Open world/,
+    );
     expect(await p.getByTestId('row-tool-weather-get_forecast').textContent()).toMatch(/Published.*No title/);
     expect(await p.getByTestId('row-tool-big-op_0001').count()).toBe(0);
     // Each problem links to the field that fixes it: the editor opens with focus there.
@@ -217,7 +255,10 @@ describe('the console as a product, in Chromium', () => {
     await focusOn('tool-weather-get_forecast-title');
     await p.keyboard.press('Escape');
     await p.getByTestId('tool-drawer').waitFor({ state: 'detached' });
-    await p.getByTestId('hints-summary').getByText(`${BIG / 10 + 4} tools need attention`, { exact: false }).waitFor();
+    await p
+      .getByTestId('hints-summary')
+      .getByText(`${BIG / 10 + 4} tools need attention`, { exact: false })
+      .waitFor();
     // Generous bounds for a shared 2-core machine, far below what one editor per tool took.
     expect(render).toBeLessThan(5_000);
     expect(search).toBeLessThan(1_000);
@@ -231,7 +272,10 @@ describe('the console as a product, in Chromium', () => {
   it('shows the reachability blocker on Connect, over the hosted-client steps', async () => {
     await nav('Connect');
     await heading('Connect');
-    await p.getByTestId('reachability-banner').getByText(/127\.0\.0\.1 is a loopback address/).waitFor();
+    await p
+      .getByTestId('reachability-banner')
+      .getByText(/127\.0\.0\.1 is a loopback address/)
+      .waitFor();
     await p.getByText(/ChatGPT connects from OpenAI's servers: it cannot reach this URL/).waitFor();
     await expectIntact(b);
   });
@@ -244,7 +288,12 @@ describe('the console as a product, in Chromium', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_forecast', arguments: { text: 'x' } } }),
     });
     expect(res.status).toBe(200);
-    await until('usage metered', async () => ((await api(registry.url, key, 'GET', '/v1/usage?groupBy=day')).body.usage as unknown[] | undefined)?.length === 1, 30_000, 100);
+    await until(
+      'usage metered',
+      async () => ((await api(registry.url, key, 'GET', '/v1/usage?groupBy=day')).body.usage as unknown[] | undefined)?.length === 1,
+      30_000,
+      100,
+    );
     await nav('Home');
     await p.getByTestId('checklist').waitFor();
     expect(await step('publish').getAttribute('data-done')).toBe('true');
@@ -267,7 +316,9 @@ describe('the console as a product, in Chromium', () => {
     const changes = p.getByTestId('draft-changes');
     await changes.waitFor();
     // The draft-vs-live diff comes before the per-tool detail.
-    const order = await p.locator('[data-testid="draft-changes"], [data-testid^="cards-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    const order = await p
+      .locator('[data-testid="draft-changes"], [data-testid^="cards-"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
     expect(order[0]).toBe('draft-changes');
     expect(await changes.locator('tr', { hasText: 'title' }).first().textContent()).toMatch(/^title—"Get the forecast"$/);
     const cards = p.getByTestId('cards-get_forecast');

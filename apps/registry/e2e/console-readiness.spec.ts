@@ -8,7 +8,18 @@ import type { Locator } from 'playwright-core';
 import { startFakeConnector, type Breakage, type FakeConnector } from './support/fake-connector';
 import { expectIntact, freePort, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
 import { startDocsUpstream } from './support/docs-upstream';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  testEnv,
+  until,
+  type Proc,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -17,7 +28,12 @@ async function claudeToolsUntil(mcpUrl: string, what: string, ok: (tool: Record<
   await until(what, async () => {
     const res = await fetch(mcpUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'user-agent': 'Claude-User/1.0 (+https://claude.ai)' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'user-agent': 'Claude-User/1.0 (+https://claude.ai)',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     if (res.status !== 200) return false;
@@ -43,13 +59,19 @@ describe('Readiness page in Chromium', () => {
     upstream = await startDocsUpstream({ hints: 'all' });
     const gatewayPort = await freePort();
     // Fake connectors listen on 127.0.0.1 over plain http: the operator allow-list lets the check reach them.
-    registry = await startRegistry(env, db.url, { GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`, REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
+    registry = await startRegistry(env, db.url, {
+      GATEWAY_PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+      REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1',
+    });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     gateway = await startGateway(env, registry.url, { GATEWAY_PORT: String(gatewayPort) });
     mcpUrl = `${gateway.url}/t/acme/mcp`;
     // A correctly configured tenant: one titled, fully hinted tool published.
     await registerAndDiscover(registry.url, key, { id: 'docs', name: 'Docs', url: upstream.url });
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'docs', items: [{ kind: 'tool', name: 'search_docs', overrides: { title: 'Search docs' } }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'docs',
+      items: [{ kind: 'tool', name: 'search_docs', overrides: { title: 'Search docs' } }],
+    });
     if (published.status !== 200) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
     await claudeToolsUntil(mcpUrl, 'the gateway serves search_docs', (t) => t.title === 'Search docs');
 
@@ -86,13 +108,27 @@ describe('Readiness page in Chromium', () => {
 
   /** `check-<id>=<status>` of every check shown, in page order. */
   const statuses = (report: Locator) =>
-    report.locator('[data-testid^="check-"][data-status]').evaluateAll((els) => els.map((e) => `${(e.getAttribute('data-testid') ?? '').slice('check-'.length)}=${e.getAttribute('data-status')}`));
+    report
+      .locator('[data-testid^="check-"][data-status]')
+      .evaluateAll((els) =>
+        els.map((e) => `${(e.getAttribute('data-testid') ?? '').slice('check-'.length)}=${e.getAttribute('data-status')}`),
+      );
 
   it("passes every check against the tenant's own MCP URL (real gateway)", async () => {
     const report = await runFromPage(undefined);
     const all = await statuses(report);
     // Discovery, version headers, event stream, the Claude and ChatGPT tool lists, the 401 probe.
-    for (const id of ['modern-discover', 'version-header-quirk', 'legacy-initialize', 'newer-version-header', 'event-stream', 'claude-no-security-schemes', 'tool-titles', 'tool-hints', 'chatgpt-tools']) {
+    for (const id of [
+      'modern-discover',
+      'version-header-quirk',
+      'legacy-initialize',
+      'newer-version-header',
+      'event-stream',
+      'claude-no-security-schemes',
+      'tool-titles',
+      'tool-hints',
+      'chatgpt-tools',
+    ]) {
       expect(all).toContain(`${id}=pass`);
     }
     // The OAuth challenge does not apply to an open tenant: skipped, not passed.
@@ -100,7 +136,9 @@ describe('Readiness page in Chromium', () => {
     await b.page.getByTestId('readiness-summary').getByText('0 failed').waitFor();
     await b.page.getByTestId('readiness-summary').getByText('1 skipped (not applicable)').waitFor();
     // The tenant's URL is on 127.0.0.1: a pass here does not mean claude.ai can connect, and the page says so first.
-    expect(await b.page.getByTestId('reachability-banner').textContent()).toMatch(/claude\.ai and ChatGPT cannot reach this endpoint.*127\.0\.0\.1 is a loopback address/);
+    expect(await b.page.getByTestId('reachability-banner').textContent()).toMatch(
+      /claude\.ai and ChatGPT cannot reach this endpoint.*127\.0\.0\.1 is a loopback address/,
+    );
     await b.shot('readiness-pass');
     await expectIntact(b);
   });
@@ -119,12 +157,33 @@ describe('Readiness page in Chromium', () => {
       'PRM resource mismatch',
       { protectedBy: 'good-token', prmResource: 'https://api.example.com/mcp' },
       'prm-resource',
-      (url) => new RegExp(`PRM resource is https://api\\.example\\.com/mcp but the connector URL is ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`),
+      (url) =>
+        new RegExp(
+          `PRM resource is https://api\\.example\\.com/mcp but the connector URL is ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`,
+        ),
       /resource to exactly http:\/\/127\.0\.0\.1:\d+\/mcp/,
     ],
-    ['GET answered 405', { get405: true }, 'event-stream', () => /GET with Accept: text\/event-stream answered 405; Claude treats the server as dead/, /200 and Content-Type text\/event-stream/],
-    ['no annotations.title', { noAnnotationTitle: true }, 'tool-titles', () => /^no annotations\.title on 1 tool\(s\): "search_docs"/, /Set a title override \(and annotations\.title\)/],
-    ['securitySchemes leaking to Claude', { securitySchemesToClaude: true }, 'claude-no-security-schemes', () => /^securitySchemes leak to Claude on 1 tool\(s\): "search_docs"$/, /send it only to ChatGPT/],
+    [
+      'GET answered 405',
+      { get405: true },
+      'event-stream',
+      () => /GET with Accept: text\/event-stream answered 405; Claude treats the server as dead/,
+      /200 and Content-Type text\/event-stream/,
+    ],
+    [
+      'no annotations.title',
+      { noAnnotationTitle: true },
+      'tool-titles',
+      () => /^no annotations\.title on 1 tool\(s\): "search_docs"/,
+      /Set a title override \(and annotations\.title\)/,
+    ],
+    [
+      'securitySchemes leaking to Claude',
+      { securitySchemesToClaude: true },
+      'claude-no-security-schemes',
+      () => /^securitySchemes leak to Claude on 1 tool\(s\): "search_docs"$/,
+      /send it only to ChatGPT/,
+    ],
     [
       'a rejected protocol-version header',
       { strictVersionHeader: true },
@@ -134,40 +193,59 @@ describe('Readiness page in Chromium', () => {
     ],
   ];
 
-  it.each(broken)('names %s on a connector broken that way: exactly that check fails, with its reason and fix', async (_label, breakage, id, reason, fix) => {
-    const fake = await startFakeConnector(breakage);
-    fakes.push(fake);
-    const report = await runFromPage(fake.url, breakage.protectedBy);
-    const all = await statuses(report);
-    expect(all.filter((s) => s.endsWith('=fail'))).toEqual([`${id}=fail`]);
-    // Failures are listed first, each with what went wrong and how to fix it.
-    expect(all[0]).toBe(`${id}=fail`);
-    const item = report.getByTestId(`check-${id}`);
-    expect(await item.locator('.badge').first().textContent()).toBe('Fail');
-    expect(await item.locator('p').first().textContent()).toMatch(reason(fake.url));
-    expect(await item.locator('p.fix').textContent()).toMatch(fix);
-    await b.page.getByTestId('readiness-summary').getByText('1 failed').waitFor();
-    await b.shot(`readiness-fail-${id}`);
-    await expectIntact(b);
-  });
+  it.each(broken)(
+    'names %s on a connector broken that way: exactly that check fails, with its reason and fix',
+    async (_label, breakage, id, reason, fix) => {
+      const fake = await startFakeConnector(breakage);
+      fakes.push(fake);
+      const report = await runFromPage(fake.url, breakage.protectedBy);
+      const all = await statuses(report);
+      expect(all.filter((s) => s.endsWith('=fail'))).toEqual([`${id}=fail`]);
+      // Failures are listed first, each with what went wrong and how to fix it.
+      expect(all[0]).toBe(`${id}=fail`);
+      const item = report.getByTestId(`check-${id}`);
+      expect(await item.locator('.badge').first().textContent()).toBe('Fail');
+      expect(await item.locator('p').first().textContent()).toMatch(reason(fake.url));
+      expect(await item.locator('p.fix').textContent()).toMatch(fix);
+      await b.page.getByTestId('readiness-summary').getByText('1 failed').waitFor();
+      await b.shot(`readiness-fail-${id}`);
+      await expectIntact(b);
+    },
+  );
 
   it("names securitySchemes leaking to Claude on the tenant's own URL when its surface rules publish them there", async () => {
-    const patched = await api(registry.url, key, 'PATCH', '/v1/tenant', { surfaceRules: { surfaces: { claude: { publishSecuritySchemes: true, keepMetaKeys: ['securitySchemes'] } } } });
+    const patched = await api(registry.url, key, 'PATCH', '/v1/tenant', {
+      surfaceRules: { surfaces: { claude: { publishSecuritySchemes: true, keepMetaKeys: ['securitySchemes'] } } },
+    });
     expect(patched.status).toBe(200);
-    await claudeToolsUntil(mcpUrl, 'Claude receives securitySchemes', (t) => 'securitySchemes' in ((t._meta as Record<string, unknown> | undefined) ?? {}));
+    await claudeToolsUntil(
+      mcpUrl,
+      'Claude receives securitySchemes',
+      (t) => 'securitySchemes' in ((t._meta as Record<string, unknown> | undefined) ?? {}),
+    );
     const report = await runFromPage(undefined);
     expect((await statuses(report)).filter((s) => s.endsWith('=fail'))).toEqual(['claude-no-security-schemes=fail']);
-    expect(await report.getByTestId('check-claude-no-security-schemes').locator('p').first().textContent()).toBe('securitySchemes leak to Claude on 1 tool(s): "search_docs"');
+    expect(await report.getByTestId('check-claude-no-security-schemes').locator('p').first().textContent()).toBe(
+      'securitySchemes leak to Claude on 1 tool(s): "search_docs"',
+    );
     await b.shot('readiness-tenant-security-schemes');
   });
 
   it("names a missing annotations.title on the tenant's own URL, and passes once the title is set on the Tools page", async () => {
-    const patched = await api(registry.url, key, 'PATCH', '/v1/tenant', { surfaceRules: { surfaces: { claude: { mirrorTitleToAnnotations: false } } } });
+    const patched = await api(registry.url, key, 'PATCH', '/v1/tenant', {
+      surfaceRules: { surfaces: { claude: { mirrorTitleToAnnotations: false } } },
+    });
     expect(patched.status).toBe(200);
-    await claudeToolsUntil(mcpUrl, 'Claude receives no annotations.title', (t) => t._meta === undefined && typeof (t.annotations as Record<string, unknown> | undefined)?.title !== 'string');
+    await claudeToolsUntil(
+      mcpUrl,
+      'Claude receives no annotations.title',
+      (t) => t._meta === undefined && typeof (t.annotations as Record<string, unknown> | undefined)?.title !== 'string',
+    );
     let report = await runFromPage(undefined);
     expect((await statuses(report)).filter((s) => s.endsWith('=fail'))).toEqual(['tool-titles=fail']);
-    expect(await report.getByTestId('check-tool-titles').locator('p').first().textContent()).toMatch(/^no annotations\.title on 1 tool\(s\): "search_docs"/);
+    expect(await report.getByTestId('check-tool-titles').locator('p').first().textContent()).toMatch(
+      /^no annotations\.title on 1 tool\(s\): "search_docs"/,
+    );
     await b.shot('readiness-tenant-no-annotation-title');
 
     // The fix the check names, done in the console: an annotations.title override, published.
@@ -181,7 +259,11 @@ describe('Readiness page in Chromium', () => {
     await tool.getByLabel('Annotation title (annotations.title)').fill('Search docs');
     await tool.getByRole('button', { name: 'Save and publish' }).click();
     await tool.getByText('Published as search_docs.').waitFor();
-    await claudeToolsUntil(mcpUrl, 'Claude receives annotations.title', (t) => (t.annotations as Record<string, unknown> | undefined)?.title === 'Search docs');
+    await claudeToolsUntil(
+      mcpUrl,
+      'Claude receives annotations.title',
+      (t) => (t.annotations as Record<string, unknown> | undefined)?.title === 'Search docs',
+    );
     await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Readiness', exact: true }).click();
     report = await runFromPage(undefined);
     expect((await statuses(report)).filter((s) => !s.endsWith('=pass'))).toEqual(['auth-challenge=skip']);

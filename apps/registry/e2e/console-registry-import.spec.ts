@@ -3,7 +3,19 @@
 // `npx tsc -b tsconfig.build.json` and `npx vite build apps/console` first.
 import type { Page } from 'playwright-core';
 import { expectFieldError, expectIntact, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 import { LocalMcpRegistry } from './support/local-mcp-registry';
 
 jest.setTimeout(180_000);
@@ -24,7 +36,13 @@ describe('console import from the MCP Registry in Chromium', () => {
     db = await createDatabase();
     upstream = await startUpstream('weather', [{ name: 'forecast', annotations: READ_ONLY_HINTS }]);
     await mcpRegistry.start();
-    mcpRegistry.servers.set('io.example/weather', { name: 'io.example/weather', title: 'Weather', description: 'Forecasts', version: '2.0.0', remotes: [{ type: 'streamable-http', url: upstream.url }] });
+    mcpRegistry.servers.set('io.example/weather', {
+      name: 'io.example/weather',
+      title: 'Weather',
+      description: 'Forecasts',
+      version: '2.0.0',
+      remotes: [{ type: 'streamable-http', url: upstream.url }],
+    });
     registry = await startRegistry(env, db.url, { MCP_REGISTRY_URL: mcpRegistry.url });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
   });

@@ -27,12 +27,20 @@ describe('console SSO setting and sign-in refusals', () => {
   beforeAll(async () => {
     db = await createDatabase();
     registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
-    idp = await startTestIdp([{ client_id: 'console', client_secret: secret, redirect_uris: [`${registry.url}/console/sso/callback`] }], { groups: () => ['Admins'] });
+    idp = await startTestIdp([{ client_id: 'console', client_secret: secret, redirect_uris: [`${registry.url}/console/sso/callback`] }], {
+      groups: () => ['Admins'],
+    });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     rogue = createServer((req, res) => {
       if (rogueMode === 'hang') return; // never answers: the registry's deadline must end the wait
       res.setHeader('content-type', 'application/json');
-      const doc = { issuer: rogueUrl, authorization_endpoint: `${rogueUrl}/auth`, token_endpoint: `${rogueUrl}/token`, jwks_uri: `${rogueUrl}/jwks`, response_types_supported: ['code'] };
+      const doc = {
+        issuer: rogueUrl,
+        authorization_endpoint: `${rogueUrl}/auth`,
+        token_endpoint: `${rogueUrl}/token`,
+        jwks_uri: `${rogueUrl}/jwks`,
+        response_types_supported: ['code'],
+      };
       res.end(JSON.stringify(rogueMode === 'huge' ? { ...doc, padding: 'x'.repeat(2 * 1024 * 1024) } : doc));
     });
     await new Promise<void>((r) => rogue.listen(0, '127.0.0.1', () => r()));
@@ -60,30 +68,50 @@ describe('console SSO setting and sign-in refusals', () => {
     const r = await api(registry.url, key, 'PUT', '/v1/console-sso', { issuer: idp.issuer, clientId: 'console', roleMap });
     expect(r.status).toBe(400);
     expect(r.body.error?.field).toBe('body.roleMap');
-    const badRole = await api(registry.url, key, 'PUT', '/v1/console-sso', { issuer: idp.issuer, clientId: 'console', roleMap: { Admins: 'root' } });
+    const badRole = await api(registry.url, key, 'PUT', '/v1/console-sso', {
+      issuer: idp.issuer,
+      clientId: 'console',
+      roleMap: { Admins: 'root' },
+    });
     expect(badRole.body.error?.field).toBe('body.roleMap.Admins');
   });
 
   it('lets only an owner change it; stores the secret sealed and never returns it', async () => {
     const denied = await api(registry.url, adminKey, 'PUT', '/v1/console-sso', { issuer: idp.issuer, clientId: 'console' });
     expect(denied.status).toBe(403);
-    const saved = await api(registry.url, key, 'PUT', '/v1/console-sso', { issuer: idp.issuer, clientId: 'console', clientSecret: secret, roleMap: { Admins: 'admin' }, jit: true });
+    const saved = await api(registry.url, key, 'PUT', '/v1/console-sso', {
+      issuer: idp.issuer,
+      clientId: 'console',
+      clientSecret: secret,
+      roleMap: { Admins: 'admin' },
+      jit: true,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.sso).toMatchObject({ issuer: idp.issuer, hasClientSecret: true, roleMap: { Admins: 'admin' }, jit: true });
     expect(JSON.stringify(saved.body)).not.toContain(secret);
     // Omitting the secret keeps it.
-    const again = await api(registry.url, key, 'PUT', '/v1/console-sso', { issuer: idp.issuer, clientId: 'console', roleMap: { Admins: 'admin' }, jit: true });
+    const again = await api(registry.url, key, 'PUT', '/v1/console-sso', {
+      issuer: idp.issuer,
+      clientId: 'console',
+      roleMap: { Admins: 'admin' },
+      jit: true,
+    });
     expect((again.body.sso as { hasClientSecret: boolean }).hasClientSecret).toBe(true);
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
     try {
-      const row = (await pg.query<{ client_secret_sealed: string }>("SELECT client_secret_sealed FROM registry.console_sso WHERE tenant_id = 'acme'")).rows[0];
+      const row = (
+        await pg.query<{ client_secret_sealed: string }>("SELECT client_secret_sealed FROM registry.console_sso WHERE tenant_id = 'acme'")
+      ).rows[0];
       expect(row.client_secret_sealed).toEqual(expect.any(String));
       expect(row.client_secret_sealed).not.toContain(secret);
     } finally {
       await pg.end();
     }
-    const audit = (await api(registry.url, key, 'GET', '/v1/audit')).body.entries as Array<{ action: string; details: Record<string, unknown> }>;
+    const audit = (await api(registry.url, key, 'GET', '/v1/audit')).body.entries as Array<{
+      action: string;
+      details: Record<string, unknown>;
+    }>;
     // Newest first: the second save kept the secret, the first set it.
     expect(audit.filter((e) => e.action === 'sso.settings').map((e) => e.details.secretChanged)).toEqual([false, true]);
     expect(JSON.stringify(audit)).not.toContain(secret);
@@ -94,7 +122,12 @@ describe('console SSO setting and sign-in refusals', () => {
     expect(r.status).toBe(302);
     const to = new URL(String(r.headers.get('location')));
     expect(to.origin).toBe(idp.issuer);
-    expect(Object.fromEntries(to.searchParams)).toMatchObject({ client_id: 'console', code_challenge_method: 'S256', redirect_uri: `${registry.url}/console/sso/callback`, response_type: 'code' });
+    expect(Object.fromEntries(to.searchParams)).toMatchObject({
+      client_id: 'console',
+      code_challenge_method: 'S256',
+      redirect_uri: `${registry.url}/console/sso/callback`,
+      response_type: 'code',
+    });
     expect(to.searchParams.get('state')).toEqual(expect.any(String));
     expect(to.searchParams.get('nonce')).toEqual(expect.any(String));
     expect(to.searchParams.get('scope')).toBe('openid email profile groups');
@@ -130,7 +163,10 @@ describe('console SSO setting and sign-in refusals', () => {
 
   it('bounds what the IdP may send: an oversized or silent discovery ends as signin_error=unavailable, not a hang or a 500', async () => {
     const gammaKey = await createTenant(registry.url, env.operatorKey, 'gamma');
-    expect((await api(registry.url, gammaKey, 'PUT', '/v1/console-sso', { issuer: rogueUrl, clientId: 'console', roleMap: { Admins: 'admin' } })).status).toBe(200);
+    expect(
+      (await api(registry.url, gammaKey, 'PUT', '/v1/console-sso', { issuer: rogueUrl, clientId: 'console', roleMap: { Admins: 'admin' } }))
+        .status,
+    ).toBe(200);
     rogueMode = 'huge';
     const huge = await get('/console/sso/login?workspace=gamma');
     expect([huge.status, huge.headers.get('location')]).toEqual([302, '/console/?signin_error=unavailable']);

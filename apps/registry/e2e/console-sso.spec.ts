@@ -10,7 +10,14 @@ import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, 
 
 /** A SCIM answer as the tests read it (resources, list responses and errors share one loose shape). */
 type ScimResource = Record<string, unknown> & { id: string; userName: string; members?: unknown[] };
-type ScimBody = Record<string, unknown> & { id: string; active: boolean; totalResults: number; itemsPerPage: number; schemas: string[]; Resources: ScimResource[] };
+type ScimBody = Record<string, unknown> & {
+  id: string;
+  active: boolean;
+  totalResults: number;
+  itemsPerPage: number;
+  schemas: string[];
+  Resources: ScimResource[];
+};
 
 jest.setTimeout(120_000);
 
@@ -35,7 +42,8 @@ describe('console SSO and SCIM in Chromium', () => {
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as ScimBody };
   };
-  const nav = (label: string) => p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
+  const nav = (label: string) =>
+    p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
   const heading = (name: string) => p.getByRole('heading', { name, exact: true, level: 1 }).waitFor();
   /** A fresh browser state, then SSO sign-in for workspace acme as `user` at the IdP. */
   const ssoSignIn = async (user: string) => {
@@ -55,9 +63,18 @@ describe('console SSO and SCIM in Chromium', () => {
     p.on('dialog', () => undefined);
     db = await createDatabase();
     registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
-    idp = await startTestIdp([{ client_id: 'switchboard-console', client_secret: 'console-client-secret', redirect_uris: [`${registry.url}/console/sso/callback`] }], {
-      groups: (sub) => GROUPS[sub] ?? [],
-    });
+    idp = await startTestIdp(
+      [
+        {
+          client_id: 'switchboard-console',
+          client_secret: 'console-client-secret',
+          redirect_uris: [`${registry.url}/console/sso/callback`],
+        },
+      ],
+      {
+        groups: (sub) => GROUPS[sub] ?? [],
+      },
+    );
     key = await createTenant(registry.url, env.operatorKey, 'acme');
   });
 
@@ -98,9 +115,18 @@ describe('console SSO and SCIM in Chromium', () => {
   });
 
   it('shows people and admins SCIM provisions on the Users and Team pages', async () => {
-    const bob = await scim('POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'bob@idp.test', externalId: 'ext-bob', displayName: 'Bob SCIM' });
+    const bob = await scim('POST', '/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: 'bob@idp.test',
+      externalId: 'ext-bob',
+      displayName: 'Bob SCIM',
+    });
     expect(bob.status).toBe(201);
-    const group = await scim('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Switchboard Admins', members: [{ value: bob.body.id }] });
+    const group = await scim('POST', '/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Switchboard Admins',
+      members: [{ value: bob.body.id }],
+    });
     expect(group.status).toBe(201);
     await nav('Users');
     await heading('Users');
@@ -127,8 +153,14 @@ describe('console SSO and SCIM in Chromium', () => {
     await p.getByTestId('signin-error').getByText('Sign-in was cancelled or refused').waitFor();
     const admins = (await api(registry.url, key, 'GET', '/v1/admins')).body.admins as Array<{ username: string }>;
     expect(admins.map((a) => a.username)).not.toContain('mallory@idp.test');
-    const audit = (await api(registry.url, key, 'GET', '/v1/audit')).body.entries as Array<{ action: string; target: string; details: { reason?: string } }>;
-    expect(audit.find((e) => e.action === 'console.sign_in_refused' && e.target === 'mallory@idp.test')?.details.reason).toContain('maps to a console role');
+    const audit = (await api(registry.url, key, 'GET', '/v1/audit')).body.entries as Array<{
+      action: string;
+      target: string;
+      details: { reason?: string };
+    }>;
+    expect(audit.find((e) => e.action === 'console.sign_in_refused' && e.target === 'mallory@idp.test')?.details.reason).toContain(
+      'maps to a console role',
+    );
     await expectIntact(b);
   });
 
@@ -136,7 +168,10 @@ describe('console SSO and SCIM in Chromium', () => {
     await ssoSignIn('bob');
     await p.getByTestId('signed-in-as').getByText('Signed in as Bob SCIM').waitFor();
     const bob = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "bob@idp.test"')}`);
-    const off = await scim('PATCH', `/Users/${bob.body.Resources[0].id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] });
+    const off = await scim('PATCH', `/Users/${bob.body.Resources[0].id}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    });
     expect(off.body.active).toBe(false);
     // The very next console request is refused: the page falls back to sign-in.
     await nav('Users');

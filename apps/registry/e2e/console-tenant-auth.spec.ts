@@ -21,8 +21,13 @@ describe('console Auth page in Chromium', () => {
     b = await openConsoleBrowser();
     p = b.page;
     db = await createDatabase();
-    idp = await startTestIdp([{ client_id: 'sb-acme', client_secret: 'idp-secret', redirect_uris: ['http://127.0.0.1:9/t/acme/federation/callback'] }]);
-    registry = await startRegistry(env, db.url, { GATEWAY_PUBLIC_URL: `http://127.0.0.1:${await freePort()}`, REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
+    idp = await startTestIdp([
+      { client_id: 'sb-acme', client_secret: 'idp-secret', redirect_uris: ['http://127.0.0.1:9/t/acme/federation/callback'] },
+    ]);
+    registry = await startRegistry(env, db.url, {
+      GATEWAY_PUBLIC_URL: `http://127.0.0.1:${await freePort()}`,
+      REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1',
+    });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     viewerKey = String((await api(registry.url, key, 'POST', '/v1/keys', { name: 'viewer', role: 'viewer' })).body.apiKey);
     const admin = await api(registry.url, key, 'POST', '/v1/keys', { name: 'admin', role: 'admin' });
@@ -73,7 +78,10 @@ describe('console Auth page in Chromium', () => {
     expect(await p.getByLabel('Client secret').inputValue()).toBe('');
     await p.getByText('A secret is stored (never shown). Leave empty to keep it.').waitFor();
     expect(await p.content()).not.toContain('idp-secret');
-    expect((await api(registry.url, key, 'GET', '/v1/tenant/auth')).body).toMatchObject({ protected: true, idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-acme', clientSecretSet: true } });
+    expect((await api(registry.url, key, 'GET', '/v1/tenant/auth')).body).toMatchObject({
+      protected: true,
+      idp: { kind: 'oidc', issuer: idp.issuer, clientId: 'sb-acme', clientSecretSet: true },
+    });
     await expectIntact(b);
     await b.shot('auth-page');
   });
@@ -104,7 +112,14 @@ describe('console Auth page in Chromium', () => {
     await p.getByTestId('ema-notice').getByText(`Now trusting ${idp.issuer}.`).waitFor();
     await p.getByTestId('ema-table').getByText('engineering → mcp:tools').waitFor();
     expect((await api(registry.url, key, 'GET', '/v1/tenant/auth')).body.enterpriseIdps).toEqual([
-      { issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks`, allowedClients: ['mcp-client-1'], subjectClaim: 'sub', groupsClaim: 'groups', groupScopes: { engineering: ['mcp:tools'] } },
+      {
+        issuer: idp.issuer,
+        jwksUri: `${idp.issuer}/jwks`,
+        allowedClients: ['mcp-client-1'],
+        subjectClaim: 'sub',
+        groupsClaim: 'groups',
+        groupScopes: { engineering: ['mcp:tools'] },
+      },
     ]);
     // The test form runs at the live authorization server: this workspace is not published yet, which it says beside the field.
     await p.getByLabel('ID-JAG to test').fill('eyJhbGciOiJFUzI1NiJ9.e30.c2ln');

@@ -5,7 +5,21 @@
 // and `npx vite build apps/console` first.
 import type { Page } from 'playwright-core';
 import { expectFieldError, expectIntact, openConsoleBrowser, type ConsoleBrowser } from './support/console-browser';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(180_000);
 
@@ -47,7 +61,10 @@ describe('console Usage, Calls and Limits in Chromium', () => {
     viewerKey = String((await api(registry.url, key, 'POST', '/v1/keys', { name: 'viewer', role: 'viewer' })).body.apiKey);
     for (const k of [key, betaKey]) {
       await registerAndDiscover(registry.url, k, { id: 'crm', name: 'CRM', url: crm.url });
-      expect((await api(registry.url, k, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'lookup' }, { name: 'search' }] })).status).toBe(200);
+      expect(
+        (await api(registry.url, k, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'lookup' }, { name: 'search' }] }))
+          .status,
+      ).toBe(200);
     }
     gateway = await startGateway(env, registry.url, { USAGE_FLUSH_MS: '50' });
     // Acme: 3 searches, 2 lookups; beta: 4 lookups (never shown to acme).
@@ -58,7 +75,11 @@ describe('console Usage, Calls and Limits in Chromium', () => {
       async () => {
         const rows = (await api(registry.url, key, 'GET', '/v1/usage?groupBy=tool')).body.usage as Json[] | undefined;
         const calls = (await api(registry.url, key, 'GET', '/v1/calls?limit=200')).body.calls as Json[] | undefined;
-        return rows?.find((r) => r.tool === 'search' && r.calls === 3) && rows.find((r) => r.tool === 'lookup' && r.calls === 2) && calls?.length === 5;
+        return (
+          rows?.find((r) => r.tool === 'search' && r.calls === 3) &&
+          rows.find((r) => r.tool === 'lookup' && r.calls === 2) &&
+          calls?.length === 5
+        );
       },
       60_000,
       200,
@@ -150,7 +171,13 @@ describe('console Usage, Calls and Limits in Chromium', () => {
 
   it('pages through more calls than one page with Older / Newer', async () => {
     for (let i = 0; i < 26; i++) expect((await call('acme', 'lookup')).result).toBeDefined();
-    await until('26 more calls', async () => (((await api(registry.url, key, 'GET', '/v1/calls?tool=lookup&limit=200')).body.calls as Json[]).length === 28 ? true : undefined), 60_000, 200);
+    await until(
+      '26 more calls',
+      async () =>
+        ((await api(registry.url, key, 'GET', '/v1/calls?tool=lookup&limit=200')).body.calls as Json[]).length === 28 ? true : undefined,
+      60_000,
+      200,
+    );
     await signIn(key, 'Calls');
     await p.getByLabel('Tool', { exact: true }).fill('lookup');
     await p.getByRole('button', { name: 'Apply filters' }).click();
@@ -189,7 +216,11 @@ describe('console Usage, Calls and Limits in Chromium', () => {
     await p.getByLabel('Daily quota of tool calls').fill('5000');
     await p.getByRole('button', { name: 'Save limits' }).click();
     await p.getByTestId('limits-saved').waitFor();
-    expect((await api(registry.url, key, 'GET', '/v1/limits')).body.rate).toEqual({ tenant: { requestsPerSecond: 50, burst: 100 }, tools: { search: { requestsPerSecond: 2, burst: 10 } }, dailyCalls: 5000 });
+    expect((await api(registry.url, key, 'GET', '/v1/limits')).body.rate).toEqual({
+      tenant: { requestsPerSecond: 50, burst: 100 },
+      tools: { search: { requestsPerSecond: 2, burst: 10 } },
+      dailyCalls: 5000,
+    });
     await expectIntact(b);
     await b.shot('limits-page');
     await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Usage', exact: true }).click();

@@ -19,7 +19,11 @@ describe('console Users page in Chromium', () => {
   let authUrl: string;
 
   const internal = (path: string, body: unknown) =>
-    fetch(`${registry.url}/internal/users/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${env.internalToken}` }, body: JSON.stringify(body) });
+    fetch(`${registry.url}/internal/users/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.internalToken}` },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     b = await openConsoleBrowser();
@@ -39,7 +43,8 @@ describe('console Users page in Chromium', () => {
     await cleanRedis(env);
   });
 
-  const nav = (label: string) => p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
+  const nav = (label: string) =>
+    p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
   const heading = (name: string) => p.getByRole('heading', { name, exact: true, level: 1 }).waitFor();
   const row = (username: string) => p.locator(`[data-testid="users-table"] tr[data-user="${username}"]`);
   /** Waits until the list (reloaded after an action) shows `username` with `state`. */
@@ -75,7 +80,11 @@ describe('console Users page in Chromium', () => {
     await p.getByRole('button', { name: 'Disable alice@example.com' }).click();
     await p.getByRole('status').getByText('alice@example.com is disabled.').waitFor();
     await shows('alice@example.com', 'disabled');
-    expect(await row('alice@example.com').getByRole('button', { name: /New invite link/ }).count()).toBe(0);
+    expect(
+      await row('alice@example.com')
+        .getByRole('button', { name: /New invite link/ })
+        .count(),
+    ).toBe(0);
     await p.getByRole('button', { name: 'Enable alice@example.com' }).click();
     await p.getByRole('status').getByText('alice@example.com is enabled again.').waitFor();
     await shows('alice@example.com', 'invited');
@@ -88,7 +97,15 @@ describe('console Users page in Chromium', () => {
     const invited = await api(registry.url, key, 'POST', '/v1/users', { username: 'bob' });
     const token = new URL((invited.body.link as { url: string }).url).searchParams.get('token');
     expect((await internal('redeem-link', { tenant: 'acme', token, password: 'bobs long passphrase' })).status).toBe(200);
-    const added = await internal('passkeys/add', { tenant: 'acme', username: 'bob', credentialId: 'Y3JlZGVudGlhbC1vZi1ib2I', publicKey: 'cHVibGljLWtleS1vZi1ib2I', counter: 0, transports: ['internal'], name: 'Laptop' });
+    const added = await internal('passkeys/add', {
+      tenant: 'acme',
+      username: 'bob',
+      credentialId: 'Y3JlZGVudGlhbC1vZi1ib2I',
+      publicKey: 'cHVibGljLWtleS1vZi1ib2I',
+      counter: 0,
+      transports: ['internal'],
+      name: 'Laptop',
+    });
     expect(added.status).toBe(201);
     await nav('Team');
     await heading('Team');
@@ -107,7 +124,16 @@ describe('console Users page in Chromium', () => {
     expect(await row('bob').locator('[data-passkey]').count()).toBe(0);
     const audit = await api(registry.url, key, 'GET', '/v1/audit');
     expect((audit.body.entries as Array<{ action: string }>).map((e) => e.action)).toEqual(
-      expect.arrayContaining(['user.invite', 'user.disable', 'user.enable', 'user.reinvite', 'user.accept-invite', 'user.passkey-add', 'user.reset-link', 'user.passkey-remove']),
+      expect.arrayContaining([
+        'user.invite',
+        'user.disable',
+        'user.enable',
+        'user.reinvite',
+        'user.accept-invite',
+        'user.passkey-add',
+        'user.reset-link',
+        'user.passkey-remove',
+      ]),
     );
     await b.shot('users');
     await expectIntact(b);

@@ -23,7 +23,12 @@ async function startNotesUpstream(): Promise<{ url: string; setDescription(d: st
     const server = new McpServer({ name: 'notes', version: '1.0.0' });
     server.registerTool(
       'list_notes',
-      { title: 'List notes', description, inputSchema: {}, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } },
+      {
+        title: 'List notes',
+        description,
+        inputSchema: {},
+        annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      },
       async () => ({ content: [{ type: 'text', text: 'no notes' }] }),
     );
     serveStateless(server, req, res);
@@ -67,7 +72,8 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
   });
 
   const page = () => b.page;
-  const nav = (label: string) => page().getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
+  const nav = (label: string) =>
+    page().getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
 
   it('shows "Nothing awaiting review" on the Review page when no upstream change is held', async () => {
     await nav('Review');
@@ -100,7 +106,8 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
     await expectIntact(b);
   });
 
-  const cell = (path: string, surface: string) => page().locator(`td[data-tool="search_docs"][data-path="${path}"][data-surface="${surface}"]`);
+  const cell = (path: string, surface: string) =>
+    page().locator(`td[data-tool="search_docs"][data-path="${path}"][data-surface="${surface}"]`);
   const expectSurfaceRules = async () => {
     // Every surface gets the overridden title; Claude and OpenAI also get it mirrored into annotations.title.
     for (const s of ['generic', 'claude', 'openai']) expect(await cell('title', s).textContent()).toBe('"Search docs"');
@@ -133,7 +140,10 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
     const tool = await openTool(p, 'docs', 'search_docs');
     await tool.getByText('Not published', { exact: true }).waitFor();
     // Upstream states readOnlyHint only: destructiveHint and openWorldHint are flagged before any publish attempt.
-    await tool.getByTestId('tool-docs-search_docs-needs-hints').getByText(/Destructive, Open world/).waitFor();
+    await tool
+      .getByTestId('tool-docs-search_docs-needs-hints')
+      .getByText(/Destructive, Open world/)
+      .waitFor();
     await p.getByTestId('hints-summary').waitFor();
     await b.shot('tools-needs-hints');
 
@@ -163,7 +173,10 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
   it('publishes the draft from the preview, which then shows it as live', async () => {
     const p = page();
     await p.getByTestId('draft-bar').getByRole('button', { name: 'Publish', exact: true }).click();
-    await p.getByTestId('preview-notice').getByText(/Published search_docs/).waitFor();
+    await p
+      .getByTestId('preview-notice')
+      .getByText(/Published search_docs/)
+      .waitFor();
     await p.getByRole('heading', { name: 'Preview', exact: true, level: 1 }).waitFor();
     await p.getByText('Live: the gateway serves exactly this').waitFor();
     expect(await p.getByTestId('draft-bar').count()).toBe(0);
@@ -199,7 +212,9 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
     await p.getByRole('button', { name: 'Run readiness check' }).click();
     const report = p.getByTestId('readiness-report');
     await report.getByText(`Results for ${gateway.url}/t/acme/mcp`).waitFor({ timeout: 30_000 });
-    const statuses = await report.locator('[data-testid^="check-"][data-status]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.getAttribute('data-status')}`));
+    const statuses = await report
+      .locator('[data-testid^="check-"][data-status]')
+      .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.getAttribute('data-status')}`));
     expect(statuses.length).toBeGreaterThan(10);
     // The OAuth challenge does not apply to an open tenant: skipped, not passed.
     expect(statuses.filter((s) => !s.endsWith('=pass'))).toEqual(['check-auth-challenge=skip']);
@@ -210,7 +225,10 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
   it('shows an upstream change held for review (count in the navigation, before/after diff) and approves it', async () => {
     const p = page();
     await registerAndDiscover(registry.url, key, { id: 'notes', name: 'Notes', url: notes.url });
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'notes', items: [{ kind: 'tool', name: 'list_notes' }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'notes',
+      items: [{ kind: 'tool', name: 'list_notes' }],
+    });
     expect(published.status).toBe(200);
     notes.setDescription('List every note, newest first');
     expect((await api(registry.url, key, 'POST', '/v1/servers/notes/discover')).status).toBe(202);
@@ -219,7 +237,10 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
       return (res.body.changes as unknown[] | undefined)?.length === 1;
     });
 
-    await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: /^Review/ }).click();
+    await p
+      .getByRole('navigation', { name: 'Console pages' })
+      .getByRole('link', { name: /^Review/ })
+      .click();
     await p.getByRole('heading', { name: 'Review', level: 1 }).waitFor();
     expect(await p.getByTestId('review-count').textContent()).toMatch(/^1/);
     const card = p.getByTestId('change-notes-list_notes');
@@ -231,7 +252,10 @@ describe('tenant console in Chromium: platform sign-in to a published tool on th
     await b.shot('review');
 
     await card.getByRole('button', { name: 'Approve change' }).click();
-    await p.getByTestId('review-notice').getByText(/list_notes now serves the new definition/).waitFor();
+    await p
+      .getByTestId('review-notice')
+      .getByText(/list_notes now serves the new definition/)
+      .waitFor();
     await p.getByText('Nothing awaiting review').waitFor();
     await until('the Review count is gone', async () => (await p.getByTestId('review-count').count()) === 0);
     expect(((await api(registry.url, key, 'GET', '/v1/changes')).body.changes as unknown[]).length).toBe(0);

@@ -3,11 +3,30 @@
 // same per-surface lists), nothing is written or pushed until the tenant publishes, drafts stay
 // inside their tenant, and bad input is refused the way publishing refuses it.
 import { startDocsUpstream } from './support/docs-upstream';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
-type Tool = Record<string, unknown> & { name: string; title?: string; annotations?: Record<string, unknown>; _meta?: Record<string, unknown> };
+type Tool = Record<string, unknown> & {
+  name: string;
+  title?: string;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
 type Surfaces = Record<string, { tools: Tool[] }>;
 
 describe('draft preview (POST /v1/preview)', () => {
@@ -57,7 +76,10 @@ describe('draft preview (POST /v1/preview)', () => {
     await registerAndDiscover(registry.url, otherKey, { id: 'vault', name: 'Vault', url: other.url });
     const pub = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'lookup' }] });
     expect(pub.status).toBe(200);
-    const pub2 = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'docs', items: [{ name: 'search_docs', overrides: { annotations: DOCS_HINTS } }] });
+    const pub2 = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'docs',
+      items: [{ name: 'search_docs', overrides: { annotations: DOCS_HINTS } }],
+    });
     expect(pub2.status).toBe(200);
     liveVersion = pub2.body.version as string;
     gateway = await startGateway(env, registry.url);
@@ -77,7 +99,13 @@ describe('draft preview (POST /v1/preview)', () => {
   it('shows a title override on every surface, with Claude and OpenAI differing as the surface rules say, marked as a draft', async () => {
     const res = await api(registry.url, key, 'POST', '/v1/preview', draftBody);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ draft: true, live: false, liveVersion, protocolVersion: '2025-11-25', items: [{ kind: 'tool', name: 'search_docs', exposedName: 'search_docs' }] });
+    expect(res.body).toMatchObject({
+      draft: true,
+      live: false,
+      liveVersion,
+      protocolVersion: '2025-11-25',
+      items: [{ kind: 'tool', name: 'search_docs', exposedName: 'search_docs' }],
+    });
     expect(res.body.version).not.toBe(liveVersion);
     const surfaces = res.body.surfaces as Surfaces;
     expect(Object.keys(surfaces)).toEqual(expect.arrayContaining(['generic', 'claude', 'openai']));
@@ -107,7 +135,10 @@ describe('draft preview (POST /v1/preview)', () => {
     const nowLive = await api(registry.url, key, 'GET', '/v1/preview');
     expect(nowLive.body).toMatchObject({ version: draft.body.version, live: true });
     expect(nowLive.body.surfaces).toEqual(draft.body.surfaces);
-    await until('gateway serves the override', async () => (await gatewayTools()).find((t) => t.name === 'search_docs')?.title === 'Search docs');
+    await until(
+      'gateway serves the override',
+      async () => (await gatewayTools()).find((t) => t.name === 'search_docs')?.title === 'Search docs',
+    );
 
     // A draft identical to what is live says so.
     const again = await api(registry.url, key, 'POST', '/v1/preview', draftBody);
@@ -115,7 +146,10 @@ describe('draft preview (POST /v1/preview)', () => {
   });
 
   it('previews a rename as publishing would compile it (the old name unlisted: callable in its grace period, absent from tools/list)', async () => {
-    const body = { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'docs_search', overrides: { title: 'Search docs', annotations: DOCS_HINTS } }] };
+    const body = {
+      serverId: 'docs',
+      items: [{ name: 'search_docs', exposedName: 'docs_search', overrides: { title: 'Search docs', annotations: DOCS_HINTS } }],
+    };
     const res = await api(registry.url, key, 'POST', '/v1/preview?surface=claude', body);
     expect(res.status).toBe(200);
     const surfaces = res.body.surfaces as Surfaces;
@@ -128,7 +162,14 @@ describe('draft preview (POST /v1/preview)', () => {
     // The draft's version is the one publishing produces (the grace-period entry included).
     const published = await api(registry.url, key, 'POST', '/v1/publications', body);
     expect(published.body.version).toBe(res.body.version);
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'search_docs', overrides: { title: 'Search docs', annotations: DOCS_HINTS } }] })).status).toBe(200);
+    expect(
+      (
+        await api(registry.url, key, 'POST', '/v1/publications', {
+          serverId: 'docs',
+          items: [{ name: 'search_docs', exposedName: 'search_docs', overrides: { title: 'Search docs', annotations: DOCS_HINTS } }],
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("stays inside the caller's tenant", async () => {
@@ -150,16 +191,40 @@ describe('draft preview (POST /v1/preview)', () => {
     const cases: Array<{ body: unknown; status: number; code: string; field: string }> = [
       { body: {}, status: 400, code: 'VALIDATION', field: 'body.serverId' },
       { body: { serverId: 'docs', items: [] }, status: 400, code: 'VALIDATION', field: 'body.items' },
-      { body: { serverId: 'docs', items: [{ name: 'search_docs', overrides: { title: 5 } }] }, status: 400, code: 'VALIDATION', field: 'body.items.0.overrides.title' },
-      { body: { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'no spaces' }] }, status: 400, code: 'NAME_INVALID', field: 'body.items.0.exposedName' },
-      { body: { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'lookup' }] }, status: 409, code: 'NAME_COLLISION', field: 'body.items.0.exposedName' },
+      {
+        body: { serverId: 'docs', items: [{ name: 'search_docs', overrides: { title: 5 } }] },
+        status: 400,
+        code: 'VALIDATION',
+        field: 'body.items.0.overrides.title',
+      },
+      {
+        body: { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'no spaces' }] },
+        status: 400,
+        code: 'NAME_INVALID',
+        field: 'body.items.0.exposedName',
+      },
+      {
+        body: { serverId: 'docs', items: [{ name: 'search_docs', exposedName: 'lookup' }] },
+        status: 409,
+        code: 'NAME_COLLISION',
+        field: 'body.items.0.exposedName',
+      },
       { body: { serverId: 'docs', items: [{ name: 'nope' }] }, status: 404, code: 'NOT_FOUND', field: 'body.items.0.name' },
-      { body: { serverId: 'docs', items: [{ name: 'search_docs' }] }, status: 400, code: 'HINTS_REQUIRED', field: 'body.items.0.overrides.annotations.destructiveHint' },
+      {
+        body: { serverId: 'docs', items: [{ name: 'search_docs' }] },
+        status: 400,
+        code: 'HINTS_REQUIRED',
+        field: 'body.items.0.overrides.annotations.destructiveHint',
+      },
       { body: { serverId: 'ghost', items: [{ name: 'x' }] }, status: 404, code: 'NOT_FOUND', field: 'body.serverId' },
     ];
     for (const c of cases) {
       const draft = await api(registry.url, key, 'POST', '/v1/preview', c.body);
-      expect({ status: draft.status, code: draft.body.error?.code, field: draft.body.error?.field }).toEqual({ status: c.status, code: c.code, field: c.field });
+      expect({ status: draft.status, code: draft.body.error?.code, field: draft.body.error?.field }).toEqual({
+        status: c.status,
+        code: c.code,
+        field: c.field,
+      });
       const publish = await api(registry.url, key, 'POST', '/v1/publications', c.body);
       expect(publish.body).toEqual(draft.body);
       expect(publish.status).toBe(draft.status);

@@ -8,7 +8,21 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, READ_ONLY_HINTS, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  READ_ONLY_HINTS,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 import { startEverythingServer, type ReferenceServer } from '@switchboard/testing';
 
 jest.setTimeout(90_000);
@@ -47,7 +61,9 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
       expect(published.status).toBe(200);
     }
     expect((await registerAndDiscover(registry.url, acme, { id: 'other', name: 'Other', url: other.url })).health).toBe('ok');
-    expect((await api(registry.url, acme, 'POST', '/v1/publications', { serverId: 'other', items: [{ name: 'other_op' }] })).status).toBe(200);
+    expect((await api(registry.url, acme, 'POST', '/v1/publications', { serverId: 'other', items: [{ name: 'other_op' }] })).status).toBe(
+      200,
+    );
     gateway = await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' });
     gateway2 = await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' });
   });
@@ -65,21 +81,33 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
 
   /** SDK 1.x client declaring what the issue's review declared (sampling, elicitation form + url, roots). */
   const legacyClient = async (tenant: string, through: Proc = gateway): Promise<Client> => {
-    const client = new Client({ name: 'e2e-legacy', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } });
+    const client = new Client(
+      { name: 'e2e-legacy', version: '1.0.0' },
+      { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(`${through.url}/t/${tenant}/mcp`)));
     closers.push(() => client.close());
     return client;
   };
   const modernClient = async (tenant: string): Promise<V2Client> => {
-    const client = new V2Client({ name: 'e2e-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+    const client = new V2Client(
+      { name: 'e2e-v2', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {}, sampling: {}, roots: {} } },
+    );
     // It declared roots, so it answers them (the upstream asks on the caller's own session).
     client.setRequestHandler('roots/list', async () => ({ roots: [] }));
     await client.connect(new V2Transport(new URL(`${gateway.url}/t/${tenant}/mcp`)));
     closers.push(() => client.close());
     return client;
   };
-  const link = async (client: { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }, name: string): Promise<string> => {
-    const res = (await client.callTool({ name: GZIP, arguments: { name, data: HELLO, outputType: 'resourceLink' } })) as { isError?: boolean; content: Content[] };
+  const link = async (
+    client: { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> },
+    name: string,
+  ): Promise<string> => {
+    const res = (await client.callTool({ name: GZIP, arguments: { name, data: HELLO, outputType: 'resourceLink' } })) as {
+      isError?: boolean;
+      content: Content[];
+    };
     expect(res.isError ? JSON.stringify(res.content) : undefined).toBeUndefined();
     const uri = res.content.find((c) => c.type === 'resource_link')?.uri;
     expect(uri).toBe(`${SESSION_PREFIX}${name}`);
@@ -97,7 +125,11 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
     until(`gateway serves ${name} for ${tenant}`, async () => {
       const res = await fetch(`${gateway.url}/t/${tenant}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       const body = (await res.json()) as { result?: { tools: Array<{ name: string }> } };
@@ -108,7 +140,11 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
       // A read under the prefix answers something other than the gateway's own "not published" once the publication arrived.
       const res = await fetch(`${through.url}/t/${tenant}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `${SESSION_PREFIX}probe` } }),
       });
       const text = await res.text();
@@ -136,7 +172,9 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
     const bare = await api(registry.url, acme, 'PATCH', '/v1/servers/everything', { dynamicResources: { uriPrefixes: ['demo:'] } });
     expect(bare.status).toBe(400);
     expect(bare.body.error?.field).toBe('body.dynamicResources.uriPrefixes.0');
-    const many = await api(registry.url, acme, 'PATCH', '/v1/servers/everything', { dynamicResources: { uriPrefixes: Array.from({ length: 17 }, (_, i) => `demo://p${i}/`) } });
+    const many = await api(registry.url, acme, 'PATCH', '/v1/servers/everything', {
+      dynamicResources: { uriPrefixes: Array.from({ length: 17 }, (_, i) => `demo://p${i}/`) },
+    });
     expect(many.status).toBe(400);
     expect(many.body.error?.field).toBe('body.dynamicResources.uriPrefixes');
   });
@@ -200,7 +238,11 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
       const before = other.authorizations.length;
       const res = await fetch(`${gateway.url}/t/acme/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'other://x' } }),
       });
       await res.text();
@@ -223,7 +265,9 @@ describe('resource routing that follows the upstream (dynamic resources)', () =>
     expect(off.code).toBe(-32002);
     expect(off.message).toContain('dynamicResources');
 
-    expect((await api(registry.url, globex, 'PATCH', '/v1/servers/everything', { dynamicResources: { uriPrefixes: [SESSION_PREFIX] } })).status).toBe(200);
+    expect(
+      (await api(registry.url, globex, 'PATCH', '/v1/servers/everything', { dynamicResources: { uriPrefixes: [SESSION_PREFIX] } })).status,
+    ).toBe(200);
     await publishes('globex', SESSION_PREFIX);
     // Globex's reads go to globex's own upstream session, where acme's resource does not exist.
     const on = await errorOf(globexClient.readResource({ uri }));

@@ -56,7 +56,10 @@ describe('embedded Postgres recovery', () => {
     const first = await start(pgPort);
     expect(await stopGracefully(first)).toBe(0); // the embedded Postgres is stopped too
     // What a crash of the whole machine leaves: a lock file naming a process that no longer exists.
-    writeFileSync(path.join(dataDir, 'postmaster.pid'), `999999\n${dataDir}\n1700000000\n${pgPort}\n/tmp\n127.0.0.1\n  1234567    12345\nready\n`);
+    writeFileSync(
+      path.join(dataDir, 'postmaster.pid'),
+      `999999\n${dataDir}\n1700000000\n${pgPort}\n/tmp\n127.0.0.1\n  1234567    12345\nready\n`,
+    );
     const second = await start(pgPort);
     expect(second.output()).toMatch(/removing the stale postmaster.pid/);
     expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
@@ -68,7 +71,11 @@ describe('embedded Postgres recovery', () => {
     const port = await freePort();
     await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
     try {
-      await expect(start(port)).rejects.toThrow(new RegExp(`registry failed to start: port ${port} \\(REGISTRY_EMBEDDED_PG_PORT\\) is already in use by another process.*DATABASE_URL`));
+      await expect(start(port)).rejects.toThrow(
+        new RegExp(
+          `registry failed to start: port ${port} \\(REGISTRY_EMBEDDED_PG_PORT\\) is already in use by another process.*DATABASE_URL`,
+        ),
+      );
     } finally {
       squatter.close();
     }

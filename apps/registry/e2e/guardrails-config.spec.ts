@@ -5,7 +5,20 @@
 import { Redis } from 'ioredis';
 import { guardrailSecretAad } from '@switchboard/catalog';
 import { SecretBox } from '@switchboard/secret-box';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, REDIS_URL, registerAndDiscover, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  REDIS_URL,
+  registerAndDiscover,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -18,14 +31,22 @@ interface Shown {
 }
 
 const SECRET = 'whsec_Z3VhcmRyYWlscy10ZXN0LXNlY3JldA==';
-const pii = { name: 'pii', type: 'mutation', hook: { events: ['tools/call'], phase: 'response' }, use: { builtin: 'pii', kinds: ['email', 'card'] } };
+const pii = {
+  name: 'pii',
+  type: 'mutation',
+  hook: { events: ['tools/call'], phase: 'response' },
+  use: { builtin: 'pii', kinds: ['email', 'card'] },
+};
 const cel = {
   name: 'refunds',
   type: 'validation',
   hook: { events: ['tools/call'], phase: 'request' },
   match: { tools: ['refund'] },
   mode: 'audit',
-  use: { builtin: 'cel', rules: [{ name: 'big-refund', expr: 'args.amount > 500 && !("finance" in caller.groups)', message: 'Refunds over 500 need finance' }] },
+  use: {
+    builtin: 'cel',
+    rules: [{ name: 'big-refund', expr: 'args.amount > 500 && !("finance" in caller.groups)', message: 'Refunds over 500 need finance' }],
+  },
 };
 const hook = (extra: Record<string, unknown> = {}) => ({
   name: 'screen',
@@ -49,7 +70,8 @@ describe('guardrails configuration API', () => {
     return [r.status, r.body.error?.code, r.body.error?.field];
   };
   const firstIssue = (body: Record<string, unknown>) => (body.issues as Array<{ field: string }>)[0]?.field;
-  const documentGuardrails = async () => (JSON.parse((await redis.get(`${env.namespace}sb:catalog:acme`)) ?? '{}') as { guardrails?: { interceptors: Shown[] } }).guardrails;
+  const documentGuardrails = async () =>
+    (JSON.parse((await redis.get(`${env.namespace}sb:catalog:acme`)) ?? '{}') as { guardrails?: { interceptors: Shown[] } }).guardrails;
 
   beforeAll(async () => {
     db = await createDatabase();
@@ -99,12 +121,24 @@ describe('guardrails configuration API', () => {
 
   it('refuses bad input naming the field, and bounds the chain', async () => {
     expect(await refusal({ interceptors: [{ ...pii, type: 'rewrite' }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.type']);
-    expect(await refusal({ interceptors: [{ ...pii, use: { builtin: 'pii', kinds: ['ssn'] } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.kinds.0']);
-    expect(await refusal({ interceptors: [pii, { ...pii, hook: { events: ['prompts/get'] } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.1.name']);
+    expect(await refusal({ interceptors: [{ ...pii, use: { builtin: 'pii', kinds: ['ssn'] } }] })).toEqual([
+      400,
+      'VALIDATION',
+      'body.interceptors.0.use.kinds.0',
+    ]);
+    expect(await refusal({ interceptors: [pii, { ...pii, hook: { events: ['prompts/get'] } }] })).toEqual([
+      400,
+      'VALIDATION',
+      'body.interceptors.1.name',
+    ]);
     expect(await refusal({ interceptors: [{ ...cel, type: 'mutation' }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.type']);
     const backref = { ...pii, use: { builtin: 'pii', kinds: ['nationalId'], nationalIds: [{ name: 'x', pattern: '(\\d)\\1' }] } };
     expect(await refusal({ interceptors: [backref] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.nationalIds.0.pattern']);
-    expect(await refusal({ interceptors: [{ ...cel, use: { builtin: 'cel', rules: [] } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules']);
+    expect(await refusal({ interceptors: [{ ...cel, use: { builtin: 'cel', rules: [] } }] })).toEqual([
+      400,
+      'VALIDATION',
+      'body.interceptors.0.use.rules',
+    ]);
     const broken = { ...cel, use: { builtin: 'cel', rules: [cel.use.rules[0], { name: 'half', expr: 'args.amount > ', message: 'm' }] } };
     const syntax = await put({ interceptors: [pii, broken] });
     expect([syntax.status, syntax.body.error?.field]).toEqual([400, 'body.interceptors.1.use.rules.1.expr']);
@@ -114,14 +148,32 @@ describe('guardrails configuration API', () => {
     const long = { ...cel, use: { builtin: 'cel', rules: [{ name: 'long', expr: `args.a == "${'x'.repeat(2048)}"`, message: 'm' }] } };
     expect(await refusal({ interceptors: [long] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules.0.expr']);
     const rules = Array.from({ length: 17 }, (_, i) => ({ name: `r${i}`, expr: 'true', message: 'no' }));
-    expect(await refusal({ interceptors: [{ ...cel, use: { builtin: 'cel', rules } }] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.rules']);
+    expect(await refusal({ interceptors: [{ ...cel, use: { builtin: 'cel', rules } }] })).toEqual([
+      400,
+      'VALIDATION',
+      'body.interceptors.0.use.rules',
+    ]);
     const many = Array.from({ length: 33 }, (_, i) => ({ ...pii, name: `pii-${i}` }));
     expect(await refusal({ interceptors: many })).toEqual([400, 'VALIDATION', 'body.interceptors']);
-    expect(await refusal({ interceptors: [hook({ secret: 'short' })] })).toEqual([400, 'VALIDATION', 'body.interceptors.0.use.webhook.secret']);
-    expect(await refusal({ interceptors: [hook({ secret: SECRET, url: 'http://10.0.0.7/hook' })] })).toEqual([400, 'URL_REFUSED', 'body.interceptors.0.use.webhook.url']);
-    expect(await refusal({ interceptors: [hook({ secret: SECRET, url: 'https://169.254.169.254/latest' })] })).toEqual([400, 'URL_REFUSED', 'body.interceptors.0.use.webhook.url']);
+    expect(await refusal({ interceptors: [hook({ secret: 'short' })] })).toEqual([
+      400,
+      'VALIDATION',
+      'body.interceptors.0.use.webhook.secret',
+    ]);
+    expect(await refusal({ interceptors: [hook({ secret: SECRET, url: 'http://10.0.0.7/hook' })] })).toEqual([
+      400,
+      'URL_REFUSED',
+      'body.interceptors.0.use.webhook.url',
+    ]);
+    expect(await refusal({ interceptors: [hook({ secret: SECRET, url: 'https://169.254.169.254/latest' })] })).toEqual([
+      400,
+      'URL_REFUSED',
+      'body.interceptors.0.use.webhook.url',
+    ]);
     // Nothing refused was stored.
-    expect(((await api(registry.url, key, 'GET', '/v1/guardrails')).body.interceptors as Array<{ name: string }>).map((i) => i.name)).toEqual(['screen']);
+    expect(
+      ((await api(registry.url, key, 'GET', '/v1/guardrails')).body.interceptors as Array<{ name: string }>).map((i) => i.name),
+    ).toEqual(['screen']);
   });
 
   it('checks a candidate chain without saving it', async () => {

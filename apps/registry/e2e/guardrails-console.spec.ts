@@ -4,8 +4,28 @@
 // later edits), reorders and removes interceptors; a viewer sees the chain without controls.
 // Run `npx tsc -b tsconfig.build.json` and `npx vite build apps/console` first.
 import type { Page } from 'playwright-core';
-import { expectFieldError, expectIntact, expectNoFieldError, openConsoleBrowser, signInWithKey, type ConsoleBrowser } from './support/console-browser';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  expectFieldError,
+  expectIntact,
+  expectNoFieldError,
+  openConsoleBrowser,
+  signInWithKey,
+  type ConsoleBrowser,
+} from './support/console-browser';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(180_000);
 
@@ -20,7 +40,12 @@ describe('console Guardrails in Chromium', () => {
   let viewerKey: string;
   let b: ConsoleBrowser;
   let p: Page;
-  const chain = async () => (await api(registry.url, key, 'GET', '/v1/guardrails')).body.interceptors as Array<{ name: string; mode: string; use: Record<string, unknown> }>;
+  const chain = async () =>
+    (await api(registry.url, key, 'GET', '/v1/guardrails')).body.interceptors as Array<{
+      name: string;
+      mode: string;
+      use: Record<string, unknown>;
+    }>;
   const form = () => p.getByTestId('interceptor-form');
 
   beforeAll(async () => {
@@ -48,7 +73,10 @@ describe('console Guardrails in Chromium', () => {
     await signInWithKey(p, registry.url, key, 'Guardrails');
     await p.getByText('No interceptors: calls pass through unchanged.').waitFor();
     await p.getByTestId('tool-scan').getByRole('checkbox').check();
-    await until('blockPoisoned is on', async () => (await api(registry.url, key, 'GET', '/v1/guardrails/tool-scan')).body.blockPoisoned === true);
+    await until(
+      'blockPoisoned is on',
+      async () => (await api(registry.url, key, 'GET', '/v1/guardrails/tool-scan')).body.blockPoisoned === true,
+    );
     await expectIntact(b);
   });
 
@@ -102,7 +130,9 @@ describe('console Guardrails in Chromium', () => {
     await form().getByRole('button', { name: 'Save interceptor' }).click();
     await form().waitFor({ state: 'detached' });
     await p.getByTestId('interceptor-screen').waitFor();
-    expect((await chain())[1]?.use).toEqual({ webhook: { url: 'http://localhost:9/screen', timeoutMs: 900, maxBytes: 65536, secretSet: true } });
+    expect((await chain())[1]?.use).toEqual({
+      webhook: { url: 'http://localhost:9/screen', timeoutMs: 900, maxBytes: 65536, secretSet: true },
+    });
     await b.shot('guardrails-chain');
     await expectIntact(b);
   });
@@ -119,7 +149,10 @@ describe('console Guardrails in Chromium', () => {
 
   it('shows on the Preview page which interceptors each tool goes through', async () => {
     await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: crm.url });
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'refund' }, { name: 'lookup' }] })).status).toBe(200);
+    expect(
+      (await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'refund' }, { name: 'lookup' }] }))
+        .status,
+    ).toBe(200);
     const refunds = {
       name: 'refunds',
       type: 'validation',
@@ -128,12 +161,20 @@ describe('console Guardrails in Chromium', () => {
       mode: 'audit',
       use: { builtin: 'cel', rules: [{ name: 'big', expr: 'args.amount > 500', message: 'Too big' }] },
     };
-    const current = (await api(registry.url, key, 'GET', '/v1/guardrails')).body.interceptors as Array<Record<string, unknown> & { use: { webhook: Record<string, unknown> } }>;
-    const kept = current.map((i) => ({ ...i, use: { webhook: { url: i.use.webhook.url, timeoutMs: i.use.webhook.timeoutMs, maxBytes: i.use.webhook.maxBytes } } }));
+    const current = (await api(registry.url, key, 'GET', '/v1/guardrails')).body.interceptors as Array<
+      Record<string, unknown> & { use: { webhook: Record<string, unknown> } }
+    >;
+    const kept = current.map((i) => ({
+      ...i,
+      use: { webhook: { url: i.use.webhook.url, timeoutMs: i.use.webhook.timeoutMs, maxBytes: i.use.webhook.maxBytes } },
+    }));
     expect((await api(registry.url, key, 'PUT', '/v1/guardrails', { interceptors: [...kept, refunds] })).status).toBe(200);
     await p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Preview', exact: true }).click();
     await p.getByTestId('preview-refund').waitFor();
-    await p.getByTestId('preview-refund-guardrails').getByText('screen (validation, request) → refunds (validation, request, audit)').waitFor();
+    await p
+      .getByTestId('preview-refund-guardrails')
+      .getByText('screen (validation, request) → refunds (validation, request, audit)')
+      .waitFor();
     expect(await p.getByTestId('preview-lookup-guardrails').textContent()).toBe('Guardrails: screen (validation, request)');
     await b.shot('guardrails-preview');
     await expectIntact(b);

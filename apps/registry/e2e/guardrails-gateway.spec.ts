@@ -5,7 +5,22 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { listenLoopback, type LoopbackServer } from '@switchboard/testing';
 import { Webhook } from 'standardwebhooks';
-import { api, cleanRedis, createDatabase, createTenant, mcpClient, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  mcpClient,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(120_000);
 
@@ -25,26 +40,37 @@ describe('guardrails from the registry on a built gateway', () => {
 
   beforeAll(async () => {
     db = await createDatabase();
-    hook = await listenLoopback(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      let verified = true;
-      try {
-        new Webhook(SECRET).verify(text, { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) });
-      } catch {
-        verified = false;
-      }
-      const body = JSON.parse(text) as (typeof seen)[number]['body'];
-      seen.push({ verified, body });
-      const denied = body.payload.note === 'forbidden';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(denied ? { valid: false, messages: [{ message: 'notes may not say forbidden' }] } : { valid: true }));
-    }, { path: '/intercept' });
+    hook = await listenLoopback(
+      async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        const text = Buffer.concat(chunks).toString('utf8');
+        let verified = true;
+        try {
+          new Webhook(SECRET).verify(text, {
+            'webhook-id': String(req.headers['webhook-id']),
+            'webhook-timestamp': String(req.headers['webhook-timestamp']),
+            'webhook-signature': String(req.headers['webhook-signature']),
+          });
+        } catch {
+          verified = false;
+        }
+        const body = JSON.parse(text) as (typeof seen)[number]['body'];
+        seen.push({ verified, body });
+        const denied = body.payload.note === 'forbidden';
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(denied ? { valid: false, messages: [{ message: 'notes may not say forbidden' }] } : { valid: true }));
+      },
+      { path: '/intercept' },
+    );
     upstream = await startUpstream('notes', [{ name: 'add_note', description: 'Adds a note.', annotations: READ_ONLY_HINTS }]);
     registry = await startRegistry(env, db.url);
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     await registerAndDiscover(registry.url, key, { id: 'notes', name: 'Notes', url: upstream.url });
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'notes', items: [{ name: 'add_note' }] })).status).toBe(200);
+    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'notes', items: [{ name: 'add_note' }] })).status).toBe(
+      200,
+    );
     gateway = await startGateway(env, registry.url);
   });
 
@@ -58,7 +84,8 @@ describe('guardrails from the registry on a built gateway', () => {
     await cleanRedis(env);
   });
 
-  const call = async (note: string) => (await client!.callTool({ name: 'add_note', arguments: { note } })) as { isError?: boolean; content: Array<{ text?: string }> };
+  const call = async (note: string) =>
+    (await client!.callTool({ name: 'add_note', arguments: { note } })) as { isError?: boolean; content: Array<{ text?: string }> };
 
   it('calls the webhook signed with the secret saved through the API, and relays its denial', async () => {
     const screen = {

@@ -2,13 +2,39 @@
 // upstream changes, and discovery progress on the server view — against a real registry process,
 // Postgres, Redis/BullMQ and SDK-built upstreams whose tools change between discoveries.
 import { z } from 'zod';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
-type Discovery = { state: string; jobId?: string; attempt?: number; startedAt?: string; finishedAt?: string; error?: string; counts?: Record<string, number> };
+type Discovery = {
+  state: string;
+  jobId?: string;
+  attempt?: number;
+  startedAt?: string;
+  finishedAt?: string;
+  error?: string;
+  counts?: Record<string, number>;
+};
 type Item = { kind: string; name: string; missingHints: string[] };
-type Change = { serverId: string; name: string; change: string; diff: Array<{ path: string; op: string; before?: unknown; after?: unknown }>; missingHints: string[] };
+type Change = {
+  serverId: string;
+  name: string;
+  change: string;
+  diff: Array<{ path: string; op: string; before?: unknown; after?: unknown }>;
+  missingHints: string[];
+};
 
 describe('hints before publishing, change diffs, discovery progress', () => {
   const env = testEnv();
@@ -18,12 +44,18 @@ describe('hints before publishing, change diffs, discovery progress', () => {
   let key: string;
   // The upstream's tools, read on every request: the tests change them to simulate an upstream release.
   const tools: Array<{ name: string; description?: string; annotations?: Record<string, unknown>; inputSchema?: z.ZodRawShape }> = [
-    { name: 'list_orders', description: 'List orders', annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false }, inputSchema: { limit: z.number().int().max(50) } },
+    {
+      name: 'list_orders',
+      description: 'List orders',
+      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      inputSchema: { limit: z.number().int().max(50) },
+    },
     { name: 'refund' },
     { name: 'search', annotations: { readOnlyHint: true } },
   ];
 
-  const server = async (id: string) => (await api(registry.url, key, 'GET', `/v1/servers/${id}`)).body as Record<string, unknown> & { discovery: Discovery };
+  const server = async (id: string) =>
+    (await api(registry.url, key, 'GET', `/v1/servers/${id}`)).body as Record<string, unknown> & { discovery: Discovery };
   const itemsOf = async (id: string) => (await api(registry.url, key, 'GET', `/v1/servers/${id}/items`)).body.items as Item[];
   const publications = async () => (await api(registry.url, key, 'GET', '/v1/publications')).body.publications;
 
@@ -57,7 +89,9 @@ describe('hints before publishing, change diffs, discovery progress', () => {
       });
       expect(running).toMatchObject({ state: 'running', jobId: first.jobId, attempt: 1, startedAt: expect.any(String) });
       expect(running.finishedAt).toBeUndefined();
-      expect((await api(registry.url, key, 'GET', '/v1/servers')).body.servers).toEqual([expect.objectContaining({ id: 'shop', discovery: expect.objectContaining({ state: 'running' }) })]);
+      expect((await api(registry.url, key, 'GET', '/v1/servers')).body.servers).toEqual([
+        expect.objectContaining({ id: 'shop', discovery: expect.objectContaining({ state: 'running' }) }),
+      ]);
       shop.release();
       const done = await until('discovery ok', async () => {
         const s = await server('shop');
@@ -81,10 +115,14 @@ describe('hints before publishing, change diffs, discovery progress', () => {
       await dead.close();
       const created = await api(registry.url, key, 'POST', '/v1/servers', { id: 'dead', name: 'Dead', url });
       expect(created.status).toBe(201);
-      const failed = await until('discovery error', async () => {
-        const s = await server('dead');
-        return s.discovery.state === 'error' ? s : undefined;
-      }, 30_000);
+      const failed = await until(
+        'discovery error',
+        async () => {
+          const s = await server('dead');
+          return s.discovery.state === 'error' ? s : undefined;
+        },
+        30_000,
+      );
       // DISCOVERY_ATTEMPTS=2 in the test registry: the last attempt is the second.
       expect(failed.discovery).toMatchObject({ state: 'error', attempt: 2, error: expect.any(String), finishedAt: expect.any(String) });
       expect(failed.discovery.error).toBe(failed.lastError);
@@ -95,10 +133,14 @@ describe('hints before publishing, change diffs, discovery progress', () => {
       expect(again.status).toBe(202);
       expect(again.body.jobId).not.toBe(failed.discovery.jobId);
       expect(['queued', 'running', 'error']).toContain((await server('dead')).discovery.state);
-      await until('second discovery settles', async () => {
-        const d = (await server('dead')).discovery;
-        return d.jobId === again.body.jobId && d.state === 'error';
-      }, 30_000);
+      await until(
+        'second discovery settles',
+        async () => {
+          const d = (await server('dead')).discovery;
+          return d.jobId === again.body.jobId && d.state === 'error';
+        },
+        30_000,
+      );
     });
   });
 
@@ -113,7 +155,10 @@ describe('hints before publishing, change diffs, discovery progress', () => {
     });
 
     it('refuses tools without all three hints (400 HINTS_REQUIRED, one issue per missing hint) in publish and draft preview alike, writing nothing', async () => {
-      const body = { serverId: 'shop', items: [{ name: 'list_orders' }, { name: 'refund' }, { name: 'search', overrides: { title: 'Search' } }] };
+      const body = {
+        serverId: 'shop',
+        items: [{ name: 'list_orders' }, { name: 'refund' }, { name: 'search', overrides: { title: 'Search' } }],
+      };
       const before = await publications();
       for (const path of ['/v1/publications', '/v1/preview']) {
         const res = await api(registry.url, key, 'POST', path, body);
@@ -135,11 +180,17 @@ describe('hints before publishing, change diffs, discovery progress', () => {
       expect(await publications()).toEqual(before);
       expect((await api(registry.url, key, 'GET', '/v1/tenant')).body.currentVersion).toBeNull();
       // Fixing only part of it still names what is left.
-      const partial = await api(registry.url, key, 'POST', '/v1/preview', { serverId: 'shop', items: [{ name: 'refund', overrides: { annotations: { readOnlyHint: false } } }] });
+      const partial = await api(registry.url, key, 'POST', '/v1/preview', {
+        serverId: 'shop',
+        items: [{ name: 'refund', overrides: { annotations: { readOnlyHint: false } } }],
+      });
       expect(partial.body.error).toMatchObject({ code: 'HINTS_REQUIRED', field: 'body.items.0.overrides.annotations.destructiveHint' });
       expect(partial.body.error?.message).toContain('(missing: destructiveHint, openWorldHint)');
       // A hint must be a boolean.
-      const typed = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'shop', items: [{ name: 'refund', overrides: { annotations: { readOnlyHint: 'no' } } }] });
+      const typed = await api(registry.url, key, 'POST', '/v1/publications', {
+        serverId: 'shop',
+        items: [{ name: 'refund', overrides: { annotations: { readOnlyHint: 'no' } } }],
+      });
       expect(typed.body.error).toMatchObject({ code: 'VALIDATION', field: 'body.items.0.overrides.annotations.readOnlyHint' });
     });
 
@@ -159,7 +210,12 @@ describe('hints before publishing, change diffs, discovery progress', () => {
       expect(published.status).toBe(200);
       expect(published.body.version).toBe(draft.body.version);
       const live = await api(registry.url, key, 'GET', '/v1/preview?surface=generic');
-      const annotations = Object.fromEntries((live.body.surfaces as { generic: { tools: Array<{ name: string; annotations?: unknown }> } }).generic.tools.map((t) => [t.name, t.annotations]));
+      const annotations = Object.fromEntries(
+        (live.body.surfaces as { generic: { tools: Array<{ name: string; annotations?: unknown }> } }).generic.tools.map((t) => [
+          t.name,
+          t.annotations,
+        ]),
+      );
       expect(annotations).toEqual({
         list_orders: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
         refund: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
@@ -181,7 +237,12 @@ describe('hints before publishing, change diffs, discovery progress', () => {
     it('shows what changed path by path, with the hints the new definition lacks', async () => {
       expect((await api(registry.url, key, 'GET', '/v1/changes')).body.changes).toEqual([]);
       // The upstream ships a release: a bigger limit, a new description, a dropped hint, and one tool gone.
-      tools[0] = { name: 'list_orders', description: 'List and export orders', annotations: { readOnlyHint: true, openWorldHint: false }, inputSchema: { limit: z.number().int().max(500) } };
+      tools[0] = {
+        name: 'list_orders',
+        description: 'List and export orders',
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        inputSchema: { limit: z.number().int().max(500) },
+      };
       tools.splice(2, 1);
       await rediscover();
       const changes = (await api(registry.url, key, 'GET', '/v1/changes')).body.changes as Change[];
@@ -197,7 +258,9 @@ describe('hints before publishing, change diffs, discovery progress', () => {
       expect(byName.search).toMatchObject({ change: 'removed', diff: [{ path: '', op: 'removed' }], missingHints: [] });
       // Held: the live catalog still has the approved definition.
       const live = await api(registry.url, key, 'GET', '/v1/preview?surface=generic');
-      const listOrders = (live.body.surfaces as { generic: { tools: Array<{ name: string; description?: string }> } }).generic.tools.find((t) => t.name === 'list_orders');
+      const listOrders = (live.body.surfaces as { generic: { tools: Array<{ name: string; description?: string }> } }).generic.tools.find(
+        (t) => t.name === 'list_orders',
+      );
       expect(listOrders?.description).toBe('List orders');
       // Approving the removal clears it; the modification stays held.
       expect((await api(registry.url, key, 'POST', '/v1/changes/approve', { serverId: 'shop', name: 'search' })).status).toBe(200);

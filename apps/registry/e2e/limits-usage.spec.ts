@@ -4,7 +4,22 @@
 // and GET /v1/calls of their tenant only; opted-in arguments arrive redacted.
 import { Redis } from 'ioredis';
 import { UsageBatchWriter, usageStreamKey, type UsageEvent } from '@switchboard/limits';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, REDIS_URL, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  REDIS_URL,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(120_000);
 
@@ -40,7 +55,10 @@ describe('rate plans, usage and the call log', () => {
     keyB = await createTenant(registry.url, env.operatorKey, 'beta');
     for (const key of [keyA, keyB]) {
       await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: crm.url });
-      const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'lookup' }, { name: 'search' }] });
+      const published = await api(registry.url, key, 'POST', '/v1/publications', {
+        serverId: 'crm',
+        items: [{ name: 'lookup' }, { name: 'search' }],
+      });
       expect(published.status).toBe(200);
     }
     const gwEnv = { USAGE_FLUSH_MS: '50' };
@@ -77,7 +95,9 @@ describe('rate plans, usage and the call log', () => {
       const r = await call(gateways[0], 'acme', 'lookup', { text: 'probe' });
       return r.body.error?.code === -32029 ? true : undefined;
     });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(gateways[i % 2], 'acme', 'search', { text: `s${i}`, ssn: '123-45-6789' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => call(gateways[i % 2], 'acme', 'search', { text: `s${i}`, ssn: '123-45-6789' })),
+    );
     expect(results.every((r) => r.status === 200 && r.body.result)).toBe(true);
     const refused = await call(gateways[1], 'acme', 'lookup', {});
     expect(refused.body.error).toMatchObject({ code: -32029, data: { limit: 'tool' } });
@@ -156,7 +176,23 @@ describe('rate plans, usage and the call log', () => {
   it("drains an older gateway's entries, and records that cannot be stored neither stall the stream nor take other records with them", async () => {
     const redis = new Redis(REDIS_URL);
     const key = usageStreamKey(env.namespace);
-    const base = { endedAt: performance.now(), tenant: 'acme', method: 'tools/call', server: 'crm', subjectKind: 'ip', subjectId: 'drain', client: undefined, surface: 'generic', outcome: 'ok', code: undefined, ms: 2, in: 10, out: 20, args: undefined, result: undefined } satisfies Partial<UsageEvent>;
+    const base = {
+      endedAt: performance.now(),
+      tenant: 'acme',
+      method: 'tools/call',
+      server: 'crm',
+      subjectKind: 'ip',
+      subjectId: 'drain',
+      client: undefined,
+      surface: 'generic',
+      outcome: 'ok',
+      code: undefined,
+      ms: 2,
+      in: 10,
+      out: 20,
+      args: undefined,
+      result: undefined,
+    } satisfies Partial<UsageEvent>;
     const batch = new UsageBatchWriter();
     // Lone surrogates and NUL in captured values are made storable, not refused.
     batch.add({ ...base, tool: 'compact', args: { 'k\u0000': 'x\ud800y' }, result: ['\udc00'] });
@@ -167,8 +203,25 @@ describe('rate plans, usage and the call log', () => {
     try {
       // What a gateway from before the compact batches wrote: a JSON array of records under `r`. Its
       // numbers are whatever JSON held, so these would fail the batch: integer out of range, a time past any date.
-      const legacy = { t: Date.now(), tenant: 'acme', method: 'tools/call', tool: 'legacy', server: 'crm', subject: 'ip:drain', surface: 'generic', outcome: 'ok', ms: 1, in: 1, out: 1 };
-      const poison = [{ ...legacy, tool: 'poison-time', t: 9e15 }, { ...legacy, tool: 'poison-code', outcome: 'error', code: 1e20 }, { ...legacy, tool: 'poison-size', out: 2 ** 40 }, { ...legacy, tool: 'poison-ms', ms: 1e300 }];
+      const legacy = {
+        t: Date.now(),
+        tenant: 'acme',
+        method: 'tools/call',
+        tool: 'legacy',
+        server: 'crm',
+        subject: 'ip:drain',
+        surface: 'generic',
+        outcome: 'ok',
+        ms: 1,
+        in: 1,
+        out: 1,
+      };
+      const poison = [
+        { ...legacy, tool: 'poison-time', t: 9e15 },
+        { ...legacy, tool: 'poison-code', outcome: 'error', code: 1e20 },
+        { ...legacy, tool: 'poison-size', out: 2 ** 40 },
+        { ...legacy, tool: 'poison-ms', ms: 1e300 },
+      ];
       await redis.xadd(key, '*', 'r', JSON.stringify([legacy, ...poison]));
       await redis.xadd(key, '*', 'b', batch.take());
       await redis.xadd(key, '*', 'b', '{"v":2,"t":');

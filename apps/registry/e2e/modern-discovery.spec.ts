@@ -3,7 +3,21 @@
 // fallback and a 2024-11-05 HTTP+SSE-only one; the server row and the audit log record which
 // era and transport each one spoke, and the gateway calls each the same way.
 import { Client as Pg } from 'pg';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 import { startModernUpstream, type ModernUpstream } from './support/modern-upstream';
 import { startSseUpstream, type SseUpstream } from './support/sse-upstream';
 
@@ -54,7 +68,12 @@ describe('upstreams of every era: discovered, published and called in the protoc
     const res = await fetch(modern.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+      }),
     });
     const text = await res.text();
     expect(text).not.toContain('"serverInfo"');
@@ -65,7 +84,12 @@ describe('upstreams of every era: discovered, published and called in the protoc
   });
 
   it('discovers it over 2026-07-28 (server/discover, no initialize) and records the modern era on the server row', async () => {
-    const server = await registerAndDiscover(registry.url, key, { id: 'modern', name: 'Modern', url: modern.url, auth: { mode: 'bearer', token: 'modern-secret' } });
+    const server = await registerAndDiscover(registry.url, key, {
+      id: 'modern',
+      name: 'Modern',
+      url: modern.url,
+      auth: { mode: 'bearer', token: 'modern-secret' },
+    });
     expect(server.health).toBe('ok');
     expect(server.lastError).toBeNull();
     const items = await api(registry.url, key, 'GET', '/v1/servers/modern/items');
@@ -78,7 +102,11 @@ describe('upstreams of every era: discovered, published and called in the protoc
     expect(new Set(modern.versions)).toEqual(new Set(['2026-07-28']));
     expect(new Set(modern.authorizations)).toEqual(new Set(['Bearer modern-secret']));
     expect(await spoken('modern')).toEqual({ protocol_era: 'modern', protocol_version: '2026-07-28' });
-    expect((await api(registry.url, key, 'GET', '/v1/servers/modern')).body.protocol).toEqual({ era: 'modern', version: '2026-07-28', transport: 'streamable-http' });
+    expect((await api(registry.url, key, 'GET', '/v1/servers/modern')).body.protocol).toEqual({
+      era: 'modern',
+      version: '2026-07-28',
+      transport: 'streamable-http',
+    });
 
     const audit = await api(registry.url, key, 'GET', '/v1/audit');
     expect(JSON.stringify(audit.body)).toMatch(/"era":"modern"/);
@@ -106,7 +134,10 @@ describe('upstreams of every era: discovered, published and called in the protoc
   });
 
   it('publishes the modern upstream and the gateway calls it over 2026-07-28 with its credential', async () => {
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'modern', items: [{ name: 'weather', overrides: { annotations: READ_ONLY_HINTS } }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'modern',
+      items: [{ name: 'weather', overrides: { annotations: READ_ONLY_HINTS } }],
+    });
     expect(published.status).toBe(200);
     const gateway = await startGateway(env, registry.url, { UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
     try {
@@ -115,7 +146,12 @@ describe('upstreams of every era: discovered, published and called in the protoc
       const call = () =>
         fetch(`${gateway.url}/t/acme/mcp`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: 'Bearer client-token-must-not-reach-upstream' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+            authorization: 'Bearer client-token-must-not-reach-upstream',
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'weather', arguments: {} } }),
         }).then((r) => r.json() as Promise<{ result?: { isError?: boolean; content: Array<{ text: string }> } }>);
       const body = await until('the gateway serving the published tool', async () => {
@@ -133,10 +169,18 @@ describe('upstreams of every era: discovered, published and called in the protoc
   });
 
   it('discovers a 2024-11-05 HTTP+SSE-only upstream and the gateway calls it over that transport', async () => {
-    const server = await registerAndDiscover(registry.url, key, { id: 'oldtimer', name: 'Old timer', url: sse.url, auth: { mode: 'bearer', token: 'sse-secret' } });
+    const server = await registerAndDiscover(registry.url, key, {
+      id: 'oldtimer',
+      name: 'Old timer',
+      url: sse.url,
+      auth: { mode: 'bearer', token: 'sse-secret' },
+    });
     expect(server.health).toBe('ok');
     expect(server.protocol).toMatchObject({ era: 'legacy', transport: 'sse' });
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'oldtimer', items: [{ name: 'legacy_echo', overrides: { annotations: READ_ONLY_HINTS } }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'oldtimer',
+      items: [{ name: 'legacy_echo', overrides: { annotations: READ_ONLY_HINTS } }],
+    });
     expect(published.status).toBe(200);
     const gateway = await startGateway(env, registry.url, { UPSTREAM_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost' });
     try {
@@ -145,8 +189,17 @@ describe('upstreams of every era: discovered, published and called in the protoc
         const b = (await (
           await fetch(`${gateway.url}/t/acme/mcp`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer client-token-must-not-reach-upstream' },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'legacy_echo', arguments: { text: 'hi' } } }),
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: 'Bearer client-token-must-not-reach-upstream',
+            },
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'tools/call',
+              params: { name: 'legacy_echo', arguments: { text: 'hi' } },
+            }),
           })
         ).json()) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
         return b.result && !b.result.isError ? b : undefined;

@@ -12,7 +12,18 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  testEnv,
+  until,
+  type Proc,
+} from './support/harness';
 import { startTasksUpstream, type TasksUpstream } from './support/tasks-upstream';
 
 jest.setTimeout(90_000);
@@ -37,9 +48,14 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
       const key = await createTenant(registry.url, env.operatorKey, tenant);
       const server = await registerAndDiscover(registry.url, key, { id: 'lab', name: 'Lab', url: upstream.url });
       expect(server.health).toBe('ok');
-      expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'lab', items: [{ name: 'research' }] })).status).toBe(200);
+      expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'lab', items: [{ name: 'research' }] })).status).toBe(
+        200,
+      );
     }
-    gateways = [await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' }), await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' })];
+    gateways = [
+      await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' }),
+      await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' }),
+    ];
   });
 
   afterAll(async () => {
@@ -53,7 +69,12 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
 
   let nextId = 1;
   /** One 2026-07-28 request (raw: the v2 client refuses a `resultType: "task"` answer), declaring the tasks extension unless told not to. */
-  async function modern(gateway: Proc, method: string, params: Record<string, unknown>, o: { declare?: boolean; tenant?: string } = {}): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  async function modern(
+    gateway: Proc,
+    method: string,
+    params: Record<string, unknown>,
+    o: { declare?: boolean; tenant?: string } = {},
+  ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
     const name = (params.taskId ?? params.name) as string | undefined;
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -62,7 +83,13 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
     };
     const res = await fetch(`${gateway.url}/t/${o.tenant ?? 'acme'}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(name === undefined ? {} : { 'mcp-name': name }),
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } }),
     });
     return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
@@ -83,7 +110,10 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
 
   it('a 2026-07-28 client declaring the extension gets a handle either replica polls to completed, result inlined', async () => {
     const [a, b] = gateways as [Proc, Proc];
-    const created = await until('the published tool on gateway A', async () => (await modern(a, 'tools/call', { name: 'research', arguments: { topic: 'owls' } })).result);
+    const created = await until(
+      'the published tool on gateway A',
+      async () => (await modern(a, 'tools/call', { name: 'research', arguments: { topic: 'owls' } })).result,
+    );
     expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 120_000, pollIntervalMs: 100 });
     const taskId = created.taskId as string;
     expect(taskId.startsWith('ut2.')).toBe(true);
@@ -142,17 +172,24 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
     const v2 = new ModernClient({ name: 'e2e-v2', version: '1.0.0' });
     await v2.connect(new ModernTransport(new URL(`${a.url}/t/acme/mcp`)));
     clients.push(v2);
-    expect((await v2.callTool({ name: 'research', arguments: { topic: 'voles' } })).content).toEqual([{ type: 'text', text: 'quick note on voles' }]);
+    expect((await v2.callTool({ name: 'research', arguments: { topic: 'voles' } })).content).toEqual([
+      { type: 'text', text: 'quick note on voles' },
+    ]);
     expect(upstream.seen.at(-1)).toEqual({ method: 'tools/call', declaredTasks: false });
     const legacy = await legacyClient(a);
-    expect((await legacy.callTool({ name: 'research', arguments: { topic: 'mice' } })).content).toEqual([{ type: 'text', text: 'quick note on mice' }]);
+    expect((await legacy.callTool({ name: 'research', arguments: { topic: 'mice' } })).content).toEqual([
+      { type: 'text', text: 'quick note on mice' },
+    ]);
     expect(upstream.seen.at(-1)).toEqual({ method: 'tools/call', declaredTasks: false });
     expect(upstream.tasks.length).toBe(before);
   });
 
   it("a 2025-11-25 client's task-augmented call becomes the upstream's task: tasks/get, tasks/result and tasks/cancel on either replica", async () => {
     const [onA, onB] = [await legacyClient(gateways[0]!), await legacyClient(gateways[1]!)];
-    const created = await onA.request({ method: 'tools/call', params: { name: 'research', arguments: { topic: 'larks' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const created = await onA.request(
+      { method: 'tools/call', params: { name: 'research', arguments: { topic: 'larks' }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
     const taskId = created.task.taskId;
     expect(taskId.startsWith('ut2.')).toBe(true);
     expect(created.task).toMatchObject({ status: 'working', ttl: 120_000, pollInterval: 100 });
@@ -168,7 +205,10 @@ describe("a 2026-07-28 upstream's own tasks through the registry and two gateway
     expect(done._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId });
     expect((await onA.experimental.tasks.getTask(taskId)).status).toBe('completed');
 
-    const second = await onA.request({ method: 'tools/call', params: { name: 'research', arguments: { topic: 'wrens' }, task: {} } }, CreateTaskResultSchema);
+    const second = await onA.request(
+      { method: 'tools/call', params: { name: 'research', arguments: { topic: 'wrens' }, task: {} } },
+      CreateTaskResultSchema,
+    );
     const upstreamId = upstream.tasks.at(-1)!.taskId;
     expect(await onB.experimental.tasks.cancelTask(second.task.taskId)).toMatchObject({ taskId: second.task.taskId, status: 'cancelled' });
     expect(upstream.cancels).toContain(upstreamId);

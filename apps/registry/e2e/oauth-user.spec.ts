@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { freePort, obtainTokens, parseForm, TestBrowser } from '@switchboard/testing';
 import { startTestIdp, type TestIdp } from '../../auth/e2e/support/test-idp';
-import { REDIS_URL, api, cleanRedis, createDatabase, createTenant, spawnApp, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import {
+  REDIS_URL,
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  spawnApp,
+  startGateway,
+  startRegistry,
+  testEnv,
+  until,
+  type Proc,
+} from './support/harness';
 import { startWhoamiUpstream } from './support/whoami-upstream';
 
 /** Upstream access tokens live this long at the connector's AS (the vault refreshes with no skew in this test). */
@@ -44,7 +56,12 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
   const callWhoami = async (g: Proc, clientToken: string): Promise<ToolAnswer> => {
     const res = await fetch(mcpUrl(g), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${clientToken}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        authorization: `Bearer ${clientToken}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
     });
     expect(res.status).toBe(200);
@@ -74,7 +91,8 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
   const accounts = async (clientToken: string) => {
     const res = await fetch(`${authUrl}/t/acme/connectors/accounts`, { headers: { authorization: `Bearer ${clientToken}` } });
     expect(res.status).toBe(200);
-    return ((await res.json()) as { accounts: Array<{ connector: string; linked: boolean; expiresAt?: number; linkUrl: string }> }).accounts;
+    return ((await res.json()) as { accounts: Array<{ connector: string; linked: boolean; expiresAt?: number; linkUrl: string }> })
+      .accounts;
   };
 
   beforeAll(async () => {
@@ -82,10 +100,13 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
     upstream = await startWhoamiUpstream();
     const authPort = await freePort();
     authUrl = `http://127.0.0.1:${authPort}`;
-    connectorAs = await startTestIdp([{ client_id: 'switchboard-crm', client_secret: connectorSecret, redirect_uris: [`${authUrl}/t/acme/connectors/callback`] }], {
-      accessTokenTtl: UPSTREAM_TOKEN_TTL_S,
-      refreshTokens: true,
-    });
+    connectorAs = await startTestIdp(
+      [{ client_id: 'switchboard-crm', client_secret: connectorSecret, redirect_uris: [`${authUrl}/t/acme/connectors/callback`] }],
+      {
+        accessTokenTtl: UPSTREAM_TOKEN_TTL_S,
+        refreshTokens: true,
+      },
+    );
     registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1', AUTH_INTERNAL_URL: authUrl });
     const gatewayPorts = [await freePort(), await freePort()];
     publicUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
@@ -135,28 +156,53 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
   });
 
   it('cannot discover an oauth_user server before a connector is set and an account linked, and says what to do', async () => {
-    const created = await api(registry.url, key, 'POST', '/v1/servers', { id: 'crm', name: 'CRM', url: upstream.url, auth: { mode: 'oauth_user' } });
+    const created = await api(registry.url, key, 'POST', '/v1/servers', {
+      id: 'crm',
+      name: 'CRM',
+      url: upstream.url,
+      auth: { mode: 'oauth_user' },
+    });
     expect(created.status).toBe(201);
-    const failed = await until('discovery refused', async () => {
-      const s = await api(registry.url, key, 'GET', '/v1/servers/crm');
-      return s.body.health === 'error' ? s.body : undefined;
-    }, 30_000);
+    const failed = await until(
+      'discovery refused',
+      async () => {
+        const s = await api(registry.url, key, 'GET', '/v1/servers/crm');
+        return s.body.health === 'error' ? s.body : undefined;
+      },
+      30_000,
+    );
     expect(String(failed.lastError)).toContain('CONNECTOR_NOT_CONFIGURED');
     expect(String(failed.lastError)).toContain('PUT /v1/servers/crm/connector');
 
     const noConnector = await api(registry.url, key, 'POST', '/v1/servers/crm/connector/link');
-    expect([noConnector.status, noConnector.body.error?.code, noConnector.body.error?.field]).toEqual([409, 'CONNECTOR_NOT_CONFIGURED', 'params.id']);
+    expect([noConnector.status, noConnector.body.error?.code, noConnector.body.error?.field]).toEqual([
+      409,
+      'CONNECTOR_NOT_CONFIGURED',
+      'params.id',
+    ]);
     expect((await api(registry.url, key, 'POST', '/v1/servers/nope/connector/link')).status).toBe(404);
 
-    const set = await api(registry.url, key, 'PUT', '/v1/servers/crm/connector', { issuer: connectorAs.issuer, clientId: 'switchboard-crm', clientSecret: connectorSecret, scopes: ['openid'] });
+    const set = await api(registry.url, key, 'PUT', '/v1/servers/crm/connector', {
+      issuer: connectorAs.issuer,
+      clientId: 'switchboard-crm',
+      clientSecret: connectorSecret,
+      scopes: ['openid'],
+    });
     expect(set.status).toBe(200);
     expect((await api(registry.url, key, 'POST', '/v1/servers/crm/discover')).status).toBe(202);
-    const unlinked = await until('discovery refused for want of a link', async () => {
-      const s = await api(registry.url, key, 'GET', '/v1/servers/crm');
-      return s.body.health === 'error' && String(s.body.lastError).includes('CONNECTOR_NOT_LINKED') ? s.body : undefined;
-    }, 30_000);
+    const unlinked = await until(
+      'discovery refused for want of a link',
+      async () => {
+        const s = await api(registry.url, key, 'GET', '/v1/servers/crm');
+        return s.body.health === 'error' && String(s.body.lastError).includes('CONNECTOR_NOT_LINKED') ? s.body : undefined;
+      },
+      30_000,
+    );
     expect(String(unlinked.lastError)).toContain('POST /v1/servers/crm/connector/link');
-    expect((await api(registry.url, key, 'GET', '/v1/servers/crm/connector/account')).body).toMatchObject({ serverId: 'crm', linked: false });
+    expect((await api(registry.url, key, 'GET', '/v1/servers/crm/connector/account')).body).toMatchObject({
+      serverId: 'crm',
+      linked: false,
+    });
     expect(upstream.bearers).toEqual([]);
   }, 90_000);
 
@@ -167,7 +213,11 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
     await link(String(started.body.linkUrl), 'admin-up');
     // The one-time admin link is spent.
     expect((await new TestBrowser().follow(String(started.body.linkUrl))).res.status).toBe(400);
-    expect((await api(registry.url, key, 'GET', '/v1/servers/crm/connector/account')).body).toMatchObject({ serverId: 'crm', linked: true, refreshable: true });
+    expect((await api(registry.url, key, 'GET', '/v1/servers/crm/connector/account')).body).toMatchObject({
+      serverId: 'crm',
+      linked: true,
+      refreshable: true,
+    });
 
     expect((await api(registry.url, key, 'POST', '/v1/servers/crm/discover')).status).toBe(202);
     await until('discovered', async () => (await api(registry.url, key, 'GET', '/v1/servers/crm')).body.health === 'ok', 30_000);
@@ -175,22 +225,33 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
     expect(discoveryBearers.length).toBeGreaterThan(0);
     for (const b of discoveryBearers) expect(connectorAs.accessTokens.get(b.replace(/^Bearer /, ''))).toBe('admin-up');
 
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ kind: 'tool', name: 'whoami' }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'crm',
+      items: [{ kind: 'tool', name: 'whoami' }],
+    });
     expect(published.status).toBe(200);
     // A published per-user server keeps its connector (without it calls would carry no credential).
     expect((await api(registry.url, key, 'DELETE', '/v1/servers/crm/connector')).status).toBe(409);
     // Published while the tenant is still open: a per-user server fails closed (no user to act for), the upstream sees nothing.
     const before = upstream.bearers.length;
     for (const g of gateways) {
-      const open = await until('published on the gateway', async () => {
-        const r = await fetch(mcpUrl(g), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
-        });
-        const body = (await r.json()) as { result?: ToolAnswer };
-        return body.result?.isError ? body.result : undefined;
-      }, 15_000);
+      const open = await until(
+        'published on the gateway',
+        async () => {
+          const r = await fetch(mcpUrl(g), {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': '2025-11-25',
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+          });
+          const body = (await r.json()) as { result?: ToolAnswer };
+          return body.result?.isError ? body.result : undefined;
+        },
+        15_000,
+      );
       expect(open._meta?.['switchboard/error']?.code).toBe('GW_CONNECTOR_SIGN_IN_REQUIRED');
     }
     expect(upstream.bearers.length).toBe(before);
@@ -200,7 +261,11 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
       'protected on both gateways',
       async () => {
         for (const g of gateways) {
-          const r = await fetch(mcpUrl(g), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+          const r = await fetch(mcpUrl(g), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+          });
           if (r.status !== 401) return false;
         }
         return (await fetch(`${authUrl}/t/acme/.well-known/oauth-authorization-server`)).status === 200;
@@ -247,11 +312,17 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
     const expiresAt = account?.expiresAt ?? 0;
     expect(expiresAt).toBeGreaterThan(0);
     // The vault hands out tokens until they expire (skew 0 here): wait until carol's has.
-    await until('carol\u2019s upstream token expired', async () => Date.now() / 1000 >= expiresAt + 1, (UPSTREAM_TOKEN_TTL_S + 5) * 1000, 200);
+    await until(
+      'carol\u2019s upstream token expired',
+      async () => Date.now() / 1000 >= expiresAt + 1,
+      (UPSTREAM_TOKEN_TTL_S + 5) * 1000,
+      200,
+    );
     const refreshesBefore = connectorAs.grants.filter((g) => g.grantType === 'refresh_token' && g.accountId === 'carol-up').length;
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => callWhoami(gateways[i % 2]!, token)));
     const bearers = results.map(seenBearer);
-    const refreshes = connectorAs.grants.filter((g) => g.grantType === 'refresh_token' && g.accountId === 'carol-up').length - refreshesBefore;
+    const refreshes =
+      connectorAs.grants.filter((g) => g.grantType === 'refresh_token' && g.accountId === 'carol-up').length - refreshesBefore;
     expect(refreshes).toBe(1);
     expect(new Set(bearers).size).toBe(1);
     expect(connectorAs.accessTokens.get(bearers[0]!)).toBe('carol-up');
@@ -262,7 +333,10 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
 
   it('unlink ⇒ the next call on every gateway returns the link URL; the other user is untouched', async () => {
     const carol = users.carol!;
-    const res = await fetch(`${authUrl}/t/acme/connectors/crm/account`, { method: 'DELETE', headers: { authorization: `Bearer ${carol}` } });
+    const res = await fetch(`${authUrl}/t/acme/connectors/crm/account`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${carol}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ connector: 'crm', unlinked: true });
     for (const g of gateways) {
@@ -273,7 +347,9 @@ describe('oauth_user servers end to end (admin-linked discovery, per-user tokens
     }
     expect(await accounts(carol)).toEqual([expect.objectContaining({ connector: 'crm', linked: false })]);
     // A second unlink has nothing to remove; no token ⇒ 401.
-    expect((await fetch(`${authUrl}/t/acme/connectors/crm/account`, { method: 'DELETE', headers: { authorization: `Bearer ${carol}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${authUrl}/t/acme/connectors/crm/account`, { method: 'DELETE', headers: { authorization: `Bearer ${carol}` } })).status,
+    ).toBe(404);
     expect((await fetch(`${authUrl}/t/acme/connectors/crm/account`, { method: 'DELETE' })).status).toBe(401);
     expect(connectorAs.accessTokens.get(seenBearer(await callWhoami(gateways[1]!, users.dave!)))).toBe('dave-up');
   }, 60_000);

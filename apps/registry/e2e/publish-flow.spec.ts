@@ -2,7 +2,22 @@
 // register → discover → publish → two gateways serve it → calls carry the upstream's credential;
 // faults of one upstream stay contained; Postgres gone ⇒ 503 while gateways keep serving; a restart loses nothing.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { api, cleanRedis, createDatabase, createTenant, mcpClient, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  mcpClient,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(120_000);
 
@@ -53,19 +68,31 @@ describe('registry → gateways publication flow', () => {
   };
 
   it('discovers a registered SDK server, publishes it, and both gateways serve the new tools/list without waiting for a re-sync', async () => {
-    const server = await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: crm.url, auth: { mode: 'bearer', token: 'crm-upstream-secret' } });
+    const server = await registerAndDiscover(registry.url, key, {
+      id: 'crm',
+      name: 'CRM',
+      url: crm.url,
+      auth: { mode: 'bearer', token: 'crm-upstream-secret' },
+    });
     expect(server.health).toBe('ok');
     expect(JSON.stringify(server)).not.toContain('crm-upstream-secret');
     const items = await api(registry.url, key, 'GET', '/v1/servers/crm/items');
     expect((items.body.items as Array<{ name: string }>).map((i) => i.name).sort()).toEqual(['lookup_customer', 'search']);
     for (const g of gateways) expect(await listNames(g)).toEqual([]);
 
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'lookup_customer' }, { name: 'search' }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'crm',
+      items: [{ name: 'lookup_customer' }, { name: 'search' }],
+    });
     expect(published.status).toBe(200);
     expect(published.body.redis).toBe('ok');
     // A deadline well under the gateways' 30 s full re-sync (REGISTRY_RESYNC_MS default): the
     // publication must reach them when it happens, not at the next re-sync.
-    await Promise.all(gateways.map((g) => until('gateway serves the published tools', async () => (await listNames(g)).join() === 'lookup_customer,search', 5_000, 10)));
+    await Promise.all(
+      gateways.map((g) =>
+        until('gateway serves the published tools', async () => (await listNames(g)).join() === 'lookup_customer,search', 5_000, 10),
+      ),
+    );
   });
 
   it("reaches the upstream through either gateway with the upstream's credential, never the client's", async () => {
@@ -82,7 +109,13 @@ describe('registry → gateways publication flow', () => {
   });
 
   it('resolves a name collision between servers with the deterministic server prefix and routes each to its server', async () => {
-    await registerAndDiscover(registry.url, key, { id: 'flaky', name: 'Flaky', url: flaky.url, auth: { mode: 'header', header: 'x-api-key', value: 'flaky-key' }, timeoutMs: 1000 });
+    await registerAndDiscover(registry.url, key, {
+      id: 'flaky',
+      name: 'Flaky',
+      url: flaky.url,
+      auth: { mode: 'header', header: 'x-api-key', value: 'flaky-key' },
+      timeoutMs: 1000,
+    });
     const published = await api(registry.url, key, 'POST', '/v1/publications', {
       serverId: 'flaky',
       items: [
@@ -107,20 +140,25 @@ describe('registry → gateways publication flow', () => {
     expect(JSON.parse(res.content[0].text ?? '{}').server).toBe('flaky');
   });
 
-  it.each(['hang', 'garbage', 'down'] as const)('an upstream that is %s yields a clear tool error within the timeout while the other server answers', async (mode) => {
-    flaky.mode = mode;
-    if (mode === 'down') await flaky.close();
-    const [bad, good] = (await Promise.all([
-      clients[1].callTool({ name: 'flaky_op', arguments: {} }),
-      clients[1].callTool({ name: 'lookup_customer', arguments: {} }),
-    ])) as [CallResult, CallResult];
-    expect(bad.isError).toBe(true);
-    // The error names what bounded the call (a hang ends at the server's 1000 ms timeout, not the client's).
-    expect(bad.content[0].text).toMatch(/Upstream server flaky (did not answer within 1000 ms|is unavailable|returned an error|is temporarily unavailable|answered with something that is not MCP JSON-RPC|is not reachable)/);
-    expect(good.isError).toBeFalsy();
-    // The tenant's list is unaffected.
-    expect(await listNames(gateways[1])).toContain('lookup_customer');
-  });
+  it.each(['hang', 'garbage', 'down'] as const)(
+    'an upstream that is %s yields a clear tool error within the timeout while the other server answers',
+    async (mode) => {
+      flaky.mode = mode;
+      if (mode === 'down') await flaky.close();
+      const [bad, good] = (await Promise.all([
+        clients[1].callTool({ name: 'flaky_op', arguments: {} }),
+        clients[1].callTool({ name: 'lookup_customer', arguments: {} }),
+      ])) as [CallResult, CallResult];
+      expect(bad.isError).toBe(true);
+      // The error names what bounded the call (a hang ends at the server's 1000 ms timeout, not the client's).
+      expect(bad.content[0].text).toMatch(
+        /Upstream server flaky (did not answer within 1000 ms|is unavailable|returned an error|is temporarily unavailable|answered with something that is not MCP JSON-RPC|is not reachable)/,
+      );
+      expect(good.isError).toBeFalsy();
+      // The tenant's list is unaffected.
+      expect(await listNames(gateways[1])).toContain('lookup_customer');
+    },
+  );
 
   it('holds a changed description of a published tool for review instead of publishing it', async () => {
     const before = await api(registry.url, key, 'GET', '/v1/changes');
@@ -150,14 +188,19 @@ describe('registry → gateways publication flow', () => {
     const surfaces = preview.body.surfaces as Record<string, { tools: Array<Record<string, unknown>> }>;
     expect(Object.keys(surfaces).sort()).toEqual(['claude', 'generic', 'openai', 'slim']);
     // Every published tool declares its three hints; Claude's surface fills in the spec default of the optional idempotentHint, generic passes through.
-    expect(surfaces.claude.tools[0].annotations).toEqual(expect.objectContaining({ readOnlyHint: false, destructiveHint: true, idempotentHint: false }));
+    expect(surfaces.claude.tools[0].annotations).toEqual(
+      expect.objectContaining({ readOnlyHint: false, destructiveHint: true, idempotentHint: false }),
+    );
     expect(surfaces.generic.tools[0].annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
     const connect = await api(registry.url, key, 'GET', '/v1/connect');
     expect(connect.body.claudeCommand).toMatch(/^claude mcp add --transport http acme http:\/\/\S+\/t\/acme\/mcp$/);
   });
 
   it('keeps a renamed tool callable under its old name during the grace period, without listing it', async () => {
-    const renamed = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ name: 'search', exposedName: 'crm_find' }] });
+    const renamed = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'crm',
+      items: [{ name: 'search', exposedName: 'crm_find' }],
+    });
     expect(renamed.status).toBe(200);
     for (const g of gateways) await until('rename reaches the gateway', async () => (await listNames(g)).includes('crm_find'));
     for (const g of gateways) {
@@ -168,7 +211,11 @@ describe('registry → gateways publication flow', () => {
       // … while a client that cached the old list can still call the old name (raw tools/call, no list first).
       const res = await fetch(`${g.url}/t/acme/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: {} } }),
       });
       expect(res.status).toBe(200);
@@ -186,7 +233,11 @@ describe('registry → gateways publication flow', () => {
     expect(previewed).toContain('crm_find');
     expect(previewed).not.toContain('search');
     const internal = await api(registry.url, env.internalToken, 'GET', '/internal/catalogs/acme');
-    const entries = (internal.body.snapshot as { tools: Array<{ definition: { name: string; description?: string; _meta?: Record<string, unknown> }; unlisted?: boolean }> }).tools;
+    const entries = (
+      internal.body.snapshot as {
+        tools: Array<{ definition: { name: string; description?: string; _meta?: Record<string, unknown> }; unlisted?: boolean }>;
+      }
+    ).tools;
     const retired = entries.find((e) => e.definition.name === 'search');
     expect(retired?.unlisted).toBe(true);
     expect(retired?.definition.description ?? '').not.toContain('[Deprecated');

@@ -7,7 +7,17 @@ import { MCP_CHECK_IDS } from '../src/readiness/check-titles';
 import { obtainTokens } from '@switchboard/testing';
 import { startPlatform, type Platform } from '../../auth/e2e/support/platform';
 import { startFakeConnector, type Breakage, type FakeConnector } from './support/fake-connector';
-import { api, cleanRedis, createDatabase, createTenant, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(60_000);
 
@@ -32,7 +42,11 @@ describe('connector readiness check', () => {
       ],
     });
     // The registry runs built (its migrations load ESM-only node-pg-migrate, which jest cannot), like the other registry e2e tests.
-    registry = await startRegistry(env, db.url, { GATEWAY_PUBLIC_URL: platform.gateway.baseUrl, REGISTRY_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost', REGISTRY_WORKER: 'false' });
+    registry = await startRegistry(env, db.url, {
+      GATEWAY_PUBLIC_URL: platform.gateway.baseUrl,
+      REGISTRY_ALLOW_HTTP_HOSTS: '127.0.0.1,localhost',
+      REGISTRY_WORKER: 'false',
+    });
     base = registry.url;
     keyOpen = await createTenant(base, env.operatorKey, 'open');
     keyLocked = await createTenant(base, env.operatorKey, 'locked');
@@ -129,7 +143,9 @@ describe('connector readiness check', () => {
     const { report } = await runFake({ strictVersionHeader: true });
     expect(failing(report)).toEqual(['version-header-quirk']);
     const c = check(report, 'version-header-quirk');
-    expect(c.reason).toMatch(/MCP-Protocol-Version 2025-11-25 and _meta protocolVersion 2026-07-28 got HTTP 400 with JSON-RPC error -32020/);
+    expect(c.reason).toMatch(
+      /MCP-Protocol-Version 2025-11-25 and _meta protocolVersion 2026-07-28 got HTTP 400 with JSON-RPC error -32020/,
+    );
     expect(c.fix).toMatch(/do not answer −32020/);
   });
 
@@ -189,7 +205,10 @@ describe('connector readiness check', () => {
       const fake = await startFakeConnector();
       await fake.close();
       const report = await run(keyOpen, 'open', { url: fake.url });
-      expect(check(report, 'auth-challenge')).toMatchObject({ status: 'fail', reason: expect.stringMatching(/could not be reached: connection refused/) });
+      expect(check(report, 'auth-challenge')).toMatchObject({
+        status: 'fail',
+        reason: expect.stringMatching(/could not be reached: connection refused/),
+      });
     });
 
     it('is documented in the OpenAPI document', async () => {

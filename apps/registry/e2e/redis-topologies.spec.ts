@@ -8,12 +8,29 @@
 // the limiter decides in Redis again and discovery is enqueued.
 import { createRedis, scanKeys, type RedisClient } from '@switchboard/redis-connection';
 import { startLocalCluster, startLocalSentinel } from '../../../libs/redis-connection/e2e/support/local-topologies';
-import { api, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(180_000);
 
 type Json = Record<string, unknown>;
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
 
 interface Topology {
   url: string;
@@ -39,17 +56,33 @@ describe.each(topologies)('registry + gateway on a %s', (_name, start) => {
   let nextId = 1;
 
   const rpc = async (method: string, params?: Json) => {
-    const res = await fetch(`${gateway.url}/t/acme/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params ? { params } : {}) }) });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as { result?: Json & { tools?: Array<{ name: string }> }; error?: { code: number; data?: Json } } };
+    const res = await fetch(`${gateway.url}/t/acme/mcp`, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params ? { params } : {}) }),
+    });
+    return {
+      status: res.status,
+      body: (await res.json().catch(() => ({}))) as {
+        result?: Json & { tools?: Array<{ name: string }> };
+        error?: { code: number; data?: Json };
+      },
+    };
   };
-  const served = async () => (await rpc('tools/list')).body.result?.tools?.map((t) => t.name).sort().join(',');
+  const served = async () =>
+    (await rpc('tools/list')).body.result?.tools
+      ?.map((t) => t.name)
+      .sort()
+      .join(',');
   const publish = async (...names: string[]) => {
     const res = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: names.map((name) => ({ name })) });
     expect(res.status).toBe(200);
     expect(res.body.redis).toBe('ok');
   };
   const diagnose = (err: unknown): never => {
-    throw new Error(`${(err as Error).message}\n--- registry\n${registry?.output().slice(-3_000)}\n--- gateway\n${gateway?.output().slice(-3_000)}\n--- redis\n${topology?.output().slice(-2_000)}`);
+    throw new Error(
+      `${(err as Error).message}\n--- registry\n${registry?.output().slice(-3_000)}\n--- gateway\n${gateway?.output().slice(-3_000)}\n--- redis\n${topology?.output().slice(-2_000)}`,
+    );
   };
 
   beforeAll(async () => {
@@ -67,7 +100,12 @@ describe.each(topologies)('registry + gateway on a %s', (_name, start) => {
     const server = await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: crm.url }).catch(diagnose);
     expect(server.health).toBe('ok');
     await publish('lookup');
-    gateway = await startGateway(env, registry.url, { REDIS_URL: topology.url, REGISTRY_RESYNC_MS: '0', USAGE_FLUSH_MS: '50', LOG_LEVEL: 'info' });
+    gateway = await startGateway(env, registry.url, {
+      REDIS_URL: topology.url,
+      REGISTRY_RESYNC_MS: '0',
+      USAGE_FLUSH_MS: '50',
+      LOG_LEVEL: 'info',
+    });
   });
 
   afterAll(async () => {
@@ -82,28 +120,40 @@ describe.each(topologies)('registry + gateway on a %s', (_name, start) => {
   it('serves a publish, and the next one arrives over catalog:changed', async () => {
     await until('first publication served', async () => (await served()) === 'lookup', 30_000).catch(diagnose);
     await publish('lookup', 'search');
-    await until('second publication served (pub/sub; periodic re-sync is off)', async () => (await served()) === 'lookup,search', 30_000).catch(diagnose);
+    await until(
+      'second publication served (pub/sub; periodic re-sync is off)',
+      async () => (await served()) === 'lookup,search',
+      30_000,
+    ).catch(diagnose);
     expect((await rpc('tools/call', { name: 'search', arguments: { text: 'x' } })).body.result).toBeDefined();
   });
 
   it("enforces the tenant's plan in the shared limiter, whose keys are in this Redis", async () => {
     const put = await api(registry.url, key, 'PUT', '/v1/limits', { rate: { tools: { lookup: { requestsPerSecond: 0.02, burst: 2 } } } });
     expect(put.status).toBe(200);
-    const refused = await until('a -32029 past the burst', async () => {
-      const r = await rpc('tools/call', { name: 'lookup', arguments: { text: 'probe' } });
-      return r.body.error?.code === -32029 ? r.body.error : undefined;
-    }, 30_000).catch(diagnose);
+    const refused = await until(
+      'a -32029 past the burst',
+      async () => {
+        const r = await rpc('tools/call', { name: 'lookup', arguments: { text: 'probe' } });
+        return r.body.error?.code === -32029 ? r.body.error : undefined;
+      },
+      30_000,
+    ).catch(diagnose);
     expect(refused.data).toMatchObject({ limit: 'tool' });
     // Shared, not the per-replica fallback: the GCRA script wrote the tenant's hash-tagged keys.
     expect((await scanKeys(redis, `${env.namespace}rl:{acme}:*`)).length).toBeGreaterThan(0);
   });
 
   it('carries usage through the stream to the registry', async () => {
-    const rows = await until('usage drained', async () => {
-      const res = await api(registry.url, key, 'GET', '/v1/usage?groupBy=tool');
-      const list = res.body.usage as Json[] | undefined;
-      return list?.some((r) => r.tool === 'search' && (r.calls as number) >= 1) ? list : undefined;
-    }, 30_000).catch(diagnose);
+    const rows = await until(
+      'usage drained',
+      async () => {
+        const res = await api(registry.url, key, 'GET', '/v1/usage?groupBy=tool');
+        const list = res.body.usage as Json[] | undefined;
+        return list?.some((r) => r.tool === 'search' && (r.calls as number) >= 1) ? list : undefined;
+      },
+      30_000,
+    ).catch(diagnose);
     expect(rows.find((r) => r.tool === 'search')).toMatchObject({ server: 'crm' });
   });
 
@@ -119,26 +169,44 @@ describe.each(topologies)('registry + gateway on a %s', (_name, start) => {
     // The registry's publisher and the gateway's subscriber reconnect to the new master. A
     // settings change is pushed like a publish: a plan that now limits `search` too.
     const attempts: string[] = [];
-    await until('plan change pushed to the new master', async () => {
-      const res = await api(registry.url, key, 'PUT', '/v1/limits', { rate: { tools: { lookup: { requestsPerSecond: 0.02, burst: 2 }, search: { requestsPerSecond: 0.02, burst: 1 } } } });
-      attempts.push(`${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-      return res.status === 200 && res.body.pushed === 'ok';
-    }, 45_000).catch(diagnose);
-    const refused = await until('the post-failover document served (search limited now)', async () => {
-      const r = await rpc('tools/call', { name: 'search', arguments: { text: 'after' } });
-      return r.body.error?.code === -32029 ? r.body.error : undefined;
-    }, 45_000).catch((err: Error) => diagnose(new Error(`${err.message} (pushes ${attempts.join(' | ')})`)));
+    await until(
+      'plan change pushed to the new master',
+      async () => {
+        const res = await api(registry.url, key, 'PUT', '/v1/limits', {
+          rate: { tools: { lookup: { requestsPerSecond: 0.02, burst: 2 }, search: { requestsPerSecond: 0.02, burst: 1 } } },
+        });
+        attempts.push(`${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        return res.status === 200 && res.body.pushed === 'ok';
+      },
+      45_000,
+    ).catch(diagnose);
+    const refused = await until(
+      'the post-failover document served (search limited now)',
+      async () => {
+        const r = await rpc('tools/call', { name: 'search', arguments: { text: 'after' } });
+        return r.body.error?.code === -32029 ? r.body.error : undefined;
+      },
+      45_000,
+    ).catch((err: Error) => diagnose(new Error(`${err.message} (pushes ${attempts.join(' | ')})`)));
     expect(refused.data).toMatchObject({ limit: 'tool' });
     // Decided in Redis again (shared), on the new master.
-    await until('limiter keys on the new master', async () => {
-      await rpc('tools/call', { name: 'lookup', arguments: { text: 'probe' } });
-      return (await scanKeys(redis, `${env.namespace}rl:{acme}:*`)).length > 0;
-    }, 30_000).catch(diagnose);
+    await until(
+      'limiter keys on the new master',
+      async () => {
+        await rpc('tools/call', { name: 'lookup', arguments: { text: 'probe' } });
+        return (await scanKeys(redis, `${env.namespace}rl:{acme}:*`)).length > 0;
+      },
+      30_000,
+    ).catch(diagnose);
     expect(await served()).toBe('lookup,search');
-    const discover = await until('discovery enqueued after the failover', async () => {
-      const res = await api(registry.url, key, 'POST', '/v1/servers/crm/discover');
-      return res.status === 202 && res.body.queued === true ? res.body : undefined;
-    }, 45_000).catch(diagnose);
+    const discover = await until(
+      'discovery enqueued after the failover',
+      async () => {
+        const res = await api(registry.url, key, 'POST', '/v1/servers/crm/discover');
+        return res.status === 202 && res.body.queued === true ? res.body : undefined;
+      },
+      45_000,
+    ).catch(diagnose);
     expect(discover).toMatchObject({ queued: true });
     expect((await redis.call('ROLE')) as unknown[]).toContain('master');
   });

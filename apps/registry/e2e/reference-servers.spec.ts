@@ -17,10 +17,34 @@ import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprot
 
 import { renderCompatibility, type FeatureRow, type Outcome } from './support/compatibility-doc';
 import { startEverythingServer, startSdkExampleServer, type ReferenceServer } from '@switchboard/testing';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  testEnv,
+  until,
+  type Proc,
+} from './support/harness';
 import { EVERYTHING_ROWS_A } from './support/reference-everything-rows';
 import { EVERYTHING_ROWS_B } from './support/reference-everything-rows-b';
-import { DOC_PATH, type Direct, type Driver, GENERATOR, KNOWN_GAPS, NOT_APPLICABLE, NOT_EXERCISED, type RowSpec, legacyDriver, modernDriver, observed, sorted } from './support/reference-drivers';
+import {
+  DOC_PATH,
+  type Direct,
+  type Driver,
+  GENERATOR,
+  KNOWN_GAPS,
+  NOT_APPLICABLE,
+  NOT_EXERCISED,
+  type RowSpec,
+  legacyDriver,
+  modernDriver,
+  observed,
+  sorted,
+} from './support/reference-drivers';
 import { EXAMPLE_ROWS } from './support/reference-example-rows';
 
 jest.setTimeout(60_000);
@@ -92,12 +116,28 @@ describe('official reference servers through registry and gateway', () => {
       // The oracle: what the same client sees connected to the server without us in between.
       const { client, driver } = legacyDriver(upstream.url);
       await client.connect(new SdkTransport(new URL(upstream.url)));
-      direct = { instructions: driver.instructions(), tools: await driver.listTools(), prompts: sorted(await driver.listPrompts()), resources: sorted(await driver.listResources()), templates: sorted(await driver.listTemplates()) };
+      direct = {
+        instructions: driver.instructions(),
+        tools: await driver.listTools(),
+        prompts: sorted(await driver.listPrompts()),
+        resources: sorted(await driver.listResources()),
+        templates: sorted(await driver.listTemplates()),
+      };
       await client.close();
 
-      const server = await registerAndDiscover(registry.url, key, { id: serverId, name: spec.title, url: upstream.url, stateful: true, timeoutMs: 20_000 });
+      const server = await registerAndDiscover(registry.url, key, {
+        id: serverId,
+        name: spec.title,
+        url: upstream.url,
+        stateful: true,
+        timeoutMs: 20_000,
+      });
       if (server.health !== 'ok') throw new Error(`discovery of ${serverId}: ${JSON.stringify(server)}`);
-      const items = (await api(registry.url, key, 'GET', `/v1/servers/${serverId}/items`)).body.items as Array<{ kind: string; name: string; missingHints?: string[] }>;
+      const items = (await api(registry.url, key, 'GET', `/v1/servers/${serverId}/items`)).body.items as Array<{
+        kind: string;
+        name: string;
+        missingHints?: string[];
+      }>;
       // A hint the server does not declare gets the conservative value for a tool nobody here reviewed.
       const CONSERVATIVE: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
       const published = await api(registry.url, key, 'POST', '/v1/publications', {
@@ -105,19 +145,29 @@ describe('official reference servers through registry and gateway', () => {
         items: items.map((i) => ({
           kind: i.kind,
           name: i.name,
-          ...(i.missingHints?.length ? { overrides: { annotations: Object.fromEntries(i.missingHints.map((h) => [h, CONSERVATIVE[h]])) } } : {}),
+          ...(i.missingHints?.length
+            ? { overrides: { annotations: Object.fromEntries(i.missingHints.map((h) => [h, CONSERVATIVE[h]])) } }
+            : {}),
         })),
       });
-      if (published.status !== 200) throw new Error(`publishing every item of ${serverId}: ${published.status} ${JSON.stringify(published.body)}`);
+      if (published.status !== 200)
+        throw new Error(`publishing every item of ${serverId}: ${published.status} ${JSON.stringify(published.body)}`);
       if (spec.dynamicResources) {
-        const dynamic = await api(registry.url, key, 'PATCH', `/v1/servers/${serverId}`, { dynamicResources: { uriPrefixes: spec.dynamicResources } });
-        if (dynamic.status !== 200) throw new Error(`publishing ${serverId}'s dynamic resources: ${dynamic.status} ${JSON.stringify(dynamic.body)}`);
+        const dynamic = await api(registry.url, key, 'PATCH', `/v1/servers/${serverId}`, {
+          dynamicResources: { uriPrefixes: spec.dynamicResources },
+        });
+        if (dynamic.status !== 200)
+          throw new Error(`publishing ${serverId}'s dynamic resources: ${dynamic.status} ${JSON.stringify(dynamic.body)}`);
       }
       mcpUrl = `${gateway.url}/t/${serverId}/mcp`;
       await until(`the gateway serving ${serverId}'s publication`, async () => {
         const res = await fetch(mcpUrl, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
         });
         return res.status === 200 && ((await res.json()) as { result?: { tools?: unknown[] } }).result?.tools?.length;
@@ -160,7 +210,9 @@ describe('official reference servers through registry and gateway', () => {
         outcomes.set(key, outcome);
         const gap = KNOWN_GAPS[key];
         if (gap !== undefined && outcome.status === 'pass') {
-          throw new Error(`${key} passes now: delete its line from KNOWN_GAPS and regenerate docs/compatibility.md (UPDATE_COMPATIBILITY=1)`);
+          throw new Error(
+            `${key} passes now: delete its line from KNOWN_GAPS and regenerate docs/compatibility.md (UPDATE_COMPATIBILITY=1)`,
+          );
         }
         if (gap === undefined && outcome.status === 'fail') throw new Error(`${key} fails: ${outcome.observed}`);
       });
@@ -176,14 +228,15 @@ describe('official reference servers through registry and gateway', () => {
         package: upstream?.package ?? 'not started',
         version: upstream?.version ?? '',
         setup: spec.setup,
-        rows: spec.rows.map(
-          (r): FeatureRow => ({
-            id: r.id,
-            feature: r.feature,
-            checks: r.checks,
-            outcomes: { legacy: outcomes.get(`${spec.id}/${r.id}/legacy`) ?? notRun, modern: outcomes.get(`${spec.id}/${r.id}/modern`) ?? notRun },
-          }),
-        ),
+        rows: spec.rows.map((r): FeatureRow => ({
+          id: r.id,
+          feature: r.feature,
+          checks: r.checks,
+          outcomes: {
+            legacy: outcomes.get(`${spec.id}/${r.id}/legacy`) ?? notRun,
+            modern: outcomes.get(`${spec.id}/${r.id}/modern`) ?? notRun,
+          },
+        })),
       };
     });
     const doc = renderCompatibility(sections, GENERATOR, NOT_EXERCISED);
@@ -197,6 +250,7 @@ describe('official reference servers through registry and gateway', () => {
     } catch {
       // Missing: the comparison below fails with the instruction.
     }
-    if (committed !== doc) throw new Error(`docs/compatibility.md is out of date; regenerate it with UPDATE_COMPATIBILITY=1. This run produced:\n${doc}`);
+    if (committed !== doc)
+      throw new Error(`docs/compatibility.md is out of date; regenerate it with UPDATE_COMPATIBILITY=1. This run produced:\n${doc}`);
   });
 });

@@ -10,8 +10,28 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { listenLoopback, readJsonBody, serveStateless, startEverythingServer, TestUpstream, type LoopbackServer, type ReferenceServer } from '@switchboard/testing';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import {
+  listenLoopback,
+  readJsonBody,
+  serveStateless,
+  startEverythingServer,
+  TestUpstream,
+  type LoopbackServer,
+  type ReferenceServer,
+} from '@switchboard/testing';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  testEnv,
+  until,
+  type Proc,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -39,22 +59,56 @@ describe('request-bound notifications through the gateway (server-everything)', 
     db = await createDatabase();
     everything = await startEverythingServer();
     probe = await TestUpstream.start({ stateful: true, name: 'probe' });
-    chatty = await listenLoopback(async (req, res) => serveStateless(chattyServer(), req, res, req.method === 'POST' ? await readJsonBody(req) : undefined));
+    chatty = await listenLoopback(async (req, res) =>
+      serveStateless(chattyServer(), req, res, req.method === 'POST' ? await readJsonBody(req) : undefined),
+    );
     // The recording upstream listens on 127.0.0.1 (allowed like localhost, for this test only).
     registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     const key = await createTenant(registry.url, env.operatorKey, 'acme');
-    expect((await registerAndDiscover(registry.url, key, { id: 'everything', name: 'Everything', url: everything.url, stateful: true })).health).toBe('ok');
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'everything', items: [{ name: LONG }, { name: TOGGLE }, { name: UPDATES }] })).status).toBe(200);
-    expect((await api(registry.url, key, 'PATCH', '/v1/servers/everything', { dynamicResources: { uriPrefixes: ['demo://resource/session/'] } })).status).toBe(200);
-    expect((await registerAndDiscover(registry.url, key, { id: 'probe', name: 'Probe', url: probe.url, stateful: true })).health).toBe('ok');
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'probe', items: [{ name: 'shout', overrides: { annotations: READ_ONLY_HINTS } }] })).status).toBe(200);
+    expect(
+      (await registerAndDiscover(registry.url, key, { id: 'everything', name: 'Everything', url: everything.url, stateful: true })).health,
+    ).toBe('ok');
+    expect(
+      (
+        await api(registry.url, key, 'POST', '/v1/publications', {
+          serverId: 'everything',
+          items: [{ name: LONG }, { name: TOGGLE }, { name: UPDATES }],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await api(registry.url, key, 'PATCH', '/v1/servers/everything', { dynamicResources: { uriPrefixes: ['demo://resource/session/'] } }))
+        .status,
+    ).toBe(200);
+    expect((await registerAndDiscover(registry.url, key, { id: 'probe', name: 'Probe', url: probe.url, stateful: true })).health).toBe(
+      'ok',
+    );
+    expect(
+      (
+        await api(registry.url, key, 'POST', '/v1/publications', {
+          serverId: 'probe',
+          items: [{ name: 'shout', overrides: { annotations: READ_ONLY_HINTS } }],
+        })
+      ).status,
+    ).toBe(200);
     expect((await registerAndDiscover(registry.url, key, { id: 'chatty', name: 'Chatty', url: chatty.url })).health).toBe('ok');
-    expect((await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'chatty', items: [{ name: 'work', overrides: { annotations: READ_ONLY_HINTS } }] })).status).toBe(200);
+    expect(
+      (
+        await api(registry.url, key, 'POST', '/v1/publications', {
+          serverId: 'chatty',
+          items: [{ name: 'work', overrides: { annotations: READ_ONLY_HINTS } }],
+        })
+      ).status,
+    ).toBe(200);
     gateway = await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '20000', UPSTREAM_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     await until('gateway serves the tools', async () => {
       const res = await fetch(`${gateway.url}/t/acme/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       const body = (await res.json()) as { result?: { tools: Array<{ name: string }> } };
@@ -74,17 +128,29 @@ describe('request-bound notifications through the gateway (server-everything)', 
   });
 
   const legacyClient = async (logged: Logged[]): Promise<Client> => {
-    const client = new Client({ name: 'e2e-legacy', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push({ level: n.params.level, data: n.params.data }));
+    const client = new Client(
+      { name: 'e2e-legacy', version: '1.0.0' },
+      { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } },
+    );
+    client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      (n) => void logged.push({ level: n.params.level, data: n.params.data }),
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/t/acme/mcp`)));
     closers.push(() => client.close());
     return client;
   };
   const modernClient = async (logged: Logged[]): Promise<V2Client> => {
-    const client = new V2Client({ name: 'e2e-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+    const client = new V2Client(
+      { name: 'e2e-v2', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {}, sampling: {}, roots: {} } },
+    );
     // It declared roots, so it answers them (the upstream asks on the caller's own session).
     client.setRequestHandler('roots/list', async () => ({ roots: [] }));
-    client.setNotificationHandler('notifications/message', (n: { params: Logged }) => void logged.push({ level: n.params.level, data: n.params.data }));
+    client.setNotificationHandler(
+      'notifications/message',
+      (n: { params: Logged }) => void logged.push({ level: n.params.level, data: n.params.data }),
+    );
     await client.connect(new V2Transport(new URL(`${gateway.url}/t/acme/mcp`)));
     closers.push(() => client.close());
     return client;
@@ -102,7 +168,10 @@ describe('request-bound notifications through the gateway (server-everything)', 
     const modernLogged: Logged[] = [];
     const modernUpdated: string[] = [];
     const modern = await modernClient(modernLogged);
-    modern.setNotificationHandler('notifications/resources/updated', (n: { params: { uri: string } }) => void modernUpdated.push(n.params.uri));
+    modern.setNotificationHandler(
+      'notifications/resources/updated',
+      (n: { params: { uri: string } }) => void modernUpdated.push(n.params.uri),
+    );
     await modern.callTool({ name: 'work', arguments: {}, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } });
     expect(modernLogged).toEqual([{ level: 'info', data: 'working on it' }]);
     expect(modernUpdated).toEqual(['chatty://report']);
@@ -111,7 +180,9 @@ describe('request-bound notifications through the gateway (server-everything)', 
   it('relays the upstream progress of a long-running operation to a 2025-11-25 and a 2026-07-28 caller', async () => {
     const legacyProgress: number[] = [];
     const legacy = await legacyClient([]);
-    await legacy.callTool({ name: LONG, arguments: { duration: 1, steps: 3 } }, undefined, { onprogress: (p) => void legacyProgress.push(p.progress) });
+    await legacy.callTool({ name: LONG, arguments: { duration: 1, steps: 3 } }, undefined, {
+      onprogress: (p) => void legacyProgress.push(p.progress),
+    });
     expect(legacyProgress).toEqual([1, 2, 3]);
 
     const modernProgress: number[] = [];

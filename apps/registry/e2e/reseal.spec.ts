@@ -18,7 +18,12 @@ function legacySeal(key: Buffer, plaintext: string, aad: string): string {
 }
 
 function runJob(env: Record<string, string>) {
-  return spawnSync(process.execPath, [path.join(REPO_ROOT, 'apps/registry/dist/reseal.js')], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env } });
+  return spawnSync(process.execPath, [path.join(REPO_ROOT, 'apps/registry/dist/reseal.js')], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+  });
 }
 
 describe('re-seal job (key rotation)', () => {
@@ -36,11 +41,19 @@ describe('re-seal job (key rotation)', () => {
     db = new Database(database.url, logger);
     await db.query("INSERT INTO registry.tenants (id, name) VALUES ('acme', 'Acme'), ('globex', 'Globex')");
     const insert = (tenant: string, id: string, secret: string | null, token: string | null) =>
-      db.query("INSERT INTO registry.servers (tenant_id, id, name, url, transport, auth_mode, secret, token_secret) VALUES ($1, $2, $2, 'https://mcp.example.com/mcp', 'auto', 'bearer', $3, $4)", [tenant, id, secret, token]);
+      db.query(
+        "INSERT INTO registry.servers (tenant_id, id, name, url, transport, auth_mode, secret, token_secret) VALUES ($1, $2, $2, 'https://mcp.example.com/mcp', 'auto', 'bearer', $3, $4)",
+        [tenant, id, secret, token],
+      );
     const old = new SecretBox(oldKey);
     // A blob from before key ids, one under the old key with a cached token, one with no secret.
     await insert('acme', 'legacy', legacySeal(oldKey, 'legacy-secret', serverSecretAad('acme', 'legacy')), null);
-    await insert('globex', 'crm', old.seal('crm-secret', serverSecretAad('globex', 'crm')), old.seal('cached-token', `${serverSecretAad('globex', 'crm')}:token`));
+    await insert(
+      'globex',
+      'crm',
+      old.seal('crm-secret', serverSecretAad('globex', 'crm')),
+      old.seal('cached-token', `${serverSecretAad('globex', 'crm')}:token`),
+    );
     await insert('globex', 'open', null, null);
   });
 
@@ -53,8 +66,16 @@ describe('re-seal job (key rotation)', () => {
     const ring = new SecretBox([newKey, oldKey]);
     expect(await resealSecrets(db, ring)).toEqual({ resealed: 3, current: 0, skipped: 0 });
     const onlyNew = new SecretBox(newKey);
-    const rows = await db.query<{ tenant_id: string; id: string; secret: string; token_secret: string | null }>("SELECT tenant_id, id, secret, token_secret FROM registry.servers WHERE secret IS NOT NULL ORDER BY tenant_id, id");
-    expect(rows.map((r) => [r.id, onlyNew.open(r.secret, serverSecretAad(r.tenant_id, r.id)), r.token_secret && onlyNew.open(r.token_secret, `${serverSecretAad(r.tenant_id, r.id)}:token`)])).toEqual([
+    const rows = await db.query<{ tenant_id: string; id: string; secret: string; token_secret: string | null }>(
+      'SELECT tenant_id, id, secret, token_secret FROM registry.servers WHERE secret IS NOT NULL ORDER BY tenant_id, id',
+    );
+    expect(
+      rows.map((r) => [
+        r.id,
+        onlyNew.open(r.secret, serverSecretAad(r.tenant_id, r.id)),
+        r.token_secret && onlyNew.open(r.token_secret, `${serverSecretAad(r.tenant_id, r.id)}:token`),
+      ]),
+    ).toEqual([
       ['legacy', 'legacy-secret', null],
       ['crm', 'crm-secret', 'cached-token'],
     ]);
@@ -70,7 +91,11 @@ describe('re-seal job (key rotation)', () => {
       [old.seal('whsec_current', aad), old.seal('whsec_previous', aad)],
     );
     expect(await resealSecrets(db, new SecretBox([newKey, oldKey]))).toEqual({ resealed: 2, current: 3, skipped: 0 });
-    const row = (await db.query<{ secret: string; previous_secret: string }>("SELECT secret, previous_secret FROM registry.webhook_subscriptions WHERE id = 'wh_0123456789ab'"))[0];
+    const row = (
+      await db.query<{ secret: string; previous_secret: string }>(
+        "SELECT secret, previous_secret FROM registry.webhook_subscriptions WHERE id = 'wh_0123456789ab'",
+      )
+    )[0];
     const onlyNew = new SecretBox(newKey);
     expect([onlyNew.open(row!.secret, aad), onlyNew.open(row!.previous_secret, aad)]).toEqual(['whsec_current', 'whsec_previous']);
   });

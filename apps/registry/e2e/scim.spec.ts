@@ -6,7 +6,14 @@ import { api, cleanRedis, createDatabase, createTenant, startRegistry, testEnv, 
 
 /** A SCIM answer as the tests read it (resources, list responses and errors share one loose shape). */
 type ScimResource = Record<string, unknown> & { id: string; userName: string; members?: unknown[] };
-type ScimBody = Record<string, unknown> & { id: string; active: boolean; totalResults: number; itemsPerPage: number; schemas: string[]; Resources: ScimResource[] };
+type ScimBody = Record<string, unknown> & {
+  id: string;
+  active: boolean;
+  totalResults: number;
+  itemsPerPage: number;
+  schemas: string[];
+  Resources: ScimResource[];
+};
 
 jest.setTimeout(60_000);
 
@@ -43,7 +50,9 @@ describe('SCIM 2.0 endpoint', () => {
 
   beforeAll(async () => {
     db = await createDatabase();
-    idp = await startTestIdp([{ client_id: 'console', client_secret: 'console-secret', redirect_uris: ['http://127.0.0.1/console/sso/callback'] }]);
+    idp = await startTestIdp([
+      { client_id: 'console', client_secret: 'console-secret', redirect_uris: ['http://127.0.0.1/console/sso/callback'] },
+    ]);
     registry = await startRegistry(env, db.url, { REGISTRY_ALLOW_HTTP_HOSTS: 'localhost,127.0.0.1' });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     otherKey = await createTenant(registry.url, env.operatorKey, 'beta');
@@ -62,7 +71,11 @@ describe('SCIM 2.0 endpoint', () => {
     const spc = await scim('GET', '/ServiceProviderConfig');
     expect(spc.status).toBe(200);
     expect(spc.type).toContain(SCIM);
-    expect(spc.body).toMatchObject({ patch: { supported: true }, filter: { supported: true, maxResults: 200 }, bulk: { supported: false } });
+    expect(spc.body).toMatchObject({
+      patch: { supported: true },
+      filter: { supported: true, maxResults: 200 },
+      bulk: { supported: false },
+    });
     expect((await scim('GET', '/ResourceTypes')).body.Resources.map((r: { id: string }) => r.id)).toEqual(['User', 'Group']);
     expect((await scim('GET', '/Schemas')).body.Resources.map((r: { id: string }) => r.id)).toEqual([USER, GROUP]);
     const anon = await scim('GET', '/Users', undefined, 'scim_not-a-real-token-at-all-xxxxxxxx');
@@ -76,9 +89,22 @@ describe('SCIM 2.0 endpoint', () => {
   });
 
   it('creates users and finds them with the filters Okta and Entra ID send', async () => {
-    const made = await scim('POST', '/Users', { schemas: [USER], userName: 'Alice@example.com', externalId: '00u-alice', name: { givenName: 'Alice', familyName: 'A' }, emails: [{ primary: true, value: 'alice@example.com', type: 'work' }], active: true });
+    const made = await scim('POST', '/Users', {
+      schemas: [USER],
+      userName: 'Alice@example.com',
+      externalId: '00u-alice',
+      name: { givenName: 'Alice', familyName: 'A' },
+      emails: [{ primary: true, value: 'alice@example.com', type: 'work' }],
+      active: true,
+    });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ userName: 'Alice@example.com', externalId: '00u-alice', active: true, displayName: 'Alice A', emails: [{ value: 'alice@example.com' }] });
+    expect(made.body).toMatchObject({
+      userName: 'Alice@example.com',
+      externalId: '00u-alice',
+      active: true,
+      displayName: 'Alice A',
+      emails: [{ value: 'alice@example.com' }],
+    });
     await scim('POST', '/Users', { schemas: [USER], userName: 'bob@example.com', externalId: 'entra-bob' });
     // userName matches case-insensitively (RFC 7643 §4.1.1), externalId exactly.
     const byName = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "alice@example.com"')}`);
@@ -99,7 +125,10 @@ describe('SCIM 2.0 endpoint', () => {
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ status: '409', scimType: 'uniqueness' });
     // userName is case-insensitive in SCIM: another casing is the same user.
-    expect((await scim('POST', '/Users', { schemas: [USER], userName: 'BOB@example.com' })).body).toMatchObject({ status: '409', scimType: 'uniqueness' });
+    expect((await scim('POST', '/Users', { schemas: [USER], userName: 'BOB@example.com' })).body).toMatchObject({
+      status: '409',
+      scimType: 'uniqueness',
+    });
     const bad = await scim('GET', `/Users?filter=${encodeURIComponent('userName co "bob"')}`);
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ scimType: 'invalidFilter', detail: expect.stringContaining('filter') });
@@ -123,9 +152,18 @@ describe('SCIM 2.0 endpoint', () => {
   it('applies PATCH operations in the forms Entra ID and Okta send', async () => {
     const id = (await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "bob@example.com"')}`)).body.Resources[0].id as string;
     // Entra ID: capitalised op, path with a value filter, boolean as a string.
-    const entra = await patch(`/Users/${id}`, { op: 'Add', path: 'emails[type eq "work"].value', value: 'bob@corp.example' }, { op: 'Replace', path: 'name.givenName', value: 'Bob' }, { op: 'Replace', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: 'Ops' });
+    const entra = await patch(
+      `/Users/${id}`,
+      { op: 'Add', path: 'emails[type eq "work"].value', value: 'bob@corp.example' },
+      { op: 'Replace', path: 'name.givenName', value: 'Bob' },
+      { op: 'Replace', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: 'Ops' },
+    );
     expect(entra.status).toBe(200);
-    expect(entra.body).toMatchObject({ emails: [{ type: 'work', value: 'bob@corp.example' }], name: { givenName: 'Bob' }, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'Ops' } });
+    expect(entra.body).toMatchObject({
+      emails: [{ type: 'work', value: 'bob@corp.example' }],
+      name: { givenName: 'Bob' },
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'Ops' },
+    });
     // Okta: no path, an object value.
     const okta = await patch(`/Users/${id}`, { op: 'replace', value: { displayName: 'Robert', active: true } });
     expect(okta.body).toMatchObject({ displayName: 'Robert', active: true });
@@ -135,7 +173,10 @@ describe('SCIM 2.0 endpoint', () => {
     expect(badPath.body).toMatchObject({ status: '400', scimType: 'invalidPath' });
     const rename = await patch(`/Users/${id}`, { op: 'replace', path: 'userName', value: 'robert@example.com' });
     expect(rename.body).toMatchObject({ status: '400', scimType: 'mutability' });
-    const tooMany = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH_OP], Operations: Array.from({ length: 101 }, () => ({ op: 'replace', path: 'displayName', value: 'x' })) });
+    const tooMany = await scim('PATCH', `/Users/${id}`, {
+      schemas: [PATCH_OP],
+      Operations: Array.from({ length: 101 }, () => ({ op: 'replace', path: 'displayName', value: 'x' })),
+    });
     expect(tooMany.body).toMatchObject({ status: '400', scimType: 'tooMany' });
   });
 
@@ -148,43 +189,76 @@ describe('SCIM 2.0 endpoint', () => {
   });
 
   it('makes members of mapped groups console admins with the strongest role, and takes it away with the membership', async () => {
-    const sso = await api(registry.url, key, 'PUT', '/v1/console-sso', { issuer: idp.issuer, clientId: 'console', clientSecret: 'console-secret', roleMap: { 'Switchboard Admins': 'admin', 'Switchboard Viewers': 'viewer' } });
+    const sso = await api(registry.url, key, 'PUT', '/v1/console-sso', {
+      issuer: idp.issuer,
+      clientId: 'console',
+      clientSecret: 'console-secret',
+      roleMap: { 'Switchboard Admins': 'admin', 'Switchboard Viewers': 'viewer' },
+    });
     expect(sso.status).toBe(200);
     const alice = (await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00u-alice"')}`)).body.Resources[0].id as string;
     const viewers = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Switchboard Viewers', members: [{ value: alice }] });
     expect(viewers.status).toBe(201);
-    const role = async () => ((await api(registry.url, key, 'GET', '/v1/admins')).body.admins as Array<{ username: string; role: string; disabled: boolean }>).find((a) => a.username === 'Alice@example.com');
+    const role = async () =>
+      (
+        (await api(registry.url, key, 'GET', '/v1/admins')).body.admins as Array<{ username: string; role: string; disabled: boolean }>
+      ).find((a) => a.username === 'Alice@example.com');
     expect(await role()).toMatchObject({ role: 'viewer', disabled: false });
     const admins = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Switchboard Admins', externalId: 'grp-admins' });
     // Entra ID adds members with a path and an array value.
     expect((await patch(`/Groups/${admins.body.id}`, { op: 'Add', path: 'members', value: [{ value: alice }] })).status).toBe(200);
     expect(await role()).toMatchObject({ role: 'admin' });
-    expect((await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Switchboard Admins"')}`)).body.Resources[0].members).toEqual([expect.objectContaining({ value: alice })]);
-    expect((await scim('GET', `/Groups?excludedAttributes=members&filter=${encodeURIComponent('externalId eq "grp-admins"')}`)).body.Resources[0].members).toBeUndefined();
+    expect(
+      (await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Switchboard Admins"')}`)).body.Resources[0].members,
+    ).toEqual([expect.objectContaining({ value: alice })]);
+    expect(
+      (await scim('GET', `/Groups?excludedAttributes=members&filter=${encodeURIComponent('externalId eq "grp-admins"')}`)).body.Resources[0]
+        .members,
+    ).toBeUndefined();
     // Entra ID removes with a value filter in the path; Okta with a value array.
     await patch(`/Groups/${admins.body.id}`, { op: 'Remove', path: `members[value eq "${alice}"]` });
     expect(await role()).toMatchObject({ role: 'viewer' });
     await patch(`/Groups/${viewers.body.id}`, { op: 'remove', path: 'members', value: [{ value: alice }] });
     expect(await role()).toMatchObject({ disabled: true });
-    const unknownMember = await patch(`/Groups/${viewers.body.id}`, { op: 'add', path: 'members', value: [{ value: '11111111-1111-1111-1111-111111111111' }] });
+    const unknownMember = await patch(`/Groups/${viewers.body.id}`, {
+      op: 'add',
+      path: 'members',
+      value: [{ value: '11111111-1111-1111-1111-111111111111' }],
+    });
     expect(unknownMember.body).toMatchObject({ status: '400', scimType: 'invalidValue' });
   });
 
   it('deactivates with active=false (disabling the directory user and the SCIM-made admin) and deletes with DELETE; audits each change', async () => {
     const alice = (await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00u-alice"')}`)).body.Resources[0].id as string;
-    const admins = (await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Switchboard Admins"')}`)).body.Resources[0].id as string;
+    const admins = (await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Switchboard Admins"')}`)).body.Resources[0]
+      .id as string;
     await patch(`/Groups/${admins}`, { op: 'add', path: 'members', value: [{ value: alice }] });
     const off = await patch(`/Users/${alice}`, { op: 'Replace', path: 'active', value: 'False' });
     expect(off.body.active).toBe(false);
-    const dir = ((await api(registry.url, key, 'GET', '/v1/users')).body.users as Array<{ username: string; status: string }>).find((u) => u.username === 'Alice@example.com');
+    const dir = ((await api(registry.url, key, 'GET', '/v1/users')).body.users as Array<{ username: string; status: string }>).find(
+      (u) => u.username === 'Alice@example.com',
+    );
     expect(dir?.status).toBe('disabled');
-    const admin = ((await api(registry.url, key, 'GET', '/v1/admins')).body.admins as Array<{ username: string; disabled: boolean }>).find((a) => a.username === 'Alice@example.com');
+    const admin = ((await api(registry.url, key, 'GET', '/v1/admins')).body.admins as Array<{ username: string; disabled: boolean }>).find(
+      (a) => a.username === 'Alice@example.com',
+    );
     expect(admin?.disabled).toBe(true);
     expect((await scim('DELETE', `/Users/${alice}`)).status).toBe(204);
     expect((await scim('GET', `/Users/${alice}`)).status).toBe(404);
     const audit = await api(registry.url, key, 'GET', '/v1/audit');
     const actions = (audit.body.entries as Array<{ action: string }>).map((e) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(['scim.user.create', 'scim.user.update', 'scim.user.deactivate', 'scim.user.delete', 'scim.group.create', 'scim.group.members', 'scim.admin.grant', 'scim.admin.revoke']));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'scim.user.create',
+        'scim.user.update',
+        'scim.user.deactivate',
+        'scim.user.delete',
+        'scim.group.create',
+        'scim.group.members',
+        'scim.admin.grant',
+        'scim.admin.revoke',
+      ]),
+    );
   });
 
   it('stops accepting a revoked token', async () => {

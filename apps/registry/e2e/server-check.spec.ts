@@ -2,7 +2,18 @@
 // before saving — against a real registry process and SDK-built upstreams; nothing is stored.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, startRegistry, startUpstream, testEnv, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(60_000);
 
@@ -21,7 +32,10 @@ describe('POST /v1/servers/check', () => {
     shop = await startUpstream('shop', [{ name: 'list_orders', annotations: READ_ONLY_HINTS }, { name: 'refund' }]);
     // An MCP endpoint behind OAuth: every request gets the 401 challenge.
     locked = createServer((_req, res) => {
-      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource"', 'content-type': 'application/json' });
+      res.writeHead(401, {
+        'www-authenticate': 'Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource"',
+        'content-type': 'application/json',
+      });
       res.end('{"error":"invalid_token"}');
     });
     await new Promise<void>((resolve) => locked.listen(0, '127.0.0.1', resolve));
@@ -74,27 +88,42 @@ describe('POST /v1/servers/check', () => {
     expect(header.body.error).toMatchObject({ code: 'VALIDATION', field: 'body.auth.header' });
   });
 
-  it.each(['host', 'Content-Length', 'transfer-encoding', 'connection', 'te', 'upgrade', 'keep-alive', 'proxy-authorization', 'mcp-session-id'])(
-    'refuses %s as a credential header at registration and in the check (400 naming the header)',
-    async (header) => {
-      for (const [path, body] of [
-        ['/v1/servers', { id: 'framing', name: 'Framing', url: shop.url, auth: { mode: 'header', header, value: 'x' } }],
-        ['/v1/servers/check', { url: shop.url, auth: { mode: 'header', header, value: 'x' } }],
-      ] as const) {
-        const res = await api(registry.url, key, 'POST', path, body);
-        expect(res.status).toBe(400);
-        expect(res.body.error).toMatchObject({ code: 'VALIDATION', field: 'body.auth.header', message: expect.stringContaining(`header ${header} is not allowed`) });
-      }
-      expect((await api(registry.url, key, 'GET', '/v1/servers')).body.servers).toEqual([]);
-    },
-  );
+  it.each([
+    'host',
+    'Content-Length',
+    'transfer-encoding',
+    'connection',
+    'te',
+    'upgrade',
+    'keep-alive',
+    'proxy-authorization',
+    'mcp-session-id',
+  ])('refuses %s as a credential header at registration and in the check (400 naming the header)', async (header) => {
+    for (const [path, body] of [
+      ['/v1/servers', { id: 'framing', name: 'Framing', url: shop.url, auth: { mode: 'header', header, value: 'x' } }],
+      ['/v1/servers/check', { url: shop.url, auth: { mode: 'header', header, value: 'x' } }],
+    ] as const) {
+      const res = await api(registry.url, key, 'POST', path, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION',
+        field: 'body.auth.header',
+        message: expect.stringContaining(`header ${header} is not allowed`),
+      });
+    }
+    expect((await api(registry.url, key, 'GET', '/v1/servers')).body.servers).toEqual([]);
+  });
 
   it('tells an MCP server that wants a credential apart from one that is down or is not MCP', async () => {
     expect((await check({ url: lockedUrl })).body).toMatchObject({ ok: false, reason: 'auth_required' });
 
     shop.mode = 'garbage';
     try {
-      expect((await check({ url: shop.url })).body).toMatchObject({ ok: false, reason: 'not_mcp', message: expect.stringMatching(/not as an MCP server/) });
+      expect((await check({ url: shop.url })).body).toMatchObject({
+        ok: false,
+        reason: 'not_mcp',
+        message: expect.stringMatching(/not as an MCP server/),
+      });
     } finally {
       shop.mode = 'ok';
     }
@@ -119,7 +148,13 @@ describe('POST /v1/servers/check', () => {
     const again = await check({ url: `${shop.url}/` });
     expect(again.body).toMatchObject({
       ok: true,
-      warnings: [{ code: 'URL_ALREADY_REGISTERED', field: 'body.url', message: expect.stringMatching(/^body\.url: this URL is already registered as server "shop" \(Shop\)/) }],
+      warnings: [
+        {
+          code: 'URL_ALREADY_REGISTERED',
+          field: 'body.url',
+          message: expect.stringMatching(/^body\.url: this URL is already registered as server "shop" \(Shop\)/),
+        },
+      ],
     });
     // The edit form checks its own server's URL: that one is not a duplicate of itself.
     expect((await check({ url: shop.url, serverId: 'shop' })).body.warnings).toBeUndefined();

@@ -2,7 +2,19 @@
 // publish and approve, with the tool, the JSON pointer and the reason — against a real registry
 // process, Postgres, Redis/BullMQ and an SDK-built upstream whose tools change between discoveries.
 import { z } from 'zod';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -37,7 +49,10 @@ describe('patterns RE2 cannot run', () => {
   });
 
   it('flags each discovered tool with the patterns RE2 cannot run', async () => {
-    const items = (await api(registry.url, key, 'GET', '/v1/servers/shop/items')).body.items as Array<{ name: string; unsupportedPatterns: unknown }>;
+    const items = (await api(registry.url, key, 'GET', '/v1/servers/shop/items')).body.items as Array<{
+      name: string;
+      unsupportedPatterns: unknown;
+    }>;
     expect(Object.fromEntries(items.map((i) => [i.name, i.unsupportedPatterns]))).toEqual({
       echo: [],
       lookup: [{ pointer: '/inputSchema/properties/code/pattern', pattern: '^(?=.*\\d).+$', reason: LOOKAHEAD_REASON }],
@@ -54,7 +69,16 @@ describe('patterns RE2 cannot run', () => {
         code: 'PATTERN_UNSUPPORTED',
         field: 'body.items.1.name',
         message,
-        issues: [{ field: 'body.items.1.name', message: message.replace('body.items.1.name: ', ''), tool: 'lookup', pointer: '/inputSchema/properties/code/pattern', pattern: '^(?=.*\\d).+$', reason: LOOKAHEAD_REASON }],
+        issues: [
+          {
+            field: 'body.items.1.name',
+            message: message.replace('body.items.1.name: ', ''),
+            tool: 'lookup',
+            pointer: '/inputSchema/properties/code/pattern',
+            pattern: '^(?=.*\\d).+$',
+            reason: LOOKAHEAD_REASON,
+          },
+        ],
       });
     }
     expect((await api(registry.url, key, 'GET', '/v1/publications')).body.publications).toEqual([]);
@@ -68,16 +92,24 @@ describe('patterns RE2 cannot run', () => {
       const d = (await api(registry.url, key, 'GET', '/v1/servers/shop')).body.discovery as { jobId?: string; state: string };
       return d.jobId === res.body.jobId && d.state === 'ok';
     });
-    const changes = (await api(registry.url, key, 'GET', '/v1/changes')).body.changes as Array<{ name: string; unsupportedPatterns: unknown }>;
+    const changes = (await api(registry.url, key, 'GET', '/v1/changes')).body.changes as Array<{
+      name: string;
+      unsupportedPatterns: unknown;
+    }>;
     expect(changes.map((c) => [c.name, c.unsupportedPatterns])).toEqual([
-      ['echo', [{ pointer: '/inputSchema/properties/s/pattern', pattern: '^(a)\\1$', reason: 'backreference \\1 (needs a backtracking engine)' }]],
+      [
+        'echo',
+        [{ pointer: '/inputSchema/properties/s/pattern', pattern: '^(a)\\1$', reason: 'backreference \\1 (needs a backtracking engine)' }],
+      ],
     ]);
     const approve = await api(registry.url, key, 'POST', '/v1/changes/approve', { serverId: 'shop', name: 'echo' });
     expect(approve.status).toBe(400);
     expect(approve.body.error).toMatchObject({
       code: 'PATTERN_UNSUPPORTED',
       field: 'body.name',
-      message: expect.stringContaining('body.name: tool "echo" cannot be published: /inputSchema/properties/s/pattern uses backreference \\1'),
+      message: expect.stringContaining(
+        'body.name: tool "echo" cannot be published: /inputSchema/properties/s/pattern uses backreference \\1',
+      ),
     });
     // Still held: the change is not approved.
     expect(((await api(registry.url, key, 'GET', '/v1/changes')).body.changes as unknown[]).length).toBe(1);

@@ -14,7 +14,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { freePort } from '@switchboard/testing';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, REPO_ROOT, startGateway, startRegistry, testEnv, until, type Proc } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  REPO_ROOT,
+  startGateway,
+  startRegistry,
+  testEnv,
+  until,
+  type Proc,
+} from './support/harness';
 
 jest.setTimeout(90_000);
 
@@ -31,10 +43,14 @@ describe('server-everything task tools through the registry and two gateways (SD
 
   beforeAll(async () => {
     const port = await freePort();
-    everything = spawn(process.execPath, [path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: 'ignore',
-    });
+    everything = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'],
+      {
+        env: { ...process.env, PORT: String(port) },
+        stdio: 'ignore',
+      },
+    );
     const url = `http://localhost:${port}/mcp`;
     await until('server-everything listening', async () => {
       const res = await fetch(url, { method: 'GET' }).catch(() => undefined);
@@ -47,7 +63,10 @@ describe('server-everything task tools through the registry and two gateways (SD
     expect(server.health).toBe('ok');
     const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'everything', items: [{ name: TOOL }] });
     expect(published.status).toBe(200);
-    gateways = [await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' }), await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' })];
+    gateways = [
+      await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' }),
+      await startGateway(env, registry.url, { UPSTREAM_TIMEOUT_MS: '10000' }),
+    ];
   });
 
   afterAll(async () => {
@@ -60,18 +79,27 @@ describe('server-everything task tools through the registry and two gateways (SD
   });
 
   async function client(gateway: Proc): Promise<Client> {
-    const c = new Client({ name: 'e2e-everything-tasks', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } });
+    const c = new Client(
+      { name: 'e2e-everything-tasks', version: '1.0.0' },
+      { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} } },
+    );
     await c.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/t/acme/mcp`)));
     clients.push(c);
     return c;
   }
 
   it('creates the upstream task, polls it on both replicas, and gets its result', async () => {
-    const [onA, onB] = [await until('the gateway serving acme', async () => client(gateways[0]!).catch(() => undefined)), await client(gateways[1]!)];
+    const [onA, onB] = [
+      await until('the gateway serving acme', async () => client(gateways[0]!).catch(() => undefined)),
+      await client(gateways[1]!),
+    ];
     const tool = await until('the published task tool', async () => (await onA.listTools()).tools.find((t) => t.name === TOOL));
     expect(tool.execution).toEqual({ taskSupport: 'required' });
 
-    const created = await onA.request({ method: 'tools/call', params: { name: TOOL, arguments: { topic: 'owls' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const created = await onA.request(
+      { method: 'tools/call', params: { name: TOOL, arguments: { topic: 'owls' }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
     const taskId = created.task.taskId;
     expect(created.task.status).toBe('working');
     expect(await onB.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'working' });
@@ -90,7 +118,10 @@ describe('server-everything task tools through the registry and two gateways (SD
 
   it('forwards tasks/cancel to the upstream through the other replica', async () => {
     const [onA, onB] = [await client(gateways[0]!), await client(gateways[1]!)];
-    const created = await onA.request({ method: 'tools/call', params: { name: TOOL, arguments: { topic: 'bats' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const created = await onA.request(
+      { method: 'tools/call', params: { name: TOOL, arguments: { topic: 'bats' }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
     const cancelled = await onB.experimental.tasks.cancelTask(created.task.taskId);
     expect(cancelled).toMatchObject({ taskId: created.task.taskId, status: 'cancelled' });
     // The upstream's own record says cancelled (read back through the first replica).
@@ -105,9 +136,16 @@ describe('server-everything task tools through the registry and two gateways (SD
       asked.push(request.params.message);
       return { action: 'accept', content: { interpretation: 'historical' } };
     });
-    const created = await onA.request({ method: 'tools/call', params: { name: TOOL, arguments: { topic: 'bridges', ambiguous: true }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const created = await onA.request(
+      { method: 'tools/call', params: { name: TOOL, arguments: { topic: 'bridges', ambiguous: true }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
     const taskId = created.task.taskId;
-    await until('the task to ask for input', async () => ((await onB.experimental.tasks.getTask(taskId)).status === 'input_required' ? true : undefined), 20_000);
+    await until(
+      'the task to ask for input',
+      async () => ((await onB.experimental.tasks.getTask(taskId)).status === 'input_required' ? true : undefined),
+      20_000,
+    );
     const result = await onB.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { timeout: 30_000 });
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('bridges');
@@ -124,7 +162,13 @@ describe('server-everything task tools through the registry and two gateways (SD
     const rpc = async (gateway: Proc, method: string, params: Record<string, unknown>, name: string): Promise<Record<string, unknown>> => {
       const res = await fetch(`${gateway.url}/t/acme/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          'mcp-name': name,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: meta } }),
       });
       const body = (await res.json()) as { result?: Record<string, unknown>; error?: unknown };
@@ -142,6 +186,6 @@ describe('server-everything task tools through the registry and two gateways (SD
       },
       20_000,
     );
-    expect(((done.result as { content: Array<{ text: string }> }).content[0]!.text)).toContain('# Research Report: otters');
+    expect((done.result as { content: Array<{ text: string }> }).content[0]!.text).toContain('# Research Report: otters');
   });
 });

@@ -1,6 +1,20 @@
 // `limit.reached` from the real flow (issue 48): calls refused by a tenant's rate plan at a built
 // gateway reach the registry through the usage stream, and the tenant's endpoint hears it once.
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startGateway, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startGateway,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 jest.setTimeout(120_000);
@@ -47,7 +61,9 @@ describe('limit.reached webhook', () => {
   it('is sent once when calls are refused by the rate plan', async () => {
     const hook = await api(registry.url, key, 'POST', '/v1/webhooks', { url: receiver.url, events: ['limit.reached'] });
     receiver.secrets = [hook.body.secret as string];
-    expect((await api(registry.url, key, 'PUT', '/v1/limits', { rate: { tools: { lookup: { requestsPerSecond: 0.02, burst: 1 } } } })).status).toBe(200);
+    expect(
+      (await api(registry.url, key, 'PUT', '/v1/limits', { rate: { tools: { lookup: { requestsPerSecond: 0.02, burst: 1 } } } })).status,
+    ).toBe(200);
     await until('a call refused by the plan', async () => ((await call('lookup')).error?.code === -32029 ? true : undefined));
     for (let i = 0; i < 3; i++) expect((await call('lookup')).error?.code).toBe(-32029);
     const hit = await until('limit.reached at the receiver', () => receiver.delivered('limit.reached')[0], 30_000);

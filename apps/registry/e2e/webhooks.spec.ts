@@ -2,7 +2,20 @@
 // in the test verifies every request with the Standard Webhooks reference library.
 import { Webhook } from 'standardwebhooks';
 import { listenLoopback, type LoopbackServer } from '@switchboard/testing';
-import { api, cleanRedis, createDatabase, createTenant, READ_ONLY_HINTS, registerAndDiscover, startRegistry, startUpstream, testEnv, until, type Proc, type TestUpstream } from './support/harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  READ_ONLY_HINTS,
+  registerAndDiscover,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  until,
+  type Proc,
+  type TestUpstream,
+} from './support/harness';
 import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 
 jest.setTimeout(120_000);
@@ -23,7 +36,13 @@ describe('event webhooks', () => {
     db = await createDatabase();
     upstream = await startUpstream('crm', [{ name: 'lookup', annotations: READ_ONLY_HINTS }]);
     await receiver.start();
-    registry = await startRegistry(env, db.url, { WEBHOOK_BACKOFF_MS: '200', WEBHOOK_DISPATCH_MS: '50', WEBHOOK_ATTEMPTS: '3', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LOG_MAX: '10' });
+    registry = await startRegistry(env, db.url, {
+      WEBHOOK_BACKOFF_MS: '200',
+      WEBHOOK_DISPATCH_MS: '50',
+      WEBHOOK_ATTEMPTS: '3',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_LOG_MAX: '10',
+    });
     key = await createTenant(registry.url, env.operatorKey, 'acme');
     otherKey = await createTenant(registry.url, env.operatorKey, 'other');
   });
@@ -36,11 +55,15 @@ describe('event webhooks', () => {
     await cleanRedis(env);
   });
 
-  const deliveries = async (id = hookId): Promise<Delivery[]> => (await api(registry.url, key, 'GET', `/v1/webhooks/${id}/deliveries?limit=200`)).body.deliveries as Delivery[];
+  const deliveries = async (id = hookId): Promise<Delivery[]> =>
+    (await api(registry.url, key, 'GET', `/v1/webhooks/${id}/deliveries?limit=200`)).body.deliveries as Delivery[];
   const arrived = (type: string, after = 0) => until(`a verified ${type} at the receiver`, () => receiver.delivered(type).slice(after)[0]);
 
   it('subscribes an endpoint: the secret is shown once, bad input names the field, other tenants cannot see it', async () => {
-    const created = await api(registry.url, key, 'POST', '/v1/webhooks', { url: receiver.url, events: ['publish.done', 'discovery.failed', 'upstream.change_pending_review'] });
+    const created = await api(registry.url, key, 'POST', '/v1/webhooks', {
+      url: receiver.url,
+      events: ['publish.done', 'discovery.failed', 'upstream.change_pending_review'],
+    });
     expect(created.status).toBe(201);
     const secret = created.body.secret as string;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
@@ -51,13 +74,22 @@ describe('event webhooks', () => {
     expect(JSON.stringify(shown.body)).not.toContain(secret.slice(6));
     const list = await api(registry.url, key, 'GET', '/v1/webhooks');
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
-    expect(list.body.events).toEqual(['discovery.failed', 'upstream.change_pending_review', 'publish.done', 'connector.unlinked', 'limit.reached']);
+    expect(list.body.events).toEqual([
+      'discovery.failed',
+      'upstream.change_pending_review',
+      'publish.done',
+      'connector.unlinked',
+      'limit.reached',
+    ]);
 
     const badEvent = await api(registry.url, key, 'POST', '/v1/webhooks', { url: receiver.url, events: ['publish.done', 'nope'] });
     expect([badEvent.status, badEvent.body.error?.field]).toEqual([400, 'body.events.1']);
     const privateUrl = await api(registry.url, key, 'POST', '/v1/webhooks', { url: 'http://10.0.0.7/hook', events: ['publish.done'] });
     expect([privateUrl.status, privateUrl.body.error?.code, privateUrl.body.error?.field]).toEqual([400, 'URL_REFUSED', 'body.url']);
-    const metadata = await api(registry.url, key, 'POST', '/v1/webhooks', { url: 'https://169.254.169.254/latest', events: ['publish.done'] });
+    const metadata = await api(registry.url, key, 'POST', '/v1/webhooks', {
+      url: 'https://169.254.169.254/latest',
+      events: ['publish.done'],
+    });
     expect([metadata.status, metadata.body.error?.field]).toEqual([400, 'body.url']);
 
     expect((await api(registry.url, otherKey, 'GET', `/v1/webhooks/${hookId}`)).status).toBe(404);
@@ -88,7 +120,9 @@ describe('event webhooks', () => {
     const attempts = receiver.received.slice(before).filter((r) => r.id === id);
     expect(attempts.map((r) => r.answered)).toEqual([500, 200]);
     expect(Number(attempts[1].timestamp)).toBeGreaterThanOrEqual(Number(attempts[0].timestamp));
-    const logged = await until('the log shows two attempts', async () => (await deliveries()).find((d) => d.id === id && d.status === 'delivered'));
+    const logged = await until('the log shows two attempts', async () =>
+      (await deliveries()).find((d) => d.id === id && d.status === 'delivered'),
+    );
     expect(logged).toMatchObject({ attempts: 2, lastStatus: 200, eventType: 'webhook.test' });
   });
 
@@ -100,16 +134,30 @@ describe('event webhooks', () => {
     // A validly signed request outside the timestamp tolerance (5 minutes) → refused.
     const stale = new Date(Date.now() - 10 * 60_000);
     const staleSig = new Webhook(receiver.secrets[0]).sign('msg_stale', stale, original.body);
-    expect(await receiver.post({ 'webhook-id': 'msg_stale', 'webhook-timestamp': String(Math.floor(stale.getTime() / 1000)), 'webhook-signature': staleSig }, original.body)).toBe(400);
+    expect(
+      await receiver.post(
+        { 'webhook-id': 'msg_stale', 'webhook-timestamp': String(Math.floor(stale.getTime() / 1000)), 'webhook-signature': staleSig },
+        original.body,
+      ),
+    ).toBe(400);
     // A moved timestamp or a changed body breaks the signature.
-    expect(await receiver.post({ ...headers, 'webhook-id': 'msg_other', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) }, original.body)).toBe(400);
+    expect(
+      await receiver.post(
+        { ...headers, 'webhook-id': 'msg_other', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) },
+        original.body,
+      ),
+    ).toBe(400);
     expect(await receiver.post({ ...headers, 'webhook-id': 'msg_other' }, original.body.replace('acme', 'evil'))).toBe(400);
   });
 
   it('emits discovery.failed when discovery of an upstream finally fails', async () => {
     const created = await api(registry.url, key, 'POST', '/v1/servers', { id: 'dead', name: 'Dead', url: 'http://localhost:9/mcp' });
     expect(created.status).toBe(201);
-    const hit = await until('discovery.failed for dead', () => receiver.delivered('discovery.failed').find((r) => r.body.includes('"serverId":"dead"')), 30_000);
+    const hit = await until(
+      'discovery.failed for dead',
+      () => receiver.delivered('discovery.failed').find((r) => r.body.includes('"serverId":"dead"')),
+      30_000,
+    );
     expect(JSON.parse(hit.body).data).toMatchObject({ tenant: 'acme', serverId: 'dead', url: 'http://localhost:9/mcp' });
   });
 
@@ -126,7 +174,9 @@ describe('event webhooks', () => {
   it('gives up after WEBHOOK_ATTEMPTS and does not follow a redirect', async () => {
     receiver.failNext = 3;
     const failing = (await api(registry.url, key, 'POST', `/v1/webhooks/${hookId}/test`)).body.deliveryId as string;
-    const failed = await until('marked failed after three 500s', async () => (await deliveries()).find((d) => d.id === failing && d.status === 'failed'));
+    const failed = await until('marked failed after three 500s', async () =>
+      (await deliveries()).find((d) => d.id === failing && d.status === 'failed'),
+    );
     expect(failed).toMatchObject({ attempts: 3, lastStatus: 500 });
     expect(receiver.received.filter((r) => r.id === failing).map((r) => r.answered)).toEqual([500, 500, 500]);
 
@@ -137,10 +187,15 @@ describe('event webhooks', () => {
       res.writeHead(307, { location: 'http://10.0.0.9/steal' }).end();
     });
     try {
-      const other = await api(registry.url, key, 'POST', '/v1/webhooks', { url: `http://localhost:${redirecting.port}/hook`, events: ['publish.done'] });
+      const other = await api(registry.url, key, 'POST', '/v1/webhooks', {
+        url: `http://localhost:${redirecting.port}/hook`,
+        events: ['publish.done'],
+      });
       const otherId = (other.body.webhook as { id: string }).id;
       const sent = (await api(registry.url, key, 'POST', `/v1/webhooks/${otherId}/test`)).body.deliveryId as string;
-      const done = await until('the redirecting endpoint failed', async () => (await deliveries(otherId)).find((d) => d.id === sent && d.status === 'failed'));
+      const done = await until('the redirecting endpoint failed', async () =>
+        (await deliveries(otherId)).find((d) => d.id === sent && d.status === 'failed'),
+      );
       expect(done).toMatchObject({ attempts: 3, lastStatus: 307 });
       expect(hits).toBe(3);
       expect((await api(registry.url, key, 'DELETE', `/v1/webhooks/${otherId}`)).status).toBe(200);
@@ -153,7 +208,10 @@ describe('event webhooks', () => {
     // An endpoint that never answers keeps its deliveries outstanding (each attempt waits WEBHOOK_TIMEOUT_MS).
     const hanging: LoopbackServer = await listenLoopback(() => new Promise<void>(() => undefined));
     try {
-      const created = await api(registry.url, key, 'POST', '/v1/webhooks', { url: `http://localhost:${hanging.port}/hook`, events: ['publish.done'] });
+      const created = await api(registry.url, key, 'POST', '/v1/webhooks', {
+        url: `http://localhost:${hanging.port}/hook`,
+        events: ['publish.done'],
+      });
       const id = (created.body.webhook as { id: string }).id;
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++) statuses.push((await api(registry.url, key, 'POST', `/v1/webhooks/${id}/test`)).status);
@@ -167,14 +225,21 @@ describe('event webhooks', () => {
   });
 
   it('emits connector.unlinked when a connector is removed', async () => {
-    const patched = await api(registry.url, key, 'PATCH', `/v1/webhooks/${hookId}`, { events: ['publish.done', 'discovery.failed', 'upstream.change_pending_review', 'connector.unlinked'] });
+    const patched = await api(registry.url, key, 'PATCH', `/v1/webhooks/${hookId}`, {
+      events: ['publish.done', 'discovery.failed', 'upstream.change_pending_review', 'connector.unlinked'],
+    });
     expect(patched.body.events).toContain('connector.unlinked');
     const issuer: LoopbackServer = await listenLoopback(async (_req, res) => {
       const base = `http://localhost:${issuer.port}`;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token` }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token` }));
     });
     try {
-      const set = await api(registry.url, key, 'PUT', '/v1/servers/crm/connector', { issuer: `http://localhost:${issuer.port}`, clientId: 'sb-crm' });
+      const set = await api(registry.url, key, 'PUT', '/v1/servers/crm/connector', {
+        issuer: `http://localhost:${issuer.port}`,
+        clientId: 'sb-crm',
+      });
       expect(set.status).toBe(200);
       expect((await api(registry.url, key, 'DELETE', '/v1/servers/crm/connector')).status).toBe(200);
       const hit = await arrived('connector.unlinked');

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { loadRegistryConfig } from './config';
 
-const real = () => ({ SECRETS_KEY: randomBytes(32).toString('base64'), INTERNAL_TOKEN: randomBytes(32).toString('base64url'), REGISTRY_OPERATOR_KEY: randomBytes(32).toString('base64url') });
+const real = () => ({
+  SECRETS_KEY: randomBytes(32).toString('base64'),
+  INTERNAL_TOKEN: randomBytes(32).toString('base64url'),
+  REGISTRY_OPERATOR_KEY: randomBytes(32).toString('base64url'),
+});
 
 describe('loadRegistryConfig: production is the default off loopback', () => {
   it('refuses every development default in one error when bound to a non-loopback address without SWITCHBOARD_ENV', () => {
@@ -18,7 +22,9 @@ describe('loadRegistryConfig: production is the default off loopback', () => {
   });
 
   it('refuses the development operator key set explicitly', () => {
-    expect(() => loadRegistryConfig({ ...real(), REGISTRY_HOST: '::', REGISTRY_OPERATOR_KEY: 'dev-operator-key' })).toThrow(/\n {2}REGISTRY_OPERATOR_KEY: must be at least 32 characters/);
+    expect(() => loadRegistryConfig({ ...real(), REGISTRY_HOST: '::', REGISTRY_OPERATOR_KEY: 'dev-operator-key' })).toThrow(
+      /\n {2}REGISTRY_OPERATOR_KEY: must be at least 32 characters/,
+    );
   });
 
   it('starts with real secrets off loopback, as production', () => {
@@ -26,11 +32,19 @@ describe('loadRegistryConfig: production is the default off loopback', () => {
   });
 
   it('keeps the development defaults on loopback without SWITCHBOARD_ENV, and anywhere with SWITCHBOARD_ENV=development', () => {
-    expect(loadRegistryConfig({ LOG_LEVEL: 'silent' })).toMatchObject({ SWITCHBOARD_ENV: 'development', REGISTRY_OPERATOR_KEY: 'dev-operator-key' });
-    expect(loadRegistryConfig({ REGISTRY_HOST: '0.0.0.0', SWITCHBOARD_ENV: 'development' })).toMatchObject({ SWITCHBOARD_ENV: 'development', REGISTRY_OPERATOR_KEY: 'dev-operator-key' });
+    expect(loadRegistryConfig({ LOG_LEVEL: 'silent' })).toMatchObject({
+      SWITCHBOARD_ENV: 'development',
+      REGISTRY_OPERATOR_KEY: 'dev-operator-key',
+    });
+    expect(loadRegistryConfig({ REGISTRY_HOST: '0.0.0.0', SWITCHBOARD_ENV: 'development' })).toMatchObject({
+      SWITCHBOARD_ENV: 'development',
+      REGISTRY_OPERATOR_KEY: 'dev-operator-key',
+    });
   });
 
   it('refuses them on loopback too with SWITCHBOARD_ENV=production', () => {
-    expect(() => loadRegistryConfig({ SWITCHBOARD_ENV: 'production' })).toThrow(/^Invalid registry configuration \(SWITCHBOARD_ENV=production\):\n {2}SECRETS_KEY: /);
+    expect(() => loadRegistryConfig({ SWITCHBOARD_ENV: 'production' })).toThrow(
+      /^Invalid registry configuration \(SWITCHBOARD_ENV=production\):\n {2}SECRETS_KEY: /,
+    );
   });
 });

@@ -1,4 +1,12 @@
-import { deploymentMode, isSecretsKeys, parseSecretsKeys, productionSecretsRefusal, SECRETS_KEYS_FORMAT, SWITCHBOARD_ENVS, type SwitchboardEnv } from '@switchboard/secret-box';
+import {
+  deploymentMode,
+  isSecretsKeys,
+  parseSecretsKeys,
+  productionSecretsRefusal,
+  SECRETS_KEYS_FORMAT,
+  SWITCHBOARD_ENVS,
+  type SwitchboardEnv,
+} from '@switchboard/secret-box';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { CRASH_STEPS } from './publishing/crash-steps';
@@ -11,7 +19,12 @@ const DEV_OPERATOR_KEY = 'dev-operator-key';
 const csv = z
   .string()
   .default('')
-  .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
+  .transform((s) =>
+    s
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
 
 /**
  * The registry's configuration, read once at boot from the environment. Each key is
@@ -29,13 +42,22 @@ const schema = z.object({
   /** Interface to bind; loopback by default. */
   REGISTRY_HOST: z.string().min(1).default('127.0.0.1'),
   /** Postgres URL. Unset: `startRegistry` starts an embedded Postgres under `.data/registry-pg`. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   /** Redis for BullMQ discovery jobs and published snapshots. */
   REDIS_URL: redisUrlSchema().default('redis://127.0.0.1:6379'),
   /** Prepended to every Redis key and channel of the catalog contract (tests isolate with it); default none. */
-  REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
+  REDIS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]*$/)
+    .default(''),
   /** BullMQ key prefix. */
-  REGISTRY_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default('sb-bull'),
+  REGISTRY_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]+$/)
+    .default('sb-bull'),
   /**
    * AES-256-GCM keys (32 bytes each, base64 or hex) for secrets at rest and credentials handed to
    * gateways (shared with the gateway): comma-separated, newest first. The first seals; all open.
@@ -51,7 +73,10 @@ const schema = z.object({
   /** Public base URL of the gateway, used for tenants' MCP URLs and the `claude mcp add` line. */
   GATEWAY_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /** When set, tenants' MCP URLs are host-based: `https://{tenant}.{domain}/mcp`. */
-  GATEWAY_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a DNS name').optional(),
+  GATEWAY_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'must be a DNS name')
+    .optional(),
   /** Hosts an operator trusts for plain http and private addresses (SSRF allow-list), e.g. `127.0.0.1,localhost` in dev. */
   REGISTRY_ALLOW_HTTP_HOSTS: csv,
   /** Bearer token gateways present on `/internal/*`. */
@@ -59,18 +84,32 @@ const schema = z.object({
   /** Operator bootstrap key: creates tenants and their first API key (`POST /v1/tenants`). */
   REGISTRY_OPERATOR_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Run the BullMQ discovery worker in this process. */
-  REGISTRY_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  REGISTRY_WORKER: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Interval of the repeatable refresh (rediscovery of every server), in ms; 0 disables it. */
-  DISCOVERY_REFRESH_MS: z.coerce.number().int().min(0).default(15 * 60_000),
+  DISCOVERY_REFRESH_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(15 * 60_000),
   /** Timeout of one discovery connection / list call, in ms. */
   DISCOVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** Attempts per discovery job (exponential backoff from 1 s). */
   DISCOVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   /** How long a renamed or removed tool keeps answering under its old name, in seconds. */
-  TOOL_GRACE_SECONDS: z.coerce.number().int().min(0).default(24 * 3600),
+  TOOL_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(24 * 3600),
   /** Seconds clients are told to wait (`Retry-After`) when Postgres is unavailable. */
   /** Drain the gateways' usage stream (`<REDIS_NAMESPACE>sb:usage`) into usage rollups and the call log (replicas share it through a consumer group). */
-  USAGE_DRAIN: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  USAGE_DRAIN: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Days call records are kept when the tenant's `callLog.retentionDays` is unset, and days usage rollups are kept. */
   CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
@@ -82,7 +121,10 @@ const schema = z.object({
   AUDIT_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** Seed the demo tenant (`startRegistry` from `npm start`). */
-  REGISTRY_SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  REGISTRY_SEED_DEMO: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** With REGISTRY_SEED_DEMO: the development tenants seed whose `seed: registry` tenants (e.g. `secure`) are created through the admin API. */
   REGISTRY_SEED_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Port and interface of the demo upstream the seed starts beside the registry (0: any free port). */
@@ -154,7 +196,10 @@ const schema = z.object({
    * Namespace of the names the per-tenant registry endpoint (`/t/<tenant>/v0.1/servers`) serves
    * (`<namespace>/<tenant>`, reverse-DNS). Default: the gateway's host reversed (GATEWAY_DOMAIN, else GATEWAY_PUBLIC_URL's host).
    */
-  MCP_REGISTRY_NAMESPACE: z.string().regex(/^[a-zA-Z0-9.-]+$/, 'must be a reverse-DNS name').optional(),
+  MCP_REGISTRY_NAMESPACE: z
+    .string()
+    .regex(/^[a-zA-Z0-9.-]+$/, 'must be a reverse-DNS name')
+    .optional(),
   /** Attempts per webhook delivery (exponential backoff from WEBHOOK_BACKOFF_MS). */
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   /** First retry delay of a webhook delivery, in ms (doubles per attempt). */
@@ -166,7 +211,12 @@ const schema = z.object({
   /** Finished deliveries kept per tenant (the console's delivery log). */
   WEBHOOK_LOG_MAX: z.coerce.number().int().min(10).max(100_000).default(1_000),
   /** After a secret rotation, how long the previous secret keeps signing beside the new one, in seconds. */
-  WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(86_400),
+  WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(86_400),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -174,7 +224,10 @@ const schema = z.object({
 type Parsed = z.infer<typeof schema>;
 
 /** The validated configuration with dev defaults applied. */
-export type RegistryConfig = Omit<Parsed, 'SECRETS_KEY' | 'INTERNAL_TOKEN' | 'REGISTRY_OPERATOR_KEY' | 'REGISTRY_PUBLIC_URL' | 'SWITCHBOARD_ENV'> & {
+export type RegistryConfig = Omit<
+  Parsed,
+  'SECRETS_KEY' | 'INTERNAL_TOKEN' | 'REGISTRY_OPERATOR_KEY' | 'REGISTRY_PUBLIC_URL' | 'SWITCHBOARD_ENV'
+> & {
   /** The mode in force: SWITCHBOARD_ENV, or the default for REGISTRY_HOST (`deploymentMode`). */
   SWITCHBOARD_ENV: SwitchboardEnv;
   /** Resolved (default applied, no trailing slash); `startRegistry` fills in the bound port when REGISTRY_PORT is 0. */

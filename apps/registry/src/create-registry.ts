@@ -42,15 +42,33 @@ export interface Registry {
 async function buildServices(config: RegistryConfig & { DATABASE_URL: string }, logger: Logger): Promise<RegistryServices> {
   await migrate(config.DATABASE_URL, logger, config.MIGRATION_LOCK_TIMEOUT_MS);
   const db = new Database(config.DATABASE_URL, logger);
-  const redis = createRedis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000 });
+  const redis = createRedis(config.REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: 2_000,
+  });
   redis.on('error', () => undefined);
-  await redis.connect().catch((err: Error) => logger.warn({ err: err.message }, 'Redis unavailable at boot; publishing continues in Postgres'));
+  await redis
+    .connect()
+    .catch((err: Error) => logger.warn({ err: err.message }, 'Redis unavailable at boot; publishing continues in Postgres'));
   const box = new SecretBox(config.secretsKey);
   const policy = { allowHosts: config.REGISTRY_ALLOW_HTTP_HOSTS };
   const credentials = new Credentials(db, box, policy);
-  if (config.REGISTRY_CRASH_AT) logger.warn({ step: config.REGISTRY_CRASH_AT }, 'REGISTRY_CRASH_AT is set: this process kills itself at that step of every publish (chaos tests only)');
-  const publisher = new Publisher(db, redis, config.REDIS_NAMESPACE, credentials, box, config.TOOL_GRACE_SECONDS, logger, { crashAt: config.REGISTRY_CRASH_AT });
-  const queue = new DiscoveryQueue({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, attempts: config.DISCOVERY_ATTEMPTS, refreshMs: config.DISCOVERY_REFRESH_MS });
+  if (config.REGISTRY_CRASH_AT)
+    logger.warn(
+      { step: config.REGISTRY_CRASH_AT },
+      'REGISTRY_CRASH_AT is set: this process kills itself at that step of every publish (chaos tests only)',
+    );
+  const publisher = new Publisher(db, redis, config.REDIS_NAMESPACE, credentials, box, config.TOOL_GRACE_SECONDS, logger, {
+    crashAt: config.REGISTRY_CRASH_AT,
+  });
+  const queue = new DiscoveryQueue({
+    redisUrl: config.REDIS_URL,
+    prefix: config.REGISTRY_QUEUE_PREFIX,
+    attempts: config.DISCOVERY_ATTEMPTS,
+    refreshMs: config.DISCOVERY_REFRESH_MS,
+  });
   const sessions = new ConsoleSessions(box);
   // The audience is read per use: with REGISTRY_PORT=0 the public URL is only known once listening.
   const platform = config.CONSOLE_ISSUER
@@ -64,14 +82,39 @@ async function buildServices(config: RegistryConfig & { DATABASE_URL: string }, 
   const auth = new Authenticator(db, config.REGISTRY_OPERATOR_KEY, config.INTERNAL_TOKEN, { platform, sessions });
   const vault = new ConnectorVault(config.AUTH_INTERNAL_URL, config.INTERNAL_TOKEN);
   const revocations = new UserRevocations(db, config.AUTH_INTERNAL_URL, config.INTERNAL_TOKEN, logger);
-  return { config, db, redis, box, auth, credentials, vault, publisher, queue, policy, fetch: guardedFetch(policy), logger, sessions, platform, revocations, sso: new SsoClients(policy) };
+  return {
+    config,
+    db,
+    redis,
+    box,
+    auth,
+    credentials,
+    vault,
+    publisher,
+    queue,
+    policy,
+    fetch: guardedFetch(policy),
+    logger,
+    sessions,
+    platform,
+    revocations,
+    sso: new SsoClients(policy),
+  };
 }
 
 /** The background jobs this process runs (discovery worker, webhooks, usage drain, audit export); returns their stop. */
 function startJobs(s: RegistryServices): () => Promise<void> {
   const { config, db, logger } = s;
   const worker = config.REGISTRY_WORKER
-    ? new DiscoveryWorker({ redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy: s.policy }, db, s.credentials, s.queue, s.publisher, logger, s.vault)
+    ? new DiscoveryWorker(
+        { redisUrl: config.REDIS_URL, prefix: config.REGISTRY_QUEUE_PREFIX, timeoutMs: config.DISCOVERY_TIMEOUT_MS, policy: s.policy },
+        db,
+        s.credentials,
+        s.queue,
+        s.publisher,
+        logger,
+        s.vault,
+      )
     : undefined;
   const webhooks = startWebhooks(config, db, s.box, s.policy, logger);
   const drainer = config.USAGE_DRAIN
@@ -89,7 +132,11 @@ function startJobs(s: RegistryServices): () => Promise<void> {
   drainer?.start();
   const exporter =
     config.AUDIT_EXPORT_INTERVAL_MS > 0
-      ? new AuditExporter(db, s.box, s.fetch, logger, { intervalMs: config.AUDIT_EXPORT_INTERVAL_MS, batchSize: config.AUDIT_EXPORT_BATCH_SIZE, timeoutMs: config.AUDIT_EXPORT_TIMEOUT_MS })
+      ? new AuditExporter(db, s.box, s.fetch, logger, {
+          intervalMs: config.AUDIT_EXPORT_INTERVAL_MS,
+          batchSize: config.AUDIT_EXPORT_BATCH_SIZE,
+          timeoutMs: config.AUDIT_EXPORT_TIMEOUT_MS,
+        })
       : undefined;
   exporter?.start();
   return async () => {
@@ -105,7 +152,11 @@ function mountPlatformRoutes(app: NestFastifyApplication, s: RegistryServices, r
   const telemetry = startTelemetry({ serviceName: 'registry', serviceVersion: '0.1.0' });
   const fastify = app.getHttpAdapter().getInstance();
   // SCIM clients send application/scim+json; SCIM bodies have their own, smaller limit (Nest adds its routes at init, after this hook).
-  fastify.addContentTypeParser('application/scim+json', { parseAs: 'string', bodyLimit: SCIM_MAX_BODY_BYTES }, fastify.getDefaultJsonParser('error', 'error'));
+  fastify.addContentTypeParser(
+    'application/scim+json',
+    { parseAs: 'string', bodyLimit: SCIM_MAX_BODY_BYTES },
+    fastify.getDefaultJsonParser('error', 'error'),
+  );
   fastify.addHook('onRoute', (route) => {
     if (route.url.startsWith('/scim/')) route.bodyLimit = SCIM_MAX_BODY_BYTES;
   });
@@ -117,7 +168,9 @@ function mountPlatformRoutes(app: NestFastifyApplication, s: RegistryServices, r
       () => true,
       () => false,
     );
-    return reply.code(postgres ? 200 : 503).send({ status: postgres ? 'ready' : 'not ready', postgres, redis: s.redis.status === 'ready', reconcile: reconciler.stats });
+    return reply
+      .code(postgres ? 200 : 503)
+      .send({ status: postgres ? 'ready' : 'not ready', postgres, redis: s.redis.status === 'ready', reconcile: reconciler.stats });
   });
   // The tenant console (apps/console, built by `vite build apps/console`) at /console/, when built.
   if (!serveConsole(fastify)) s.logger.info('tenant console not built (vite build apps/console); /console/ is not served');
@@ -128,14 +181,25 @@ function mountPlatformRoutes(app: NestFastifyApplication, s: RegistryServices, r
  * worker when enabled) and the admin API, re-pushes published catalogs to Redis, and
  * returns the initialised (not yet listening) Nest application.
  */
-export async function createRegistry(config: RegistryConfig & { DATABASE_URL: string }, options: { logger?: Logger } = {}): Promise<Registry> {
+export async function createRegistry(
+  config: RegistryConfig & { DATABASE_URL: string },
+  options: { logger?: Logger } = {},
+): Promise<Registry> {
   const logger = options.logger ?? createLogger({ service: 'registry', level: config.LOG_LEVEL, redact: ['*.value'] });
   for (const w of config.warnings) logger.warn(`UNSAFE DEVELOPMENT DEFAULT: ${w}`);
   const services = await buildServices(config, logger);
   const { db, redis, publisher, queue, revocations } = services;
-  const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, { namespace: config.REDIS_NAMESPACE, verifyMs: config.REGISTRY_REDIS_VERIFY_MS, outboxMinAgeMs: 5_000 });
+  const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, {
+    namespace: config.REDIS_NAMESPACE,
+    verifyMs: config.REGISTRY_REDIS_VERIFY_MS,
+    outboxMinAgeMs: 5_000,
+  });
   const stopJobs = startJobs(services);
-  const adapter = new FastifyAdapter({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 * 1024 });
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(RegistryModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   app.useGlobalFilters(new ApiExceptionFilter(logger, config.RETRY_AFTER_SECONDS));
   mountPlatformRoutes(app, services, reconciler);

@@ -14,7 +14,11 @@ if (require.main === module) {
       process.stdout.write(`registry listening on ${registry.url}\n`);
     })
     .catch((err: unknown) => {
-      process.stderr.write(err instanceof ConfigError ? `${err.message}\n` : `registry failed to start: ${err instanceof Error ? err.message : err === undefined ? 'unknown error (no detail was given)' : String(err)}\n`);
+      process.stderr.write(
+        err instanceof ConfigError
+          ? `${err.message}\n`
+          : `registry failed to start: ${err instanceof Error ? err.message : err === undefined ? 'unknown error (no detail was given)' : String(err)}\n`,
+      );
       process.exit(1);
     });
 }

@@ -44,7 +44,10 @@ export interface RegistryServices {
 
 /** One provider per collaborator, so each controller injects exactly what it uses (tokens in http/registry-tokens.ts). */
 export function registryProviders(s: RegistryServices): Provider[] {
-  const value = (provide: symbol | (abstract new (...args: never[]) => unknown), v: unknown): Provider => ({ provide, useFactory: () => v });
+  const value = (provide: symbol | (abstract new (...args: never[]) => unknown), v: unknown): Provider => ({
+    provide,
+    useFactory: () => v,
+  });
   return [
     value(REGISTRY_CONFIG, s.config),
     value(Database, s.db),

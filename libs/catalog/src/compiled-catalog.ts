@@ -214,7 +214,8 @@ export class CompiledCatalog {
     const pageKey = `${listKey}\u0000${start}`;
     // A tools page of shared entries is its shared body plus this tenant's fields: a copy, cheaper
     // than hashing it into the cache, so it is composed per request and only the body is kept.
-    if (boundary && method === 'tools/list' && this.toolGroup !== undefined) return this.sharedToolsPage(this.toolGroup.id, listKey, surfaceKey, version, start).page;
+    if (boundary && method === 'tools/list' && this.toolGroup !== undefined)
+      return this.sharedToolsPage(this.toolGroup.id, listKey, surfaceKey, version, start).page;
     if (boundary) {
       const hit = this.pages.get(this.id, pageKey);
       if (hit) return { body: hit };
@@ -260,11 +261,18 @@ export class CompiledCatalog {
    * (serverInfo, ttlMs…) are appended, so a tenant whose page was evicted, or that is asked for
    * the first time, costs a copy, not a compile.
    */
-  private sharedToolsPage(group: number, listKey: string, surfaceKey: string, version: ProtocolVersion, start: number): { page: ListPage; key: string } {
+  private sharedToolsPage(
+    group: number,
+    listKey: string,
+    surfaceKey: string,
+    version: ProtocolVersion,
+    start: number,
+  ): { page: ListPage; key: string } {
     const surfaceId = this.caches.surfaceId(this.surfaces[surfaceKey] as SurfaceProfile);
     const bodyKey = `body\u0000${surfaceId}\u0000${version}\u0000${this.pageSize}\u0000${start}`;
     let body = this.pages.get(group, bodyKey);
-    if (!body) body = this.pages.set(group, bodyKey, pageBody(this.publish(listKey, 'tools/list', surfaceKey, version), start, this.pageSize));
+    if (!body)
+      body = this.pages.set(group, bodyKey, pageBody(this.publish(listKey, 'tools/list', surfaceKey, version), start, this.pageSize));
     return { page: { body, tail: this.tailFor(version) }, key: PageCache.keyOf(group, bodyKey) };
   }
 
@@ -286,7 +294,12 @@ export class CompiledCatalog {
 
 /** Capabilities by what a snapshot holds (bit 3 tools, 2 resources, 1 prompts, 0 subscribe): one frozen object per combination. */
 const CAPABILITIES: readonly Record<string, unknown>[] = Array.from({ length: 16 }, (_, bits) => {
-  const [tools, resources, prompts, subscribe] = [bits & 8, bits & 4, bits & 2, bits & 1].map(Boolean) as [boolean, boolean, boolean, boolean];
+  const [tools, resources, prompts, subscribe] = [bits & 8, bits & 4, bits & 2, bits & 1].map(Boolean) as [
+    boolean,
+    boolean,
+    boolean,
+    boolean,
+  ];
   return deepFreeze({
     ...(tools ? { tools: { listChanged: false } } : {}),
     ...(resources ? { resources: { subscribe, listChanged: false } } : {}),

@@ -1,10 +1,46 @@
 /** MCP content blocks and call results, as they go on the wire. */
-export interface TextContent { type: 'text'; text: string; annotations?: Record<string, unknown>; _meta?: Record<string, unknown> }
-export interface ImageContent { type: 'image'; data: string; mimeType: string; annotations?: Record<string, unknown>; _meta?: Record<string, unknown> }
-export interface AudioContent { type: 'audio'; data: string; mimeType: string; annotations?: Record<string, unknown>; _meta?: Record<string, unknown> }
-export interface ResourceContents { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> }
-export interface EmbeddedResource { type: 'resource'; resource: ResourceContents; annotations?: Record<string, unknown>; _meta?: Record<string, unknown> }
-export interface ResourceLink { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; _meta?: Record<string, unknown> }
+export interface TextContent {
+  type: 'text';
+  text: string;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+export interface AudioContent {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  _meta?: Record<string, unknown>;
+}
+export interface EmbeddedResource {
+  type: 'resource';
+  resource: ResourceContents;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+export interface ResourceLink {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  _meta?: Record<string, unknown>;
+}
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
 export interface ToolCallResult {

@@ -2,7 +2,10 @@ import { CatalogError } from './catalog-error';
 import type { DynamicResourceEntry } from './definitions';
 import { DYNAMIC_RESOURCE_LIMITS, DynamicResourceRoutes, dynamicPrefixProblem } from './dynamic-resources';
 
-const entry = (serverId: string, uriPrefix: string): DynamicResourceEntry => ({ uriPrefix, route: { kind: 'upstream', serverId, url: `http://${serverId}.test/mcp`, upstreamName: '' } });
+const entry = (serverId: string, uriPrefix: string): DynamicResourceEntry => ({
+  uriPrefix,
+  route: { kind: 'upstream', serverId, url: `http://${serverId}.test/mcp`, upstreamName: '' },
+});
 
 describe('DynamicResourceRoutes', () => {
   it('routes a URI to the server whose prefix it starts with, the longest prefix first', () => {

@@ -12,8 +12,10 @@ const PREFIX = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/;
 
 /** Why a dynamic-resource URI prefix is refused, or undefined when it is acceptable. */
 export function dynamicPrefixProblem(prefix: string): string | undefined {
-  if (prefix.length > DYNAMIC_RESOURCE_LIMITS.maxPrefixLength) return `must be at most ${DYNAMIC_RESOURCE_LIMITS.maxPrefixLength} characters`;
-  if (!PREFIX.test(prefix)) return 'must be a URI prefix: a scheme, ":", then at least one non-space character (e.g. "demo://resource/session/")';
+  if (prefix.length > DYNAMIC_RESOURCE_LIMITS.maxPrefixLength)
+    return `must be at most ${DYNAMIC_RESOURCE_LIMITS.maxPrefixLength} characters`;
+  if (!PREFIX.test(prefix))
+    return 'must be a URI prefix: a scheme, ":", then at least one non-space character (e.g. "demo://resource/session/")';
   return undefined;
 }
 
@@ -30,13 +32,20 @@ export class DynamicResourceRoutes {
     const sorted = [...entries].sort((a, b) => b.uriPrefix.length - a.uriPrefix.length);
     for (const [i, e] of sorted.entries()) {
       const problem = typeof e.uriPrefix === 'string' ? dynamicPrefixProblem(e.uriPrefix) : 'must be a string';
-      if (problem) throw new CatalogError('CATALOG_INVALID_DEFINITION', `dynamic resource prefix "${String(e.uriPrefix).slice(0, 80)}" ${problem}`, { field: 'dynamicResources' });
+      if (problem)
+        throw new CatalogError('CATALOG_INVALID_DEFINITION', `dynamic resource prefix "${String(e.uriPrefix).slice(0, 80)}" ${problem}`, {
+          field: 'dynamicResources',
+        });
       for (const longer of sorted.slice(0, i)) {
         if (longer.uriPrefix.startsWith(e.uriPrefix) && (longer.uriPrefix === e.uriPrefix || serverOf(longer) !== serverOf(e))) {
-          throw new CatalogError('CATALOG_DUPLICATE_NAME', `dynamic resource prefix "${e.uriPrefix}" overlaps "${longer.uriPrefix}" (each URI must have one owner)`, {
-            kind: 'dynamic resource prefix',
-            key: e.uriPrefix,
-          });
+          throw new CatalogError(
+            'CATALOG_DUPLICATE_NAME',
+            `dynamic resource prefix "${e.uriPrefix}" overlaps "${longer.uriPrefix}" (each URI must have one owner)`,
+            {
+              kind: 'dynamic resource prefix',
+              key: e.uriPrefix,
+            },
+          );
         }
       }
     }

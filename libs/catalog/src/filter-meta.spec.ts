@@ -12,7 +12,13 @@ const meta = {
 
 describe('filterMeta', () => {
   it('keeps every key with * except securitySchemes unless asked', () => {
-    expect(Object.keys(filterMeta(meta, ['*'], false) ?? {})).toEqual(['openai/outputTemplate', 'openai/toolInvocation/invoking', 'ui', 'uiExtra', 'acme.com/trace']);
+    expect(Object.keys(filterMeta(meta, ['*'], false) ?? {})).toEqual([
+      'openai/outputTemplate',
+      'openai/toolInvocation/invoking',
+      'ui',
+      'uiExtra',
+      'acme.com/trace',
+    ]);
     expect(filterMeta(meta, ['*'], true)?.securitySchemes).toEqual([{ type: 'noauth' }]);
   });
 
@@ -26,7 +32,9 @@ describe('filterMeta', () => {
 
   it('the generic surface keeps spec-reserved keys only, never vendor keys', () => {
     const withSpecKey = { ...meta, 'io.modelcontextprotocol/related-task': { taskId: 't1' } };
-    expect(filterMeta(withSpecKey, BUILTIN_SURFACES.generic.keepMetaKeys, false)).toEqual({ 'io.modelcontextprotocol/related-task': { taskId: 't1' } });
+    expect(filterMeta(withSpecKey, BUILTIN_SURFACES.generic.keepMetaKeys, false)).toEqual({
+      'io.modelcontextprotocol/related-task': { taskId: 't1' },
+    });
     expect(filterMeta(meta, BUILTIN_SURFACES.generic.keepMetaKeys, false)).toBeUndefined();
   });
 

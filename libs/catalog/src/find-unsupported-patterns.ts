@@ -10,7 +10,20 @@ export interface UnsupportedPattern {
 }
 
 // Keywords whose value is a schema, a list of schemas, or a map of schemas (2020-12, 2019-09, draft-07).
-const SCHEMA = ['additionalProperties', 'additionalItems', 'items', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SCHEMA = [
+  'additionalProperties',
+  'additionalItems',
+  'items',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const SCHEMA_MAP = ['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies', 'patternProperties'];
 // Deep schemas are refused elsewhere (ajv); the walk stops rather than recurse without bound.

@@ -12,14 +12,21 @@ describe('openGuardrailSecrets', () => {
     guardrailsSchema.parse({
       interceptors: [
         { name: 'pii', type: 'mutation', hook: { events: ['tools/call'] }, use: { builtin: 'pii' } },
-        { name: 'screen', type: 'validation', hook: { events: ['tools/call'], phase: 'request' }, use: { webhook: { url: 'https://guard.example/x', secret } } },
+        {
+          name: 'screen',
+          type: 'validation',
+          hook: { events: ['tools/call'], phase: 'request' },
+          use: { webhook: { url: 'https://guard.example/x', secret } },
+        },
       ],
     });
 
   it('opens a secret the registry sealed for this tenant and interceptor, leaving the rest as it is', () => {
     const sealed = section(box.seal(SECRET, guardrailSecretAad('acme', 'screen')));
     const opened = openGuardrailSecrets(sealed, 'acme', open);
-    expect(opened.interceptors[1]?.use).toEqual({ webhook: { url: 'https://guard.example/x', secret: SECRET, timeoutMs: 2000, maxBytes: 65536 } });
+    expect(opened.interceptors[1]?.use).toEqual({
+      webhook: { url: 'https://guard.example/x', secret: SECRET, timeoutMs: 2000, maxBytes: 65536 },
+    });
     expect(opened.interceptors[0]).toBe(sealed.interceptors[0]);
   });
 

@@ -14,7 +14,11 @@ const SEALED = /^v2\./;
  * the consumer that signs webhook requests; plain secrets pass as they are. Throws when a blob
  * does not open (another tenant's, or a key not configured), as a sealed credential does.
  */
-export function openGuardrailSecrets(g: GuardrailsConfig, tenantId: string, open: (sealed: string, aad: string) => string): GuardrailsConfig {
+export function openGuardrailSecrets(
+  g: GuardrailsConfig,
+  tenantId: string,
+  open: (sealed: string, aad: string) => string,
+): GuardrailsConfig {
   return {
     ...g,
     interceptors: g.interceptors.map((i) => {

@@ -16,7 +16,14 @@ describe('hashSnapshot', () => {
   });
 
   it('does not depend on key order', () => {
-    const reordered = { prompts: [], resourceTemplates: [], resources: [], tools: base.tools, server: { version: '1.0.0', name: 'demo' }, tenantId: 't1' };
+    const reordered = {
+      prompts: [],
+      resourceTemplates: [],
+      resources: [],
+      tools: base.tools,
+      server: { version: '1.0.0', name: 'demo' },
+      tenantId: 't1',
+    };
     expect(hashSnapshot(reordered)).toBe(hashSnapshot(base));
   });
 

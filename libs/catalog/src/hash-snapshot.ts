@@ -15,7 +15,14 @@ const frozenDigests = new WeakMap<object, string>();
  */
 export function hashSnapshot(snapshot: Omit<CatalogSnapshot, 'version'>): string {
   // A full snapshot may be passed at runtime; its own version must not feed its hash.
-  const { version: _ignored, tools, resources, resourceTemplates, prompts, ...rest } = snapshot as Omit<CatalogSnapshot, 'version'> & {
+  const {
+    version: _ignored,
+    tools,
+    resources,
+    resourceTemplates,
+    prompts,
+    ...rest
+  } = snapshot as Omit<CatalogSnapshot, 'version'> & {
     version?: string;
   };
   const lists = [tools, resources, resourceTemplates, prompts].map((list) => list.map(entryDigest).join(','));

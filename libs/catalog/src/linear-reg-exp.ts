@@ -25,16 +25,30 @@ export const MAX_PATTERN_LENGTH = 4_096;
  */
 export function linearRegExp(pattern: string, flags = ''): LinearRegExp {
   const reason = unsupportedReason(pattern);
-  if (reason !== undefined) throw new CatalogError('CATALOG_UNSUPPORTED_PATTERN', `pattern ${JSON.stringify(clip(pattern))} is not supported: ${reason}`, { pattern, reason });
+  if (reason !== undefined)
+    throw new CatalogError('CATALOG_UNSUPPORTED_PATTERN', `pattern ${JSON.stringify(clip(pattern))} is not supported: ${reason}`, {
+      pattern,
+      reason,
+    });
   let re: RE2JS;
   try {
     re = RE2JS.compile(RE2JS.translateRegExp(pattern), flagBits(flags));
   } catch (err) {
     const why = `${err instanceof Error ? err.message : String(err)}`.replace(/^error parsing regexp: /, '');
-    throw new CatalogError('CATALOG_UNSUPPORTED_PATTERN', `pattern ${JSON.stringify(clip(pattern))} is not supported: ${why}`, { pattern, reason: why }, { cause: err });
+    throw new CatalogError(
+      'CATALOG_UNSUPPORTED_PATTERN',
+      `pattern ${JSON.stringify(clip(pattern))} is not supported: ${why}`,
+      { pattern, reason: why },
+      { cause: err },
+    );
   }
   const key = `/${pattern}/${flags}`;
-  return { source: pattern, test: (input) => re.test(input), exec: (input) => re.exec(input) as ReadonlyArray<string | undefined> | null, toString: () => key };
+  return {
+    source: pattern,
+    test: (input) => re.test(input),
+    exec: (input) => re.exec(input) as ReadonlyArray<string | undefined> | null,
+    toString: () => key,
+  };
 }
 
 function flagBits(flags: string): number {

@@ -1,11 +1,5 @@
 import { versionAtLeast, type ProtocolVersion, type SurfaceProfile } from '@switchboard/protocol';
-import type {
-  CatalogSnapshot,
-  PromptDefinition,
-  ResourceDefinition,
-  ResourceTemplateDefinition,
-  ToolEntry,
-} from './definitions';
+import type { CatalogSnapshot, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolEntry } from './definitions';
 import { filterMeta } from './filter-meta';
 import { publishTool } from './publish-tool';
 
@@ -125,7 +119,8 @@ function publishTools(entries: ToolEntry[], surface: SurfaceProfile, version: Pr
     // 2025-11-25 (the only revision with the tasks utility): a 2025-11-25 upstream's task tool
     // says so, as the gateway proxies its tasks; local ones run as tasks only for 2026-07-28.
     const support = entry.definition.taskSupport;
-    if (support !== undefined && version === '2025-11-25' && entry.route.kind === 'upstream' && entry.route.protocol !== 'modern') published.execution = { taskSupport: support };
+    if (support !== undefined && version === '2025-11-25' && entry.route.kind === 'upstream' && entry.route.protocol !== 'modern')
+      published.execution = { taskSupport: support };
     out.push(published);
   }
   return out;
@@ -164,7 +159,11 @@ function publishResource(def: ResourceDefinition, surface: SurfaceProfile, versi
   return withMeta(def, surface, version, out);
 }
 
-function publishResourceTemplate(def: ResourceTemplateDefinition, surface: SurfaceProfile, version: ProtocolVersion): Record<string, unknown> {
+function publishResourceTemplate(
+  def: ResourceTemplateDefinition,
+  surface: SurfaceProfile,
+  version: ProtocolVersion,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { uriTemplate: def.uriTemplate, name: def.name };
   withTitle(def, version, out);
   pick(def, ['description', 'mimeType', 'annotations'], out);

@@ -4,7 +4,15 @@ import type { CatalogSnapshot } from './definitions';
 import { parseTenantDocument } from './parse-tenant-document';
 import { tenantSettingsSchema } from './tenant-settings-schema';
 
-const snapshot: CatalogSnapshot = { tenantId: 'acme', version: 'v1', server: { name: 's', version: '1' }, tools: [], resources: [], resourceTemplates: [], prompts: [] };
+const snapshot: CatalogSnapshot = {
+  tenantId: 'acme',
+  version: 'v1',
+  server: { name: 's', version: '1' },
+  tools: [],
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+};
 const settings = tenantSettingsSchema.parse({ id: 'acme', name: 'Acme' });
 
 describe('tenant documents', () => {
@@ -16,15 +24,36 @@ describe('tenant documents', () => {
   });
 
   it('carries the guardrails section with its defaults filled, and drops an empty one', () => {
-    const interceptor = { name: 'pii', type: 'mutation' as const, hook: { events: ['tools/call' as const] }, use: { builtin: 'pii' as const } };
+    const interceptor = {
+      name: 'pii',
+      type: 'mutation' as const,
+      hook: { events: ['tools/call' as const] },
+      use: { builtin: 'pii' as const },
+    };
     const parsed = parseTenantDocument({ id: 'acme', name: 'Acme', snapshot, guardrails: { interceptors: [interceptor] } });
-    expect(parsed.guardrails?.interceptors).toEqual([{ ...interceptor, hook: { events: ['tools/call'], phase: 'response' }, mode: 'enforce', failOpen: false }]);
+    expect(parsed.guardrails?.interceptors).toEqual([
+      { ...interceptor, hook: { events: ['tools/call'], phase: 'response' }, mode: 'enforce', failOpen: false },
+    ]);
     expect(parseTenantDocument({ id: 'acme', name: 'Acme', snapshot, guardrails: { interceptors: [] } }).guardrails).toBeUndefined();
   });
 
   it('gives a settings-only change a new version while the catalog version stays', () => {
     const open = buildTenantDocument(settings, snapshot);
-    const locked = buildTenantDocument({ ...settings, auth: { protected: true, scopes: ['mcp:tools'], idp: { kind: 'local' }, toolScopes: {}, connectors: {}, allowPrivateUseRedirects: true, enterpriseIdps: [] } }, snapshot);
+    const locked = buildTenantDocument(
+      {
+        ...settings,
+        auth: {
+          protected: true,
+          scopes: ['mcp:tools'],
+          idp: { kind: 'local' },
+          toolScopes: {},
+          connectors: {},
+          allowPrivateUseRedirects: true,
+          enterpriseIdps: [],
+        },
+      },
+      snapshot,
+    );
     expect(locked.snapshot.version).toBe(open.snapshot.version);
     expect(locked.version).not.toBe(open.version);
   });
@@ -43,7 +72,15 @@ describe('tenant documents', () => {
     [{ id: 'acme', name: 'Acme', surfaceRules: { clientSurfaces: { c: 'ghost' } }, snapshot }, 'surfaceRules'],
     [{ id: 'acme', name: 'Acme', snapshot, credentials: { crm: 1 } }, 'credentials'],
     [{ id: 'Bad Id', name: 'Acme', snapshot }, 'id'],
-    [{ id: 'acme', name: 'Acme', snapshot, guardrails: { interceptors: [{ name: 'p', type: 'mutation', hook: { events: ['tools/call'] }, use: { builtin: 'nope' } }] } }, 'guardrails.interceptors.0.use'],
+    [
+      {
+        id: 'acme',
+        name: 'Acme',
+        snapshot,
+        guardrails: { interceptors: [{ name: 'p', type: 'mutation', hook: { events: ['tools/call'] }, use: { builtin: 'nope' } }] },
+      },
+      'guardrails.interceptors.0.use',
+    ],
   ])('refuses a malformed document naming the field (%#)', (raw, field) => {
     let err: unknown;
     try {

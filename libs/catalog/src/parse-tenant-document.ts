@@ -28,7 +28,10 @@ export function parseTenantDocument(raw: unknown): PublishedCatalog {
   }
   if (!Array.isArray(snapshot.tools)) throw invalid('snapshot.tools', 'must be an array');
   const credentials = r.credentials;
-  if (credentials !== undefined && (typeof credentials !== 'object' || credentials === null || Object.values(credentials).some((v) => typeof v !== 'string'))) {
+  if (
+    credentials !== undefined &&
+    (typeof credentials !== 'object' || credentials === null || Object.values(credentials).some((v) => typeof v !== 'string'))
+  ) {
     throw invalid('credentials', 'must map server ids to sealed strings');
   }
   const s = parsed.data;
@@ -43,7 +46,12 @@ export function parseTenantDocument(raw: unknown): PublishedCatalog {
     ...(s.limits ? { limits: s.limits } : {}),
     ...(s.guardrails && s.guardrails.interceptors.length > 0 ? { guardrails: s.guardrails } : {}),
     ...(s.discovery ? { discovery: s.discovery } : {}),
-    snapshot: { ...snapshot, resources: snapshot.resources ?? [], resourceTemplates: snapshot.resourceTemplates ?? [], prompts: snapshot.prompts ?? [] },
+    snapshot: {
+      ...snapshot,
+      resources: snapshot.resources ?? [],
+      resourceTemplates: snapshot.resourceTemplates ?? [],
+      prompts: snapshot.prompts ?? [],
+    },
     ...(credentials ? { credentials: credentials as Record<string, string> } : {}),
   };
   return { ...doc, version: typeof r.version === 'string' ? r.version : tenantDocumentVersion(doc) };

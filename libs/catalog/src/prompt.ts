@@ -8,8 +8,12 @@ import type { ToolContext } from './tool-context';
 export abstract class Prompt {
   static readonly definition: PromptDefinition;
   /** The messages, or (2026-07-28, only when `ctx.input` is present) `new InputRequired(...)` to ask the client first. */
-  static messages(args: Record<string, string>, ctx: ToolContext): PromptMessage[] | InputRequired | Promise<PromptMessage[] | InputRequired> {
-    void args; void ctx;
+  static messages(
+    args: Record<string, string>,
+    ctx: ToolContext,
+  ): PromptMessage[] | InputRequired | Promise<PromptMessage[] | InputRequired> {
+    void args;
+    void ctx;
     throw new Error(`${this.name} does not implement messages()`);
   }
   /**
@@ -31,7 +35,9 @@ export abstract class Prompt {
     }
     for (const arg of def.arguments ?? []) {
       if (arg.required && !Object.hasOwn(values, arg.name)) {
-        throw new McpError(ErrorCode.InvalidParams, `Missing required argument for prompt ${def.name}: ${arg.name}`, { argument: arg.name });
+        throw new McpError(ErrorCode.InvalidParams, `Missing required argument for prompt ${def.name}: ${arg.name}`, {
+          argument: arg.name,
+        });
       }
     }
     const messages = await this.messages(values, ctx);
@@ -40,7 +46,8 @@ export abstract class Prompt {
   }
   /** Completion values for an argument (`completion/complete`); default none. */
   static complete(argument: string, value: string): string[] {
-    void argument; void value;
+    void argument;
+    void value;
     return [];
   }
 }

@@ -47,7 +47,13 @@ describe('publishTool', () => {
     expect(t).not.toHaveProperty('_meta');
     expect(t).not.toHaveProperty('securitySchemes');
     // A read-only tool defaults to non-destructive.
-    expect(t?.annotations).toEqual({ readOnlyHint: true, title: 'Read Drive file', destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(t?.annotations).toEqual({
+      readOnlyHint: true,
+      title: 'Read Drive file',
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
   });
 
   it('fills spec defaults for a tool without annotations', () => {
@@ -75,8 +81,23 @@ describe('publishTool', () => {
     const v2 = publishTool(full, generic, '2025-03-26');
     expect(Object.keys(v2 ?? {})).toEqual(['name', 'description', 'inputSchema', 'annotations']);
     const v3 = publishTool(full, openai, '2025-06-18');
-    expect(Object.keys(v3 ?? {})).toEqual(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'securitySchemes', '_meta']);
-    expect(Object.keys(publishTool(full, openai, '2025-03-26') ?? {})).toEqual(['name', 'description', 'inputSchema', 'annotations', 'securitySchemes']);
+    expect(Object.keys(v3 ?? {})).toEqual([
+      'name',
+      'title',
+      'description',
+      'inputSchema',
+      'outputSchema',
+      'annotations',
+      'securitySchemes',
+      '_meta',
+    ]);
+    expect(Object.keys(publishTool(full, openai, '2025-03-26') ?? {})).toEqual([
+      'name',
+      'description',
+      'inputSchema',
+      'annotations',
+      'securitySchemes',
+    ]);
     const v4 = publishTool(full, generic, '2025-11-25');
     expect(v4).toHaveProperty('icons');
     expect(publishTool(full, generic, '2026-07-28')).toEqual(v4);

@@ -32,7 +32,9 @@ export abstract class ResourceTemplate {
     return matcher(uri);
   }
   static read(uri: string, vars: Record<string, string>, ctx: ToolContext): ResourceContents[] | Promise<ResourceContents[]> {
-    void uri; void vars; void ctx;
+    void uri;
+    void vars;
+    void ctx;
     throw new Error(`${this.name} does not implement read()`);
   }
 }

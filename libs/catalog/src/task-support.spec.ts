@@ -11,7 +11,9 @@ describe('withUpstreamTaskSupport', () => {
 
   it('drops a taskSupport field the upstream sent itself, and ignores forbidden or junk values', () => {
     expect(withUpstreamTaskSupport({ ...base, taskSupport: 'required' })).not.toHaveProperty('taskSupport');
-    expect(withUpstreamTaskSupport({ ...base, taskSupport: 'required', execution: { taskSupport: 'forbidden' } } as typeof base)).not.toHaveProperty('taskSupport');
+    expect(
+      withUpstreamTaskSupport({ ...base, taskSupport: 'required', execution: { taskSupport: 'forbidden' } } as typeof base),
+    ).not.toHaveProperty('taskSupport');
     expect(withUpstreamTaskSupport({ ...base, execution: 'required' } as typeof base)).not.toHaveProperty('taskSupport');
   });
 });

@@ -8,7 +8,9 @@ describe('canonicalMcpUrl', () => {
   });
 
   it('is host-based when a domain is set', () => {
-    expect(canonicalMcpUrl('acme', { gatewayPublicUrl: 'http://ignored', domain: 'mcp.example.com' })).toBe('https://acme.mcp.example.com/mcp');
+    expect(canonicalMcpUrl('acme', { gatewayPublicUrl: 'http://ignored', domain: 'mcp.example.com' })).toBe(
+      'https://acme.mcp.example.com/mcp',
+    );
   });
 });
 
@@ -34,9 +36,14 @@ describe('tenantAuthSchema', () => {
 
   it('refuses unknown keys, and an environment variable name in place of a secret', () => {
     expect(tenantAuthSchema.safeParse({ protectd: true }).success).toBe(false);
-    const r = tenantAuthSchema.safeParse({ idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'x', clientSecretEnv: 'IDP_SECRET' } });
+    const r = tenantAuthSchema.safeParse({
+      idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'x', clientSecretEnv: 'IDP_SECRET' },
+    });
     expect(r.error?.issues[0]?.message).toMatch(/clientSecretEnv/);
-    expect(tenantAuthSchema.safeParse({ idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'x', clientSecret: 'plain-text' } }).error?.issues[0]?.path).toEqual(['idp', 'clientSecret']);
+    expect(
+      tenantAuthSchema.safeParse({ idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'x', clientSecret: 'plain-text' } }).error
+        ?.issues[0]?.path,
+    ).toEqual(['idp', 'clientSecret']);
   });
 
   it('accepts exactly the bound of scopes and refuses one more', () => {
@@ -46,16 +53,32 @@ describe('tenantAuthSchema', () => {
   });
 
   it('accepts exactly the bound of trusted enterprise IdPs, clients and groups, refuses one more, and refuses a repeated issuer', () => {
-    const idp = (i: number, extra: Record<string, unknown> = {}) => ({ issuer: `https://idp${i}.example`, jwksUri: `https://idp${i}.example/jwks`, allowedClients: ['c'], ...extra });
+    const idp = (i: number, extra: Record<string, unknown> = {}) => ({
+      issuer: `https://idp${i}.example`,
+      jwksUri: `https://idp${i}.example/jwks`,
+      allowedClients: ['c'],
+      ...extra,
+    });
     const idps = Array.from({ length: ENTERPRISE_IDP_LIMITS.idps }, (_, i) => idp(i));
-    expect(tenantAuthSchema.parse({ enterpriseIdps: idps }).enterpriseIdps[0]).toEqual({ ...idp(0), subjectClaim: 'sub', groupsClaim: 'groups', groupScopes: {} });
+    expect(tenantAuthSchema.parse({ enterpriseIdps: idps }).enterpriseIdps[0]).toEqual({
+      ...idp(0),
+      subjectClaim: 'sub',
+      groupsClaim: 'groups',
+      groupScopes: {},
+    });
     expect(tenantAuthSchema.safeParse({ enterpriseIdps: [...idps, idp(99)] }).error?.issues[0]?.path).toEqual(['enterpriseIdps']);
     const clients = Array.from({ length: ENTERPRISE_IDP_LIMITS.allowedClients }, (_, i) => `c${i}`);
     expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { allowedClients: clients })] }).success).toBe(true);
-    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { allowedClients: [...clients, 'one-more'] })] }).error?.issues[0]?.path).toEqual(['enterpriseIdps', 0, 'allowedClients']);
+    expect(
+      tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { allowedClients: [...clients, 'one-more'] })] }).error?.issues[0]?.path,
+    ).toEqual(['enterpriseIdps', 0, 'allowedClients']);
     const groups = Object.fromEntries(Array.from({ length: ENTERPRISE_IDP_LIMITS.groups }, (_, i) => [`g${i}`, ['mcp:tools']]));
     expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { groupScopes: groups })] }).success).toBe(true);
-    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { groupScopes: { ...groups, extra: ['mcp:tools'] } })] }).error?.issues[0]?.path).toEqual(['enterpriseIdps', 0, 'groupScopes']);
-    expect(tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0), { ...idp(1), issuer: 'https://idp0.example/' }] }).error?.issues[0]?.message).toBe('issuers must be unique');
+    expect(
+      tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0, { groupScopes: { ...groups, extra: ['mcp:tools'] } })] }).error?.issues[0]?.path,
+    ).toEqual(['enterpriseIdps', 0, 'groupScopes']);
+    expect(
+      tenantAuthSchema.safeParse({ enterpriseIdps: [idp(0), { ...idp(1), issuer: 'https://idp0.example/' }] }).error?.issues[0]?.message,
+    ).toBe('issuers must be unique');
   });
 });

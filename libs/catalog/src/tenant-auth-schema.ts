@@ -5,7 +5,9 @@ import { enterpriseIdpsSchema } from './enterprise-idp-schema';
 const scope = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be an RFC 6749 scope token');
 /** A SecretBox blob (`v1.<base64url>`), sealed by the registry under `tenantSecretAad(...)`. */
 // libs/secret-box blobs: `v2.<kid>.<base64url>` (key ids, rotation) and the older `v1.<base64url>`.
-const sealed = z.string().regex(/^(?:v2\.[A-Za-z0-9_-]{1,32}\.|v1\.)[A-Za-z0-9_-]{20,8192}$/, 'must be a sealed secret (v2.<kid>.… or v1.…)');
+const sealed = z
+  .string()
+  .regex(/^(?:v2\.[A-Za-z0-9_-]{1,32}\.|v1\.)[A-Za-z0-9_-]{20,8192}$/, 'must be a sealed secret (v2.<kid>.… or v1.…)');
 /** How many scopes / tools / connectors a tenant may list (bounds what every replica holds per tenant). */
 export const TENANT_AUTH_LIMITS = { scopes: 32, toolScopes: 1000, connectors: 64 } as const;
 
@@ -38,7 +40,10 @@ export const connectorGrantSchema = z.discriminatedUnion('kind', [
       /** RFC 8693 `audience` (default: none, the AS decides). */
       audience: z.string().min(1).max(2048).optional(),
       /** RFC 8693 / RFC 8707 `resource` of the upstream. */
-      resource: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+      resource: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
     })
     .strict(),
   z
@@ -50,7 +55,10 @@ export const connectorGrantSchema = z.discriminatedUnion('kind', [
       idpClientSecret: sealed.optional(),
       /** The ID-JAG's audience: the upstream AS's issuer (default: the connector's issuer). */
       audience: z.string().min(1).max(2048).optional(),
-      resource: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+      resource: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
     })
     .strict(),
 ]);

@@ -12,7 +12,8 @@ export const TENANT_SETTINGS_LIMITS = { origins: 100, hosts: 100, text: 512 } as
  * The `limits` slot (`TenantLimits`): the keys known here are bounded; keys other work adds
  * are kept as they are (loose), so a producer newer than this consumer loses nothing.
  */
-const bounded = (key: keyof typeof TENANT_LIMIT_BOUNDS) => z.number().int().min(TENANT_LIMIT_BOUNDS[key][0]).max(TENANT_LIMIT_BOUNDS[key][1]).optional();
+const bounded = (key: keyof typeof TENANT_LIMIT_BOUNDS) =>
+  z.number().int().min(TENANT_LIMIT_BOUNDS[key][0]).max(TENANT_LIMIT_BOUNDS[key][1]).optional();
 const tenantLimitsSchema = z
   .object({
     upstreamResponseBytes: bounded('upstreamResponseBytes'),

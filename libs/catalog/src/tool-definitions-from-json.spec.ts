@@ -32,10 +32,16 @@ describe('toolDefinitionsFromJson', () => {
 
   it('names the index and field of a malformed tool', () => {
     expect(failure({ tools: [ok, { name: 'b' }] }).message).toBe('tools[1].inputSchema: must be an object');
-    expect(failure({ tools: [{ name: 'b', inputSchema: { type: 'string' } }] }).message).toBe('tools[0].inputSchema.type: must be "object"');
+    expect(failure({ tools: [{ name: 'b', inputSchema: { type: 'string' } }] }).message).toBe(
+      'tools[0].inputSchema.type: must be "object"',
+    );
     expect(failure({ tools: [{ ...ok, name: 3 }] }).message).toBe('tools[0].name: must be a non-empty string');
-    expect(failure({ tools: [{ ...ok, annotations: { readOnlyHint: 'yes' } }] }).message).toBe('tools[0].annotations.readOnlyHint: must be a boolean');
-    expect(failure({ tools: [{ ...ok, icons: [{ src: 'x', theme: 'blue' }] }] }).message).toBe('tools[0].icons[0].theme: must be "light" or "dark"');
+    expect(failure({ tools: [{ ...ok, annotations: { readOnlyHint: 'yes' } }] }).message).toBe(
+      'tools[0].annotations.readOnlyHint: must be a boolean',
+    );
+    expect(failure({ tools: [{ ...ok, icons: [{ src: 'x', theme: 'blue' }] }] }).message).toBe(
+      'tools[0].icons[0].theme: must be "light" or "dark"',
+    );
     expect(failure({ tools: [{ ...ok, requiredScopes: [1] }] }).message).toBe('tools[0].requiredScopes: must be an array of strings');
     expect(failure({ tools: [{ ...ok, _meta: [] }] }).code).toBe('CATALOG_INVALID_DEFINITION');
   });

@@ -7,7 +7,14 @@ import { ToolContent } from './tool-content';
 
 function context(): ToolContext & { reported: unknown[] } {
   const reported: unknown[] = [];
-  return { tenantId: 't1', signal: new AbortController().signal, progress: () => {}, log: () => {}, reportError: (e) => reported.push(e), reported };
+  return {
+    tenantId: 't1',
+    signal: new AbortController().signal,
+    progress: () => {},
+    log: () => {},
+    reportError: (e) => reported.push(e),
+    reported,
+  };
 }
 
 class Echo extends Tool {
@@ -84,7 +91,10 @@ describe('Tool', () => {
     expect(result.isError).toBeUndefined();
     expect(result.content.map((b) => b.type)).toEqual(['text', 'image', 'resource']);
     expect(Tool.content([], { a: 1 })).toBeInstanceOf(ToolContent);
-    expect(Tool.render(Tool.content([{ type: 'text', text: 'x' }], { a: 1 }))).toEqual({ content: [{ type: 'text', text: 'x' }], structuredContent: { a: 1 } });
+    expect(Tool.render(Tool.content([{ type: 'text', text: 'x' }], { a: 1 }))).toEqual({
+      content: [{ type: 'text', text: 'x' }],
+      structuredContent: { a: 1 },
+    });
   });
 
   it('answers invalid arguments with an isError result naming the field', async () => {
@@ -105,7 +115,10 @@ describe('Tool', () => {
   });
 
   it('turns a ToolError into an isError result with its message', async () => {
-    expect(await Refuses.call({}, context())).toEqual({ content: [{ type: 'text', text: 'Repository acme/x was not found' }], isError: true });
+    expect(await Refuses.call({}, context())).toEqual({
+      content: [{ type: 'text', text: 'Repository acme/x was not found' }],
+      isError: true,
+    });
   });
 
   it('hides unexpected errors behind a generic message and reports them server-side', async () => {
@@ -132,7 +145,10 @@ describe('Tool', () => {
       static override payload(_args: Record<string, unknown>, ctx: ToolContext): unknown {
         const answer = ctx.input?.responses.name;
         if (ctx.input && answer === undefined) {
-          return Tool.inputRequired({ name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } } }, 's1');
+          return Tool.inputRequired(
+            { name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } } },
+            's1',
+          );
         }
         return 'done';
       }

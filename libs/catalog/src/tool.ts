@@ -14,7 +14,11 @@ import { ToolContent } from './tool-content';
  */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
-  constructor(message: string, readonly details?: Record<string, unknown>, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -34,7 +38,8 @@ export abstract class Tool {
   static readonly definition: ToolDefinition;
 
   static payload(args: Record<string, unknown>, ctx: ToolContext): unknown {
-    void args; void ctx;
+    void args;
+    void ctx;
     throw new Error(`${this.name} does not implement payload()`);
   }
 

@@ -65,7 +65,10 @@ const webhookSchema = z
         // The registry publishes it sealed (SecretBox v2, AAD tenantSecretAad(tenant, 'guardrail:<name>')); a seed file may hold it plain.
         secret: z
           .string()
-          .regex(/^(?:whsec_[A-Za-z0-9+/]{16,}={0,2}|v2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/, 'must be a Standard Webhooks secret (whsec_ + base64), or one sealed for the tenant'),
+          .regex(
+            /^(?:whsec_[A-Za-z0-9+/]{16,}={0,2}|v2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/,
+            'must be a Standard Webhooks secret (whsec_ + base64), or one sealed for the tenant',
+          ),
       })
       .strict(),
   })

@@ -41,6 +41,8 @@ export function effectiveRatePlan(plan: TenantRatePlan | undefined, operator: Op
     subject: cap(valid?.subject ?? operator.subject, operator.ceiling.subject),
     tools,
     dailyCalls: ceilingDaily > 0 ? (daily > 0 ? Math.min(daily, ceilingDaily) : ceilingDaily) : daily,
-    ...(parsed && !parsed.success ? { invalid: parsed.error.issues.map((i) => `${['limits', 'rate', ...i.path].join('.')}: ${i.message}`).join('; ') } : {}),
+    ...(parsed && !parsed.success
+      ? { invalid: parsed.error.issues.map((i) => `${['limits', 'rate', ...i.path].join('.')}: ${i.message}`).join('; ') }
+      : {}),
   };
 }

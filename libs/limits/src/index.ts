@@ -11,5 +11,14 @@ export { rateLimitedAnswer, type RateLimitedAnswer } from './rate-limited-error'
 export { parseTrustProxy, trustProxySchema } from './parse-trust-proxy';
 export { CALL_LOG_BOUNDS, callLogPolicySchema } from './call-log-policy-schema';
 export { USAGE_LATENCY_BUCKETS_MS, type UsageRecord, usageStreamKey } from './usage-record';
-export { decodeUsageBatch, USAGE_BATCH_COLUMNS, USAGE_BATCH_FIELD, USAGE_RECORDS_FIELD, UsageBatchWriter, type UsageBatchHeader, type UsageEvent, type UsageSubjectKind } from './usage-batch';
+export {
+  decodeUsageBatch,
+  USAGE_BATCH_COLUMNS,
+  USAGE_BATCH_FIELD,
+  USAGE_RECORDS_FIELD,
+  UsageBatchWriter,
+  type UsageBatchHeader,
+  type UsageEvent,
+  type UsageSubjectKind,
+} from './usage-batch';
 export { DEFAULT_REDACT_KEYS, redactCaptured, redactCapturedSized, redactText, TOKEN_PATTERNS } from './redact-captured';

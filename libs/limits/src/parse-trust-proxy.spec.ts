@@ -20,7 +20,7 @@ describe('parseTrustProxy', () => {
     expect(() => parseTrustProxy('50')).toThrow(/hop count/);
   });
 
-  it('is a config field: unset or valid passes, a bad value fails with parseTrustProxy\'s message', () => {
+  it("is a config field: unset or valid passes, a bad value fails with parseTrustProxy's message", () => {
     const field = trustProxySchema();
     expect(field.safeParse(undefined).success).toBe(true);
     expect(field.safeParse('2').data).toBe('2');

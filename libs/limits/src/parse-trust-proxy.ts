@@ -12,7 +12,8 @@ import { z } from 'zod';
 export function parseTrustProxy(value: string | undefined): false | number | ((address: string, hop: number) => boolean) {
   const v = (value ?? '').trim();
   if (v === '' || v === 'false' || v === '0') return false;
-  if (v === 'true') throw new Error("must be a hop count or a list of proxy CIDRs, not 'true' (it would trust a client-written X-Forwarded-For)");
+  if (v === 'true')
+    throw new Error("must be a hop count or a list of proxy CIDRs, not 'true' (it would trust a client-written X-Forwarded-For)");
   if (/^\d+$/.test(v)) {
     const hops = Number(v);
     if (hops > 10) throw new Error('a hop count above 10 is not a real proxy chain');

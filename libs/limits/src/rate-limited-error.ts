@@ -21,7 +21,11 @@ const DESCRIPTION: Record<string, string> = {
  * (the SDK 1.x client turns any non-2xx into a transport error that drops the body and
  * `Retry-After`), HTTP 429 in the stateless 2026-07-28 era whose errors carry HTTP statuses.
  */
-export function rateLimitedAnswer(decision: Extract<LimitDecision, { allowed: false }>, era: 'legacy' | 'modern', nowMs = Date.now()): RateLimitedAnswer {
+export function rateLimitedAnswer(
+  decision: Extract<LimitDecision, { allowed: false }>,
+  era: 'legacy' | 'modern',
+  nowMs = Date.now(),
+): RateLimitedAnswer {
   const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   const rule = decision.rule;
   const what = DESCRIPTION[rule.id] ?? rule.id;

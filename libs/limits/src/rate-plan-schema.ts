@@ -27,7 +27,10 @@ export const ratePlanSchema = z
     subject: spec.optional(),
     tools: z
       .record(z.string().min(1).max(RATE_PLAN_BOUNDS.maxToolNameLength), spec)
-      .refine((t) => Object.keys(t).length <= RATE_PLAN_BOUNDS.maxToolOverrides, `at most ${RATE_PLAN_BOUNDS.maxToolOverrides} tool overrides`)
+      .refine(
+        (t) => Object.keys(t).length <= RATE_PLAN_BOUNDS.maxToolOverrides,
+        `at most ${RATE_PLAN_BOUNDS.maxToolOverrides} tool overrides`,
+      )
       .optional(),
     dailyCalls: z.number().int().min(0).max(RATE_PLAN_BOUNDS.maxDailyCalls).optional(),
   })

@@ -39,8 +39,12 @@ describe('redactText (token-like values and URLs in any string)', () => {
   ])('redacts %s', (_what, input, output) => expect(redactText(input)).toBe(output));
 
   it("keeps a URL's path and replaces its query, fragment and user info (connector link tickets included)", () => {
-    expect(redactText('Connect here: https://auth.example.com/t/acme/connect/github?ticket=v1.abc.def&x=1 then retry')).toBe('Connect here: https://auth.example.com/t/acme/connect/github?[redacted] then retry');
-    expect(redactText('https://user:pw@db.example.com:5432/app#access_token=xyz')).toBe('https://[redacted]@db.example.com:5432/app#[redacted]');
+    expect(redactText('Connect here: https://auth.example.com/t/acme/connect/github?ticket=v1.abc.def&x=1 then retry')).toBe(
+      'Connect here: https://auth.example.com/t/acme/connect/github?[redacted] then retry',
+    );
+    expect(redactText('https://user:pw@db.example.com:5432/app#access_token=xyz')).toBe(
+      'https://[redacted]@db.example.com:5432/app#[redacted]',
+    );
     expect(redactText('see https://example.com/docs/page.')).toBe('see https://example.com/docs/page.');
   });
 
@@ -63,8 +67,16 @@ describe('redactText (token-like values and URLs in any string)', () => {
 
 describe('redactCaptured applies the token table in any string, under any key', () => {
   it('redacts tokens in values, nested arrays and keys; a resource URI argument loses its query', () => {
-    const out = redactCaptured({ note: 'use Bearer abc123.def456-ghi', list: [{ link: 'https://x.test/a?ticket=t' }], ['ghp_abcdefghijklmnopqrstuvwxyz0123456789']: 1 });
-    expect(out).toEqual({ note: 'use [redacted bearer credential]', list: [{ link: 'https://x.test/a?[redacted]' }], '[redacted GitHub token]': 1 });
+    const out = redactCaptured({
+      note: 'use Bearer abc123.def456-ghi',
+      list: [{ link: 'https://x.test/a?ticket=t' }],
+      ['ghp_abcdefghijklmnopqrstuvwxyz0123456789']: 1,
+    });
+    expect(out).toEqual({
+      note: 'use [redacted bearer credential]',
+      list: [{ link: 'https://x.test/a?[redacted]' }],
+      '[redacted GitHub token]': 1,
+    });
     expect(redactCaptured('db://main/orders?api_key=k')).toBe('db://main/orders?[redacted]');
   });
 });

@@ -1,5 +1,21 @@
 /** Key names always redacted from captured arguments and results (case-insensitive). */
-export const DEFAULT_REDACT_KEYS = ['password', 'passwd', 'secret', 'token', 'access_token', 'refresh_token', 'id_token', 'api_key', 'apikey', 'authorization', 'cookie', 'credential', 'credentials', 'private_key', 'client_secret'] as const;
+export const DEFAULT_REDACT_KEYS = [
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'api_key',
+  'apikey',
+  'authorization',
+  'cookie',
+  'credential',
+  'credentials',
+  'private_key',
+  'client_secret',
+] as const;
 
 const MAX_DEPTH = 16;
 
@@ -58,7 +74,8 @@ export function redactCapturedSized(value: unknown, keys: readonly string[] = []
     if (depth >= MAX_DEPTH) return '[depth]';
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[redactText(storableText(k), maxBytes)] = deny.has(k.toLowerCase()) ? '[redacted]' : walk(x, depth + 1);
+    for (const [k, x] of Object.entries(v))
+      out[redactText(storableText(k), maxBytes)] = deny.has(k.toLowerCase()) ? '[redacted]' : walk(x, depth + 1);
     return out;
   };
   const redacted = walk(value, 0);
@@ -100,7 +117,10 @@ function redactUrlRest(rest: string): string {
 function truncated(text: string, maxBytes: number): { value: unknown; bytes: number } {
   let budget = Math.max(0, maxBytes - 40);
   for (;;) {
-    const preview = Buffer.from(text).subarray(0, budget).toString('utf8').replace(/\uFFFD+$/, '');
+    const preview = Buffer.from(text)
+      .subarray(0, budget)
+      .toString('utf8')
+      .replace(/\uFFFD+$/, '');
     const value = { truncated: true, preview };
     const bytes = Buffer.byteLength(JSON.stringify(value));
     if (bytes <= maxBytes || budget === 0) return { value, bytes };

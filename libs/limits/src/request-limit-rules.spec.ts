@@ -11,7 +11,10 @@ const operator: OperatorLimits = {
 
 describe('effectiveRatePlan', () => {
   it('fills what a plan leaves out with the operator defaults and caps it at the ceilings', () => {
-    const plan = effectiveRatePlan({ tenant: { requestsPerSecond: 5000, burst: 10 }, tools: { slow: { requestsPerSecond: 0.5, burst: 1 } }, dailyCalls: 50 }, operator);
+    const plan = effectiveRatePlan(
+      { tenant: { requestsPerSecond: 5000, burst: 10 }, tools: { slow: { requestsPerSecond: 0.5, burst: 1 } }, dailyCalls: 50 },
+      operator,
+    );
     expect(plan.tenant).toEqual({ requestsPerSecond: 1000, burst: 10 });
     expect(plan.subject).toEqual(operator.subject);
     expect(plan.tools.get('slow')).toEqual({ requestsPerSecond: 0.5, burst: 1 });
@@ -34,7 +37,11 @@ describe('requestLimitRules', () => {
   const now = Date.UTC(2026, 11, 1, 19, 30);
 
   it('a tools/call spends the tenant budget, its caller × server × tool bucket and the daily quota', () => {
-    const rules = requestLimitRules({ tenantId: 'acme', method: 'tools/call', subjectKind: 'sub', subjectId: 'user-1', serverId: 'alpha', name: 'fast' }, plan, now);
+    const rules = requestLimitRules(
+      { tenantId: 'acme', method: 'tools/call', subjectKind: 'sub', subjectId: 'user-1', serverId: 'alpha', name: 'fast' },
+      plan,
+      now,
+    );
     expect(rules).toEqual([
       { kind: 'rate', id: 'tenant', key: 'rl:{acme}:all', perSecond: 100, burst: 200 },
       { kind: 'rate', id: 'subject', key: 'rl:{acme}:s:sub:user-1:alpha:fast', perSecond: 10, burst: 20 },
@@ -43,31 +50,73 @@ describe('requestLimitRules', () => {
   });
 
   it('uses the per-tool override for that tool', () => {
-    const rules = requestLimitRules({ tenantId: 'acme', method: 'tools/call', subjectKind: 'sub', subjectId: 'u', serverId: 'alpha', name: 'slow' }, plan, now);
+    const rules = requestLimitRules(
+      { tenantId: 'acme', method: 'tools/call', subjectKind: 'sub', subjectId: 'u', serverId: 'alpha', name: 'slow' },
+      plan,
+      now,
+    );
     expect(rules[1]).toMatchObject({ id: 'tool', perSecond: 1, burst: 2 });
   });
 
   it('limits lists per caller × method, without the daily quota; other methods only spend the tenant budget', () => {
-    expect(requestLimitRules({ tenantId: 'acme', method: 'tools/list', subjectKind: 'sub', subjectId: 'u', serverId: '-', name: undefined }, plan, now).map((r) => r.key)).toEqual([
-      'rl:{acme}:all',
-      'rl:{acme}:s:sub:u:-:tools/list',
-    ]);
-    expect(requestLimitRules({ tenantId: 'acme', method: 'ping', subjectKind: 'sub', subjectId: 'u', serverId: '-', name: undefined }, plan, now)).toHaveLength(1);
+    expect(
+      requestLimitRules(
+        { tenantId: 'acme', method: 'tools/list', subjectKind: 'sub', subjectId: 'u', serverId: '-', name: undefined },
+        plan,
+        now,
+      ).map((r) => r.key),
+    ).toEqual(['rl:{acme}:all', 'rl:{acme}:s:sub:u:-:tools/list']);
+    expect(
+      requestLimitRules(
+        { tenantId: 'acme', method: 'ping', subjectKind: 'sub', subjectId: 'u', serverId: '-', name: undefined },
+        plan,
+        now,
+      ),
+    ).toHaveLength(1);
   });
 
   it('limits GET stream resumptions (stream/resume) per caller, keying an IPv6 caller by its /64', () => {
-    const rules = requestLimitRules({ tenantId: 'acme', method: 'stream/resume', subjectKind: 'ip', subjectId: subjectIdOf(undefined, '2001:db8:1:2::99'), serverId: '-', name: undefined }, plan, now);
+    const rules = requestLimitRules(
+      {
+        tenantId: 'acme',
+        method: 'stream/resume',
+        subjectKind: 'ip',
+        subjectId: subjectIdOf(undefined, '2001:db8:1:2::99'),
+        serverId: '-',
+        name: undefined,
+      },
+      plan,
+      now,
+    );
     expect(rules.map((r) => r.key)).toEqual(['rl:{acme}:all', 'rl:{acme}:s:ip:2001:db8:1:2::/64:-:stream/resume']);
   });
 
   it('hashes a long or odd subject into a fixed-size key part', () => {
-    const rules = requestLimitRules({ tenantId: 'acme', method: 'tools/call', subjectKind: 'sub', subjectId: `x{${'a'.repeat(5000)}}`, serverId: 'alpha', name: undefined }, plan, now);
+    const rules = requestLimitRules(
+      {
+        tenantId: 'acme',
+        method: 'tools/call',
+        subjectKind: 'sub',
+        subjectId: `x{${'a'.repeat(5000)}}`,
+        serverId: 'alpha',
+        name: undefined,
+      },
+      plan,
+      now,
+    );
     expect(rules[1].key).toMatch(/^rl:\{acme\}:s:h:[A-Za-z0-9_-]{32}:alpha:\?$/);
   });
 });
 
 describe('RequestLimitRuleCache', () => {
-  const call: LimitedRequest = { tenantId: 'acme', method: 'tools/call', subjectKind: 'sub', subjectId: 'alice', serverId: 'up', name: 'echo' };
+  const call: LimitedRequest = {
+    tenantId: 'acme',
+    method: 'tools/call',
+    subjectKind: 'sub',
+    subjectId: 'alice',
+    serverId: 'up',
+    name: 'echo',
+  };
   const plan = effectiveRatePlan({ dailyCalls: 10 }, { ...operator, ceiling: { ...operator.ceiling, dailyCalls: 100 } });
   const noon = Date.UTC(2026, 11, 4, 12);
 
@@ -113,7 +162,9 @@ describe('RequestLimitRuleCache', () => {
     const first = cache.rules({ ...call, subjectKind: 'ip', subjectId: '1' }, plan, noon);
     for (const ip of ['2', '3', '4']) cache.rules({ ...call, subjectKind: 'ip', subjectId: ip }, plan, noon);
     expect(cache.size).toBe(3);
-    expect(cache.rules({ ...call, subjectKind: 'ip', subjectId: '4' }, plan, noon)).toBe(cache.rules({ ...call, subjectKind: 'ip', subjectId: '4' }, plan, noon));
+    expect(cache.rules({ ...call, subjectKind: 'ip', subjectId: '4' }, plan, noon)).toBe(
+      cache.rules({ ...call, subjectKind: 'ip', subjectId: '4' }, plan, noon),
+    );
     const again = cache.rules({ ...call, subjectKind: 'ip', subjectId: '1' }, plan, noon);
     expect(again).not.toBe(first);
     expect(again).toEqual(first);

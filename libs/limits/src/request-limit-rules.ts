@@ -9,7 +9,14 @@ import type { UsageSubjectKind } from './usage-batch';
  * holds a connection and polls the store, so one caller must not spend the tenant's budget on them.
  */
 const PER_SUBJECT_METHODS: ReadonlySet<string> = new Set([
-  'tools/call', 'resources/read', 'prompts/get', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'stream/resume',
+  'tools/call',
+  'resources/read',
+  'prompts/get',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'stream/resume',
 ]);
 const MAX_KEY_PART = 96;
 
@@ -34,13 +41,24 @@ export interface LimitedRequest {
  */
 export function requestLimitRules(request: LimitedRequest, plan: EffectiveRatePlan, nowMs = Date.now()): LimitRule[] {
   const base = `rl:{${request.tenantId}}:`;
-  const rules: LimitRule[] = [{ kind: 'rate', id: 'tenant', key: `${base}all`, perSecond: plan.tenant.requestsPerSecond, burst: plan.tenant.burst }];
+  const rules: LimitRule[] = [
+    { kind: 'rate', id: 'tenant', key: `${base}all`, perSecond: plan.tenant.requestsPerSecond, burst: plan.tenant.burst },
+  ];
   if (PER_SUBJECT_METHODS.has(request.method)) {
     const isCall = request.method === 'tools/call';
     const override = isCall && request.name !== undefined ? plan.tools.get(request.name) : undefined;
     const spec = override ?? plan.subject;
-    const target = isCall || request.method === 'resources/read' || request.method === 'prompts/get' ? `${request.serverId}:${part(request.name ?? '?')}` : `-:${request.method}`;
-    rules.push({ kind: 'rate', id: override ? 'tool' : 'subject', key: `${base}s:${part(`${request.subjectKind}:${request.subjectId}`)}:${target}`, perSecond: spec.requestsPerSecond, burst: spec.burst });
+    const target =
+      isCall || request.method === 'resources/read' || request.method === 'prompts/get'
+        ? `${request.serverId}:${part(request.name ?? '?')}`
+        : `-:${request.method}`;
+    rules.push({
+      kind: 'rate',
+      id: override ? 'tool' : 'subject',
+      key: `${base}s:${part(`${request.subjectKind}:${request.subjectId}`)}:${target}`,
+      perSecond: spec.requestsPerSecond,
+      burst: spec.burst,
+    });
     if (isCall && plan.dailyCalls > 0) {
       const day = new Date(nowMs);
       const resetAtMs = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
@@ -52,7 +70,9 @@ export function requestLimitRules(request: LimitedRequest, plan: EffectiveRatePl
 
 /** Long or odd key parts (a subject is whatever an IdP put in `sub`) become a fixed-size hash. */
 function part(value: string): string {
-  return value.length <= MAX_KEY_PART && !/[\s{}]/.test(value) ? value : `h:${createHash('sha256').update(value).digest('base64url').slice(0, 32)}`;
+  return value.length <= MAX_KEY_PART && !/[\s{}]/.test(value)
+    ? value
+    : `h:${createHash('sha256').update(value).digest('base64url').slice(0, 32)}`;
 }
 
 /**

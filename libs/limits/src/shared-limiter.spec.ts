@@ -32,7 +32,13 @@ afterAll(async () => {
   b.disconnect();
 });
 
-const rate = (key: string, perSecond: number, burst: number, id = 'tool'): LimitRule => ({ kind: 'rate', id, key: `rl:{t}:${key}`, perSecond, burst });
+const rate = (key: string, perSecond: number, burst: number, id = 'tool'): LimitRule => ({
+  kind: 'rate',
+  id,
+  key: `rl:{t}:${key}`,
+  perSecond,
+  burst,
+});
 
 describe('SharedLimiter on Redis', () => {
   it('two limiters on two connections spend one budget: exactly the burst is accepted', async () => {

@@ -76,7 +76,13 @@ export class SharedLimiter {
     this.current = options.redis ? 'shared' : 'local';
     const l = options.leases;
     this.leaseOptions = l
-      ? { rateShare: l.rateShare ?? 0.1, quotaShare: l.quotaShare ?? 0.01, ttlMs: l.ttlMs ?? 1_000, maxLeases: l.maxLeases ?? 10_000, now: l.now ?? Date.now }
+      ? {
+          rateShare: l.rateShare ?? 0.1,
+          quotaShare: l.quotaShare ?? 0.01,
+          ttlMs: l.ttlMs ?? 1_000,
+          maxLeases: l.maxLeases ?? 10_000,
+          now: l.now ?? Date.now,
+        }
       : undefined;
   }
 
@@ -211,7 +217,10 @@ export class SharedLimiter {
     this.switchTo('shared');
     const [ok, second, wait] = reply as [number, number?, number?];
     if (ok === 1) return { decision: { allowed: true, mode: 'shared' }, granted: Math.max(1, Math.min(want, second ?? 1)) };
-    return { decision: { allowed: false, mode: 'shared', rule: rules[(second ?? 1) - 1], retryAfterMs: Math.max(1, wait ?? 1) }, granted: 0 };
+    return {
+      decision: { allowed: false, mode: 'shared', rule: rules[(second ?? 1) - 1], retryAfterMs: Math.max(1, wait ?? 1) },
+      granted: 0,
+    };
   }
 
   private async refund(lease: Pick<Lease, 'rules' | 'remaining'>): Promise<void> {
@@ -266,7 +275,8 @@ export class SharedLimiter {
 /** One lease per distinct rule set, parameters included (a changed plan is a new rule set). */
 function leaseId(rules: readonly LimitRule[]): string {
   let id = '';
-  for (const r of rules) id += r.kind === 'rate' ? `${r.key}\u0000r${r.perSecond}/${r.burst}\u0001` : `${r.key}\u0000q${r.limit}@${r.resetAtMs}\u0001`;
+  for (const r of rules)
+    id += r.kind === 'rate' ? `${r.key}\u0000r${r.perSecond}/${r.burst}\u0001` : `${r.key}\u0000q${r.limit}@${r.resetAtMs}\u0001`;
   return id;
 }
 

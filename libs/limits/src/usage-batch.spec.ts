@@ -45,20 +45,86 @@ describe('UsageBatchWriter and decodeUsageBatch', () => {
     jest.spyOn(Date, 'now').mockReturnValue(1_800_000_000_000);
     const w = new UsageBatchWriter();
     w.add(event());
-    w.add(event({ endedAt: 5_250.6, subjectKind: 'sub', subjectId: 'alice', client: 'cl-1', outcome: 'rate_limited', code: -32029, ms: 0.004, in: 0, out: 0 }));
-    w.add(event({ endedAt: 5_900, subjectKind: 'client', subjectId: 'cl-1', client: 'cl-1', outcome: 'tool_error', args: { q: 'x' }, result: null }));
+    w.add(
+      event({
+        endedAt: 5_250.6,
+        subjectKind: 'sub',
+        subjectId: 'alice',
+        client: 'cl-1',
+        outcome: 'rate_limited',
+        code: -32029,
+        ms: 0.004,
+        in: 0,
+        out: 0,
+      }),
+    );
+    w.add(
+      event({
+        endedAt: 5_900,
+        subjectKind: 'client',
+        subjectId: 'cl-1',
+        client: 'cl-1',
+        outcome: 'tool_error',
+        args: { q: 'x' },
+        result: null,
+      }),
+    );
     expect(w.count).toBe(3);
     const records = decodeUsageBatch(w.take());
     expect(records).toEqual([
-      { t: 1_800_000_000_000, tenant: 'acme', method: 'tools/call', tool: 'lookup', server: 'crm', subject: 'ip:10.0.0.1', client: undefined, surface: 'claude', outcome: 'ok', code: undefined, ms: 1.23, in: 120, out: 4096 },
-      { t: 1_800_000_000_251, tenant: 'acme', method: 'tools/call', tool: 'lookup', server: 'crm', subject: 'sub:alice', client: 'cl-1', surface: 'claude', outcome: 'rate_limited', code: -32029, ms: 0, in: 0, out: 0 },
-      { t: 1_800_000_000_900, tenant: 'acme', method: 'tools/call', tool: 'lookup', server: 'crm', subject: 'client:cl-1', client: 'cl-1', surface: 'claude', outcome: 'tool_error', code: undefined, ms: 1.23, in: 120, out: 4096, args: { q: 'x' }, result: null },
+      {
+        t: 1_800_000_000_000,
+        tenant: 'acme',
+        method: 'tools/call',
+        tool: 'lookup',
+        server: 'crm',
+        subject: 'ip:10.0.0.1',
+        client: undefined,
+        surface: 'claude',
+        outcome: 'ok',
+        code: undefined,
+        ms: 1.23,
+        in: 120,
+        out: 4096,
+      },
+      {
+        t: 1_800_000_000_251,
+        tenant: 'acme',
+        method: 'tools/call',
+        tool: 'lookup',
+        server: 'crm',
+        subject: 'sub:alice',
+        client: 'cl-1',
+        surface: 'claude',
+        outcome: 'rate_limited',
+        code: -32029,
+        ms: 0,
+        in: 0,
+        out: 0,
+      },
+      {
+        t: 1_800_000_000_900,
+        tenant: 'acme',
+        method: 'tools/call',
+        tool: 'lookup',
+        server: 'crm',
+        subject: 'client:cl-1',
+        client: 'cl-1',
+        surface: 'claude',
+        outcome: 'tool_error',
+        code: undefined,
+        ms: 1.23,
+        in: 120,
+        out: 4096,
+        args: { q: 'x' },
+        result: null,
+      },
     ]);
     // The same duration rounding the per-record format had.
     expect((records[0] as { ms: number }).ms).toBe(Math.round(1.23456 * 100) / 100);
   });
 
-  it('writes every string once and every record as integers; a subject kind never shares another kind\'s entry', () => {
+  it("writes every string once and every record as integers; a subject kind never shares another kind's entry", () => {
     const w = new UsageBatchWriter();
     for (let i = 0; i < 50; i++) w.add(event({ ms: i / 7, out: i }));
     w.add(event({ subjectKind: 'sub', subjectId: '10.0.0.1' }));
@@ -153,7 +219,10 @@ describe('decodeUsageBatch on what it must not trust', () => {
 
   it('attaches captures only to records that exist', () => {
     const { header, r } = good();
-    const bytes = bytesOf({ ...header, x: [{ i: 0, args: { a: 1 } }, { i: 1, args: 'nobody' }, { i: -1 }, { i: '0', result: 'no' }, null, 7] }, r);
+    const bytes = bytesOf(
+      { ...header, x: [{ i: 0, args: { a: 1 } }, { i: 1, args: 'nobody' }, { i: -1 }, { i: '0', result: 'no' }, null, 7] },
+      r,
+    );
     expect(decodeUsageBatch(bytes)).toMatchObject([{ args: { a: 1 } }]);
     expect(decodeUsageBatch(bytes)[0]).not.toHaveProperty('result');
   });

@@ -19,7 +19,13 @@ function batch(items: ClassifiedMessage[], version = '2025-03-26', options: KitO
 
 describe('answerBatch', () => {
   it('answers the requests in order, one array, skipping notifications', async () => {
-    const res = await batch(members(rpc('ping', {}, 1), '{"jsonrpc":"2.0","method":"notifications/initialized"}', rpc('tools/call', { name: 'echo', arguments: { text: 'b' } }, 2)));
+    const res = await batch(
+      members(
+        rpc('ping', {}, 1),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        rpc('tools/call', { name: 'echo', arguments: { text: 'b' } }, 2),
+      ),
+    );
     expect(res.statusCode).toBe(200);
     const answers = res.json() as Array<{ id: number }>;
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
@@ -37,19 +43,26 @@ describe('answerBatch', () => {
   });
 
   it('refuses initialize as a member', async () => {
-    const res = await batch(members(rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } })));
+    const res = await batch(
+      members(rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } })),
+    );
     expect(res.json()[0].error.message).toBe('initialize must not be part of a batch');
   });
 
   it('counts members before running any (batchMaxItems, the tenant override first)', async () => {
-    const res = await batch(members(rpc('ping', {}, 1), rpc('ping', {}, 2), rpc('ping', {}, 3)), '2025-03-26', { targets: [kitTarget('acme', { limits: { batchMaxItems: 2 } })] });
+    const res = await batch(members(rpc('ping', {}, 1), rpc('ping', {}, 2), rpc('ping', {}, 3)), '2025-03-26', {
+      targets: [kitTarget('acme', { limits: { batchMaxItems: 2 } })],
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.data).toEqual({ limit: 'batchMaxItems', max: 2, count: 3 });
   });
 
   it('stops at the response byte bound with one error', async () => {
     const big = 'x'.repeat(400);
-    const items = members(rpc('tools/call', { name: 'echo', arguments: { text: big } }, 1), rpc('tools/call', { name: 'echo', arguments: { text: big } }, 2));
+    const items = members(
+      rpc('tools/call', { name: 'echo', arguments: { text: big } }, 1),
+      rpc('tools/call', { name: 'echo', arguments: { text: big } }, 2),
+    );
     const res = await batch(items, '2025-03-26', { batchMaxResponseBytes: 600 });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.data).toEqual({ limit: 'batchMaxResponseBytes', max: 600 });

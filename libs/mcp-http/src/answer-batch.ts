@@ -17,12 +17,20 @@ export async function answerBatch(call: EdgeCall, items: ClassifiedMessage[]): P
   const { edge, target } = call;
   const version = call.header('mcp-protocol-version') ?? DEFAULT_HEADERLESS_VERSION;
   if (version !== '2025-03-26') {
-    return edge.refuse(call, 400, new McpError(ErrorCode.InvalidRequest, `JSON-RPC batches are only allowed at protocol version 2025-03-26, not ${version}`));
+    return edge.refuse(
+      call,
+      400,
+      new McpError(ErrorCode.InvalidRequest, `JSON-RPC batches are only allowed at protocol version 2025-03-26, not ${version}`),
+    );
   }
   // Counted before anything is dispatched: an oversized batch costs nothing but its parse.
   const maxItems = target.limits?.batchMaxItems ?? edge.batchMaxItems;
   if (items.length > maxItems) {
-    const error = new McpError(ErrorCode.InvalidRequest, `Batch of ${items.length} messages exceeds the limit of ${maxItems} (batchMaxItems)`, { limit: 'batchMaxItems', max: maxItems, count: items.length });
+    const error = new McpError(
+      ErrorCode.InvalidRequest,
+      `Batch of ${items.length} messages exceeds the limit of ${maxItems} (batchMaxItems)`,
+      { limit: 'batchMaxItems', max: maxItems, count: items.length },
+    );
     return edge.refuse(call, 400, error);
   }
   const maxBytes = target.limits?.batchMaxResponseBytes ?? edge.batchMaxResponseBytes;
@@ -34,11 +42,15 @@ export async function answerBatch(call: EdgeCall, items: ClassifiedMessage[]): P
     let part: EncodedAnswer;
     if (item.type === 'invalid') part = encodeError(item.id, item.error);
     else if (item.type !== 'request') continue;
-    else if (item.message.method === 'initialize') part = encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch'));
+    else if (item.message.method === 'initialize')
+      part = encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch'));
     else if (toolDenied(call, item.message)) {
       // A member refused for scope is a refusal like a single request's 403: a span and a metric.
       edge.refused(call, 'insufficient_scope', 403);
-      part = encodeError(item.message.id, new McpError(ErrorCode.InvalidRequest, 'insufficient_scope: the access token does not cover this tool'));
+      part = encodeError(
+        item.message.id,
+        new McpError(ErrorCode.InvalidRequest, 'insufficient_scope: the access token does not cover this tool'),
+      );
     } else {
       observed = true;
       part = (await answerRequest(call, item.message, undefined)).body;
@@ -48,7 +60,11 @@ export async function answerBatch(call: EdgeCall, items: ClassifiedMessage[]): P
     if (bytes > maxBytes) {
       // What was built so far is dropped at once, and the members after it never run.
       parts.length = 0;
-      const error = new McpError(ErrorCode.InvalidRequest, `Batch response exceeds the limit of ${maxBytes} bytes (batchMaxResponseBytes); send fewer requests per batch`, { limit: 'batchMaxResponseBytes', max: maxBytes });
+      const error = new McpError(
+        ErrorCode.InvalidRequest,
+        `Batch response exceeds the limit of ${maxBytes} bytes (batchMaxResponseBytes); send fewer requests per batch`,
+        { limit: 'batchMaxResponseBytes', max: maxBytes },
+      );
       // Members already answered have their own spans; only a batch that ran nothing is a refusal.
       if (observed) sendError(call, 400, null, error);
       else edge.refuse(call, 400, error);
@@ -68,4 +84,3 @@ export async function answerBatch(call: EdgeCall, items: ClassifiedMessage[]): P
   chunks.push(CLOSE_BRACKET);
   call.code(200).setHeader('content-type', 'application/json').send(Buffer.concat(chunks));
 }
-

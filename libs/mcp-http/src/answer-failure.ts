@@ -13,7 +13,11 @@ export async function answerFailure(call: EdgeCall, failure: RouteFailure): Prom
     const drained = await drainRequest(call.raw);
     if (!drained) call.setHeader('connection', 'close');
     const limit = edge.bodyLimit;
-    return edge.refuse(call, 413, new McpError(ErrorCode.InvalidRequest, `Request body exceeds the limit of ${limit} bytes`, { limit: 'bodyLimit', bytes: limit }));
+    return edge.refuse(
+      call,
+      413,
+      new McpError(ErrorCode.InvalidRequest, `Request body exceeds the limit of ${limit} bytes`, { limit: 'bodyLimit', bytes: limit }),
+    );
   }
   if (status >= 400 && status < 500) return edge.refuse(call, status, new McpError(ErrorCode.InvalidRequest, failure.message));
   call.log.error({ err: failure.cause ?? failure }, 'unhandled error in MCP route');

@@ -19,7 +19,10 @@ function answer(item: ClassifiedMessage, policy: Partial<EdgePolicy> = {}, heade
 
 describe('answerMessage', () => {
   it('answers a request on its own channel (JSON with its length)', async () => {
-    const { res } = await answer({ type: 'request', message: { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } } });
+    const { res } = await answer({
+      type: 'request',
+      message: { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
@@ -33,7 +36,11 @@ describe('answerMessage', () => {
   });
 
   it('answers an invalid message 400 with its own error and id', async () => {
-    const { res, refusals } = await answer({ type: 'invalid', id: 9, error: new (await import('@switchboard/protocol')).McpError(-32600, 'bad member') });
+    const { res, refusals } = await answer({
+      type: 'invalid',
+      id: 9,
+      error: new (await import('@switchboard/protocol')).McpError(-32600, 'bad member'),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ id: 9, error: { code: -32600, message: 'bad member' } });
     expect(refusals).toHaveLength(1);
@@ -42,9 +49,17 @@ describe('answerMessage', () => {
   it('refuses a tools/call the caller may not run, before it runs (insufficient_scope)', async () => {
     const policy: Partial<EdgePolicy> = {
       authenticate: () => ({ ok: true, scopes: [] }),
-      authorizeTool: () => ({ ok: false, status: 403, headers: { 'www-authenticate': 'Bearer error="insufficient_scope"' }, body: '{"denied":true}' }),
+      authorizeTool: () => ({
+        ok: false,
+        status: 403,
+        headers: { 'www-authenticate': 'Bearer error="insufficient_scope"' },
+        body: '{"denied":true}',
+      }),
     };
-    const { res, refusals } = await answer({ type: 'request', message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } } }, policy);
+    const { res, refusals } = await answer(
+      { type: 'request', message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } } },
+      policy,
+    );
     expect(res.statusCode).toBe(403);
     expect(res.body).toBe('{"denied":true}');
     expect(refusals).toMatchObject([{ status: 403, outcome: 'insufficient_scope' }]);
@@ -57,7 +72,11 @@ describe('answerMessage', () => {
   });
 
   it('refuses client responses at protocol 2026-07-28 (400)', async () => {
-    const { res } = await answer({ type: 'response', message: { jsonrpc: '2.0', id: 1, result: {} } }, {}, { ...POST_HEADERS, 'mcp-protocol-version': '2026-07-28' });
+    const { res } = await answer(
+      { type: 'response', message: { jsonrpc: '2.0', id: 1, result: {} } },
+      {},
+      { ...POST_HEADERS, 'mcp-protocol-version': '2026-07-28' },
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe('JSON-RPC responses are not accepted at protocol 2026-07-28');
   });

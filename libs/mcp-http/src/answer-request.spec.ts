@@ -9,10 +9,13 @@ const CALL: JsonRpcRequest = { jsonrpc: '2.0', id: 3, method: 'tools/call', para
 async function ask(message: JsonRpcRequest, options: KitOptions = {}, headers: Record<string, string> = {}) {
   const kit = edgeKit(options);
   let answer: Answer | undefined;
-  const res = await kit.step({ method: 'POST', url: '/t/acme/mcp', headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, ...headers } }, async (call) => {
-    guardRequest(call);
-    answer = await answerRequest(call, message, undefined);
-  });
+  const res = await kit.step(
+    { method: 'POST', url: '/t/acme/mcp', headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY, ...headers } },
+    async (call) => {
+      guardRequest(call);
+      answer = await answerRequest(call, message, undefined);
+    },
+  );
   return { answer: answer!, body: JSON.parse(answer!.body.toString()), res };
 }
 
@@ -54,7 +57,11 @@ describe('answerRequest', () => {
 
   it('answers a method of the other era 404 at 2026-07-28 (Method not found)', async () => {
     const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const { answer, body } = await ask({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta } }, {}, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'initialize' });
+    const { answer, body } = await ask(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta } },
+      {},
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'initialize' },
+    );
     expect(body.error.code).toBe(-32601);
     expect(answer.status).toBe(404);
   });

@@ -19,7 +19,15 @@ import { enableResume } from './resume-stream';
 import { TASK_METHODS } from './task-manager';
 
 /** Methods answered from precompiled bytes or constant results: nothing to cancel or time out. */
-const PRECOMPILED_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'initialize', 'server/discover', 'ping']);
+const PRECOMPILED_METHODS: ReadonlySet<string> = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'initialize',
+  'server/discover',
+  'ping',
+]);
 const NEVER_ABORTED = new AbortController().signal;
 /** Stands in for the classification until `classifyAndDispatch` sets it (first thing it does). */
 const UNCLASSIFIED = undefined as unknown as RequestContext;
@@ -60,7 +68,12 @@ export async function answerRequest(call: EdgeCall, message: JsonRpcRequest, cha
   }
 }
 
-async function observed(call: EdgeCall, message: JsonRpcRequest, channel: ResponseChannel | undefined, signal: AbortSignal): Promise<Answer> {
+async function observed(
+  call: EdgeCall,
+  message: JsonRpcRequest,
+  channel: ResponseChannel | undefined,
+  signal: AbortSignal,
+): Promise<Answer> {
   const { target } = call;
   const called = calledTarget(target.catalog, message.method, message.params);
   const observation = call.edge.policy.observe?.onRequest({
@@ -81,7 +94,17 @@ async function observed(call: EdgeCall, message: JsonRpcRequest, channel: Respon
   let body: EncodedAnswer;
   try {
     // Filled in as the request is classified: the one object the dispatcher is handed.
-    const input: DispatchInput = { message, context: UNCLASSIFIED, target, surfaceId: '', sink: channel, signal, auth: call.auth, headers: call.headers, toolErrors: observation };
+    const input: DispatchInput = {
+      message,
+      context: UNCLASSIFIED,
+      target,
+      surfaceId: '',
+      sink: channel,
+      signal,
+      auth: call.auth,
+      headers: call.headers,
+      toolErrors: observation,
+    };
     body = await classifyAndDispatch(call, input, channel, called, observation);
   } catch (err) {
     if (err instanceof McpError) {
@@ -100,7 +123,13 @@ async function observed(call: EdgeCall, message: JsonRpcRequest, channel: Respon
   return { body, length, status };
 }
 
-async function classifyAndDispatch(call: EdgeCall, input: DispatchInput, channel: ResponseChannel | undefined, called: CalledTarget, observation: McpRequestObservation | undefined): Promise<EncodedAnswer> {
+async function classifyAndDispatch(
+  call: EdgeCall,
+  input: DispatchInput,
+  channel: ResponseChannel | undefined,
+  called: CalledTarget,
+  observation: McpRequestObservation | undefined,
+): Promise<EncodedAnswer> {
   const { edge, target, auth } = call;
   const message = input.message;
   const context = (input.context = classifyRequest(message, call.headers));
@@ -110,7 +139,12 @@ async function classifyAndDispatch(call: EdgeCall, input: DispatchInput, channel
   }
   // The tasks extension's methods join 2026-07-28 (the dispatcher gates them on the declared extension).
   if (!isMethodOfEra(message.method, context.era) && !(context.era === 'modern' && TASK_METHODS.has(message.method))) {
-    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method} (not part of protocol ${context.protocolVersion})`, undefined, context.era === 'modern' ? 404 : 200);
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${message.method} (not part of protocol ${context.protocolVersion})`,
+      undefined,
+      context.era === 'modern' ? 404 : 200,
+    );
   }
   const policy = edge.policy;
   if (policy.admit) {
@@ -123,7 +157,12 @@ async function classifyAndDispatch(call: EdgeCall, input: DispatchInput, channel
     }
   }
   const surfaceId = (input.surfaceId = resolveSurfaceId(
-    { oauthClientId: auth?.clientId, clientInfoName: context.clientInfo?.name, origin: call.header('origin'), userAgent: call.header('user-agent') },
+    {
+      oauthClientId: auth?.clientId,
+      clientInfoName: context.clientInfo?.name,
+      origin: call.header('origin'),
+      userAgent: call.header('user-agent'),
+    },
     target.surfaceRules,
   ));
   if (!observation) return edge.dispatcher.dispatch(input);
@@ -142,13 +181,32 @@ function applyLegacySession(call: EdgeCall, message: JsonRpcRequest, context: Re
   const { edge, target } = call;
   if (!edge.sessions) return;
   if (message.method === 'initialize') {
-    channel?.setHeader('mcp-session-id', mintLegacySession(edge.sealer, { tenantId: target.tenantId, protocolVersion: context.protocolVersion, capabilities: context.clientCapabilities ?? {} }));
+    channel?.setHeader(
+      'mcp-session-id',
+      mintLegacySession(edge.sealer, {
+        tenantId: target.tenantId,
+        protocolVersion: context.protocolVersion,
+        capabilities: context.clientCapabilities ?? {},
+      }),
+    );
     return;
   }
   const sessionId = call.header('mcp-session-id');
   if (sessionId === undefined) return;
   const session = readLegacySession(edge.sealer, target.tenantId, sessionId);
-  if (session === 'expired') throw new McpError(ErrorCode.InvalidRequest, 'Session not found: this Mcp-Session-Id has expired (send initialize again)', undefined, 404);
-  if (session === 'invalid') throw new McpError(ErrorCode.InvalidRequest, 'Session not found: this Mcp-Session-Id was not issued for this endpoint (send initialize again)', undefined, 404);
+  if (session === 'expired')
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      'Session not found: this Mcp-Session-Id has expired (send initialize again)',
+      undefined,
+      404,
+    );
+  if (session === 'invalid')
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      'Session not found: this Mcp-Session-Id was not issued for this endpoint (send initialize again)',
+      undefined,
+      404,
+    );
   if (context.clientCapabilities === undefined) context.clientCapabilities = session.capabilities;
 }

@@ -18,5 +18,4 @@ export interface AuthDenied {
   body: string;
 }
 
-
 export type AuthOutcome = AuthGranted | AuthDenied;

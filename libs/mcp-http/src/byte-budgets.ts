@@ -29,10 +29,21 @@ export type ByteBudget = 'TASKS_MAX_TASK_BYTES' | 'TASKS_TENANT_MAX_BYTES' | 'NO
 
 /** The refusal for a write over `budget` (−32602 for what the caller sent, with the budget in `data`). */
 export function overBudget(budget: ByteBudget, limit: number, what: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `${what} would exceed the byte budget ${budget} (${limit} bytes)`, { budget, limitBytes: limit });
+  return new McpError(ErrorCode.InvalidParams, `${what} would exceed the byte budget ${budget} (${limit} bytes)`, {
+    budget,
+    limitBytes: limit,
+  });
 }
 
 /** The stored error of a task failed over `budget`: short, so it fits the task's reservation. */
-export function overBudgetError(budget: ByteBudget, limit: number, what: string): { code: number; message: string; data: { budget: ByteBudget; limitBytes: number } } {
-  return { code: ErrorCode.InternalError, message: `${what.slice(0, 200)} exceeds the byte budget ${budget} (${limit} bytes)`, data: { budget, limitBytes: limit } };
+export function overBudgetError(
+  budget: ByteBudget,
+  limit: number,
+  what: string,
+): { code: number; message: string; data: { budget: ByteBudget; limitBytes: number } } {
+  return {
+    code: ErrorCode.InternalError,
+    message: `${what.slice(0, 200)} exceeds the byte budget ${budget} (${limit} bytes)`,
+    data: { budget, limitBytes: limit },
+  };
 }

@@ -11,10 +11,15 @@ import type { StateSealer } from './state-sealer';
  * it reports progress and logs (to the request's stream, at the level the client asked for),
  * and how it may ask the client (MRTR input, or a legacy session's server→client requests).
  */
-export function invokeContextOf(input: DispatchInput, clientRequests: ClientRequestBroker | undefined, sealer: StateSealer | undefined): InvokeContext & ToolContext {
+export function invokeContextOf(
+  input: DispatchInput,
+  clientRequests: ClientRequestBroker | undefined,
+  sealer: StateSealer | undefined,
+): InvokeContext & ToolContext {
   const { context, sink } = input;
-  const mrtr = context.era === 'modern' ? mrtrInput(input.message.params ?? {}) : canAskClient(clientRequests, input) ? { responses: {} } : undefined;
-    const progressToken = context.progressToken;
+  const mrtr =
+    context.era === 'modern' ? mrtrInput(input.message.params ?? {}) : canAskClient(clientRequests, input) ? { responses: {} } : undefined;
+  const progressToken = context.progressToken;
   const minLevel = context.era === 'modern' ? context.logLevel : 'debug';
   const minIndex = minLevel === undefined ? Infinity : LOG_LEVELS.indexOf(minLevel);
   return {
@@ -22,7 +27,9 @@ export function invokeContextOf(input: DispatchInput, clientRequests: ClientRequ
     request: context,
     auth: input.auth,
     ...(mrtr === undefined ? {} : { input: mrtr }),
-    ...(sealer === undefined ? {} : { state: { seal: (data) => sealer.seal('request-state', data), open: (token) => sealer.open('request-state', token) } }),
+    ...(sealer === undefined
+      ? {}
+      : { state: { seal: (data) => sealer.seal('request-state', data), open: (token) => sealer.open('request-state', token) } }),
     ...(mrtr !== undefined && context.era === 'legacy'
       ? {
           askClient: async (method: string, params: Record<string, unknown>) => {

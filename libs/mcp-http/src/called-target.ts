@@ -35,7 +35,9 @@ export function calledTarget(catalog: CompiledCatalog, method: string, params: J
       const dynamic = typeof uri === 'string' ? catalog.dynamicResource(uri) : undefined;
       return dynamic ? { serverId: serverOf(dynamic.route), name: dynamic.uriPrefix } : NOTHING_CALLED;
     }
-    return 'entry' in found ? { serverId: serverOf(found.entry.route), name: found.entry.definition.uri } : { serverId: serverOf(found.template.route), name: found.template.definition.uriTemplate };
+    return 'entry' in found
+      ? { serverId: serverOf(found.entry.route), name: found.entry.definition.uri }
+      : { serverId: serverOf(found.template.route), name: found.template.definition.uriTemplate };
   }
   return NOTHING_CALLED;
 }

@@ -38,26 +38,36 @@ export async function withClientInput<T extends Asked>(
     if (round > MAX_CLIENT_INPUT_ROUNDS) return fail(`it asked the client for input more than ${MAX_CLIENT_INPUT_ROUNDS} times`);
     const asked = await askClient(broker, input, result.inputRequests ?? {});
     if (typeof asked === 'string') return fail(asked);
-    result = await run({ ...ctx, input: { responses: asked, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) } });
+    result = await run({
+      ...ctx,
+      input: { responses: asked, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) },
+    });
   }
   return result;
 }
 
 /** Sends each input request to the client on the call's stream and waits for every answer; a string says why it could not. */
-export async function askClient(broker: ClientRequestBroker, input: DispatchInput, requests: NonNullable<InputRequiredResult['inputRequests']>): Promise<Record<string, unknown> | string> {
+export async function askClient(
+  broker: ClientRequestBroker,
+  input: DispatchInput,
+  requests: NonNullable<InputRequiredResult['inputRequests']>,
+): Promise<Record<string, unknown> | string> {
   const sink = input.sink!;
   const entries = Object.entries(requests);
-  if (entries.length > MAX_CLIENT_INPUT_REQUESTS) return `it sent ${entries.length} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`;
+  if (entries.length > MAX_CLIENT_INPUT_REQUESTS)
+    return `it sent ${entries.length} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`;
   const scope = `${input.target.tenantId}\n${input.auth?.subject ?? ''}`;
   const pending = entries.map(([key, request]) => ({ key, request, waiter: broker.open(scope) }));
   try {
-    for (const { request, waiter } of pending) sink.notify(JSON.stringify({ jsonrpc: '2.0', id: waiter.id, method: request.method, params: request.params ?? {} }));
+    for (const { request, waiter } of pending)
+      sink.notify(JSON.stringify({ jsonrpc: '2.0', id: waiter.id, method: request.method, params: request.params ?? {} }));
     const answers = await untilAborted(Promise.all(pending.map((p) => p.waiter.answer)), input.signal);
     if (answers === undefined) return `the client did not answer ${entries.map(([, r]) => r.method).join(', ')} before the call ended`;
     const responses: Record<string, unknown> = {};
     for (const [index, answer] of answers.entries()) {
       const { key, request } = pending[index]!;
-      if (answer.error) return `the client answered ${request.method} with error ${answer.error.code}: ${String(answer.error.message).slice(0, 200)}`;
+      if (answer.error)
+        return `the client answered ${request.method} with error ${answer.error.code}: ${String(answer.error.message).slice(0, 200)}`;
       responses[key] = answer.result;
     }
     return responses;
@@ -103,7 +113,9 @@ export function mrtrInput(params: Record<string, unknown>): { responses: Record<
   if (requestState !== undefined && typeof requestState !== 'string') {
     throw new McpError(ErrorCode.InvalidParams, 'params.requestState must be a string');
   }
-  const out: { responses: Record<string, unknown>; requestState?: string } = { responses: (responses as Record<string, unknown> | undefined) ?? {} };
+  const out: { responses: Record<string, unknown>; requestState?: string } = {
+    responses: (responses as Record<string, unknown> | undefined) ?? {},
+  };
   if (requestState !== undefined) out.requestState = requestState;
   return out;
 }

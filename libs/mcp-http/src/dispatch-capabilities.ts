@@ -32,7 +32,8 @@ export class CatalogCapabilities {
     if (!caps) {
       caps = this.withTasks(catalog, withoutResourceSubscribe(catalog.capabilities));
       if (target.extensions) {
-        const extensions = typeof caps.extensions === 'object' && caps.extensions !== null ? (caps.extensions as Record<string, unknown>) : {};
+        const extensions =
+          typeof caps.extensions === 'object' && caps.extensions !== null ? (caps.extensions as Record<string, unknown>) : {};
         caps = { ...caps, extensions: { ...extensions, ...target.extensions } };
       }
       this.discoverCaps.set(catalog, caps);
@@ -48,8 +49,14 @@ export class CatalogCapabilities {
   initializeCapabilities(catalog: CompiledCatalog): Record<string, unknown> {
     let caps = this.initializeCaps.get(catalog);
     if (!caps) {
-      const proxied = this.tasks.legacyUpstream !== undefined && catalog.snapshot.tools.some((t) => proxiesTasks(t.route, t.definition.taskSupport));
-      caps = proxied ? { ...catalog.capabilities, tasks: { ...(this.tasks.legacyUpstream!.lists ? { list: {} } : {}), cancel: {}, requests: { tools: { call: {} } } } } : catalog.capabilities;
+      const proxied =
+        this.tasks.legacyUpstream !== undefined && catalog.snapshot.tools.some((t) => proxiesTasks(t.route, t.definition.taskSupport));
+      caps = proxied
+        ? {
+            ...catalog.capabilities,
+            tasks: { ...(this.tasks.legacyUpstream!.lists ? { list: {} } : {}), cancel: {}, requests: { tools: { call: {} } } },
+          }
+        : catalog.capabilities;
       this.initializeCaps.set(catalog, caps);
     }
     return caps;
@@ -61,9 +68,13 @@ export class CatalogCapabilities {
    */
   private withTasks(catalog: CompiledCatalog, capabilities: Record<string, unknown>): Record<string, unknown> {
     const gatewayTasks = this.tasks.gateway && catalog.snapshot.tools.some((t) => t.definition.taskSupport !== undefined);
-    const upstreamTasks = this.tasks.modernUpstream && catalog.snapshot.tools.some((t) => t.route.kind === 'upstream' && t.route.protocol === 'modern');
+    const upstreamTasks =
+      this.tasks.modernUpstream && catalog.snapshot.tools.some((t) => t.route.kind === 'upstream' && t.route.protocol === 'modern');
     if (!gatewayTasks && !upstreamTasks) return capabilities;
-    const extensions = typeof capabilities.extensions === 'object' && capabilities.extensions !== null ? (capabilities.extensions as Record<string, unknown>) : {};
+    const extensions =
+      typeof capabilities.extensions === 'object' && capabilities.extensions !== null
+        ? (capabilities.extensions as Record<string, unknown>)
+        : {};
     return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
   }
 }

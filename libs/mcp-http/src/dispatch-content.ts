@@ -11,14 +11,18 @@ import type { UpstreamCompletion, UpstreamInvoker } from './upstream-invoker';
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
 /** Why an unlisted URI is not read: the per-server publication setting that would route it. */
-const DYNAMIC_RESOURCES_HINT = ' (it is neither a published resource nor under a URI prefix a server publishes as "dynamic resources" (setting dynamicResources, off by default))';
+const DYNAMIC_RESOURCES_HINT =
+  ' (it is neither a published resource nor under a URI prefix a server publishes as "dynamic resources" (setting dynamicResources, off by default))';
 
 /**
  * `resources/read`, `prompts/get` and `completion/complete`: a tenant's content, local or from
  * its upstream; and a legacy caller's subscriptions and log level, forwarded to the upstreams.
  */
 export class ContentRequests {
-  private readonly templates = new WeakMap<CompiledCatalog, ReadonlyMap<string, CompiledCatalog['snapshot']['resourceTemplates'][number]>>();
+  private readonly templates = new WeakMap<
+    CompiledCatalog,
+    ReadonlyMap<string, CompiledCatalog['snapshot']['resourceTemplates'][number]>
+  >();
 
   constructor(
     private readonly handlers: BundleHandlers,
@@ -32,7 +36,11 @@ export class ContentRequests {
     if (typeof uri !== 'string' || uri.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.uri must be a non-empty string');
     const found = catalog.resource(uri);
     const notFound = (why = '') =>
-      new McpError(input.context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}${why}`, { uri });
+      new McpError(
+        input.context.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
+        `Resource not found: ${uri}${why}`,
+        { uri },
+      );
     const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
     if (!found) {
       // Not listed: a URI the upstream produced (a link, a session resource) is readable only
@@ -57,7 +65,8 @@ export class ContentRequests {
 
   async getPrompt(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<object> {
     const name = params.name;
-    if (typeof name !== 'string' || name.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
+    if (typeof name !== 'string' || name.length === 0)
+      throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
     const entry = catalog.prompt(name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     const args = params.arguments ?? {};
@@ -65,12 +74,19 @@ export class ContentRequests {
       throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
     }
     const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
-    if (entry.route.kind === 'upstream') return this.requireUpstream(entry.route).getPrompt(entry.route, args as Record<string, string>, ctx);
+    if (entry.route.kind === 'upstream')
+      return this.requireUpstream(entry.route).getPrompt(entry.route, args as Record<string, string>, ctx);
     const prompt = this.handlers.prompts.get(entry.route.handler);
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    return withClientInput(this.clientRequests, input, ctx, (c) => prompt.get(args, c), (why) => {
-      throw new McpError(ErrorCode.InternalError, `Prompt ${name} failed: ${why}`);
-    });
+    return withClientInput(
+      this.clientRequests,
+      input,
+      ctx,
+      (c) => prompt.get(args, c),
+      (why) => {
+        throw new McpError(ErrorCode.InternalError, `Prompt ${name} failed: ${why}`);
+      },
+    );
   }
 
   /**
@@ -83,13 +99,15 @@ export class ContentRequests {
     const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
     const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
     if (!ref || typeof ref !== 'object') throw new McpError(ErrorCode.InvalidParams, 'params.ref must be an object');
-    if (!argument || typeof argument.name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'params.argument.name must be a string');
+    if (!argument || typeof argument.name !== 'string')
+      throw new McpError(ErrorCode.InvalidParams, 'params.argument.name must be a string');
     const value = typeof argument.value === 'string' ? argument.value : '';
     const request = { argument: { name: argument.name, value }, ...completionContext(params.context) };
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
       const entry = catalog.prompt(ref.name);
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
-      if (entry.route.kind === 'upstream') return this.completeUpstream(input, entry.route, { ref: { type: 'ref/prompt', name: entry.route.upstreamName }, ...request });
+      if (entry.route.kind === 'upstream')
+        return this.completeUpstream(input, entry.route, { ref: { type: 'ref/prompt', name: entry.route.upstreamName }, ...request });
       const prompt = this.handlers.prompts.get(entry.route.handler);
       return boundCompletion(prompt ? prompt.complete(argument.name, value) : []);
     }
@@ -116,7 +134,8 @@ export class ContentRequests {
   /** Resource templates by their URI template (what `ref/resource` names), built once per compiled catalog. */
   private templateByUri(catalog: CompiledCatalog): ReadonlyMap<string, CompiledCatalog['snapshot']['resourceTemplates'][number]> {
     let map = this.templates.get(catalog);
-    if (!map) this.templates.set(catalog, (map = new Map(catalog.snapshot.resourceTemplates.map((t) => [t.definition.uriTemplate, t] as const))));
+    if (!map)
+      this.templates.set(catalog, (map = new Map(catalog.snapshot.resourceTemplates.map((t) => [t.definition.uriTemplate, t] as const))));
     return map;
   }
 
@@ -181,6 +200,7 @@ function completionContext(context: unknown): { context?: { arguments: Record<st
   if (context === undefined) return {};
   const args = isJsonObject(context) ? context.arguments : undefined;
   if (args === undefined) return {};
-  if (!isJsonObject(args) || !Object.values(args).every((v) => typeof v === 'string')) throw new McpError(ErrorCode.InvalidParams, 'params.context.arguments must be an object of strings');
+  if (!isJsonObject(args) || !Object.values(args).every((v) => typeof v === 'string'))
+    throw new McpError(ErrorCode.InvalidParams, 'params.context.arguments must be an object of strings');
   return { context: { arguments: args as Record<string, string> } };
 }

@@ -1,4 +1,12 @@
-import { CompiledCatalog, Tool, ToolError, bundleHandlers, snapshotFromBundle, type LocalBundle, type ToolDefinition } from '@switchboard/catalog';
+import {
+  CompiledCatalog,
+  Tool,
+  ToolError,
+  bundleHandlers,
+  snapshotFromBundle,
+  type LocalBundle,
+  type ToolDefinition,
+} from '@switchboard/catalog';
 import { surfaceProfiles, type RequestContext } from '@switchboard/protocol';
 import { RequestDispatcher } from './dispatch-request';
 import type { McpTarget } from './mcp-target';

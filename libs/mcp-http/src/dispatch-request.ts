@@ -1,4 +1,12 @@
-import type { BundleHandlers, CompiledCatalog, InputRequiredResult, ListMethod, Route, ToolCallResult, ToolContext } from '@switchboard/catalog';
+import type {
+  BundleHandlers,
+  CompiledCatalog,
+  InputRequiredResult,
+  ListMethod,
+  Route,
+  ToolCallResult,
+  ToolContext,
+} from '@switchboard/catalog';
 import {
   ErrorCode,
   LOG_LEVELS,
@@ -96,7 +104,10 @@ export class RequestDispatcher {
         throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a string');
       }
       // Discovery mode answers the first tools page; a cursor (from a full list seen earlier) still pages the full list.
-      const discovered = message.method === 'tools/list' && cursor === undefined ? target.discovery?.listPage(input.surfaceId, context.protocolVersion) : undefined;
+      const discovered =
+        message.method === 'tools/list' && cursor === undefined
+          ? target.discovery?.listPage(input.surfaceId, context.protocolVersion)
+          : undefined;
       const page = discovered ?? catalog.listPage(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor);
       return new SplicedResult(message.id, page.body, page.tail);
     }
@@ -136,7 +147,10 @@ export class RequestDispatcher {
         if (context.era === 'legacy') await this.content.forwardLogLevel(input, params.level as LogLevel);
         return encodeResult(message.id, {});
       case 'tools/call': {
-        const meta = target.discovery && typeof params.name === 'string' ? target.discovery.call(params.name, toolArguments(params), input.surfaceId, context.protocolVersion) : undefined;
+        const meta =
+          target.discovery && typeof params.name === 'string'
+            ? target.discovery.call(params.name, toolArguments(params), input.surfaceId, context.protocolVersion)
+            : undefined;
         if (meta) return this.result(input, meta);
         const called = await this.callTool(input, catalog, params);
         if ((called as { isError?: boolean }).isError === true) input.toolErrors?.toolFailed();
@@ -156,7 +170,6 @@ export class RequestDispatcher {
     }
   }
 
-
   /** The task methods: a proxied upstream task's (by its handle), else the gateway's own; anything else is not found. */
   private async taskMethod(input: DispatchInput, params: Record<string, unknown>): Promise<EncodedAnswer> {
     const { message, context, target } = input;
@@ -164,18 +177,32 @@ export class RequestDispatcher {
     const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
     if (this.modernUpstreamTasks && ModernUpstreamTasks.owns(params.taskId)) {
       const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
-      if (context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method)) return this.result(input, await this.modernUpstreamTasks.legacy(message.method, params, scope, catalog, ctx));
+      if (context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method))
+        return this.result(input, await this.modernUpstreamTasks.legacy(message.method, params, scope, catalog, ctx));
       if (context.era === 'modern' && TASK_METHODS.has(message.method)) {
         if (!declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
         return this.result(input, await this.modernUpstreamTasks.modern(message.method, params, scope, catalog, ctx));
       }
     }
     if (this.upstreamTasks && context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method)) {
-      return this.result(input, await this.upstreamTasks.legacy(message.method, params, scope, catalog, invokeContextOf(input, this.clientRequests, this.sealer), this.lister(input, scope)));
+      return this.result(
+        input,
+        await this.upstreamTasks.legacy(
+          message.method,
+          params,
+          scope,
+          catalog,
+          invokeContextOf(input, this.clientRequests, this.sealer),
+          this.lister(input, scope),
+        ),
+      );
     }
     if (this.upstreamTasks && context.era === 'modern' && TASK_METHODS.has(message.method) && UpstreamTasks.owns(params.taskId)) {
       if (!declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
-      return this.result(input, await this.upstreamTasks.modern(message.method, params, scope, catalog, invokeContextOf(input, this.clientRequests, this.sealer)));
+      return this.result(
+        input,
+        await this.upstreamTasks.modern(message.method, params, scope, catalog, invokeContextOf(input, this.clientRequests, this.sealer)),
+      );
     }
     if (this.tasks && context.era === 'modern' && TASK_METHODS.has(message.method)) {
       return this.result(input, await this.tasks.handle(message.method, params, scope, declaresTasks(context.clientCapabilities)));
@@ -189,17 +216,30 @@ export class RequestDispatcher {
       const fields = modernResultFields(input.target.catalog.serverInfo);
       const own = (result as { _meta?: Record<string, unknown> })._meta;
       // `task` (a CreateTaskResult) is the tasks extension's discriminator.
-      const resultType = inputRequired ? 'input_required' : (result as { resultType?: unknown }).resultType === 'task' ? 'task' : fields.resultType;
+      const resultType = inputRequired
+        ? 'input_required'
+        : (result as { resultType?: unknown }).resultType === 'task'
+          ? 'task'
+          : fields.resultType;
       return encodeResult(input.message.id, { ...result, resultType, _meta: { ...own, ...fields._meta } });
     }
     // Handlers only ask when ctx.input is present (modern); a legacy result has no way to carry it.
-    if (inputRequired) throw new McpError(ErrorCode.InternalError, `${input.message.method} needs client input, which protocol ${input.context.protocolVersion} cannot carry`);
+    if (inputRequired)
+      throw new McpError(
+        ErrorCode.InternalError,
+        `${input.message.method} needs client input, which protocol ${input.context.protocolVersion} cannot carry`,
+      );
     return encodeResult(input.message.id, result);
   }
 
-  private async callTool(input: DispatchInput, catalog: CompiledCatalog, params: Record<string, unknown>): Promise<ToolCallResult | InputRequiredResult | object> {
+  private async callTool(
+    input: DispatchInput,
+    catalog: CompiledCatalog,
+    params: Record<string, unknown>,
+  ): Promise<ToolCallResult | InputRequiredResult | object> {
     const name = params.name;
-    if (typeof name !== 'string' || name.length === 0) throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
+    if (typeof name !== 'string' || name.length === 0)
+      throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
     const args = params.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
@@ -217,20 +257,38 @@ export class RequestDispatcher {
     const taskSupport = found.entry.definition.taskSupport;
     // Tasks extension: only a modern request that declared it may get a task; a required-task tool refuses the others.
     const asTask = taskSupport !== undefined && this.tasks !== undefined && input.context.era === 'modern';
-    if (asTask && taskSupport === 'required' && !declaresTasks(input.context.clientCapabilities)) throw missingTasksCapability(`Tool ${name}`);
+    if (asTask && taskSupport === 'required' && !declaresTasks(input.context.clientCapabilities))
+      throw missingTasksCapability(`Tool ${name}`);
     const taskable = asTask && declaresTasks(input.context.clientCapabilities);
-    const modernTask = this.modernUpstreamTasks !== undefined && takesModernUpstreamTask(route, input.context.era, declaresTasks(input.context.clientCapabilities), params.task);
-    if (input.context.era === 'legacy' && params.task !== undefined && this.capabilities.initializeCapabilities(catalog).tasks !== undefined && !proxiesTasks(route, taskSupport) && !modernTask) {
+    const modernTask =
+      this.modernUpstreamTasks !== undefined &&
+      takesModernUpstreamTask(route, input.context.era, declaresTasks(input.context.clientCapabilities), params.task);
+    if (
+      input.context.era === 'legacy' &&
+      params.task !== undefined &&
+      this.capabilities.initializeCapabilities(catalog).tasks !== undefined &&
+      !proxiesTasks(route, taskSupport) &&
+      !modernTask
+    ) {
       // 2025-11-25: where tasks are declared, a task-augmented call of a tool whose taskSupport
       // is "forbidden" (absent) is refused rather than silently run as a plain call.
-      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} cannot be called as a task (its execution.taskSupport is "forbidden"); call it without params.task`);
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Tool ${name} cannot be called as a task (its execution.taskSupport is "forbidden"); call it without params.task`,
+      );
     }
     if (route.kind === 'local') {
       // Tool.call validates with the same cached validator and renders the failure.
       const tool = this.handlers.tools.get(route.handler);
       if (!tool) return toolFailure(name, 'its implementation is not available on this server');
       if (taskable) return this.runAsTask(input, ctx, (c) => tool.call(args, c));
-      return withClientInput(this.clientRequests, input, ctx, (c) => tool.call(args, c), (why) => toolFailure(name, why));
+      return withClientInput(
+        this.clientRequests,
+        input,
+        ctx,
+        (c) => tool.call(args, c),
+        (why) => toolFailure(name, why),
+      );
     }
     // Upstream tools are validated here, before any network hop.
     const problem = found.validate(args);
@@ -243,7 +301,15 @@ export class RequestDispatcher {
       // A 2025-11-25 client's task-augmented call becomes the upstream's own task, and so does
       // a 2026-07-28 one of a tool that only runs as a task (an optional one stays a gateway task).
       if (input.context.era === 'legacy' && params.task !== undefined) {
-        return this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, taskParams(params.task), ctx, this.lister(input, scope));
+        return this.upstreamTasks.create(
+          scope,
+          name,
+          route,
+          args as Record<string, unknown>,
+          taskParams(params.task),
+          ctx,
+          this.lister(input, scope),
+        );
       }
       if (taskable && taskSupport === 'required') {
         const created = await this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, {}, ctx);
@@ -255,7 +321,8 @@ export class RequestDispatcher {
       // declared and decides; a task it makes is proxied (see ModernUpstreamTasks).
       const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
       const era = input.context.era;
-      const asked = (c: InvokeContext) => this.modernUpstreamTasks!.call(scope, name, route, args as Record<string, unknown>, c, era) as unknown as Promise<ToolCallResult>;
+      const asked = (c: InvokeContext) =>
+        this.modernUpstreamTasks!.call(scope, name, route, args as Record<string, unknown>, c, era) as unknown as Promise<ToolCallResult>;
       if (era === 'modern' && this.parkedCalls) return callParkable(this.parkedCalls, input, name, ctx, asked);
       return asked(ctx);
     }
@@ -289,7 +356,10 @@ export class RequestDispatcher {
   /** Whose tasks/list a proxied task joins: the subject, else a session this gateway issued (see {@link listerOf}). */
   private lister(input: DispatchInput, scope: { tenantId: string; subject: string }): string | undefined {
     const session = input.headers?.['mcp-session-id'];
-    const issued = typeof session === 'string' && this.sealer !== undefined && typeof readLegacySession(this.sealer, scope.tenantId, session) === 'object';
+    const issued =
+      typeof session === 'string' &&
+      this.sealer !== undefined &&
+      typeof readLegacySession(this.sealer, scope.tenantId, session) === 'object';
     return listerOf(scope.tenantId, scope.subject, issued ? session : undefined);
   }
 
@@ -306,6 +376,7 @@ function isCreated(value: object): value is { task: Parameters<typeof UpstreamTa
 /** A tools/call's `arguments`, checked as callTool checks them (a meta-tool call must not see a non-object). */
 function toolArguments(params: Record<string, unknown>): Record<string, unknown> {
   const args = params.arguments ?? {};
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
   return args as Record<string, unknown>;
 }

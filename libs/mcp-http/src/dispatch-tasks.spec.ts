@@ -1,4 +1,12 @@
-import { CompiledCatalog, Tool, bundleHandlers, snapshotFromBundle, type LocalBundle, type ToolContext, type ToolDefinition } from '@switchboard/catalog';
+import {
+  CompiledCatalog,
+  Tool,
+  bundleHandlers,
+  snapshotFromBundle,
+  type LocalBundle,
+  type ToolContext,
+  type ToolDefinition,
+} from '@switchboard/catalog';
 import { McpError, surfaceProfiles, type RequestContext } from '@switchboard/protocol';
 import { RequestDispatcher } from './dispatch-request';
 import type { McpTarget } from './mcp-target';
@@ -27,16 +35,39 @@ class PlainTool extends Tool {
 
 const surfaces = surfaceProfiles();
 function targetOf(bundle: LocalBundle): McpTarget {
-  return { tenantId: 't1', catalog: CompiledCatalog.build(snapshotFromBundle('t1', bundle), { surfaces }), surfaces, allowedOrigins: [], allowedHosts: [] };
+  return {
+    tenantId: 't1',
+    catalog: CompiledCatalog.build(snapshotFromBundle('t1', bundle), { surfaces }),
+    surfaces,
+    allowedOrigins: [],
+    allowedHosts: [],
+  };
 }
 const withTasks: LocalBundle = { id: 'w', server: { name: 'w', version: '1' }, tools: [HangTool, MustTaskTool, PlainTool] };
 const without: LocalBundle = { id: 'p', server: { name: 'p', version: '1' }, tools: [PlainTool] };
 const declared = { extensions: { [TASKS_EXTENSION]: {} } };
-const modern = (clientCapabilities: Record<string, unknown>): RequestContext => ({ era: 'modern', protocolVersion: '2026-07-28', clientCapabilities });
+const modern = (clientCapabilities: Record<string, unknown>): RequestContext => ({
+  era: 'modern',
+  protocolVersion: '2026-07-28',
+  clientCapabilities,
+});
 
-async function send(bundle: LocalBundle, tasks: TaskManager | undefined, method: string, params: Record<string, unknown>, context: RequestContext): Promise<Record<string, unknown>> {
+async function send(
+  bundle: LocalBundle,
+  tasks: TaskManager | undefined,
+  method: string,
+  params: Record<string, unknown>,
+  context: RequestContext,
+): Promise<Record<string, unknown>> {
   const dispatcher = new RequestDispatcher({ handlers: bundleHandlers(bundle), upstream: undefined, tasks });
-  const body = await dispatcher.dispatch({ message: { jsonrpc: '2.0', id: 1, method, params }, context, target: targetOf(bundle), surfaceId: 'generic', sink: undefined, signal: new AbortController().signal });
+  const body = await dispatcher.dispatch({
+    message: { jsonrpc: '2.0', id: 1, method, params },
+    context,
+    target: targetOf(bundle),
+    surfaceId: 'generic',
+    sink: undefined,
+    signal: new AbortController().signal,
+  });
   return JSON.parse(body.toString()) as Record<string, unknown>;
 }
 
@@ -58,23 +89,37 @@ describe('RequestDispatcher with the tasks extension', () => {
 
   it('a slow call of a declaring client is a CreateTaskResult (resultType task); tasks/get and tasks/cancel answer resultType complete', async () => {
     const tasks = new TaskManager({ taskAfterMs: 5 });
-    const created = (await send(withTasks, tasks, 'tools/call', { name: 'hang', arguments: {} }, modern(declared))).result as Record<string, unknown>;
+    const created = (await send(withTasks, tasks, 'tools/call', { name: 'hang', arguments: {} }, modern(declared))).result as Record<
+      string,
+      unknown
+    >;
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });
     const got = (await send(withTasks, tasks, 'tasks/get', { taskId: created.taskId }, modern(declared))).result as Record<string, unknown>;
     expect(got).toMatchObject({ resultType: 'complete', taskId: created.taskId, status: 'working' });
-    const ack = (await send(withTasks, tasks, 'tasks/cancel', { taskId: created.taskId }, modern(declared))).result as Record<string, unknown>;
+    const ack = (await send(withTasks, tasks, 'tasks/cancel', { taskId: created.taskId }, modern(declared))).result as Record<
+      string,
+      unknown
+    >;
     expect(ack.resultType).toBe('complete');
     expect(ack).not.toHaveProperty('taskId');
   });
 
   it('without the extension: an optional-task tool answers on its request, a required one is -32021, tasks/* are -32021', async () => {
     const tasks = new TaskManager({ taskAfterMs: 5 });
-    await expect(send(withTasks, tasks, 'tools/call', { name: 'must', arguments: {} }, modern({}))).rejects.toMatchObject({ code: -32021, httpStatus: 400 });
+    await expect(send(withTasks, tasks, 'tools/call', { name: 'must', arguments: {} }, modern({}))).rejects.toMatchObject({
+      code: -32021,
+      httpStatus: 400,
+    });
     await expect(send(withTasks, tasks, 'tasks/get', { taskId: 'x' }, modern({}))).rejects.toBeInstanceOf(McpError);
-    const plain = (await send(withTasks, tasks, 'tools/call', { name: 'plain', arguments: {} }, modern(declared))).result as Record<string, unknown>;
+    const plain = (await send(withTasks, tasks, 'tools/call', { name: 'plain', arguments: {} }, modern(declared))).result as Record<
+      string,
+      unknown
+    >;
     expect(plain).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'plain' }] });
     // A legacy request has no tasks: the required tool is served on its request.
-    const legacy = (await send(withTasks, tasks, 'tools/call', { name: 'must', arguments: {} }, { era: 'legacy', protocolVersion: '2025-11-25' })).result as Record<string, unknown>;
+    const legacy = (
+      await send(withTasks, tasks, 'tools/call', { name: 'must', arguments: {} }, { era: 'legacy', protocolVersion: '2025-11-25' })
+    ).result as Record<string, unknown>;
     expect(legacy).toMatchObject({ content: [{ type: 'text', text: 'quick' }] });
   });
 

@@ -5,7 +5,13 @@ describe('EdgeCall', () => {
     const kit = edgeKit();
     let seen: unknown;
     await kit.step({ method: 'POST', url: '/t/acme/mcp', headers: { 'x-one': 'a', accept: 'text/plain' } }, (call) => {
-      seen = { one: call.header('x-one'), accept: call.header('accept'), none: call.header('x-none'), method: call.method, route: call.routeOptions.url };
+      seen = {
+        one: call.header('x-one'),
+        accept: call.header('accept'),
+        none: call.header('x-none'),
+        method: call.method,
+        route: call.routeOptions.url,
+      };
     });
     expect(seen).toEqual({ one: 'a', accept: 'text/plain', none: undefined, method: 'POST', route: '/t/:tenant/mcp' });
   });

@@ -24,11 +24,16 @@ describe('guardRequest', () => {
   });
 
   it('refuses a Host outside the allow-list and an Origin outside the allowed ones (403)', async () => {
-    const kit = edgeKit({ targets: [kitTarget('acme', { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] })] });
+    const kit = edgeKit({
+      targets: [kitTarget('acme', { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] })],
+    });
     const host = await kit.step({ method: 'POST', url: '/t/acme/mcp', headers: { host: 'evil.test' } }, (call) => void guardRequest(call));
     expect(host.statusCode).toBe(403);
     expect(host.json().error.message).toBe('Host not allowed: evil.test');
-    const origin = await kit.step({ method: 'POST', url: '/t/acme/mcp', headers: { host: 'mcp.example.com', origin: 'https://evil.test' } }, (call) => void guardRequest(call));
+    const origin = await kit.step(
+      { method: 'POST', url: '/t/acme/mcp', headers: { host: 'mcp.example.com', origin: 'https://evil.test' } },
+      (call) => void guardRequest(call),
+    );
     expect(origin.statusCode).toBe(403);
     expect(origin.json().error.message).toBe('Origin not allowed: https://evil.test');
     expect(kit.refusals.map((r) => [r.tenantId, r.status])).toEqual([
@@ -83,18 +88,24 @@ describe('toolDenied', () => {
     const kit = edgeKit({
       policy: {
         authenticate: () => ({ ok: true, scopes: [] }),
-        authorizeTool: (_t, tool) => (asked.push(tool), tool === 'echo' ? { ok: false, status: 403, headers: {}, body: 'scope' } : undefined),
+        authorizeTool: (_t, tool) => (
+          asked.push(tool),
+          tool === 'echo' ? { ok: false, status: 403, headers: {}, body: 'scope' } : undefined
+        ),
       },
     });
     const results: unknown[] = [];
-    await kit.step({ method: 'POST', url: '/t/acme/mcp', headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY }, payload: rpc('tools/list') }, (call) => {
-      guardRequest(call);
-      results.push(toolDenied(call, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } }));
-      results.push(toolDenied(call, { jsonrpc: '2.0', id: 2, method: 'tools/list' }));
-      void authenticateRequest(call);
-      results.push(toolDenied(call, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo' } }));
-      results.push(toolDenied(call, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'other' } }));
-    });
+    await kit.step(
+      { method: 'POST', url: '/t/acme/mcp', headers: { ...POST_HEADERS, 'mcp-protocol-version': LEGACY }, payload: rpc('tools/list') },
+      (call) => {
+        guardRequest(call);
+        results.push(toolDenied(call, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } }));
+        results.push(toolDenied(call, { jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+        void authenticateRequest(call);
+        results.push(toolDenied(call, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo' } }));
+        results.push(toolDenied(call, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'other' } }));
+      },
+    );
     expect(results).toEqual([undefined, undefined, { ok: false, status: 403, headers: {}, body: 'scope' }, undefined]);
     expect(asked).toEqual(['echo', 'other']);
   });

@@ -2,7 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GracefulShutdown } from './graceful-shutdown';
 
-function request(port: number, agent: http.Agent | false, path: string): Promise<{ status?: number; connection?: string; body: string; error?: string }> {
+function request(
+  port: number,
+  agent: http.Agent | false,
+  path: string,
+): Promise<{ status?: number; connection?: string; body: string; error?: string }> {
   return new Promise((resolve) => {
     http
       .get({ host: '127.0.0.1', port, path, agent }, (res) => {

@@ -103,7 +103,11 @@ export class GracefulShutdown {
     }
   }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse, listeners: Array<(req: IncomingMessage, res: ServerResponse) => void>): void {
+  private onRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    listeners: Array<(req: IncomingMessage, res: ServerResponse) => void>,
+  ): void {
     const conn = this.conns.get(req.socket);
     if (conn) {
       conn.active++;
@@ -137,19 +141,22 @@ export class GracefulShutdown {
     // Stop accepting: the listening socket only (http.Server#close would also cut idle keep-alive sockets).
     if (this.server.listening) NetServer.prototype.close.call(this.server);
     const deadline = Date.now() + this.options.timeoutMs;
-    await waitFor(() => {
-      const now = Date.now();
-      let ordinary = 0;
-      for (const [socket, c] of this.conns) {
-        if (c.active > 0 && !c.streaming) ordinary++;
-        else if (c.active === 0 && now - Math.max(c.idleSince, started) >= idleCloseMs) socket.destroy();
-      }
-      if (ordinary === 0) {
-        // Only idle sockets and event streams remain: streams end now (clients reconnect elsewhere).
-        for (const [socket, c] of this.conns) if (c.streaming) socket.destroy();
-      }
-      return this.conns.size === 0;
-    }, Math.max(0, deadline - Date.now()));
+    await waitFor(
+      () => {
+        const now = Date.now();
+        let ordinary = 0;
+        for (const [socket, c] of this.conns) {
+          if (c.active > 0 && !c.streaming) ordinary++;
+          else if (c.active === 0 && now - Math.max(c.idleSince, started) >= idleCloseMs) socket.destroy();
+        }
+        if (ordinary === 0) {
+          // Only idle sockets and event streams remain: streams end now (clients reconnect elsewhere).
+          for (const [socket, c] of this.conns) if (c.streaming) socket.destroy();
+        }
+        return this.conns.size === 0;
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     let cut = 0;
     for (const [socket, c] of this.conns) {
       if (!c.streaming) cut += c.active;
@@ -191,7 +198,12 @@ function trackedWriteHead(this: TrackedResponse, ...args: unknown[]): ServerResp
   const draining = track.shutdown.draining;
   // The common case (a POST, not draining) has nothing to see or change.
   if (!draining && this.req.method !== 'GET') return original.apply(this, args);
-  const at = typeof args[1] === 'object' && args[1] !== null && !Array.isArray(args[1]) ? 1 : typeof args[2] === 'object' && args[2] !== null && !Array.isArray(args[2]) ? 2 : undefined;
+  const at =
+    typeof args[1] === 'object' && args[1] !== null && !Array.isArray(args[1])
+      ? 1
+      : typeof args[2] === 'object' && args[2] !== null && !Array.isArray(args[2])
+        ? 2
+        : undefined;
   let type = String(this.getHeader('content-type') ?? '');
   if (draining) this.setHeader('connection', 'close');
   if (at !== undefined) {

@@ -5,9 +5,17 @@ describe('legacy sessions', () => {
   const sealer = StateSealer.ephemeral();
 
   it('round-trips the tenant, version and the capabilities that matter, as visible ASCII', () => {
-    const id = mintLegacySession(sealer, { tenantId: 'acme', protocolVersion: '2025-06-18', capabilities: { elicitation: {}, sampling: {}, experimental: { x: 1 } } });
+    const id = mintLegacySession(sealer, {
+      tenantId: 'acme',
+      protocolVersion: '2025-06-18',
+      capabilities: { elicitation: {}, sampling: {}, experimental: { x: 1 } },
+    });
     expect(id).toMatch(/^[\x21-\x7e]+$/);
-    expect(readLegacySession(sealer, 'acme', id)).toEqual({ tenantId: 'acme', protocolVersion: '2025-06-18', capabilities: { elicitation: {}, sampling: {} } });
+    expect(readLegacySession(sealer, 'acme', id)).toEqual({
+      tenantId: 'acme',
+      protocolVersion: '2025-06-18',
+      capabilities: { elicitation: {}, sampling: {} },
+    });
   });
 
   it('is refused for another tenant, when altered, and from another key', () => {
@@ -23,7 +31,11 @@ describe('legacy sessions', () => {
   });
 
   it('keeps a huge capability value as declared-without-details, so the id stays small', () => {
-    const id = mintLegacySession(sealer, { tenantId: 'a', protocolVersion: '2025-11-25', capabilities: { roots: { junk: 'x'.repeat(100_000) } } });
+    const id = mintLegacySession(sealer, {
+      tenantId: 'a',
+      protocolVersion: '2025-11-25',
+      capabilities: { roots: { junk: 'x'.repeat(100_000) } },
+    });
     expect(id.length).toBeLessThan(300);
     expect((readLegacySession(sealer, 'a', id) as { capabilities: unknown }).capabilities).toEqual({ roots: {} });
   });

@@ -3,7 +3,12 @@ import type { EdgeCall } from './edge-call';
 import { serveResumption } from './resume-stream';
 
 const EVENT_STREAM = /text\/event-stream/i;
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' } as const;
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
 
 /**
  * Step 3 of a GET (after the guard and authentication): a resumption with `Last-Event-ID`,
@@ -43,6 +48,10 @@ export function refuseDelete(call: EdgeCall): void {
 }
 
 function methodNotAllowed(call: EdgeCall, allow: string, message: string): void {
-  call.code(405).setHeader('allow', allow).setHeader('content-type', 'application/json').send(encodeError(null, new McpError(ErrorCode.InvalidRequest, message)));
+  call
+    .code(405)
+    .setHeader('allow', allow)
+    .setHeader('content-type', 'application/json')
+    .send(encodeError(null, new McpError(ErrorCode.InvalidRequest, message)));
   call.edge.refused(call);
 }

@@ -6,7 +6,12 @@ const HEADERS = { ...POST_HEADERS, 'mcp-protocol-version': LEGACY };
 describe('McpEndpoint', () => {
   it('serves POST /t/:tenant/mcp through every step to the answer', async () => {
     const kit = edgeKit();
-    const res = await kit.inject({ method: 'POST', url: '/t/acme/mcp?x=1', headers: HEADERS, payload: rpc('tools/call', { name: 'echo', arguments: { text: 'end to end' } }) });
+    const res = await kit.inject({
+      method: 'POST',
+      url: '/t/acme/mcp?x=1',
+      headers: HEADERS,
+      payload: rpc('tools/call', { name: 'echo', arguments: { text: 'end to end' } }),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().result.content[0].text).toBe('end to end');
   });

@@ -9,7 +9,6 @@ import type { StreamEventStore } from './stream-event-store';
 import type { TaskManager } from './task-manager';
 import type { UpstreamTaskIndex } from './upstream-task-index';
 
-
 export interface McpHttpOptions {
   /** The host application's side of every request (tenant, auth, admission, telemetry, upstream). */
   policy: EdgePolicy;

@@ -36,7 +36,15 @@ export class MemoryTaskStore implements TaskStore {
     if (retained >= caps.maxRetained) return 'retained-cap';
     const bytes = Math.max(Buffer.byteLength(JSON.stringify(task)), TASK_RESERVE_BYTES);
     if (this.tenantBytes(task.tenantId) + bytes > (caps.maxTenantBytes ?? DEFAULT_TASK_BYTE_CAPS.maxTenantBytes)) return 'bytes-cap';
-    this.entries.set(key, { task: structuredClone(task), bytes, answerBytes: 0, expiresAt: this.now() + task.ttlMs, live: true, answers: new Map(), cancelRequested: false });
+    this.entries.set(key, {
+      task: structuredClone(task),
+      bytes,
+      answerBytes: 0,
+      expiresAt: this.now() + task.ttlMs,
+      live: true,
+      answers: new Map(),
+      cancelRequested: false,
+    });
     return undefined;
   }
 

@@ -6,9 +6,16 @@ import { StateSealer } from './state-sealer';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
-const route: UpstreamRoute = { kind: 'upstream', serverId: 'lab', url: 'http://upstream.test/mcp', upstreamName: 'research', protocol: 'modern' };
+const route: UpstreamRoute = {
+  kind: 'upstream',
+  serverId: 'lab',
+  url: 'http://upstream.test/mcp',
+  upstreamName: 'research',
+  protocol: 'modern',
+};
 /** Only `tool()` is read by the proxy: which route a published tool name has now. */
-const catalogWith = (routes: Record<string, Route>): CompiledCatalog => ({ tool: (name: string) => (routes[name] ? { entry: { route: routes[name] } } : undefined) }) as unknown as CompiledCatalog;
+const catalogWith = (routes: Record<string, Route>): CompiledCatalog =>
+  ({ tool: (name: string) => (routes[name] ? { entry: { route: routes[name] } } : undefined) }) as unknown as CompiledCatalog;
 const catalog = catalogWith({ research: route });
 const ctx = { tenantId: 't1', signal: new AbortController().signal } as InvokeContext;
 const scope = { tenantId: 't1', subject: 'alice' };
@@ -28,7 +35,15 @@ function upstreamAnswering(answer: (r: UpstreamTaskRequest) => Record<string, un
   return { invoker, seen };
 }
 
-const task = (over: Record<string, unknown> = {}) => ({ taskId: 'up-1', status: 'working', createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttlMs: 120_000, pollIntervalMs: 100, ...over });
+const task = (over: Record<string, unknown> = {}) => ({
+  taskId: 'up-1',
+  status: 'working',
+  createdAt: '2026-01-01T00:00:00Z',
+  lastUpdatedAt: '2026-01-01T00:00:00Z',
+  ttlMs: 120_000,
+  pollIntervalMs: 100,
+  ...over,
+});
 const created = (over: Record<string, unknown> = {}) => ({ resultType: 'task', ...task(over) });
 
 async function handleOf(proxy: ModernUpstreamTasks): Promise<string> {
@@ -37,12 +52,19 @@ async function handleOf(proxy: ModernUpstreamTasks): Promise<string> {
 
 describe('ModernUpstreamTasks', () => {
   it('seals the upstream task id into a ut2. handle and forwards tasks/get with the upstream id', async () => {
-    const { invoker, seen } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : { ...task({ status: 'completed' }), result: { content: [], resultType: 'complete' }, resultType: 'complete' }));
+    const { invoker, seen } = upstreamAnswering((r) =>
+      r.method === 'tools/call'
+        ? created()
+        : { ...task({ status: 'completed' }), result: { content: [], resultType: 'complete' }, resultType: 'complete' },
+    );
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
     const handle = await handleOf(proxy);
     expect(handle.startsWith('ut2.')).toBe(true);
     expect(handle).not.toContain('up-1');
-    expect(await proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).toEqual({ ...task({ status: 'completed', taskId: handle }), result: { content: [] } });
+    expect(await proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).toEqual({
+      ...task({ status: 'completed', taskId: handle }),
+      result: { content: [] },
+    });
     expect(seen[1]).toEqual({ method: 'tasks/get', params: { taskId: 'up-1' } });
   });
 
@@ -63,7 +85,10 @@ describe('ModernUpstreamTasks', () => {
       [scope, catalogWith({ research: { ...route, protocol: 'legacy' } })],
       [scope, catalogWith({})],
     ] as const) {
-      await expect(proxy.modern('tasks/get', { taskId: handle }, s, c, ctx)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Task not found') });
+      await expect(proxy.modern('tasks/get', { taskId: handle }, s, c, ctx)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Task not found'),
+      });
     }
     // A handle of another gateway key is not ours either.
     const foreign = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
@@ -73,12 +98,14 @@ describe('ModernUpstreamTasks', () => {
   it('refuses an upstream task id longer than 256 characters and a status outside the extension', async () => {
     for (const bad of [created({ taskId: 'x'.repeat(257) }), created({ status: 'paused' })]) {
       const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), upstreamAnswering(() => bad).invoker)!;
-      await expect(proxy.call(scope, 'research', route, {}, ctx, 'modern')).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('Upstream server lab answered a task request wrongly') });
+      await expect(proxy.call(scope, 'research', route, {}, ctx, 'modern')).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringContaining('Upstream server lab answered a task request wrongly'),
+      });
     }
     const fits = ModernUpstreamTasks.of(StateSealer.ephemeral(), upstreamAnswering(() => created({ taskId: 'x'.repeat(256) })).invoker)!;
     expect((await fits.call(scope, 'research', route, {}, ctx, 'modern')).resultType).toBe('task');
   });
-
 });
 
 describe('ModernUpstreamTasks for each era', () => {
@@ -88,36 +115,68 @@ describe('ModernUpstreamTasks for each era', () => {
     const made = await proxy.call(scope, 'research', route, {}, ctx, 'legacy');
     const handle = (made.task as { taskId: string }).taskId;
     expect(made.task).toMatchObject({ status: 'working', ttl: 120_000, pollInterval: 100 });
-    expect(await proxy.legacy('tasks/get', { taskId: handle }, scope, catalog, ctx)).toMatchObject({ taskId: handle, status: 'working', statusMessage: UNANSWERABLE_INPUT });
+    expect(await proxy.legacy('tasks/get', { taskId: handle }, scope, catalog, ctx)).toMatchObject({
+      taskId: handle,
+      status: 'working',
+      statusMessage: UNANSWERABLE_INPUT,
+    });
   });
 
   it("bounds a 2025-11-25 tasks/result's wait, and answers a failed task's error", async () => {
     let status = 'working';
-    const { invoker } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : { ...task({ status }), ...(status === 'failed' ? { error: { code: -32000, message: 'lab on fire' } } : {}) }));
+    const { invoker } = upstreamAnswering((r) =>
+      r.method === 'tools/call'
+        ? created()
+        : { ...task({ status }), ...(status === 'failed' ? { error: { code: -32000, message: 'lab on fire' } } : {}) },
+    );
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker, 250)!;
     const handle = ((await proxy.call(scope, 'research', route, {}, ctx, 'legacy')).task as { taskId: string }).taskId;
-    await expect(proxy.legacy('tasks/result', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('is still working after 250 ms') });
+    await expect(proxy.legacy('tasks/result', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('is still working after 250 ms'),
+    });
     status = 'failed';
-    await expect(proxy.legacy('tasks/result', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32000, message: 'The upstream task failed: lab on fire' });
+    await expect(proxy.legacy('tasks/result', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({
+      code: -32000,
+      message: 'The upstream task failed: lab on fire',
+    });
   });
 
   it("passes a waiting task's inputRequests to a 2026-07-28 client, at most 16 of them", async () => {
     let asks = 16;
-    const inputRequests = () => Object.fromEntries(Array.from({ length: asks }, (_, i) => [`q${i}`, { method: 'elicitation/create', params: { message: 'size?', requestedSchema: { type: 'object', properties: {} } } }]));
-    const { invoker } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : { ...task({ status: 'input_required' }), inputRequests: inputRequests() }));
+    const inputRequests = () =>
+      Object.fromEntries(
+        Array.from({ length: asks }, (_, i) => [
+          `q${i}`,
+          { method: 'elicitation/create', params: { message: 'size?', requestedSchema: { type: 'object', properties: {} } } },
+        ]),
+      );
+    const { invoker } = upstreamAnswering((r) =>
+      r.method === 'tools/call' ? created() : { ...task({ status: 'input_required' }), inputRequests: inputRequests() },
+    );
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
     const handle = await handleOf(proxy);
-    expect(Object.keys((await proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).inputRequests as object)).toHaveLength(16);
+    expect(Object.keys((await proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).inputRequests as object)).toHaveLength(
+      16,
+    );
     asks = 17;
-    await expect(proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('17 input requests at once (at most 16)') });
+    await expect(proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('17 input requests at once (at most 16)'),
+    });
   });
 
   it('forwards tasks/update with its inputResponses, and refuses one without', async () => {
     const { invoker, seen } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : {}));
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
     const handle = await handleOf(proxy);
-    await expect(proxy.modern('tasks/update', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('params.inputResponses') });
-    expect(await proxy.modern('tasks/update', { taskId: handle, inputResponses: { a: { action: 'accept' } } }, scope, catalog, ctx)).toEqual({});
+    await expect(proxy.modern('tasks/update', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('params.inputResponses'),
+    });
+    expect(
+      await proxy.modern('tasks/update', { taskId: handle, inputResponses: { a: { action: 'accept' } } }, scope, catalog, ctx),
+    ).toEqual({});
     expect(seen.at(-1)).toEqual({ method: 'tasks/update', params: { taskId: 'up-1', inputResponses: { a: { action: 'accept' } } } });
   });
 

@@ -5,7 +5,15 @@ import type { InvokeContext } from './invoke-context';
 import type { UpstreamInvoker, UpstreamTaskRequest } from './upstream-invoker';
 import type { StateSealer } from './state-sealer';
 import type { TaskScope } from './task-wire';
-import { checkTaskId, checkUpstreamTask, handleTtlS, MAX_TASK_MESSAGE as MAX_MESSAGE, RELATED_TASK, upstreamTaskBroke as upstreamBroke, type CheckedUpstreamTask } from './upstream-task-shape';
+import {
+  checkTaskId,
+  checkUpstreamTask,
+  handleTtlS,
+  MAX_TASK_MESSAGE as MAX_MESSAGE,
+  RELATED_TASK,
+  upstreamTaskBroke as upstreamBroke,
+  type CheckedUpstreamTask,
+} from './upstream-task-shape';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 type Invoker = UpstreamInvoker & Required<Pick<UpstreamInvoker, 'upstreamTask'>>;
@@ -17,7 +25,8 @@ export const MAX_RESULT_WAIT_MS = 60_000;
 const MIN_POLL_MS = 250;
 const MAX_POLL_MS = 5_000;
 /** statusMessage shown to a 2025-11-25 client whose task waits for input it has no way to give. */
-export const UNANSWERABLE_INPUT = 'The upstream task waits for client input (tasks/update of the 2026-07-28 tasks extension), which a 2025-11-25 client cannot send; the upstream decides how long it waits';
+export const UNANSWERABLE_INPUT =
+  'The upstream task waits for client input (tasks/update of the 2026-07-28 tasks extension), which a 2025-11-25 client cannot send; the upstream decides how long it waits';
 
 /** What a handle carries, sealed and encrypted: tenant and subject of the caller, published tool, server, and the upstream's task id. */
 interface Handle {
@@ -49,7 +58,11 @@ export class ModernUpstreamTasks {
     private readonly maxResultWaitMs = MAX_RESULT_WAIT_MS,
   ) {}
 
-  static of(sealer: StateSealer | undefined, upstream: UpstreamInvoker | undefined, maxResultWaitMs?: number): ModernUpstreamTasks | undefined {
+  static of(
+    sealer: StateSealer | undefined,
+    upstream: UpstreamInvoker | undefined,
+    maxResultWaitMs?: number,
+  ): ModernUpstreamTasks | undefined {
     if (!sealer || !upstream?.upstreamTask) return undefined;
     return new ModernUpstreamTasks(sealer, upstream as Invoker, maxResultWaitMs);
   }
@@ -63,8 +76,19 @@ export class ModernUpstreamTasks {
    * a task the upstream made comes back with a handle as its id, in the caller's era's shape;
    * any other answer (a result, `input_required`) as the upstream sent it, minus `resultType`.
    */
-  async call(scope: TaskScope, tool: string, route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext, era: 'legacy' | 'modern'): Promise<Record<string, unknown>> {
-    const { result } = await this.upstream.upstreamTask(route, { method: 'tools/call', params: { name: route.upstreamName, arguments: args } }, ctx);
+  async call(
+    scope: TaskScope,
+    tool: string,
+    route: UpstreamRoute,
+    args: Record<string, unknown>,
+    ctx: InvokeContext,
+    era: 'legacy' | 'modern',
+  ): Promise<Record<string, unknown>> {
+    const { result } = await this.upstream.upstreamTask(
+      route,
+      { method: 'tools/call', params: { name: route.upstreamName, arguments: args } },
+      ctx,
+    );
     if (result.resultType !== 'task') return withoutComplete(result);
     const task = checkTask(result, route.serverId);
     const ttlS = handleTtlS(task.ttlMs);
@@ -74,11 +98,21 @@ export class ModernUpstreamTasks {
   }
 
   /** A 2026-07-28 client's `tasks/get` / `tasks/update` / `tasks/cancel` about a proxied task, forwarded. */
-  async modern(method: string, params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext): Promise<Record<string, unknown>> {
+  async modern(
+    method: string,
+    params: Record<string, unknown>,
+    scope: TaskScope,
+    catalog: CompiledCatalog,
+    ctx: InvokeContext,
+  ): Promise<Record<string, unknown>> {
     const taskId = checkTaskId(params.taskId);
     const { handle, route } = this.open(taskId, scope, catalog);
     if (method === 'tasks/update') {
-      if (!isJsonObject(params.inputResponses)) throw new McpError(ErrorCode.InvalidParams, "params.inputResponses must be an object of responses keyed like the task's inputRequests");
+      if (!isJsonObject(params.inputResponses))
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          "params.inputResponses must be an object of responses keyed like the task's inputRequests",
+        );
       await this.forward('tasks/update', handle, route, ctx, { inputResponses: params.inputResponses });
       return {};
     }
@@ -94,14 +128,24 @@ export class ModernUpstreamTasks {
     if (task.status === 'failed') out.error = wireError(got.error);
     if (task.status === 'input_required' && isJsonObject(got.inputRequests)) {
       // The client answers them with tasks/update, forwarded; as many as one input round may carry.
-      if (Object.keys(got.inputRequests).length > MAX_CLIENT_INPUT_REQUESTS) throw upstreamBroke(route.serverId, `its task asks ${Object.keys(got.inputRequests).length} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`);
+      if (Object.keys(got.inputRequests).length > MAX_CLIENT_INPUT_REQUESTS)
+        throw upstreamBroke(
+          route.serverId,
+          `its task asks ${Object.keys(got.inputRequests).length} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`,
+        );
       out.inputRequests = got.inputRequests;
     }
     return out;
   }
 
   /** A 2025-11-25 client's `tasks/get`, `tasks/result`, `tasks/cancel` about a proxied task (`tasks/list` does not list these). */
-  async legacy(method: string, params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext): Promise<Record<string, unknown>> {
+  async legacy(
+    method: string,
+    params: Record<string, unknown>,
+    scope: TaskScope,
+    catalog: CompiledCatalog,
+    ctx: InvokeContext,
+  ): Promise<Record<string, unknown>> {
     const taskId = checkTaskId(params.taskId);
     const { handle, route } = this.open(taskId, scope, catalog);
     if (method === 'tasks/cancel') {
@@ -128,17 +172,24 @@ export class ModernUpstreamTasks {
         const error = wireError(got.error);
         throw new McpError(error.code, error.message, error.data);
       }
-      if (task.status === 'cancelled') throw new McpError(ErrorCode.InvalidParams, `Task ${taskId.slice(0, 64)} was cancelled: it has no result`);
+      if (task.status === 'cancelled')
+        throw new McpError(ErrorCode.InvalidParams, `Task ${taskId.slice(0, 64)} was cancelled: it has no result`);
       const wait = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollIntervalMs ?? 1000));
       if (Date.now() + wait > deadline) {
-        throw new McpError(ErrorCode.InternalError, `Task ${taskId.slice(0, 64)} is still ${task.status} after ${this.maxResultWaitMs} ms; poll tasks/get and ask for the result once it completed`);
+        throw new McpError(
+          ErrorCode.InternalError,
+          `Task ${taskId.slice(0, 64)} is still ${task.status} after ${this.maxResultWaitMs} ms; poll tasks/get and ask for the result once it completed`,
+        );
       }
       await sleep(wait, ctx.signal);
     }
   }
 
   private open(taskId: string, scope: TaskScope, catalog: CompiledCatalog): { handle: Handle; route: UpstreamRoute } {
-    const notFound = () => new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, { taskId: taskId.slice(0, 64) });
+    const notFound = () =>
+      new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, {
+        taskId: taskId.slice(0, 64),
+      });
     const checked = this.sealer.checkSecret('modern-upstream-task', taskId.slice(MODERN_UPSTREAM_TASK_PREFIX.length));
     if (!checked.ok) throw notFound();
     const handle = checked.data as unknown as Handle;
@@ -149,14 +200,25 @@ export class ModernUpstreamTasks {
     return { handle, route };
   }
 
-  private async forward(method: UpstreamTaskRequest['method'], handle: Handle, route: UpstreamRoute, ctx: InvokeContext, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  private async forward(
+    method: UpstreamTaskRequest['method'],
+    handle: Handle,
+    route: UpstreamRoute,
+    ctx: InvokeContext,
+    extra: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown>> {
     const { result } = await this.upstream.upstreamTask(route, { method, params: { ...extra, taskId: handle.id } }, ctx);
     return result;
   }
 }
 
 /** Whether a call may become a 2026-07-28 upstream's own task: the caller can take one and the tool is such an upstream's. */
-export function takesModernUpstreamTask(route: Route, era: 'legacy' | 'modern', declaresTasks: boolean, legacyTask: unknown): route is UpstreamRoute {
+export function takesModernUpstreamTask(
+  route: Route,
+  era: 'legacy' | 'modern',
+  declaresTasks: boolean,
+  legacyTask: unknown,
+): route is UpstreamRoute {
   if (route.kind !== 'upstream' || route.protocol !== 'modern') return false;
   return era === 'modern' ? declaresTasks : legacyTask !== undefined;
 }
@@ -203,7 +265,11 @@ function withoutComplete(result: Record<string, unknown>): Record<string, unknow
 
 function wireError(value: unknown): { code: number; message: string; data?: unknown } {
   if (isJsonObject(value) && typeof value.code === 'number' && Number.isInteger(value.code) && typeof value.message === 'string') {
-    return { code: value.code, message: `The upstream task failed: ${value.message}`.slice(0, MAX_MESSAGE), ...(value.data === undefined ? {} : { data: value.data }) };
+    return {
+      code: value.code,
+      message: `The upstream task failed: ${value.message}`.slice(0, MAX_MESSAGE),
+      ...(value.data === undefined ? {} : { data: value.data }),
+    };
   }
   return { code: ErrorCode.InternalError, message: 'The upstream task failed without saying why' };
 }

@@ -33,7 +33,8 @@ export async function callParkable(
     const result = (await call(c)) as ToolCallResult | InputRequiredResult;
     if (!isInputRequired(result)) return result;
     const requests = Object.keys(result.inputRequests ?? {}).length;
-    if (requests > MAX_CLIENT_INPUT_REQUESTS) return toolFailure(name, `the upstream asked ${requests} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`);
+    if (requests > MAX_CLIENT_INPUT_REQUESTS)
+      return toolFailure(name, `the upstream asked ${requests} input requests at once (at most ${MAX_CLIENT_INPUT_REQUESTS})`);
     if (typeof result.requestState !== 'string') return result;
     try {
       return { ...result, requestState: parked.sealUpstreamState(scope, name, result.requestState) };

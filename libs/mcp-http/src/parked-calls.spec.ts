@@ -3,7 +3,11 @@ import { McpError } from '@switchboard/protocol';
 import { MAX_UPSTREAM_STATE_CHARS, ParkedCalls, type ParkRelay } from './parked-calls';
 import { StateSealer } from './state-sealer';
 
-type Input = { resultType: string; inputRequests: Record<string, { method: string; params: Record<string, unknown> }>; requestState: string };
+type Input = {
+  resultType: string;
+  inputRequests: Record<string, { method: string; params: Record<string, unknown> }>;
+  requestState: string;
+};
 
 /** A call that asks `method` once per name in `rounds`, then answers with every answer it got. */
 function asking(rounds: string[]) {
@@ -26,7 +30,10 @@ describe('ParkedCalls', () => {
   it('turns asks into input_required rounds and resumes the call with the answers, each round once', async () => {
     const parks = new ParkedCalls(new StateSealer([key]));
     const first = (await parks.start('acme', 'acme\n', 'tool', asking(['one', 'two']))) as Input;
-    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { q0: { method: 'elicitation/create', params: { message: 'one' } } } });
+    expect(first).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { q0: { method: 'elicitation/create', params: { message: 'one' } } },
+    });
     const second = (await parks.resume('acme\n', 'tool', first.requestState, { q0: 'A' })) as Input;
     expect(second.inputRequests.q0!.params.message).toBe('two');
     await expect(parks.resume('acme\n', 'tool', first.requestState, { q0: 'A' })).rejects.toThrow(/already answered/);
@@ -57,12 +64,14 @@ describe('ParkedCalls', () => {
     };
     await parks.start('acme', 'acme\n', 't', run);
     await parks.start('acme', 'acme\n', 't', run);
-    await expect(parks.start('acme', 'acme\n', 't', run)).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining('limit 2') }] });
+    await expect(parks.start('acme', 'acme\n', 't', run)).resolves.toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('limit 2') }],
+    });
     // Another tenant is not affected.
     await expect(parks.start('globex', 'globex\n', 't', run)).resolves.toMatchObject({ resultType: 'input_required' });
     expect(parks.parked).toBe(3);
   });
-
 });
 
 describe('ParkedCalls waits, relays and upstream state', () => {
@@ -82,7 +91,10 @@ describe('ParkedCalls waits, relays and upstream state', () => {
     const deadline = Date.now() + 5_000;
     while (!failed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     const outcome = await parks.resume('acme\n', 'tool', first.requestState, { q0: 'late' });
-    expect(outcome).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('did not answer elicitation/create within 20 ms') }] });
+    expect(outcome).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('did not answer elicitation/create within 20 ms') }],
+    });
   });
 
   it("routes another replica's state through the relay, and says so when no replica holds it", async () => {
@@ -91,9 +103,14 @@ describe('ParkedCalls waits, relays and upstream state', () => {
     const relay: ParkRelay = { resume: async (replica, message) => (replica === 'a' ? holder.resumeLocal(message) : undefined) };
     const other = new ParkedCalls(sealer, { replicaId: 'b', relay });
     const first = (await holder.start('acme', 'acme\n', 'tool', asking(['one']))) as Input;
-    await expect(other.resume('acme\n', 'tool', first.requestState, { q0: 'via-b' })).resolves.toEqual({ content: [{ type: 'text', text: '["via-b"]' }] });
+    await expect(other.resume('acme\n', 'tool', first.requestState, { q0: 'via-b' })).resolves.toEqual({
+      content: [{ type: 'text', text: '["via-b"]' }],
+    });
     const lost = (await new ParkedCalls(sealer, { replicaId: 'gone' }).start('acme', 'acme\n', 'tool', asking(['x']))) as Input;
-    await expect(other.resume('acme\n', 'tool', lost.requestState, {})).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining('replica') }] });
+    await expect(other.resume('acme\n', 'tool', lost.requestState, {})).resolves.toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('replica') }],
+    });
   });
 
   it("seals an upstream's own requestState for one caller and tool, and bounds its size", () => {
@@ -113,15 +130,22 @@ describe('ParkedCalls outcomes and legs', () => {
 
   it('hands a JSON-RPC error the call ended with to the client as that error, first request or retry', async () => {
     const parks = new ParkedCalls(new StateSealer([key]));
-    const urlRequired = new McpError(-32042, 'This request requires browser-based authorization.', { elicitations: [{ mode: 'url', url: 'https://example.com' }] });
-    await expect(parks.start('acme', 'acme\n', 'tool', async () => Promise.reject(urlRequired))).rejects.toMatchObject({ code: -32042, data: urlRequired.data });
+    const urlRequired = new McpError(-32042, 'This request requires browser-based authorization.', {
+      elicitations: [{ mode: 'url', url: 'https://example.com' }],
+    });
+    await expect(parks.start('acme', 'acme\n', 'tool', async () => Promise.reject(urlRequired))).rejects.toMatchObject({
+      code: -32042,
+      data: urlRequired.data,
+    });
     const first = (await parks.start('acme', 'acme\n', 'tool', async (ask) => {
       await ask('elicitation/create', {});
       throw urlRequired;
     })) as Input;
     await expect(parks.resume('acme\n', 'tool', first.requestState, { q0: {} })).rejects.toMatchObject({ code: -32042 });
     // Any other failure stays a tool error.
-    await expect(parks.start('acme', 'acme\n', 'tool', async () => Promise.reject(new Error('boom')))).resolves.toMatchObject({ isError: true });
+    await expect(parks.start('acme', 'acme\n', 'tool', async () => Promise.reject(new Error('boom')))).resolves.toMatchObject({
+      isError: true,
+    });
   });
 
   it('points the call at the retry the client waits on, with no leg between a round and its retry', async () => {

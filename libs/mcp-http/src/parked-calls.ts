@@ -117,18 +117,39 @@ export class ParkedCalls {
    * `leg` is the first request's (see {@link resume}); `run` reads the current one with `current()`.
    * @throws McpError the JSON-RPC error the call failed with (any other failure is an isError result).
    */
-  start(tenantId: string, scope: string, tool: string, run: (ask: ParkedAsk, signal: AbortSignal, legs: ParkLegs) => Promise<object>, leg?: unknown): Promise<object> {
+  start(
+    tenantId: string,
+    scope: string,
+    tool: string,
+    run: (ask: ParkedAsk, signal: AbortSignal, legs: ParkLegs) => Promise<object>,
+    leg?: unknown,
+  ): Promise<object> {
     const nonce = randomBytes(16).toString('base64url');
-    const park: Park = { tenantId, round: 0, asks: [], deliver: undefined, final: undefined, flushing: false, timer: undefined, abort: new AbortController(), registered: false, leg, onLeg: undefined };
+    const park: Park = {
+      tenantId,
+      round: 0,
+      asks: [],
+      deliver: undefined,
+      final: undefined,
+      flushing: false,
+      timer: undefined,
+      abort: new AbortController(),
+      registered: false,
+      leg,
+      onLeg: undefined,
+    };
     const legs: ParkLegs = { current: () => park.leg, onNext: (fn) => (park.onLeg = fn) };
     const first = new Promise<object>((resolve) => (park.deliver = resolve));
-    const seal = (round: number) => this.sealer.seal('request-state', { k: 'park', r: this.replicaId, n: nonce, q: round, s: scopeHash(scope), t: tool });
+    const seal = (round: number) =>
+      this.sealer.seal('request-state', { k: 'park', r: this.replicaId, n: nonce, q: round, s: scopeHash(scope), t: tool });
     const ask: ParkedAsk = (method, params) =>
       new Promise((resolve, reject) => {
         if (!park.registered) {
           const mine = this.perTenant.get(tenantId) ?? 0;
-          if (this.parks.size >= this.maxParked) return reject(new Error(`too many calls wait for client input on this gateway (${this.maxParked})`));
-          if (mine >= this.maxPerTenant) return reject(new Error(`tenant ${tenantId} already has ${mine} calls waiting for client input (limit ${this.maxPerTenant})`));
+          if (this.parks.size >= this.maxParked)
+            return reject(new Error(`too many calls wait for client input on this gateway (${this.maxParked})`));
+          if (mine >= this.maxPerTenant)
+            return reject(new Error(`tenant ${tenantId} already has ${mine} calls waiting for client input (limit ${this.maxPerTenant})`));
           park.registered = true;
           this.parks.set(nonce, park);
           this.perTenant.set(tenantId, mine + 1);
@@ -178,18 +199,34 @@ export class ParkedCalls {
    * Resolves undefined when the state is not a park's (a stateless upstream's own state).
    * @throws McpError −32602 when the state belongs to another caller or tool, or its round is spent.
    */
-  async resume(scope: string, tool: string, requestState: string, responses: Record<string, unknown>, leg?: unknown): Promise<object | undefined> {
+  async resume(
+    scope: string,
+    tool: string,
+    requestState: string,
+    responses: Record<string, unknown>,
+    leg?: unknown,
+  ): Promise<object | undefined> {
     const checked = this.sealer.check('request-state', requestState);
-    if (!checked.ok && checked.reason === 'expired') throw new McpError(ErrorCode.InvalidParams, 'params.requestState has expired; call the tool again');
+    if (!checked.ok && checked.reason === 'expired')
+      throw new McpError(ErrorCode.InvalidParams, 'params.requestState has expired; call the tool again');
     const data = checked.ok ? checked.data : undefined;
     if (!data || data.k !== 'park') return undefined;
-    if (data.s !== scopeHash(scope) || data.t !== tool) throw new McpError(ErrorCode.InvalidParams, 'params.requestState was issued for another caller or tool');
+    if (data.s !== scopeHash(scope) || data.t !== tool)
+      throw new McpError(ErrorCode.InvalidParams, 'params.requestState was issued for another caller or tool');
     const message: ParkResume = { nonce: String(data.n), round: Number(data.q), responses };
     // Held here, the call's later notifications follow the client to this retry; through the relay they stay with the holder's last leg.
     if (data.r === this.replicaId) return settled(await this.resumeLocal(message, leg));
     const outcome = this.relay ? await this.relay.resume(String(data.r), message) : undefined;
     if (outcome === undefined) {
-      return { isError: true, content: [{ type: 'text', text: `Tool ${tool} failed: the gateway replica running this call is gone or did not answer; call the tool again` }] };
+      return {
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: `Tool ${tool} failed: the gateway replica running this call is gone or did not answer; call the tool again`,
+          },
+        ],
+      };
     }
     return settled(outcome);
   }
@@ -200,7 +237,8 @@ export class ParkedCalls {
    * @throws Error when the upstream's state exceeds {@link MAX_UPSTREAM_STATE_CHARS}.
    */
   sealUpstreamState(scope: string, tool: string, state: string): string {
-    if (state.length > MAX_UPSTREAM_STATE_CHARS) throw new Error(`the upstream's requestState has ${state.length} characters (at most ${MAX_UPSTREAM_STATE_CHARS} are relayed)`);
+    if (state.length > MAX_UPSTREAM_STATE_CHARS)
+      throw new Error(`the upstream's requestState has ${state.length} characters (at most ${MAX_UPSTREAM_STATE_CHARS} are relayed)`);
     return this.sealer.seal('request-state', { k: 'up', s: scopeHash(scope), t: tool, u: state });
   }
 
@@ -210,8 +248,13 @@ export class ParkedCalls {
    */
   openUpstreamState(scope: string, tool: string, token: string): string {
     const data = this.sealer.open('request-state', token);
-    if (!data || data.k !== 'up' || typeof data.u !== 'string') throw new McpError(ErrorCode.InvalidParams, 'params.requestState was not issued by this gateway for this call (altered, expired key, or from another server)');
-    if (data.s !== scopeHash(scope) || data.t !== tool) throw new McpError(ErrorCode.InvalidParams, 'params.requestState was issued for another caller or tool');
+    if (!data || data.k !== 'up' || typeof data.u !== 'string')
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        'params.requestState was not issued by this gateway for this call (altered, expired key, or from another server)',
+      );
+    if (data.s !== scopeHash(scope) || data.t !== tool)
+      throw new McpError(ErrorCode.InvalidParams, 'params.requestState was issued for another caller or tool');
     return data.u;
   }
 
@@ -221,7 +264,11 @@ export class ParkedCalls {
    */
   resumeLocal(message: ParkResume, leg?: unknown): Promise<object> {
     const park = this.parks.get(message.nonce);
-    if (!park) throw new McpError(ErrorCode.InvalidParams, 'params.requestState: this call is no longer waiting (it ended, timed out, or its gateway replica restarted); call the tool again');
+    if (!park)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        'params.requestState: this call is no longer waiting (it ended, timed out, or its gateway replica restarted); call the tool again',
+      );
     if (park.final !== undefined) {
       const final = park.final;
       this.forget(message.nonce, park);

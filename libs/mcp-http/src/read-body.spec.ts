@@ -3,7 +3,10 @@ import { guardRequest } from './edge-guard';
 import { readBody } from './read-body';
 import type { DecodedBody } from '@switchboard/protocol';
 
-async function read(headers: Record<string, string>, body: string): Promise<{ status: number; error?: { code: number; message: string }; decoded?: DecodedBody }> {
+async function read(
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; error?: { code: number; message: string }; decoded?: DecodedBody }> {
   const kit = edgeKit();
   let decoded: DecodedBody | undefined;
   const res = await kit.step({ method: 'POST', url: '/t/acme/mcp', headers }, (call) => {
@@ -23,7 +26,10 @@ describe('readBody', () => {
   });
 
   it('refuses another media type with 415', async () => {
-    expect(await read({ ...POST_HEADERS, 'content-type': 'text/plain' }, rpc('ping'))).toMatchObject({ status: 415, error: { message: 'Content-Type must be application/json' } });
+    expect(await read({ ...POST_HEADERS, 'content-type': 'text/plain' }, rpc('ping'))).toMatchObject({
+      status: 415,
+      error: { message: 'Content-Type must be application/json' },
+    });
   });
 
   it('refuses an Accept without both JSON and event streams with 406', async () => {

@@ -7,7 +7,9 @@ function request(headers: Record<string, string> = {}): IncomingMessage & PassTh
 }
 
 function read(raw: IncomingMessage, limit: number): Promise<{ failure: RouteFailure | undefined; body: string; owner: string }> {
-  return new Promise((resolve) => readRequestBody(raw, limit, 'owner', (owner, failure, body) => resolve({ owner, failure, body: body.toString() })));
+  return new Promise((resolve) =>
+    readRequestBody(raw, limit, 'owner', (owner, failure, body) => resolve({ owner, failure, body: body.toString() })),
+  );
 }
 
 describe('readRequestBody', () => {

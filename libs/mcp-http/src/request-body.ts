@@ -15,7 +15,12 @@ const EMPTY = Buffer.alloc(0);
  * more, else as soon as the bytes read pass it. One chunk (the usual JSON-RPC POST) is taken
  * as is, without a copy. A client that goes away mid-upload gets nothing (`done` is not called).
  */
-export function readRequestBody<T>(raw: IncomingMessage, limit: number, owner: T, done: (owner: T, failure: RouteFailure | undefined, body: Buffer) => void): void {
+export function readRequestBody<T>(
+  raw: IncomingMessage,
+  limit: number,
+  owner: T,
+  done: (owner: T, failure: RouteFailure | undefined, body: Buffer) => void,
+): void {
   const declared = raw.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) {
     done(owner, TOO_LARGE, EMPTY);

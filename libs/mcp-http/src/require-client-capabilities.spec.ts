@@ -1,7 +1,11 @@
 import { McpError } from '@switchboard/protocol';
 import { requireClientCapabilities } from './require-client-capabilities';
 
-function refusal(required: string[] | undefined, caps: Record<string, unknown> | undefined, era: 'modern' | 'legacy' = 'modern'): McpError | undefined {
+function refusal(
+  required: string[] | undefined,
+  caps: Record<string, unknown> | undefined,
+  era: 'modern' | 'legacy' = 'modern',
+): McpError | undefined {
   try {
     requireClientCapabilities('t', required, caps, era);
     return undefined;
@@ -18,9 +22,18 @@ describe('requireClientCapabilities', () => {
 
   it('names every missing capability, with the era’s status', () => {
     const modern = refusal(['sampling', 'roots'], { roots: {} });
-    expect(modern).toMatchObject({ code: -32021, httpStatus: 400, message: 'Tool t needs the client capability sampling, which this client did not declare', data: { requiredCapabilities: ['sampling', 'roots'], missing: ['sampling'] } });
+    expect(modern).toMatchObject({
+      code: -32021,
+      httpStatus: 400,
+      message: 'Tool t needs the client capability sampling, which this client did not declare',
+      data: { requiredCapabilities: ['sampling', 'roots'], missing: ['sampling'] },
+    });
     const legacy = refusal(['sampling', 'roots'], undefined, 'legacy');
-    expect(legacy).toMatchObject({ code: -32021, httpStatus: 200, message: 'Tool t needs the client capabilities sampling, roots, which this client did not declare in initialize' });
+    expect(legacy).toMatchObject({
+      code: -32021,
+      httpStatus: 200,
+      message: 'Tool t needs the client capabilities sampling, roots, which this client did not declare in initialize',
+    });
   });
 
   it('reads URL-mode elicitation from the elicitation object, not from elicitation alone', () => {

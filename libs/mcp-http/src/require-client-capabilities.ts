@@ -28,7 +28,12 @@ function declares(capabilities: Record<string, unknown>, capability: string): bo
  * shared by every client of a surface — and the call answers −32021 naming what is missing, so
  * the client can say why instead of the upstream's "Unknown tool".
  */
-export function requireClientCapabilities(tool: string, required: readonly string[] | undefined, capabilities: Record<string, unknown> | undefined, era: 'modern' | 'legacy'): void {
+export function requireClientCapabilities(
+  tool: string,
+  required: readonly string[] | undefined,
+  capabilities: Record<string, unknown> | undefined,
+  era: 'modern' | 'legacy',
+): void {
   if (required === undefined || required.length === 0) return;
   const missing = required.filter((c) => !declares(capabilities ?? {}, c));
   const status = era === 'modern' ? 400 : 200;

@@ -46,7 +46,9 @@ describe('ResponseChannel', () => {
   });
 
   it('sends the status of an error answer', async () => {
-    const res = await channelled((channel) => channel.finish('{"jsonrpc":"2.0","id":1,"error":{"code":-32029,"message":"slow down"}}', 429));
+    const res = await channelled((channel) =>
+      channel.finish('{"jsonrpc":"2.0","id":1,"error":{"code":-32029,"message":"slow down"}}', 429),
+    );
     expect(res.statusCode).toBe(429);
   });
 });

@@ -95,7 +95,11 @@ export class ResponseChannel {
         encoded = JSON.stringify({
           jsonrpc: '2.0',
           method: 'notifications/message',
-          params: { level: 'warning', logger: 'switchboard', data: `This call's notifications passed the byte budget NOTIFY_MAX_BYTES_PER_CALL (${this.notifyBudget} bytes); later ones are dropped` },
+          params: {
+            level: 'warning',
+            logger: 'switchboard',
+            data: `This call's notifications passed the byte budget NOTIFY_MAX_BYTES_PER_CALL (${this.notifyBudget} bytes); later ones are dropped`,
+          },
         });
       }
     }

@@ -27,7 +27,10 @@ const RESUME_ADMISSION: JsonRpcRequest = Object.freeze({ jsonrpc: '2.0', id: 0, 
  * networks, rotating IPv6 privacy addresses). The short `exp` bounds a leaked id either way.
  */
 export function resumeScope(tenantId: string, auth: AuthGranted | undefined): string {
-  return createHash('sha256').update(`${tenantId}\n${auth?.subject ?? ''}\n${auth?.clientId ?? ''}`).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(`${tenantId}\n${auth?.subject ?? ''}\n${auth?.clientId ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** Makes `channel`'s SSE stream (if it becomes one) resumable: a random stream id, sealed event ids bound to the caller and expiring. */
@@ -104,13 +107,20 @@ export async function serveResumption(call: EdgeCall, lastEventId: string): Prom
   if (!first) return refuse(404, 'Last-Event-ID names a stream that is no longer retained (expired or over its bound); call again');
   call.hijack();
   const raw = call.res;
-  raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   const deadline = Date.now() + edge.maxLifetimeMs;
   let lastBeat = Date.now();
   let batch: Awaited<ReturnType<StreamEventStore['read']>> = first;
   while (!raw.destroyed) {
     for (const event of batch?.events ?? []) {
-      raw.write(`id: ${edge.sealer.seal('stream-event', { t: tenantId, c: scope, s: streamId, q: event.seq }, edge.resumeTtlSeconds)}\nevent: message\ndata: ${event.data}\n\n`);
+      raw.write(
+        `id: ${edge.sealer.seal('stream-event', { t: tenantId, c: scope, s: streamId, q: event.seq }, edge.resumeTtlSeconds)}\nevent: message\ndata: ${event.data}\n\n`,
+      );
       after = Math.max(after, event.seq);
     }
     if (batch === undefined || batch.final || Date.now() >= deadline) break;

@@ -25,7 +25,9 @@ export async function listenAndAnnounce(app: ListeningApp, service: string, host
 export function runServiceMain(service: string, main: () => Promise<void>): void {
   main().catch((err: unknown) => {
     const configProblem = err instanceof Error && err.name === 'ConfigError';
-    process.stderr.write(configProblem ? `${err.message}\n` : `${service} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      configProblem ? `${err.message}\n` : `${service} failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -67,7 +67,10 @@ describe('StateSealer secret seals', () => {
 
   it('opens on another instance with the same key, and the value is not readable in the token', () => {
     const token = new StateSealer([key]).sealSecret('upstream-task', { s: 'upstream-session-42', id: 'task-7' });
-    expect(new StateSealer([key]).checkSecret('upstream-task', token)).toEqual({ ok: true, data: { s: 'upstream-session-42', id: 'task-7' } });
+    expect(new StateSealer([key]).checkSecret('upstream-task', token)).toEqual({
+      ok: true,
+      data: { s: 'upstream-session-42', id: 'task-7' },
+    });
     expect(Buffer.from(token, 'base64url').toString('latin1')).not.toContain('upstream-session-42');
     expect(token).not.toContain('.');
   });
@@ -81,7 +84,10 @@ describe('StateSealer secret seals', () => {
     expect(sealer.checkSecret('request-state', token)).toEqual({ ok: false, reason: 'invalid' });
     expect(new StateSealer([randomBytes(32)]).checkSecret('upstream-task', token)).toEqual({ ok: false, reason: 'invalid' });
     for (const junk of ['', 'a.b', 'abc', 'x'.repeat(10_000)]) expect(sealer.checkSecret('upstream-task', junk).ok).toBe(false);
-    expect(sealer.checkSecret('upstream-task', sealer.sealSecret('upstream-task', { id: 'a' }, 0))).toEqual({ ok: false, reason: 'expired' });
+    expect(sealer.checkSecret('upstream-task', sealer.sealSecret('upstream-task', { id: 'a' }, 0))).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
   });
 
   it('rotates: the old key still opens', () => {

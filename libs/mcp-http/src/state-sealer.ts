@@ -45,8 +45,12 @@ export class StateSealer {
     if (secrets.length === 0) throw new Error('StateSealer needs at least one key');
     for (const secret of secrets) if (secret.length < 32) throw new Error('state keys must be at least 32 bytes');
     const purposes: SealPurpose[] = ['session', 'client-request', 'request-state', 'stream-event', 'upstream-task', 'modern-upstream-task'];
-    this.keys = new Map(purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}`, 32)))]));
-    this.secretKeys = new Map(purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}/aead`, 32)))]));
+    this.keys = new Map(
+      purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}`, 32)))]),
+    );
+    this.secretKeys = new Map(
+      purposes.map((p) => [p, secrets.map((s) => Buffer.from(hkdfSync('sha256', s, Buffer.alloc(0), `switchboard/${p}/aead`, 32)))]),
+    );
   }
 
   /** A sealer with a random key: fine for one process (tests, a single dev gateway), not for replicas. */
@@ -103,7 +107,10 @@ export class StateSealer {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.secretKeys.get(purpose)![0]!, iv);
     cipher.setAAD(Buffer.from(purpose));
-    const body = Buffer.concat([cipher.update(JSON.stringify({ ...data, exp: Math.floor(Date.now() / 1000) + ttlSeconds })), cipher.final()]);
+    const body = Buffer.concat([
+      cipher.update(JSON.stringify({ ...data, exp: Math.floor(Date.now() / 1000) + ttlSeconds })),
+      cipher.final(),
+    ]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
   }
 

@@ -14,7 +14,8 @@ export function statefulRoutes(catalog: CompiledCatalog): UpstreamRoute[] {
     const s = catalog.snapshot;
     for (const e of [...s.tools, ...s.resources, ...s.resourceTemplates, ...s.prompts, ...(s.dynamicResources ?? [])]) {
       if (byServer.size >= MAX_LOG_LEVEL_SERVERS) break;
-      if (e.route.kind === 'upstream' && e.route.stateful === true && !byServer.has(e.route.serverId)) byServer.set(e.route.serverId, e.route);
+      if (e.route.kind === 'upstream' && e.route.stateful === true && !byServer.has(e.route.serverId))
+        byServer.set(e.route.serverId, e.route);
     }
     statefulRoutesOf.set(catalog, (routes = [...byServer.values()]));
   }

@@ -55,7 +55,9 @@ const never = new AbortController().signal;
 test('a call that settles before the threshold is answered directly, not as a task', async () => {
   const tasks = manager({ taskAfterMs: 5_000 });
   await expect(tasks.run(scope, async () => text('quick'), { responses: {} }, never)).resolves.toEqual(text('quick'));
-  await expect(tasks.run(scope, async () => Promise.reject(new McpError(-32603, 'boom')), { responses: {} }, never)).rejects.toThrow('boom');
+  await expect(tasks.run(scope, async () => Promise.reject(new McpError(-32603, 'boom')), { responses: {} }, never)).rejects.toThrow(
+    'boom',
+  );
 });
 
 test('a slow call becomes a task: working at once (durable), then completed with the result inlined', async () => {
@@ -81,14 +83,24 @@ test('a tool error completes the task (isError), a protocol error fails it with 
   expect((await until(tasks, a.taskId, 'completed')).result).toMatchObject({ isError: true });
 
   const gate = deferred<void>();
-  const b = (await tasks.run(scope, async () => (await gate.promise, Promise.reject(new McpError(-32099, 'upstream broke', { why: 1 }))), { responses: {} }, never)) as { taskId: string };
+  const b = (await tasks.run(
+    scope,
+    async () => (await gate.promise, Promise.reject(new McpError(-32099, 'upstream broke', { why: 1 }))),
+    { responses: {} },
+    never,
+  )) as { taskId: string };
   gate.resolve();
   const failed = await until(tasks, b.taskId, 'failed');
   expect(failed.error).toEqual({ code: -32099, message: 'upstream broke', data: { why: 1 } });
   expect(failed).not.toHaveProperty('result');
 
   const gate2 = deferred<void>();
-  const c = (await tasks.run(scope, async () => (await gate2.promise, Promise.reject(new Error('secret stack'))), { responses: {} }, never)) as { taskId: string };
+  const c = (await tasks.run(
+    scope,
+    async () => (await gate2.promise, Promise.reject(new Error('secret stack'))),
+    { responses: {} },
+    never,
+  )) as { taskId: string };
   gate2.resolve();
   expect((await until(tasks, c.taskId, 'failed')).error).toEqual({ code: -32603, message: 'Internal error' });
 });
@@ -112,7 +124,14 @@ test('input inside a task: task-unique keys, partial answers keep it input_requi
     seen.push(input.responses);
     if (Object.keys(input.responses).length === 0) {
       await start.promise;
-      return { resultType: 'input_required', inputRequests: { a: { method: 'elicitation/create', params: { message: 'a?' } }, b: { method: 'elicitation/create', params: { message: 'b?' } } }, requestState: 's1' };
+      return {
+        resultType: 'input_required',
+        inputRequests: {
+          a: { method: 'elicitation/create', params: { message: 'a?' } },
+          b: { method: 'elicitation/create', params: { message: 'b?' } },
+        },
+        requestState: 's1',
+      };
     }
     return text(`got ${JSON.stringify(input.responses)} ${input.requestState}`);
   };
@@ -121,7 +140,9 @@ test('input inside a task: task-unique keys, partial answers keep it input_requi
   const parked = await until(tasks, created.taskId, 'input_required');
   expect(Object.keys(parked.inputRequests as object)).toEqual(['1.a', '1.b']);
 
-  await expect(tasks.handle('tasks/update', { taskId: created.taskId, inputResponses: { '1.a': { action: 'accept' }, nope: { x: 1 } } }, scope, true)).resolves.toEqual({});
+  await expect(
+    tasks.handle('tasks/update', { taskId: created.taskId, inputResponses: { '1.a': { action: 'accept' }, nope: { x: 1 } } }, scope, true),
+  ).resolves.toEqual({});
   const partial = await tasks.handle('tasks/get', { taskId: created.taskId }, scope, true);
   expect(partial.status).toBe('input_required');
   expect(Object.keys(partial.inputRequests as object)).toEqual(['1.b']);
@@ -136,17 +157,33 @@ test('a task is bound to tenant + subject: any other caller, and an unknown id, 
   const tasks = manager();
   const g = gated(() => text('x'));
   const { taskId } = (await tasks.run(scope, g.work, { responses: {} }, never)) as { taskId: string };
-  for (const other of [{ tenantId: 't2', subject: 'alice' }, { tenantId: 't1', subject: 'bob' }]) {
+  for (const other of [
+    { tenantId: 't2', subject: 'alice' },
+    { tenantId: 't1', subject: 'bob' },
+  ]) {
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
-      await expect(tasks.handle(method, { taskId, inputResponses: {} }, other, true)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Task not found') });
+      await expect(tasks.handle(method, { taskId, inputResponses: {} }, other, true)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Task not found'),
+      });
     }
   }
   expect((await tasks.handle('tasks/get', { taskId }, scope, true)).status).toBe('working');
   await expect(tasks.handle('tasks/get', { taskId: 'made-up' }, scope, true)).rejects.toMatchObject({ code: -32602 });
-  await expect(tasks.handle('tasks/get', { taskId }, scope, false)).rejects.toMatchObject({ code: -32021, httpStatus: 400, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
-  await expect(tasks.handle('tasks/get', { taskId: 5 }, scope, true)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('params.taskId') });
+  await expect(tasks.handle('tasks/get', { taskId }, scope, false)).rejects.toMatchObject({
+    code: -32021,
+    httpStatus: 400,
+    data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+  });
+  await expect(tasks.handle('tasks/get', { taskId: 5 }, scope, true)).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('params.taskId'),
+  });
   await expect(tasks.handle('tasks/get', { taskId: 'x'.repeat(300) }, scope, true)).rejects.toMatchObject({ code: -32602 });
-  await expect(tasks.handle('tasks/update', { taskId, inputResponses: 'no' }, scope, true)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('params.inputResponses') });
+  await expect(tasks.handle('tasks/update', { taskId, inputResponses: 'no' }, scope, true)).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('params.inputResponses'),
+  });
   expect(taskKey(scope, taskId)).not.toBe(taskKey({ tenantId: 't1', subject: 'bob' }, taskId));
   g.release();
 });
@@ -164,7 +201,9 @@ test('per-tenant live cap: past it a slow call is answered on its request (no ta
   expect(refusals).toEqual(['live-cap']);
   store.onCreate = () => undefined;
   const otherTenant = gated(() => text('other'));
-  expect(await tasks.run({ tenantId: 't2', subject: '' }, otherTenant.work, { responses: {} }, never)).toMatchObject({ resultType: 'task' });
+  expect(await tasks.run({ tenantId: 't2', subject: '' }, otherTenant.work, { responses: {} }, never)).toMatchObject({
+    resultType: 'task',
+  });
   first.release();
   otherTenant.release();
 });
@@ -225,14 +264,17 @@ test('a tool that asks too often or too much at once fails its task', async () =
   const gate = deferred<void>();
   const many: TaskWork = async () => {
     await gate.promise;
-    return { resultType: 'input_required', inputRequests: { a: { method: 'roots/list', params: {} }, b: { method: 'roots/list', params: {} } } };
+    return {
+      resultType: 'input_required',
+      inputRequests: { a: { method: 'roots/list', params: {} }, b: { method: 'roots/list', params: {} } },
+    };
   };
   const { taskId } = (await tasks.run(scope, many, { responses: {} }, never)) as { taskId: string };
   gate.resolve();
   expect(((await until(tasks, taskId, 'failed')).error as { message: string }).message).toContain('2 input requests at once (at most 1)');
 });
 
-test("a task whose replica is gone (no heartbeat) is reported failed by the others, and frees its live slot", async () => {
+test('a task whose replica is gone (no heartbeat) is reported failed by the others, and frees its live slot', async () => {
   let now = 5_000_000;
   const store = new MemoryTaskStore(() => now);
   const owner = manager({ store, replicaId: 'owner', maxLive: 1 });
@@ -278,10 +320,19 @@ test('a task whose stored state passes its byte budget fails with an error namin
   const a = (await tasks.run(scope, big.work, { responses: {} }, never)) as { taskId: string };
   big.release();
   const failed = await until(tasks, a.taskId, 'failed');
-  expect(failed.error).toMatchObject({ message: expect.stringContaining('TASKS_MAX_TASK_BYTES'), data: { budget: 'TASKS_MAX_TASK_BYTES', limitBytes: 8_000 } });
+  expect(failed.error).toMatchObject({
+    message: expect.stringContaining('TASKS_MAX_TASK_BYTES'),
+    data: { budget: 'TASKS_MAX_TASK_BYTES', limitBytes: 8_000 },
+  });
   expect(failed).not.toHaveProperty('result');
 
-  const asks = gated(() => ({ resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: { message: 'm'.repeat(10_000) } } } }) as unknown as InputRequiredResult);
+  const asks = gated(
+    () =>
+      ({
+        resultType: 'input_required',
+        inputRequests: { q: { method: 'elicitation/create', params: { message: 'm'.repeat(10_000) } } },
+      }) as unknown as InputRequiredResult,
+  );
   const b = (await tasks.run(scope, asks.work, { responses: {} }, never)) as { taskId: string };
   asks.release();
   const stopped = await until(tasks, b.taskId, 'failed');

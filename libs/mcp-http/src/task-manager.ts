@@ -74,7 +74,12 @@ export class TaskManager {
    * the tenant's task caps are full), else with a `CreateTaskResult` once the task is stored.
    * `requestSignal` aborts the work only until it became a task.
    */
-  async run(scope: TaskScope, work: TaskWork, input: TaskInput, requestSignal: AbortSignal): Promise<ToolCallResult | InputRequiredResult | CreateTaskResult> {
+  async run(
+    scope: TaskScope,
+    work: TaskWork,
+    input: TaskInput,
+    requestSignal: AbortSignal,
+  ): Promise<ToolCallResult | InputRequiredResult | CreateTaskResult> {
     const abort = new AbortController();
     let detached = false;
     const onRequestAbort = () => abort.abort(requestSignal.reason);
@@ -142,7 +147,15 @@ export class TaskManager {
       if (this.running.size === 0) this.stopBeating();
     });
     this.drives.add(drive);
-    return { resultType: 'task', taskId: wireId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
+    return {
+      resultType: 'task',
+      taskId: wireId,
+      status: task.status,
+      createdAt: task.createdAt,
+      lastUpdatedAt: task.lastUpdatedAt,
+      ttlMs: task.ttlMs,
+      pollIntervalMs: task.pollIntervalMs,
+    };
   }
 
   /**
@@ -175,7 +188,10 @@ export class TaskManager {
     if (this.heartbeatTimer) return;
     await this.store.heartbeat(this.replicaId, HEARTBEAT_TTL_MS);
     if (this.heartbeatTimer) return;
-    this.heartbeatTimer = setInterval(() => void this.store.heartbeat(this.replicaId, HEARTBEAT_TTL_MS).catch((err: unknown) => this.onError(err)), HEARTBEAT_MS);
+    this.heartbeatTimer = setInterval(
+      () => void this.store.heartbeat(this.replicaId, HEARTBEAT_TTL_MS).catch((err: unknown) => this.onError(err)),
+      HEARTBEAT_MS,
+    );
     this.heartbeatTimer.unref();
   }
 
@@ -197,7 +213,13 @@ export class TaskManager {
   }
 
   /** Follows the work to its end, parking it on input requests, and writes every transition. */
-  private async drive(key: string, task: StoredTask, first: Promise<ToolCallResult | InputRequiredResult>, work: TaskWork, running: Running): Promise<unknown> {
+  private async drive(
+    key: string,
+    task: StoredTask,
+    first: Promise<ToolCallResult | InputRequiredResult>,
+    work: TaskWork,
+    running: Running,
+  ): Promise<unknown> {
     const signal = running.abort.signal;
     // Resolves false when a byte budget refused the write: the task is then failed with a short
     // record naming the budget (it fits the task's reservation) and its work is stopped.
@@ -208,8 +230,18 @@ export class TaskManager {
       if (outcome !== 'task-bytes' && outcome !== 'tenant-bytes') return true;
       const budget: ByteBudget = outcome === 'task-bytes' ? 'TASKS_MAX_TASK_BYTES' : 'TASKS_TENANT_MAX_BYTES';
       const limit = outcome === 'task-bytes' ? this.o.maxTaskBytes : this.o.maxTenantBytes;
-      const what = task.status === 'input_required' ? 'The task\'s inputRequests' : task.status === 'completed' ? 'The task\'s result' : 'The task\'s stored state';
-      Object.assign(task, { status: 'failed', statusMessage: `Stopped: over the byte budget ${budget}`, error: overBudgetError(budget, limit, what), lastUpdatedAt: new Date().toISOString() });
+      const what =
+        task.status === 'input_required'
+          ? "The task's inputRequests"
+          : task.status === 'completed'
+            ? "The task's result"
+            : "The task's stored state";
+      Object.assign(task, {
+        status: 'failed',
+        statusMessage: `Stopped: over the byte budget ${budget}`,
+        error: overBudgetError(budget, limit, what),
+        lastUpdatedAt: new Date().toISOString(),
+      });
       delete task.result;
       delete task.inputRequests;
       await this.store.write(key, task, true, this.byteCaps);
@@ -224,32 +256,70 @@ export class TaskManager {
           result = await current;
         } catch (err) {
           if (signal.aborted) return await this.aborted(save, signal);
-          return await save({ status: 'failed', error: wireError(err), statusMessage: 'The call failed with a protocol error', inputRequests: undefined }, true);
+          return await save(
+            { status: 'failed', error: wireError(err), statusMessage: 'The call failed with a protocol error', inputRequests: undefined },
+            true,
+          );
         }
         if (signal.aborted) return await this.aborted(save, signal);
         if (!isInputRequired(result)) {
           const size = Buffer.byteLength(JSON.stringify(result));
           if (size > this.o.maxResultBytes) {
-            return await save({ status: 'failed', error: { code: ErrorCode.InternalError, message: `The result (${size} bytes) exceeds the stored-result limit of ${this.o.maxResultBytes} bytes` }, inputRequests: undefined }, true);
+            return await save(
+              {
+                status: 'failed',
+                error: {
+                  code: ErrorCode.InternalError,
+                  message: `The result (${size} bytes) exceeds the stored-result limit of ${this.o.maxResultBytes} bytes`,
+                },
+                inputRequests: undefined,
+              },
+              true,
+            );
           }
-          return await save({ status: 'completed', result: result as unknown as Record<string, unknown>, inputRequests: undefined, statusMessage: undefined }, true);
+          return await save(
+            {
+              status: 'completed',
+              result: result as unknown as Record<string, unknown>,
+              inputRequests: undefined,
+              statusMessage: undefined,
+            },
+            true,
+          );
         }
         const requests = Object.entries(result.inputRequests ?? {});
         if (round > this.o.maxInputRounds || requests.length > this.o.maxInputRequests) {
-          const why = round > this.o.maxInputRounds ? `asked for input more than ${this.o.maxInputRounds} times` : `sent ${requests.length} input requests at once (at most ${this.o.maxInputRequests})`;
-          return await save({ status: 'failed', error: { code: ErrorCode.InternalError, message: `The tool ${why}` }, inputRequests: undefined }, true);
+          const why =
+            round > this.o.maxInputRounds
+              ? `asked for input more than ${this.o.maxInputRounds} times`
+              : `sent ${requests.length} input requests at once (at most ${this.o.maxInputRequests})`;
+          return await save(
+            { status: 'failed', error: { code: ErrorCode.InternalError, message: `The tool ${why}` }, inputRequests: undefined },
+            true,
+          );
         }
         // Keys are unique over the task's life (the spec's rule): the round number prefixes the tool's own key.
         const wire = Object.fromEntries(requests.map(([k, r]) => [`${round}.${k}`, r])) as Record<string, InputRequest>;
         let answers: Record<string, unknown> = {};
         if (requests.length > 0) {
-          if (!(await save({ status: 'input_required', inputRequests: wire, statusMessage: 'Waiting for the client to answer inputRequests' }))) return;
+          if (
+            !(await save({
+              status: 'input_required',
+              inputRequests: wire,
+              statusMessage: 'Waiting for the client to answer inputRequests',
+            }))
+          )
+            return;
           const got = await this.waitForAnswers(key, Object.keys(wire), running);
           if (got === undefined) return await this.aborted(save, signal);
           answers = Object.fromEntries(Object.entries(got).map(([k, v]) => [k.slice(k.indexOf('.') + 1), v]));
           if (!(await save({ status: 'working', inputRequests: undefined, statusMessage: undefined }))) return;
         }
-        current = work({ responses: answers, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) }, signal, () => true);
+        current = work(
+          { responses: answers, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) },
+          signal,
+          () => true,
+        );
       }
     } catch (err) {
       // The store failed mid-way: the record keeps its last state until its TTL.
@@ -258,9 +328,13 @@ export class TaskManager {
   }
 
   private async aborted(save: (patch: Partial<StoredTask>, terminal?: boolean) => Promise<boolean>, signal: AbortSignal): Promise<unknown> {
-    if (signal.reason instanceof TaskCancelled) return save({ status: 'cancelled', statusMessage: 'Cancelled by the client', inputRequests: undefined }, true);
+    if (signal.reason instanceof TaskCancelled)
+      return save({ status: 'cancelled', statusMessage: 'Cancelled by the client', inputRequests: undefined }, true);
     const message = signal.reason instanceof Error ? signal.reason.message : 'aborted';
-    return save({ status: 'failed', error: { code: ErrorCode.InternalError, message: `The task was stopped: ${message}` }, inputRequests: undefined }, true);
+    return save(
+      { status: 'failed', error: { code: ErrorCode.InternalError, message: `The task was stopped: ${message}` }, inputRequests: undefined },
+      true,
+    );
   }
 
   /** Resolves with the answers once every key is answered; undefined when the task is aborted or gone. */

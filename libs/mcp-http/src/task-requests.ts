@@ -15,14 +15,23 @@ export interface TaskRequestParts {
  * on any replica; a task whose replica is gone is failed here rather than left running forever.
  * @throws McpError −32602 (bad params, unknown task), −32601 (another method).
  */
-export async function answerTaskRequest(parts: TaskRequestParts, method: string, params: Record<string, unknown>, scope: TaskScope): Promise<Record<string, unknown>> {
+export async function answerTaskRequest(
+  parts: TaskRequestParts,
+  method: string,
+  params: Record<string, unknown>,
+  scope: TaskScope,
+): Promise<Record<string, unknown>> {
   const taskId = params.taskId;
-  if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 256) throw new McpError(ErrorCode.InvalidParams, 'params.taskId must be a non-empty string (at most 256 characters)');
+  if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 256)
+    throw new McpError(ErrorCode.InvalidParams, 'params.taskId must be a non-empty string (at most 256 characters)');
   let responses: Record<string, unknown> | undefined;
   if (method === 'tasks/update') responses = checkResponses(params.inputResponses);
   const key = taskKey(scope, taskId);
   const view = await parts.store.read(key);
-  if (!view) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, { taskId: taskId.slice(0, 64) });
+  if (!view)
+    throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, {
+      taskId: taskId.slice(0, 64),
+    });
   const terminal = isTerminal(view.task.status);
   if (!terminal && view.task.owner !== parts.replicaId && !(await parts.store.isAlive(view.task.owner))) {
     // Its replica is gone (crashed, or stopped past its grace): the work will never finish.
@@ -44,7 +53,9 @@ export async function answerTaskRequest(parts: TaskRequestParts, method: string,
     case 'tasks/update': {
       // Only keys outstanding now are taken; others are ignored, as the spec asks.
       const outstanding = view.task.inputRequests ?? {};
-      const taken = Object.fromEntries(Object.entries(responses!).filter(([k]) => Object.hasOwn(outstanding, k) && !view.answered.includes(k)));
+      const taken = Object.fromEntries(
+        Object.entries(responses!).filter(([k]) => Object.hasOwn(outstanding, k) && !view.answered.includes(k)),
+      );
       if (!terminal && Object.keys(taken).length > 0) {
         const stored = await parts.store.answer(key, taken, parts.caps);
         if (stored === 'task-bytes') throw overBudget('TASKS_MAX_TASK_BYTES', parts.caps.maxTaskBytes, 'params.inputResponses');

@@ -24,7 +24,6 @@ export interface CreateTaskResult {
   pollIntervalMs: number;
 }
 
-
 export interface TaskManagerOptions {
   store?: TaskStore;
   replicaId?: string;

@@ -76,12 +76,13 @@ export function detailed(view: TaskView): Record<string, unknown> {
 
 export function checkResponses(value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new McpError(ErrorCode.InvalidParams, 'params.inputResponses must be an object of responses keyed like the task\'s inputRequests');
+    throw new McpError(ErrorCode.InvalidParams, "params.inputResponses must be an object of responses keyed like the task's inputRequests");
   }
   return value as Record<string, unknown>;
 }
 
 export function wireError(err: unknown): { code: number; message: string; data?: unknown } {
-  if (err instanceof McpError) return err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data };
+  if (err instanceof McpError)
+    return err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data };
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }

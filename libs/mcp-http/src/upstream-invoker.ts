@@ -22,9 +22,18 @@ export interface UpstreamInvoker {
    * Server→client requests (by key) a 2025-11-25 upstream sent on the caller's own task
    * `session` that wait for a 2026-07-28 client's answer; absent ⇒ such input is not relayed.
    */
-  pendingTaskInput?(route: Extract<Route, { kind: 'upstream' }>, session: string, ctx: InvokeContext): Promise<Record<string, { method: string; params: Record<string, unknown> }>>;
+  pendingTaskInput?(
+    route: Extract<Route, { kind: 'upstream' }>,
+    session: string,
+    ctx: InvokeContext,
+  ): Promise<Record<string, { method: string; params: Record<string, unknown> }>>;
   /** The client's `inputResponses` to those requests, passed to the upstream; answers the keys taken. */
-  answerTaskInput?(route: Extract<Route, { kind: 'upstream' }>, session: string, responses: Record<string, unknown>, ctx: InvokeContext): Promise<string[]>;
+  answerTaskInput?(
+    route: Extract<Route, { kind: 'upstream' }>,
+    session: string,
+    responses: Record<string, unknown>,
+    ctx: InvokeContext,
+  ): Promise<string[]>;
   /** Forwards a legacy caller's `logging/setLevel` to a stateful upstream's session for this caller; absent ⇒ answered locally only. */
   setLogLevel?(route: Extract<Route, { kind: 'upstream' }>, level: string, ctx: InvokeContext): Promise<void>;
   /** Forwards a legacy caller's `resources/subscribe` (`on`) / `unsubscribe` to the upstream owning `uri`; absent ⇒ acknowledged locally only. */
@@ -45,7 +54,6 @@ export interface UpstreamTaskRequest {
   /** The upstream session that created the task; absent for the `tools/call` that creates it. */
   session?: string;
 }
-
 
 export interface UpstreamTaskAnswer {
   result: Record<string, unknown>;

@@ -29,7 +29,8 @@ export interface CheckedUpstreamTask {
 
 /** A client's `params.taskId`, before it is opened as a handle. */
 export function checkTaskId(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 8192) throw new McpError(ErrorCode.InvalidParams, 'params.taskId must be a non-empty string');
+  if (typeof value !== 'string' || value.length === 0 || value.length > 8192)
+    throw new McpError(ErrorCode.InvalidParams, 'params.taskId must be a non-empty string');
   return value;
 }
 
@@ -37,8 +38,10 @@ export function checkTaskId(value: unknown): string {
 export function checkUpstreamTask(value: unknown, serverId: string, era: 'legacy' | 'modern'): CheckedUpstreamTask {
   if (!isJsonObject(value)) throw upstreamTaskBroke(serverId, 'its task is not an object');
   const t = value as Record<string, unknown>;
-  if (typeof t.taskId !== 'string' || t.taskId.length === 0 || t.taskId.length > MAX_UPSTREAM_ID) throw upstreamTaskBroke(serverId, `its taskId is not a string of 1 to ${MAX_UPSTREAM_ID} characters`);
-  if (typeof t.status !== 'string' || !STATUSES.has(t.status)) throw upstreamTaskBroke(serverId, 'its task status is not one of working, input_required, completed, failed, cancelled');
+  if (typeof t.taskId !== 'string' || t.taskId.length === 0 || t.taskId.length > MAX_UPSTREAM_ID)
+    throw upstreamTaskBroke(serverId, `its taskId is not a string of 1 to ${MAX_UPSTREAM_ID} characters`);
+  if (typeof t.status !== 'string' || !STATUSES.has(t.status))
+    throw upstreamTaskBroke(serverId, 'its task status is not one of working, input_required, completed, failed, cancelled');
   const now = new Date().toISOString();
   const short = (v: unknown): string | undefined => (typeof v === 'string' ? v.slice(0, MAX_TASK_MESSAGE) : undefined);
   const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
@@ -61,5 +64,7 @@ export function handleTtlS(ttlMs: number | null): number {
 }
 
 export function upstreamTaskBroke(serverId: string, why: string): McpError {
-  return new McpError(ErrorCode.InternalError, `Upstream server ${serverId} answered a task request wrongly: ${why}`, { upstream: serverId });
+  return new McpError(ErrorCode.InternalError, `Upstream server ${serverId} answered a task request wrongly: ${why}`, {
+    upstream: serverId,
+  });
 }

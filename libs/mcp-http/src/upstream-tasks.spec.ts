@@ -7,9 +7,16 @@ import { UpstreamTasks, taskParams } from './upstream-tasks';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
-const route: UpstreamRoute = { kind: 'upstream', serverId: 'lab', url: 'http://upstream.test/mcp', upstreamName: 'research', protocol: 'legacy' };
+const route: UpstreamRoute = {
+  kind: 'upstream',
+  serverId: 'lab',
+  url: 'http://upstream.test/mcp',
+  upstreamName: 'research',
+  protocol: 'legacy',
+};
 /** Only `tool()` is read by the proxy: which route a published tool name has now. */
-const catalogWith = (routes: Record<string, Route>): CompiledCatalog => ({ tool: (name: string) => (routes[name] ? { entry: { route: routes[name] } } : undefined) }) as unknown as CompiledCatalog;
+const catalogWith = (routes: Record<string, Route>): CompiledCatalog =>
+  ({ tool: (name: string) => (routes[name] ? { entry: { route: routes[name] } } : undefined) }) as unknown as CompiledCatalog;
 const catalog = catalogWith({ research: route });
 const ctx = { tenantId: 't1', signal: new AbortController().signal } as InvokeContext;
 const scope = { tenantId: 't1', subject: 'alice' };
@@ -29,7 +36,15 @@ function upstreamAnswering(answer: (r: UpstreamTaskRequest) => Record<string, un
   return { invoker, seen };
 }
 
-const task = (over: Record<string, unknown> = {}) => ({ taskId: 'up-1', status: 'working', createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttl: 120_000, pollInterval: 100, ...over });
+const task = (over: Record<string, unknown> = {}) => ({
+  taskId: 'up-1',
+  status: 'working',
+  createdAt: '2026-01-01T00:00:00Z',
+  lastUpdatedAt: '2026-01-01T00:00:00Z',
+  ttl: 120_000,
+  pollInterval: 100,
+  ...over,
+});
 
 afterEach(() => jest.useRealTimers());
 
@@ -44,7 +59,7 @@ describe('UpstreamTasks', () => {
     expect(seen[1]).toEqual({ method: 'tasks/get', params: { taskId: 'up-1' }, session: 'sess-1' });
   });
 
-  it("finds nothing for another subject, another tenant, or a tool now routed to another server", async () => {
+  it('finds nothing for another subject, another tenant, or a tool now routed to another server', async () => {
     const { invoker } = upstreamAnswering(() => ({ task: task() }));
     const proxy = UpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
     const handle = ((await proxy.create(scope, 'research', route, {}, {}, ctx)) as { task: { taskId: string } }).task.taskId;
@@ -55,7 +70,10 @@ describe('UpstreamTasks', () => {
       [scope, moved],
       [scope, catalogWith({})],
     ] as const) {
-      await expect(proxy.legacy('tasks/get', { taskId: handle }, s, c, ctx)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Task not found') });
+      await expect(proxy.legacy('tasks/get', { taskId: handle }, s, c, ctx)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Task not found'),
+      });
     }
   });
 
@@ -69,7 +87,10 @@ describe('UpstreamTasks', () => {
 
     // An upstream that claims to keep its task for a year: the handle still dies within a day.
     jest.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00Z') });
-    const forever = UpstreamTasks.of(StateSealer.ephemeral(), upstreamAnswering((r) => (r.method === 'tools/call' ? { task: task({ ttl: 365 * 24 * 3600_000 }) } : task())).invoker)!;
+    const forever = UpstreamTasks.of(
+      StateSealer.ephemeral(),
+      upstreamAnswering((r) => (r.method === 'tools/call' ? { task: task({ ttl: 365 * 24 * 3600_000 }) } : task())).invoker,
+    )!;
     const handle = ((await forever.create(scope, 'research', route, {}, {}, ctx)) as { task: { taskId: string } }).task.taskId;
     jest.setSystemTime(Date.parse('2026-01-01T23:59:00Z'));
     await expect(forever.legacy('tasks/get', { taskId: handle }, scope, catalog, ctx)).resolves.toMatchObject({ status: 'working' });
@@ -87,14 +108,29 @@ describe('UpstreamTasks', () => {
 
   it('answers a 2026-07-28 tasks/get with the result inlined once the upstream task completed', async () => {
     const { invoker } = upstreamAnswering((r) =>
-      r.method === 'tools/call' ? { task: task() } : r.method === 'tasks/get' ? task({ status: 'completed' }) : { content: [{ type: 'text', text: 'done' }], _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'up-1' } } },
+      r.method === 'tools/call'
+        ? { task: task() }
+        : r.method === 'tasks/get'
+          ? task({ status: 'completed' })
+          : { content: [{ type: 'text', text: 'done' }], _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'up-1' } } },
     );
     const proxy = UpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
-    const created = (await proxy.create(scope, 'research', route, {}, {}, ctx)) as { task: Parameters<typeof UpstreamTasks.modernCreated>[0] };
-    expect(UpstreamTasks.modernCreated(created.task)).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 120_000, pollIntervalMs: 100 });
+    const created = (await proxy.create(scope, 'research', route, {}, {}, ctx)) as {
+      task: Parameters<typeof UpstreamTasks.modernCreated>[0];
+    };
+    expect(UpstreamTasks.modernCreated(created.task)).toMatchObject({
+      resultType: 'task',
+      status: 'working',
+      ttlMs: 120_000,
+      pollIntervalMs: 100,
+    });
     const got = await proxy.modern('tasks/get', { taskId: created.task.taskId }, scope, catalog, ctx);
     expect(got).toMatchObject({ taskId: created.task.taskId, status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
-    expect((got.result as { _meta: Record<string, unknown> })._meta['io.modelcontextprotocol/related-task']).toEqual({ taskId: created.task.taskId });
-    await expect(proxy.modern('tasks/update', { taskId: created.task.taskId, inputResponses: {} }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32602 });
+    expect((got.result as { _meta: Record<string, unknown> })._meta['io.modelcontextprotocol/related-task']).toEqual({
+      taskId: created.task.taskId,
+    });
+    await expect(
+      proxy.modern('tasks/update', { taskId: created.task.taskId, inputResponses: {} }, scope, catalog, ctx),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 });

@@ -6,7 +6,14 @@ import type { StateSealer } from './state-sealer';
 import { callerKey, type UpstreamTaskIndex } from './upstream-task-index';
 import type { TaskScope } from './task-wire';
 import type { TaskStatus } from './task-store';
-import { checkTaskId, checkUpstreamTask, handleTtlS, MAX_HANDLE_TTL_S, RELATED_TASK, upstreamTaskBroke as upstreamBroke } from './upstream-task-shape';
+import {
+  checkTaskId,
+  checkUpstreamTask,
+  handleTtlS,
+  MAX_HANDLE_TTL_S,
+  RELATED_TASK,
+  upstreamTaskBroke as upstreamBroke,
+} from './upstream-task-shape';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 
@@ -86,13 +93,33 @@ export class UpstreamTasks {
    * `CreateTaskResult` with the handle as the task id, or — when the upstream answered the call
    * itself — its plain result.
    */
-  async create(scope: TaskScope, tool: string, route: UpstreamRoute, args: Record<string, unknown>, task: Record<string, unknown>, ctx: InvokeContext, lister?: string): Promise<{ task: UpstreamTask } | Record<string, unknown>> {
-    const { result, session } = await this.upstream.upstreamTask(route, { method: 'tools/call', params: { name: route.upstreamName, arguments: args, task } }, ctx);
+  async create(
+    scope: TaskScope,
+    tool: string,
+    route: UpstreamRoute,
+    args: Record<string, unknown>,
+    task: Record<string, unknown>,
+    ctx: InvokeContext,
+    lister?: string,
+  ): Promise<{ task: UpstreamTask } | Record<string, unknown>> {
+    const { result, session } = await this.upstream.upstreamTask(
+      route,
+      { method: 'tools/call', params: { name: route.upstreamName, arguments: args, task } },
+      ctx,
+    );
     if (result.task === undefined) return result;
     const created = checkTask(result.task, route.serverId);
-    if (session !== undefined && session.length > MAX_SESSION_ID) throw upstreamBroke(route.serverId, `its session id is longer than ${MAX_SESSION_ID} characters`);
+    if (session !== undefined && session.length > MAX_SESSION_ID)
+      throw upstreamBroke(route.serverId, `its session id is longer than ${MAX_SESSION_ID} characters`);
     const ttlS = handleTtlS(created.ttl);
-    const handle: Handle = { t: scope.tenantId, u: scope.subject, n: tool, srv: route.serverId, id: created.taskId, ...(session === undefined ? {} : { s: session }) };
+    const handle: Handle = {
+      t: scope.tenantId,
+      u: scope.subject,
+      n: tool,
+      srv: route.serverId,
+      id: created.taskId,
+      ...(session === undefined ? {} : { s: session }),
+    };
     const taskId = UPSTREAM_TASK_PREFIX + this.sealer.sealSecret('upstream-task', { ...handle }, ttlS);
     if (this.index && lister !== undefined) {
       // The task exists upstream either way: an index that cannot take it only leaves it out of tasks/list.
@@ -105,7 +132,14 @@ export class UpstreamTasks {
    * A legacy client's `tasks/get`, `tasks/result`, `tasks/cancel` about a proxied task, or its
    * `tasks/list` of the tasks created under `lister` (see {@link listerOf}).
    */
-  async legacy(method: string, params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext, lister?: string): Promise<Record<string, unknown>> {
+  async legacy(
+    method: string,
+    params: Record<string, unknown>,
+    scope: TaskScope,
+    catalog: CompiledCatalog,
+    ctx: InvokeContext,
+    lister?: string,
+  ): Promise<Record<string, unknown>> {
     if (method === 'tasks/list') return this.list(params, scope, catalog, ctx, lister);
     const taskId = checkTaskId(params.taskId);
     const { handle, route } = this.open(taskId, scope, catalog);
@@ -119,9 +153,16 @@ export class UpstreamTasks {
    * a tasks/get on its upstream session); tasks their upstream or the catalog no longer has are
    * left out. Never an upstream's own tasks/list: its session is shared by the tenant's callers.
    */
-  private async list(params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext, lister: string | undefined): Promise<Record<string, unknown>> {
+  private async list(
+    params: Record<string, unknown>,
+    scope: TaskScope,
+    catalog: CompiledCatalog,
+    ctx: InvokeContext,
+    lister: string | undefined,
+  ): Promise<Record<string, unknown>> {
     const cursor = params.cursor;
-    if (cursor !== undefined && (typeof cursor !== 'string' || !/^\d{1,4}$/.test(cursor))) throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a cursor this server returned');
+    if (cursor !== undefined && (typeof cursor !== 'string' || !/^\d{1,4}$/.test(cursor)))
+      throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a cursor this server returned');
     const offset = cursor === undefined ? 0 : Number(cursor);
     if (!this.index || lister === undefined) return { tasks: [] };
     const handles = await this.index.list(scope.tenantId, lister);
@@ -139,20 +180,38 @@ export class UpstreamTasks {
         }
       }),
     );
-    return { tasks: tasks.filter((t) => t !== undefined), ...(offset + LIST_PAGE < handles.length ? { nextCursor: String(offset + LIST_PAGE) } : {}) };
+    return {
+      tasks: tasks.filter((t) => t !== undefined),
+      ...(offset + LIST_PAGE < handles.length ? { nextCursor: String(offset + LIST_PAGE) } : {}),
+    };
   }
 
   /**
    * A 2026-07-28 client's `tasks/get` / `tasks/update` / `tasks/cancel` about a proxied task,
    * answered in the tasks extension's shapes (a terminal task's result or error inlined).
    */
-  async modern(method: string, params: Record<string, unknown>, scope: TaskScope, catalog: CompiledCatalog, ctx: InvokeContext): Promise<Record<string, unknown>> {
+  async modern(
+    method: string,
+    params: Record<string, unknown>,
+    scope: TaskScope,
+    catalog: CompiledCatalog,
+    ctx: InvokeContext,
+  ): Promise<Record<string, unknown>> {
     const taskId = checkTaskId(params.taskId);
     const { handle, route } = this.open(taskId, scope, catalog);
     if (method === 'tasks/update') {
       const responses = params.inputResponses;
-      if (!isJsonObject(responses)) throw new McpError(ErrorCode.InvalidParams, 'params.inputResponses must be an object of responses keyed like the task\'s inputRequests');
-      if (handle.s === undefined || !this.upstream.answerTaskInput) throw new McpError(ErrorCode.InvalidParams, 'This task takes no inputResponses: its upstream (2025-11-25) has no session to ask on', { taskId: taskId.slice(0, 64) });
+      if (!isJsonObject(responses))
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          "params.inputResponses must be an object of responses keyed like the task's inputRequests",
+        );
+      if (handle.s === undefined || !this.upstream.answerTaskInput)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          'This task takes no inputResponses: its upstream (2025-11-25) has no session to ask on',
+          { taskId: taskId.slice(0, 64) },
+        );
       // Keys not outstanding are ignored, as the tasks extension asks.
       await this.upstream.answerTaskInput(route, handle.s, responses as Record<string, unknown>, ctx);
       return {};
@@ -163,7 +222,8 @@ export class UpstreamTasks {
     }
     const task = checkTask(await this.forward('tasks/get', handle, route, ctx), route.serverId);
     const out: Record<string, unknown> = { ...modernTask(task, taskId) };
-    const asked = handle.s !== undefined && !isTerminalStatus(task.status) ? await this.upstream.pendingTaskInput?.(route, handle.s, ctx) : undefined;
+    const asked =
+      handle.s !== undefined && !isTerminalStatus(task.status) ? await this.upstream.pendingTaskInput?.(route, handle.s, ctx) : undefined;
     if (asked !== undefined && Object.keys(asked).length > 0) {
       // The upstream asked on the caller's own session (whatever status it reports meanwhile):
       // the client answers with tasks/update, which the gateway passes to the waiting request.
@@ -180,7 +240,11 @@ export class UpstreamTasks {
       try {
         const result = relabel(await this.forward('tasks/result', handle, route, ctx), handle.id, taskId);
         if (task.status === 'completed') out.result = result;
-        else out.error = { code: ErrorCode.InternalError, message: `The upstream task failed: ${textOf(result) ?? task.statusMessage ?? 'no reason given'}`.slice(0, 1024) };
+        else
+          out.error = {
+            code: ErrorCode.InternalError,
+            message: `The upstream task failed: ${textOf(result) ?? task.statusMessage ?? 'no reason given'}`.slice(0, 1024),
+          };
       } catch (err) {
         if (!(err instanceof McpError)) throw err;
         out.status = 'failed';
@@ -197,7 +261,10 @@ export class UpstreamTasks {
   }
 
   private open(taskId: string, scope: TaskScope, catalog: CompiledCatalog): { handle: Handle; route: UpstreamRoute } {
-    const notFound = () => new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, { taskId: taskId.slice(0, 64) });
+    const notFound = () =>
+      new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 64)} (unknown, expired, or not this caller's)`, {
+        taskId: taskId.slice(0, 64),
+      });
     const checked = this.sealer.checkSecret('upstream-task', taskId.slice(UPSTREAM_TASK_PREFIX.length));
     if (!checked.ok) throw notFound();
     const handle = checked.data as unknown as Handle;
@@ -208,8 +275,17 @@ export class UpstreamTasks {
     return { handle, route };
   }
 
-  private async forward(method: UpstreamTaskRequest['method'], handle: Handle, route: UpstreamRoute, ctx: InvokeContext): Promise<Record<string, unknown>> {
-    const { result } = await this.upstream.upstreamTask(route, { method, params: { taskId: handle.id }, ...(handle.s === undefined ? {} : { session: handle.s }) }, ctx);
+  private async forward(
+    method: UpstreamTaskRequest['method'],
+    handle: Handle,
+    route: UpstreamRoute,
+    ctx: InvokeContext,
+  ): Promise<Record<string, unknown>> {
+    const { result } = await this.upstream.upstreamTask(
+      route,
+      { method, params: { taskId: handle.id }, ...(handle.s === undefined ? {} : { session: handle.s }) },
+      ctx,
+    );
     return result;
   }
 }
@@ -228,7 +304,8 @@ export function taskParams(value: unknown): Record<string, unknown> {
   if (!isJsonObject(value)) throw new McpError(ErrorCode.InvalidParams, 'params.task must be an object');
   const ttl = value.ttl;
   if (ttl === undefined || ttl === null) return {};
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0) throw new McpError(ErrorCode.InvalidParams, 'params.task.ttl must be a positive integer (milliseconds)');
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0)
+    throw new McpError(ErrorCode.InvalidParams, 'params.task.ttl must be a positive integer (milliseconds)');
   return { ttl: Math.min(ttl, MAX_HANDLE_TTL_S * 1000) };
 }
 

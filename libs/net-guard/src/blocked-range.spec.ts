@@ -55,9 +55,12 @@ describe('blockedRange', () => {
     expect(blockedRange(address)).toBe(range);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '192.0.1.1', '2606:4700:4700::1111', '2620:4f:8000::1', '64:ff9b::808:808', '2001:4860:4860::8888'])('accepts the public address %s', (address) => {
-    expect(blockedRange(address)).toBeUndefined();
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '192.0.1.1', '2606:4700:4700::1111', '2620:4f:8000::1', '64:ff9b::808:808', '2001:4860:4860::8888'])(
+    'accepts the public address %s',
+    (address) => {
+      expect(blockedRange(address)).toBeUndefined();
+    },
+  );
 
   it('treats a non-IP string as blocked', () => {
     expect(blockedRange('example.com')).toBe('not an IP address');

@@ -9,25 +9,56 @@ import { BlockList, isIP } from 'node:net';
  */
 const RANGES: ReadonlyArray<[name: string, cidrs: ReadonlyArray<[string, number, 'ipv4' | 'ipv6']>]> = [
   ['unspecified (0.0.0.0/8)', [['0.0.0.0', 8, 'ipv4']]],
-  ['private (RFC 1918)', [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4']]],
+  [
+    'private (RFC 1918)',
+    [
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+    ],
+  ],
   ['carrier-grade NAT (100.64.0.0/10)', [['100.64.0.0', 10, 'ipv4']]],
-  ['loopback', [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']]],
+  [
+    'loopback',
+    [
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ],
+  ],
   ['link-local / cloud metadata (169.254.0.0/16)', [['169.254.0.0', 16, 'ipv4']]],
   ['IETF protocol assignments (192.0.0.0/24)', [['192.0.0.0', 24, 'ipv4']]],
   ['deprecated 6to4 relay anycast (192.88.99.0/24)', [['192.88.99.0', 24, 'ipv4']]],
   [
     'documentation / benchmarking',
     [
-      ['192.0.2.0', 24, 'ipv4'], ['198.18.0.0', 15, 'ipv4'], ['198.51.100.0', 24, 'ipv4'], ['203.0.113.0', 24, 'ipv4'],
-      ['2001:db8::', 32, 'ipv6'], ['3fff::', 20, 'ipv6'], ['2001:2::', 48, 'ipv6'],
+      ['192.0.2.0', 24, 'ipv4'],
+      ['198.18.0.0', 15, 'ipv4'],
+      ['198.51.100.0', 24, 'ipv4'],
+      ['203.0.113.0', 24, 'ipv4'],
+      ['2001:db8::', 32, 'ipv6'],
+      ['3fff::', 20, 'ipv6'],
+      ['2001:2::', 48, 'ipv6'],
     ],
   ],
-  ['multicast / reserved', [['224.0.0.0', 4, 'ipv4'], ['240.0.0.0', 4, 'ipv4'], ['ff00::', 8, 'ipv6']]],
+  [
+    'multicast / reserved',
+    [
+      ['224.0.0.0', 4, 'ipv4'],
+      ['240.0.0.0', 4, 'ipv4'],
+      ['ff00::', 8, 'ipv6'],
+    ],
+  ],
   ['unspecified (::)', [['::', 128, 'ipv6']]],
   ['IPv4-compatible (::/96, deprecated)', [['::', 96, 'ipv6']]],
   ['IPv4-mapped (::ffff:0:0/96)', [['::ffff:0:0', 96, 'ipv6']]],
   ['local-use IPv4/IPv6 translation (64:ff9b:1::/48)', [['64:ff9b:1::', 48, 'ipv6']]],
-  ['IPv6 discard / dummy prefix (100::/64, 100:0:0:1::/64)', [['100::', 64, 'ipv6'], ['100:0:0:1::', 64, 'ipv6']]],
+  [
+    'IPv6 discard / dummy prefix (100::/64, 100:0:0:1::/64)',
+    [
+      ['100::', 64, 'ipv6'],
+      ['100:0:0:1::', 64, 'ipv6'],
+    ],
+  ],
   ['IETF protocol assignments incl. Teredo (2001::/23)', [['2001::', 23, 'ipv6']]],
   ['6to4 (2002::/16)', [['2002::', 16, 'ipv6']]],
   ['segment routing SIDs (5f00::/16)', [['5f00::', 16, 'ipv6']]],

@@ -16,7 +16,10 @@ export interface FetchBounds {
  * with a `TimeoutError` or `ResponseTooLargeError` instead of tying up whoever reads it. The
  * deadline is enforced on the reader too, so it holds even when the inner fetch ignores `signal`.
  */
-export function boundedFetch<U extends string | URL>(inner: FetchLike<U>, bounds: FetchBounds): (url: U, init?: RequestInit) => Promise<Response> {
+export function boundedFetch<U extends string | URL>(
+  inner: FetchLike<U>,
+  bounds: FetchBounds,
+): (url: U, init?: RequestInit) => Promise<Response> {
   return async (url, init = {}) => {
     const deadline = AbortSignal.timeout(bounds.timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
@@ -31,7 +34,12 @@ export function boundedFetch<U extends string | URL>(inner: FetchLike<U>, bounds
   };
 }
 
-async function readCapped(stream: ReadableStream<Uint8Array>, maxBytes: number, signal: AbortSignal, url: string): Promise<Uint8Array<ArrayBuffer>> {
+async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  signal: AbortSignal,
+  url: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const reader = stream.getReader();
   const onAbort = (): void => void reader.cancel(signal.reason).catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });

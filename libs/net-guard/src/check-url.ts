@@ -24,10 +24,17 @@ export async function checkUrl(raw: string | URL, policy: NetGuardPolicy): Promi
     throw new NetGuardError('NET_GUARD_SCHEME', `URL scheme ${url.protocol} is not allowed; use https`, { url: text, host });
   }
   if (url.protocol === 'http:' && !allowed) {
-    throw new NetGuardError('NET_GUARD_SCHEME', `plain http is not allowed for host ${host}; use https (http is only for operator allow-listed hosts)`, { url: text, host });
+    throw new NetGuardError(
+      'NET_GUARD_SCHEME',
+      `plain http is not allowed for host ${host}; use https (http is only for operator allow-listed hosts)`,
+      { url: text, host },
+    );
   }
   if (url.username || url.password) {
-    throw new NetGuardError('NET_GUARD_BAD_URL', 'credentials in the URL are not allowed; configure the server auth instead', { url: text, host });
+    throw new NetGuardError('NET_GUARD_BAD_URL', 'credentials in the URL are not allowed; configure the server auth instead', {
+      url: text,
+      host,
+    });
   }
   if (allowed) return url;
   if (isIP(host) !== 0) {
@@ -52,5 +59,10 @@ export async function checkUrl(raw: string | URL, policy: NetGuardPolicy): Promi
 /** The error for an address in a blocked range (shared with the connect-time lookup). */
 export function blocked(url: string | undefined, host: string, address: string, range: string): NetGuardError {
   const via = host === address ? '' : ` (resolves to ${address})`;
-  return new NetGuardError('NET_GUARD_BLOCKED_ADDRESS', `host ${host}${via} is in a blocked address range: ${range}`, { url, host, address, range });
+  return new NetGuardError('NET_GUARD_BLOCKED_ADDRESS', `host ${host}${via} is in a blocked address range: ${range}`, {
+    url,
+    host,
+    address,
+    range,
+  });
 }

@@ -25,7 +25,10 @@ describe('guardedFetch across origins and framing', () => {
       req.resume();
       if (req.url === '/cross') res.writeHead(307, { location: `${secondBase}/landing` }).end();
       else if (req.url === '/same') res.writeHead(307, { location: '/landing' }).end();
-      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ auth: req.headers.authorization ?? null, key: req.headers['x-api-key'] ?? null }));
+      else
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ auth: req.headers.authorization ?? null, key: req.headers['x-api-key'] ?? null }));
     });
     await new Promise<void>((resolve) => first.listen(0, '127.0.0.1', resolve));
     firstBase = `http://localhost:${(first.address() as AddressInfo).port}`;
@@ -36,7 +39,13 @@ describe('guardedFetch across origins and framing', () => {
   });
 
   const fetchAllowed = guardedFetch({ allowHosts: ['localhost', '127.0.0.1'] });
-  const credentialed = { authorization: 'Bearer tenant-secret', 'x-api-key': 'tenant-key', cookie: 'sid=1', 'mcp-protocol-version': '2025-11-25', 'content-type': 'application/json' };
+  const credentialed = {
+    authorization: 'Bearer tenant-secret',
+    'x-api-key': 'tenant-key',
+    cookie: 'sid=1',
+    'mcp-protocol-version': '2025-11-25',
+    'content-type': 'application/json',
+  };
 
   it('drops Authorization, cookies and custom credential headers on a 307 to another origin', async () => {
     seenBySecond.length = 0;

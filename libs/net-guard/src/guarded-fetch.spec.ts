@@ -17,7 +17,11 @@ describe('guardedFetch', () => {
       } else {
         let body = '';
         req.on('data', (c: Buffer) => (body += c.toString()));
-        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, body, auth: req.headers.authorization ?? null })));
+        req.on('end', () =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ method: req.method, body, auth: req.headers.authorization ?? null })),
+        );
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

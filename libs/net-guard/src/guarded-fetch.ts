@@ -17,7 +17,15 @@ const MAX_REDIRECTS = 5;
  * tenant's credential travels in (`x-api-key`, connector and client-credentials tokens) — is
  * dropped, so a 307 to a second origin never delivers the first origin's credential.
  */
-const CROSS_ORIGIN_SAFE = new Set(['accept', 'accept-language', 'content-type', 'user-agent', 'mcp-protocol-version', 'traceparent', 'tracestate']);
+const CROSS_ORIGIN_SAFE = new Set([
+  'accept',
+  'accept-language',
+  'content-type',
+  'user-agent',
+  'mcp-protocol-version',
+  'traceparent',
+  'tracestate',
+]);
 
 /** Framing and hop-by-hop headers the fetch computes itself; a caller's value is never sent. */
 const FRAMING = ['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect'];

@@ -10,7 +10,11 @@ import { isAllowedHost, type NetGuardPolicy } from './net-guard-policy';
  * check and the request cannot reach an internal address.
  */
 export function guardedLookup(policy: NetGuardPolicy): LookupFunction {
-  return ((hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  return ((
+    hostname: string,
+    options: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];

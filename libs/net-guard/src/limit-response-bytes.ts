@@ -26,7 +26,10 @@ const CR = 0x0d;
  * stops at the bound instead of buffering an unbounded answer. Event streams are bounded per
  * event (a long-lived stream may carry many small events), other bodies as a whole.
  */
-export function limitResponseBytes(inner: GuardedFetch, limitFor: (url: string | URL, init?: RequestInit) => ResponseByteLimit): GuardedFetch {
+export function limitResponseBytes(
+  inner: GuardedFetch,
+  limitFor: (url: string | URL, init?: RequestInit) => ResponseByteLimit,
+): GuardedFetch {
   return async (url, init) => {
     const limit = limitFor(url, init);
     const res = await inner(url, init);
@@ -68,19 +71,20 @@ export function limitResponseBytes(inner: GuardedFetch, limitFor: (url: string |
         if (eventStream) {
           total += bytes.length;
           if (limit.maxStreamBytes !== undefined && total > limit.maxStreamBytes) over = 'stream';
-          else for (let i = 0; i < bytes.length; i++) {
-            const b = bytes[i];
-            if (b === LF) {
-              if (lineEmpty) count = 0;
-              lineEmpty = true;
-            } else if (b !== CR) {
-              lineEmpty = false;
-              if (++count > limit.maxBytes) {
-                over = 'event';
-                break;
+          else
+            for (let i = 0; i < bytes.length; i++) {
+              const b = bytes[i];
+              if (b === LF) {
+                if (lineEmpty) count = 0;
+                lineEmpty = true;
+              } else if (b !== CR) {
+                lineEmpty = false;
+                if (++count > limit.maxBytes) {
+                  over = 'event';
+                  break;
+                }
               }
             }
-          }
         } else {
           count += bytes.length;
           if (count > limit.maxBytes) over = 'response';

@@ -9,6 +9,8 @@ export class ResponseTooLargeError extends Error {
     readonly unit: 'response' | 'event' | 'stream',
     readonly url: string,
   ) {
-    super(`upstream ${unit === 'event' ? 'server-sent event' : unit === 'stream' ? 'event stream' : 'response'} exceeded ${maxBytes} bytes`);
+    super(
+      `upstream ${unit === 'event' ? 'server-sent event' : unit === 'stream' ? 'event stream' : 'response'} exceeded ${maxBytes} bytes`,
+    );
   }
 }

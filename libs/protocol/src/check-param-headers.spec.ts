@@ -35,7 +35,13 @@ describe('SEP-2243 Mcp-Param headers', () => {
   });
 
   it('accepts matching values: literal, Base64 sentinel, numbers and booleans as JSON text, omitted nulls', () => {
-    expect(() => checkParamHeaders(params, { region: 'eu', priority: 3, verbose: true }, { 'mcp-param-region': 'eu', 'mcp-param-priority': '3', 'mcp-param-verbose': 'true' })).not.toThrow();
+    expect(() =>
+      checkParamHeaders(
+        params,
+        { region: 'eu', priority: 3, verbose: true },
+        { 'mcp-param-region': 'eu', 'mcp-param-priority': '3', 'mcp-param-verbose': 'true' },
+      ),
+    ).not.toThrow();
     expect(() => checkParamHeaders(params, { region: 'Zürich ' }, { 'mcp-param-region': b64('Zürich ') })).not.toThrow();
     expect(() => checkParamHeaders(params, { region: '=?base64?SGVsbG8=' }, { 'mcp-param-region': '=?base64?SGVsbG8=' })).not.toThrow();
     expect(() => checkParamHeaders(params, { region: null }, {})).not.toThrow();

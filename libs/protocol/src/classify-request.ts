@@ -124,7 +124,13 @@ export function classifyRequest(message: JsonRpcRequest | JsonRpcNotification, h
     return legacyContext(message, params, meta, header);
   }
   if (claimed) return modernContext(message, isRequest, meta, headers, header);
-  if (isRequest && isModernVersion(header) && (method === 'server/discover' || headerValue(headers, METHOD_HEADER) !== undefined || (meta !== undefined && META_KEYS.clientCapabilities in meta))) {
+  if (
+    isRequest &&
+    isModernVersion(header) &&
+    (method === 'server/discover' ||
+      headerValue(headers, METHOD_HEADER) !== undefined ||
+      (meta !== undefined && META_KEYS.clientCapabilities in meta))
+  ) {
     // A modern request that lost its claim: name what is missing instead of serving it as legacy.
     // `Mcp-Method` marks a modern transport; Claude's legacy transport (modern version header,
     // no claim) never sends it, so that quirk is still served as legacy below.
@@ -258,9 +264,7 @@ function readProgressToken(meta: JsonObject | undefined): JsonRpcId | undefined 
 
 function missingMetaKeys(meta: JsonObject | undefined): McpError {
   const missing =
-    meta === undefined
-      ? ['_meta']
-      : [META_KEYS.protocolVersion, META_KEYS.clientCapabilities].filter((key) => !(key in meta));
+    meta === undefined ? ['_meta'] : [META_KEYS.protocolVersion, META_KEYS.clientCapabilities].filter((key) => !(key in meta));
   const named = meta === undefined ? `_meta (${META_KEYS.protocolVersion}, ${META_KEYS.clientCapabilities})` : missing.join(', ');
   return new McpError(ErrorCode.InvalidParams, `Invalid params: missing _meta key(s): ${named}`, { missing }, 400);
 }
@@ -284,5 +288,3 @@ function echo(value: string): string {
 function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && LOG_LEVEL_SET.has(value);
 }
-
-

@@ -103,11 +103,17 @@ describe('decodeBody', () => {
   });
 
   it('rejects jsonrpc "1.0" naming the field', () => {
-    expect(invalid('{"jsonrpc":"1.0","id":"x","method":"ping"}')).toMatchObject({ id: 'x', error: { message: expect.stringContaining('jsonrpc') } });
+    expect(invalid('{"jsonrpc":"1.0","id":"x","method":"ping"}')).toMatchObject({
+      id: 'x',
+      error: { message: expect.stringContaining('jsonrpc') },
+    });
   });
 
   it('rejects a non-string method naming the field', () => {
-    expect(invalid('{"jsonrpc":"2.0","id":1,"method":5}')).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringContaining('method') } });
+    expect(invalid('{"jsonrpc":"2.0","id":1,"method":5}')).toMatchObject({
+      id: 1,
+      error: { code: -32600, message: expect.stringContaining('method') },
+    });
   });
 
   it('rejects a null id on a request', () => {

@@ -11,9 +11,7 @@ export type ClassifiedMessage =
   /** Not a valid envelope: answer `error` (-32600, message naming the field) with `id` when one could be read. */
   | { type: 'invalid'; id: JsonRpcId | null; error: McpError };
 
-export type DecodedBody =
-  | { kind: 'single'; message: ClassifiedMessage }
-  | { kind: 'batch'; messages: ClassifiedMessage[] };
+export type DecodedBody = { kind: 'single'; message: ClassifiedMessage } | { kind: 'batch'; messages: ClassifiedMessage[] };
 
 const BOM = 0xfeff;
 
@@ -63,7 +61,12 @@ function classifyMessage(value: unknown): ClassifiedMessage {
         return {
           type: 'invalid',
           id: readableId,
-          error: new McpError(ErrorCode.InvalidParams, 'Invalid params: params must be an object (MCP uses named parameters)', undefined, 400),
+          error: new McpError(
+            ErrorCode.InvalidParams,
+            'Invalid params: params must be an object (MCP uses named parameters)',
+            undefined,
+            400,
+          ),
         };
       }
       return invalid(readableId, 'Invalid Request: params must be an object');
@@ -104,7 +107,6 @@ function classifyMessage(value: unknown): ClassifiedMessage {
 function invalid(id: JsonRpcId | null, message: string): ClassifiedMessage {
   return { type: 'invalid', id, error: new McpError(ErrorCode.InvalidRequest, message, undefined, 400) };
 }
-
 
 function isId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

@@ -27,7 +27,9 @@ describe('encodeError', () => {
   });
 
   it('writes a null id and leaves out absent data', () => {
-    expect(encodeError(null, { code: -32700, message: 'Parse error' })).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+    expect(encodeError(null, { code: -32700, message: 'Parse error' })).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}',
+    );
   });
 
   it('keeps data of a plain error object', () => {
@@ -48,7 +50,11 @@ describe('encodeResultBytes', () => {
   });
 
   it('encodes string ids as JSON strings', () => {
-    expect(JSON.parse(encodeResultBytes('id-"1"', Buffer.from('{}')).toString('utf8'))).toEqual({ jsonrpc: '2.0', id: 'id-"1"', result: {} });
+    expect(JSON.parse(encodeResultBytes('id-"1"', Buffer.from('{}')).toString('utf8'))).toEqual({
+      jsonrpc: '2.0',
+      id: 'id-"1"',
+      result: {},
+    });
   });
 
   it('sizes multi-byte string ids correctly', () => {

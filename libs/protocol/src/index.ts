@@ -1,7 +1,36 @@
-export { DEFAULT_HEADERLESS_VERSION, type Era, eraOf, isLegacyVersion, isModernVersion, isSupportedVersion, LATEST_LEGACY_VERSION, LATEST_MODERN_VERSION, LEGACY_VERSIONS, type LegacyVersion, MODERN_VERSIONS, type ModernVersion, type ProtocolVersion, SUPPORTED_VERSIONS, versionAtLeast } from './versions';
+export {
+  DEFAULT_HEADERLESS_VERSION,
+  type Era,
+  eraOf,
+  isLegacyVersion,
+  isModernVersion,
+  isSupportedVersion,
+  LATEST_LEGACY_VERSION,
+  LATEST_MODERN_VERSION,
+  LEGACY_VERSIONS,
+  type LegacyVersion,
+  MODERN_VERSIONS,
+  type ModernVersion,
+  type ProtocolVersion,
+  SUPPORTED_VERSIONS,
+  versionAtLeast,
+} from './versions';
 export { ErrorCode, type ErrorCodeValue } from './error-codes';
 export { McpError } from './mcp-error';
-export { isJsonObject, type JsonObject, type JsonRpcErrorObject, type JsonRpcErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type JsonRpcResultResponse, LOG_LEVELS, type LogLevel } from './jsonrpc';
+export {
+  isJsonObject,
+  type JsonObject,
+  type JsonRpcErrorObject,
+  type JsonRpcErrorResponse,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcResultResponse,
+  LOG_LEVELS,
+  type LogLevel,
+} from './jsonrpc';
 export { META_KEYS } from './meta-keys';
 export { type ClassifiedMessage, decodeBody, type DecodedBody } from './decode-body';
 export { encodeError, encodeNotification, encodeResult, encodeResultBytes } from './encode';

@@ -1,13 +1,19 @@
 import { isMethodOfEra } from './methods';
 
 describe('isMethodOfEra', () => {
-  it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'notifications/initialized', 'notifications/roots/list_changed', 'tasks/get'])(
-    'says %s is removed in the modern era',
-    (method) => {
-      expect(isMethodOfEra(method, 'modern')).toBe(false);
-      expect(isMethodOfEra(method, 'legacy')).toBe(true);
-    },
-  );
+  it.each([
+    'initialize',
+    'ping',
+    'logging/setLevel',
+    'resources/subscribe',
+    'resources/unsubscribe',
+    'notifications/initialized',
+    'notifications/roots/list_changed',
+    'tasks/get',
+  ])('says %s is removed in the modern era', (method) => {
+    expect(isMethodOfEra(method, 'modern')).toBe(false);
+    expect(isMethodOfEra(method, 'legacy')).toBe(true);
+  });
 
   it.each(['server/discover', 'subscriptions/listen'])('says %s exists only in the modern era', (method) => {
     expect(isMethodOfEra(method, 'modern')).toBe(true);

@@ -8,7 +8,10 @@ describe('resolveSurfaceId', () => {
   });
 
   describe('tenant override for the OAuth client', () => {
-    const rules: TenantSurfaceRules = { clientSurfaces: { 'client-1': 'acme', 'client-2': 'ghost', 'https://claude.ai/oauth/mcp': 'openai' }, surfaces: { acme: {} } };
+    const rules: TenantSurfaceRules = {
+      clientSurfaces: { 'client-1': 'acme', 'client-2': 'ghost', 'https://claude.ai/oauth/mcp': 'openai' },
+      surfaces: { acme: {} },
+    };
 
     it('wins over every other signal', () => {
       expect(resolveSurfaceId({ oauthClientId: 'client-1', clientInfoName: 'claude-ai', userAgent: 'Claude-User' }, rules)).toBe('acme');
@@ -37,12 +40,17 @@ describe('resolveSurfaceId', () => {
       expect(resolveSurfaceId({ oauthClientId: clientId, userAgent: 'something-else' })).toBe(surface);
     });
 
-    it.each(['https://claude.ai.evil.com/c.json', 'https://notclaude.ai/c.json', 'http://claude.ai/c.json', 'https://evil.com/claude.ai', 'https://claude.ai@evil.com/c.json', 'registered-id', 'https://[bad'])(
-      'does not trust %s',
-      (clientId) => {
-        expect(resolveSurfaceId({ oauthClientId: clientId })).toBe('generic');
-      },
-    );
+    it.each([
+      'https://claude.ai.evil.com/c.json',
+      'https://notclaude.ai/c.json',
+      'http://claude.ai/c.json',
+      'https://evil.com/claude.ai',
+      'https://claude.ai@evil.com/c.json',
+      'registered-id',
+      'https://[bad',
+    ])('does not trust %s', (clientId) => {
+      expect(resolveSurfaceId({ oauthClientId: clientId })).toBe('generic');
+    });
 
     it('beats clientInfo', () => {
       expect(resolveSurfaceId({ oauthClientId: 'https://chatgpt.com/c.json', clientInfoName: 'claude-ai' })).toBe('openai');
@@ -80,12 +88,18 @@ describe('resolveSurfaceId', () => {
       expect(resolveSurfaceId({ origin })).toBe(surface);
     });
 
-    it.each(['http://claude.ai', 'https://claude.ai.evil.com', 'https://evilclaude.ai', 'https://claude.ai/path', 'https://user@claude.ai', 'null', 'https://', 'https://claude.ai:abc'])(
-      'ignores %s',
-      (origin) => {
-        expect(resolveSurfaceId({ origin })).toBe('generic');
-      },
-    );
+    it.each([
+      'http://claude.ai',
+      'https://claude.ai.evil.com',
+      'https://evilclaude.ai',
+      'https://claude.ai/path',
+      'https://user@claude.ai',
+      'null',
+      'https://',
+      'https://claude.ai:abc',
+    ])('ignores %s', (origin) => {
+      expect(resolveSurfaceId({ origin })).toBe('generic');
+    });
 
     it('beats User-Agent', () => {
       expect(resolveSurfaceId({ origin: 'https://claude.ai', userAgent: 'ChatGPT-User' })).toBe('claude');
@@ -164,12 +178,16 @@ describe('surfaceProfiles', () => {
   });
 
   it('rejects a clientSurfaces entry that names an unknown surface', () => {
-    expect(() => surfaceProfiles({ clientSurfaces: { 'client-1': 'ghost' } })).toThrow(/clientSurfaces\["client-1"\]: surface "ghost" is not defined/);
+    expect(() => surfaceProfiles({ clientSurfaces: { 'client-1': 'ghost' } })).toThrow(
+      /clientSurfaces\["client-1"\]: surface "ghost" is not defined/,
+    );
     expect(() => surfaceProfiles({ clientSurfaces: { 'client-1': 'acme' }, surfaces: { acme: {} } })).not.toThrow();
   });
 
   it('rejects non-object rule sections', () => {
     expect(() => surfaceProfiles({ surfaces: [] as unknown as TenantSurfaceRules['surfaces'] })).toThrow(/surfaces must be an object/);
-    expect(() => surfaceProfiles({ clientSurfaces: 'x' as unknown as TenantSurfaceRules['clientSurfaces'] })).toThrow(/clientSurfaces must be an object/);
+    expect(() => surfaceProfiles({ clientSurfaces: 'x' as unknown as TenantSurfaceRules['clientSurfaces'] })).toThrow(
+      /clientSurfaces must be an object/,
+    );
   });
 });

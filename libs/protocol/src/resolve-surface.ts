@@ -41,7 +41,8 @@ const PORT = /^\d{1,5}$/;
 export function resolveSurfaceId(signals: SurfaceSignals, rules?: TenantSurfaceRules): string {
   const clientId = signals.oauthClientId;
   if (clientId !== undefined) {
-    const override = rules?.clientSurfaces !== undefined && Object.hasOwn(rules.clientSurfaces, clientId) ? rules.clientSurfaces[clientId] : undefined;
+    const override =
+      rules?.clientSurfaces !== undefined && Object.hasOwn(rules.clientSurfaces, clientId) ? rules.clientSurfaces[clientId] : undefined;
     if (override !== undefined && surfaceExists(override, rules)) return override;
     // A CIMD client id is an https URL on the client's own domain (verified by the AS).
     if (clientId.startsWith(HTTPS)) {
@@ -92,7 +93,9 @@ export function surfaceProfiles(rules?: TenantSurfaceRules): Record<string, Surf
       const target = clientSurfaces[clientId];
       if (clientId === '') throw new Error('clientSurfaces: an OAuth client id must not be empty');
       if (typeof target !== 'string' || !Object.hasOwn(out, target)) {
-        throw new Error(`clientSurfaces["${clientId}"]: surface ${JSON.stringify(target)} is not defined (known: ${Object.keys(out).join(', ')})`);
+        throw new Error(
+          `clientSurfaces["${clientId}"]: surface ${JSON.stringify(target)} is not defined (known: ${Object.keys(out).join(', ')})`,
+        );
       }
     }
   }
@@ -101,7 +104,8 @@ export function surfaceProfiles(rules?: TenantSurfaceRules): Record<string, Surf
 
 const FIELD_CHECKS: Readonly<Record<keyof SurfaceProfile, (value: unknown) => string | undefined>> = {
   id: () => 'must equal the surface key (or be left out)',
-  label: (v) => (typeof v === 'string' && v.trim() !== '' && v.length <= 100 ? undefined : 'must be a non-empty string of at most 100 characters'),
+  label: (v) =>
+    typeof v === 'string' && v.trim() !== '' && v.length <= 100 ? undefined : 'must be a non-empty string of at most 100 characters',
   keepMetaKeys: checkMetaKeys,
   publishSecuritySchemes: checkBoolean,
   mirrorTitleToAnnotations: checkBoolean,
@@ -116,7 +120,11 @@ function mergeProfile(id: string, base: SurfaceProfile, overrides: unknown): Sur
   const merged: SurfaceProfile = { ...base, keepMetaKeys: [...base.keepMetaKeys] };
   for (const field of Object.keys(overrides)) {
     if (!Object.hasOwn(FIELD_CHECKS, field)) {
-      throw new Error(`surface "${id}": unknown field "${field}" (known: ${Object.keys(FIELD_CHECKS).filter((f) => f !== 'id').join(', ')})`);
+      throw new Error(
+        `surface "${id}": unknown field "${field}" (known: ${Object.keys(FIELD_CHECKS)
+          .filter((f) => f !== 'id')
+          .join(', ')})`,
+      );
     }
     const key = field as keyof SurfaceProfile;
     const value = overrides[field];
@@ -148,7 +156,9 @@ function checkBoolean(value: unknown): string | undefined {
 }
 
 function checkInteger(value: unknown, min: number, max: number): string | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? undefined : `must be an integer from ${min} to ${max}`;
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+    ? undefined
+    : `must be an integer from ${min} to ${max}`;
 }
 
 function surfaceExists(id: string, rules: TenantSurfaceRules | undefined): boolean {
@@ -168,7 +178,10 @@ function familyOfHost(host: string | undefined): 'claude' | 'openai' | undefined
 
 function onDomain(host: string, domains: readonly string[]): boolean {
   for (const domain of domains) {
-    if (host === domain || (host.length > domain.length && host.endsWith(domain) && host.charCodeAt(host.length - domain.length - 1) === 0x2e)) {
+    if (
+      host === domain ||
+      (host.length > domain.length && host.endsWith(domain) && host.charCodeAt(host.length - domain.length - 1) === 0x2e)
+    ) {
       return true;
     }
   }

@@ -13,7 +13,10 @@ const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 
 describe('modernResultFields', () => {
   it('stamps resultType complete and the serverInfo _meta key', () => {
-    expect(modernResultFields({ name: 's', version: '1' })).toEqual({ resultType: 'complete', _meta: { [SERVER_INFO_KEY]: { name: 's', version: '1' } } });
+    expect(modernResultFields({ name: 's', version: '1' })).toEqual({
+      resultType: 'complete',
+      _meta: { [SERVER_INFO_KEY]: { name: 's', version: '1' } },
+    });
   });
 
   it('carries every Implementation field the modern era knows', () => {
@@ -63,7 +66,9 @@ describe('buildInitializeResult', () => {
   });
 
   it('leaves out instructions when there are none', () => {
-    expect(buildInitializeResult({ protocolVersion: '2025-11-25', capabilities: {}, serverInfo: FULL_INFO })).not.toHaveProperty('instructions');
+    expect(buildInitializeResult({ protocolVersion: '2025-11-25', capabilities: {}, serverInfo: FULL_INFO })).not.toHaveProperty(
+      'instructions',
+    );
   });
 
   it('does not mutate the capabilities passed in', () => {
@@ -95,7 +100,9 @@ describe('buildDiscoverResult', () => {
   });
 
   it('leaves out absent instructions', () => {
-    expect(buildDiscoverResult({ capabilities: {}, serverInfo: FULL_INFO, ttlMs: 0, cacheScope: 'private' })).not.toHaveProperty('instructions');
+    expect(buildDiscoverResult({ capabilities: {}, serverInfo: FULL_INFO, ttlMs: 0, cacheScope: 'private' })).not.toHaveProperty(
+      'instructions',
+    );
   });
 
   it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects ttlMs %p', (ttlMs) => {

@@ -44,7 +44,8 @@ export function buildDiscoverResult(input: {
   ttlMs: number;
   cacheScope: CacheScope;
 }): Record<string, unknown> {
-  if (!Number.isSafeInteger(input.ttlMs) || input.ttlMs < 0) throw new TypeError(`ttlMs must be a non-negative integer, got ${input.ttlMs}`);
+  if (!Number.isSafeInteger(input.ttlMs) || input.ttlMs < 0)
+    throw new TypeError(`ttlMs must be a non-negative integer, got ${input.ttlMs}`);
   if (input.cacheScope !== 'public' && input.cacheScope !== 'private') throw new TypeError(`cacheScope must be "public" or "private"`);
   const result: Record<string, unknown> = {
     resultType: 'complete',

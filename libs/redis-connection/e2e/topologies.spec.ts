@@ -25,7 +25,8 @@ const opened: RedisClient[] = [];
 const socketTimers = new Set<number>();
 createHook({
   init(id, type, _trigger, resource) {
-    if (type === 'Timeout' && /still open, destroying it/.test(String((resource as { _onTimeout?: unknown })._onTimeout))) socketTimers.add(id);
+    if (type === 'Timeout' && /still open, destroying it/.test(String((resource as { _onTimeout?: unknown })._onTimeout)))
+      socketTimers.add(id);
   },
   destroy(id) {
     socketTimers.delete(id);
@@ -86,10 +87,15 @@ async function exercisePubSub(url: string, channel: string): Promise<void> {
     const got: string[] = [];
     sub.on('message', (ch: string, m: string) => ch === channel && got.push(m));
     await sub.subscribe(channel);
-    await pollUntil('message delivered', async () => {
-      await pub.publish(channel, 'hello');
-      return got.includes('hello');
-    }, 15_000, 200);
+    await pollUntil(
+      'message delivered',
+      async () => {
+        await pub.publish(channel, 'hello');
+        return got.includes('hello');
+      },
+      15_000,
+      200,
+    );
   } finally {
     sub.disconnect();
     pub.disconnect();
@@ -99,10 +105,18 @@ async function exercisePubSub(url: string, channel: string): Promise<void> {
 async function exerciseBullJob(url: string, prefix: string): Promise<void> {
   const name = `q${randomUUID().slice(0, 8)}`;
   const queue = new Queue(name, { connection: open(url, { maxRetriesPerRequest: 1 }), prefix: bullPrefix(prefix) });
-  const worker = new Worker(name, async (job) => ({ doubled: (job.data as { n: number }).n * 2 }), { connection: open(url, { maxRetriesPerRequest: null }), prefix: bullPrefix(prefix) });
+  const worker = new Worker(name, async (job) => ({ doubled: (job.data as { n: number }).n * 2 }), {
+    connection: open(url, { maxRetriesPerRequest: null }),
+    prefix: bullPrefix(prefix),
+  });
   try {
     const job = await queue.add('double', { n: 21 });
-    const done = await pollUntil('job completed', async () => (await queue.getJob(job.id ?? ''))?.returnvalue as { doubled: number } | undefined, 30_000, 100);
+    const done = await pollUntil(
+      'job completed',
+      async () => (await queue.getJob(job.id ?? ''))?.returnvalue as { doubled: number } | undefined,
+      30_000,
+      100,
+    );
     expect(done).toEqual({ doubled: 42 });
   } finally {
     await worker.close();
@@ -142,7 +156,10 @@ describe('createRedis on a real Redis Cluster', () => {
 
   it('runs a BullMQ job under a hash-tagged prefix (and an untagged prefix cannot)', async () => {
     await exerciseBullJob(cluster.url, `tbull${randomUUID().slice(0, 6)}`);
-    const raw = new Queue('untagged', { connection: open(cluster.url, { maxRetriesPerRequest: 1 }), prefix: `raw${randomUUID().slice(0, 6)}` });
+    const raw = new Queue('untagged', {
+      connection: open(cluster.url, { maxRetriesPerRequest: 1 }),
+      prefix: `raw${randomUUID().slice(0, 6)}`,
+    });
     try {
       await expect(raw.add('x', {})).rejects.toThrow(/CROSSSLOT|same slot/);
     } finally {
@@ -188,17 +205,27 @@ describe('createRedis through a real Redis Sentinel set', () => {
     const { from, to } = await sentinel.failover();
     expect(to).not.toBe(from);
     // Writes succeed again (the demoted master answers READONLY or drops the connection; the client reconnects to the new one).
-    await pollUntil('write accepted after failover', async () => (await client.set(`${ns}after`, '2').catch(() => undefined)) === 'OK', 30_000, 100);
+    await pollUntil(
+      'write accepted after failover',
+      async () => (await client.set(`${ns}after`, '2').catch(() => undefined)) === 'OK',
+      30_000,
+      100,
+    );
     expect(await client.get(`${ns}before`)).toBe('1');
     const port = Number(((await client.call('CONFIG', 'GET', 'port')) as string[])[1]);
     expect(port).toBe(to);
     const pub = open(sentinel.url, { maxRetriesPerRequest: 1 });
     try {
       await ready(pub);
-      await pollUntil('subscriber hears the new master', async () => {
-        await pub.publish(`${ns}chan`, 'after-failover');
-        return got.includes('after-failover');
-      }, 30_000, 200);
+      await pollUntil(
+        'subscriber hears the new master',
+        async () => {
+          await pub.publish(`${ns}chan`, 'after-failover');
+          return got.includes('after-failover');
+        },
+        30_000,
+        200,
+      );
     } finally {
       pub.disconnect();
     }

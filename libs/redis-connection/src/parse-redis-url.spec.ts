@@ -25,7 +25,13 @@ describe('parseRedisUrl', () => {
   });
 
   it("accepts Lettuce's /<db>#<master> form and TLS", () => {
-    expect(parseRedisUrl('rediss-sentinel://:pw@s-0:26379/1#cache')).toMatchObject({ kind: 'sentinel', name: 'cache', db: 1, password: 'pw', tls: true });
+    expect(parseRedisUrl('rediss-sentinel://:pw@s-0:26379/1#cache')).toMatchObject({
+      kind: 'sentinel',
+      name: 'cache',
+      db: 1,
+      password: 'pw',
+      tls: true,
+    });
   });
 
   it('reads Cluster seed nodes', () => {

@@ -7,7 +7,17 @@ export interface RedisHostPort {
 /** What a Redis URL names: one server, a Sentinel-managed master, or a Redis Cluster. */
 export type RedisTarget =
   | { kind: 'single'; url: string }
-  | { kind: 'sentinel'; sentinels: RedisHostPort[]; name: string; db: number; username?: string; password?: string; sentinelUsername?: string; sentinelPassword?: string; tls: boolean }
+  | {
+      kind: 'sentinel';
+      sentinels: RedisHostPort[];
+      name: string;
+      db: number;
+      username?: string;
+      password?: string;
+      sentinelUsername?: string;
+      sentinelPassword?: string;
+      tls: boolean;
+    }
   | { kind: 'cluster'; nodes: RedisHostPort[]; username?: string; password?: string; tls: boolean };
 
 const MAX_HOSTS = 32;
@@ -27,7 +37,8 @@ export function parseRedisUrl(url: string): RedisTarget {
   if (!m) throw new Error('must be a redis://, rediss://, redis-sentinel:// or redis-cluster:// URL');
   const scheme = m[1] ?? '';
   const rest = m[2] ?? '';
-  if (!(REDIS_URL_SCHEMES as readonly string[]).includes(scheme)) throw new Error(`unknown scheme "${scheme}:" (use one of ${REDIS_URL_SCHEMES.map((s) => `${s}://`).join(', ')})`);
+  if (!(REDIS_URL_SCHEMES as readonly string[]).includes(scheme))
+    throw new Error(`unknown scheme "${scheme}:" (use one of ${REDIS_URL_SCHEMES.map((s) => `${s}://`).join(', ')})`);
   if (scheme === 'redis' || scheme === 'rediss') {
     try {
       new URL(url);
@@ -65,11 +76,23 @@ export function parseRedisUrl(url: string): RedisTarget {
   let db = Number(query.get('db') ?? '0');
   if (fragment !== undefined && path) db = Number(path);
   if (fragment === undefined && /^\d+$/.test(path)) name = '';
-  if (!name || !/^[A-Za-z0-9._-]{1,128}$/.test(name)) throw new Error('redis-sentinel:// needs the master name as its path, e.g. redis-sentinel://sentinel-0:26379,sentinel-1:26379/mymaster');
+  if (!name || !/^[A-Za-z0-9._-]{1,128}$/.test(name))
+    throw new Error(
+      'redis-sentinel:// needs the master name as its path, e.g. redis-sentinel://sentinel-0:26379,sentinel-1:26379/mymaster',
+    );
   if (!Number.isInteger(db) || db < 0 || db > 15) throw new Error('redis-sentinel:// db must be an integer 0–15');
   const sentinelUsername = query.get('sentinelUsername') ?? undefined;
   const sentinelPassword = query.get('sentinelPassword') ?? undefined;
-  return { kind: 'sentinel', sentinels: hosts, name, db, ...auth, ...(sentinelUsername ? { sentinelUsername } : {}), ...(sentinelPassword ? { sentinelPassword } : {}), tls };
+  return {
+    kind: 'sentinel',
+    sentinels: hosts,
+    name,
+    db,
+    ...auth,
+    ...(sentinelUsername ? { sentinelUsername } : {}),
+    ...(sentinelPassword ? { sentinelPassword } : {}),
+    tls,
+  };
 }
 
 function parseHosts(list: string, defaultPort: number): RedisHostPort[] {

@@ -1,11 +1,26 @@
 import { deploymentMode, isLoopbackHost } from './deployment-mode';
 
 describe('isLoopbackHost', () => {
-  it.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])('%s is loopback', (host) => {
-    expect(isLoopbackHost(host)).toBe(true);
-  });
+  it.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])(
+    '%s is loopback',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(true);
+    },
+  );
 
-  it.each(['0.0.0.0', '::', '[::]', '10.0.0.5', '192.168.1.2', '::ffff:10.0.0.1', 'fe80::1', 'gateway', 'localhost.example.com', '128.0.0.1', ''])('%s is not', (host) => {
+  it.each([
+    '0.0.0.0',
+    '::',
+    '[::]',
+    '10.0.0.5',
+    '192.168.1.2',
+    '::ffff:10.0.0.1',
+    'fe80::1',
+    'gateway',
+    'localhost.example.com',
+    '128.0.0.1',
+    '',
+  ])('%s is not', (host) => {
     expect(isLoopbackHost(host)).toBe(false);
   });
 });
@@ -17,7 +32,8 @@ describe('deploymentMode', () => {
   it('is production on a non-loopback address when SWITCHBOARD_ENV is unset, saying why and how to run development', () => {
     expect(deploymentMode(undefined, exposed)).toEqual({
       env: 'production',
-      reason: 'production: GATEWAY_HOST=0.0.0.0 is not a loopback address and SWITCHBOARD_ENV is not set; for a development run set SWITCHBOARD_ENV=development',
+      reason:
+        'production: GATEWAY_HOST=0.0.0.0 is not a loopback address and SWITCHBOARD_ENV is not set; for a development run set SWITCHBOARD_ENV=development',
     });
   });
 

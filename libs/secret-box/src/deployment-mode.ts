@@ -17,7 +17,10 @@ export interface DeploymentMode {
  * address — can be reached from elsewhere and counts as exposed.
  */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost') return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) !== 6) return false;
@@ -34,7 +37,8 @@ export function isLoopbackHost(host: string): boolean {
  */
 export function deploymentMode(switchboardEnv: SwitchboardEnv | undefined, bind: { variable: string; host: string }): DeploymentMode {
   if (switchboardEnv) return { env: switchboardEnv, reason: `SWITCHBOARD_ENV=${switchboardEnv}` };
-  if (isLoopbackHost(bind.host)) return { env: 'development', reason: `${bind.variable}=${bind.host} is loopback and SWITCHBOARD_ENV is not set` };
+  if (isLoopbackHost(bind.host))
+    return { env: 'development', reason: `${bind.variable}=${bind.host} is loopback and SWITCHBOARD_ENV is not set` };
   return {
     env: 'production',
     reason: `production: ${bind.variable}=${bind.host} is not a loopback address and SWITCHBOARD_ENV is not set; for a development run set SWITCHBOARD_ENV=development`,

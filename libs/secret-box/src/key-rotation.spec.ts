@@ -60,6 +60,10 @@ describe('SecretBox key ids and rotation', () => {
     expect(list.map((k) => k.toString('hex'))).toEqual([newKey.toString('hex'), oldKey.toString('hex')]);
     expect(() => parseSecretsKeys(`${newKey.toString('base64')},c2hvcnQ=`)).toThrow('key 2 of 2 must be 32 bytes');
     expect(() => parseSecretsKeys(' , ')).toThrow('at least one key');
-    expect([isSecretsKeys(newKey.toString('hex')), isSecretsKeys(`${newKey.toString('base64')},c2hvcnQ=`), isSecretsKeys('')]).toEqual([true, false, false]);
+    expect([isSecretsKeys(newKey.toString('hex')), isSecretsKeys(`${newKey.toString('base64')},c2hvcnQ=`), isSecretsKeys('')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 });

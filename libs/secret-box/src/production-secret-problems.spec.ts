@@ -6,7 +6,12 @@ describe('productionSecretProblems', () => {
   const token = () => randomBytes(32).toString('base64url');
 
   it('accepts random keys and long random tokens', () => {
-    expect(productionSecretProblems({ SECRETS_KEY: { kind: 'keys', keys: [random(), random()] }, INTERNAL_TOKEN: { kind: 'token', value: token() } })).toEqual([]);
+    expect(
+      productionSecretProblems({
+        SECRETS_KEY: { kind: 'keys', keys: [random(), random()] },
+        INTERNAL_TOKEN: { kind: 'token', value: token() },
+      }),
+    ).toEqual([]);
   });
 
   it("refuses the repository's development and placeholder keys, naming the variable", () => {
@@ -16,9 +21,16 @@ describe('productionSecretProblems', () => {
       Buffer.from('Q0hBTkdFLU1FLUNIQU5HRS1NRS1DSEFOR0UtTUUtMzI=', 'base64'), // k8s base Secret: CHANGE-ME…
       Buffer.alloc(32, 7), // constant bytes
     ];
-    for (const key of keys) expect(productionSecretProblems({ SECRETS_KEY: { kind: 'keys', keys: [key] } })).toEqual([expect.stringMatching(/^SECRETS_KEY: the key is a development or placeholder key/)]);
-    expect(productionSecretProblems({ SECRETS_KEY: { kind: 'keys', keys: [random(), keys[0]!] } })).toEqual([expect.stringMatching(/^SECRETS_KEY: key 2 is a development/)]);
-    expect(productionSecretProblems({ SECRETS_KEY: { kind: 'keys', keys: undefined } })).toEqual([expect.stringMatching(/^SECRETS_KEY: is required in production/)]);
+    for (const key of keys)
+      expect(productionSecretProblems({ SECRETS_KEY: { kind: 'keys', keys: [key] } })).toEqual([
+        expect.stringMatching(/^SECRETS_KEY: the key is a development or placeholder key/),
+      ]);
+    expect(productionSecretProblems({ SECRETS_KEY: { kind: 'keys', keys: [random(), keys[0]!] } })).toEqual([
+      expect.stringMatching(/^SECRETS_KEY: key 2 is a development/),
+    ]);
+    expect(productionSecretProblems({ SECRETS_KEY: { kind: 'keys', keys: undefined } })).toEqual([
+      expect.stringMatching(/^SECRETS_KEY: is required in production/),
+    ]);
   });
 
   it('refuses missing, short and placeholder tokens, naming each variable', () => {

@@ -2,7 +2,9 @@
  * What production mode checks in one secret: a SECRETS_KEY (raw key bytes) or a token/key
  * string; `fallback` names the development default an unset variable would fall back to.
  */
-export type SecretKind = ({ kind: 'keys'; keys: Buffer[] | undefined } | { kind: 'token'; value: string | undefined }) & { fallback?: string };
+export type SecretKind = ({ kind: 'keys'; keys: Buffer[] | undefined } | { kind: 'token'; value: string | undefined }) & {
+  fallback?: string;
+};
 
 /** Words that mark a value as a development default or a placeholder, wherever they appear. */
 const PLACEHOLDER = /change[-_ ]?me|changeme|placeholder|example|dev[-_]|development|default|secret-key|insecure|test[-_]?token|^x+$/i;
@@ -27,11 +29,16 @@ export function productionSecretProblems(secrets: Record<string, SecretKind>): s
       s.keys.forEach((key, i) => {
         const which = s.keys!.length > 1 ? `key ${i + 1}` : 'the key';
         const printable = key.every((b) => b >= 0x20 && b < 0x7f);
-        if (printable || new Set(key).size < 16) problems.push(`${name}: ${which} is a development or placeholder key (readable text, not random bytes); generate one with openssl rand -base64 32`);
+        if (printable || new Set(key).size < 16)
+          problems.push(
+            `${name}: ${which} is a development or placeholder key (readable text, not random bytes); generate one with openssl rand -base64 32`,
+          );
       });
     } else if (!s.value) problems.push(`${name}: is required in production${unsetFallsBackTo(s)}`);
-    else if (s.value.length < MIN_TOKEN_CHARS) problems.push(`${name}: must be at least ${MIN_TOKEN_CHARS} characters in production (openssl rand -base64 32)`);
-    else if (PLACEHOLDER.test(s.value)) problems.push(`${name}: looks like a placeholder or development value; set a random one (openssl rand -base64 32)`);
+    else if (s.value.length < MIN_TOKEN_CHARS)
+      problems.push(`${name}: must be at least ${MIN_TOKEN_CHARS} characters in production (openssl rand -base64 32)`);
+    else if (PLACEHOLDER.test(s.value))
+      problems.push(`${name}: looks like a placeholder or development value; set a random one (openssl rand -base64 32)`);
   }
   return problems;
 }

@@ -8,7 +8,11 @@ import { productionSecretProblems, type SecretKind } from './production-secret-p
  * its ConfigError, so every app refuses the same way). A bare `production` / `development`
  * string is SWITCHBOARD_ENV as set.
  */
-export function productionSecretsRefusal(service: string, mode: DeploymentMode | string, secrets: Record<string, SecretKind>): string | undefined {
+export function productionSecretsRefusal(
+  service: string,
+  mode: DeploymentMode | string,
+  secrets: Record<string, SecretKind>,
+): string | undefined {
   const { env, reason } = typeof mode === 'string' ? { env: mode, reason: `SWITCHBOARD_ENV=${mode}` } : mode;
   if (env !== 'production') return undefined;
   const problems = productionSecretProblems(secrets);

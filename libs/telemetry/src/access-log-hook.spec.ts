@@ -25,13 +25,24 @@ describe('accessLogHook', () => {
     await hook(req, { statusCode: 401 });
     expect(lines.filter((l) => l.status === 200)).toHaveLength(4);
     expect(lines.filter((l) => l.status === 401)).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: 'access', method: 'GET', path: '/oauth/callback', route: '/oauth/callback', duration_ms: 1.2, ip: '10.0.0.1' });
+    expect(lines[0]).toMatchObject({
+      msg: 'access',
+      method: 'GET',
+      path: '/oauth/callback',
+      route: '/oauth/callback',
+      duration_ms: 1.2,
+      ip: '10.0.0.1',
+    });
     expect(JSON.stringify(lines)).not.toContain('secret-code');
   });
 
   it('caps lines per second whatever the rate, and reads rates from the environment', async () => {
     const { lines, logger } = capture();
-    const hook = accessLogHook(logger, { maxPerSecond: 3, now: () => 5_000, env: { ACCESS_LOG_ERROR_SAMPLE_RATE: '1', ACCESS_LOG_SAMPLE_RATE: '0' } });
+    const hook = accessLogHook(logger, {
+      maxPerSecond: 3,
+      now: () => 5_000,
+      env: { ACCESS_LOG_ERROR_SAMPLE_RATE: '1', ACCESS_LOG_SAMPLE_RATE: '0' },
+    });
     for (let i = 0; i < 10; i++) await hook(req, { statusCode: 403 });
     for (let i = 0; i < 10; i++) await hook(req, { statusCode: 200 });
     expect(lines).toHaveLength(3);

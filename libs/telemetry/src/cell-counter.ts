@@ -18,7 +18,13 @@ export class CellCounter {
   private readonly tree: CellTree<Cell>;
 
   /** `upDown`: the sum may go down too (an in-flight gauge); exported as an up-down counter. */
-  constructor(meter: Meter, name: string, options: MetricOptions, attributesOf: (a: string, b: string, c: string, d: string) => Attributes, upDown = false) {
+  constructor(
+    meter: Meter,
+    name: string,
+    options: MetricOptions,
+    attributesOf: (a: string, b: string, c: string, d: string) => Attributes,
+    upDown = false,
+  ) {
     this.tree = new CellTree(attributesOf, (attributes) => ({ attributes, value: 0 }));
     (upDown ? meter.createObservableUpDownCounter(name, options) : meter.createObservableCounter(name, options)).addCallback((result) => {
       for (const cell of this.tree.cells) result.observe(cell.value, cell.attributes);

@@ -4,12 +4,20 @@ import { CellHistogram, IN_PLACE_METRICS } from './cell-histogram';
 
 describe('CellHistogram', () => {
   it('counts each value in the explicit bucket (b[i-1], b[i]], per label set, with count, sum, min and max', () => {
-    const h = new CellHistogram('test.duration', 'a test', 's', [0.1, 1], (a, b, c, d) => ({ a, b, ...(c ? { c } : {}), ...(d ? { d } : {}) }));
+    const h = new CellHistogram('test.duration', 'a test', 's', [0.1, 1], (a, b, c, d) => ({
+      a,
+      b,
+      ...(c ? { c } : {}),
+      ...(d ? { d } : {}),
+    }));
     for (const v of [0.05, 0.1, 0.5, 1, 3]) h.record(v, 'x', 'y', '', '');
     h.record(2, 'x', 'z', 'e', '');
     const data = h.metricData(hrTime());
     expect(data.descriptor).toMatchObject({ name: 'test.duration', unit: 's' });
-    expect(data.dataPoints.map((p) => p.attributes)).toEqual([{ a: 'x', b: 'y' }, { a: 'x', b: 'z', c: 'e' }]);
+    expect(data.dataPoints.map((p) => p.attributes)).toEqual([
+      { a: 'x', b: 'y' },
+      { a: 'x', b: 'z', c: 'e' },
+    ]);
     const first = data.dataPoints[0]!.value as Histogram;
     expect(first.buckets).toEqual({ boundaries: [0.1, 1], counts: [2, 2, 1] });
     expect(first).toMatchObject({ count: 5, min: 0.05, max: 3 });

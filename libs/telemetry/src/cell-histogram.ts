@@ -1,7 +1,13 @@
 import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
 import { hrTime } from '@opentelemetry/core';
 import { emptyResource } from '@opentelemetry/resources';
-import { AggregationTemporality, DataPointType, type CollectionResult, type HistogramMetricData, type MetricProducer } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  DataPointType,
+  type CollectionResult,
+  type HistogramMetricData,
+  type MetricProducer,
+} from '@opentelemetry/sdk-metrics';
 import { CellTree } from './cell-tree';
 
 interface Cell {
@@ -35,7 +41,14 @@ export class CellHistogram {
     attributesOf: (a: string, b: string, c: string, d: string) => Attributes,
   ) {
     const buckets = boundaries.length + 1;
-    this.tree = new CellTree(attributesOf, (attributes) => ({ attributes, counts: new Array<number>(buckets).fill(0), count: 0, sum: 0, min: Infinity, max: -Infinity }));
+    this.tree = new CellTree(attributesOf, (attributes) => ({
+      attributes,
+      counts: new Array<number>(buckets).fill(0),
+      count: 0,
+      sum: 0,
+      min: Infinity,
+      max: -Infinity,
+    }));
     IN_PLACE_METRICS.add(this);
   }
 
@@ -66,9 +79,7 @@ export class CellHistogram {
       })),
     };
   }
-
 }
-
 
 /** The metric producer of every {@link CellHistogram}: passed to each metric reader as one of its `metricProducers`. */
 class InPlaceMetrics implements MetricProducer {
@@ -86,7 +97,10 @@ class InPlaceMetrics implements MetricProducer {
   collect(): Promise<CollectionResult> {
     const endTime = hrTime();
     const metrics = [...this.histograms].map((h) => h.metricData(endTime)).filter((m) => m.dataPoints.length > 0);
-    return Promise.resolve({ resourceMetrics: { resource: emptyResource(), scopeMetrics: metrics.length ? [{ scope: { name: 'switchboard' }, metrics }] : [] }, errors: [] });
+    return Promise.resolve({
+      resourceMetrics: { resource: emptyResource(), scopeMetrics: metrics.length ? [{ scope: { name: 'switchboard' }, metrics }] : [] },
+      errors: [],
+    });
   }
 }
 

@@ -15,13 +15,36 @@ export interface CreateLoggerOptions {
  * wherever they appear one or two levels deep (`req.headers.authorization`, `upstream.headers.x-api-key`, `config.SECRETS_KEY`).
  */
 export const REDACT_PATHS: readonly string[] = [
-  'authorization', 'cookie', 'password', 'secret', 'token', 'apiKey', 'api_key', 'accessToken', 'refreshToken', 'clientSecret',
-  'SECRETS_KEY', 'INTERNAL_TOKEN', 'REGISTRY_OPERATOR_KEY', 'DATABASE_URL', 'REDIS_URL',
-].flatMap((k) => [k, `*.${k}`, `*.*.${k}`])
+  'authorization',
+  'cookie',
+  'password',
+  'secret',
+  'token',
+  'apiKey',
+  'api_key',
+  'accessToken',
+  'refreshToken',
+  'clientSecret',
+  'SECRETS_KEY',
+  'INTERNAL_TOKEN',
+  'REGISTRY_OPERATOR_KEY',
+  'DATABASE_URL',
+  'REDIS_URL',
+]
+  .flatMap((k) => [k, `*.${k}`, `*.*.${k}`])
   .concat([
-    'req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'req.headers["x-api-key"]',
-    'res.headers["set-cookie"]', '*.headers.authorization', '*.headers.cookie', '*.headers["x-api-key"]', '*.headers["set-cookie"]',
-    'headers.authorization', 'headers.cookie', 'headers["x-api-key"]',
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'req.headers["proxy-authorization"]',
+    'req.headers["x-api-key"]',
+    'res.headers["set-cookie"]',
+    '*.headers.authorization',
+    '*.headers.cookie',
+    '*.headers["x-api-key"]',
+    '*.headers["set-cookie"]',
+    'headers.authorization',
+    'headers.cookie',
+    'headers["x-api-key"]',
   ]);
 
 /**

@@ -12,7 +12,11 @@ export function injectTraceContext<T extends TraceCarrier>(carrier: T, ctx: Cont
   if (carrier instanceof Headers) {
     propagation.inject(ctx, carrier, { set: (c, key, value) => c.set(key, value) });
   } else {
-    propagation.inject(ctx, carrier, { set: (c, key, value) => { (c as Record<string, unknown>)[key] = value; } });
+    propagation.inject(ctx, carrier, {
+      set: (c, key, value) => {
+        (c as Record<string, unknown>)[key] = value;
+      },
+    });
   }
   return carrier;
 }

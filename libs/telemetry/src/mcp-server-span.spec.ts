@@ -30,11 +30,14 @@ afterAll(async () => {
 
 describe('mcpServerSpan', () => {
   it('names the span after method and tool and carries tenant, surface, era, version and outcome', async () => {
-    const obs = mcpServerSpan({ tenantId: 'acme', method: 'tools/call', name: 'get_uniswap_v3_pool', headers: {}, requestId: 7 }, { clientContext: 'link' });
+    const obs = mcpServerSpan(
+      { tenantId: 'acme', method: 'tools/call', name: 'get_uniswap_v3_pool', headers: {}, requestId: 7 },
+      { clientContext: 'link' },
+    );
     obs.classified({ era: 'legacy', protocolVersion: '2025-11-25', surfaceId: 'claude' });
     await obs.run(() => withClientSpan('tools/call get_uniswap_v3_pool', { 'switchboard.upstream.id': 'chain' }, async () => 1));
     obs.end({ errorCode: undefined, httpStatus: 200 });
-    const spans = (await finished());
+    const spans = await finished();
     const server = spans.find((s) => s.name === 'tools/call get_uniswap_v3_pool' && s.kind === SpanKind.SERVER);
     const child = spans.find((s) => s.kind === SpanKind.CLIENT);
     expect(server?.attributes).toMatchObject({
@@ -55,22 +58,31 @@ describe('mcpServerSpan', () => {
   });
 
   it('continues a client traceparent when trusted', async () => {
-    mcpServerSpan({ tenantId: 'acme', method: 'tools/list', name: undefined, headers }, { clientContext: 'trust' }).end({ errorCode: undefined, httpStatus: 200 });
-    const [span] = (await finished());
+    mcpServerSpan({ tenantId: 'acme', method: 'tools/list', name: undefined, headers }, { clientContext: 'trust' }).end({
+      errorCode: undefined,
+      httpStatus: 200,
+    });
+    const [span] = await finished();
     expect(span?.spanContext().traceId).toBe(CLIENT_TRACE);
     expect(span?.parentSpanContext?.spanId).toBe(CLIENT_PARENT);
   });
 
   it('starts a new trace linked to an untrusted client traceparent', async () => {
-    mcpServerSpan({ tenantId: 'acme', method: 'tools/list', name: undefined, headers }, { clientContext: 'link' }).end({ errorCode: undefined, httpStatus: 200 });
-    const [span] = (await finished());
+    mcpServerSpan({ tenantId: 'acme', method: 'tools/list', name: undefined, headers }, { clientContext: 'link' }).end({
+      errorCode: undefined,
+      httpStatus: 200,
+    });
+    const [span] = await finished();
     expect(span?.spanContext().traceId).not.toBe(CLIENT_TRACE);
     expect(span?.links.map((l) => l.context.traceId)).toEqual([CLIENT_TRACE]);
   });
 
   it('records the JSON-RPC error code, collapses unknown methods, and counts the request in /metrics', async () => {
-    mcpServerSpan({ tenantId: 'acme', method: 'no/such-method-xyz', name: undefined, headers: {} }, { clientContext: 'link' }).end({ errorCode: -32601, httpStatus: 200 });
-    const [span] = (await finished());
+    mcpServerSpan({ tenantId: 'acme', method: 'no/such-method-xyz', name: undefined, headers: {} }, { clientContext: 'link' }).end({
+      errorCode: -32601,
+      httpStatus: 200,
+    });
+    const [span] = await finished();
     expect(span?.name).toBe('other');
     expect(span?.attributes['rpc.response.status_code']).toBe('-32601');
     expect(span?.attributes['error.type']).toBe('-32601');
@@ -99,7 +111,13 @@ describe('mcpServerSpan', () => {
   it('takes the parent from params._meta.traceparent (semconv MCP propagation) when trusted', async () => {
     const META_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
     mcpServerSpan(
-      { tenantId: 'acme', method: 'tools/list', name: undefined, headers, params: { _meta: { traceparent: `00-${META_TRACE}-00f067aa0ba902b7-01` } } },
+      {
+        tenantId: 'acme',
+        method: 'tools/list',
+        name: undefined,
+        headers,
+        params: { _meta: { traceparent: `00-${META_TRACE}-00f067aa0ba902b7-01` } },
+      },
       { clientContext: 'trust' },
     ).end({ errorCode: undefined, httpStatus: 200 });
     const [span] = await finished();
@@ -108,7 +126,10 @@ describe('mcpServerSpan', () => {
   });
 
   it('names a prompt with gen_ai.prompt.name and no execute_tool', async () => {
-    mcpServerSpan({ tenantId: 'acme', method: 'prompts/get', name: 'summary', headers: {} }, { clientContext: 'link' }).end({ errorCode: undefined, httpStatus: 200 });
+    mcpServerSpan({ tenantId: 'acme', method: 'prompts/get', name: 'summary', headers: {} }, { clientContext: 'link' }).end({
+      errorCode: undefined,
+      httpStatus: 200,
+    });
     const [span] = await finished();
     expect(span?.name).toBe('prompts/get summary');
     expect(span?.attributes['gen_ai.prompt.name']).toBe('summary');

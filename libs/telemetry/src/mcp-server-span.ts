@@ -1,4 +1,14 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
 import { extractTraceContext } from './extract-trace-context';
 import { LabelCache } from './label-cache';
 import { metricErrorType } from './metric-error-type';
@@ -47,9 +57,24 @@ export interface McpServerSpanOptions {
 
 /** MCP methods kept as-is in span names and labels; anything else is `other` (bounded cardinality). */
 const KNOWN_METHODS: ReadonlySet<string> = new Set([
-  'initialize', 'server/discover', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read',
-  'resources/subscribe', 'resources/unsubscribe', 'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel',
-  'tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/list',
+  'initialize',
+  'server/discover',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+  'tasks/list',
 ]);
 
 interface SpanBase {
@@ -66,7 +91,11 @@ const spanBases = new LabelCache<SpanBase>(
       'switchboard.tenant.id': tenantId,
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
-      ...(name ? (method === 'tools/call' ? { 'gen_ai.tool.name': name, 'gen_ai.operation.name': 'execute_tool' } : { 'gen_ai.prompt.name': name }) : {}),
+      ...(name
+        ? method === 'tools/call'
+          ? { 'gen_ai.tool.name': name, 'gen_ai.operation.name': 'execute_tool' }
+          : { 'gen_ai.prompt.name': name }
+        : {}),
     }),
   }),
   50_000,
@@ -87,7 +116,10 @@ export function mcpServerSpan(info: McpSpanInfo, options: McpServerSpanOptions):
   const method = KNOWN_METHODS.has(info.method) ? info.method : 'other';
   // The convention's carrier is `params._meta` (per message); the HTTP header is the fallback.
   const meta = info.params?._meta;
-  const metaCarrier = meta && typeof meta === 'object' && typeof (meta as Record<string, unknown>).traceparent === 'string' ? (meta as Record<string, unknown>) : undefined;
+  const metaCarrier =
+    meta && typeof meta === 'object' && typeof (meta as Record<string, unknown>).traceparent === 'string'
+      ? (meta as Record<string, unknown>)
+      : undefined;
   const carrier = metaCarrier ?? info.headers;
   // Most requests carry no client context: skip the propagator (it allocates a context).
   const client = metaCarrier !== undefined || carrier.traceparent !== undefined ? extractTraceContext(carrier) : ROOT_CONTEXT;
@@ -132,7 +164,8 @@ class ServerSpan implements McpServerSpan {
     this.era = c.era;
     this.version = c.protocolVersion;
     this.surface = c.surfaceId;
-    if (this.span.isRecording()) this.span.setAttributes({ 'switchboard.era': c.era, 'mcp.protocol.version': c.protocolVersion, 'switchboard.surface': c.surfaceId });
+    if (this.span.isRecording())
+      this.span.setAttributes({ 'switchboard.era': c.era, 'mcp.protocol.version': c.protocolVersion, 'switchboard.surface': c.surfaceId });
   }
 
   toolFailed(): void {
@@ -146,7 +179,8 @@ class ServerSpan implements McpServerSpan {
   end(result: { errorCode: number | undefined; httpStatus: number }): void {
     const { span, toolError } = this;
     // −32029 (ErrorCode.RateLimited): refused by a rate limit or quota, not a failure of the request.
-    const outcome = result.errorCode === -32029 ? 'rate_limited' : result.errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok';
+    const outcome =
+      result.errorCode === -32029 ? 'rate_limited' : result.errorCode !== undefined ? 'error' : toolError ? 'tool_error' : 'ok';
     if (span.isRecording()) {
       span.setAttribute('switchboard.outcome', outcome);
       span.setAttribute('http.response.status_code', result.httpStatus);
@@ -172,7 +206,13 @@ class ServerSpan implements McpServerSpan {
     const toolLabel = budget.tool(tenant, this.tool);
     m.requests.add(1, tenant, this.method, toolLabel, outcome);
     const errorType = metricErrorType(errorCode, this.toolError);
-    m.duration.record((performance.now() - this.started) / 1000, this.method, tenant, errorType ?? '', budget.histogramTool(tenant, toolLabel));
+    m.duration.record(
+      (performance.now() - this.started) / 1000,
+      this.method,
+      tenant,
+      errorType ?? '',
+      budget.histogramTool(tenant, toolLabel),
+    );
     if (outcome !== 'ok') m.errors.add(1, tenant, this.method, toolLabel, errorCodeLabel(errorCode));
     if (this.era) m.protocol.add(1, this.era, this.version, this.surface, outcome);
   }

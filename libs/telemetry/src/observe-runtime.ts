@@ -37,27 +37,31 @@ export function observeRuntime(): () => void {
   const heapUsed = gauge('v8js.memory.heap.used', 'Heap memory used by V8 heap space', 'By');
   const heapLimit = gauge('v8js.memory.heap.limit', 'Heap memory size available by V8 heap space', 'By');
   const rss = gauge('process.memory.rss', 'Resident set size of the process', 'By');
-  const gc = meter.createHistogram('v8js.gc.duration', { description: 'Garbage collection duration', unit: 's', advice: { explicitBucketBoundaries: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1] } });
+  const gc = meter.createHistogram('v8js.gc.duration', {
+    description: 'Garbage collection duration',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1] },
+  });
   let lastElu = performance.eventLoopUtilization();
   const ns = (v: number) => (Number.isFinite(v) ? v / 1e9 : 0);
   const observables = [lag.min, lag.max, lag.mean, lag.p50, lag.p90, lag.p99, utilization, heapUsed, heapLimit, rss];
   const collect = (result: BatchObservableResult) => {
-      result.observe(lag.min, ns(delay.min));
-      result.observe(lag.max, ns(delay.max));
-      result.observe(lag.mean, ns(delay.mean));
-      result.observe(lag.p50, ns(delay.percentile(50)));
-      result.observe(lag.p90, ns(delay.percentile(90)));
-      result.observe(lag.p99, ns(delay.percentile(99)));
-      delay.reset();
-      const elu = performance.eventLoopUtilization(lastElu);
-      lastElu = performance.eventLoopUtilization();
-      result.observe(utilization, elu.utilization);
-      for (const space of getHeapSpaceStatistics()) {
-        const attrs = { 'v8js.heap.space.name': space.space_name };
-        result.observe(heapUsed, space.space_used_size, attrs);
-        result.observe(heapLimit, space.space_size, attrs);
-      }
-      result.observe(rss, process.memoryUsage.rss());
+    result.observe(lag.min, ns(delay.min));
+    result.observe(lag.max, ns(delay.max));
+    result.observe(lag.mean, ns(delay.mean));
+    result.observe(lag.p50, ns(delay.percentile(50)));
+    result.observe(lag.p90, ns(delay.percentile(90)));
+    result.observe(lag.p99, ns(delay.percentile(99)));
+    delay.reset();
+    const elu = performance.eventLoopUtilization(lastElu);
+    lastElu = performance.eventLoopUtilization();
+    result.observe(utilization, elu.utilization);
+    for (const space of getHeapSpaceStatistics()) {
+      const attrs = { 'v8js.heap.space.name': space.space_name };
+      result.observe(heapUsed, space.space_used_size, attrs);
+      result.observe(heapLimit, space.space_size, attrs);
+    }
+    result.observe(rss, process.memoryUsage.rss());
   };
   meter.addBatchObservableCallback(collect, observables);
   const gcAttrs = new Map<number, { 'v8js.gc.type': string }>();

@@ -58,7 +58,8 @@ export class SeriesBudget {
     this.minRequests = options.minRequests ?? 10;
     this.maxTracked = options.maxTracked ?? 100_000;
     this.histogramTools = new Set(options.histogramToolTenants ?? []);
-    for (const t of [...(options.histogramToolTenants ?? []), ...(options.pinnedTenants ?? [])]) if (this.slots.size < this.maxTenants) this.slots.set(t, new Set());
+    for (const t of [...(options.histogramToolTenants ?? []), ...(options.pinnedTenants ?? [])])
+      if (this.slots.size < this.maxTenants) this.slots.set(t, new Set());
   }
 
   /** The `tenant` label of a request of `tenantId` (counts the request towards a slot). */

@@ -7,7 +7,14 @@ import path from 'node:path';
  * process-wide providers once) on the built library, as `npm start` and the images run it.
  */
 const BUILT = path.resolve(__dirname, '../dist/start-telemetry.js');
-const HEAVY = ['@opentelemetry/sdk-node', '@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-pg', '@opentelemetry/instrumentation-ioredis', '@opentelemetry/exporter-metrics-otlp-proto', '@opentelemetry/exporter-metrics-otlp-http'];
+const HEAVY = [
+  '@opentelemetry/sdk-node',
+  '@opentelemetry/instrumentation-http',
+  '@opentelemetry/instrumentation-pg',
+  '@opentelemetry/instrumentation-ioredis',
+  '@opentelemetry/exporter-metrics-otlp-proto',
+  '@opentelemetry/exporter-metrics-otlp-http',
+];
 
 function loadedAfterStart(env: Record<string, string>): { loaded: string[]; tracing: boolean } {
   const script = `
@@ -30,8 +37,19 @@ describe('startTelemetry module loading', () => {
   });
 
   it('loads the tracing SDK and instrumentations when traces are exported and the OTLP metric exporter', () => {
-    const { loaded, tracing } = loadedAfterStart({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_METRIC_EXPORT_INTERVAL: '600000' });
+    const { loaded, tracing } = loadedAfterStart({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_METRIC_EXPORT_INTERVAL: '600000',
+    });
     expect(tracing).toBe(true);
-    expect(loaded).toEqual(expect.arrayContaining(['@opentelemetry/sdk-node', '@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-pg', '@opentelemetry/instrumentation-ioredis', '@opentelemetry/exporter-metrics-otlp-proto']));
+    expect(loaded).toEqual(
+      expect.arrayContaining([
+        '@opentelemetry/sdk-node',
+        '@opentelemetry/instrumentation-http',
+        '@opentelemetry/instrumentation-pg',
+        '@opentelemetry/instrumentation-ioredis',
+        '@opentelemetry/exporter-metrics-otlp-proto',
+      ]),
+    );
   });
 });

@@ -98,12 +98,15 @@ type Env = Record<string, string | undefined>;
  * `require(variable)` is invisible to it and left the SDK out of the images (issue #50).
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- deliberate lazy loads, see above */
-const loadOtlpMetricsHttp = (): typeof import('@opentelemetry/exporter-metrics-otlp-http') => require('@opentelemetry/exporter-metrics-otlp-http');
-const loadOtlpMetricsProto = (): typeof import('@opentelemetry/exporter-metrics-otlp-proto') => require('@opentelemetry/exporter-metrics-otlp-proto');
+const loadOtlpMetricsHttp = (): typeof import('@opentelemetry/exporter-metrics-otlp-http') =>
+  require('@opentelemetry/exporter-metrics-otlp-http');
+const loadOtlpMetricsProto = (): typeof import('@opentelemetry/exporter-metrics-otlp-proto') =>
+  require('@opentelemetry/exporter-metrics-otlp-proto');
 const loadSdkNode = (): typeof import('@opentelemetry/sdk-node') => require('@opentelemetry/sdk-node');
 const loadHttpInstrumentation = (): typeof import('@opentelemetry/instrumentation-http') => require('@opentelemetry/instrumentation-http');
 const loadPgInstrumentation = (): typeof import('@opentelemetry/instrumentation-pg') => require('@opentelemetry/instrumentation-pg');
-const loadIORedisInstrumentation = (): typeof import('@opentelemetry/instrumentation-ioredis') => require('@opentelemetry/instrumentation-ioredis');
+const loadIORedisInstrumentation = (): typeof import('@opentelemetry/instrumentation-ioredis') =>
+  require('@opentelemetry/instrumentation-ioredis');
 /* eslint-enable @typescript-eslint/no-require-imports */
 type Resource = ReturnType<typeof defaultResource>;
 
@@ -125,7 +128,11 @@ function processResource(options: StartTelemetryOptions, env: Env): Resource {
 
 /** The label budget of tenant and tool attributes, from the TELEMETRY_* variables. */
 function installSeriesBudget(env: Env): void {
-  const list = (v: string | undefined) => (v ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  const list = (v: string | undefined) =>
+    (v ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
   SeriesBudget.install(
     new SeriesBudget({
       ...(env.TELEMETRY_MAX_TENANT_LABELS ? { maxTenants: Number(env.TELEMETRY_MAX_TENANT_LABELS) } : {}),
@@ -140,12 +147,12 @@ function installSeriesBudget(env: Env): void {
 function otlpMetricReaders(env: Env, disabled: boolean): IMetricReader[] {
   const metricsExporter = env.OTEL_METRICS_EXPORTER?.trim();
   const pushMetrics =
-    !disabled && metricsExporter !== 'none' && (metricsExporter === 'otlp' || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT));
+    !disabled &&
+    metricsExporter !== 'none' &&
+    (metricsExporter === 'otlp' || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT));
   if (!pushMetrics) return [];
   const json = env.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json';
-  const exporter = json
-    ? new (loadOtlpMetricsHttp().OTLPMetricExporter)()
-    : new (loadOtlpMetricsProto().OTLPMetricExporter)();
+  const exporter = json ? new (loadOtlpMetricsHttp().OTLPMetricExporter)() : new (loadOtlpMetricsProto().OTLPMetricExporter)();
   return [
     new PeriodicExportingMetricReader({
       exporter,

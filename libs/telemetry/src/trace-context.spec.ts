@@ -33,7 +33,9 @@ describe('W3C propagation helpers', () => {
     expect(record.traceparent).toMatch(new RegExp(`^00-${span.spanContext().traceId}-${span.spanContext().spanId}-0[01]$`));
     const headers = injectTraceContext(new Headers(), ctx);
     expect(trace.getSpanContext(extractTraceContext(headers))?.traceId).toBe(span.spanContext().traceId);
-    expect(trace.getSpanContext(extractTraceContext({ traceparent: [String(record.traceparent)] }))?.spanId).toBe(span.spanContext().spanId);
+    expect(trace.getSpanContext(extractTraceContext({ traceparent: [String(record.traceparent)] }))?.spanId).toBe(
+      span.spanContext().spanId,
+    );
     span.end();
   });
 
@@ -44,7 +46,9 @@ describe('W3C propagation helpers', () => {
       return new Response('{}');
     };
     const span = trace.getTracer('t').startSpan('root');
-    await context.with(trace.setSpan(context.active(), span), () => tracedFetch(fake)('http://127.0.0.1/x', { headers: { 'x-keep': '1' } }));
+    await context.with(trace.setSpan(context.active(), span), () =>
+      tracedFetch(fake)('http://127.0.0.1/x', { headers: { 'x-keep': '1' } }),
+    );
     span.end();
     expect(seen[0]?.get('traceparent')).toContain(span.spanContext().traceId);
     expect(seen[0]?.get('x-keep')).toBe('1');
@@ -54,13 +58,15 @@ describe('W3C propagation helpers', () => {
     const queue: Array<{ name: string; data: unknown; timestamp: number }> = [];
     const root = trace.getTracer('t').startSpan('register upstream');
     await context.with(trace.setSpan(context.active(), root), () =>
-      withProducerSpan('discovery', 'discover', { tenantId: 'acme' }, async (data) => queue.push({ name: 'discover', data, timestamp: Date.now() })),
+      withProducerSpan('discovery', 'discover', { tenantId: 'acme' }, async (data) =>
+        queue.push({ name: 'discover', data, timestamp: Date.now() }),
+      ),
     );
     root.end();
     const job = queue[0]!;
     expect(job.data).toMatchObject({ tenantId: 'acme', _trace: { traceparent: expect.any(String) } });
     await withConsumerSpan('discovery', job, async () => undefined);
-    const spans = (await finished());
+    const spans = await finished();
     const producer = spans.find((s) => s.name === 'send discovery');
     const consumer = spans.find((s) => s.name === 'process discovery');
     expect(consumer?.spanContext().traceId).toBe(root.spanContext().traceId);
@@ -103,7 +109,8 @@ describe('propagateFetch', () => {
     const seen: Array<Array<[string, string]>> = [];
     const server = createServer((req, res) => {
       const pairs: Array<[string, string]> = [];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) if (/traceparent/i.test(req.rawHeaders[i]!)) pairs.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        if (/traceparent/i.test(req.rawHeaders[i]!)) pairs.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
       seen.push(pairs);
       res.end('ok');
     });

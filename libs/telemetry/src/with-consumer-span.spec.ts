@@ -20,7 +20,11 @@ async function waitSum(job: string): Promise<number> {
 describe('withConsumerSpan queue wait', () => {
   it('measures wait from the due time: a repeatable job scheduled an hour ahead has not waited an hour', async () => {
     const now = Date.now();
-    await withConsumerSpan('q', { name: 'repeat', timestamp: now - 3_600_000, delay: 3_600_000 - 50, processedOn: now, data: {} }, async () => 1);
+    await withConsumerSpan(
+      'q',
+      { name: 'repeat', timestamp: now - 3_600_000, delay: 3_600_000 - 50, processedOn: now, data: {} },
+      async () => 1,
+    );
     const sum = await waitSum('repeat');
     expect(sum).toBeGreaterThanOrEqual(0.04);
     expect(sum).toBeLessThan(1);

@@ -25,11 +25,20 @@ export interface TracedJob {
  * `queue_job_duration_seconds` and `queue_job_wait_seconds`. Errors mark the span and are rethrown
  * (BullMQ retries them).
  */
-export async function withConsumerSpan<R>(queue: string, job: TracedJob, fn: (span: Span) => Promise<R>, attributes: Attributes = {}): Promise<R> {
+export async function withConsumerSpan<R>(
+  queue: string,
+  job: TracedJob,
+  fn: (span: Span) => Promise<R>,
+  attributes: Attributes = {},
+): Promise<R> {
   // `_trace` (withProducerSpan) or a bare `traceparent` field (jobs that carry only that header).
   const data = job.data as { _trace?: unknown; traceparent?: unknown } | null;
   const carrier =
-    data?._trace && typeof data._trace === 'object' ? (data._trace as Record<string, unknown>) : typeof data?.traceparent === 'string' ? { traceparent: data.traceparent } : undefined;
+    data?._trace && typeof data._trace === 'object'
+      ? (data._trace as Record<string, unknown>)
+      : typeof data?.traceparent === 'string'
+        ? { traceparent: data.traceparent }
+        : undefined;
   const parent = extractTraceContext(carrier);
   const span = trace.getTracer('switchboard').startSpan(
     `process ${queue}`,

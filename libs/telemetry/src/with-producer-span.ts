@@ -18,7 +18,13 @@ export async function withProducerSpan<T extends object, R>(
 ): Promise<R> {
   const span = trace.getTracer('switchboard').startSpan(`send ${queue}`, {
     kind: SpanKind.PRODUCER,
-    attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'messaging.operation.type': 'send', 'switchboard.job.name': jobName, ...attributes },
+    attributes: {
+      'messaging.system': 'bullmq',
+      'messaging.destination.name': queue,
+      'messaging.operation.type': 'send',
+      'switchboard.job.name': jobName,
+      ...attributes,
+    },
   });
   try {
     const ctx = trace.setSpan(context.active(), span);

@@ -48,7 +48,14 @@ describe('CatalogFeedReader', () => {
   });
 
   const reader = (over: Partial<ConstructorParameters<typeof CatalogFeedReader>[0]> = {}, warnings: string[] = []) => {
-    const r = new CatalogFeedReader({ redisUrl: REDIS_URL, namespace, registryUrl, internalToken: 'tok', warn: (m) => warnings.push(m), ...over });
+    const r = new CatalogFeedReader({
+      redisUrl: REDIS_URL,
+      namespace,
+      registryUrl,
+      internalToken: 'tok',
+      warn: (m) => warnings.push(m),
+      ...over,
+    });
     readers.push(r);
     return r;
   };
@@ -59,7 +66,10 @@ describe('CatalogFeedReader', () => {
     await redis.set(keys.catalog('b'), '{not json');
     const warnings: string[] = [];
     const r = reader({}, warnings);
-    await r.start(() => undefined, () => undefined);
+    await r.start(
+      () => undefined,
+      () => undefined,
+    );
     expect((await r.tenantIds())?.sort()).toEqual(['a', 'b']);
     expect(await r.fromRedis(['a', 'b', 'missing'])).toEqual([{ id: 'a' }]);
     expect(await r.fromRedis([])).toEqual([]);
@@ -70,7 +80,10 @@ describe('CatalogFeedReader', () => {
     const changed: string[] = [];
     let ready = 0;
     const r = reader();
-    await r.start((id) => changed.push(id), () => ready++);
+    await r.start(
+      (id) => changed.push(id),
+      () => ready++,
+    );
     await until(() => ready > 0, 'the subscriber to be ready');
     // Publish until the subscription is live (SUBSCRIBE is sent on ready, asynchronously).
     const deadline = Date.now() + 10_000;

@@ -31,7 +31,12 @@ export class CatalogFeedReader {
     this.keys = catalogRedisKeys(options.namespace);
     if (options.redisUrl) {
       // Reads fail fast (no offline queue) so a Redis outage falls through to the registry at once.
-      this.redis = createRedis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+      this.redis = createRedis(options.redisUrl, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        commandTimeout: 2_000,
+        lazyConnect: true,
+      });
       this.subscriber = createRedis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
       this.redis.on('error', () => undefined);
       this.subscriber.on('error', () => undefined);
@@ -45,7 +50,9 @@ export class CatalogFeedReader {
    */
   async start(onChanged: (tenantId: string) => void, onReady: () => void): Promise<void> {
     if (!this.redis || !this.subscriber) return;
-    await this.redis.connect().catch((err: Error) => this.options.warn('Redis unavailable at boot; using the registry internal API', { err: err.message }));
+    await this.redis
+      .connect()
+      .catch((err: Error) => this.options.warn('Redis unavailable at boot; using the registry internal API', { err: err.message }));
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.keys.channel) return;
       let tenantId: unknown;
@@ -87,7 +94,10 @@ export class CatalogFeedReader {
     if (!this.redis) return undefined;
     if (ids.length === 0) return [];
     try {
-      const values = await mgetAcrossSlots(this.redis, ids.map((id) => this.keys.catalog(id)));
+      const values = await mgetAcrossSlots(
+        this.redis,
+        ids.map((id) => this.keys.catalog(id)),
+      );
       const out: unknown[] = [];
       for (const v of values) {
         if (typeof v !== 'string') continue;
@@ -106,7 +116,10 @@ export class CatalogFeedReader {
 
   /** `GET /internal/catalogs[/<tenant>]`: one tenant's document or all of them, or undefined when the registry is unreachable. */
   async fromRegistry(tenantId?: string): Promise<unknown[] | undefined> {
-    const body = await this.internal(`/internal/catalogs${tenantId ? `/${encodeURIComponent(tenantId)}` : ''}`, 'registry internal API unavailable');
+    const body = await this.internal(
+      `/internal/catalogs${tenantId ? `/${encodeURIComponent(tenantId)}` : ''}`,
+      'registry internal API unavailable',
+    );
     if (body === undefined) return undefined;
     if (tenantId) return [body];
     const catalogs = (body as { catalogs?: unknown } | null)?.catalogs;
@@ -124,7 +137,10 @@ export class CatalogFeedReader {
   private async internal(path: string, failure: string): Promise<unknown> {
     if (!this.options.registryUrl) return undefined;
     try {
-      const res = await fetch(`${this.options.registryUrl.replace(/\/+$/, '')}${path}`, { headers: { authorization: `Bearer ${this.options.internalToken ?? ''}` }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      const res = await fetch(`${this.options.registryUrl.replace(/\/+$/, '')}${path}`, {
+        headers: { authorization: `Bearer ${this.options.internalToken ?? ''}` },
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      });
       if (!res.ok) return undefined;
       return (await res.json()) as unknown;
     } catch (err) {

@@ -40,12 +40,18 @@ describe('readTenantSeed', () => {
   });
 
   it('names settings problems by the tenant index and the file field', () => {
-    const file = write('tenants:\n  - id: Bad\n    name: x\n    catalogs: [{ builtin: demo }]\n  - id: ok\n    name: y\n    surfaces: { clientSurfaces: { c: ghost } }\n    catalogs: [{ builtin: demo }]\n');
+    const file = write(
+      'tenants:\n  - id: Bad\n    name: x\n    catalogs: [{ builtin: demo }]\n  - id: ok\n    name: y\n    surfaces: { clientSurfaces: { c: ghost } }\n    catalogs: [{ builtin: demo }]\n',
+    );
     expect(() => readTenantSeed(file)).toThrow(/tenants\.0\.id: must be a DNS label[\s\S]*tenants\.1\.surfaces: .*ghost/);
   });
 
   it('refuses a duplicate tenant id and an unreadable file', () => {
-    expect(() => readTenantSeed(write('tenants:\n  - { id: a, name: a, catalogs: [{ builtin: demo }] }\n  - { id: a, name: b, catalogs: [{ builtin: demo }] }\n'))).toThrow(/tenants\.1\.id: tenant id "a" appears twice/);
+    expect(() =>
+      readTenantSeed(
+        write('tenants:\n  - { id: a, name: a, catalogs: [{ builtin: demo }] }\n  - { id: a, name: b, catalogs: [{ builtin: demo }] }\n'),
+      ),
+    ).toThrow(/tenants\.1\.id: tenant id "a" appears twice/);
     expect(() => readTenantSeed(path.join(dir, 'missing.yaml'))).toThrow(expect.objectContaining({ code: 'SEED_UNREADABLE' }));
   });
 });

@@ -12,7 +12,10 @@ const upstreamSchema = z.object({
   /** The upstream's own credential headers (never the client's token). */
   headers: z.record(z.string(), z.string()).default({}),
   /** Prefix for exposed tool names (default: none). */
-  prefix: z.string().regex(/^[A-Za-z0-9_.-]{0,16}$/).optional(),
+  prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{0,16}$/)
+    .optional(),
 });
 
 const catalogSchema = z.union([
@@ -44,7 +47,8 @@ const seedEntrySchema = z
   })
   .strict()
   .superRefine((t, ctx) => {
-    if (t.seed !== 'registry' && !t.catalogs) ctx.addIssue({ code: 'custom', path: ['catalogs'], message: 'is required (unless seed: registry)' });
+    if (t.seed !== 'registry' && !t.catalogs)
+      ctx.addIssue({ code: 'custom', path: ['catalogs'], message: 'is required (unless seed: registry)' });
   });
 
 const seedFileSchema = z.object({ tenants: z.array(seedEntrySchema).min(1) }).strict();
@@ -75,7 +79,9 @@ export function readTenantSeed(file: string): TenantSeed[] {
   try {
     text = readFileSync(abs, 'utf8');
   } catch (err) {
-    throw new TenantSeedError('SEED_UNREADABLE', `Cannot read tenants file ${abs}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, { cause: err });
+    throw new TenantSeedError('SEED_UNREADABLE', `Cannot read tenants file ${abs}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, {
+      cause: err,
+    });
   }
   let raw: unknown;
   try {
@@ -102,12 +108,19 @@ export function readTenantSeed(file: string): TenantSeed[] {
     });
     if (!settings.success) {
       // Field names as written in the file (`surfaces`, not the document's `surfaceRules`).
-      for (const i of settings.error.issues) problems.push(`  tenants.${index}.${i.path.map((p) => (p === 'surfaceRules' ? 'surfaces' : String(p))).join('.')}: ${i.message}`);
+      for (const i of settings.error.issues)
+        problems.push(`  tenants.${index}.${i.path.map((p) => (p === 'surfaceRules' ? 'surfaces' : String(p))).join('.')}: ${i.message}`);
       continue;
     }
     if (ids.has(t.id)) problems.push(`  tenants.${index}.id: tenant id "${t.id}" appears twice`);
     ids.add(t.id);
-    out.push({ settings: settings.data, ...(t.instructions ? { instructions: t.instructions } : {}), seed: t.seed ?? 'file', catalogs: t.catalogs ?? [], file: abs });
+    out.push({
+      settings: settings.data,
+      ...(t.instructions ? { instructions: t.instructions } : {}),
+      seed: t.seed ?? 'file',
+      catalogs: t.catalogs ?? [],
+      file: abs,
+    });
   }
   if (problems.length > 0) throw new TenantSeedError('SEED_INVALID', `Invalid tenants file ${abs}:\n${problems.join('\n')}`);
   return out;

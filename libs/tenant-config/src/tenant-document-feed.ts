@@ -38,7 +38,10 @@ export class TenantDocumentFeed {
   /** Loads every current document (resolves once the first load was tried), then keeps `listener` up to date. */
   async start(listener: (doc: PublishedCatalog) => void): Promise<void> {
     this.listener = listener;
-    await this.reader.start((tenantId) => void this.onChanged(tenantId), () => void this.resync());
+    await this.reader.start(
+      (tenantId) => void this.onChanged(tenantId),
+      () => void this.resync(),
+    );
     await this.resync();
     const every = this.options.resyncMs ?? 30_000;
     if (every > 0) {
@@ -80,7 +83,10 @@ export class TenantDocumentFeed {
       this.versions.set(doc.id, doc.version ?? '');
       this.listener?.(doc);
     } catch (err) {
-      this.warn('tenant document rejected; keeping the previous one', { tenant: (raw as { id?: unknown } | null)?.id, err: (err as Error).message });
+      this.warn('tenant document rejected; keeping the previous one', {
+        tenant: (raw as { id?: unknown } | null)?.id,
+        err: (err as Error).message,
+      });
     }
   }
 

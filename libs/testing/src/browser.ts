@@ -7,7 +7,11 @@ export class TestBrowser {
   }
 
   async postForm(url: string, form: Record<string, string>): Promise<Response> {
-    return this.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    return this.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
   }
 
   async request(url: string, init: RequestInit): Promise<Response> {
@@ -91,7 +95,8 @@ export function parseForm(html: string, action?: RegExp): { action: string; fiel
   const form = forms.find((f) => !action || action.test(f[1] ?? ''));
   if (!form) throw new Error(`no form in page: ${html.slice(0, 300)}`);
   const fields: Record<string, string> = {};
-  for (const m of (form[2] ?? '').matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[m[1] ?? ''] = unescape(m[2] ?? '');
+  for (const m of (form[2] ?? '').matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g))
+    fields[m[1] ?? ''] = unescape(m[2] ?? '');
   return { action: unescape(form[1] ?? ''), fields };
 }
 

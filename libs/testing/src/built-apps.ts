@@ -70,7 +70,11 @@ export interface Proc {
 /** Spawns a built app and waits for its "listening on <url>" line. */
 export function spawnApp(name: string, script: string, env: Record<string, string>, ready: RegExp, timeoutMs = 30_000): Promise<Proc> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let stopping = false;
     const timer = setTimeout(() => reject(new Error(`${name} not ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
@@ -102,7 +106,8 @@ export function spawnApp(name: string, script: string, env: Record<string, strin
       // After it was ready (a settled promise ignores the reject) a test sees only refused
       // connections, so a crash's last 2 KB of output go to the test output (a clean exit, 0,
       // is one a test asked for; crash tests that SIGKILL their app print it too).
-      if (!stopping && code !== 0 && ready.test(out)) process.stderr.write(`[${name} exited unexpectedly with ${code ?? signal}] ${out.slice(-2_000)}\n`);
+      if (!stopping && code !== 0 && ready.test(out))
+        process.stderr.write(`[${name} exited unexpectedly with ${code ?? signal}] ${out.slice(-2_000)}\n`);
       reject(new Error(message));
     });
   });
@@ -171,7 +176,11 @@ export async function api(base: string, key: string | undefined, method: string,
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: ApiResult['body'] = {};
   try {
@@ -183,7 +192,12 @@ export async function api(base: string, key: string | undefined, method: string,
 }
 
 /** Creates a tenant through the operator key (optionally with its first console admin); returns its API key. */
-export async function createTenant(base: string, operatorKey: string, id: string, admin?: { username: string; password: string; name?: string }): Promise<string> {
+export async function createTenant(
+  base: string,
+  operatorKey: string,
+  id: string,
+  admin?: { username: string; password: string; name?: string },
+): Promise<string> {
   const res = await api(base, operatorKey, 'POST', '/v1/tenants', { id, name: `Tenant ${id}`, ...(admin ? { admin } : {}) });
   if (res.status !== 201) throw new Error(`tenant ${id}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.apiKey as string;

@@ -2,7 +2,18 @@
 // rule no-testing-in-production). Nothing here boots one of our apps; app harnesses stay in that app's e2e/support.
 export { freePort } from './free-port';
 export { parseForm, TestBrowser } from './browser';
-export { approve, authorizeUrl, decodeJwt, obtainTokens, pkcePair, register, registerPublicClient, token, type AuthorizeParams, type Json } from './oauth-flow';
+export {
+  approve,
+  authorizeUrl,
+  decodeJwt,
+  obtainTokens,
+  pkcePair,
+  register,
+  registerPublicClient,
+  token,
+  type AuthorizeParams,
+  type Json,
+} from './oauth-flow';
 export { listenLoopback, readJsonBody, type LoopbackServer } from './loopback-server';
 export { HangingCalls, serveStateless } from './sdk-upstream';
 export { pollUntil } from './poll-until';

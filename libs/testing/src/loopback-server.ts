@@ -15,7 +15,10 @@ export interface LoopbackServer {
  * Listens on 127.0.0.1 (port 0 = a free one). A handler that throws answers a JSON-RPC
  * internal error (500) rather than leaving the client hanging.
  */
-export async function listenLoopback(handler: (...args: Parameters<RequestListener>) => Promise<void>, o: { port?: number; path?: string } = {}): Promise<LoopbackServer> {
+export async function listenLoopback(
+  handler: (...args: Parameters<RequestListener>) => Promise<void>,
+  o: { port?: number; path?: string } = {},
+): Promise<LoopbackServer> {
   const http = createServer((req, res) => {
     handler(req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

@@ -8,14 +8,33 @@ export function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-export async function register(issuer: string, metadata: Json, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; headers: Headers }> {
-  const res = await fetch(`${issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(metadata) });
+export async function register(
+  issuer: string,
+  metadata: Json,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json; headers: Headers }> {
+  const res = await fetch(`${issuer}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(metadata),
+  });
   return { status: res.status, body: (await res.json()) as Json, headers: res.headers };
 }
 
 /** Registers a public client with one redirect URI. */
-export async function registerPublicClient(issuer: string, redirectUri = 'https://claude.ai/api/mcp/auth_callback', extra: Json = {}): Promise<string> {
-  const r = await register(issuer, { client_name: 'Test client', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...extra });
+export async function registerPublicClient(
+  issuer: string,
+  redirectUri = 'https://claude.ai/api/mcp/auth_callback',
+  extra: Json = {},
+): Promise<string> {
+  const r = await register(issuer, {
+    client_name: 'Test client',
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    ...extra,
+  });
   if (r.status !== 201) throw new Error(`registration failed: ${r.status} ${JSON.stringify(r.body)}`);
   return String(r.body.client_id);
 }
@@ -32,7 +51,12 @@ export interface AuthorizeParams {
 }
 
 export function authorizeUrl(issuer: string, p: AuthorizeParams): string {
-  const q = new URLSearchParams({ response_type: 'code', client_id: p.clientId, redirect_uri: p.redirectUri, state: p.state ?? 'st-' + randomBytes(4).toString('hex') });
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: p.clientId,
+    redirect_uri: p.redirectUri,
+    state: p.state ?? 'st-' + randomBytes(4).toString('hex'),
+  });
   if (p.challenge !== undefined) q.set('code_challenge', p.challenge);
   if (p.method !== undefined) q.set('code_challenge_method', p.method);
   else if (p.challenge !== undefined) q.set('code_challenge_method', 'S256');
@@ -47,7 +71,9 @@ export function authorizeUrl(issuer: string, p: AuthorizeParams): string {
  * `user` (when asked) and approval on the consent page. Returns the final redirect URL.
  */
 export async function approve(browser: TestBrowser, url: string, redirectUri: string, user = 'alice'): Promise<URL> {
-  const isRedirect = (u: URL) => u.href.startsWith(redirectUri) || (u.protocol === 'http:' && u.hostname === '127.0.0.1' && u.pathname === new URL(redirectUri).pathname && u.port !== new URL(url).port);
+  const isRedirect = (u: URL) =>
+    u.href.startsWith(redirectUri) ||
+    (u.protocol === 'http:' && u.hostname === '127.0.0.1' && u.pathname === new URL(redirectUri).pathname && u.port !== new URL(url).port);
   let { res, url: at } = await browser.follow(url, isRedirect);
   for (let step = 0; step < 4; step++) {
     if (res.status >= 300 && res.status < 400) return new URL(at);
@@ -70,8 +96,16 @@ export async function approve(browser: TestBrowser, url: string, redirectUri: st
   throw new Error('authorization did not reach the redirect URI');
 }
 
-export async function token(issuer: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; headers: Headers }> {
-  const res = await fetch(`${issuer}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form).toString() });
+export async function token(
+  issuer: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json; headers: Headers }> {
+  const res = await fetch(`${issuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
   const text = await res.text();
   let body: Json;
   try {
@@ -83,19 +117,37 @@ export async function token(issuer: string, form: Record<string, string>, header
 }
 
 /** Full happy path for a fresh public client: returns the token response and the client id. */
-export async function obtainTokens(issuer: string, o: { redirectUri?: string; resource?: string; scope?: string; user?: string; browser?: TestBrowser; clientId?: string } = {}) {
+export async function obtainTokens(
+  issuer: string,
+  o: { redirectUri?: string; resource?: string; scope?: string; user?: string; browser?: TestBrowser; clientId?: string } = {},
+) {
   const redirectUri = o.redirectUri ?? 'https://claude.ai/api/mcp/auth_callback';
   const clientId = o.clientId ?? (await registerPublicClient(issuer, redirectUri));
   const { verifier, challenge } = pkcePair();
   const browser = o.browser ?? new TestBrowser();
-  const back = await approve(browser, authorizeUrl(issuer, { clientId, redirectUri, challenge, resource: o.resource, scope: o.scope }), redirectUri, o.user);
+  const back = await approve(
+    browser,
+    authorizeUrl(issuer, { clientId, redirectUri, challenge, resource: o.resource, scope: o.scope }),
+    redirectUri,
+    o.user,
+  );
   const code = back.searchParams.get('code');
   if (!code) throw new Error(`no code in ${back.href}`);
-  const t = await token(issuer, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier, ...(o.resource ? { resource: o.resource } : {}) });
+  const t = await token(issuer, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    client_id: clientId,
+    code_verifier: verifier,
+    ...(o.resource ? { resource: o.resource } : {}),
+  });
   return { ...t, clientId, redirectUri, browser, back, code, verifier };
 }
 
 export function decodeJwt(jwt: string): { header: Json; payload: Json } {
   const [h, p] = jwt.split('.');
-  return { header: JSON.parse(Buffer.from(h ?? '', 'base64url').toString()) as Json, payload: JSON.parse(Buffer.from(p ?? '', 'base64url').toString()) as Json };
+  return {
+    header: JSON.parse(Buffer.from(h ?? '', 'base64url').toString()) as Json,
+    payload: JSON.parse(Buffer.from(p ?? '', 'base64url').toString()) as Json,
+  };
 }

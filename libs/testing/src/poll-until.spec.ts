@@ -8,9 +8,14 @@ describe('pollUntil', () => {
 
   it('times out naming what it waited for and the last error', async () => {
     await expect(
-      pollUntil('a miracle', () => {
-        throw new Error('not yet');
-      }, 30, 5),
+      pollUntil(
+        'a miracle',
+        () => {
+          throw new Error('not yet');
+        },
+        30,
+        5,
+      ),
     ).rejects.toThrow('timed out after 30 ms waiting for a miracle: not yet');
   });
 });

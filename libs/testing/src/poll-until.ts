@@ -2,7 +2,12 @@
  * Polls until `fn` gives a truthy value (returned) or the deadline passes (throws, naming what
  * was awaited and the last error `fn` threw). Tests wait with this, never with fixed sleeps.
  */
-export async function pollUntil<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+export async function pollUntil<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -7,7 +7,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  * Answers one POST with `server` on a fresh stateless transport (a server per POST, as the SDK
  * docs show); both are closed when the response is. `json`: one JSON body instead of an SSE stream.
  */
-export async function serveStateless(server: McpServer, req: IncomingMessage, res: ServerResponse, body: unknown, o: { json?: boolean; onClose?: () => void } = {}): Promise<void> {
+export async function serveStateless(
+  server: McpServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  o: { json?: boolean; onClose?: () => void } = {},
+): Promise<void> {
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...(o.json ? { enableJsonResponse: true } : {}) });
   res.on('close', () => {
     void transport.close();

@@ -6,5 +6,8 @@ import { startPackagedServer, type ReferenceServer } from './start-packaged-serv
  * registers only for clients declaring sampling, elicitation, roots or tasks.
  */
 export function startEverythingServer(port?: number): Promise<ReferenceServer> {
-  return startPackagedServer({ package: '@modelcontextprotocol/server-everything', script: 'dist/index.js', args: ['streamableHttp'], portEnv: 'PORT' }, port);
+  return startPackagedServer(
+    { package: '@modelcontextprotocol/server-everything', script: 'dist/index.js', args: ['streamableHttp'], portEnv: 'PORT' },
+    port,
+  );
 }

@@ -5,5 +5,8 @@ import { startPackagedServer, type ReferenceServer } from './start-packaged-serv
  * `@modelcontextprotocol/sdk`): stateful, with tasks, form elicitation and logging during calls.
  */
 export function startSdkExampleServer(port?: number): Promise<ReferenceServer> {
-  return startPackagedServer({ package: '@modelcontextprotocol/sdk', script: 'dist/cjs/examples/server/simpleStreamableHttp.js', args: [], portEnv: 'MCP_PORT' }, port);
+  return startPackagedServer(
+    { package: '@modelcontextprotocol/sdk', script: 'dist/cjs/examples/server/simpleStreamableHttp.js', args: [], portEnv: 'MCP_PORT' },
+    port,
+  );
 }

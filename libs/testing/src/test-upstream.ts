@@ -80,7 +80,9 @@ export class TestUpstream {
 
     if (!this.options.stateful) {
       if (req.method !== 'POST') {
-        res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed.' } }));
+        res
+          .writeHead(405, { allow: 'POST', 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed.' } }));
         return;
       }
       const server = this.buildServer();
@@ -94,14 +96,18 @@ export class TestUpstream {
       const transport = this.sessions.get(id);
       if (!transport) {
         // Spec: an unknown or expired session ⇒ 404, so the client initialises again.
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
         return;
       }
       await transport.handleRequest(req, res, body);
       return;
     }
     if (rpcMethod !== 'initialize') {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
       return;
     }
     const transport = new StreamableHTTPServerTransport({

@@ -6,7 +6,11 @@ import { PROBED_CAPABILITIES, type ProbedCapability } from './discovery-capabili
  * tool no single left-out capability hides (it wants any one of several) gets none: it cannot
  * be attributed and stays ungated.
  */
-export function attributeCapabilities(full: readonly string[], bare: readonly string[], without: ReadonlyMap<ProbedCapability, readonly string[]>): Map<string, ProbedCapability[]> {
+export function attributeCapabilities(
+  full: readonly string[],
+  bare: readonly string[],
+  without: ReadonlyMap<ProbedCapability, readonly string[]>,
+): Map<string, ProbedCapability[]> {
   const plain = new Set(bare);
   const lists = new Map([...without].map(([cap, names]) => [cap, new Set(names)] as const));
   const out = new Map<string, ProbedCapability[]>();

@@ -52,19 +52,41 @@ beforeEach(() => {
 });
 
 function session(answer: DirectSession['answer'] = () => Promise.reject(new Error('no relay'))): DirectSession {
-  return { url: new URL(`${base}/mcp`), headers: { 'x-api-key': 'k1' }, sessionId: () => 'sess-1', protocolVersion: () => '2025-06-18', dispatcher, answer };
+  return {
+    url: new URL(`${base}/mcp`),
+    headers: { 'x-api-key': 'k1' },
+    sessionId: () => 'sess-1',
+    protocolVersion: () => '2025-06-18',
+    dispatcher,
+    answer,
+  };
 }
 
-const json = (res: ServerResponse, body: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const opts = (extra: Partial<Parameters<typeof directRequest>[3]> = {}) => ({ signal: new AbortController().signal, maxBytes: 4096, ...extra });
+const json = (res: ServerResponse, body: unknown, status = 200) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const opts = (extra: Partial<Parameters<typeof directRequest>[3]> = {}) => ({
+  signal: new AbortController().signal,
+  maxBytes: 4096,
+  ...extra,
+});
 
 test('a JSON answer: the result, the session headers and the upstream credential sent', async () => {
   handler = (msg, _req, res) => json(res, { jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'hi' }] } });
-  const result = await directRequest(session(), 'tools/call', { name: 'echo', arguments: { text: 'hi' } }, opts({ headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } }));
+  const result = await directRequest(
+    session(),
+    'tools/call',
+    { name: 'echo', arguments: { text: 'hi' } },
+    opts({ headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } }),
+  );
   expect(result).toEqual({ content: [{ type: 'text', text: 'hi' }] });
   const { msg, headers } = received[0]!;
   expect(msg).toMatchObject({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
-  expect(headers).toMatchObject({ 'mcp-session-id': 'sess-1', 'mcp-protocol-version': '2025-06-18', 'x-api-key': 'k1', traceparent: expect.stringMatching(/^00-0af7/) });
+  expect(headers).toMatchObject({
+    'mcp-session-id': 'sess-1',
+    'mcp-protocol-version': '2025-06-18',
+    'x-api-key': 'k1',
+    traceparent: expect.stringMatching(/^00-0af7/),
+  });
   expect(headers.accept).toBe('application/json, text/event-stream');
 });
 
@@ -72,7 +94,9 @@ test('an event-stream answer relays progress and answers the server-to-client re
   handler = (msg, _req, res) => {
     const token = (msg.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } })}\n\n`);
+    res.write(
+      `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } })}\n\n`,
+    );
     // Split across writes, CRLF line ends: the splitter joins the pieces.
     const ask = JSON.stringify({ jsonrpc: '2.0', id: 'ask-1', method: 'roots/list', params: {} });
     res.write(`data: ${ask.slice(0, 10)}`);
@@ -81,7 +105,9 @@ test('an event-stream answer relays progress and answers the server-to-client re
       const reply = received.find((r) => r.msg.id === 'ask-1' && r.msg.result !== undefined);
       if (!reply) return;
       clearInterval(poll);
-      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [], structuredContent: { roots: (reply.msg.result as { roots: unknown[] }).roots.length } } })}\n\n`);
+      res.end(
+        `data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [], structuredContent: { roots: (reply.msg.result as { roots: unknown[] }).roots.length } } })}\n\n`,
+      );
     }, 5);
   };
   const progress: unknown[] = [];
@@ -102,7 +128,9 @@ test('an event-stream answer relays progress and answers the server-to-client re
 
 test('notification events a call would drop are skipped unparsed; the rest, and the answer, are parsed', async () => {
   const note = (token: unknown, i: number, head = true): string =>
-    head ? JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } }) : JSON.stringify({ params: { progressToken: token, progress: i }, method: 'notifications/progress', jsonrpc: '2.0' });
+    head
+      ? JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } })
+      : JSON.stringify({ params: { progressToken: token, progress: i }, method: 'notifications/progress', jsonrpc: '2.0' });
   handler = (msg, _req, res) => {
     const token = (msg.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -114,7 +142,12 @@ test('notification events a call would drop are skipped unparsed; the rest, and 
   // Relaying until two notifications went through, as a response channel over its budget.
   Object.assign(directEventCounts, { parsed: 0, skipped: 0 });
   const progress: number[] = [];
-  await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts({ onprogress: (p) => progress.push(p.progress), relaying: () => progress.length < 2 }));
+  await directRequest(
+    session(),
+    'tools/call',
+    { name: 'n', arguments: {} },
+    opts({ onprogress: (p) => progress.push(p.progress), relaying: () => progress.length < 2 }),
+  );
   // 3 and 4 skipped; 5 (reordered) parsed and handed on, where the response channel drops it.
   expect(progress).toEqual([1, 2, 5]);
   expect(directEventCounts).toEqual({ parsed: 4, skipped: 2, paused: 0 });
@@ -127,10 +160,15 @@ test('notification events a call would drop are skipped unparsed; the rest, and 
 test('an event stream past maxStreamBytes fails with a ResponseTooLargeError of unit stream', async () => {
   handler = (_msg, _req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (let i = 0; i < 100; i++) res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(200) } })}\n\n`);
+    for (let i = 0; i < 100; i++)
+      res.write(
+        `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(200) } })}\n\n`,
+      );
     res.end();
   };
-  const err = await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts({ maxStreamBytes: 5000 })).catch((e: unknown) => e);
+  const err = await directRequest(session(), 'tools/call', { name: 'n', arguments: {} }, opts({ maxStreamBytes: 5000 })).catch(
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ResponseTooLargeError);
   expect(err).toMatchObject({ unit: 'stream', maxBytes: 5000 });
 });
@@ -140,14 +178,22 @@ test('event streams with CR or CRLF line ends, and a character split between two
   handler = (msg, _req, res) => {
     const token = (msg.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, message: 'r' } })}\r\r`);
-    res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 2, message: 'rn' } })}\r\n\r\n`);
-    const answer = Buffer.from(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'é' }] } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, message: 'r' } })}\r\r`,
+    );
+    res.write(
+      `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 2, message: 'rn' } })}\r\n\r\n`,
+    );
+    const answer = Buffer.from(
+      `data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'é' }] } })}\n\n`,
+    );
     const cut = answer.indexOf(Buffer.from('é')) + 1;
     res.write(answer.subarray(0, cut));
     res.end(answer.subarray(cut));
   };
-  await expect(directRequest(session(), 'tools/call', { name: 't', arguments: {} }, opts({ onprogress: (p) => progress.push(p) }))).resolves.toEqual({ content: [{ type: 'text', text: 'é' }] });
+  await expect(
+    directRequest(session(), 'tools/call', { name: 't', arguments: {} }, opts({ onprogress: (p) => progress.push(p) })),
+  ).resolves.toEqual({ content: [{ type: 'text', text: 'é' }] });
   expect(progress).toEqual([
     { progress: 1, message: 'r' },
     { progress: 2, message: 'rn' },
@@ -165,26 +211,43 @@ test('a relay the call cannot answer is refused upstream with its JSON-RPC error
     }, 5);
   };
   const refusal = new McpError(-32601, 'Method not found: sampling/createMessage');
-  await expect(directRequest(session(() => Promise.reject(refusal)), 'tools/call', { name: 't', arguments: {} }, opts())).resolves.toEqual({ content: [] });
-  expect(received.find((r) => r.msg.id === 7)?.msg.error).toMatchObject({ code: -32601, message: expect.stringContaining('sampling/createMessage') });
+  await expect(
+    directRequest(
+      session(() => Promise.reject(refusal)),
+      'tools/call',
+      { name: 't', arguments: {} },
+      opts(),
+    ),
+  ).resolves.toEqual({ content: [] });
+  expect(received.find((r) => r.msg.id === 7)?.msg.error).toMatchObject({
+    code: -32601,
+    message: expect.stringContaining('sampling/createMessage'),
+  });
 });
 
 test('bodies past the byte bound are refused: declared, chunked, and one event of a stream', async () => {
-  handler = (msg, _req, res) => json(res, { jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'x'.repeat(10_000) }] } });
-  await expect(directRequest(session(), 'tools/call', { name: 'big', arguments: {} }, opts())).rejects.toEqual(expect.objectContaining({ name: 'ResponseTooLargeError', unit: 'response', maxBytes: 4096 }));
+  handler = (msg, _req, res) =>
+    json(res, { jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'x'.repeat(10_000) }] } });
+  await expect(directRequest(session(), 'tools/call', { name: 'big', arguments: {} }, opts())).rejects.toEqual(
+    expect.objectContaining({ name: 'ResponseTooLargeError', unit: 'response', maxBytes: 4096 }),
+  );
   handler = (_msg, _req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"');
     res.write('y'.repeat(8_000));
     res.end('"}]}}');
   };
-  await expect(directRequest(session(), 'tools/call', { name: 'big', arguments: {} }, opts())).rejects.toBeInstanceOf(ResponseTooLargeError);
+  await expect(directRequest(session(), 'tools/call', { name: 'big', arguments: {} }, opts())).rejects.toBeInstanceOf(
+    ResponseTooLargeError,
+  );
   handler = (_msg, _req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(`data: ${'z'.repeat(3_000)}`);
     res.write('z'.repeat(3_000));
   };
-  await expect(directRequest(session(), 'tools/call', { name: 'big', arguments: {} }, opts())).rejects.toEqual(expect.objectContaining({ name: 'ResponseTooLargeError', unit: 'event' }));
+  await expect(directRequest(session(), 'tools/call', { name: 'big', arguments: {} }, opts())).rejects.toEqual(
+    expect.objectContaining({ name: 'ResponseTooLargeError', unit: 'event' }),
+  );
 });
 
 test('malformed answers: the wrong id, no result, not JSON, a JSON-RPC error, an error status, a redirect', async () => {
@@ -195,7 +258,8 @@ test('malformed answers: the wrong id, no result, not JSON, a JSON-RPC error, an
   await expect(call()).rejects.toThrow('the answer has no result object');
   handler = (_msg, _req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{not json');
   await expect(call()).rejects.toBeInstanceOf(UpstreamProtocolError);
-  handler = (msg, _req, res) => json(res, { jsonrpc: '2.0', id: msg.id, error: { code: -32602, message: 'bad arguments', data: { field: 'text' } } });
+  handler = (msg, _req, res) =>
+    json(res, { jsonrpc: '2.0', id: msg.id, error: { code: -32602, message: 'bad arguments', data: { field: 'text' } } });
   await expect(call()).rejects.toEqual(expect.objectContaining({ code: -32602, data: { field: 'text' } }));
   handler = (_msg, _req, res) => json(res, { error: 'session not found' }, 404);
   const gone = await call().catch((e: unknown) => e);
@@ -213,9 +277,13 @@ test('an answer broken off mid-way, and an event stream that ends before the ans
     res.write('{"jsonrpc":"2.0",');
     setImmediate(() => res.socket?.destroy());
   };
-  await expect(directRequest(session(), 'tools/call', { name: 't', arguments: {} }, opts())).rejects.toBeInstanceOf(UpstreamResponseBrokenError);
+  await expect(directRequest(session(), 'tools/call', { name: 't', arguments: {} }, opts())).rejects.toBeInstanceOf(
+    UpstreamResponseBrokenError,
+  );
   handler = (_msg, _req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(': just a comment\n\n');
-  await expect(directRequest(session(), 'tools/call', { name: 't', arguments: {} }, opts())).rejects.toThrow('the response broke off mid-way (the event stream ended before the answer)');
+  await expect(directRequest(session(), 'tools/call', { name: 't', arguments: {} }, opts())).rejects.toThrow(
+    'the response broke off mid-way (the event stream ended before the answer)',
+  );
 });
 
 test('a cancelled call rejects with its reason and tells the upstream notifications/cancelled', async () => {
@@ -229,7 +297,9 @@ test('a cancelled call rejects with its reason and tells the upstream notificati
   const id = received[0]!.msg.id;
   ctl.abort(new Error('client left'));
   await expect(call).rejects.toThrow('client left');
-  const cancelled = await pollUntil('notifications/cancelled upstream', () => received.find((r) => r.msg.method === 'notifications/cancelled'));
+  const cancelled = await pollUntil('notifications/cancelled upstream', () =>
+    received.find((r) => r.msg.method === 'notifications/cancelled'),
+  );
   expect(cancelled.msg.params).toEqual({ requestId: id, reason: 'client left' });
   expect(cancelled.headers['mcp-session-id']).toBe('sess-1');
   hold?.end();
@@ -238,25 +308,27 @@ test('a cancelled call rejects with its reason and tells the upstream notificati
 describe('pacing notification bytes', () => {
   const NOTE = 32 * 1024;
   /** Streams `count` progress notifications of NOTE bytes (honouring backpressure), then the answer. */
-  const flood = (count: number, state: { written: number; blocked: boolean }): Handler => (msg, _req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const event = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1, message: 'x'.repeat(NOTE) } })}\n\n`;
-    const pump = (): void => {
-      while (state.written < count && !res.destroyed) {
-        state.written++;
-        if (!res.write(event)) {
-          state.blocked = true;
-          res.once('drain', () => {
-            state.blocked = false;
-            pump();
-          });
-          return;
+  const flood =
+    (count: number, state: { written: number; blocked: boolean }): Handler =>
+    (msg, _req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1, message: 'x'.repeat(NOTE) } })}\n\n`;
+      const pump = (): void => {
+        while (state.written < count && !res.destroyed) {
+          state.written++;
+          if (!res.write(event)) {
+            state.blocked = true;
+            res.once('drain', () => {
+              state.blocked = false;
+              pump();
+            });
+            return;
+          }
         }
-      }
-      if (!res.destroyed) res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [] } })}\n\n`);
+        if (!res.destroyed) res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [] } })}\n\n`);
+      };
+      pump();
     };
-    pump();
-  };
 
   test('a call over its share pauses reading and still gets its answer', async () => {
     const state = { written: 0, blocked: false };
@@ -277,7 +349,12 @@ describe('pacing notification bytes', () => {
     handler = flood(4096, state);
     const paused = directEventCounts.paused;
     const abort = new AbortController();
-    const call = directRequest(session(), 'tools/call', { name: 'flood' }, { signal: abort.signal, maxBytes: 64 * 1024, pace: () => 600_000 });
+    const call = directRequest(
+      session(),
+      'tools/call',
+      { name: 'flood' },
+      { signal: abort.signal, maxBytes: 64 * 1024, pace: () => 600_000 },
+    );
     await pollUntil('the upstream blocked on a paused reader', () => state.blocked && directEventCounts.paused > paused, 10_000);
     expect(state.written).toBeLessThan(4096);
     abort.abort(new Error('caller gave up'));

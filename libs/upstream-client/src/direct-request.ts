@@ -26,10 +26,20 @@ let nextId = 1_000_000_000;
  * would throw them (404 means the session expired) or as this library's errors; an abort rejects
  * with the signal's reason and tells the upstream `notifications/cancelled`.
  */
-export function directRequest(session: DirectSession, method: string, params: Record<string, unknown>, opts: DirectCallOptions): Promise<Record<string, unknown>> {
+export function directRequest(
+  session: DirectSession,
+  method: string,
+  params: Record<string, unknown>,
+  opts: DirectCallOptions,
+): Promise<Record<string, unknown>> {
   const id = nextId++;
   const meta = opts.onprogress ? { ...opts.meta, progressToken: id } : opts.meta;
-  const message = { jsonrpc: '2.0', id, method, params: meta && Object.keys(meta).length > 0 ? { ...params, _meta: { ...(params._meta as object), ...meta } } : params };
+  const message = {
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: meta && Object.keys(meta).length > 0 ? { ...params, _meta: { ...(params._meta as object), ...meta } } : params,
+  };
   return new Promise<Record<string, unknown>>((resolve, reject) => {
     const handler = new AnswerHandler(session, id, opts, resolve, (err) => {
       // Sent or maybe sent: a stray cancellation of an id the upstream never saw is ignored there.

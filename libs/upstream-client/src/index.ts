@@ -1,6 +1,16 @@
 export { connectUpstream } from './connect-upstream';
 export { RELAYED_REQUESTS } from './upstream-connection';
-export type { CompleteParams, ConnectUpstreamOptions, RelayedMethod, UpstreamCallOptions, UpstreamConnection, UpstreamEra, UpstreamListMethod, UpstreamTaskMethod, UpstreamTransport } from './upstream-connection';
+export type {
+  CompleteParams,
+  ConnectUpstreamOptions,
+  RelayedMethod,
+  UpstreamCallOptions,
+  UpstreamConnection,
+  UpstreamEra,
+  UpstreamListMethod,
+  UpstreamTaskMethod,
+  UpstreamTransport,
+} from './upstream-connection';
 export { listAll, MAX_LIST_PAGES } from './list-all';
 export type { ListAllOptions, ListedUpstream } from './list-all';
 export { classifyUpstreamFailure, discoveryKind, isLegacyRefusal, isModernRefusal } from './upstream-failure';

@@ -24,7 +24,13 @@ describe('listAll', () => {
       const n = c === undefined ? 0 : Number(c);
       return { items: [{ name: `t${n}` }], ...(n < 2 ? { nextCursor: String(n + 1) } : {}) };
     });
-    expect(await listAll(conn, opts)).toEqual({ tools: [{ name: 't0' }, { name: 't1' }, { name: 't2' }], resources: [], resourceTemplates: [], prompts: [], truncated: [] });
+    expect(await listAll(conn, opts)).toEqual({
+      tools: [{ name: 't0' }, { name: 't1' }, { name: 't2' }],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+      truncated: [],
+    });
   });
 
   it('stops a list whose server hands out a cursor it handed out before (loop guard)', async () => {
@@ -49,19 +55,25 @@ describe('listAll', () => {
   });
 
   it('lists only what the capabilities announce; a server without templates/list has none', async () => {
-    const { conn, asked } = fake((m) => {
-      if (m === 'resources/templates/list') throw Object.assign(new Error('Method not found'), { code: -32601 });
-      return { items: [{ uri: 'file:///a' }] };
-    }, { resources: {} });
+    const { conn, asked } = fake(
+      (m) => {
+        if (m === 'resources/templates/list') throw Object.assign(new Error('Method not found'), { code: -32601 });
+        return { items: [{ uri: 'file:///a' }] };
+      },
+      { resources: {} },
+    );
     expect(await listAll(conn, opts)).toMatchObject({ tools: [], resources: [{ uri: 'file:///a' }], resourceTemplates: [], prompts: [] });
     expect(asked.map(([m]) => m)).toEqual(['resources/list', 'resources/templates/list']);
   });
 
   it('a templates/list that fails other than by a JSON-RPC answer fails the run', async () => {
-    const { conn } = fake((m) => {
-      if (m === 'resources/templates/list') throw Object.assign(new Error('Request timed out'), { code: -32001 });
-      return { items: [] };
-    }, { resources: {} });
+    const { conn } = fake(
+      (m) => {
+        if (m === 'resources/templates/list') throw Object.assign(new Error('Request timed out'), { code: -32001 });
+        return { items: [] };
+      },
+      { resources: {} },
+    );
     await expect(listAll(conn, opts)).rejects.toThrow('Request timed out');
   });
 });

@@ -42,7 +42,13 @@ export async function listAll(conn: Pick<UpstreamConnection, 'capabilities' | 'l
 }
 
 /** Appends every page's items to `into`; false when the cap stopped it with a cursor left. */
-async function listPages(conn: Pick<UpstreamConnection, 'listPage'>, method: UpstreamListMethod, opts: UpstreamCallOptions, maxPages: number, into: Array<Record<string, unknown>>): Promise<boolean> {
+async function listPages(
+  conn: Pick<UpstreamConnection, 'listPage'>,
+  method: UpstreamListMethod,
+  opts: UpstreamCallOptions,
+  maxPages: number,
+  into: Array<Record<string, unknown>>,
+): Promise<boolean> {
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
@@ -59,5 +65,7 @@ async function listPages(conn: Pick<UpstreamConnection, 'listPage'>, method: Ups
 /** A JSON-RPC error the server answered (either SDK line carries its numeric code). */
 function isJsonRpcAnswer(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
-  return typeof code === 'number' && code <= -32000 && code >= -32768 && !/connection closed|timed? ?out/i.test((err as Error)?.message ?? '');
+  return (
+    typeof code === 'number' && code <= -32000 && code >= -32768 && !/connection closed|timed? ?out/i.test((err as Error)?.message ?? '')
+  );
 }

@@ -56,7 +56,12 @@ export async function modernTaskRequest(
   };
   const signal = AbortSignal.any([AbortSignal.timeout(opts.timeout), ...(opts.signal ? [opts.signal] : [])]);
   const doFetch: GuardedFetch = target.fetch ?? ((url, init) => fetch(url, init));
-  const res = await doFetch(target.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }), signal });
+  const res = await doFetch(target.url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
+    signal,
+  });
   const text = await boundedText(res, opts.maxBytes ?? DEFAULT_MAX_BYTES);
   const type = res.headers.get('content-type') ?? '';
   const message = type.includes('text/event-stream') ? answerInEvents(text, id) : parseJson(text, res.status);
@@ -108,7 +113,8 @@ function resultOf(message: unknown, status: number): Record<string, unknown> {
   const error = message.error;
   if (error !== undefined) {
     const e = isJsonObject(error) ? error : {};
-    if (typeof e.code !== 'number' || !Number.isInteger(e.code) || typeof e.message !== 'string') throw new UpstreamProtocolError('the answer has a malformed JSON-RPC error');
+    if (typeof e.code !== 'number' || !Number.isInteger(e.code) || typeof e.message !== 'string')
+      throw new UpstreamProtocolError('the answer has a malformed JSON-RPC error');
     throw new McpError(e.code, e.message.slice(0, 1024), e.data);
   }
   if (!isJsonObject(message.result)) throw new UpstreamProtocolError(`the upstream answered HTTP ${status} without a result object`);

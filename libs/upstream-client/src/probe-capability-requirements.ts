@@ -12,7 +12,11 @@ export type ConnectDeclaring = (capabilities: Record<string, object>) => Promise
  * then — only when some tool is missing from it — one per capability left out (in parallel).
  * At most {@link PROBED_CAPABILITIES}.length + 1 sessions, each bounded by `opts`.
  */
-export async function probeCapabilityRequirements(connect: ConnectDeclaring, tools: readonly string[], opts: ListAllOptions): Promise<Map<string, ProbedCapability[]>> {
+export async function probeCapabilityRequirements(
+  connect: ConnectDeclaring,
+  tools: readonly string[],
+  opts: ListAllOptions,
+): Promise<Map<string, ProbedCapability[]>> {
   const names = async (capabilities: Record<string, object>): Promise<string[]> => {
     const conn = await connect(capabilities);
     try {
@@ -24,6 +28,8 @@ export async function probeCapabilityRequirements(connect: ConnectDeclaring, too
   };
   const bare = await names({});
   if (tools.every((name) => bare.includes(name))) return new Map();
-  const without = new Map(await Promise.all(PROBED_CAPABILITIES.map(async (cap) => [cap, await names(discoveryCapabilities(cap))] as const)));
+  const without = new Map(
+    await Promise.all(PROBED_CAPABILITIES.map(async (cap) => [cap, await names(discoveryCapabilities(cap))] as const)),
+  );
   return attributeCapabilities(tools, bare, without);
 }

@@ -75,12 +75,14 @@ function messageKind(chain: unknown[]): UpstreamFailure {
   const code = (e: unknown) => String((e as { code?: unknown }).code ?? '');
   const text = (e: unknown) => `${String((e as Error).name ?? '')} ${String((e as Error).message ?? '')}`;
   const status = (e: unknown) => (e as { status?: unknown }).status ?? (e as { code?: unknown }).code;
-  if (chain.some((e) => status(e) === 401 || status(e) === 403 || /\b(401|403)\b|unauthori[sz]ed|forbidden/i.test(text(e)))) return { kind: 'auth' };
+  if (chain.some((e) => status(e) === 401 || status(e) === 403 || /\b(401|403)\b|unauthori[sz]ed|forbidden/i.test(text(e))))
+    return { kind: 'auth' };
   if (chain.some((e) => /timed? ?out|TimeoutError|aborted/i.test(text(e)))) return { kind: 'timeout' };
   const network = chain.find((e) => /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|EAI_AGAIN|fetch failed/i.test(`${code(e)} ${text(e)}`));
   if (network) return { kind: 'network', error: chain[chain.length - 1] };
   const top = chain[0] as { name?: unknown } | undefined;
-  if (top?.name === 'SyntaxError' || top?.name === 'ZodError' || /unexpected content type|invalid json/i.test(text(top ?? {}))) return { kind: 'invalid' };
+  if (top?.name === 'SyntaxError' || top?.name === 'ZodError' || /unexpected content type|invalid json/i.test(text(top ?? {})))
+    return { kind: 'invalid' };
   if (top?.name === 'SseError' || /status code (\d+)|non-200/i.test(text(top ?? {}))) return { kind: 'http' };
   return { kind: 'unknown' };
 }

@@ -56,7 +56,9 @@ export async function startAuth(o: StartAuthOptions): Promise<TestAuth> {
     LOG_LEVEL: process.env.AUTH_TEST_LOG ?? 'silent',
     ...o.env,
   });
-  const docs = o.tenants.filter((t) => t.auth !== undefined).map((t) => ({ id: t.id, name: t.name ?? t.id, auth: tenantAuthSchema.parse(t.auth) }));
+  const docs = o.tenants
+    .filter((t) => t.auth !== undefined)
+    .map((t) => ({ id: t.id, name: t.name ?? t.id, auth: tenantAuthSchema.parse(t.auth) }));
   const { app, services } = await createAuthApp(config, { tenants: docs, cimd: o.cimd, ...(o.logger ? { logger: o.logger } : {}) });
   await app.listen({ port, host: '127.0.0.1' });
   // A live view: tenants the registry feed adds or changes show up here too.

@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { api, authorizeUrl, cleanRedis, createDatabase, createTenant, parseForm, pkcePair, registerPublicClient, startRegistry, testEnv, token, TestBrowser, type Proc } from '@switchboard/testing';
+import {
+  api,
+  authorizeUrl,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  parseForm,
+  pkcePair,
+  registerPublicClient,
+  startRegistry,
+  testEnv,
+  token,
+  TestBrowser,
+  type Proc,
+} from '@switchboard/testing';
 import { freePort, startAuth, type TestAuth } from './auth-harness';
 
 export const REDIRECT_URI = 'https://claude.ai/api/mcp/auth_callback';
@@ -91,7 +105,9 @@ export interface Attempt {
 export async function startSignIn(issuer: string, browser = new TestBrowser()): Promise<Attempt> {
   const clientId = await registerPublicClient(issuer, REDIRECT_URI);
   const { verifier, challenge } = pkcePair();
-  const { res, url } = await browser.follow(authorizeUrl(issuer, { clientId, redirectUri: REDIRECT_URI, challenge }), (u) => u.href.startsWith(REDIRECT_URI));
+  const { res, url } = await browser.follow(authorizeUrl(issuer, { clientId, redirectUri: REDIRECT_URI, challenge }), (u) =>
+    u.href.startsWith(REDIRECT_URI),
+  );
   return { browser, clientId, verifier, at: url, html: await res.text() };
 }
 
@@ -99,7 +115,11 @@ export async function startSignIn(issuer: string, browser = new TestBrowser()): 
  * Posts one of the sign-in page's forms, then follows through consent to the client's redirect.
  * Returns the authorization code (undefined when sign-in was refused) and the last answer.
  */
-export async function submitSignIn(a: Attempt, action: RegExp, fields: Record<string, string>): Promise<{ status: number; html: string; code?: string }> {
+export async function submitSignIn(
+  a: Attempt,
+  action: RegExp,
+  fields: Record<string, string>,
+): Promise<{ status: number; html: string; code?: string }> {
   const form = parseForm(a.html, action);
   let res = await a.browser.postForm(new URL(form.action, a.at).href, { ...form.fields, ...fields });
   let at = new URL(form.action, a.at).href;
@@ -126,5 +146,11 @@ export async function submitSignIn(a: Attempt, action: RegExp, fields: Record<st
 
 /** Redeems a code at the token endpoint. */
 export async function redeem(issuer: string, a: Attempt, code: string) {
-  return token(issuer, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: a.clientId, code_verifier: a.verifier });
+  return token(issuer, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: a.clientId,
+    code_verifier: a.verifier,
+  });
 }

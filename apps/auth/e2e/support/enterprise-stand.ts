@@ -36,8 +36,18 @@ export async function startEnterpriseStand(tenant: string, auth: Record<string, 
   const gatewayPublicUrl = `http://127.0.0.1:${gwPorts[0]}`;
   const SECRETS_KEY = randomBytes(32).toString('base64');
   const first = await startAuth({ tenants: [{ id: tenant, auth }], gatewayPublicUrl, env: { SECRETS_KEY } });
-  const second = await startAuth({ tenants: [{ id: tenant, auth }], gatewayPublicUrl, schema: first.schema, env: { SECRETS_KEY, AUTH_PUBLIC_URL: first.baseUrl } });
-  const env = (port: number) => ({ AUTH_PUBLIC_URL: first.baseUrl, AUTH_JWKS_COOLDOWN_MS: '0', GATEWAY_PUBLIC_URL: gatewayPublicUrl, GATEWAY_PORT: String(port) });
+  const second = await startAuth({
+    tenants: [{ id: tenant, auth }],
+    gatewayPublicUrl,
+    schema: first.schema,
+    env: { SECRETS_KEY, AUTH_PUBLIC_URL: first.baseUrl },
+  });
+  const env = (port: number) => ({
+    AUTH_PUBLIC_URL: first.baseUrl,
+    AUTH_JWKS_COOLDOWN_MS: '0',
+    GATEWAY_PUBLIC_URL: gatewayPublicUrl,
+    GATEWAY_PORT: String(port),
+  });
   const issuer = first.issuer(tenant);
   let current: unknown = auth;
   const stand: EnterpriseStand = {
@@ -55,7 +65,13 @@ export async function startEnterpriseStand(tenant: string, auth: Record<string, 
       stand.gateways = [await startGateway(gwPorts[0], tenants, env(gwPorts[0])), await startGateway(gwPorts[1], tenants, env(gwPorts[1]))];
     },
     registerClient: async () => {
-      const r = await register(issuer, { client_name: 'Enterprise MCP client', redirect_uris: [], response_types: [], grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'], token_endpoint_auth_method: 'client_secret_basic' });
+      const r = await register(issuer, {
+        client_name: 'Enterprise MCP client',
+        redirect_uris: [],
+        response_types: [],
+        grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      });
       if (r.status !== 201) throw new Error(`registration failed: ${r.status} ${JSON.stringify(r.body)}`);
       return { id: String(r.body.client_id), secret: String(r.body.client_secret) };
     },

@@ -41,7 +41,11 @@ export interface IdJagExchangeState {
  * an ID-JAG (draft-ietf-oauth-identity-assertion-authz-grant §4.3) for the requested audience
  * and resource, when the client's policy lists that audience with that resource.
  */
-export function registerIdJagExchange(provider: Provider, state: IdJagExchangeState, keys: { privateKey: KeyObject; publicKey: KeyObject; kid: string }): void {
+export function registerIdJagExchange(
+  provider: Provider,
+  state: IdJagExchangeState,
+  keys: { privateKey: KeyObject; publicKey: KeyObject; kid: string },
+): void {
   const { errors } = oidc;
   const handler = async (ctx: KoaContextWithOIDC) => {
     const p = ctx.oidc.params as Record<string, string | undefined>;
@@ -58,9 +62,17 @@ export function registerIdJagExchange(provider: Provider, state: IdJagExchangeSt
     const policy = state.idJagPolicy[client.clientId];
     const target = policy?.targets[p.audience ?? ''];
     if (!policy || !target) throw new errors.InvalidTarget('this client may not get assertions for that audience');
-    if (p.resource !== undefined && p.resource !== target.resource) throw new errors.InvalidTarget('resource does not belong to that audience');
+    if (p.resource !== undefined && p.resource !== target.resource)
+      throw new errors.InvalidTarget('resource does not belong to that audience');
     const iat = Math.floor(Date.now() / 1000) - (policy.backdateS ?? 0);
-    const claims = { sub, client_id: target.clientId, resource: target.resource, groups: state.groups[sub] ?? [], ...(p.scope ? { scope: p.scope } : {}), jti: randomUUID() };
+    const claims = {
+      sub,
+      client_id: target.clientId,
+      resource: target.resource,
+      groups: state.groups[sub] ?? [],
+      ...(p.scope ? { scope: p.scope } : {}),
+      jti: randomUUID(),
+    };
     const jag = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'ES256', kid: keys.kid, typ: 'oauth-id-jag+jwt' })
       .setIssuer(state.issuer)
@@ -69,11 +81,20 @@ export function registerIdJagExchange(provider: Provider, state: IdJagExchangeSt
       .setExpirationTime(iat + ID_JAG_TTL_S)
       .sign(keys.privateKey);
     state.issuedIdJags.push({ ...claims, aud: p.audience, iat, exp: iat + ID_JAG_TTL_S });
-    ctx.body = mainRealm({ issued_token_type: ID_JAG_TOKEN_TYPE, access_token: jag, token_type: 'N_A', expires_in: ID_JAG_TTL_S, ...(p.scope ? { scope: p.scope } : {}) });
+    ctx.body = mainRealm({
+      issued_token_type: ID_JAG_TOKEN_TYPE,
+      access_token: jag,
+      token_type: 'N_A',
+      expires_in: ID_JAG_TTL_S,
+      ...(p.scope ? { scope: p.scope } : {}),
+    });
   };
-  provider.registerGrantType(
-    TOKEN_EXCHANGE_GRANT,
-    handler as unknown as Parameters<Provider['registerGrantType']>[1],
-    ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'resource', 'scope'],
-  );
+  provider.registerGrantType(TOKEN_EXCHANGE_GRANT, handler as unknown as Parameters<Provider['registerGrantType']>[1], [
+    'subject_token',
+    'subject_token_type',
+    'requested_token_type',
+    'audience',
+    'resource',
+    'scope',
+  ]);
 }

@@ -24,7 +24,13 @@ export async function startGateway(port: number, tenants: unknown[], env: Record
   const dir = await mkdtemp(path.join(tmpdir(), 'sb-auth-gw-'));
   const file = path.join(dir, 'tenants.yaml');
   await writeFile(file, stringify({ tenants }));
-  const config = loadGatewayConfig({ TENANTS_FILE: file, LOG_LEVEL: 'silent', GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', ...env });
+  const config = loadGatewayConfig({
+    TENANTS_FILE: file,
+    LOG_LEVEL: 'silent',
+    GATEWAY_PORT: String(port),
+    GATEWAY_HOST: '127.0.0.1',
+    ...env,
+  });
   const app = await createGateway(config);
   await app.listen({ port, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -51,12 +57,19 @@ export interface Platform {
  * Auth + gateway wired to each other on loopback: each tenant gets the demo catalog and its
  * `auth` block in both services.
  */
-export async function startPlatform(o: Omit<StartAuthOptions, 'gatewayPublicUrl'> & { gatewayEnv?: Record<string, string> }): Promise<Platform> {
+export async function startPlatform(
+  o: Omit<StartAuthOptions, 'gatewayPublicUrl'> & { gatewayEnv?: Record<string, string> },
+): Promise<Platform> {
   const gwPort = await freePort();
   const auth = await startAuth({ ...o, gatewayPublicUrl: `http://127.0.0.1:${gwPort}` });
   const gateway = await startGateway(
     gwPort,
-    o.tenants.map((t) => ({ id: t.id, name: t.name ?? t.id, catalogs: [{ builtin: 'demo' }], ...(t.auth === undefined ? {} : { auth: t.auth }) })),
+    o.tenants.map((t) => ({
+      id: t.id,
+      name: t.name ?? t.id,
+      catalogs: [{ builtin: 'demo' }],
+      ...(t.auth === undefined ? {} : { auth: t.auth }),
+    })),
     { AUTH_PUBLIC_URL: auth.baseUrl, AUTH_JWKS_COOLDOWN_MS: '0', ...o.gatewayEnv },
   );
   return {

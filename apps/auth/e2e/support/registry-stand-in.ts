@@ -31,7 +31,13 @@ export interface StandInRegistry {
  */
 export async function startRegistryStandIn(internalToken: string): Promise<StandInRegistry> {
   const port = await freePort();
-  const state: StandInRegistry = { url: `http://127.0.0.1:${port}`, calls: [], accounts: new Map(), mode: 'up', close: async () => undefined };
+  const state: StandInRegistry = {
+    url: `http://127.0.0.1:${port}`,
+    calls: [],
+    accounts: new Map(),
+    mode: 'up',
+    close: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
     void readBody(req).then((raw) => {
       let body: unknown;
@@ -40,7 +46,14 @@ export async function startRegistryStandIn(internalToken: string): Promise<Stand
       } catch {
         body = undefined;
       }
-      state.calls.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, contentType: req.headers['content-type'], raw, body });
+      state.calls.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        raw,
+        body,
+      });
       const send = (status: number, payload: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(payload));

@@ -30,13 +30,20 @@ type Client = InstanceType<Provider['Client']>;
 const refuse = (description: string) => new oidc.errors.CustomOIDCProviderError('invalid_grant', description);
 
 /** Verifies the tenant AS's identity assertion (ID-token typed, for `audience`) and maps its subject, or refuses. */
-async function trustedSubject(policy: TokenExchangePolicy, jwks: ReturnType<typeof createRemoteJWKSet>, params: Record<string, unknown>, audience: string): Promise<string> {
+async function trustedSubject(
+  policy: TokenExchangePolicy,
+  jwks: ReturnType<typeof createRemoteJWKSet>,
+  params: Record<string, unknown>,
+  audience: string,
+): Promise<string> {
   const subjectToken = String(params.subject_token ?? '');
   policy.seen.push(subjectToken);
   if (params.subject_token_type !== ID_TOKEN_TYPE) throw refuse(`subject_token_type must be ${ID_TOKEN_TYPE}`);
   let sub: string;
   try {
-    ({ payload: { sub = '' } } = await jwtVerify(subjectToken, jwks, { issuer: policy.trustedIssuer, audience, algorithms: ['ES256'] }));
+    ({
+      payload: { sub = '' },
+    } = await jwtVerify(subjectToken, jwks, { issuer: policy.trustedIssuer, audience, algorithms: ['ES256'] }));
   } catch (err) {
     throw refuse(`subject_token is not a valid assertion of ${policy.trustedIssuer}: ${(err as Error).message}`);
   }
@@ -69,7 +76,14 @@ export function registerTokenExchange(provider: Provider, policy: TokenExchangeP
     const accountId = await trustedSubject(policy, jwks, ctx.oidc.params ?? {}, provider.issuer);
     await issueAccessToken(provider, ctx, accountId, 'token_exchange');
   };
-  provider.registerGrantType(TOKEN_EXCHANGE_GRANT, handler as never, ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'resource', 'scope']);
+  provider.registerGrantType(TOKEN_EXCHANGE_GRANT, handler as never, [
+    'subject_token',
+    'subject_token_type',
+    'requested_token_type',
+    'audience',
+    'resource',
+    'scope',
+  ]);
 }
 
 /** The enterprise IdP's ID-JAG signing key (its public half is what the upstream AS trusts). */
@@ -82,7 +96,11 @@ export interface IdJagIssuer {
 
 export function idJagIssuer(): IdJagIssuer {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { privateJwk: { ...(privateKey.export({ format: 'jwk' }) as JWK), kid: 'jag-1', alg: 'ES256' }, publicJwk: { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: 'jag-1', alg: 'ES256' }, issued: [] };
+  return {
+    privateJwk: { ...(privateKey.export({ format: 'jwk' }) as JWK), kid: 'jag-1', alg: 'ES256' },
+    publicJwk: { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: 'jag-1', alg: 'ES256' },
+    issued: [],
+  };
 }
 
 /**
@@ -90,7 +108,12 @@ export function idJagIssuer(): IdJagIssuer {
  * answering an ID-JAG (typ `oauth-id-jag+jwt`; iss, sub, aud = the requested `audience`,
  * client_id = `clientAtAudience`, resource, jti, short exp) for a trusted assertion.
  */
-export function registerIdJagExchange(provider: Provider, policy: TokenExchangePolicy, signer: IdJagIssuer, clientAtAudience: string): void {
+export function registerIdJagExchange(
+  provider: Provider,
+  policy: TokenExchangePolicy,
+  signer: IdJagIssuer,
+  clientAtAudience: string,
+): void {
   const jwks = createRemoteJWKSet(new URL(policy.jwksUrl));
   const handler = async (ctx: GrantContext) => {
     const params = ctx.oidc.params ?? {};
@@ -98,7 +121,10 @@ export function registerIdJagExchange(provider: Provider, policy: TokenExchangeP
     if (params.requested_token_type !== ID_JAG_TYPE) throw refuse(`requested_token_type must be ${ID_JAG_TYPE}`);
     if (typeof params.audience !== 'string') throw refuse('audience is required');
     const key = await importJWK(signer.privateJwk, 'ES256');
-    const jag = await new SignJWT({ client_id: clientAtAudience, ...(typeof params.resource === 'string' ? { resource: params.resource } : {}) })
+    const jag = await new SignJWT({
+      client_id: clientAtAudience,
+      ...(typeof params.resource === 'string' ? { resource: params.resource } : {}),
+    })
       .setProtectedHeader({ alg: 'ES256', kid: 'jag-1', typ: ID_JAG_TYP })
       .setIssuer(provider.issuer)
       .setSubject(sub)
@@ -110,7 +136,14 @@ export function registerIdJagExchange(provider: Provider, policy: TokenExchangeP
     signer.issued.push(jag);
     ctx.body = { access_token: jag, issued_token_type: ID_JAG_TYPE, token_type: 'N_A', expires_in: 300 };
   };
-  provider.registerGrantType(TOKEN_EXCHANGE_GRANT, handler as never, ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'resource', 'scope']);
+  provider.registerGrantType(TOKEN_EXCHANGE_GRANT, handler as never, [
+    'subject_token',
+    'subject_token_type',
+    'requested_token_type',
+    'audience',
+    'resource',
+    'scope',
+  ]);
 }
 
 /**
@@ -124,7 +157,12 @@ export function registerIdJagBearer(provider: Provider, idpIssuer: string, signe
     const client = ctx.oidc.client as Client;
     let sub: string;
     try {
-      const { payload } = await jwtVerify(String(ctx.oidc.params?.assertion ?? ''), jwks, { issuer: idpIssuer, audience: provider.issuer, typ: ID_JAG_TYP, algorithms: ['ES256'] });
+      const { payload } = await jwtVerify(String(ctx.oidc.params?.assertion ?? ''), jwks, {
+        issuer: idpIssuer,
+        audience: provider.issuer,
+        typ: ID_JAG_TYP,
+        algorithms: ['ES256'],
+      });
       if (payload.client_id !== client.clientId) throw new Error(`client_id ${String(payload.client_id)} is not this client`);
       sub = String(payload.sub);
     } catch (err) {

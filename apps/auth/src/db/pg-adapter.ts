@@ -69,7 +69,16 @@ export class PgAdapter implements Adapter {
        ON CONFLICT (tenant_id, model, id_hash) DO UPDATE
          SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid_hash = EXCLUDED.uid_hash, expires_at = EXCLUDED.expires_at, last_used_at = EXCLUDED.last_used_at,
              user_code_hash = EXCLUDED.user_code_hash`;
-    const params = [this.tenantId, this.model, hashId(id), JSON.stringify(stored), grantId, uidHash, Number.isFinite(expiresIn) && expiresIn > 0 ? Math.ceil(expiresIn) : null, userCodeHash];
+    const params = [
+      this.tenantId,
+      this.model,
+      hashId(id),
+      JSON.stringify(stored),
+      grantId,
+      uidHash,
+      Number.isFinite(expiresIn) && expiresIn > 0 ? Math.ceil(expiresIn) : null,
+      userCodeHash,
+    ];
     const dcr = this.dcr;
     if (!dcr) {
       await this.pool.query(sql, params);
@@ -132,7 +141,11 @@ export class PgAdapter implements Adapter {
     if (!rows[0]) return undefined;
     if (rows[0].stale) {
       this.pool
-        .query(`UPDATE ${this.table} SET last_used_at = now() WHERE tenant_id = $1 AND model = $2 AND id_hash = $3`, [this.tenantId, this.model, idHash])
+        .query(`UPDATE ${this.table} SET last_used_at = now() WHERE tenant_id = $1 AND model = $2 AND id_hash = $3`, [
+          this.tenantId,
+          this.model,
+          idHash,
+        ])
         .catch(() => undefined);
     }
     return this.revive(rows[0], id);
@@ -175,11 +188,19 @@ export class PgAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
-    await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND model = $2 AND id_hash = $3`, [this.tenantId, this.model, hashId(id)]);
+    await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND model = $2 AND id_hash = $3`, [
+      this.tenantId,
+      this.model,
+      hashId(id),
+    ]);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND model = $2 AND grant_id = $3`, [this.tenantId, this.model, grantId]);
+    await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND model = $2 AND grant_id = $3`, [
+      this.tenantId,
+      this.model,
+      grantId,
+    ]);
   }
 
   private revive(row: { payload: Record<string, unknown>; consumed: number | null }, id: string | undefined): AdapterPayload {

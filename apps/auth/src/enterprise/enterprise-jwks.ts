@@ -36,7 +36,9 @@ export class EnterpriseJwks {
   constructor(o: EnterpriseJwksOptions) {
     const maxBytes = o.maxBytes ?? JWKS_MAX_BYTES;
     this.timeoutMs = o.timeoutMs ?? JWKS_TIMEOUT_MS;
-    const guarded = limitResponseBytes(guardedFetch({ allowHosts: o.allowHosts, ...(o.resolve ? { resolve: o.resolve } : {}) }), () => ({ maxBytes }));
+    const guarded = limitResponseBytes(guardedFetch({ allowHosts: o.allowHosts, ...(o.resolve ? { resolve: o.resolve } : {}) }), () => ({
+      maxBytes,
+    }));
     const timeoutMs = this.timeoutMs;
     this.fetch = async (url, init) => {
       const deadline = AbortSignal.timeout(timeoutMs);

@@ -27,7 +27,16 @@ export interface IdJagDecision {
  * check both use it, so a check says exactly what the token endpoint would.
  */
 export async function evaluateIdJag(tenant: AuthTenant, request: IdJagRequest, jwks: EnterpriseJwks): Promise<IdJagDecision> {
-  const verified = await verifyIdJag({ tenant, assertion: request.assertion, clientId: request.clientId, resource: request.resource }, jwks);
-  const scopes = grantScope({ idp: verified.idp, tenantScopes: tenant.settings.scopes, defaultScopes: tenant.defaultScopes, requested: request.scope, claims: verified.claims });
+  const verified = await verifyIdJag(
+    { tenant, assertion: request.assertion, clientId: request.clientId, resource: request.resource },
+    jwks,
+  );
+  const scopes = grantScope({
+    idp: verified.idp,
+    tenantScopes: tenant.settings.scopes,
+    defaultScopes: tenant.defaultScopes,
+    requested: request.scope,
+    claims: verified.claims,
+  });
   return { verified, accountId: accountIdOf(tenant.id, oidcIdpId(verified.idp.issuer), verified.subject), scopes };
 }

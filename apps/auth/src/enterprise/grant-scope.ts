@@ -40,6 +40,7 @@ function groupScopes(o: GrantScopeInput): Set<string> | undefined {
   const raw = o.claims[o.idp.groupsClaim];
   const groups = new Set(Array.isArray(raw) ? raw.slice(0, MAX_GROUPS_READ).filter((g): g is string => typeof g === 'string') : []);
   const allowed = new Set(mapping.filter(([group]) => groups.has(group)).flatMap(([, s]) => s));
-  if (allowed.size === 0) throw new IdJagRefusal('group', `the user is in no group allowed to use this server (claim ${o.idp.groupsClaim})`);
+  if (allowed.size === 0)
+    throw new IdJagRefusal('group', `the user is in no group allowed to use this server (claim ${o.idp.groupsClaim})`);
   return allowed;
 }

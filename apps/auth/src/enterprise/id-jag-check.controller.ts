@@ -35,7 +35,14 @@ export class IdJagCheckController {
       if (await this.s.enterprise.store.used(tenant.id, d.verified.idp.issuer, d.verified.jti)) {
         return void reply.send({ ok: false, check: 'jti', description: 'assertion was already used' });
       }
-      return void reply.send({ ok: true, issuer: d.verified.idp.issuer, clientId, subject: d.accountId, scopes: d.scopes, expiresAt: d.verified.expiresAt.toISOString() });
+      return void reply.send({
+        ok: true,
+        issuer: d.verified.idp.issuer,
+        clientId,
+        subject: d.accountId,
+        scopes: d.scopes,
+        expiresAt: d.verified.expiresAt.toISOString(),
+      });
     } catch (err) {
       if (!(err instanceof IdJagRefusal)) throw err;
       return void reply.send({ ok: false, check: err.check, description: err.description });

@@ -33,7 +33,9 @@ export type ResourceServerOf = () => Promise<Record<string, unknown>>;
 export function registerIdJagGrant(provider: Provider, tenant: AuthTenant, resourceServer: ResourceServerOf, deps: IdJagGrantDeps): void {
   // A failed audit write is logged, never turned into a different answer for the client.
   const audit = (entry: Parameters<IdJagStore['audit']>[0]) =>
-    deps.store.audit(entry).catch((err: unknown) => deps.logger?.error({ err, tenant: tenant.id, check: entry.check }, 'ID-JAG audit entry not written'));
+    deps.store
+      .audit(entry)
+      .catch((err: unknown) => deps.logger?.error({ err, tenant: tenant.id, check: entry.check }, 'ID-JAG audit entry not written'));
   const handler = async (ctx: KoaContextWithOIDC) => {
     const client = ctx.oidc.client;
     const params = ctx.oidc.params as Record<string, unknown>;
@@ -44,7 +46,9 @@ export function registerIdJagGrant(provider: Provider, tenant: AuthTenant, resou
       if (!(await deps.store.useOnce(tenant.id, v.idp.issuer, v.jti, v.expiresAt))) {
         throw new IdJagRefusal('jti', 'assertion was already used', { issuer: v.idp.issuer, subject: v.subject });
       }
-      const token = new provider.AccessToken({ accountId, client, scope: scopes.join(' '), gty: 'jwt_bearer' } as ConstructorParameters<typeof provider.AccessToken>[0]);
+      const token = new provider.AccessToken({ accountId, client, scope: scopes.join(' '), gty: 'jwt_bearer' } as ConstructorParameters<
+        typeof provider.AccessToken
+      >[0]);
       (token as unknown as { resourceServer: unknown }).resourceServer = await resourceServer();
       ctx.oidc.entity('AccessToken', token);
       const value = await token.save();
@@ -55,9 +59,17 @@ export function registerIdJagGrant(provider: Provider, tenant: AuthTenant, resou
       if (!(err instanceof IdJagRefusal)) throw err;
       switchboardMetrics().auth.idJagGrants.add(1, { outcome: 'refused', check: err.check });
       await audit({ tenantId: tenant.id, outcome: 'refused', check: err.check, clientId, ...err.details });
-      deps.logger?.info({ tenant: tenant.id, check: err.check, issuer: err.details.issuer, client: clientId, err: err.cause }, 'ID-JAG refused');
+      deps.logger?.info(
+        { tenant: tenant.id, check: err.check, issuer: err.details.issuer, client: clientId, err: err.cause },
+        'ID-JAG refused',
+      );
       throw new oidc.errors.CustomOIDCProviderError('invalid_grant', `${err.check}: ${err.description}`);
     }
   };
-  provider.registerGrantType(JWT_BEARER_GRANT, handler as unknown as Parameters<Provider['registerGrantType']>[1], ['assertion', 'scope', 'resource'], ['resource']);
+  provider.registerGrantType(
+    JWT_BEARER_GRANT,
+    handler as unknown as Parameters<Provider['registerGrantType']>[1],
+    ['assertion', 'scope', 'resource'],
+    ['resource'],
+  );
 }

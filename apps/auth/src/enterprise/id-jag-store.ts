@@ -49,7 +49,10 @@ export class IdJagStore {
   /** Whether `jti` was used and has not expired yet (a dry-run check; spends nothing). */
   async used(tenantId: string, issuer: string, jti: string): Promise<boolean> {
     const hash = createHash('sha256').update(jti).digest('base64url');
-    const { rowCount } = await this.pool.query(`SELECT 1 FROM "${this.schema}".id_jag_jti WHERE tenant_id = $1 AND issuer = $2 AND jti_hash = $3 AND expires_at >= now()`, [tenantId, issuer, hash]);
+    const { rowCount } = await this.pool.query(
+      `SELECT 1 FROM "${this.schema}".id_jag_jti WHERE tenant_id = $1 AND issuer = $2 AND jti_hash = $3 AND expires_at >= now()`,
+      [tenantId, issuer, hash],
+    );
     return rowCount === 1;
   }
 

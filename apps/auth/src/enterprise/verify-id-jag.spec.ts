@@ -27,7 +27,10 @@ beforeAll(async () => {
 afterAll(async () => jwksServer?.stop());
 
 const tenantWith = (jwksUri: string) =>
-  authTenant('acme', 'Acme', tenantAuthSchema.parse({ enterpriseIdps: [{ issuer: ISSUER, jwksUri, allowedClients: ['client-1'] }] }), { authPublicUrl: 'https://auth.example.com', gatewayPublicUrl: 'https://mcp.example.com' });
+  authTenant('acme', 'Acme', tenantAuthSchema.parse({ enterpriseIdps: [{ issuer: ISSUER, jwksUri, allowedClients: ['client-1'] }] }), {
+    authPublicUrl: 'https://auth.example.com',
+    gatewayPublicUrl: 'https://mcp.example.com',
+  });
 
 async function jag(o: { typ?: string; lifetime?: number; ahead?: number; aud?: string | string[] } = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000) + (o.ahead ?? 0);
@@ -41,7 +44,10 @@ async function jag(o: { typ?: string; lifetime?: number; ahead?: number; aud?: s
 }
 
 async function checkOf(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(IdJagRefusal);
   return (err as IdJagRefusal).check;
 }
@@ -51,29 +57,73 @@ describe('verifyIdJag against a JWKS served on loopback', () => {
 
   it('accepts a well-formed ID-JAG and names the subject', async () => {
     mode = 'keys';
-    const v = await verifyIdJag({ tenant: tenantWith(jwksServer.url), assertion: await jag(), clientId: 'client-1', resource: undefined }, allowed);
+    const v = await verifyIdJag(
+      { tenant: tenantWith(jwksServer.url), assertion: await jag(), clientId: 'client-1', resource: undefined },
+      allowed,
+    );
     expect(v.subject).toBe('alice');
   });
 
   it('refuses a wrong typ, a second audience, an assertion issued in the future and a lifetime past the bound', async () => {
     mode = 'keys';
     const tenant = tenantWith(jwksServer.url);
-    expect(await checkOf(verifyIdJag({ tenant, assertion: await jag({ typ: 'JWT' }), clientId: 'client-1', resource: undefined }, allowed))).toBe('typ');
-    expect(await checkOf(verifyIdJag({ tenant, assertion: await jag({ aud: ['https://auth.example.com/t/acme', 'https://other.example'] }), clientId: 'client-1', resource: undefined }, allowed))).toBe('aud');
-    expect(await checkOf(verifyIdJag({ tenant, assertion: await jag({ ahead: 120 }), clientId: 'client-1', resource: undefined }, allowed))).toBe('iat');
-    expect(await checkOf(verifyIdJag({ tenant, assertion: await jag({ lifetime: 601 }), clientId: 'client-1', resource: undefined }, allowed))).toBe('exp');
-    expect(await checkOf(verifyIdJag({ tenant, assertion: 'x'.repeat(16 * 1024 + 1), clientId: 'client-1', resource: undefined }, allowed))).toBe('assertion');
+    expect(
+      await checkOf(verifyIdJag({ tenant, assertion: await jag({ typ: 'JWT' }), clientId: 'client-1', resource: undefined }, allowed)),
+    ).toBe('typ');
+    expect(
+      await checkOf(
+        verifyIdJag(
+          {
+            tenant,
+            assertion: await jag({ aud: ['https://auth.example.com/t/acme', 'https://other.example'] }),
+            clientId: 'client-1',
+            resource: undefined,
+          },
+          allowed,
+        ),
+      ),
+    ).toBe('aud');
+    expect(
+      await checkOf(verifyIdJag({ tenant, assertion: await jag({ ahead: 120 }), clientId: 'client-1', resource: undefined }, allowed)),
+    ).toBe('iat');
+    expect(
+      await checkOf(verifyIdJag({ tenant, assertion: await jag({ lifetime: 601 }), clientId: 'client-1', resource: undefined }, allowed)),
+    ).toBe('exp');
+    expect(
+      await checkOf(verifyIdJag({ tenant, assertion: 'x'.repeat(16 * 1024 + 1), clientId: 'client-1', resource: undefined }, allowed)),
+    ).toBe('assertion');
   });
 
   it('refuses (check jwks) a JWKS past the byte cap, one that never answers, and a loopback JWKS without an allow-list', async () => {
     mode = 'huge';
-    expect(await checkOf(verifyIdJag({ tenant: tenantWith(`${jwksServer.url}?huge`), assertion: await jag(), clientId: 'client-1', resource: undefined }, allowed))).toBe('jwks');
+    expect(
+      await checkOf(
+        verifyIdJag(
+          { tenant: tenantWith(`${jwksServer.url}?huge`), assertion: await jag(), clientId: 'client-1', resource: undefined },
+          allowed,
+        ),
+      ),
+    ).toBe('jwks');
     mode = 'hang';
     const started = Date.now();
-    expect(await checkOf(verifyIdJag({ tenant: tenantWith(`${jwksServer.url}?hang`), assertion: await jag(), clientId: 'client-1', resource: undefined }, allowed))).toBe('jwks');
+    expect(
+      await checkOf(
+        verifyIdJag(
+          { tenant: tenantWith(`${jwksServer.url}?hang`), assertion: await jag(), clientId: 'client-1', resource: undefined },
+          allowed,
+        ),
+      ),
+    ).toBe('jwks');
     expect(Date.now() - started).toBeLessThan(5_000);
     mode = 'keys';
     const guarded = new EnterpriseJwks({ allowHosts: [] });
-    expect(await checkOf(verifyIdJag({ tenant: tenantWith(`${jwksServer.url}?guarded`), assertion: await jag(), clientId: 'client-1', resource: undefined }, guarded))).toBe('jwks');
+    expect(
+      await checkOf(
+        verifyIdJag(
+          { tenant: tenantWith(`${jwksServer.url}?guarded`), assertion: await jag(), clientId: 'client-1', resource: undefined },
+          guarded,
+        ),
+      ),
+    ).toBe('jwks');
   });
 });

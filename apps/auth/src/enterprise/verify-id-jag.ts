@@ -45,7 +45,8 @@ export interface VerifyIdJagInput {
  */
 export async function verifyIdJag(input: VerifyIdJagInput, jwks: EnterpriseJwks): Promise<VerifiedIdJag> {
   const { tenant, assertion } = input;
-  if (typeof assertion !== 'string' || assertion.length === 0 || assertion.length > MAX_ASSERTION_CHARS) throw new IdJagRefusal('assertion', 'assertion must be a JWT');
+  if (typeof assertion !== 'string' || assertion.length === 0 || assertion.length > MAX_ASSERTION_CHARS)
+    throw new IdJagRefusal('assertion', 'assertion must be a JWT');
   let header;
   let unverified;
   try {
@@ -73,25 +74,31 @@ export async function verifyIdJag(input: VerifyIdJagInput, jwks: EnterpriseJwks)
   }
   const details = { issuer: idp.issuer };
   // One audience only: an assertion also meant for another server could be replayed there.
-  if (Array.isArray(claims.aud) && claims.aud.length !== 1) throw new IdJagRefusal('aud', "assertion aud must be this tenant's issuer alone", details);
+  if (Array.isArray(claims.aud) && claims.aud.length !== 1)
+    throw new IdJagRefusal('aud', "assertion aud must be this tenant's issuer alone", details);
   const exp = claims.exp ?? 0;
   const iat = claims.iat ?? 0;
   if (iat > Date.now() / 1000 + CLOCK_SKEW_S) throw new IdJagRefusal('iat', 'assertion is issued in the future', details);
-  if (exp - iat > ID_JAG_MAX_LIFETIME_S) throw new IdJagRefusal('exp', `assertion lifetime must be at most ${ID_JAG_MAX_LIFETIME_S}s`, details);
+  if (exp - iat > ID_JAG_MAX_LIFETIME_S)
+    throw new IdJagRefusal('exp', `assertion lifetime must be at most ${ID_JAG_MAX_LIFETIME_S}s`, details);
   checkResource(claims.resource, input.resource, tenant.mcpUrl, details);
-  if (claims.client_id !== input.clientId) throw new IdJagRefusal('client_id', 'assertion client_id is not the authenticated client', details);
-  if (!idp.allowedClients.includes(input.clientId)) throw new IdJagRefusal('client_not_allowed', 'this client may not use assertions of this IdP at this tenant', details);
+  if (claims.client_id !== input.clientId)
+    throw new IdJagRefusal('client_id', 'assertion client_id is not the authenticated client', details);
+  if (!idp.allowedClients.includes(input.clientId))
+    throw new IdJagRefusal('client_not_allowed', 'this client may not use assertions of this IdP at this tenant', details);
   const subject = claims[idp.subjectClaim];
   if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_CHARS) {
     throw new IdJagRefusal('sub', `assertion claim ${idp.subjectClaim} must name the user (1 to ${MAX_SUBJECT_CHARS} characters)`, details);
   }
-  if (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > 512) throw new IdJagRefusal('jti', 'assertion jti must be a string of 1 to 512 characters', details);
+  if (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > 512)
+    throw new IdJagRefusal('jti', 'assertion jti must be a string of 1 to 512 characters', details);
   return { idp, claims, subject, jti: claims.jti, expiresAt: new Date((exp + CLOCK_SKEW_S) * 1000) };
 }
 
 /** The `resource` claim (when present) and the request's `resource` (when sent) must both name the tenant's MCP URL. */
 function checkResource(claim: unknown, requested: unknown, mcpUrl: string, details: { issuer: string }): void {
-  if (claim !== undefined && (typeof claim !== 'string' || !sameResource(claim, mcpUrl))) throw new IdJagRefusal('resource', `assertion resource must be ${mcpUrl}`, details);
+  if (claim !== undefined && (typeof claim !== 'string' || !sameResource(claim, mcpUrl)))
+    throw new IdJagRefusal('resource', `assertion resource must be ${mcpUrl}`, details);
   const asked = requested === undefined ? [] : Array.isArray(requested) ? requested : [requested];
   for (const r of asked) {
     if (typeof r !== 'string' || !sameResource(r, mcpUrl)) throw new IdJagRefusal('resource', `resource must be ${mcpUrl}`, details);
@@ -108,7 +115,17 @@ function refusalOf(err: unknown, issuer: string): IdJagRefusal {
   if (code === 'ERR_JWT_EXPIRED') return new IdJagRefusal('exp', 'assertion has expired', details, { cause: err });
   if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
     const { claim, reason } = err as errors.JWTClaimValidationFailed;
-    const known: Record<string, IdJagCheck> = { aud: 'aud', iss: 'iss', iat: 'iat', nbf: 'iat', exp: 'exp', jti: 'jti', client_id: 'client_id', typ: 'typ', sub: 'sub' };
+    const known: Record<string, IdJagCheck> = {
+      aud: 'aud',
+      iss: 'iss',
+      iat: 'iat',
+      nbf: 'iat',
+      exp: 'exp',
+      jti: 'jti',
+      client_id: 'client_id',
+      typ: 'typ',
+      sub: 'sub',
+    };
     const check = known[claim] ?? 'assertion';
     const what = check === 'aud' ? "assertion aud must be this tenant's issuer" : `assertion claim ${claim} is invalid (${reason})`;
     return new IdJagRefusal(check, what, details, { cause: err });

@@ -17,13 +17,10 @@ export class FederationStateStore {
   }
 
   async put(state: string, tenantId: string, purpose: string, data: object, ttlSeconds = 600): Promise<void> {
-    await this.pool.query(`INSERT INTO ${this.table} (state_hash, tenant_id, purpose, data, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`, [
-      hashId(state),
-      tenantId,
-      purpose,
-      this.box.seal(JSON.stringify(data), `federation:${tenantId}:${purpose}`),
-      ttlSeconds,
-    ]);
+    await this.pool.query(
+      `INSERT INTO ${this.table} (state_hash, tenant_id, purpose, data, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+      [hashId(state), tenantId, purpose, this.box.seal(JSON.stringify(data), `federation:${tenantId}:${purpose}`), ttlSeconds],
+    );
   }
 
   /** Takes the state out (at most once); undefined when unknown, expired, or of another tenant/purpose. */
@@ -51,7 +48,9 @@ export class FederationStateStore {
 
   /** Whether consumeOnce already took `value` (a page can then say "already used" before asking anything). */
   async consumed(value: string, purpose: string): Promise<boolean> {
-    const { rows } = await this.pool.query(`SELECT 1 FROM ${this.table} WHERE state_hash = $1 AND expires_at > now()`, [hashId(`used:${purpose}:${value}`)]);
+    const { rows } = await this.pool.query(`SELECT 1 FROM ${this.table} WHERE state_hash = $1 AND expires_at > now()`, [
+      hashId(`used:${purpose}:${value}`),
+    ]);
     return rows.length > 0;
   }
 }

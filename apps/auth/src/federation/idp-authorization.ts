@@ -45,7 +45,13 @@ export async function startIdpAuthorization(
 }
 
 /** Redeems the IdP's callback (`query` = the callback's search string) for tokens, checking state, PKCE and nonce; an ID token is required. */
-export function redeemIdpCallback(cfg: Configuration, tenant: AuthTenant, query: string, state: string, saved: IdpAuthorizationSecrets): Promise<IdpTokens> {
+export function redeemIdpCallback(
+  cfg: Configuration,
+  tenant: AuthTenant,
+  query: string,
+  state: string,
+  saved: IdpAuthorizationSecrets,
+): Promise<IdpTokens> {
   return openidClient.authorizationCodeGrant(cfg, new URL(`${tenant.issuer}/federation/callback${query}`), {
     pkceCodeVerifier: saved.verifier,
     expectedState: state,

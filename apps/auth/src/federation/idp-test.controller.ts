@@ -64,22 +64,39 @@ export class IdpTestFlow {
     if (!tenant || tenant.firstParty) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
     const raw = new URLSearchParams(req.raw.url?.split('?')[1] ?? '').get('ticket') ?? '';
     const ticket = this.openTicket(tenant, raw);
-    if (!ticket) return void sendPage(reply, 400, 'Test expired', '<h1>invalid_request</h1><p>This test sign-in link is invalid or expired. Start it again from the console.</p>');
+    if (!ticket)
+      return void sendPage(
+        reply,
+        400,
+        'Test expired',
+        '<h1>invalid_request</h1><p>This test sign-in link is invalid or expired. Start it again from the console.</p>',
+      );
     const idp = tenant.settings.idp;
     if (idp.kind !== 'oidc' || idp.issuer !== ticket.issuer || idp.clientId !== ticket.clientId) {
       return void this.back(reply, ticket.id, ticket.returnTo, tenant, {
         ok: false,
         issuer: ticket.issuer,
         error: 'settings_not_live',
-        errorDescription: 'the authorization server does not have the saved identity provider yet (publish the workspace, or try again in a moment)',
+        errorDescription:
+          'the authorization server does not have the saved identity provider yet (publish the workspace, or try again in a moment)',
         exp: now() + TEST_TTL_S,
       });
     }
     let cfg;
     try {
-      cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
+      cfg = await this.s.upstream.config({
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret),
+      });
     } catch (err) {
-      return void this.back(reply, ticket.id, ticket.returnTo, tenant, { ok: false, issuer: idp.issuer, error: 'discovery_failed', errorDescription: bound((err as Error).message, MAX_ERROR_CHARS), exp: now() + TEST_TTL_S });
+      return void this.back(reply, ticket.id, ticket.returnTo, tenant, {
+        ok: false,
+        issuer: idp.issuer,
+        error: 'discovery_failed',
+        errorDescription: bound((err as Error).message, MAX_ERROR_CHARS),
+        exp: now() + TEST_TTL_S,
+      });
     }
     // A real authorization: ask the IdP to sign in again, not to reuse a session silently.
     const { url, state } = await startIdpAuthorization(
@@ -94,7 +111,14 @@ export class IdpTestFlow {
     this.s.logger.info({ tenant: tenant.id, issuer: idp.issuer, test: ticket.id, event: 'idp.test.start' }, 'test sign-in started');
     void reply
       .code(303)
-      .header('set-cookie', cookieHeader(idpTestCookieName(tenant.id), state, { path: `${tenant.mountPath}/federation`, maxAge: TEST_TTL_S, secure: tenant.issuer.startsWith('https:') }))
+      .header(
+        'set-cookie',
+        cookieHeader(idpTestCookieName(tenant.id), state, {
+          path: `${tenant.mountPath}/federation`,
+          maxAge: TEST_TTL_S,
+          secure: tenant.issuer.startsWith('https:'),
+        }),
+      )
       .header('location', url.href)
       .header('cache-control', 'no-store')
       .send();
@@ -110,22 +134,50 @@ export class IdpTestFlow {
     const state = params.get('state') ?? '';
     const cookie = readCookie(req, idpTestCookieName(tenant.id)) ?? '';
     if (!state || cookie.length !== state.length || !timingSafeEqual(Buffer.from(cookie), Buffer.from(state))) return false;
-    reply.header('set-cookie', cookieHeader(idpTestCookieName(tenant.id), '', { path: `${tenant.mountPath}/federation`, maxAge: 0, secure: tenant.issuer.startsWith('https:') }));
+    reply.header(
+      'set-cookie',
+      cookieHeader(idpTestCookieName(tenant.id), '', {
+        path: `${tenant.mountPath}/federation`,
+        maxAge: 0,
+        secure: tenant.issuer.startsWith('https:'),
+      }),
+    );
     const saved = await this.s.federation.take<TestState>(state, tenant.id, 'idp-test');
     if (!saved) {
-      sendPage(reply, 400, 'Test expired', '<h1>invalid_request</h1><p>This test sign-in is unknown, expired or already used. Start it again from the console.</p>');
+      sendPage(
+        reply,
+        400,
+        'Test expired',
+        '<h1>invalid_request</h1><p>This test sign-in is unknown, expired or already used. Start it again from the console.</p>',
+      );
       return true;
     }
     const exp = now() + TEST_TTL_S;
     const idp = tenant.settings.idp;
     let result: IdpTestResult;
     if (params.get('error')) {
-      result = { ok: false, issuer: saved.issuer, error: bound(params.get('error') ?? '', 100), errorDescription: bound(params.get('error_description') ?? '', MAX_ERROR_CHARS), exp };
+      result = {
+        ok: false,
+        issuer: saved.issuer,
+        error: bound(params.get('error') ?? '', 100),
+        errorDescription: bound(params.get('error_description') ?? '', MAX_ERROR_CHARS),
+        exp,
+      };
     } else if (idp.kind !== 'oidc' || idp.issuer !== saved.issuer) {
-      result = { ok: false, issuer: saved.issuer, error: 'settings_changed', errorDescription: 'the identity provider changed during the test', exp };
+      result = {
+        ok: false,
+        issuer: saved.issuer,
+        error: 'settings_changed',
+        errorDescription: 'the identity provider changed during the test',
+        exp,
+      };
     } else {
       try {
-        const cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
+        const cfg = await this.s.upstream.config({
+          issuer: idp.issuer,
+          clientId: idp.clientId,
+          clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret),
+        });
         const tokens = await redeemIdpCallback(cfg, tenant, query, state, saved);
         result = { ok: true, issuer: saved.issuer, claims: boundClaims(tokens.claims() ?? {}), exp };
       } catch (err) {
@@ -152,7 +204,14 @@ export class IdpTestFlow {
     if (!TEST_ID.test(id) || raw.length > 4096) return undefined;
     try {
       const t = JSON.parse(this.box.open(raw.slice(dot + 1), idpTestAad(tenant.id, 'ticket', id))) as IdpTestTicket;
-      if (t.tenant !== tenant.id || typeof t.exp !== 'number' || t.exp < now() || typeof t.returnTo !== 'string' || !/^https?:\/\//.test(t.returnTo)) return undefined;
+      if (
+        t.tenant !== tenant.id ||
+        typeof t.exp !== 'number' ||
+        t.exp < now() ||
+        typeof t.returnTo !== 'string' ||
+        !/^https?:\/\//.test(t.returnTo)
+      )
+        return undefined;
       return { ...t, id };
     } catch {
       return undefined;

@@ -33,7 +33,10 @@ export interface UpstreamOidcOptions {
  * operator set it, else loopback in development and nothing at all otherwise — a production
  * service never reaches loopback or private addresses because a tenant named them as its IdP.
  */
-export function upstreamAllowHosts(config: { SWITCHBOARD_ENV: string; AUTH_ALLOW_HTTP_HOSTS?: readonly string[] | undefined }): readonly string[] {
+export function upstreamAllowHosts(config: {
+  SWITCHBOARD_ENV: string;
+  AUTH_ALLOW_HTTP_HOSTS?: readonly string[] | undefined;
+}): readonly string[] {
   if (config.AUTH_ALLOW_HTTP_HOSTS !== undefined) return config.AUTH_ALLOW_HTTP_HOSTS;
   return config.SWITCHBOARD_ENV === 'development' ? DEVELOPMENT_HOSTS : [];
 }
@@ -80,11 +83,17 @@ export class UpstreamOidc {
     // openid-client refuses http on its own; an allow-listed host may use it (net-guard still checks every other URL).
     const insecure = url.protocol === 'http:' && isAllowedHost(this.policy, url.hostname);
     try {
-      return await client.discovery(url, s.clientId, s.clientSecret, s.clientSecret ? client.ClientSecretPost(s.clientSecret) : client.None(), {
-        timeout: this.timeoutS,
-        [client.customFetch]: this.fetch,
-        ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
-      });
+      return await client.discovery(
+        url,
+        s.clientId,
+        s.clientSecret,
+        s.clientSecret ? client.ClientSecretPost(s.clientSecret) : client.None(),
+        {
+          timeout: this.timeoutS,
+          [client.customFetch]: this.fetch,
+          ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+        },
+      );
     } catch (err) {
       throw guardCause(err);
     }
@@ -93,7 +102,14 @@ export class UpstreamOidc {
 
 /** The fetch openid-client uses: net-guarded, byte-capped and under one deadline, body included; redirects are openid-client's to refuse. */
 function upstreamFetch(bounded: ReturnType<typeof boundedFetch>): client.CustomFetch {
-  return (url, options) => bounded(url, { method: options.method, headers: options.headers, body: options.body as RequestInit['body'], redirect: 'manual', ...(options.signal ? { signal: options.signal } : {}) });
+  return (url, options) =>
+    bounded(url, {
+      method: options.method,
+      headers: options.headers,
+      body: options.body as RequestInit['body'],
+      redirect: 'manual',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
 }
 
 /** openid-client wraps fetch failures; the net-guard or size refusal underneath is the error worth showing. */

@@ -33,7 +33,9 @@ export class AuthLimits {
       prefix: o.prefix,
       fallback: new MemoryLimiter(),
       onModeChange: (mode, cause) =>
-        mode === 'local' ? o.logger.error({ err: cause?.message }, 'auth limiter: Redis unavailable, limiting per replica') : o.logger.warn('auth limiter: Redis is back, limits are shared again'),
+        mode === 'local'
+          ? o.logger.error({ err: cause?.message }, 'auth limiter: Redis unavailable, limiting per replica')
+          : o.logger.warn('auth limiter: Redis is back, limits are shared again'),
     });
   }
 
@@ -55,7 +57,8 @@ export class AuthLimits {
 
   private rule(kind: AuthLimitKind, tenantId: string, address: string): LimitRule {
     const key = `auth:{${tenantId}}:${kind}:${address}`;
-    if (kind === 'signin') return { kind: 'rate', id: kind, key, perSecond: this.o.signInLimit / this.o.signInWindowS, burst: this.o.signInLimit };
+    if (kind === 'signin')
+      return { kind: 'rate', id: kind, key, perSecond: this.o.signInLimit / this.o.signInWindowS, burst: this.o.signInLimit };
     const perMin = kind === 'dcr' ? this.o.dcrPerMin : this.o.tokenPerMin;
     return { kind: 'rate', id: kind, key, perSecond: perMin / 60, burst: perMin };
   }

@@ -36,7 +36,12 @@ export class InternalController {
   }
 
   @Post('internal/tenants/:tenant/keys/:kid/retire')
-  async retire(@Param('tenant') tenantId: string, @Param('kid') kid: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async retire(
+    @Param('tenant') tenantId: string,
+    @Param('kid') kid: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     if (!internalCaller(this.s, req)) return void sendOAuthError(reply, 401, 'invalid_client', 'internal token required');
     const tenant = this.issuer(tenantId);
     if (!tenant) return void sendOAuthError(reply, 404, 'invalid_request', `unknown tenant: ${tenantId}`);

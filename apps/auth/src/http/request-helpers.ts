@@ -41,7 +41,10 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('x-frame-options', 'DENY')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'")
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'",
+    )
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
         `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{margin-right:.5rem}</style></head>` +
@@ -51,7 +54,11 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
 
 /** An OAuth-style JSON error. */
 export function sendOAuthError(reply: FastifyReply, status: number, error: string, description: string): FastifyReply {
-  return reply.code(status).header('content-type', 'application/json').header('cache-control', 'no-store').send({ error, error_description: description });
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-store')
+    .send({ error, error_description: description });
 }
 
 /** The form body of a urlencoded POST as a string map (anything else ⇒ empty). */

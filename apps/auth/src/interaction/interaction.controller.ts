@@ -42,14 +42,22 @@ export class InteractionController {
 
   /** A passkey sign-in's challenge (JSON; the page's script calls it). */
   @Post(['t/:tenant/interaction/:uid/passkey/options', 'interaction/:uid/passkey/options'])
-  async passkeyOptions(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async passkeyOptions(
+    @Param('tenant') tenantId: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const ctx = await this.loadJson(tenantId, req, reply);
     if (ctx) await this.directory.passkeyOptions(ctx.tenant, ctx.details, req, reply);
   }
 
   /** Verifies a passkey assertion; answers `{location}` to continue the authorization (JSON). */
   @Post(['t/:tenant/interaction/:uid/passkey/verify', 'interaction/:uid/passkey/verify'])
-  async passkeyVerify(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async passkeyVerify(
+    @Param('tenant') tenantId: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const ctx = await this.loadJson(tenantId, req, reply);
     if (!ctx) return;
     const accountId = await this.directory.passkeyVerify(ctx.tenant, ctx.details, req, reply);
@@ -67,7 +75,12 @@ export class InteractionController {
     try {
       return { tenant, details: await provider.interactionDetails(req.raw, reply.raw) };
     } catch {
-      return void sendOAuthError(reply, 400, 'invalid_request', 'this sign-in session is unknown or expired; start again from your application');
+      return void sendOAuthError(
+        reply,
+        400,
+        'invalid_request',
+        'this sign-in session is unknown or expired; start again from your application',
+      );
     }
   }
 
@@ -96,7 +109,9 @@ export class InteractionController {
       `<h1>Authorize ${escapeHtml(String(name))}</h1>` +
         `<p><strong>${escapeHtml(String(name))}</strong> wants to use <strong>${escapeHtml(tenant.name)}</strong> tools on your behalf.</p>` +
         `<p>Client: <code>${escapeHtml(clientId)}</code><br>It will receive the result at <strong>${escapeHtml(redirect ? (redirect.protocol.startsWith('http') ? redirect.host : redirect.protocol) : '?')}</strong></p>` +
-        (loopback ? '<p><strong>Warning:</strong> this client runs on your own machine (localhost); approve only if you started it.</p>' : '') +
+        (loopback
+          ? '<p><strong>Warning:</strong> this client runs on your own machine (localhost); approve only if you started it.</p>'
+          : '') +
         `<p>Scopes: ${scopes.map((sc) => `<code>${escapeHtml(sc)}</code>`).join(' ') || '(none)'}</p>` +
         `<form method="post" action="${escapeHtml(base)}/confirm"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" name="decision" value="approve">Approve</button><button type="submit" name="decision" value="deny">Deny</button></form>`,
     );
@@ -114,7 +129,12 @@ export class InteractionController {
     if (!this.directory.devLogin) {
       // The any-name login is a development convenience: anywhere else it would let anyone be anyone.
       switchboardMetrics().auth.signIns.add(1, { idp: 'local', outcome: 'dev_login_refused' });
-      sendPage(reply, 403, 'Sign-in refused', '<h1>access_denied</h1><p>The development login (any user name, no password) is off: this service does not run with SWITCHBOARD_ENV=development. Sign in with your password or passkey.</p>');
+      sendPage(
+        reply,
+        403,
+        'Sign-in refused',
+        '<h1>access_denied</h1><p>The development login (any user name, no password) is off: this service does not run with SWITCHBOARD_ENV=development. Sign in with your password or passkey.</p>',
+      );
       return;
     }
     const username = formBody(req).username ?? '';
@@ -149,7 +169,11 @@ export class InteractionController {
       sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>The grant expired; start again.</p>');
       return;
     }
-    const d = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const d = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (d.missingOIDCScope) grant.addOIDCScope(d.missingOIDCScope.join(' '));
     if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
     for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
@@ -183,13 +207,29 @@ export class InteractionController {
       cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: secret });
     } catch (err) {
       this.s.logger.warn({ err, tenant: tenant.id }, 'enterprise IdP discovery failed');
-      sendPage(reply, 502, 'Sign-in unavailable', '<h1>temporarily_unavailable</h1><p>The sign-in provider cannot be reached. Try again later.</p>');
+      sendPage(
+        reply,
+        502,
+        'Sign-in unavailable',
+        '<h1>temporarily_unavailable</h1><p>The sign-in provider cannot be reached. Try again later.</p>',
+      );
       return;
     }
-    const { url, state } = await startIdpAuthorization(this.s, cfg, tenant, idp.scopes, 'login', ({ verifier, nonce }) => ({ uid, verifier, nonce }));
+    const { url, state } = await startIdpAuthorization(this.s, cfg, tenant, idp.scopes, 'login', ({ verifier, nonce }) => ({
+      uid,
+      verifier,
+      nonce,
+    }));
     void reply
       .code(303)
-      .header('set-cookie', cookieHeader(federationCookieName(tenant.id), state, { path: `${tenant.mountPath}/federation`, maxAge: 600, secure: tenant.issuer.startsWith('https:') }))
+      .header(
+        'set-cookie',
+        cookieHeader(federationCookieName(tenant.id), state, {
+          path: `${tenant.mountPath}/federation`,
+          maxAge: 600,
+          secure: tenant.issuer.startsWith('https:'),
+        }),
+      )
       .header('location', url.href)
       .header('cache-control', 'no-store')
       .send();

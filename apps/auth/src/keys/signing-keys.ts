@@ -40,7 +40,10 @@ export class SigningKeys {
 
   /** Removes a key from the JWKS: tokens it signed stop verifying once gateways refresh. */
   async retire(tenantId: string, kid: string): Promise<boolean> {
-    const res = await this.pool.query(`UPDATE ${this.table} SET retired_at = now() WHERE tenant_id = $1 AND kid = $2 AND retired_at IS NULL`, [tenantId, kid]);
+    const res = await this.pool.query(
+      `UPDATE ${this.table} SET retired_at = now() WHERE tenant_id = $1 AND kid = $2 AND retired_at IS NULL`,
+      [tenantId, kid],
+    );
     return res.rowCount === 1;
   }
 
@@ -56,10 +59,11 @@ export class SigningKeys {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const kid = randomUUID();
     const jwk: PrivateJwk = { ...privateKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
-    await this.pool.query(
-      `INSERT INTO ${this.table} (tenant_id, kid, private_jwk, activated_at) VALUES ($1, $2, $3, clock_timestamp())`,
-      [tenantId, kid, this.box.seal(JSON.stringify(jwk), this.aad(tenantId, kid))],
-    );
+    await this.pool.query(`INSERT INTO ${this.table} (tenant_id, kid, private_jwk, activated_at) VALUES ($1, $2, $3, clock_timestamp())`, [
+      tenantId,
+      kid,
+      this.box.seal(JSON.stringify(jwk), this.aad(tenantId, kid)),
+    ]);
     return kid;
   }
 

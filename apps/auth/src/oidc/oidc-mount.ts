@@ -7,7 +7,8 @@ import type { TenantRegistry } from '../tenants/tenant-registry';
 import type { ProviderCache } from './provider-cache';
 
 /** Paths (relative to a tenant's mount) that oidc-provider answers; everything else is ours. */
-const PROVIDER_PATH = /^\/(?:\.well-known\/(?:openid-configuration|oauth-authorization-server)|authorize(?:\/[A-Za-z0-9_-]+)?|token|register(?:\/[^/]+)?|jwks|revoke)$/;
+const PROVIDER_PATH =
+  /^\/(?:\.well-known\/(?:openid-configuration|oauth-authorization-server)|authorize(?:\/[A-Za-z0-9_-]+)?|token|register(?:\/[^/]+)?|jwks|revoke)$/;
 /** RFC 8414 / OIDC path insertion: `/.well-known/<doc>/t/<tenant>`. */
 const INSERTED = /^\/\.well-known\/(openid-configuration|oauth-authorization-server)\/t\/([a-z0-9-]{1,63})$/;
 const PATH_TENANT = /^\/t\/([a-z0-9-]{1,63})(\/.*)$/;
@@ -83,7 +84,10 @@ export function mountOidc(app: FastifyInstance, o: OidcMountOptions): void {
       entry = await o.providers.get(d.tenant);
     } catch (err) {
       o.logger.error({ err, tenant: d.tenant.id }, 'could not build the tenant authorization server');
-      return reply.code(503).header('content-type', 'application/json').send({ error: 'temporarily_unavailable', error_description: 'authorization server unavailable' });
+      return reply
+        .code(503)
+        .header('content-type', 'application/json')
+        .send({ error: 'temporarily_unavailable', error_description: 'authorization server unavailable' });
     }
     const url = query ? `${d.inner}?${query}` : d.inner;
     raw.url = url;

@@ -95,7 +95,9 @@ export function consoleLoginPage(p: ConsoleLoginPageInput): string {
   const values: Record<LoginField, string> = { workspace: p.workspace, username: p.username, password: '' };
   const focus = shown.find((f) => errors[f.name]) ?? shown.find((f) => values[f.name] === '');
   const fieldMessages = FIELDS.flatMap((f) => (errors[f.name] ? [errors[f.name] ?? ''] : []));
-  const alert = p.alert ?? (fieldMessages.length ? `Check ${fieldMessages.length === 1 ? 'this field' : 'these fields'}: ${fieldMessages.join(' ')}` : undefined);
+  const alert =
+    p.alert ??
+    (fieldMessages.length ? `Check ${fieldMessages.length === 1 ? 'this field' : 'these fields'}: ${fieldMessages.join(' ')}` : undefined);
   const workspace = fixed
     ? `<input type="hidden" name="workspace" value="${escapeHtml(p.workspace)}">` +
       `<p class="workspace" id="workspace-fixed">Workspace <strong>${escapeHtml(p.workspace)}</strong>` +

@@ -57,7 +57,12 @@ export class ConsoleLoginController {
     const { platform, provider, details } = ctx;
     const body = formBody(req);
     if (details.prompt.name !== 'login' || body.csrf !== this.csrf(details.uid)) {
-      sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>The sign-in form is invalid or expired. Start again from the console.</p>');
+      sendPage(
+        reply,
+        400,
+        'Invalid request',
+        '<h1>invalid_request</h1><p>The sign-in form is invalid or expired. Start again from the console.</p>',
+      );
       return;
     }
     const workspace = (body.workspace ?? '').trim();
@@ -105,7 +110,10 @@ export class ConsoleLoginController {
     await finishInteraction(provider, req, reply, { login: { accountId }, consent: { grantId } });
   }
 
-  private async load(req: FastifyRequest, reply: FastifyReply): Promise<{ platform: PlatformServices; provider: Provider; details: Details } | undefined> {
+  private async load(
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ platform: PlatformServices; provider: Provider; details: Details } | undefined> {
     const platform = this.s.platform;
     if (!platform) {
       sendPage(reply, 404, 'Not found', '<h1>Not found</h1>');
@@ -124,7 +132,8 @@ export class ConsoleLoginController {
     if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
     const resource = details.params.resource;
     // The authorization endpoint already refused any resource other than the audience.
-    const resources = resource === undefined ? [platform.settings.audience] : Array.isArray(resource) ? resource.map(String) : [String(resource)];
+    const resources =
+      resource === undefined ? [platform.settings.audience] : Array.isArray(resource) ? resource.map(String) : [String(resource)];
     for (const r of resources) grant.addResourceScope(r, CONSOLE_SCOPE);
     return grant.save();
   }
@@ -133,9 +142,19 @@ export class ConsoleLoginController {
     return this.s.box.mac('platform-login', uid);
   }
 
-  private form(reply: FastifyReply, status: number, details: Details, p: { workspace: string; username: string; fieldErrors?: Partial<Record<LoginField, string>>; alert?: string }): void {
+  private form(
+    reply: FastifyReply,
+    status: number,
+    details: Details,
+    p: { workspace: string; username: string; fieldErrors?: Partial<Record<LoginField, string>>; alert?: string },
+  ): void {
     const page = `${PLATFORM_MOUNT}/interaction/${encodeURIComponent(details.uid)}`;
-    sendPage(reply, status, PAGE_TITLE, consoleLoginPage({ action: `${page}/login`, changeWorkspace: `${page}?workspace=change`, csrf: this.csrf(details.uid), ...p }));
+    sendPage(
+      reply,
+      status,
+      PAGE_TITLE,
+      consoleLoginPage({ action: `${page}/login`, changeWorkspace: `${page}?workspace=change`, csrf: this.csrf(details.uid), ...p }),
+    );
   }
 }
 
@@ -143,7 +162,8 @@ export class ConsoleLoginController {
 function validate(workspace: string, username: string, password: string): Partial<Record<LoginField, string>> {
   const errors: Partial<Record<LoginField, string>> = {};
   if (!workspace) errors.workspace = 'Enter your workspace id.';
-  else if (!TENANT_ID.test(workspace)) errors.workspace = 'Workspace must be a workspace id: lower-case letters, digits and hyphens, for example acme.';
+  else if (!TENANT_ID.test(workspace))
+    errors.workspace = 'Workspace must be a workspace id: lower-case letters, digits and hyphens, for example acme.';
   if (!username) errors.username = 'Enter your user name.';
   else if (!USERNAME.test(username)) errors.username = 'User name must be 1 to 64 characters: letters, digits and . _ @ -';
   if (!password) errors.password = 'Enter your password.';

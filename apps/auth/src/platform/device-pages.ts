@@ -3,7 +3,8 @@ import { escapeHtml } from '../http/html';
 
 /** No script, no outside styles; forms post only to this origin (the provider's own endpoints). */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}code{font-size:1.6em}input,button{font-size:1rem;padding:.4rem}';
+const STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}code{font-size:1.6em}input,button{font-size:1rem;padding:.4rem}';
 
 function page(ctx: KoaContextWithOIDC, title: string, body: string): void {
   ctx.type = 'html';
@@ -20,11 +21,19 @@ function page(ctx: KoaContextWithOIDC, title: string, body: string): void {
 export const devicePages = {
   async userCodeInputSource(ctx: KoaContextWithOIDC, form: string, _out: unknown, err: unknown): Promise<void> {
     const failed = err !== undefined && err !== null;
-    const message = failed ? '<p role="alert">That code is not valid (wrong, used or expired). Check the terminal and try again.</p>' : '<p>Enter the code shown in your terminal.</p>';
+    const message = failed
+      ? '<p role="alert">That code is not valid (wrong, used or expired). Check the terminal and try again.</p>'
+      : '<p>Enter the code shown in your terminal.</p>';
     page(ctx, 'Sign in a device', `${message}${form}<button type="submit" form="op.deviceInputForm">Continue</button>`);
   },
 
-  async userCodeConfirmSource(ctx: KoaContextWithOIDC, form: string, client: { clientName?: string; clientId: string }, _deviceInfo: unknown, userCode: string): Promise<void> {
+  async userCodeConfirmSource(
+    ctx: KoaContextWithOIDC,
+    form: string,
+    client: { clientName?: string; clientId: string },
+    _deviceInfo: unknown,
+    userCode: string,
+  ): Promise<void> {
     const name = escapeHtml(client.clientName ?? client.clientId);
     page(
       ctx,

@@ -36,7 +36,15 @@ export function platformIssuer(settings: PlatformIssuerSettings, authPublicUrl: 
     mountPath: PLATFORM_MOUNT,
     defaultScopes: [CONSOLE_SCOPE],
     firstParty: { clientId: CONSOLE_CLIENT_ID, clientName: 'Switchboard console', redirectUris: settings.redirectUris },
-    moreFirstParty: [{ clientId: CLI_CLIENT_ID, clientName: 'Switchboard CLI', redirectUris: [CLI_REDIRECT_URI], applicationType: 'native', deviceFlow: true }],
+    moreFirstParty: [
+      {
+        clientId: CLI_CLIENT_ID,
+        clientName: 'Switchboard CLI',
+        redirectUris: [CLI_REDIRECT_URI],
+        applicationType: 'native',
+        deviceFlow: true,
+      },
+    ],
   };
 }
 

@@ -64,6 +64,8 @@ describe('verifyConsoleLogin', () => {
   it('is unavailable when nothing listens', async () => {
     const closed = await cannedServer();
     await closed.close();
-    await expect(verifyConsoleLogin({ registryUrl: closed.url, internalToken: TOKEN }, LOGIN)).resolves.toMatchObject({ outcome: 'unavailable' });
+    await expect(verifyConsoleLogin({ registryUrl: closed.url, internalToken: TOKEN }, LOGIN)).resolves.toMatchObject({
+      outcome: 'unavailable',
+    });
   });
 });

@@ -2,9 +2,7 @@ import { TENANT_ID, USERNAME } from '../tenants/identifiers';
 
 /** What the registry said about a console sign-in. */
 export type VerifyLoginResult =
-  | { outcome: 'ok'; tenant: string; username: string; name: string }
-  | { outcome: 'denied' }
-  | { outcome: 'unavailable'; reason: string };
+  { outcome: 'ok'; tenant: string; username: string; name: string } | { outcome: 'denied' } | { outcome: 'unavailable'; reason: string };
 
 export interface RegistryLoginTarget {
   /** REGISTRY_INTERNAL_URL without a trailing slash. */
@@ -23,7 +21,10 @@ const MAX_NAME = 200;
  * errors ⇒ unavailable. A yes for another tenant than asked is treated as unavailable: the
  * account id must be the one the user typed the password for.
  */
-export async function verifyConsoleLogin(target: RegistryLoginTarget, login: { tenant: string; username: string; password: string }): Promise<VerifyLoginResult> {
+export async function verifyConsoleLogin(
+  target: RegistryLoginTarget,
+  login: { tenant: string; username: string; password: string },
+): Promise<VerifyLoginResult> {
   let res: Response;
   try {
     res = await fetch(`${target.registryUrl}/internal/console/verify-login`, {
@@ -53,8 +54,10 @@ export async function verifyConsoleLogin(target: RegistryLoginTarget, login: { t
   if (!body || typeof body !== 'object') return { outcome: 'unavailable', reason: 'registry answered 200 without an object' };
   const b = body as Record<string, unknown>;
   if (b.ok !== true) return { outcome: 'denied' };
-  if (typeof b.tenant !== 'string' || b.tenant !== login.tenant || !TENANT_ID.test(b.tenant)) return { outcome: 'unavailable', reason: 'registry confirmed another tenant than asked' };
-  if (typeof b.username !== 'string' || !USERNAME.test(b.username)) return { outcome: 'unavailable', reason: 'registry returned an invalid username' };
+  if (typeof b.tenant !== 'string' || b.tenant !== login.tenant || !TENANT_ID.test(b.tenant))
+    return { outcome: 'unavailable', reason: 'registry confirmed another tenant than asked' };
+  if (typeof b.username !== 'string' || !USERNAME.test(b.username))
+    return { outcome: 'unavailable', reason: 'registry returned an invalid username' };
   const name = typeof b.name === 'string' && b.name.trim() ? b.name.trim().slice(0, MAX_NAME) : b.username;
   return { outcome: 'ok', tenant: b.tenant, username: b.username, name };
 }

@@ -1,4 +1,10 @@
-import { canonicalMcpUrl, type ConnectorSettings, type IdpSettings, type TenantAuthSettings, type TenantCatalog } from '@switchboard/catalog';
+import {
+  canonicalMcpUrl,
+  type ConnectorSettings,
+  type IdpSettings,
+  type TenantAuthSettings,
+  type TenantCatalog,
+} from '@switchboard/catalog';
 
 export type { ConnectorSettings, IdpSettings, TenantAuthSettings };
 

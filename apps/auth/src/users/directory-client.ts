@@ -1,5 +1,6 @@
 /** What the registry answered to one internal directory call. */
-export type DirectoryAnswer<T> = { outcome: 'ok'; body: T } | { outcome: 'refused'; status: number } | { outcome: 'unavailable'; reason: string };
+export type DirectoryAnswer<T> =
+  { outcome: 'ok'; body: T } | { outcome: 'refused'; status: number } | { outcome: 'unavailable'; reason: string };
 
 export interface DirectoryTarget {
   /** REGISTRY_INTERNAL_URL without a trailing slash. */

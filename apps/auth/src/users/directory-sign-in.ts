@@ -49,21 +49,34 @@ export class DirectorySignIn {
     const directory = this.configured;
     // Without a directory the page still answers 200 in development (the any-name form works); elsewhere it says sign-in is unavailable.
     const code = status === 503 && this.devLogin ? 200 : status;
-    sendUserPage(reply, code, 'Sign in', signInPage({ tenantName: tenant.name, base, csrf: this.csrf(uid), directory, dev: this.devLogin, ...extra }), directory ? passkeyScripts(tenant.mountPath) : []);
+    sendUserPage(
+      reply,
+      code,
+      'Sign in',
+      signInPage({ tenantName: tenant.name, base, csrf: this.csrf(uid), directory, dev: this.devLogin, ...extra }),
+      directory ? passkeyScripts(tenant.mountPath) : [],
+    );
   }
 
   /** Checks a password sign-in; the account id on success (else a page was sent). */
   async password(tenant: AuthTenant, details: Details, req: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
     const body = formBody(req);
     if (details.prompt.name !== 'login' || tenant.settings.idp.kind !== 'local' || body.csrf !== this.csrf(details.uid)) {
-      sendUserPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>The sign-in form is invalid or expired. Start again from your application.</p>');
+      sendUserPage(
+        reply,
+        400,
+        'Invalid request',
+        '<h1>invalid_request</h1><p>The sign-in form is invalid or expired. Start again from your application.</p>',
+      );
       return undefined;
     }
     const username = (body.user ?? '').trim();
     const password = body.password ?? '';
-    const again = (status: number, alert: string) => this.page(reply, tenant, details.uid, status, { username: USERNAME.test(username) ? username : '', alert });
+    const again = (status: number, alert: string) =>
+      this.page(reply, tenant, details.uid, status, { username: USERNAME.test(username) ? username : '', alert });
     if (!USERNAME.test(username)) return void again(400, 'user: enter your user name (1-64 characters: letters, digits and . _ @ -).');
-    if (!password || password.length > MAX_PASSWORD || password.includes('\u0000')) return void again(400, `password: enter your password (at most ${MAX_PASSWORD} characters).`);
+    if (!password || password.length > MAX_PASSWORD || password.includes('\u0000'))
+      return void again(400, `password: enter your password (at most ${MAX_PASSWORD} characters).`);
     const users = this.s.users;
     const tooMany = (seconds: number, alert: string) => {
       reply.header('retry-after', String(seconds));
@@ -111,7 +124,13 @@ export class DirectorySignIn {
     }
     if (!this.configured) return void sendOAuthError(reply, 503, 'temporarily_unavailable', DIRECTORY_UNAVAILABLE);
     const retryAfter = await this.s.users.limits.hit('signin', tenant.id, req.ip);
-    if (retryAfter > 0) return void sendOAuthError(reply.header('retry-after', String(retryAfter)), 429, 'slow_down', `too many sign-in attempts; try again in ${retryAfter} seconds`);
+    if (retryAfter > 0)
+      return void sendOAuthError(
+        reply.header('retry-after', String(retryAfter)),
+        429,
+        'slow_down',
+        `too many sign-in attempts; try again in ${retryAfter} seconds`,
+      );
     void reply.header('cache-control', 'no-store').send({ options: await this.passkeys.signInOptions(tenant, details.uid) });
   }
 

@@ -3,7 +3,10 @@ import { currentIdentitySources, identitySourceOf, isCurrentIdentity } from './i
 import { idpIdOf } from './subject';
 
 const directory = { id: 'acme', settings: tenantAuthSchema.parse({}) };
-const enterprise = { id: 'acme', settings: tenantAuthSchema.parse({ idp: { kind: 'oidc', issuer: 'https://login.example.com', clientId: 'x' } }) };
+const enterprise = {
+  id: 'acme',
+  settings: tenantAuthSchema.parse({ idp: { kind: 'oidc', issuer: 'https://login.example.com', clientId: 'x' } }),
+};
 const enterpriseId = idpIdOf(enterprise.settings.idp);
 
 describe("a tenant's identity sources", () => {
@@ -14,7 +17,12 @@ describe("a tenant's identity sources", () => {
   });
 
   it('include every trusted enterprise IdP of ID-JAGs, under the same id an interactive IdP of that issuer gets', () => {
-    const trusting = { id: 'acme', settings: tenantAuthSchema.parse({ enterpriseIdps: [{ issuer: 'https://login.example.com/', jwksUri: 'https://login.example.com/jwks', allowedClients: ['c'] }] }) };
+    const trusting = {
+      id: 'acme',
+      settings: tenantAuthSchema.parse({
+        enterpriseIdps: [{ issuer: 'https://login.example.com/', jwksUri: 'https://login.example.com/jwks', allowedClients: ['c'] }],
+      }),
+    };
     expect(currentIdentitySources(trusting, false)).toEqual(['dir', enterpriseId]);
     expect(isCurrentIdentity(trusting, `acme|${enterpriseId}|alice`, false)).toBe(true);
   });
@@ -38,6 +46,12 @@ describe("a tenant's identity sources", () => {
     expect(isCurrentIdentity(directory, 'acme|alice', true)).toBe(false);
     expect(isCurrentIdentity(directory, 'beta|dir|alice', true)).toBe(false);
     // The platform issuer (a first-party client) has console accounts, not identity sources.
-    expect(isCurrentIdentity({ ...directory, id: '_platform', firstParty: { clientId: 'c', clientName: 'C', redirectUris: [] } }, 'acme|admin', false)).toBe(true);
+    expect(
+      isCurrentIdentity(
+        { ...directory, id: '_platform', firstParty: { clientId: 'c', clientName: 'C', redirectUris: [] } },
+        'acme|admin',
+        false,
+      ),
+    ).toBe(true);
   });
 });

@@ -33,7 +33,11 @@ export function identitySourceOf(tenantId: string, accountId: string): string | 
  * stops working the moment the new settings arrive, before its stored artefacts are purged. An
  * issuer with a first-party client (the platform issuer) has no identity sources to judge.
  */
-export function isCurrentIdentity(tenant: Pick<AuthTenant, 'id' | 'settings' | 'firstParty'>, accountId: string, devLogin: boolean): boolean {
+export function isCurrentIdentity(
+  tenant: Pick<AuthTenant, 'id' | 'settings' | 'firstParty'>,
+  accountId: string,
+  devLogin: boolean,
+): boolean {
   if (tenant.firstParty) return true;
   const source = identitySourceOf(tenant.id, accountId);
   return source !== undefined && currentIdentitySources(tenant, devLogin).includes(source);

@@ -130,7 +130,10 @@ export class IdpChangePurge {
       await client.query('BEGIN');
       // Replicas that learn the same document at once reconcile one after the other; the later one finds nothing to do.
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`idp-purge:${this.o.schema}:${tenant.id}`]);
-      const { rows } = await client.query<{ sources: string }>(`SELECT sources FROM "${this.o.schema}".tenant_identity_sources WHERE tenant_id = $1`, [tenant.id]);
+      const { rows } = await client.query<{ sources: string }>(
+        `SELECT sources FROM "${this.o.schema}".tenant_identity_sources WHERE tenant_id = $1`,
+        [tenant.id],
+      );
       if (rows[0]?.sources === kept.join(' ')) {
         await client.query('COMMIT');
         return undefined;
@@ -144,7 +147,16 @@ export class IdpChangePurge {
       await client.query('COMMIT');
       if (purge) {
         this.o.logger.warn(
-          { event: 'vault.purge-idp-change', tenant: tenant.id, kept, sources: purge.sources, rows: purge.rows, connectors: purge.connectors, artefacts: purge.artefacts, linkStates: purge.linkStates },
+          {
+            event: 'vault.purge-idp-change',
+            tenant: tenant.id,
+            kept,
+            sources: purge.sources,
+            rows: purge.rows,
+            connectors: purge.connectors,
+            artefacts: purge.artefacts,
+            linkStates: purge.linkStates,
+          },
           "the tenant's identity provider changed: what former identities left stored was purged; those users link their accounts again",
         );
       }
@@ -162,7 +174,10 @@ export class IdpChangePurge {
     const schema = this.o.schema;
     const vault = await this.o.vault.deleteOtherSources(tenantId, kept, client);
     // Upstream tokens obtained from a former identity's enterprise grant go too (a cache: not counted in the purge record).
-    await client.query(`DELETE FROM "${schema}".grant_token WHERE tenant_id = $1 AND starts_with(subject, $1 || '|') AND split_part(subject, '|', 2) <> ALL($2::text[])`, [tenantId, kept]);
+    await client.query(
+      `DELETE FROM "${schema}".grant_token WHERE tenant_id = $1 AND starts_with(subject, $1 || '|') AND split_part(subject, '|', 2) <> ALL($2::text[])`,
+      [tenantId, kept],
+    );
     // oidc-provider artefacts name their account in clear (`accountId`); what hangs off a removed grant goes with it.
     const gone = await client.query<{ n: number; grants: string[]; sources: string[] }>(
       `WITH gone AS (
@@ -176,16 +191,35 @@ export class IdpChangePurge {
     let artefacts = gone.rows[0]?.n ?? 0;
     const grants = gone.rows[0]?.grants ?? [];
     if (grants.length > 0) {
-      const linked = await client.query(`DELETE FROM "${schema}".oidc_model WHERE tenant_id = $1 AND model <> 'Client' AND grant_id = ANY($2::text[])`, [tenantId, grants]);
+      const linked = await client.query(
+        `DELETE FROM "${schema}".oidc_model WHERE tenant_id = $1 AND model <> 'Client' AND grant_id = ANY($2::text[])`,
+        [tenantId, grants],
+      );
       artefacts += linked.rowCount ?? 0;
     }
     const linkStates = await this.purgeLinkStates(client, tenantId, kept);
     const sources = [...new Set([...vault.sources, ...(gone.rows[0]?.sources ?? []), ...linkStates.sources])].sort();
     if (vault.rows + artefacts + linkStates.count === 0) return undefined;
-    const purge: IdpPurge = { tenant: tenantId, kept, sources, rows: vault.rows, connectors: vault.connectors, artefacts, linkStates: linkStates.count };
+    const purge: IdpPurge = {
+      tenant: tenantId,
+      kept,
+      sources,
+      rows: vault.rows,
+      connectors: vault.connectors,
+      artefacts,
+      linkStates: linkStates.count,
+    };
     await client.query(
       `INSERT INTO "${schema}".vault_idp_purge (tenant_id, kept, sources, rows_purged, connectors, artefacts, link_states) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [tenantId, JSON.stringify(kept), JSON.stringify(sources.slice(0, MAX_LISTED)), vault.rows, JSON.stringify(vault.connectors.slice(0, MAX_LISTED)), artefacts, linkStates.count],
+      [
+        tenantId,
+        JSON.stringify(kept),
+        JSON.stringify(sources.slice(0, MAX_LISTED)),
+        vault.rows,
+        JSON.stringify(vault.connectors.slice(0, MAX_LISTED)),
+        artefacts,
+        linkStates.count,
+      ],
     );
     return purge;
   }
@@ -208,7 +242,10 @@ export class IdpChangePurge {
       let artefacts = gone.rowCount ?? 0;
       const grants = [...new Set(gone.rows.map((r) => r.grant_id).filter((g): g is string => g !== null))];
       if (grants.length > 0) {
-        const linked = await client.query(`DELETE FROM "${schema}".oidc_model WHERE tenant_id = $1 AND model <> 'Client' AND grant_id = ANY($2::text[])`, [tenantId, grants]);
+        const linked = await client.query(
+          `DELETE FROM "${schema}".oidc_model WHERE tenant_id = $1 AND model <> 'Client' AND grant_id = ANY($2::text[])`,
+          [tenantId, grants],
+        );
         artefacts += linked.rowCount ?? 0;
       }
       await client.query('COMMIT');
@@ -247,7 +284,10 @@ export class IdpChangePurge {
       sources.add(source);
     }
     if (stale.length === 0) return { count: 0, sources: [] };
-    const { rowCount } = await client.query(`DELETE FROM ${table} WHERE tenant_id = $1 AND state_hash = ANY($2::text[])`, [tenantId, stale]);
+    const { rowCount } = await client.query(`DELETE FROM ${table} WHERE tenant_id = $1 AND state_hash = ANY($2::text[])`, [
+      tenantId,
+      stale,
+    ]);
     return { count: rowCount ?? 0, sources: [...sources] };
   }
 

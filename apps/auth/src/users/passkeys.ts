@@ -50,7 +50,11 @@ export class Passkeys {
 
   /** Options for signing in to interaction `uid` with any discoverable passkey of this tenant. */
   async signInOptions(tenant: AuthTenant, uid: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const options = await generateAuthenticationOptions({ rpID: relyingParty(tenant).rpID, userVerification: 'preferred', allowCredentials: [] });
+    const options = await generateAuthenticationOptions({
+      rpID: relyingParty(tenant).rpID,
+      userVerification: 'preferred',
+      allowCredentials: [],
+    });
     await this.s.federation.put(options.challenge, tenant.id, 'passkey-signin', { uid }, CHALLENGE_TTL_S);
     return options;
   }
@@ -71,7 +75,12 @@ export class Passkeys {
         expectedOrigin: rp.origin,
         expectedRPID: rp.rpID,
         requireUserVerification: false,
-        credential: { id: response.id, publicKey: new Uint8Array(Buffer.from(stored.value.publicKey, 'base64url')), counter: stored.value.counter, transports: transports(stored.value.transports) },
+        credential: {
+          id: response.id,
+          publicKey: new Uint8Array(Buffer.from(stored.value.publicKey, 'base64url')),
+          counter: stored.value.counter,
+          transports: transports(stored.value.transports),
+        },
       });
     } catch (err) {
       this.s.logger.info({ tenant: tenant.id, err: (err as Error).message }, 'passkey sign-in refused');
@@ -110,7 +119,13 @@ export class Passkeys {
     const rp = relyingParty(tenant);
     let verified;
     try {
-      verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.rpID, requireUserVerification: false });
+      verified = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        requireUserVerification: false,
+      });
     } catch (err) {
       this.s.logger.info({ tenant: tenant.id, err: (err as Error).message }, 'passkey registration refused');
       return { outcome: 'denied' };

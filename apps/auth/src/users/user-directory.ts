@@ -56,13 +56,22 @@ export class UserDirectory {
 
   async verifyPassword(tenantId: string, username: string, password: string): Promise<Verdict<DirectoryUser>> {
     const a = await this.call<Record<string, unknown>>('verify-password', { tenant: tenantId, username, password });
-    return verdict(a, (b) => (b.ok === true && b.tenant === tenantId && str(b.username) && USERNAME.test(b.username) ? { username: b.username, name: str(b.name) ? b.name.slice(0, 200) : b.username } : undefined));
+    return verdict(a, (b) =>
+      b.ok === true && b.tenant === tenantId && str(b.username) && USERNAME.test(b.username)
+        ? { username: b.username, name: str(b.name) ? b.name.slice(0, 200) : b.username }
+        : undefined,
+    );
   }
 
-  async linkInfo(tenantId: string, token: string): Promise<Verdict<{ username: string; name: string | null; purpose: 'invite' | 'reset' }>> {
+  async linkInfo(
+    tenantId: string,
+    token: string,
+  ): Promise<Verdict<{ username: string; name: string | null; purpose: 'invite' | 'reset' }>> {
     const a = await this.call<Record<string, unknown>>('link', { tenant: tenantId, token });
     return verdict(a, (b) =>
-      str(b.username) && USERNAME.test(b.username) && (b.purpose === 'invite' || b.purpose === 'reset') ? { username: b.username, name: str(b.name) ? b.name : null, purpose: b.purpose } : undefined,
+      str(b.username) && USERNAME.test(b.username) && (b.purpose === 'invite' || b.purpose === 'reset')
+        ? { username: b.username, name: str(b.name) ? b.name : null, purpose: b.purpose }
+        : undefined,
     );
   }
 
@@ -71,14 +80,22 @@ export class UserDirectory {
     return verdict(a, (b) => (str(b.username) && USERNAME.test(b.username) ? { username: b.username } : undefined));
   }
 
-  async passkeysOf(tenantId: string, username: string): Promise<Verdict<{ name: string; validAfter: number; passkeys: Array<{ credentialId: string; transports: string[] }> }>> {
+  async passkeysOf(
+    tenantId: string,
+    username: string,
+  ): Promise<Verdict<{ name: string; validAfter: number; passkeys: Array<{ credentialId: string; transports: string[] }> }>> {
     const a = await this.call<Record<string, unknown>>('passkeys/of-user', { tenant: tenantId, username });
     return verdict(a, (b) =>
       Array.isArray(b.passkeys)
         ? {
             name: str(b.name) ? b.name : username,
             validAfter: typeof b.validAfter === 'number' ? b.validAfter : 0,
-            passkeys: (b.passkeys as Array<Record<string, unknown>>).filter((p) => str(p.credentialId)).map((p) => ({ credentialId: String(p.credentialId), transports: Array.isArray(p.transports) ? p.transports.filter(str) : [] })),
+            passkeys: (b.passkeys as Array<Record<string, unknown>>)
+              .filter((p) => str(p.credentialId))
+              .map((p) => ({
+                credentialId: String(p.credentialId),
+                transports: Array.isArray(p.transports) ? p.transports.filter(str) : [],
+              })),
           }
         : undefined,
     );
@@ -88,12 +105,21 @@ export class UserDirectory {
     const a = await this.call<Record<string, unknown>>('passkeys/lookup', { tenant: tenantId, credentialId });
     return verdict(a, (b) =>
       str(b.username) && USERNAME.test(b.username) && str(b.publicKey) && typeof b.counter === 'number'
-        ? { username: b.username, name: str(b.name) ? b.name : b.username, publicKey: b.publicKey, counter: b.counter, transports: Array.isArray(b.transports) ? b.transports.filter(str) : [] }
+        ? {
+            username: b.username,
+            name: str(b.name) ? b.name : b.username,
+            publicKey: b.publicKey,
+            counter: b.counter,
+            transports: Array.isArray(b.transports) ? b.transports.filter(str) : [],
+          }
         : undefined,
     );
   }
 
-  async addPasskey(tenantId: string, p: { username: string; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string }): Promise<Verdict<true>> {
+  async addPasskey(
+    tenantId: string,
+    p: { username: string; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string },
+  ): Promise<Verdict<true>> {
     const a = await this.call<Record<string, unknown>>('passkeys/add', { tenant: tenantId, ...p });
     return verdict(a, () => true as const);
   }
@@ -117,13 +143,15 @@ export class UserDirectory {
     const username = accountId.slice(prefix.length);
     if (!USERNAME.test(username)) return false;
     const a = await this.passkeysOf(tenantId, username);
-    if (a.outcome === 'unavailable') logger.warn({ tenant: tenantId, reason: a.reason }, 'directory account check unavailable; the session stays valid');
+    if (a.outcome === 'unavailable')
+      logger.warn({ tenant: tenantId, reason: a.reason }, 'directory account check unavailable; the session stays valid');
     if (a.outcome === 'ok' && issuedAt !== undefined && issuedAt < a.value.validAfter) return false;
     return a.outcome !== 'denied';
   }
 
   private async call<T>(path: string, body: Record<string, unknown>): Promise<DirectoryAnswer<T>> {
-    if (!this.target) return { outcome: 'unavailable', reason: 'the user directory is not configured (REGISTRY_INTERNAL_URL and INTERNAL_TOKEN)' };
+    if (!this.target)
+      return { outcome: 'unavailable', reason: 'the user directory is not configured (REGISTRY_INTERNAL_URL and INTERNAL_TOKEN)' };
     if (!TENANT_ID.test(String(body.tenant))) return { outcome: 'refused', status: 400 };
     return callDirectory<T>(this.target, path, body);
   }

@@ -24,7 +24,10 @@ const MAX_REGISTRATION_CHARS = 32 * 1024;
  * `SimpleWebAuthnBrowser`), and our small script that wires buttons to it. Read once at boot.
  */
 const ASSETS: Record<string, string> = {
-  'simplewebauthn-browser.js': readFileSync(path.join(path.dirname(require.resolve('@simplewebauthn/browser')), '../dist/bundle/index.umd.min.js'), 'utf8'),
+  'simplewebauthn-browser.js': readFileSync(
+    path.join(path.dirname(require.resolve('@simplewebauthn/browser')), '../dist/bundle/index.umd.min.js'),
+    'utf8',
+  ),
   'passkey.js': PASSKEY_SCRIPT,
 };
 
@@ -49,12 +52,17 @@ export class UsersController {
   }
 
   @Get(['t/:tenant/users/set-password', 'users/set-password'])
-  async showSetPassword(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async showSetPassword(
+    @Param('tenant') tenantId: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const tenant = this.tenant(tenantId, req, reply);
     if (!tenant) return;
     const token = new URLSearchParams(req.raw.url?.split('?')[1] ?? '').get('token') ?? '';
     const info = await this.s.users.linkInfo(tenant.id, token);
-    if (info.outcome === 'unavailable') return void sendUserPage(reply, 503, 'Unavailable', `<h1>temporarily_unavailable</h1><p>${DIRECTORY_UNAVAILABLE}</p>`);
+    if (info.outcome === 'unavailable')
+      return void sendUserPage(reply, 503, 'Unavailable', `<h1>temporarily_unavailable</h1><p>${DIRECTORY_UNAVAILABLE}</p>`);
     if (info.outcome === 'denied') return void this.deadLink(reply);
     this.setPasswordForm(reply, 200, tenant, token, info.value.username, info.value.purpose);
   }
@@ -67,7 +75,8 @@ export class UsersController {
     const token = body.token ?? '';
     const password = body.password ?? '';
     const info = await this.s.users.linkInfo(tenant.id, token);
-    if (info.outcome === 'unavailable') return void sendUserPage(reply, 503, 'Unavailable', `<h1>temporarily_unavailable</h1><p>${DIRECTORY_UNAVAILABLE}</p>`);
+    if (info.outcome === 'unavailable')
+      return void sendUserPage(reply, 503, 'Unavailable', `<h1>temporarily_unavailable</h1><p>${DIRECTORY_UNAVAILABLE}</p>`);
     if (info.outcome === 'denied') return void this.deadLink(reply);
     const { username, purpose } = info.value;
     let problem: string | undefined;
@@ -77,11 +86,17 @@ export class UsersController {
     else if (password !== body.confirm) problem = 'confirm: the two passwords differ.';
     if (problem) return void this.setPasswordForm(reply, 400, tenant, token, username, purpose, problem);
     const done = await this.s.users.redeemLink(tenant.id, token, password);
-    if (done.outcome === 'unavailable') return void sendUserPage(reply, 503, 'Unavailable', `<h1>temporarily_unavailable</h1><p>${DIRECTORY_UNAVAILABLE}</p>`);
+    if (done.outcome === 'unavailable')
+      return void sendUserPage(reply, 503, 'Unavailable', `<h1>temporarily_unavailable</h1><p>${DIRECTORY_UNAVAILABLE}</p>`);
     // Another tab redeemed the link between our two calls.
     if (done.outcome === 'denied') return void this.deadLink(reply);
     reply.header('set-cookie', this.enrollCookie(tenant, done.value.username));
-    this.enrollPage(reply, tenant, done.value.username, '<p role="status" data-testid="password-set">Your password is set. You can now sign in with it from your application.</p>');
+    this.enrollPage(
+      reply,
+      tenant,
+      done.value.username,
+      '<p role="status" data-testid="password-set">Your password is set. You can now sign in with it from your application.</p>',
+    );
   }
 
   /** Adding a passkey while signed in at the tenant's authorization server (its session cookie). */
@@ -91,21 +106,31 @@ export class UsersController {
     if (!tenant) return;
     const username = (await this.sessionUser(tenant, req)) ?? this.enrolling(tenant, req);
     if (!username) {
-      return void sendUserPage(reply, 401, 'Passkeys', '<h1>Passkeys</h1><p>Sign in to this workspace from your application first (with your password), then open this page again.</p>');
+      return void sendUserPage(
+        reply,
+        401,
+        'Passkeys',
+        '<h1>Passkeys</h1><p>Sign in to this workspace from your application first (with your password), then open this page again.</p>',
+      );
     }
     reply.header('set-cookie', this.enrollCookie(tenant, username));
     this.enrollPage(reply, tenant, username, '');
   }
 
   @Post(['t/:tenant/users/passkeys/options', 'users/passkeys/options'])
-  async registrationOptions(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async registrationOptions(
+    @Param('tenant') tenantId: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const tenant = this.tenantJson(tenantId, req, reply);
     if (!tenant) return;
     const username = this.checkedEnroller(tenant, req, reply);
     if (!username) return;
     const options = await this.passkeys.registrationOptions(tenant, username);
     if (options.outcome === 'unavailable') return this.unavailable(reply, tenant, options.reason);
-    if (options.outcome === 'denied') return void sendOAuthError(reply, 403, 'access_denied', 'this account cannot add passkeys (disabled or removed)');
+    if (options.outcome === 'denied')
+      return void sendOAuthError(reply, 403, 'access_denied', 'this account cannot add passkeys (disabled or removed)');
     void reply.header('cache-control', 'no-store').send({ options: options.value });
   }
 
@@ -120,10 +145,19 @@ export class UsersController {
     if (!response || typeof response !== 'object' || JSON.stringify(response).length > MAX_REGISTRATION_CHARS) {
       return void sendOAuthError(reply, 400, 'invalid_request', 'response: must be a WebAuthn registration (startRegistration result)');
     }
-    const name = typeof body.name === 'string' && /^[\x20-\x7e]{1,64}$/.test(body.name.trim()) ? body.name.trim() : `Passkey added ${new Date().toISOString().slice(0, 10)}`;
+    const name =
+      typeof body.name === 'string' && /^[\x20-\x7e]{1,64}$/.test(body.name.trim())
+        ? body.name.trim()
+        : `Passkey added ${new Date().toISOString().slice(0, 10)}`;
     const added = await this.passkeys.register(tenant, username, response as RegistrationResponseJSON, name);
     if (added.outcome === 'unavailable') return this.unavailable(reply, tenant, added.reason);
-    if (added.outcome === 'denied') return void sendOAuthError(reply, 400, 'invalid_request', 'the passkey was refused (expired challenge, already registered, or the limit of passkeys is reached)');
+    if (added.outcome === 'denied')
+      return void sendOAuthError(
+        reply,
+        400,
+        'invalid_request',
+        'the passkey was refused (expired challenge, already registered, or the limit of passkeys is reached)',
+      );
     void reply.header('cache-control', 'no-store').send({ message: 'Passkey added. Next time, choose "Sign in with a passkey".' });
   }
 
@@ -132,7 +166,15 @@ export class UsersController {
     sendOAuthError(reply, 503, 'temporarily_unavailable', DIRECTORY_UNAVAILABLE);
   }
 
-  private setPasswordForm(reply: FastifyReply, status: number, tenant: AuthTenant, token: string, username: string, purpose: string, alert?: string): void {
+  private setPasswordForm(
+    reply: FastifyReply,
+    status: number,
+    tenant: AuthTenant,
+    token: string,
+    username: string,
+    purpose: string,
+    alert?: string,
+  ): void {
     const action = `${tenant.mountPath}/users/set-password`;
     sendUserPage(
       reply,
@@ -163,7 +205,12 @@ export class UsersController {
   }
 
   private deadLink(reply: FastifyReply): void {
-    sendUserPage(reply, 410, 'Link expired', '<h1>This link is no longer valid</h1><p data-testid="dead-link">It was already used, has expired, or was replaced by a newer one. Ask your workspace administrator for a new link.</p>');
+    sendUserPage(
+      reply,
+      410,
+      'Link expired',
+      '<h1>This link is no longer valid</h1><p data-testid="dead-link">It was already used, has expired, or was replaced by a newer one. Ask your workspace administrator for a new link.</p>',
+    );
   }
 
   private enrollCookieName(tenant: AuthTenant): string {
@@ -171,8 +218,15 @@ export class UsersController {
   }
 
   private enrollCookie(tenant: AuthTenant, username: string): string {
-    const sealed = this.s.box.seal(JSON.stringify({ username, exp: Math.floor(Date.now() / 1000) + ENROLL_TTL_S }), `passkey-enroll:${tenant.id}`);
-    return cookieHeader(this.enrollCookieName(tenant), sealed, { path: `${tenant.mountPath}/users`, maxAge: ENROLL_TTL_S, secure: tenant.issuer.startsWith('https:') });
+    const sealed = this.s.box.seal(
+      JSON.stringify({ username, exp: Math.floor(Date.now() / 1000) + ENROLL_TTL_S }),
+      `passkey-enroll:${tenant.id}`,
+    );
+    return cookieHeader(this.enrollCookieName(tenant), sealed, {
+      path: `${tenant.mountPath}/users`,
+      maxAge: ENROLL_TTL_S,
+      secure: tenant.issuer.startsWith('https:'),
+    });
   }
 
   /** The user a valid enrolment cookie names. */
@@ -196,7 +250,12 @@ export class UsersController {
     const username = this.enrolling(tenant, req);
     const csrf = (req.body as Record<string, unknown> | undefined)?.csrf;
     const expected = username ? this.enrollCsrf(tenant, username) : '';
-    if (!username || typeof csrf !== 'string' || csrf.length !== expected.length || !timingSafeEqual(Buffer.from(csrf), Buffer.from(expected))) {
+    if (
+      !username ||
+      typeof csrf !== 'string' ||
+      csrf.length !== expected.length ||
+      !timingSafeEqual(Buffer.from(csrf), Buffer.from(expected))
+    ) {
       return void sendOAuthError(reply, 401, 'access_denied', 'csrf: the passkey page is expired; open it again');
     }
     return username;
@@ -219,13 +278,15 @@ export class UsersController {
 
   private tenant(tenantId: string | undefined, req: FastifyRequest, reply: FastifyReply): AuthTenant | undefined {
     const t = tenantOf(this.s.tenants, tenantId, req);
-    if (!t || t.firstParty || t.settings.idp.kind !== 'local') return void sendUserPage(reply, 404, 'Not found', '<h1>Not found</h1><p>This workspace has no user directory.</p>');
+    if (!t || t.firstParty || t.settings.idp.kind !== 'local')
+      return void sendUserPage(reply, 404, 'Not found', '<h1>Not found</h1><p>This workspace has no user directory.</p>');
     return t;
   }
 
   private tenantJson(tenantId: string | undefined, req: FastifyRequest, reply: FastifyReply): AuthTenant | undefined {
     const t = tenantOf(this.s.tenants, tenantId, req);
-    if (!t || t.firstParty || t.settings.idp.kind !== 'local') return void sendOAuthError(reply, 404, 'invalid_request', 'this workspace has no user directory');
+    if (!t || t.firstParty || t.settings.idp.kind !== 'local')
+      return void sendOAuthError(reply, 404, 'invalid_request', 'this workspace has no user directory');
     return t;
   }
 }

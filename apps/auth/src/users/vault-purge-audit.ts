@@ -22,12 +22,22 @@ interface PurgeRow {
  * (a file-served development tenant) has no audit log there and is marked reported.
  */
 export async function reportVaultPurges(pool: Pool, schema: string, users: UserDirectory, logger: Logger): Promise<number> {
-  const { rows } = await pool.query<PurgeRow>(`SELECT id, tenant_id, rows_purged, connectors, purged_at FROM "${schema}".vault_legacy_purge WHERE audited_at IS NULL ORDER BY id LIMIT ${BATCH}`);
+  const { rows } = await pool.query<PurgeRow>(
+    `SELECT id, tenant_id, rows_purged, connectors, purged_at FROM "${schema}".vault_legacy_purge WHERE audited_at IS NULL ORDER BY id LIMIT ${BATCH}`,
+  );
   let reported = 0;
   for (const r of rows) {
-    logger.warn({ event: 'vault.purge-legacy-subjects', tenant: r.tenant_id, rows: r.rows_purged, connectors: r.connectors }, 'vault rows of un-namespaced subjects were purged; those users link their accounts again');
+    logger.warn(
+      { event: 'vault.purge-legacy-subjects', tenant: r.tenant_id, rows: r.rows_purged, connectors: r.connectors },
+      'vault rows of un-namespaced subjects were purged; those users link their accounts again',
+    );
     if (!users.target) continue;
-    const answer = await callDirectory(users.target, 'audit-vault-purge', { tenant: r.tenant_id, rows: r.rows_purged, connectors: r.connectors.slice(0, 64), purgedAt: r.purged_at.toISOString() });
+    const answer = await callDirectory(users.target, 'audit-vault-purge', {
+      tenant: r.tenant_id,
+      rows: r.rows_purged,
+      connectors: r.connectors.slice(0, 64),
+      purgedAt: r.purged_at.toISOString(),
+    });
     if (answer.outcome === 'unavailable') {
       logger.warn({ tenant: r.tenant_id, reason: answer.reason }, 'vault purge not yet audited at the registry; retried at the next boot');
       continue;

@@ -49,7 +49,11 @@ export class AccountLogin {
   /** Set-Cookie of a signed-in account. */
   signedIn(tenant: AuthTenant, accountId: string): string {
     const sealed = this.s.box.seal(JSON.stringify({ accountId, exp: Math.floor(Date.now() / 1000) + ACCOUNT_TTL_S }), this.aad(tenant));
-    return cookieHeader(this.cookieName(tenant), sealed, { path: `${tenant.mountPath}/account`, maxAge: ACCOUNT_TTL_S, secure: tenant.issuer.startsWith('https:') });
+    return cookieHeader(this.cookieName(tenant), sealed, {
+      path: `${tenant.mountPath}/account`,
+      maxAge: ACCOUNT_TTL_S,
+      secure: tenant.issuer.startsWith('https:'),
+    });
   }
 
   /** Redirects to the tenant's IdP (an `oidc` tenant); `returnTo` (a same-tenant path the caller checked) is where the sign-in ends. */
@@ -58,17 +62,44 @@ export class AccountLogin {
     if (idp.kind !== 'oidc') return;
     let cfg;
     try {
-      cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
+      cfg = await this.s.upstream.config({
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret),
+      });
     } catch (err) {
       // A refusal by the outbound guard is the tenant's configuration, and its message is safe to show (it names the host and the rule).
       const refused = err instanceof NetGuardError ? ` ${escapeHtml(err.message)}.` : '';
-      this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id, event: 'idp.discovery_failed' }, 'identity provider discovery failed');
-      return void sendPage(reply, 502, 'Sign-in unavailable', `<h1>temporarily_unavailable</h1><p data-testid="idp-unavailable">The sign-in provider cannot be reached.${refused} Try again later.</p>`);
+      this.s.logger.warn(
+        { err: (err as Error).message, tenant: tenant.id, event: 'idp.discovery_failed' },
+        'identity provider discovery failed',
+      );
+      return void sendPage(
+        reply,
+        502,
+        'Sign-in unavailable',
+        `<h1>temporarily_unavailable</h1><p data-testid="idp-unavailable">The sign-in provider cannot be reached.${refused} Try again later.</p>`,
+      );
     }
-    const { url, state } = await startIdpAuthorization(this.s, cfg, tenant, idp.scopes, 'account-login', (secrets) => ({ ...secrets, ...(returnTo ? { returnTo } : {}) }) satisfies AccountLoginState, { ttlSeconds: LOGIN_TTL_S });
+    const { url, state } = await startIdpAuthorization(
+      this.s,
+      cfg,
+      tenant,
+      idp.scopes,
+      'account-login',
+      (secrets) => ({ ...secrets, ...(returnTo ? { returnTo } : {}) }) satisfies AccountLoginState,
+      { ttlSeconds: LOGIN_TTL_S },
+    );
     void reply
       .code(303)
-      .header('set-cookie', cookieHeader(this.stateCookie(tenant), state, { path: `${tenant.mountPath}/federation`, maxAge: LOGIN_TTL_S, secure: tenant.issuer.startsWith('https:') }))
+      .header(
+        'set-cookie',
+        cookieHeader(this.stateCookie(tenant), state, {
+          path: `${tenant.mountPath}/federation`,
+          maxAge: LOGIN_TTL_S,
+          secure: tenant.issuer.startsWith('https:'),
+        }),
+      )
       .header('location', url.href)
       .header('cache-control', 'no-store')
       .send();
@@ -80,16 +111,30 @@ export class AccountLogin {
     const query = req.raw.url?.includes('?') ? req.raw.url.slice(req.raw.url.indexOf('?')) : '';
     const state = new URLSearchParams(query).get('state') ?? '';
     const cookie = readCookie(req, this.stateCookie(tenant)) ?? '';
-    if (idp.kind !== 'oidc' || !state || cookie.length !== state.length || !timingSafeEqual(Buffer.from(cookie), Buffer.from(state))) return false;
-    const clear = cookieHeader(this.stateCookie(tenant), '', { path: `${tenant.mountPath}/federation`, maxAge: 0, secure: tenant.issuer.startsWith('https:') });
+    if (idp.kind !== 'oidc' || !state || cookie.length !== state.length || !timingSafeEqual(Buffer.from(cookie), Buffer.from(state)))
+      return false;
+    const clear = cookieHeader(this.stateCookie(tenant), '', {
+      path: `${tenant.mountPath}/federation`,
+      maxAge: 0,
+      secure: tenant.issuer.startsWith('https:'),
+    });
     const saved = await this.s.federation.take<AccountLoginState>(state, tenant.id, 'account-login');
     if (!saved) {
       countFederatedSignIn('unknown_state');
-      sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>invalid_request</h1><p>This sign-in is unknown, expired or already used.</p>');
+      sendPage(
+        reply.header('set-cookie', clear),
+        400,
+        'Sign-in refused',
+        '<h1>invalid_request</h1><p>This sign-in is unknown, expired or already used.</p>',
+      );
       return true;
     }
     try {
-      const cfg = await this.s.upstream.config({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret) });
+      const cfg = await this.s.upstream.config({
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: this.s.secrets.open(tenant.id, 'idp', idp.clientSecret),
+      });
       const tokens = await redeemIdpCallback(cfg, tenant, query, state, saved);
       const sub = tokens.claims()?.sub;
       if (!sub) throw new Error('the ID token has no sub');
@@ -103,7 +148,12 @@ export class AccountLogin {
     } catch (err) {
       countFederatedSignIn('idp_refused');
       this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id }, 'connected-accounts sign-in refused');
-      sendPage(reply.header('set-cookie', clear), 400, 'Sign-in refused', '<h1>access_denied</h1><p>The sign-in provider response was refused.</p>');
+      sendPage(
+        reply.header('set-cookie', clear),
+        400,
+        'Sign-in refused',
+        '<h1>access_denied</h1><p>The sign-in provider response was refused.</p>',
+      );
     }
     return true;
   }

@@ -17,7 +17,12 @@ export interface BrowserSession {
  * else the connected-accounts page's own sign-in cookie (AccountLogin, sent only under
  * `<mount>/account`). The account is an opaque subject string, compared as a whole.
  */
-export async function browserSession(s: AuthServices, login: AccountLogin, tenant: AuthTenant, req: FastifyRequest): Promise<BrowserSession | undefined> {
+export async function browserSession(
+  s: AuthServices,
+  login: AccountLogin,
+  tenant: AuthTenant,
+  req: FastifyRequest,
+): Promise<BrowserSession | undefined> {
   return (await providerSession(s, tenant, req)) ?? login.account(tenant, req);
 }
 

@@ -64,11 +64,23 @@ export class ConnectedAccountsController {
   async localLogin(@Param('tenant') tenantId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const tenant = this.tenantOf(tenantId, req);
     if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
-    if (tenant.settings.idp.kind !== 'local') return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>This workspace signs in through its identity provider.</p>');
+    if (tenant.settings.idp.kind !== 'local')
+      return void sendPage(
+        reply,
+        400,
+        'Invalid request',
+        '<h1>invalid_request</h1><p>This workspace signs in through its identity provider.</p>',
+      );
     if (!devLoginAllowed(this.s)) return void sendPage(reply, 403, 'Sign in', DEV_LOGIN_OFF_PAGE);
     const form = formBody(req);
     const username = form.username ?? '';
-    if (!USERNAME.test(username)) return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>username must be 1-64 characters of A-Z a-z 0-9 . _ @ -</p>');
+    if (!USERNAME.test(username))
+      return void sendPage(
+        reply,
+        400,
+        'Invalid request',
+        '<h1>invalid_request</h1><p>username must be 1-64 characters of A-Z a-z 0-9 . _ @ -</p>',
+      );
     void reply
       .code(303)
       .header('set-cookie', this.login.signedIn(tenant, accountIdOf(tenant.id, DEV_IDP_ID, username)))
@@ -94,7 +106,9 @@ export class ConnectedAccountsController {
           rows
             .map((r) => {
               const connector = tenant.settings.connectors[r.connector];
-              const scopes = connector ? connector.scopes.map((sc) => `<code>${escapeHtml(sc)}</code>`).join(' ') || '(none)' : '(this server no longer uses a connector)';
+              const scopes = connector
+                ? connector.scopes.map((sc) => `<code>${escapeHtml(sc)}</code>`).join(' ') || '(none)'
+                : '(this server no longer uses a connector)';
               return (
                 `<tr data-connector="${escapeHtml(r.connector)}"><td>${escapeHtml(r.connector)}</td><td>${scopes}</td><td><time datetime="${r.linkedAt.toISOString()}">${fmt(r.linkedAt)}</time></td>` +
                 `<td><time datetime="${r.refreshedAt.toISOString()}">${fmt(r.refreshedAt)}</time></td>` +
@@ -109,25 +123,39 @@ export class ConnectedAccountsController {
       200,
       'Connected accounts',
       `<h1>Connected accounts</h1><p>Signed in to <strong>${escapeHtml(tenant.name)}</strong> as <strong data-testid="user">${escapeHtml(user)}</strong>.</p>` +
-        (notice && CONNECTOR_ID.test(notice) ? `<p role="status" data-testid="notice">Unlinked ${escapeHtml(notice)}. The next call that needs it asks you to link it again.</p>` : '') +
+        (notice && CONNECTOR_ID.test(notice)
+          ? `<p role="status" data-testid="notice">Unlinked ${escapeHtml(notice)}. The next call that needs it asks you to link it again.</p>`
+          : '') +
         table,
     );
   }
 
   @Post(['t/:tenant/account/connections/:connector/unlink', 'account/connections/:connector/unlink'])
-  async unlink(@Param('tenant') tenantId: string | undefined, @Param('connector') connector: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async unlink(
+    @Param('tenant') tenantId: string | undefined,
+    @Param('connector') connector: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const tenant = this.tenantOf(tenantId, req);
     if (!tenant) return void sendPage(reply, 404, 'Not found', '<h1>Unknown tenant</h1>');
     const session = await this.session(tenant, req);
     if (!session) return void this.signedOut(tenant, reply, 401);
-    if (!CONNECTOR_ID.test(connector)) return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>connector must be a server id.</p>');
+    if (!CONNECTOR_ID.test(connector))
+      return void sendPage(reply, 400, 'Invalid request', '<h1>invalid_request</h1><p>connector must be a server id.</p>');
     const csrf = formBody(req).csrf ?? '';
     const expected = this.csrf(tenant, session.id, connector);
     if (csrf.length !== expected.length || !timingSafeEqual(Buffer.from(csrf), Buffer.from(expected))) {
-      return void sendPage(reply, 403, 'Refused', '<h1>access_denied</h1><p>The unlink form is invalid or expired (csrf). Reload the page and try again.</p>');
+      return void sendPage(
+        reply,
+        403,
+        'Refused',
+        '<h1>access_denied</h1><p>The unlink form is invalid or expired (csrf). Reload the page and try again.</p>',
+      );
     }
     const removed = await this.accounts.unlink(tenant.id, session.accountId, connector);
-    if (!removed) return void sendPage(reply, 404, 'Not linked', `<h1>Not linked</h1><p>${escapeHtml(connector)} is not linked to your account.</p>`);
+    if (!removed)
+      return void sendPage(reply, 404, 'Not linked', `<h1>Not linked</h1><p>${escapeHtml(connector)} is not linked to your account.</p>`);
     this.s.logger.info({ tenant: tenant.id, connector, event: 'vault.unlink' }, 'user unlinked an upstream account');
     void reply
       .code(303)

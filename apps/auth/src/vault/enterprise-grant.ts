@@ -17,7 +17,8 @@ const MAX_IN_FLIGHT_PER_TENANT = 8;
 const MAX_REASON_CHARS = 200;
 
 /** What obtaining a token produced: a token, a refusal (the reason says by whom and why), or a transient failure. */
-export type GrantOutcome = { kind: 'ok'; token: GrantToken } | { kind: 'refused'; reason: string } | { kind: 'unavailable'; reason: string };
+export type GrantOutcome =
+  { kind: 'ok'; token: GrantToken } | { kind: 'refused'; reason: string } | { kind: 'unavailable'; reason: string };
 
 type Stage = 'the enterprise IdP' | 'the connector\u2019s authorization server';
 
@@ -57,10 +58,17 @@ export class EnterpriseGrants {
     private readonly cache: GrantTokenCache,
   ) {}
 
-  async token(tenant: AuthTenant, subject: string, connectorId: string, connector: ConnectorSettings, grant: ConnectorGrantSettings): Promise<GrantOutcome> {
+  async token(
+    tenant: AuthTenant,
+    subject: string,
+    connectorId: string,
+    connector: ConnectorSettings,
+    grant: ConnectorGrantSettings,
+  ): Promise<GrantOutcome> {
     const grantKey = hashId(JSON.stringify([connector.issuer, connector.clientId, connector.clientSecret ?? '', connector.scopes, grant]));
     const cached = await this.cache.get(tenant.id, subject, connectorId, grantKey, this.s.config.VAULT_REFRESH_SKEW_S);
-    const count = (outcome: 'ok' | 'cached' | 'refused' | 'unavailable') => switchboardMetrics().auth.connectorGrants.add(1, { grant: grant.kind, outcome });
+    const count = (outcome: 'ok' | 'cached' | 'refused' | 'unavailable') =>
+      switchboardMetrics().auth.connectorGrants.add(1, { grant: grant.kind, outcome });
     if (cached) {
       count('cached');
       return { kind: 'ok', token: cached };
@@ -76,7 +84,10 @@ export class EnterpriseGrants {
       answer = await this.obtain(tenant, subject, connectorId, connector, grant);
     } catch (err) {
       const outcome = classify(err);
-      this.s.logger.warn({ tenant: tenant.id, connector: connectorId, grant: grant.kind, outcome: outcome.kind, reason: outcome.reason }, 'enterprise grant failed');
+      this.s.logger.warn(
+        { tenant: tenant.id, connector: connectorId, grant: grant.kind, outcome: outcome.kind, reason: outcome.reason },
+        'enterprise grant failed',
+      );
       count(outcome.kind);
       return outcome;
     } finally {
@@ -86,36 +97,71 @@ export class EnterpriseGrants {
     }
     if (answer.access_token.length > GRANT_CACHE_LIMITS.tokenChars) {
       count('refused');
-      return { kind: 'refused', reason: `the connector\u2019s authorization server issued a token over ${GRANT_CACHE_LIMITS.tokenChars} characters` };
+      return {
+        kind: 'refused',
+        reason: `the connector\u2019s authorization server issued a token over ${GRANT_CACHE_LIMITS.tokenChars} characters`,
+      };
     }
     const ttl = Math.min(GRANT_CACHE_LIMITS.maxTtlS, Math.max(0, Math.floor(answer.expires_in ?? GRANT_CACHE_LIMITS.defaultTtlS)));
     const token: GrantToken = { accessToken: answer.access_token, expiresAt: Math.floor(Date.now() / 1000) + ttl };
     if (ttl > this.s.config.VAULT_REFRESH_SKEW_S) await this.cache.put(tenant.id, subject, connectorId, grantKey, token);
-    this.s.logger.info({ tenant: tenant.id, connector: connectorId, grant: grant.kind }, 'upstream token obtained from enterprise identity');
+    this.s.logger.info(
+      { tenant: tenant.id, connector: connectorId, grant: grant.kind },
+      'upstream token obtained from enterprise identity',
+    );
     count('ok');
     return { kind: 'ok', token };
   }
 
-  private async obtain(tenant: AuthTenant, subject: string, connectorId: string, connector: ConnectorSettings, grant: ConnectorGrantSettings): Promise<{ access_token: string; expires_in?: number }> {
+  private async obtain(
+    tenant: AuthTenant,
+    subject: string,
+    connectorId: string,
+    connector: ConnectorSettings,
+    grant: ConnectorGrantSettings,
+  ): Promise<{ access_token: string; expires_in?: number }> {
     const asStage: Stage = 'the connector\u2019s authorization server';
     const upstream = await staged(asStage, () =>
-      this.s.upstream.config({ issuer: connector.issuer, clientId: connector.clientId, clientSecret: this.s.secrets.open(tenant.id, `connector:${connectorId}`, connector.clientSecret) }),
+      this.s.upstream.config({
+        issuer: connector.issuer,
+        clientId: connector.clientId,
+        clientSecret: this.s.secrets.open(tenant.id, `connector:${connectorId}`, connector.clientSecret),
+      }),
     );
     const scope: Record<string, string> = connector.scopes.length > 0 ? { scope: connector.scopes.join(' ') } : {};
     const resource: Record<string, string> = grant.resource ? { resource: grant.resource } : {};
     if (grant.kind === 'token_exchange') {
       const subjectToken = await identityAssertion(this.s.keys, tenant, subject, connector.issuer);
-      const params = { subject_token: subjectToken, subject_token_type: ID_TOKEN_TYPE, requested_token_type: ACCESS_TOKEN_TYPE, ...(grant.audience ? { audience: grant.audience } : {}), ...resource, ...scope };
+      const params = {
+        subject_token: subjectToken,
+        subject_token_type: ID_TOKEN_TYPE,
+        requested_token_type: ACCESS_TOKEN_TYPE,
+        ...(grant.audience ? { audience: grant.audience } : {}),
+        ...resource,
+        ...scope,
+      };
       return staged(asStage, () => openidClient.genericGrantRequest(upstream, TOKEN_EXCHANGE, params));
     }
     const idpStage: Stage = 'the enterprise IdP';
     const idp = await staged(idpStage, () =>
-      this.s.upstream.config({ issuer: grant.idpIssuer, clientId: grant.idpClientId, clientSecret: this.s.secrets.open(tenant.id, `connector:${connectorId}:idp`, grant.idpClientSecret) }),
+      this.s.upstream.config({
+        issuer: grant.idpIssuer,
+        clientId: grant.idpClientId,
+        clientSecret: this.s.secrets.open(tenant.id, `connector:${connectorId}:idp`, grant.idpClientSecret),
+      }),
     );
     const subjectToken = await identityAssertion(this.s.keys, tenant, subject, grant.idpIssuer);
-    const jagParams = { subject_token: subjectToken, subject_token_type: ID_TOKEN_TYPE, requested_token_type: ID_JAG_TYPE, audience: grant.audience ?? connector.issuer, ...resource, ...scope };
+    const jagParams = {
+      subject_token: subjectToken,
+      subject_token_type: ID_TOKEN_TYPE,
+      requested_token_type: ID_JAG_TYPE,
+      audience: grant.audience ?? connector.issuer,
+      ...resource,
+      ...scope,
+    };
     const jag = await staged(idpStage, () => openidClient.genericGrantRequest(idp, TOKEN_EXCHANGE, jagParams));
-    if (jag.issued_token_type !== ID_JAG_TYPE) throw new StageError(idpStage, { cause: new WrongTokenTypeError(`issued ${String(jag.issued_token_type)} instead of an ID-JAG`) });
+    if (jag.issued_token_type !== ID_JAG_TYPE)
+      throw new StageError(idpStage, { cause: new WrongTokenTypeError(`issued ${String(jag.issued_token_type)} instead of an ID-JAG`) });
     return staged(asStage, () => openidClient.genericGrantRequest(upstream, JWT_BEARER, { assertion: jag.access_token, ...scope }));
   }
 }

@@ -25,10 +25,15 @@ describe('GrantTokenCache', () => {
   });
 
   it('keeps tokens sealed at rest and hands them back only for the same grant settings while valid', async () => {
-    expect(await cache.put('acme', 'acme|local|carol', 'crm', 'k1', { accessToken: 'carol-upstream-token', expiresAt: now() + 600 })).toBe(true);
+    expect(await cache.put('acme', 'acme|local|carol', 'crm', 'k1', { accessToken: 'carol-upstream-token', expiresAt: now() + 600 })).toBe(
+      true,
+    );
     const { rows } = await pool.query<{ sealed: string }>(`SELECT sealed FROM "${schema}".grant_token`);
     expect(rows[0]?.sealed).not.toContain('carol-upstream-token');
-    expect(await cache.get('acme', 'acme|local|carol', 'crm', 'k1', 30)).toEqual({ accessToken: 'carol-upstream-token', expiresAt: expect.any(Number) });
+    expect(await cache.get('acme', 'acme|local|carol', 'crm', 'k1', 30)).toEqual({
+      accessToken: 'carol-upstream-token',
+      expiresAt: expect.any(Number),
+    });
     // Changed settings, another user, another tenant, or too close to expiry: a miss.
     expect(await cache.get('acme', 'acme|local|carol', 'crm', 'k2', 30)).toBeUndefined();
     expect(await cache.get('acme', 'acme|local|dave', 'crm', 'k1', 30)).toBeUndefined();

@@ -55,14 +55,26 @@ export class GrantTokenCache {
        WHERE (SELECT count(*) FROM ${this.table} WHERE tenant_id = $1) < $7
           OR EXISTS (SELECT 1 FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3)
        ON CONFLICT (tenant_id, subject, connector) DO UPDATE SET grant_key = EXCLUDED.grant_key, sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at`,
-      [tenantId, subject, connector, grantKey, this.box.seal(JSON.stringify(token), this.aad(tenantId, subject, connector)), token.expiresAt, this.perTenant],
+      [
+        tenantId,
+        subject,
+        connector,
+        grantKey,
+        this.box.seal(JSON.stringify(token), this.aad(tenantId, subject, connector)),
+        token.expiresAt,
+        this.perTenant,
+      ],
     );
     return (rowCount ?? 0) > 0;
   }
 
   /** Forgets a user's token (the upstream refused it). */
   async delete(tenantId: string, subject: string, connector: string): Promise<void> {
-    await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3`, [tenantId, subject, connector]);
+    await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3`, [
+      tenantId,
+      subject,
+      connector,
+    ]);
   }
 
   private aad(tenantId: string, subject: string, connector: string): string {

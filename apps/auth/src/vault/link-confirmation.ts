@@ -43,7 +43,9 @@ export function isConfirmationReturn(tenant: AuthTenant, path: string): boolean 
   const prefix = `${tenant.mountPath}/account/link/`;
   if (!path.startsWith(prefix)) return false;
   const [connector, query] = path.slice(prefix.length).split('?');
-  return CONNECTOR_ID.test(connector ?? '') && query !== undefined && query.startsWith('ticket=') && TICKET.test(query.slice('ticket='.length));
+  return (
+    CONNECTOR_ID.test(connector ?? '') && query !== undefined && query.startsWith('ticket=') && TICKET.test(query.slice('ticket='.length))
+  );
 }
 
 /**
@@ -101,22 +103,47 @@ export class LinkConfirmation {
     const expected = this.csrf(tenant, session, connectorId, ticket.id);
     const csrf = form.csrf ?? '';
     if (csrf.length !== expected.length || !timingSafeEqual(Buffer.from(csrf), Buffer.from(expected))) {
-      return void sendPage(reply, 403, 'Link refused', '<h1>access_denied</h1><p>The confirmation form is invalid (csrf). Open the link again.</p>');
+      return void sendPage(
+        reply,
+        403,
+        'Link refused',
+        '<h1>access_denied</h1><p>The confirmation form is invalid (csrf). Open the link again.</p>',
+      );
     }
     let cfg;
     try {
-      cfg = await this.s.upstream.config({ issuer: settings.issuer, clientId: settings.clientId, clientSecret: this.s.secrets.open(tenant.id, `connector:${connectorId}`, settings.clientSecret) });
+      cfg = await this.s.upstream.config({
+        issuer: settings.issuer,
+        clientId: settings.clientId,
+        clientSecret: this.s.secrets.open(tenant.id, `connector:${connectorId}`, settings.clientSecret),
+      });
     } catch (err) {
       this.s.logger.warn({ err: (err as Error).message, tenant: tenant.id, connector: connectorId }, 'connector discovery failed');
-      return void sendPage(reply, 502, 'Unavailable', '<h1>temporarily_unavailable</h1><p>The service cannot be reached. Try the link again later.</p>');
+      return void sendPage(
+        reply,
+        502,
+        'Unavailable',
+        '<h1>temporarily_unavailable</h1><p>The service cannot be reached. Try the link again later.</p>',
+      );
     }
     // Consumed only now, once everything else holds: a refused attempt leaves the link usable by its owner.
     if (!(await this.s.federation.consumeOnce(ticket.id, tenant.id, TICKET_PURPOSE, ticket.exp - Math.floor(Date.now() / 1000) + 60))) {
-      return void sendPage(reply, 400, 'Link used', '<h1>invalid_request</h1><p>This link was already used. Ask your assistant for a new one.</p>');
+      return void sendPage(
+        reply,
+        400,
+        'Link used',
+        '<h1>invalid_request</h1><p>This link was already used. Ask your assistant for a new one.</p>',
+      );
     }
     const start = await startLink(this.s, tenant, cfg, settings, { subject: session.accountId, connector: connectorId });
     this.s.logger.info({ tenant: tenant.id, connector: connectorId, event: 'vault.link.confirmed' }, 'connector link confirmed');
-    void reply.code(303).header('set-cookie', start.cookie).header('referrer-policy', 'no-referrer').header('location', start.url).header('cache-control', 'no-store').send();
+    void reply
+      .code(303)
+      .header('set-cookie', start.cookie)
+      .header('referrer-policy', 'no-referrer')
+      .header('location', start.url)
+      .header('cache-control', 'no-store')
+      .send();
   }
 
   /** Ticket (MAC, expiry, unused), connector and session (signed in, same subject); answers the page itself when one fails. */
@@ -128,16 +155,36 @@ export class LinkConfirmation {
     reply: FastifyReply,
   ): Promise<{ ticket: Ticket; session: BrowserSession; settings: ConnectorSettings } | undefined> {
     const settings = CONNECTOR_ID.test(connectorId) ? tenant.settings.connectors[connectorId] : undefined;
-    if (!settings) return void sendPage(reply, 404, 'Not found', '<h1>Unknown connector</h1>'), undefined;
+    if (!settings) return (void sendPage(reply, 404, 'Not found', '<h1>Unknown connector</h1>'), undefined);
     const ticket = this.openTicket(tenant, connectorId, raw);
-    if (!ticket) return void sendPage(reply, 400, 'Link expired', '<h1>invalid_request</h1><p>This link is invalid or expired. Ask your assistant for a new one.</p>'), undefined;
+    if (!ticket)
+      return (
+        void sendPage(
+          reply,
+          400,
+          'Link expired',
+          '<h1>invalid_request</h1><p>This link is invalid or expired. Ask your assistant for a new one.</p>',
+        ),
+        undefined
+      );
     if (await this.s.federation.consumed(ticket.id, TICKET_PURPOSE)) {
-      return void sendPage(reply, 400, 'Link used', '<h1>invalid_request</h1><p>This link was already used. Ask your assistant for a new one.</p>'), undefined;
+      return (
+        void sendPage(
+          reply,
+          400,
+          'Link used',
+          '<h1>invalid_request</h1><p>This link was already used. Ask your assistant for a new one.</p>',
+        ),
+        undefined
+      );
     }
     const session = await browserSession(this.s, this.login, tenant, req);
-    if (!session) return void this.signInFirst(tenant, connectorId, raw, reply), undefined;
+    if (!session) return (void this.signInFirst(tenant, connectorId, raw, reply), undefined);
     if (session.accountId !== ticket.subject) {
-      this.s.logger.warn({ tenant: tenant.id, connector: connectorId, event: 'vault.link.wrong_account' }, 'link opened by another account; refused');
+      this.s.logger.warn(
+        { tenant: tenant.id, connector: connectorId, event: 'vault.link.wrong_account' },
+        'link opened by another account; refused',
+      );
       sendPage(
         reply,
         403,
@@ -189,7 +236,12 @@ export async function startLink(
 ): Promise<{ url: string; cookie: string }> {
   const verifier = openidClient.randomPKCECodeVerifier();
   const state = openidClient.randomState();
-  const saved: LinkState = { subject: who.subject, connector: who.connector, verifier, ...(who.adminSettings ? { settings: who.adminSettings } : {}) };
+  const saved: LinkState = {
+    subject: who.subject,
+    connector: who.connector,
+    verifier,
+    ...(who.adminSettings ? { settings: who.adminSettings } : {}),
+  };
   await s.federation.put(state, tenant.id, 'link', saved, LINK_STATE_TTL_S);
   const url = openidClient.buildAuthorizationUrl(cfg, {
     redirect_uri: `${tenant.issuer}/connectors/callback`,
@@ -198,7 +250,14 @@ export async function startLink(
     code_challenge_method: 'S256',
     state,
   });
-  return { url: url.href, cookie: cookieHeader(`sb_${tenant.id}_link`, state, { path: `${tenant.mountPath}/connectors`, maxAge: LINK_STATE_TTL_S, secure: tenant.issuer.startsWith('https:') }) };
+  return {
+    url: url.href,
+    cookie: cookieHeader(`sb_${tenant.id}_link`, state, {
+      path: `${tenant.mountPath}/connectors`,
+      maxAge: LINK_STATE_TTL_S,
+      secure: tenant.issuer.startsWith('https:'),
+    }),
+  };
 }
 
 /** The account as the user knows it: the subject without tenant and identity source (`acme|dir|alice` → `alice`). */

@@ -38,7 +38,11 @@ export class VaultAccounts {
 
   /** Unlinks one account; false when there was none. */
   async unlink(tenantId: string, subject: string, connector: string): Promise<boolean> {
-    const res = await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3`, [tenantId, subject, connector]);
+    const res = await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3`, [
+      tenantId,
+      subject,
+      connector,
+    ]);
     return (res.rowCount ?? 0) > 0;
   }
 }

@@ -43,7 +43,9 @@ describe('VaultStore', () => {
       await until(() => waits >= 5, 5_000);
       return { kind: 'ok', tokens: { accessToken: `new-from-${t.refreshToken}`, refreshToken: 'r2', expiresAt: now() + 3600 } };
     };
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => stores[i % 2]!.refreshOnce('acme', 'acme|carol', 'crm', stale, refresh)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => stores[i % 2]!.refreshOnce('acme', 'acme|carol', 'crm', stale, refresh)),
+    );
     expect(calls).toBe(1);
     expect(results.map((r) => r.tokens?.accessToken)).toEqual(Array(6).fill('new-from-r1'));
     expect(results.filter((r) => r.outcome === 'refreshed')).toHaveLength(1);
@@ -52,7 +54,9 @@ describe('VaultStore', () => {
 
   it('deletes the link only when the upstream refuses; a transient failure keeps it', async () => {
     await stores[0]!.put('acme', 'acme|dave', 'crm', { accessToken: 'a', refreshToken: 'r', expiresAt: now() - 1 });
-    expect((await stores[0]!.refreshOnce('acme', 'acme|dave', 'crm', stale, async () => ({ kind: 'unavailable' }))).outcome).toBe('unavailable');
+    expect((await stores[0]!.refreshOnce('acme', 'acme|dave', 'crm', stale, async () => ({ kind: 'unavailable' }))).outcome).toBe(
+      'unavailable',
+    );
     expect(await stores[0]!.get('acme', 'acme|dave', 'crm')).toMatchObject({ accessToken: 'a' });
     expect((await stores[0]!.refreshOnce('acme', 'acme|dave', 'crm', stale, async () => ({ kind: 'refused' }))).outcome).toBe('refused');
     expect(await stores[0]!.get('acme', 'acme|dave', 'crm')).toBeUndefined();
@@ -68,7 +72,9 @@ describe('VaultStore', () => {
       ['wiki', true],
     ]);
     expect(JSON.stringify(listed)).not.toContain('secret-');
-    expect((await stores[0]!.refreshOnce('acme', 'acme|erin', 'crm', stale, async () => ({ kind: 'unavailable' }))).outcome).toBe('refused');
+    expect((await stores[0]!.refreshOnce('acme', 'acme|erin', 'crm', stale, async () => ({ kind: 'unavailable' }))).outcome).toBe(
+      'refused',
+    );
     expect(await stores[0]!.list('acme', 'acme|erin')).toHaveLength(1);
     // Rows are sealed and bound to their (tenant, subject, connector).
     const { rows } = await pools[0]!.query<{ sealed: string }>(`SELECT sealed FROM "${schema}".vault_token`);
@@ -98,12 +104,17 @@ describe('VaultStore', () => {
       await until(async () => started >= 3, 5_000);
       // Three leases, three callers queued for a slot: the cap holds.
       expect(started).toBe(3);
-      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".vault_token WHERE tenant_id = 'evil' AND refreshing_until > now()`);
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "${schema}".vault_token WHERE tenant_id = 'evil' AND refreshing_until > now()`,
+      );
       expect(rows[0]?.n).toBe(3);
       // Another tenant's read and refresh go through at once on the same two-connection pool.
       const t0 = Date.now();
       expect(await store.get('good', 'good|zoe', 'crm')).toMatchObject({ accessToken: 'a' });
-      const good = await store.refreshOnce('good', 'good|zoe', 'crm', stale, async () => ({ kind: 'ok', tokens: { accessToken: 'fresh', expiresAt: now() + 3600 } }));
+      const good = await store.refreshOnce('good', 'good|zoe', 'crm', stale, async () => ({
+        kind: 'ok',
+        tokens: { accessToken: 'fresh', expiresAt: now() + 3600 },
+      }));
       expect(good).toMatchObject({ outcome: 'refreshed', tokens: { accessToken: 'fresh' } });
       expect(Date.now() - t0).toBeLessThan(2_000);
       release();

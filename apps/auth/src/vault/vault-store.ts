@@ -69,7 +69,10 @@ export class VaultStore {
   }
 
   async get(tenantId: string, subject: string, connector: string): Promise<VaultedTokens | undefined> {
-    const { rows } = await this.pool.query<{ sealed: string }>(`SELECT sealed FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3`, [tenantId, subject, connector]);
+    const { rows } = await this.pool.query<{ sealed: string }>(
+      `SELECT sealed FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3`,
+      [tenantId, subject, connector],
+    );
     if (!rows[0]) return undefined;
     return this.open(rows[0].sealed, tenantId, subject, connector);
   }
@@ -79,13 +82,23 @@ export class VaultStore {
       `INSERT INTO ${this.table} (tenant_id, subject, connector, sealed, expires_at, updated_at)
        VALUES ($1, $2, $3, $4, CASE WHEN $5::bigint IS NULL THEN NULL ELSE to_timestamp($5::bigint) END, now())
        ON CONFLICT (tenant_id, subject, connector) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at, updated_at = now(), refresh_lease = NULL, refreshing_until = NULL`,
-      [tenantId, subject, connector, this.box.seal(JSON.stringify(tokens), this.aad(tenantId, subject, connector)), tokens.expiresAt ?? null],
+      [
+        tenantId,
+        subject,
+        connector,
+        this.box.seal(JSON.stringify(tokens), this.aad(tenantId, subject, connector)),
+        tokens.expiresAt ?? null,
+      ],
     );
   }
 
   /** Removes a link; true when there was one. */
   async delete(tenantId: string, subject: string, connector: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3`, [tenantId, subject, connector]);
+    const { rowCount } = await this.pool.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND subject = $2 AND connector = $3`, [
+      tenantId,
+      subject,
+      connector,
+    ]);
     return (rowCount ?? 0) > 0;
   }
 
@@ -96,7 +109,11 @@ export class VaultStore {
    * admin's are legacy and go too; the admin's own link stays. Runs on `q` so the caller can
    * record the purge in the same transaction. Answers what went, never token material.
    */
-  async deleteOtherSources(tenantId: string, keep: string[], q: Pick<Pool, 'query'> = this.pool): Promise<{ rows: number; connectors: string[]; sources: string[] }> {
+  async deleteOtherSources(
+    tenantId: string,
+    keep: string[],
+    q: Pick<Pool, 'query'> = this.pool,
+  ): Promise<{ rows: number; connectors: string[]; sources: string[] }> {
     const { rows } = await q.query<{ n: number; connectors: string[]; sources: string[] }>(
       `WITH gone AS (
          DELETE FROM ${this.table} WHERE tenant_id = $1 AND starts_with(subject, $1 || '|') AND split_part(subject, '|', 2) <> ALL($2::text[])
@@ -116,7 +133,12 @@ export class VaultStore {
     );
     return rows.map((r) => {
       const t = this.open(r.sealed, tenantId, subject, r.connector);
-      return { connector: r.connector, ...(t.expiresAt !== undefined ? { expiresAt: t.expiresAt } : {}), refreshable: t.refreshToken !== undefined, updatedAt: Number(r.updated) };
+      return {
+        connector: r.connector,
+        ...(t.expiresAt !== undefined ? { expiresAt: t.expiresAt } : {}),
+        refreshable: t.refreshToken !== undefined,
+        updatedAt: Number(r.updated),
+      };
     });
   }
 
@@ -160,7 +182,13 @@ export class VaultStore {
   }
 
   /** One short transaction: read the entry and, when it needs a refresh and may have one, lease it. */
-  private async claim(tenantId: string, subject: string, connector: string, stale: (t: VaultedTokens) => boolean, sawLease: boolean): Promise<Claim> {
+  private async claim(
+    tenantId: string,
+    subject: string,
+    connector: string,
+    stale: (t: VaultedTokens) => boolean,
+    sawLease: boolean,
+  ): Promise<Claim> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -179,17 +207,17 @@ export class VaultStore {
         else if (row.leased) claim = { kind: 'busy' };
         else if (sawLease && row.lease === null) claim = { kind: 'released' };
         else {
-          const { rows: inFlight } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table} WHERE tenant_id = $1 AND refreshing_until > now()`, [tenantId]);
+          const { rows: inFlight } = await client.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM ${this.table} WHERE tenant_id = $1 AND refreshing_until > now()`,
+            [tenantId],
+          );
           if ((inFlight[0]?.n ?? 0) >= this.refreshOptions.perTenant) claim = { kind: 'full' };
           else {
             const lease = randomUUID();
-            await client.query(`UPDATE ${this.table} SET refresh_lease = $4, refreshing_until = now() + make_interval(secs => $5) WHERE tenant_id = $1 AND subject = $2 AND connector = $3`, [
-              tenantId,
-              subject,
-              connector,
-              lease,
-              this.refreshOptions.leaseS,
-            ]);
+            await client.query(
+              `UPDATE ${this.table} SET refresh_lease = $4, refreshing_until = now() + make_interval(secs => $5) WHERE tenant_id = $1 AND subject = $2 AND connector = $3`,
+              [tenantId, subject, connector, lease, this.refreshOptions.leaseS],
+            );
             claim = { kind: 'claimed', tokens, lease };
           }
         }
@@ -218,7 +246,9 @@ export class VaultStore {
     try {
       next = claim.tokens.refreshToken ? await refresh(claim.tokens) : { kind: 'refused' };
     } catch (err) {
-      await this.pool.query(`UPDATE ${this.table} SET refresh_lease = NULL, refreshing_until = NULL WHERE ${mine}`, key).catch(() => undefined);
+      await this.pool
+        .query(`UPDATE ${this.table} SET refresh_lease = NULL, refreshing_until = NULL WHERE ${mine}`, key)
+        .catch(() => undefined);
       throw err;
     }
     if (next.kind === 'ok') {

@@ -13,8 +13,16 @@ const MAX_INTEGER_CHARS = 80;
 
 type TupleParameter = AbiParameter & { components: readonly AbiParameter[] };
 
-function fail(path: string, param: AbiParameter, message: string, code: 'CR_BAD_ARGUMENT' | 'CR_BAD_CHECKSUM' | 'CR_CALLDATA_TOO_LARGE' = CHAIN_ERROR_CODES.BAD_ARGUMENT): never {
-  throw chainError(code, `${path}${param.name ? ` (${param.name}: ${param.type})` : ` (${param.type})`}: ${message}`, { field: path, type: param.type });
+function fail(
+  path: string,
+  param: AbiParameter,
+  message: string,
+  code: 'CR_BAD_ARGUMENT' | 'CR_BAD_CHECKSUM' | 'CR_CALLDATA_TOO_LARGE' = CHAIN_ERROR_CODES.BAD_ARGUMENT,
+): never {
+  throw chainError(code, `${path}${param.name ? ` (${param.name}: ${param.type})` : ` (${param.type})`}: ${message}`, {
+    field: path,
+    type: param.type,
+  });
 }
 
 function coerceInteger(path: string, param: AbiParameter, value: unknown, signed: boolean, bits: number): bigint {
@@ -46,7 +54,12 @@ export function coerceValue(param: AbiParameter, value: unknown, path: string): 
     if (!Array.isArray(value)) fail(path, param, 'expected an array');
     // Every item takes at least one 32-byte word: an array this long cannot fit the calldata bound.
     if (value.length > MAX_CALLDATA_BYTES / 32) {
-      fail(path, param, `${value.length} items cannot fit in ${MAX_CALLDATA_BYTES} bytes of calldata (at most ${MAX_CALLDATA_BYTES / 32} items)`, CHAIN_ERROR_CODES.CALLDATA_TOO_LARGE);
+      fail(
+        path,
+        param,
+        `${value.length} items cannot fit in ${MAX_CALLDATA_BYTES} bytes of calldata (at most ${MAX_CALLDATA_BYTES / 32} items)`,
+        CHAIN_ERROR_CODES.CALLDATA_TOO_LARGE,
+      );
     }
     if (arr[2] !== '' && value.length !== Number(arr[2])) fail(path, param, `expected exactly ${arr[2]} items, got ${value.length}`);
     const inner = { ...param, type: arr[1]!, name: '' } as AbiParameter;
@@ -72,7 +85,15 @@ export function coerceValue(param: AbiParameter, value: unknown, path: string): 
   }
   if (type === 'address') {
     const problem = addressProblem(value);
-    if (problem) fail(path, param, problem.code === CHAIN_ERROR_CODES.BAD_CHECKSUM ? problem.message : `expected a 0x-prefixed 20-byte address, got ${echoValue(value)}`, problem.code === CHAIN_ERROR_CODES.BAD_CHECKSUM ? problem.code : CHAIN_ERROR_CODES.BAD_ARGUMENT);
+    if (problem)
+      fail(
+        path,
+        param,
+        problem.code === CHAIN_ERROR_CODES.BAD_CHECKSUM
+          ? problem.message
+          : `expected a 0x-prefixed 20-byte address, got ${echoValue(value)}`,
+        problem.code === CHAIN_ERROR_CODES.BAD_CHECKSUM ? problem.code : CHAIN_ERROR_CODES.BAD_ARGUMENT,
+      );
     return getAddress((value as string).trim());
   }
   if (type === 'bool') {
@@ -85,13 +106,15 @@ export function coerceValue(param: AbiParameter, value: unknown, path: string): 
     return value;
   }
   if (type === 'bytes') {
-    if (typeof value !== 'string' || !isHex(value, { strict: true }) || value.length % 2 !== 0) fail(path, param, 'expected 0x-prefixed hex bytes');
+    if (typeof value !== 'string' || !isHex(value, { strict: true }) || value.length % 2 !== 0)
+      fail(path, param, 'expected 0x-prefixed hex bytes');
     return value;
   }
   const fixedBytes = /^bytes(\d+)$/.exec(type);
   if (fixedBytes) {
     const size = Number(fixedBytes[1]);
-    if (typeof value !== 'string' || !isHex(value, { strict: true }) || value.length !== 2 + size * 2) fail(path, param, `expected 0x-prefixed hex of exactly ${size} bytes`);
+    if (typeof value !== 'string' || !isHex(value, { strict: true }) || value.length !== 2 + size * 2)
+      fail(path, param, `expected 0x-prefixed hex of exactly ${size} bytes`);
     return value;
   }
   const int = /^(u?)int(\d*)$/.exec(type);
@@ -106,20 +129,32 @@ export function coerceValue(param: AbiParameter, value: unknown, path: string): 
 export function coerceArgs(inputs: readonly AbiParameter[], args: unknown, signature: string): unknown[] {
   if (args === undefined || args === null) args = [];
   if (!Array.isArray(args)) {
-    if (typeof args !== 'object') throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, 'args: must be an array (ABI order) or an object keyed by input name', { field: 'args' });
+    if (typeof args !== 'object')
+      throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, 'args: must be an array (ABI order) or an object keyed by input name', {
+        field: 'args',
+      });
     const obj = args as Record<string, unknown>;
     const unnamed = inputs.some((p) => !p.name);
-    if (unnamed) throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `args: ${signature} has unnamed inputs; pass args as an array`, { field: 'args' });
+    if (unnamed)
+      throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `args: ${signature} has unnamed inputs; pass args as an array`, { field: 'args' });
     const extra = Object.keys(obj).filter((k) => !inputs.some((p) => p.name === k));
-    if (extra.length) throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `args: ${signature} has no input named ${extra.map((e) => `"${e}"`).join(', ')}`, { field: 'args' });
+    if (extra.length)
+      throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `args: ${signature} has no input named ${extra.map((e) => `"${e}"`).join(', ')}`, {
+        field: 'args',
+      });
     args = inputs.map((p) => {
-      if (!(p.name! in obj)) throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `args.${p.name} (${p.type}): missing`, { field: `args.${p.name}` });
+      if (!(p.name! in obj))
+        throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `args.${p.name} (${p.type}): missing`, { field: `args.${p.name}` });
       return obj[p.name!];
     });
   }
   const list = args as unknown[];
   if (list.length !== inputs.length) {
-    throw chainError(CHAIN_ERROR_CODES.BAD_ARGUMENT, `args: ${signature} takes ${inputs.length} argument${inputs.length === 1 ? '' : 's'}, got ${list.length}`, { field: 'args', expected: inputs.length, got: list.length });
+    throw chainError(
+      CHAIN_ERROR_CODES.BAD_ARGUMENT,
+      `args: ${signature} takes ${inputs.length} argument${inputs.length === 1 ? '' : 's'}, got ${list.length}`,
+      { field: 'args', expected: inputs.length, got: list.length },
+    );
   }
   return inputs.map((p, i) => coerceValue(p, list[i], `args[${i}]`));
 }

@@ -58,4 +58,10 @@ export const AGGREGATOR_V3_ABI = parseAbi([
  * Functions `read_contract_state` finds by name on any contract when no ABI is registered for
  * the address and none is passed: the common standard interfaces.
  */
-export const COMMON_ABI = [...ERC20_ABI, ...ERC721_ABI, ...UNISWAP_V3_POOL_ABI, ...UNISWAP_V3_FACTORY_ABI, ...AGGREGATOR_V3_ABI.filter((f) => f.name !== 'decimals')];
+export const COMMON_ABI = [
+  ...ERC20_ABI,
+  ...ERC721_ABI,
+  ...UNISWAP_V3_POOL_ABI,
+  ...UNISWAP_V3_FACTORY_ABI,
+  ...AGGREGATOR_V3_ABI.filter((f) => f.name !== 'decimals'),
+];

@@ -39,7 +39,13 @@ export function describeRevert(data: Hex, abi: Abi): RevertInfo {
       return { reason: `panic 0x${code.toString(16).padStart(2, '0')} (${PANIC_REASONS[code] ?? 'unknown panic'})`, kind: 'panic', data };
     }
     const rendered = args.map((a) => String(jsonArg(a))).join(', ');
-    return { reason: `${decoded.errorName}(${rendered})`, kind: 'custom', error_name: decoded.errorName, error_args: args.map(jsonArg), data };
+    return {
+      reason: `${decoded.errorName}(${rendered})`,
+      kind: 'custom',
+      error_name: decoded.errorName,
+      error_args: args.map(jsonArg),
+      data,
+    };
   } catch {
     return { reason: `custom error ${data.slice(0, 10)} (not in the ABI)`, kind: 'unknown', data };
   }

@@ -29,7 +29,12 @@ export function parseAbiArgument(abi: unknown): Abi {
     if (typeof abi === 'string') {
       const text = abi.trim();
       if (text.startsWith('[') || text.startsWith('{')) return parseAbiArgument(JSON.parse(text) as unknown);
-      return parseAbi(text.split(/\n|;/).map((l) => l.trim()).filter(Boolean));
+      return parseAbi(
+        text
+          .split(/\n|;/)
+          .map((l) => l.trim())
+          .filter(Boolean),
+      );
     }
     if (Array.isArray(abi)) {
       if (abi.every((x) => typeof x === 'string')) return parseAbi(abi as string[]);
@@ -44,7 +49,9 @@ export function parseAbiArgument(abi: unknown): Abi {
   } catch (err) {
     throw chainError(CHAIN_ERROR_CODES.BAD_ABI, `abi: ${(err as Error).message.split('\n')[0]}`, { field: 'abi' }, err);
   }
-  throw chainError(CHAIN_ERROR_CODES.BAD_ABI, 'abi: must be a JSON ABI array, a fragment object or human-readable signatures', { field: 'abi' });
+  throw chainError(CHAIN_ERROR_CODES.BAD_ABI, 'abi: must be a JSON ABI array, a fragment object or human-readable signatures', {
+    field: 'abi',
+  });
 }
 
 function functionsOf(abi: Abi): AbiFunction[] {
@@ -80,28 +87,41 @@ export function resolveFunction(
     try {
       item = parseAbiItem(trimmed);
     } catch (err) {
-      throw chainError(CHAIN_ERROR_CODES.BAD_ABI, `function_name: cannot parse "${trimmed}": ${(err as Error).message.split('\n')[0]}`, { field: 'function_name' }, err);
+      throw chainError(
+        CHAIN_ERROR_CODES.BAD_ABI,
+        `function_name: cannot parse "${trimmed}": ${(err as Error).message.split('\n')[0]}`,
+        { field: 'function_name' },
+        err,
+      );
     }
     const fn = item as AbiFunction;
     return { fn, abi: [...(sources.argument ?? []), fn], source: 'argument' };
   }
   const order: [FunctionSource, Abi | undefined][] = sources.argument
     ? [['argument', sources.argument]]
-    : [['registered', sources.registered], ['common', sources.common]];
+    : [
+        ['registered', sources.registered],
+        ['common', sources.common],
+      ];
   for (const [source, abi] of order) {
     if (!abi) continue;
     const found = pick(abi, trimmed, argCount);
     if (found === 'ambiguous') {
-      const sigs = functionsOf(abi).filter((f) => f.name === trimmed).map(functionSignature);
-      throw chainError(
-        CHAIN_ERROR_CODES.AMBIGUOUS_FUNCTION,
-        `function_name: "${trimmed}" is overloaded; pass one of ${sigs.join(', ')}`,
-        { field: 'function_name', candidates: sigs },
-      );
+      const sigs = functionsOf(abi)
+        .filter((f) => f.name === trimmed)
+        .map(functionSignature);
+      throw chainError(CHAIN_ERROR_CODES.AMBIGUOUS_FUNCTION, `function_name: "${trimmed}" is overloaded; pass one of ${sigs.join(', ')}`, {
+        field: 'function_name',
+        candidates: sigs,
+      });
     }
     if (found) return { fn: found, abi, source };
   }
-  const searched = sources.argument ? 'the abi argument' : sources.registered ? 'the registered ABI or the standard interfaces' : 'the standard interfaces (no ABI is registered for this address)';
+  const searched = sources.argument
+    ? 'the abi argument'
+    : sources.registered
+      ? 'the registered ABI or the standard interfaces'
+      : 'the standard interfaces (no ABI is registered for this address)';
   throw chainError(
     CHAIN_ERROR_CODES.UNKNOWN_FUNCTION,
     `function_name: "${trimmed}" is not in ${searched}; pass its ABI in "abi" or a full signature such as "function ${trimmed.split('(')[0]}(...) view returns (...)"`,

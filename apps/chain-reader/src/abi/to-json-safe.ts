@@ -27,7 +27,9 @@ export function namedValues(params: readonly AbiParameter[], value: unknown): un
       : [value];
   if (params.length > 0 && params.every((p) => p.name)) {
     const out: Record<string, unknown> = {};
-    params.forEach((p, i) => { out[p.name!] = toJsonSafe(p, list[i]); });
+    params.forEach((p, i) => {
+      out[p.name!] = toJsonSafe(p, list[i]);
+    });
     return out;
   }
   return params.map((p, i) => toJsonSafe(p, list[i]));

@@ -45,7 +45,10 @@ export class BytecodeAnalysisQueue {
   /** Jobs this process's worker ran (observability and tests). */
   processed = 0;
 
-  constructor(private readonly cache: ChainCache, private readonly options: BytecodeAnalysisQueueOptions) {}
+  constructor(
+    private readonly cache: ChainCache,
+    private readonly options: BytecodeAnalysisQueueOptions,
+  ) {}
 
   async analyze(chain: string, address: string, code: Hex, codeHash: Hex): Promise<{ analysis: BytecodeAnalysis; via: AnalysisVia }> {
     const cacheKey = this.cache.key('analysis', codeHash);

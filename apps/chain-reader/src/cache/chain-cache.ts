@@ -41,8 +41,14 @@ export class ChainCache {
   async waitReady(timeoutMs: number): Promise<boolean> {
     if (this.ready) return true;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.redis.off('ready', onReady); resolve(false); }, timeoutMs);
-      const onReady = (): void => { clearTimeout(timer); resolve(true); };
+      const timer = setTimeout(() => {
+        this.redis.off('ready', onReady);
+        resolve(false);
+      }, timeoutMs);
+      const onReady = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
       this.redis.once('ready', onReady);
     });
   }

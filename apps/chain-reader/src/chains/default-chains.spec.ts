@@ -8,17 +8,31 @@ import { defaultChains } from './default-chains';
 // Every built-in public-chain address against data a registry package ships.
 const lc = (a: string): string => a.toLowerCase();
 const chainById = new Map<number, { contracts?: { multicall3?: { address: string } } }>(
-  Object.values(viemChains).filter((c): c is typeof viemChains.mainnet => typeof c === 'object' && c !== null && 'id' in c).map((c) => [c.id, c]),
+  Object.values(viemChains)
+    .filter((c): c is typeof viemChains.mainnet => typeof c === 'object' && c !== null && 'id' in c)
+    .map((c) => [c.id, c]),
 );
 /** USD tokens viem ships, by chain id. */
 function usdTokens(chainId: number): string[] {
   return Object.values(viemTokens)
-    .filter((t): t is typeof viemTokens.usdc => (typeof t === 'object' || typeof t === 'function') && t !== null && 'addresses' in t && (t as { currency?: string }).currency === 'USD')
+    .filter(
+      (t): t is typeof viemTokens.usdc =>
+        (typeof t === 'object' || typeof t === 'function') &&
+        t !== null &&
+        'addresses' in t &&
+        (t as { currency?: string }).currency === 'USD',
+    )
     .map((t) => (t.addresses as Record<number, string | undefined>)[chainId])
     .filter((a): a is string => typeof a === 'string')
     .map(lc);
 }
-const poolInitCodeHash = keccak256((JSON.parse(readFileSync(require.resolve('@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json'), 'utf8')) as { bytecode: Hex }).bytecode);
+const poolInitCodeHash = keccak256(
+  (
+    JSON.parse(readFileSync(require.resolve('@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json'), 'utf8')) as {
+      bytecode: Hex;
+    }
+  ).bytecode,
+);
 
 describe('default chains: every address has a shipped source', () => {
   const chains = Object.values(defaultChains());
@@ -43,18 +57,25 @@ describe('default chains: every address has a shipped source', () => {
     expect(c.feeds).toEqual([]);
   });
 
-  it.each(chains.map((c) => [c.slug, c] as const))('%s: anchor pools are WETH9 (sdk-core) / a listed stablecoin pools at their CREATE2 address', (_slug, c) => {
-    for (const a of c.anchorPools) {
-      expect(lc(a.token)).toBe(lc(WETH9[c.chainId]!.address));
-      expect(usdTokens(c.chainId)).toContain(lc(a.quote));
-      const [t0, t1] = lc(a.token) < lc(a.quote) ? [a.token, a.quote] : [a.quote, a.token];
-      const found = [100, 500, 3000, 10_000].some((fee) =>
-        lc(getCreate2Address({
-          from: getAddress(V3_CORE_FACTORY_ADDRESSES[c.chainId]!),
-          salt: keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'address' }, { type: 'uint24' }], [t0, t1, fee])),
-          bytecodeHash: poolInitCodeHash,
-        })) === lc(a.pool));
-      expect(found).toBe(true);
-    }
-  });
+  it.each(chains.map((c) => [c.slug, c] as const))(
+    '%s: anchor pools are WETH9 (sdk-core) / a listed stablecoin pools at their CREATE2 address',
+    (_slug, c) => {
+      for (const a of c.anchorPools) {
+        expect(lc(a.token)).toBe(lc(WETH9[c.chainId]!.address));
+        expect(usdTokens(c.chainId)).toContain(lc(a.quote));
+        const [t0, t1] = lc(a.token) < lc(a.quote) ? [a.token, a.quote] : [a.quote, a.token];
+        const found = [100, 500, 3000, 10_000].some(
+          (fee) =>
+            lc(
+              getCreate2Address({
+                from: getAddress(V3_CORE_FACTORY_ADDRESSES[c.chainId]!),
+                salt: keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'address' }, { type: 'uint24' }], [t0, t1, fee])),
+                bytecodeHash: poolInitCodeHash,
+              }),
+            ) === lc(a.pool),
+        );
+        expect(found).toBe(true);
+      }
+    },
+  );
 });

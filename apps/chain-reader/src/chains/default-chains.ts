@@ -16,7 +16,9 @@ const V3_FACTORY: Address = '0x1F98431c8aD98523631AE4a59f267346ea31F984';
 /** Quote side of an anchor pool must hold at least this much USD before it prices WETH. */
 const ANCHOR_MIN_DEPTH_USD = 1_000_000;
 
-function chain(partial: Omit<ChainConfig, 'rpcUrls' | 'rpcTimeoutMs' | 'multicall3' | 'registeredAbis' | 'minRouteDepthUsd' | 'feeds'>): ChainConfig {
+function chain(
+  partial: Omit<ChainConfig, 'rpcUrls' | 'rpcTimeoutMs' | 'multicall3' | 'registeredAbis' | 'minRouteDepthUsd' | 'feeds'>,
+): ChainConfig {
   return { ...partial, rpcUrls: [], rpcTimeoutMs: 4_000, multicall3: MULTICALL3, registeredAbis: {}, minRouteDepthUsd: 50_000, feeds: [] };
 }
 
@@ -36,7 +38,13 @@ export function defaultChains(): Record<string, ChainConfig> {
       chainId: 1,
       uniswapV3Factory: V3_FACTORY,
       stablecoins: ['0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'],
-      anchorPools: [wethAnchor('0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', '0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640')],
+      anchorPools: [
+        wethAnchor(
+          '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+          '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+          '0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640',
+        ),
+      ],
     }),
     base: chain({
       slug: 'base',
@@ -44,7 +52,13 @@ export function defaultChains(): Record<string, ChainConfig> {
       chainId: 8453,
       uniswapV3Factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
       stablecoins: ['0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
-      anchorPools: [wethAnchor('0x4200000000000000000000000000000000000006', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', '0xd0b53D9277642d899DF5C87A3966A349A798F224')],
+      anchorPools: [
+        wethAnchor(
+          '0x4200000000000000000000000000000000000006',
+          '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          '0xd0b53D9277642d899DF5C87A3966A349A798F224',
+        ),
+      ],
     }),
     arbitrum: chain({
       slug: 'arbitrum',
@@ -52,7 +66,13 @@ export function defaultChains(): Record<string, ChainConfig> {
       chainId: 42161,
       uniswapV3Factory: V3_FACTORY,
       stablecoins: ['0xaf88d065e77c8cC2239327C5EDb3A432268e5831'],
-      anchorPools: [wethAnchor('0x82aF49447D8a07e3bd95BD0d56f35241523fBab1', '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', '0xC6962004f452bE9203591991D15f6b388e09E8D0')],
+      anchorPools: [
+        wethAnchor(
+          '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1',
+          '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+          '0xC6962004f452bE9203591991D15f6b388e09E8D0',
+        ),
+      ],
     }),
     optimism: chain({
       slug: 'optimism',
@@ -60,7 +80,13 @@ export function defaultChains(): Record<string, ChainConfig> {
       chainId: 10,
       uniswapV3Factory: V3_FACTORY,
       stablecoins: ['0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85'],
-      anchorPools: [wethAnchor('0x4200000000000000000000000000000000000006', '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', '0x1fb3cf6e48F1E7B10213E7b6d87D4c073C7Fdb7b')],
+      anchorPools: [
+        wethAnchor(
+          '0x4200000000000000000000000000000000000006',
+          '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85',
+          '0x1fb3cf6e48F1E7B10213E7b6d87D4c073C7Fdb7b',
+        ),
+      ],
     }),
     polygon: chain({
       slug: 'polygon',

@@ -27,7 +27,10 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
       try {
         const parsed = JSON.parse(body.toString()) as unknown;
         for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
-          const method = typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string' ? (m as { method: string }).method : '?';
+          const method =
+            typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string'
+              ? (m as { method: string }).method
+              : '?';
           methods[method] = (methods[method] ?? 0) + 1;
         }
       } catch {
@@ -49,12 +52,23 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    get httpRequests() { return httpRequests; },
-    get methods() { return methods; },
+    get httpRequests() {
+      return httpRequests;
+    },
+    get methods() {
+      return methods;
+    },
     count: (method) => methods[method] ?? 0,
     total: () => Object.values(methods).reduce((a, b) => a + b, 0),
-    reset: () => { httpRequests = 0; methods = {}; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    reset: () => {
+      httpRequests = 0;
+      methods = {};
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

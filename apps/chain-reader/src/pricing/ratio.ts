@@ -52,7 +52,10 @@ export function formatRatio(r: Ratio, significant = 18): string {
     // leading zeros after the point do not count as significant; bounded by the ratio's size
     let probe = num * 10n;
     let zeros = 0;
-    while (probe < r.den && zeros < 200) { probe *= 10n; zeros += 1; }
+    while (probe < r.den && zeros < 200) {
+      probe *= 10n;
+      zeros += 1;
+    }
     scale = zeros + significant;
   }
   const scaled = (num * 10n ** BigInt(scale)) / r.den;

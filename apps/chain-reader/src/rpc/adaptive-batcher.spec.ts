@@ -1,8 +1,12 @@
 import { AdaptiveBatcher } from './adaptive-batcher';
 
 describe('AdaptiveBatcher', () => {
-  beforeEach(() => { jest.useFakeTimers(); });
-  afterEach(() => { jest.useRealTimers(); });
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   const make = (idleMs: number, maxWaitMs: number, maxBytes = 1_000, maxItems = 1_000) => {
     const sent: number[][] = [];

@@ -47,7 +47,10 @@ export class AdaptiveBatcher<T> {
     return Math.min(maxWaitMs, Math.max(idleMs, GAPS_TO_WAIT * this.avgGap));
   }
 
-  constructor(private readonly options: AdaptiveBatcherOptions, private readonly send: (key: string, items: T[]) => void) {}
+  constructor(
+    private readonly options: AdaptiveBatcherOptions,
+    private readonly send: (key: string, items: T[]) => void,
+  ) {}
 
   add(key: string, item: T, bytes: number): void {
     const now = performance.now();

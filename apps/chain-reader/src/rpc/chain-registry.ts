@@ -6,11 +6,16 @@ import { ChainRpc, type ChainRpcOptions } from './chain-rpc';
 export class ChainRegistry {
   private readonly rpcs = new Map<string, ChainRpc>();
 
-  constructor(readonly chains: Record<string, ChainConfig>, private readonly options: ChainRpcOptions) {}
+  constructor(
+    readonly chains: Record<string, ChainConfig>,
+    private readonly options: ChainRpcOptions,
+  ) {}
 
   /** Slugs that have at least one RPC URL. */
   get configuredSlugs(): string[] {
-    return Object.values(this.chains).filter((c) => c.rpcUrls.length > 0).map((c) => c.slug);
+    return Object.values(this.chains)
+      .filter((c) => c.rpcUrls.length > 0)
+      .map((c) => c.slug);
   }
 
   /**
@@ -23,10 +28,18 @@ export class ChainRegistry {
     }
     const config = this.chains[slug];
     if (!config) {
-      throw chainError(CHAIN_ERROR_CODES.UNKNOWN_CHAIN, `chain: unknown chain "${slug.slice(0, 40)}"; known chains: ${Object.keys(this.chains).join(', ')}`, { field: 'chain' });
+      throw chainError(
+        CHAIN_ERROR_CODES.UNKNOWN_CHAIN,
+        `chain: unknown chain "${slug.slice(0, 40)}"; known chains: ${Object.keys(this.chains).join(', ')}`,
+        { field: 'chain' },
+      );
     }
     if (config.rpcUrls.length === 0) {
-      throw chainError(CHAIN_ERROR_CODES.CHAIN_NOT_CONFIGURED, `chain: "${slug}" has no RPC endpoint configured (set CHAIN_RPC_URLS_${slug.toUpperCase().replace(/-/g, '_')}); configured: ${this.configuredSlugs.join(', ') || 'none'}`, { field: 'chain' });
+      throw chainError(
+        CHAIN_ERROR_CODES.CHAIN_NOT_CONFIGURED,
+        `chain: "${slug}" has no RPC endpoint configured (set CHAIN_RPC_URLS_${slug.toUpperCase().replace(/-/g, '_')}); configured: ${this.configuredSlugs.join(', ') || 'none'}`,
+        { field: 'chain' },
+      );
     }
     let rpc = this.rpcs.get(slug);
     if (!rpc) {

@@ -27,7 +27,10 @@ export type BlockRef = bigint | 'latest';
 /** Raised by `ChainRpc.call` when the call itself reverted (with the raw revert data). */
 export class CallRevertedError extends Error {
   override readonly name = 'CallRevertedError';
-  constructor(readonly data: Hex, options?: { cause?: unknown }) {
+  constructor(
+    readonly data: Hex,
+    options?: { cause?: unknown },
+  ) {
     super(`call reverted (${data === '0x' ? 'no data' : data.slice(0, 10)})`, options);
   }
 }
@@ -82,9 +85,14 @@ export class ChainRpc {
   private headAt = 0;
   private headFlight: Promise<bigint> | undefined;
 
-  constructor(readonly config: ChainConfig, private readonly options: ChainRpcOptions) {
+  constructor(
+    readonly config: ChainConfig,
+    private readonly options: ChainRpcOptions,
+  ) {
     // tracedRpcFetch: a CLIENT span and RPC metrics (batch size, latency) per JSON-RPC request.
-    const transports: Transport[] = config.rpcUrls.map((url) => http(url, { timeout: config.rpcTimeoutMs, retryCount: 0, fetchFn: tracedRpcFetch(config.slug) }));
+    const transports: Transport[] = config.rpcUrls.map((url) =>
+      http(url, { timeout: config.rpcTimeoutMs, retryCount: 0, fetchFn: tracedRpcFetch(config.slug) }),
+    );
     const transport = transports.length === 1 ? transports[0]! : fallback(transports, { retryCount: 0 });
     const chain = defineChain({
       id: config.chainId,
@@ -111,17 +119,25 @@ export class ChainRpc {
    * most `headTtlMs` behind the node.
    */
   head(options: { fresh?: boolean } = {}): Promise<bigint> {
-    if (!options.fresh && this.headValue !== undefined && performance.now() - this.headAt < this.options.headTtlMs) return Promise.resolve(this.headValue);
+    if (!options.fresh && this.headValue !== undefined && performance.now() - this.headAt < this.options.headTtlMs)
+      return Promise.resolve(this.headValue);
     if (this.headFlight) return this.headFlight;
     const askedAt = performance.now();
     this.headFlight = this.client
       .getBlockNumber({ cacheTime: 0 })
-      .then((n) => {
-        this.headValue = n;
-        this.headAt = askedAt;
-        return n;
-      }, (err: unknown) => { throw this.mapError(err); })
-      .finally(() => { this.headFlight = undefined; });
+      .then(
+        (n) => {
+          this.headValue = n;
+          this.headAt = askedAt;
+          return n;
+        },
+        (err: unknown) => {
+          throw this.mapError(err);
+        },
+      )
+      .finally(() => {
+        this.headFlight = undefined;
+      });
     return this.headFlight;
   }
 
@@ -151,7 +167,12 @@ export class ChainRpc {
     if (existing) return existing;
     const p = this.client
       .call({ account: from, to, data, ...(block === 'latest' ? {} : { blockNumber: block }) })
-      .then((r) => r.data ?? '0x', (err: unknown) => { throw this.mapError(err); })
+      .then(
+        (r) => r.data ?? '0x',
+        (err: unknown) => {
+          throw this.mapError(err);
+        },
+      )
       .finally(() => this.inflight.delete(key));
     this.inflight.set(key, p);
     return p;
@@ -172,7 +193,11 @@ export class ChainRpc {
     const at = block === 'latest' ? {} : { blockNumber: block };
     let ret: Hex;
     try {
-      const data = encodeFunctionData({ abi: MULTICALL3_ABI, functionName: 'aggregate3', args: [items.map((i) => ({ target: i.to, allowFailure: true, callData: i.data }))] });
+      const data = encodeFunctionData({
+        abi: MULTICALL3_ABI,
+        functionName: 'aggregate3',
+        args: [items.map((i) => ({ target: i.to, allowFailure: true, callData: i.data }))],
+      });
       ret = (await this.client.call({ to: this.config.multicall3, data, ...at })).data ?? '0x';
     } catch (err) {
       const mapped = this.mapError(err);
@@ -181,20 +206,39 @@ export class ChainRpc {
     }
     if (ret === '0x') {
       // No Multicall3 at this block (older than its deployment): one plain eth_call each.
-      await Promise.all(items.map((i) => this.client.call({ to: i.to, data: i.data, ...at }).then((r) => i.resolve(r.data ?? '0x'), (err: unknown) => i.reject(this.mapError(err)))));
+      await Promise.all(
+        items.map((i) =>
+          this.client.call({ to: i.to, data: i.data, ...at }).then(
+            (r) => i.resolve(r.data ?? '0x'),
+            (err: unknown) => i.reject(this.mapError(err)),
+          ),
+        ),
+      );
       return;
     }
     let results: readonly { success: boolean; returnData: Hex }[];
     try {
       results = decodeFunctionResult({ abi: MULTICALL3_ABI, functionName: 'aggregate3', data: ret });
     } catch (err) {
-      const e = chainError(CHAIN_ERROR_CODES.RPC_UNAVAILABLE, `chain "${this.slug}": Multicall3 at ${this.config.multicall3} answered aggregate3 with undecodable data`, { chain: this.slug }, err);
+      const e = chainError(
+        CHAIN_ERROR_CODES.RPC_UNAVAILABLE,
+        `chain "${this.slug}": Multicall3 at ${this.config.multicall3} answered aggregate3 with undecodable data`,
+        { chain: this.slug },
+        err,
+      );
       for (const i of items) i.reject(e);
       return;
     }
     items.forEach((item, n) => {
       const r = results[n];
-      if (!r) item.reject(chainError(CHAIN_ERROR_CODES.RPC_UNAVAILABLE, `chain "${this.slug}": aggregate3 returned ${results.length} results for ${items.length} calls`, { chain: this.slug }));
+      if (!r)
+        item.reject(
+          chainError(
+            CHAIN_ERROR_CODES.RPC_UNAVAILABLE,
+            `chain "${this.slug}": aggregate3 returned ${results.length} results for ${items.length} calls`,
+            { chain: this.slug },
+          ),
+        );
       else if (r.success) item.resolve(r.returnData);
       else item.reject(new CallRevertedError(r.returnData));
     });
@@ -242,7 +286,12 @@ export class ChainRpc {
       const msg = err.details || err.shortMessage;
       if (/revert/i.test(msg)) return new CallRevertedError('0x', { cause: err });
     }
-    return chainError(CHAIN_ERROR_CODES.RPC_UNAVAILABLE, `chain "${this.slug}": RPC request failed: ${(err as Error).message?.split('\n')[0] ?? String(err)}`, { chain: this.slug }, err);
+    return chainError(
+      CHAIN_ERROR_CODES.RPC_UNAVAILABLE,
+      `chain "${this.slug}": RPC request failed: ${(err as Error).message?.split('\n')[0] ?? String(err)}`,
+      { chain: this.slug },
+      err,
+    );
   }
 
   private looksLikeTransportFailure(err: BaseError): boolean {

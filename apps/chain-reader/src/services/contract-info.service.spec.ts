@@ -42,7 +42,13 @@ describe('ContractInfoService on the devnet', () => {
 
   it('tags ERC-20s (string and bytes32 names) and ERC-721s, counting from bytecode via a shared job', async () => {
     const usdc = await info(devnet.addresses.usdc);
-    expect(usdc).toMatchObject({ kind: 'contract', adapter: 'erc20', name: 'Dev USD Coin', symbol: 'dUSDC', abi_source: 'bytecode_analysis' });
+    expect(usdc).toMatchObject({
+      kind: 'contract',
+      adapter: 'erc20',
+      name: 'Dev USD Coin',
+      symbol: 'dUSDC',
+      abi_source: 'bytecode_analysis',
+    });
     // DevToken: 10 functions (6 standard views incl. name/symbol/decimals/totalSupply/balanceOf/allowance, transfer/approve/transferFrom, mint)
     expect(usdc.counts).toMatchObject({ functions: 10, view_functions: 6, write_functions: 3, unclassified_functions: 1, events: 2 });
     expect(usdc.counts_note).toMatch(/bytecode/);
@@ -74,7 +80,9 @@ describe('ContractInfoService on the devnet', () => {
   it('runs one analysis job for concurrent callers and serves later ones from cache', async () => {
     const r = fresh();
     await r.cache.waitReady(2_000);
-    const all = await Promise.all(Array.from({ length: 6 }, () => r.contractInfo.info({ chain: 'devnet', address: devnet.addresses.weth })));
+    const all = await Promise.all(
+      Array.from({ length: 6 }, () => r.contractInfo.info({ chain: 'devnet', address: devnet.addresses.weth })),
+    );
     expect(all.every((i) => i.counts?.functions === 10)).toBe(true);
     expect(r.analysis.processed).toBe(1);
     expect(all[0]!.analysis_via).toBe('job');

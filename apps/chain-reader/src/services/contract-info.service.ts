@@ -42,12 +42,17 @@ export interface ContractInfoOptions {
 let v3PoolAbi: Abi | undefined;
 /** The full IUniswapV3Pool ABI from @uniswap/v3-core (loaded once, on first use). */
 function uniswapV3PoolAbi(): Abi {
-  v3PoolAbi ??= (JSON.parse(readFileSync(require.resolve('@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json'), 'utf8')) as { abi: Abi }).abi;
+  v3PoolAbi ??= (
+    JSON.parse(readFileSync(require.resolve('@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json'), 'utf8')) as {
+      abi: Abi;
+    }
+  ).abi;
   return v3PoolAbi;
 }
 
 const probeAbi = [...ERC20_ABI, ...ERC721_ABI, ...UNISWAP_V3_POOL_ABI];
-const call = (fn: string, args: readonly unknown[] = []): Hex => encodeFunctionData({ abi: probeAbi, functionName: fn as 'name', args: args as [] });
+const call = (fn: string, args: readonly unknown[] = []): Hex =>
+  encodeFunctionData({ abi: probeAbi, functionName: fn as 'name', args: args as [] });
 function decode<T>(fn: string, data: Hex | undefined): T | undefined {
   if (!data || data === '0x') return undefined;
   try {
@@ -87,10 +92,22 @@ export class ContractInfoService {
     };
     if (code === '0x') {
       const info: ContractInfo = {
-        chain: rpc.slug, address, kind: 'eoa', proxy: null, name: null, symbol: null, adapter: 'unknown',
-        abi_source: null, abi_label: null, counts: null,
+        chain: rpc.slug,
+        address,
+        kind: 'eoa',
+        proxy: null,
+        name: null,
+        symbol: null,
+        adapter: 'unknown',
+        abi_source: null,
+        abi_label: null,
+        counts: null,
         counts_note: 'No contract code at this address: an externally owned account (or not deployed yet).',
-        code_size: 0, code_hash: null, block_number: Number(block), fetched_at: new Date().toISOString(), cached: false,
+        code_size: 0,
+        code_hash: null,
+        block_number: Number(block),
+        fetched_at: new Date().toISOString(),
+        cached: false,
       };
       await this.cache.set(key, info, this.options.latestTtlSec);
       return info;
@@ -137,12 +154,24 @@ export class ContractInfoService {
     code: Hex,
     codeHash: Hex,
   ): Promise<Pick<ContractInfo, 'abi_source' | 'abi_label' | 'counts' | 'counts_note' | 'analysis_via'>> {
-    const registered = rpc.config.registeredAbis[address.toLowerCase()] ?? (implementation ? rpc.config.registeredAbis[implementation.toLowerCase()] : undefined);
+    const registered =
+      rpc.config.registeredAbis[address.toLowerCase()] ??
+      (implementation ? rpc.config.registeredAbis[implementation.toLowerCase()] : undefined);
     if (registered) {
-      return { abi_source: 'registered', abi_label: registered.label, counts: countAbi(registered.abi), counts_note: `Counted from the ABI registered for this ${implementation ? 'proxy or its implementation' : 'address'}.` };
+      return {
+        abi_source: 'registered',
+        abi_label: registered.label,
+        counts: countAbi(registered.abi),
+        counts_note: `Counted from the ABI registered for this ${implementation ? 'proxy or its implementation' : 'address'}.`,
+      };
     }
     if (adapter === 'uniswap_v3_pool') {
-      return { abi_source: 'adapter', abi_label: 'UniswapV3Pool (@uniswap/v3-core)', counts: countAbi(uniswapV3PoolAbi()), counts_note: 'Counted from the canonical Uniswap V3 pool ABI (the factory check proved this is one).' };
+      return {
+        abi_source: 'adapter',
+        abi_label: 'UniswapV3Pool (@uniswap/v3-core)',
+        counts: countAbi(uniswapV3PoolAbi()),
+        counts_note: 'Counted from the canonical Uniswap V3 pool ABI (the factory check proved this is one).',
+      };
     }
     const { analysis, via } = await this.analysis.analyze(rpc.slug, implementation ?? address, code, codeHash);
     return {
@@ -156,5 +185,11 @@ export class ContractInfoService {
 }
 
 function pickCounts(a: BytecodeAnalysis): NonNullable<ContractInfo['counts']> {
-  return { functions: a.functions, view_functions: a.view_functions, write_functions: a.write_functions, unclassified_functions: a.unclassified_functions, events: a.events };
+  return {
+    functions: a.functions,
+    view_functions: a.view_functions,
+    write_functions: a.write_functions,
+    unclassified_functions: a.unclassified_functions,
+    events: a.events,
+  };
 }

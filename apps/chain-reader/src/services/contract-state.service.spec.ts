@@ -31,9 +31,15 @@ describe('ContractStateService on the devnet', () => {
 
   const read = (input: Omit<ReadContractStateInput, 'chain'>) => rt.contractState.read({ chain: 'devnet', ...input });
   const expectToolError = async (p: Promise<unknown>, code: string, message: RegExp): Promise<ToolError> => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ToolError);
-    expect({ code: (err as ToolError).details?.['code'], message: (err as ToolError).message }).toEqual({ code, message: expect.stringMatching(message) });
+    expect({ code: (err as ToolError).details?.['code'], message: (err as ToolError).message }).toEqual({
+      code,
+      message: expect.stringMatching(message),
+    });
     return err as ToolError;
   };
 
@@ -72,9 +78,17 @@ describe('ContractStateService on the devnet', () => {
   it('chooses an overload by signature and refuses an ambiguous name', async () => {
     const byUint = await read({ address: devnet.addresses.probe, function_name: 'echo(uint256)', args: ['21'] });
     expect(byUint.result).toBe('42');
-    const byAddr = await read({ address: devnet.addresses.probe, function_name: 'echo(address)', args: [devnet.addresses.eoa.toLowerCase()] });
+    const byAddr = await read({
+      address: devnet.addresses.probe,
+      function_name: 'echo(address)',
+      args: [devnet.addresses.eoa.toLowerCase()],
+    });
     expect(byAddr.result).toBe(devnet.addresses.eoa);
-    await expectToolError(read({ address: devnet.addresses.probe, function_name: 'echo', args: ['1'] }), 'CR_AMBIGUOUS_FUNCTION', /overloaded; pass one of echo\(address\), echo\(uint256\)/);
+    await expectToolError(
+      read({ address: devnet.addresses.probe, function_name: 'echo', args: ['1'] }),
+      'CR_AMBIGUOUS_FUNCTION',
+      /overloaded; pass one of echo\(address\), echo\(uint256\)/,
+    );
   });
 
   it('accepts a human-readable signature or an ABI passed in', async () => {
@@ -90,28 +104,72 @@ describe('ContractStateService on the devnet', () => {
   });
 
   it('decodes revert reasons: Error(string), custom errors and panics', async () => {
-    await expectToolError(read({ address: devnet.addresses.probe, function_name: 'boom' }), 'CR_REVERTED', /boom\(\) reverted: DevProbe: boom/);
-    const custom = await expectToolError(read({ address: devnet.addresses.probe, function_name: 'denied' }), 'CR_REVERTED', /Unauthorized\(0x[0-9a-fA-F]{40}, 7\)/);
+    await expectToolError(
+      read({ address: devnet.addresses.probe, function_name: 'boom' }),
+      'CR_REVERTED',
+      /boom\(\) reverted: DevProbe: boom/,
+    );
+    const custom = await expectToolError(
+      read({ address: devnet.addresses.probe, function_name: 'denied' }),
+      'CR_REVERTED',
+      /Unauthorized\(0x[0-9a-fA-F]{40}, 7\)/,
+    );
     expect((custom.details?.['revert'] as { kind: string }).kind).toBe('custom');
-    await expectToolError(read({ address: devnet.addresses.probe, function_name: 'divide', args: [1, 0] }), 'CR_REVERTED', /panic 0x12 \(division or modulo by zero\)/);
+    await expectToolError(
+      read({ address: devnet.addresses.probe, function_name: 'divide', args: [1, 0] }),
+      'CR_REVERTED',
+      /panic 0x12 \(division or modulo by zero\)/,
+    );
   });
 
   it('refuses non-view functions', async () => {
     await expectToolError(read({ address: devnet.addresses.probe, function_name: 'bump' }), 'CR_NOT_VIEW', /bump\(\) is nonpayable/);
-    await expectToolError(read({ address: devnet.addresses.usdc, function_name: 'transfer', args: [devnet.addresses.eoa, 1] }), 'CR_NOT_VIEW', /transfer\(address,uint256\) is nonpayable/);
+    await expectToolError(
+      read({ address: devnet.addresses.usdc, function_name: 'transfer', args: [devnet.addresses.eoa, 1] }),
+      'CR_NOT_VIEW',
+      /transfer\(address,uint256\) is nonpayable/,
+    );
   });
 
   it('rejects unknown functions, wrong argument counts and wrong types, naming the argument', async () => {
-    await expectToolError(read({ address: devnet.addresses.usdc, function_name: 'frobnicate' }), 'CR_UNKNOWN_FUNCTION', /function_name: "frobnicate" is not in/);
-    await expectToolError(read({ address: devnet.addresses.usdc, function_name: 'balanceOf', args: [] }), 'CR_BAD_ARGUMENT', /balanceOf\(address\) takes 1 argument, got 0/);
-    await expectToolError(read({ address: devnet.addresses.usdc, function_name: 'balanceOf', args: ['nope'] }), 'CR_BAD_ARGUMENT', /args\[0\] \(owner: address\): expected a 0x-prefixed 20-byte address/);
-    await expectToolError(read({ address: devnet.addresses.probe, function_name: 'sum', args: [[1, 'x'], 0] }), 'CR_BAD_ARGUMENT', /args\[0\]\[1\] \(uint256\): expected an integer/);
-    await expectToolError(read({ address: devnet.addresses.probe, function_name: 'sum', args: [[1], 200] }), 'CR_BAD_ARGUMENT', /args\[1\] \(offset: int8\): 200 is out of range -128..127/);
-    await expectToolError(read({ address: devnet.addresses.probe, function_name: 'x', abi: 'not an abi at all (' }), 'CR_BAD_ABI', /^abi: /);
+    await expectToolError(
+      read({ address: devnet.addresses.usdc, function_name: 'frobnicate' }),
+      'CR_UNKNOWN_FUNCTION',
+      /function_name: "frobnicate" is not in/,
+    );
+    await expectToolError(
+      read({ address: devnet.addresses.usdc, function_name: 'balanceOf', args: [] }),
+      'CR_BAD_ARGUMENT',
+      /balanceOf\(address\) takes 1 argument, got 0/,
+    );
+    await expectToolError(
+      read({ address: devnet.addresses.usdc, function_name: 'balanceOf', args: ['nope'] }),
+      'CR_BAD_ARGUMENT',
+      /args\[0\] \(owner: address\): expected a 0x-prefixed 20-byte address/,
+    );
+    await expectToolError(
+      read({ address: devnet.addresses.probe, function_name: 'sum', args: [[1, 'x'], 0] }),
+      'CR_BAD_ARGUMENT',
+      /args\[0\]\[1\] \(uint256\): expected an integer/,
+    );
+    await expectToolError(
+      read({ address: devnet.addresses.probe, function_name: 'sum', args: [[1], 200] }),
+      'CR_BAD_ARGUMENT',
+      /args\[1\] \(offset: int8\): 200 is out of range -128..127/,
+    );
+    await expectToolError(
+      read({ address: devnet.addresses.probe, function_name: 'x', abi: 'not an abi at all (' }),
+      'CR_BAD_ABI',
+      /^abi: /,
+    );
   });
 
   it('rejects unknown chains, malformed addresses and EOAs', async () => {
-    await expectToolError(rt.contractState.read({ chain: 'nope', address: devnet.addresses.usdc, function_name: 'decimals' }), 'CR_UNKNOWN_CHAIN', /chain: unknown chain "nope"/);
+    await expectToolError(
+      rt.contractState.read({ chain: 'nope', address: devnet.addresses.usdc, function_name: 'decimals' }),
+      'CR_UNKNOWN_CHAIN',
+      /chain: unknown chain "nope"/,
+    );
     await expectToolError(read({ address: '0xZZ', function_name: 'decimals' }), 'CR_BAD_ADDRESS', /address: "0xZZ"/);
     await expectToolError(read({ address: devnet.addresses.eoa, function_name: 'decimals' }), 'CR_NOT_A_CONTRACT', /has no contract code/);
   });
@@ -121,14 +179,20 @@ describe('ContractStateService on the devnet', () => {
     await r.cache.waitReady(2_000);
     proxy.reset();
     const holders = Array.from({ length: 200 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
-    const results = await Promise.all(holders.map((h) => r.contractState.read({ chain: 'devnet', address: devnet.addresses.weth, function_name: 'balanceOf', args: [h] })));
+    const results = await Promise.all(
+      holders.map((h) => r.contractState.read({ chain: 'devnet', address: devnet.addresses.weth, function_name: 'balanceOf', args: [h] })),
+    );
     expect(results.every((x) => x.result === '0')).toBe(true);
     expect(new Set(results.map((x) => x.block_number)).size).toBe(1);
     expect(proxy.count('eth_call')).toBeLessThanOrEqual(2);
     const r2 = fresh();
     await r2.cache.waitReady(2_000);
     proxy.reset();
-    const same = await Promise.all(Array.from({ length: 50 }, () => r2.contractState.read({ chain: 'devnet', address: devnet.addresses.weth, function_name: 'decimals' })));
+    const same = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        r2.contractState.read({ chain: 'devnet', address: devnet.addresses.weth, function_name: 'decimals' }),
+      ),
+    );
     expect(same.every((x) => x.result === '18')).toBe(true);
     expect(proxy.count('eth_call')).toBe(1);
   });

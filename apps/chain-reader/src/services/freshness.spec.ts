@@ -52,7 +52,11 @@ describe('freshness across a swap', () => {
     // Asked again while no block was mined: the head is the same block, so all three come from
     // cache (whether or not the head itself was re-fetched), still saying when they were fetched.
     const again = await all();
-    for (const [a, b] of [[again.panel, before.panel], [again.state, before.state], [again.info, before.info]] as const) {
+    for (const [a, b] of [
+      [again.panel, before.panel],
+      [again.state, before.state],
+      [again.info, before.info],
+    ] as const) {
       expect(a).toMatchObject({ block_number: b0, cached: true, fetched_at: b.fetched_at });
     }
 
@@ -71,7 +75,10 @@ describe('freshness across a swap', () => {
         seen.push(v);
         return v;
       },
-      (v) => v.panel.block_number === Number(swapBlock) && v.state.block_number === Number(swapBlock) && v.info.block_number === Number(swapBlock),
+      (v) =>
+        v.panel.block_number === Number(swapBlock) &&
+        v.state.block_number === Number(swapBlock) &&
+        v.info.block_number === Number(swapBlock),
     );
     const firstState = seen.find((v) => v.state.block_number === Number(swapBlock));
     expect(firstState?.state.cached).toBe(false);

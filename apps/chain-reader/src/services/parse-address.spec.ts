@@ -39,16 +39,25 @@ describe('parseAddress (EIP-55)', () => {
 
   it.each(EIP55_NORMAL)('refuses %s with one letter’s case flipped, naming the field and the checksum', (a) => {
     const bad = flipOneCase(a);
-    expect(codeOf(() => parseAddress(bad, 'address'))).toEqual({ code: 'CR_BAD_CHECKSUM', message: expect.stringMatching(new RegExp(`^address: ${bad} has a bad EIP-55 checksum.*${a}`)) });
+    expect(codeOf(() => parseAddress(bad, 'address'))).toEqual({
+      code: 'CR_BAD_CHECKSUM',
+      message: expect.stringMatching(new RegExp(`^address: ${bad} has a bad EIP-55 checksum.*${a}`)),
+    });
   });
 
   it('refuses a one-digit typo in a checksummed address instead of reading another account', () => {
     const typo = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAee';
-    expect(codeOf(() => parseAddress(typo))).toEqual({ code: 'CR_BAD_CHECKSUM', message: expect.stringMatching(/^address: .*bad EIP-55 checksum/) });
+    expect(codeOf(() => parseAddress(typo))).toEqual({
+      code: 'CR_BAD_CHECKSUM',
+      message: expect.stringMatching(/^address: .*bad EIP-55 checksum/),
+    });
   });
 
   it('refuses malformed input with a short message', () => {
-    expect(codeOf(() => parseAddress('0x' + 'a'.repeat(100_000), 'caller'))).toEqual({ code: 'CR_BAD_ADDRESS', message: expect.stringMatching(/^caller: ".*…" \(100002 chars\) is not a 0x-prefixed 20-byte hex address$/) });
+    expect(codeOf(() => parseAddress('0x' + 'a'.repeat(100_000), 'caller'))).toEqual({
+      code: 'CR_BAD_ADDRESS',
+      message: expect.stringMatching(/^caller: ".*…" \(100002 chars\) is not a 0x-prefixed 20-byte hex address$/),
+    });
     expect(codeOf(() => parseAddress('0x' + 'a'.repeat(100_000)))!.message.length).toBeLessThan(200);
   });
 });

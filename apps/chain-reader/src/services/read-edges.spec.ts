@@ -26,17 +26,25 @@ describe('chain-reader edges on the devnet', () => {
   });
 
   const failure = async (p: Promise<unknown>): Promise<{ code: unknown; message: string; field: unknown }> => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ToolError);
     const t = err as ToolError;
     return { code: t.details?.['code'], message: t.message, field: t.details?.['field'] };
   };
-  const read = (input: Record<string, unknown>) => rt.contractState.read({ chain: 'devnet', ...input } as Parameters<ChainRuntime['contractState']['read']>[0]);
+  const read = (input: Record<string, unknown>) =>
+    rt.contractState.read({ chain: 'devnet', ...input } as Parameters<ChainRuntime['contractState']['read']>[0]);
 
   describe('1: a pool created but never initialised', () => {
     it('is reported as not initialised, naming address (not an internal error)', async () => {
       const f = await failure(rt.pools.panel({ chain: 'devnet', address: devnet.addresses.uninitializedPool }));
-      expect(f).toEqual({ code: 'CR_POOL_NOT_INITIALIZED', field: 'address', message: expect.stringMatching(/^address: 0x[0-9a-fA-F]{40} is a Uniswap V3 pool .* not initialised: slot0\.sqrtPriceX96 is 0/) });
+      expect(f).toEqual({
+        code: 'CR_POOL_NOT_INITIALIZED',
+        field: 'address',
+        message: expect.stringMatching(/^address: 0x[0-9a-fA-F]{40} is a Uniswap V3 pool .* not initialised: slot0\.sqrtPriceX96 is 0/),
+      });
     });
   });
 
@@ -56,14 +64,26 @@ describe('chain-reader edges on the devnet', () => {
         rt.pools.panel({ chain: 'devnet', address: bad }),
         read({ address: bad, function_name: 'decimals' }),
       ]) {
-        expect(await failure(p)).toEqual({ code: 'CR_BAD_CHECKSUM', field: 'address', message: expect.stringMatching(/^address: .* bad EIP-55 checksum/) });
+        expect(await failure(p)).toEqual({
+          code: 'CR_BAD_CHECKSUM',
+          field: 'address',
+          message: expect.stringMatching(/^address: .* bad EIP-55 checksum/),
+        });
       }
       expect(proxy.total()).toBe(0);
     });
     it('checks address arguments too, and accepts the same address all lower-case', async () => {
       const bad = typo(devnet.addresses.eoa);
-      expect(await failure(read({ address: devnet.addresses.weth, function_name: 'balanceOf', args: [bad] }))).toEqual({ code: 'CR_BAD_CHECKSUM', field: 'args[0]', message: expect.stringMatching(/^args\[0\] \(owner: address\): .* bad EIP-55 checksum/) });
-      const ok = await read({ address: devnet.addresses.weth.toLowerCase(), function_name: 'balanceOf', args: [devnet.addresses.eoa.toLowerCase()] });
+      expect(await failure(read({ address: devnet.addresses.weth, function_name: 'balanceOf', args: [bad] }))).toEqual({
+        code: 'CR_BAD_CHECKSUM',
+        field: 'args[0]',
+        message: expect.stringMatching(/^args\[0\] \(owner: address\): .* bad EIP-55 checksum/),
+      });
+      const ok = await read({
+        address: devnet.addresses.weth.toLowerCase(),
+        function_name: 'balanceOf',
+        args: [devnet.addresses.eoa.toLowerCase()],
+      });
       expect(ok.result).toBe('0');
     });
   });
@@ -71,7 +91,11 @@ describe('chain-reader edges on the devnet', () => {
   describe('3: block_number and calldata bounds', () => {
     it('names block_number when it is beyond the chain head', async () => {
       const f = await failure(read({ address: devnet.addresses.usdc, function_name: 'decimals', block_number: 1_000_000_000 }));
-      expect(f).toEqual({ code: 'CR_BLOCK_NOT_FOUND', field: 'block_number', message: expect.stringMatching(/^block_number: 1000000000 is beyond the head of chain "devnet" \(block \d+\)$/) });
+      expect(f).toEqual({
+        code: 'CR_BLOCK_NOT_FOUND',
+        field: 'block_number',
+        message: expect.stringMatching(/^block_number: 1000000000 is beyond the head of chain "devnet" \(block \d+\)$/),
+      });
     });
     it('refuses calldata over the 32 KiB bound naming args, before any eth_call; the bound itself passes', async () => {
       // sum(uint256[],int8): selector + offset + int8 + length = 100 bytes, then 32 per item.
@@ -80,10 +104,20 @@ describe('chain-reader edges on the devnet', () => {
       expect(ok.result).toBe(String(atBound.length));
       proxy.reset();
       const over = await failure(read({ address: devnet.addresses.probe, function_name: 'sum', args: [[...atBound, 1], 0] }));
-      expect(over).toEqual({ code: 'CR_CALLDATA_TOO_LARGE', field: 'args', message: expect.stringMatching(/^args: sum\(uint256\[\],int8\) encodes to 32772 bytes of calldata, more than the 32768-byte limit/) });
+      expect(over).toEqual({
+        code: 'CR_CALLDATA_TOO_LARGE',
+        field: 'args',
+        message: expect.stringMatching(/^args: sum\(uint256\[\],int8\) encodes to 32772 bytes of calldata, more than the 32768-byte limit/),
+      });
       for (const n of [50_000, 100_000]) {
-        const huge = await failure(read({ address: devnet.addresses.probe, function_name: 'sum', args: [Array.from({ length: n }, () => 1), 0] }));
-        expect(huge).toEqual({ code: 'CR_CALLDATA_TOO_LARGE', field: 'args[0]', message: expect.stringMatching(new RegExp(`^args\\[0\\] \\(xs: uint256\\[\\]\\): ${n} items cannot fit in 32768 bytes`)) });
+        const huge = await failure(
+          read({ address: devnet.addresses.probe, function_name: 'sum', args: [Array.from({ length: n }, () => 1), 0] }),
+        );
+        expect(huge).toEqual({
+          code: 'CR_CALLDATA_TOO_LARGE',
+          field: 'args[0]',
+          message: expect.stringMatching(new RegExp(`^args\\[0\\] \\(xs: uint256\\[\\]\\): ${n} items cannot fit in 32768 bytes`)),
+        });
       }
       expect(proxy.count('eth_call')).toBe(0);
     });
@@ -107,9 +141,16 @@ describe('chain-reader edges on the devnet', () => {
   describe('5 and 9: proxies', () => {
     it('read_contract_state uses the implementation’s registered ABI behind EIP-1967 and beacon proxies', async () => {
       const via1967 = await read({ address: devnet.addresses.proxy1967, function_name: 'echo(uint256)', args: ['21'] });
-      expect(via1967).toMatchObject({ result: '42', abi_source: 'registered', abi_via_proxy: { standard: 'eip1967', implementation: devnet.addresses.probe } });
+      expect(via1967).toMatchObject({
+        result: '42',
+        abi_source: 'registered',
+        abi_via_proxy: { standard: 'eip1967', implementation: devnet.addresses.probe },
+      });
       const viaBeacon = await read({ address: devnet.addresses.proxyBeacon, function_name: 'echo(uint256)', args: ['5'] });
-      expect(viaBeacon).toMatchObject({ result: '10', abi_via_proxy: { standard: 'eip1967_beacon', implementation: devnet.addresses.probe, beacon: devnet.addresses.beacon } });
+      expect(viaBeacon).toMatchObject({
+        result: '10',
+        abi_via_proxy: { standard: 'eip1967_beacon', implementation: devnet.addresses.probe, beacon: devnet.addresses.beacon },
+      });
       const via1167 = await read({ address: devnet.addresses.proxy1167, function_name: 'pair' });
       expect(via1167).toMatchObject({ abi_via_proxy: { standard: 'eip1167', implementation: devnet.addresses.probe } });
     });
@@ -131,7 +172,11 @@ describe('chain-reader edges on the devnet', () => {
     });
     it('runs a read with `caller` as a plain eth_call from that address', async () => {
       proxy.reset();
-      const r = await read({ address: devnet.addresses.probe, function_name: 'function whoami() view returns (address)', caller: devnet.addresses.eoa });
+      const r = await read({
+        address: devnet.addresses.probe,
+        function_name: 'function whoami() view returns (address)',
+        caller: devnet.addresses.eoa,
+      });
       expect(r.result).toBe(devnet.addresses.eoa);
       expect(r.execution).toMatchObject({ via: 'eth_call', msg_sender: devnet.addresses.eoa });
       expect(proxy.count('eth_call')).toBe(1);

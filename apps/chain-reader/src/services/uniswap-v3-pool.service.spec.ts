@@ -156,15 +156,27 @@ describe('UniswapV3PoolService on the devnet', () => {
 
   describe('bad input is a ToolError naming the problem', () => {
     const expectToolError = async (p: Promise<unknown>, code: string, message: RegExp): Promise<void> => {
-      const err = await p.then(() => undefined, (e: unknown) => e);
+      const err = await p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ToolError);
       expect((err as ToolError).details?.['code']).toBe(code);
       expect((err as ToolError).message).toMatch(message);
     };
-    it('rejects an unknown chain', () => expectToolError(rt.pools.panel({ chain: 'solana', address: devnet.addresses.factory }), 'CR_UNKNOWN_CHAIN', /chain: unknown chain "solana"/));
-    it('rejects a chain without RPC URLs', () => expectToolError(rt.pools.panel({ chain: 'eth', address: devnet.addresses.factory }), 'CR_UNKNOWN_CHAIN', /chain/));
-    it('rejects a malformed address', () => expectToolError(rt.pools.panel({ chain: 'devnet', address: '0x1234' }), 'CR_BAD_ADDRESS', /address: "0x1234" is not/));
-    it('rejects an EOA', () => expectToolError(rt.pools.panel({ chain: 'devnet', address: devnet.addresses.eoa }), 'CR_NOT_A_CONTRACT', /no contract code/));
-    it('rejects a contract that is not a pool', () => expectToolError(rt.pools.panel({ chain: 'devnet', address: devnet.addresses.usdc }), 'CR_NOT_A_POOL', /is not a Uniswap V3 pool/));
+    it('rejects an unknown chain', () =>
+      expectToolError(
+        rt.pools.panel({ chain: 'solana', address: devnet.addresses.factory }),
+        'CR_UNKNOWN_CHAIN',
+        /chain: unknown chain "solana"/,
+      ));
+    it('rejects a chain without RPC URLs', () =>
+      expectToolError(rt.pools.panel({ chain: 'eth', address: devnet.addresses.factory }), 'CR_UNKNOWN_CHAIN', /chain/));
+    it('rejects a malformed address', () =>
+      expectToolError(rt.pools.panel({ chain: 'devnet', address: '0x1234' }), 'CR_BAD_ADDRESS', /address: "0x1234" is not/));
+    it('rejects an EOA', () =>
+      expectToolError(rt.pools.panel({ chain: 'devnet', address: devnet.addresses.eoa }), 'CR_NOT_A_CONTRACT', /no contract code/));
+    it('rejects a contract that is not a pool', () =>
+      expectToolError(rt.pools.panel({ chain: 'devnet', address: devnet.addresses.usdc }), 'CR_NOT_A_POOL', /is not a Uniswap V3 pool/));
   });
 });

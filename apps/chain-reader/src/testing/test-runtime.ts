@@ -3,7 +3,10 @@ import type { ChainConfig } from '../chains/chain-config';
 import { ChainRuntime } from '../chain-runtime';
 
 /** A ChainRuntime on the local Redis with a unique key prefix; `close()` purges its keys and queue. */
-export function testRuntime(chains: Record<string, ChainConfig>, overrides: { redisUrl?: string; wait?: number; maxWait?: number; headTtlMs?: number } = {}): ChainRuntime {
+export function testRuntime(
+  chains: Record<string, ChainConfig>,
+  overrides: { redisUrl?: string; wait?: number; maxWait?: number; headTtlMs?: number } = {},
+): ChainRuntime {
   return new ChainRuntime({
     chains,
     redisUrl: overrides.redisUrl ?? 'redis://127.0.0.1:6379',

@@ -9,7 +9,8 @@ export const CHAIN_PROPERTY = {
 
 export const ADDRESS_PROPERTY = {
   type: 'string',
-  description: '0x-prefixed 20-byte address: all lower-case, or EIP-55 checksummed (a mixed-case address with a wrong checksum is refused).',
+  description:
+    '0x-prefixed 20-byte address: all lower-case, or EIP-55 checksummed (a mixed-case address with a wrong checksum is refused).',
   pattern: '^0x[0-9a-fA-F]{40}$',
 } as const;
 

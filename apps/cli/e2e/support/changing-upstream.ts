@@ -16,7 +16,11 @@ export async function startChangingUpstream(): Promise<ChangingUpstream> {
     const server = new McpServer({ name: 'crm', version: '1.0.0' });
     server.registerTool(
       'lookup',
-      { description: state.description, inputSchema: { id: z.string() }, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } },
+      {
+        description: state.description,
+        inputSchema: { id: z.string() },
+        annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      },
       async ({ id }) => ({ content: [{ type: 'text', text: `customer ${id}` }] }),
     );
     await serveStateless(server, req, res, req.method === 'POST' ? await readJsonBody(req) : undefined, { json: true });

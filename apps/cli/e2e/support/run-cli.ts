@@ -17,9 +17,14 @@ export interface CliRun {
  */
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI_BIN, ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI_BIN, ...args],
+      { env: { PATH: process.env.PATH, ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }

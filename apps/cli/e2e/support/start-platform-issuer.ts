@@ -8,7 +8,13 @@ const PG = 'postgres://postgres@127.0.0.1:5432';
  * `registry` (its public URL, for the audience and the console's password check). Its schema
  * lives in the test's database (dropped with it).
  */
-export async function startPlatformIssuer(o: { database: string; port: number; registry: string; internalToken: string; tokenRatePerMin: number }): Promise<Proc & { issuer: string }> {
+export async function startPlatformIssuer(o: {
+  database: string;
+  port: number;
+  registry: string;
+  internalToken: string;
+  tokenRatePerMin: number;
+}): Promise<Proc & { issuer: string }> {
   const schema = `auth_cli_${randomBytes(4).toString('hex')}`;
   const base = `http://127.0.0.1:${o.port}`;
   const proc = await spawnApp(

@@ -42,14 +42,23 @@ export class ApiClient {
     try {
       res = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${bearer}`, accept: 'application/json', ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          accept: 'application/json',
+          ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         body: input.body !== undefined ? JSON.stringify(input.body) : undefined,
         signal: AbortSignal.timeout(this.target.timeoutMs),
       });
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError';
       const why = timedOut ? `did not answer within ${this.target.timeoutMs} ms` : 'could not be reached';
-      throw new CliError(`${method} ${url.pathname}: the registry at ${this.target.baseUrl} ${why}`, EXIT.unavailable, { code: timedOut ? 'TIMEOUT' : 'UNREACHABLE' }, { cause: err });
+      throw new CliError(
+        `${method} ${url.pathname}: the registry at ${this.target.baseUrl} ${why}`,
+        EXIT.unavailable,
+        { code: timedOut ? 'TIMEOUT' : 'UNREACHABLE' },
+        { cause: err },
+      );
     }
     const text = await readBounded(res);
     const body = text === '' ? undefined : parseJson(text);
@@ -68,9 +77,15 @@ function fillPath(template: string, params: Record<string, string>): string {
 
 async function readBounded(res: Response): Promise<string> {
   const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_RESPONSE_BYTES) throw new CliError(`the registry's answer is ${declared} bytes, over the CLI's ${MAX_RESPONSE_BYTES}`, EXIT.unavailable, { code: 'RESPONSE_TOO_LARGE' });
+  if (declared > MAX_RESPONSE_BYTES)
+    throw new CliError(`the registry's answer is ${declared} bytes, over the CLI's ${MAX_RESPONSE_BYTES}`, EXIT.unavailable, {
+      code: 'RESPONSE_TOO_LARGE',
+    });
   const text = await res.text();
-  if (text.length > MAX_RESPONSE_BYTES) throw new CliError(`the registry's answer is over the CLI's ${MAX_RESPONSE_BYTES} bytes`, EXIT.unavailable, { code: 'RESPONSE_TOO_LARGE' });
+  if (text.length > MAX_RESPONSE_BYTES)
+    throw new CliError(`the registry's answer is over the CLI's ${MAX_RESPONSE_BYTES} bytes`, EXIT.unavailable, {
+      code: 'RESPONSE_TOO_LARGE',
+    });
   return text;
 }
 

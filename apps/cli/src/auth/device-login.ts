@@ -25,19 +25,42 @@ export interface DeviceLoginOptions {
 export async function deviceLogin(o: DeviceLoginOptions): Promise<StoredLogin> {
   const metadata = await issuerMetadata(o.issuer);
   if (!metadata.device_authorization_endpoint) {
-    throw new CliError(`issuer: ${o.issuer} offers no device authorization; sign in with a browser (switchboard login)`, EXIT.usage, { code: 'DEVICE_FLOW_UNSUPPORTED', field: 'issuer' });
+    throw new CliError(`issuer: ${o.issuer} offers no device authorization; sign in with a browser (switchboard login)`, EXIT.usage, {
+      code: 'DEVICE_FLOW_UNSUPPORTED',
+      field: 'issuer',
+    });
   }
-  const start = await postForm(metadata.device_authorization_endpoint, { client_id: CLI_CLIENT_ID, scope: 'console', resource: o.resource });
-  const { device_code: deviceCode, user_code: userCode, verification_uri: verificationUri, verification_uri_complete: complete, expires_in: expiresIn, interval } = start.body as Record<string, unknown>;
-  if (start.status !== 200 || typeof deviceCode !== 'string' || typeof userCode !== 'string' || typeof verificationUri !== 'string') throw oauthRefusal('the device authorization', start.status, start.body);
+  const start = await postForm(metadata.device_authorization_endpoint, {
+    client_id: CLI_CLIENT_ID,
+    scope: 'console',
+    resource: o.resource,
+  });
+  const {
+    device_code: deviceCode,
+    user_code: userCode,
+    verification_uri: verificationUri,
+    verification_uri_complete: complete,
+    expires_in: expiresIn,
+    interval,
+  } = start.body as Record<string, unknown>;
+  if (start.status !== 200 || typeof deviceCode !== 'string' || typeof userCode !== 'string' || typeof verificationUri !== 'string')
+    throw oauthRefusal('the device authorization', start.status, start.body);
   o.show({ verificationUri, userCode, ...(typeof complete === 'string' ? { verificationUriComplete: complete } : {}) });
   let every = Math.max(MIN_INTERVAL_S, typeof interval === 'number' ? interval : 5);
   const until = Date.now() + Math.min(MAX_WAIT_S, typeof expiresIn === 'number' ? expiresIn : MAX_WAIT_S) * 1000;
   while (Date.now() < until) {
     await delay(every * 1000);
-    const { status, body } = await postForm(metadata.token_endpoint, { grant_type: DEVICE_CODE_GRANT, device_code: deviceCode, client_id: CLI_CLIENT_ID });
+    const { status, body } = await postForm(metadata.token_endpoint, {
+      grant_type: DEVICE_CODE_GRANT,
+      device_code: deviceCode,
+      client_id: CLI_CLIENT_ID,
+    });
     if (status === 200 && typeof body.access_token === 'string') {
-      return storedLogin(metadata, CLI_CLIENT_ID, o.resource, { access_token: body.access_token, refresh_token: body.refresh_token, expires_in: body.expires_in });
+      return storedLogin(metadata, CLI_CLIENT_ID, o.resource, {
+        access_token: body.access_token,
+        refresh_token: body.refresh_token,
+        expires_in: body.expires_in,
+      });
     }
     if (body.error === 'authorization_pending') continue;
     if (body.error === 'slow_down') {
@@ -46,5 +69,7 @@ export async function deviceLogin(o: DeviceLoginOptions): Promise<StoredLogin> {
     }
     throw oauthRefusal('the device sign-in', status, body);
   }
-  throw new CliError('login: the device code expired before the sign-in finished; run switchboard login --device again', EXIT.auth, { code: 'LOGIN_TIMEOUT' });
+  throw new CliError('login: the device code expired before the sign-in finished; run switchboard login --device again', EXIT.auth, {
+    code: 'LOGIN_TIMEOUT',
+  });
 }

@@ -32,17 +32,26 @@ export async function issuerMetadata(issuer: string): Promise<IssuerMetadata> {
     if (err instanceof CliError) throw err;
     throw unavailable(`issuer: ${url} could not be read`, err);
   }
-  if (body.issuer !== issuer || !body.authorization_endpoint || !body.token_endpoint) throw unavailable(`issuer: ${url} is not the metadata of ${issuer}`);
+  if (body.issuer !== issuer || !body.authorization_endpoint || !body.token_endpoint)
+    throw unavailable(`issuer: ${url} is not the metadata of ${issuer}`);
   return body as IssuerMetadata;
 }
 
 type TokenAnswer = { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string };
 
 /** One form-encoded POST to an issuer endpoint, answering the status and the JSON body. */
-export async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; body: TokenAnswer & Record<string, unknown> }> {
+export async function postForm(
+  url: string,
+  form: Record<string, string>,
+): Promise<{ status: number; body: TokenAnswer & Record<string, unknown> }> {
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', body: new URLSearchParams(form), signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } });
+    res = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
   } catch (err) {
     throw unavailable(`issuer: ${url} could not be reached`, err);
   }
@@ -51,21 +60,34 @@ export async function postForm(url: string, form: Record<string, string>): Promi
 
 /** The OAuth error of an answer as a CliError (exit 3) naming the `error` code. */
 export function oauthRefusal(what: string, status: number, body: TokenAnswer): CliError {
-  return new CliError(`authorization: the issuer refused ${what}: ${body.error ?? `HTTP ${status}`}${body.error_description ? ` (${body.error_description})` : ''}`, EXIT.auth, {
-    code: 'TOKEN_REFUSED',
-    field: 'authorization',
-  });
+  return new CliError(
+    `authorization: the issuer refused ${what}: ${body.error ?? `HTTP ${status}`}${body.error_description ? ` (${body.error_description})` : ''}`,
+    EXIT.auth,
+    {
+      code: 'TOKEN_REFUSED',
+      field: 'authorization',
+    },
+  );
 }
 
 /** A token-endpoint call (form-encoded); an OAuth error becomes a CliError naming the `error` code. */
-export async function tokenRequest(metadata: IssuerMetadata, form: Record<string, string>): Promise<{ access_token: string; refresh_token?: string; expires_in?: number }> {
+export async function tokenRequest(
+  metadata: IssuerMetadata,
+  form: Record<string, string>,
+): Promise<{ access_token: string; refresh_token?: string; expires_in?: number }> {
   const { status, body } = await postForm(metadata.token_endpoint, form);
   if (status !== 200 || typeof body.access_token !== 'string') throw oauthRefusal('the token request', status, body);
   return { access_token: body.access_token, refresh_token: body.refresh_token, expires_in: body.expires_in };
 }
 
 /** The stored login from a token answer. */
-export function storedLogin(metadata: IssuerMetadata, clientId: string, resource: string, tokens: Awaited<ReturnType<typeof tokenRequest>>, previous?: StoredLogin): StoredLogin {
+export function storedLogin(
+  metadata: IssuerMetadata,
+  clientId: string,
+  resource: string,
+  tokens: Awaited<ReturnType<typeof tokenRequest>>,
+  previous?: StoredLogin,
+): StoredLogin {
   return {
     issuer: metadata.issuer,
     clientId,

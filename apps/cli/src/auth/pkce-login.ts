@@ -23,11 +23,17 @@ export interface PkceLoginOptions {
 /** Waits for one `GET /callback` on the loopback listener; answers the browser with a short page. */
 function awaitCallback(server: Server): Promise<URLSearchParams> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new CliError(`login: no answer from the browser within ${LOGIN_WAIT_MS / 1000} s`, EXIT.auth, { code: 'LOGIN_TIMEOUT' })), LOGIN_WAIT_MS);
+    const timer = setTimeout(
+      () =>
+        reject(new CliError(`login: no answer from the browser within ${LOGIN_WAIT_MS / 1000} s`, EXIT.auth, { code: 'LOGIN_TIMEOUT' })),
+      LOGIN_WAIT_MS,
+    );
     server.on('request', (req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname !== '/callback') return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Switchboard</title><p>Signed in. You can close this tab and return to the terminal.</p>');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Switchboard</title><p>Signed in. You can close this tab and return to the terminal.</p>');
       clearTimeout(timer);
       resolve(url.searchParams);
     });
@@ -63,12 +69,24 @@ export async function pkceLogin(o: PkceLoginOptions): Promise<StoredLogin> {
     const answer = awaitCallback(server);
     o.open(authorize.href);
     const got = await answer;
-    if (got.get('state') !== state) throw new CliError('login: the browser came back with another state (not this sign-in)', EXIT.auth, { code: 'STATE_MISMATCH' });
-    if (got.get('error')) throw new CliError(`login: the issuer refused: ${got.get('error')} ${got.get('error_description') ?? ''}`.trim(), EXIT.auth, { code: 'LOGIN_REFUSED' });
-    if (metadata.authorization_response_iss_parameter_supported && got.get('iss') !== metadata.issuer) throw new CliError('login: the answer came from another issuer', EXIT.auth, { code: 'ISSUER_MISMATCH' });
+    if (got.get('state') !== state)
+      throw new CliError('login: the browser came back with another state (not this sign-in)', EXIT.auth, { code: 'STATE_MISMATCH' });
+    if (got.get('error'))
+      throw new CliError(`login: the issuer refused: ${got.get('error')} ${got.get('error_description') ?? ''}`.trim(), EXIT.auth, {
+        code: 'LOGIN_REFUSED',
+      });
+    if (metadata.authorization_response_iss_parameter_supported && got.get('iss') !== metadata.issuer)
+      throw new CliError('login: the answer came from another issuer', EXIT.auth, { code: 'ISSUER_MISMATCH' });
     const code = got.get('code');
     if (!code) throw new CliError('login: the browser came back without a code', EXIT.auth, { code: 'LOGIN_REFUSED' });
-    const tokens = await tokenRequest(metadata, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: CLI_CLIENT_ID, code_verifier: verifier, resource: o.resource });
+    const tokens = await tokenRequest(metadata, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: CLI_CLIENT_ID,
+      code_verifier: verifier,
+      resource: o.resource,
+    });
     return storedLogin(metadata, CLI_CLIENT_ID, o.resource, tokens);
   } finally {
     server.closeAllConnections();
@@ -79,8 +97,17 @@ export async function pkceLogin(o: PkceLoginOptions): Promise<StoredLogin> {
 /** A fresh access token for a stored login: the stored one while it has a minute left, else a refresh (the new pair is returned). */
 export async function freshLogin(login: StoredLogin): Promise<StoredLogin> {
   if (login.expiresAt - Date.now() > 60_000) return login;
-  if (!login.refreshToken) throw new CliError('authorization: the stored login expired; run switchboard login again', EXIT.auth, { code: 'UNAUTHENTICATED', field: 'authorization' });
+  if (!login.refreshToken)
+    throw new CliError('authorization: the stored login expired; run switchboard login again', EXIT.auth, {
+      code: 'UNAUTHENTICATED',
+      field: 'authorization',
+    });
   const metadata = await issuerMetadata(login.issuer);
-  const tokens = await tokenRequest(metadata, { grant_type: 'refresh_token', refresh_token: login.refreshToken, client_id: login.clientId, resource: login.resource });
+  const tokens = await tokenRequest(metadata, {
+    grant_type: 'refresh_token',
+    refresh_token: login.refreshToken,
+    client_id: login.clientId,
+    resource: login.resource,
+  });
   return storedLogin(metadata, login.clientId, login.resource, tokens, login);
 }

@@ -9,7 +9,10 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
 };
 
 function optionLines(options: Record<string, OptionSpec>): string[] {
-  const rows = Object.entries(options).map(([name, o]) => [`${o.short ? `-${o.short}, ` : '    '}--${name}${o.value ? ` ${o.value}` : ''}`, o.description]);
+  const rows = Object.entries(options).map(([name, o]) => [
+    `${o.short ? `-${o.short}, ` : '    '}--${name}${o.value ? ` ${o.value}` : ''}`,
+    o.description,
+  ]);
   const width = Math.max(...rows.map(([left]) => left.length));
   return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
 }

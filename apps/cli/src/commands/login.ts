@@ -8,7 +8,12 @@ import { str, type Command } from './command';
 
 /** Best effort: the platform's browser opener; the URL is printed either way. */
 function openBrowser(url: string): void {
-  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const [cmd, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
   const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
   child.on('error', () => undefined);
   child.unref();
@@ -23,9 +28,16 @@ const login: Command = {
     'SWITCHBOARD_API_KEY or SWITCHBOARD_TOKEN, when set, take precedence over a stored login.',
   ],
   options: {
-    issuer: { type: 'string', value: '<url>', description: `the platform issuer, e.g. https://auth.example/platform (default: $${ENV.issuer})` },
+    issuer: {
+      type: 'string',
+      value: '<url>',
+      description: `the platform issuer, e.g. https://auth.example/platform (default: $${ENV.issuer})`,
+    },
     'no-browser': { type: 'boolean', description: 'only print the sign-in URL (do not try to open a browser)' },
-    device: { type: 'boolean', description: 'device authorization (RFC 8628): enter a code on any other device; for machines without a browser' },
+    device: {
+      type: 'boolean',
+      description: 'device authorization (RFC 8628): enter a code on any other device; for machines without a browser',
+    },
   },
   async run(ctx) {
     const registry = registryUrl(ctx.io.env, str(ctx.flags, 'registry'));
@@ -36,7 +48,10 @@ const login: Command = {
       ? await deviceLogin({
           issuer,
           resource,
-          show: (p) => ctx.io.stderr(`To sign in, open ${p.verificationUri} and enter the code ${p.userCode}${p.verificationUriComplete ? `\n(or open ${p.verificationUriComplete})` : ''}`),
+          show: (p) =>
+            ctx.io.stderr(
+              `To sign in, open ${p.verificationUri} and enter the code ${p.userCode}${p.verificationUriComplete ? `\n(or open ${p.verificationUriComplete})` : ''}`,
+            ),
         })
       : await pkceLogin({
           issuer,

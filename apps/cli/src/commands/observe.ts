@@ -16,9 +16,20 @@ const usage: Command = {
     'group-by': { type: 'string', value: '<g>', description: 'none | day | tool | subject (default none)' },
   },
   async run(ctx) {
-    const q = { from: str(ctx.flags, 'from'), to: str(ctx.flags, 'to'), tool: str(ctx.flags, 'tool'), server: str(ctx.flags, 'server'), groupBy: str(ctx.flags, 'group-by') };
+    const q = {
+      from: str(ctx.flags, 'from'),
+      to: str(ctx.flags, 'to'),
+      tool: str(ctx.flags, 'tool'),
+      server: str(ctx.flags, 'server'),
+      groupBy: str(ctx.flags, 'group-by'),
+    };
     const result = await ctx.client().call('getUsage', { query: q });
-    ctx.print(result, (r) => table(['DAY', 'SERVER', 'TOOL', 'SUBJECT', 'CALLS', 'ERRORS', 'AVG MS'], r.usage.map((u) => [u.day, u.server, u.tool, u.subject, u.calls, u.errors, u.avgMs])));
+    ctx.print(result, (r) =>
+      table(
+        ['DAY', 'SERVER', 'TOOL', 'SUBJECT', 'CALLS', 'ERRORS', 'AVG MS'],
+        r.usage.map((u) => [u.day, u.server, u.tool, u.subject, u.calls, u.errors, u.avgMs]),
+      ),
+    );
   },
 };
 
@@ -41,7 +52,13 @@ async function follow(ctx: CommandContext, limit: number, intervalMs: number, se
     const fresh = calls.filter((c) => !seen.has(c.id)).reverse();
     for (const c of fresh) {
       seen.add(c.id);
-      ctx.io.stdout(ctx.json ? JSON.stringify(c) : callLine(c).map((v) => v ?? '-').join('  '));
+      ctx.io.stdout(
+        ctx.json
+          ? JSON.stringify(c)
+          : callLine(c)
+              .map((v) => v ?? '-')
+              .join('  '),
+      );
     }
     // Bounded memory on a long tail: only ids that can still appear in one page matter.
     if (seen.size > limit * 4) for (const id of [...seen].slice(0, seen.size - limit * 2)) seen.delete(id);
@@ -63,7 +80,14 @@ const callsTail: Command = {
     const { calls } = await ctx.client().call('listCalls', { query: { limit, outcome: str(ctx.flags, 'outcome') } });
     const oldestFirst = [...calls].reverse();
     if (!ctx.flags.follow) return ctx.print(oldestFirst, (rows) => table(CALL_HEADERS, rows.map(callLine)));
-    for (const c of oldestFirst) ctx.io.stdout(ctx.json ? JSON.stringify(c) : callLine(c).map((v) => v ?? '-').join('  '));
+    for (const c of oldestFirst)
+      ctx.io.stdout(
+        ctx.json
+          ? JSON.stringify(c)
+          : callLine(c)
+              .map((v) => v ?? '-')
+              .join('  '),
+      );
     await follow(ctx, limit, positiveInt(ctx, 'interval-ms', 2_000, 3_600_000), new Set(calls.map((c) => c.id)));
   },
 };

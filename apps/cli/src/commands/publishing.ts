@@ -22,7 +22,8 @@ function annotations(ctx: CommandContext): AnnotationOverrides | undefined {
   } catch {
     throw usageError('--annotations: not JSON (e.g. {"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false})', 'annotations');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw usageError('--annotations: must be a JSON object', 'annotations');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw usageError('--annotations: must be a JSON object', 'annotations');
   return parsed as AnnotationOverrides;
 }
 
@@ -33,7 +34,11 @@ const publish: Command = {
   positionals: { min: 2, max: 1000 },
   options: {
     kind: { type: 'string', value: '<kind>', description: 'tool | prompt | resource | resource_template (default tool)' },
-    annotations: { type: 'string', value: '<json>', description: 'annotation overrides for every item, e.g. the three hints publishing requires' },
+    annotations: {
+      type: 'string',
+      value: '<json>',
+      description: 'annotation overrides for every item, e.g. the three hints publishing requires',
+    },
   },
   async run(ctx) {
     const [serverId, ...names] = ctx.args;
@@ -42,7 +47,14 @@ const publish: Command = {
     const items = names.map((name) => ({ kind: k, name, ...(overrides ? { overrides: { annotations: overrides } } : {}) }));
     const body = { serverId, items } as PublishBody;
     const result = await ctx.client().call('publish', { body });
-    ctx.print(result, (r) => `published version ${r.version} (${r.tools} tools)\n${table(['NAME', 'EXPOSED AS'], r.items.map((i) => [(i as { name?: string }).name, i.exposedName]))}`);
+    ctx.print(
+      result,
+      (r) =>
+        `published version ${r.version} (${r.tools} tools)\n${table(
+          ['NAME', 'EXPOSED AS'],
+          r.items.map((i) => [(i as { name?: string }).name, i.exposedName]),
+        )}`,
+    );
   },
 };
 
@@ -55,10 +67,18 @@ const preview: Command = {
     'protocol-version': { type: 'string', value: '<v>', description: 'MCP protocol version to render for (default 2025-11-25)' },
   },
   async run(ctx) {
-    const result = await ctx.client().call('getPreview', { query: { surface: str(ctx.flags, 'surface'), version: str(ctx.flags, 'protocol-version') } });
+    const result = await ctx
+      .client()
+      .call('getPreview', { query: { surface: str(ctx.flags, 'surface'), version: str(ctx.flags, 'protocol-version') } });
     ctx.print(result, (p) =>
       Object.entries(p.surfaces)
-        .map(([id, s]) => `${id} (${s.profile.label}):\n${table(['TOOL', 'TITLE'], s.tools.map((t) => [String(t.name), (t.title as string | undefined) ?? null]))}`)
+        .map(
+          ([id, s]) =>
+            `${id} (${s.profile.label}):\n${table(
+              ['TOOL', 'TITLE'],
+              s.tools.map((t) => [String(t.name), (t.title as string | undefined) ?? null]),
+            )}`,
+        )
         .join('\n\n'),
     );
   },
@@ -70,7 +90,12 @@ const changes: Command = {
   positionals: { min: 0, max: 0 },
   async run(ctx) {
     const { changes: rows } = await ctx.client().call('listChanges');
-    ctx.print(rows, (r) => table(['SERVER', 'KIND', 'NAME', 'EXPOSED AS', 'CHANGE', 'FIELDS'], r.map((c) => [c.serverId, c.kind, c.name, c.exposedName, c.change, (c.diff ?? []).map((d) => d.path || '/').join(',')])));
+    ctx.print(rows, (r) =>
+      table(
+        ['SERVER', 'KIND', 'NAME', 'EXPOSED AS', 'CHANGE', 'FIELDS'],
+        r.map((c) => [c.serverId, c.kind, c.name, c.exposedName, c.change, (c.diff ?? []).map((d) => d.path || '/').join(',')]),
+      ),
+    );
   },
 };
 

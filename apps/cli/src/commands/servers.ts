@@ -67,7 +67,11 @@ async function addFromRegistry(ctx: CommandContext, name: string): Promise<void>
   if (prefix !== undefined) body.toolPrefix = prefix;
   const imported = await ctx.client().call('importServer', { body });
   const server = ctx.flags.wait ? await waitForDiscovery(ctx.client(), imported.server.id) : imported.server;
-  ctx.print({ ...imported, server }, (v) => `added ${v.server.id} from ${v.registry.name}@${v.registry.version} (${v.registry.url}): discovery ${v.server.discovery?.state ?? 'queued'}`);
+  ctx.print(
+    { ...imported, server },
+    (v) =>
+      `added ${v.server.id} from ${v.registry.name}@${v.registry.version} (${v.registry.url}): discovery ${v.server.discovery?.state ?? 'queued'}`,
+  );
 }
 
 const add: Command = {
@@ -81,9 +85,18 @@ const add: Command = {
   ],
   options: {
     url: { type: 'string', value: '<url>', description: "the server's MCP endpoint (required without --from-registry)" },
-    'from-registry': { type: 'string', value: '<name>', description: 'register from the MCP Registry entry of this name (e.g. io.github.acme/weather)' },
+    'from-registry': {
+      type: 'string',
+      value: '<name>',
+      description: 'register from the MCP Registry entry of this name (e.g. io.github.acme/weather)',
+    },
     version: { type: 'string', value: '<v>', description: 'with --from-registry: the entry version (default latest)' },
-    var: { type: 'string', multiple: true, value: '<name=value>', description: "with --from-registry: a value for the remote URL's {variable} (repeatable)" },
+    var: {
+      type: 'string',
+      multiple: true,
+      value: '<name=value>',
+      description: "with --from-registry: a value for the remote URL's {variable} (repeatable)",
+    },
     name: { type: 'string', value: '<name>', description: 'display name (default: the id)' },
     transport: { type: 'string', value: '<t>', description: 'auto | streamable-http | sse (default auto)' },
     auth: { type: 'string', value: '<mode>', description: 'none | bearer | header | oauth_user (default none)' },
@@ -132,10 +145,18 @@ const show: Command = {
   positionals: { min: 1, max: 1 },
   async run(ctx) {
     const params = { id: ctx.args[0] };
-    const [server, { items }] = await Promise.all([ctx.client().call('getServer', { params }), ctx.client().call('listServerItems', { params })]);
+    const [server, { items }] = await Promise.all([
+      ctx.client().call('getServer', { params }),
+      ctx.client().call('listServerItems', { params }),
+    ]);
     ctx.print({ server, items }, (v) => {
       const { discovery, protocol, auth, ...rest } = v.server;
-      const head = fields({ ...rest, auth: auth.mode, protocol: protocol ? `${protocol.era} ${protocol.version ?? ''}`.trim() : undefined, discovery: discovery?.state });
+      const head = fields({
+        ...rest,
+        auth: auth.mode,
+        protocol: protocol ? `${protocol.era} ${protocol.version ?? ''}`.trim() : undefined,
+        discovery: discovery?.state,
+      });
       const rows = v.items.map((i) => [i.kind, i.name, i.exposedName, i.pendingReview ? 'pending review' : null]);
       return `${head}\n\n${table(['KIND', 'NAME', 'PUBLISHED AS', 'REVIEW'], rows)}`;
     });
@@ -151,7 +172,8 @@ const discover: Command = {
   async run(ctx) {
     const id = ctx.args[0];
     const enqueued = await ctx.client().call('discoverServer', { params: { id } });
-    if (!ctx.flags.wait) return ctx.print(enqueued, (e) => (e.queued ? `discovery of ${id} queued` : `discovery of ${id} recorded: ${e.reason ?? 'pending'}`));
+    if (!ctx.flags.wait)
+      return ctx.print(enqueued, (e) => (e.queued ? `discovery of ${id} queued` : `discovery of ${id} recorded: ${e.reason ?? 'pending'}`));
     const server = await waitForDiscovery(ctx.client(), id);
     ctx.print(server, (s) => `discovery of ${s.id}: ${s.discovery?.state} ${JSON.stringify(s.discovery?.counts ?? {})}`);
   },

@@ -13,9 +13,14 @@ import { str, type Command, type CommandContext, type OptionSpec } from './comma
 /** Where editors find the schema (yaml-language-server reads this first-line comment). */
 export const SCHEMA_URL = 'https://raw.githubusercontent.com/switchboard/switchboard/main/apps/cli/schema/tenant-file.schema.json';
 
-const FILE_OPTION: Record<string, OptionSpec> = { file: { type: 'string', short: 'f', value: '<path>', description: 'the tenant file (YAML) — required' } };
+const FILE_OPTION: Record<string, OptionSpec> = {
+  file: { type: 'string', short: 'f', value: '<path>', description: 'the tenant file (YAML) — required' },
+};
 const ROTATE_OPTION: Record<string, OptionSpec> = {
-  'rotate-secrets': { type: 'boolean', description: 're-send every referenced secret (secrets are write-only, so an unchanged plan cannot see a rotated value)' },
+  'rotate-secrets': {
+    type: 'boolean',
+    description: 're-send every referenced secret (secrets are write-only, so an unchanged plan cannot see a rotated value)',
+  },
 };
 
 function fileFlag(ctx: CommandContext): string {
@@ -51,12 +56,21 @@ const apply: Command = {
     'Secrets are read from the environment variables the file names; all of them are checked before anything changes.',
     'Stops at the first refused step and lists what was applied, what failed and what did not run (exit 7).',
   ],
-  options: { ...FILE_OPTION, ...ROTATE_OPTION, 'discovery-timeout-ms': { type: 'string', value: '<ms>', description: `how long to wait for each discovery (default ${DISCOVERY_WAIT_MS})` } },
+  options: {
+    ...FILE_OPTION,
+    ...ROTATE_OPTION,
+    'discovery-timeout-ms': {
+      type: 'string',
+      value: '<ms>',
+      description: `how long to wait for each discovery (default ${DISCOVERY_WAIT_MS})`,
+    },
+  },
   async run(ctx) {
     const p = await planFor(ctx);
     if (!ctx.json) ctx.io.stderr(renderPlan(planView(p)));
     const wait = Number(str(ctx.flags, 'discovery-timeout-ms') ?? DISCOVERY_WAIT_MS);
-    if (!Number.isInteger(wait) || wait <= 0) throw usageError('--discovery-timeout-ms: must be a positive integer', 'discovery-timeout-ms');
+    if (!Number.isInteger(wait) || wait <= 0)
+      throw usageError('--discovery-timeout-ms: must be a positive integer', 'discovery-timeout-ms');
     const { report, cause } = await applyPlan(p, { client: ctx.client(), env: ctx.io.env, discovering: new Set(), discoveryWaitMs: wait });
     ctx.print(report, renderApplyReport);
     return applyExitCode(report, cause);
@@ -70,7 +84,9 @@ const exportCommand: Command = {
   options: { file: { type: 'string', short: 'f', value: '<path>', description: 'write here instead of stdout' } },
   async run(ctx) {
     const file = exportTenantFile(await readLiveState(ctx.client()));
-    const text = ctx.json ? `${JSON.stringify(file, null, 2)}\n` : `# yaml-language-server: $schema=${SCHEMA_URL}\n${stringify(file, { lineWidth: 0 })}`;
+    const text = ctx.json
+      ? `${JSON.stringify(file, null, 2)}\n`
+      : `# yaml-language-server: $schema=${SCHEMA_URL}\n${stringify(file, { lineWidth: 0 })}`;
     const out = str(ctx.flags, 'file');
     if (out) await writeFile(out, text);
     else ctx.io.stdout(text.trimEnd());

@@ -25,7 +25,10 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<{ report
       report.applied.push(step.target);
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
-      report.failed = { target: step.target, error: { message: err.message, code: err.details.code, ...(err.details.field ? { field: err.details.field } : {}) } };
+      report.failed = {
+        target: step.target,
+        error: { message: err.message, code: err.details.code, ...(err.details.field ? { field: err.details.field } : {}) },
+      };
       report.notRun = plan.steps.slice(i + 1).map((s) => s.target);
       return { report, cause: err };
     }
@@ -45,9 +48,15 @@ export function renderApplyReport(report: ApplyReport): string {
   if (report.failed) {
     lines.push(`  ✗ ${report.failed.target}: ${report.failed.error.message}`);
     lines.push(...report.notRun.map((t) => `  · ${t} (not run)`));
-    lines.push(`Apply stopped: ${report.applied.length} applied, 1 failed, ${report.notRun.length} not run. Fix the error and apply again (applied steps are not repeated).`);
+    lines.push(
+      `Apply stopped: ${report.applied.length} applied, 1 failed, ${report.notRun.length} not run. Fix the error and apply again (applied steps are not repeated).`,
+    );
   } else {
-    lines.push(report.applied.length === 0 ? `No changes: tenant ${report.tenant} already matches the file.` : `Apply complete: ${report.applied.length} change${report.applied.length === 1 ? '' : 's'} applied.`);
+    lines.push(
+      report.applied.length === 0
+        ? `No changes: tenant ${report.tenant} already matches the file.`
+        : `Apply complete: ${report.applied.length} change${report.applied.length === 1 ? '' : 's'} applied.`,
+    );
   }
   return lines.join('\n');
 }

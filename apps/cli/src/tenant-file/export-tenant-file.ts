@@ -20,7 +20,14 @@ function authSpec(server: Server): ServerSpec['auth'] {
     case 'header':
       return { mode: 'header', header: a.header ?? '', value: { fromEnv: secretEnvName(server.id, 'VALUE') } };
     case 'oauth_client_credentials':
-      return prune({ mode: a.mode, tokenUrl: a.tokenUrl, clientId: a.clientId, clientSecret: { fromEnv: secretEnvName(server.id, 'CLIENT_SECRET') }, scope: a.scope, audience: a.audience }) as ServerSpec['auth'];
+      return prune({
+        mode: a.mode,
+        tokenUrl: a.tokenUrl,
+        clientId: a.clientId,
+        clientSecret: { fromEnv: secretEnvName(server.id, 'CLIENT_SECRET') },
+        scope: a.scope,
+        audience: a.audience,
+      }) as ServerSpec['auth'];
     case 'oauth_user':
       return prune({ mode: a.mode, authorizationServer: a.authorizationServer, scope: a.scope }) as ServerSpec['auth'];
   }
@@ -48,12 +55,23 @@ function serverSpec(server: Server, publications: Publication[]): ServerSpec {
     maxConcurrency: server.maxConcurrency ?? undefined,
     stateful: server.stateful ? true : undefined,
   }) as ServerSpec;
-  const mine = publications.filter((p) => p.serverId === server.id).sort((a, b) => `${a.kind}:${a.upstreamName}`.localeCompare(`${b.kind}:${b.upstreamName}`));
+  const mine = publications
+    .filter((p) => p.serverId === server.id)
+    .sort((a, b) => `${a.kind}:${a.upstreamName}`.localeCompare(`${b.kind}:${b.upstreamName}`));
   return { ...spec, publish: mine.map(publishSpec) };
 }
 
 function authSection(auth: TenantAuthView): TenantFile['auth'] {
-  const idp = auth.idp.kind === 'local' ? { kind: 'local' as const } : prune({ kind: 'oidc', issuer: auth.idp.issuer, clientId: auth.idp.clientId, scopes: auth.idp.scopes, clientSecret: auth.idp.clientSecretSet ? { fromEnv: 'SWITCHBOARD_SECRET_IDP_CLIENT_SECRET' } : undefined });
+  const idp =
+    auth.idp.kind === 'local'
+      ? { kind: 'local' as const }
+      : prune({
+          kind: 'oidc',
+          issuer: auth.idp.issuer,
+          clientId: auth.idp.clientId,
+          scopes: auth.idp.scopes,
+          clientSecret: auth.idp.clientSecretSet ? { fromEnv: 'SWITCHBOARD_SECRET_IDP_CLIENT_SECRET' } : undefined,
+        });
   return prune({
     protected: auth.protected,
     scopes: auth.scopes.length > 0 ? auth.scopes : undefined,
@@ -72,7 +90,13 @@ export function exportTenantFile(live: LiveState): TenantFile {
   const t = live.tenant;
   const file: TenantFile = {
     version: 1,
-    tenant: prune({ name: t.name, description: t.description ?? undefined, instructions: t.instructions ?? undefined, origins: t.origins?.length ? t.origins : undefined, hosts: t.hosts?.length ? t.hosts : undefined }) as TenantFile['tenant'],
+    tenant: prune({
+      name: t.name,
+      description: t.description ?? undefined,
+      instructions: t.instructions ?? undefined,
+      origins: t.origins?.length ? t.origins : undefined,
+      hosts: t.hosts?.length ? t.hosts : undefined,
+    }) as TenantFile['tenant'],
   };
   const rules = prune(t.surfaceRules ?? {}) as Record<string, unknown>;
   if (Object.keys(rules).length > 0) file.surfaceRules = rules as TenantFile['surfaceRules'];

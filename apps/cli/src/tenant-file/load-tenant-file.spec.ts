@@ -15,8 +15,17 @@ const server = (extra = '') => `version: 1\nservers:\n  - id: crm\n    name: CRM
 
 describe('parseTenantFile', () => {
   it('accepts a server with a secret by env reference and publications', () => {
-    const file = parseTenantFile(server('    auth: { mode: bearer, token: { fromEnv: CRM_TOKEN } }\n    publish:\n      - name: lookup\n'), 'tenant.yaml');
-    expect(file.servers?.[0]).toEqual({ id: 'crm', name: 'CRM', url: 'https://crm.example/mcp', auth: { mode: 'bearer', token: { fromEnv: 'CRM_TOKEN' } }, publish: [{ name: 'lookup' }] });
+    const file = parseTenantFile(
+      server('    auth: { mode: bearer, token: { fromEnv: CRM_TOKEN } }\n    publish:\n      - name: lookup\n'),
+      'tenant.yaml',
+    );
+    expect(file.servers?.[0]).toEqual({
+      id: 'crm',
+      name: 'CRM',
+      url: 'https://crm.example/mcp',
+      auth: { mode: 'bearer', token: { fromEnv: 'CRM_TOKEN' } },
+      publish: [{ name: 'lookup' }],
+    });
   });
 
   it('refuses a secret written inline, naming the field (secrets are references only)', () => {
@@ -35,7 +44,11 @@ describe('parseTenantFile', () => {
 
   it('refuses a server id or a published item listed twice', () => {
     const twice = `${server('    publish: [{ name: a }, { name: a }]\n')}  - id: crm\n    name: again\n    url: https://crm.example/mcp\n`;
-    expect(refusal(twice).details.issues?.map((i) => i.field).sort()).toEqual(['servers.0.publish.1.name', 'servers.1.id']);
+    expect(
+      refusal(twice)
+        .details.issues?.map((i) => i.field)
+        .sort(),
+    ).toEqual(['servers.0.publish.1.name', 'servers.1.id']);
   });
 
   it('refuses YAML that does not parse, naming the line', () => {
@@ -44,7 +57,12 @@ describe('parseTenantFile', () => {
 
   it('refuses a file whose aliases expand past the bound instead of expanding them', () => {
     const lines = ['version: 1', 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 0; i < 8; i++) lines.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`);
+    for (let i = 0; i < 8; i++)
+      lines.push(
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(97 + i)}`)
+          .join(', ')}]`,
+      );
     const err = refusal(lines.join('\n'));
     expect(err.exitCode).toBe(EXIT.usage);
     expect(err.message).toContain('aliases may expand to at most 100 nodes');

@@ -25,7 +25,8 @@ export function parseTenantFile(text: string, name: string): TenantFile {
       throw invalid(name, [{ field: at ? `line ${at.line}` : '(file)', message: err.message.split('\n')[0] }]);
     }
     // The yaml package signals an alias bound (maxAliasCount) with a ReferenceError.
-    if (err instanceof ReferenceError) throw invalid(name, [{ field: '(file)', message: `${err.message}: aliases may expand to at most 100 nodes` }]);
+    if (err instanceof ReferenceError)
+      throw invalid(name, [{ field: '(file)', message: `${err.message}: aliases may expand to at most 100 nodes` }]);
     throw err;
   }
   const parsed = tenantFileSchema.safeParse(doc);
@@ -44,8 +45,14 @@ export async function loadTenantFile(path: string): Promise<TenantFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new CliError(`--file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, EXIT.usage, { code: 'USAGE', field: 'file' }, { cause: err });
+    throw new CliError(
+      `--file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      EXIT.usage,
+      { code: 'USAGE', field: 'file' },
+      { cause: err },
+    );
   }
-  if (Buffer.byteLength(text) > MAX_TENANT_FILE_BYTES) throw invalid(path, [{ field: '(file)', message: `over ${MAX_TENANT_FILE_BYTES} bytes` }]);
+  if (Buffer.byteLength(text) > MAX_TENANT_FILE_BYTES)
+    throw invalid(path, [{ field: '(file)', message: `over ${MAX_TENANT_FILE_BYTES} bytes` }]);
   return parseTenantFile(text, path);
 }

@@ -12,11 +12,28 @@ const screen: GetGuardrailsResponse['interceptors'][number] = {
   failOpen: true,
   use: { webhook: { url: 'https://guard.example/screen', timeoutMs: 2000, maxBytes: 65536, secretSet: true } },
 };
-const pii: GetGuardrailsResponse['interceptors'][number] = { name: 'pii', type: 'mutation', hook: { events: ['tools/call'], phase: 'response' }, mode: 'audit', failOpen: false, use: { builtin: 'pii' } };
+const pii: GetGuardrailsResponse['interceptors'][number] = {
+  name: 'pii',
+  type: 'mutation',
+  hook: { events: ['tools/call'], phase: 'response' },
+  mode: 'audit',
+  failOpen: false,
+  use: { builtin: 'pii' },
+};
 
 function live(interceptors: GetGuardrailsResponse['interceptors']): LiveState {
   return {
-    tenant: { id: 'acme', name: 'Acme', description: null, currentVersion: 'v1', mcpUrl: 'https://gw/t/acme/mcp', claudeCommand: '', origins: [], hosts: [], surfaceRules: {} },
+    tenant: {
+      id: 'acme',
+      name: 'Acme',
+      description: null,
+      currentVersion: 'v1',
+      mcpUrl: 'https://gw/t/acme/mcp',
+      claudeCommand: '',
+      origins: [],
+      hosts: [],
+      surfaceRules: {},
+    },
     auth: { configured: false, protected: false, scopes: [], defaultScopes: null, toolScopes: {}, idp: { kind: 'local' }, connectors: {} },
     limits: { rate: null, callLog: null },
     guardrails: { interceptors },
@@ -37,7 +54,8 @@ guardrails:
     - { name: pii, type: mutation, hook: { events: [tools/call] }, mode: audit, use: { builtin: pii } }
 `;
 
-const plan = (yaml: string, state: LiveState, rotateSecrets = false) => planTenant(parseTenantFile(yaml, 't.yaml'), state, { rotateSecrets });
+const plan = (yaml: string, state: LiveState, rotateSecrets = false) =>
+  planTenant(parseTenantFile(yaml, 't.yaml'), state, { rotateSecrets });
 
 describe('the guardrails section of a tenant file', () => {
   it('has nothing to do when the chain matches (defaults and a stored secret are no difference)', () => {
@@ -56,7 +74,9 @@ describe('the guardrails section of a tenant file', () => {
 
     const rotating = plan(FILE, live([screen, pii]), true).steps[0]!;
     expect(rotating.secrets).toEqual([{ env: 'SCREEN_SECRET', field: 'guardrails.interceptors.0.use.webhook.secret' }]);
-    expect(rotating.changes).toEqual([{ field: 'guardrails.interceptors.screen.use.webhook.secret', after: '(secret from env SCREEN_SECRET)' }]);
+    expect(rotating.changes).toEqual([
+      { field: 'guardrails.interceptors.screen.use.webhook.secret', after: '(secret from env SCREEN_SECRET)' },
+    ]);
   });
 
   it('sends the secret with a new webhook interceptor and removes one the file drops', () => {
@@ -77,7 +97,10 @@ describe('the guardrails section of a tenant file', () => {
 
   it('exports the chain with webhook secrets as environment references, and re-plans to nothing', () => {
     const exported = exportTenantFile(live([screen, pii]));
-    expect(exported.guardrails?.interceptors[0]).toMatchObject({ name: 'screen', use: { webhook: { url: 'https://guard.example/screen', secret: { fromEnv: 'SWITCHBOARD_SECRET_GUARDRAIL_SCREEN' } } } });
+    expect(exported.guardrails?.interceptors[0]).toMatchObject({
+      name: 'screen',
+      use: { webhook: { url: 'https://guard.example/screen', secret: { fromEnv: 'SWITCHBOARD_SECRET_GUARDRAIL_SCREEN' } } },
+    });
     expect(JSON.stringify(exported)).not.toContain('secretSet');
     expect(planTenant(exported, live([screen, pii])).steps.filter((s) => s.target === 'guardrails')).toEqual([]);
   });

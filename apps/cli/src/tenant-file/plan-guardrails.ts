@@ -38,7 +38,11 @@ export function guardrailsStep(file: TenantFile, live: LiveState, rotateSecrets:
   if (!file.guardrails) return undefined;
   const desired = file.guardrails.interceptors as Interceptor[];
   const current = live.guardrails.interceptors as unknown as Interceptor[];
-  const changes = diffFields('guardrails', { order: current.map((i) => i.name), interceptors: byName(current) }, { order: desired.map((i) => i.name), interceptors: byName(desired) });
+  const changes = diffFields(
+    'guardrails',
+    { order: current.map((i) => i.name), interceptors: byName(current) },
+    { order: desired.map((i) => i.name), interceptors: byName(desired) },
+  );
   const stored = secretsSet(live.guardrails);
   const liveByName = byName(current);
   const sendSecret = (i: Interceptor) => rotateSecrets || !stored.has(i.name) || !same(liveByName[i.name], comparable(i));
@@ -61,7 +65,10 @@ export function guardrailsStep(file: TenantFile, live: LiveState, rotateSecrets:
     target: 'guardrails',
     changes,
     secrets: refs,
-    execute: async ({ client, env }) => void (await client.call('putGuardrails', { body: { interceptors: withSecrets(env, sent, 'guardrails.interceptors') } as PutGuardrailsBody })),
+    execute: async ({ client, env }) =>
+      void (await client.call('putGuardrails', {
+        body: { interceptors: withSecrets(env, sent, 'guardrails.interceptors') } as PutGuardrailsBody,
+      })),
   };
 }
 

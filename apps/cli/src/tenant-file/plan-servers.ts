@@ -9,17 +9,41 @@ import { waitForDiscovery } from './wait-for-discovery';
 
 /** Settings compared field by field, with the API's defaults for what a file leaves out. */
 function comparable(s: ServerSpec): Record<string, unknown> {
-  return { name: s.name, url: s.url, transport: s.transport ?? 'auto', toolPrefix: s.toolPrefix ?? null, timeoutMs: s.timeoutMs ?? null, maxConcurrency: s.maxConcurrency ?? null, stateful: s.stateful ?? false };
+  return {
+    name: s.name,
+    url: s.url,
+    transport: s.transport ?? 'auto',
+    toolPrefix: s.toolPrefix ?? null,
+    timeoutMs: s.timeoutMs ?? null,
+    maxConcurrency: s.maxConcurrency ?? null,
+    stateful: s.stateful ?? false,
+  };
 }
 
 function liveComparable(s: Server): Record<string, unknown> {
-  return { name: s.name, url: s.url, transport: s.transport, toolPrefix: s.toolPrefix ?? null, timeoutMs: s.timeoutMs ?? null, maxConcurrency: s.maxConcurrency ?? null, stateful: s.stateful ?? false };
+  return {
+    name: s.name,
+    url: s.url,
+    transport: s.transport,
+    toolPrefix: s.toolPrefix ?? null,
+    timeoutMs: s.timeoutMs ?? null,
+    maxConcurrency: s.maxConcurrency ?? null,
+    stateful: s.stateful ?? false,
+  };
 }
 
 /** The auth settings that can be compared: everything but the secret (the API never shows it). */
 function authShape(auth: ServerSpec['auth'] | Server['auth'] | undefined): Record<string, unknown> {
   const a = (auth ?? { mode: 'none' }) as Record<string, unknown>;
-  return prune({ mode: a.mode, header: a.header, tokenUrl: a.tokenUrl, clientId: a.clientId, scope: a.scope, audience: a.audience, authorizationServer: a.authorizationServer }) as Record<string, unknown>;
+  return prune({
+    mode: a.mode,
+    header: a.header,
+    tokenUrl: a.tokenUrl,
+    clientId: a.clientId,
+    scope: a.scope,
+    audience: a.audience,
+    authorizationServer: a.authorizationServer,
+  }) as Record<string, unknown>;
 }
 
 function createStep(spec: ServerSpec, index: number): PlanStep {
@@ -42,7 +66,12 @@ function updateStep(spec: ServerSpec, live: Server, index: number, rotateSecrets
   const changes = diffFields('', liveComparable(live), comparable(spec));
   const authChanged = !same(authShape(live.auth), authShape(spec.auth));
   const sendAuth = authChanged || (rotateSecrets && secretRefs(spec.auth, 'auth').length > 0);
-  if (sendAuth) changes.push(...(authChanged ? diffFields('auth', authShape(live.auth), describeSecrets(spec.auth ?? { mode: 'none' })) : [{ field: 'auth', after: describeSecrets(spec.auth) }]));
+  if (sendAuth)
+    changes.push(
+      ...(authChanged
+        ? diffFields('auth', authShape(live.auth), describeSecrets(spec.auth ?? { mode: 'none' }))
+        : [{ field: 'auth', after: describeSecrets(spec.auth) }]),
+    );
   if (changes.length === 0) return undefined;
   const desired = comparable(spec);
   const body: Record<string, unknown> = {};
@@ -56,7 +85,10 @@ function updateStep(spec: ServerSpec, live: Server, index: number, rotateSecrets
     ...(rediscovers ? { discovers: spec.id } : {}),
     secrets: sendAuth ? secretRefs(spec.auth, `servers.${index}.auth`) : [],
     execute: async (ctx) => {
-      await ctx.client.call('updateServer', { params: { id: spec.id }, body: withSecrets(ctx.env, body, `servers.${index}`) as UpdateServerBody });
+      await ctx.client.call('updateServer', {
+        params: { id: spec.id },
+        body: withSecrets(ctx.env, body, `servers.${index}`) as UpdateServerBody,
+      });
       if (rediscovers) ctx.discovering.add(spec.id);
     },
   };
@@ -69,7 +101,8 @@ function itemChanges(want: PublishSpec, have: Publication): FieldChange[] {
   const current = publishSpec(have);
   const base = `${itemKey(want.kind, want.name)}`;
   const changes = diffFields(`${base}.overrides`, current.overrides ?? {}, want.overrides ?? {});
-  if (want.exposedName !== undefined && want.exposedName !== have.exposedName) changes.push({ field: `${base}.exposedName`, before: have.exposedName, after: want.exposedName });
+  if (want.exposedName !== undefined && want.exposedName !== have.exposedName)
+    changes.push({ field: `${base}.exposedName`, before: have.exposedName, after: want.exposedName });
   return changes;
 }
 
@@ -82,7 +115,9 @@ function publicationStep(spec: ServerSpec, livePubs: Publication[], isNew: boole
   for (const want of spec.publish) {
     const current = have.get(itemKey(want.kind, want.name));
     have.delete(itemKey(want.kind, want.name));
-    const diff = current ? itemChanges(want, current) : [{ field: itemKey(want.kind, want.name), after: prune({ exposedName: want.exposedName, overrides: want.overrides }) ?? {} }];
+    const diff = current
+      ? itemChanges(want, current)
+      : [{ field: itemKey(want.kind, want.name), after: prune({ exposedName: want.exposedName, overrides: want.overrides }) ?? {} }];
     if (diff.length > 0) toPublish.push(want);
     changes.push(...diff);
   }
@@ -101,7 +136,10 @@ function publicationStep(spec: ServerSpec, livePubs: Publication[], isNew: boole
         await ctx.client.call('unpublish', { body });
       }
       if (toPublish.length > 0) {
-        const body = { serverId: spec.id, items: toPublish.map((p) => prune({ kind: p.kind ?? 'tool', name: p.name, exposedName: p.exposedName, overrides: p.overrides })) } as PublishBody;
+        const body = {
+          serverId: spec.id,
+          items: toPublish.map((p) => prune({ kind: p.kind ?? 'tool', name: p.name, exposedName: p.exposedName, overrides: p.overrides })),
+        } as PublishBody;
         await ctx.client.call('publish', { body });
       }
     },

@@ -20,7 +20,8 @@ function tenantStep(file: TenantFile, live: LiveState): PlanStep | undefined {
   if (changes.length === 0) return undefined;
   const body: UpdateTenantBody = {};
   for (const key of Object.keys(desired) as Array<keyof NonNullable<TenantFile['tenant']>>) {
-    if (changes.some((c) => c.field === `tenant.${key}` || c.field.startsWith(`tenant.${key}.`))) (body as Record<string, unknown>)[key] = desired[key];
+    if (changes.some((c) => c.field === `tenant.${key}` || c.field.startsWith(`tenant.${key}.`)))
+      (body as Record<string, unknown>)[key] = desired[key];
   }
   if (file.surfaceRules !== undefined && changes.some((c) => c.field.startsWith('surfaceRules'))) body.surfaceRules = file.surfaceRules;
   return {
@@ -35,8 +36,16 @@ function tenantStep(file: TenantFile, live: LiveState): PlanStep | undefined {
 /** The live auth settings in the file's shape (secrets are write-only: never compared). */
 function liveAuth(live: LiveState): Record<string, unknown> {
   const a = live.auth;
-  const idp = a.idp.kind === 'local' ? { kind: 'local' } : { kind: 'oidc', issuer: a.idp.issuer, clientId: a.idp.clientId, scopes: a.idp.scopes };
-  return { protected: a.protected, scopes: a.scopes, defaultScopes: a.defaultScopes, toolScopes: a.toolScopes, allowPrivateUseRedirects: a.allowPrivateUseRedirects, idp };
+  const idp =
+    a.idp.kind === 'local' ? { kind: 'local' } : { kind: 'oidc', issuer: a.idp.issuer, clientId: a.idp.clientId, scopes: a.idp.scopes };
+  return {
+    protected: a.protected,
+    scopes: a.scopes,
+    defaultScopes: a.defaultScopes,
+    toolScopes: a.toolScopes,
+    allowPrivateUseRedirects: a.allowPrivateUseRedirects,
+    idp,
+  };
 }
 
 function authStep(file: TenantFile, live: LiveState, rotateSecrets: boolean): PlanStep | undefined {
@@ -78,5 +87,10 @@ function limitsStep(file: TenantFile, live: LiveState): PlanStep | undefined {
 
 /** Steps for the tenant's settings sections, in apply order. */
 export function planSettings(file: TenantFile, live: LiveState, rotateSecrets: boolean): PlanStep[] {
-  return [tenantStep(file, live), authStep(file, live, rotateSecrets), limitsStep(file, live), guardrailsStep(file, live, rotateSecrets)].filter((s): s is PlanStep => s !== undefined);
+  return [
+    tenantStep(file, live),
+    authStep(file, live, rotateSecrets),
+    limitsStep(file, live),
+    guardrailsStep(file, live, rotateSecrets),
+  ].filter((s): s is PlanStep => s !== undefined);
 }

@@ -17,12 +17,36 @@ const server = (id: string, extra: Partial<Server> = {}): Server => ({
   ...extra,
 });
 
-const pub = (serverId: string, name: string, overrides: Publication['overrides'] = {}): Publication => ({ kind: 'tool', exposedName: name, serverId, upstreamName: name, overrides });
+const pub = (serverId: string, name: string, overrides: Publication['overrides'] = {}): Publication => ({
+  kind: 'tool',
+  exposedName: name,
+  serverId,
+  upstreamName: name,
+  overrides,
+});
 
 function live(over: Partial<LiveState> = {}): LiveState {
   return {
-    tenant: { id: 'acme', name: 'Acme', description: null, currentVersion: 'v1', mcpUrl: 'https://gw/t/acme/mcp', claudeCommand: '', origins: [], hosts: [], surfaceRules: {} },
-    auth: { configured: true, protected: false, scopes: ['crm.read'], defaultScopes: null, toolScopes: {}, idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'sb', scopes: ['openid'], clientSecretSet: true }, connectors: {} },
+    tenant: {
+      id: 'acme',
+      name: 'Acme',
+      description: null,
+      currentVersion: 'v1',
+      mcpUrl: 'https://gw/t/acme/mcp',
+      claudeCommand: '',
+      origins: [],
+      hosts: [],
+      surfaceRules: {},
+    },
+    auth: {
+      configured: true,
+      protected: false,
+      scopes: ['crm.read'],
+      defaultScopes: null,
+      toolScopes: {},
+      idp: { kind: 'oidc', issuer: 'https://idp.example', clientId: 'sb', scopes: ['openid'], clientSecretSet: true },
+      connectors: {},
+    },
     limits: { rate: null, callLog: null },
     guardrails: { interceptors: [] },
     servers: [server('crm')],
@@ -34,7 +58,8 @@ function live(over: Partial<LiveState> = {}): LiveState {
 const crm = (auth = 'auth: { mode: bearer, token: { fromEnv: CRM_TOKEN } }', publish = 'publish: [{ name: lookup }]') =>
   `version: 1\nservers:\n  - id: crm\n    name: CRM\n    url: https://crm.example/mcp\n    ${auth}\n    ${publish}\n`;
 
-const plan = (yaml: string, state = live(), rotateSecrets = false) => planView(planTenant(parseTenantFile(yaml, 't.yaml'), state, { rotateSecrets }));
+const plan = (yaml: string, state = live(), rotateSecrets = false) =>
+  planView(planTenant(parseTenantFile(yaml, 't.yaml'), state, { rotateSecrets }));
 
 describe('planTenant', () => {
   it('has nothing to do when the file matches (a write-only secret is not a difference)', () => {
@@ -43,24 +68,49 @@ describe('planTenant', () => {
 
   it('re-sends a secret only with --rotate-secrets, showing the variable and never a value', () => {
     const view = plan(crm(), live(), true);
-    expect(view.changes).toEqual([{ action: 'update', target: 'server crm', fields: [{ field: 'auth', after: { mode: 'bearer', token: '(secret from env CRM_TOKEN)' } }], discovery: true }]);
+    expect(view.changes).toEqual([
+      {
+        action: 'update',
+        target: 'server crm',
+        fields: [{ field: 'auth', after: { mode: 'bearer', token: '(secret from env CRM_TOKEN)' } }],
+        discovery: true,
+      },
+    ]);
   });
 
   it('changes the auth mode with the new secret reference and reruns discovery', () => {
     const view = plan(crm('auth: { mode: header, header: x-key, value: { fromEnv: CRM_KEY } }'));
     expect(view.changes[0]).toMatchObject({ target: 'server crm', discovery: true });
-    expect(view.changes[0].fields).toEqual(expect.arrayContaining([{ field: 'auth.mode', before: 'bearer', after: 'header' }, { field: 'auth.value', after: '(secret from env CRM_KEY)' }]));
-    expect(planTenant(parseTenantFile(crm('auth: { mode: header, header: x-key, value: { fromEnv: CRM_KEY } }'), 't'), live()).steps[0].secrets).toEqual([{ env: 'CRM_KEY', field: 'servers.0.auth.value' }]);
+    expect(view.changes[0].fields).toEqual(
+      expect.arrayContaining([
+        { field: 'auth.mode', before: 'bearer', after: 'header' },
+        { field: 'auth.value', after: '(secret from env CRM_KEY)' },
+      ]),
+    );
+    expect(
+      planTenant(parseTenantFile(crm('auth: { mode: header, header: x-key, value: { fromEnv: CRM_KEY } }'), 't'), live()).steps[0].secrets,
+    ).toEqual([{ env: 'CRM_KEY', field: 'servers.0.auth.value' }]);
   });
 
   it('removes a server the file no longer lists, naming what it published', () => {
     const view = plan(crm(), live({ servers: [server('crm'), server('old')], publications: [pub('crm', 'lookup'), pub('old', 'ping')] }));
-    expect(view.changes).toEqual([{ action: 'delete', target: 'server old', fields: [{ field: 'url', before: 'https://old.example/mcp' }, { field: 'publications', before: ['ping'] }] }]);
+    expect(view.changes).toEqual([
+      {
+        action: 'delete',
+        target: 'server old',
+        fields: [
+          { field: 'url', before: 'https://old.example/mcp' },
+          { field: 'publications', before: ['ping'] },
+        ],
+      },
+    ]);
     expect(view.summary).toEqual({ create: 0, update: 0, delete: 1 });
   });
 
   it('unpublishes an item left out of a publish list, and leaves publications alone without one', () => {
-    expect(plan(crm(undefined, 'publish: []')).changes).toEqual([{ action: 'delete', target: 'publications of crm', fields: [{ field: 'tool:lookup', before: { exposedName: 'lookup' } }] }]);
+    expect(plan(crm(undefined, 'publish: []')).changes).toEqual([
+      { action: 'delete', target: 'publications of crm', fields: [{ field: 'tool:lookup', before: { exposedName: 'lookup' } }] },
+    ]);
     expect(plan(crm(undefined, '')).changes).toEqual([]);
   });
 
@@ -75,7 +125,10 @@ describe('planTenant', () => {
   });
 
   it('creates a new server before its publications and lists the discovery it starts', () => {
-    const view = plan(`version: 1\nservers:\n  - id: crm\n    name: CRM\n    url: https://crm.example/mcp\n  - id: docs\n    name: Docs\n    url: https://docs.example/mcp\n    publish: [{ name: search, exposedName: docs_search }]\n`, live({ servers: [server('crm', { auth: { mode: 'none', hasSecret: false } })], publications: [] }));
+    const view = plan(
+      `version: 1\nservers:\n  - id: crm\n    name: CRM\n    url: https://crm.example/mcp\n  - id: docs\n    name: Docs\n    url: https://docs.example/mcp\n    publish: [{ name: search, exposedName: docs_search }]\n`,
+      live({ servers: [server('crm', { auth: { mode: 'none', hasSecret: false } })], publications: [] }),
+    );
     expect(view.changes.map((c) => `${c.action} ${c.target}`)).toEqual(['create server docs', 'create publications of docs']);
     expect(view.discoveries).toEqual(['docs']);
   });

@@ -34,7 +34,12 @@ export function planView(plan: Plan): PlanView {
   const count = (a: PlanStep['action']) => plan.steps.filter((s) => s.action === a).length;
   return {
     tenant: plan.tenant,
-    changes: plan.steps.map((s) => ({ action: s.action, target: s.target, fields: s.changes, ...(s.discovers ? { discovery: true } : {}) })),
+    changes: plan.steps.map((s) => ({
+      action: s.action,
+      target: s.target,
+      fields: s.changes,
+      ...(s.discovers ? { discovery: true } : {}),
+    })),
     summary: { create: count('create'), update: count('update'), delete: count('delete') },
     discoveries: plan.steps.flatMap((s) => (s.discovers ? [s.discovers] : [])),
   };
@@ -53,7 +58,9 @@ function fieldLine(c: FieldChange): string {
 /** The plan for a terminal: one block per step with its fields, then a summary line. */
 export function renderPlan(view: PlanView): string {
   if (view.changes.length === 0) return `No changes: tenant ${view.tenant} matches the file.`;
-  const blocks = view.changes.map((c) => [`  ${SIGN[c.action]} ${c.target}${c.discovery ? ' (discovery will run)' : ''}`, ...c.fields.map(fieldLine)].join('\n'));
+  const blocks = view.changes.map((c) =>
+    [`  ${SIGN[c.action]} ${c.target}${c.discovery ? ' (discovery will run)' : ''}`, ...c.fields.map(fieldLine)].join('\n'),
+  );
   const { create, update, delete: del } = view.summary;
   const discoveries = view.discoveries.length > 0 ? `; discoveries: ${view.discoveries.join(', ')}` : '';
   return `Plan for tenant ${view.tenant}:\n${blocks.join('\n')}\nPlan: ${create} to create, ${update} to change, ${del} to remove${discoveries}.`;

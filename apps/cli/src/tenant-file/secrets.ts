@@ -31,7 +31,8 @@ export function secretRefs(value: unknown, field: string): Array<{ env: string; 
 export function withSecrets<T>(env: NodeJS.ProcessEnv, value: T, field: string): T {
   if (typeof value !== 'object' || value === null) return value;
   const keys = Object.keys(value);
-  if (!Array.isArray(value) && keys.length === 1 && keys[0] === 'fromEnv') return resolveSecret(env, value as unknown as SecretRef, field) as T;
+  if (!Array.isArray(value) && keys.length === 1 && keys[0] === 'fromEnv')
+    return resolveSecret(env, value as unknown as SecretRef, field) as T;
   if (Array.isArray(value)) return value.map((v, i) => withSecrets(env, v, `${field}.${i}`)) as T;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSecrets(env, v, `${field}.${k}`)])) as T;
 }

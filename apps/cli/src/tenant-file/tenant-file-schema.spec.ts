@@ -13,6 +13,15 @@ describe('the published JSON Schema of the tenant file', () => {
     const text = readFileSync(PUBLISHED, 'utf8');
     expect(text).toContain('"fromEnv"');
     const schema = tenantFileJsonSchema() as { properties: Record<string, unknown> };
-    expect(Object.keys(schema.properties).sort()).toEqual(['$schema', 'auth', 'guardrails', 'limits', 'servers', 'surfaceRules', 'tenant', 'version']);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      '$schema',
+      'auth',
+      'guardrails',
+      'limits',
+      'servers',
+      'surfaceRules',
+      'tenant',
+      'version',
+    ]);
   });
 });

@@ -9,7 +9,12 @@ import { z } from 'zod';
 
 /** A secret read from the environment when apply needs to send it; plans and exports show only the variable's name. */
 export const secretRef = z
-  .object({ fromEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be an environment variable name').describe('Environment variable holding the secret') })
+  .object({
+    fromEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be an environment variable name')
+      .describe('Environment variable holding the secret'),
+  })
   .strict()
   .describe('A secret by reference: the value is read from this environment variable at apply time and never written to plans or exports');
 
@@ -19,17 +24,33 @@ const serverAuth = z
     z.object({ mode: z.literal('bearer'), token: secretRef }).strict(),
     z.object({ mode: z.literal('header'), header: z.string().min(1), value: secretRef }).strict(),
     z
-      .object({ mode: z.literal('oauth_client_credentials'), tokenUrl: z.url(), clientId: z.string().min(1), clientSecret: secretRef, scope: z.string().optional(), audience: z.string().optional() })
+      .object({
+        mode: z.literal('oauth_client_credentials'),
+        tokenUrl: z.url(),
+        clientId: z.string().min(1),
+        clientSecret: secretRef,
+        scope: z.string().optional(),
+        audience: z.string().optional(),
+      })
       .strict(),
     z.object({ mode: z.literal('oauth_user'), authorizationServer: z.url().optional(), scope: z.string().optional() }).strict(),
   ])
   .describe('How Switchboard authenticates to the upstream (default: none)');
 
 const annotations = z
-  .object({ title: z.string().optional(), readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional(), idempotentHint: z.boolean().optional(), openWorldHint: z.boolean().optional() })
+  .object({
+    title: z.string().optional(),
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  })
   .strict();
 
-export const overridesSchema = z.object({ title: z.string().optional(), description: z.string().optional(), annotations: annotations.optional() }).strict().describe("Set over the upstream's definition");
+export const overridesSchema = z
+  .object({ title: z.string().optional(), description: z.string().optional(), annotations: annotations.optional() })
+  .strict()
+  .describe("Set over the upstream's definition");
 
 export const ITEM_KINDS = ['tool', 'prompt', 'resource', 'resource_template'] as const;
 
@@ -53,7 +74,10 @@ export const serverSchema = z
     timeoutMs: z.number().int().positive().optional(),
     maxConcurrency: z.number().int().positive().optional(),
     stateful: z.boolean().optional(),
-    publish: z.array(publishItem).optional().describe('The exact set of published items of this server (left out: publications are not managed)'),
+    publish: z
+      .array(publishItem)
+      .optional()
+      .describe('The exact set of published items of this server (left out: publications are not managed)'),
   })
   .strict();
 
@@ -62,13 +86,23 @@ const rateSpec = z.object({ requestsPerSecond: z.number().positive(), burst: z.n
 const limitsSchema = z
   .object({
     rate: z
-      .object({ tenant: rateSpec.optional(), subject: rateSpec.optional(), tools: z.record(z.string(), rateSpec).optional(), dailyCalls: z.number().int().min(0).optional() })
+      .object({
+        tenant: rateSpec.optional(),
+        subject: rateSpec.optional(),
+        tools: z.record(z.string(), rateSpec).optional(),
+        dailyCalls: z.number().int().min(0).optional(),
+      })
       .strict()
       .nullable()
       .optional()
       .describe('Rate plan; null = operator defaults'),
     callLog: z
-      .object({ captureArguments: z.boolean().optional(), captureResults: z.boolean().optional(), redactKeys: z.array(z.string().min(1)).optional(), retentionDays: z.number().int().positive().optional() })
+      .object({
+        captureArguments: z.boolean().optional(),
+        captureResults: z.boolean().optional(),
+        redactKeys: z.array(z.string().min(1)).optional(),
+        retentionDays: z.number().int().positive().optional(),
+      })
       .strict()
       .optional(),
   })
@@ -76,7 +110,15 @@ const limitsSchema = z
 
 const idpSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('local') }).strict(),
-  z.object({ kind: z.literal('oidc'), issuer: z.url(), clientId: z.string().min(1), clientSecret: secretRef.optional(), scopes: z.array(z.string().min(1)).min(1).optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('oidc'),
+      issuer: z.url(),
+      clientId: z.string().min(1),
+      clientSecret: secretRef.optional(),
+      scopes: z.array(z.string().min(1)).min(1).optional(),
+    })
+    .strict(),
 ]);
 
 const authSchema = z
@@ -94,7 +136,10 @@ const authSchema = z
 const surfaceRulesSchema = z
   .object({
     clientSurfaces: z.record(z.string(), z.string()).optional().describe('OAuth client id → surface id'),
-    surfaces: z.record(z.string(), z.record(z.string(), z.unknown())).optional().describe('Overrides of built-in surfaces and custom surfaces, by surface id'),
+    surfaces: z
+      .record(z.string(), z.record(z.string(), z.unknown()))
+      .optional()
+      .describe('Overrides of built-in surfaces and custom surfaces, by surface id'),
   })
   .strict();
 
@@ -114,7 +159,9 @@ const interceptorSchema = z
   .loose();
 
 const guardrailsSchema = z
-  .object({ interceptors: z.array(interceptorSchema).describe('Validators and mutators in the order they run; an empty list removes them all') })
+  .object({
+    interceptors: z.array(interceptorSchema).describe('Validators and mutators in the order they run; an empty list removes them all'),
+  })
   .strict()
   .describe("The tenant's interceptors (docs/guardrails.md)");
 
@@ -129,7 +176,10 @@ const tenantSchema = z
   .strict();
 
 /** Server ids, and each server's published items, must be unique: a plan of duplicates would apply one over the other. */
-function uniqueNames(file: { servers?: Array<{ id: string; publish?: Array<{ kind?: string; name: string }> }> }, ctx: z.RefinementCtx): void {
+function uniqueNames(
+  file: { servers?: Array<{ id: string; publish?: Array<{ kind?: string; name: string }> }> },
+  ctx: z.RefinementCtx,
+): void {
   const ids = new Set<string>();
   for (const [i, server] of (file.servers ?? []).entries()) {
     if (ids.has(server.id)) ctx.addIssue({ code: 'custom', path: ['servers', i, 'id'], message: `server "${server.id}" is listed twice` });
@@ -137,7 +187,12 @@ function uniqueNames(file: { servers?: Array<{ id: string; publish?: Array<{ kin
     const items = new Set<string>();
     for (const [j, item] of (server.publish ?? []).entries()) {
       const key = `${item.kind ?? 'tool'}:${item.name}`;
-      if (items.has(key)) ctx.addIssue({ code: 'custom', path: ['servers', i, 'publish', j, 'name'], message: `${item.kind ?? 'tool'} "${item.name}" is listed twice` });
+      if (items.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['servers', i, 'publish', j, 'name'],
+          message: `${item.kind ?? 'tool'} "${item.name}" is listed twice`,
+        });
       items.add(key);
     }
   }
@@ -152,7 +207,10 @@ export const tenantFileSchema = z
     auth: authSchema.optional(),
     limits: limitsSchema.optional(),
     guardrails: guardrailsSchema.optional(),
-    servers: z.array(serverSchema).optional().describe('The exact set of upstream servers (left out: servers are not managed; a server not listed is removed)'),
+    servers: z
+      .array(serverSchema)
+      .optional()
+      .describe('The exact set of upstream servers (left out: servers are not managed; a server not listed is removed)'),
   })
   .strict()
   .superRefine(uniqueNames)
@@ -167,5 +225,9 @@ export type Overrides = z.infer<typeof overridesSchema>;
 
 /** The JSON Schema of the tenant file (draft 2020-12), for editors and the published copy. */
 export function tenantFileJsonSchema(): Record<string, unknown> {
-  return { $id: 'https://switchboard.dev/schema/tenant-file.schema.json', title: 'Switchboard tenant file', ...z.toJSONSchema(tenantFileSchema, { io: 'input' }) };
+  return {
+    $id: 'https://switchboard.dev/schema/tenant-file.schema.json',
+    title: 'Switchboard tenant file',
+    ...z.toJSONSchema(tenantFileSchema, { io: 'input' }),
+  };
 }

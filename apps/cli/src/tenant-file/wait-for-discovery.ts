@@ -19,10 +19,17 @@ export async function waitForDiscovery(client: ApiClient, id: string, deadlineMs
     const state = server.discovery?.state;
     if (state === 'ok') return server;
     if (state === 'error') {
-      throw new CliError(`servers.${id}: discovery failed: ${server.discovery?.error ?? server.lastError ?? 'unknown error'}`, EXIT.rejected, { code: 'DISCOVERY_FAILED', field: `servers.${id}` });
+      throw new CliError(
+        `servers.${id}: discovery failed: ${server.discovery?.error ?? server.lastError ?? 'unknown error'}`,
+        EXIT.rejected,
+        { code: 'DISCOVERY_FAILED', field: `servers.${id}` },
+      );
     }
     if (Date.now() + wait > until) {
-      throw new CliError(`servers.${id}: discovery still ${state ?? 'pending'} after ${deadlineMs} ms`, EXIT.unavailable, { code: 'DISCOVERY_TIMEOUT', field: `servers.${id}` });
+      throw new CliError(`servers.${id}: discovery still ${state ?? 'pending'} after ${deadlineMs} ms`, EXIT.unavailable, {
+        code: 'DISCOVERY_TIMEOUT',
+        field: `servers.${id}`,
+      });
     }
     await delay(wait);
     wait = Math.min(wait * 2, POLL_MS.max);

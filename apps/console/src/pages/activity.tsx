@@ -82,7 +82,10 @@ export function ActivityPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const [open, setOpen] = useState<AuditEntry | undefined>(undefined);
   const cursor = cursors[cursors.length - 1];
-  const log = useLoad(() => api<AuditPage>('GET', `/v1/audit${queryOf({ limit: PAGE, action, cursor, system: system ? 'include' : 'exclude' })}`), [action, system, cursor]);
+  const log = useLoad(
+    () => api<AuditPage>('GET', `/v1/audit${queryOf({ limit: PAGE, action, cursor, system: system ? 'include' : 'exclude' })}`),
+    [action, system, cursor],
+  );
   const entries = log.data?.entries ?? [];
   const next = log.data?.nextCursor ?? null;
   return (
@@ -123,7 +126,13 @@ export function ActivityPage() {
           {log.loading ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
-      <LoadStatus load={log} errorTitle="Could not load the activity log" loadingLabel="Loading activity…" empty="No activity matches." isEmpty={(d) => d.entries.length === 0} />
+      <LoadStatus
+        load={log}
+        errorTitle="Could not load the activity log"
+        loadingLabel="Loading activity…"
+        empty="No activity matches."
+        isEmpty={(d) => d.entries.length === 0}
+      />
       {entries.length > 0 && (
         <DataTable testId="audit-table" columns={['When', 'Who', 'What happened', '']}>
           {entries.map((e) => (
@@ -144,7 +153,12 @@ export function ActivityPage() {
           ))}
         </DataTable>
       )}
-      <Pager page={cursors.length + 1} loading={log.loading} onNewer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined} onOlder={next ? () => setCursors([...cursors, next]) : undefined} />
+      <Pager
+        page={cursors.length + 1}
+        loading={log.loading}
+        onNewer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
+        onOlder={next ? () => setCursors([...cursors, next]) : undefined}
+      />
       {open && (
         <DetailDrawer title={sentenceOf(open)} onClose={() => setOpen(undefined)}>
           <dl class="facts">

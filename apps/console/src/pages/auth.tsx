@@ -51,13 +51,19 @@ const words = (s: string) => s.split(/\s+/).filter(Boolean);
  */
 export function AuthPage() {
   const auth = useLoad(async () => {
-    const [view, { servers }] = await Promise.all([api<TenantAuthView>('GET', '/v1/tenant/auth'), api<{ servers: Server[] }>('GET', '/v1/servers')]);
+    const [view, { servers }] = await Promise.all([
+      api<TenantAuthView>('GET', '/v1/tenant/auth'),
+      api<{ servers: Server[] }>('GET', '/v1/servers'),
+    ]);
     return { view, servers };
   });
   return (
     <section aria-labelledby="auth-h">
       <h1 id="auth-h">Auth</h1>
-      <p class="lead">Make the MCP endpoint an OAuth-protected enterprise connector: clients (Claude, ChatGPT) sign users in through your identity provider and get tokens for this workspace only.</p>
+      <p class="lead">
+        Make the MCP endpoint an OAuth-protected enterprise connector: clients (Claude, ChatGPT) sign users in through your identity
+        provider and get tokens for this workspace only.
+      </p>
       <LoadStatus load={auth} errorTitle="Could not load the auth settings" loadingLabel="Loading the auth settings…" />
       {auth.data && <AuthSettings initial={auth.data.view} servers={auth.data.servers} />}
     </section>
@@ -82,10 +88,12 @@ function AuthForm({ initial, view, setView }: { initial: TenantAuthView; view: T
   const [notice, setNotice] = useState('');
   const submitting = useFormSubmit(IDS);
   const { ref, busy, fields } = submitting;
-  const set = <K extends keyof Form>(k: K) => (v: Form[K]) => {
-    setNotice('');
-    setForm((f) => ({ ...f, [k]: v }));
-  };
+  const set =
+    <K extends keyof Form>(k: K) =>
+    (v: Form[K]) => {
+      setNotice('');
+      setForm((f) => ({ ...f, [k]: v }));
+    };
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -97,46 +105,110 @@ function AuthForm({ initial, view, setView }: { initial: TenantAuthView; view: T
     if (form.kind === 'oidc') {
       if (!form.issuer.trim()) errs[IDS['idp.issuer']] = 'Enter the issuer URL of your identity provider.';
       if (!form.clientId.trim()) errs[IDS['idp.clientId']] = 'Enter the client id registered at your identity provider.';
-      body.idp = { kind: 'oidc', issuer: form.issuer.trim(), clientId: form.clientId.trim(), ...(form.clientSecret ? { clientSecret: form.clientSecret } : {}) };
+      body.idp = {
+        kind: 'oidc',
+        issuer: form.issuer.trim(),
+        clientId: form.clientId.trim(),
+        ...(form.clientSecret ? { clientSecret: form.clientSecret } : {}),
+      };
     } else body.idp = { kind: 'local' };
     await submitting.run(errs, async () => {
       const saved = await api<TenantAuthView>('PATCH', '/v1/tenant/auth', body);
       setView(saved);
       setForm(toForm(saved));
-      setNotice(saved.pushed === 'ok' ? 'Saved; live on every gateway.' : saved.pushed === null ? 'Saved; applies from the first publish.' : 'Saved; gateways pick it up shortly.');
+      setNotice(
+        saved.pushed === 'ok'
+          ? 'Saved; live on every gateway.'
+          : saved.pushed === null
+            ? 'Saved; applies from the first publish.'
+            : 'Saved; gateways pick it up shortly.',
+      );
     });
   };
 
-  const secretHint = view.idp.kind === 'oidc' && view.idp.clientSecretSet ? 'A secret is stored (never shown). Leave empty to keep it.' : 'Leave empty for a public client (PKCE only).';
+  const secretHint =
+    view.idp.kind === 'oidc' && view.idp.clientSecretSet
+      ? 'A secret is stored (never shown). Leave empty to keep it.'
+      : 'Leave empty for a public client (PKCE only).';
   return (
     <form ref={ref} class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="auth-form-h">
       <h2 id="auth-form-h">Protection</h2>
       <div class="field">
         <label>
-          <input id={IDS.protected} type="checkbox" checked={form.protected} onChange={(e) => set('protected')((e.currentTarget as HTMLInputElement).checked)} /> Require OAuth sign-in for the MCP endpoint
+          <input
+            id={IDS.protected}
+            type="checkbox"
+            checked={form.protected}
+            onChange={(e) => set('protected')((e.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          Require OAuth sign-in for the MCP endpoint
         </label>
       </div>
       <div class="grid2">
-        <Field id={IDS.scopes} label="Scopes" value={form.scopes} onInput={set('scopes')} error={fields[IDS.scopes]} hint="Separated by spaces (at most 32), e.g. mcp:tools mcp:tools:write." />
-        <Field id={IDS.defaultScopes} label="Default scopes (optional)" value={form.defaultScopes} onInput={set('defaultScopes')} error={fields[IDS.defaultScopes]} hint="Granted when a client asks for none; each must be one of the scopes." />
+        <Field
+          id={IDS.scopes}
+          label="Scopes"
+          value={form.scopes}
+          onInput={set('scopes')}
+          error={fields[IDS.scopes]}
+          hint="Separated by spaces (at most 32), e.g. mcp:tools mcp:tools:write."
+        />
+        <Field
+          id={IDS.defaultScopes}
+          label="Default scopes (optional)"
+          value={form.defaultScopes}
+          onInput={set('defaultScopes')}
+          error={fields[IDS.defaultScopes]}
+          hint="Granted when a client asks for none; each must be one of the scopes."
+        />
       </div>
       <p class="small" data-testid="auth-tool-scopes">
         Per-tool scopes:{' '}
-        {Object.keys(view.toolScopes).length === 0 ? 'none yet' : Object.entries(view.toolScopes).map(([t, sc]) => <span key={t} class="mono">{`${t} → ${sc.join(' ')}; `}</span>)} <a {...linkTo('tools')}>Set them per tool on the Tools page</a>.
+        {Object.keys(view.toolScopes).length === 0
+          ? 'none yet'
+          : Object.entries(view.toolScopes).map(([t, sc]) => <span key={t} class="mono">{`${t} → ${sc.join(' ')}; `}</span>)}{' '}
+        <a {...linkTo('tools')}>Set them per tool on the Tools page</a>.
       </p>
       <h2>Identity provider</h2>
       <div class="field">
         <label for={IDS.idp}>Users sign in with</label>
-        <select id={IDS.idp} value={form.kind} onChange={(e) => set('kind')((e.currentTarget as HTMLSelectElement).value === 'oidc' ? 'oidc' : 'local')}>
+        <select
+          id={IDS.idp}
+          value={form.kind}
+          onChange={(e) => set('kind')((e.currentTarget as HTMLSelectElement).value === 'oidc' ? 'oidc' : 'local')}
+        >
           <option value="local">Local sign-in (development)</option>
           <option value="oidc">Your OpenID Connect provider</option>
         </select>
       </div>
       {form.kind === 'oidc' && (
         <div class="grid2">
-          <Field id={IDS['idp.issuer']} label="Issuer URL" type="url" value={form.issuer} onInput={set('issuer')} error={fields[IDS['idp.issuer']]} hint="Checked before saving: its /.well-known/openid-configuration must name this issuer." />
-          <Field id={IDS['idp.clientId']} label="Client id" value={form.clientId} onInput={set('clientId')} error={fields[IDS['idp.clientId']]} />
-          <Field id={IDS['idp.clientSecret']} label="Client secret" type="password" autoComplete="new-password" value={form.clientSecret} onInput={set('clientSecret')} error={fields[IDS['idp.clientSecret']]} hint={secretHint} />
+          <Field
+            id={IDS['idp.issuer']}
+            label="Issuer URL"
+            type="url"
+            value={form.issuer}
+            onInput={set('issuer')}
+            error={fields[IDS['idp.issuer']]}
+            hint="Checked before saving: its /.well-known/openid-configuration must name this issuer."
+          />
+          <Field
+            id={IDS['idp.clientId']}
+            label="Client id"
+            value={form.clientId}
+            onInput={set('clientId')}
+            error={fields[IDS['idp.clientId']]}
+          />
+          <Field
+            id={IDS['idp.clientSecret']}
+            label="Client secret"
+            type="password"
+            autoComplete="new-password"
+            value={form.clientSecret}
+            onInput={set('clientSecret')}
+            error={fields[IDS['idp.clientSecret']]}
+            hint={secretHint}
+          />
         </div>
       )}
       <FormFooter error={submitting.formError} errorTitle="Could not save the auth settings" notice={notice} noticeTestId="auth-notice">

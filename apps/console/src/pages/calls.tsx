@@ -23,14 +23,21 @@ export function CallsPage() {
   const [open, setOpen] = useState<CallRow | undefined>(undefined);
   const cursor = cursors[cursors.length - 1];
   const page = useLoad(
-    () => api<ListCallsResponse>('GET', `/v1/calls${queryOf({ ...filters, from: isoOf(filters.from), to: isoOf(filters.to), outcome, cursor, limit: 25 })}`),
+    () =>
+      api<ListCallsResponse>(
+        'GET',
+        `/v1/calls${queryOf({ ...filters, from: isoOf(filters.from), to: isoOf(filters.to), outcome, cursor, limit: 25 })}`,
+      ),
     [filters, outcome, cursor],
   );
   const tone = (o: string) => (o === 'ok' ? 'ok' : o === 'rate_limited' ? 'warn' : 'fail');
   return (
     <section aria-labelledby="calls-h">
       <h1 id="calls-h">Calls</h1>
-      <p class="lead">Every tool call, resource read and prompt fetch through the gateway, newest first. Arguments and results are stored only if the tenant opts in.</p>
+      <p class="lead">
+        Every tool call, resource read and prompt fetch through the gateway, newest first. Arguments and results are stored only if the
+        tenant opts in.
+      </p>
       <FilterForm
         value={filters}
         idPrefix="calls"
@@ -64,9 +71,18 @@ export function CallsPage() {
           Captured arguments and results are shown to the admin and owner roles only.
         </p>
       )}
-      <LoadStatus load={page} errorTitle="Could not load the call log" loadingLabel="Loading calls…" empty="No calls match." isEmpty={(d) => d.calls.length === 0} />
+      <LoadStatus
+        load={page}
+        errorTitle="Could not load the call log"
+        loadingLabel="Loading calls…"
+        empty="No calls match."
+        isEmpty={(d) => d.calls.length === 0}
+      />
       {page.data && page.data.calls.length > 0 && (
-        <DataTable testId="calls-table" columns={['When', 'Method', 'Server', 'Tool', 'Outcome', 'Subject', 'Client', 'ms', 'Bytes in/out', 'Captured', '']}>
+        <DataTable
+          testId="calls-table"
+          columns={['When', 'Method', 'Server', 'Tool', 'Outcome', 'Subject', 'Client', 'ms', 'Bytes in/out', 'Captured', '']}
+        >
           {page.data.calls.map((c) => (
             <tr key={c.id}>
               <td>

@@ -13,7 +13,11 @@ export function ConnectPage({ tenant }: { tenant: Tenant }) {
       <h1 id="connect-h">Connect</h1>
       <p class="lead">Point Claude, ChatGPT or any MCP client at your tenant's URL. Before you share it, run the Readiness check.</p>
       <ReachabilityBanner url={mcpUrl} />
-      <LoadStatus load={info} errorTitle="Could not load the connection details (showing the ones from sign-in)" loadingLabel="Loading connection details…" />
+      <LoadStatus
+        load={info}
+        errorTitle="Could not load the connection details (showing the ones from sign-in)"
+        loadingLabel="Loading connection details…"
+      />
       <div class="card">
         <h2>MCP URL</h2>
         <p>
@@ -31,7 +35,9 @@ export function ConnectPage({ tenant }: { tenant: Tenant }) {
         </pre>
         <CopyButton text={claude} label="Copy command" targetId="claude-command" />
         <h3>claude.ai and Claude Desktop</h3>
-        {blocked && <p class="field-warning">These steps need a URL reachable from the internet (see above); they will fail with this one.</p>}
+        {blocked && (
+          <p class="field-warning">These steps need a URL reachable from the internet (see above); they will fail with this one.</p>
+        )}
         <ol>
           <li>
             Open <strong>Settings → Connectors</strong> and choose <strong>Add custom connector</strong>.
@@ -45,13 +51,15 @@ export function ConnectPage({ tenant }: { tenant: Tenant }) {
         {blocked && <p class="field-warning">ChatGPT connects from OpenAI's servers: it cannot reach this URL (see above).</p>}
         <ol data-testid="chatgpt-steps">
           <li>
-            In ChatGPT open <strong>Settings → Apps &amp; Connectors → Advanced settings</strong> and turn on <strong>Developer mode</strong>.
+            In ChatGPT open <strong>Settings → Apps &amp; Connectors → Advanced settings</strong> and turn on{' '}
+            <strong>Developer mode</strong>.
           </li>
           <li>
             Back in <strong>Apps &amp; Connectors</strong>, choose <strong>Create</strong>.
           </li>
           <li>
-            Name the connector, paste the MCP URL above into <strong>MCP Server URL</strong>, and pick the authentication your tenant uses (<em>No authentication</em>, or <em>OAuth</em>).
+            Name the connector, paste the MCP URL above into <strong>MCP Server URL</strong>, and pick the authentication your tenant uses (
+            <em>No authentication</em>, or <em>OAuth</em>).
           </li>
           <li>Confirm you trust the server and create it; ChatGPT lists the tools it found.</li>
           <li>

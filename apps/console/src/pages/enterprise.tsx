@@ -27,7 +27,14 @@ interface ScimToken {
 }
 
 /** API field → DOM id of the SSO form. */
-const SSO_IDS = { 'body.issuer': 'sso-issuer', 'body.clientId': 'sso-client-id', 'body.clientSecret': 'sso-client-secret', 'body.roleMap': 'sso-role-map', 'body.groupClaim': 'sso-group-claim', 'body.usernameClaim': 'sso-username-claim' };
+const SSO_IDS = {
+  'body.issuer': 'sso-issuer',
+  'body.clientId': 'sso-client-id',
+  'body.clientSecret': 'sso-client-secret',
+  'body.roleMap': 'sso-role-map',
+  'body.groupClaim': 'sso-group-claim',
+  'body.usernameClaim': 'sso-username-claim',
+};
 
 /** "Group name = role" lines ↔ the role map. */
 function roleMapText(m: Record<string, Role>): string {
@@ -43,7 +50,8 @@ function parseRoleMap(text: string): { map: Record<string, Role> } | { error: st
     const eq = line.lastIndexOf('=');
     const group = line.slice(0, eq).trim();
     const role = line.slice(eq + 1).trim() as Role;
-    if (eq < 0 || !group || !ROLE_NAMES.includes(role)) return { error: `Line ${i + 1}: write "<group name> = viewer|publisher|admin|owner".` };
+    if (eq < 0 || !group || !ROLE_NAMES.includes(role))
+      return { error: `Line ${i + 1}: write "<group name> = viewer|publisher|admin|owner".` };
     map[group] = role;
   }
   return { map };
@@ -54,7 +62,9 @@ export function EnterprisePage() {
   return (
     <section aria-labelledby="enterprise-h">
       <h1 id="enterprise-h">Enterprise</h1>
-      <p class="lead">Let your administrators sign in with your company identity provider (OIDC), and provision people and groups from it with SCIM 2.0.</p>
+      <p class="lead">
+        Let your administrators sign in with your company identity provider (OIDC), and provision people and groups from it with SCIM 2.0.
+      </p>
       <SsoForm />
       <ScimTokens />
     </section>
@@ -63,16 +73,36 @@ export function EnterprisePage() {
 
 function SsoForm() {
   const load = useLoad(() => api<{ sso: SsoSettings | null; redirectUri: string }>('GET', '/v1/console-sso'));
-  const [form, setForm] = useState({ issuer: '', clientId: '', clientSecret: '', groupClaim: 'groups', usernameClaim: 'email', roleMap: '', jit: false, enabled: true });
+  const [form, setForm] = useState({
+    issuer: '',
+    clientId: '',
+    clientSecret: '',
+    groupClaim: 'groups',
+    usernameClaim: 'email',
+    roleMap: '',
+    jit: false,
+    enabled: true,
+  });
   const [saved, setSaved] = useState('');
   const submitting = useFormSubmit(SSO_IDS);
   const { ref, busy, fields } = submitting;
   const canEdit = useCan('owner');
   useEffect(() => {
     const s = load.data?.sso;
-    if (s) setForm({ issuer: s.issuer, clientId: s.clientId, clientSecret: '', groupClaim: s.groupClaim, usernameClaim: s.usernameClaim, roleMap: roleMapText(s.roleMap), jit: s.jit, enabled: s.enabled });
+    if (s)
+      setForm({
+        issuer: s.issuer,
+        clientId: s.clientId,
+        clientSecret: '',
+        groupClaim: s.groupClaim,
+        usernameClaim: s.usernameClaim,
+        roleMap: roleMapText(s.roleMap),
+        jit: s.jit,
+        enabled: s.enabled,
+      });
   }, [load.data]);
-  const set = (k: 'issuer' | 'clientId' | 'clientSecret' | 'groupClaim' | 'usernameClaim' | 'roleMap') => (v: string) => setForm((f) => ({ ...f, [k]: v }));
+  const set = (k: 'issuer' | 'clientId' | 'clientSecret' | 'groupClaim' | 'usernameClaim' | 'roleMap') => (v: string) =>
+    setForm((f) => ({ ...f, [k]: v }));
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -84,7 +114,15 @@ function SsoForm() {
     if ('error' in parsed) errs['sso-role-map'] = parsed.error;
     await submitting.run(errs, async () => {
       if ('error' in parsed) return;
-      const body: Record<string, unknown> = { issuer: form.issuer.trim(), clientId: form.clientId.trim(), groupClaim: form.groupClaim.trim(), usernameClaim: form.usernameClaim.trim(), roleMap: parsed.map, jit: form.jit, enabled: form.enabled };
+      const body: Record<string, unknown> = {
+        issuer: form.issuer.trim(),
+        clientId: form.clientId.trim(),
+        groupClaim: form.groupClaim.trim(),
+        usernameClaim: form.usernameClaim.trim(),
+        roleMap: parsed.map,
+        jit: form.jit,
+        enabled: form.enabled,
+      };
       if (form.clientSecret) body.clientSecret = form.clientSecret;
       await api('PUT', '/v1/console-sso', body);
       setSaved('Single sign-on is saved.');
@@ -98,7 +136,11 @@ function SsoForm() {
       <LoadStatus load={load} errorTitle="Could not load the single sign-on setting" loadingLabel="Loading single sign-on…" />
       {load.data && (
         <p class="small">
-          Register this redirect URI at your identity provider: <span class="mono" data-testid="sso-redirect-uri">{load.data.redirectUri}</span> <CopyButton text={load.data.redirectUri} label="Copy redirect URI" />
+          Register this redirect URI at your identity provider:{' '}
+          <span class="mono" data-testid="sso-redirect-uri">
+            {load.data.redirectUri}
+          </span>{' '}
+          <CopyButton text={load.data.redirectUri} label="Copy redirect URI" />
         </p>
       )}
       <div class="grid3 even">
@@ -111,10 +153,26 @@ function SsoForm() {
           value={form.clientSecret}
           onInput={set('clientSecret')}
           error={fields['sso-client-secret']}
-          hint={load.data?.sso?.hasClientSecret ? 'A secret is stored (encrypted). Leave empty to keep it.' : 'Leave empty for a public client (PKCE only).'}
+          hint={
+            load.data?.sso?.hasClientSecret
+              ? 'A secret is stored (encrypted). Leave empty to keep it.'
+              : 'Leave empty for a public client (PKCE only).'
+          }
         />
-        <Field id="sso-group-claim" label="Group claim" value={form.groupClaim} onInput={set('groupClaim')} error={fields['sso-group-claim']} />
-        <Field id="sso-username-claim" label="User name claim" value={form.usernameClaim} onInput={set('usernameClaim')} error={fields['sso-username-claim']} />
+        <Field
+          id="sso-group-claim"
+          label="Group claim"
+          value={form.groupClaim}
+          onInput={set('groupClaim')}
+          error={fields['sso-group-claim']}
+        />
+        <Field
+          id="sso-username-claim"
+          label="User name claim"
+          value={form.usernameClaim}
+          onInput={set('usernameClaim')}
+          error={fields['sso-username-claim']}
+        />
       </div>
       <Field
         id="sso-role-map"
@@ -128,12 +186,22 @@ function SsoForm() {
       />
       <p>
         <label>
-          <input type="checkbox" checked={form.jit} onChange={(e) => setForm((f) => ({ ...f, jit: (e.currentTarget as HTMLInputElement).checked }))} /> Create administrators on first sign-in (just-in-time)
+          <input
+            type="checkbox"
+            checked={form.jit}
+            onChange={(e) => setForm((f) => ({ ...f, jit: (e.currentTarget as HTMLInputElement).checked }))}
+          />{' '}
+          Create administrators on first sign-in (just-in-time)
         </label>
       </p>
       <p>
         <label>
-          <input type="checkbox" checked={form.enabled} onChange={(e) => setForm((f) => ({ ...f, enabled: (e.currentTarget as HTMLInputElement).checked }))} /> Single sign-on is on
+          <input
+            type="checkbox"
+            checked={form.enabled}
+            onChange={(e) => setForm((f) => ({ ...f, enabled: (e.currentTarget as HTMLInputElement).checked }))}
+          />{' '}
+          Single sign-on is on
         </label>
       </p>
       {submitting.formError && <ErrorBox error={submitting.formError} title="Could not save single sign-on" />}
@@ -185,7 +253,11 @@ function ScimTokens() {
       <h2 id="scim-h">SCIM provisioning</h2>
       {load.data && (
         <p class="small">
-          SCIM base URL for your identity provider: <span class="mono" data-testid="scim-base-url">{load.data.baseUrl}</span> <CopyButton text={load.data.baseUrl} label="Copy SCIM base URL" />
+          SCIM base URL for your identity provider:{' '}
+          <span class="mono" data-testid="scim-base-url">
+            {load.data.baseUrl}
+          </span>{' '}
+          <CopyButton text={load.data.baseUrl} label="Copy SCIM base URL" />
         </p>
       )}
       <Allowed needed="owner" what="creating SCIM tokens">
@@ -210,7 +282,13 @@ function ScimTokens() {
           {actions.notice}
         </p>
       )}
-      <LoadStatus load={load} errorTitle="Could not load SCIM tokens" loadingLabel="Loading SCIM tokens…" empty="No SCIM tokens yet." isEmpty={(d) => d.tokens.length === 0} />
+      <LoadStatus
+        load={load}
+        errorTitle="Could not load SCIM tokens"
+        loadingLabel="Loading SCIM tokens…"
+        empty="No SCIM tokens yet."
+        isEmpty={(d) => d.tokens.length === 0}
+      />
       {load.data && load.data.tokens.length > 0 && (
         <DataTable testId="scim-tokens-table" columns={['Name', 'Created', 'Last used', 'State', <span class="sr-only">Actions</span>]}>
           {load.data.tokens.map((t) => (

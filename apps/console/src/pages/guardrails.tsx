@@ -43,7 +43,10 @@ export function GuardrailsPage() {
   return (
     <section aria-labelledby="guardrails-h">
       <h1 id="guardrails-h">Guardrails</h1>
-      <p class="lead">Interceptors check and rewrite tool calls and results on every gateway, in this order. Audit mode records what would have happened without changing anything.</p>
+      <p class="lead">
+        Interceptors check and rewrite tool calls and results on every gateway, in this order. Audit mode records what would have happened
+        without changing anything.
+      </p>
       <ToolScan />
       <h2>Interceptors</h2>
       {actions.error && <ErrorBox error={actions.error} title="The change failed" />}
@@ -52,7 +55,13 @@ export function GuardrailsPage() {
           {actions.notice}
         </p>
       )}
-      <LoadStatus load={chain} errorTitle="Could not load the guardrails" loadingLabel="Loading guardrails…" empty="No interceptors: calls pass through unchanged." isEmpty={(d) => d.interceptors.length === 0} />
+      <LoadStatus
+        load={chain}
+        errorTitle="Could not load the guardrails"
+        loadingLabel="Loading guardrails…"
+        empty="No interceptors: calls pass through unchanged."
+        isEmpty={(d) => d.interceptors.length === 0}
+      />
       {list.length > 0 && (
         <DataTable testId="interceptors-table" columns={['#', 'Name', 'Runs', 'Applies to', 'Mode', <span class="sr-only">Actions</span>]}>
           {list.map((i, n) => (
@@ -62,7 +71,8 @@ export function GuardrailsPage() {
               <td class="small wrap">{runs(i)}</td>
               <td class="small wrap">{scope(i)}</td>
               <td>
-                {i.mode === 'enforce' ? <Badge tone="ok">Enforce</Badge> : <Badge tone="info">Audit</Badge>} {i.failOpen && <Badge tone="warn">Fails open</Badge>}
+                {i.mode === 'enforce' ? <Badge tone="ok">Enforce</Badge> : <Badge tone="info">Audit</Badge>}{' '}
+                {i.failOpen && <Badge tone="warn">Fails open</Badge>}
               </td>
               <td class="actions">
                 {canEdit && (
@@ -73,10 +83,25 @@ export function GuardrailsPage() {
                     <button type="button" disabled={n === 0} onClick={() => void move(n, -1)} aria-label={`Move ${i.name} up`}>
                       Up
                     </button>
-                    <button type="button" disabled={n === list.length - 1} onClick={() => void move(n, 1)} aria-label={`Move ${i.name} down`}>
+                    <button
+                      type="button"
+                      disabled={n === list.length - 1}
+                      onClick={() => void move(n, 1)}
+                      aria-label={`Move ${i.name} down`}
+                    >
                       Down
                     </button>
-                    <button type="button" class="danger" onClick={() => void saveOrder(list.filter((_, k) => k !== n), `Removed ${i.name}.`)} aria-label={`Remove ${i.name}`}>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={() =>
+                        void saveOrder(
+                          list.filter((_, k) => k !== n),
+                          `Removed ${i.name}.`,
+                        )
+                      }
+                      aria-label={`Remove ${i.name}`}
+                    >
                       Remove
                     </button>
                   </>
@@ -101,7 +126,9 @@ export function GuardrailsPage() {
             index={editing}
             onCancel={() => setEditing(undefined)}
             onSaved={(r) => {
-              actions.setNotice(`Saved ${r.interceptors[editing]?.name ?? 'the interceptor'}${r.pushed ? ' and sent it to the gateways' : '; it reaches the gateways with the first publish'}.`);
+              actions.setNotice(
+                `Saved ${r.interceptors[editing]?.name ?? 'the interceptor'}${r.pushed ? ' and sent it to the gateways' : '; it reaches the gateways with the first publish'}.`,
+              );
               setEditing(undefined);
               void chain.reload();
             }}

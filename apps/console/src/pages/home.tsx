@@ -50,15 +50,22 @@ export function checklist(s: HomeState): Step[] {
   const live = tools.filter((t) => t.status === 'published').length;
   const ready = tools.filter((t) => t.status === 'ready').length;
   const attention = tools.filter((t) => t.attention).length;
-  const summary = s.readiness?.details && typeof s.readiness.details === 'object' ? (s.readiness.details as { summary?: { fail?: number; pass?: number } }).summary : undefined;
-  const readinessCurrent = s.readiness !== undefined && (s.lastPublish === undefined || Date.parse(s.readiness.at) >= Date.parse(s.lastPublish.at));
+  const summary =
+    s.readiness?.details && typeof s.readiness.details === 'object'
+      ? (s.readiness.details as { summary?: { fail?: number; pass?: number } }).summary
+      : undefined;
+  const readinessCurrent =
+    s.readiness !== undefined && (s.lastPublish === undefined || Date.parse(s.readiness.at) >= Date.parse(s.lastPublish.at));
   const firstServer = servers[0]?.server.id;
   return [
     {
       id: 'register',
       title: 'Register your MCP server',
       done: servers.length > 0,
-      detail: servers.length === 0 ? 'Paste the URL of your MCP server; Switchboard discovers its tools.' : `${servers.length} server${servers.length === 1 ? '' : 's'} registered.`,
+      detail:
+        servers.length === 0
+          ? 'Paste the URL of your MCP server; Switchboard discovers its tools.'
+          : `${servers.length} server${servers.length === 1 ? '' : 's'} registered.`,
       action: { label: servers.length === 0 ? 'Register a server' : 'Open Servers', page: 'servers' },
     },
     {
@@ -71,20 +78,32 @@ export function checklist(s: HomeState): Step[] {
           : attention > 0
             ? `${attention} of ${tools.length} tool${tools.length === 1 ? '' : 's'} need${attention === 1 ? 's' : ''} attention (behaviour hints, a title, or an upstream change).`
             : `All ${tools.length} tools have what publishing needs.`,
-      action: { label: 'Review tools', page: 'tools', search: attention > 0 ? '?filter=attention' : firstServer ? `?server=${encodeURIComponent(firstServer)}` : '' },
+      action: {
+        label: 'Review tools',
+        page: 'tools',
+        search: attention > 0 ? '?filter=attention' : firstServer ? `?server=${encodeURIComponent(firstServer)}` : '',
+      },
     },
     {
       id: 'publish',
       title: 'Publish them',
       done: live > 0,
-      detail: live > 0 ? `${live} tool${live === 1 ? ' is' : 's are'} live${ready > 0 ? `; ${ready} more ready to publish` : ''}.` : ready > 0 ? `${ready} tool${ready === 1 ? ' is' : 's are'} ready to publish.` : 'Nothing is published yet.',
+      detail:
+        live > 0
+          ? `${live} tool${live === 1 ? ' is' : 's are'} live${ready > 0 ? `; ${ready} more ready to publish` : ''}.`
+          : ready > 0
+            ? `${ready} tool${ready === 1 ? ' is' : 's are'} ready to publish.`
+            : 'Nothing is published yet.',
       action: { label: 'Publish tools', page: 'tools', search: ready > 0 ? '?filter=ready' : '' },
     },
     {
       id: 'connect',
       title: 'Connect a client',
       done: s.calls > 0,
-      detail: s.calls > 0 ? 'A client has called your tools through the gateway.' : 'No client has called through the gateway yet: add your MCP URL to Claude or ChatGPT.',
+      detail:
+        s.calls > 0
+          ? 'A client has called your tools through the gateway.'
+          : 'No client has called through the gateway yet: add your MCP URL to Claude or ChatGPT.',
       action: { label: 'Connect a client', page: 'connect' },
     },
     {
@@ -120,16 +139,32 @@ export function HomePage({ tenant }: { tenant: Tenant }) {
       {load.data && (
         <div class="card">
           <h2 id="checklist-h">
-            Get started <span class="muted small">{done} of {steps.length} done</span>
+            Get started{' '}
+            <span class="muted small">
+              {done} of {steps.length} done
+            </span>
           </h2>
           <ol class="checklist" aria-labelledby="checklist-h" data-testid="checklist">
             {steps.map((s) => (
-              <li key={s.id} class={s.done ? 'step done' : s === next ? 'step next' : 'step'} data-testid={`step-${s.id}`} data-done={String(s.done)} aria-current={s === next ? 'step' : undefined}>
+              <li
+                key={s.id}
+                class={s.done ? 'step done' : s === next ? 'step next' : 'step'}
+                data-testid={`step-${s.id}`}
+                data-done={String(s.done)}
+                aria-current={s === next ? 'step' : undefined}
+              >
                 <span class="step-mark" aria-hidden="true">
                   {s.done ? '✓' : ''}
                 </span>
                 <div>
-                  <strong>{s.title}</strong> {s.done ? <Badge tone="ok">Done</Badge> : s === next ? <Badge tone="info">Next</Badge> : <Badge tone="muted">To do</Badge>}
+                  <strong>{s.title}</strong>{' '}
+                  {s.done ? (
+                    <Badge tone="ok">Done</Badge>
+                  ) : s === next ? (
+                    <Badge tone="info">Next</Badge>
+                  ) : (
+                    <Badge tone="muted">To do</Badge>
+                  )}
                   <p class="muted small">{s.detail}</p>
                 </div>
                 {(!s.done || s === next) && (

@@ -56,7 +56,10 @@ function toPlan(f: Form): RatePlan | null {
   if (subject) plan.subject = subject;
   const daily = num(f.dailyCalls);
   if (daily !== undefined) plan.dailyCalls = daily;
-  const lines = f.tools.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = f.tools
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length > 0) {
     plan.tools = {};
     for (const line of lines) {
@@ -109,9 +112,13 @@ export function LimitsPage() {
   return (
     <section aria-labelledby="limits-h">
       <h1 id="limits-h">Limits</h1>
-      <p class="lead">How fast clients may call this workspace, shared across every gateway. Empty fields use the operator defaults; the gateways cap every value at the operator's ceilings.</p>
+      <p class="lead">
+        How fast clients may call this workspace, shared across every gateway. Empty fields use the operator defaults; the gateways cap
+        every value at the operator's ceilings.
+      </p>
       <LoadStatus load={limits} errorTitle="Could not load the limits" loadingLabel="Loading limits…" />
-      {limits.data && (canEdit ? <LimitsForm initial={limits.data} onSaved={() => void limits.reload()} /> : <PlanSummary plan={limits.data.rate} />)}
+      {limits.data &&
+        (canEdit ? <LimitsForm initial={limits.data} onSaved={() => void limits.reload()} /> : <PlanSummary plan={limits.data.rate} />)}
       <Allowed needed="admin" what="changing the limits">
         {null}
       </Allowed>
@@ -157,16 +164,67 @@ function LimitsForm({ initial, onSaved }: { initial: LimitsView; onSaved: () => 
     <form onSubmit={(e) => void submit(e)} aria-label="Rate plan" noValidate>
       <h2>Tenant budget (all requests)</h2>
       <div class="grid2">
-        <Field id="lim-tenant-rps" label="Requests per second" value={form.tenantRps} onInput={set('tenantRps')} error={fields['lim-tenant-rps']} inputMode="numeric" placeholder={DEFAULT} />
-        <Field id="lim-tenant-burst" label="Burst" value={form.tenantBurst} onInput={set('tenantBurst')} error={fields['lim-tenant-burst']} inputMode="numeric" placeholder={DEFAULT} />
+        <Field
+          id="lim-tenant-rps"
+          label="Requests per second"
+          value={form.tenantRps}
+          onInput={set('tenantRps')}
+          error={fields['lim-tenant-rps']}
+          inputMode="numeric"
+          placeholder={DEFAULT}
+        />
+        <Field
+          id="lim-tenant-burst"
+          label="Burst"
+          value={form.tenantBurst}
+          onInput={set('tenantBurst')}
+          error={fields['lim-tenant-burst']}
+          inputMode="numeric"
+          placeholder={DEFAULT}
+        />
       </div>
       <h2>Per caller (each user, client or IP)</h2>
       <div class="grid2">
-        <Field id="lim-subject-rps" label="Caller requests per second" value={form.subjectRps} onInput={set('subjectRps')} error={fields['lim-subject-rps']} inputMode="numeric" placeholder={DEFAULT} />
-        <Field id="lim-subject-burst" label="Caller burst" value={form.subjectBurst} onInput={set('subjectBurst')} error={fields['lim-subject-burst']} inputMode="numeric" placeholder={DEFAULT} />
+        <Field
+          id="lim-subject-rps"
+          label="Caller requests per second"
+          value={form.subjectRps}
+          onInput={set('subjectRps')}
+          error={fields['lim-subject-rps']}
+          inputMode="numeric"
+          placeholder={DEFAULT}
+        />
+        <Field
+          id="lim-subject-burst"
+          label="Caller burst"
+          value={form.subjectBurst}
+          onInput={set('subjectBurst')}
+          error={fields['lim-subject-burst']}
+          inputMode="numeric"
+          placeholder={DEFAULT}
+        />
       </div>
-      <Field id="lim-daily" label="Daily quota of tool calls" value={form.dailyCalls} onInput={set('dailyCalls')} error={fields['lim-daily']} inputMode="numeric" placeholder={DEFAULT} hint="Resets at 00:00 UTC. Empty: the operator's default." />
-      <Field id="lim-tools" label="Per-tool overrides" value={form.tools} onInput={set('tools')} error={fields['lim-tools']} multiline rows={4} mono hint="One per line: tool requests-per-second burst (e.g. search 2 10)." />
+      <Field
+        id="lim-daily"
+        label="Daily quota of tool calls"
+        value={form.dailyCalls}
+        onInput={set('dailyCalls')}
+        error={fields['lim-daily']}
+        inputMode="numeric"
+        placeholder={DEFAULT}
+        hint="Resets at 00:00 UTC. Empty: the operator's default."
+      />
+      <Field
+        id="lim-tools"
+        label="Per-tool overrides"
+        value={form.tools}
+        onInput={set('tools')}
+        error={fields['lim-tools']}
+        multiline
+        rows={4}
+        mono
+        hint="One per line: tool requests-per-second burst (e.g. search 2 10)."
+      />
       {formError && <ErrorBox error={formError} title="Could not save the limits" />}
       <div class="row">
         <button type="submit" disabled={saving}>

@@ -42,7 +42,9 @@ export function PreviewPage() {
   const { fields, form } = splitError(preview.error, { version: 'pv-version' });
   const data = preview.data?.shown;
   const live = preview.data?.live;
-  const surfaces = data ? [...SURFACE_ORDER.filter((s) => s in data.surfaces), ...Object.keys(data.surfaces).filter((s) => !SURFACE_ORDER.includes(s))] : [];
+  const surfaces = data
+    ? [...SURFACE_ORDER.filter((s) => s in data.surfaces), ...Object.keys(data.surfaces).filter((s) => !SURFACE_ORDER.includes(s))]
+    : [];
   const applied = useAppliedGuardrails();
   const toolNames = data ? [...new Set(surfaces.flatMap((s) => data.surfaces[s].tools.map((t) => String(t.name))))] : [];
 
@@ -73,9 +75,8 @@ export function PreviewPage() {
       <section aria-labelledby="preview-h">
         <h1 id="preview-h">Preview</h1>
         <Empty>
-          There is no draft to preview in this tab.{' '}
-          <a {...linkTo('tools')}>Change a tool</a> and choose “Preview before publishing”, or <a {...linkTo('preview')}>see what is live</a>
-          .
+          There is no draft to preview in this tab. <a {...linkTo('tools')}>Change a tool</a> and choose “Preview before publishing”, or{' '}
+          <a {...linkTo('preview')}>see what is live</a>.
         </Empty>
       </section>
     );
@@ -87,10 +88,13 @@ export function PreviewPage() {
       <p class="lead">
         {draft ? (
           <>
-            What each client <em>would</em> receive from <code>tools/list</code> if you published your change now, compiled by the same code as publishing. Nothing is live until you publish.
+            What each client <em>would</em> receive from <code>tools/list</code> if you published your change now, compiled by the same code
+            as publishing. Nothing is live until you publish.
           </>
         ) : (
-          <>What each client receives from <code>tools/list</code> for your published tools, compiled by the same code the gateway runs.</>
+          <>
+            What each client receives from <code>tools/list</code> for your published tools, compiled by the same code the gateway runs.
+          </>
         )}{' '}
         Highlighted rows differ between surfaces; “—” means the surface does not receive that field.
       </p>
@@ -110,7 +114,9 @@ export function PreviewPage() {
                 {i.overrides.title ? ` · title “${i.overrides.title}”` : ''}
                 {i.overrides.description ? ' · new description' : ''}
                 {i.overrides.annotations?.title ? ` · annotations.title “${i.overrides.annotations.title}”` : ''}
-                {HINTS.filter((h) => typeof i.overrides.annotations?.[h.key] === 'boolean').map((h) => ` · ${h.key}=${String(i.overrides.annotations?.[h.key])}`)}{' '}
+                {HINTS.filter((h) => typeof i.overrides.annotations?.[h.key] === 'boolean').map(
+                  (h) => ` · ${h.key}=${String(i.overrides.annotations?.[h.key])}`,
+                )}{' '}
               </span>
             ))}
           </p>
@@ -147,9 +153,16 @@ export function PreviewPage() {
           {fields['pv-version'] && <p class="field-error">{fields['pv-version']}</p>}
         </div>
         <label class="check">
-          <input type="checkbox" checked={onlyDiffs} onChange={(e) => setOnlyDiffs((e.currentTarget as HTMLInputElement).checked)} /> Only show fields that differ between clients
+          <input type="checkbox" checked={onlyDiffs} onChange={(e) => setOnlyDiffs((e.currentTarget as HTMLInputElement).checked)} /> Only
+          show fields that differ between clients
         </label>
-        {data && !draft && (data.live ? <Badge tone="ok">Live: the gateway serves exactly this</Badge> : <Badge tone="warn">Not yet live: publish to serve it</Badge>)}
+        {data &&
+          !draft &&
+          (data.live ? (
+            <Badge tone="ok">Live: the gateway serves exactly this</Badge>
+          ) : (
+            <Badge tone="warn">Not yet live: publish to serve it</Badge>
+          ))}
       </div>
       {data && !draft && <DiscoveryNotice version={version} />}
       {data && (
@@ -157,7 +170,8 @@ export function PreviewPage() {
           <h2 id="pv-dynamic-h">Dynamic resources</h2>
           {(data.dynamicResources ?? []).length === 0 ? (
             <p class="muted small">
-              Off: only published resources and templates can be read. A server's links to other URIs (session resources) answer “not found” until its dynamic resources are published.
+              Off: only published resources and templates can be read. A server's links to other URIs (session resources) answer “not found”
+              until its dynamic resources are published.
             </p>
           ) : (
             <ul>
@@ -170,12 +184,17 @@ export function PreviewPage() {
           )}
         </section>
       )}
-      {form && <ErrorBox error={form} title={draft ? 'Could not build the draft preview' : 'Could not build the preview'} retry={() => void preview.reload()} />}
+      {form && (
+        <ErrorBox
+          error={form}
+          title={draft ? 'Could not build the draft preview' : 'Could not build the preview'}
+          retry={() => void preview.reload()}
+        />
+      )}
       {preview.loading && !data && <Spinner label="Compiling the preview…" />}
       {data && toolNames.length === 0 && (
         <Empty>
-          Nothing is published yet, so every surface receives an empty list.{' '}
-          <a {...linkTo('tools')}>Publish tools</a> to preview them.
+          Nothing is published yet, so every surface receives an empty list. <a {...linkTo('tools')}>Publish tools</a> to preview them.
         </Empty>
       )}
       {data && toolNames.length > 0 && (
@@ -189,7 +208,8 @@ export function PreviewPage() {
             const liveFlat = live ? surfaces.map((s) => live.surfaces[s]?.tools.find((t) => t.name === name)) : [];
             const isNew = live !== undefined && liveFlat.every((t) => t === undefined);
             const liveValues = liveFlat.map((t) => (t ? flatten(t) : undefined));
-            const changedRow = (path: string, values: Array<string | undefined>) => live !== undefined && !isNew && values.some((v, i) => v !== liveValues[i]?.get(path));
+            const changedRow = (path: string, values: Array<string | undefined>) =>
+              live !== undefined && !isNew && values.some((v, i) => v !== liveValues[i]?.get(path));
             const toolChanged = live !== undefined && !isNew && rows.some((r) => changedRow(r.path, r.values));
             return (
               <section class="card" key={name} aria-label={`Tool ${name}`} data-testid={`preview-${name}`}>
@@ -201,43 +221,53 @@ export function PreviewPage() {
                 <GuardrailsLine name={name} applied={applied(name)} />
                 <details open={onlyDiffs || toolChanged || isNew}>
                   <summary>Every field, client by client</summary>
-                <div class="scroll-x">
-                  <table class="data diff">
-                    <thead>
-                      <tr>
-                        <th scope="col">Field</th>
-                        {surfaces.map((s) => (
-                          <th scope="col" key={s}>
-                            {data.surfaces[s].profile.label} <span class="muted small">({s})</span>
-                          </th>
-                        ))}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {shown.length === 0 && (
+                  <div class="scroll-x">
+                    <table class="data diff">
+                      <thead>
                         <tr>
-                          <td colSpan={surfaces.length + 1} class="muted">
-                            Identical on every surface.
-                          </td>
-                        </tr>
-                      )}
-                      {shown.map((r) => (
-                        <tr key={r.path} class={`${r.differs ? 'differs' : ''}${changedRow(r.path, r.values) ? ' changed' : ''}`} data-path={r.path}>
-                          <th scope="row" class="mono">
-                            {r.path}
-                            {r.differs && <span class="sr-only"> (differs)</span>}
-                            {changedRow(r.path, r.values) && <span class="changed-mark"> changed</span>}
-                          </th>
-                          {r.values.map((v, i) => (
-                            <td key={surfaces[i]} class={`mono wrap${v === undefined ? ' absent' : ''}`} data-tool={name} data-path={r.path} data-surface={surfaces[i]}>
-                              {v === undefined ? '—' : /Schema$/.test(r.path) ? <pre class="schema">{pretty(r.path, v)}</pre> : v}
-                            </td>
+                          <th scope="col">Field</th>
+                          {surfaces.map((s) => (
+                            <th scope="col" key={s}>
+                              {data.surfaces[s].profile.label} <span class="muted small">({s})</span>
+                            </th>
                           ))}
                         </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                      </thead>
+                      <tbody>
+                        {shown.length === 0 && (
+                          <tr>
+                            <td colSpan={surfaces.length + 1} class="muted">
+                              Identical on every surface.
+                            </td>
+                          </tr>
+                        )}
+                        {shown.map((r) => (
+                          <tr
+                            key={r.path}
+                            class={`${r.differs ? 'differs' : ''}${changedRow(r.path, r.values) ? ' changed' : ''}`}
+                            data-path={r.path}
+                          >
+                            <th scope="row" class="mono">
+                              {r.path}
+                              {r.differs && <span class="sr-only"> (differs)</span>}
+                              {changedRow(r.path, r.values) && <span class="changed-mark"> changed</span>}
+                            </th>
+                            {r.values.map((v, i) => (
+                              <td
+                                key={surfaces[i]}
+                                class={`mono wrap${v === undefined ? ' absent' : ''}`}
+                                data-tool={name}
+                                data-path={r.path}
+                                data-surface={surfaces[i]}
+                              >
+                                {v === undefined ? '—' : /Schema$/.test(r.path) ? <pre class="schema">{pretty(r.path, v)}</pre> : v}
+                              </td>
+                            ))}
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
                 </details>
                 <details>
                   <summary>Raw JSON per surface</summary>

@@ -46,7 +46,9 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
       const next = await api<ReadinessReport>('POST', `/v1/tenants/${encodeURIComponent(tenant.id)}/readiness`, body);
       // A tool check names exposed names; the fix link opens the tool it was published from.
       const named = next.checks.some((c) => c.tools?.length === 1);
-      const pubs = named ? await api<{ publications: Publication[] }>('GET', '/v1/publications').catch(() => ({ publications: [] })) : { publications: [] };
+      const pubs = named
+        ? await api<{ publications: Publication[] }>('GET', '/v1/publications').catch(() => ({ publications: [] }))
+        : { publications: [] };
       setPublished(new Map(pubs.publications.map((x) => [x.exposedName, `${x.serverId}/${x.upstreamName}`])));
       setReport(next);
     });
@@ -59,7 +61,8 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
     <section aria-labelledby="readiness-h">
       <h1 id="readiness-h">Readiness</h1>
       <p class="lead">
-        Replays, against your live MCP URL, what Claude and ChatGPT do when they connect: discovery, version headers, event streams, the OAuth chain, and the tool list each one receives. Every failed step says why and how to fix it.
+        Replays, against your live MCP URL, what Claude and ChatGPT do when they connect: discovery, version headers, event streams, the
+        OAuth chain, and the tool list each one receives. Every failed step says why and how to fix it.
       </p>
       <ReachabilityBanner url={url.trim() || tenant.mcpUrl}>
         {' '}
@@ -67,8 +70,25 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
       </ReachabilityBanner>
       <form ref={ref} class="card" onSubmit={(e) => void run(e)} noValidate>
         <div class="grid2">
-          <Field id="rd-url" label="URL to check (optional)" type="url" value={url} onInput={setUrl} error={fields['rd-url']} placeholder={tenant.mcpUrl} hint="Defaults to your tenant's MCP URL." />
-          <Field id="rd-token" label="Access token (optional)" type="password" value={token} onInput={setToken} error={fields['rd-token']} hint="For a protected tenant, lets the MCP steps run past the 401. Never stored." />
+          <Field
+            id="rd-url"
+            label="URL to check (optional)"
+            type="url"
+            value={url}
+            onInput={setUrl}
+            error={fields['rd-url']}
+            placeholder={tenant.mcpUrl}
+            hint="Defaults to your tenant's MCP URL."
+          />
+          <Field
+            id="rd-token"
+            label="Access token (optional)"
+            type="password"
+            value={token}
+            onInput={setToken}
+            error={fields['rd-token']}
+            hint="For a protected tenant, lets the MCP steps run past the 401. Never stored."
+          />
         </div>
         {form && <ErrorBox error={form} title="Could not run the check" />}
         <div class="row">
@@ -88,14 +108,19 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
             Results for <span class="mono">{report.url}</span>
           </h2>
           <p data-testid="readiness-summary">
-            <Badge tone="ok">{report.summary.pass} passed</Badge> <Badge tone="fail">{report.summary.fail} failed</Badge> <Badge tone="warn">{report.summary.warn} warnings</Badge>{' '}
-            <Badge tone="muted">{report.summary.skip} skipped (not applicable)</Badge> <span class="muted small">ran <When at={report.ranAt} /></span>
+            <Badge tone="ok">{report.summary.pass} passed</Badge> <Badge tone="fail">{report.summary.fail} failed</Badge>{' '}
+            <Badge tone="warn">{report.summary.warn} warnings</Badge>{' '}
+            <Badge tone="muted">{report.summary.skip} skipped (not applicable)</Badge>{' '}
+            <span class="muted small">
+              ran <When at={report.ranAt} />
+            </span>
           </p>
           <ul class="checks">
             {checks.map((c) => (
               <li key={c.id} class={`check-${c.status}`} data-testid={`check-${c.id}`} data-status={c.status}>
                 <div class="check-head">
-                  <Badge tone={TONE[c.status]}>{LABEL[c.status]}</Badge> <strong>{c.title}</strong> <span class="muted small mono">{c.id}</span>
+                  <Badge tone={TONE[c.status]}>{LABEL[c.status]}</Badge> <strong>{c.title}</strong>{' '}
+                  <span class="muted small mono">{c.id}</span>
                 </div>
                 <p>{c.reason}</p>
                 {c.fix && (

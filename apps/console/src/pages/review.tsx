@@ -23,7 +23,12 @@ function text(v: unknown): string | undefined {
 function rowsOf(c: Change): Row[] {
   return (Array.isArray(c.diff) ? c.diff : [])
     .filter((d): d is DiffEntry => typeof d === 'object' && d !== null && typeof d.path === 'string')
-    .map((d) => ({ path: d.path, op: d.op === 'added' || d.op === 'removed' ? d.op : 'changed', before: text(d.before), after: text(d.after) }));
+    .map((d) => ({
+      path: d.path,
+      op: d.op === 'added' || d.op === 'removed' ? d.op : 'changed',
+      before: text(d.before),
+      after: text(d.after),
+    }));
 }
 
 const OP_LABEL: Record<Row['op'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
@@ -37,7 +42,8 @@ export function ReviewPage() {
     <section aria-labelledby="review-h">
       <h1 id="review-h">Review</h1>
       <p class="lead">
-        When a published tool changes on your server, clients keep getting the version you approved until you approve the change here. Compare what is live with what your server now lists, then approve.
+        When a published tool changes on your server, clients keep getting the version you approved until you approve the change here.
+        Compare what is live with what your server now lists, then approve.
       </p>
       <div class="row">
         <button type="button" onClick={() => void changes.reload()} disabled={changes.loading}>
@@ -55,7 +61,8 @@ export function ReviewPage() {
         loadingLabel="Loading changes…"
         empty={
           <>
-            <strong>Nothing awaiting review.</strong> Every published tool matches what its server lists now. Changes appear here after a discovery finds one.
+            <strong>Nothing awaiting review.</strong> Every published tool matches what its server lists now. Changes appear here after a
+            discovery finds one.
           </>
         }
       />
@@ -90,8 +97,15 @@ function ChangeCard({ change: c, onApproved }: { change: Change; onApproved: (ms
     setBusy(true);
     setError(undefined);
     try {
-      await api('POST', '/v1/changes/approve', { serverId: c.serverId, kind: c.kind, name: c.name, ...(findings.length > 0 ? { acknowledgeFindings: acknowledged } : {}) });
-      await onApproved(removed ? `Approved: ${c.exposedName} is no longer published.` : `Approved: ${c.exposedName} now serves the new definition.`);
+      await api('POST', '/v1/changes/approve', {
+        serverId: c.serverId,
+        kind: c.kind,
+        name: c.name,
+        ...(findings.length > 0 ? { acknowledgeFindings: acknowledged } : {}),
+      });
+      await onApproved(
+        removed ? `Approved: ${c.exposedName} is no longer published.` : `Approved: ${c.exposedName} now serves the new definition.`,
+      );
     } catch (err) {
       setError(asApiError(err));
       setBusy(false);
@@ -140,11 +154,16 @@ function ChangeCard({ change: c, onApproved }: { change: Change; onApproved: (ms
       )}
       {missing.length > 0 && !removed && (
         <p class="notice">
-          The new definition lacks {missing.map((h) => HINTS.find((x) => x.key === h)?.label ?? h).join(', ')} ({missing.join(', ')}). <a {...linkTo('tools')}>Set them on the Tools page</a> before approving.
+          The new definition lacks {missing.map((h) => HINTS.find((x) => x.key === h)?.label ?? h).join(', ')} ({missing.join(', ')}).{' '}
+          <a {...linkTo('tools')}>Set them on the Tools page</a> before approving.
         </p>
       )}
-      {!removed && (c.unsupportedPatterns ?? []).length > 0 && <PatternNotice patterns={c.unsupportedPatterns ?? []} testId={`${testId}-patterns`} />}
-      {findings.length > 0 && <FindingsNotice findings={findings} testId={`${testId}-findings`} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />}
+      {!removed && (c.unsupportedPatterns ?? []).length > 0 && (
+        <PatternNotice patterns={c.unsupportedPatterns ?? []} testId={`${testId}-patterns`} />
+      )}
+      {findings.length > 0 && (
+        <FindingsNotice findings={findings} testId={`${testId}-findings`} acknowledged={acknowledged} onAcknowledge={setAcknowledged} />
+      )}
       {error && <ErrorBox error={error} title="Could not approve this change" />}
       {error?.code === 'HINTS_REQUIRED' && (
         <p>

@@ -92,19 +92,23 @@ export function ServersPage() {
   return (
     <section aria-labelledby="servers-h">
       <h1 id="servers-h">Servers</h1>
-      <p class="lead">The MCP servers your tenant fronts. Register one by URL; Switchboard discovers its tools, then you review and publish them.</p>
+      <p class="lead">
+        The MCP servers your tenant fronts. Register one by URL; Switchboard discovers its tools, then you review and publish them.
+      </p>
       <Allowed needed="admin" what="registering a server">
         <RegisterForm
           existing={list}
           onRegistered={async (s, discovery) => {
-            if (discovery?.queued === false) setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
+            if (discovery?.queued === false)
+              setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
             else watch(s);
             await servers.reload();
           }}
         />
         <RegistryImportForm
           onImported={async (s, discovery) => {
-            if (discovery?.queued === false) setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
+            if (discovery?.queued === false)
+              setNotice(`Discovery of "${s.name}" was not started: ${discovery.reason ?? 'the registry did not queue it'}.`);
             else watch(s);
             await servers.reload();
           }}
@@ -117,7 +121,12 @@ export function ServersPage() {
           {actions.notice}
         </p>
       )}
-      <LoadStatus load={servers} errorTitle="Could not load servers" loadingLabel="Loading servers…" empty="No servers yet. Register your MCP server's URL above to start." />
+      <LoadStatus
+        load={servers}
+        errorTitle="Could not load servers"
+        loadingLabel="Loading servers…"
+        empty="No servers yet. Register your MCP server's URL above to start."
+      />
       {gaveUp && (
         <div class="notice" role="status">
           Discovery is taking longer than usual; the registry keeps retrying in the background.{' '}
@@ -146,17 +155,22 @@ export function ServersPage() {
                   <DiscoveryStatus server={s} busy={busy(s)} />
                 </div>
                 <Allowed needed="admin">
-                <div class="actions">
-                  <button type="button" onClick={() => setEditing(editing === s.id ? undefined : s.id)} aria-expanded={editing === s.id} aria-controls={`edit-${s.id}`}>
-                    {editing === s.id ? 'Close editor' : 'Edit'}
-                  </button>
-                  <button type="button" onClick={() => void rediscover(s)} disabled={busy(s)}>
-                    Rediscover
-                  </button>
-                  <button type="button" class="danger" onClick={() => void remove(s)}>
-                    Remove
-                  </button>
-                </div>
+                  <div class="actions">
+                    <button
+                      type="button"
+                      onClick={() => setEditing(editing === s.id ? undefined : s.id)}
+                      aria-expanded={editing === s.id}
+                      aria-controls={`edit-${s.id}`}
+                    >
+                      {editing === s.id ? 'Close editor' : 'Edit'}
+                    </button>
+                    <button type="button" onClick={() => void rediscover(s)} disabled={busy(s)}>
+                      Rediscover
+                    </button>
+                    <button type="button" class="danger" onClick={() => void remove(s)}>
+                      Remove
+                    </button>
+                  </div>
                 </Allowed>
               </div>
               <dl class="facts">
@@ -178,7 +192,9 @@ export function ServersPage() {
                   onClose={() => setEditing(undefined)}
                   onSaved={async (saved, discovery) => {
                     setEditing(undefined);
-                    setNotice(`Saved "${saved.name}".${discovery?.queued ? ' Rediscovery has started.' : discovery?.reason ? ` Discovery was not started: ${discovery.reason}.` : ''}`);
+                    setNotice(
+                      `Saved "${saved.name}".${discovery?.queued ? ' Rediscovery has started.' : discovery?.reason ? ` Discovery was not started: ${discovery.reason}.` : ''}`,
+                    );
                     if (discovery?.queued) watch(saved);
                     notifyChanged();
                     await servers.reload();
@@ -272,12 +288,24 @@ function DiscoveryStatus({ server: s, busy }: { server: Server; busy: boolean })
 /** What to do about a failed discovery, from the network or HTTP error it names (undefined when nothing specific helps). */
 export function nextStep(error: string): string | undefined {
   const steps: Array<[RegExp, string]> = [
-    [/ECONNREFUSED|connection refused/i, "Nothing is listening at that address. Start the server, or check the URL's host and port (Edit)."],
+    [
+      /ECONNREFUSED|connection refused/i,
+      "Nothing is listening at that address. Start the server, or check the URL's host and port (Edit).",
+    ],
     [/ENOTFOUND|EAI_AGAIN|getaddrinfo/i, "The host name does not resolve. Check the URL's host for a typo (Edit)."],
-    [/ETIMEDOUT|timed? ?out|aborted/i, 'The server did not answer in time. Check it is reachable from the registry, or raise its timeout (Edit).'],
+    [
+      /ETIMEDOUT|timed? ?out|aborted/i,
+      'The server did not answer in time. Check it is reachable from the registry, or raise its timeout (Edit).',
+    ],
     [/ECONNRESET|socket hang up/i, 'The server closed the connection. Check its logs, and that the URL speaks MCP over HTTP.'],
-    [/certificate|CERT_|self.signed|TLS|SSL/i, "The server's TLS certificate was not accepted. Use a certificate from a public CA for that host."],
-    [/\b401\b|\b403\b|unauthori[sz]ed|forbidden/i, 'The server wants a credential. Edit the server, tick “Change authentication” and enter it.'],
+    [
+      /certificate|CERT_|self.signed|TLS|SSL/i,
+      "The server's TLS certificate was not accepted. Use a certificate from a public CA for that host.",
+    ],
+    [
+      /\b401\b|\b403\b|unauthori[sz]ed|forbidden/i,
+      'The server wants a credential. Edit the server, tick “Change authentication” and enter it.',
+    ],
     [/\b404\b|not found/i, "Nothing answers at that path. Check the URL's path (often /mcp)."],
   ];
   return steps.find(([re]) => re.test(error))?.[1];
@@ -309,6 +337,7 @@ function isBusy(s: Server, w: Watch | undefined): boolean {
   }
   if (s.health === 'pending') return true;
   if (!w) return false;
-  const settled = s.lastDiscoveredAt !== w.since || (s.health === 'error' && s.lastError !== w.sinceError) || Date.now() - w.started > WATCH_MS;
+  const settled =
+    s.lastDiscoveredAt !== w.since || (s.health === 'error' && s.lastError !== w.sinceError) || Date.now() - w.started > WATCH_MS;
   return !settled;
 }

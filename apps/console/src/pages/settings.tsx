@@ -4,7 +4,14 @@ import { FormFooter, SubmitButton } from '../form-footer';
 import { Field, LoadStatus, useFormSubmit, useLoad } from '../ui';
 
 /** API field → DOM id. */
-const IDS = { name: 'set-name', description: 'set-description', instructions: 'set-instructions', origins: 'set-origins', hosts: 'set-hosts', surfaceRules: 'set-surface-rules' };
+const IDS = {
+  name: 'set-name',
+  description: 'set-description',
+  instructions: 'set-instructions',
+  origins: 'set-origins',
+  hosts: 'set-hosts',
+  surfaceRules: 'set-surface-rules',
+};
 
 interface Form {
   name: string;
@@ -19,7 +26,14 @@ interface Form {
 function toForm(t: TenantSettings): Form {
   const rules = isRecord(t.surfaceRules) && Object.keys(t.surfaceRules).length > 0 ? JSON.stringify(t.surfaceRules, null, 2) : '';
   const lines = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string').join('\n') : '');
-  return { name: t.name ?? '', description: t.description ?? '', instructions: t.instructions ?? '', origins: lines(t.origins), hosts: lines(t.hosts), surfaceRules: rules };
+  return {
+    name: t.name ?? '',
+    description: t.description ?? '',
+    instructions: t.instructions ?? '',
+    origins: lines(t.origins),
+    hosts: lines(t.hosts),
+    surfaceRules: rules,
+  };
 }
 
 /** One entry per non-blank line, with the 1-based line number it came from (the API names entries by index). */
@@ -69,7 +83,10 @@ export function SettingsPage({ onSaved }: { onSaved?: (t: TenantSettings) => voi
   return (
     <section aria-labelledby="settings-h">
       <h1 id="settings-h">Settings</h1>
-      <p class="lead">What clients see of this workspace, and where its MCP endpoint may be called from. Saving republishes the live version, if there is one.</p>
+      <p class="lead">
+        What clients see of this workspace, and where its MCP endpoint may be called from. Saving republishes the live version, if there is
+        one.
+      </p>
       <LoadStatus load={tenant} errorTitle="Could not load the settings" loadingLabel="Loading the settings…" />
       {tenant.data && <SettingsForm initial={tenant.data} onSaved={onSaved} />}
     </section>

@@ -49,10 +49,20 @@ function storedWorkspace(): string {
  * Sign-in: with the platform account (OAuth, the registry keeps the session in an HttpOnly cookie)
  * when the registry offers it, else — or on request — with a tenant API key.
  */
-export function SignIn(props: { auth: AuthConfig; expired: boolean; signinError: string | undefined; onKey: (key: string, tenant: Tenant) => void }) {
+export function SignIn(props: {
+  auth: AuthConfig;
+  expired: boolean;
+  signinError: string | undefined;
+  onKey: (key: string, tenant: Tenant) => void;
+}) {
   const [mode, setMode] = useState<'platform' | 'key' | 'sso'>(props.auth.oauth ? 'platform' : 'key');
   const useKey = mode === 'key';
-  const failure = props.signinError ? (SIGNIN_ERRORS[props.signinError] ?? { title: 'Sign-in failed', text: `The sign-in did not complete (${props.signinError}). Try again.` }) : undefined;
+  const failure = props.signinError
+    ? (SIGNIN_ERRORS[props.signinError] ?? {
+        title: 'Sign-in failed',
+        text: `The sign-in did not complete (${props.signinError}). Try again.`,
+      })
+    : undefined;
   return (
     <main class="narrow sign-in" id="main">
       <p class="brand-line">
@@ -66,7 +76,13 @@ export function SignIn(props: { auth: AuthConfig; expired: boolean; signinError:
           <p>{failure.text}</p>
         </div>
       )}
-      {mode === 'sso' ? <OAuthForm loginUrl="/console/sso/login" sso /> : useKey ? <KeyForm onKey={props.onKey} /> : <OAuthForm loginUrl={props.auth.loginUrl} />}
+      {mode === 'sso' ? (
+        <OAuthForm loginUrl="/console/sso/login" sso />
+      ) : useKey ? (
+        <KeyForm onKey={props.onKey} />
+      ) : (
+        <OAuthForm loginUrl={props.auth.loginUrl} />
+      )}
       {props.auth.oauth && mode !== 'platform' && (
         <p>
           <button type="button" class="link" onClick={() => setMode('platform')}>
@@ -107,7 +123,9 @@ function OAuthForm({ loginUrl, sso = false }: { loginUrl: string; sso?: boolean 
     e.preventDefault();
     const id = workspace.trim().toLowerCase();
     if (!WORKSPACE_ID.test(id)) {
-      setFieldMsg(id ? 'That is not a workspace id: use lowercase letters, digits and -, as in acme.' : 'Enter your workspace id (e.g. acme).');
+      setFieldMsg(
+        id ? 'That is not a workspace id: use lowercase letters, digits and -, as in acme.' : 'Enter your workspace id (e.g. acme).',
+      );
       setFailure({});
       return;
     }
@@ -151,7 +169,8 @@ function KeyForm({ onKey }: { onKey: (key: string, tenant: Tenant) => void }) {
     if (!trimmed) errs.apiKey = 'Enter your tenant API key (it starts with sbk_).';
     // A key goes in the Authorization header, which cannot carry other characters: the browser would
     // refuse to send it and the failure would read like a network error.
-    else if (!API_KEY_CHARS.test(trimmed)) errs.apiKey = 'That is not an API key: keys are letters, digits, - and _ only, and start with sbk_.';
+    else if (!API_KEY_CHARS.test(trimmed))
+      errs.apiKey = 'That is not an API key: keys are letters, digits, - and _ only, and start with sbk_.';
     await submitting.run(errs, async () => {
       let tenant: Tenant;
       try {
@@ -159,7 +178,8 @@ function KeyForm({ onKey }: { onKey: (key: string, tenant: Tenant) => void }) {
       } catch (err) {
         const a = asApiError(err);
         // A 401 is about the key itself: it belongs beside the field, not in the error box.
-        if (a.status === 401) throw new ApiError(401, a.code, 'This key was not accepted: it is wrong, revoked, or belongs to no tenant.', 'apiKey');
+        if (a.status === 401)
+          throw new ApiError(401, a.code, 'This key was not accepted: it is wrong, revoked, or belongs to no tenant.', 'apiKey');
         throw a;
       }
       onKey(trimmed, tenant);

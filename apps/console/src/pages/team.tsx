@@ -24,7 +24,8 @@ export function TeamPage({ identity }: { identity: Identity }) {
     <section aria-labelledby="team-h">
       <h1 id="team-h">Team</h1>
       <p class="lead">
-        The people who can sign in to this console for workspace <span class="mono">{identity.tenant.id}</span> with a platform account. API keys are managed separately.
+        The people who can sign in to this console for workspace <span class="mono">{identity.tenant.id}</span> with a platform account. API
+        keys are managed separately.
       </p>
       {unavailable && <Empty>Team accounts are not available on this registry yet: sign-in works with API keys only.</Empty>}
       {!unavailable && (
@@ -56,7 +57,8 @@ export function TeamPage({ identity }: { identity: Identity }) {
                 <tr key={a.username}>
                   <td class="mono">
                     {a.username}
-                    {a.username === me && <span class="muted small"> (you)</span>} {a.disabled && <Badge tone="muted">Access removed</Badge>}
+                    {a.username === me && <span class="muted small"> (you)</span>}{' '}
+                    {a.disabled && <Badge tone="muted">Access removed</Badge>}
                   </td>
                   <td>{a.name || <span class="muted">—</span>}</td>
                   <td>{a.createdAt ? <When at={a.createdAt} /> : <span class="muted">—</span>}</td>
@@ -108,9 +110,25 @@ function AddAdminForm({ onAdded }: { onAdded: (username: string) => Promise<void
     <form ref={ref} class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="add-admin-h">
       <h2 id="add-admin-h">Add an administrator</h2>
       <div class="grid3 even">
-        <Field id={IDS.username} label="Username" value={form.username} onInput={set('username')} error={fields[IDS.username]} autoComplete="off" />
+        <Field
+          id={IDS.username}
+          label="Username"
+          value={form.username}
+          onInput={set('username')}
+          error={fields[IDS.username]}
+          autoComplete="off"
+        />
         <Field id={IDS.name} label="Name (optional)" value={form.name} onInput={set('name')} error={fields[IDS.name]} autoComplete="off" />
-        <Field id={IDS.password} label="Password" type="password" value={form.password} onInput={set('password')} error={fields[IDS.password]} autoComplete="new-password" hint="At least 12 characters. Share it with them privately; they sign in with it." />
+        <Field
+          id={IDS.password}
+          label="Password"
+          type="password"
+          value={form.password}
+          onInput={set('password')}
+          error={fields[IDS.password]}
+          autoComplete="new-password"
+          hint="At least 12 characters. Share it with them privately; they sign in with it."
+        />
       </div>
       {submitting.formError && <ErrorBox error={submitting.formError} title="Could not add the administrator" />}
       <div class="row">

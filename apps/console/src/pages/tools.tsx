@@ -55,7 +55,10 @@ export function ToolsPage() {
   return (
     <section aria-labelledby="tools-h">
       <h1 id="tools-h">Tools</h1>
-      <p class="lead">Everything discovery found on your servers. Give each tool a title and behaviour hints, then publish it: published tools are what Claude, ChatGPT and other clients see.</p>
+      <p class="lead">
+        Everything discovery found on your servers. Give each tool a title and behaviour hints, then publish it: published tools are what
+        Claude, ChatGPT and other clients see.
+      </p>
       <LoadStatus
         load={data}
         errorTitle="Could not load tools"
@@ -69,7 +72,8 @@ export function ToolsPage() {
       />
       {attention > 0 && (
         <p class="notice" data-testid="hints-summary">
-          {attention === 1 ? '1 tool needs' : `${attention} tools need`} attention: behaviour hints clients use to decide when to ask for confirmation, a title, or an upstream change to review.{' '}
+          {attention === 1 ? '1 tool needs' : `${attention} tools need`} attention: behaviour hints clients use to decide when to ask for
+          confirmation, a title, or an upstream change to review.{' '}
           <a {...linkTo('tools', '?filter=attention')}>Show {attention === 1 ? 'it' : 'them'}</a>
         </p>
       )}
@@ -79,18 +83,36 @@ export function ToolsPage() {
         </p>
       )}
       {data.data && data.data.servers.length > 0 && (
-        <ServerStrip data={data.data} rows={rows} selected={server} publishing={publishing} setPublishing={setPublishing} reload={data.reload} setNotice={setNotice} />
+        <ServerStrip
+          data={data.data}
+          rows={rows}
+          selected={server}
+          publishing={publishing}
+          setPublishing={setPublishing}
+          reload={data.reload}
+          setNotice={setNotice}
+        />
       )}
       {rows.length > 0 && (
         <>
           <div class="row filters" role="search" aria-label="Filter tools">
             <label for="tools-search">
               Search
-              <input id="tools-search" type="search" value={text} placeholder="Name, title or server" onInput={(e) => setText(e.currentTarget.value)} />
+              <input
+                id="tools-search"
+                type="search"
+                value={text}
+                placeholder="Name, title or server"
+                onInput={(e) => setText(e.currentTarget.value)}
+              />
             </label>
             <label for="tools-filter">
               Show
-              <select id="tools-filter" value={filter} onChange={(e) => setQuery(query, { filter: e.currentTarget.value, tool: undefined })}>
+              <select
+                id="tools-filter"
+                value={filter}
+                onChange={(e) => setQuery(query, { filter: e.currentTarget.value, tool: undefined })}
+              >
                 {FILTERS.map((f) => (
                   <option key={f.value} value={f.value}>
                     {f.label}
@@ -100,7 +122,11 @@ export function ToolsPage() {
             </label>
             <label for="tools-server">
               Server
-              <select id="tools-server" value={server} onChange={(e) => setQuery(query, { server: e.currentTarget.value, tool: undefined })}>
+              <select
+                id="tools-server"
+                value={server}
+                onChange={(e) => setQuery(query, { server: e.currentTarget.value, tool: undefined })}
+              >
                 <option value="">All servers</option>
                 {data.data?.servers.map((s) => (
                   <option key={s.server.id} value={s.server.id}>
@@ -110,7 +136,9 @@ export function ToolsPage() {
               </select>
             </label>
             <span class="muted small" role="status" data-testid="tools-count">
-              {visible.length === rows.length ? `${rows.length} tool${rows.length === 1 ? '' : 's'}` : `${visible.length} of ${rows.length} tool${rows.length === 1 ? '' : 's'}`}
+              {visible.length === rows.length
+                ? `${rows.length} tool${rows.length === 1 ? '' : 's'}`
+                : `${visible.length} of ${rows.length} tool${rows.length === 1 ? '' : 's'}`}
             </span>
           </div>
           <ToolTable rows={visible.slice(0, shown)} open={open} />
@@ -121,7 +149,14 @@ export function ToolsPage() {
           )}
         </>
       )}
-      {openRow && <Drawer row={openRow} data={data.data} onClose={() => setQuery(query, { tool: undefined, field: undefined })} onChanged={data.reload} />}
+      {openRow && (
+        <Drawer
+          row={openRow}
+          data={data.data}
+          onClose={() => setQuery(query, { tool: undefined, field: undefined })}
+          onChanged={data.reload}
+        />
+      )}
     </section>
   );
 }
@@ -142,7 +177,11 @@ function ServerStrip(props: {
         const ready = mine.filter((r) => r.status === 'ready');
         const published = mine.filter((r) => r.status === 'published').length;
         return (
-          <li key={server.id} class={`card compact${props.selected === server.id ? ' selected' : ''}`} data-testid={`tools-server-${server.id}`}>
+          <li
+            key={server.id}
+            class={`card compact${props.selected === server.id ? ' selected' : ''}`}
+            data-testid={`tools-server-${server.id}`}
+          >
             <div class="row">
               <strong>{server.name}</strong> <span class="muted small mono">{server.id}</span>
               <span class="muted small">
@@ -150,7 +189,11 @@ function ServerStrip(props: {
                 {server.health === 'error' && ` · discovery failed: ${server.lastError ?? 'unknown error'}`}
               </span>
               {ready.length > 0 && (
-                <button type="button" onClick={() => props.setPublishing(props.publishing === server.id ? undefined : server.id)} aria-expanded={props.publishing === server.id}>
+                <button
+                  type="button"
+                  onClick={() => props.setPublishing(props.publishing === server.id ? undefined : server.id)}
+                  aria-expanded={props.publishing === server.id}
+                >
                   Publish all ready ({ready.length})
                 </button>
               )}
@@ -176,13 +219,28 @@ function ServerStrip(props: {
 }
 
 /** The editor of one tool, beside the table: focus moves into it on open and Escape closes it. */
-function Drawer({ row, data, onClose, onChanged }: { row: Row; data: ToolsData | undefined; onClose: () => void; onChanged: () => Promise<void> }) {
+function Drawer({
+  row,
+  data,
+  onClose,
+  onChanged,
+}: {
+  row: Row;
+  data: ToolsData | undefined;
+  onClose: () => void;
+  onChanged: () => Promise<void>;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   const field = useQuery().get('field');
   useEffect(() => {
     // A fix link names the field to fix: focus lands on it, else on the heading.
     const base = toolIdBase(row.server, row.tool);
-    const target = field === 'findings' ? document.querySelector<HTMLElement>(`[data-testid="${base}-findings-ack"]`) : field ? document.getElementById(`${base}-${field}`) : null;
+    const target =
+      field === 'findings'
+        ? document.querySelector<HTMLElement>(`[data-testid="${base}-findings-ack"]`)
+        : field
+          ? document.getElementById(`${base}-${field}`)
+          : null;
     (target ?? heading.current)?.focus();
   }, [row.key, field]);
   useEffect(() => {
@@ -202,7 +260,14 @@ function Drawer({ row, data, onClose, onChanged }: { row: Row; data: ToolsData |
         </button>
       </div>
       <ToolRow key={row.key} server={row.server} tool={row.tool} publication={row.publication} onChanged={onChanged} predicted={row.name} />
-      {!row.tool.removedAt && <ToolScopes key={`${row.key}-${exposedName ?? ''}`} idBase={toolIdBase(row.server, row.tool)} name={exposedName} auth={data?.auth} />}
+      {!row.tool.removedAt && (
+        <ToolScopes
+          key={`${row.key}-${exposedName ?? ''}`}
+          idBase={toolIdBase(row.server, row.tool)}
+          name={exposedName}
+          auth={data?.auth}
+        />
+      )}
     </aside>
   );
 }

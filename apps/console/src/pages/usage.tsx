@@ -17,7 +17,17 @@ export interface UsageFilters {
 const EMPTY: UsageFilters = { tool: '', server: '', subject: '', from: '', to: '' };
 
 /** The filter row shared by the Usage and Calls pages (dates as YYYY-MM-DD). */
-export function FilterForm({ value, onApply, idPrefix, dates = 'date' }: { value: UsageFilters; onApply: (f: UsageFilters) => void; idPrefix: string; dates?: 'date' | 'datetime-local' }) {
+export function FilterForm({
+  value,
+  onApply,
+  idPrefix,
+  dates = 'date',
+}: {
+  value: UsageFilters;
+  onApply: (f: UsageFilters) => void;
+  idPrefix: string;
+  dates?: 'date' | 'datetime-local';
+}) {
   const [f, setF] = useState(value);
   const input = (k: keyof UsageFilters, label: string, type: 'text' | 'date' | 'datetime-local' = 'text') => (
     <label for={`${idPrefix}-${k}`}>
@@ -92,9 +102,11 @@ const UNSLASHED_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'o
  * requests by their method (initialize, tools/list, ping; `other` for the rest, notifications
  * included); `?` is a call of a tool the catalog does not know.
  */
-const isProtocol = (t: UsageRow) => !t.server || t.server === '-' || t.tool === '' || t.tool === '?' || t.tool.includes('/') || UNSLASHED_METHODS.has(t.tool);
+const isProtocol = (t: UsageRow) =>
+  !t.server || t.server === '-' || t.tool === '' || t.tool === '?' || t.tool.includes('/') || UNSLASHED_METHODS.has(t.tool);
 /** How a protocol row reads. */
-const protocolLabel = (tool: string) => (tool === '?' ? 'unknown tool' : tool === 'other' || !tool ? 'other methods (notifications…)' : tool);
+const protocolLabel = (tool: string) =>
+  tool === '?' ? 'unknown tool' : tool === 'other' || !tool ? 'other methods (notifications…)' : tool;
 
 /** How many tools the per-tool chart shows (the table below lists them all). */
 const TOP_TOOLS = 10;
@@ -135,7 +147,10 @@ export function UsagePage() {
   return (
     <section aria-labelledby="usage-h">
       <h1 id="usage-h">Usage</h1>
-      <p class="lead">Calls through the gateway per day and per tool: errors, rate-limited calls and latency. Figures arrive within seconds of the calls; days are UTC.</p>
+      <p class="lead">
+        Calls through the gateway per day and per tool: errors, rate-limited calls and latency. Figures arrive within seconds of the calls;
+        days are UTC.
+      </p>
       <div class="row">
         <div class="presets" role="group" aria-label="Time window">
           {PRESETS.map((p) => (
@@ -160,7 +175,13 @@ export function UsagePage() {
       {csvError && <ErrorBox error={csvError} title="Could not export the usage" />}
       <div class="usage-layout">
         <div>
-          <LoadStatus load={byDay} errorTitle="Could not load the usage" loadingLabel="Loading usage…" empty="No calls in this window yet." isEmpty={(d) => d.length === 0} />
+          <LoadStatus
+            load={byDay}
+            errorTitle="Could not load the usage"
+            loadingLabel="Loading usage…"
+            empty="No calls in this window yet."
+            isEmpty={(d) => d.length === 0}
+          />
           {rows.length > 0 && (
             <>
               <Chart
@@ -173,7 +194,13 @@ export function UsagePage() {
                   { label: 'Rate-limited', stroke: '#d97706', values: days.map((d) => at(d)?.rateLimited ?? 0) },
                 ]}
               />
-              <Chart title="Average latency per day (ms)" testId="chart-latency" labels={days.map(dayLabel)} series={[{ label: 'Avg ms', stroke: '#7c3aed', values: days.map((d) => at(d)?.avgMs ?? 0) }]} height={160} />
+              <Chart
+                title="Average latency per day (ms)"
+                testId="chart-latency"
+                labels={days.map(dayLabel)}
+                series={[{ label: 'Avg ms', stroke: '#7c3aed', values: days.map((d) => at(d)?.avgMs ?? 0) }]}
+                height={160}
+              />
             </>
           )}
           {tools.length > 0 && (
@@ -182,7 +209,11 @@ export function UsagePage() {
                 <Bars
                   title={called.length > TOP_TOOLS ? `Top ${TOP_TOOLS} tools by calls` : 'Calls per tool'}
                   testId="chart-tools"
-                  rows={called.slice(0, TOP_TOOLS).map((t) => ({ label: t.tool, value: t.calls, note: t.errors + t.toolErrors > 0 ? `(${t.errors + t.toolErrors} failed)` : undefined }))}
+                  rows={called.slice(0, TOP_TOOLS).map((t) => ({
+                    label: t.tool,
+                    value: t.calls,
+                    note: t.errors + t.toolErrors > 0 ? `(${t.errors + t.toolErrors} failed)` : undefined,
+                  }))}
                 />
               )}
               {protocol.length > 0 && (

@@ -52,8 +52,8 @@ export function UsersPage() {
     <section aria-labelledby="users-h">
       <h1 id="users-h">Users</h1>
       <p class="lead">
-        The people who sign in to this workspace’s MCP server when it has no enterprise identity provider (Auth page: “Local”). Each sets a password, and may add passkeys, through a one-time
-        link. Switchboard sends no e-mail: copy the link and pass it on yourself.
+        The people who sign in to this workspace’s MCP server when it has no enterprise identity provider (Auth page: “Local”). Each sets a
+        password, and may add passkeys, through a one-time link. Switchboard sends no e-mail: copy the link and pass it on yourself.
       </p>
       <Allowed needed="admin" what="inviting and managing users">
         <InviteForm
@@ -72,7 +72,12 @@ export function UsersPage() {
           {actions.notice}
         </p>
       )}
-      <LoadStatus load={users} errorTitle="Could not load the users" loadingLabel="Loading users…" empty="No users yet. Invite someone above." />
+      <LoadStatus
+        load={users}
+        errorTitle="Could not load the users"
+        loadingLabel="Loading users…"
+        empty="No users yet. Invite someone above."
+      />
       {users.data && users.data.length > 0 && (
         <DataTable testId="users-table" columns={['User', 'Status', 'Passkeys', 'Last sign-in', <span class="sr-only">Actions</span>]}>
           {users.data.map((u) => (
@@ -89,9 +94,17 @@ export function UsersPage() {
                 <ul class="plain">
                   {u.passkeys.map((p) => (
                     <li key={p.id} data-passkey={p.name}>
-                      {p.name} <span class="muted small">added <When at={p.createdAt} /></span>
+                      {p.name}{' '}
+                      <span class="muted small">
+                        added <When at={p.createdAt} />
+                      </span>
                       {canManage && (
-                        <button type="button" class="link danger" onClick={() => void removePasskey(u, p)} aria-label={`Remove passkey ${p.name} of ${u.username}`}>
+                        <button
+                          type="button"
+                          class="link danger"
+                          onClick={() => void removePasskey(u, p)}
+                          aria-label={`Remove passkey ${p.name} of ${u.username}`}
+                        >
                           Remove
                         </button>
                       )}
@@ -104,12 +117,21 @@ export function UsersPage() {
               </td>
               <td class="actions">
                 {canManage && u.status !== 'disabled' && (
-                  <button type="button" onClick={() => void resetLink(u)} aria-label={`${u.status === 'invited' ? 'New invite link' : 'Reset link'} for ${u.username}`}>
+                  <button
+                    type="button"
+                    onClick={() => void resetLink(u)}
+                    aria-label={`${u.status === 'invited' ? 'New invite link' : 'Reset link'} for ${u.username}`}
+                  >
                     {u.status === 'invited' ? 'New invite link' : 'Reset link'}
                   </button>
                 )}
                 {canManage && (
-                  <button type="button" class={u.status === 'disabled' ? '' : 'danger'} onClick={() => void setDisabled(u, u.status !== 'disabled')} aria-label={`${u.status === 'disabled' ? 'Enable' : 'Disable'} ${u.username}`}>
+                  <button
+                    type="button"
+                    class={u.status === 'disabled' ? '' : 'danger'}
+                    onClick={() => void setDisabled(u, u.status !== 'disabled')}
+                    aria-label={`${u.status === 'disabled' ? 'Enable' : 'Disable'} ${u.username}`}
+                  >
                     {u.status === 'disabled' ? 'Enable' : 'Disable'}
                   </button>
                 )}
@@ -129,9 +151,18 @@ function LinkBox({ username, link, onDone }: { username: string; link: UserLink;
     <div class="card" role="region" aria-label="One-time link" data-testid="user-link">
       <h2>{link.purpose === 'invite' ? `Invite link for ${username}` : `Password-reset link for ${username}`}</h2>
       <p>
-        Send this link to {username} yourself (no e-mail is sent). It works once, until <time dateTime={link.expiresAt}>{new Date(link.expiresAt).toLocaleString()}</time>, and replaces any earlier link.
+        Send this link to {username} yourself (no e-mail is sent). It works once, until{' '}
+        <time dateTime={link.expiresAt}>{new Date(link.expiresAt).toLocaleString()}</time>, and replaces any earlier link.
       </p>
-      <input class="mono" style={{ width: '100%' }} readOnly value={link.url} aria-label="Link" data-testid="user-link-url" onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+      <input
+        class="mono"
+        style={{ width: '100%' }}
+        readOnly
+        value={link.url}
+        aria-label="Link"
+        data-testid="user-link-url"
+        onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
+      />
       <div class="row">
         <button type="button" onClick={() => void navigator.clipboard?.writeText(link.url)}>
           Copy
@@ -169,7 +200,15 @@ function InviteForm({ onInvited }: { onInvited: (invited: InvitedUser) => Promis
     <form ref={ref} class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="invite-user-h">
       <h2 id="invite-user-h">Invite a user</h2>
       <div class="grid3 even">
-        <Field id={IDS.username} label="User name" value={form.username} onInput={set('username')} error={fields[IDS.username]} autoComplete="off" hint="What they type to sign in, e.g. their e-mail address." />
+        <Field
+          id={IDS.username}
+          label="User name"
+          value={form.username}
+          onInput={set('username')}
+          error={fields[IDS.username]}
+          autoComplete="off"
+          hint="What they type to sign in, e.g. their e-mail address."
+        />
         <Field id={IDS.name} label="Name (optional)" value={form.name} onInput={set('name')} error={fields[IDS.name]} autoComplete="off" />
       </div>
       {submitting.formError && <ErrorBox error={submitting.formError} title="Could not invite the user" />}

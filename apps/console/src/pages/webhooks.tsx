@@ -15,7 +15,12 @@ const EVENT_LABELS: Record<string, string> = {
   'limit.reached': 'Limit reached',
 };
 
-const STATUS_TONE: Record<Delivery['status'], 'ok' | 'warn' | 'fail' | 'muted'> = { delivered: 'ok', queued: 'warn', pending: 'muted', failed: 'fail' };
+const STATUS_TONE: Record<Delivery['status'], 'ok' | 'warn' | 'fail' | 'muted'> = {
+  delivered: 'ok',
+  queued: 'warn',
+  pending: 'muted',
+  failed: 'fail',
+};
 
 /** Event webhooks: subscribe endpoints, see the secret once, rotate it, send a test event, read the delivery log. */
 export function WebhooksPage() {
@@ -48,7 +53,10 @@ export function WebhooksPage() {
   return (
     <section aria-labelledby="webhooks-h">
       <h1 id="webhooks-h">Webhooks</h1>
-      <p class="lead">Send platform events to your own endpoints, signed with the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature).</p>
+      <p class="lead">
+        Send platform events to your own endpoints, signed with the Standard Webhooks headers (webhook-id, webhook-timestamp,
+        webhook-signature).
+      </p>
       <Allowed needed="admin" what="adding webhooks">
         <AddWebhookForm
           events={hooks.data?.events ?? []}
@@ -76,7 +84,13 @@ export function WebhooksPage() {
           {actions.notice}
         </p>
       )}
-      <LoadStatus load={hooks} errorTitle="Could not load the webhooks" loadingLabel="Loading webhooks…" empty="No webhooks yet." isEmpty={(d) => d.webhooks.length === 0} />
+      <LoadStatus
+        load={hooks}
+        errorTitle="Could not load the webhooks"
+        loadingLabel="Loading webhooks…"
+        empty="No webhooks yet."
+        isEmpty={(d) => d.webhooks.length === 0}
+      />
       {hooks.data && hooks.data.webhooks.length > 0 && (
         <DataTable testId="webhooks-table" columns={['Endpoint', 'Events', 'State', <span class="sr-only">Actions</span>]}>
           {hooks.data.webhooks.map((h) => (
@@ -84,7 +98,8 @@ export function WebhooksPage() {
               <td class="mono wrap">{h.url}</td>
               <td class="small">{h.events.map((e) => EVENT_LABELS[e] ?? e).join(', ')}</td>
               <td>
-                {h.enabled ? <Badge tone="ok">Enabled</Badge> : <Badge tone="muted">Disabled</Badge>} {h.previousSecretExpiresAt && <Badge tone="info">Rotating</Badge>}
+                {h.enabled ? <Badge tone="ok">Enabled</Badge> : <Badge tone="muted">Disabled</Badge>}{' '}
+                {h.previousSecretExpiresAt && <Badge tone="info">Rotating</Badge>}
               </td>
               <td class="actions">
                 <button type="button" onClick={() => setOpen(open === h.id ? undefined : h.id)} aria-expanded={open === h.id}>
@@ -114,7 +129,10 @@ export function WebhooksPage() {
 }
 
 function DeliveryLog({ id }: { id: string }) {
-  const log = useLoad(() => api<ListWebhookDeliveriesResponse>('GET', `/v1/webhooks/${id}/deliveries?limit=50`).then((r) => r.deliveries), [id]);
+  const log = useLoad(
+    () => api<ListWebhookDeliveriesResponse>('GET', `/v1/webhooks/${id}/deliveries?limit=50`).then((r) => r.deliveries),
+    [id],
+  );
   return (
     <section aria-labelledby="deliveries-h">
       <h2 id="deliveries-h">Delivery log</h2>
@@ -171,12 +189,22 @@ function AddWebhookForm({ events, onAdded }: { events: string[]; onAdded: (r: Cr
   return (
     <form ref={ref} class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="add-webhook-h">
       <h2 id="add-webhook-h">Add a webhook</h2>
-      <Field id={IDS.url} label="Endpoint URL" type="url" value={url} onInput={setUrl} error={fields[IDS.url]} placeholder="https://example.com/hooks/switchboard" autoComplete="off" />
+      <Field
+        id={IDS.url}
+        label="Endpoint URL"
+        type="url"
+        value={url}
+        onInput={setUrl}
+        error={fields[IDS.url]}
+        placeholder="https://example.com/hooks/switchboard"
+        autoComplete="off"
+      />
       <fieldset id={IDS.events} tabIndex={-1} aria-describedby={fields[IDS.events] ? `${IDS.events}-error` : undefined}>
         <legend>Events</legend>
         {events.map((e) => (
           <label key={e} class="check">
-            <input type="checkbox" checked={chosen.includes(e)} onChange={() => toggle(e)} /> {EVENT_LABELS[e] ?? e} <span class="mono small muted">{e}</span>
+            <input type="checkbox" checked={chosen.includes(e)} onChange={() => toggle(e)} /> {EVENT_LABELS[e] ?? e}{' '}
+            <span class="mono small muted">{e}</span>
           </label>
         ))}
         {fields[IDS.events] && (

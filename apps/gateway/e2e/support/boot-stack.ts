@@ -55,7 +55,8 @@ function track(name: string, child: ChildProcess): Proc {
         const check = () => {
           const m = out.match(pattern);
           if (m) return resolve(m);
-          if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${out.slice(-4000)}`));
+          if (child.exitCode !== null || child.signalCode !== null)
+            return reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${out.slice(-4000)}`));
           if (Date.now() > deadline) return reject(new Error(`${name}: no ${pattern} within ${timeoutMs} ms:\n${out.slice(-4000)}`));
           waiters.push(check);
           setTimeout(check, 500).unref();
@@ -77,7 +78,12 @@ function track(name: string, child: ChildProcess): Proc {
 /** A private Redis on a free port (no persistence). */
 export async function startRedis(): Promise<{ port: number; proc: Proc }> {
   const port = await freePort();
-  const proc = track('redis', spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const proc = track(
+    'redis',
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   await proc.waitFor(/Ready to accept connections/, 20_000);
   return { port, proc };
 }
@@ -85,7 +91,13 @@ export async function startRedis(): Promise<{ port: number; proc: Proc }> {
 /** A private PostgreSQL on a free port with one user and database (support/private-postgres.mjs). */
 export async function startPostgres(user: string, password: string, database: string): Promise<{ port: number; proc: Proc }> {
   const port = await freePort();
-  const proc = track('postgres', spawn(process.execPath, [path.join(__dirname, 'private-postgres.mjs'), String(port), user, password, database], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const proc = track(
+    'postgres',
+    spawn(process.execPath, [path.join(__dirname, 'private-postgres.mjs'), String(port), user, password, database], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   await proc.waitFor(/postgres ready on/, 90_000);
   return { port, proc };
 }
@@ -95,11 +107,15 @@ export async function startPostgres(user: string, password: string, database: st
  * loopback preload. The caller waits for its readiness.
  */
 export function startApp(app: AppName, env: Env, network: LoopbackMap): Proc {
-  const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', '--import', LOOPBACK_PRELOAD, path.join(REPO_ROOT, APP_MAIN[app])], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env, SB_LOOPBACK: JSON.stringify(network) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', '--import', LOOPBACK_PRELOAD, path.join(REPO_ROOT, APP_MAIN[app])],
+    {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env, SB_LOOPBACK: JSON.stringify(network) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return track(app, child);
 }
 

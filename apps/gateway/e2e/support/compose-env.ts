@@ -30,7 +30,9 @@ export function resolveDefaults(value: string, where: string): string {
 
 /** A service's environment with defaults resolved. */
 export function serviceEnv(compose: ComposeFile, service: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(compose.services[service]?.environment ?? {}).map(([k, v]) => [k, resolveDefaults(v, `${service}.${k}`)]));
+  return Object.fromEntries(
+    Object.entries(compose.services[service]?.environment ?? {}).map(([k, v]) => [k, resolveDefaults(v, `${service}.${k}`)]),
+  );
 }
 
 /** Published ports of a service: `{ hostIp, host, container }` (from `[ip:]host:container`). */
@@ -45,5 +47,7 @@ export function publishedPorts(compose: ComposeFile, service: string): Array<{ h
 
 /** Every port a service listens on inside the network: its published container ports and `expose`. */
 export function containerPorts(compose: ComposeFile, service: string): number[] {
-  return [...new Set([...publishedPorts(compose, service).map((p) => p.container), ...(compose.services[service]?.expose ?? []).map(Number)])];
+  return [
+    ...new Set([...publishedPorts(compose, service).map((p) => p.container), ...(compose.services[service]?.expose ?? []).map(Number)]),
+  ];
 }

@@ -133,7 +133,12 @@ export function sseMessages(text: string): Json[] {
 }
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -150,7 +155,11 @@ export function expectNoStack(body: string): void {
 }
 
 /** POSTs over real HTTP (fetch) and returns status, headers and the whole body text. */
-export async function httpPost(url: string, payload: unknown, headers: Record<string, string> = { ...POST_HEADERS }): Promise<{ status: number; headers: Headers; body: string }> {
+export async function httpPost(
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = { ...POST_HEADERS },
+): Promise<{ status: number; headers: Headers; body: string }> {
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(payload) });
   return { status: res.status, headers: res.headers, body: await res.text() };
 }
@@ -159,7 +168,8 @@ export async function httpPost(url: string, payload: unknown, headers: Record<st
 export function finalMessage(res: { headers: Headers; body: string }): Json {
   if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     const messages = sseMessages(res.body).filter((m) => 'id' in m);
-    if (messages.length !== 1) throw new Error(`expected exactly one response on the stream, got ${messages.length}: ${res.body.slice(0, 300)}`);
+    if (messages.length !== 1)
+      throw new Error(`expected exactly one response on the stream, got ${messages.length}: ${res.body.slice(0, 300)}`);
     return messages[0];
   }
   return json(res);

@@ -99,16 +99,26 @@ export class HostileUpstream {
     server.registerTool('shout', { description: 'Upper-cases its text.', inputSchema: { text: z.string() } }, async ({ text }) => ({
       content: [{ type: 'text', text: text.toUpperCase() }],
     }));
-    server.registerTool('big', { description: 'Returns `bytes` bytes of text.', inputSchema: { bytes: z.number().int().min(0) } }, async ({ bytes }) => ({
-      content: [{ type: 'text', text: 'x'.repeat(bytes) }],
-    }));
-    server.registerTool('slow', { description: 'Answers after `ms` milliseconds.', inputSchema: { ms: z.number().int().min(0) } }, ({ ms }) =>
-      new Promise((resolve) => setTimeout(() => resolve({ content: [{ type: 'text', text: `slept ${ms}` }] }), ms)),
+    server.registerTool(
+      'big',
+      { description: 'Returns `bytes` bytes of text.', inputSchema: { bytes: z.number().int().min(0) } },
+      async ({ bytes }) => ({
+        content: [{ type: 'text', text: 'x'.repeat(bytes) }],
+      }),
     );
-    server.registerTool('hang', { description: 'Never answers until cancelled.', inputSchema: {} }, (_args, extra) => this.hanging.hold(extra.signal));
+    server.registerTool(
+      'slow',
+      { description: 'Answers after `ms` milliseconds.', inputSchema: { ms: z.number().int().min(0) } },
+      ({ ms }) => new Promise((resolve) => setTimeout(() => resolve({ content: [{ type: 'text', text: `slept ${ms}` }] }), ms)),
+    );
+    server.registerTool('hang', { description: 'Never answers until cancelled.', inputSchema: {} }, (_args, extra) =>
+      this.hanging.hold(extra.signal),
+    );
     // Answered at the HTTP level above; registered so discovery lists them.
     server.registerTool('crash', { description: 'Breaks its answer mid-way.', inputSchema: {} }, async () => ({ content: [] }));
-    server.registerTool('garbage', { description: 'Answers with a body that is not JSON.', inputSchema: {} }, async () => ({ content: [] }));
+    server.registerTool('garbage', { description: 'Answers with a body that is not JSON.', inputSchema: {} }, async () => ({
+      content: [],
+    }));
     if (this.options.listBytes) {
       const each = 10_000;
       for (let i = 0; i * each < this.options.listBytes; i++) {
@@ -116,8 +126,12 @@ export class HostileUpstream {
       }
     }
     const blob = this.options.blobBytes ?? 10;
-    server.registerResource('blob', 'hostile://blob', { mimeType: 'text/plain' }, async (uri) => ({ contents: [{ uri: uri.href, text: 'b'.repeat(blob) }] }));
-    server.registerPrompt('bulky', { description: 'A very long prompt.' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'p'.repeat(blob) } }] }));
+    server.registerResource('blob', 'hostile://blob', { mimeType: 'text/plain' }, async (uri) => ({
+      contents: [{ uri: uri.href, text: 'b'.repeat(blob) }],
+    }));
+    server.registerPrompt('bulky', { description: 'A very long prompt.' }, () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: 'p'.repeat(blob) } }],
+    }));
     return server;
   }
 }

@@ -58,7 +58,10 @@ export function ingressRouter(objects: K8sObject[]): { route(host: string, path:
  * path to the stand-in port of `service:port`, as a TLS-terminating proxy would (Host kept,
  * X-Forwarded-* set). Unrouted requests get 404, as from ingress-nginx's default backend.
  */
-export async function startIngressProxy(router: ReturnType<typeof ingressRouter>, standIn: Record<string, number>): Promise<{ port: number; routed: Array<{ host: string; path: string; service: string }>; close(): Promise<void> }> {
+export async function startIngressProxy(
+  router: ReturnType<typeof ingressRouter>,
+  standIn: Record<string, number>,
+): Promise<{ port: number; routed: Array<{ host: string; path: string; service: string }>; close(): Promise<void> }> {
   const routed: Array<{ host: string; path: string; service: string }> = [];
   const server = http.createServer((req, res) => {
     const host = req.headers.host ?? '';
@@ -71,7 +74,18 @@ export async function startIngressProxy(router: ReturnType<typeof ingressRouter>
     }
     routed.push({ host, path, service: backend.service });
     const upstream = http.request(
-      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-host': host, 'x-forwarded-proto': 'http' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: req.method,
+        path: req.url,
+        headers: {
+          ...req.headers,
+          'x-forwarded-for': req.socket.remoteAddress ?? '',
+          'x-forwarded-host': host,
+          'x-forwarded-proto': 'http',
+        },
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, { ...up.headers, 'x-ingress-backend': backend.service });
         up.pipe(res);

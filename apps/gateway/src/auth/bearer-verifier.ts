@@ -106,7 +106,11 @@ export class BearerVerifier {
   private keySet(uri: string): ReturnType<typeof createRemoteJWKSet> {
     let set = this.jwks.get(uri);
     if (!set) {
-      set = createRemoteJWKSet(new URL(uri), { cooldownDuration: this.options.jwksCooldownMs, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 });
+      set = createRemoteJWKSet(new URL(uri), {
+        cooldownDuration: this.options.jwksCooldownMs,
+        cacheMaxAge: 10 * 60_000,
+        timeoutDuration: 5_000,
+      });
       this.jwks.set(uri, set);
     }
     return set;

@@ -38,8 +38,19 @@ describe('ConnectorTokens', () => {
     const tokens = new ConnectorTokens({ authUrl: vault.url, internalToken: 'x'.repeat(16), cacheMs: 0 });
     vault.answer = { status: 200, body: JSON.stringify({ access_token: 'up-1', expires_in: 3600 }) };
     expect(await tokens.credential('acme', 'crm', user)).toEqual({ kind: 'token', token: 'up-1' });
-    vault.answer = { status: 400, body: JSON.stringify({ error: 'invalid_grant', reason: 'not_linked', link_url: 'http://auth.test/t/acme/connectors/crm/link?ticket=t' }) };
-    expect(await tokens.credential('acme', 'crm', user)).toEqual({ kind: 'link', linkUrl: 'http://auth.test/t/acme/connectors/crm/link?ticket=t', reason: 'not_linked' });
+    vault.answer = {
+      status: 400,
+      body: JSON.stringify({
+        error: 'invalid_grant',
+        reason: 'not_linked',
+        link_url: 'http://auth.test/t/acme/connectors/crm/link?ticket=t',
+      }),
+    };
+    expect(await tokens.credential('acme', 'crm', user)).toEqual({
+      kind: 'link',
+      linkUrl: 'http://auth.test/t/acme/connectors/crm/link?ticket=t',
+      reason: 'not_linked',
+    });
     expect(vault.hits).toBe(2);
   });
 
@@ -60,7 +71,11 @@ describe('ConnectorTokens', () => {
     const tokens = new ConnectorTokens({ authUrl: vault.url, internalToken: 'x'.repeat(16), cacheMs: 0 });
     expect(await tokens.credential('acme', 'crm', undefined)).toMatchObject({ kind: 'error', code: CONNECTOR_ERRORS.signInRequired });
     vault.answer = { status: 503, body: JSON.stringify({ error: 'temporarily_unavailable' }) };
-    expect(await tokens.credential('acme', 'crm', user)).toMatchObject({ kind: 'error', code: CONNECTOR_ERRORS.unavailable, message: expect.stringContaining('temporarily_unavailable') });
+    expect(await tokens.credential('acme', 'crm', user)).toMatchObject({
+      kind: 'error',
+      code: CONNECTOR_ERRORS.unavailable,
+      message: expect.stringContaining('temporarily_unavailable'),
+    });
     vault.answer = { status: 400, body: JSON.stringify({ error: 'invalid_grant', link_url: 'javascript:alert(1)' }) };
     expect(await tokens.credential('acme', 'crm', user)).toMatchObject({ kind: 'error', code: CONNECTOR_ERRORS.unavailable });
     vault.answer = { status: 200, body: JSON.stringify({ access_token: 'x'.repeat(20_000) }) };
@@ -68,13 +83,31 @@ describe('ConnectorTokens', () => {
     // A refused enterprise grant: its own code, the auth service's reason (bounded) and the fallback link.
     vault.answer = {
       status: 400,
-      body: JSON.stringify({ error: 'invalid_grant', reason: 'exchange_refused', error_description: `the enterprise IdP refused the request (invalid_grant: ${'y'.repeat(2000)})`, link_url: 'http://auth.test/t/acme/connectors/crm/link?ticket=t' }),
+      body: JSON.stringify({
+        error: 'invalid_grant',
+        reason: 'exchange_refused',
+        error_description: `the enterprise IdP refused the request (invalid_grant: ${'y'.repeat(2000)})`,
+        link_url: 'http://auth.test/t/acme/connectors/crm/link?ticket=t',
+      }),
     };
     const refused = await tokens.credential('acme', 'crm', user);
-    expect(refused).toMatchObject({ kind: 'error', code: CONNECTOR_ERRORS.exchangeRefused, message: expect.stringMatching(/^the enterprise IdP refused the request \(invalid_grant: y+; a linked account would be used instead: http:\/\/auth\.test\//) });
+    expect(refused).toMatchObject({
+      kind: 'error',
+      code: CONNECTOR_ERRORS.exchangeRefused,
+      message: expect.stringMatching(
+        /^the enterprise IdP refused the request \(invalid_grant: y+; a linked account would be used instead: http:\/\/auth\.test\//,
+      ),
+    });
     expect(refused.kind === 'error' && refused.message.length).toBeLessThan(700);
-    vault.answer = { status: 503, body: JSON.stringify({ error: 'temporarily_unavailable', error_description: 'the enterprise IdP did not answer in time' }) };
-    expect(await tokens.credential('acme', 'crm', user)).toMatchObject({ kind: 'error', code: CONNECTOR_ERRORS.unavailable, message: expect.stringContaining('did not answer in time') });
+    vault.answer = {
+      status: 503,
+      body: JSON.stringify({ error: 'temporarily_unavailable', error_description: 'the enterprise IdP did not answer in time' }),
+    };
+    expect(await tokens.credential('acme', 'crm', user)).toMatchObject({
+      kind: 'error',
+      code: CONNECTOR_ERRORS.unavailable,
+      message: expect.stringContaining('did not answer in time'),
+    });
     const down = new ConnectorTokens({ authUrl: 'http://127.0.0.1:1', internalToken: 'x'.repeat(16) });
     expect(await down.credential('acme', 'crm', user)).toMatchObject({ kind: 'error', code: CONNECTOR_ERRORS.unavailable });
   });

@@ -55,21 +55,40 @@ export class ConnectorTokens {
 
   async credential(tenantId: string, connectorId: string, auth: AuthGranted | undefined): Promise<ConnectorCredential> {
     if (!auth?.token || !auth.subject) {
-      return { kind: 'error', code: CONNECTOR_ERRORS.signInRequired, message: 'this tool acts on behalf of a signed-in user; the request carried no user token (the tenant must require sign-in)' };
+      return {
+        kind: 'error',
+        code: CONNECTOR_ERRORS.signInRequired,
+        message: 'this tool acts on behalf of a signed-in user; the request carried no user token (the tenant must require sign-in)',
+      };
     }
     const key = `${tenantId}\u0000${connectorId}\u0000${auth.subject}\u0000${auth.token}`;
     const cached = this.cache.get(key);
     if (cached && cached.until > Date.now()) return { kind: 'token', token: cached.token };
     this.cache.delete(key);
     let res: Response;
-    let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown; link_url?: unknown; reason?: unknown };
+    let body: {
+      access_token?: unknown;
+      expires_in?: unknown;
+      error?: unknown;
+      error_description?: unknown;
+      link_url?: unknown;
+      reason?: unknown;
+    };
     try {
-      res = await (this.options.fetch ?? fetch)(`${this.options.authUrl.replace(/\/+$/, '')}/internal/t/${encodeURIComponent(tenantId)}/token-exchange`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${this.options.internalToken ?? ''}` },
-        body: new URLSearchParams({ grant_type: TOKEN_EXCHANGE, subject_token: auth.token, subject_token_type: ACCESS_TOKEN, audience: connectorId }).toString(),
-        signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
-      });
+      res = await (this.options.fetch ?? fetch)(
+        `${this.options.authUrl.replace(/\/+$/, '')}/internal/t/${encodeURIComponent(tenantId)}/token-exchange`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${this.options.internalToken ?? ''}` },
+          body: new URLSearchParams({
+            grant_type: TOKEN_EXCHANGE,
+            subject_token: auth.token,
+            subject_token_type: ACCESS_TOKEN,
+            audience: connectorId,
+          }).toString(),
+          signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
+        },
+      );
       const text = await res.text();
       body = text.length <= MAX_ANSWER_BYTES ? (JSON.parse(text) as typeof body) : {};
     } catch {
@@ -85,12 +104,21 @@ export class ConnectorTokens {
       return { kind: 'token', token: body.access_token };
     }
     if (body.reason === 'exchange_refused') {
-      const why = typeof body.error_description === 'string' ? body.error_description.slice(0, MAX_REASON_CHARS) : 'the token exchange was refused';
-      const link = typeof body.link_url === 'string' && /^https?:\/\//.test(body.link_url) ? `; a linked account would be used instead: ${body.link_url}` : '';
+      const why =
+        typeof body.error_description === 'string' ? body.error_description.slice(0, MAX_REASON_CHARS) : 'the token exchange was refused';
+      const link =
+        typeof body.link_url === 'string' && /^https?:\/\//.test(body.link_url)
+          ? `; a linked account would be used instead: ${body.link_url}`
+          : '';
       return { kind: 'error', code: CONNECTOR_ERRORS.exchangeRefused, message: `${why}${link}` };
     }
-    if (typeof body.link_url === 'string' && /^https?:\/\//.test(body.link_url)) return { kind: 'link', linkUrl: body.link_url, reason: typeof body.reason === 'string' ? body.reason : 'not_linked' };
+    if (typeof body.link_url === 'string' && /^https?:\/\//.test(body.link_url))
+      return { kind: 'link', linkUrl: body.link_url, reason: typeof body.reason === 'string' ? body.reason : 'not_linked' };
     const detail = typeof body.error_description === 'string' ? `: ${body.error_description.slice(0, MAX_REASON_CHARS)}` : '';
-    return { kind: 'error', code: CONNECTOR_ERRORS.unavailable, message: `the credential vault refused the exchange (${typeof body.error === 'string' ? body.error : res.status}${detail})` };
+    return {
+      kind: 'error',
+      code: CONNECTOR_ERRORS.unavailable,
+      message: `the credential vault refused the exchange (${typeof body.error === 'string' ? body.error : res.status}${detail})`,
+    };
   }
 }

@@ -90,7 +90,8 @@ export class GatewayAuth {
     const t = this.protectedTenant(target.tenantId);
     if (!t) return OPEN;
     const header = req.headers.authorization;
-    if (header === undefined) return this.challenge(t, 401, undefined, 'Authentication required: send an OAuth access token as Authorization: Bearer');
+    if (header === undefined)
+      return this.challenge(t, 401, undefined, 'Authentication required: send an OAuth access token as Authorization: Bearer');
     const m = BEARER.exec(header);
     if (!m?.[1]) return this.challenge(t, 400, 'invalid_request', 'The Authorization header must be "Bearer <token>"');
     const token = m[1];
@@ -105,7 +106,18 @@ export class GatewayAuth {
   /** One frozen grant per verified token (the cache's hit path allocates nothing per request). */
   private grantedFor(verified: VerifiedToken, token: string): AuthGranted {
     let granted = this.grants.get(verified);
-    if (!granted) this.grants.set(verified, (granted = Object.freeze({ ok: true as const, clientId: verified.clientId, subject: verified.subject, scopes: verified.scopes, ...(verified.groups ? { groups: verified.groups } : {}), token })));
+    if (!granted)
+      this.grants.set(
+        verified,
+        (granted = Object.freeze({
+          ok: true as const,
+          clientId: verified.clientId,
+          subject: verified.subject,
+          scopes: verified.scopes,
+          ...(verified.groups ? { groups: verified.groups } : {}),
+          token,
+        })),
+      );
     return granted;
   }
 
@@ -126,7 +138,12 @@ export class GatewayAuth {
     if (missingScopes(auth.scopes, needed).length === 0) return undefined;
     // Name what is needed plus what the client already has, so a step-up does not lose scopes.
     const scope = [...new Set([...auth.scopes, ...needed])].join(' ');
-    return this.deny(t, 403, `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${t.prmUrl}", error_description="tool ${quoteSafe(tool)} needs ${needed.join(' ')}"`, `insufficient_scope: tool ${tool} needs ${needed.join(' ')}`);
+    return this.deny(
+      t,
+      403,
+      `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${t.prmUrl}", error_description="tool ${quoteSafe(tool)} needs ${needed.join(' ')}"`,
+      `insufficient_scope: tool ${tool} needs ${needed.join(' ')}`,
+    );
   }
 
   /** RFC 9728 metadata for a protected tenant (undefined ⇒ 404). */
@@ -161,11 +178,18 @@ export class GatewayAuth {
   registerRoutes(app: FastifyInstance): void {
     const send = (reply: FastifyReply, tenantId: string | undefined) => {
       const doc = tenantId ? this.metadata(tenantId) : undefined;
-      if (!doc) return reply.code(404).header('content-type', 'application/json').send({ error: 'not_found', error_description: 'no protected resource here' });
+      if (!doc)
+        return reply
+          .code(404)
+          .header('content-type', 'application/json')
+          .send({ error: 'not_found', error_description: 'no protected resource here' });
       return reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send(doc);
     };
-    app.get('/.well-known/oauth-protected-resource/t/:tenant/mcp', async (req, reply) => send(reply, (req.params as { tenant: string }).tenant));
-    const byHost = async (req: FastifyRequest, reply: FastifyReply) => send(reply, this.directory.resolve(undefined, req.headers.host)?.tenantId);
+    app.get('/.well-known/oauth-protected-resource/t/:tenant/mcp', async (req, reply) =>
+      send(reply, (req.params as { tenant: string }).tenant),
+    );
+    const byHost = async (req: FastifyRequest, reply: FastifyReply) =>
+      send(reply, this.directory.resolve(undefined, req.headers.host)?.tenantId);
     app.get('/.well-known/oauth-protected-resource', byHost);
     app.get('/.well-known/oauth-protected-resource/mcp', byHost);
   }

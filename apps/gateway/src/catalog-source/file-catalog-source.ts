@@ -76,7 +76,10 @@ export class FileCatalogSource implements CatalogSource {
           this.bundleList.push(bundle);
         }
         if ('builtin' in spec && spec.builtin === 'chain' && !this.options.chainReaderUrl) {
-          this.options.logger.warn({ tenant: tenant.settings.id }, 'builtin: chain is configured but CHAIN_READER_URL is not set; the chain tools are left out');
+          this.options.logger.warn(
+            { tenant: tenant.settings.id },
+            'builtin: chain is configured but CHAIN_READER_URL is not set; the chain tools are left out',
+          );
         }
         if ('fixture' in spec) {
           const fixturePath = path.resolve(path.dirname(file), spec.fixture);
@@ -87,7 +90,9 @@ export class FileCatalogSource implements CatalogSource {
           try {
             json = JSON.parse(await readFile(fixturePath, 'utf8'));
           } catch (err) {
-            throw new ConfigError(`Tenant "${tenant.settings.id}": cannot load fixture ${fixturePath}: ${(err as Error).message}`, { cause: err });
+            throw new ConfigError(`Tenant "${tenant.settings.id}": cannot load fixture ${fixturePath}: ${(err as Error).message}`, {
+              cause: err,
+            });
           }
           this.bundleList.push((await this.fixtures(tenant, `fixture: ${spec.fixture}`)).fixtureBundle(id, toolDefinitionsFromJson(json)));
         }
@@ -100,13 +105,17 @@ export class FileCatalogSource implements CatalogSource {
     try {
       return await loadFixtures();
     } catch (err) {
-      throw new ConfigError(`Tenant "${tenant.settings.id}": catalog "${catalog}" needs the development fixtures: ${(err as Error).message}`, { cause: err });
+      throw new ConfigError(
+        `Tenant "${tenant.settings.id}": catalog "${catalog}" needs the development fixtures: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
   }
 
   async load(): Promise<TenantCatalog[]> {
     const upstreams = new Map<string, UpstreamSpec>();
-    for (const tenant of this.entries) for (const spec of this.upstreamSpecs(tenant)) upstreams.set(upstreamKey(tenant.settings.id, spec), spec);
+    for (const tenant of this.entries)
+      for (const spec of this.upstreamSpecs(tenant)) upstreams.set(upstreamKey(tenant.settings.id, spec), spec);
     await Promise.all(
       [...upstreams.entries()].map(async ([key, spec]) => {
         const ok = await this.discover(key, spec);
@@ -143,7 +152,10 @@ export class FileCatalogSource implements CatalogSource {
       this.discovered.set(key, await discoverUpstream(spec.url, spec.headers, DISCOVERY_TIMEOUT_MS, this.options.maxPageBytes));
       return true;
     } catch (err) {
-      this.options.logger.warn({ upstream: spec.id, url: spec.url, err: (err as Error).message }, 'upstream discovery failed; serving without it for now');
+      this.options.logger.warn(
+        { upstream: spec.id, url: spec.url, err: (err as Error).message },
+        'upstream discovery failed; serving without it for now',
+      );
       return false;
     }
   }
@@ -193,7 +205,10 @@ export class FileCatalogSource implements CatalogSource {
         tools: found.tools.map((def) => ({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } })),
         resources: found.resources.map((def) => ({ definition: def, route: { ...base, upstreamName: def.uri } })),
         resourceTemplates: found.resourceTemplates.map((def) => ({ definition: def, route: { ...base, upstreamName: def.uriTemplate } })),
-        prompts: found.prompts.map((def) => ({ definition: { ...def, name: prefix + def.name }, route: { ...base, upstreamName: def.name } })),
+        prompts: found.prompts.map((def) => ({
+          definition: { ...def, name: prefix + def.name },
+          route: { ...base, upstreamName: def.name },
+        })),
       });
     }
     // Two catalogs (e.g. two upstreams) may offer the same name or URI; the catalog refuses

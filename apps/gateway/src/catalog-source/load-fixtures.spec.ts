@@ -9,10 +9,14 @@ describe('loadFixtures', () => {
   });
 
   it('says the fixtures are left out of this build when the package is missing', async () => {
-    await expect(importFixtures('@switchboard/no-such-fixtures')).rejects.toThrow(/@switchboard\/no-such-fixtures is not installed in this build \(production images leave the development fixtures out\)/);
+    await expect(importFixtures('@switchboard/no-such-fixtures')).rejects.toThrow(
+      /@switchboard\/no-such-fixtures is not installed in this build \(production images leave the development fixtures out\)/,
+    );
   });
 
   it('refuses a package without the fixtures API', async () => {
-    await expect(importFixtures('@switchboard/protocol')).rejects.toThrow('@switchboard/protocol does not export builtinBundle and fixtureBundle');
+    await expect(importFixtures('@switchboard/protocol')).rejects.toThrow(
+      '@switchboard/protocol does not export builtinBundle and fixtureBundle',
+    );
   });
 });

@@ -28,7 +28,10 @@ export async function importFixtures(specifier: string): Promise<FixturesPackage
   try {
     mod = (await import(specifier)) as typeof mod;
   } catch (err) {
-    throw new Error(`${specifier} is not installed in this build (production images leave the development fixtures out): ${(err as Error).message}`, { cause: err });
+    throw new Error(
+      `${specifier} is not installed in this build (production images leave the development fixtures out): ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   // Node's import() of the compiled CommonJS package puts module.exports under `default` as well.
   const api = typeof mod.builtinBundle === 'function' ? mod : mod.default;

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
-import { openGuardrailSecrets, parseTenantDocument, tenantLimitsOf, type CatalogSnapshot, type LocalBundle, type PublishedCatalog, type Route } from '@switchboard/catalog';
+import {
+  openGuardrailSecrets,
+  parseTenantDocument,
+  tenantLimitsOf,
+  type CatalogSnapshot,
+  type LocalBundle,
+  type PublishedCatalog,
+  type Route,
+} from '@switchboard/catalog';
 import { metrics, type Counter } from '@opentelemetry/api';
 import { CatalogFeedReader } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
@@ -32,7 +40,9 @@ export class RegistryCatalogSource implements CatalogSource {
   readonly bundles: readonly LocalBundle[] = [];
   private readonly current = new Map<string, { catalog: TenantCatalog; fingerprint: string; version: string }>();
   /** `gateway_catalog_reconciled_total{kind,reason}`: tenants fetched from the registry because Redis lacked them or held another version. */
-  private readonly reconciled: Counter = metrics.getMeter('switchboard').createCounter('gateway.catalog.reconciled', { description: 'Tenant catalogs repaired from the registry by reconciliation, by kind (missing, stale)' });
+  private readonly reconciled: Counter = metrics.getMeter('switchboard').createCounter('gateway.catalog.reconciled', {
+    description: 'Tenant catalogs repaired from the registry by reconciliation, by kind (missing, stale)',
+  });
   private readonly listeners = new Set<(tenant: TenantCatalog) => void>();
   private readonly reader: CatalogFeedReader;
   private timer: NodeJS.Timeout | undefined;
@@ -46,7 +56,10 @@ export class RegistryCatalogSource implements CatalogSource {
 
   async load(): Promise<TenantCatalog[]> {
     // Every (re)connection re-subscribes and re-syncs, so a message missed while disconnected is caught up.
-    await this.reader.start((tenantId) => void this.onChanged(tenantId), () => void this.resync(true, 'reconnect'));
+    await this.reader.start(
+      (tenantId) => void this.onChanged(tenantId),
+      () => void this.resync(true, 'reconnect'),
+    );
     await this.resync(false, 'boot');
     const every = this.options.resyncMs ?? 30_000;
     if (every > 0) {
@@ -94,7 +107,10 @@ export class RegistryCatalogSource implements CatalogSource {
       all = [...found];
       if (repair.length > 0) {
         // Many misses (a flushed Redis): one bulk call; a few: one call each.
-        const fetched = repair.length > 20 ? ((await this.fromRegistry()) ?? []).filter((c) => repair.includes(c.id)) : (await Promise.all(repair.map((id) => this.fromRegistry(id)))).flatMap((c) => c ?? []);
+        const fetched =
+          repair.length > 20
+            ? ((await this.fromRegistry()) ?? []).filter((c) => repair.includes(c.id))
+            : (await Promise.all(repair.map((id) => this.fromRegistry(id)))).flatMap((c) => c ?? []);
         const repaired = fetched.filter((c) => this.current.get(c.id)?.version !== c.snapshot?.version);
         all = [...found.filter((c) => !repair.includes(c.id)), ...fetched];
         if (repaired.length > 0) {
@@ -102,7 +118,14 @@ export class RegistryCatalogSource implements CatalogSource {
           this.reconciled.add(missing, { kind: 'missing', reason });
           this.reconciled.add(repaired.length - missing, { kind: 'stale', reason });
           this.options.logger.warn(
-            { reason, tenants: repaired.map((c) => c.id).slice(0, 50), missing, stale: repaired.length - missing, redisHad: found.length, registryHas: versions.size },
+            {
+              reason,
+              tenants: repaired.map((c) => c.id).slice(0, 50),
+              missing,
+              stale: repaired.length - missing,
+              redisHad: found.length,
+              registryHas: versions.size,
+            },
             'tenant catalogs reconciled from the registry (Redis lacked or held another version)',
           );
         }
@@ -132,13 +155,18 @@ export class RegistryCatalogSource implements CatalogSource {
       // The tenant document's contract, validated once here (settings included: auth, limits);
       // its version hashes the settings with the catalog, so a settings-only change is seen too.
       const raw = parseTenantDocument(received);
-      const fingerprint = createHash('sha256').update(`${raw.version}\u0000${JSON.stringify(raw.credentials ?? {})}`).digest('hex');
+      const fingerprint = createHash('sha256')
+        .update(`${raw.version}\u0000${JSON.stringify(raw.credentials ?? {})}`)
+        .digest('hex');
       if (this.current.get(raw.id)?.fingerprint === fingerprint) return;
       const catalog = this.open(raw);
       this.current.set(raw.id, { catalog, fingerprint, version: raw.snapshot.version });
       if (notify) for (const listener of this.listeners) listener(catalog);
     } catch (err) {
-      this.options.logger.error({ tenant: received?.id, err: (err as Error).message }, 'published catalog rejected; keeping the previous one');
+      this.options.logger.error(
+        { tenant: received?.id, err: (err as Error).message },
+        'published catalog rejected; keeping the previous one',
+      );
     }
   }
 

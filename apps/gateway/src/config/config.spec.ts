@@ -18,13 +18,24 @@ describe('loadGatewayConfig: production is the default off loopback', () => {
   });
 
   it('requires GATEWAY_STATE_KEYS in production even when it serves only file tenants', () => {
-    expect(() => loadGatewayConfig({ SWITCHBOARD_ENV: 'production' })).toThrow(/^Invalid gateway configuration \(SWITCHBOARD_ENV=production\):\n {2}GATEWAY_STATE_KEYS: is required in production[^\n]*$/);
-    expect(() => loadGatewayConfig({ SWITCHBOARD_ENV: 'production', GATEWAY_STATE_KEYS: Buffer.from('switchboard-dev-state-key-000000').toString('base64') })).toThrow(/GATEWAY_STATE_KEYS: the key is a development or placeholder key/);
-    expect(loadGatewayConfig({ SWITCHBOARD_ENV: 'production', GATEWAY_STATE_KEYS: `${key()},${key()}` }).SWITCHBOARD_ENV).toBe('production');
+    expect(() => loadGatewayConfig({ SWITCHBOARD_ENV: 'production' })).toThrow(
+      /^Invalid gateway configuration \(SWITCHBOARD_ENV=production\):\n {2}GATEWAY_STATE_KEYS: is required in production[^\n]*$/,
+    );
+    expect(() =>
+      loadGatewayConfig({
+        SWITCHBOARD_ENV: 'production',
+        GATEWAY_STATE_KEYS: Buffer.from('switchboard-dev-state-key-000000').toString('base64'),
+      }),
+    ).toThrow(/GATEWAY_STATE_KEYS: the key is a development or placeholder key/);
+    expect(loadGatewayConfig({ SWITCHBOARD_ENV: 'production', GATEWAY_STATE_KEYS: `${key()},${key()}` }).SWITCHBOARD_ENV).toBe(
+      'production',
+    );
   });
 
   it('keeps the development defaults on loopback without SWITCHBOARD_ENV, and anywhere with SWITCHBOARD_ENV=development', () => {
     expect(loadGatewayConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).SWITCHBOARD_ENV).toBe('development');
-    expect(loadGatewayConfig({ GATEWAY_HOST: '0.0.0.0', REDIS_URL: 'redis://127.0.0.1:6379', SWITCHBOARD_ENV: 'development' }).SWITCHBOARD_ENV).toBe('development');
+    expect(
+      loadGatewayConfig({ GATEWAY_HOST: '0.0.0.0', REDIS_URL: 'redis://127.0.0.1:6379', SWITCHBOARD_ENV: 'development' }).SWITCHBOARD_ENV,
+    ).toBe('development');
   });
 });

@@ -1,4 +1,12 @@
-import { deploymentMode, isSecretsKeys, parseSecretsKeys, productionSecretsRefusal, SECRETS_KEYS_FORMAT, SWITCHBOARD_ENVS, type SwitchboardEnv } from '@switchboard/secret-box';
+import {
+  deploymentMode,
+  isSecretsKeys,
+  parseSecretsKeys,
+  productionSecretsRefusal,
+  SECRETS_KEYS_FORMAT,
+  SWITCHBOARD_ENVS,
+  type SwitchboardEnv,
+} from '@switchboard/secret-box';
 import { redisUrlSchema } from '@switchboard/redis-connection';
 import { z } from 'zod';
 import { trustProxySchema } from '@switchboard/limits';
@@ -15,7 +23,10 @@ const schema = z.object({
   /** Public base URL clients use (canonical MCP URLs, server cards). Defaults to http://GATEWAY_HOST:GATEWAY_PORT. */
   GATEWAY_PUBLIC_URL: z.url().optional(),
   /** When set (e.g. `mcp.example.com`), `https://{tenant}.{domain}/mcp` serves that tenant (host-based layout). */
-  GATEWAY_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a DNS name').optional(),
+  GATEWAY_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'must be a DNS name')
+    .optional(),
   /**
    * Which catalog sources to serve, comma-separated: `file` (TENANTS_FILE), `registry`
    * (Redis snapshots + the registry's internal API). Default: `registry` when REGISTRY_URL
@@ -28,7 +39,12 @@ const schema = z.object({
   /** The file catalog source: tenants and their catalogs (validated at boot). */
   TENANTS_FILE: z.string().min(1).default('config/tenants.yaml'),
   /** Largest accepted MCP POST body in bytes (413 above). */
-  GATEWAY_BODY_LIMIT: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  GATEWAY_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   /**
    * Memory for compiled list pages of every tenant together, in MiB: pages are compiled on a
    * tenant's first request and kept in an LRU bounded by their (content-addressed) bytes.
@@ -37,7 +53,12 @@ const schema = z.object({
   /** Most members of one JSON-RPC batch (2025-03-26); more ⇒ 400 + −32600 naming batchMaxItems, nothing run. A tenant's `limits.batchMaxItems` overrides it. */
   BATCH_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000).default(50),
   /** Most bytes of a batch's combined response; past it the batch stops ⇒ 400 + −32600 naming batchMaxResponseBytes. Tenant override `limits.batchMaxResponseBytes`. */
-  BATCH_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  BATCH_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   /** Per-call timeout for upstream tool calls, in ms. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /**
@@ -49,21 +70,41 @@ const schema = z.object({
   /** Calls that may wait for one of an upstream's slots (default: UPSTREAM_MAX_CONCURRENCY). */
   UPSTREAM_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
   /** Largest upstream response body, or single server-sent event, in bytes; counted while streaming (tenant override `limits.upstreamResponseBytes`). */
-  UPSTREAM_RESPONSE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  UPSTREAM_RESPONSE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   /**
    * Largest event-stream answer to one upstream call, in bytes: every event (progress, logs,
    * server→client requests) and the answer together. Past it the call is stopped with an error
    * naming this key, so an upstream that keeps streaming cannot hold a gateway core until
    * UPSTREAM_TIMEOUT_MS (per-event bound: UPSTREAM_RESPONSE_MAX_BYTES).
    */
-  UPSTREAM_CALL_STREAM_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+  UPSTREAM_CALL_STREAM_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
   /**
    * Each tenant's share, in this replica, of the notification bytes (progress, logs) its
    * upstreams stream during calls: past the burst, reading a call's stream pauses so the tenant
    * gets this rate, and a flooding upstream is slowed instead of taking other tenants' CPU.
    */
-  UPSTREAM_NOTIFY_BYTES_PER_SEC: z.coerce.number().int().min(1024).max(2 ** 30).default(256 * 1024),
-  UPSTREAM_NOTIFY_BURST_BYTES: z.coerce.number().int().min(1024).max(2 ** 30).default(1024 * 1024),
+  UPSTREAM_NOTIFY_BYTES_PER_SEC: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 30)
+    .default(256 * 1024),
+  UPSTREAM_NOTIFY_BURST_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 30)
+    .default(1024 * 1024),
   /** Upstream calls one tenant may have in flight (or waiting) in this replica (tenant override `limits.maxInflight`). */
   GATEWAY_TENANT_MAX_INFLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
   /** URL of the chain-reader's MCP endpoint, used by `builtin: chain` catalogs. */
@@ -83,7 +124,10 @@ const schema = z.object({
   /** Redis holding the registry's published catalogs (`sb:catalog:<tenant>`, `sb:tenants`, channel `catalog:changed`). */
   REDIS_URL: redisUrlSchema().optional(),
   /** Prefix of the registry's Redis keys and channel (must equal the registry's REDIS_NAMESPACE); default none. */
-  REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9:_-]*$/).default(''),
+  REDIS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]*$/)
+    .default(''),
   /** Bearer token for the registry's `/internal/*` API (the registry's INTERNAL_TOKEN). */
   INTERNAL_TOKEN: z.string().min(16).optional(),
   /** The registry's SECRETS_KEY (its keys, comma-separated, newest first): opens the sealed upstream credentials. Unset: the public dev key (warned). */
@@ -98,7 +142,12 @@ const schema = z.object({
   UPSTREAM_ALLOW_HTTP_HOSTS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Full re-sync of registry catalogs (catches missed `catalog:changed` messages), in ms. */
   REGISTRY_RESYNC_MS: z.coerce.number().int().min(0).default(30_000),
   /**
@@ -141,7 +190,10 @@ const schema = z.object({
   /** Redis holding the shared buckets; default REDIS_URL. */
   LIMITS_REDIS_URL: redisUrlSchema().optional(),
   /** Prefix of bucket keys (tests isolate with it); default REDIS_NAMESPACE. */
-  LIMITS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).optional(),
+  LIMITS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]*$/)
+    .optional(),
   /**
    * Longest a limit decision waits for Redis before the per-replica fallback decides, in ms. Not
    * lower: the timer runs on the event loop, so a loop stall longer than this (GC, a busy CPU)
@@ -196,10 +248,16 @@ const schema = z.object({
    */
   GATEWAY_STATE_KEYS: z
     .string()
-    .refine((s) => s.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'each key must be at least 32 bytes, base64-encoded')
+    .refine(
+      (s) => s.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32),
+      'each key must be at least 32 bytes, base64-encoded',
+    )
     .optional(),
   /** This replica's id on the server→client relay channel (default: random per process). */
-  GATEWAY_REPLICA_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  GATEWAY_REPLICA_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
   /** Tasks extension: a task-supporting call still running after this long becomes a task (ms). */
   TASKS_AFTER_MS: z.coerce.number().int().min(0).max(60_000).default(300),
   /** How long a task stays readable after creation (its ttlMs); also bounds its run time. */
@@ -215,16 +273,51 @@ const schema = z.object({
    * events trimmed past it; a bigger single event is not stored) and per tenant (its least
    * recently written streams dropped past it).
    */
-  SSE_STREAM_MAX_BYTES: z.coerce.number().int().min(4_096).max(2 ** 30).default(2 * 1024 * 1024),
-  SSE_TENANT_MAX_BYTES: z.coerce.number().int().min(4_096).max(2 ** 40).default(16 * 1024 * 1024),
+  SSE_STREAM_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(4_096)
+    .max(2 ** 30)
+    .default(2 * 1024 * 1024),
+  SSE_TENANT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(4_096)
+    .max(2 ** 40)
+    .default(16 * 1024 * 1024),
   /** Notifications (progress, log) relayed to the client per call; past it they are dropped, with one warning. */
-  NOTIFY_MAX_BYTES_PER_CALL: z.coerce.number().int().min(1_024).max(2 ** 30).default(4 * 1024 * 1024),
+  NOTIFY_MAX_BYTES_PER_CALL: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .max(2 ** 30)
+    .default(4 * 1024 * 1024),
   /** Tasks: one task's stored record (result, inputRequests, error, answers), and all of one tenant's tasks. */
-  TASKS_MAX_TASK_BYTES: z.coerce.number().int().min(4_096).max(2 ** 30).default(1024 * 1024),
-  TASKS_TENANT_MAX_BYTES: z.coerce.number().int().min(65_536).max(2 ** 40).default(64 * 1024 * 1024),
+  TASKS_MAX_TASK_BYTES: z.coerce
+    .number()
+    .int()
+    .min(4_096)
+    .max(2 ** 30)
+    .default(1024 * 1024),
+  TASKS_TENANT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(65_536)
+    .max(2 ** 40)
+    .default(64 * 1024 * 1024),
   /** Usage stream: bytes of undrained entries kept (oldest trimmed past it), and captured call-log bytes one tenant may put in one batch. */
-  USAGE_STREAM_MAX_BYTES: z.coerce.number().int().min(2 ** 20).max(2 ** 40).default(256 * 1024 * 1024),
-  USAGE_TENANT_CAPTURE_BYTES: z.coerce.number().int().min(0).max(2 ** 30).default(64 * 1024),
+  USAGE_STREAM_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(2 ** 20)
+    .max(2 ** 40)
+    .default(256 * 1024 * 1024),
+  USAGE_TENANT_CAPTURE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 30)
+    .default(64 * 1024),
   /**
    * Redis for the gateway's ephemeral state (resumable SSE streams, tasks): default REDIS_URL.
    * A separate instance may run with an evicting policy; the shared one must not.
@@ -252,12 +345,18 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     throw new ConfigError(`Invalid gateway configuration:\n${problems}`);
   }
   const c = parsed.data;
-  const registrySource = c.CATALOG_SOURCES ? c.CATALOG_SOURCES.includes('registry') : c.REGISTRY_URL !== undefined || c.REDIS_URL !== undefined;
+  const registrySource = c.CATALOG_SOURCES
+    ? c.CATALOG_SOURCES.includes('registry')
+    : c.REGISTRY_URL !== undefined || c.REDIS_URL !== undefined;
   const mode = deploymentMode(c.SWITCHBOARD_ENV, { variable: 'GATEWAY_HOST', host: c.GATEWAY_HOST });
   const refusal = productionSecretsRefusal('gateway', mode, {
     ...(registrySource
       ? {
-          SECRETS_KEY: { kind: 'keys' as const, keys: c.SECRETS_KEY ? parseSecretsKeys(c.SECRETS_KEY) : undefined, fallback: 'the public development key' },
+          SECRETS_KEY: {
+            kind: 'keys' as const,
+            keys: c.SECRETS_KEY ? parseSecretsKeys(c.SECRETS_KEY) : undefined,
+            fallback: 'the public development key',
+          },
           INTERNAL_TOKEN: { kind: 'token' as const, value: c.INTERNAL_TOKEN },
         }
       : {}),

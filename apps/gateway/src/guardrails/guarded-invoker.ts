@@ -26,11 +26,7 @@ export interface GuardrailsLookup {
  * A denial is an `isError` tool result, or a JSON-RPC error for prompts and resources, naming
  * the interceptor and its reason only.
  */
-export function guardInvoker<T extends UpstreamInvoker>(
-  inner: T,
-  guardrails: GuardrailsLookup,
-  deps: (tenantId: string) => ChainDeps,
-): T {
+export function guardInvoker<T extends UpstreamInvoker>(inner: T, guardrails: GuardrailsLookup, deps: (tenantId: string) => ChainDeps): T {
   const guarded = Object.create(inner) as T;
   const base = {
     callTool: inner.callTool.bind(inner),

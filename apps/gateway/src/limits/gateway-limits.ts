@@ -30,10 +30,15 @@ export class GatewayLimits {
   private readonly defaults: EffectiveRatePlan;
   private readonly plans = new Map<string, EffectiveRatePlan>();
   private readonly rules = new RequestLimitRuleCache();
-  private readonly refusals = metrics.getMeter('switchboard').createCounter('limiter.refusals', { description: 'MCP requests refused by a rate limit or quota, by tenant, limit and limiter mode' });
+  private readonly refusals = metrics
+    .getMeter('switchboard')
+    .createCounter('limiter.refusals', { description: 'MCP requests refused by a rate limit or quota, by tenant, limit and limiter mode' });
   private fallbackGauge = 0;
 
-  constructor(config: GatewayConfig, private readonly logger: Logger) {
+  constructor(
+    config: GatewayConfig,
+    private readonly logger: Logger,
+  ) {
     this.operator = {
       tenant: { requestsPerSecond: config.LIMITS_TENANT_RPS, burst: config.LIMITS_TENANT_BURST },
       subject: { requestsPerSecond: config.LIMITS_SUBJECT_RPS, burst: config.LIMITS_SUBJECT_BURST },
@@ -52,13 +57,16 @@ export class GatewayLimits {
     if (!url) logger.warn('rate limits are per replica: no LIMITS_REDIS_URL / REDIS_URL to share them through');
     metrics
       .getMeter('switchboard')
-      .createObservableGauge('limiter.fallback', { description: '1 while this replica limits on its own (Redis unavailable), 0 while limits are shared' })
+      .createObservableGauge('limiter.fallback', {
+        description: '1 while this replica limits on its own (Redis unavailable), 0 while limits are shared',
+      })
       .addCallback((r) => r.observe(this.fallbackGauge));
     this.limiter = new SharedLimiter({
       redis: this.redis,
       prefix: config.LIMITS_KEY_PREFIX ?? config.REDIS_NAMESPACE,
       fallback: new MemoryLimiter({ divisor: config.LIMITS_FALLBACK_DIVISOR }),
-      leases: config.LIMITS_LEASE_SHARE > 0 ? { rateShare: config.LIMITS_LEASE_SHARE, quotaShare: config.LIMITS_LEASE_SHARE / 10 } : undefined,
+      leases:
+        config.LIMITS_LEASE_SHARE > 0 ? { rateShare: config.LIMITS_LEASE_SHARE, quotaShare: config.LIMITS_LEASE_SHARE / 10 } : undefined,
       onModeChange: (mode, cause) => this.modeChanged(mode, cause),
     });
     if (!this.redis) this.fallbackGauge = 1;
@@ -101,7 +109,14 @@ export class GatewayLimits {
     if (!limiter) return undefined;
     const { message, auth, called } = request;
     const rules = this.rules.rules(
-      { tenantId: target.tenantId, method: message.method, subjectKind: subjectKindOf(auth), subjectId: subjectIdOf(auth, req.ip), serverId: called.serverId, name: called.name },
+      {
+        tenantId: target.tenantId,
+        method: message.method,
+        subjectKind: subjectKindOf(auth),
+        subjectId: subjectIdOf(auth, req.ip),
+        serverId: called.serverId,
+        name: called.name,
+      },
       this.planOf(target.tenantId),
     );
     if (limiter.spendLeased(rules)) return undefined;
@@ -119,7 +134,8 @@ export class GatewayLimits {
 
   private modeChanged(mode: LimiterMode, cause?: Error): void {
     this.fallbackGauge = mode === 'local' ? 1 : 0;
-    if (mode === 'local') this.logger.error({ err: cause?.message }, 'rate limiter: Redis unavailable, limiting per replica until it returns');
+    if (mode === 'local')
+      this.logger.error({ err: cause?.message }, 'rate limiter: Redis unavailable, limiting per replica until it returns');
     else this.logger.warn('rate limiter: Redis is back, limits are shared again');
   }
 }

@@ -65,7 +65,9 @@ export function createReplicaState(config: GatewayConfig, logger: Logger): Repli
 
 /** Replicas must agree on the sealing keys: GATEWAY_STATE_KEYS, else keys derived from the shared SECRETS_KEY. */
 function createSealer(config: GatewayConfig, logger: Logger): StateSealer {
-  const keys = config.GATEWAY_STATE_KEYS?.split(',').map((k) => Buffer.from(k.trim(), 'base64')) ?? (config.SECRETS_KEY ? parseSecretsKeys(config.SECRETS_KEY) : undefined);
+  const keys =
+    config.GATEWAY_STATE_KEYS?.split(',').map((k) => Buffer.from(k.trim(), 'base64')) ??
+    (config.SECRETS_KEY ? parseSecretsKeys(config.SECRETS_KEY) : undefined);
   if (keys) return new StateSealer(keys);
   logger.warn(
     'neither GATEWAY_STATE_KEYS nor SECRETS_KEY is set: sessions, server-to-client request ids and MRTR state are sealed with a per-process key, so they do not survive a restart or work across replicas',
@@ -75,7 +77,9 @@ function createSealer(config: GatewayConfig, logger: Logger): StateSealer {
 
 /** The tasks extension: state in Redis (any replica answers tasks/get), else in this process. */
 function createTasks(config: GatewayConfig, logger: Logger, replicaId: string): TaskManager {
-  const store = config.REDIS_URL ? new RedisTaskStore(config.EPHEMERAL_REDIS_URL ?? config.REDIS_URL, config.REDIS_NAMESPACE, logger) : undefined;
+  const store = config.REDIS_URL
+    ? new RedisTaskStore(config.EPHEMERAL_REDIS_URL ?? config.REDIS_URL, config.REDIS_NAMESPACE, logger)
+    : undefined;
   return new TaskManager({
     replicaId,
     taskAfterMs: config.TASKS_AFTER_MS,
@@ -94,12 +98,22 @@ function createTasks(config: GatewayConfig, logger: Logger, replicaId: string): 
  * Connects the shared parts; each one that fails degrades to this replica only (logged).
  * Resolves whether stream events can be stored (resumable legacy streams).
  */
-export async function attachReplicaState(state: ReplicaState, taskInputs: Parameters<RedisTaskInputRelay['attach']>[0], logger: Logger): Promise<boolean> {
+export async function attachReplicaState(
+  state: ReplicaState,
+  taskInputs: Parameters<RedisTaskInputRelay['attach']>[0],
+  logger: Logger,
+): Promise<boolean> {
   const degraded = (what: string) => (err: Error) => logger.warn({ err: err.message }, what);
-  await state.relay?.attach(state.clientRequests).catch(degraded('server-to-client relay unavailable; answers are routed on this replica only'));
+  await state.relay
+    ?.attach(state.clientRequests)
+    .catch(degraded('server-to-client relay unavailable; answers are routed on this replica only'));
   await state.tasks.ready.catch(degraded('tasks: store unavailable; long calls are answered on their request'));
-  await state.taskInputRelay?.attach(taskInputs).catch(degraded('task-input relay unavailable; task input is served on the replica holding it only'));
-  await state.parkRelay?.attach(state.parkedCalls).catch(degraded('parked-call relay unavailable; modern retries are resumed on this replica only'));
+  await state.taskInputRelay
+    ?.attach(taskInputs)
+    .catch(degraded('task-input relay unavailable; task input is served on the replica holding it only'));
+  await state.parkRelay
+    ?.attach(state.parkedCalls)
+    .catch(degraded('parked-call relay unavailable; modern retries are resumed on this replica only'));
   if (!state.streamEvents) return false;
   return state.streamEvents.connect().then(
     () => true,

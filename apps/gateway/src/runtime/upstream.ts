@@ -27,7 +27,11 @@ export interface UpstreamDeps {
   taskInputRelay: RedisTaskInputRelay | undefined;
 }
 
-export function createUpstreams(config: GatewayConfig, logger: Logger, { directory, auth, guardrails, taskInputRelay }: UpstreamDeps): GatewayUpstreams {
+export function createUpstreams(
+  config: GatewayConfig,
+  logger: Logger,
+  { directory, auth, guardrails, taskInputRelay }: UpstreamDeps,
+): GatewayUpstreams {
   // Tenant-registered upstreams (registry source) go through the SSRF guard at connect time;
   // the file source's upstreams are operator configuration.
   const registry = Boolean(config.REGISTRY_URL || config.REDIS_URL);

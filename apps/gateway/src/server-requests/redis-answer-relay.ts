@@ -21,9 +21,15 @@ export class RedisAnswerRelay implements ClientAnswerRelay {
     private readonly namespace: string,
     private readonly logger: Logger,
   ) {
-    this.publisher = createRedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+    this.publisher = createRedis(redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: 2_000,
+      lazyConnect: true,
+    });
     this.subscriber = createRedis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    for (const client of [this.publisher, this.subscriber]) client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay: Redis error'));
+    for (const client of [this.publisher, this.subscriber])
+      client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'server-to-client relay: Redis error'));
   }
 
   /** Subscribes `broker`'s replica channel; answers published there resolve its waiters. */
@@ -32,7 +38,8 @@ export class RedisAnswerRelay implements ClientAnswerRelay {
     this.subscriber.on('message', (_channel: string, raw: string) => {
       try {
         const message = JSON.parse(raw) as { n?: unknown; a?: unknown };
-        if (typeof message.n === 'string' && typeof message.a === 'object' && message.a !== null) broker.receive(message.n, message.a as ClientAnswer);
+        if (typeof message.n === 'string' && typeof message.a === 'object' && message.a !== null)
+          broker.receive(message.n, message.a as ClientAnswer);
       } catch {
         // Not ours (or truncated): nothing waits for it.
       }

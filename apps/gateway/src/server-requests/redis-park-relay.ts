@@ -12,8 +12,7 @@ export const MAX_RELAYED_OUTCOME_BYTES = 8 * 1024 * 1024;
 const MAX_WAITING = 10_000;
 
 type Wire =
-  | { t: 'resume'; m: ParkResume; r: string; id: string }
-  | { t: 'outcome'; id: string; o?: object; e?: { code: number; message: string } };
+  { t: 'resume'; m: ParkResume; r: string; id: string } | { t: 'outcome'; id: string; o?: object; e?: { code: number; message: string } };
 
 /**
  * Carries modern retries of parked calls between gateway replicas over Redis pub/sub
@@ -33,9 +32,15 @@ export class RedisParkRelay implements ParkRelay {
     private readonly logger: Logger,
     private readonly waitMs: number,
   ) {
-    this.publisher = createRedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+    this.publisher = createRedis(redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: 2_000,
+      lazyConnect: true,
+    });
     this.subscriber = createRedis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    for (const client of [this.publisher, this.subscriber]) client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'parked-call relay: Redis error'));
+    for (const client of [this.publisher, this.subscriber])
+      client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'parked-call relay: Redis error'));
   }
 
   /** Subscribes this replica's channel: resumes for `parks` run here, outcomes go to the waiting retries. */
@@ -59,7 +64,8 @@ export class RedisParkRelay implements ParkRelay {
     if (this.waiting.size >= MAX_WAITING) return undefined;
     const id = randomBytes(12).toString('base64url');
     const raw = JSON.stringify({ t: 'resume', m: message, r: this.replicaId, id } satisfies Wire);
-    if (raw.length > MAX_RELAYED_RESUME_BYTES) throw new McpError(ErrorCode.InvalidParams, `params.inputResponses exceeds ${MAX_RELAYED_RESUME_BYTES} bytes`);
+    if (raw.length > MAX_RELAYED_RESUME_BYTES)
+      throw new McpError(ErrorCode.InvalidParams, `params.inputResponses exceeds ${MAX_RELAYED_RESUME_BYTES} bytes`);
     const outcome = new Promise<object | undefined>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
@@ -107,9 +113,20 @@ export class RedisParkRelay implements ParkRelay {
     }
     let raw = JSON.stringify(reply);
     if (raw.length > MAX_RELAYED_OUTCOME_BYTES) {
-      raw = JSON.stringify({ t: 'outcome', id: message.id, o: { isError: true, content: [{ type: 'text', text: `the tool result exceeds ${MAX_RELAYED_OUTCOME_BYTES} bytes and cannot be relayed between replicas` }] } } satisfies Wire);
+      raw = JSON.stringify({
+        t: 'outcome',
+        id: message.id,
+        o: {
+          isError: true,
+          content: [
+            { type: 'text', text: `the tool result exceeds ${MAX_RELAYED_OUTCOME_BYTES} bytes and cannot be relayed between replicas` },
+          ],
+        },
+      } satisfies Wire);
     }
-    await this.publisher.publish(this.channel(message.r), raw).catch((err: Error) => this.logger.warn({ err: err.message }, 'parked-call relay: reply failed'));
+    await this.publisher
+      .publish(this.channel(message.r), raw)
+      .catch((err: Error) => this.logger.warn({ err: err.message }, 'parked-call relay: reply failed'));
   }
 
   private channel(replicaId: string): string {

@@ -13,7 +13,14 @@ let budgeted: RedisStreamEvents;
 
 beforeAll(async () => {
   await admin.connect();
-  store = new RedisStreamEvents(REDIS_URL, namespace, pino({ level: 'silent' }), { maxEvents: 3, ttlMs: 60_000, maxStreamsPerTenant: 2, maxEventBytes: 64, maxStreamBytes: 1 << 20, maxTenantBytes: 1 << 20 });
+  store = new RedisStreamEvents(REDIS_URL, namespace, pino({ level: 'silent' }), {
+    maxEvents: 3,
+    ttlMs: 60_000,
+    maxStreamsPerTenant: 2,
+    maxEventBytes: 64,
+    maxStreamBytes: 1 << 20,
+    maxTenantBytes: 1 << 20,
+  });
   await store.connect();
   budgeted = new RedisStreamEvents(REDIS_URL, `${namespace}b:`, pino({ level: 'silent' }), {
     maxEvents: 1_000,
@@ -47,10 +54,20 @@ async function eventually<T>(read: () => Promise<T>, check: (v: T) => boolean): 
 test('keeps the newest maxEvents of a stream, marks the final one, and expires streams', async () => {
   store.append('acme', 's1', 0, '', false);
   for (let seq = 1; seq <= 5; seq++) store.append('acme', 's1', seq, `e${seq}`, seq === 5);
-  const read = await eventually(() => store.read('acme', 's1', 0), (v) => v?.final === true);
-  expect(read).toEqual({ events: [{ seq: 3, data: 'e3' }, { seq: 4, data: 'e4' }, { seq: 5, data: 'e5' }], final: true });
+  const read = await eventually(
+    () => store.read('acme', 's1', 0),
+    (v) => v?.final === true,
+  );
+  expect(read).toEqual({
+    events: [
+      { seq: 3, data: 'e3' },
+      { seq: 4, data: 'e4' },
+      { seq: 5, data: 'e5' },
+    ],
+    final: true,
+  });
   expect(await store.read('acme', 's1', 4)).toEqual({ events: [{ seq: 5, data: 'e5' }], final: true });
-  const ttl = (await admin.pttl((await admin.keys(`${namespace}sb:sse:*`))[0]!));
+  const ttl = await admin.pttl((await admin.keys(`${namespace}sb:sse:*`))[0]!);
   expect(ttl).toBeGreaterThan(0);
   expect(ttl).toBeLessThanOrEqual(60_000);
 });
@@ -63,7 +80,10 @@ test('bounds the streams one tenant retains; other tenants are not affected; ove
   store.append('initech', 'i1', 0, '', false);
   store.append('initech', 'i1', 1, 'x'.repeat(65), false);
   store.append('initech', 'i1', 2, 'small', true);
-  await eventually(() => store.read('initech', 'i1', 0), (v) => v?.final === true);
+  await eventually(
+    () => store.read('initech', 'i1', 0),
+    (v) => v?.final === true,
+  );
   expect(await store.read('globex', 'g1', 0)).toEqual({ events: [], final: false });
   expect(await store.read('globex', 'g3', 0)).toBeUndefined();
   expect(await store.read('initech', 'i1', 0)).toEqual({ events: [{ seq: 2, data: 'small' }], final: true });
@@ -83,7 +103,10 @@ async function storedBytes(ns: string): Promise<number> {
 test('a stream keeps at most its byte budget: the oldest events go, the response stays', async () => {
   budgeted.append('flood', 'f1', 0, '', false);
   for (let seq = 1; seq <= 20; seq++) budgeted.append('flood', 'f1', seq, String(seq % 10).repeat(1000), seq === 20);
-  const read = await eventually(() => budgeted.read('flood', 'f1', 0), (v) => v?.final === true);
+  const read = await eventually(
+    () => budgeted.read('flood', 'f1', 0),
+    (v) => v?.final === true,
+  );
   expect(read?.final).toBe(true);
   expect(read?.events.at(-1)?.seq).toBe(20);
   expect(read?.events.map((e) => e.seq)).toEqual([17, 18, 19, 20]);
@@ -97,7 +120,10 @@ test('a tenant keeps at most its byte budget over all its streams; the least rec
     budgeted.append('hog', `h${s}`, 0, '', false);
     for (let seq = 1; seq <= 3; seq++) budgeted.append('hog', `h${s}`, seq, 'z'.repeat(1000), seq === 3);
   }
-  await eventually(() => budgeted.read('hog', 'h8', 0), (v) => v?.final === true);
+  await eventually(
+    () => budgeted.read('hog', 'h8', 0),
+    (v) => v?.final === true,
+  );
   // The ledger the script keeps agrees with what Redis holds.
   expect(await ledgerTotal(`${namespace}b:`)).toBe(await storedBytes(`${namespace}b:`));
   let hogBytes = 0;
@@ -121,17 +147,33 @@ async function ledgerTotal(ns: string): Promise<number> {
 
 test('expired streams give their bytes back: the ledger never keeps bytes of a stream Redis dropped', async () => {
   const ns = `${namespace}x:`;
-  const short = new RedisStreamEvents(REDIS_URL, ns, pino({ level: 'silent' }), { maxEvents: 100, ttlMs: 300, maxStreamsPerTenant: 10, maxEventBytes: 4 * EVENT, maxStreamBytes: 4 * EVENT, maxTenantBytes: 4 * EVENT });
+  const short = new RedisStreamEvents(REDIS_URL, ns, pino({ level: 'silent' }), {
+    maxEvents: 100,
+    ttlMs: 300,
+    maxStreamsPerTenant: 10,
+    maxEventBytes: 4 * EVENT,
+    maxStreamBytes: 4 * EVENT,
+    maxTenantBytes: 4 * EVENT,
+  });
   await short.connect();
   try {
     short.append('t', 'old', 0, '', false);
     for (let seq = 1; seq <= 3; seq++) short.append('t', 'old', seq, 'o'.repeat(1000), false);
-    await eventually(() => short.read('t', 'old', 0), (v) => v?.events.length === 3);
+    await eventually(
+      () => short.read('t', 'old', 0),
+      (v) => v?.events.length === 3,
+    );
     // Wait for Redis to expire the stream (no fixed sleep: poll its key).
-    await eventually(async () => (await admin.keys(`${ns}sb:sse:*`)).length, (n) => n === 0);
+    await eventually(
+      async () => (await admin.keys(`${ns}sb:sse:*`)).length,
+      (n) => n === 0,
+    );
     short.append('t', 'new', 0, '', false);
     short.append('t', 'new', 1, 'n'.repeat(1000), true);
-    await eventually(() => short.read('t', 'new', 0), (v) => v?.final === true);
+    await eventually(
+      () => short.read('t', 'new', 0),
+      (v) => v?.final === true,
+    );
     // The old stream's 3 KB left the ledger, so the new one fits whole.
     expect(await ledgerTotal(ns)).toBe(await storedBytes(ns));
     expect(await ledgerTotal(ns)).toBe(2 * EVENT_OVERHEAD_BYTES + 1000);

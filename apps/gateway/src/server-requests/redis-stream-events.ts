@@ -144,7 +144,10 @@ export class RedisStreamEvents implements StreamEventStore {
 
   async read(tenantId: string, streamId: string, afterSeq: number): Promise<{ events: StoredStreamEvent[]; final: boolean } | undefined> {
     const key = this.key(tenantId, streamId);
-    const [entries, exists] = await Promise.all([this.redis.xrange(key, `(0-${afterSeq + 1}`, '+', 'COUNT', this.retention.maxEvents), this.redis.exists(key)]);
+    const [entries, exists] = await Promise.all([
+      this.redis.xrange(key, `(0-${afterSeq + 1}`, '+', 'COUNT', this.retention.maxEvents),
+      this.redis.exists(key),
+    ]);
     if (exists === 0) return undefined;
     let final = false;
     const events: StoredStreamEvent[] = [];

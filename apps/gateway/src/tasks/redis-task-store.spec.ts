@@ -104,17 +104,35 @@ test('one task record is bounded in bytes, every field counted: a result, inputR
   const k = '{big}:t1';
   expect(await store.create(k, task('t1', 'big'), budget)).toBeUndefined();
   const huge = 'x'.repeat(30_000);
-  expect(await store.write(k, { ...task('t1', 'big'), status: 'completed', result: { content: [{ type: 'text', text: huge }] } }, true, budget)).toBe('task-bytes');
-  expect(await store.write(k, { ...task('t1', 'big'), status: 'input_required', inputRequests: { a: { method: 'elicitation/create', params: { message: huge } } } }, false, budget)).toBe('task-bytes');
-  expect(await store.write(k, { ...task('t1', 'big'), status: 'failed', error: { code: -32603, message: 'm', data: huge } }, true, budget)).toBe('task-bytes');
+  expect(
+    await store.write(k, { ...task('t1', 'big'), status: 'completed', result: { content: [{ type: 'text', text: huge }] } }, true, budget),
+  ).toBe('task-bytes');
+  expect(
+    await store.write(
+      k,
+      { ...task('t1', 'big'), status: 'input_required', inputRequests: { a: { method: 'elicitation/create', params: { message: huge } } } },
+      false,
+      budget,
+    ),
+  ).toBe('task-bytes');
+  expect(
+    await store.write(k, { ...task('t1', 'big'), status: 'failed', error: { code: -32603, message: 'm', data: huge } }, true, budget),
+  ).toBe('task-bytes');
   expect((await store.read(k))!.task.status).toBe('working');
   expect(await redis.strlen(`${NS}sb:task:${k}`)).toBeLessThan(1_000);
-  expect(await store.write(k, { ...task('t1', 'big'), status: 'completed', result: { content: [{ type: 'text', text: 'x'.repeat(10_000) }] } }, true, budget)).toBe('written');
+  expect(
+    await store.write(
+      k,
+      { ...task('t1', 'big'), status: 'completed', result: { content: [{ type: 'text', text: 'x'.repeat(10_000) }] } },
+      true,
+      budget,
+    ),
+  ).toBe('written');
   const { ledger, held } = await bytesOf('big');
   expect(ledger).toBe(held);
 });
 
-test('a tenant\'s tasks together are bounded in bytes: creates are refused, a growing write is refused, answers count; other tenants are apart', async () => {
+test("a tenant's tasks together are bounded in bytes: creates are refused, a growing write is refused, answers count; other tenants are apart", async () => {
   for (let i = 0; i < 5; i++) expect(await store.create(`{full}:f${i}`, task(`f${i}`, 'full'), budget)).toBeUndefined();
   expect(await store.create('{full}:f5', task('f5', 'full'), budget)).toBe('bytes-cap');
   expect(await store.create('{spare}:s0', task('s0', 'spare'), budget)).toBeUndefined();
@@ -148,8 +166,12 @@ test('expired tasks give their bytes back: the ledger holds only what Redis stil
   expect(held).toBe(ledger);
 });
 
-test('an anonymous caller\'s task is bound to a secret only its creator got: the stored id reads and cancels nothing', async () => {
-  const tasks = new TaskManager({ store: new RedisTaskStore(REDIS_URL, NS, pino({ level: 'silent' })), taskAfterMs: 5, replicaId: 'anon-r' });
+test("an anonymous caller's task is bound to a secret only its creator got: the stored id reads and cancels nothing", async () => {
+  const tasks = new TaskManager({
+    store: new RedisTaskStore(REDIS_URL, NS, pino({ level: 'silent' })),
+    taskAfterMs: 5,
+    replicaId: 'anon-r',
+  });
   await tasks.ready;
   try {
     let release!: () => void;
@@ -170,7 +192,10 @@ test('an anonymous caller\'s task is bound to a secret only its creator got: the
       await expect(tasks.handle('tasks/cancel', { taskId: guess }, anonymous, true)).rejects.toThrow(/Task not found/);
     }
     // The creator, with the id it was given, reads it (under that id).
-    expect(await tasks.handle('tasks/get', { taskId: created.taskId }, anonymous, true)).toMatchObject({ taskId: created.taskId, status: 'working' });
+    expect(await tasks.handle('tasks/get', { taskId: created.taskId }, anonymous, true)).toMatchObject({
+      taskId: created.taskId,
+      status: 'working',
+    });
     release();
   } finally {
     await tasks.close();

@@ -1,6 +1,16 @@
 import { createRedis, type RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
-import { DEFAULT_TASK_BYTE_CAPS, TASK_RESERVE_BYTES, type StoredTask, type TaskByteCaps, type TaskCaps, type TaskCreateRefusal, type TaskStore, type TaskView, type TaskWriteOutcome } from '@switchboard/mcp-http';
+import {
+  DEFAULT_TASK_BYTE_CAPS,
+  TASK_RESERVE_BYTES,
+  type StoredTask,
+  type TaskByteCaps,
+  type TaskCaps,
+  type TaskCreateRefusal,
+  type TaskStore,
+  type TaskView,
+  type TaskWriteOutcome,
+} from '@switchboard/mcp-http';
 
 // Task bytes: a per-tenant ledger hash `sb:tasks:{<tenant>}:bytes` holds, per record key, the
 // bytes the record counts (at least the reservation ARGV reserve), per `<record>:in` the
@@ -133,7 +143,8 @@ export class RedisTaskStore implements TaskStore {
   ) {
     this.redis = createRedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
     this.subscriber = createRedis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    for (const client of [this.redis, this.subscriber]) client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'tasks: Redis error'));
+    for (const client of [this.redis, this.subscriber])
+      client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'tasks: Redis error'));
   }
 
   async create(key: string, task: StoredTask, caps: TaskCaps): Promise<TaskCreateRefusal | undefined> {
@@ -158,11 +169,12 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async read(key: string): Promise<TaskView | undefined> {
-    const [[, raw], [, answered], [, cancel]] = ((await this.redis.multi().get(this.record(key)).hkeys(this.answers(key)).exists(this.cancel(key)).exec()) ?? []) as [
-      [unknown, string | null],
-      [unknown, string[]],
-      [unknown, number],
-    ];
+    const [[, raw], [, answered], [, cancel]] = ((await this.redis
+      .multi()
+      .get(this.record(key))
+      .hkeys(this.answers(key))
+      .exists(this.cancel(key))
+      .exec()) ?? []) as [[unknown, string | null], [unknown, string[]], [unknown, number]];
     if (typeof raw !== 'string') return undefined;
     return { task: JSON.parse(raw) as StoredTask, answered, cancelRequested: cancel === 1 };
   }
@@ -188,7 +200,16 @@ export class RedisTaskStore implements TaskStore {
   async answer(key: string, responses: Record<string, unknown>, caps: TaskByteCaps = DEFAULT_TASK_BYTE_CAPS): Promise<TaskWriteOutcome> {
     const pairs = Object.entries(responses).flatMap(([k, v]) => [k, JSON.stringify(v)]);
     if (pairs.length === 0) return 'written';
-    const outcome = await this.redis.eval(ANSWER, 3, this.record(key), this.answers(key), this.ledgerOf(key), String(caps.maxTaskBytes), String(caps.maxTenantBytes), ...pairs);
+    const outcome = await this.redis.eval(
+      ANSWER,
+      3,
+      this.record(key),
+      this.answers(key),
+      this.ledgerOf(key),
+      String(caps.maxTaskBytes),
+      String(caps.maxTenantBytes),
+      ...pairs,
+    );
     return outcome === 0 ? 'skipped' : (WRITE_OUTCOME[Number(outcome)] ?? 'skipped');
   }
 

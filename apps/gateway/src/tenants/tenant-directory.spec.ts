@@ -43,7 +43,9 @@ describe('TenantDirectory.resolve', () => {
   test('the tenant host is on its Host allow-list beside loopback, the public host and extra hosts', () => {
     const dir = new TenantDirectory({ publicUrl: 'https://gw.example.net', domain: 'mcp.example.com' });
     const target = dir.apply(tenant('acme', { hosts: ['Tools.Acme.io'] }));
-    expect(target.allowedHosts).toEqual(expect.arrayContaining(['localhost', '127.0.0.1', '[::1]', 'gw.example.net', 'acme.mcp.example.com', 'tools.acme.io']));
+    expect(target.allowedHosts).toEqual(
+      expect.arrayContaining(['localhost', '127.0.0.1', '[::1]', 'gw.example.net', 'acme.mcp.example.com', 'tools.acme.io']),
+    );
     expect(target.allowedHosts).not.toContain('beta.mcp.example.com');
   });
 
@@ -58,7 +60,9 @@ describe('TenantDirectory.resolve', () => {
   });
 
   test('mcpUrl is host-based when a domain is configured, path-based otherwise', () => {
-    expect(new TenantDirectory({ publicUrl: 'https://gw.example.net', domain: 'mcp.example.com' }).mcpUrl('acme')).toBe('https://acme.mcp.example.com/mcp');
+    expect(new TenantDirectory({ publicUrl: 'https://gw.example.net', domain: 'mcp.example.com' }).mcpUrl('acme')).toBe(
+      'https://acme.mcp.example.com/mcp',
+    );
     expect(new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000' }).mcpUrl('acme')).toBe('http://127.0.0.1:3000/t/acme/mcp');
   });
 });
@@ -67,7 +71,10 @@ describe('TenantDirectory catalog swaps and the shared page cache', () => {
   const listOf = (dir: TenantDirectory, id: string) => dir.target(id)?.catalog.list('tools/list', 'claude', '2026-07-28') as Buffer;
 
   test('pages are compiled on first use, and a swap drops only that tenant’s pages', () => {
-    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', caches: new CatalogCaches({ pageCacheBytes: 16 * 1024 * 1024 }) });
+    const dir = new TenantDirectory({
+      publicUrl: 'http://127.0.0.1:3000',
+      caches: new CatalogCaches({ pageCacheBytes: 16 * 1024 * 1024 }),
+    });
     // Unshared entries (a copy each, as registry tenants have): every page is the tenant's own.
     const own = (id: string, snap = snapshotFromBundle(id, demoBundle)) => tenant(id, { snapshot: structuredClone(snap) });
     dir.apply(own('acme'));
@@ -137,9 +144,16 @@ describe('TenantDirectory per-tenant state shared across tenants', () => {
 
 describe('TenantDirectory tenants of one bundle', () => {
   test('share one cached tools page body; each tenant still lists its own serverInfo', () => {
-    const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000', caches: new CatalogCaches({ pageCacheBytes: 16 * 1024 * 1024 }) });
-    for (let i = 0; i < 20; i++) dir.apply(tenant(`b${i}`, { snapshot: { ...snapshotFromBundle(`b${i}`, demoBundle), server: { name: `server-b${i}`, version: '1.0.0' } } }));
-    const listed = (id: string) => JSON.parse(dir.target(id)?.catalog.list('tools/list', 'claude', '2026-07-28').toString('utf8') as string);
+    const dir = new TenantDirectory({
+      publicUrl: 'http://127.0.0.1:3000',
+      caches: new CatalogCaches({ pageCacheBytes: 16 * 1024 * 1024 }),
+    });
+    for (let i = 0; i < 20; i++)
+      dir.apply(
+        tenant(`b${i}`, { snapshot: { ...snapshotFromBundle(`b${i}`, demoBundle), server: { name: `server-b${i}`, version: '1.0.0' } } }),
+      );
+    const listed = (id: string) =>
+      JSON.parse(dir.target(id)?.catalog.list('tools/list', 'claude', '2026-07-28').toString('utf8') as string);
     expect(listed('b3').tools).toEqual(listed('b0').tools);
     expect(JSON.stringify(listed('b3')._meta)).toContain('server-b3');
     for (let i = 0; i < 20; i++) listed(`b${i}`);

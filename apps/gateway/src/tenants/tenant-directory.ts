@@ -1,8 +1,15 @@
-import { CatalogCaches, CompiledCatalog, ENTERPRISE_MANAGED_AUTHORIZATION, ToolDiscovery, canonicalJson, canonicalMcpUrl, type PageCache } from '@switchboard/catalog';
+import {
+  CatalogCaches,
+  CompiledCatalog,
+  ENTERPRISE_MANAGED_AUTHORIZATION,
+  ToolDiscovery,
+  canonicalJson,
+  canonicalMcpUrl,
+  type PageCache,
+} from '@switchboard/catalog';
 import { surfaceProfiles, type SurfaceProfile, type TenantSurfaceRules } from '@switchboard/protocol';
 import { hostnameOf, type McpTarget } from '@switchboard/mcp-http';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
-
 
 /** Origins of the MCP clients we serve; a tenant adds its own (e.g. its web app). */
 const KNOWN_CLIENT_ORIGINS = ['https://claude.ai', 'https://claude.com', 'https://chatgpt.com', 'https://chat.openai.com'];
@@ -67,7 +74,9 @@ export class TenantDirectory {
       ...(tenant.limits ? { limits: tenant.limits } : {}),
       ...(discovery ? { discovery } : {}),
       // The MCP ext-auth identifier: clients learn the tenant's AS accepts ID-JAGs before any 401.
-      ...(tenant.auth?.protected && tenant.auth.enterpriseIdps.length > 0 ? { extensions: { [ENTERPRISE_MANAGED_AUTHORIZATION]: {} } } : {}),
+      ...(tenant.auth?.protected && tenant.auth.enterpriseIdps.length > 0
+        ? { extensions: { [ENTERPRISE_MANAGED_AUTHORIZATION]: {} } }
+        : {}),
     };
     const previous = this.entries.get(tenant.id);
     this.entries.set(tenant.id, { target, tenant });

@@ -7,7 +7,12 @@ import { classifyCallFailure, countsAgainstUpstream, upstreamError } from './cal
 
 describe('classifyCallFailure', () => {
   it.each([
-    ['SDK "Connection closed" (what concurrent callers saw when a shared connection dropped)', new SdkMcpError(-32000, 'Connection closed'), 'closed', true],
+    [
+      'SDK "Connection closed" (what concurrent callers saw when a shared connection dropped)',
+      new SdkMcpError(-32000, 'Connection closed'),
+      'closed',
+      true,
+    ],
     ['SDK request timeout', new SdkMcpError(-32001, 'Request timed out'), 'timeout', true],
     ['an AbortSignal timeout', new DOMException('timed out', 'TimeoutError'), 'timeout', true],
     ['an oversized response', new ResponseTooLargeError(1024, 'response', 'http://u'), 'too-large', true],
@@ -41,15 +46,30 @@ describe('upstreamError', () => {
     const big = new ResponseTooLargeError(1024, 'event', 'http://u');
     expect(upstreamError('too-large', big, 'h', 1000)).toMatchObject({
       code: 'GW_UPSTREAM_TOO_LARGE',
-      message: 'Upstream server h sent a server-sent event larger than 1024 bytes; the call was stopped (limit limits.upstreamResponseBytes = 1024)',
+      message:
+        'Upstream server h sent a server-sent event larger than 1024 bytes; the call was stopped (limit limits.upstreamResponseBytes = 1024)',
       details: { upstream: 'h', limit: 'upstreamResponseBytes', maxBytes: 1024 },
       cause: big,
     });
-    expect(upstreamError('timeout', new Error('t'), 'h', 1500)).toMatchObject({ code: 'GW_UPSTREAM_TIMEOUT', details: { upstream: 'h', timeoutMs: 1500 }, message: 'Upstream server h did not answer within 1500 ms' });
-    expect(upstreamError('auth', new StreamableHTTPError(401, 'Error POSTing to endpoint'), 'h', 1)).toMatchObject({ code: 'GW_UPSTREAM_PROTOCOL', details: { upstream: 'h', status: 401 } });
-    expect(upstreamError('http', new StreamableHTTPError(503, 'Error POSTing to endpoint'), 'h', 1).details).toEqual({ upstream: 'h', status: 503 });
-    expect(upstreamError('network', Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }), 'h', 1)).toMatchObject({ code: 'GW_UPSTREAM_UNREACHABLE', message: 'Upstream server h is unavailable (ECONNREFUSED)' });
-    expect(upstreamError('refused-url', new NetGuardError('NET_GUARD_BLOCKED_ADDRESS', 'blocked'), 'h', 1).code).toBe('GW_UPSTREAM_URL_REFUSED');
+    expect(upstreamError('timeout', new Error('t'), 'h', 1500)).toMatchObject({
+      code: 'GW_UPSTREAM_TIMEOUT',
+      details: { upstream: 'h', timeoutMs: 1500 },
+      message: 'Upstream server h did not answer within 1500 ms',
+    });
+    expect(upstreamError('auth', new StreamableHTTPError(401, 'Error POSTing to endpoint'), 'h', 1)).toMatchObject({
+      code: 'GW_UPSTREAM_PROTOCOL',
+      details: { upstream: 'h', status: 401 },
+    });
+    expect(upstreamError('http', new StreamableHTTPError(503, 'Error POSTing to endpoint'), 'h', 1).details).toEqual({
+      upstream: 'h',
+      status: 503,
+    });
+    expect(
+      upstreamError('network', Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }), 'h', 1),
+    ).toMatchObject({ code: 'GW_UPSTREAM_UNREACHABLE', message: 'Upstream server h is unavailable (ECONNREFUSED)' });
+    expect(upstreamError('refused-url', new NetGuardError('NET_GUARD_BLOCKED_ADDRESS', 'blocked'), 'h', 1).code).toBe(
+      'GW_UPSTREAM_URL_REFUSED',
+    );
     const refusal = new GatewayError('GW_CIRCUIT_OPEN', 'open', { upstream: 'h' });
     expect(upstreamError('gateway', refusal, 'h', 1)).toBe(refusal);
   });

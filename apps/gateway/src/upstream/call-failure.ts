@@ -40,10 +40,18 @@ export function upstreamError(kind: CallFailureKind, cause: unknown, upstream: s
       const found = cause instanceof ResponseTooLargeError ? undefined : classifyUpstreamFailure(cause);
       const big = found?.kind === 'too-large' ? found.error : (cause as ResponseTooLargeError);
       if (big.unit === 'stream') {
-        return coded('GW_UPSTREAM_TOO_LARGE', `${name} streamed more than ${big.maxBytes} bytes of events for one call; the call was stopped (limit UPSTREAM_CALL_STREAM_MAX_BYTES = ${big.maxBytes})`, { limit: 'UPSTREAM_CALL_STREAM_MAX_BYTES', maxBytes: big.maxBytes });
+        return coded(
+          'GW_UPSTREAM_TOO_LARGE',
+          `${name} streamed more than ${big.maxBytes} bytes of events for one call; the call was stopped (limit UPSTREAM_CALL_STREAM_MAX_BYTES = ${big.maxBytes})`,
+          { limit: 'UPSTREAM_CALL_STREAM_MAX_BYTES', maxBytes: big.maxBytes },
+        );
       }
       const what = big.unit === 'event' ? 'sent a server-sent event larger than' : 'answered more than';
-      return coded('GW_UPSTREAM_TOO_LARGE', `${name} ${what} ${big.maxBytes} bytes; the call was stopped (limit limits.upstreamResponseBytes = ${big.maxBytes})`, { limit: 'upstreamResponseBytes', maxBytes: big.maxBytes });
+      return coded(
+        'GW_UPSTREAM_TOO_LARGE',
+        `${name} ${what} ${big.maxBytes} bytes; the call was stopped (limit limits.upstreamResponseBytes = ${big.maxBytes})`,
+        { limit: 'upstreamResponseBytes', maxBytes: big.maxBytes },
+      );
     }
     case 'timeout':
       return coded('GW_UPSTREAM_TIMEOUT', `${name} did not answer within ${timeoutMs} ms`, { timeoutMs });
@@ -57,7 +65,11 @@ export function upstreamError(kind: CallFailureKind, cause: unknown, upstream: s
       return coded('GW_UPSTREAM_UNREACHABLE', `${name} closed the connection before answering`);
     case 'auth':
     case 'http':
-      return coded('GW_UPSTREAM_PROTOCOL', `${name} answered with an HTTP error (${summarize(e)})`, typeof e.code === 'number' && e.code > 0 ? { status: e.code } : {});
+      return coded(
+        'GW_UPSTREAM_PROTOCOL',
+        `${name} answered with an HTTP error (${summarize(e)})`,
+        typeof e.code === 'number' && e.code > 0 ? { status: e.code } : {},
+      );
     case 'invalid':
       return coded('GW_UPSTREAM_PROTOCOL', `${name} answered with something that is not MCP JSON-RPC (${summarize(e)})`);
     case 'refused-url':
@@ -88,13 +100,28 @@ interface RefusedCall {
 export function refusalError(r: GuardRefusal, upstream: string, call: RefusedCall): GatewayError {
   const { maxConcurrency, maxQueue, timeoutMs } = call;
   if (r.kind === 'circuit-open') {
-    return new GatewayError('GW_CIRCUIT_OPEN', `Upstream server ${upstream} is temporarily unavailable (circuit open after repeated failures; retrying in ${Math.ceil(r.retryInMs / 1000)} s)`, { upstream, retryInMs: r.retryInMs });
+    return new GatewayError(
+      'GW_CIRCUIT_OPEN',
+      `Upstream server ${upstream} is temporarily unavailable (circuit open after repeated failures; retrying in ${Math.ceil(r.retryInMs / 1000)} s)`,
+      { upstream, retryInMs: r.retryInMs },
+    );
   }
   if (r.kind === 'queue-full') {
     const msg = `too many calls to this upstream from tenant ${call.ctx.tenantId} (${maxConcurrency} in flight and ${maxQueue} waiting; limit maxConcurrency = ${maxConcurrency}); retry later`;
-    return new GatewayError('GW_UPSTREAM_OVERLOADED', `The gateway refused this call to ${upstream}: ${msg}`, { upstream, reason: 'queue-full', maxConcurrency, maxQueue });
+    return new GatewayError('GW_UPSTREAM_OVERLOADED', `The gateway refused this call to ${upstream}: ${msg}`, {
+      upstream,
+      reason: 'queue-full',
+      maxConcurrency,
+      maxQueue,
+    });
   }
-  if (call.timedOut) return new GatewayError('GW_UPSTREAM_OVERLOADED', `The gateway refused this call to ${upstream}: waited ${timeoutMs} ms for one of this upstream's concurrency slots (all busy)`, { upstream, reason: 'slot-wait', timeoutMs }, { cause: r.reason });
+  if (call.timedOut)
+    return new GatewayError(
+      'GW_UPSTREAM_OVERLOADED',
+      `The gateway refused this call to ${upstream}: waited ${timeoutMs} ms for one of this upstream's concurrency slots (all busy)`,
+      { upstream, reason: 'slot-wait', timeoutMs },
+      { cause: r.reason },
+    );
   // The client left while waiting for a slot: neither the upstream's failure nor worth a warning.
   return new GatewayError('GW_CALL_CANCELLED', `The call to ${upstream} was cancelled by the client`, { upstream }, { cause: r.reason });
 }

@@ -3,7 +3,13 @@ import { GatewayError } from './gateway-errors';
 
 describe('CallerSessions', () => {
   it('scopes by subject and OAuth client, never in clear', () => {
-    const base = { tenantId: 'acme', request: {} as never, signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
+    const base = {
+      tenantId: 'acme',
+      request: {} as never,
+      signal: new AbortController().signal,
+      progress: () => undefined,
+      log: () => undefined,
+    };
     const alice = callerScope({ ...base, auth: { ok: true, subject: 'alice', scopes: [] } });
     const bob = callerScope({ ...base, auth: { ok: true, subject: 'bob', scopes: [] } });
     const aliceOtherClient = callerScope({ ...base, auth: { ok: true, subject: 'alice', clientId: 'cli', scopes: [] } });
@@ -52,7 +58,11 @@ describe('CallerSessions', () => {
     expect(closed).toEqual(['a']);
     sessions.forget('a', a);
     expect(sessions.count('acme')).toBe(2);
-    for (const [key, s] of [['b', b], ['c', undefined]] as const) if (s) sessions.forget(key, s);
+    for (const [key, s] of [
+      ['b', b],
+      ['c', undefined],
+    ] as const)
+      if (s) sessions.forget(key, s);
   });
 
   it('closes a connection left idle past its time', () => {

@@ -1,6 +1,21 @@
-import { withUpstreamTaskSupport, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition, type ToolDefinition } from '@switchboard/catalog';
+import {
+  withUpstreamTaskSupport,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+  type ToolDefinition,
+} from '@switchboard/catalog';
 import { limitResponseBytes, ResponseTooLargeError } from '@switchboard/net-guard';
-import { connectUpstream, discoveryCapabilities, listAll, probeCapabilityRequirements, type ConnectDeclaring, type ListAllOptions, type ProbedCapability, type UpstreamConnection } from '@switchboard/upstream-client';
+import {
+  connectUpstream,
+  discoveryCapabilities,
+  listAll,
+  probeCapabilityRequirements,
+  type ConnectDeclaring,
+  type ListAllOptions,
+  type ProbedCapability,
+  type UpstreamConnection,
+} from '@switchboard/upstream-client';
 
 export interface DiscoveredCatalog {
   tools: ToolDefinition[];
@@ -18,13 +33,31 @@ export const DISCOVERY_PAGE_MAX_BYTES = 4 * 1024 * 1024;
  * discovery jobs do the same with persistence and review). Every response is counted while it
  * streams: a page past `maxPageBytes` stops discovery with an error naming the limit.
  */
-export async function discoverUpstream(url: string, headers: Record<string, string>, timeoutMs: number, maxPageBytes = DISCOVERY_PAGE_MAX_BYTES): Promise<DiscoveredCatalog> {
+export async function discoverUpstream(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  maxPageBytes = DISCOVERY_PAGE_MAX_BYTES,
+): Promise<DiscoveredCatalog> {
   const abort = new AbortController();
-  const limited = limitResponseBytes((u, init) => fetch(u, init), () => ({ maxBytes: maxPageBytes, onExceeded: (err) => abort.abort(err) }));
+  const limited = limitResponseBytes(
+    (u, init) => fetch(u, init),
+    () => ({ maxBytes: maxPageBytes, onExceeded: (err) => abort.abort(err) }),
+  );
   try {
     // Declaring what the gateway relays finds the tools a server registers only for capable clients.
     const connect = (capabilities: Record<string, object>) =>
-      connectUpstream({ url, era: 'legacy', transport: 'streamable-http', headers, fetch: limited, timeoutMs, signal: abort.signal, clientInfo: { name: 'switchboard-gateway', version: '0.1.0' }, capabilities });
+      connectUpstream({
+        url,
+        era: 'legacy',
+        transport: 'streamable-http',
+        headers,
+        fetch: limited,
+        timeoutMs,
+        signal: abort.signal,
+        clientInfo: { name: 'switchboard-gateway', version: '0.1.0' },
+        capabilities,
+      });
     const conn = await connect(discoveryCapabilities());
     try {
       const listed = await listAll(conn, { timeout: timeoutMs, signal: abort.signal });
@@ -41,17 +74,29 @@ export async function discoverUpstream(url: string, headers: Record<string, stri
   } catch (err) {
     const cause = abort.signal.aborted ? abort.signal.reason : err;
     if (cause instanceof ResponseTooLargeError) {
-      throw new Error(`upstream ${url} sent a discovery response larger than ${maxPageBytes} bytes (limit UPSTREAM_RESPONSE_MAX_BYTES = ${maxPageBytes}); serve the lists in smaller pages`, { cause });
+      throw new Error(
+        `upstream ${url} sent a discovery response larger than ${maxPageBytes} bytes (limit UPSTREAM_RESPONSE_MAX_BYTES = ${maxPageBytes}); serve the lists in smaller pages`,
+        { cause },
+      );
     }
     throw err;
   }
 }
 
 /** The capabilities each gated tool needs (probeCapabilityRequirements); none when a probe fails, unless the byte bound stopped discovery. */
-async function requirementsOf(connect: ConnectDeclaring, conn: UpstreamConnection, tools: Array<Record<string, unknown>>, opts: ListAllOptions): Promise<Map<string, ProbedCapability[]>> {
+async function requirementsOf(
+  connect: ConnectDeclaring,
+  conn: UpstreamConnection,
+  tools: Array<Record<string, unknown>>,
+  opts: ListAllOptions,
+): Promise<Map<string, ProbedCapability[]>> {
   if (!conn.capabilities.tools) return new Map();
   try {
-    return await probeCapabilityRequirements(connect, tools.map((t) => String(t.name)), opts);
+    return await probeCapabilityRequirements(
+      connect,
+      tools.map((t) => String(t.name)),
+      opts,
+    );
   } catch (err) {
     if (opts.signal?.aborted) throw err;
     return new Map();

@@ -60,7 +60,11 @@ export class GatewayError extends Error {
 
 /** The one mapping of a gateway failure to a tools/call result: `isError`, the code first in the text and in `_meta["switchboard/error"]`. */
 export function toolErrorResult(err: GatewayError): ToolCallResult {
-  return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }], _meta: { 'switchboard/error': { code: err.code, ...err.details } } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
+    _meta: { 'switchboard/error': { code: err.code, ...err.details } },
+  };
 }
 
 /**

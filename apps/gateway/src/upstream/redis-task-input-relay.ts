@@ -26,9 +26,15 @@ export class RedisTaskInputRelay implements TaskInputShare {
     private readonly logger: Logger,
     readonly replicaId: string,
   ) {
-    this.publisher = createRedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000, lazyConnect: true });
+    this.publisher = createRedis(redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: 2_000,
+      lazyConnect: true,
+    });
     this.subscriber = createRedis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    for (const client of [this.publisher, this.subscriber]) client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'task-input relay: Redis error'));
+    for (const client of [this.publisher, this.subscriber])
+      client.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'task-input relay: Redis error'));
   }
 
   /** Takes answers other replicas received for requests `inbox` holds. */
@@ -58,7 +64,9 @@ export class RedisTaskInputRelay implements TaskInputShare {
   }
 
   release(owner: string, key: string): void {
-    void this.publisher.hdel(this.key(owner), key).catch((err: Error) => this.logger.warn({ err: err.message }, 'task-input relay: release not shared'));
+    void this.publisher
+      .hdel(this.key(owner), key)
+      .catch((err: Error) => this.logger.warn({ err: err.message }, 'task-input relay: release not shared'));
   }
 
   async pending(owner: string): Promise<Record<string, TaskInputRequest & { replica: string }>> {

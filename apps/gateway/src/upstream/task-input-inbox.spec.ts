@@ -17,7 +17,9 @@ describe('TaskInputInbox', () => {
     // Another caller's answer under the same key is not taken.
     await expect(inbox.answer(bob, { [keys[0]!]: { action: 'decline' } })).resolves.toEqual([]);
     // Keys not outstanding are ignored.
-    await expect(inbox.answer(alice, { [keys[0]!]: { action: 'accept', content: { name: 'Ada' } }, nope: { action: 'decline' } })).resolves.toEqual(keys);
+    await expect(
+      inbox.answer(alice, { [keys[0]!]: { action: 'accept', content: { name: 'Ada' } }, nope: { action: 'decline' } }),
+    ).resolves.toEqual(keys);
     await expect(asked).resolves.toEqual({ action: 'accept', content: { name: 'Ada' } });
     expect(inbox.pending(alice)).toEqual({});
     expect(inbox.count()).toBe(0);
@@ -29,7 +31,9 @@ describe('TaskInputInbox', () => {
     await expect(inbox.ask(alice, 'roots/list', {})).rejects.toThrow('already holds 2 unanswered requests');
     // Another session of the caller has its own bound.
     const other = inbox.ask(bob, 'roots/list', {});
-    await expect(inbox.ask(bob, 'elicitation/create', { message: 'x'.repeat(MAX_TASK_INPUT_BYTES) })).rejects.toThrow(`larger than the ${MAX_TASK_INPUT_BYTES} bytes`);
+    await expect(inbox.ask(bob, 'elicitation/create', { message: 'x'.repeat(MAX_TASK_INPUT_BYTES) })).rejects.toThrow(
+      `larger than the ${MAX_TASK_INPUT_BYTES} bytes`,
+    );
     inbox.close();
     await expect(Promise.all([...held, other])).rejects.toThrow('shut down before the client answered');
     expect(inbox.count()).toBe(0);
@@ -40,13 +44,15 @@ describe('TaskInputInbox', () => {
     const asked = inbox.ask(alice, 'elicitation/create', form);
     const [key] = Object.keys(inbox.pending(alice));
     await expect(inbox.answer(alice, { [key!]: 'yes' })).rejects.toThrow(`params.inputResponses.${key} must be an object`);
-    await expect(inbox.answer(alice, { [key!]: { action: 'accept', content: { name: 'x'.repeat(MAX_TASK_ANSWER_BYTES) } } })).rejects.toThrow(McpError);
+    await expect(
+      inbox.answer(alice, { [key!]: { action: 'accept', content: { name: 'x'.repeat(MAX_TASK_ANSWER_BYTES) } } }),
+    ).rejects.toThrow(McpError);
     expect(Object.keys(inbox.pending(alice))).toEqual([key]);
     await inbox.answer(alice, { [key!]: { action: 'cancel' } });
     await expect(asked).resolves.toEqual({ action: 'cancel' });
   });
 
-  it("ends the requests of a session whose connection closed, and only those", async () => {
+  it('ends the requests of a session whose connection closed, and only those', async () => {
     const inbox = new TaskInputInbox();
     const gone = inbox.ask(alice, 'elicitation/create', form);
     const kept = inbox.ask(bob, 'elicitation/create', form);

@@ -56,10 +56,20 @@ export class TaskInputInbox {
   ask(owner: string, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const mine = this.byOwner.get(owner);
     if ((mine?.size ?? 0) >= this.perSession || this.size >= this.max) {
-      return Promise.reject(new McpError(ErrorCode.InternalError, `${method}: the gateway already holds ${this.perSession} unanswered requests for this client; answer them first`));
+      return Promise.reject(
+        new McpError(
+          ErrorCode.InternalError,
+          `${method}: the gateway already holds ${this.perSession} unanswered requests for this client; answer them first`,
+        ),
+      );
     }
     if (JSON.stringify(params).length > MAX_TASK_INPUT_BYTES) {
-      return Promise.reject(new McpError(ErrorCode.InvalidParams, `${method}: the request is larger than the ${MAX_TASK_INPUT_BYTES} bytes the gateway holds for a client`));
+      return Promise.reject(
+        new McpError(
+          ErrorCode.InvalidParams,
+          `${method}: the request is larger than the ${MAX_TASK_INPUT_BYTES} bytes the gateway holds for a client`,
+        ),
+      );
     }
     return new Promise((resolve, reject) => {
       const key = `u${randomBytes(9).toString('base64url')}`;
@@ -72,7 +82,10 @@ export class TaskInputInbox {
         params,
         resolve: (r) => (done(), resolve(r)),
         reject: (e) => (done(), reject(e)),
-        timer: setTimeout(() => entry.reject(new McpError(ErrorCode.InternalError, `${method}: the client did not answer within ${this.waitMs} ms`)), this.waitMs),
+        timer: setTimeout(
+          () => entry.reject(new McpError(ErrorCode.InternalError, `${method}: the client did not answer within ${this.waitMs} ms`)),
+          this.waitMs,
+        ),
       };
       entry.timer.unref();
       let map = mine;
@@ -139,12 +152,17 @@ export class TaskInputInbox {
   forget(owner: string): void {
     const mine = this.byOwner.get(owner);
     if (!mine) return;
-    for (const w of [...mine.values()]) w.reject(new McpError(ErrorCode.InternalError, `${w.method}: the gateway closed this session's connection before the client answered`));
+    for (const w of [...mine.values()])
+      w.reject(
+        new McpError(ErrorCode.InternalError, `${w.method}: the gateway closed this session's connection before the client answered`),
+      );
   }
 
   /** Ends every wait (the replica shuts down): the upstreams get an error instead of a stream held forever. */
   close(): void {
-    for (const mine of [...this.byOwner.values()]) for (const w of [...mine.values()]) w.reject(new McpError(ErrorCode.InternalError, `${w.method}: the gateway shut down before the client answered`));
+    for (const mine of [...this.byOwner.values()])
+      for (const w of [...mine.values()])
+        w.reject(new McpError(ErrorCode.InternalError, `${w.method}: the gateway shut down before the client answered`));
   }
 
   /** Requests waiting in this replica. */
@@ -162,8 +180,10 @@ export class TaskInputInbox {
 }
 
 function checkAnswer(key: string, value: unknown): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new McpError(ErrorCode.InvalidParams, `params.inputResponses.${key} must be an object (the result of the request)`);
-  if (JSON.stringify(value).length > MAX_TASK_ANSWER_BYTES) throw new McpError(ErrorCode.InvalidParams, `params.inputResponses.${key} is larger than ${MAX_TASK_ANSWER_BYTES} bytes`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new McpError(ErrorCode.InvalidParams, `params.inputResponses.${key} must be an object (the result of the request)`);
+  if (JSON.stringify(value).length > MAX_TASK_ANSWER_BYTES)
+    throw new McpError(ErrorCode.InvalidParams, `params.inputResponses.${key} is larger than ${MAX_TASK_ANSWER_BYTES} bytes`);
 }
 
 /** The inbox key of a caller's upstream session: tenant, upstream, caller scope and the upstream's session id. */

@@ -49,7 +49,9 @@ describe('UpstreamGuards: the breaker', () => {
 
   it('tells the circuit listener of each change, starting closed, without being asked per call', async () => {
     const seen: string[] = [];
-    const guards = new UpstreamGuards({ failureThreshold: 1, openMs: 1000 }, (tenantId, serverId, state) => seen.push(`${tenantId}/${serverId} ${state}`));
+    const guards = new UpstreamGuards({ failureThreshold: 1, openMs: 1000 }, (tenantId, serverId, state) =>
+      seen.push(`${tenantId}/${serverId} ${state}`),
+    );
     const subject = { tenantId: 't', serverId: 's' };
     await guards.run('k', limits, never, async () => undefined, verdictOf, subject);
     await guards.run('k', limits, never, async () => undefined, verdictOf, subject);

@@ -1,4 +1,14 @@
-import { BrokenCircuitError, BulkheadRejectedError, CircuitState, ConsecutiveBreaker, bulkhead, circuitBreaker, handleWhen, type BulkheadPolicy, type CircuitBreakerPolicy } from 'cockatiel';
+import {
+  BrokenCircuitError,
+  BulkheadRejectedError,
+  CircuitState,
+  ConsecutiveBreaker,
+  bulkhead,
+  circuitBreaker,
+  handleWhen,
+  type BulkheadPolicy,
+  type CircuitBreakerPolicy,
+} from 'cockatiel';
 import type { CircuitListener } from './upstream-types';
 
 export interface BreakerSettings {
@@ -9,7 +19,8 @@ export interface BreakerSettings {
 }
 
 /** Why a guarded call did not run: the circuit is open, or no concurrency slot (queue full, or the wait ended). */
-export type GuardRefusal = { kind: 'circuit-open'; retryInMs: number } | { kind: 'queue-full' } | { kind: 'slot-wait-ended'; reason: unknown };
+export type GuardRefusal =
+  { kind: 'circuit-open'; retryInMs: number } | { kind: 'queue-full' } | { kind: 'slot-wait-ended'; reason: unknown };
 
 /** Thrown by {@link UpstreamGuards.run} when the call did not run. */
 export class GuardRefusedError extends Error {
@@ -70,7 +81,14 @@ export class UpstreamGuards {
    * says what a failure of `fn` means for the breaker. Refusals throw {@link GuardRefusedError}.
    * `subject` names the upstream to the circuit listener when the key's guard is created.
    */
-  async run<T>(key: string, limits: GuardLimits, signal: AbortSignal, fn: () => Promise<T>, verdict: (err: unknown) => CallVerdict, subject?: GuardSubject): Promise<T> {
+  async run<T>(
+    key: string,
+    limits: GuardLimits,
+    signal: AbortSignal,
+    fn: () => Promise<T>,
+    verdict: (err: unknown) => CallVerdict,
+    subject?: GuardSubject,
+  ): Promise<T> {
     const guard = this.guards.get(key) ?? this.create(key, limits, subject);
     const inSlot = async (): Promise<T | Alive> => {
       try {
@@ -88,7 +106,8 @@ export class UpstreamGuards {
       out = await guard.breaker.execute(inSlot);
     } catch (err) {
       if (err instanceof Counted) throw err.error;
-      if (err instanceof BrokenCircuitError) throw new GuardRefusedError({ kind: 'circuit-open', retryInMs: Math.max(0, guard.openMs - (Date.now() - guard.openedAt)) });
+      if (err instanceof BrokenCircuitError)
+        throw new GuardRefusedError({ kind: 'circuit-open', retryInMs: Math.max(0, guard.openMs - (Date.now() - guard.openedAt)) });
       throw err;
     }
     if (out instanceof Alive) throw out.error;
@@ -121,7 +140,9 @@ export class UpstreamGuards {
     if (listener && subject) {
       const { tenantId, serverId } = subject;
       listener(tenantId, serverId, 'closed');
-      breaker.onStateChange((state) => listener(tenantId, serverId, state === CircuitState.Closed ? 'closed' : state === CircuitState.HalfOpen ? 'half-open' : 'open'));
+      breaker.onStateChange((state) =>
+        listener(tenantId, serverId, state === CircuitState.Closed ? 'closed' : state === CircuitState.HalfOpen ? 'half-open' : 'open'),
+      );
     }
     this.guards.set(key, created);
     return created;

@@ -36,7 +36,8 @@ beforeAll(async () => {
       server.registerTool('steps', { inputSchema: {} }, async (_args, extra) => {
         const token = extra._meta?.progressToken;
         if (token !== undefined) {
-          for (const progress of [1, 2]) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total: 2 } });
+          for (const progress of [1, 2])
+            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total: 2 } });
         }
         return { content: [{ type: 'text', text: 'done' }] };
       });
@@ -62,7 +63,12 @@ beforeEach(() => {
 function ctx(progress: InvokeContext['progress'], progressToken?: string): InvokeContext {
   return {
     tenantId: 'acme',
-    request: { era: 'legacy', protocolVersion: '2025-11-25', clientCapabilities: {}, ...(progressToken ? { progressToken } : {}) } as InvokeContext['request'],
+    request: {
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      clientCapabilities: {},
+      ...(progressToken ? { progressToken } : {}),
+    } as InvokeContext['request'],
     signal: new AbortController().signal,
     progress,
     log: () => undefined,
@@ -86,14 +92,32 @@ function pool(fetched: string[], directRequests?: boolean): UpstreamPool {
   });
 }
 
-const route = (name: string): Extract<Route, { kind: 'upstream' }> => ({ kind: 'upstream', serverId: 'echo', url, upstreamName: name, protocol: 'legacy' });
+const route = (name: string): Extract<Route, { kind: 'upstream' }> => ({
+  kind: 'upstream',
+  serverId: 'echo',
+  url,
+  upstreamName: name,
+  protocol: 'legacy',
+});
 
 test('tools/call goes out directly on the session; the SDK client carries only the handshake', async () => {
   const fetched: string[] = [];
   const p = pool(fetched);
   try {
-    await expect(p.callTool(route('echo'), { text: 'one' }, ctx(() => undefined))).resolves.toMatchObject({ content: [{ type: 'text', text: 'one' }] });
-    await expect(p.callTool(route('echo'), { text: 'two' }, ctx(() => undefined))).resolves.toMatchObject({ content: [{ type: 'text', text: 'two' }] });
+    await expect(
+      p.callTool(
+        route('echo'),
+        { text: 'one' },
+        ctx(() => undefined),
+      ),
+    ).resolves.toMatchObject({ content: [{ type: 'text', text: 'one' }] });
+    await expect(
+      p.callTool(
+        route('echo'),
+        { text: 'two' },
+        ctx(() => undefined),
+      ),
+    ).resolves.toMatchObject({ content: [{ type: 'text', text: 'two' }] });
     expect(fetched).toEqual(['initialize', 'notifications/initialized']);
     expect(posted.filter((m) => m === 'tools/call')).toHaveLength(2);
   } finally {
@@ -106,7 +130,13 @@ test("the upstream's progress reaches a caller that asked for it, over the direc
   const p = pool(fetched);
   const seen: Array<[number, number | undefined]> = [];
   try {
-    await expect(p.callTool(route('steps'), {}, ctx((progress, total) => seen.push([progress, total]), 'tok-1'))).resolves.toMatchObject({ content: [{ text: 'done' }] });
+    await expect(
+      p.callTool(
+        route('steps'),
+        {},
+        ctx((progress, total) => seen.push([progress, total]), 'tok-1'),
+      ),
+    ).resolves.toMatchObject({ content: [{ text: 'done' }] });
     expect(seen).toEqual([
       [1, 2],
       [2, 2],
@@ -114,7 +144,13 @@ test("the upstream's progress reaches a caller that asked for it, over the direc
     expect(fetched).not.toContain('tools/call');
     // A caller that did not ask: no progress token upstream, so none is sent.
     seen.length = 0;
-    await expect(p.callTool(route('steps'), {}, ctx((progress, total) => seen.push([progress, total])))).resolves.toMatchObject({ content: [{ text: 'done' }] });
+    await expect(
+      p.callTool(
+        route('steps'),
+        {},
+        ctx((progress, total) => seen.push([progress, total])),
+      ),
+    ).resolves.toMatchObject({ content: [{ text: 'done' }] });
     expect(seen).toEqual([]);
   } finally {
     await p.close();
@@ -125,7 +161,13 @@ test('directRequests: false sends the call through the SDK client', async () => 
   const fetched: string[] = [];
   const p = pool(fetched, false);
   try {
-    await expect(p.callTool(route('echo'), { text: 'sdk' }, ctx(() => undefined))).resolves.toMatchObject({ content: [{ type: 'text', text: 'sdk' }] });
+    await expect(
+      p.callTool(
+        route('echo'),
+        { text: 'sdk' },
+        ctx(() => undefined),
+      ),
+    ).resolves.toMatchObject({ content: [{ type: 'text', text: 'sdk' }] });
     expect(fetched).toContain('tools/call');
   } finally {
     await p.close();

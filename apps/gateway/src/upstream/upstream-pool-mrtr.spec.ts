@@ -21,16 +21,22 @@ beforeAll(async () => {
   const handler = createMcpHandler(
     () => {
       const server = new McpServer({ name: 'shop', version: '2.0.0' });
-      server.registerTool('order', { description: 'Orders after asking the size', inputSchema: z.object({ item: z.string() }) }, async ({ item }, ctx) => {
-        const answer = (ctx.mcpReq.inputResponses as Record<string, { action?: string; content?: { size?: string } }> | undefined)?.size;
-        if (answer?.action !== 'accept') {
-          return inputRequired({
-            inputRequests: { size: inputRequired.elicit({ message: `Which size of ${item}?`, requestedSchema: z.object({ size: z.string() }) }) },
-            requestState: `shop-state-for-${item}`,
-          });
-        }
-        return { content: [{ type: 'text', text: `ordered ${item} in ${answer.content?.size}` }] };
-      });
+      server.registerTool(
+        'order',
+        { description: 'Orders after asking the size', inputSchema: z.object({ item: z.string() }) },
+        async ({ item }, ctx) => {
+          const answer = (ctx.mcpReq.inputResponses as Record<string, { action?: string; content?: { size?: string } }> | undefined)?.size;
+          if (answer?.action !== 'accept') {
+            return inputRequired({
+              inputRequests: {
+                size: inputRequired.elicit({ message: `Which size of ${item}?`, requestedSchema: z.object({ size: z.string() }) }),
+              },
+              requestState: `shop-state-for-${item}`,
+            });
+          }
+          return { content: [{ type: 'text', text: `ordered ${item} in ${answer.content?.size}` }] };
+        },
+      );
       return server;
     },
     { legacy: 'reject' },
@@ -44,7 +50,9 @@ beforeAll(async () => {
         if (body.length > 0) seenStates.push((JSON.parse(body.toString()) as { params?: { requestState?: string } }).params?.requestState);
         const headers = new Headers();
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-        const response = await handler.fetch(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) }));
+        const response = await handler.fetch(
+          new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) }),
+        );
         res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
         if (response.body) for await (const chunk of response.body) res.write(chunk);
         res.end();
@@ -60,13 +68,30 @@ afterAll(async () => {
   await new Promise<void>((resolve) => http.close(() => resolve()));
 });
 
-const route = (): Extract<Route, { kind: 'upstream' }> => ({ kind: 'upstream', serverId: 'shop', url, upstreamName: 'order', protocol: 'modern' });
-const pool = () => new UpstreamPool({ timeoutMs: 10_000, maxConcurrency: 4, maxResponseBytes: 1 << 20, tenantMaxInflight: 10, logger: pino({ level: 'silent' }) });
+const route = (): Extract<Route, { kind: 'upstream' }> => ({
+  kind: 'upstream',
+  serverId: 'shop',
+  url,
+  upstreamName: 'order',
+  protocol: 'modern',
+});
+const pool = () =>
+  new UpstreamPool({
+    timeoutMs: 10_000,
+    maxConcurrency: 4,
+    maxResponseBytes: 1 << 20,
+    tenantMaxInflight: 10,
+    logger: pino({ level: 'silent' }),
+  });
 
 function ctx(era: 'legacy' | 'modern', extra: Partial<InvokeContext> = {}): InvokeContext {
   return {
     tenantId: 'acme',
-    request: { era, protocolVersion: era === 'modern' ? '2026-07-28' : '2025-11-25', clientCapabilities: { elicitation: {} } } as InvokeContext['request'],
+    request: {
+      era,
+      protocolVersion: era === 'modern' ? '2026-07-28' : '2025-11-25',
+      clientCapabilities: { elicitation: {} },
+    } as InvokeContext['request'],
     signal: new AbortController().signal,
     progress: () => undefined,
     log: () => undefined,
@@ -77,9 +102,20 @@ function ctx(era: 'legacy' | 'modern', extra: Partial<InvokeContext> = {}): Invo
 test("a modern caller gets the upstream's input_required, and its retry carries inputResponses and requestState upstream", async () => {
   const p = pool();
   try {
-    const first = (await p.callTool(route(), { item: 'shirt' }, ctx('modern', { askClient: async () => ({}) }))) as unknown as Record<string, unknown>;
-    expect(first).toMatchObject({ resultType: 'input_required', requestState: 'shop-state-for-shirt', inputRequests: { size: { method: 'elicitation/create', params: { message: 'Which size of shirt?' } } } });
-    const done = await p.callTool(route(), { item: 'shirt' }, ctx('modern', { input: { responses: { size: { action: 'accept', content: { size: 'M' } } }, requestState: 'shop-state-for-shirt' } }));
+    const first = (await p.callTool(route(), { item: 'shirt' }, ctx('modern', { askClient: async () => ({}) }))) as unknown as Record<
+      string,
+      unknown
+    >;
+    expect(first).toMatchObject({
+      resultType: 'input_required',
+      requestState: 'shop-state-for-shirt',
+      inputRequests: { size: { method: 'elicitation/create', params: { message: 'Which size of shirt?' } } },
+    });
+    const done = await p.callTool(
+      route(),
+      { item: 'shirt' },
+      ctx('modern', { input: { responses: { size: { action: 'accept', content: { size: 'M' } } }, requestState: 'shop-state-for-shirt' } }),
+    );
     expect(done).toMatchObject({ content: [{ type: 'text', text: 'ordered shirt in M' }] });
     expect(seenStates).toContain('shop-state-for-shirt');
   } finally {
@@ -87,7 +123,7 @@ test("a modern caller gets the upstream's input_required, and its retry carries 
   }
 });
 
-test("a legacy caller is asked through askClient (a real server-to-client request) and gets the final result", async () => {
+test('a legacy caller is asked through askClient (a real server-to-client request) and gets the final result', async () => {
   const p = pool();
   const asked: Array<{ method: string; params: Record<string, unknown> }> = [];
   try {

@@ -20,7 +20,13 @@ afterAll(async () => {
   await everything?.stop();
 });
 
-const route = (): Extract<Route, { kind: 'upstream' }> => ({ kind: 'upstream', serverId: 'everything', url: everything.url, upstreamName: 'get-roots-list', stateful: true });
+const route = (): Extract<Route, { kind: 'upstream' }> => ({
+  kind: 'upstream',
+  serverId: 'everything',
+  url: everything.url,
+  upstreamName: 'get-roots-list',
+  stateful: true,
+});
 
 /** A legacy caller that declared roots; `asked` records every roots/list relayed to its client. */
 function caller(subject: string, asked: string[]): InvokeContext {
@@ -38,10 +44,16 @@ function caller(subject: string, asked: string[]): InvokeContext {
   };
 }
 
-const textOf = (result: unknown) => ((result as { content: Array<{ text?: string }> }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: Array<{ text?: string }> }).content[0]?.text ?? '';
 
 test("each roots-declaring caller's roots/list goes to that caller, and its roots only ever answer it", async () => {
-  const pool = new UpstreamPool({ timeoutMs: 10_000, maxConcurrency: 4, maxResponseBytes: 1 << 20, tenantMaxInflight: 10, logger: pino({ level: 'silent' }) });
+  const pool = new UpstreamPool({
+    timeoutMs: 10_000,
+    maxConcurrency: 4,
+    maxResponseBytes: 1 << 20,
+    tenantMaxInflight: 10,
+    logger: pino({ level: 'silent' }),
+  });
   try {
     const alice: string[] = [];
     const bob: string[] = [];

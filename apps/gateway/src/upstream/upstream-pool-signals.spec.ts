@@ -4,16 +4,16 @@
  * request is garbage-collected (and adding one walks all of them), so a shared signal made
  * every call slower than the last. The call's signal still carries its client's cancellation.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { getEventListeners } from "node:events";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { Route } from "@switchboard/catalog";
-import type { InvokeContext } from "@switchboard/mcp-http";
-import pino from "pino";
-import { z } from "zod";
-import { UpstreamPool } from "./upstream-pool";
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getEventListeners } from 'node:events';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Route } from '@switchboard/catalog';
+import type { InvokeContext } from '@switchboard/mcp-http';
+import pino from 'pino';
+import { z } from 'zod';
+import { UpstreamPool } from './upstream-pool';
 
 let http: Server;
 let url: string;
@@ -21,26 +21,19 @@ let release: (() => void) | undefined;
 
 beforeAll(async () => {
   http = createServer((req, res) => {
-    const server = new McpServer({ name: "echo", version: "1.0.0" });
-    server.registerTool(
-      "echo",
-      { inputSchema: { text: z.string() } },
-      async ({ text }) => {
-        if (text === "hang")
-          await new Promise<void>((resolve) => (release = resolve));
-        return { content: [{ type: "text", text }] };
-      },
-    );
+    const server = new McpServer({ name: 'echo', version: '1.0.0' });
+    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => {
+      if (text === 'hang') await new Promise<void>((resolve) => (release = resolve));
+      return { content: [{ type: 'text', text }] };
+    });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    res.on("close", () => void transport.close());
-    void server
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res));
+    res.on('close', () => void transport.close());
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
 });
 
@@ -50,39 +43,35 @@ afterAll(async () => {
   await new Promise<void>((resolve) => http.close(() => resolve()));
 });
 
-const route: Extract<Route, { kind: "upstream" }> = {
-  kind: "upstream",
-  serverId: "echo",
-  url: "set in test",
-  upstreamName: "echo",
-  protocol: "legacy",
+const route: Extract<Route, { kind: 'upstream' }> = {
+  kind: 'upstream',
+  serverId: 'echo',
+  url: 'set in test',
+  upstreamName: 'echo',
+  protocol: 'legacy',
 };
 
 function ctx(signal = new AbortController().signal): InvokeContext {
   return {
-    tenantId: "acme",
+    tenantId: 'acme',
     request: {
-      era: "legacy",
-      protocolVersion: "2025-11-25",
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
       clientCapabilities: {},
-    } as InvokeContext["request"],
+    } as InvokeContext['request'],
     signal,
     progress: () => undefined,
     log: () => undefined,
   };
 }
 
-function poolWith(
-  fetchImpl: NonNullable<
-    ConstructorParameters<typeof UpstreamPool>[0]["fetchFactory"]
-  >,
-): UpstreamPool {
+function poolWith(fetchImpl: NonNullable<ConstructorParameters<typeof UpstreamPool>[0]['fetchFactory']>): UpstreamPool {
   return new UpstreamPool({
     timeoutMs: 10_000,
     maxConcurrency: 8,
     maxResponseBytes: 1 << 20,
     tenantMaxInflight: 8,
-    logger: pino({ level: "silent" }),
+    logger: pino({ level: 'silent' }),
     fetchFactory: fetchImpl,
     // The SDK client's path (SSE upstreams, 2026-07-28 ones, redirected calls): direct requests are off.
     directRequests: false,
@@ -93,8 +82,7 @@ test("every call's request carries its own signal, and the transport's signal co
   const callSignals: AbortSignal[] = [];
   const otherSignals = new Set<AbortSignal>();
   const pool = poolWith(() => (input, init) => {
-    const isCall =
-      typeof init?.body === "string" && init.body.includes('"tools/call"');
+    const isCall = typeof init?.body === 'string' && init.body.includes('"tools/call"');
     if (init?.signal && isCall) callSignals.push(init.signal);
     else if (init?.signal) otherSignals.add(init.signal);
     return fetch(input, init);
@@ -102,14 +90,11 @@ test("every call's request carries its own signal, and the transport's signal co
   try {
     const r = { ...route, url };
     for (let i = 0; i < 20; i++)
-      await expect(
-        pool.callTool(r, { text: `n${i}` }, ctx()),
-      ).resolves.toMatchObject({ content: [{ text: `n${i}` }] });
+      await expect(pool.callTool(r, { text: `n${i}` }, ctx())).resolves.toMatchObject({ content: [{ text: `n${i}` }] });
     expect(new Set(callSignals).size).toBe(20);
     for (const s of callSignals) expect(otherSignals.has(s)).toBe(false);
     // The handshake's (transport) signal: a listener or two of its own requests, not one per call.
-    for (const s of otherSignals)
-      expect(getEventListeners(s, "abort").length).toBeLessThan(5);
+    for (const s of otherSignals) expect(getEventListeners(s, 'abort').length).toBeLessThan(5);
   } finally {
     await pool.close();
   }
@@ -118,21 +103,15 @@ test("every call's request carries its own signal, and the transport's signal co
 test("the client's cancellation still aborts the call's upstream request", async () => {
   let callSignal: AbortSignal | undefined;
   const pool = poolWith(() => (input, init) => {
-    if (typeof init?.body === "string" && init.body.includes('"hang"'))
-      callSignal = init.signal ?? undefined;
+    if (typeof init?.body === 'string' && init.body.includes('"hang"')) callSignal = init.signal ?? undefined;
     return fetch(input, init);
   });
   try {
     const client = new AbortController();
-    const call = pool.callTool(
-      { ...route, url },
-      { text: "hang" },
-      ctx(client.signal),
-    );
+    const call = pool.callTool({ ...route, url }, { text: 'hang' }, ctx(client.signal));
     const deadline = Date.now() + 5_000;
-    while (!release && Date.now() < deadline)
-      await new Promise((resolve) => setImmediate(resolve));
-    client.abort(new Error("client left"));
+    while (!release && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+    client.abort(new Error('client left'));
     await expect(call).rejects.toThrow();
     expect(callSignal?.aborted).toBe(true);
   } finally {

@@ -90,7 +90,9 @@ export class UpstreamPool {
         ...opts,
         ...(passThrough ? { allowInputRequired: true } : {}),
         // Only a caller that asked for progress has the upstream send it.
-        ...(ctx.request.progressToken !== undefined ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress(p.progress, p.total, p.message) } : {}),
+        ...(ctx.request.progressToken !== undefined
+          ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress(p.progress, p.total, p.message) }
+          : {}),
       }),
     )) as ToolCallResult;
   }
@@ -102,7 +104,9 @@ export class UpstreamPool {
   }
 
   async getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
-    return (await this.withClient(route, ctx, (conn, opts) => conn.getPrompt(traced(conn, { name: route.upstreamName, arguments: args }), opts))) as GetPromptResult;
+    return (await this.withClient(route, ctx, (conn, opts) =>
+      conn.getPrompt(traced(conn, { name: route.upstreamName, arguments: args }), opts),
+    )) as GetPromptResult;
   }
 
   async complete(route: UpstreamRoute, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown> {
@@ -115,22 +119,33 @@ export class UpstreamPool {
    * replica's connection; answers the upstream's result and the session it went on.
    */
   async upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
-    return this.withClient(route, ctx, async (conn, opts) => {
-      try {
-        const result = await conn.taskRequest(request.method, traced(conn, { ...request.params, ...modernRetry(route, request, ctx) }), request.session, opts);
-        return { result, session: request.session ?? conn.sessionId() };
-      } catch (err) {
-        // The task's session is gone (the upstream restarted or expired it), and its tasks with
-        // it: the caller's task is not found. Not the 404 that re-initialises a connection, which
-        // a stale handle must not make every caller of this upstream pay for.
-        if (request.session !== undefined && err instanceof StreamableHTTPError && err.code === 404) {
-          throw new SdkMcpError(ErrorCode.InvalidParams, 'Task not found: the upstream session that held it has ended');
+    return this.withClient(
+      route,
+      ctx,
+      async (conn, opts) => {
+        try {
+          const result = await conn.taskRequest(
+            request.method,
+            traced(conn, { ...request.params, ...modernRetry(route, request, ctx) }),
+            request.session,
+            opts,
+          );
+          return { result, session: request.session ?? conn.sessionId() };
+        } catch (err) {
+          // The task's session is gone (the upstream restarted or expired it), and its tasks with
+          // it: the caller's task is not found. Not the 404 that re-initialises a connection, which
+          // a stale handle must not make every caller of this upstream pay for.
+          if (request.session !== undefined && err instanceof StreamableHTTPError && err.code === 404) {
+            throw new SdkMcpError(ErrorCode.InvalidParams, 'Task not found: the upstream session that held it has ended');
+          }
+          throw err;
         }
-        throw err;
-      }
-      // A 2026-07-28 caller's task runs on a session of its own that declares what its client can
-      // answer: the upstream's questions then wait for its tasks/update (see pendingTaskInput).
-    }, ctx.request.era === 'modern', true);
+        // A 2026-07-28 caller's task runs on a session of its own that declares what its client can
+        // answer: the upstream's questions then wait for its tasks/update (see pendingTaskInput).
+      },
+      ctx.request.era === 'modern',
+      true,
+    );
   }
 
   /** Requests the upstream sent on the caller's own `session` that wait for its 2026-07-28 client's answer. */
@@ -183,7 +198,13 @@ export class UpstreamPool {
   }
 
   /** One request to a route's upstream: admitted, guarded, scoped, on its connection; a failure thrown coded. */
-  private async withClient<T>(route: UpstreamRoute, ctx: InvokeContext, send: Send<T>, callersSession = false, taskCall = false): Promise<T> {
+  private async withClient<T>(
+    route: UpstreamRoute,
+    ctx: InvokeContext,
+    send: Send<T>,
+    callersSession = false,
+    taskCall = false,
+  ): Promise<T> {
     const tenantId = ctx.tenantId;
     const keys = keysOf(tenantId, route);
     const plan = planConnection(keys, ctx, callersSession, taskCall);
@@ -192,9 +213,23 @@ export class UpstreamPool {
     const maxConcurrency = route.maxConcurrency ?? this.options.maxConcurrency;
     const maxBytes = own?.upstreamResponseBytes ?? this.options.maxResponseBytes;
     const timeoutMs = route.timeoutMs ?? this.options.timeoutMs;
-    const call = new UpstreamCall(ctx, timeoutMs, maxBytes, this.options.maxStreamBytes, maxConcurrency, this.options.maxQueue ?? maxConcurrency);
+    const call = new UpstreamCall(
+      ctx,
+      timeoutMs,
+      maxBytes,
+      this.options.maxStreamBytes,
+      maxConcurrency,
+      this.options.maxQueue ?? maxConcurrency,
+    );
     try {
-      return await this.guards.run(keys.upstream, call, call.signal, () => this.onConnection(route, plan, call, send), (err) => verdictOf(call, err), keys);
+      return await this.guards.run(
+        keys.upstream,
+        call,
+        call.signal,
+        () => this.onConnection(route, plan, call, send),
+        (err) => verdictOf(call, err),
+        keys,
+      );
     } catch (err) {
       throw this.failure(err, route, call);
     } finally {
@@ -238,12 +273,20 @@ export class UpstreamPool {
       }
     } catch (err) {
       const { kind } = call.classify(err);
-      if (kind === 'closed' || (route.transport === 'sse' && (kind === 'broken' || kind === 'network'))) void this.connections.drop(plan.key);
+      if (kind === 'closed' || (route.transport === 'sse' && (kind === 'broken' || kind === 'network')))
+        void this.connections.drop(plan.key);
       throw err;
     }
   }
 
-  private async attempt<T>(route: UpstreamRoute, plan: ConnectionPlan, call: UpstreamCall, send: Send<T>, opts: UpstreamCallOptions, notify: Notify): Promise<T> {
+  private async attempt<T>(
+    route: UpstreamRoute,
+    plan: ConnectionPlan,
+    call: UpstreamCall,
+    send: Send<T>,
+    opts: UpstreamCallOptions,
+    notify: Notify,
+  ): Promise<T> {
     const c = (call.connection = this.connections.open(plan, route, call.ctx.tenantId, call.maxBytes));
     const client = (call.client = await c.ready);
     const abort = call.abort;
@@ -262,7 +305,13 @@ export class UpstreamPool {
   /** The options of one call's requests: its bounds, its signal and one notification relay (one bound) for its stream and its session's. */
   private callOptions(call: UpstreamCall): UpstreamCallOptions {
     const ctx = call.ctx;
-    const opts: UpstreamCallOptions = { timeout: call.timeoutMs, maxTotalTimeout: call.timeoutMs, signal: call.signal, maxBytes: call.maxBytes, onnotification: relayNotifications(ctx) };
+    const opts: UpstreamCallOptions = {
+      timeout: call.timeoutMs,
+      maxTotalTimeout: call.timeoutMs,
+      signal: call.signal,
+      maxBytes: call.maxBytes,
+      onnotification: relayNotifications(ctx),
+    };
     if (call.maxStreamBytes !== undefined) opts.maxStreamBytes = call.maxStreamBytes;
     if (ctx.relaying) opts.relaying = ctx.relaying;
     if (this.options.notificationPacer) opts.pace = this.options.notificationPacer.forTenant(ctx.tenantId);
@@ -275,7 +324,12 @@ export class UpstreamPool {
     const { kind, cause } = call.classify(err);
     if (!call.signal.aborted) call.abort.abort(cause);
     if (kind === 'gateway' && !(cause instanceof GatewayError)) {
-      return new GatewayError('GW_CONNECTION_CLOSED', `The gateway closed its connection to ${route.serverId} while the call was in flight (shutdown or a replaced credential); retry`, { upstream: route.serverId }, { cause });
+      return new GatewayError(
+        'GW_CONNECTION_CLOSED',
+        `The gateway closed its connection to ${route.serverId} while the call was in flight (shutdown or a replaced credential); retry`,
+        { upstream: route.serverId },
+        { cause },
+      );
     }
     if (kind === 'network') this.options.logger.warn({ upstream: route.serverId, err: (cause as Error)?.message }, 'upstream call failed');
     return upstreamError(kind, cause, route.serverId, call.timeoutMs);

@@ -26,7 +26,10 @@ afterAll(async () => {
 describe('RedisUpstreamSessions', () => {
   it('keeps the first session offered for a key; a later offer gets that one', async () => {
     expect(await replica1.get('acme everything a')).toBeUndefined();
-    expect(await replica1.claim('acme everything a', { id: 's1', protocolVersion: '2025-11-25' })).toEqual({ id: 's1', protocolVersion: '2025-11-25' });
+    expect(await replica1.claim('acme everything a', { id: 's1', protocolVersion: '2025-11-25' })).toEqual({
+      id: 's1',
+      protocolVersion: '2025-11-25',
+    });
     expect(await replica2.claim('acme everything a', { id: 's2' })).toEqual({ id: 's1', protocolVersion: '2025-11-25' });
     expect(await replica2.get('acme everything a')).toEqual({ id: 's1', protocolVersion: '2025-11-25' });
     // Another key (another tenant, credential or capability set) shares nothing.

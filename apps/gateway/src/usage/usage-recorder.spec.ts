@@ -16,8 +16,20 @@ describe('UsageRecorder captures', () => {
   beforeAll(() => {
     redis = new Redis(REDIS_URL);
     // The per-tenant capture budget is lifted so that the batch byte bound is what seals batches here.
-    recorder = new UsageRecorder({ redisUrl: REDIS_URL, namespace, flushMs: 3_600_000, maxBatch: 100_000, maxBuffered: 100_000, streamMaxLen: 10_000, tenantCaptureBytes: 1 << 30, logger: pino({ level: 'silent' }) });
-    recorder.apply({ id: 'acme', limits: { callLog: { captureArguments: true, captureResults: true } } } as Pick<TenantCatalog, 'id' | 'limits'> as TenantCatalog);
+    recorder = new UsageRecorder({
+      redisUrl: REDIS_URL,
+      namespace,
+      flushMs: 3_600_000,
+      maxBatch: 100_000,
+      maxBuffered: 100_000,
+      streamMaxLen: 10_000,
+      tenantCaptureBytes: 1 << 30,
+      logger: pino({ level: 'silent' }),
+    });
+    recorder.apply({ id: 'acme', limits: { callLog: { captureArguments: true, captureResults: true } } } as Pick<
+      TenantCatalog,
+      'id' | 'limits'
+    > as TenantCatalog);
   });
 
   afterAll(async () => {
@@ -54,7 +66,12 @@ describe('UsageRecorder captures', () => {
 
   it('keeps every stream entry under the batch byte bound, however many large captures arrive', async () => {
     const records = 200;
-    for (let i = 0; i < records; i++) recorder.push(info({ q: 'x'.repeat(10_000) }), { surface: 'generic', toolError: false, started: performance.now() - 1 }, { errorCode: undefined, body: answer('y'.repeat(10_000)), bytes: 100 });
+    for (let i = 0; i < records; i++)
+      recorder.push(
+        info({ q: 'x'.repeat(10_000) }),
+        { surface: 'generic', toolError: false, started: performance.now() - 1 },
+        { errorCode: undefined, body: answer('y'.repeat(10_000)), bytes: 100 },
+      );
     const batches = await entries(records);
     expect(batches.length).toBeGreaterThan(1);
     expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(CAPTURE_BATCH_BYTES + 16 * 1024);
@@ -63,10 +80,16 @@ describe('UsageRecorder captures', () => {
 
   it('redacts token-like values and URL queries from captured arguments and results (a connector link included)', async () => {
     const link = 'https://auth.example.com/t/acme/connect/crm?ticket=v1.secret-ticket';
-    recorder.push(info({ note: 'Bearer abc123.def456-ghi' }), { surface: 'generic', toolError: false, started: performance.now() - 1 }, { errorCode: undefined, body: answer(`Connect your account first: ${link}`), bytes: 100 });
+    recorder.push(
+      info({ note: 'Bearer abc123.def456-ghi' }),
+      { surface: 'generic', toolError: false, started: performance.now() - 1 },
+      { errorCode: undefined, body: answer(`Connect your account first: ${link}`), bytes: 100 },
+    );
     const [batch] = await entries(1);
     const [record] = decodeUsageBatch(batch!) as Array<{ args: unknown; result: unknown }>;
     expect(record!.args).toEqual({ note: '[redacted bearer credential]' });
-    expect(record!.result).toEqual({ content: [{ type: 'text', text: 'Connect your account first: https://auth.example.com/t/acme/connect/crm?[redacted]' }] });
+    expect(record!.result).toEqual({
+      content: [{ type: 'text', text: 'Connect your account first: https://auth.example.com/t/acme/connect/crm?[redacted]' }],
+    });
   });
 });

@@ -2,7 +2,16 @@ import { metrics } from '@opentelemetry/api';
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { TenantCallLogPolicy, TenantCatalog } from '@switchboard/catalog';
-import { limiterRedis, redactCapturedSized, subjectIdOf, subjectKindOf, USAGE_BATCH_FIELD, UsageBatchWriter, usageStreamKey, type UsageEvent } from '@switchboard/limits';
+import {
+  limiterRedis,
+  redactCapturedSized,
+  subjectIdOf,
+  subjectKindOf,
+  USAGE_BATCH_FIELD,
+  UsageBatchWriter,
+  usageStreamKey,
+  type UsageEvent,
+} from '@switchboard/limits';
 import { type EncodedAnswer, type McpRequestInfo, type McpRequestObservation } from '@switchboard/mcp-http';
 
 export interface UsageRecorderOptions {
@@ -68,7 +77,19 @@ return 1
 `;
 const LOGGED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 /** Other methods are rolled up under their name when known, else `other` (a client-chosen string must not grow the rollups). */
-const KNOWN_METHODS: ReadonlySet<string> = new Set(['initialize', 'server/discover', 'ping', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/subscribe', 'resources/unsubscribe', 'completion/complete', 'logging/setLevel']);
+const KNOWN_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'server/discover',
+  'ping',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+  'logging/setLevel',
+]);
 
 /**
  * Usage metering off the hot path: each MCP request's record is pushed onto an in-memory
@@ -96,7 +117,9 @@ export class UsageRecorder {
   private readonly tenantCaptureBytes: number;
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
-  private readonly dropped = metrics.getMeter('switchboard').createCounter('usage.records.dropped', { description: 'Usage records dropped because Redis stayed unavailable past the buffer bound' });
+  private readonly dropped = metrics.getMeter('switchboard').createCounter('usage.records.dropped', {
+    description: 'Usage records dropped because Redis stayed unavailable past the buffer bound',
+  });
   private warned = false;
 
   constructor(private readonly options: UsageRecorderOptions) {
@@ -129,7 +152,15 @@ export class UsageRecorder {
       try {
         while (this.sealed.length > 0) {
           const next = (this.writing = this.sealed[0]);
-          const added = await this.redis.eval(APPEND_BATCH, 1, this.key, next.bytes, String(this.streamMaxBytes), String(this.options.streamMaxLen), USAGE_BATCH_FIELD);
+          const added = await this.redis.eval(
+            APPEND_BATCH,
+            1,
+            this.key,
+            next.bytes,
+            String(this.streamMaxBytes),
+            String(this.options.streamMaxLen),
+            USAGE_BATCH_FIELD,
+          );
           // A batch over the whole budget cannot be kept: dropped, counted, never retried.
           if (added === 0) this.dropped.add(next.count);
           this.sealed.shift();
@@ -138,7 +169,8 @@ export class UsageRecorder {
         this.warned = false;
       } catch (err) {
         // Kept for the next flush, bounded (seal): an outage costs the oldest records, never memory.
-        if (!this.warned) this.options.logger.warn({ err: (err as Error).message }, 'usage records not written (Redis unavailable); buffering');
+        if (!this.warned)
+          this.options.logger.warn({ err: (err as Error).message }, 'usage records not written (Redis unavailable); buffering');
         this.warned = true;
       } finally {
         this.writing = undefined;
@@ -155,7 +187,11 @@ export class UsageRecorder {
   }
 
   /** @internal A request's end (UsageObservation): what was asked, what was learned on the way, and the answer. */
-  push(info: McpRequestInfo, observed: ObservedRequest, answer: { errorCode: number | undefined; body?: EncodedAnswer; bytes: number }): void {
+  push(
+    info: McpRequestInfo,
+    observed: ObservedRequest,
+    answer: { errorCode: number | undefined; body?: EncodedAnswer; bytes: number },
+  ): void {
     const { method, called, auth } = info;
     const { surface, toolError } = observed;
     const { errorCode, body, bytes } = answer;
@@ -187,7 +223,10 @@ export class UsageRecorder {
     let captured = 0;
     if (policy && LOGGED_METHODS.has(info.method)) {
       if (policy.captureArguments) {
-        const args = this.capture(info.tenantId, redactCapturedSized(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES));
+        const args = this.capture(
+          info.tenantId,
+          redactCapturedSized(info.params?.arguments ?? info.params?.uri ?? null, policy.redactKeys, CAPTURE_BYTES),
+        );
         event.args = args.value;
         captured += args.bytes;
       }

@@ -22,19 +22,42 @@ afterAll(async () => {
   await admin.quit();
 });
 
-function recorder(options: { streamMaxBytes: number; tenantCaptureBytes: number; maxBatch: number }): { usage: UsageRecorder; key: string } {
+function recorder(options: { streamMaxBytes: number; tenantCaptureBytes: number; maxBatch: number }): {
+  usage: UsageRecorder;
+  key: string;
+} {
   const ns = `spec-usage-${randomBytes(4).toString('hex')}:`;
   namespaces.push(ns);
-  const usage = new UsageRecorder({ redisUrl: REDIS_URL, namespace: ns, flushMs: 60_000, maxBuffered: 100_000, streamMaxLen: 100_000, logger: pino({ level: 'silent' }), ...options });
+  const usage = new UsageRecorder({
+    redisUrl: REDIS_URL,
+    namespace: ns,
+    flushMs: 60_000,
+    maxBuffered: 100_000,
+    streamMaxLen: 100_000,
+    logger: pino({ level: 'silent' }),
+    ...options,
+  });
   for (const id of ['hog', 'calm']) usage.apply({ id, limits: { callLog: { captureResults: true } } } as unknown as TenantCatalog);
   return { usage, key: usageStreamKey(ns) };
 }
 
 /** One ended tools/call of `tenant` whose result is `bytes` of text (captured: the tenants opted in). */
 function call(usage: UsageRecorder, tenant: string, bytes: number): void {
-  const info: McpRequestInfo = { tenantId: tenant, method: 'tools/call', name: 'x', called: { serverId: 's', name: 'x' }, headers: {}, params: { name: 'x', arguments: {} }, bytesIn: 10 };
+  const info: McpRequestInfo = {
+    tenantId: tenant,
+    method: 'tools/call',
+    name: 'x',
+    called: { serverId: 's', name: 'x' },
+    headers: {},
+    params: { name: 'x', arguments: {} },
+    bytesIn: 10,
+  };
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'r'.repeat(bytes) }] } });
-  usage.push(info, { surface: 'generic', toolError: false, started: performance.now() - 1 }, { errorCode: undefined, body, bytes: body.length });
+  usage.push(
+    info,
+    { surface: 'generic', toolError: false, started: performance.now() - 1 },
+    { errorCode: undefined, body, bytes: body.length },
+  );
 }
 
 /** Flushes until the batches reached Redis (the recorder's connection comes up on its own; writes wait for it, buffered). */
@@ -77,7 +100,7 @@ test('the usage stream keeps at most its byte budget of undrained batches: the o
   }
 });
 
-test('one tenant\'s captures cannot fill a batch: past its per-batch capture budget its records go without captures, others keep theirs', async () => {
+test("one tenant's captures cannot fill a batch: past its per-batch capture budget its records go without captures, others keep theirs", async () => {
   const { usage, key } = recorder({ streamMaxBytes: 1 << 20, tenantCaptureBytes: 10_000, maxBatch: 20 });
   try {
     for (let i = 0; i < 19; i++) call(usage, 'hog', 3_000);
@@ -87,7 +110,9 @@ test('one tenant\'s captures cannot fill a batch: past its per-batch capture bud
     const records = decodeUsageBatch(fields[1]!) as Array<{ tenant: string; result?: unknown }>;
     const hogCaptured = records.filter((r) => r.tenant === 'hog' && typeof r.result === 'object');
     expect(hogCaptured.length).toBeLessThanOrEqual(3);
-    expect(records.filter((r) => r.tenant === 'hog' && r.result === '[not captured: over USAGE_TENANT_CAPTURE_BYTES]').length).toBeGreaterThanOrEqual(16);
+    expect(
+      records.filter((r) => r.tenant === 'hog' && r.result === '[not captured: over USAGE_TENANT_CAPTURE_BYTES]').length,
+    ).toBeGreaterThanOrEqual(16);
     expect(records.find((r) => r.tenant === 'calm')?.result).toMatchObject({ content: [{ type: 'text' }] });
     expect(fields[1]!.length).toBeLessThan(20_000);
   } finally {

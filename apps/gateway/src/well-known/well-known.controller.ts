@@ -74,7 +74,9 @@ export class WellKnownController {
       protocolVersions: SUPPORTED_VERSIONS,
       remotes,
       capabilities: target.catalog.capabilities,
-      tools: snap.tools.filter((t) => !t.unlisted).map((t) => ({ name: t.definition.name, title: t.definition.title ?? t.definition.annotations?.title })),
+      tools: snap.tools
+        .filter((t) => !t.unlisted)
+        .map((t) => ({ name: t.definition.name, title: t.definition.title ?? t.definition.annotations?.title })),
       resources: snap.resources.length,
       prompts: snap.prompts.map((p) => p.definition.name),
     };
@@ -105,10 +107,22 @@ export class WellKnownController {
     lines.push(
       '## Tools',
       '',
-      ...snap.tools.filter((t) => !t.unlisted).map((t) => `- ${t.definition.name}: ${oneLine(t.definition.title ?? t.definition.annotations?.title ?? '')}${t.definition.description ? ` — ${oneLine(t.definition.description)}` : ''}`),
+      ...snap.tools
+        .filter((t) => !t.unlisted)
+        .map(
+          (t) =>
+            `- ${t.definition.name}: ${oneLine(t.definition.title ?? t.definition.annotations?.title ?? '')}${t.definition.description ? ` — ${oneLine(t.definition.description)}` : ''}`,
+        ),
     );
-    if (snap.prompts.length) lines.push('', '## Prompts', '', ...snap.prompts.map((p) => `- ${p.definition.name}${p.definition.description ? `: ${oneLine(p.definition.description)}` : ''}`));
-    if (snap.resources.length) lines.push('', '## Resources', '', ...snap.resources.map((r) => `- ${r.definition.uri} (${r.definition.name})`));
+    if (snap.prompts.length)
+      lines.push(
+        '',
+        '## Prompts',
+        '',
+        ...snap.prompts.map((p) => `- ${p.definition.name}${p.definition.description ? `: ${oneLine(p.definition.description)}` : ''}`),
+      );
+    if (snap.resources.length)
+      lines.push('', '## Resources', '', ...snap.resources.map((r) => `- ${r.definition.uri} (${r.definition.name})`));
     return lines.join('\n') + '\n';
   }
 }

@@ -10,9 +10,7 @@ export const ERA_TITLES: Record<Era, string> = {
 
 /** One cell of the table: what the run observed for a feature in one era. */
 export type Outcome =
-  | { status: 'pass'; note?: string }
-  | { status: 'fail'; observed: string; reason: string }
-  | { status: 'n/a'; reason: string };
+  { status: 'pass'; note?: string } | { status: 'fail'; observed: string; reason: string } | { status: 'n/a'; reason: string };
 
 export interface FeatureRow {
   id: string;

@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { freePort, parseForm, TestBrowser } from '@switchboard/testing';
-import { REDIS_URL, api, cleanRedis, createDatabase, createTenant, spawnApp, startGateway, startRegistry, testEnv, until, type Proc } from './harness';
+import {
+  REDIS_URL,
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  spawnApp,
+  startGateway,
+  startRegistry,
+  testEnv,
+  until,
+  type Proc,
+} from './harness';
 import { startWhoamiUpstream, type WhoamiUpstream } from './whoami-upstream';
 
 /** A `tools/call` result as the tests read it. */
@@ -100,7 +112,12 @@ export async function startConnectorStack(before: (authUrl: string) => Promise<v
 async function callWhoami(gateway: Proc, clientToken: string): Promise<ToolAnswer> {
   const res = await fetch(`${gateway.url}/t/acme/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${clientToken}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      authorization: `Bearer ${clientToken}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
   });
   expect(res.status).toBe(200);
@@ -126,10 +143,20 @@ async function publishCrm(s: ConnectorStack, as: LinkingAs): Promise<void> {
   await link(as, String(started.body.linkUrl), 'admin-up');
   expect((await api(s.registry.url, s.key, 'POST', '/v1/servers/crm/discover')).status).toBe(202);
   await until('discovered', async () => (await api(s.registry.url, s.key, 'GET', '/v1/servers/crm')).body.health === 'ok', 30_000);
-  expect((await api(s.registry.url, s.key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ kind: 'tool', name: 'whoami' }] })).status).toBe(200);
+  expect(
+    (await api(s.registry.url, s.key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ kind: 'tool', name: 'whoami' }] })).status,
+  ).toBe(200);
   expect((await api(s.registry.url, s.key, 'PATCH', '/v1/tenant/auth', { protected: true })).status).toBe(200);
-  await until('protected and published', async () => {
-    const r = await fetch(`${s.gateway.url}/t/acme/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
-    return r.status === 401 && (await fetch(`${s.authUrl}/t/acme/.well-known/oauth-authorization-server`)).status === 200;
-  }, 15_000);
+  await until(
+    'protected and published',
+    async () => {
+      const r = await fetch(`${s.gateway.url}/t/acme/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      return r.status === 401 && (await fetch(`${s.authUrl}/t/acme/.well-known/oauth-authorization-server`)).status === 200;
+    },
+    15_000,
+  );
 }

@@ -3,7 +3,17 @@
 // implementing the platform issuer's contract (fake-platform-issuer.ts; the real one is apps/auth),
 // tenants acme and globex with a server each, and the browser's part of the BFF sign-in.
 import { startFakePlatformIssuer, type FakePlatformIssuer } from './fake-platform-issuer';
-import { api, cleanRedis, createDatabase, createTenant, registerAndDiscover, startRegistry, startUpstream, testEnv, type Proc } from './harness';
+import {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  registerAndDiscover,
+  startRegistry,
+  startUpstream,
+  testEnv,
+  type Proc,
+} from './harness';
 
 export const ADA = { username: 'ada@acme.test', password: 'correct horse battery', name: 'Ada Lovelace' };
 export const BOB = { username: 'bob', password: 'globex-password-1', name: 'Bob' };
@@ -77,14 +87,20 @@ export function bffHelpers(s: AuthStack) {
     return { start, callback, done, loginCookie };
   }
 
-  const session = (cookie: string, extra: Record<string, string> = { 'x-switchboard-console': '1' }) => ({ cookie: `sb_console=${cookie}`, ...extra });
+  const session = (cookie: string, extra: Record<string, string> = { 'x-switchboard-console': '1' }) => ({
+    cookie: `sb_console=${cookie}`,
+    ...extra,
+  });
   const asSession = async (cookie: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${registry.url}${path}`, {
       method,
       headers: { ...session(cookie), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> & { error?: { code: string; message: string; field?: string } } };
+    return {
+      status: res.status,
+      body: (await res.json().catch(() => ({}))) as Record<string, unknown> & { error?: { code: string; message: string; field?: string } },
+    };
   };
 
   async function signedIn(user: { username: string; password: string }, tenant = 'acme'): Promise<string> {

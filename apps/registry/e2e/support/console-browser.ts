@@ -33,8 +33,10 @@ export interface ConsoleBrowser {
 
 /** Launches one headless Chromium (1280×800, as the console is laid out) for a whole test file. */
 export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium) before the console browser tests`);
-  if (!existsSync(path.join(REPO_ROOT, 'apps/console/dist/index.html'))) throw new Error('apps/console/dist is missing: run `npx vite build apps/console` first');
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium) before the console browser tests`);
+  if (!existsSync(path.join(REPO_ROOT, 'apps/console/dist/index.html')))
+    throw new Error('apps/console/dist is missing: run `npx vite build apps/console` first');
   await mkdir(SHOTS, { recursive: true });
   const profile = await mkdtemp(path.join(tmpdir(), 'sb-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -42,7 +44,15 @@ export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
     headless: true,
     chromiumSandbox: false,
     viewport: { width: 1280, height: 800 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
@@ -106,7 +116,11 @@ export async function expectNoFieldError(page: Page, id: string): Promise<void> 
  * the page reports an error.
  */
 export async function focusedId(page: Page, expected: string): Promise<string | null> {
-  const focused = () => page.locator(':focus').getAttribute('id', { timeout: 1_000 }).catch(() => null);
+  const focused = () =>
+    page
+      .locator(':focus')
+      .getAttribute('id', { timeout: 1_000 })
+      .catch(() => null);
   return pollUntil(`focus on #${expected}`, async () => (await focused()) === expected && expected, 5_000).catch(() => focused());
 }
 
@@ -149,7 +163,10 @@ export async function signInWithKey(page: Page, registryUrl: string, apiKey: str
  */
 export async function openTool(page: Page, server: string, tool: string): Promise<Locator> {
   const base = `tool-${server}-${tool}`.replace(/[^A-Za-z0-9_-]/g, '_');
-  await page.getByTestId(`row-${base}`).getByRole('link', { name: /^Edit / }).click();
+  await page
+    .getByTestId(`row-${base}`)
+    .getByRole('link', { name: /^Edit / })
+    .click();
   const form = page.getByTestId('tool-drawer').getByTestId(base);
   await form.waitFor();
   return form;

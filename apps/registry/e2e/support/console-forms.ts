@@ -66,7 +66,8 @@ export async function startFormsStack(): Promise<FormsStack> {
 
 /** The page helpers of the form specs. */
 export function formHelpers(p: Page) {
-  const nav = (label: string) => p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
+  const nav = (label: string) =>
+    p.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: label, exact: true }).click();
   const heading = (name: string) => p.getByRole('heading', { name, exact: true, level: 1 }).waitFor();
   return {
     nav,

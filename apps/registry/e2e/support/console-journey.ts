@@ -34,7 +34,12 @@ export async function startConsoleJourney(startAuth: StartAuth, registryEnv: Rec
   const base = `http://127.0.0.1:${registryPort}`;
   const auth = await startAuth({
     tenants: [],
-    env: { CONSOLE_REDIRECT_URI: `${base}/console/callback`, CONSOLE_AUDIENCE: `${base}/v1`, REGISTRY_INTERNAL_URL: base, INTERNAL_TOKEN: env.internalToken },
+    env: {
+      CONSOLE_REDIRECT_URI: `${base}/console/callback`,
+      CONSOLE_AUDIENCE: `${base}/v1`,
+      REGISTRY_INTERNAL_URL: base,
+      INTERNAL_TOKEN: env.internalToken,
+    },
   });
   const registry = await startRegistry(env, db.url, {
     REGISTRY_PORT: String(registryPort),

@@ -11,9 +11,12 @@ import { serveStateless } from './harness';
  * as overrides); `hints: 'all'` declares all three. `hold()` keeps requests waiting until `release()`
  * (a discovery visibly in progress).
  */
-export async function startDocsUpstream(options: { hints?: 'partial' | 'all' } = {}): Promise<{ url: string; hold(): void; release(): void; close(): Promise<void> }> {
+export async function startDocsUpstream(
+  options: { hints?: 'partial' | 'all' } = {},
+): Promise<{ url: string; hold(): void; release(): void; close(): Promise<void> }> {
   let held: Array<() => void> | undefined;
-  const annotations = options.hints === 'all' ? { readOnlyHint: true, destructiveHint: false, openWorldHint: false } : { readOnlyHint: true };
+  const annotations =
+    options.hints === 'all' ? { readOnlyHint: true, destructiveHint: false, openWorldHint: false } : { readOnlyHint: true };
   const build = () => {
     const server = new McpServer({ name: 'docs', version: '1.0.0' });
     server.registerTool(

@@ -40,8 +40,16 @@ export async function startFakeConnector(breakage: Breakage = {}): Promise<FakeC
     title: 'Search docs',
     description: 'Searches the docs',
     inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
-    annotations: { ...(breakage.noAnnotationTitle ? {} : { title: 'Search docs' }), readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    ...(breakage.securitySchemesToClaude ? { securitySchemes: [{ type: 'noauth' }], _meta: { securitySchemes: [{ type: 'noauth' }] } } : {}),
+    annotations: {
+      ...(breakage.noAnnotationTitle ? {} : { title: 'Search docs' }),
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    ...(breakage.securitySchemesToClaude
+      ? { securitySchemes: [{ type: 'noauth' }], _meta: { securitySchemes: [{ type: 'noauth' }] } }
+      : {}),
   });
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -55,14 +63,33 @@ export async function startFakeConnector(breakage: Breakage = {}): Promise<FakeC
     const metaVersion = meta['io.modelcontextprotocol/protocolVersion'];
     const header = req.headers['mcp-protocol-version'];
     if (breakage.strictVersionHeader && typeof metaVersion === 'string' && header !== undefined && header !== metaVersion) {
-      return send(res, 400, { jsonrpc: '2.0', id, error: { code: -32020, message: `MCP-Protocol-Version header ${String(header)} does not match _meta protocolVersion ${metaVersion}` } });
+      return send(res, 400, {
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: -32020,
+          message: `MCP-Protocol-Version header ${String(header)} does not match _meta protocolVersion ${metaVersion}`,
+        },
+      });
     }
     if (id === undefined) return void res.writeHead(202).end();
     switch (msg.method) {
       case 'server/discover':
-        return send(res, 200, { jsonrpc: '2.0', id, result: { supportedVersions: ['2025-11-25', '2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1.0.0' } } });
+        return send(res, 200, {
+          jsonrpc: '2.0',
+          id,
+          result: {
+            supportedVersions: ['2025-11-25', '2026-07-28'],
+            capabilities: { tools: {} },
+            serverInfo: { name: 'fake', version: '1.0.0' },
+          },
+        });
       case 'initialize':
-        return send(res, 200, { jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1.0.0' } } });
+        return send(res, 200, {
+          jsonrpc: '2.0',
+          id,
+          result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1.0.0' } },
+        });
       case 'tools/list':
         return send(res, 200, { jsonrpc: '2.0', id, result: { tools: [tool()] } });
       default:
@@ -78,7 +105,12 @@ export async function startFakeConnector(breakage: Breakage = {}): Promise<FakeC
       const body = Buffer.concat(chunks).toString('utf8');
       if (path === '/mcp') {
         if (breakage.protectedBy && req.headers.authorization !== `Bearer ${breakage.protectedBy}`) {
-          return send(res, 401, { error: 'invalid_token' }, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+          return send(
+            res,
+            401,
+            { error: 'invalid_token' },
+            { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` },
+          );
         }
         if (req.method === 'GET') {
           if (breakage.get405) return void res.writeHead(405, { allow: 'POST' }).end();
@@ -96,7 +128,12 @@ export async function startFakeConnector(breakage: Breakage = {}): Promise<FakeC
         return rpc(res, req, msg);
       }
       if (!breakage.protectedBy) return send(res, 404, { error: 'not_found' });
-      if (path === '/.well-known/oauth-protected-resource/mcp') return send(res, 200, { resource: breakage.prmResource ?? mcpUrl, authorization_servers: [origin], bearer_methods_supported: ['header'] });
+      if (path === '/.well-known/oauth-protected-resource/mcp')
+        return send(res, 200, {
+          resource: breakage.prmResource ?? mcpUrl,
+          authorization_servers: [origin],
+          bearer_methods_supported: ['header'],
+        });
       if (path === '/.well-known/oauth-authorization-server') {
         return send(res, 200, {
           issuer: origin,
@@ -111,7 +148,13 @@ export async function startFakeConnector(breakage: Breakage = {}): Promise<FakeC
       if (path === '/register' && req.method === 'POST') {
         const id = randomBytes(6).toString('hex');
         const meta = JSON.parse(body) as Json;
-        return send(res, 201, { ...meta, client_id: id, ...(breakage.noRegistrationClientUri ? {} : { registration_client_uri: `${origin}/register/${id}`, registration_access_token: 'rat' }) });
+        return send(res, 201, {
+          ...meta,
+          client_id: id,
+          ...(breakage.noRegistrationClientUri
+            ? {}
+            : { registration_client_uri: `${origin}/register/${id}`, registration_access_token: 'rat' }),
+        });
       }
       if (path.startsWith('/register/') && req.method === 'DELETE') return void res.writeHead(204).end();
       return send(res, 404, { error: 'not_found' });

@@ -126,7 +126,8 @@ export async function startFakePlatformIssuer(): Promise<FakePlatformIssuer> {
     const q = url.searchParams;
     state.authorizeRequests.push(q);
     // A wrong client or redirect URI is never redirected to (RFC 6749 §4.1.2.1).
-    if (q.get('client_id') !== state.client.id || q.get('redirect_uri') !== state.client.redirectUri) return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
+    if (q.get('client_id') !== state.client.id || q.get('redirect_uri') !== state.client.redirectUri)
+      return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
     const back = new URL(state.client.redirectUri);
     back.searchParams.set('state', q.get('state') ?? '');
     back.searchParams.set('iss', state.issOverride ?? state.issuer);
@@ -152,7 +153,9 @@ export async function startFakePlatformIssuer(): Promise<FakePlatformIssuer> {
     state.nextLogin = undefined;
     let name: string | undefined;
     if (login && !('deny' in login)) {
-      const verdict = state.verifyLogin ? await state.verifyLogin(login.tenant, login.username, login.password) : { ok: true, name: login.username };
+      const verdict = state.verifyLogin
+        ? await state.verifyLogin(login.tenant, login.username, login.password)
+        : { ok: true, name: login.username };
       if (verdict.ok) name = verdict.name ?? login.username;
     }
     if (!login || 'deny' in login || name === undefined) {
@@ -160,7 +163,15 @@ export async function startFakePlatformIssuer(): Promise<FakePlatformIssuer> {
       return redirect();
     }
     const code = randomBytes(24).toString('base64url');
-    codes.set(code, { challenge: q.get('code_challenge') ?? '', redirectUri: state.client.redirectUri, resource: q.get('resource') ?? '', clientId: state.client.id, tenant: login.tenant, username: login.username, name });
+    codes.set(code, {
+      challenge: q.get('code_challenge') ?? '',
+      redirectUri: state.client.redirectUri,
+      resource: q.get('resource') ?? '',
+      clientId: state.client.id,
+      tenant: login.tenant,
+      username: login.username,
+      name,
+    });
     back.searchParams.set('code', code);
     redirect();
   }
@@ -171,9 +182,11 @@ export async function startFakePlatformIssuer(): Promise<FakePlatformIssuer> {
     const code = codes.get(form.get('code') ?? '');
     codes.delete(form.get('code') ?? '');
     if (form.get('grant_type') !== 'authorization_code' || !code) return json(res, 400, { error: 'invalid_grant' });
-    if (form.get('client_id') !== code.clientId || form.get('redirect_uri') !== code.redirectUri) return json(res, 400, { error: 'invalid_grant', error_description: 'client or redirect_uri mismatch' });
+    if (form.get('client_id') !== code.clientId || form.get('redirect_uri') !== code.redirectUri)
+      return json(res, 400, { error: 'invalid_grant', error_description: 'client or redirect_uri mismatch' });
     const verifier = form.get('code_verifier') ?? '';
-    if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+    if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge)
+      return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
     if (form.get('resource') !== code.resource) return json(res, 400, { error: 'invalid_target' });
     const tweaks = state.tokenTweaks ?? {};
     state.tokenTweaks = undefined;
@@ -185,7 +198,11 @@ export async function startFakePlatformIssuer(): Promise<FakePlatformIssuer> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
     const route = async () => {
-      if (req.method === 'GET' && (path === '/platform/.well-known/openid-configuration' || path === '/.well-known/oauth-authorization-server/platform')) return json(res, 200, metadata());
+      if (
+        req.method === 'GET' &&
+        (path === '/platform/.well-known/openid-configuration' || path === '/.well-known/oauth-authorization-server/platform')
+      )
+        return json(res, 200, metadata());
       if (req.method === 'GET' && path === '/platform/jwks') return json(res, 200, { keys: [jwk] });
       if (req.method === 'GET' && path === '/platform/auth') return authorize(url, res);
       if (req.method === 'POST' && path === '/platform/token') return token(req, res);

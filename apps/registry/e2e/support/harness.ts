@@ -8,7 +8,22 @@ import { pollUntil as until } from '@switchboard/testing';
 import { z } from 'zod';
 
 // The built-app processes, database and admin-API helpers live in libs/testing (the gateway's e2e uses them too).
-export { api, cleanRedis, createDatabase, createTenant, REDIS_URL, registerAndDiscover, registryEnv, REPO_ROOT, spawnApp, startGateway, startRegistry, testEnv, type ApiResult, type Proc } from '@switchboard/testing';
+export {
+  api,
+  cleanRedis,
+  createDatabase,
+  createTenant,
+  REDIS_URL,
+  registerAndDiscover,
+  registryEnv,
+  REPO_ROOT,
+  spawnApp,
+  startGateway,
+  startRegistry,
+  testEnv,
+  type ApiResult,
+  type Proc,
+} from '@switchboard/testing';
 
 /** Polls `fn` until it returns a truthy value or the deadline passes (15 s by default). */
 export { until };
@@ -55,7 +70,11 @@ export async function startUpstream(
   const build = () => {
     const server = new McpServer({ name, version: '1.0.0' });
     for (const t of tools) {
-      const config = { description: t.description ?? `${t.name} of ${name}`, inputSchema: t.inputSchema ?? { text: z.string().optional() }, ...(t.annotations ? { annotations: t.annotations } : {}) };
+      const config = {
+        description: t.description ?? `${t.name} of ${name}`,
+        inputSchema: t.inputSchema ?? { text: z.string().optional() },
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      };
       server.registerTool(t.name, config, async (args) => ({
         content: [{ type: 'text', text: JSON.stringify({ server: name, tool: t.name, args }) }],
       }));
@@ -104,7 +123,8 @@ export function serveStateless(server: McpServer, req: IncomingMessage, res: Ser
 /** An SDK client connected to a gateway MCP URL, sending its own (client) bearer token. */
 export async function mcpClient(url: string, clientToken = 'client-token-must-not-reach-upstream'): Promise<Client> {
   const client = new Client({ name: 'e2e-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${clientToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${clientToken}` } } }),
+  );
   return client;
 }
-

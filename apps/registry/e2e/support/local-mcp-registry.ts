@@ -1,7 +1,14 @@
 import { listenLoopback, type LoopbackServer } from '@switchboard/testing';
 
 /** The official registry's metadata of a listed version, as `registry.modelcontextprotocol.io` answers it. */
-const official = { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', isLatest: true } };
+const official = {
+  'io.modelcontextprotocol.registry/official': {
+    status: 'active',
+    publishedAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    isLatest: true,
+  },
+};
 
 /**
  * A local MCP Registry serving official-format answers (`GET /v0.1/servers/{name}/versions/{version}`
@@ -22,7 +29,9 @@ export class LocalMcpRegistry {
       const name = m ? decodeURIComponent(m[1] as string) : '';
       if (name === 'io.example/slow') return; // never answers
       if (name === 'io.example/huge') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ server: { name, description: 'x'.repeat(400_000) } }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ server: { name, description: 'x'.repeat(400_000) } }));
         return;
       }
       const doc = this.servers.get(name);

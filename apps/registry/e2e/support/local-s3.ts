@@ -7,7 +7,6 @@ import S3rver from '@20minutes/s3rver';
 import { DUMMY_ACCOUNT } from '@20minutes/s3rver/lib/models/account';
 import { AwsClient } from 'aws4fetch';
 
-
 export interface LocalS3 {
   /** `http://localhost:<port>` (localhost is the tests' SSRF allow-list). */
   endpoint: string;
@@ -27,10 +26,19 @@ export interface LocalS3 {
  */
 export async function startLocalS3(buckets: string[]): Promise<LocalS3> {
   const directory = await mkdtemp(path.join(tmpdir(), 'sb-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const { port } = await server.run();
   const endpoint = `http://localhost:${port}`;
-  const credential = { accessKeyId: `AKTEST${randomBytes(6).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(24).toString('base64url') };
+  const credential = {
+    accessKeyId: `AKTEST${randomBytes(6).toString('hex').toUpperCase()}`,
+    secretAccessKey: randomBytes(24).toString('base64url'),
+  };
   DUMMY_ACCOUNT.createKeyPair(credential.accessKeyId, credential.secretAccessKey);
   const client = new AwsClient({ ...credential, service: 's3', region: 'us-east-1', retries: 0 });
   const get = async (url: string): Promise<Response> => {

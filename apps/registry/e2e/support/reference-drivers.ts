@@ -5,7 +5,12 @@ import { gunzipSync } from 'node:zlib';
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 
-import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { type Era } from './compatibility-doc';
 
 import { REPO_ROOT, until } from './harness';
@@ -17,14 +22,15 @@ export const MODERN_LOGGING =
   'the server logs outside any request; 2026-07-28 carries log messages only on the stream of the request they belong to, so such messages have no way to a 2026-07-28 client (a protocol limit, not covered by #42)';
 export const INSTRUCTIONS =
   "by design: a tenant's surface merges several servers, so the gateway serves the tenant's own instructions (set in the registry), never one upstream's (not covered by #42)";
-export const MODERN_LISTEN = 'the gateway does not serve subscriptions/listen, the 2026-07-28 way to subscribe to resource updates (not covered by #42)';
+export const MODERN_LISTEN =
+  'the gateway does not serve subscriptions/listen, the 2026-07-28 way to subscribe to resource updates (not covered by #42)';
 
 export const LISTED_FOR_ALL =
   'every published tool is listed to every client (lists are compiled once per surface); a tool needing a capability this client did not declare (here the task-augmented *-async tools) is refused at call time with -32021 naming the capability (README, "Protocol behaviour worth knowing")';
 export const CLIENT_TASKS =
   'by design: a task-augmented request makes the client host a task that the upstream may poll (tasks/get, tasks/result) on its session outside the call that asked, for as long as the task lives; the stateless gateway keeps no channel to a caller between calls to carry those polls, so it declares no `tasks.requests` upstream and refuses a tool that needs them with -32021 naming `tasks` (README, "Tasks, what is not relayed")';
 export const EXECUTION_LEGACY =
-  "by design: a listed tool describes what the gateway serves, so `execution.taskSupport` is published on 2025-11-25 only for a tool whose tasks the gateway proxies (`optional`/`required`), and the upstream's explicit `taskSupport: \"forbidden\"` is left out (absent means forbidden in that revision); this row compares the whole field literally";
+  'by design: a listed tool describes what the gateway serves, so `execution.taskSupport` is published on 2025-11-25 only for a tool whose tasks the gateway proxies (`optional`/`required`), and the upstream\'s explicit `taskSupport: "forbidden"` is left out (absent means forbidden in that revision); this row compares the whole field literally';
 export const EXECUTION_MODERN =
   'by design: in the final Tasks extension (2026-07-28, SEP-2663) a tool declares no task support (the server answers a call with a task when it chooses, to a client that declared the extension), so the gateway publishes no `execution` in that era; this row compares the whole field literally';
 
@@ -67,7 +73,15 @@ export const NOT_APPLICABLE: Record<string, string> = {
 export type Json = Record<string, unknown>;
 export type Content = Json & { type: string };
 export type ToolResult = { content?: Content[]; structuredContent?: unknown; isError?: boolean };
-export type ToolDef = { name: string; title?: string; description?: string; inputSchema?: unknown; outputSchema?: unknown; annotations?: unknown; execution?: unknown };
+export type ToolDef = {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+  execution?: unknown;
+};
 export type Notice = { method: string; params?: Json };
 
 /** One era's client through the gateway, behind the same small surface. */
@@ -101,10 +115,14 @@ export const SAMPLED = 'sampled-by-interop';
 export const ROOT = { uri: 'file:///srv/interop', name: 'interop-root' };
 export const CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
 // The 2025-11-25 client also says it can run sampling/elicitation as tasks: the server then offers its async tools.
-export const LEGACY_CAPABILITIES = { ...CAPABILITIES, tasks: { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } };
+export const LEGACY_CAPABILITIES = {
+  ...CAPABILITIES,
+  tasks: { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+};
 
 export const sampled = { role: 'assistant', model: 'interop', content: { type: 'text', text: SAMPLED } } as const;
-export const elicited = (params: Json) => (params.mode === 'url' ? { action: 'accept' as const } : { action: 'accept' as const, content: { name: 'Ada Lovelace' } });
+export const elicited = (params: Json) =>
+  params.mode === 'url' ? { action: 'accept' as const } : { action: 'accept' as const, content: { name: 'Ada Lovelace' } };
 
 export function check(ok: unknown, message: string): asserts ok {
   if (!ok) throw new Error(message);
@@ -159,20 +177,34 @@ export function legacyDriver(url: string, capabilities: Json = LEGACY_CAPABILITI
     listResources: async () => (await client.listResources(undefined, opts)).resources.map((r) => r.uri),
     listTemplates: async () => (await client.listResourceTemplates(undefined, opts)).resourceTemplates.map((t) => t.uriTemplate),
     callTool: async (name, args, onProgress) =>
-      (await client.callTool({ name, arguments: args }, CallToolResultSchema, { ...opts, ...(onProgress ? { onprogress: onProgress } : {}) })) as ToolResult,
+      (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        ...opts,
+        ...(onProgress ? { onprogress: onProgress } : {}),
+      })) as ToolResult,
     callAsTask: async (name, args) => {
       let final: ToolResult | undefined;
-      for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, { ...opts, task: { ttl: 60_000 } })) {
+      for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, {
+        ...opts,
+        task: { ttl: 60_000 },
+      })) {
         if (message.type === 'error') throw message.error;
         if (message.type === 'result') final = message.result as ToolResult;
       }
       check(final, 'the task stream ended without a result');
       return final;
     },
-    getPrompt: async (name, args) => (await client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, opts)) as { messages: Array<{ role: string; content: Content }> },
+    getPrompt: async (name, args) =>
+      (await client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, opts)) as {
+        messages: Array<{ role: string; content: Content }>;
+      },
     readResource: async (uri) => (await client.readResource({ uri }, opts)).contents as Array<Json & { uri: string }>,
     complete: async (ref, argument, context) =>
-      (await client.complete({ ref: ref as { type: 'ref/prompt'; name: string }, argument, ...(context ? { context: { arguments: context } } : {}) }, opts)).completion.values,
+      (
+        await client.complete(
+          { ref: ref as { type: 'ref/prompt'; name: string }, argument, ...(context ? { context: { arguments: context } } : {}) },
+          opts,
+        )
+      ).completion.values,
     subscribe: async (uri) => {
       await client.subscribeResource({ uri }, opts);
       return async () => void (await client.unsubscribeResource({ uri }, opts));
@@ -186,10 +218,22 @@ export function legacyDriver(url: string, capabilities: Json = LEGACY_CAPABILITI
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** A 2026-07-28 request by plain fetch (per-request `_meta`), for the tasks extension the v2 client does not speak. */
-export async function modernRpc(mcpUrl: string, id: number, method: string, params: Json, name: string): Promise<{ result?: Json; error?: { code: number; message: string } }> {
+export async function modernRpc(
+  mcpUrl: string,
+  id: number,
+  method: string,
+  params: Json,
+  name: string,
+): Promise<{ result?: Json; error?: { code: number; message: string } }> {
   const res = await fetch(mcpUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      'mcp-name': name,
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id,
@@ -220,7 +264,10 @@ export async function modernRpc(mcpUrl: string, id: number, method: string, para
 export function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver } {
   const notices: Notice[] = [];
   const elicitations: Json[] = [];
-  const client = new V2Client({ name: 'interop-v2', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: CAPABILITIES });
+  const client = new V2Client(
+    { name: 'interop-v2', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: CAPABILITIES },
+  );
   client.setRequestHandler('sampling/createMessage', async () => sampled);
   client.setRequestHandler('elicitation/create', async (request) => {
     elicitations.push(request.params as Json);
@@ -228,7 +275,10 @@ export function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver
   });
   client.setRequestHandler('roots/list', async () => ({ roots: [ROOT] }));
   client.setNotificationHandler('notifications/message', (n) => void notices.push({ method: n.method, params: n.params as Json }));
-  client.setNotificationHandler('notifications/resources/updated', (n) => void notices.push({ method: n.method, params: n.params as Json }));
+  client.setNotificationHandler(
+    'notifications/resources/updated',
+    (n) => void notices.push({ method: n.method, params: n.params as Json }),
+  );
   const opts = { timeout: CALL_TIMEOUT_MS };
   let nextId = 1;
   const driver: Driver = {
@@ -240,7 +290,8 @@ export function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver
     listPrompts: async () => (await client.listPrompts(undefined, opts)).prompts.map((p) => p.name),
     listResources: async () => (await client.listResources(undefined, opts)).resources.map((r) => r.uri),
     listTemplates: async () => (await client.listResourceTemplates(undefined, opts)).resourceTemplates.map((t) => t.uriTemplate),
-    callTool: async (name, args, onProgress) => (await client.callTool({ name, arguments: args }, { ...opts, ...(onProgress ? { onprogress: onProgress } : {}) })) as ToolResult,
+    callTool: async (name, args, onProgress) =>
+      (await client.callTool({ name, arguments: args }, { ...opts, ...(onProgress ? { onprogress: onProgress } : {}) })) as ToolResult,
     callAsTask: async (name, args) => {
       const created = await modernRpc(mcpUrl, nextId++, 'tools/call', { name, arguments: args }, name);
       if (created.error) throw Object.assign(new Error(created.error.message), { code: created.error.code });
@@ -257,12 +308,19 @@ export function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver
           if (status === 'failed' || status === 'cancelled') throw new Error(`task ${String(status)}`);
           if (status === 'input_required') {
             // The task asks as the tasks extension says: inputRequests in the task, answered by tasks/update.
-            const asked = Object.entries((got.result?.inputRequests ?? {}) as Record<string, { method: string; params: Json }>).filter(([k]) => !answered.has(k));
+            const asked = Object.entries((got.result?.inputRequests ?? {}) as Record<string, { method: string; params: Json }>).filter(
+              ([k]) => !answered.has(k),
+            );
             const inputResponses: Json = {};
             for (const [key, request] of asked) {
               answered.add(key);
               if (request.method === 'elicitation/create') elicitations.push(request.params);
-              inputResponses[key] = request.method === 'elicitation/create' ? elicited(request.params) : request.method === 'sampling/createMessage' ? sampled : { roots: [ROOT] };
+              inputResponses[key] =
+                request.method === 'elicitation/create'
+                  ? elicited(request.params)
+                  : request.method === 'sampling/createMessage'
+                    ? sampled
+                    : { roots: [ROOT] };
             }
             if (asked.length > 0) {
               const updated = await modernRpc(mcpUrl, nextId++, 'tasks/update', { taskId, inputResponses }, taskId);
@@ -276,10 +334,18 @@ export function modernDriver(mcpUrl: string): { client: V2Client; driver: Driver
       );
       return (done.result ?? {}) as ToolResult;
     },
-    getPrompt: async (name, args) => (await client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, opts)) as { messages: Array<{ role: string; content: Content }> },
+    getPrompt: async (name, args) =>
+      (await client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, opts)) as {
+        messages: Array<{ role: string; content: Content }>;
+      },
     readResource: async (uri) => (await client.readResource({ uri }, opts)).contents as Array<Json & { uri: string }>,
     complete: async (ref, argument, context) =>
-      (await client.complete({ ref: ref as { type: 'ref/prompt'; name: string }, argument, ...(context ? { context: { arguments: context } } : {}) }, opts)).completion.values,
+      (
+        await client.complete(
+          { ref: ref as { type: 'ref/prompt'; name: string }, argument, ...(context ? { context: { arguments: context } } : {}) },
+          opts,
+        )
+      ).completion.values,
     // 2026-07-28 has no resources/subscribe: a client listens (subscriptions/listen) for the URIs it wants.
     subscribe: async (uri) => {
       const subscription = await client.listen({ resourceSubscriptions: [uri] }, opts);
@@ -314,13 +380,17 @@ export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 
 /** JSON with object keys sorted: key order carries no meaning (the registry stores definitions as jsonb, which reorders keys). */
 export const canonical = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Json).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Json).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
   );
 export const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 export function missingFrom(expected: string[], actual: string[]): string {
   const missing = expected.filter((x) => !actual.includes(x));
   const extra = actual.filter((x) => !expected.includes(x));
-  return [missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${extra.join(', ')}` : ''].filter(Boolean).join('; ');
+  return [missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${extra.join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ');
 }
 export const DATA_URI = `data:text/plain;base64,${Buffer.from('hello interop').toString('base64')}`;
 export const gunzipBase64 = (blob: unknown) => gunzipSync(Buffer.from(String(blob), 'base64')).toString('utf8');

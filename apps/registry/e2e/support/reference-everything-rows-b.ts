@@ -13,7 +13,11 @@ export const EVERYTHING_ROWS_B: RowSpec[] = [
       // when the server asks the caller for roots mid-call); only the server's progress counts here.
       const own = (p: { message?: string }) => p.message?.startsWith('Fulfilling input required') === true;
       const text = textOf(
-        await d.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 }, (p) => void (own(p) || seen.push(`${p.progress}/${p.total}`))),
+        await d.callTool(
+          'trigger-long-running-operation',
+          { duration: 0.3, steps: 3 },
+          (p) => void (own(p) || seen.push(`${p.progress}/${p.total}`)),
+        ),
       );
       check(text.startsWith('Long running operation completed'), `got ${text}`);
       check(same(seen, ['1/3', '2/3', '3/3']), `progress ${seen.join(', ') || 'none'}`);
@@ -36,7 +40,8 @@ export const EVERYTHING_ROWS_B: RowSpec[] = [
   {
     id: 'subscribe',
     feature: 'resource subscriptions (`toggle-subscriber-updates`)',
-    checks: 'after subscribing to a URI (resources/subscribe; subscriptions/listen on 2026-07-28), notifications/resources/updated for it reach the client',
+    checks:
+      'after subscribing to a URI (resources/subscribe; subscriptions/listen on 2026-07-28), notifications/resources/updated for it reach the client',
     run: async (d) => {
       const uri = 'demo://resource/static/document/features.md';
       const unsubscribe = await d.subscribe(uri);
@@ -79,7 +84,10 @@ export const EVERYTHING_ROWS_B: RowSpec[] = [
       const url = `https://example.com/consent/${d.era}`;
       const text = textOf(await d.callTool('trigger-url-elicitation', { url, elicitationId: `url-${d.era}` }));
       check(text.includes('User completed the URL elicitation'), `got ${text}`);
-      check(d.elicitations.some((e) => e.mode === 'url' && e.url === url), 'the client was not asked with the URL');
+      check(
+        d.elicitations.some((e) => e.mode === 'url' && e.url === url),
+        'the client was not asked with the URL',
+      );
     },
   },
   {
@@ -89,7 +97,11 @@ export const EVERYTHING_ROWS_B: RowSpec[] = [
     run: async (d) => {
       let failure: { code?: unknown; data?: { elicitations?: Array<{ url?: string }> } } | undefined;
       try {
-        const result = await d.callTool('trigger-url-elicitation', { url: 'https://example.com/prereq', elicitationId: `err-${d.era}`, errorPath: true });
+        const result = await d.callTool('trigger-url-elicitation', {
+          url: 'https://example.com/prereq',
+          elicitationId: `err-${d.era}`,
+          errorPath: true,
+        });
         textOf(result);
       } catch (err) {
         failure = err as typeof failure;
@@ -160,7 +172,11 @@ export const EVERYTHING_ROWS_B: RowSpec[] = [
     run: async (d) => {
       const { messages } = await d.getPrompt('resource-prompt', { resourceType: 'Blob', resourceId: '5' });
       const resource = messages[1]?.content.resource as { uri?: string; blob?: string } | undefined;
-      check(resource?.uri === 'demo://resource/dynamic/blob/5' && Buffer.from(String(resource.blob), 'base64').toString().startsWith('Resource 5: '), `messages ${JSON.stringify(messages).slice(0, 200)}`);
+      check(
+        resource?.uri === 'demo://resource/dynamic/blob/5' &&
+          Buffer.from(String(resource.blob), 'base64').toString().startsWith('Resource 5: '),
+        `messages ${JSON.stringify(messages).slice(0, 200)}`,
+      );
     },
   },
   {
@@ -183,7 +199,10 @@ export const EVERYTHING_ROWS_B: RowSpec[] = [
       const [text] = await d.readResource('demo://resource/dynamic/text/7');
       check(text?.text?.startsWith('Resource 7: This is a plaintext resource'), `text ${JSON.stringify(text)}`);
       const [blob] = await d.readResource('demo://resource/dynamic/blob/8');
-      check(blob?.blob && Buffer.from(blob.blob, 'base64').toString().startsWith('Resource 8: This is a base64 blob'), `blob ${JSON.stringify(blob)}`);
+      check(
+        blob?.blob && Buffer.from(blob.blob, 'base64').toString().startsWith('Resource 8: This is a base64 blob'),
+        `blob ${JSON.stringify(blob)}`,
+      );
     },
   },
   {
@@ -203,7 +222,10 @@ export const EVERYTHING_ROWS_B: RowSpec[] = [
     feature: 'resource template argument completion',
     checks: 'resourceId "42" of demo://resource/dynamic/text/{resourceId} completes to 42',
     run: async (d) => {
-      const values = await d.complete({ type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, { name: 'resourceId', value: '42' });
+      const values = await d.complete(
+        { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+        { name: 'resourceId', value: '42' },
+      );
       check(same(values, ['42']), `values ${JSON.stringify(values)}`);
     },
   },

@@ -27,7 +27,10 @@ export const EVERYTHING_ROWS_A: RowSpec[] = [
         check(upstream, `${tool.name} is not the upstream's`);
         for (const f of fields) {
           // Hints the tenant added where the server declared none are the tenant's; every hint the server declared must stay.
-          const kept = f === 'annotations' ? Object.entries((upstream.annotations ?? {}) as Json).every(([k, v]) => same((tool.annotations as Json | undefined)?.[k], v)) : same(tool[f], upstream[f]);
+          const kept =
+            f === 'annotations'
+              ? Object.entries((upstream.annotations ?? {}) as Json).every(([k, v]) => same((tool.annotations as Json | undefined)?.[k], v))
+              : same(tool[f], upstream[f]);
           if (!kept) changed.push(`${tool.name}.${f}`);
         }
       }
@@ -39,7 +42,9 @@ export const EVERYTHING_ROWS_A: RowSpec[] = [
     feature: 'task support in tool definitions (`execution`)',
     checks: 'every listed tool keeps the upstream’s execution.taskSupport (some tools require a task)',
     run: async (d, direct) => {
-      const changed = (await d.listTools()).filter((t) => !same(t.execution, direct.tools.find((u) => u.name === t.name)?.execution)).map((t) => t.name);
+      const changed = (await d.listTools())
+        .filter((t) => !same(t.execution, direct.tools.find((u) => u.name === t.name)?.execution))
+        .map((t) => t.name);
       check(changed.length === 0, `execution missing or changed on ${changed.length} tools, e.g. ${changed.slice(0, 3).join(', ')}`);
     },
   },
@@ -109,7 +114,10 @@ export const EVERYTHING_ROWS_A: RowSpec[] = [
       const result = await d.callTool('get-tiny-image', {});
       textOf(result);
       const image = result.content?.find((c) => c.type === 'image');
-      check(image && image.mimeType === 'image/png' && /^[A-Za-z0-9+/]+=*$/.test(String(image.data)), `no image/png block in ${JSON.stringify(result.content?.map((c) => c.type))}`);
+      check(
+        image && image.mimeType === 'image/png' && /^[A-Za-z0-9+/]+=*$/.test(String(image.data)),
+        `no image/png block in ${JSON.stringify(result.content?.map((c) => c.type))}`,
+      );
     },
   },
   {
@@ -120,8 +128,14 @@ export const EVERYTHING_ROWS_A: RowSpec[] = [
       const result = await d.callTool('get-annotated-message', { messageType: 'error', includeImage: true });
       textOf(result);
       const [text, image] = result.content ?? [];
-      check(same(text?.annotations, { priority: 1, audience: ['user', 'assistant'] }), `text annotations ${JSON.stringify(text?.annotations)}`);
-      check(image?.type === 'image' && same(image.annotations, { priority: 0.5, audience: ['user'] }), `image annotations ${JSON.stringify(image?.annotations)}`);
+      check(
+        same(text?.annotations, { priority: 1, audience: ['user', 'assistant'] }),
+        `text annotations ${JSON.stringify(text?.annotations)}`,
+      );
+      check(
+        image?.type === 'image' && same(image.annotations, { priority: 0.5, audience: ['user'] }),
+        `image annotations ${JSON.stringify(image?.annotations)}`,
+      );
     },
   },
   {
@@ -133,7 +147,10 @@ export const EVERYTHING_ROWS_A: RowSpec[] = [
       check(tool?.outputSchema, 'no outputSchema listed');
       const result = await d.callTool('get-structured-content', { location: 'Chicago' });
       textOf(result);
-      check(same(result.structuredContent, { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 }), `structuredContent ${JSON.stringify(result.structuredContent)}`);
+      check(
+        same(result.structuredContent, { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 }),
+        `structuredContent ${JSON.stringify(result.structuredContent)}`,
+      );
     },
   },
   {
@@ -159,7 +176,10 @@ export const EVERYTHING_ROWS_A: RowSpec[] = [
       const result = await d.callTool('get-resource-reference', { resourceType: 'Text', resourceId: 2 });
       textOf(result);
       const embedded = result.content?.find((c) => c.type === 'resource')?.resource as { uri?: string; text?: string } | undefined;
-      check(embedded?.uri === 'demo://resource/dynamic/text/2' && embedded.text?.startsWith('Resource 2: '), `embedded ${JSON.stringify(embedded)}`);
+      check(
+        embedded?.uri === 'demo://resource/dynamic/text/2' && embedded.text?.startsWith('Resource 2: '),
+        `embedded ${JSON.stringify(embedded)}`,
+      );
     },
   },
   {

@@ -84,7 +84,12 @@ export const EXAMPLE_ROWS: RowSpec[] = [
       const before = d.notices.length;
       textOf(await d.callTool('start-notification-stream', { interval: 10, count: 3 }));
       try {
-        await until('three periodic notifications', () => d.notices.slice(before).filter((n) => String(n.params?.data).startsWith('Periodic notification')).length >= 3, NOTICE_DEADLINE_MS, 25);
+        await until(
+          'three periodic notifications',
+          () => d.notices.slice(before).filter((n) => String(n.params?.data).startsWith('Periodic notification')).length >= 3,
+          NOTICE_DEADLINE_MS,
+          25,
+        );
       } catch {
         throw new Error(`${d.notices.length - before} of 3 periodic notifications within ${NOTICE_DEADLINE_MS} ms`);
       }

@@ -17,5 +17,8 @@ declare module '@20minutes/s3rver' {
 
 declare module '@20minutes/s3rver/lib/models/account' {
   /** The account every request is checked against; `createKeyPair` adds a credential to it. */
-  export const DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void; revokeAccessKey(accessKeyId: string): void };
+  export const DUMMY_ACCOUNT: {
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+    revokeAccessKey(accessKeyId: string): void;
+  };
 }

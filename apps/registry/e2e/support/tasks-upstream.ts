@@ -49,20 +49,41 @@ export async function startTasksUpstream(): Promise<TasksUpstream> {
     },
     close: async () => undefined,
   };
-  const view = (t: Task) => ({ taskId: t.taskId, status: t.status, createdAt: t.createdAt, lastUpdatedAt: t.lastUpdatedAt, ttlMs: 120_000, pollIntervalMs: 100 });
+  const view = (t: Task) => ({
+    taskId: t.taskId,
+    status: t.status,
+    createdAt: t.createdAt,
+    lastUpdatedAt: t.lastUpdatedAt,
+    ttlMs: 120_000,
+    pollIntervalMs: 100,
+  });
   const handler = createMcpHandler(
     () => {
       const server = new McpServer({ name: 'lab', version: '2.0.0' }, { capabilities: { extensions: { [TASKS]: {} } } });
-      server.registerTool('research', { description: 'Researches a topic, in the background when the caller takes tasks', inputSchema: z.object({ topic: z.string() }), annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } }, async ({ topic }, ctx) => {
-        const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined;
-        const caps = envelope?.['io.modelcontextprotocol/clientCapabilities'];
-        if (!caps?.extensions?.[TASKS]) return { content: [{ type: 'text', text: `quick note on ${topic}` }] };
-        const now = new Date().toISOString();
-        const task: Task = { taskId: `lab-${randomBytes(6).toString('hex')}`, topic, status: 'working', createdAt: now, lastUpdatedAt: now };
-        tasks.set(task.taskId, task);
-        state.tasks.push(task);
-        return { resultType: 'task', ...view(task) } as never;
-      });
+      server.registerTool(
+        'research',
+        {
+          description: 'Researches a topic, in the background when the caller takes tasks',
+          inputSchema: z.object({ topic: z.string() }),
+          annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+        },
+        async ({ topic }, ctx) => {
+          const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined;
+          const caps = envelope?.['io.modelcontextprotocol/clientCapabilities'];
+          if (!caps?.extensions?.[TASKS]) return { content: [{ type: 'text', text: `quick note on ${topic}` }] };
+          const now = new Date().toISOString();
+          const task: Task = {
+            taskId: `lab-${randomBytes(6).toString('hex')}`,
+            topic,
+            status: 'working',
+            createdAt: now,
+            lastUpdatedAt: now,
+          };
+          tasks.set(task.taskId, task);
+          state.tasks.push(task);
+          return { resultType: 'task', ...view(task) } as never;
+        },
+      );
       const byId = z.object({ taskId: z.string() }).passthrough();
       const find = (taskId: string): Task => {
         const task = tasks.get(taskId);
@@ -71,7 +92,12 @@ export async function startTasksUpstream(): Promise<TasksUpstream> {
       };
       server.server.setRequestHandler('tasks/get', { params: byId }, async ({ taskId }) => {
         const task = find(taskId);
-        return { ...view(task), ...(task.status === 'completed' ? { result: { content: [{ type: 'text', text: `report on ${task.topic}` }], resultType: 'complete' } } : {}) } as never;
+        return {
+          ...view(task),
+          ...(task.status === 'completed'
+            ? { result: { content: [{ type: 'text', text: `report on ${task.topic}` }], resultType: 'complete' } }
+            : {}),
+        } as never;
       });
       server.server.setRequestHandler('tasks/cancel', { params: byId }, async ({ taskId }) => {
         const task = find(taskId);
@@ -91,13 +117,18 @@ export async function startTasksUpstream(): Promise<TasksUpstream> {
       void (async () => {
         const body = Buffer.concat(chunks);
         if (req.method === 'POST' && body.length > 0) {
-          const parsed = JSON.parse(body.toString('utf8')) as { method?: string; params?: { _meta?: Record<string, { extensions?: Record<string, unknown> }> } };
+          const parsed = JSON.parse(body.toString('utf8')) as {
+            method?: string;
+            params?: { _meta?: Record<string, { extensions?: Record<string, unknown> }> };
+          };
           const declared = parsed.params?._meta?.['io.modelcontextprotocol/clientCapabilities']?.extensions?.[TASKS] !== undefined;
           if (typeof parsed.method === 'string') state.seen.push({ method: parsed.method, declaredTasks: declared });
         }
         const headers = new Headers();
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-        const response = await handler.fetch(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) }));
+        const response = await handler.fetch(
+          new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) }),
+        );
         res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
         if (response.body) for await (const chunk of response.body) res.write(chunk);
         res.end();

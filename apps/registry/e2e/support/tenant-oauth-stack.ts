@@ -64,7 +64,14 @@ export async function startTenantOAuthStack(): Promise<TenantOAuthStack> {
   );
   const gateways: Proc[] = [];
   for (const port of gatewayPorts) {
-    gateways.push(await startGateway(env, registry.url, { GATEWAY_PORT: String(port), GATEWAY_PUBLIC_URL: publicUrl, AUTH_PUBLIC_URL: authUrl, AUTH_INTERNAL_TOKEN: env.internalToken }));
+    gateways.push(
+      await startGateway(env, registry.url, {
+        GATEWAY_PORT: String(port),
+        GATEWAY_PUBLIC_URL: publicUrl,
+        AUTH_PUBLIC_URL: authUrl,
+        AUTH_INTERNAL_TOKEN: env.internalToken,
+      }),
+    );
   }
   const keys: string[] = [];
   for (const tenant of ['acme', 'beta']) {
@@ -72,7 +79,10 @@ export async function startTenantOAuthStack(): Promise<TenantOAuthStack> {
     keys.push(key);
     const server = await registerAndDiscover(registry.url, key, { id: 'crm', name: 'CRM', url: upstream.url });
     if (server.health !== 'ok') throw new Error(`tenant ${tenant}: crm discovered as ${String(server.health)}`);
-    const published = await api(registry.url, key, 'POST', '/v1/publications', { serverId: 'crm', items: [{ kind: 'tool', name: 'find_contact' }] });
+    const published = await api(registry.url, key, 'POST', '/v1/publications', {
+      serverId: 'crm',
+      items: [{ kind: 'tool', name: 'find_contact' }],
+    });
     if (published.status !== 200) throw new Error(`tenant ${tenant}: publish answered ${published.status}`);
   }
   return {

@@ -61,7 +61,13 @@ export class WebhookReceiver {
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const header = (n: string) => String(req.headers[n] ?? '');
-    const r: ReceivedWebhook = { id: header('webhook-id'), timestamp: header('webhook-timestamp'), signature: header('webhook-signature'), body, answered: 200 };
+    const r: ReceivedWebhook = {
+      id: header('webhook-id'),
+      timestamp: header('webhook-timestamp'),
+      signature: header('webhook-signature'),
+      body,
+      answered: 200,
+    };
     try {
       r.type = (JSON.parse(body) as { type?: string }).type;
     } catch {

@@ -12,13 +12,26 @@ export const putAuditExportBody = z
       .string()
       .min(1)
       .max(2_048)
-      .refine((v) => URL.canParse(v) && !new URL(v).search && !new URL(v).hash, 'must be an absolute URL without query or fragment (e.g. https://s3.eu-west-1.amazonaws.com)'),
+      .refine(
+        (v) => URL.canParse(v) && !new URL(v).search && !new URL(v).hash,
+        'must be an absolute URL without query or fragment (e.g. https://s3.eu-west-1.amazonaws.com)',
+      ),
     bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name: 3-63 chars of a-z 0-9 . -'),
-    region: z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a region name such as us-east-1').default('us-east-1'),
-    prefix: z.string().max(256).regex(PREFIX, 'must be path segments of A-Z a-z 0-9 _ . - separated by /, none starting with a dot').default(''),
+    region: z
+      .string()
+      .regex(/^[a-z0-9-]{1,32}$/, 'must be a region name such as us-east-1')
+      .default('us-east-1'),
+    prefix: z
+      .string()
+      .max(256)
+      .regex(PREFIX, 'must be path segments of A-Z a-z 0-9 _ . - separated by /, none starting with a dot')
+      .default(''),
     pathStyle: z.boolean().default(true),
     accessKeyId: z.string().regex(/^[\x21-\x7e]{1,128}$/, 'must be 1-128 printable ASCII characters'),
-    secretAccessKey: z.string().regex(/^[\x21-\x7e]{1,256}$/, 'must be 1-256 printable ASCII characters').optional(),
+    secretAccessKey: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,256}$/, 'must be 1-256 printable ASCII characters')
+      .optional(),
     enabled: z.boolean().default(true),
   })
   .strict();
@@ -54,7 +67,9 @@ export const auditExportViewSchema = z
     exported: z.number().int().optional(),
     cursor: z.object({ id: z.number().int() }).optional(),
   })
-  .describe('`GET`/`PUT /v1/audit-export`: the sink, its state (status, lastError) and how far the export got; `configured: false` alone when none');
+  .describe(
+    '`GET`/`PUT /v1/audit-export`: the sink, its state (status, lastError) and how far the export got; `configured: false` alone when none',
+  );
 namedSchemas.set('AuditExportView', auditExportViewSchema);
 
 /** The API's view of a stored export: settings without the secret, state, and the cursor. */

@@ -42,7 +42,10 @@ export class AuditExportStore {
 
   /** Enabled exports whose next attempt is due, oldest first. */
   due(limit: number): Promise<AuditExportRow[]> {
-    return this.db.query<AuditExportRow>('SELECT * FROM registry.audit_exports WHERE enabled AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1', [limit]);
+    return this.db.query<AuditExportRow>(
+      'SELECT * FROM registry.audit_exports WHERE enabled AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1',
+      [limit],
+    );
   }
 
   /**
@@ -58,10 +61,14 @@ export class AuditExportStore {
     }
     let broken = false;
     try {
-      const [lock] = (await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LOCK_SPACE, tenantId])).rows;
+      const [lock] = (
+        await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LOCK_SPACE, tenantId])
+      ).rows;
       if (!lock?.locked) return undefined;
       try {
-        const [row] = await this.db.query<AuditExportRow>('SELECT * FROM registry.audit_exports WHERE tenant_id = $1 AND enabled', [tenantId]);
+        const [row] = await this.db.query<AuditExportRow>('SELECT * FROM registry.audit_exports WHERE tenant_id = $1 AND enabled', [
+          tenantId,
+        ]);
         return row ? await fn(row) : undefined;
       } finally {
         await session.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_SPACE, tenantId]).catch(() => {
@@ -102,7 +109,10 @@ export class AuditExportStore {
 
   /** A tenant that caught up (or had its turn) is due again after `nextMs`. */
   async later(tenantId: string, nextMs: number): Promise<void> {
-    await this.db.query('UPDATE registry.audit_exports SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000) WHERE tenant_id = $1', [tenantId, nextMs]);
+    await this.db.query(
+      'UPDATE registry.audit_exports SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000) WHERE tenant_id = $1',
+      [tenantId, nextMs],
+    );
   }
 
   /**

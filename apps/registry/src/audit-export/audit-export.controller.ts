@@ -31,7 +31,12 @@ export class AuditExportController {
   ) {}
 
   @Get('audit-export')
-  @ApiOperation({ operationId: 'getAuditExport', summary: 'The audit export sink and its state: status (pending / ok / error), lastError, entries exported', auth: 'tenant', response: auditExportViewSchema })
+  @ApiOperation({
+    operationId: 'getAuditExport',
+    summary: 'The audit export sink and its state: status (pending / ok / error), lastError, entries exported',
+    auth: 'tenant',
+    response: auditExportViewSchema,
+  })
   @UseGuards(TenantGuard)
   async get(@Tenant() { tenantId }: TenantPrincipal) {
     const [row] = await this.db.query<AuditExportRow>(SELECT, [tenantId]);
@@ -41,7 +46,8 @@ export class AuditExportController {
   @Put('audit-export')
   @ApiOperation({
     operationId: 'putAuditExport',
-    summary: 'Stream the audit log to an S3-compatible bucket (gzipped JSON Lines per day); secretAccessKey is required the first time and kept when left out. The cursor is kept across changes',
+    summary:
+      'Stream the audit log to an S3-compatible bucket (gzipped JSON Lines per day); secretAccessKey is required the first time and kept when left out. The cursor is kept across changes',
     auth: 'tenant',
     body: putAuditExportBody,
     response: auditExportViewSchema,
@@ -78,7 +84,12 @@ export class AuditExportController {
   }
 
   @Delete('audit-export')
-  @ApiOperation({ operationId: 'deleteAuditExport', summary: 'Stop exporting and forget the sink and its cursor (a new export starts from the first entry)', auth: 'tenant', response: auditExportViewSchema })
+  @ApiOperation({
+    operationId: 'deleteAuditExport',
+    summary: 'Stop exporting and forget the sink and its cursor (a new export starts from the first entry)',
+    auth: 'tenant',
+    response: auditExportViewSchema,
+  })
   @UseGuards(TenantGuard)
   async remove(@Tenant() { tenantId, actor }: TenantPrincipal) {
     await this.db.tx(async (q) => {
@@ -90,10 +101,18 @@ export class AuditExportController {
   }
 
   @Post('audit-export/run')
-  @ApiOperation({ operationId: 'runAuditExport', summary: 'Export now: makes the export due at once (also ends an error back-off); the exporter picks it up within its poll interval', auth: 'tenant', response: auditExportViewSchema })
+  @ApiOperation({
+    operationId: 'runAuditExport',
+    summary: 'Export now: makes the export due at once (also ends an error back-off); the exporter picks it up within its poll interval',
+    auth: 'tenant',
+    response: auditExportViewSchema,
+  })
   @UseGuards(TenantGuard)
   async run(@Tenant() { tenantId }: TenantPrincipal) {
-    const [row] = await this.db.query<AuditExportRow>('UPDATE registry.audit_exports SET next_attempt_at = now() WHERE tenant_id = $1 RETURNING *', [tenantId]);
+    const [row] = await this.db.query<AuditExportRow>(
+      'UPDATE registry.audit_exports SET next_attempt_at = now() WHERE tenant_id = $1 RETURNING *',
+      [tenantId],
+    );
     if (!row) throw new ApiError(404, 'NOT_FOUND', 'no audit export is configured');
     return auditExportView(row);
   }
@@ -105,7 +124,13 @@ export class AuditExportController {
        WHERE tenant_id = $1 RETURNING *`,
       [tenantId, input.enabled, input.endpoint, input.bucket, input.region, prefix, input.pathStyle, input.accessKeyId],
     );
-    if (!row) throw new ApiError(400, 'VALIDATION', 'body.secretAccessKey: is required when the audit export is first configured', 'body.secretAccessKey');
+    if (!row)
+      throw new ApiError(
+        400,
+        'VALIDATION',
+        'body.secretAccessKey: is required when the audit export is first configured',
+        'body.secretAccessKey',
+      );
     return row;
   }
 
@@ -114,7 +139,8 @@ export class AuditExportController {
     try {
       await checkUrl(objectUrl(input, 'x'), this.policy);
     } catch (err) {
-      if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `body.endpoint: ${err.message}`, 'body.endpoint', { reason: err.code }, { cause: err });
+      if (err instanceof NetGuardError)
+        throw new ApiError(400, 'URL_REFUSED', `body.endpoint: ${err.message}`, 'body.endpoint', { reason: err.code }, { cause: err });
       throw err;
     }
   }

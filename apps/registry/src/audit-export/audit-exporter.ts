@@ -110,7 +110,8 @@ export class AuditExporter {
         const batch = limitDays(read);
         more = batch.length < read.length || read.length === this.o.batchSize;
         if (batch.length === 0) break;
-        for (const obj of auditObjects(row.tenant_id, row.prefix, batch)) await putS3Object(this.fetch, target, obj.key, obj.body, this.o.timeoutMs);
+        for (const obj of auditObjects(row.tenant_id, row.prefix, batch))
+          await putS3Object(this.fetch, target, obj.key, obj.body, this.o.timeoutMs);
         const last = batch[batch.length - 1]!;
         if (!(await this.store.advance(row.tenant_id, last, batch.length))) return exported;
         exported += batch.length;

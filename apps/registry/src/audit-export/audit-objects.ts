@@ -62,5 +62,13 @@ export function auditObjects(tenantId: string, prefix: string, entries: AuditEnt
 }
 
 function line(tenantId: string, e: AuditEntry) {
-  return { id: Number(e.id), tenant: tenantId, at: e.at.toISOString(), actor: e.actor, action: e.action, target: e.target, details: e.details };
+  return {
+    id: Number(e.id),
+    tenant: tenantId,
+    at: e.at.toISOString(),
+    actor: e.actor,
+    action: e.action,
+    target: e.target,
+    details: e.details,
+  };
 }

@@ -37,7 +37,13 @@ export function objectUrl(target: Pick<S3Target, 'endpoint' | 'bucket' | 'pathSt
  */
 export async function putS3Object(fetch: GuardedFetch, target: S3Target, key: string, body: Buffer, timeoutMs: number): Promise<void> {
   const url = objectUrl(target, key);
-  const signer = new AwsClient({ accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey, service: 's3', region: target.region, retries: 0 });
+  const signer = new AwsClient({
+    accessKeyId: target.accessKeyId,
+    secretAccessKey: target.secretAccessKey,
+    service: 's3',
+    region: target.region,
+    retries: 0,
+  });
   const signed = await signer.sign(url.href, {
     method: 'PUT',
     body,

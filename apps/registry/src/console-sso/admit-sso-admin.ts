@@ -26,16 +26,29 @@ export function groupsOf(claims: Record<string, unknown>, claim: string): string
  * role. A disabled admin, or a directory user SCIM deprovisioned, is refused: a sign-in never
  * undoes a deprovisioning.
  */
-export async function admitSsoAdmin(q: Queryable, tenantId: string, s: SsoSettings, claims: Record<string, unknown>): Promise<SsoAdmission> {
+export async function admitSsoAdmin(
+  q: Queryable,
+  tenantId: string,
+  s: SsoSettings,
+  claims: Record<string, unknown>,
+): Promise<SsoAdmission> {
   const username = claims[s.usernameClaim];
-  if (typeof username !== 'string' || !ADMIN_USERNAME.test(username)) return { ok: false, reason: `claim ${s.usernameClaim} is missing or not a console user name` };
+  if (typeof username !== 'string' || !ADMIN_USERNAME.test(username))
+    return { ok: false, reason: `claim ${s.usernameClaim} is missing or not a console user name` };
   // An address the IdP itself says is unverified does not name anyone.
-  if (s.usernameClaim === 'email' && claims.email_verified === false) return { ok: false, reason: `the IdP marks ${username} as unverified (email_verified: false)` };
+  if (s.usernameClaim === 'email' && claims.email_verified === false)
+    return { ok: false, reason: `the IdP marks ${username} as unverified (email_verified: false)` };
   const groups = groupsOf(claims, s.groupClaim) ?? [];
   const role = roleOfGroups(groups, s.roleMap);
-  const deprovisioned = await q.query('SELECT 1 FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NOT NULL AND scim_id IS NOT NULL', [tenantId, username]);
+  const deprovisioned = await q.query(
+    'SELECT 1 FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NOT NULL AND scim_id IS NOT NULL',
+    [tenantId, username],
+  );
   if (deprovisioned.length > 0) return { ok: false, reason: `${username} was deprovisioned by SCIM` };
-  const rows = await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 FOR UPDATE', [tenantId, username]);
+  const rows = await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 FOR UPDATE', [
+    tenantId,
+    username,
+  ]);
   const row = rows[0];
   if (row?.disabled_at) return { ok: false, reason: `admin ${username} is disabled` };
   // Password admins keep their console role; SCIM-made ones the role their SCIM groups give (SCIM is the authority, and an IdP may send no group claim).
@@ -48,12 +61,21 @@ export async function admitSsoAdmin(q: Queryable, tenantId: string, s: SsoSettin
   }
   if (!s.jit) return { ok: false, reason: `${username} is not a console admin and just-in-time provisioning is off` };
   const name = typeof claims.name === 'string' ? claims.name.slice(0, 120) : null;
-  await q.query("INSERT INTO registry.tenant_admins (tenant_id, username, name, password_hash, role, source) VALUES ($1, $2, $3, NULL, $4, 'sso')", [tenantId, username, name, role]);
-  await audit(q, tenantId, `user:${username}`, 'sso.admin.provision', username, { role, groups: groups.filter((g) => s.roleMap[g] !== undefined) });
+  await q.query(
+    "INSERT INTO registry.tenant_admins (tenant_id, username, name, password_hash, role, source) VALUES ($1, $2, $3, NULL, $4, 'sso')",
+    [tenantId, username, name, role],
+  );
+  await audit(q, tenantId, `user:${username}`, 'sso.admin.provision', username, {
+    role,
+    groups: groups.filter((g) => s.roleMap[g] !== undefined),
+  });
   return { ok: true, admin: await stamp(q, tenantId, username) };
 }
 
 async function stamp(q: Queryable, tenantId: string, username: string): Promise<AdminRow> {
-  const rows = await q.query<AdminRow>('UPDATE registry.tenant_admins SET last_login_at = now() WHERE tenant_id = $1 AND username = $2 RETURNING *', [tenantId, username]);
+  const rows = await q.query<AdminRow>(
+    'UPDATE registry.tenant_admins SET last_login_at = now() WHERE tenant_id = $1 AND username = $2 RETURNING *',
+    [tenantId, username],
+  );
   return rows[0];
 }

@@ -31,7 +31,12 @@ export class ConsoleSsoSettingsController {
   }
 
   @Get('console-sso')
-  @ApiOperation({ operationId: 'getConsoleSso', summary: "The workspace's console SSO setting (never the client secret) and the redirect URI to register at the IdP", auth: 'tenant', response: ssoResponse })
+  @ApiOperation({
+    operationId: 'getConsoleSso',
+    summary: "The workspace's console SSO setting (never the client secret) and the redirect URI to register at the IdP",
+    auth: 'tenant',
+    response: ssoResponse,
+  })
   @UseGuards(TenantGuard)
   async get(@Tenant() { tenantId }: TenantPrincipal) {
     const s = await readSso(this.db, this.box, tenantId);
@@ -41,7 +46,8 @@ export class ConsoleSsoSettingsController {
   @Put('console-sso')
   @ApiOperation({
     operationId: 'putConsoleSso',
-    summary: 'Set console sign-in through your OIDC IdP: issuer (discovery checked through the SSRF guard), client id, client secret (sealed at rest; omit to keep), group claim → role map, username claim, just-in-time provisioning. Audited',
+    summary:
+      'Set console sign-in through your OIDC IdP: issuer (discovery checked through the SSRF guard), client id, client secret (sealed at rest; omit to keep), group claim → role map, username claim, just-in-time provisioning. Audited',
     auth: 'tenant',
     body: ssoSettingsBody,
     response: ssoResponse,
@@ -53,14 +59,26 @@ export class ConsoleSsoSettingsController {
     await checkIssuer(this.fetch, input.issuer, 'body.issuer', ['openid-configuration']);
     await this.db.tx(async (q) => {
       await writeSso(q, this.box, tenantId, input);
-      await audit(q, tenantId, actor, 'sso.settings', null, { issuer: input.issuer, clientId: input.clientId, roleMap: input.roleMap, jit: input.jit, enabled: input.enabled, secretChanged: input.clientSecret !== undefined });
+      await audit(q, tenantId, actor, 'sso.settings', null, {
+        issuer: input.issuer,
+        clientId: input.clientId,
+        roleMap: input.roleMap,
+        jit: input.jit,
+        enabled: input.enabled,
+        secretChanged: input.clientSecret !== undefined,
+      });
     });
     return this.get(principal);
   }
 
   @Delete('console-sso')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deleteConsoleSso', summary: 'Turn console SSO off (SSO-made admins can no longer sign in; their rows stay). Audited', auth: 'tenant', status: 204 })
+  @ApiOperation({
+    operationId: 'deleteConsoleSso',
+    summary: 'Turn console SSO off (SSO-made admins can no longer sign in; their rows stay). Audited',
+    auth: 'tenant',
+    status: 204,
+  })
   @UseGuards(TenantGuard)
   async remove(@Tenant() { tenantId, actor }: TenantPrincipal) {
     await this.db.tx(async (q) => {

@@ -49,7 +49,8 @@ export class ConsoleSsoController {
   @Get('login')
   @ApiOperation({
     operationId: 'startConsoleSsoLogin',
-    summary: "Starts console sign-in through the workspace's own IdP (?workspace=<tenant>&returnTo=#/…): 302 to the IdP (code, PKCE S256, state, nonce); back to /console/?signin_error=sso_not_configured when the workspace has no SSO",
+    summary:
+      "Starts console sign-in through the workspace's own IdP (?workspace=<tenant>&returnTo=#/…): 302 to the IdP (code, PKCE S256, state, nonce); back to /console/?signin_error=sso_not_configured when the workspace has no SSO",
     auth: 'none',
     status: 302,
   })
@@ -79,7 +80,10 @@ export class ConsoleSsoController {
     void reply
       .code(302)
       .header('cache-control', 'no-store')
-      .header('set-cookie', serializeCookie(SSO_LOGIN_COOKIE, cookie, { maxAgeSeconds: LOGIN_SECONDS, path: SSO_PATH, sameSite: 'Lax', secure: this.secure() }))
+      .header(
+        'set-cookie',
+        serializeCookie(SSO_LOGIN_COOKIE, cookie, { maxAgeSeconds: LOGIN_SECONDS, path: SSO_PATH, sameSite: 'Lax', secure: this.secure() }),
+      )
       .header('location', location.href)
       .send();
   }
@@ -87,7 +91,8 @@ export class ConsoleSsoController {
   @Get('callback')
   @ApiOperation({
     operationId: 'consoleSsoCallback',
-    summary: "Redirect URI to register at the workspace's IdP: checks state, redeems the code (PKCE), validates the ID token and nonce, maps the group claim to a console role (JIT when on), sets the session cookie sb_console and 302s to /console/<returnTo>; failures 302 to /console/?signin_error=…",
+    summary:
+      "Redirect URI to register at the workspace's IdP: checks state, redeems the code (PKCE), validates the ID token and nonce, maps the group claim to a console role (JIT when on), sets the session cookie sb_console and 302s to /console/<returnTo>; failures 302 to /console/?signin_error=…",
     auth: 'none',
     status: 302,
   })
@@ -98,28 +103,56 @@ export class ConsoleSsoController {
     const settings = await readSso(this.db, this.box, login.tid);
     if (!settings?.enabled) return this.fail(reply, 'sso_not_configured', `workspace ${login.tid} has no console SSO any more`);
     const error = one(query.error);
-    if (error !== undefined) return this.fail(reply, error === 'access_denied' || error === 'login_required' ? 'access_denied' : 'unavailable', `the IdP answered error=${error}`);
+    if (error !== undefined)
+      return this.fail(
+        reply,
+        error === 'access_denied' || error === 'login_required' ? 'access_denied' : 'unavailable',
+        `the IdP answered error=${error}`,
+      );
     const claims = await this.redeem(req, settings, login).catch((err: unknown) => err as Error);
-    if (claims instanceof Error) return this.fail(reply, claims.name === 'NetGuardError' || claims.name === 'TimeoutError' ? 'unavailable' : 'token_rejected', claims.message);
+    if (claims instanceof Error)
+      return this.fail(
+        reply,
+        claims.name === 'NetGuardError' || claims.name === 'TimeoutError' ? 'unavailable' : 'token_rejected',
+        claims.message,
+      );
     const admission = await this.db.tx((q) => admitSsoAdmin(q, login.tid, settings, claims));
     if (!admission.ok) {
-      await audit(this.db, login.tid, 'sso', 'console.sign_in_refused', typeof claims[settings.usernameClaim] === 'string' ? String(claims[settings.usernameClaim]).slice(0, 64) : null, { reason: admission.reason });
+      await audit(
+        this.db,
+        login.tid,
+        'sso',
+        'console.sign_in_refused',
+        typeof claims[settings.usernameClaim] === 'string' ? String(claims[settings.usernameClaim]).slice(0, 64) : null,
+        { reason: admission.reason },
+      );
       return this.fail(reply, 'access_denied', admission.reason);
     }
     const admin = admission.admin;
     const { value, session } = this.sessions.sealSession({ tid: login.tid, username: admin.username, name: admin.name });
     await recordSession(this.db, session);
-    await audit(this.db, login.tid, `user:${admin.username}`, 'console.sign_in', admin.username, { via: 'sso', issuer: settings.issuer, role: admin.role });
+    await audit(this.db, login.tid, `user:${admin.username}`, 'console.sign_in', admin.username, {
+      via: 'sso',
+      issuer: settings.issuer,
+      role: admin.role,
+    });
     void reply
       .code(302)
       .header('cache-control', 'no-store')
-      .header('set-cookie', [serializeCookie(SESSION_COOKIE, value, { maxAgeSeconds: SESSION_SECONDS, path: '/', sameSite: 'Strict', secure: this.secure() }), this.clearLogin()])
+      .header('set-cookie', [
+        serializeCookie(SESSION_COOKIE, value, { maxAgeSeconds: SESSION_SECONDS, path: '/', sameSite: 'Strict', secure: this.secure() }),
+        this.clearLogin(),
+      ])
       .header('location', `/console/${login.returnTo}`)
       .send();
   }
 
   /** Redeems the code at the IdP (PKCE verifier, expected state and nonce) and answers the validated ID token's claims. */
-  private async redeem(req: FastifyRequest, settings: SsoSettings, login: { state: string; verifier: string; nonce: string }): Promise<Record<string, unknown>> {
+  private async redeem(
+    req: FastifyRequest,
+    settings: SsoSettings,
+    login: { state: string; verifier: string; nonce: string },
+  ): Promise<Record<string, unknown>> {
     const config = await this.sso.config(settings);
     const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     const tokens = await client.authorizationCodeGrant(config, new URL(`${this.redirectUri()}${search}`), {
@@ -150,7 +183,12 @@ export class ConsoleSsoController {
 
   private fail(reply: FastifyReply, code: SsoSigninError, detail?: string): void {
     if (detail) this.logger.info({ code, detail }, 'console SSO sign-in refused');
-    void reply.code(302).header('cache-control', 'no-store').header('set-cookie', this.clearLogin()).header('location', `/console/?signin_error=${code}`).send();
+    void reply
+      .code(302)
+      .header('cache-control', 'no-store')
+      .header('set-cookie', this.clearLogin())
+      .header('location', `/console/?signin_error=${code}`)
+      .send();
   }
 }
 

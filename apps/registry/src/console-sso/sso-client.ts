@@ -27,7 +27,10 @@ export class SsoClients {
   private readonly fetch: client.CustomFetch;
 
   constructor(private readonly policy: NetGuardPolicy) {
-    this.fetch = boundedFetch(limitResponseBytes(guardedFetch(policy), () => ({ maxBytes: SSO_MAX_BYTES })), SSO_TIMEOUT_S * 1000);
+    this.fetch = boundedFetch(
+      limitResponseBytes(guardedFetch(policy), () => ({ maxBytes: SSO_MAX_BYTES })),
+      SSO_TIMEOUT_S * 1000,
+    );
   }
 
   config(s: SsoClientSettings): Promise<client.Configuration> {
@@ -59,7 +62,13 @@ function boundedFetch(guarded: GuardedFetch, timeoutMs: number): client.CustomFe
   return async (url, options) => {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-    const res = await guarded(url, { method: options.method, headers: options.headers, body: options.body as RequestInit['body'], redirect: 'manual', signal });
+    const res = await guarded(url, {
+      method: options.method,
+      headers: options.headers,
+      body: options.body as RequestInit['body'],
+      redirect: 'manual',
+      signal,
+    });
     // Buffered here so a slow or oversized body fails inside this call, bounded by the same deadline and cap.
     const bytes = await res.arrayBuffer();
     return new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });

@@ -73,7 +73,18 @@ export async function readSso(q: Queryable, box: SecretBox, tenantId: string): P
 
 /** The API view: never the secret, only whether one is set. */
 export function ssoView(s: SsoSettings, redirectUri: string) {
-  return { issuer: s.issuer, clientId: s.clientId, hasClientSecret: s.clientSecret !== undefined, groupClaim: s.groupClaim, usernameClaim: s.usernameClaim, roleMap: s.roleMap, jit: s.jit, enabled: s.enabled, redirectUri, updatedAt: s.updatedAt };
+  return {
+    issuer: s.issuer,
+    clientId: s.clientId,
+    hasClientSecret: s.clientSecret !== undefined,
+    groupClaim: s.groupClaim,
+    usernameClaim: s.usernameClaim,
+    roleMap: s.roleMap,
+    jit: s.jit,
+    enabled: s.enabled,
+    redirectUri,
+    updatedAt: s.updatedAt,
+  };
 }
 
 export async function writeSso(q: Queryable, box: SecretBox, tenantId: string, input: SsoSettingsInput): Promise<void> {
@@ -84,6 +95,17 @@ export async function writeSso(q: Queryable, box: SecretBox, tenantId: string, i
      ON CONFLICT (tenant_id) DO UPDATE SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id,
        client_secret_sealed = CASE WHEN $10 THEN registry.console_sso.client_secret_sealed ELSE EXCLUDED.client_secret_sealed END,
        group_claim = EXCLUDED.group_claim, username_claim = EXCLUDED.username_claim, role_map = EXCLUDED.role_map, jit = EXCLUDED.jit, enabled = EXCLUDED.enabled, updated_at = now()`,
-    [tenantId, input.issuer.replace(/\/+$/, ''), input.clientId, sealed, input.groupClaim, input.usernameClaim, JSON.stringify(input.roleMap), input.jit, input.enabled, input.clientSecret === undefined],
+    [
+      tenantId,
+      input.issuer.replace(/\/+$/, ''),
+      input.clientId,
+      sealed,
+      input.groupClaim,
+      input.usernameClaim,
+      JSON.stringify(input.roleMap),
+      input.jit,
+      input.enabled,
+      input.clientSecret === undefined,
+    ],
   );
 }

@@ -16,15 +16,14 @@ import { Database } from '../db/database';
 @Controller('v1')
 @ApiTag('Admins')
 export class AdminsController {
-  constructor(
-    @Inject(Database) private readonly db: Database,
-  ) {}
+  constructor(@Inject(Database) private readonly db: Database) {}
 
   /** Who is calling: the tenant, the signed-in admin (null for an API key) and how they authenticated. */
   @Get('session')
   @ApiOperation({
     operationId: 'getSession',
-    summary: 'Who is calling: the tenant, the signed-in console admin (null for an API key) and how (session cookie, platform token or API key)',
+    summary:
+      'Who is calling: the tenant, the signed-in console admin (null for an API key) and how (session cookie, platform token or API key)',
     auth: 'tenant',
     response: sessionInfoSchema,
   })
@@ -34,7 +33,12 @@ export class AdminsController {
   }
 
   @Get('admins')
-  @ApiOperation({ operationId: 'listAdmins', summary: 'Console admins of the tenant (never password hashes)', auth: 'tenant', response: adminsResponse })
+  @ApiOperation({
+    operationId: 'listAdmins',
+    summary: 'Console admins of the tenant (never password hashes)',
+    auth: 'tenant',
+    response: adminsResponse,
+  })
   @UseGuards(TenantGuard)
   async list(@Tenant() { tenantId }: TenantPrincipal) {
     const rows = await this.db.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 ORDER BY username', [tenantId]);
@@ -66,7 +70,7 @@ export class AdminsController {
   @Patch('admins/:username')
   @ApiOperation({
     operationId: 'updateAdmin',
-    summary: 'Change a console admin\'s role (owner / admin / publisher / viewer); 409 when it would demote the last active owner. Audited',
+    summary: "Change a console admin's role (owner / admin / publisher / viewer); 409 when it would demote the last active owner. Audited",
     auth: 'tenant',
     body: updateAdminBody,
     params: adminParams,
@@ -77,15 +81,30 @@ export class AdminsController {
     const { username } = parseInput(adminParams, params, 'params');
     const { role } = parseInput(updateAdminBody, body, 'body');
     const row = await this.db.tx(async (q) => {
-      const cur = await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 FOR UPDATE', [tenantId, username]);
+      const cur = await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 FOR UPDATE', [
+        tenantId,
+        username,
+      ]);
       if (!cur[0]) throw ApiError.notFound('admin', username, 'params.username');
       if (cur[0].role === 'owner' && role !== 'owner' && cur[0].disabled_at === null) {
         // Serialise owner demotions of one tenant, so two cannot each leave the other as the last owner.
         await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-owners:${tenantId}`]);
-        const others = await q.query("SELECT 1 FROM registry.tenant_admins WHERE tenant_id = $1 AND username <> $2 AND role = 'owner' AND disabled_at IS NULL", [tenantId, username]);
-        if (others.length === 0) throw new ApiError(409, 'CONFLICT', `body.role: "${username}" is the last active owner; make another admin owner first`, 'body.role');
+        const others = await q.query(
+          "SELECT 1 FROM registry.tenant_admins WHERE tenant_id = $1 AND username <> $2 AND role = 'owner' AND disabled_at IS NULL",
+          [tenantId, username],
+        );
+        if (others.length === 0)
+          throw new ApiError(
+            409,
+            'CONFLICT',
+            `body.role: "${username}" is the last active owner; make another admin owner first`,
+            'body.role',
+          );
       }
-      const rows = await q.query<AdminRow>('UPDATE registry.tenant_admins SET role = $3 WHERE tenant_id = $1 AND username = $2 RETURNING *', [tenantId, username, role]);
+      const rows = await q.query<AdminRow>(
+        'UPDATE registry.tenant_admins SET role = $3 WHERE tenant_id = $1 AND username = $2 RETURNING *',
+        [tenantId, username, role],
+      );
       await audit(q, tenantId, actor, 'admin.role', username, { from: cur[0].role, to: role });
       return rows[0];
     });

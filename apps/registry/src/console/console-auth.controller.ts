@@ -59,7 +59,8 @@ export class ConsoleAuthController {
   @Get('login')
   @ApiOperation({
     operationId: 'startConsoleLogin',
-    summary: 'Starts console sign-in (BFF): 302 to the platform issuer\'s authorization endpoint (code, PKCE S256, scope console, resource = <public URL>/v1, login_hint = workspace) with the state in a sealed HttpOnly cookie sb_console_login (Path=/console, 10 min); 404 when CONSOLE_ISSUER is not set',
+    summary:
+      "Starts console sign-in (BFF): 302 to the platform issuer's authorization endpoint (code, PKCE S256, scope console, resource = <public URL>/v1, login_hint = workspace) with the state in a sealed HttpOnly cookie sb_console_login (Path=/console, 10 min); 404 when CONSOLE_ISSUER is not set",
     auth: 'none',
     status: 302,
     query: consoleLoginQuery,
@@ -86,7 +87,10 @@ export class ConsoleAuthController {
     void reply
       .code(302)
       .header('cache-control', 'no-store')
-      .header('set-cookie', serializeCookie(LOGIN_COOKIE, cookie, { maxAgeSeconds: LOGIN_SECONDS, path: '/console', sameSite: 'Lax', secure: this.secure() }))
+      .header(
+        'set-cookie',
+        serializeCookie(LOGIN_COOKIE, cookie, { maxAgeSeconds: LOGIN_SECONDS, path: '/console', sameSite: 'Lax', secure: this.secure() }),
+      )
       .header('location', location)
       .send();
   }
@@ -95,7 +99,8 @@ export class ConsoleAuthController {
   @Get('callback')
   @ApiOperation({
     operationId: 'consoleCallback',
-    summary: 'OAuth redirect URI: checks state and iss, redeems the code, verifies the access token and the admin, sets the sealed session cookie sb_console (HttpOnly, SameSite=Strict, 8 h) and 302s to /console/<returnTo>. Any failure: 302 to /console/?signin_error=access_denied|state_mismatch|token_rejected|unavailable',
+    summary:
+      'OAuth redirect URI: checks state and iss, redeems the code, verifies the access token and the admin, sets the sealed session cookie sb_console (HttpOnly, SameSite=Strict, 8 h) and 302s to /console/<returnTo>. Any failure: 302 to /console/?signin_error=access_denied|state_mismatch|token_rejected|unavailable',
     auth: 'none',
     status: 302,
     query: consoleCallbackQuery,
@@ -106,7 +111,8 @@ export class ConsoleAuthController {
     const state = one(query.state);
     if (!login || !state || !equal(state, login.state)) return this.signinError(reply, 'state_mismatch');
     const error = one(query.error);
-    if (error !== undefined) return this.signinError(reply, DENIED.has(error) ? 'access_denied' : 'unavailable', `the issuer answered error=${error}`);
+    if (error !== undefined)
+      return this.signinError(reply, DENIED.has(error) ? 'access_denied' : 'unavailable', `the issuer answered error=${error}`);
     try {
       const metadata = await platform.metadata();
       const iss = one(query.iss);
@@ -119,8 +125,13 @@ export class ConsoleAuthController {
       const token = await platform.exchangeCode({ code, verifier: login.verifier, redirectUri: this.redirectUri() });
       const identity = await platform.verifyAccessToken(token);
       const admin = await activeAdmin(this.db, identity.tenantId, identity.username);
-      if (!admin) return this.signinError(reply, 'access_denied', `admin ${identity.username} of ${identity.tenantId} is unknown or disabled`);
-      const { value, session } = this.sessions.sealSession({ tid: identity.tenantId, username: admin.username, name: admin.name ?? identity.name });
+      if (!admin)
+        return this.signinError(reply, 'access_denied', `admin ${identity.username} of ${identity.tenantId} is unknown or disabled`);
+      const { value, session } = this.sessions.sealSession({
+        tid: identity.tenantId,
+        username: admin.username,
+        name: admin.name ?? identity.name,
+      });
       await recordSession(this.db, session);
       await audit(this.db, identity.tenantId, `user:${admin.username}`, 'console.sign_in', admin.username, { via: 'platform' });
       void reply
@@ -142,12 +153,19 @@ export class ConsoleAuthController {
 
   /** Ends the console session: revoked server-side and the cookie cleared. */
   @Post('logout')
-  @ApiOperation({ operationId: 'consoleLogout', summary: 'Ends the console session: revoked server-side and the cookie cleared', auth: 'none', status: 204 })
+  @ApiOperation({
+    operationId: 'consoleLogout',
+    summary: 'Ends the console session: revoked server-side and the cookie cleared',
+    auth: 'none',
+    status: 204,
+  })
   async logout(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const session = this.sessions.openSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
     if (session) {
       // Server-side too: a copy of this cookie (another tab, a stolen one) stops working now.
-      await revokeSession(this.db, session).catch((err: Error) => this.logger.warn({ err: err.message }, 'could not revoke the console session'));
+      await revokeSession(this.db, session).catch((err: Error) =>
+        this.logger.warn({ err: err.message }, 'could not revoke the console session'),
+      );
       await audit(this.db, session.tid, `user:${session.username}`, 'console.sign_out', session.username).catch((err: Error) =>
         this.logger.warn({ err: err.message }, 'could not audit console sign-out'),
       );
@@ -160,7 +178,8 @@ export class ConsoleAuthController {
   }
 
   private platform(): PlatformIssuer {
-    if (!this.platformIssuer) throw new ApiError(404, 'NOT_FOUND', 'console sign-in through the platform is not configured (CONSOLE_ISSUER)');
+    if (!this.platformIssuer)
+      throw new ApiError(404, 'NOT_FOUND', 'console sign-in through the platform is not configured (CONSOLE_ISSUER)');
     return this.platformIssuer;
   }
 
@@ -178,7 +197,12 @@ export class ConsoleAuthController {
 
   private signinError(reply: FastifyReply, code: SigninError, detail?: string): void {
     if (detail) this.logger.info({ code, detail }, 'console sign-in refused');
-    void reply.code(302).header('cache-control', 'no-store').header('set-cookie', this.clearLogin()).header('location', `/console/?signin_error=${code}`).send();
+    void reply
+      .code(302)
+      .header('cache-control', 'no-store')
+      .header('set-cookie', this.clearLogin())
+      .header('location', `/console/?signin_error=${code}`)
+      .send();
   }
 }
 

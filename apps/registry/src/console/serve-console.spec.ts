@@ -90,11 +90,14 @@ describe('serveConsole', () => {
     expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 
-  it.each(['/console/..%2f' + 'secret.txt', '/console/%2e%2e/secret.txt', '/console/..%2F..%2Fetc%2Fpasswd.txt'])('never serves files outside the build (%s)', async (url) => {
-    const res = await app.inject(url.replace('secret.txt', `secret-${path.basename(dir)}.txt`));
-    expect(res.statusCode).toBe(404);
-    expect(res.body).not.toContain('TOP-SECRET-CONTENT');
-  });
+  it.each(['/console/..%2f' + 'secret.txt', '/console/%2e%2e/secret.txt', '/console/..%2F..%2Fetc%2Fpasswd.txt'])(
+    'never serves files outside the build (%s)',
+    async (url) => {
+      const res = await app.inject(url.replace('secret.txt', `secret-${path.basename(dir)}.txt`));
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('TOP-SECRET-CONTENT');
+    },
+  );
 
   it('answers 400 for malformed percent-encoding', async () => {
     expect((await app.inject('/console/%E0%A4%A.txt')).statusCode).toBe(400);

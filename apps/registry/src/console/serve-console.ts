@@ -21,7 +21,8 @@ const TYPES: Record<string, string> = {
 };
 
 // The console only talks to this origin's admin API; no inline script, no framing.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
  * Serves the built tenant console (apps/console/dist) at `/console/`: files with their content
@@ -35,7 +36,12 @@ export function serveConsole(fastify: FastifyInstance, dir: string = CONSOLE_DIS
 
   const sendIndex = async (reply: FastifyReply) => {
     const html = await readFile(path.join(root, 'index.html'));
-    return reply.header('content-type', TYPES['.html']).header('cache-control', 'no-cache').header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').send(html);
+    return reply
+      .header('content-type', TYPES['.html'])
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', CSP)
+      .header('x-content-type-options', 'nosniff')
+      .send(html);
   };
 
   fastify.get('/console', async (_req, reply) => reply.redirect('/console/', 301));
@@ -49,7 +55,8 @@ export function serveConsole(fastify: FastifyInstance, dir: string = CONSOLE_DIS
     }
     const file = path.resolve(root, rel);
     // Never outside the build folder (`..`, absolute paths, encoded separators).
-    if (file !== root && !file.startsWith(root + path.sep)) return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'path: not found', field: 'path' } });
+    if (file !== root && !file.startsWith(root + path.sep))
+      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'path: not found', field: 'path' } });
     const ext = path.extname(file);
     const info = rel && ext ? await stat(file).catch(() => undefined) : undefined;
     if (info?.isFile()) {

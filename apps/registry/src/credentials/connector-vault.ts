@@ -51,7 +51,12 @@ export class ConnectorVault {
 
   async account(tenantId: string, serverId: string): Promise<AdminAccount> {
     const b = await this.call('GET', tenantId, serverId, 'admin-account');
-    return { linked: b.linked === true, ...(typeof b.expiresAt === 'number' ? { expiresAt: b.expiresAt } : {}), ...(typeof b.refreshable === 'boolean' ? { refreshable: b.refreshable } : {}), ...(typeof b.updatedAt === 'number' ? { updatedAt: b.updatedAt } : {}) };
+    return {
+      linked: b.linked === true,
+      ...(typeof b.expiresAt === 'number' ? { expiresAt: b.expiresAt } : {}),
+      ...(typeof b.refreshable === 'boolean' ? { refreshable: b.refreshable } : {}),
+      ...(typeof b.updatedAt === 'number' ? { updatedAt: b.updatedAt } : {}),
+    };
   }
 
   async unlink(tenantId: string, serverId: string): Promise<boolean> {
@@ -65,24 +70,35 @@ export class ConnectorVault {
   }
 
   private async settings(q: Queryable, tenantId: string, serverId: string): Promise<{ connector: Record<string, unknown> }> {
-    const rows = await q.query<ConnectorRow>('SELECT server_id, issuer, client_id, scopes, secret FROM registry.tenant_connectors WHERE tenant_id = $1 AND server_id = $2', [tenantId, serverId]);
+    const rows = await q.query<ConnectorRow>(
+      'SELECT server_id, issuer, client_id, scopes, secret FROM registry.tenant_connectors WHERE tenant_id = $1 AND server_id = $2',
+      [tenantId, serverId],
+    );
     const c = rows[0];
-    if (!c) throw new ConnectorVaultError('CONNECTOR_NOT_CONFIGURED', `server ${serverId} has no connector: set its OAuth issuer and client with PUT /v1/servers/${serverId}/connector`);
+    if (!c)
+      throw new ConnectorVaultError(
+        'CONNECTOR_NOT_CONFIGURED',
+        `server ${serverId} has no connector: set its OAuth issuer and client with PUT /v1/servers/${serverId}/connector`,
+      );
     return { connector: { issuer: c.issuer, clientId: c.client_id, scopes: c.scopes, ...(c.secret ? { clientSecret: c.secret } : {}) } };
   }
 
   private async call(method: string, tenantId: string, serverId: string, what: string, body?: unknown): Promise<Record<string, unknown>> {
-    if (!this.authUrl) throw new ConnectorVaultError('UNAVAILABLE', 'the auth service is not configured (AUTH_INTERNAL_URL): accounts cannot be linked');
+    if (!this.authUrl)
+      throw new ConnectorVaultError('UNAVAILABLE', 'the auth service is not configured (AUTH_INTERNAL_URL): accounts cannot be linked');
     let res: Response;
     let answer: Record<string, unknown> = {};
     try {
-      res = await this.fetchImpl(`${this.authUrl.replace(/\/+$/, '')}/internal/t/${encodeURIComponent(tenantId)}/connectors/${encodeURIComponent(serverId)}/${what}`, {
-        method,
-        headers: { authorization: `Bearer ${this.internalToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-        redirect: 'error',
-        signal: AbortSignal.timeout(VAULT_TIMEOUT_MS),
-      });
+      res = await this.fetchImpl(
+        `${this.authUrl.replace(/\/+$/, '')}/internal/t/${encodeURIComponent(tenantId)}/connectors/${encodeURIComponent(serverId)}/${what}`,
+        {
+          method,
+          headers: { authorization: `Bearer ${this.internalToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+          redirect: 'error',
+          signal: AbortSignal.timeout(VAULT_TIMEOUT_MS),
+        },
+      );
       const text = await res.text();
       if (text.length <= MAX_ANSWER_BYTES) answer = JSON.parse(text) as Record<string, unknown>;
     } catch {
@@ -91,8 +107,14 @@ export class ConnectorVault {
     if (res.ok) return answer;
     if (res.status === 400 && answer.error === 'invalid_grant') {
       const again = answer.reason === 'refresh_failed' ? ' (the upstream refused to renew access: link it again)' : '';
-      throw new ConnectorVaultError('CONNECTOR_NOT_LINKED', `no upstream account is linked for server ${serverId}${again}: link one with POST /v1/servers/${serverId}/connector/link`);
+      throw new ConnectorVaultError(
+        'CONNECTOR_NOT_LINKED',
+        `no upstream account is linked for server ${serverId}${again}: link one with POST /v1/servers/${serverId}/connector/link`,
+      );
     }
-    throw new ConnectorVaultError('UNAVAILABLE', `the credential vault answered ${res.status}${typeof answer.error === 'string' ? ` (${answer.error})` : ''}`);
+    throw new ConnectorVaultError(
+      'UNAVAILABLE',
+      `the credential vault answered ${res.status}${typeof answer.error === 'string' ? ` (${answer.error})` : ''}`,
+    );
   }
 }

@@ -1,4 +1,11 @@
-import { checkUrl, guardedFetch, limitResponseBytes, stripForbiddenHeaders, type GuardedFetch, type NetGuardPolicy } from '@switchboard/net-guard';
+import {
+  checkUrl,
+  guardedFetch,
+  limitResponseBytes,
+  stripForbiddenHeaders,
+  type GuardedFetch,
+  type NetGuardPolicy,
+} from '@switchboard/net-guard';
 import type { SecretBox } from '@switchboard/secret-box';
 import { serverSecretAad } from '../crypto/secret-aad';
 import type { Database } from '../db/database';

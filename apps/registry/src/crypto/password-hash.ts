@@ -19,7 +19,9 @@ const MAX_P = 16;
 
 function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }, length: number): Promise<Buffer> {
   const options: ScryptOptions = { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, length, options, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, length, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** Hashes a password as `scrypt$N=…,r=…,p=…$<salt b64url>$<key b64url>` (random 16-byte salt). */
@@ -40,7 +42,8 @@ function parse(stored: string): Parsed | undefined {
   if (!m) return undefined;
   const cost = { N: Number(m[1]), r: Number(m[2]), p: Number(m[3]) };
   // N must be a power of two above 1 (scrypt's own rule); bounded so a bad row cannot exhaust memory.
-  if (cost.N < 2 || cost.N > MAX_N || (cost.N & (cost.N - 1)) !== 0 || cost.r < 1 || cost.r > MAX_R || cost.p < 1 || cost.p > MAX_P) return undefined;
+  if (cost.N < 2 || cost.N > MAX_N || (cost.N & (cost.N - 1)) !== 0 || cost.r < 1 || cost.r > MAX_R || cost.p < 1 || cost.p > MAX_P)
+    return undefined;
   return { cost, salt: Buffer.from(m[4], 'base64url'), key: Buffer.from(m[5], 'base64url') };
 }
 

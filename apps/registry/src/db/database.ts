@@ -3,7 +3,21 @@ import type { Logger } from 'pino';
 import { DatabaseUnavailableError } from '../http/api-error';
 
 /** Error codes meaning "the database is not there", as opposed to a bad statement. */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '3D000', '55000', '53300', '08000', '08001', '08003', '08004', '08006', '3F000', '42P01']);
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '3D000',
+  '55000',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '3F000',
+  '42P01',
+]);
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
 
 /** Something that runs parameterised SQL (the pool, or a transaction's client). */
@@ -22,7 +36,13 @@ export class Database implements Queryable {
     readonly url: string,
     private readonly logger: Logger,
   ) {
-    this.pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000, idleTimeoutMillis: 10_000, query_timeout: 10_000 });
+    this.pool = new Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: 2_000,
+      idleTimeoutMillis: 10_000,
+      query_timeout: 10_000,
+    });
     // An idle client losing its server must not crash the process.
     this.pool.on('error', (err) => this.logger.warn({ err: err.message }, 'idle Postgres client error'));
   }
@@ -76,7 +96,10 @@ export class Database implements Queryable {
 export function translate(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   const msg = e?.message ?? '';
-  if ((e?.code && (UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_ERRNOS.has(e.code))) || /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(msg)) {
+  if (
+    (e?.code && (UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_ERRNOS.has(e.code))) ||
+    /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(msg)
+  ) {
     return new DatabaseUnavailableError(`Postgres unavailable: ${e?.code ?? msg}`, { cause: err });
   }
   return err;

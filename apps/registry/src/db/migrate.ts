@@ -17,20 +17,23 @@ export async function migrate(databaseUrl: string, logger: Logger, lockTimeoutMs
   const client = new Client({ connectionString: databaseUrl, application_name: 'registry-migrate' });
   await client.connect();
   try {
-    const applied = await withMigrationLock(client, { service: 'registry', timeoutMs: lockTimeoutMs, timeoutVariable: 'MIGRATION_LOCK_TIMEOUT_MS' }, () =>
-      runner({
-        dbClient: client,
-        dir: MIGRATIONS_DIR,
-        direction: 'up',
-        migrationsTable: 'pgmigrations',
-        schema: 'registry',
-        createSchema: true,
-        createMigrationsSchema: true,
-        checkOrder: true,
-        log: (msg: string) => logger.debug({ migration: msg }, 'migration'),
-        // withMigrationLock holds the lock on this session.
-        noLock: true,
-      }),
+    const applied = await withMigrationLock(
+      client,
+      { service: 'registry', timeoutMs: lockTimeoutMs, timeoutVariable: 'MIGRATION_LOCK_TIMEOUT_MS' },
+      () =>
+        runner({
+          dbClient: client,
+          dir: MIGRATIONS_DIR,
+          direction: 'up',
+          migrationsTable: 'pgmigrations',
+          schema: 'registry',
+          createSchema: true,
+          createMigrationsSchema: true,
+          checkOrder: true,
+          log: (msg: string) => logger.debug({ migration: msg }, 'migration'),
+          // withMigrationLock holds the lock on this session.
+          noLock: true,
+        }),
     );
     if (applied.length > 0) logger.info({ applied: applied.map((m) => m.name) }, 'registry migrations applied');
   } finally {

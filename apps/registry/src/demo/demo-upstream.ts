@@ -17,7 +17,10 @@ function buildServer(): McpServer {
   const server = new McpServer({ name: 'acme-crm', version: '1.0.0' });
   server.registerTool(
     'lookup_customer',
-    { title: 'Look up a customer', description: 'Returns the plan and monthly revenue of a customer by id (c_001 … c_003).', inputSchema: { id: z.string().describe('Customer id, e.g. c_001') },
+    {
+      title: 'Look up a customer',
+      description: 'Returns the plan and monthly revenue of a customer by id (c_001 … c_003).',
+      inputSchema: { id: z.string().describe('Customer id, e.g. c_001') },
       // Reads one CRM record: nothing changes, same answer twice, and the CRM is the only world it touches.
       annotations: { title: 'Look up a customer', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -34,9 +37,17 @@ function buildServer(): McpServer {
       description: 'Opens a support ticket for a customer and returns its id.',
       inputSchema: { customerId: z.string(), subject: z.string().max(200) },
       // Writes (a new ticket) but never deletes or overwrites; each call opens another ticket; stays inside the CRM.
-      annotations: { title: 'Open a support ticket', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        title: 'Open a support ticket',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
-    async ({ customerId, subject }) => ({ content: [{ type: 'text', text: `Ticket T-${Date.now() % 100000} opened for ${customerId}: ${subject}` }] }),
+    async ({ customerId, subject }) => ({
+      content: [{ type: 'text', text: `Ticket T-${Date.now() % 100000} opened for ${customerId}: ${subject}` }],
+    }),
   );
   return server;
 }

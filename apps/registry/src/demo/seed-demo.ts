@@ -17,13 +17,27 @@ const DISCOVERY_WAIT_MS = 30_000;
  * publication of every discovered tool that declares its hint annotations. Returns a fresh API
  * key for the tenant and a fresh password for its console admin.
  */
-export async function seedDemo(app: NestFastifyApplication, ctx: RegistryServices, upstreamUrl: string, chainReaderUrl?: string): Promise<{ tenantId: string; apiKey: string; admin: { username: string; password: string } }> {
+export async function seedDemo(
+  app: NestFastifyApplication,
+  ctx: RegistryServices,
+  upstreamUrl: string,
+  chainReaderUrl?: string,
+): Promise<{ tenantId: string; apiKey: string; admin: { username: string; password: string } }> {
   const exists = await ctx.db.query('SELECT 1 FROM registry.tenants WHERE id = $1', [DEMO_TENANT]);
   if (exists.length === 0) {
-    await ctx.db.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [DEMO_TENANT, 'Acme (demo SaaS tenant)', 'A tenant that registered its own MCP server through the registry.']);
+    await ctx.db.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [
+      DEMO_TENANT,
+      'Acme (demo SaaS tenant)',
+      'A tenant that registered its own MCP server through the registry.',
+    ]);
   }
   const key = newApiKey();
-  await ctx.db.query('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [DEMO_TENANT, `seed ${new Date().toISOString()}`, key.hash, key.prefix]);
+  await ctx.db.query('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [
+    DEMO_TENANT,
+    `seed ${new Date().toISOString()}`,
+    key.hash,
+    key.prefix,
+  ]);
   // A console admin for OAuth sign-in; like the API key, a fresh password on every seed (printed once).
   const adminPassword = randomBytes(12).toString('base64url');
   await ctx.db.query(
@@ -32,13 +46,19 @@ export async function seedDemo(app: NestFastifyApplication, ctx: RegistryService
     [DEMO_TENANT, DEMO_ADMIN, 'Acme admin', await hashPassword(adminPassword)],
   );
   const call = adminCaller(app, key.key);
-  const servers: SeedServer[] = [{ id: 'crm', name: 'Acme CRM (demo upstream)', url: upstreamUrl, auth: { mode: 'bearer', token: DEMO_UPSTREAM_TOKEN } }];
+  const servers: SeedServer[] = [
+    { id: 'crm', name: 'Acme CRM (demo upstream)', url: upstreamUrl, auth: { mode: 'bearer', token: DEMO_UPSTREAM_TOKEN } },
+  ];
   if (chainReaderUrl) servers.push({ id: 'chain', name: 'Chain reader', url: chainReaderUrl, auth: { mode: 'none' } });
   await seedServers(call, servers, ctx);
   return { tenantId: DEMO_TENANT, apiKey: key.key, admin: { username: DEMO_ADMIN, password: adminPassword } };
 }
 
-export type AdminCall = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => Promise<{ status: number; body: Record<string, unknown> }>;
+export type AdminCall = (
+  method: 'GET' | 'POST' | 'PATCH',
+  url: string,
+  payload?: unknown,
+) => Promise<{ status: number; body: Record<string, unknown> }>;
 export interface SeedServer {
   id: string;
   name: string;
@@ -50,7 +70,12 @@ export interface SeedServer {
 export function adminCaller(app: NestFastifyApplication, apiKey: string): AdminCall {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   return async (method, url, payload) => {
-    const res = await fastify.inject({ method, url, headers: { authorization: `Bearer ${apiKey}` }, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
+    const res = await fastify.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${apiKey}` },
+      ...(payload ? { payload: payload as Record<string, unknown> } : {}),
+    });
     return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   };
 }
@@ -68,7 +93,9 @@ export async function seedServers(call: AdminCall, servers: SeedServer[], ctx: R
     while (Date.now() < deadline) {
       const server = await call('GET', `/v1/servers/${s.id}`);
       if (server.body.health === 'ok') {
-        items = ((await call('GET', `/v1/servers/${s.id}/items`)).body.items as typeof items).filter((i) => i.kind === 'tool' && !i.removedAt);
+        items = ((await call('GET', `/v1/servers/${s.id}/items`)).body.items as typeof items).filter(
+          (i) => i.kind === 'tool' && !i.removedAt,
+        );
         break;
       }
       if (server.body.health === 'error') break;
@@ -76,7 +103,8 @@ export async function seedServers(call: AdminCall, servers: SeedServer[], ctx: R
     }
     // Publishing needs every tool's hint annotations; a tool whose upstream lacks them waits for the tenant to set overrides.
     const unhinted = items.filter((i) => i.missingHints.length > 0);
-    if (unhinted.length > 0) ctx.logger.warn({ server: s.id, tools: unhinted.map((i) => i.name) }, 'demo seed: tools without hint annotations left unpublished');
+    if (unhinted.length > 0)
+      ctx.logger.warn({ server: s.id, tools: unhinted.map((i) => i.name) }, 'demo seed: tools without hint annotations left unpublished');
     items = items.filter((i) => i.missingHints.length === 0);
     if (items.length === 0) {
       ctx.logger.warn({ server: s.id }, 'demo seed: no publishable tool discovered; skipped');

@@ -1,5 +1,14 @@
 import { limitResponseBytes, ResponseTooLargeError, type GuardedFetch } from '@switchboard/net-guard';
-import { connectUpstream, discoveryCapabilities, listAll, probeCapabilityRequirements, type ConnectUpstreamOptions, type ListedUpstream, type ProbedCapability, type UpstreamConnection } from '@switchboard/upstream-client';
+import {
+  connectUpstream,
+  discoveryCapabilities,
+  listAll,
+  probeCapabilityRequirements,
+  type ConnectUpstreamOptions,
+  type ListedUpstream,
+  type ProbedCapability,
+  type UpstreamConnection,
+} from '@switchboard/upstream-client';
 
 /**
  * The field of a discovered tool's definition naming the client capabilities it needs (set by
@@ -38,7 +47,10 @@ export class DiscoveryPageTooLargeError extends Error {
     readonly maxBytes: number,
     cause: ResponseTooLargeError,
   ) {
-    super(`${url} sent a discovery response larger than ${maxBytes} bytes (limit DISCOVERY_PAGE_MAX_BYTES = ${maxBytes}); serve the lists in smaller pages`, { cause });
+    super(
+      `${url} sent a discovery response larger than ${maxBytes} bytes (limit DISCOVERY_PAGE_MAX_BYTES = ${maxBytes}); serve the lists in smaller pages`,
+      { cause },
+    );
   }
 }
 
@@ -115,11 +127,21 @@ async function discoverEras(o: DiscoverOptions): Promise<DiscoveryResult> {
     // leaves them ungated. Only the run's own abort (a response over its byte bound) ends discovery.
     if (o.signal?.aborted) throw err;
   }
-  return { items: itemsOf(listed, required), transport: conn.transport, era: conn.era, protocolVersion: conn.protocolVersion, serverInfo: conn.serverInfo };
+  return {
+    items: itemsOf(listed, required),
+    transport: conn.transport,
+    era: conn.era,
+    protocolVersion: conn.protocolVersion,
+    serverInfo: conn.serverInfo,
+  };
 }
 
 /** See probeCapabilityRequirements: one bare listing, then one per capability only when some tool is gated. */
-function probeRequirements(o: DiscoverOptions, spoken: UpstreamConnection, tools: Array<Record<string, unknown>>): Promise<Map<string, ProbedCapability[]>> {
+function probeRequirements(
+  o: DiscoverOptions,
+  spoken: UpstreamConnection,
+  tools: Array<Record<string, unknown>>,
+): Promise<Map<string, ProbedCapability[]>> {
   return probeCapabilityRequirements(
     (capabilities) => connectUpstream(connectOptions(o, capabilities, spoken)),
     tools.map((t) => String(t.name)),
@@ -128,7 +150,11 @@ function probeRequirements(o: DiscoverOptions, spoken: UpstreamConnection, tools
 }
 
 function itemsOf(listed: ListedUpstream, required: ReadonlyMap<string, ProbedCapability[]>): DiscoveredItem[] {
-  const item = (kind: DiscoveredItem['kind'], key: unknown, definition: Record<string, unknown>): DiscoveredItem => ({ kind, key: String(key), definition });
+  const item = (kind: DiscoveredItem['kind'], key: unknown, definition: Record<string, unknown>): DiscoveredItem => ({
+    kind,
+    key: String(key),
+    definition,
+  });
   const tool = (t: Record<string, unknown>): Record<string, unknown> => {
     // The field is discovery's own: an upstream sending it is overwritten (or it is dropped).
     const { [REQUIRED_CAPABILITIES_FIELD]: _theirs, ...own } = t;

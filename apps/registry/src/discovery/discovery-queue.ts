@@ -50,7 +50,9 @@ export class DiscoveryQueue {
     if (traceparent) return add(traceparent);
     // A PRODUCER span under the request that caused the discovery; its context is the job's
     // traceparent, so the worker's CONSUMER span continues the same trace (a fresh one when tracing is off).
-    return withProducerSpan(DISCOVERY_QUEUE, 'discover', {}, (traced) => add(traced._trace?.traceparent ?? newTraceparent()), { 'switchboard.tenant.id': tenantId });
+    return withProducerSpan(DISCOVERY_QUEUE, 'discover', {}, (traced) => add(traced._trace?.traceparent ?? newTraceparent()), {
+      'switchboard.tenant.id': tenantId,
+    });
   }
 
   /**

@@ -56,7 +56,14 @@ export async function markDone(q: Queryable, tenantId: string, serverId: string,
 }
 
 /** An attempt failed: `error` when it was the last one, else `queued` again (BullMQ retries after its backoff) with the reason. */
-export async function markFailed(q: Queryable, tenantId: string, serverId: string, jobId: string | undefined, message: string, final: boolean): Promise<void> {
+export async function markFailed(
+  q: Queryable,
+  tenantId: string,
+  serverId: string,
+  jobId: string | undefined,
+  message: string,
+  final: boolean,
+): Promise<void> {
   await q.query(
     `UPDATE registry.servers SET discovery_state = $4, discovery_error = $5, discovery_finished_at = CASE WHEN $4 = 'error' THEN now() ELSE NULL END,
             discovery_job_id = coalesce($3, discovery_job_id)

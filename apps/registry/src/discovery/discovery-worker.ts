@@ -97,7 +97,13 @@ export class DiscoveryWorker {
       await markRunning(this.db, tenantId, serverId, jobId, attempt);
       // `oauth_user`: discovered with the tenant admin's own linked account (never published with it: calls use each user's token).
       const headers = server.auth_mode === 'oauth_user' ? await this.adminHeaders(server) : await this.credentials.headers(server);
-      const found = await discoverServer({ url: server.url, transport: server.transport, headers, fetch: this.fetch, timeoutMs: this.options.timeoutMs });
+      const found = await discoverServer({
+        url: server.url,
+        transport: server.transport,
+        headers,
+        fetch: this.fetch,
+        timeoutMs: this.options.timeoutMs,
+      });
       const spoke = { transport: found.transport, era: found.era, protocolVersion: found.protocolVersion };
       const diff = await this.db.tx(async (q) => {
         const stored = await storeDiscovery(q, tenantId, serverId, found.items, spoke);
@@ -107,7 +113,10 @@ export class DiscoveryWorker {
       log.info({ ...diff, items: found.items.length, ...spoke }, 'discovery stored');
       return diff;
     } catch (err) {
-      const refused = err instanceof NetGuardError || (err as { cause?: unknown })?.cause instanceof NetGuardError || (err instanceof ConnectorVaultError && err.final);
+      const refused =
+        err instanceof NetGuardError ||
+        (err as { cause?: unknown })?.cause instanceof NetGuardError ||
+        (err instanceof ConnectorVaultError && err.final);
       const final = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const message = describe(err);
       log.warn({ err: message, final }, 'discovery failed');
@@ -125,13 +134,21 @@ export class DiscoveryWorker {
   private async fail(server: ServerRow, jobId: string, message: string, final: boolean): Promise<void> {
     if (!final) {
       await this.db.tx(async (q) => {
-        await q.query('UPDATE registry.servers SET last_error = $3 WHERE tenant_id = $1 AND id = $2', [server.tenant_id, server.id, message]);
+        await q.query('UPDATE registry.servers SET last_error = $3 WHERE tenant_id = $1 AND id = $2', [
+          server.tenant_id,
+          server.id,
+          message,
+        ]);
         await markFailed(q, server.tenant_id, server.id, jobId, message, false);
       });
       return;
     }
     await this.db.tx(async (q) => {
-      await q.query("UPDATE registry.servers SET health = 'error', last_error = $3 WHERE tenant_id = $1 AND id = $2", [server.tenant_id, server.id, message]);
+      await q.query("UPDATE registry.servers SET health = 'error', last_error = $3 WHERE tenant_id = $1 AND id = $2", [
+        server.tenant_id,
+        server.id,
+        message,
+      ]);
       await markFailed(q, server.tenant_id, server.id, jobId, message, true);
       await audit(q, server.tenant_id, 'system', 'server.discovery_failed', server.id, { error: message });
       await emitWebhookEvent(q, server.tenant_id, 'discovery.failed', { serverId: server.id, url: server.url, error: message });

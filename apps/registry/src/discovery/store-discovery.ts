@@ -25,7 +25,13 @@ export interface ProtocolSpoken {
  * removed, sets the server healthy, records the protocol era and revision it spoke, and audits what changed. Published tools are not
  * touched: a changed description or schema waits for review.
  */
-export async function storeDiscovery(q: Queryable, tenantId: string, serverId: string, items: DiscoveredItem[], spoke: ProtocolSpoken): Promise<DiscoveryDiff> {
+export async function storeDiscovery(
+  q: Queryable,
+  tenantId: string,
+  serverId: string,
+  items: DiscoveredItem[],
+  spoke: ProtocolSpoken,
+): Promise<DiscoveryDiff> {
   const before = await q.query<{ kind: string; key: string; content_hash: string; removed_at: Date | null }>(
     'SELECT kind, key, content_hash, removed_at FROM registry.discovered_items WHERE tenant_id = $1 AND server_id = $2',
     [tenantId, serverId],
@@ -54,7 +60,10 @@ export async function storeDiscovery(q: Queryable, tenantId: string, serverId: s
   for (const [id, prev] of old) {
     if (seen.has(id) || prev.removed_at) continue;
     diff.removed++;
-    await q.query('UPDATE registry.discovered_items SET removed_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [tenantId, serverId, prev.kind, prev.key]);
+    await q.query(
+      'UPDATE registry.discovered_items SET removed_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4',
+      [tenantId, serverId, prev.kind, prev.key],
+    );
   }
   const pending = await q.query<{ n: string }>(
     `SELECT count(*) AS n FROM registry.publications p
@@ -68,8 +77,16 @@ export async function storeDiscovery(q: Queryable, tenantId: string, serverId: s
       WHERE tenant_id = $1 AND id = $2`,
     [tenantId, serverId, spoke.era, spoke.protocolVersion ?? null, spoke.transport],
   );
-  await audit(q, tenantId, 'system', 'server.discovered', serverId, { ...diff, items: items.length, findings: [...findings.values()].reduce((n, f) => n + f.length, 0), transport: spoke.transport, era: spoke.era, protocolVersion: spoke.protocolVersion ?? null });
+  await audit(q, tenantId, 'system', 'server.discovered', serverId, {
+    ...diff,
+    items: items.length,
+    findings: [...findings.values()].reduce((n, f) => n + f.length, 0),
+    transport: spoke.transport,
+    era: spoke.era,
+    protocolVersion: spoke.protocolVersion ?? null,
+  });
   // A change to something published waits for review: tell the tenant when this run changed what waits.
-  if (diff.pendingReview > 0 && diff.changed + diff.removed > 0) await emitWebhookEvent(q, tenantId, 'upstream.change_pending_review', { serverId, ...diff });
+  if (diff.pendingReview > 0 && diff.changed + diff.removed > 0)
+    await emitWebhookEvent(q, tenantId, 'upstream.change_pending_review', { serverId, ...diff });
   return diff;
 }

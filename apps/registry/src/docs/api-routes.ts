@@ -17,7 +17,10 @@ export interface ApiRoute {
 }
 
 function join(...parts: Array<string | string[] | undefined>): string {
-  const segs = parts.flatMap((p) => (Array.isArray(p) ? p[0] : p) ?? '').flatMap((p) => p.split('/')).filter(Boolean);
+  const segs = parts
+    .flatMap((p) => (Array.isArray(p) ? p[0] : p) ?? '')
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean);
   return `/${segs.join('/')}`;
 }
 

@@ -23,7 +23,10 @@ describe('the generated admin API types (libs/admin-api)', () => {
     try {
       const stale = path.join(dir, 'api-types.ts');
       await copyFile(path.join(ROOT, API_TYPES_FILE), stale);
-      await writeFile(stale, (await readFile(stale, 'utf8')).replace('export interface Server {', 'export interface Server {\n  removedField: string;'));
+      await writeFile(
+        stale,
+        (await readFile(stale, 'utf8')).replace('export interface Server {', 'export interface Server {\n  removedField: string;'),
+      );
       const run = genApi('--check', `--file=${stale}`);
       expect(run.status).toBe(1);
       expect(run.stderr).toContain('run npm run gen:api');

@@ -55,12 +55,20 @@ export class DocsController implements OnModuleInit {
   }
 
   @Get('docs/assets/:file')
-  @ApiOperation({ operationId: 'getDocsAsset', summary: "A file of the Swagger UI page (swagger-ui-dist's CSS, scripts, icon)", auth: 'none', params: z.object({ file: z.enum(ASSETS_LIST) }) })
+  @ApiOperation({
+    operationId: 'getDocsAsset',
+    summary: "A file of the Swagger UI page (swagger-ui-dist's CSS, scripts, icon)",
+    auth: 'none',
+    params: z.object({ file: z.enum(ASSETS_LIST) }),
+  })
   async asset(@Param('file') file: string, @Res() reply: FastifyReply) {
     if (!ASSETS.has(file)) throw ApiError.notFound('asset', file, 'params.file');
     const dir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
     const bytes = await readFile(path.join(dir, file));
-    void reply.header('content-type', TYPES[path.extname(file)] ?? 'application/octet-stream').header('cache-control', 'public, max-age=86400').send(bytes);
+    void reply
+      .header('content-type', TYPES[path.extname(file)] ?? 'application/octet-stream')
+      .header('cache-control', 'public, max-age=86400')
+      .send(bytes);
   }
 
   @Get('health')

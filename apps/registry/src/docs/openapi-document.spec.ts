@@ -13,7 +13,9 @@ const ctx = { config: { REGISTRY_HOST: '127.0.0.1', REGISTRY_PORT: 0 } } as unkn
 
 describe('the OpenAPI document', () => {
   const doc = openApiDocument(REGISTRY_CONTROLLERS, 'http://registry.test');
-  const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+  const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+    Object.entries(byMethod).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+  );
 
   it("documents every route of Nest's router but /internal, and nothing else", async () => {
     const adapter = new FastifyAdapter();
@@ -62,6 +64,7 @@ describe('the OpenAPI document', () => {
     expect(body.required.sort()).toEqual(['id', 'name', 'url']);
     expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['transport', 'auth', 'timeoutMs']));
     // Every $ref points at a component.
-    for (const [, target] of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) expect(doc.components.schemas).toHaveProperty([target!]);
+    for (const [, target] of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g))
+      expect(doc.components.schemas).toHaveProperty([target!]);
   });
 });

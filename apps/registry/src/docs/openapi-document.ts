@@ -63,13 +63,19 @@ class Components {
 
   schemas(): Record<string, Json> {
     const out: Record<string, Json> = {};
-    for (const [registry, io] of [[this.requests, 'input'], [this.responses, 'output']] as const) {
+    for (const [registry, io] of [
+      [this.requests, 'input'],
+      [this.responses, 'output'],
+    ] as const) {
       const { schemas } = z.toJSONSchema(registry, {
         io,
         unrepresentable: 'any',
         uri: (id) => `#/components/schemas/${id}`,
         // Answers are open (a newer registry may add fields), which also lets allOf compose them.
-        override: io === 'output' ? ({ jsonSchema }) => void (jsonSchema.additionalProperties === false && delete jsonSchema.additionalProperties) : undefined,
+        override:
+          io === 'output'
+            ? ({ jsonSchema }) => void (jsonSchema.additionalProperties === false && delete jsonSchema.additionalProperties)
+            : undefined,
       });
       for (const [id, { $schema: _, $id: __, ...schema }] of Object.entries(schemas)) {
         if (id in out) throw new Error(`OpenAPI component ${id} is both a request body and an answer`);
@@ -88,7 +94,13 @@ function parameters(route: ApiRoute): Json[] {
   });
   const query = Object.entries(spec.query?.shape ?? {}).map(([name, schema]) => {
     const { description, ...json } = jsonSchema(schema as z.ZodType, 'input');
-    return { name, in: 'query', required: !(schema as z.ZodType).safeParse(undefined).success, ...(description ? { description } : {}), schema: json };
+    return {
+      name,
+      in: 'query',
+      required: !(schema as z.ZodType).safeParse(undefined).success,
+      ...(description ? { description } : {}),
+      schema: json,
+    };
   });
   return [...params, ...query];
 }
@@ -106,9 +118,18 @@ function operation(route: ApiRoute, components: Components): Json {
     ...(spec.auth === 'tenant' ? { 'x-required-role': requiredRole(route.method, route.pattern) } : {}),
     security: spec.auth === 'none' ? [] : [{ [spec.auth]: [] }],
     ...(params.length ? { parameters: params } : {}),
-    ...(spec.body ? { requestBody: { required: !spec.optionalBody, content: { 'application/json': { schema: components.body(spec.body, spec.operationId) } } } } : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: !spec.optionalBody,
+            content: { 'application/json': { schema: components.body(spec.body, spec.operationId) } },
+          },
+        }
+      : {}),
     responses: {
-      [status]: spec.response ? { description, content: { 'application/json': { schema: components.response(spec.response, spec.operationId) } } } : { description },
+      [status]: spec.response
+        ? { description, content: { 'application/json': { schema: components.response(spec.response, spec.operationId) } } }
+        : { description },
       ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([code, text]) => [code, { description: text, ...errorBody }])),
       '4XX': { description: 'Bad input (the field is named), unauthenticated, not found or conflict', ...errorBody },
       '503': { description: 'Postgres unavailable; retry after Retry-After seconds', ...errorBody },
@@ -141,7 +162,11 @@ export function openApiDocument(controllers: Iterable<Type>, serverUrl: string):
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Switchboard registry admin API', version: '0.1.0', description: 'Tenants register MCP servers, review discovery, publish per-surface catalogs.' },
+    info: {
+      title: 'Switchboard registry admin API',
+      version: '0.1.0',
+      description: 'Tenants register MCP servers, review discovery, publish per-surface catalogs.',
+    },
     servers: [{ url: serverUrl }],
     tags: [...tags].sort().map((name) => ({ name })),
     components: { securitySchemes: SECURITY_SCHEMES, schemas: components.schemas() },

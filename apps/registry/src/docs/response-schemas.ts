@@ -19,7 +19,11 @@ const dateTime = z.string().meta({ format: 'date-time' });
 const role = z.enum(ROLES);
 const json = z.record(z.string(), z.unknown());
 
-export const authConfigSchema = named('AuthConfig', 'Whether console sign-in through the platform OAuth issuer is configured, and where it starts', z.object({ oauth: z.boolean(), loginUrl: z.string() }));
+export const authConfigSchema = named(
+  'AuthConfig',
+  'Whether console sign-in through the platform OAuth issuer is configured, and where it starts',
+  z.object({ oauth: z.boolean(), loginUrl: z.string() }),
+);
 
 export const sessionInfoSchema = named(
   'SessionInfo',
@@ -33,12 +37,19 @@ export const sessionInfoSchema = named(
   }),
 );
 
-export const connectInfoSchema = named('ConnectInfo', 'The MCP URL and the `claude mcp add --transport http` line', z.object({ mcpUrl: z.string(), claudeCommand: z.string() }));
+export const connectInfoSchema = named(
+  'ConnectInfo',
+  'The MCP URL and the `claude mcp add --transport http` line',
+  z.object({ mcpUrl: z.string(), claudeCommand: z.string() }),
+);
 
 export const tenantSchema = named(
   'Tenant',
   'A tenant with its MCP URL',
-  z.intersection(connectInfoSchema, z.object({ id: z.string(), name: z.string(), description: z.string().nullable(), currentVersion: z.string().nullable() })),
+  z.intersection(
+    connectInfoSchema,
+    z.object({ id: z.string(), name: z.string(), description: z.string().nullable(), currentVersion: z.string().nullable() }),
+  ),
 );
 
 export const tenantSettingsSchema = named(
@@ -55,7 +66,11 @@ export const tenantSettingsSchema = named(
   ),
 );
 
-export const authModeSchema = named('AuthMode', "How the registry and gateways authenticate to an upstream server", z.enum(['none', 'bearer', 'header', 'oauth_client_credentials', 'oauth_user']));
+export const authModeSchema = named(
+  'AuthMode',
+  'How the registry and gateways authenticate to an upstream server',
+  z.enum(['none', 'bearer', 'header', 'oauth_client_credentials', 'oauth_user']),
+);
 
 const counts = z.record(z.string(), z.number());
 
@@ -96,11 +111,17 @@ export const serverSchema = named(
     maxConcurrency: z.number().nullable().optional(),
     stateful: z.boolean().optional(),
     /** The "dynamic resources" publication setting (null = off). */
-    dynamicResources: z.object({ uriPrefixes: z.array(z.string()) }).nullable().optional(),
+    dynamicResources: z
+      .object({ uriPrefixes: z.array(z.string()) })
+      .nullable()
+      .optional(),
     health: z.enum(['pending', 'ok', 'error']),
     lastError: z.string().nullable(),
     lastDiscoveredAt: dateTime.nullable(),
-    protocol: z.object({ era: z.enum(['modern', 'legacy']), version: z.string().nullable(), transport: z.string().nullable() }).nullable().optional(),
+    protocol: z
+      .object({ era: z.enum(['modern', 'legacy']), version: z.string().nullable(), transport: z.string().nullable() })
+      .nullable()
+      .optional(),
     /** Present on registries that report discovery progress. */
     discovery: discoverySchema.nullable().optional(),
     createdAt: dateTime,
@@ -125,14 +146,26 @@ export const unsupportedPatternSchema = named(
 
 export const poisonFindingSchema = named(
   'PoisonFinding',
-  "A poisoned-tool warning from discovery (docs/guardrails.md): the rule, its severity, the JSON pointer of the text and an excerpt with invisible characters shown as \\u{…}; publishing needs acknowledgeFindings: true",
-  z.object({ id: z.string(), rule: z.string(), severity: z.enum(['high', 'medium']), pointer: z.string(), message: z.string(), excerpt: z.string() }),
+  'A poisoned-tool warning from discovery (docs/guardrails.md): the rule, its severity, the JSON pointer of the text and an excerpt with invisible characters shown as \\u{…}; publishing needs acknowledgeFindings: true',
+  z.object({
+    id: z.string(),
+    rule: z.string(),
+    severity: z.enum(['high', 'medium']),
+    pointer: z.string(),
+    message: z.string(),
+    excerpt: z.string(),
+  }),
 );
 
 export const toolProblemSchema = named(
   'ToolProblem',
-  "A per-tool rule the tool breaks with its saved overrides (the rules publishing and Readiness apply): block = publishing refuses it, warn = Readiness fails it once live; field = the editor field that fixes it",
-  z.object({ rule: z.enum(['hints-required', 'title', 'findings']), level: z.enum(['block', 'warn']), field: z.enum(['readOnlyHint', 'destructiveHint', 'openWorldHint', 'title', 'findings']), message: z.string() }),
+  'A per-tool rule the tool breaks with its saved overrides (the rules publishing and Readiness apply): block = publishing refuses it, warn = Readiness fails it once live; field = the editor field that fixes it',
+  z.object({
+    rule: z.enum(['hints-required', 'title', 'findings']),
+    level: z.enum(['block', 'warn']),
+    field: z.enum(['readOnlyHint', 'destructiveHint', 'openWorldHint', 'title', 'findings']),
+    message: z.string(),
+  }),
 );
 
 export const itemSchema = named(
@@ -167,18 +200,33 @@ export const annotationOverridesSchema = named(
   }),
 );
 
-export const toolOverridesSchema = named('ToolOverrides', "Title, description and annotations set over the upstream's", z.object({ title: z.string().optional(), description: z.string().optional(), annotations: annotationOverridesSchema.optional() }));
+export const toolOverridesSchema = named(
+  'ToolOverrides',
+  "Title, description and annotations set over the upstream's",
+  z.object({ title: z.string().optional(), description: z.string().optional(), annotations: annotationOverridesSchema.optional() }),
+);
 
 export const publicationSchema = named(
   'Publication',
   'One row of the routing table: exposed name → (server, upstream name)',
-  z.object({ kind: z.string(), exposedName: z.string(), serverId: z.string(), upstreamName: z.string(), overrides: toolOverridesSchema.nullable() }),
+  z.object({
+    kind: z.string(),
+    exposedName: z.string(),
+    serverId: z.string(),
+    upstreamName: z.string(),
+    overrides: toolOverridesSchema.nullable(),
+  }),
 );
 
 export const diffEntrySchema = named(
   'DiffEntry',
   'Approved → discovered at a JSON-pointer path (arrays compared whole); a removed item is one {path: "", op: "removed"} row',
-  z.object({ path: z.string(), op: z.enum(['added', 'removed', 'changed']), before: z.unknown().optional(), after: z.unknown().optional() }),
+  z.object({
+    path: z.string(),
+    op: z.enum(['added', 'removed', 'changed']),
+    before: z.unknown().optional(),
+    after: z.unknown().optional(),
+  }),
 );
 
 export const changeSchema = named(
@@ -240,13 +288,22 @@ export const previewSchema = named(
 export const auditEntrySchema = named(
   'AuditEntry',
   'One audited change',
-  z.object({ id: z.union([z.string(), z.number()]), actor: z.string(), action: z.string(), target: z.string().nullable(), details: json, at: dateTime }),
+  z.object({
+    id: z.union([z.string(), z.number()]),
+    actor: z.string(),
+    action: z.string(),
+    target: z.string().nullable(),
+    details: json,
+    at: dateTime,
+  }),
 );
 
 const urlWarnings = z
   .array(z.object({ code: z.literal('URL_ALREADY_REGISTERED'), field: z.string(), message: z.string() }))
   .optional()
-  .describe('The URL is already registered by another server of the tenant (registering would serve its tools twice, colliding names prefixed)');
+  .describe(
+    'The URL is already registered by another server of the tenant (registering would serve its tools twice, colliding names prefixed)',
+  );
 
 export const urlCheckResultSchema = named(
   'UrlCheckResult',
@@ -262,7 +319,13 @@ export const urlCheckResultSchema = named(
       elapsedMs: z.number(),
       warnings: urlWarnings,
     }),
-    z.object({ ok: z.literal(false), reason: z.enum(['auth_required', 'timeout', 'unreachable', 'not_mcp', 'refused']), message: z.string(), elapsedMs: z.number(), warnings: urlWarnings }),
+    z.object({
+      ok: z.literal(false),
+      reason: z.enum(['auth_required', 'timeout', 'unreachable', 'not_mcp', 'refused']),
+      message: z.string(),
+      elapsedMs: z.number(),
+      warnings: urlWarnings,
+    }),
   ]),
 );
 
@@ -274,7 +337,10 @@ export const apiErrorSchema = named(
       code: z.string(),
       message: z.string(),
       field: z.string().optional(),
-      details: z.object({ issues: z.array(z.object({ field: z.string(), message: z.string() })).optional() }).catchall(z.unknown()).optional(),
+      details: z
+        .object({ issues: z.array(z.object({ field: z.string(), message: z.string() })).optional() })
+        .catchall(z.unknown())
+        .optional(),
     }),
   }),
 );

@@ -14,7 +14,13 @@ const optionalTarget = { audience: z.string().optional(), resource: z.string().o
 /** How a connector obtains upstream tokens from the user's enterprise identity (left out: linked accounts only). */
 const connectorGrantView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('token_exchange'), ...optionalTarget }),
-  z.object({ kind: z.literal('cross_app'), idpIssuer: z.string(), idpClientId: z.string(), idpClientSecretSet: z.boolean(), ...optionalTarget }),
+  z.object({
+    kind: z.literal('cross_app'),
+    idpIssuer: z.string(),
+    idpClientId: z.string(),
+    idpClientSecretSet: z.boolean(),
+    ...optionalTarget,
+  }),
 ]);
 
 export const tenantAuthViewSchema = named(
@@ -60,20 +66,39 @@ export const testSignInResultSchema = named(
   ]),
 );
 
-export const connectorLinkSchema = named('ConnectorLink', 'A one-time link URL at the auth service (expiresIn seconds)', z.object({ serverId: z.string(), linkUrl: z.string(), expiresIn: z.number().int() }));
+export const connectorLinkSchema = named(
+  'ConnectorLink',
+  'A one-time link URL at the auth service (expiresIn seconds)',
+  z.object({ serverId: z.string(), linkUrl: z.string(), expiresIn: z.number().int() }),
+);
 
 export const connectorAccountSchema = named(
   'ConnectorAccount',
   "Whether the tenant admin's upstream account is linked for a connector (never a token)",
-  z.object({ serverId: z.string(), linked: z.boolean(), expiresAt: z.number().int().optional(), refreshable: z.boolean().optional(), updatedAt: z.number().int().optional() }),
+  z.object({
+    serverId: z.string(),
+    linked: z.boolean(),
+    expiresAt: z.number().int().optional(),
+    refreshable: z.boolean().optional(),
+    updatedAt: z.number().int().optional(),
+  }),
 );
 
-export const rateSpecSchema = named('RateSpec', 'One limit: a sustained rate and the burst above it', z.object({ requestsPerSecond: z.number(), burst: z.number() }));
+export const rateSpecSchema = named(
+  'RateSpec',
+  'One limit: a sustained rate and the burst above it',
+  z.object({ requestsPerSecond: z.number(), burst: z.number() }),
+);
 
 export const ratePlanSchemaView = named(
   'RatePlan',
   "The tenant's rate plan (`limits.rate`); null = operator defaults",
-  z.object({ tenant: rateSpecSchema.optional(), subject: rateSpecSchema.optional(), tools: z.record(z.string(), rateSpecSchema).optional(), dailyCalls: z.number().optional() }),
+  z.object({
+    tenant: rateSpecSchema.optional(),
+    subject: rateSpecSchema.optional(),
+    tools: z.record(z.string(), rateSpecSchema).optional(),
+    dailyCalls: z.number().optional(),
+  }),
 );
 
 export const limitsViewSchema = named(
@@ -127,7 +152,14 @@ export const enterpriseCheckResultSchema = named(
   'EnterpriseCheckResult',
   'What the token endpoint would decide about an ID-JAG: the user and scopes, or the refusing check',
   z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), issuer: z.string(), clientId: z.string(), subject: z.string(), scopes: z.array(z.string()), expiresAt: z.string() }),
+    z.object({
+      ok: z.literal(true),
+      issuer: z.string(),
+      clientId: z.string(),
+      subject: z.string(),
+      scopes: z.array(z.string()),
+      expiresAt: z.string(),
+    }),
     z.object({ ok: z.literal(false), check: z.string(), description: z.string() }),
   ]),
 );

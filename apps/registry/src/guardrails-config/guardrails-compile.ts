@@ -18,7 +18,9 @@ const KEPT_SECRET = `whsec_${'A'.repeat(32)}`;
  */
 export function chainIssues(interceptors: InterceptorInput[], at = 'body'): ChainIssue[] {
   const candidate = {
-    interceptors: interceptors.map((i) => ('webhook' in i.use ? { ...i, use: { webhook: { ...i.use.webhook, secret: i.use.webhook.secret ?? KEPT_SECRET } } } : i)),
+    interceptors: interceptors.map((i) =>
+      'webhook' in i.use ? { ...i, use: { webhook: { ...i.use.webhook, secret: i.use.webhook.secret ?? KEPT_SECRET } } } : i,
+    ),
   };
   const result = compileGuardrails(candidate);
   if (result.ok) return [];

@@ -39,7 +39,12 @@ export const putGuardrailsBody = z
   .describe("The tenant's interceptor chain, in the order it runs");
 
 const webhookView = z.object({
-  webhook: z.object({ url: z.string(), timeoutMs: z.number(), maxBytes: z.number(), secretSet: z.boolean().describe('A signing secret is stored (never shown)') }),
+  webhook: z.object({
+    url: z.string(),
+    timeoutMs: z.number(),
+    maxBytes: z.number(),
+    secretSet: z.boolean().describe('A signing secret is stored (never shown)'),
+  }),
 });
 
 const interceptorView = interceptorSchema.extend({ use: z.union([piiUse, celUse, webhookView]) });
@@ -47,13 +52,18 @@ const interceptorView = interceptorSchema.extend({ use: z.union([piiUse, celUse,
 export const guardrailsView = z
   .object({
     interceptors: z.array(interceptorView),
-    pushed: z.enum(['ok', 'unavailable']).optional().describe('Set by PUT: whether the change reached the gateways now (absent before the first publish)'),
+    pushed: z
+      .enum(['ok', 'unavailable'])
+      .optional()
+      .describe('Set by PUT: whether the change reached the gateways now (absent before the first publish)'),
   })
   .describe("The tenant's interceptor chain (webhook secrets never shown)");
 
 export const checkGuardrailsView = z
   .object({
     valid: z.boolean(),
-    issues: z.array(z.object({ field: z.string(), message: z.string() })).describe('What is wrong, each naming the field (body.interceptors.N…)'),
+    issues: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .describe('What is wrong, each naming the field (body.interceptors.N…)'),
   })
   .describe('The outcome of compiling a chain without saving it');

@@ -13,7 +13,13 @@ import { audit } from '../model/audit';
 import { loadTenant } from '../model/tenant-row';
 import { Publisher } from '../publishing/publisher';
 import { chainIssues, type ChainIssue } from './guardrails-compile';
-import { checkGuardrailsView, GUARDRAILS_BOUNDS, guardrailsView as guardrailsViewSchema, putGuardrailsBody, type InterceptorInput } from './guardrails-config-schema';
+import {
+  checkGuardrailsView,
+  GUARDRAILS_BOUNDS,
+  guardrailsView as guardrailsViewSchema,
+  putGuardrailsBody,
+  type InterceptorInput,
+} from './guardrails-config-schema';
 import { auditSummary, guardrailsView, loadGuardrails, saveGuardrails, sealSecrets } from './guardrails-store';
 
 /**
@@ -33,7 +39,12 @@ export class GuardrailsConfigController {
   ) {}
 
   @Get('guardrails')
-  @ApiOperation({ operationId: 'getGuardrails', summary: "The tenant's interceptor chain, in order (webhook secrets never shown: secretSet instead)", auth: 'tenant', response: guardrailsViewSchema })
+  @ApiOperation({
+    operationId: 'getGuardrails',
+    summary: "The tenant's interceptor chain, in order (webhook secrets never shown: secretSet instead)",
+    auth: 'tenant',
+    response: guardrailsViewSchema,
+  })
   @UseGuards(TenantGuard)
   async get(@Tenant() { tenantId }: TenantPrincipal) {
     return guardrailsView(await loadGuardrails(this.db, tenantId));
@@ -67,7 +78,8 @@ export class GuardrailsConfigController {
   @Post('guardrails/check')
   @ApiOperation({
     operationId: 'checkGuardrails',
-    summary: 'Check a candidate chain without saving it: valid, or the issues (shape and compile) naming each field (CEL errors name the rule and position). Webhook URLs are not resolved here',
+    summary:
+      'Check a candidate chain without saving it: valid, or the issues (shape and compile) naming each field (CEL errors name the rule and position). Webhook URLs are not resolved here',
     auth: 'tenant',
     body: putGuardrailsBody,
     response: checkGuardrailsView,

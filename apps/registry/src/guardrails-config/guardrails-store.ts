@@ -37,10 +37,16 @@ export function sealSecrets(box: SecretBox, tenantId: string, input: Interceptor
   const stored = new Map(current.interceptors.map((i) => [i.name, 'webhook' in i.use ? i.use.webhook.secret : undefined]));
   return input.map((i, n) => {
     if (!('webhook' in i.use)) return i;
-    const secret = i.use.webhook.secret === undefined ? stored.get(i.name) : box.seal(i.use.webhook.secret, guardrailSecretAad(tenantId, i.name));
+    const secret =
+      i.use.webhook.secret === undefined ? stored.get(i.name) : box.seal(i.use.webhook.secret, guardrailSecretAad(tenantId, i.name));
     if (secret === undefined) {
       const field = `body.interceptors.${n}.use.webhook.secret`;
-      throw new ApiError(400, 'VALIDATION', `${field}: a webhook interceptor needs a signing secret (none is stored for "${i.name}")`, field);
+      throw new ApiError(
+        400,
+        'VALIDATION',
+        `${field}: a webhook interceptor needs a signing secret (none is stored for "${i.name}")`,
+        field,
+      );
     }
     return { ...i, use: { webhook: { ...i.use.webhook, secret } } };
   });

@@ -37,7 +37,8 @@ export const MAX_FINDINGS_PER_ITEM = 20;
 const VERB_OVERRIDE = '(?:ignore|disregard|forget|override|bypass|skip)';
 const EARLIER = '(?:previous|prior|above|earlier|preceding|system|original|safety|all\\s+other)';
 const ORDERS = '(?:instructions?|prompts?|rules|directions|guidelines|messages|guardrails)';
-const SECRETS = '(?:api[\\s_-]?keys?|credentials|passwords?|private\\s+keys?|access\\s+tokens?|secrets|conversation|chat\\s+history|system\\s+prompt)';
+const SECRETS =
+  '(?:api[\\s_-]?keys?|credentials|passwords?|private\\s+keys?|access\\s+tokens?|secrets|conversation|chat\\s+history|system\\s+prompt)';
 
 /**
  * The rule table: one row per kind of poisoning. Each pattern is case-insensitive and tested on
@@ -55,7 +56,10 @@ export const POISON_RULES: readonly PoisonRule[] = [
     id: 'injection.hidden-tag',
     severity: 'high',
     scope: 'text',
-    match: { type: 'pattern', pattern: '<\\s*/?\\s*(?:important|system|instructions?|secret|hidden|admin)\\s*>|\\[\\s*(?:system|important|instructions?)\\s*\\]' },
+    match: {
+      type: 'pattern',
+      pattern: '<\\s*/?\\s*(?:important|system|instructions?|secret|hidden|admin)\\s*>|\\[\\s*(?:system|important|instructions?)\\s*\\]',
+    },
     message: 'carries a directive tag (<IMPORTANT>, <system>, [SYSTEM]) addressed to the model',
   },
   {
@@ -73,14 +77,21 @@ export const POISON_RULES: readonly PoisonRule[] = [
     id: 'exfiltration.send-secrets',
     severity: 'high',
     scope: 'text',
-    match: { type: 'pattern', pattern: `\\b(?:send|upload|post|forward|transmit|exfiltrate|leak|email)\\b[^\\n]{0,80}\\b${SECRETS}\\b[^\\n]{0,80}(?:https?://|\\b[\\w.+-]+@[\\w-]+\\.[a-z]{2,})` },
+    match: {
+      type: 'pattern',
+      pattern: `\\b(?:send|upload|post|forward|transmit|exfiltrate|leak|email)\\b[^\\n]{0,80}\\b${SECRETS}\\b[^\\n]{0,80}(?:https?://|\\b[\\w.+-]+@[\\w-]+\\.[a-z]{2,})`,
+    },
     message: 'asks the model to send secrets or the conversation to an address',
   },
   {
     id: 'exfiltration.sensitive-files',
     severity: 'high',
     scope: 'text',
-    match: { type: 'pattern', pattern: '~/\\.ssh\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\.aws/credentials|/etc/(?:passwd|shadow)\\b|(?:~|\\.cursor|\\.vscode|windsurf)/mcp\\.json\\b|\\bclaude_desktop_config\\.json\\b|~/\\.(?:npmrc|netrc|cursor|config/gcloud)\\b' },
+    match: {
+      type: 'pattern',
+      pattern:
+        '~/\\.ssh\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\.aws/credentials|/etc/(?:passwd|shadow)\\b|(?:~|\\.cursor|\\.vscode|windsurf)/mcp\\.json\\b|\\bclaude_desktop_config\\.json\\b|~/\\.(?:npmrc|netrc|cursor|config/gcloud)\\b',
+    },
     message: 'points the model at credential or client config files (~/.ssh, id_rsa, .cursor/mcp.json, .aws/credentials)',
   },
   {
@@ -89,7 +100,8 @@ export const POISON_RULES: readonly PoisonRule[] = [
     scope: 'text',
     match: {
       type: 'pattern',
-      pattern: '\\b(?:include|pass|put|append|add|provide|send|copy)\\b[^\\n]{0,40}\\b(?:conversation\\s+history|chat\\s+history|system\\s+prompt|previous\\s+messages|all\\s+(?:prior|previous)\\s+messages)\\b',
+      pattern:
+        '\\b(?:include|pass|put|append|add|provide|send|copy)\\b[^\\n]{0,40}\\b(?:conversation\\s+history|chat\\s+history|system\\s+prompt|previous\\s+messages|all\\s+(?:prior|previous)\\s+messages)\\b',
     },
     message: 'asks the model to pass the conversation or its system prompt into a call',
   },
@@ -108,8 +120,12 @@ export const POISON_RULES: readonly PoisonRule[] = [
     id: 'injection.role-override',
     severity: 'medium',
     scope: 'text',
-    match: { type: 'pattern', pattern: '\\byou\\s+are\\s+now\\s+(?:an?\\s+|in\\s+)?(?:unrestricted|jailbroken|dan|developer\\s+mode|admin)\\b|\\bnew\\s+(?:system\\s+)?instructions\\s*:' },
-    message: 'tries to change the model\'s role or give it new instructions',
+    match: {
+      type: 'pattern',
+      pattern:
+        '\\byou\\s+are\\s+now\\s+(?:an?\\s+|in\\s+)?(?:unrestricted|jailbroken|dan|developer\\s+mode|admin)\\b|\\bnew\\s+(?:system\\s+)?instructions\\s*:',
+    },
+    message: "tries to change the model's role or give it new instructions",
   },
   {
     id: 'hidden.html-comment',

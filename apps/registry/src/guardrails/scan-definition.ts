@@ -1,6 +1,13 @@
 import { linearRegExp, type LinearRegExp } from '@switchboard/catalog';
 import { confusableSkeleton } from './confusable-skeleton';
-import { MAX_FINDINGS_PER_ITEM, MAX_SCANNED_TEXTS, POISON_RULES, SCAN_MAX_CHARS, type FindingSeverity, type PoisonRule } from './poison-rules';
+import {
+  MAX_FINDINGS_PER_ITEM,
+  MAX_SCANNED_TEXTS,
+  POISON_RULES,
+  SCAN_MAX_CHARS,
+  type FindingSeverity,
+  type PoisonRule,
+} from './poison-rules';
 
 /** One thing a rule found in a discovered definition; `id` is stable for the same rule at the same place. */
 export interface PoisonFinding {
@@ -33,7 +40,9 @@ interface Text {
   text: string;
 }
 
-const COMPILED = new Map<string, LinearRegExp>(POISON_RULES.flatMap((r) => (r.match.type === 'pattern' ? [[r.id, linearRegExp(r.match.pattern, 'i')] as const] : [])));
+const COMPILED = new Map<string, LinearRegExp>(
+  POISON_RULES.flatMap((r) => (r.match.type === 'pattern' ? [[r.id, linearRegExp(r.match.pattern, 'i')] as const] : [])),
+);
 const FORMAT_CHAR = /^\p{Cf}$/u;
 const EXCERPT_CHARS = 120;
 
@@ -55,7 +64,10 @@ export function scanDefinition(input: ScanInput): PoisonFinding[] {
   const shadowed = input.kind === 'tool' || input.kind === 'prompt' ? input.others?.get(confusableSkeleton(input.name)) : undefined;
   if (shadowed && shadowed.name !== input.name) {
     const rule = POISON_RULES.find((r) => r.match.type === 'shadow') as PoisonRule;
-    findings.push({ ...finding(rule, '/name', escapeInvisible(input.name)), message: `${rule.message}: "${shadowed.name}" of server "${shadowed.serverId}"` });
+    findings.push({
+      ...finding(rule, '/name', escapeInvisible(input.name)),
+      message: `${rule.message}: "${shadowed.name}" of server "${shadowed.serverId}"`,
+    });
   }
   return findings.length > MAX_FINDINGS_PER_ITEM ? findings.slice(0, MAX_FINDINGS_PER_ITEM) : findings;
 }
@@ -94,7 +106,9 @@ function otherRuleOwns(cp: number): boolean {
 const PICTO = /\p{Extended_Pictographic}/u;
 function emojiJoiner(text: string, at: number, cp: number): boolean {
   if (cp !== 0x200d) return false;
-  const before = Array.from(text.slice(Math.max(0, at - 4), at)).filter((c) => c !== '\ufe0f').pop();
+  const before = Array.from(text.slice(Math.max(0, at - 4), at))
+    .filter((c) => c !== '\ufe0f')
+    .pop();
   const after = Array.from(text.slice(at + 1, at + 5))[0];
   return before !== undefined && after !== undefined && PICTO.test(before) && PICTO.test(after);
 }
@@ -144,7 +158,8 @@ function schemaTexts(root: unknown, base: string, add: (pointer: string, v: unkn
     if (!isObject(node)) continue;
     add(`${ptr}/title`, node.title);
     add(`${ptr}/description`, node.description);
-    for (const k of NESTING) if (isObject(node[k])) for (const [name, sub] of Object.entries(node[k])) push(sub, `${ptr}/${k}/${escapePointer(name)}`);
+    for (const k of NESTING)
+      if (isObject(node[k])) for (const [name, sub] of Object.entries(node[k])) push(sub, `${ptr}/${k}/${escapePointer(name)}`);
     for (const k of SINGLE) push(node[k], `${ptr}/${k}`);
     for (const k of LISTS) if (Array.isArray(node[k])) (node[k] as unknown[]).forEach((sub, j) => push(sub, `${ptr}/${k}/${j}`));
   }

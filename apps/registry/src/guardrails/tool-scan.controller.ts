@@ -22,12 +22,15 @@ const toolScanView = z.object({ blockPoisoned: z.boolean() });
 @Controller('v1')
 @ApiTag('Guardrails')
 export class ToolScanController {
-  constructor(
-    @Inject(Database) private readonly db: Database,
-  ) {}
+  constructor(@Inject(Database) private readonly db: Database) {}
 
   @Get('guardrails/tool-scan')
-  @ApiOperation({ operationId: 'getToolScan', summary: 'Whether high-severity poisoned-tool findings refuse publishing (blockPoisoned)', auth: 'tenant', response: toolScanView })
+  @ApiOperation({
+    operationId: 'getToolScan',
+    summary: 'Whether high-severity poisoned-tool findings refuse publishing (blockPoisoned)',
+    auth: 'tenant',
+    response: toolScanView,
+  })
   @UseGuards(TenantGuard)
   async get(@Tenant() { tenantId }: TenantPrincipal) {
     return { blockPoisoned: await blocksPoisoned(this.db, tenantId) };
@@ -36,7 +39,8 @@ export class ToolScanController {
   @Put('guardrails/tool-scan')
   @ApiOperation({
     operationId: 'putToolScan',
-    summary: 'Set blockPoisoned: when true, items with a high-severity poisoned-tool finding cannot be published or approved, even acknowledged',
+    summary:
+      'Set blockPoisoned: when true, items with a high-severity poisoned-tool finding cannot be published or approved, even acknowledged',
     auth: 'tenant',
     body: putToolScanBody,
     response: toolScanView,

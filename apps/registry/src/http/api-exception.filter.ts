@@ -37,14 +37,25 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status < 500 ? 'VALIDATION' : 'INTERNAL';
       // Body parse failures surface as a 400 HttpException; name the body.
       const body = status === 400 || status === 413 || status === 415;
-      void reply.status(status).send({ error: { code, message: body ? `body: ${err.message}` : err.message, ...(body ? { field: 'body' } : {}) } });
+      void reply
+        .status(status)
+        .send({ error: { code, message: body ? `body: ${err.message}` : err.message, ...(body ? { field: 'body' } : {}) } });
       return;
     }
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
       // Fastify's own client errors: malformed JSON, wrong content type, body too large.
       const code = e.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION';
-      void reply.status(e.statusCode).send({ error: { code, message: e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(e.message ?? '') ? 'body: not valid JSON' : (e.message ?? 'bad request'), field: 'body' } });
+      void reply.status(e.statusCode).send({
+        error: {
+          code,
+          message:
+            e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(e.message ?? '')
+              ? 'body: not valid JSON'
+              : (e.message ?? 'bad request'),
+          field: 'body',
+        },
+      });
       return;
     }
     this.logger.error({ err: e?.message, code: e?.code }, 'unhandled error');

@@ -54,7 +54,13 @@ export class Authenticator {
     const principal = await this.identify(req);
     const needed = requiredRole(req.method, req.routeOptions?.url ?? req.url);
     if (!hasRole(principal.role, needed)) {
-      throw new ApiError(403, 'FORBIDDEN', `role: a ${principal.role} cannot ${req.method} ${req.routeOptions?.url ?? req.url}; it needs the ${needed} role`, 'role', { role: principal.role, needed });
+      throw new ApiError(
+        403,
+        'FORBIDDEN',
+        `role: a ${principal.role} cannot ${req.method} ${req.routeOptions?.url ?? req.url}; it needs the ${needed} role`,
+        'role',
+        { role: principal.role, needed },
+      );
     }
     return principal;
   }
@@ -66,7 +72,8 @@ export class Authenticator {
     }
     const token = bearer(req);
     if (token.startsWith('sbk_')) return this.apiKey(token);
-    if (this.options.platform && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) return this.platformToken(token, this.options.platform);
+    if (this.options.platform && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token))
+      return this.platformToken(token, this.options.platform);
     throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: a tenant API key (sbk_…) is required', 'authorization');
   }
 
@@ -85,30 +92,55 @@ export class Authenticator {
     try {
       identity = await platform.verifyAccessToken(token);
     } catch (err) {
-      if (err instanceof PlatformUnavailableError) throw new ApiError(503, 'UNAVAILABLE', 'authorization: the platform issuer is unavailable; retry later', 'authorization');
-      if (err instanceof PlatformTokenError) throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: the platform access token was refused', 'authorization');
+      if (err instanceof PlatformUnavailableError)
+        throw new ApiError(503, 'UNAVAILABLE', 'authorization: the platform issuer is unavailable; retry later', 'authorization');
+      if (err instanceof PlatformTokenError)
+        throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: the platform access token was refused', 'authorization');
       throw err;
     }
     const admin = await activeAdmin(this.db, identity.tenantId, identity.username);
-    if (!admin) throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: the admin of this token is unknown or disabled', 'authorization');
-    return { tenantId: identity.tenantId, actor: `user:${admin.username}`, via: 'token', user: { username: admin.username, name: admin.name ?? identity.name }, role: admin.role };
+    if (!admin)
+      throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: the admin of this token is unknown or disabled', 'authorization');
+    return {
+      tenantId: identity.tenantId,
+      actor: `user:${admin.username}`,
+      via: 'token',
+      user: { username: admin.username, name: admin.name ?? identity.name },
+      role: admin.role,
+    };
   }
 
   private async session(req: FastifyRequest, cookie: string, sessions: ConsoleSessions): Promise<TenantPrincipal> {
-    if (req.headers[CONSOLE_HEADER] !== '1') throw new ApiError(403, 'FORBIDDEN', `${CONSOLE_HEADER} header required for cookie sessions`, CONSOLE_HEADER);
+    if (req.headers[CONSOLE_HEADER] !== '1')
+      throw new ApiError(403, 'FORBIDDEN', `${CONSOLE_HEADER} header required for cookie sessions`, CONSOLE_HEADER);
     const session = sessions.openSession(cookie);
-    if (!session) throw new ApiError(401, 'UNAUTHENTICATED', 'session: the console session expired or is invalid; sign in again', 'session');
+    if (!session)
+      throw new ApiError(401, 'UNAUTHENTICATED', 'session: the console session expired or is invalid; sign in again', 'session');
     const admin = await sessionAdmin(this.db, session);
-    if (!admin) throw new ApiError(401, 'UNAUTHENTICATED', 'session: this console session was signed out, has expired, or its admin was removed; sign in again', 'session');
-    return { tenantId: session.tid, actor: `user:${admin.username}`, via: 'session', user: { username: admin.username, name: admin.name ?? session.name }, role: admin.role };
+    if (!admin)
+      throw new ApiError(
+        401,
+        'UNAUTHENTICATED',
+        'session: this console session was signed out, has expired, or its admin was removed; sign in again',
+        'session',
+      );
+    return {
+      tenantId: session.tid,
+      actor: `user:${admin.username}`,
+      via: 'session',
+      user: { username: admin.username, name: admin.name ?? session.name },
+      role: admin.role,
+    };
   }
 
   operator(req: FastifyRequest): void {
-    if (!same(bearer(req), this.operatorKey)) throw new ApiError(403, 'FORBIDDEN', 'authorization: the operator key is required', 'authorization');
+    if (!same(bearer(req), this.operatorKey))
+      throw new ApiError(403, 'FORBIDDEN', 'authorization: the operator key is required', 'authorization');
   }
 
   internal(req: FastifyRequest): void {
-    if (!same(bearer(req), this.internalToken)) throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: the internal token is required', 'authorization');
+    if (!same(bearer(req), this.internalToken))
+      throw new ApiError(401, 'UNAUTHENTICATED', 'authorization: the internal token is required', 'authorization');
   }
 }
 

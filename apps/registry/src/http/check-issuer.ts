@@ -11,7 +11,12 @@ const MAX_METADATA_BYTES = 256 * 1024;
  * `/.well-known/oauth-authorization-server` as well — and checks that it names the same
  * issuer and the endpoints a sign-in needs; returns the document. Throws 400 naming `field` with what went wrong.
  */
-export async function checkIssuer(fetch: GuardedFetch, issuer: string, field: string, kinds: Array<'openid-configuration' | 'oauth-authorization-server'>): Promise<Record<string, unknown>> {
+export async function checkIssuer(
+  fetch: GuardedFetch,
+  issuer: string,
+  field: string,
+  kinds: Array<'openid-configuration' | 'oauth-authorization-server'>,
+): Promise<Record<string, unknown>> {
   const base = issuer.replace(/\/+$/, '');
   let last = 'no discovery document found';
   for (const kind of kinds) {
@@ -20,7 +25,8 @@ export async function checkIssuer(fetch: GuardedFetch, issuer: string, field: st
     try {
       res = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
     } catch (err) {
-      if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `${field}: ${err.message}`, field, undefined, { cause: err });
+      if (err instanceof NetGuardError)
+        throw new ApiError(400, 'URL_REFUSED', `${field}: ${err.message}`, field, undefined, { cause: err });
       last = `could not fetch ${url}: ${(err as Error).name === 'TimeoutError' ? 'no answer in time' : firstLine((err as Error).message)}`;
       continue;
     }
@@ -37,7 +43,8 @@ export async function checkIssuer(fetch: GuardedFetch, issuer: string, field: st
       last = `${url} is not JSON`;
       continue;
     }
-    if (typeof doc.issuer !== 'string' || doc.issuer.replace(/\/+$/, '') !== base) throw invalid(field, `${url} names issuer ${JSON.stringify(doc.issuer)}, not ${JSON.stringify(issuer)}`);
+    if (typeof doc.issuer !== 'string' || doc.issuer.replace(/\/+$/, '') !== base)
+      throw invalid(field, `${url} names issuer ${JSON.stringify(doc.issuer)}, not ${JSON.stringify(issuer)}`);
     for (const key of ['authorization_endpoint', 'token_endpoint']) {
       if (typeof doc[key] !== 'string') throw invalid(field, `${url} has no ${key}`);
     }

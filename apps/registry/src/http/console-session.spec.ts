@@ -13,7 +13,13 @@ describe('ConsoleSessions', () => {
     expect(session.exp).toBe(now + SESSION_SECONDS);
     expect(value).toMatch(/^v2\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
     expect(value).not.toContain('ada');
-    expect(sessions.openSession(value)).toEqual({ sid: session.sid, tid: 'acme', username: 'ada', name: 'Ada', exp: now + SESSION_SECONDS });
+    expect(sessions.openSession(value)).toEqual({
+      sid: session.sid,
+      tid: 'acme',
+      username: 'ada',
+      name: 'Ada',
+      exp: now + SESSION_SECONDS,
+    });
     expect(session.sid).toMatch(/^[A-Za-z0-9_-]{43}$/);
     now += SESSION_SECONDS;
     expect(sessions.openSession(value)).toBeUndefined();

@@ -56,7 +56,8 @@ export class ConsoleSessions {
 
   openSession(value: string | undefined): ConsoleSession | undefined {
     const v = this.open(value, SESSION_AAD);
-    if (!v || typeof v.sid !== 'string' || typeof v.tid !== 'string' || typeof v.username !== 'string' || typeof v.exp !== 'number') return undefined;
+    if (!v || typeof v.sid !== 'string' || typeof v.tid !== 'string' || typeof v.username !== 'string' || typeof v.exp !== 'number')
+      return undefined;
     if (v.exp <= this.now()) return undefined;
     return { sid: v.sid, tid: v.tid, username: v.username, name: typeof v.name === 'string' ? v.name : null, exp: v.exp };
   }
@@ -67,7 +68,8 @@ export class ConsoleSessions {
 
   openLogin(value: string | undefined): ConsoleLogin | undefined {
     const v = this.open(value, LOGIN_AAD);
-    if (!v || typeof v.state !== 'string' || typeof v.verifier !== 'string' || typeof v.returnTo !== 'string' || typeof v.exp !== 'number') return undefined;
+    if (!v || typeof v.state !== 'string' || typeof v.verifier !== 'string' || typeof v.returnTo !== 'string' || typeof v.exp !== 'number')
+      return undefined;
     if (v.exp <= this.now()) return undefined;
     return { state: v.state, verifier: v.verifier, returnTo: v.returnTo, exp: v.exp };
   }
@@ -80,7 +82,14 @@ export class ConsoleSessions {
     const v = this.open(value, SSO_LOGIN_AAD);
     const strings = ['state', 'verifier', 'returnTo', 'tid', 'nonce'] as const;
     if (!v || strings.some((k) => typeof v[k] !== 'string') || typeof v.exp !== 'number' || v.exp <= this.now()) return undefined;
-    return { state: String(v.state), verifier: String(v.verifier), returnTo: String(v.returnTo), tid: String(v.tid), nonce: String(v.nonce), exp: v.exp };
+    return {
+      state: String(v.state),
+      verifier: String(v.verifier),
+      returnTo: String(v.returnTo),
+      tid: String(v.tid),
+      nonce: String(v.nonce),
+      exp: v.exp,
+    };
   }
 
   private open(value: string | undefined, aad: string): Record<string, unknown> | undefined {

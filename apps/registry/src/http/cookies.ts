@@ -28,7 +28,13 @@ export function parseCookies(header: string | string[] | undefined): Map<string,
 export function serializeCookie(name: string, value: string, options: CookieOptions): string {
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`bad cookie name ${name}`);
   if (!/^[A-Za-z0-9._~-]*$/.test(value)) throw new Error('cookie values must be URL-safe tokens');
-  const parts = [`${name}=${value}`, `Path=${options.path}`, `Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`, 'HttpOnly', `SameSite=${options.sameSite}`];
+  const parts = [
+    `${name}=${value}`,
+    `Path=${options.path}`,
+    `Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`,
+    'HttpOnly',
+    `SameSite=${options.sameSite}`,
+  ];
   if (options.maxAgeSeconds <= 0) parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
   if (options.secure) parts.push('Secure');
   return parts.join('; ');

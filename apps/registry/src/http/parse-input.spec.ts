@@ -14,7 +14,9 @@ function refusal(fn: () => unknown): ApiError {
 }
 
 describe('parseInput', () => {
-  const schema = z.object({ name: z.string(), tags: z.array(z.string()).optional(), meta: z.record(z.string(), z.string()).optional() }).strict();
+  const schema = z
+    .object({ name: z.string(), tags: z.array(z.string()).optional(), meta: z.record(z.string(), z.string()).optional() })
+    .strict();
 
   it('returns the parsed input', () => {
     expect(parseInput(schema, { name: 'a' }, 'body')).toEqual({ name: 'a' });
@@ -48,7 +50,13 @@ describe('parseInput', () => {
   });
 
   it('accepts a printable ASCII secret', () => {
-    expect(parseInput(createServerBody, { id: 'crm', name: 'CRM', url: 'https://mcp.example.com/mcp', auth: { mode: 'bearer', token: 'sk_live_AZaz09-._~+/=' } }, 'body').auth).toEqual({
+    expect(
+      parseInput(
+        createServerBody,
+        { id: 'crm', name: 'CRM', url: 'https://mcp.example.com/mcp', auth: { mode: 'bearer', token: 'sk_live_AZaz09-._~+/=' } },
+        'body',
+      ).auth,
+    ).toEqual({
       mode: 'bearer',
       token: 'sk_live_AZaz09-._~+/=',
     });

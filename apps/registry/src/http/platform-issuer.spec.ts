@@ -23,7 +23,14 @@ describe('PlatformIssuer back channel', () => {
         if (req.url === '/platform/.well-known/openid-configuration') {
           // Like oidc-provider: endpoints built from the Host the request came in on.
           const here = `http://${req.headers.host}/platform`;
-          res.end(JSON.stringify({ issuer: PUBLIC, authorization_endpoint: `${here}/authorize`, token_endpoint: `${here}/token`, jwks_uri: `${here}/jwks` }));
+          res.end(
+            JSON.stringify({
+              issuer: PUBLIC,
+              authorization_endpoint: `${here}/authorize`,
+              token_endpoint: `${here}/token`,
+              jwks_uri: `${here}/jwks`,
+            }),
+          );
         } else if (req.url === '/platform/token') {
           res.end(JSON.stringify({ access_token: 'at-123', token_type: 'Bearer' }));
         } else {
@@ -41,19 +48,32 @@ describe('PlatformIssuer back channel', () => {
   });
 
   it('fetches metadata and redeems codes on the internal origin, and sends browsers to the public one', async () => {
-    const issuer = new PlatformIssuer({ issuer: PUBLIC, clientId: 'switchboard-console', audience: () => 'http://console.test/v1', backChannelOrigin: origin });
-    const url = new URL(await issuer.authorizationUrl({ redirectUri: 'http://console.test/console/callback', state: 's', codeChallenge: 'c' }));
+    const issuer = new PlatformIssuer({
+      issuer: PUBLIC,
+      clientId: 'switchboard-console',
+      audience: () => 'http://console.test/v1',
+      backChannelOrigin: origin,
+    });
+    const url = new URL(
+      await issuer.authorizationUrl({ redirectUri: 'http://console.test/console/callback', state: 's', codeChallenge: 'c' }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe('http://auth.switchboard.invalid/platform/authorize');
     expect(url.searchParams.get('resource')).toBe('http://console.test/v1');
 
-    await expect(issuer.exchangeCode({ code: 'abc', verifier: 'v', redirectUri: 'http://console.test/console/callback' })).resolves.toBe('at-123');
+    await expect(issuer.exchangeCode({ code: 'abc', verifier: 'v', redirectUri: 'http://console.test/console/callback' })).resolves.toBe(
+      'at-123',
+    );
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /platform/.well-known/openid-configuration', 'POST /platform/token']);
     expect(new URLSearchParams(seen[1]?.body).get('code')).toBe('abc');
     expect((await issuer.metadata()).jwks_uri).toBe(`${origin}/platform/jwks`);
   });
 
   it('without a back channel, uses the public issuer URL as published', async () => {
-    const issuer = new PlatformIssuer({ issuer: `${origin}/platform`, clientId: 'switchboard-console', audience: () => 'http://console.test/v1' });
+    const issuer = new PlatformIssuer({
+      issuer: `${origin}/platform`,
+      clientId: 'switchboard-console',
+      audience: () => 'http://console.test/v1',
+    });
     await expect(issuer.metadata()).rejects.toThrow(/names issuer http:\/\/auth\.switchboard\.invalid\/platform/);
   });
 });

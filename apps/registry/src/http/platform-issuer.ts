@@ -85,16 +85,22 @@ export class PlatformIssuer {
     const url = this.backChannel(`${this.settings.issuer}/.well-known/openid-configuration`);
     let body: Record<string, unknown>;
     try {
-      const res = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
+      const res = await fetch(url, {
+        headers: { accept: 'application/json' },
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       body = (await res.json()) as Record<string, unknown>;
     } catch (err) {
       throw new PlatformUnavailableError(`platform issuer metadata ${url} unavailable: ${(err as Error).message}`, { cause: err });
     }
     // RFC 8414 §3.3: the metadata must name the issuer it was fetched for (no mix-up).
-    if (body.issuer !== this.settings.issuer) throw new PlatformUnavailableError(`platform issuer metadata names issuer ${String(body.issuer)}, expected ${this.settings.issuer}`);
+    if (body.issuer !== this.settings.issuer)
+      throw new PlatformUnavailableError(`platform issuer metadata names issuer ${String(body.issuer)}, expected ${this.settings.issuer}`);
     for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const) {
-      if (typeof body[key] !== 'string' || !URL.canParse(body[key])) throw new PlatformUnavailableError(`platform issuer metadata has no usable ${key}`);
+      if (typeof body[key] !== 'string' || !URL.canParse(body[key]))
+        throw new PlatformUnavailableError(`platform issuer metadata has no usable ${key}`);
     }
     const published = body as unknown as IssuerMetadata;
     // The issuer may build endpoint URLs from the Host it was asked on: the browser gets the
@@ -161,7 +167,9 @@ export class PlatformIssuer {
     const body = (await res.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
     if (res.status >= 500) throw new PlatformUnavailableError(`platform token endpoint answered ${res.status}`);
     if (!res.ok || typeof body.access_token !== 'string') {
-      throw new PlatformTokenError(`platform token endpoint refused the code (${res.status}${typeof body.error === 'string' ? ` ${body.error}` : ''})`);
+      throw new PlatformTokenError(
+        `platform token endpoint refused the code (${res.status}${typeof body.error === 'string' ? ` ${body.error}` : ''})`,
+      );
     }
     return body.access_token;
   }
@@ -170,7 +178,10 @@ export class PlatformIssuer {
   async verifyAccessToken(token: string): Promise<PlatformIdentity> {
     const metadata = await this.metadata();
     if (this.jwks?.uri !== metadata.jwks_uri) {
-      this.jwks = { uri: metadata.jwks_uri, set: createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: this.timeoutMs, cooldownDuration: 30_000 }) };
+      this.jwks = {
+        uri: metadata.jwks_uri,
+        set: createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: this.timeoutMs, cooldownDuration: 30_000 }),
+      };
     }
     let payload: JWTPayload;
     try {
@@ -183,7 +194,9 @@ export class PlatformIssuer {
       }));
     } catch (err) {
       if (err instanceof errors.JWKSTimeout) throw new PlatformUnavailableError('platform JWKS unavailable', { cause: err });
-      throw new PlatformTokenError(`platform access token refused: ${err instanceof errors.JOSEError ? err.code : 'invalid'}`, { cause: err });
+      throw new PlatformTokenError(`platform access token refused: ${err instanceof errors.JOSEError ? err.code : 'invalid'}`, {
+        cause: err,
+      });
     }
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
     if (!scopes.includes(CONSOLE_SCOPE)) throw new PlatformTokenError(`platform access token lacks the ${CONSOLE_SCOPE} scope`);
@@ -194,7 +207,8 @@ export class PlatformIssuer {
     // `sub` = `<tenant>|<username>`; tenant ids never contain `|`, so the first bar splits it.
     const bar = sub.indexOf('|');
     const username = sub.slice(bar + 1);
-    if (bar <= 0 || sub.slice(0, bar) !== tid || !ADMIN_USERNAME.test(username)) throw new PlatformTokenError('platform access token subject does not name an admin of its tenant');
+    if (bar <= 0 || sub.slice(0, bar) !== tid || !ADMIN_USERNAME.test(username))
+      throw new PlatformTokenError('platform access token subject does not name an admin of its tenant');
     return { tenantId: tid, username, name: typeof payload.name === 'string' ? payload.name : null };
   }
 }

@@ -2,7 +2,9 @@ import type { RegistryConfig } from '../config';
 
 /** The tenant's canonical MCP URL and the line to add it to Claude Code. */
 export function connectInfo(config: RegistryConfig, tenantId: string): { mcpUrl: string; claudeCommand: string } {
-  const mcpUrl = config.GATEWAY_DOMAIN ? `https://${tenantId}.${config.GATEWAY_DOMAIN}/mcp` : `${config.GATEWAY_PUBLIC_URL.replace(/\/+$/, '')}/t/${tenantId}/mcp`;
+  const mcpUrl = config.GATEWAY_DOMAIN
+    ? `https://${tenantId}.${config.GATEWAY_DOMAIN}/mcp`
+    : `${config.GATEWAY_PUBLIC_URL.replace(/\/+$/, '')}/t/${tenantId}/mcp`;
   return { mcpUrl, claudeCommand: `claude mcp add --transport http ${tenantId} ${mcpUrl}` };
 }
 

@@ -15,7 +15,6 @@ export const ADMIN_USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 /** A console admin's or API key's role. */
 const roleSchema = z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` });
 
-
 /** A tenant's credential header: a header name, and none of the hop-by-hop / framing / protocol ones (the message names it). */
 const headerName = z
   .string()
@@ -38,7 +37,10 @@ export const headerValue = z
 export const adminBody = z
   .object({
     username: z.string().regex(ADMIN_USERNAME, 'must be 1-64 chars of A-Z a-z 0-9 . _ @ -'),
-    password: z.string().min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`),
+    password: z
+      .string()
+      .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+      .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`),
     name: z.string().min(1).max(120).optional(),
     /** owner (default, full power) / admin / publisher / viewer. */
     role: roleSchema.optional(),
@@ -123,7 +125,10 @@ export const createServerBody = z
     transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
     auth: authSchema.default({ mode: 'none' }),
     /** Prefix used when one of this server's tool names collides with another server's. */
-    toolPrefix: z.string().regex(/^[A-Za-z0-9_.-]{1,16}$/, 'must be 1-16 chars of A-Z a-z 0-9 _ . -').optional(),
+    toolPrefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,16}$/, 'must be 1-16 chars of A-Z a-z 0-9 _ . -')
+      .optional(),
     timeoutMs: z.number().int().min(100).max(600_000).optional(),
     maxConcurrency: z.number().int().min(1).max(10_000).optional(),
     stateful: z.boolean().default(false),
@@ -157,7 +162,11 @@ export const updateServerBody = z
     url: z.url().max(2048).optional(),
     transport: z.enum(['auto', 'streamable-http', 'sse']).optional(),
     auth: authSchema.optional(),
-    toolPrefix: z.string().regex(/^[A-Za-z0-9_.-]{1,16}$/, 'must be 1-16 chars of A-Z a-z 0-9 _ . -').nullable().optional(),
+    toolPrefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,16}$/, 'must be 1-16 chars of A-Z a-z 0-9 _ . -')
+      .nullable()
+      .optional(),
     timeoutMs: z.number().int().min(100).max(600_000).nullable().optional(),
     maxConcurrency: z.number().int().min(1).max(10_000).nullable().optional(),
     stateful: z.boolean().optional(),
@@ -225,7 +234,10 @@ export type PublishInput = z.infer<typeof publishBody>;
 export const unpublishBody = z
   .object({
     serverId: z.string().regex(SERVER_ID, 'must be a server id'),
-    items: z.array(z.object({ kind: itemKind.default('tool'), name: z.string().min(1).max(2048) }).strict()).min(1).max(1000),
+    items: z
+      .array(z.object({ kind: itemKind.default('tool'), name: z.string().min(1).max(2048) }).strict())
+      .min(1)
+      .max(1000),
   })
   .strict();
 
@@ -241,8 +253,14 @@ export const approveBody = z
 
 export const previewQuery = z
   .object({
-    surface: z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a surface id').optional(),
-    version: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a protocol version like 2025-11-25').default('2025-11-25'),
+    surface: z
+      .string()
+      .regex(/^[a-z0-9-]{1,32}$/, 'must be a surface id')
+      .optional(),
+    version: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a protocol version like 2025-11-25')
+      .default('2025-11-25'),
   })
   .strict();
 
@@ -254,7 +272,10 @@ export const previewQuery = z
 export const auditQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(500).default(100),
-    cursor: z.string().regex(/^\d{1,18}$/, 'must be the nextCursor of an earlier page').optional(),
+    cursor: z
+      .string()
+      .regex(/^\d{1,18}$/, 'must be the nextCursor of an earlier page')
+      .optional(),
     action: z
       .string()
       .regex(/^[a-z_-]{1,32}(\.[a-z_-]{1,48})*(\.\*)?$/, 'must be an action like server.create, or a family like server.*')

@@ -60,6 +60,8 @@ export class InternalController {
     const input = parseInput(verifyLoginBody, body, 'body');
     const admin = await verifyLogin(this.db, input.tenant, input.username, input.password);
     if (!admin) return void reply.code(401).header('cache-control', 'no-store').send({ ok: false });
-    void reply.header('cache-control', 'no-store').send({ ok: true, tenant: admin.tenant_id, username: admin.username, name: admin.name ?? admin.username });
+    void reply
+      .header('cache-control', 'no-store')
+      .send({ ok: true, tenant: admin.tenant_id, username: admin.username, name: admin.name ?? admin.username });
   }
 }

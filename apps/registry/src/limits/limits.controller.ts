@@ -35,7 +35,8 @@ export class LimitsController {
   @Get('limits')
   @ApiOperation({
     operationId: 'getLimits',
-    summary: 'The tenant\'s rate plan (limits.rate: tenant budget, per-caller limit, per-tool overrides, daily quota of tools/call; null = operator defaults) and call-log policy (limits.callLog)',
+    summary:
+      "The tenant's rate plan (limits.rate: tenant budget, per-caller limit, per-tool overrides, daily quota of tools/call; null = operator defaults) and call-log policy (limits.callLog)",
     auth: 'tenant',
     response: limitsViewSchema,
   })
@@ -47,7 +48,8 @@ export class LimitsController {
   @Put('limits')
   @ApiOperation({
     operationId: 'putLimits',
-    summary: 'Set the rate plan (rate: null clears it) and/or call-log policy; pushed to every gateway at once with the tenant document. Gateways cap values at their operator ceilings',
+    summary:
+      'Set the rate plan (rate: null clears it) and/or call-log policy; pushed to every gateway at once with the tenant document. Gateways cap values at their operator ceilings',
     auth: 'tenant',
     body: putLimitsBody,
     response: limitsViewSchema,
@@ -59,7 +61,11 @@ export class LimitsController {
       const cur = await loadTenant(q, tenantId);
       const rate = input.rate === undefined ? cur.rate_plan : input.rate;
       const callLog = input.callLog ?? cur.call_log;
-      await q.query('UPDATE registry.tenants SET rate_plan = $2, call_log = $3, updated_at = now() WHERE id = $1', [tenantId, rate === null ? null : JSON.stringify(rate), JSON.stringify(callLog)]);
+      await q.query('UPDATE registry.tenants SET rate_plan = $2, call_log = $3, updated_at = now() WHERE id = $1', [
+        tenantId,
+        rate === null ? null : JSON.stringify(rate),
+        JSON.stringify(callLog),
+      ]);
       await audit(q, tenantId, actor, 'limits.update', tenantId, { rate, callLog });
     });
     const tenant = await loadTenant(this.db, tenantId);

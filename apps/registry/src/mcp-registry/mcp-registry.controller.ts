@@ -24,8 +24,12 @@ const listQuery = z.object({
   include_deleted: z.enum(['true', 'false']).optional(),
 });
 
-const serverResponseSchema = z.object({ server: z.record(z.string(), z.unknown()), _meta: z.record(z.string(), z.unknown()) }).describe('An official MCP Registry ServerResponse');
-const serverListSchema = z.object({ servers: z.array(serverResponseSchema), metadata: z.object({ count: z.number() }) }).describe('An official MCP Registry ServerList');
+const serverResponseSchema = z
+  .object({ server: z.record(z.string(), z.unknown()), _meta: z.record(z.string(), z.unknown()) })
+  .describe('An official MCP Registry ServerResponse');
+const serverListSchema = z
+  .object({ servers: z.array(serverResponseSchema), metadata: z.object({ count: z.number() }) })
+  .describe('An official MCP Registry ServerList');
 
 /** Answers change only when the tenant publishes; registries and scanners may cache them briefly. */
 const CACHE_CONTROL = 'public, max-age=60';
@@ -44,7 +48,14 @@ export class McpRegistryController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listRegistryServers', summary: "The tenant's published MCP endpoint as an MCP Registry ServerList (one server.json; 404 for an unknown tenant)", auth: 'none', params: tenantParams, query: listQuery, response: serverListSchema })
+  @ApiOperation({
+    operationId: 'listRegistryServers',
+    summary: "The tenant's published MCP endpoint as an MCP Registry ServerList (one server.json; 404 for an unknown tenant)",
+    auth: 'none',
+    params: tenantParams,
+    query: listQuery,
+    response: serverListSchema,
+  })
   async list(@Param() params: unknown, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const { tenant } = parseInput(tenantParams, params, 'params');
     const q = parseInput(listQuery, query, 'query');
@@ -55,14 +66,21 @@ export class McpRegistryController {
       entry !== undefined &&
       (q.search === undefined || String(entry.server.name).includes(q.search)) &&
       (q.version === undefined || q.version === 'latest' || q.version === entry.server.version) &&
-      (q.updated_since === undefined || new Date(q.updated_since) <= new Date((entry._meta[OFFICIAL_META] as { updatedAt: string }).updatedAt));
+      (q.updated_since === undefined ||
+        new Date(q.updated_since) <= new Date((entry._meta[OFFICIAL_META] as { updatedAt: string }).updatedAt));
     const servers = keep ? [entry] : [];
     reply.header('cache-control', CACHE_CONTROL);
     return { servers, metadata: { count: servers.length } };
   }
 
   @Get(':serverName/versions')
-  @ApiOperation({ operationId: 'listRegistryServerVersions', summary: 'Versions of the tenant server (only the current publication)', auth: 'none', params: nameParams, response: serverListSchema })
+  @ApiOperation({
+    operationId: 'listRegistryServerVersions',
+    summary: 'Versions of the tenant server (only the current publication)',
+    auth: 'none',
+    params: nameParams,
+    response: serverListSchema,
+  })
   async versions(@Param() params: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const { tenant, serverName } = parseInput(nameParams, params, 'params');
     const entry = await this.named(tenant, serverName);
@@ -71,7 +89,13 @@ export class McpRegistryController {
   }
 
   @Get(':serverName/versions/:version')
-  @ApiOperation({ operationId: 'getRegistryServerVersion', summary: 'One version of the tenant server (`latest` or the current version)', auth: 'none', params: versionParams, response: serverResponseSchema })
+  @ApiOperation({
+    operationId: 'getRegistryServerVersion',
+    summary: 'One version of the tenant server (`latest` or the current version)',
+    auth: 'none',
+    params: versionParams,
+    response: serverResponseSchema,
+  })
   async version(@Param() params: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const { tenant, serverName, version } = parseInput(versionParams, params, 'params');
     const entry = await this.named(tenant, serverName);

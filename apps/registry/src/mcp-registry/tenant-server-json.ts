@@ -28,7 +28,12 @@ interface PublishedTenantRow {
 export function registryNamespace(config: RegistryConfig): string {
   if (config.MCP_REGISTRY_NAMESPACE) return config.MCP_REGISTRY_NAMESPACE;
   const host = config.GATEWAY_DOMAIN ?? new URL(config.GATEWAY_PUBLIC_URL).hostname;
-  return host.replace(/^\[|\]$/g, '').replace(/[^a-zA-Z0-9.-]/g, '-').split('.').reverse().join('.');
+  return host
+    .replace(/^\[|\]$/g, '')
+    .replace(/[^a-zA-Z0-9.-]/g, '-')
+    .split('.')
+    .reverse()
+    .join('.');
 }
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
@@ -55,7 +60,8 @@ export async function tenantServerResponse(q: Queryable, config: RegistryConfig,
     remote.headers = [
       {
         name: 'Authorization',
-        description: 'Bearer access token from the tenant authorization server (OAuth 2.1; an unauthenticated request answers 401 with WWW-Authenticate naming the protected-resource metadata)',
+        description:
+          'Bearer access token from the tenant authorization server (OAuth 2.1; an unauthenticated request answers 401 with WWW-Authenticate naming the protected-resource metadata)',
         isRequired: true,
         isSecret: true,
       },
@@ -68,7 +74,14 @@ export async function tenantServerResponse(q: Queryable, config: RegistryConfig,
     description: clip(t.description?.trim() || `MCP tools of ${t.name}`, 100),
     version: t.current_version,
     remotes: [remote],
-    _meta: { [PUBLISHER_META]: { 'dev.switchboard': { tenant: t.id, authorization: t.protected ? { type: 'oauth2', resource: mcpUrl, scopes: t.scopes ?? [] } : { type: 'none' } } } },
+    _meta: {
+      [PUBLISHER_META]: {
+        'dev.switchboard': {
+          tenant: t.id,
+          authorization: t.protected ? { type: 'oauth2', resource: mcpUrl, scopes: t.scopes ?? [] } : { type: 'none' },
+        },
+      },
+    },
   };
   const official = { status: 'active', publishedAt: t.created_at.toISOString(), updatedAt: t.published_at.toISOString(), isLatest: true };
   return { server, _meta: { [OFFICIAL_META]: official } };

@@ -21,7 +21,9 @@ export function roleOfGroups(groups: readonly string[], roleMap: Readonly<Record
  */
 export async function syncAdmins(q: Queryable, tenantId: string, usernames: readonly string[], actor: string): Promise<void> {
   if (usernames.length === 0) return;
-  const settings = await q.query<{ role_map: Record<string, Role> }>('SELECT role_map FROM registry.console_sso WHERE tenant_id = $1', [tenantId]);
+  const settings = await q.query<{ role_map: Record<string, Role> }>('SELECT role_map FROM registry.console_sso WHERE tenant_id = $1', [
+    tenantId,
+  ]);
   const roleMap = settings[0]?.role_map ?? {};
   const rows = await q.query<{ username: string; name: string | null; disabled: boolean; groups: string[] }>(
     `SELECT u.username, u.name, u.disabled_at IS NOT NULL AS disabled,

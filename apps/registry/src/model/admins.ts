@@ -21,7 +21,14 @@ export interface AdminRow {
 
 /** The API view of an admin: never the hash. */
 export function adminView(row: AdminRow) {
-  return { username: row.username, name: row.name, role: row.role, createdAt: row.created_at, lastLoginAt: row.last_login_at, disabled: row.disabled_at !== null };
+  return {
+    username: row.username,
+    name: row.name,
+    role: row.role,
+    createdAt: row.created_at,
+    lastLoginAt: row.last_login_at,
+    disabled: row.disabled_at !== null,
+  };
 }
 
 /**
@@ -31,13 +38,10 @@ export function adminView(row: AdminRow) {
 export async function createAdmin(q: Queryable, tenantId: string, input: AdminInput, field = 'body.username'): Promise<AdminRow> {
   const hash = await hashPassword(input.password);
   try {
-    const rows = await q.query<AdminRow>('INSERT INTO registry.tenant_admins (tenant_id, username, name, password_hash, role) VALUES ($1, $2, $3, $4, $5) RETURNING *', [
-      tenantId,
-      input.username,
-      input.name ?? null,
-      hash,
-      input.role ?? 'owner',
-    ]);
+    const rows = await q.query<AdminRow>(
+      'INSERT INTO registry.tenant_admins (tenant_id, username, name, password_hash, role) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+      [tenantId, input.username, input.name ?? null, hash, input.role ?? 'owner'],
+    );
     return rows[0];
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(409, 'CONFLICT', `${field}: admin "${input.username}" already exists`, field);
@@ -48,7 +52,10 @@ export async function createAdmin(q: Queryable, tenantId: string, input: AdminIn
 /** The tenant's admin when it exists and is not disabled (sessions and platform tokens re-check this on every request). */
 export async function activeAdmin(q: Queryable, tenantId: string, username: string): Promise<AdminRow | undefined> {
   if (!TENANT_ID.test(tenantId) || !ADMIN_USERNAME.test(username)) return undefined;
-  const rows = await q.query<AdminRow>('SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL', [tenantId, username]);
+  const rows = await q.query<AdminRow>(
+    'SELECT * FROM registry.tenant_admins WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL',
+    [tenantId, username],
+  );
   return rows[0];
 }
 
@@ -67,9 +74,9 @@ export async function verifyLogin(q: Queryable, tenantId: string, username: stri
   if (!row?.password_hash) return verifyAgainstDummy(password).then(() => undefined);
   const ok = await verifyPassword(password, row.password_hash);
   if (!ok || row.disabled_at !== null) return undefined;
-  const updated = await q.query<AdminRow>('UPDATE registry.tenant_admins SET last_login_at = now() WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL RETURNING *', [
-    tenantId,
-    username,
-  ]);
+  const updated = await q.query<AdminRow>(
+    'UPDATE registry.tenant_admins SET last_login_at = now() WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL RETURNING *',
+    [tenantId, username],
+  );
   return updated[0];
 }

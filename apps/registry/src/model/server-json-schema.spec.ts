@@ -1,11 +1,24 @@
 import { serverJsonProblem, SERVER_JSON_SCHEMA_URL } from './server-json-schema';
 
-const valid = { $schema: SERVER_JSON_SCHEMA_URL, name: 'io.example/crm', description: 'CRM tools', version: '1.0.0', remotes: [{ type: 'streamable-http', url: 'https://crm.example.com/mcp' }] };
+const valid = {
+  $schema: SERVER_JSON_SCHEMA_URL,
+  name: 'io.example/crm',
+  description: 'CRM tools',
+  version: '1.0.0',
+  remotes: [{ type: 'streamable-http', url: 'https://crm.example.com/mcp' }],
+};
 
 describe('serverJsonProblem (the official server.json schema)', () => {
   it('accepts a remote server and a package-only one', () => {
     expect(serverJsonProblem(valid)).toBeUndefined();
-    expect(serverJsonProblem({ name: 'io.example/x', description: 'd', version: '1', packages: [{ registryType: 'npm', identifier: 'x', transport: { type: 'stdio' } }] })).toBeUndefined();
+    expect(
+      serverJsonProblem({
+        name: 'io.example/x',
+        description: 'd',
+        version: '1',
+        packages: [{ registryType: 'npm', identifier: 'x', transport: { type: 'stdio' } }],
+      }),
+    ).toBeUndefined();
   });
 
   it.each([

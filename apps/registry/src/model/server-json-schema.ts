@@ -25,7 +25,10 @@ export function serverJsonProblem(doc: unknown): ServerJsonProblem | undefined {
   if (validate(doc)) return undefined;
   const err = validate.errors?.[0];
   if (!err) return { path: '', message: 'does not match the server.json schema' };
-  const path = err.instancePath.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const path = err.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (err.keyword === 'required') path.push(String((err.params as { missingProperty?: string }).missingProperty));
   const message = err.keyword === 'required' ? 'is required' : (err.message ?? 'is invalid');
   return { path: path.join('.'), message };

@@ -4,7 +4,12 @@ import { sessionIdHash, type ConsoleSession } from '../http/console-session';
 
 /** Records a new console session (at sign-in), so it can be ended server-side. */
 export async function recordSession(q: Queryable, s: ConsoleSession): Promise<void> {
-  await q.query('INSERT INTO registry.console_sessions (id_hash, tenant_id, username, expires_at) VALUES ($1, $2, $3, to_timestamp($4))', [sessionIdHash(s.sid), s.tid, s.username, s.exp]);
+  await q.query('INSERT INTO registry.console_sessions (id_hash, tenant_id, username, expires_at) VALUES ($1, $2, $3, to_timestamp($4))', [
+    sessionIdHash(s.sid),
+    s.tid,
+    s.username,
+    s.exp,
+  ]);
 }
 
 /**
@@ -23,11 +28,20 @@ export async function sessionAdmin(q: Queryable, s: ConsoleSession): Promise<Adm
 
 /** Ends one session (sign-out): every copy of its cookie stops working at once. */
 export async function revokeSession(q: Queryable, s: ConsoleSession): Promise<void> {
-  await q.query('UPDATE registry.console_sessions SET revoked_at = now() WHERE id_hash = $1 AND tenant_id = $2 AND revoked_at IS NULL', [sessionIdHash(s.sid), s.tid]);
+  await q.query('UPDATE registry.console_sessions SET revoked_at = now() WHERE id_hash = $1 AND tenant_id = $2 AND revoked_at IS NULL', [
+    sessionIdHash(s.sid),
+    s.tid,
+  ]);
 }
 
 /** Ends every session of an admin (access removed); also drops long-expired rows of that admin. */
 export async function revokeAdminSessions(q: Queryable, tenantId: string, username: string): Promise<void> {
-  await q.query('UPDATE registry.console_sessions SET revoked_at = now() WHERE tenant_id = $1 AND username = $2 AND revoked_at IS NULL', [tenantId, username]);
-  await q.query("DELETE FROM registry.console_sessions WHERE tenant_id = $1 AND username = $2 AND expires_at < now() - interval '1 day'", [tenantId, username]);
+  await q.query('UPDATE registry.console_sessions SET revoked_at = now() WHERE tenant_id = $1 AND username = $2 AND revoked_at IS NULL', [
+    tenantId,
+    username,
+  ]);
+  await q.query("DELETE FROM registry.console_sessions WHERE tenant_id = $1 AND username = $2 AND expires_at < now() - interval '1 day'", [
+    tenantId,
+    username,
+  ]);
 }

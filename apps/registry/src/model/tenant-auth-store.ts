@@ -34,7 +34,10 @@ export async function loadTenantAuth(q: Queryable, tenantId: string): Promise<Te
   const rows = await q.query<TenantAuthRow>('SELECT * FROM registry.tenant_auth WHERE tenant_id = $1', [tenantId]);
   const row = rows[0];
   if (!row) return undefined;
-  const connectors = await q.query<ConnectorRow>('SELECT server_id, issuer, client_id, scopes, secret, grant_settings FROM registry.tenant_connectors WHERE tenant_id = $1 ORDER BY server_id', [tenantId]);
+  const connectors = await q.query<ConnectorRow>(
+    'SELECT server_id, issuer, client_id, scopes, secret, grant_settings FROM registry.tenant_connectors WHERE tenant_id = $1 ORDER BY server_id',
+    [tenantId],
+  );
   return tenantAuthSchema.parse({
     protected: row.protected,
     scopes: row.scopes,
@@ -43,11 +46,26 @@ export async function loadTenantAuth(q: Queryable, tenantId: string): Promise<Te
     allowPrivateUseRedirects: row.allow_private_use_redirects,
     idp:
       row.idp_kind === 'oidc'
-        ? { kind: 'oidc', issuer: row.idp_issuer, clientId: row.idp_client_id, ...(row.idp_scopes ? { scopes: row.idp_scopes } : {}), ...(row.idp_secret ? { clientSecret: row.idp_secret } : {}) }
+        ? {
+            kind: 'oidc',
+            issuer: row.idp_issuer,
+            clientId: row.idp_client_id,
+            ...(row.idp_scopes ? { scopes: row.idp_scopes } : {}),
+            ...(row.idp_secret ? { clientSecret: row.idp_secret } : {}),
+          }
         : { kind: 'local' },
     enterpriseIdps: row.enterprise_idps,
     connectors: Object.fromEntries(
-      connectors.map((c) => [c.server_id, { issuer: c.issuer, clientId: c.client_id, scopes: c.scopes, ...(c.secret ? { clientSecret: c.secret } : {}), ...(c.grant_settings ? { grant: c.grant_settings } : {}) }]),
+      connectors.map((c) => [
+        c.server_id,
+        {
+          issuer: c.issuer,
+          clientId: c.client_id,
+          scopes: c.scopes,
+          ...(c.secret ? { clientSecret: c.secret } : {}),
+          ...(c.grant_settings ? { grant: c.grant_settings } : {}),
+        },
+      ]),
     ),
   });
 }
@@ -55,7 +73,16 @@ export async function loadTenantAuth(q: Queryable, tenantId: string): Promise<Te
 /** The admin API's view of tenant auth: everything but secrets (`clientSecretSet` instead). */
 export function tenantAuthView(auth: TenantAuthSettings | undefined): Record<string, unknown> {
   const a = auth ?? tenantAuthSchema.parse({ protected: false });
-  const idp = a.idp.kind === 'oidc' ? { kind: 'oidc', issuer: a.idp.issuer, clientId: a.idp.clientId, scopes: a.idp.scopes, clientSecretSet: a.idp.clientSecret !== undefined } : { kind: 'local' };
+  const idp =
+    a.idp.kind === 'oidc'
+      ? {
+          kind: 'oidc',
+          issuer: a.idp.issuer,
+          clientId: a.idp.clientId,
+          scopes: a.idp.scopes,
+          clientSecretSet: a.idp.clientSecret !== undefined,
+        }
+      : { kind: 'local' };
   return {
     configured: auth !== undefined,
     protected: a.protected,
@@ -66,7 +93,16 @@ export function tenantAuthView(auth: TenantAuthSettings | undefined): Record<str
     idp,
     enterpriseIdps: a.enterpriseIdps,
     connectors: Object.fromEntries(
-      Object.entries(a.connectors).map(([id, c]) => [id, { issuer: c.issuer, clientId: c.clientId, scopes: c.scopes, clientSecretSet: c.clientSecret !== undefined, ...(c.grant ? { grant: grantView(c.grant) } : {}) }]),
+      Object.entries(a.connectors).map(([id, c]) => [
+        id,
+        {
+          issuer: c.issuer,
+          clientId: c.clientId,
+          scopes: c.scopes,
+          clientSecretSet: c.clientSecret !== undefined,
+          ...(c.grant ? { grant: grantView(c.grant) } : {}),
+        },
+      ]),
     ),
   };
 }

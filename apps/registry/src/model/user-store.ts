@@ -64,21 +64,31 @@ export function hashToken(token: string): string {
 }
 
 /** Creates an invited user (no password yet) inside the caller's transaction; 409 naming body.username when taken, 409 over the per-tenant cap. */
-export async function createUser(q: Queryable, tenantId: string, input: { username: string; name?: string }, actor: string): Promise<UserRow> {
+export async function createUser(
+  q: Queryable,
+  tenantId: string,
+  input: { username: string; name?: string },
+  actor: string,
+): Promise<UserRow> {
   // Serialises inserts of one tenant so the cap cannot be overrun by parallel invites.
   await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-users:${tenantId}`]);
   const [{ n }] = await q.query<{ n: string }>('SELECT count(*) AS n FROM registry.tenant_users WHERE tenant_id = $1', [tenantId]);
-  if (Number(n) >= MAX_USERS_PER_TENANT) throw new ApiError(409, 'CONFLICT', `body.username: the directory is full (at most ${MAX_USERS_PER_TENANT} users per workspace)`, 'body.username');
+  if (Number(n) >= MAX_USERS_PER_TENANT)
+    throw new ApiError(
+      409,
+      'CONFLICT',
+      `body.username: the directory is full (at most ${MAX_USERS_PER_TENANT} users per workspace)`,
+      'body.username',
+    );
   try {
-    const rows = await q.query<UserRow>('INSERT INTO registry.tenant_users (tenant_id, username, name, created_by) VALUES ($1, $2, $3, $4) RETURNING *', [
-      tenantId,
-      input.username,
-      input.name ?? null,
-      actor,
-    ]);
+    const rows = await q.query<UserRow>(
+      'INSERT INTO registry.tenant_users (tenant_id, username, name, created_by) VALUES ($1, $2, $3, $4) RETURNING *',
+      [tenantId, input.username, input.name ?? null, actor],
+    );
     return rows[0];
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError(409, 'CONFLICT', `body.username: user "${input.username}" already exists`, 'body.username');
+    if (isUniqueViolation(err))
+      throw new ApiError(409, 'CONFLICT', `body.username: user "${input.username}" already exists`, 'body.username');
     throw err;
   }
 }
@@ -87,7 +97,12 @@ export async function createUser(q: Queryable, tenantId: string, input: { userna
  * Issues a one-time link token (invite or reset) for a user, replacing every unused earlier link
  * of that user. Only the token's hash is stored; the token itself is returned once.
  */
-export async function issueLink(q: Queryable, tenantId: string, username: string, purpose: 'invite' | 'reset'): Promise<{ token: string; expiresAt: Date }> {
+export async function issueLink(
+  q: Queryable,
+  tenantId: string,
+  username: string,
+  purpose: 'invite' | 'reset',
+): Promise<{ token: string; expiresAt: Date }> {
   await q.query('DELETE FROM registry.tenant_user_links WHERE tenant_id = $1 AND username = $2', [tenantId, username]);
   const token = randomBytes(32).toString('base64url');
   const ttl = purpose === 'invite' ? INVITE_TTL_S : RESET_TTL_S;
@@ -99,7 +114,11 @@ export async function issueLink(q: Queryable, tenantId: string, username: string
 }
 
 /** The live (unused, unexpired) link of a token, for an enabled user; undefined otherwise. */
-export async function liveLink(q: Queryable, tenantId: string, token: string): Promise<{ username: string; purpose: 'invite' | 'reset'; name: string | null } | undefined> {
+export async function liveLink(
+  q: Queryable,
+  tenantId: string,
+  token: string,
+): Promise<{ username: string; purpose: 'invite' | 'reset'; name: string | null } | undefined> {
   if (!TENANT_ID.test(tenantId) || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
   const rows = await q.query<{ username: string; purpose: 'invite' | 'reset'; name: string | null }>(
     `SELECT l.username, l.purpose, u.name FROM registry.tenant_user_links l JOIN registry.tenant_users u USING (tenant_id, username)
@@ -134,7 +153,10 @@ export async function redeemLink(
     const link = used[0];
     if (!link) return undefined;
     // A new password ends the sessions and refresh tokens issued before it (a reset is often a response to a leak).
-    await q.query('UPDATE registry.tenant_users SET password_hash = $3, sessions_valid_after = now() WHERE tenant_id = $1 AND username = $2', [tenantId, link.username, hash]);
+    await q.query(
+      'UPDATE registry.tenant_users SET password_hash = $3, sessions_valid_after = now() WHERE tenant_id = $1 AND username = $2',
+      [tenantId, link.username, hash],
+    );
     await onRedeemed(q, link);
     return link;
   });
@@ -146,25 +168,36 @@ export async function redeemLink(
  */
 export async function verifyUserPassword(q: Queryable, tenantId: string, username: string, password: string): Promise<UserRow | undefined> {
   const rows =
-    TENANT_ID.test(tenantId) && ADMIN_USERNAME.test(username) ? await q.query<UserRow>('SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2', [tenantId, username]) : [];
+    TENANT_ID.test(tenantId) && ADMIN_USERNAME.test(username)
+      ? await q.query<UserRow>('SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2', [tenantId, username])
+      : [];
   const row = rows[0];
   if (!row?.password_hash) return verifyAgainstDummy(password).then(() => undefined);
   const ok = await verifyPassword(password, row.password_hash);
   if (!ok || row.disabled_at !== null) return undefined;
-  const updated = await q.query<UserRow>('UPDATE registry.tenant_users SET last_login_at = now() WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL RETURNING *', [tenantId, username]);
+  const updated = await q.query<UserRow>(
+    'UPDATE registry.tenant_users SET last_login_at = now() WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL RETURNING *',
+    [tenantId, username],
+  );
   return updated[0];
 }
 
 export async function activeUser(q: Queryable, tenantId: string, username: string): Promise<UserRow | undefined> {
   if (!TENANT_ID.test(tenantId) || !ADMIN_USERNAME.test(username)) return undefined;
-  const rows = await q.query<UserRow>('SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL', [tenantId, username]);
+  const rows = await q.query<UserRow>(
+    'SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL',
+    [tenantId, username],
+  );
   return rows[0];
 }
 
 export async function passkeysOf(q: Queryable, tenantId: string, usernames: string[]): Promise<Map<string, PasskeyRow[]>> {
   const out = new Map<string, PasskeyRow[]>();
   if (usernames.length === 0) return out;
-  const rows = await q.query<PasskeyRow>('SELECT * FROM registry.tenant_user_passkeys WHERE tenant_id = $1 AND username = ANY($2) ORDER BY created_at', [tenantId, usernames]);
+  const rows = await q.query<PasskeyRow>(
+    'SELECT * FROM registry.tenant_user_passkeys WHERE tenant_id = $1 AND username = ANY($2) ORDER BY created_at',
+    [tenantId, usernames],
+  );
   for (const r of rows) out.set(r.username, [...(out.get(r.username) ?? []), r]);
   return out;
 }

@@ -26,11 +26,18 @@ export interface AppliedItem {
  * the draft preview (rolled back) go through here, so the preview cannot drift from publish.
  * The caller holds the tenant's publish lock.
  */
-export async function applyPublication(q: Queryable, tenantId: string, input: PublishInput): Promise<{ server: ServerRow; items: AppliedItem[] }> {
+export async function applyPublication(
+  q: Queryable,
+  tenantId: string,
+  input: PublishInput,
+): Promise<{ server: ServerRow; items: AppliedItem[] }> {
   const servers = await q.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, input.serverId]);
   const server = servers[0];
   if (!server) throw ApiError.notFound('server', input.serverId, 'body.serverId');
-  const existing = await q.query<PublicationRow>('SELECT server_id, kind, key, exposed_name FROM registry.publications WHERE tenant_id = $1', [tenantId]);
+  const existing = await q.query<PublicationRow>(
+    'SELECT server_id, kind, key, exposed_name FROM registry.publications WHERE tenant_id = $1',
+    [tenantId],
+  );
   const blockPoisoned = await blocksPoisoned(q, tenantId);
   const out: AppliedItem[] = [];
   const hintIssues: Array<{ field: string; message: string; item: number; name: string; hint: string }> = [];
@@ -40,47 +47,84 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
       'SELECT definition, content_hash, findings FROM registry.discovered_items WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 AND removed_at IS NULL',
       [tenantId, server.id, item.kind, item.name],
     );
-    if (!found[0]) throw new ApiError(404, 'NOT_FOUND', `${field}.name: ${item.kind} "${item.name}" was not discovered on server "${server.id}"`, `${field}.name`);
+    if (!found[0])
+      throw new ApiError(
+        404,
+        'NOT_FOUND',
+        `${field}.name: ${item.kind} "${item.name}" was not discovered on server "${server.id}"`,
+        `${field}.name`,
+      );
     if (item.kind === 'tool') {
       // Refused outright (no override can fix an upstream's schema): the gateway would refuse every call.
       const patterns = patternIssues(found[0].definition);
       if (patterns.length > 0) throw patternRefusal(`${field}.name`, item.name, patterns);
       for (const hint of missingRequiredHints(found[0].definition, item.overrides)) {
-        hintIssues.push({ field: `${field}.overrides.annotations.${hint}`, message: `tool "${item.name}" does not declare ${hint}; set it as an override`, item: i, name: item.name, hint });
+        hintIssues.push({
+          field: `${field}.overrides.annotations.${hint}`,
+          message: `tool "${item.name}" does not declare ${hint}; set it as an override`,
+          item: i,
+          name: item.name,
+          hint,
+        });
       }
     }
     const mine = existing.find((p) => p.server_id === server.id && p.kind === item.kind && p.key === item.name);
     // Only a new publication puts a definition live here; a published one changes through change review.
-    const refused = mine ? undefined : findingsRefusal({ kind: item.kind, name: item.name, findings: found[0].findings, acknowledged: item.acknowledgeFindings === true, blockPoisoned, at: field });
+    const refused = mine
+      ? undefined
+      : findingsRefusal({
+          kind: item.kind,
+          name: item.name,
+          findings: found[0].findings,
+          acknowledged: item.acknowledgeFindings === true,
+          blockPoisoned,
+          at: field,
+        });
     if (refused) throw refused;
     const named = item.kind === 'tool' || item.kind === 'prompt';
     let name: string;
     if (!named) {
       name = item.name;
       if (existing.some((p) => p !== mine && p.kind === item.kind && p.exposed_name === name)) {
-        throw new ApiError(409, 'NAME_COLLISION', `${field}.name: ${item.kind} "${name}" is already published by another server`, `${field}.name`);
+        throw new ApiError(
+          409,
+          'NAME_COLLISION',
+          `${field}.name: ${item.kind} "${name}" is already published by another server`,
+          `${field}.name`,
+        );
       }
     } else if (mine && item.exposedName === undefined) {
       name = mine.exposed_name;
     } else {
       const taken = new Set(existing.filter((p) => p !== mine && p.kind === item.kind).map((p) => p.exposed_name));
-      name = exposedName({ upstreamName: item.name, explicit: item.exposedName, prefix: server.tool_prefix ?? server.id, taken, field: `${field}.exposedName` });
+      name = exposedName({
+        upstreamName: item.name,
+        explicit: item.exposedName,
+        prefix: server.tool_prefix ?? server.id,
+        taken,
+        field: `${field}.exposedName`,
+      });
     }
     if (mine) {
-      await q.query('UPDATE registry.publications SET exposed_name = $5, overrides = $6, updated_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [
-        tenantId,
-        server.id,
-        item.kind,
-        item.name,
-        name,
-        JSON.stringify(item.overrides ?? {}),
-      ]);
+      await q.query(
+        'UPDATE registry.publications SET exposed_name = $5, overrides = $6, updated_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4',
+        [tenantId, server.id, item.kind, item.name, name, JSON.stringify(item.overrides ?? {})],
+      );
       mine.exposed_name = name;
     } else {
       await q.query(
         `INSERT INTO registry.publications (tenant_id, server_id, kind, key, exposed_name, approved_hash, approved_definition, overrides)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [tenantId, server.id, item.kind, item.name, name, found[0].content_hash, JSON.stringify(found[0].definition), JSON.stringify(item.overrides ?? {})],
+        [
+          tenantId,
+          server.id,
+          item.kind,
+          item.name,
+          name,
+          found[0].content_hash,
+          JSON.stringify(found[0].definition),
+          JSON.stringify(item.overrides ?? {}),
+        ],
       );
       existing.push({ server_id: server.id, kind: item.kind, key: item.name, exposed_name: name } as PublicationRow);
     }
@@ -105,6 +149,13 @@ export async function applyPublication(q: Queryable, tenantId: string, input: Pu
 export function patternRefusal(field: string, tool: string, patterns: ReturnType<typeof patternIssues>): ApiError {
   const first = patterns[0];
   return new ApiError(400, 'PATTERN_UNSUPPORTED', `${field}: ${patternIssueMessage(tool, first)}`, field, {
-    issues: patterns.map((p) => ({ field, message: patternIssueMessage(tool, p), tool, pointer: p.pointer, pattern: p.pattern, reason: p.reason })),
+    issues: patterns.map((p) => ({
+      field,
+      message: patternIssueMessage(tool, p),
+      tool,
+      pointer: p.pointer,
+      pattern: p.pattern,
+      reason: p.reason,
+    })),
   });
 }

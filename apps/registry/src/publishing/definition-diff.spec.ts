@@ -13,7 +13,16 @@ const tool = {
 
 describe('definitionDiff', () => {
   it('is empty for equal definitions, whatever the key order', () => {
-    const reordered = { annotations: { readOnlyHint: true }, inputSchema: { required: ['query'], properties: { limit: { maximum: 50, minimum: 1, type: 'integer' }, query: { type: 'string' } }, type: 'object' }, description: 'Search orders', name: 'search' };
+    const reordered = {
+      annotations: { readOnlyHint: true },
+      inputSchema: {
+        required: ['query'],
+        properties: { limit: { maximum: 50, minimum: 1, type: 'integer' }, query: { type: 'string' } },
+        type: 'object',
+      },
+      description: 'Search orders',
+      name: 'search',
+    };
     expect(definitionDiff(tool, reordered)).toEqual([]);
   });
 
@@ -42,7 +51,9 @@ describe('definitionDiff', () => {
   it('compares arrays as whole values at their path', () => {
     const after = structuredClone(tool);
     after.inputSchema.required = ['query', 'limit'];
-    expect(definitionDiff(tool, after)).toEqual([{ path: '/inputSchema/required', op: 'changed', before: ['query'], after: ['query', 'limit'] }]);
+    expect(definitionDiff(tool, after)).toEqual([
+      { path: '/inputSchema/required', op: 'changed', before: ['query'], after: ['query', 'limit'] },
+    ]);
     const same = structuredClone(tool);
     expect(definitionDiff({ a: [{ x: 1, y: 2 }] }, { a: [{ y: 2, x: 1 }] })).toEqual([]);
     expect(definitionDiff(tool, same)).toEqual([]);
@@ -55,7 +66,9 @@ describe('definitionDiff', () => {
   });
 
   it('escapes ~ and / in keys (RFC 6901)', () => {
-    expect(definitionDiff({ _meta: { 'openai/x~y': 1 } }, { _meta: { 'openai/x~y': 2 } })).toEqual([{ path: '/_meta/openai~1x~0y', op: 'changed', before: 1, after: 2 }]);
+    expect(definitionDiff({ _meta: { 'openai/x~y': 1 } }, { _meta: { 'openai/x~y': 2 } })).toEqual([
+      { path: '/_meta/openai~1x~0y', op: 'changed', before: 1, after: 2 },
+    ]);
   });
 
   it('a removed tool is one row at the root; a tool with nothing before is one added row', () => {

@@ -32,14 +32,25 @@ export interface ExposedNameRequest {
 export function exposedName(req: ExposedNameRequest): string {
   if (req.explicit !== undefined) {
     if (!EXPOSED_NAME.test(req.explicit)) {
-      throw new ApiError(400, 'NAME_INVALID', `${req.field}: "${req.explicit}" must be 1-64 characters of A-Z a-z 0-9 _ . - (valid on every surface)`, req.field);
+      throw new ApiError(
+        400,
+        'NAME_INVALID',
+        `${req.field}: "${req.explicit}" must be 1-64 characters of A-Z a-z 0-9 _ . - (valid on every surface)`,
+        req.field,
+      );
     }
-    if (req.taken.has(req.explicit)) throw new ApiError(409, 'NAME_COLLISION', `${req.field}: "${req.explicit}" is already published by this tenant`, req.field);
+    if (req.taken.has(req.explicit))
+      throw new ApiError(409, 'NAME_COLLISION', `${req.field}: "${req.explicit}" is already published by this tenant`, req.field);
     return req.explicit;
   }
   const base = sanitizeName(req.upstreamName);
   if (!req.taken.has(base)) return base;
   const prefixed = sanitizeName(`${req.prefix}_${req.upstreamName}`);
   if (!req.taken.has(prefixed)) return prefixed;
-  throw new ApiError(409, 'NAME_COLLISION', `${req.field}: "${base}" and "${prefixed}" are both taken in this tenant; choose an exposedName`, req.field);
+  throw new ApiError(
+    409,
+    'NAME_COLLISION',
+    `${req.field}: "${base}" and "${prefixed}" are both taken in this tenant; choose an exposedName`,
+    req.field,
+  );
 }

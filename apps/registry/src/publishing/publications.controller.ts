@@ -32,7 +32,12 @@ export class PublicationsController {
 
   /** The routing table: exposed name → (server, upstream name), with overrides. */
   @Get('publications')
-  @ApiOperation({ operationId: 'listPublications', summary: 'The routing table: exposed name → (server, upstream name)', auth: 'tenant', response: publicationsResponse })
+  @ApiOperation({
+    operationId: 'listPublications',
+    summary: 'The routing table: exposed name → (server, upstream name)',
+    auth: 'tenant',
+    response: publicationsResponse,
+  })
   @UseGuards(TenantGuard)
   async list(@Tenant() { tenantId }: TenantPrincipal) {
     const rows = await this.db.query(
@@ -51,7 +56,8 @@ export class PublicationsController {
   @Post('publications')
   @ApiOperation({
     operationId: 'publish',
-    summary: 'Publish items (names checked; every tool needs readOnlyHint, destructiveHint and openWorldHint, upstream or as overrides) and push a new snapshot',
+    summary:
+      'Publish items (names checked; every tool needs readOnlyHint, destructiveHint and openWorldHint, upstream or as overrides) and push a new snapshot',
     auth: 'tenant',
     body: publishBody,
     response: publishItemsResponse,
@@ -71,15 +77,30 @@ export class PublicationsController {
   }
 
   @Post('publications/unpublish')
-  @ApiOperation({ operationId: 'unpublish', summary: 'Unpublish items and push a new snapshot', auth: 'tenant', body: unpublishBody, response: publishResultSchema })
+  @ApiOperation({
+    operationId: 'unpublish',
+    summary: 'Unpublish items and push a new snapshot',
+    auth: 'tenant',
+    body: unpublishBody,
+    response: publishResultSchema,
+  })
   @HttpCode(200)
   @UseGuards(TenantGuard)
   async unpublish(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(unpublishBody, body, 'body');
     const { version, tools, redis } = await this.publisher.publish(tenantId, actor, 'unpublish', async (q) => {
       for (const [i, item] of input.items.entries()) {
-        const rows = await q.query('DELETE FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 RETURNING key', [tenantId, input.serverId, item.kind, item.name]);
-        if (rows.length === 0) throw new ApiError(404, 'NOT_FOUND', `body.items.${i}.name: ${item.kind} "${item.name}" of server "${input.serverId}" is not published`, `body.items.${i}.name`);
+        const rows = await q.query(
+          'DELETE FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4 RETURNING key',
+          [tenantId, input.serverId, item.kind, item.name],
+        );
+        if (rows.length === 0)
+          throw new ApiError(
+            404,
+            'NOT_FOUND',
+            `body.items.${i}.name: ${item.kind} "${item.name}" of server "${input.serverId}" is not published`,
+            `body.items.${i}.name`,
+          );
       }
       await audit(q, tenantId, actor, 'publication.unpublish', input.serverId, { items: input.items });
     });
@@ -88,7 +109,12 @@ export class PublicationsController {
 
   /** Recompiles and pushes the current publications (e.g. after a Redis flush). */
   @Post('publish')
-  @ApiOperation({ operationId: 'republish', summary: 'Recompile and push the current snapshot', auth: 'tenant', response: publishResultSchema })
+  @ApiOperation({
+    operationId: 'republish',
+    summary: 'Recompile and push the current snapshot',
+    auth: 'tenant',
+    response: publishResultSchema,
+  })
   @HttpCode(200)
   @UseGuards(TenantGuard)
   async republish(@Tenant() { tenantId, actor }: TenantPrincipal) {
@@ -138,42 +164,68 @@ export class PublicationsController {
 
   /** Accepts one held change: a modified definition goes live; a removed item is unpublished. */
   @Post('changes/approve')
-  @ApiOperation({ operationId: 'approveChange', summary: 'Approve one held change and publish', auth: 'tenant', body: approveBody, errors: { '409': FINDINGS_409 } })
+  @ApiOperation({
+    operationId: 'approveChange',
+    summary: 'Approve one held change and publish',
+    auth: 'tenant',
+    body: approveBody,
+    errors: { '409': FINDINGS_409 },
+  })
   @HttpCode(200)
   @UseGuards(TenantGuard)
   async approve(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
     const input = parseInput(approveBody, body, 'body');
     const { applied: change, ...published } = await this.publisher.publish(tenantId, actor, 'change approved', async (q) => {
-      const rows = await q.query<{ approved_hash: string; content_hash: string | null; definition: unknown; removed_at: Date | null; findings: PoisonFinding[] | null }>(
+      const rows = await q.query<{
+        approved_hash: string;
+        content_hash: string | null;
+        definition: unknown;
+        removed_at: Date | null;
+        findings: PoisonFinding[] | null;
+      }>(
         `SELECT p.approved_hash, d.content_hash, d.definition, d.removed_at, d.findings FROM registry.publications p
            LEFT JOIN registry.discovered_items d USING (tenant_id, server_id, kind, key)
           WHERE p.tenant_id = $1 AND p.server_id = $2 AND p.kind = $3 AND p.key = $4`,
         [tenantId, input.serverId, input.kind, input.name],
       );
       const row = rows[0];
-      if (!row) throw new ApiError(404, 'NOT_FOUND', `body.name: ${input.kind} "${input.name}" of server "${input.serverId}" is not published`, 'body.name');
+      if (!row)
+        throw new ApiError(
+          404,
+          'NOT_FOUND',
+          `body.name: ${input.kind} "${input.name}" of server "${input.serverId}" is not published`,
+          'body.name',
+        );
       const removed = row.content_hash === null || row.removed_at !== null;
-      if (!removed && row.content_hash === row.approved_hash) throw new ApiError(409, 'CONFLICT', `body.name: ${input.kind} "${input.name}" has no pending change`, 'body.name');
+      if (!removed && row.content_hash === row.approved_hash)
+        throw new ApiError(409, 'CONFLICT', `body.name: ${input.kind} "${input.name}" has no pending change`, 'body.name');
       if (!removed && input.kind === 'tool') {
         const patterns = patternIssues(row.definition);
         if (patterns.length > 0) throw patternRefusal('body.name', input.name, patterns);
       }
       if (!removed) {
-        const check = { kind: input.kind, name: input.name, findings: row.findings ?? [], acknowledged: input.acknowledgeFindings === true, at: 'body' };
+        const check = {
+          kind: input.kind,
+          name: input.name,
+          findings: row.findings ?? [],
+          acknowledged: input.acknowledgeFindings === true,
+          at: 'body',
+        };
         const refused = findingsRefusal({ ...check, blockPoisoned: await blocksPoisoned(q, tenantId) });
         if (refused) throw refused;
       }
       if (removed) {
-        await q.query('DELETE FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [tenantId, input.serverId, input.kind, input.name]);
-      } else {
-        await q.query('UPDATE registry.publications SET approved_hash = $5, approved_definition = $6, updated_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [
+        await q.query('DELETE FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4', [
           tenantId,
           input.serverId,
           input.kind,
           input.name,
-          row.content_hash,
-          JSON.stringify(row.definition),
         ]);
+      } else {
+        await q.query(
+          'UPDATE registry.publications SET approved_hash = $5, approved_definition = $6, updated_at = now() WHERE tenant_id = $1 AND server_id = $2 AND kind = $3 AND key = $4',
+          [tenantId, input.serverId, input.kind, input.name, row.content_hash, JSON.stringify(row.definition)],
+        );
       }
       await audit(q, tenantId, actor, 'change.approve', input.serverId, { kind: input.kind, name: input.name, removed });
       return removed ? 'removed' : 'modified';
@@ -186,14 +238,26 @@ export class PublicationsController {
    * publications, compiled with the same CompiledCatalog the gateway uses.
    */
   @Get('preview')
-  @ApiOperation({ operationId: 'getPreview', summary: 'What each surface receives (query: surface, version)', auth: 'tenant', query: previewQuery, response: previewSchema })
+  @ApiOperation({
+    operationId: 'getPreview',
+    summary: 'What each surface receives (query: surface, version)',
+    auth: 'tenant',
+    query: previewQuery,
+    response: previewSchema,
+  })
   @UseGuards(TenantGuard)
   async preview(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown) {
     const input = parseInput(previewQuery, query, 'query');
     const tenant = await loadTenant(this.db, tenantId);
     const { snapshot } = await buildSnapshot(this.db, tenant);
     const surfaces = surfacePreview(snapshot, tenant.surface_rules, input.version, input.surface);
-    return { version: snapshot.version, protocolVersion: input.version, live: snapshot.version === tenant.current_version, surfaces, dynamicResources: dynamicResourcesPreview(snapshot) };
+    return {
+      version: snapshot.version,
+      protocolVersion: input.version,
+      live: snapshot.version === tenant.current_version,
+      surfaces,
+      dynamicResources: dynamicResourcesPreview(snapshot),
+    };
   }
 
   /**
@@ -205,7 +269,8 @@ export class PublicationsController {
   @Post('preview')
   @ApiOperation({
     operationId: 'previewDraft',
-    summary: 'Draft preview: what each surface would receive if this publication (the POST /v1/publications body) were published now (query: surface, version). Same name and hint checks and compile as publishing; nothing is written',
+    summary:
+      'Draft preview: what each surface would receive if this publication (the POST /v1/publications body) were published now (query: surface, version). Same name and hint checks and compile as publishing; nothing is written',
     auth: 'tenant',
     body: publishBody,
     query: previewQuery,

@@ -57,20 +57,44 @@ export class Publisher {
    * commit; if the process dies before it, boot reconciliation re-pushes every tenant.
    */
   async publish(tenantId: string, actor: string, reason: string): Promise<PublishResult>;
-  async publish<T>(tenantId: string, actor: string, reason: string, apply: (q: Queryable) => Promise<T>): Promise<PublishResult & { applied: T }>;
-  async publish<T>(tenantId: string, actor: string, reason: string, apply?: (q: Queryable) => Promise<T>): Promise<PublishResult & { applied?: T }> {
+  async publish<T>(
+    tenantId: string,
+    actor: string,
+    reason: string,
+    apply: (q: Queryable) => Promise<T>,
+  ): Promise<PublishResult & { applied: T }>;
+  async publish<T>(
+    tenantId: string,
+    actor: string,
+    reason: string,
+    apply?: (q: Queryable) => Promise<T>,
+  ): Promise<PublishResult & { applied?: T }> {
     this.crashAt('before-publish');
     const { snapshot, applied } = await this.db.tx(async (q) => {
       await lockTenant(q, tenantId);
       const applied = apply ? await apply(q) : undefined;
       this.crashAt('after-rows');
       const { tenant, snapshot } = await this.compile(q, tenantId);
-      await q.query('INSERT INTO registry.snapshots (tenant_id, version, snapshot) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [tenantId, snapshot.version, JSON.stringify(snapshot)]);
+      await q.query('INSERT INTO registry.snapshots (tenant_id, version, snapshot) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+        tenantId,
+        snapshot.version,
+        JSON.stringify(snapshot),
+      ]);
       this.crashAt('after-snapshot');
       await q.query('UPDATE registry.tenants SET current_version = $2, updated_at = now() WHERE id = $1', [tenantId, snapshot.version]);
       await q.query('DELETE FROM registry.publish_outbox WHERE tenant_id = $1', [tenantId]);
-      await audit(q, tenantId, actor, 'snapshot.publish', snapshot.version, { reason, tools: snapshot.tools.length, previous: tenant.current_version });
-      await emitWebhookEvent(q, tenantId, 'publish.done', { version: snapshot.version, previous: tenant.current_version, tools: snapshot.tools.length, reason, actor });
+      await audit(q, tenantId, actor, 'snapshot.publish', snapshot.version, {
+        reason,
+        tools: snapshot.tools.length,
+        previous: tenant.current_version,
+      });
+      await emitWebhookEvent(q, tenantId, 'publish.done', {
+        version: snapshot.version,
+        previous: tenant.current_version,
+        tools: snapshot.tools.length,
+        reason,
+        actor,
+      });
       return { snapshot, applied };
     });
     this.crashAt('after-commit');
@@ -87,7 +111,7 @@ export class Publisher {
    */
   async finishPending(minAgeMs: number): Promise<string[]> {
     const rows = await this.db.query<{ tenant_id: string; source: string }>(
-      "SELECT tenant_id, source FROM registry.publish_outbox WHERE requested_at <= now() - make_interval(secs => $1) ORDER BY requested_at",
+      'SELECT tenant_id, source FROM registry.publish_outbox WHERE requested_at <= now() - make_interval(secs => $1) ORDER BY requested_at',
       [minAgeMs / 1000],
     );
     const published: string[] = [];
@@ -137,7 +161,10 @@ export class Publisher {
    * answer cannot drift from what publishing produces. Errors thrown by `apply` or by the
    * compile (409 when the catalog does not compile) pass through unchanged.
    */
-  async draft<T>(tenantId: string, apply: (q: Queryable) => Promise<T>): Promise<{ tenant: TenantRow; snapshot: CatalogSnapshot; applied: T }> {
+  async draft<T>(
+    tenantId: string,
+    apply: (q: Queryable) => Promise<T>,
+  ): Promise<{ tenant: TenantRow; snapshot: CatalogSnapshot; applied: T }> {
     let out: { tenant: TenantRow; snapshot: CatalogSnapshot; applied: T } | undefined;
     try {
       await this.db.tx(async (q) => {
@@ -165,19 +192,26 @@ export class Publisher {
   async catalogFor(tenantId: string): Promise<PublishedCatalog | undefined> {
     const tenant = await loadTenant(this.db, tenantId);
     if (!tenant.current_version) return undefined;
-    const rows = await this.db.query<{ snapshot: CatalogSnapshot }>('SELECT snapshot FROM registry.snapshots WHERE tenant_id = $1 AND version = $2', [tenantId, tenant.current_version]);
+    const rows = await this.db.query<{ snapshot: CatalogSnapshot }>(
+      'SELECT snapshot FROM registry.snapshots WHERE tenant_id = $1 AND version = $2',
+      [tenantId, tenant.current_version],
+    );
     const snapshot = rows[0]?.snapshot;
     if (!snapshot) return undefined;
     const serverIds = new Set<string>();
     for (const list of [snapshot.tools, snapshot.prompts, snapshot.resources, snapshot.resourceTemplates]) {
       for (const e of list) if (e.route.kind === 'upstream') serverIds.add(e.route.serverId);
     }
-    const servers = await this.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 AND id = ANY($2)', [tenantId, [...serverIds]]);
+    const servers = await this.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 AND id = ANY($2)', [
+      tenantId,
+      [...serverIds],
+    ]);
     const credentials: Record<string, string> = {};
     for (const server of servers) {
       try {
         const headers = await this.credentials.headers(server);
-        if (Object.keys(headers).length > 0) credentials[server.id] = this.box.seal(JSON.stringify({ headers }), gatewayCredentialAad(tenantId, server.id));
+        if (Object.keys(headers).length > 0)
+          credentials[server.id] = this.box.seal(JSON.stringify({ headers }), gatewayCredentialAad(tenantId, server.id));
       } catch (err) {
         // The catalog still ships; calls to this server fail upstream with an auth error until the credential works.
         this.logger.warn({ tenant: tenantId, server: server.id, err: (err as Error).message }, 'server credential unavailable');
@@ -218,7 +252,12 @@ export class Publisher {
         return 'ok';
       }
       const message = JSON.stringify({ tenantId, version: catalog.snapshot.version });
-      const res = await this.redis.multi().set(this.keys.catalog(tenantId), JSON.stringify(catalog)).sadd(this.keys.tenants, tenantId).publish(this.keys.channel, message).exec();
+      const res = await this.redis
+        .multi()
+        .set(this.keys.catalog(tenantId), JSON.stringify(catalog))
+        .sadd(this.keys.tenants, tenantId)
+        .publish(this.keys.channel, message)
+        .exec();
       const failed = res?.find(([err]) => err);
       if (failed) throw failed[0];
       return 'ok';
@@ -256,16 +295,22 @@ export class Publisher {
 
   /** Published tenants and their current versions in Postgres (the source of truth the verification compares Redis with). */
   async currentVersions(): Promise<Map<string, string>> {
-    const rows = await this.db.query<{ id: string; current_version: string }>('SELECT id, current_version FROM registry.tenants WHERE current_version IS NOT NULL');
+    const rows = await this.db.query<{ id: string; current_version: string }>(
+      'SELECT id, current_version FROM registry.tenants WHERE current_version IS NOT NULL',
+    );
     return new Map(rows.map((r) => [r.id, r.current_version]));
   }
 
   /** Drops expired grace-period names and republishes those tenants (maintenance job); the delete commits with the new snapshot. */
   async expireRetired(): Promise<string[]> {
-    const rows = await this.db.query<{ tenant_id: string }>('SELECT DISTINCT tenant_id FROM registry.retired_names WHERE expires_at <= now()');
+    const rows = await this.db.query<{ tenant_id: string }>(
+      'SELECT DISTINCT tenant_id FROM registry.retired_names WHERE expires_at <= now()',
+    );
     const tenants = rows.map((r) => r.tenant_id);
     for (const t of tenants) {
-      await this.publish(t, 'system', 'grace period ended', (q) => q.query('DELETE FROM registry.retired_names WHERE tenant_id = $1 AND expires_at <= now()', [t]));
+      await this.publish(t, 'system', 'grace period ended', (q) =>
+        q.query('DELETE FROM registry.retired_names WHERE tenant_id = $1 AND expires_at <= now()', [t]),
+      );
     }
     return tenants;
   }
@@ -282,11 +327,20 @@ export class Publisher {
     const live = new Set(pubs.map((p) => p.exposed_name));
     await q.query('DELETE FROM registry.retired_names WHERE tenant_id = $1 AND exposed_name = ANY($2)', [tenant.id, [...live]]);
     if (!tenant.current_version || this.graceSeconds === 0) return;
-    const prev = await q.query<{ snapshot: CatalogSnapshot }>('SELECT snapshot FROM registry.snapshots WHERE tenant_id = $1 AND version = $2', [tenant.id, tenant.current_version]);
+    const prev = await q.query<{ snapshot: CatalogSnapshot }>(
+      'SELECT snapshot FROM registry.snapshots WHERE tenant_id = $1 AND version = $2',
+      [tenant.id, tenant.current_version],
+    );
     for (const entry of prev[0]?.snapshot.tools ?? []) {
       const name = entry.definition.name;
       // A grace-period entry (unlisted; or marked deprecated by older snapshots) is already retired: its clock keeps running.
-      if (live.has(name) || entry.route.kind !== 'upstream' || entry.unlisted === true || entry.definition._meta?.['switchboard/deprecated'] !== undefined) continue;
+      if (
+        live.has(name) ||
+        entry.route.kind !== 'upstream' ||
+        entry.unlisted === true ||
+        entry.definition._meta?.['switchboard/deprecated'] !== undefined
+      )
+        continue;
       const route = entry.route;
       const successor = pubs.find((p) => p.server_id === route.serverId && p.key === route.upstreamName)?.exposed_name ?? null;
       const stored: ToolEntry = { definition: entry.definition, route };

@@ -67,7 +67,9 @@ export class RedisReconciler {
     private readonly options: RedisReconcilerOptions,
   ) {
     this.keys = catalogRedisKeys(options.namespace);
-    this.counter = metrics.getMeter('switchboard').createCounter('registry.reconcile.repairs', { description: 'Redis keys, schedulers, discoveries and publications repaired by reconciliation, by kind' });
+    this.counter = metrics.getMeter('switchboard').createCounter('registry.reconcile.repairs', {
+      description: 'Redis keys, schedulers, discoveries and publications repaired by reconciliation, by kind',
+    });
   }
 
   /** Runs the boot reconciliation, then follows Redis reconnects and starts the periodic verification. */
@@ -163,14 +165,21 @@ export class RedisReconciler {
     const listed = new Set(await this.redis.smembers(this.keys.tenants));
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
-      const values = await mgetAcrossSlots(this.redis, batch.map((id) => this.keys.catalog(id)));
+      const values = await mgetAcrossSlots(
+        this.redis,
+        batch.map((id) => this.keys.catalog(id)),
+      );
       for (const [j, id] of batch.entries()) {
         const raw = values[j];
-        const kind: RepairKind | undefined = raw === null ? 'missing' : versionOf(raw) !== versions.get(id) ? 'stale' : listed.has(id) ? undefined : 'missing';
+        const kind: RepairKind | undefined =
+          raw === null ? 'missing' : versionOf(raw) !== versions.get(id) ? 'stale' : listed.has(id) ? undefined : 'missing';
         if (!kind) continue;
         if ((await this.publisher.push(id)) === 'ok') {
           repaired[kind]++;
-          this.logger.warn({ tenant: id, kind, expected: versions.get(id), found: raw === null ? null : versionOf(raw) }, 'Redis catalog repaired');
+          this.logger.warn(
+            { tenant: id, kind, expected: versions.get(id), found: raw === null ? null : versionOf(raw) },
+            'Redis catalog repaired',
+          );
         }
       }
     }
@@ -196,7 +205,10 @@ export class RedisReconciler {
       const jobId = await this.queue.enqueue(r.tenant_id, r.id, r.discovery_pending);
       await markQueued(this.db, r.tenant_id, r.id, jobId);
       await this.db.query('UPDATE registry.servers SET discovery_pending = NULL WHERE tenant_id = $1 AND id = $2', [r.tenant_id, r.id]);
-      this.logger.info({ tenant: r.tenant_id, server: r.id, jobId, reason: r.discovery_pending }, 'discovery recorded while the queue was down is now enqueued');
+      this.logger.info(
+        { tenant: r.tenant_id, server: r.id, jobId, reason: r.discovery_pending },
+        'discovery recorded while the queue was down is now enqueued',
+      );
       n++;
     }
     return n;

@@ -16,11 +16,22 @@ export interface SurfacePreview {
  * (one when `surface` is given), the lists a client on that surface receives at `version`.
  * Unknown versions and surfaces are 400 / 404 naming the query field.
  */
-export function surfacePreview(snapshot: CatalogSnapshot, rules: TenantSurfaceRules, version: string, surface?: string): Record<string, SurfacePreview> {
-  if (!VERSIONS.includes(version)) throw new ApiError(400, 'VALIDATION', `query.version: unknown protocol version (known: ${VERSIONS.join(', ')})`, 'query.version');
+export function surfacePreview(
+  snapshot: CatalogSnapshot,
+  rules: TenantSurfaceRules,
+  version: string,
+  surface?: string,
+): Record<string, SurfacePreview> {
+  if (!VERSIONS.includes(version))
+    throw new ApiError(400, 'VALIDATION', `query.version: unknown protocol version (known: ${VERSIONS.join(', ')})`, 'query.version');
   const surfaces = surfaceProfiles(rules);
   if (surface !== undefined && !Object.hasOwn(surfaces, surface)) {
-    throw new ApiError(404, 'NOT_FOUND', `query.surface: surface "${surface}" is not defined (known: ${Object.keys(surfaces).join(', ')})`, 'query.surface');
+    throw new ApiError(
+      404,
+      'NOT_FOUND',
+      `query.surface: surface "${surface}" is not defined (known: ${Object.keys(surfaces).join(', ')})`,
+      'query.surface',
+    );
   }
   const catalog = CompiledCatalog.build(snapshot, { surfaces, pageSize: 10_000 });
   const out: Record<string, SurfacePreview> = {};
@@ -34,5 +45,8 @@ export function surfacePreview(snapshot: CatalogSnapshot, rules: TenantSurfaceRu
 
 /** The "dynamic resources" each server publishes (every surface reads them alike), for the preview. */
 export function dynamicResourcesPreview(snapshot: CatalogSnapshot): { serverId: string; uriPrefix: string }[] {
-  return (snapshot.dynamicResources ?? []).map((e) => ({ serverId: e.route.kind === 'upstream' ? e.route.serverId : e.route.handler, uriPrefix: e.uriPrefix }));
+  return (snapshot.dynamicResources ?? []).map((e) => ({
+    serverId: e.route.kind === 'upstream' ? e.route.serverId : e.route.handler,
+    uriPrefix: e.uriPrefix,
+  }));
 }

@@ -6,7 +6,11 @@ describe('tool hints', () => {
     expect(missingToolHints({ annotations: { readOnlyHint: true } })).toEqual(['destructiveHint', 'openWorldHint']);
     expect(missingToolHints({ annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false } })).toEqual([]);
     // Not a boolean is not declared (a string "false" is as good as nothing).
-    expect(missingHints({ readOnlyHint: 'false', destructiveHint: null, openWorldHint: 1 })).toEqual(['readOnlyHint', 'destructiveHint', 'openWorldHint']);
+    expect(missingHints({ readOnlyHint: 'false', destructiveHint: null, openWorldHint: 1 })).toEqual([
+      'readOnlyHint',
+      'destructiveHint',
+      'openWorldHint',
+    ]);
     expect(missingToolHints({ annotations: ['readOnlyHint'] })).toHaveLength(3);
     expect(missingToolHints(null)).toHaveLength(3);
   });

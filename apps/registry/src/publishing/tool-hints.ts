@@ -2,7 +2,8 @@
 export const REQUIRED_HINTS = ['readOnlyHint', 'destructiveHint', 'openWorldHint'] as const;
 export type RequiredHint = (typeof REQUIRED_HINTS)[number];
 
-const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /**
  * The annotations a tool is published with: the upstream definition's `annotations` with the

@@ -6,14 +6,23 @@ import { describeAnswer, initializeLegacy, type LegacySession } from './mcp-requ
 import type { Probe } from './probe';
 
 /** (b) `initialize` at 2025-11-25, as Claude clients still on the legacy era send it; returns the session. */
-export async function checkLegacyInitialize(probe: Probe, auth: Record<string, string>): Promise<{ check: CheckResult; session?: LegacySession }> {
+export async function checkLegacyInitialize(
+  probe: Probe,
+  auth: Record<string, string>,
+): Promise<{ check: CheckResult; session?: LegacySession }> {
   const id = 'legacy-initialize';
   const title = CHECK_TITLES[id];
   try {
     const { session, answer } = await initializeLegacy(probe, { ...CLAUDE.headers, ...auth }, CLAUDE.clientInfo);
     if (!session) {
       return {
-        check: result(id, title, 'fail', `initialize (protocolVersion ${LEGACY_VERSION}) got ${describeAnswer(answer)}`, 'Answer initialize with a protocolVersion (2025-11-25 or an older one you support); Claude Code and older clients open with it.'),
+        check: result(
+          id,
+          title,
+          'fail',
+          `initialize (protocolVersion ${LEGACY_VERSION}) got ${describeAnswer(answer)}`,
+          'Answer initialize with a protocolVersion (2025-11-25 or an older one you support); Claude Code and older clients open with it.',
+        ),
       };
     }
     const note = session.protocolVersion === LEGACY_VERSION ? '' : ` (the server negotiated ${session.protocolVersion})`;
@@ -25,8 +34,12 @@ export async function checkLegacyInitialize(probe: Probe, auth: Record<string, s
 
 async function followUp(probe: Probe, session: LegacySession, header: string): Promise<{ ok: boolean; reason: string }> {
   const answer = await probe.rpc('tools/list', undefined, { ...session.headers, 'mcp-protocol-version': header });
-  if (answer.status === 200 && answer.message?.result) return { ok: true, reason: `tools/list with MCP-Protocol-Version ${header} was answered` };
-  return { ok: false, reason: `tools/list with MCP-Protocol-Version ${header} after negotiating ${session.protocolVersion} got ${describeAnswer(answer)}` };
+  if (answer.status === 200 && answer.message?.result)
+    return { ok: true, reason: `tools/list with MCP-Protocol-Version ${header} was answered` };
+  return {
+    ok: false,
+    reason: `tools/list with MCP-Protocol-Version ${header} after negotiating ${session.protocolVersion} got ${describeAnswer(answer)}`,
+  };
 }
 
 /** (b) A follow-up request carrying `MCP-Protocol-Version: 2025-11-25` must not get 400. */
@@ -38,7 +51,13 @@ export async function checkLegacyVersionHeader(probe: Probe, session: LegacySess
     const r = await followUp(probe, session, LEGACY_VERSION);
     return r.ok
       ? result(id, title, 'pass', r.reason)
-      : result(id, title, 'fail', `${r.reason}; the client loses every tool after connecting`, `Accept MCP-Protocol-Version ${LEGACY_VERSION} on requests after initialize (and tolerate a missing header).`);
+      : result(
+          id,
+          title,
+          'fail',
+          `${r.reason}; the client loses every tool after connecting`,
+          `Accept MCP-Protocol-Version ${LEGACY_VERSION} on requests after initialize (and tolerate a missing header).`,
+        );
   } catch (err) {
     return unreachable(id, title, err);
   }

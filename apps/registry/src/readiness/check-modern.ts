@@ -8,24 +8,47 @@ const UPGRADE_FIX =
   'Serve the 2026-07-28 revision (SEP-2575): answer server/discover and accept per-request _meta; with the TypeScript SDK that means v2. Publishing the server through the Switchboard gateway does this for you.';
 
 /** (a) `server/discover` at 2026-07-28 with Claude's headers; returns the versions the server advertised. */
-export async function checkModernDiscover(probe: Probe, auth: Record<string, string>): Promise<{ check: CheckResult; supportedVersions?: string[] }> {
+export async function checkModernDiscover(
+  probe: Probe,
+  auth: Record<string, string>,
+): Promise<{ check: CheckResult; supportedVersions?: string[] }> {
   const id = 'modern-discover';
   const title = CHECK_TITLES[id];
   try {
-    const answer = await probe.rpc('server/discover', modernParams(CLAUDE.clientInfo), { ...CLAUDE.headers, ...auth, ...modernHeaders('server/discover') });
+    const answer = await probe.rpc('server/discover', modernParams(CLAUDE.clientInfo), {
+      ...CLAUDE.headers,
+      ...auth,
+      ...modernHeaders('server/discover'),
+    });
     const versions = answer.message?.result?.supportedVersions;
     if (answer.status === 200 && Array.isArray(versions)) {
       const list = versions.filter((v): v is string => typeof v === 'string');
-      if (list.includes(MODERN_VERSION)) return { check: result(id, title, 'pass', `server/discover answered; supported versions: ${list.join(', ')}`), supportedVersions: list };
+      if (list.includes(MODERN_VERSION))
+        return {
+          check: result(id, title, 'pass', `server/discover answered; supported versions: ${list.join(', ')}`),
+          supportedVersions: list,
+        };
       return {
-        check: result(id, title, 'warn', `server/discover answered but does not list ${MODERN_VERSION} (lists ${list.join(', ') || 'nothing'}); Claude falls back to initialize`, UPGRADE_FIX),
+        check: result(
+          id,
+          title,
+          'warn',
+          `server/discover answered but does not list ${MODERN_VERSION} (lists ${list.join(', ') || 'nothing'}); Claude falls back to initialize`,
+          UPGRADE_FIX,
+        ),
         supportedVersions: list,
       };
     }
     const code = errorCode(answer);
     const why = code === -32601 ? 'the server does not know server/discover (a 1.x-era server)' : 'server/discover was refused';
     return {
-      check: result(id, title, 'fail', `${why}: ${describeAnswer(answer)}. Claude connectors open with server/discover and show "Couldn't connect".`, UPGRADE_FIX),
+      check: result(
+        id,
+        title,
+        'fail',
+        `${why}: ${describeAnswer(answer)}. Claude connectors open with server/discover and show "Couldn't connect".`,
+        UPGRADE_FIX,
+      ),
     };
   } catch (err) {
     return { check: unreachable(id, title, err) };
@@ -37,8 +60,13 @@ export async function checkVersionHeaderQuirk(probe: Probe, auth: Record<string,
   const id = 'version-header-quirk';
   const title = CHECK_TITLES[id];
   try {
-    const answer = await probe.rpc('tools/list', modernParams(CLAUDE.clientInfo), { ...CLAUDE.headers, ...auth, ...modernHeaders('tools/list', LEGACY_VERSION) });
-    if (answer.status === 200 && answer.message?.result) return result(id, title, 'pass', 'tools/list with header 2025-11-25 and _meta 2026-07-28 was answered');
+    const answer = await probe.rpc('tools/list', modernParams(CLAUDE.clientInfo), {
+      ...CLAUDE.headers,
+      ...auth,
+      ...modernHeaders('tools/list', LEGACY_VERSION),
+    });
+    if (answer.status === 200 && answer.message?.result)
+      return result(id, title, 'pass', 'tools/list with header 2025-11-25 and _meta 2026-07-28 was answered');
     const code = errorCode(answer);
     return result(
       id,
@@ -54,6 +82,12 @@ export async function checkVersionHeaderQuirk(probe: Probe, auth: Record<string,
 
 /** A check that could not reach the endpoint at all. */
 export function unreachable(id: string, title: string, err: unknown): CheckResult {
-  const message = err instanceof ProbeError ? err.message : (err as Error)?.message ?? String(err);
-  return result(id, title, 'fail', message, 'Make sure the connector URL is reachable from the internet (no WAF or bot challenge on it) and answers within the timeout.');
+  const message = err instanceof ProbeError ? err.message : ((err as Error)?.message ?? String(err));
+  return result(
+    id,
+    title,
+    'fail',
+    message,
+    'Make sure the connector URL is reachable from the internet (no WAF or bot challenge on it) and answers within the timeout.',
+  );
 }

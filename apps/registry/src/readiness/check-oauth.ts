@@ -35,7 +35,11 @@ export function asMetadataUrls(issuer: string): string[] {
   const u = new URL(issuer);
   const path = u.pathname.replace(/\/+$/, '');
   if (!path) return [`${u.origin}/.well-known/oauth-authorization-server`, `${u.origin}/.well-known/openid-configuration`];
-  return [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${u.origin}/.well-known/openid-configuration${path}`, `${u.origin}${path}/.well-known/openid-configuration`];
+  return [
+    `${u.origin}/.well-known/oauth-authorization-server${path}`,
+    `${u.origin}/.well-known/openid-configuration${path}`,
+    `${u.origin}${path}/.well-known/openid-configuration`,
+  ];
 }
 
 /** The outcome of the unauthenticated probe and the OAuth chain. */
@@ -54,13 +58,27 @@ export interface OAuthOutcome {
 export async function checkOAuth(probe: Probe): Promise<OAuthOutcome> {
   let first: HttpAnswer;
   try {
-    first = await probe.rpc('initialize', { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLAUDE.clientInfo }, { ...CLAUDE.headers });
+    first = await probe.rpc(
+      'initialize',
+      { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLAUDE.clientInfo },
+      { ...CLAUDE.headers },
+    );
   } catch (err) {
     return { protectedEndpoint: false, checks: [unreachable('auth-challenge', t('auth-challenge'), err)] };
   }
   if (first.status !== 401) {
     // Not applicable rather than passed: an open endpoint has no challenge to get right, and counting it as a pass overstated the report.
-    return { protectedEndpoint: false, checks: [result('auth-challenge', t('auth-challenge'), 'skip', `the endpoint answers without authorization (HTTP ${first.status}); Claude and ChatGPT connect authless, so the OAuth chain does not apply`)] };
+    return {
+      protectedEndpoint: false,
+      checks: [
+        result(
+          'auth-challenge',
+          t('auth-challenge'),
+          'skip',
+          `the endpoint answers without authorization (HTTP ${first.status}); Claude and ChatGPT connect authless, so the OAuth chain does not apply`,
+        ),
+      ],
+    };
   }
   // Each step adds its checks and returns what the next one needs, or undefined when the chain stops there.
   const checks: CheckResult[] = [];
@@ -82,7 +100,15 @@ function checkChallenge(probe: Probe, first: HttpAnswer, checks: CheckResult[]):
       checks.push(result('auth-challenge', t('auth-challenge'), 'pass', `401 with WWW-Authenticate resource_metadata="${named}"`));
       return named;
     } catch {
-      checks.push(result('auth-challenge', t('auth-challenge'), 'fail', `the challenge's resource_metadata "${named}" is not a valid URL`, 'Send WWW-Authenticate: Bearer resource_metadata="<absolute https URL of your PRM>" on 401.'));
+      checks.push(
+        result(
+          'auth-challenge',
+          t('auth-challenge'),
+          'fail',
+          `the challenge's resource_metadata "${named}" is not a valid URL`,
+          'Send WWW-Authenticate: Bearer resource_metadata="<absolute https URL of your PRM>" on 401.',
+        ),
+      );
       return undefined;
     }
   }
@@ -107,7 +133,15 @@ async function checkProtectedResource(probe: Probe, prmUrl: string, checks: Chec
     const answer = await probe.request(prmUrl, { method: 'GET', headers: { accept: 'application/json' } });
     prm = jsonObject(answer);
     if (!prm) {
-      checks.push(result('prm-resource', t('prm-resource'), 'fail', `protected resource metadata at ${prmUrl} answered ${brief(answer)}, not a JSON document`, `Serve RFC 9728 metadata at ${prmUrl} (and keep /.well-known/* outside WAF challenges).`));
+      checks.push(
+        result(
+          'prm-resource',
+          t('prm-resource'),
+          'fail',
+          `protected resource metadata at ${prmUrl} answered ${brief(answer)}, not a JSON document`,
+          `Serve RFC 9728 metadata at ${prmUrl} (and keep /.well-known/* outside WAF challenges).`,
+        ),
+      );
       return undefined;
     }
   } catch (err) {
@@ -130,9 +164,19 @@ async function checkProtectedResource(probe: Probe, prmUrl: string, checks: Chec
       ),
     );
   }
-  const servers = Array.isArray(prm.authorization_servers) ? prm.authorization_servers.filter((s): s is string => typeof s === 'string' && s.length > 0) : [];
+  const servers = Array.isArray(prm.authorization_servers)
+    ? prm.authorization_servers.filter((s): s is string => typeof s === 'string' && s.length > 0)
+    : [];
   if (servers.length === 0) {
-    checks.push(result('prm-authorization-servers', t('prm-authorization-servers'), 'fail', `PRM at ${prmUrl} lists no authorization_servers`, 'List your authorization server issuer in authorization_servers (RFC 9728 requires at least one).'));
+    checks.push(
+      result(
+        'prm-authorization-servers',
+        t('prm-authorization-servers'),
+        'fail',
+        `PRM at ${prmUrl} lists no authorization_servers`,
+        'List your authorization server issuer in authorization_servers (RFC 9728 requires at least one).',
+      ),
+    );
     return undefined;
   }
   checks.push(result('prm-authorization-servers', t('prm-authorization-servers'), 'pass', `authorization_servers: ${servers.join(', ')}`));
@@ -145,18 +189,40 @@ async function checkAuthorizationServer(probe: Probe, issuer: string, checks: Ch
   try {
     candidates = asMetadataUrls(issuer);
   } catch {
-    checks.push(result('as-metadata', t('as-metadata'), 'fail', `authorization server "${issuer}" is not a URL`, 'List the issuer URL of your authorization server in PRM authorization_servers.'));
+    checks.push(
+      result(
+        'as-metadata',
+        t('as-metadata'),
+        'fail',
+        `authorization server "${issuer}" is not a URL`,
+        'List the issuer URL of your authorization server in PRM authorization_servers.',
+      ),
+    );
     return undefined;
   }
   const found = await findMetadata(probe, candidates);
   if (!found.as) {
-    checks.push(result('as-metadata', t('as-metadata'), 'fail', `no authorization server metadata for ${issuer}: ${found.tried.join('; ')}`, `Publish RFC 8414 metadata at ${candidates[0]} (or OIDC discovery at ${candidates[1]}).`));
+    checks.push(
+      result(
+        'as-metadata',
+        t('as-metadata'),
+        'fail',
+        `no authorization server metadata for ${issuer}: ${found.tried.join('; ')}`,
+        `Publish RFC 8414 metadata at ${candidates[0]} (or OIDC discovery at ${candidates[1]}).`,
+      ),
+    );
     return undefined;
   }
   const { as, url } = found;
   if (as.issuer !== issuer) {
     checks.push(
-      result('as-metadata', t('as-metadata'), 'fail', `metadata at ${url} says issuer ${String(as.issuer)} but PRM lists ${issuer}; clients reject the mismatch (RFC 8414 §3.3)`, 'Make the issuer in the metadata equal the authorization_servers entry in PRM.'),
+      result(
+        'as-metadata',
+        t('as-metadata'),
+        'fail',
+        `metadata at ${url} says issuer ${String(as.issuer)} but PRM lists ${issuer}; clients reject the mismatch (RFC 8414 §3.3)`,
+        'Make the issuer in the metadata equal the authorization_servers entry in PRM.',
+      ),
     );
   } else {
     checks.push(result('as-metadata', t('as-metadata'), 'pass', `metadata found at ${url}`));
@@ -165,14 +231,37 @@ async function checkAuthorizationServer(probe: Probe, issuer: string, checks: Ch
   checks.push(
     methods.includes('S256')
       ? result('as-pkce', t('as-pkce'), 'pass', 'code_challenge_methods_supported includes S256')
-      : result('as-pkce', t('as-pkce'), 'fail', `code_challenge_methods_supported is ${JSON.stringify(as.code_challenge_methods_supported ?? null)}; clients refuse an authorization server without S256`, 'Support PKCE with S256 and list it in code_challenge_methods_supported.'),
+      : result(
+          'as-pkce',
+          t('as-pkce'),
+          'fail',
+          `code_challenge_methods_supported is ${JSON.stringify(as.code_challenge_methods_supported ?? null)}; clients refuse an authorization server without S256`,
+          'Support PKCE with S256 and list it in code_challenge_methods_supported.',
+        ),
   );
   const cimd = as.client_id_metadata_document_supported === true;
   const registration = typeof as.registration_endpoint === 'string' ? as.registration_endpoint : undefined;
   if (cimd || registration) {
-    checks.push(result('as-registration', t('as-registration'), 'pass', [cimd ? 'client ID metadata documents (CIMD)' : '', registration ? `dynamic client registration at ${registration}` : ''].filter(Boolean).join(' and ')));
+    checks.push(
+      result(
+        'as-registration',
+        t('as-registration'),
+        'pass',
+        [cimd ? 'client ID metadata documents (CIMD)' : '', registration ? `dynamic client registration at ${registration}` : '']
+          .filter(Boolean)
+          .join(' and '),
+      ),
+    );
   } else {
-    checks.push(result('as-registration', t('as-registration'), 'fail', 'the metadata advertises neither client_id_metadata_document_supported nor a registration_endpoint; Claude and ChatGPT cannot register', 'Support CIMD (client_id_metadata_document_supported: true) or dynamic client registration (registration_endpoint).'));
+    checks.push(
+      result(
+        'as-registration',
+        t('as-registration'),
+        'fail',
+        'the metadata advertises neither client_id_metadata_document_supported nor a registration_endpoint; Claude and ChatGPT cannot register',
+        'Support CIMD (client_id_metadata_document_supported: true) or dynamic client registration (registration_endpoint).',
+      ),
+    );
   }
   return as;
 }
@@ -199,26 +288,60 @@ async function checkRegistrations(probe: Probe, as: Record<string, unknown>, che
   const cimd = as.client_id_metadata_document_supported === true;
   const registration = typeof as.registration_endpoint === 'string' ? as.registration_endpoint : undefined;
   const clients = [
-    { id: 'dcr-claude' as const, name: 'Claude', metadata: { client_name: 'Claude', redirect_uris: [...CLAUDE.redirectUris], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' } },
+    {
+      id: 'dcr-claude' as const,
+      name: 'Claude',
+      metadata: {
+        client_name: 'Claude',
+        redirect_uris: [...CLAUDE.redirectUris],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+    },
     {
       id: 'dcr-chatgpt' as const,
       name: 'ChatGPT',
-      metadata: { client_name: 'ChatGPT', redirect_uris: [...CHATGPT.redirectUris], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'web' },
+      metadata: {
+        client_name: 'ChatGPT',
+        redirect_uris: [...CHATGPT.redirectUris],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'web',
+      },
     },
   ];
   for (const c of clients) {
     if (!registration) {
-      checks.push(result(c.id, t(c.id), 'skip', cimd ? `no registration_endpoint; ${c.name} uses CIMD with this authorization server` : 'no registration_endpoint'));
+      checks.push(
+        result(
+          c.id,
+          t(c.id),
+          'skip',
+          cimd ? `no registration_endpoint; ${c.name} uses CIMD with this authorization server` : 'no registration_endpoint',
+        ),
+      );
       continue;
     }
     checks.push(await register(probe, registration, c.id, c.name, c.metadata));
   }
 }
 
-async function register(probe: Probe, endpoint: string, id: 'dcr-claude' | 'dcr-chatgpt', who: string, metadata: Record<string, unknown>): Promise<CheckResult> {
+async function register(
+  probe: Probe,
+  endpoint: string,
+  id: 'dcr-claude' | 'dcr-chatgpt',
+  who: string,
+  metadata: Record<string, unknown>,
+): Promise<CheckResult> {
   try {
     probe.advertise(endpoint);
-    const answer = await probe.request(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(metadata) });
+    const answer = await probe.request(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(metadata),
+    });
     let body: Record<string, unknown> | undefined;
     try {
       const v = JSON.parse(answer.text) as unknown;
@@ -227,8 +350,17 @@ async function register(probe: Probe, endpoint: string, id: 'dcr-claude' | 'dcr-
       body = undefined;
     }
     if ((answer.status !== 201 && answer.status !== 200) || typeof body?.client_id !== 'string') {
-      const why = typeof body?.error === 'string' ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}` : brief(answer);
-      return result(id, t(id), 'fail', `registration with redirect_uris ${JSON.stringify(metadata.redirect_uris)} was refused (HTTP ${answer.status}, ${why})`, `Accept public clients (token_endpoint_auth_method none) with ${who}'s redirect URIs ${(metadata.redirect_uris as string[]).join(' and ')}.`);
+      const why =
+        typeof body?.error === 'string'
+          ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}`
+          : brief(answer);
+      return result(
+        id,
+        t(id),
+        'fail',
+        `registration with redirect_uris ${JSON.stringify(metadata.redirect_uris)} was refused (HTTP ${answer.status}, ${why})`,
+        `Accept public clients (token_endpoint_auth_method none) with ${who}'s redirect URIs ${(metadata.redirect_uris as string[]).join(' and ')}.`,
+      );
     }
     const uri = typeof body.registration_client_uri === 'string' ? body.registration_client_uri : undefined;
     const token = typeof body.registration_access_token === 'string' ? body.registration_access_token : undefined;
@@ -242,7 +374,13 @@ async function register(probe: Probe, endpoint: string, id: 'dcr-claude' | 'dcr-
       }
     }
     if (!uri) {
-      return result(id, t(id), 'warn', `registered client ${body.client_id} but the response has no registration_client_uri; claude.ai has been reported to stall on such responses`, 'Return registration_client_uri (and registration_access_token) from the registration endpoint (RFC 7592).');
+      return result(
+        id,
+        t(id),
+        'warn',
+        `registered client ${body.client_id} but the response has no registration_client_uri; claude.ai has been reported to stall on such responses`,
+        'Return registration_client_uri (and registration_access_token) from the registration endpoint (RFC 7592).',
+      );
     }
     return result(id, t(id), 'pass', `registered client ${body.client_id}; registration_client_uri returned`);
   } catch (err) {

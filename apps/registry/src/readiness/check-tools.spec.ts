@@ -1,4 +1,11 @@
-import { checkChatGptTools, checkNoOpenAiMeta, checkNoSecuritySchemes, checkToolHints, checkToolNames, checkToolTitles } from './check-tools';
+import {
+  checkChatGptTools,
+  checkNoOpenAiMeta,
+  checkNoSecuritySchemes,
+  checkToolHints,
+  checkToolNames,
+  checkToolTitles,
+} from './check-tools';
 import { asMetadataUrls, resourceMetadataUrl } from './check-oauth';
 import { servedTitles, toolProblems } from '../publishing/tool-rules';
 
@@ -10,21 +17,34 @@ const good = {
 
 describe('tool checks', () => {
   it('pass for a tool that satisfies every surface rule', () => {
-    for (const c of [checkNoSecuritySchemes([good]), checkNoOpenAiMeta([good]), checkToolTitles([good]), checkToolHints([good]), checkToolNames([good]), checkChatGptTools([good], [good])]) {
+    for (const c of [
+      checkNoSecuritySchemes([good]),
+      checkNoOpenAiMeta([good]),
+      checkToolTitles([good]),
+      checkToolHints([good]),
+      checkToolNames([good]),
+      checkChatGptTools([good], [good]),
+    ]) {
       expect(c.status).toBe('pass');
     }
   });
 
   it('name the offending tools and keys', () => {
-    expect(checkNoSecuritySchemes([{ ...good, _meta: { securitySchemes: [] } }]).reason).toBe('securitySchemes leak to Claude on 1 tool(s): "search"');
-    expect(checkNoOpenAiMeta([{ ...good, _meta: { 'openai/outputTemplate': 'ui://x', ui: {} } }]).reason).toContain('search (openai/outputTemplate, ui)');
-    expect(checkToolTitles([{ name: 'x', annotations: {} }]).reason).toMatch(/^no annotations\.title on 1 tool\(s\): "x"; no title on 1 tool\(s\): "x"/);
+    expect(checkNoSecuritySchemes([{ ...good, _meta: { securitySchemes: [] } }]).reason).toBe(
+      'securitySchemes leak to Claude on 1 tool(s): "search"',
+    );
+    expect(checkNoOpenAiMeta([{ ...good, _meta: { 'openai/outputTemplate': 'ui://x', ui: {} } }]).reason).toContain(
+      'search (openai/outputTemplate, ui)',
+    );
+    expect(checkToolTitles([{ name: 'x', annotations: {} }]).reason).toMatch(
+      /^no annotations\.title on 1 tool\(s\): "x"; no title on 1 tool\(s\): "x"/,
+    );
     expect(checkToolHints([{ ...good, annotations: { readOnlyHint: true } }]).reason).toContain('search (destructiveHint, openWorldHint)');
     expect(checkToolNames([{ name: 'two words' }, { name: 'n'.repeat(65) }]).status).toBe('fail');
     expect(checkChatGptTools([good], []).reason).toContain('missing for ChatGPT: "search"');
   });
 
-  it('judge hints and titles with the publish gate\'s rules: a tool the gate lets through passes, whatever it leaves optional', () => {
+  it("judge hints and titles with the publish gate's rules: a tool the gate lets through passes, whatever it leaves optional", () => {
     const annotations = { title: 'Search', readOnlyHint: true, destructiveHint: false, openWorldHint: false };
     // idempotentHint is not required to publish, so Readiness does not fail a published tool for it.
     const definition = { name: 'search', title: 'Search', annotations };
@@ -34,12 +54,20 @@ describe('tool checks', () => {
     expect(checkToolTitles([served]).status).toBe('pass');
     // And what the gate refuses, Readiness fails, naming the field that fixes it.
     const hintless = { name: 'drop', title: 'Drop', annotations: { title: 'Drop', readOnlyHint: false } };
-    expect(toolProblems({ definition: hintless, findings: 0, published: false }).map((p) => p.field)).toEqual(['destructiveHint', 'openWorldHint']);
+    expect(toolProblems({ definition: hintless, findings: 0, published: false }).map((p) => p.field)).toEqual([
+      'destructiveHint',
+      'openWorldHint',
+    ]);
     expect(checkToolHints([hintless])).toMatchObject({ status: 'fail', tools: [{ name: 'drop', field: 'destructiveHint' }] });
   });
 
   it('name the field that fixes each tool, and bound the list', () => {
-    expect(checkToolTitles([{ name: 'a', annotations: { title: 'A' } }, { name: 'b', title: 'B' }]).tools).toEqual([
+    expect(
+      checkToolTitles([
+        { name: 'a', annotations: { title: 'A' } },
+        { name: 'b', title: 'B' },
+      ]).tools,
+    ).toEqual([
       { name: 'a', field: 'title' },
       { name: 'b', field: 'annotations-title' },
     ]);
@@ -56,7 +84,9 @@ describe('tool checks', () => {
 
 describe('OAuth helpers', () => {
   it('reads resource_metadata from a Bearer challenge, quoted or not', () => {
-    expect(resourceMetadataUrl('Bearer realm="x", resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp"')).toBe('https://a.example/.well-known/oauth-protected-resource/mcp');
+    expect(resourceMetadataUrl('Bearer realm="x", resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp"')).toBe(
+      'https://a.example/.well-known/oauth-protected-resource/mcp',
+    );
     expect(resourceMetadataUrl('Bearer resource_metadata=https://a.example/prm, scope="x"')).toBe('https://a.example/prm');
     expect(resourceMetadataUrl('Basic realm="x"')).toBeUndefined();
     expect(resourceMetadataUrl(null)).toBeUndefined();
@@ -68,6 +98,9 @@ describe('OAuth helpers', () => {
       'https://as.example/.well-known/openid-configuration/t/acme',
       'https://as.example/t/acme/.well-known/openid-configuration',
     ]);
-    expect(asMetadataUrls('https://as.example/')).toEqual(['https://as.example/.well-known/oauth-authorization-server', 'https://as.example/.well-known/openid-configuration']);
+    expect(asMetadataUrls('https://as.example/')).toEqual([
+      'https://as.example/.well-known/oauth-authorization-server',
+      'https://as.example/.well-known/openid-configuration',
+    ]);
   });
 });

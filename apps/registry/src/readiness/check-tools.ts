@@ -16,7 +16,10 @@ function nameOf(t: ListedTool): string {
 
 /** "a, b, c and 4 more" */
 function names(list: string[]): string {
-  const shown = list.slice(0, MAX_NAMED).map((n) => `"${n}"`).join(', ');
+  const shown = list
+    .slice(0, MAX_NAMED)
+    .map((n) => `"${n}"`)
+    .join(', ');
   return list.length > MAX_NAMED ? `${shown} and ${list.length - MAX_NAMED} more` : shown;
 }
 
@@ -26,7 +29,14 @@ function meta(t: ListedTool): Record<string, unknown> {
 
 /** (d) The Claude listing itself: how many tools (zero tools is the "Claude shows the tools, then zero" failure). */
 export function checkClaudeTools(tools: ListedTool[]): CheckResult {
-  if (tools.length === 0) return result('claude-tools', title('claude-tools'), 'fail', 'tools/list returned no tools for Claude', 'Publish at least one tool for the claude surface.');
+  if (tools.length === 0)
+    return result(
+      'claude-tools',
+      title('claude-tools'),
+      'fail',
+      'tools/list returned no tools for Claude',
+      'Publish at least one tool for the claude surface.',
+    );
   return result('claude-tools', title('claude-tools'), 'pass', `${tools.length} tool(s) listed for Claude`);
 }
 
@@ -53,7 +63,13 @@ export function checkNoOpenAiMeta(tools: ListedTool[]): CheckResult {
     if (keys.length) found.push(`${nameOf(t)} (${keys.join(', ')})`);
   }
   if (found.length === 0) return result(id, title(id), 'pass', 'no openai/* or ui _meta keys reach Claude');
-  return result(id, title(id), 'fail', `_meta keys meant for ChatGPT / MCP Apps reach Claude on ${found.length} tool(s): ${names(found)}`, 'Strip openai/* and ui from _meta on the claude surface (surface rule metaKeys).');
+  return result(
+    id,
+    title(id),
+    'fail',
+    `_meta keys meant for ChatGPT / MCP Apps reach Claude on ${found.length} tool(s): ${names(found)}`,
+    'Strip openai/* and ui from _meta on the claude surface (surface rule metaKeys).',
+  );
 }
 
 /** `check` with the failing tools and the field fixing each (the console links to the field). */
@@ -67,16 +83,27 @@ export function checkToolTitles(tools: ListedTool[]): CheckResult {
   // The same `title` rule the console flags before publishing (publishing/tool-rules.ts).
   const noTitle = tools.filter((t) => titleGaps(t).title).map(nameOf);
   const noAnnotationTitle = tools.filter((t) => titleGaps(t).annotationTitle).map(nameOf);
-  if (noTitle.length === 0 && noAnnotationTitle.length === 0) return result(id, title(id), 'pass', 'every tool has title and annotations.title');
+  if (noTitle.length === 0 && noAnnotationTitle.length === 0)
+    return result(id, title(id), 'pass', 'every tool has title and annotations.title');
   const parts: string[] = [];
   if (noAnnotationTitle.length) parts.push(`no annotations.title on ${noAnnotationTitle.length} tool(s): ${names(noAnnotationTitle)}`);
   if (noTitle.length) parts.push(`no title on ${noTitle.length} tool(s): ${names(noTitle)}`);
   const fixes = tools.flatMap((t) => {
     const gaps = titleGaps(t);
-    return gaps.title ? [{ name: nameOf(t), field: 'title' }] : gaps.annotationTitle ? [{ name: nameOf(t), field: 'annotations-title' }] : [];
+    return gaps.title
+      ? [{ name: nameOf(t), field: 'title' }]
+      : gaps.annotationTitle
+        ? [{ name: nameOf(t), field: 'annotations-title' }]
+        : [];
   });
   return withTools(
-    result(id, title(id), 'fail', `${parts.join('; ')}. Claude shows the raw name and directory review rejects the connector.`, 'Set a title override (and annotations.title) on each of these tools before publishing.'),
+    result(
+      id,
+      title(id),
+      'fail',
+      `${parts.join('; ')}. Claude shows the raw name and directory review rejects the connector.`,
+      'Set a title override (and annotations.title) on each of these tools before publishing.',
+    ),
     fixes,
   );
 }
@@ -94,7 +121,13 @@ export function checkToolHints(tools: ListedTool[]): CheckResult {
   }
   if (missing.length === 0) return result(id, title(id), 'pass', `every tool has ${REQUIRED_HINTS.join(', ')}`);
   return withTools(
-    result(id, title(id), 'fail', `hint annotations missing on ${missing.length} tool(s): ${names(missing)}`, `Set ${REQUIRED_HINTS.join(', ')} on every tool (Claude and ChatGPT app review require them).`),
+    result(
+      id,
+      title(id),
+      'fail',
+      `hint annotations missing on ${missing.length} tool(s): ${names(missing)}`,
+      `Set ${REQUIRED_HINTS.join(', ')} on every tool (Claude and ChatGPT app review require them).`,
+    ),
     fixes,
   );
 }
@@ -104,7 +137,13 @@ export function checkToolNames(tools: ListedTool[]): CheckResult {
   const id = 'tool-names';
   const bad = tools.filter((t) => typeof t.name !== 'string' || !TOOL_NAME.test(t.name)).map(nameOf);
   if (bad.length === 0) return result(id, title(id), 'pass', 'every tool name matches ^[A-Za-z0-9_.-]{1,64}$');
-  return result(id, title(id), 'fail', `invalid tool names: ${names(bad)} (must match ^[A-Za-z0-9_.-]{1,64}$)`, 'Rename these tools (exposed name) to 1-64 characters of A-Z a-z 0-9 _ . -.');
+  return result(
+    id,
+    title(id),
+    'fail',
+    `invalid tool names: ${names(bad)} (must match ^[A-Za-z0-9_.-]{1,64}$)`,
+    'Rename these tools (exposed name) to 1-64 characters of A-Z a-z 0-9 _ . -.',
+  );
 }
 
 /** (d) ChatGPT (by its Origin) lists the same tools as Claude. */
@@ -118,5 +157,11 @@ export function checkChatGptTools(claude: ListedTool[], chatgpt: ListedTool[]): 
   const parts: string[] = [];
   if (onlyClaude.length) parts.push(`missing for ChatGPT: ${names(onlyClaude)}`);
   if (onlyChatGpt.length) parts.push(`only for ChatGPT: ${names(onlyChatGpt)}`);
-  return result(id, title(id), 'fail', `ChatGPT and Claude see different tools — ${parts.join('; ')}`, 'Publish the same tools on the claude and openai surfaces (or check surface rules that hide tools).');
+  return result(
+    id,
+    title(id),
+    'fail',
+    `ChatGPT and Claude see different tools — ${parts.join('; ')}`,
+    'Publish the same tools on the claude and openai surfaces (or check surface rules that hide tools).',
+  );
 }

@@ -18,7 +18,12 @@ export const readinessReportSchema = z
         reason: z.string().describe('What was observed; on failure, the exact problem'),
         fix: z.string().describe('What to change').optional(),
         tools: z
-          .array(z.object({ name: z.string(), field: z.string().describe('The editor field that fixes it: title, annotations-title or a required hint') }))
+          .array(
+            z.object({
+              name: z.string(),
+              field: z.string().describe('The editor field that fixes it: title, annotations-title or a required hint'),
+            }),
+          )
           .describe('The tools a tool check fails (at most 50), each with the field that fixes it')
           .optional(),
       }),

@@ -29,7 +29,8 @@ export class ReadinessController {
   @Post('tenants/:tenant/readiness')
   @ApiOperation({
     operationId: 'runReadiness',
-    summary: 'Connector readiness check: replays what Claude and ChatGPT do against the MCP URL (or body.url) and reports each step as pass / fail / warn / skip with the reason and the fix',
+    summary:
+      'Connector readiness check: replays what Claude and ChatGPT do against the MCP URL (or body.url) and reports each step as pass / fail / warn / skip with the reason and the fix',
     auth: 'tenant',
     body: readinessBody,
     optionalBody: true,
@@ -51,8 +52,15 @@ export class ReadinessController {
       if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `${field}: ${err.message}`, field, { reason: err.code });
       throw err;
     }
-    const report = await runReadiness({ url, policy: this.policy, accessToken: input.accessToken, timeoutMs: this.config.DISCOVERY_TIMEOUT_MS });
-    await audit(this.db, tenantId, actor, 'readiness.run', url, { summary: report.summary }).catch((err: Error) => this.logger.warn({ err: err.message }, 'could not audit readiness run'));
+    const report = await runReadiness({
+      url,
+      policy: this.policy,
+      accessToken: input.accessToken,
+      timeoutMs: this.config.DISCOVERY_TIMEOUT_MS,
+    });
+    await audit(this.db, tenantId, actor, 'readiness.run', url, { summary: report.summary }).catch((err: Error) =>
+      this.logger.warn({ err: err.message }, 'could not audit readiness run'),
+    );
     return report;
   }
 }

@@ -5,7 +5,15 @@ import { checkModernDiscover, checkVersionHeaderQuirk } from './check-modern';
 import { checkOAuth } from './check-oauth';
 import { result, type CheckResult, type CheckStatus, type ReadinessReport } from './check-result';
 import { CHECK_TITLES, MCP_CHECK_IDS, type CheckId } from './check-titles';
-import { checkChatGptTools, checkClaudeTools, checkNoOpenAiMeta, checkNoSecuritySchemes, checkToolHints, checkToolNames, checkToolTitles } from './check-tools';
+import {
+  checkChatGptTools,
+  checkClaudeTools,
+  checkNoOpenAiMeta,
+  checkNoSecuritySchemes,
+  checkToolHints,
+  checkToolNames,
+  checkToolTitles,
+} from './check-tools';
 import { CHATGPT, CLAUDE } from './client-profiles';
 import { listTools } from './list-tools';
 import { Probe } from './probe';
@@ -22,7 +30,15 @@ export interface ReadinessOptions {
   fetch?: GuardedFetch;
 }
 
-const TOOL_CHECKS: CheckId[] = ['claude-tools', 'claude-no-security-schemes', 'claude-no-openai-meta', 'tool-titles', 'tool-hints', 'tool-names', 'chatgpt-tools'];
+const TOOL_CHECKS: CheckId[] = [
+  'claude-tools',
+  'claude-no-security-schemes',
+  'claude-no-openai-meta',
+  'tool-titles',
+  'tool-hints',
+  'tool-names',
+  'chatgpt-tools',
+];
 
 /**
  * Replays against a live connector URL what Claude and ChatGPT do when connecting and
@@ -37,7 +53,14 @@ export async function runReadiness(options: ReadinessOptions): Promise<Readiness
   const auth: Record<string, string> = options.accessToken ? { authorization: `Bearer ${options.accessToken}` } : {};
   if (oauth.protectedEndpoint && !options.accessToken) {
     for (const id of MCP_CHECK_IDS) {
-      checks.push(result(id, CHECK_TITLES[id], 'skip', 'the endpoint requires OAuth; run the check with an access token (accessToken) to replay what clients do after sign-in'));
+      checks.push(
+        result(
+          id,
+          CHECK_TITLES[id],
+          'skip',
+          'the endpoint requires OAuth; run the check with an access token (accessToken) to replay what clients do after sign-in',
+        ),
+      );
     }
   } else {
     checks.push(...(await mcpChecks(probe, auth)));
@@ -62,20 +85,44 @@ async function mcpChecks(probe: Probe, auth: Record<string, string>): Promise<Ch
 
   const useModern = modern.check.status !== 'fail';
   if (!useModern && !legacy.session) {
-    for (const id of TOOL_CHECKS) checks.push(result(id, CHECK_TITLES[id], 'skip', 'neither server/discover nor initialize succeeded, so tools/list cannot be replayed'));
+    for (const id of TOOL_CHECKS)
+      checks.push(
+        result(id, CHECK_TITLES[id], 'skip', 'neither server/discover nor initialize succeeded, so tools/list cannot be replayed'),
+      );
     return checks;
   }
   const claude = await listTools(probe, CLAUDE, auth, useModern).catch((err: Error) => ({ problem: err.message }));
   if ('problem' in claude) {
-    checks.push(result('claude-tools', CHECK_TITLES['claude-tools'], 'fail', `tools/list as Claude failed: ${claude.problem}`, 'Make tools/list answer for Claude clients (User-Agent Claude-User, Origin https://claude.ai).'));
+    checks.push(
+      result(
+        'claude-tools',
+        CHECK_TITLES['claude-tools'],
+        'fail',
+        `tools/list as Claude failed: ${claude.problem}`,
+        'Make tools/list answer for Claude clients (User-Agent Claude-User, Origin https://claude.ai).',
+      ),
+    );
     for (const id of TOOL_CHECKS.slice(1)) checks.push(result(id, CHECK_TITLES[id], 'skip', 'tools/list as Claude failed'));
     return checks;
   }
-  checks.push(checkClaudeTools(claude.tools), checkNoSecuritySchemes(claude.tools), checkNoOpenAiMeta(claude.tools), checkToolTitles(claude.tools), checkToolHints(claude.tools), checkToolNames(claude.tools));
+  checks.push(
+    checkClaudeTools(claude.tools),
+    checkNoSecuritySchemes(claude.tools),
+    checkNoOpenAiMeta(claude.tools),
+    checkToolTitles(claude.tools),
+    checkToolHints(claude.tools),
+    checkToolNames(claude.tools),
+  );
   const chatgpt = await listTools(probe, CHATGPT, auth, useModern).catch((err: Error) => ({ problem: err.message }));
   checks.push(
     'problem' in chatgpt
-      ? result('chatgpt-tools', CHECK_TITLES['chatgpt-tools'], 'fail', `tools/list as ChatGPT failed: ${chatgpt.problem}`, 'Make tools/list answer for ChatGPT (Origin https://chatgpt.com).')
+      ? result(
+          'chatgpt-tools',
+          CHECK_TITLES['chatgpt-tools'],
+          'fail',
+          `tools/list as ChatGPT failed: ${chatgpt.problem}`,
+          'Make tools/list answer for ChatGPT (Origin https://chatgpt.com).',
+        )
       : checkChatGptTools(claude.tools, chatgpt.tools),
   );
   return checks;

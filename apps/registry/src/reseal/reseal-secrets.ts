@@ -34,7 +34,10 @@ export async function resealSecrets(db: Queryable, box: SecretBox): Promise<Rese
         report.current++;
         continue;
       }
-      const updated = await db.query(`UPDATE registry.servers SET ${column} = $4 WHERE tenant_id = $1 AND id = $2 AND ${column} = $3 RETURNING id`, [row.tenant_id, row.id, blob, box.reseal(blob, blobAad)]);
+      const updated = await db.query(
+        `UPDATE registry.servers SET ${column} = $4 WHERE tenant_id = $1 AND id = $2 AND ${column} = $3 RETURNING id`,
+        [row.tenant_id, row.id, blob, box.reseal(blob, blobAad)],
+      );
       if (updated.length === 1) report.resealed++;
       else report.skipped++;
     }
@@ -46,14 +49,19 @@ export async function resealSecrets(db: Queryable, box: SecretBox): Promise<Rese
 
 /** The audit exports' secret access keys (one per tenant). */
 async function resealAuditExportSecrets(db: Queryable, box: SecretBox, report: ResealReport): Promise<void> {
-  const rows = await db.query<{ tenant_id: string; secret_sealed: string }>('SELECT tenant_id, secret_sealed FROM registry.audit_exports ORDER BY tenant_id');
+  const rows = await db.query<{ tenant_id: string; secret_sealed: string }>(
+    'SELECT tenant_id, secret_sealed FROM registry.audit_exports ORDER BY tenant_id',
+  );
   for (const row of rows) {
     if (!box.needsReseal(row.secret_sealed)) {
       report.current++;
       continue;
     }
     const resealed = box.reseal(row.secret_sealed, auditExportSecretAad(row.tenant_id));
-    const updated = await db.query('UPDATE registry.audit_exports SET secret_sealed = $3 WHERE tenant_id = $1 AND secret_sealed = $2 RETURNING tenant_id', [row.tenant_id, row.secret_sealed, resealed]);
+    const updated = await db.query(
+      'UPDATE registry.audit_exports SET secret_sealed = $3 WHERE tenant_id = $1 AND secret_sealed = $2 RETURNING tenant_id',
+      [row.tenant_id, row.secret_sealed, resealed],
+    );
     if (updated.length === 1) report.resealed++;
     else report.skipped++;
   }
@@ -75,7 +83,10 @@ async function resealWebhookSecrets(db: Queryable, box: SecretBox, report: Resea
         continue;
       }
       const sealed = box.reseal(blob, webhookSecretAad(row.tenant_id, row.id));
-      const updated = await db.query(`UPDATE registry.webhook_subscriptions SET ${column} = $4 WHERE tenant_id = $1 AND id = $2 AND ${column} = $3 RETURNING id`, [row.tenant_id, row.id, blob, sealed]);
+      const updated = await db.query(
+        `UPDATE registry.webhook_subscriptions SET ${column} = $4 WHERE tenant_id = $1 AND id = $2 AND ${column} = $3 RETURNING id`,
+        [row.tenant_id, row.id, blob, sealed],
+      );
       if (updated.length === 1) report.resealed++;
       else report.skipped++;
     }

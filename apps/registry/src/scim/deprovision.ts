@@ -9,11 +9,17 @@ import { audit } from '../model/audit';
  * that SSO or SCIM made is disabled with its console sessions revoked, and a revocation is queued
  * for the auth service to delete the user's grants, tokens and vault entries (see UserRevocations).
  */
-export async function deprovisionUser(q: Queryable, tenantId: string, username: string, actor: string, action: 'scim.user.deactivate' | 'scim.user.delete'): Promise<void> {
-  await q.query('UPDATE registry.tenant_users SET disabled_at = coalesce(disabled_at, now()), sessions_valid_after = now(), scim_updated_at = now() WHERE tenant_id = $1 AND username = $2', [
-    tenantId,
-    username,
-  ]);
+export async function deprovisionUser(
+  q: Queryable,
+  tenantId: string,
+  username: string,
+  actor: string,
+  action: 'scim.user.deactivate' | 'scim.user.delete',
+): Promise<void> {
+  await q.query(
+    'UPDATE registry.tenant_users SET disabled_at = coalesce(disabled_at, now()), sessions_valid_after = now(), scim_updated_at = now() WHERE tenant_id = $1 AND username = $2',
+    [tenantId, username],
+  );
   await q.query('DELETE FROM registry.tenant_user_links WHERE tenant_id = $1 AND username = $2', [tenantId, username]);
   const admins = await q.query<{ username: string }>(
     "UPDATE registry.tenant_admins SET disabled_at = coalesce(disabled_at, now()) WHERE tenant_id = $1 AND username = $2 AND source IN ('sso', 'scim') RETURNING username",
@@ -26,6 +32,9 @@ export async function deprovisionUser(q: Queryable, tenantId: string, username: 
 
 /** Lets a deprovisioned user back in (SCIM `active: true`); their console admin comes back through the group sync. */
 export async function reactivateUser(q: Queryable, tenantId: string, username: string, actor: string): Promise<void> {
-  await q.query('UPDATE registry.tenant_users SET disabled_at = NULL, scim_updated_at = now() WHERE tenant_id = $1 AND username = $2', [tenantId, username]);
+  await q.query('UPDATE registry.tenant_users SET disabled_at = NULL, scim_updated_at = now() WHERE tenant_id = $1 AND username = $2', [
+    tenantId,
+    username,
+  ]);
   await audit(q, tenantId, actor, 'scim.user.reactivate', username);
 }

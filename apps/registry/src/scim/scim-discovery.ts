@@ -7,7 +7,17 @@ import { USER_SCHEMA } from './scim-user-resource';
 export const SCIM_MAX_BODY_BYTES = 256 * 1024;
 
 const SCHEMA = (id: string) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'], id });
-const attr = (name: string, type: string, extra: Record<string, unknown> = {}) => ({ name, type, multiValued: false, required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none', ...extra });
+const attr = (name: string, type: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  type,
+  multiValued: false,
+  required: false,
+  caseExact: false,
+  mutability: 'readWrite',
+  returned: 'default',
+  uniqueness: 'none',
+  ...extra,
+});
 
 /** RFC 7644 §5: what this service provider supports. */
 export function serviceProviderConfig(base: string) {
@@ -20,15 +30,36 @@ export function serviceProviderConfig(base: string) {
     changePassword: { supported: false },
     sort: { supported: false },
     etag: { supported: false },
-    authenticationSchemes: [{ type: 'oauthbearertoken', name: 'SCIM bearer token', description: `A tenant SCIM token created in the console (Settings → SCIM); max ${MAX_PATCH_OPS} PATCH operations per request`, primary: true }],
+    authenticationSchemes: [
+      {
+        type: 'oauthbearertoken',
+        name: 'SCIM bearer token',
+        description: `A tenant SCIM token created in the console (Settings → SCIM); max ${MAX_PATCH_OPS} PATCH operations per request`,
+        primary: true,
+      },
+    ],
     meta: { resourceType: 'ServiceProviderConfig', location: `${base}/ServiceProviderConfig` },
   };
 }
 
 export function resourceTypes(base: string) {
   return [
-    { schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], id: 'User', name: 'User', endpoint: '/Users', schema: USER_SCHEMA, meta: { resourceType: 'ResourceType', location: `${base}/ResourceTypes/User` } },
-    { schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], id: 'Group', name: 'Group', endpoint: '/Groups', schema: GROUP_SCHEMA, meta: { resourceType: 'ResourceType', location: `${base}/ResourceTypes/Group` } },
+    {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+      id: 'User',
+      name: 'User',
+      endpoint: '/Users',
+      schema: USER_SCHEMA,
+      meta: { resourceType: 'ResourceType', location: `${base}/ResourceTypes/User` },
+    },
+    {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+      id: 'Group',
+      name: 'Group',
+      endpoint: '/Groups',
+      schema: GROUP_SCHEMA,
+      meta: { resourceType: 'ResourceType', location: `${base}/ResourceTypes/Group` },
+    },
   ];
 }
 
@@ -47,6 +78,14 @@ export function schemas() {
         attr('groups', 'complex', { multiValued: true, mutability: 'readOnly' }),
       ],
     },
-    { ...SCHEMA(GROUP_SCHEMA), name: 'Group', attributes: [attr('displayName', 'string', { required: true, uniqueness: 'server' }), attr('externalId', 'string', { caseExact: true }), attr('members', 'complex', { multiValued: true })] },
+    {
+      ...SCHEMA(GROUP_SCHEMA),
+      name: 'Group',
+      attributes: [
+        attr('displayName', 'string', { required: true, uniqueness: 'server' }),
+        attr('externalId', 'string', { caseExact: true }),
+        attr('members', 'complex', { multiValued: true }),
+      ],
+    },
   ];
 }

@@ -11,7 +11,13 @@ describe('parseScimFilter', () => {
   });
 
   it('refuses other operators, unknown attributes and trailing junk with invalidFilter', () => {
-    for (const f of ['userName co "a"', 'name.familyName eq "x"', 'userName eq "a" or userName eq "b"', 'userName eq a', 'members[value eq "x"]']) {
+    for (const f of [
+      'userName co "a"',
+      'name.familyName eq "x"',
+      'userName eq "a" or userName eq "b"',
+      'userName eq a',
+      'members[value eq "x"]',
+    ]) {
       expect(() => parseScimFilter(f, USER_ATTRS)).toThrow(ScimError);
       try {
         parseScimFilter(f, USER_ATTRS);

@@ -25,9 +25,15 @@ export function parseScimFilter(filter: string, attributes: readonly string[]): 
   let rest = filter;
   for (;;) {
     const m = CLAUSE.exec(rest);
-    if (!m) throw new ScimError(400, `filter: cannot parse "${rest.trim().slice(0, 80)}"; supported: <attribute> eq "<value>" [and …]`, 'invalidFilter');
+    if (!m)
+      throw new ScimError(
+        400,
+        `filter: cannot parse "${rest.trim().slice(0, 80)}"; supported: <attribute> eq "<value>" [and …]`,
+        'invalidFilter',
+      );
     const attribute = attributes.find((a) => a.toLowerCase() === m[1].toLowerCase());
-    if (!attribute) throw new ScimError(400, `filter: attribute "${m[1]}" cannot be filtered on; supported: ${attributes.join(', ')}`, 'invalidFilter');
+    if (!attribute)
+      throw new ScimError(400, `filter: attribute "${m[1]}" cannot be filtered on; supported: ${attributes.join(', ')}`, 'invalidFilter');
     const raw = m[3];
     out.push({ attribute, value: raw.startsWith('"') ? (JSON.parse(raw) as string) : raw.toLowerCase() });
     if (out.length > MAX_FILTER_CLAUSES) throw new ScimError(400, `filter: at most ${MAX_FILTER_CLAUSES} comparisons`, 'invalidFilter');

@@ -14,7 +14,10 @@ export function readPage(query: Record<string, unknown>): { startIndex: number; 
     if (typeof v !== 'string' || !Number.isInteger(n)) throw new ScimError(400, `${field}: must be an integer`, 'invalidValue');
     return n;
   };
-  return { startIndex: Math.min(2 ** 31 - 1, Math.max(1, num(query.startIndex, 'startIndex', 1))), count: Math.min(MAX_PAGE, Math.max(0, num(query.count, 'count', DEFAULT_PAGE))) };
+  return {
+    startIndex: Math.min(2 ** 31 - 1, Math.max(1, num(query.startIndex, 'startIndex', 1))),
+    count: Math.min(MAX_PAGE, Math.max(0, num(query.count, 'count', DEFAULT_PAGE))),
+  };
 }
 
 export function listResponse(total: number, startIndex: number, resources: unknown[]) {

@@ -7,9 +7,16 @@ describe('parsePatchPath', () => {
   it('reads attribute, sub-attribute, value-filter and extension paths', () => {
     expect(parsePatchPath('active')).toEqual({ attr: 'active' });
     expect(parsePatchPath('name.givenName')).toEqual({ attr: 'name', sub: 'givenName' });
-    expect(parsePatchPath('emails[type eq "work"].value')).toEqual({ attr: 'emails', filter: { sub: 'type', value: 'work' }, sub: 'value' });
+    expect(parsePatchPath('emails[type eq "work"].value')).toEqual({
+      attr: 'emails',
+      filter: { sub: 'type', value: 'work' },
+      sub: 'value',
+    });
     expect(parsePatchPath('urn:ietf:params:scim:schemas:core:2.0:User:userName')).toEqual({ attr: 'userName' });
-    expect(parsePatchPath('urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department')).toEqual({ attr: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User', sub: 'department' });
+    expect(parsePatchPath('urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department')).toEqual({
+      attr: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+      sub: 'department',
+    });
   });
 
   it('refuses other path shapes with invalidPath', () => {
@@ -27,11 +34,18 @@ describe('applyScimPatch', () => {
     expect(applyScimPatch(user, ops({ op: 'replace', value: { active: false } })).active).toBe(false);
     expect(applyScimPatch(user, ops({ op: 'Replace', path: 'active', value: 'False' })).active).toBe('False');
     const added = applyScimPatch(user, ops({ op: 'Add', path: 'emails[type eq "work"].value', value: 'b@work' }));
-    expect(added.emails).toEqual([{ type: 'home', value: 'b@home' }, { type: 'work', value: 'b@work' }]);
+    expect(added.emails).toEqual([
+      { type: 'home', value: 'b@home' },
+      { type: 'work', value: 'b@work' },
+    ]);
   });
 
   it('adds members without duplicates and removes them by filter or by value list', () => {
-    expect(applyScimPatch(group, ops({ op: 'add', path: 'members', value: [{ value: 'u2' }, { value: 'u3' }] })).members).toEqual([{ value: 'u1' }, { value: 'u2' }, { value: 'u3' }]);
+    expect(applyScimPatch(group, ops({ op: 'add', path: 'members', value: [{ value: 'u2' }, { value: 'u3' }] })).members).toEqual([
+      { value: 'u1' },
+      { value: 'u2' },
+      { value: 'u3' },
+    ]);
     expect(applyScimPatch(group, ops({ op: 'remove', path: 'members[value eq "u1"]' })).members).toEqual([{ value: 'u2' }]);
     expect(applyScimPatch(group, ops({ op: 'remove', path: 'members', value: [{ value: 'u2' }] })).members).toEqual([{ value: 'u1' }]);
     expect(applyScimPatch(group, ops({ op: 'remove', path: 'members' })).members).toBeUndefined();

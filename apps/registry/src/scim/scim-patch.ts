@@ -27,7 +27,10 @@ export function parsePatchPath(path: string): ParsedPath {
     if (cut <= 4 || cut === p.length - 1) throw new ScimError(400, `path: "${path}" is not a valid attribute path`, 'invalidPath');
     return { attr: p.slice(0, cut), sub: p.slice(cut + 1) };
   }
-  const m = /^([A-Za-z][A-Za-z0-9_-]{0,63})(?:\[\s*([A-Za-z][A-Za-z0-9_-]{0,63})\s+eq\s+("(?:[^"\\]|\\.)*")\s*\])?(?:\.([A-Za-z][A-Za-z0-9_-]{0,63}))?$/i.exec(p);
+  const m =
+    /^([A-Za-z][A-Za-z0-9_-]{0,63})(?:\[\s*([A-Za-z][A-Za-z0-9_-]{0,63})\s+eq\s+("(?:[^"\\]|\\.)*")\s*\])?(?:\.([A-Za-z][A-Za-z0-9_-]{0,63}))?$/i.exec(
+      p,
+    );
   if (!m) throw new ScimError(400, `path: "${path}" is not a supported attribute path`, 'invalidPath');
   return { attr: m[1], ...(m[2] ? { filter: { sub: m[2], value: JSON.parse(m[3]) as string } } : {}), ...(m[4] ? { sub: m[4] } : {}) };
 }
@@ -44,7 +47,9 @@ function matches(item: unknown, f: { sub: string; value: string }): boolean {
 
 /** Adds to a multi-valued attribute, skipping items whose `value` is already there (members). */
 function addItems(list: unknown[], items: unknown[]): unknown[] {
-  const seen = new Set<unknown>(list.map((i) => (typeof i === 'object' && i !== null ? (i as Json).value : undefined)).filter((v) => v !== undefined));
+  const seen = new Set<unknown>(
+    list.map((i) => (typeof i === 'object' && i !== null ? (i as Json).value : undefined)).filter((v) => v !== undefined),
+  );
   return [...list, ...items.filter((i) => !(typeof i === 'object' && i !== null && seen.has((i as Json).value)))];
 }
 
@@ -52,7 +57,9 @@ function applyFiltered(target: Json, key: string, op: string, path: ParsedPath, 
   const list = Array.isArray(target[key]) ? (target[key] as unknown[]) : [];
   const filter = path.filter as { sub: string; value: string };
   if (op === 'remove') {
-    target[key] = path.sub ? list.map((i) => (matches(i, filter) ? omit(i as Json, path.sub as string) : i)) : list.filter((i) => !matches(i, filter));
+    target[key] = path.sub
+      ? list.map((i) => (matches(i, filter) ? omit(i as Json, path.sub as string) : i))
+      : list.filter((i) => !matches(i, filter));
     return;
   }
   const hit = list.filter((i) => matches(i, filter));
@@ -74,7 +81,8 @@ function applyOne(resource: Json, op: string, path: ParsedPath, value: unknown):
   const key = keyOf(resource, path.attr);
   if (path.filter) return applyFiltered(resource, key, op, path, value);
   if (path.sub) {
-    const inner = typeof resource[key] === 'object' && resource[key] !== null && !Array.isArray(resource[key]) ? { ...(resource[key] as Json) } : {};
+    const inner =
+      typeof resource[key] === 'object' && resource[key] !== null && !Array.isArray(resource[key]) ? { ...(resource[key] as Json) } : {};
     if (op === 'remove') resource[key] = omit(inner, path.sub);
     else inner[keyOf(inner, path.sub)] = value;
     if (op !== 'remove') resource[key] = inner;
@@ -88,8 +96,17 @@ function applyOne(resource: Json, op: string, path: ParsedPath, value: unknown):
     } else delete resource[key];
     return;
   }
-  if (op === 'add' && Array.isArray(resource[key])) resource[key] = addItems(resource[key] as unknown[], Array.isArray(value) ? value : [value]);
-  else if (op === 'add' && typeof value === 'object' && value !== null && !Array.isArray(value) && typeof resource[key] === 'object' && resource[key] !== null) resource[key] = { ...(resource[key] as Json), ...(value as Json) };
+  if (op === 'add' && Array.isArray(resource[key]))
+    resource[key] = addItems(resource[key] as unknown[], Array.isArray(value) ? value : [value]);
+  else if (
+    op === 'add' &&
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof resource[key] === 'object' &&
+    resource[key] !== null
+  )
+    resource[key] = { ...(resource[key] as Json), ...(value as Json) };
   else resource[key] = value;
 }
 
@@ -101,17 +118,21 @@ function applyOne(resource: Json, op: string, path: ParsedPath, value: unknown):
  */
 export function applyScimPatch(resource: Json, body: unknown): Json {
   const b = body as { schemas?: unknown; Operations?: unknown };
-  if (!b || typeof b !== 'object' || !Array.isArray(b.schemas) || !b.schemas.includes(PATCH_SCHEMA)) throw new ScimError(400, `schemas: must include ${PATCH_SCHEMA}`, 'invalidSyntax');
-  if (!Array.isArray(b.Operations) || b.Operations.length === 0) throw new ScimError(400, 'Operations: must be a non-empty array', 'invalidSyntax');
+  if (!b || typeof b !== 'object' || !Array.isArray(b.schemas) || !b.schemas.includes(PATCH_SCHEMA))
+    throw new ScimError(400, `schemas: must include ${PATCH_SCHEMA}`, 'invalidSyntax');
+  if (!Array.isArray(b.Operations) || b.Operations.length === 0)
+    throw new ScimError(400, 'Operations: must be a non-empty array', 'invalidSyntax');
   if (b.Operations.length > MAX_PATCH_OPS) throw new ScimError(400, `Operations: at most ${MAX_PATCH_OPS} per request`, 'tooMany');
   const out: Json = structuredClone(resource);
   b.Operations.forEach((raw: unknown, i: number) => {
     const o = (raw ?? {}) as { op?: unknown; path?: unknown; value?: unknown };
     const op = typeof o.op === 'string' ? o.op.toLowerCase() : '';
-    if (!['add', 'replace', 'remove'].includes(op)) throw new ScimError(400, `Operations[${i}].op: must be add, replace or remove`, 'invalidSyntax');
+    if (!['add', 'replace', 'remove'].includes(op))
+      throw new ScimError(400, `Operations[${i}].op: must be add, replace or remove`, 'invalidSyntax');
     if (o.path === undefined || o.path === '') {
       if (op === 'remove') throw new ScimError(400, `Operations[${i}].path: remove needs a path`, 'noTarget');
-      if (typeof o.value !== 'object' || o.value === null || Array.isArray(o.value)) throw new ScimError(400, `Operations[${i}].value: an op without a path needs an object value`, 'invalidValue');
+      if (typeof o.value !== 'object' || o.value === null || Array.isArray(o.value))
+        throw new ScimError(400, `Operations[${i}].value: an op without a path needs an object value`, 'invalidValue');
       for (const [k, v] of Object.entries(o.value as Json)) {
         // A schema URN key with an object value is a whole extension (`{"urn:…:enterprise:2.0:User": {…}}`), merged as one attribute.
         const objectExtension = k.startsWith('urn:') && typeof v === 'object' && v !== null && !CORE_PREFIXES.some((c) => c.startsWith(k));

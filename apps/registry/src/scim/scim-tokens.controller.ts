@@ -30,15 +30,28 @@ export class ScimTokensController {
   }
 
   @Get('tokens')
-  @ApiOperation({ operationId: 'listScimTokens', summary: 'SCIM tokens of the workspace (never the token) and the SCIM base URL to give the IdP', auth: 'tenant', response: tokensResponse })
+  @ApiOperation({
+    operationId: 'listScimTokens',
+    summary: 'SCIM tokens of the workspace (never the token) and the SCIM base URL to give the IdP',
+    auth: 'tenant',
+    response: tokensResponse,
+  })
   @UseGuards(TenantGuard)
   async list(@Tenant() { tenantId }: TenantPrincipal) {
-    const rows = await this.db.query<ScimTokenRow>('SELECT * FROM registry.scim_tokens WHERE tenant_id = $1 ORDER BY created_at DESC LIMIT 100', [tenantId]);
+    const rows = await this.db.query<ScimTokenRow>(
+      'SELECT * FROM registry.scim_tokens WHERE tenant_id = $1 ORDER BY created_at DESC LIMIT 100',
+      [tenantId],
+    );
     return { baseUrl: this.baseUrl(tenantId), tokens: rows.map(scimTokenView) };
   }
 
   @Post('tokens')
-  @ApiOperation({ operationId: 'createScimToken', summary: 'Create a SCIM bearer token (returned once; stored as SHA-256); 409 past 10 live tokens. Audited', auth: 'tenant', body: createBody })
+  @ApiOperation({
+    operationId: 'createScimToken',
+    summary: 'Create a SCIM bearer token (returned once; stored as SHA-256); 409 past 10 live tokens. Audited',
+    auth: 'tenant',
+    body: createBody,
+  })
   @HttpCode(201)
   @UseGuards(TenantGuard)
   async create(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
@@ -50,18 +63,27 @@ export class ScimTokensController {
         return { token, baseUrl: this.baseUrl(tenantId), ...scimTokenView(row) };
       });
     } catch (err) {
-      if (err instanceof ScimError) throw new ApiError(409, 'CONFLICT', `body.name: ${err.message}`, 'body.name', undefined, { cause: err });
+      if (err instanceof ScimError)
+        throw new ApiError(409, 'CONFLICT', `body.name: ${err.message}`, 'body.name', undefined, { cause: err });
       throw err;
     }
   }
 
   @Delete('tokens/:id')
-  @ApiOperation({ operationId: 'revokeScimToken', summary: 'Revoke a SCIM token: the IdP is refused from the next request. Audited', auth: 'tenant', params: tokenParams })
+  @ApiOperation({
+    operationId: 'revokeScimToken',
+    summary: 'Revoke a SCIM token: the IdP is refused from the next request. Audited',
+    auth: 'tenant',
+    params: tokenParams,
+  })
   @UseGuards(TenantGuard)
   async revoke(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(tokenParams, params, 'params');
     return this.db.tx(async (q) => {
-      const rows = await q.query<ScimTokenRow>('UPDATE registry.scim_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE tenant_id = $1 AND id = $2 RETURNING *', [tenantId, id]);
+      const rows = await q.query<ScimTokenRow>(
+        'UPDATE registry.scim_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE tenant_id = $1 AND id = $2 RETURNING *',
+        [tenantId, id],
+      );
       if (!rows[0]) throw ApiError.notFound('SCIM token', id, 'params.id');
       await audit(q, tenantId, actor, 'scim.token.revoke', id);
       return scimTokenView(rows[0]);

@@ -20,23 +20,36 @@ export interface ScimTokenRow {
 export const hashScimToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function scimTokenView(r: ScimTokenRow) {
-  return { id: r.id, name: r.name, createdAt: r.created_at, createdBy: r.created_by, lastUsedAt: r.last_used_at, revoked: r.revoked_at !== null };
+  return {
+    id: r.id,
+    name: r.name,
+    createdAt: r.created_at,
+    createdBy: r.created_by,
+    lastUsedAt: r.last_used_at,
+    revoked: r.revoked_at !== null,
+  };
 }
 
 /** A new tenant-scoped SCIM token: only its hash is stored, the token is returned once. */
-export async function createScimToken(q: Queryable, tenantId: string, name: string, actor: string): Promise<{ token: string; row: ScimTokenRow }> {
+export async function createScimToken(
+  q: Queryable,
+  tenantId: string,
+  name: string,
+  actor: string,
+): Promise<{ token: string; row: ScimTokenRow }> {
   await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`registry-scim-tokens:${tenantId}`]);
-  const [{ n }] = await q.query<{ n: string }>('SELECT count(*) AS n FROM registry.scim_tokens WHERE tenant_id = $1 AND revoked_at IS NULL', [tenantId]);
-  if (Number(n) >= MAX_SCIM_TOKENS) return Promise.reject(new ScimError(409, `at most ${MAX_SCIM_TOKENS} live SCIM tokens; revoke one first`));
+  const [{ n }] = await q.query<{ n: string }>(
+    'SELECT count(*) AS n FROM registry.scim_tokens WHERE tenant_id = $1 AND revoked_at IS NULL',
+    [tenantId],
+  );
+  if (Number(n) >= MAX_SCIM_TOKENS)
+    return Promise.reject(new ScimError(409, `at most ${MAX_SCIM_TOKENS} live SCIM tokens; revoke one first`));
   const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
   const id = `st_${randomBytes(8).toString('hex')}`;
-  const rows = await q.query<ScimTokenRow>('INSERT INTO registry.scim_tokens (id, tenant_id, token_hash, name, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING *', [
-    id,
-    tenantId,
-    hashScimToken(token),
-    name,
-    actor,
-  ]);
+  const rows = await q.query<ScimTokenRow>(
+    'INSERT INTO registry.scim_tokens (id, tenant_id, token_hash, name, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+    [id, tenantId, hashScimToken(token), name, actor],
+  );
   return { token, row: rows[0] };
 }
 

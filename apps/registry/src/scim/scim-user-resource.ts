@@ -36,13 +36,16 @@ const SERVER_KEYS = new Set(['schemas', 'id', 'meta', 'groups', 'username', 'ext
 
 /** Validates a User representation (POST, PUT, or a patched resource). `userName` must be a directory user name. */
 export function readUserInput(json: unknown): ScimUserInput {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new ScimError(400, 'body: must be a SCIM User object', 'invalidSyntax');
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new ScimError(400, 'body: must be a SCIM User object', 'invalidSyntax');
   const j = json as Json;
   const get = (name: string) => j[Object.keys(j).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name];
   const userName = get('userName');
-  if (typeof userName !== 'string' || !ADMIN_USERNAME.test(userName)) throw new ScimError(400, 'userName: must be 1-64 chars of A-Z a-z 0-9 . _ @ -', 'invalidValue');
+  if (typeof userName !== 'string' || !ADMIN_USERNAME.test(userName))
+    throw new ScimError(400, 'userName: must be 1-64 chars of A-Z a-z 0-9 . _ @ -', 'invalidValue');
   const externalId = get('externalId');
-  if (externalId !== undefined && externalId !== null && (typeof externalId !== 'string' || externalId.length > 255)) throw new ScimError(400, 'externalId: must be a string of at most 255 characters', 'invalidValue');
+  if (externalId !== undefined && externalId !== null && (typeof externalId !== 'string' || externalId.length > 255))
+    throw new ScimError(400, 'externalId: must be a string of at most 255 characters', 'invalidValue');
   const active = get('active') === undefined ? true : scimBoolean(get('active'), 'active');
   const name = get('name') as Json | undefined;
   const given = typeof name?.givenName === 'string' ? name.givenName : '';
@@ -51,7 +54,8 @@ export function readUserInput(json: unknown): ScimUserInput {
   const displayName = typeof candidate === 'string' && candidate.length > 0 ? candidate.slice(0, 120) : null;
   const attrs: Json = {};
   for (const [k, v] of Object.entries(j)) if (!SERVER_KEYS.has(k.toLowerCase())) attrs[k] = v;
-  if (JSON.stringify(attrs).length > MAX_USER_ATTRS_BYTES) throw new ScimError(400, `body: the user's attributes exceed ${MAX_USER_ATTRS_BYTES} bytes`, 'invalidValue');
+  if (JSON.stringify(attrs).length > MAX_USER_ATTRS_BYTES)
+    throw new ScimError(400, `body: the user's attributes exceed ${MAX_USER_ATTRS_BYTES} bytes`, 'invalidValue');
   return { userName, externalId: typeof externalId === 'string' ? externalId : null, active, displayName, attrs };
 }
 
@@ -66,6 +70,11 @@ export function userResource(row: ScimUserRow, groups: Array<{ id: string; displ
     ...(row.scim_attrs ?? {}),
     active: row.disabled_at === null,
     groups: groups.map((g) => ({ value: g.id, display: g.display_name, $ref: `${base}/Groups/${g.id}` })),
-    meta: { resourceType: 'User', created: row.created_at.toISOString(), lastModified: (row.scim_updated_at ?? row.created_at).toISOString(), location: `${base}/Users/${row.scim_id}` },
+    meta: {
+      resourceType: 'User',
+      created: row.created_at.toISOString(),
+      lastModified: (row.scim_updated_at ?? row.created_at).toISOString(),
+      location: `${base}/Users/${row.scim_id}`,
+    },
   };
 }

@@ -15,7 +15,13 @@ const USER_COLUMNS: Record<string, string> = { userName: 'lower(username)', exte
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A tenant's users matching every equality (userName case-insensitively, RFC 7643 §4.1.1), one page. */
-export async function listUsers(q: Queryable, tenantId: string, filters: ScimEquality[], startIndex: number, count: number): Promise<{ total: number; rows: ScimUserRow[] }> {
+export async function listUsers(
+  q: Queryable,
+  tenantId: string,
+  filters: ScimEquality[],
+  startIndex: number,
+  count: number,
+): Promise<{ total: number; rows: ScimUserRow[] }> {
   const where = ['tenant_id = $1'];
   const args: unknown[] = [tenantId];
   for (const f of filters) {
@@ -26,11 +32,10 @@ export async function listUsers(q: Queryable, tenantId: string, filters: ScimEqu
   const rows =
     count === 0
       ? []
-      : await q.query<ScimUserRow>(`SELECT * FROM registry.tenant_users WHERE ${where.join(' AND ')} ORDER BY created_at, username OFFSET $${args.length + 1} LIMIT $${args.length + 2}`, [
-          ...args,
-          startIndex - 1,
-          count,
-        ]);
+      : await q.query<ScimUserRow>(
+          `SELECT * FROM registry.tenant_users WHERE ${where.join(' AND ')} ORDER BY created_at, username OFFSET $${args.length + 1} LIMIT $${args.length + 2}`,
+          [...args, startIndex - 1, count],
+        );
   return { total: Number(n), rows: await withScimIds(q, rows) };
 }
 
@@ -38,14 +43,26 @@ export async function listUsers(q: Queryable, tenantId: string, filters: ScimEqu
 async function withScimIds(q: Queryable, rows: ScimUserRow[]): Promise<ScimUserRow[]> {
   return Promise.all(
     rows.map(async (r) =>
-      r.scim_id ? r : ((await q.query<ScimUserRow>('UPDATE registry.tenant_users SET scim_id = coalesce(scim_id, $3) WHERE tenant_id = $1 AND username = $2 RETURNING *', [r.tenant_id, r.username, randomUUID()]))[0] ?? r),
+      r.scim_id
+        ? r
+        : ((
+            await q.query<ScimUserRow>(
+              'UPDATE registry.tenant_users SET scim_id = coalesce(scim_id, $3) WHERE tenant_id = $1 AND username = $2 RETURNING *',
+              [r.tenant_id, r.username, randomUUID()],
+            )
+          )[0] ?? r),
     ),
   );
 }
 
 /** One user by SCIM id, locked for update when asked; 404 when unknown in this tenant. */
 export async function findUser(q: Queryable, tenantId: string, id: string, lock = false): Promise<ScimUserRow> {
-  const rows = UUID.test(id) ? await q.query<ScimUserRow>(`SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND scim_id = $2${lock ? ' FOR UPDATE' : ''}`, [tenantId, id]) : [];
+  const rows = UUID.test(id)
+    ? await q.query<ScimUserRow>(`SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND scim_id = $2${lock ? ' FOR UPDATE' : ''}`, [
+        tenantId,
+        id,
+      ])
+    : [];
   if (!rows[0]) throw new ScimError(404, `User ${id} not found`);
   return rows[0];
 }
@@ -54,7 +71,10 @@ export async function findUser(q: Queryable, tenantId: string, id: string, lock 
 export async function createScimUser(q: Queryable, tenantId: string, body: unknown, actor: string): Promise<ScimUserRow> {
   const input = readUserInput(body);
   // SCIM user names are case-insensitive (RFC 7643 §4.1.1); the directory's key is not.
-  const taken = await q.query('SELECT 1 FROM registry.tenant_users WHERE tenant_id = $1 AND lower(username) = lower($2)', [tenantId, input.userName]);
+  const taken = await q.query('SELECT 1 FROM registry.tenant_users WHERE tenant_id = $1 AND lower(username) = lower($2)', [
+    tenantId,
+    input.userName,
+  ]);
   if (taken.length > 0) throw new ScimError(409, `userName: "${input.userName}" is already taken`, 'uniqueness');
   await createUser(q, tenantId, { username: input.userName, ...(input.displayName ? { name: input.displayName } : {}) }, actor);
   const rows = await q.query<ScimUserRow>(
@@ -67,15 +87,19 @@ export async function createScimUser(q: Queryable, tenantId: string, body: unkno
 }
 
 /** PUT or PATCH result: stores the new representation; `active` changes deprovision or reactivate. `userName` is immutable here. */
-export async function saveScimUser(q: Queryable, tenantId: string, row: ScimUserRow, input: ScimUserInput, actor: string): Promise<ScimUserRow> {
-  if (input.userName.toLowerCase() !== row.username.toLowerCase()) throw new ScimError(400, `userName: is "${row.username}" and cannot be changed (delete and create the user instead)`, 'mutability');
-  await q.query('UPDATE registry.tenant_users SET name = $3, external_id = $4, scim_attrs = $5, scim_updated_at = now() WHERE tenant_id = $1 AND username = $2', [
-    tenantId,
-    row.username,
-    input.displayName,
-    input.externalId,
-    JSON.stringify(input.attrs),
-  ]);
+export async function saveScimUser(
+  q: Queryable,
+  tenantId: string,
+  row: ScimUserRow,
+  input: ScimUserInput,
+  actor: string,
+): Promise<ScimUserRow> {
+  if (input.userName.toLowerCase() !== row.username.toLowerCase())
+    throw new ScimError(400, `userName: is "${row.username}" and cannot be changed (delete and create the user instead)`, 'mutability');
+  await q.query(
+    'UPDATE registry.tenant_users SET name = $3, external_id = $4, scim_attrs = $5, scim_updated_at = now() WHERE tenant_id = $1 AND username = $2',
+    [tenantId, row.username, input.displayName, input.externalId, JSON.stringify(input.attrs)],
+  );
   const wasActive = row.disabled_at === null;
   await audit(q, tenantId, actor, 'scim.user.update', row.username, { externalId: input.externalId, active: input.active });
   if (wasActive && !input.active) await deprovisionUser(q, tenantId, row.username, actor, 'scim.user.deactivate');
@@ -90,7 +114,11 @@ export async function deleteScimUser(q: Queryable, tenantId: string, row: ScimUs
   await q.query('DELETE FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2', [tenantId, row.username]);
 }
 
-export async function groupsOfUsers(q: Queryable, tenantId: string, usernames: string[]): Promise<Map<string, Array<{ id: string; display_name: string }>>> {
+export async function groupsOfUsers(
+  q: Queryable,
+  tenantId: string,
+  usernames: string[],
+): Promise<Map<string, Array<{ id: string; display_name: string }>>> {
   const out = new Map<string, Array<{ id: string; display_name: string }>>();
   if (usernames.length === 0) return out;
   const rows = await q.query<{ username: string; id: string; display_name: string }>(

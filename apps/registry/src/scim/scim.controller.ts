@@ -45,14 +45,22 @@ export class ScimController {
   }
 
   @Get('ServiceProviderConfig')
-  @ApiOperation({ operationId: 'scimServiceProviderConfig', summary: 'SCIM ServiceProviderConfig (RFC 7644 §5) (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
+  @ApiOperation({
+    operationId: 'scimServiceProviderConfig',
+    summary: 'SCIM ServiceProviderConfig (RFC 7644 §5) (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
   async spc(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Res() reply: FastifyReply) {
     const { base } = await this.caller(req, tenant);
     this.send(reply, 200, serviceProviderConfig(base));
   }
 
   @Get('ResourceTypes')
-  @ApiOperation({ operationId: 'scimResourceTypes', summary: 'SCIM ResourceTypes: User and Group (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
+  @ApiOperation({
+    operationId: 'scimResourceTypes',
+    summary: 'SCIM ResourceTypes: User and Group (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
   async types(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Res() reply: FastifyReply) {
     const { base } = await this.caller(req, tenant);
     const all = resourceTypes(base);
@@ -60,7 +68,11 @@ export class ScimController {
   }
 
   @Get('Schemas')
-  @ApiOperation({ operationId: 'scimSchemas', summary: 'SCIM Schemas of User and Group (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
+  @ApiOperation({
+    operationId: 'scimSchemas',
+    summary: 'SCIM Schemas of User and Group (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
   async schemaList(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Res() reply: FastifyReply) {
     await this.caller(req, tenant);
     const all = schemas();
@@ -68,14 +80,36 @@ export class ScimController {
   }
 
   @Get('Users')
-  @ApiOperation({ operationId: 'scimListUsers', summary: 'SCIM Users of the tenant directory: filter `userName|externalId|id eq "…"` [and …], startIndex, count ≤ 200 (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
-  async listUsers(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
+  @ApiOperation({
+    operationId: 'scimListUsers',
+    summary:
+      'SCIM Users of the tenant directory: filter `userName|externalId|id eq "…"` [and …], startIndex, count ≤ 200 (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
+  async listUsers(
+    @Req() req: FastifyRequest,
+    @Param('tenant') tenant: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ) {
     const { tenantId, base } = await this.caller(req, tenant);
     const { startIndex, count } = readPage(query);
     const filters = typeof query.filter === 'string' ? parseScimFilter(query.filter, USER_FILTER_ATTRS) : [];
     const { total, rows } = await listUsers(this.db, tenantId, filters, startIndex, count);
-    const groups = await groupsOfUsers(this.db, tenantId, rows.map((r) => r.username));
-    this.send(reply, 200, listResponse(total, startIndex, rows.map((r) => userResource(r, groups.get(r.username) ?? [], base))));
+    const groups = await groupsOfUsers(
+      this.db,
+      tenantId,
+      rows.map((r) => r.username),
+    );
+    this.send(
+      reply,
+      200,
+      listResponse(
+        total,
+        startIndex,
+        rows.map((r) => userResource(r, groups.get(r.username) ?? [], base)),
+      ),
+    );
   }
 
   @Get('Users/:id')
@@ -88,7 +122,11 @@ export class ScimController {
   }
 
   @Post('Users')
-  @ApiOperation({ operationId: 'scimCreateUser', summary: 'Provision a directory user (409 uniqueness when the userName is taken). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
+  @ApiOperation({
+    operationId: 'scimCreateUser',
+    summary: 'Provision a directory user (409 uniqueness when the userName is taken). Audited (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
   async createUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
     const row = await this.tx(tenantId, (q) => createScimUser(q, tenantId, body, actor));
@@ -97,18 +135,46 @@ export class ScimController {
   }
 
   @Put('Users/:id')
-  @ApiOperation({ operationId: 'scimReplaceUser', summary: 'Replace a SCIM User; active=false deprovisions (directory user disabled, console sessions and auth grants/tokens/vault entries revoked). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
-  async putUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+  @ApiOperation({
+    operationId: 'scimReplaceUser',
+    summary:
+      'Replace a SCIM User; active=false deprovisions (directory user disabled, console sessions and auth grants/tokens/vault entries revoked). Audited (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
+  async putUser(
+    @Req() req: FastifyRequest,
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() reply: FastifyReply,
+  ) {
     return this.updateUser(req, tenant, id, reply, () => body);
   }
 
   @Patch('Users/:id')
-  @ApiOperation({ operationId: 'scimPatchUser', summary: 'PATCH a SCIM User (PatchOp as Okta and Entra ID send it, ≤ 100 operations); active=false deprovisions. Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
-  async patchUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+  @ApiOperation({
+    operationId: 'scimPatchUser',
+    summary:
+      'PATCH a SCIM User (PatchOp as Okta and Entra ID send it, ≤ 100 operations); active=false deprovisions. Audited (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
+  async patchUser(
+    @Req() req: FastifyRequest,
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() reply: FastifyReply,
+  ) {
     return this.updateUser(req, tenant, id, reply, (current) => applyScimPatch(current, body));
   }
 
-  private async updateUser(req: FastifyRequest, tenant: string, id: string, reply: FastifyReply, next: (current: Record<string, unknown>) => unknown) {
+  private async updateUser(
+    req: FastifyRequest,
+    tenant: string,
+    id: string,
+    reply: FastifyReply,
+    next: (current: Record<string, unknown>) => unknown,
+  ) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
     const row = await this.tx(tenantId, async (q) => {
       const cur = await findUser(q, tenantId, id, true);
@@ -122,7 +188,12 @@ export class ScimController {
 
   @Delete('Users/:id')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'scimDeleteUser', summary: 'Deprovision and delete a SCIM User. Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none', status: 204 })
+  @ApiOperation({
+    operationId: 'scimDeleteUser',
+    summary: 'Deprovision and delete a SCIM User. Audited (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+    status: 204,
+  })
   async deleteUser(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { tenantId, actor } = await this.caller(req, tenant);
     await this.tx(tenantId, async (q) => deleteScimUser(q, tenantId, await findUser(q, tenantId, id, true), actor));
@@ -131,27 +202,50 @@ export class ScimController {
   }
 
   @Get('Groups')
-  @ApiOperation({ operationId: 'scimListGroups', summary: 'SCIM Groups: filter `displayName|externalId|id eq "…"`, excludedAttributes=members, startIndex, count ≤ 200 (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
-  async listGroups(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
+  @ApiOperation({
+    operationId: 'scimListGroups',
+    summary:
+      'SCIM Groups: filter `displayName|externalId|id eq "…"`, excludedAttributes=members, startIndex, count ≤ 200 (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
+  async listGroups(
+    @Req() req: FastifyRequest,
+    @Param('tenant') tenant: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ) {
     const { tenantId, base } = await this.caller(req, tenant);
     const { startIndex, count } = readPage(query);
     const filters = typeof query.filter === 'string' ? parseScimFilter(query.filter, GROUP_FILTER_ATTRS) : [];
     const { total, rows } = await listGroups(this.db, tenantId, filters, startIndex, count);
     const withMembers = !excludesMembers(query);
-    const out = await Promise.all(rows.map(async (r) => groupResource(r, withMembers ? await membersOf(this.db, tenantId, r.id) : undefined, base)));
+    const out = await Promise.all(
+      rows.map(async (r) => groupResource(r, withMembers ? await membersOf(this.db, tenantId, r.id) : undefined, base)),
+    );
     this.send(reply, 200, listResponse(total, startIndex, out));
   }
 
   @Get('Groups/:id')
   @ApiOperation({ operationId: 'scimGetGroup', summary: 'One SCIM Group (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
-  async getGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply) {
+  async getGroup(
+    @Req() req: FastifyRequest,
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ) {
     const { tenantId, base } = await this.caller(req, tenant);
     const row = await findGroup(this.db, tenantId, id);
     this.send(reply, 200, groupResource(row, excludesMembers(query) ? undefined : await membersOf(this.db, tenantId, id), base));
   }
 
   @Post('Groups')
-  @ApiOperation({ operationId: 'scimCreateGroup', summary: 'Create a SCIM Group (≤ 1000 members per request; groups the console SSO role map names make their members console admins). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
+  @ApiOperation({
+    operationId: 'scimCreateGroup',
+    summary:
+      'Create a SCIM Group (≤ 1000 members per request; groups the console SSO role map names make their members console admins). Audited (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
   async createGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
     const row = await this.tx(tenantId, (q) => createGroup(q, tenantId, body, actor));
@@ -159,18 +253,45 @@ export class ScimController {
   }
 
   @Put('Groups/:id')
-  @ApiOperation({ operationId: 'scimReplaceGroup', summary: 'Replace a SCIM Group and its members. Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
-  async putGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+  @ApiOperation({
+    operationId: 'scimReplaceGroup',
+    summary: 'Replace a SCIM Group and its members. Audited (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
+  async putGroup(
+    @Req() req: FastifyRequest,
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() reply: FastifyReply,
+  ) {
     return this.updateGroup(req, tenant, id, reply, () => body);
   }
 
   @Patch('Groups/:id')
-  @ApiOperation({ operationId: 'scimPatchGroup', summary: 'PATCH a SCIM Group (add/remove members in the Okta and Entra ID forms, rename). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none' })
-  async patchGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+  @ApiOperation({
+    operationId: 'scimPatchGroup',
+    summary:
+      'PATCH a SCIM Group (add/remove members in the Okta and Entra ID forms, rename). Audited (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+  })
+  async patchGroup(
+    @Req() req: FastifyRequest,
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() reply: FastifyReply,
+  ) {
     return this.updateGroup(req, tenant, id, reply, (current) => applyScimPatch(current, body));
   }
 
-  private async updateGroup(req: FastifyRequest, tenant: string, id: string, reply: FastifyReply, next: (current: Record<string, unknown>) => unknown) {
+  private async updateGroup(
+    req: FastifyRequest,
+    tenant: string,
+    id: string,
+    reply: FastifyReply,
+    next: (current: Record<string, unknown>) => unknown,
+  ) {
     const { tenantId, actor, base } = await this.caller(req, tenant);
     const row = await this.tx(tenantId, async (q) => {
       const cur = await findGroup(q, tenantId, id, true);
@@ -181,7 +302,12 @@ export class ScimController {
   }
 
   @Delete('Groups/:id')
-  @ApiOperation({ operationId: 'scimDeleteGroup', summary: 'Delete a SCIM Group (its members lose the console role it gave). Audited (Bearer SCIM token; SCIM error bodies)', auth: 'none', status: 204 })
+  @ApiOperation({
+    operationId: 'scimDeleteGroup',
+    summary: 'Delete a SCIM Group (its members lose the console role it gave). Audited (Bearer SCIM token; SCIM error bodies)',
+    auth: 'none',
+    status: 204,
+  })
   async deleteGroup(@Req() req: FastifyRequest, @Param('tenant') tenant: string, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { tenantId, actor } = await this.caller(req, tenant);
     await this.tx(tenantId, async (q) => deleteGroup(q, tenantId, await findGroup(q, tenantId, id, true), actor));
@@ -206,5 +332,7 @@ export class ScimController {
 }
 
 function excludesMembers(query: Record<string, unknown>): boolean {
-  return typeof query.excludedAttributes === 'string' && query.excludedAttributes.split(',').some((a) => a.trim().toLowerCase() === 'members');
+  return (
+    typeof query.excludedAttributes === 'string' && query.excludedAttributes.split(',').some((a) => a.trim().toLowerCase() === 'members')
+  );
 }

@@ -80,16 +80,23 @@ export class UserRevocations {
 
   private async deliver(r: RevocationRow): Promise<void> {
     if (!this.authUrl) return;
-    const url = `${this.authUrl.replace(/\/+$/, "")}/internal/t/${encodeURIComponent(r.tenant_id)}/users/${encodeURIComponent(r.username)}/revoke`;
+    const url = `${this.authUrl.replace(/\/+$/, '')}/internal/t/${encodeURIComponent(r.tenant_id)}/users/${encodeURIComponent(r.username)}/revoke`;
     let status: number;
     let body: Record<string, unknown> = {};
     try {
-      const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${this.internalToken}` }, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.internalToken}` },
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
       status = res.status;
       const text = await res.text();
       if (text.length <= MAX_ANSWER_BYTES) body = (JSON.parse(text || '{}') as Record<string, unknown>) ?? {};
     } catch (err) {
-      this.logger.warn({ tenant: r.tenant_id, err: (err as Error).message }, 'user revocation: the auth service is unreachable; retried later');
+      this.logger.warn(
+        { tenant: r.tenant_id, err: (err as Error).message },
+        'user revocation: the auth service is unreachable; retried later',
+      );
       return;
     }
     // 404: auth does not serve this tenant (no authorization server), so it holds nothing of the user.

@@ -43,9 +43,22 @@ export async function checkServerUrl(o: UrlCheckOptions): Promise<UrlCheckResult
     return {
       ok: true,
       protocol: { era: found.era, version: found.protocolVersion ?? null, transport: found.transport },
-      serverInfo: info ? { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } : null,
-      counts: { tools: count('tool'), prompts: count('prompt'), resources: count('resource'), resourceTemplates: count('resource_template') },
-      tools: found.items.filter((i) => i.kind === 'tool').slice(0, 10).map((i) => i.key),
+      serverInfo: info
+        ? {
+            ...(typeof info.name === 'string' ? { name: info.name } : {}),
+            ...(typeof info.version === 'string' ? { version: info.version } : {}),
+          }
+        : null,
+      counts: {
+        tools: count('tool'),
+        prompts: count('prompt'),
+        resources: count('resource'),
+        resourceTemplates: count('resource_template'),
+      },
+      tools: found.items
+        .filter((i) => i.kind === 'tool')
+        .slice(0, 10)
+        .map((i) => i.key),
       elapsedMs: Date.now() - started,
     };
   } catch (err) {
@@ -68,7 +81,10 @@ function classify(err: unknown): { reason: Exclude<UrlCheckResult, { ok: true }>
     case 'network':
       return { reason: 'unreachable', message: `Could not connect: ${firstLine(cause?.message ?? 'network error')}` };
     default:
-      return { reason: 'not_mcp', message: `Something answered, but not as an MCP server: ${firstLine((err as Error)?.message ?? String(err))}` };
+      return {
+        reason: 'not_mcp',
+        message: `Something answered, but not as an MCP server: ${firstLine((err as Error)?.message ?? String(err))}`,
+      };
   }
 }
 

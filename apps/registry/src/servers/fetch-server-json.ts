@@ -30,22 +30,44 @@ export async function fetchServerJson(o: FetchServerJsonOptions): Promise<unknow
     status = res.status;
     text = await res.text();
   } catch (err) {
-    throw new ApiError(502, 'UNAVAILABLE', `the MCP registry at ${base} could not be read: ${reason(err, o.timeoutMs)}`, undefined, { registry: base }, { cause: err });
+    throw new ApiError(
+      502,
+      'UNAVAILABLE',
+      `the MCP registry at ${base} could not be read: ${reason(err, o.timeoutMs)}`,
+      undefined,
+      { registry: base },
+      { cause: err },
+    );
   }
-  if (status === 404) throw new ApiError(404, 'NOT_FOUND', `body.name: "${o.name}" version "${o.version}" is not in the MCP registry at ${base}`, o.version === 'latest' ? 'body.name' : 'body.version');
-  if (status < 200 || status > 299) throw new ApiError(502, 'UNAVAILABLE', `the MCP registry at ${base} answered HTTP ${status}`, undefined, { registry: base, status });
+  if (status === 404)
+    throw new ApiError(
+      404,
+      'NOT_FOUND',
+      `body.name: "${o.name}" version "${o.version}" is not in the MCP registry at ${base}`,
+      o.version === 'latest' ? 'body.name' : 'body.version',
+    );
+  if (status < 200 || status > 299)
+    throw new ApiError(502, 'UNAVAILABLE', `the MCP registry at ${base} answered HTTP ${status}`, undefined, { registry: base, status });
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new ApiError(502, 'UNAVAILABLE', `the MCP registry at ${base} answered something that is not JSON`, undefined, { registry: base }, { cause: err });
+    throw new ApiError(
+      502,
+      'UNAVAILABLE',
+      `the MCP registry at ${base} answered something that is not JSON`,
+      undefined,
+      { registry: base },
+      { cause: err },
+    );
   }
   const wrapped = typeof doc === 'object' && doc !== null && 'server' in doc ? (doc as { server: unknown }).server : doc;
   return wrapped;
 }
 
 function reason(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && (err.cause instanceof ResponseTooLargeError || err.cause instanceof NetGuardError)) return reason(err.cause, timeoutMs);
+  if (err instanceof Error && (err.cause instanceof ResponseTooLargeError || err.cause instanceof NetGuardError))
+    return reason(err.cause, timeoutMs);
   if (err instanceof ResponseTooLargeError) return `answer larger than ${MAX_SERVER_JSON_BYTES} bytes`;
   if (err instanceof NetGuardError) return `refused by the SSRF guard (${err.message})`;
   // The guarded fetch surfaces the AbortSignal.timeout as an abort.

@@ -5,7 +5,11 @@ import { authSchema, SERVER_ID } from '../http/schemas';
 export const importServerBody = z
   .object({
     /** The registry name (`io.github.owner/server`), as in the official server.json `name`. */
-    name: z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, 'must be a registry server name (namespace/name)'),
+    name: z
+      .string()
+      .min(3)
+      .max(200)
+      .regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, 'must be a registry server name (namespace/name)'),
     version: z.string().min(1).max(255).default('latest'),
     /** Our server id; default: the part of `name` after the slash, made a valid id. */
     id: z.string().regex(SERVER_ID, 'must be 1-32 chars of a-z 0-9 _ - (starting with a letter or digit)').optional(),
@@ -14,7 +18,10 @@ export const importServerBody = z
     /** Values of the remote URL's `{variables}`; a variable's `default` applies when left out. */
     variables: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), z.string().max(500)).optional(),
     auth: authSchema.default({ mode: 'none' }),
-    toolPrefix: z.string().regex(/^[A-Za-z0-9_.-]{1,16}$/, 'must be 1-16 chars of A-Z a-z 0-9 _ . -').optional(),
+    toolPrefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,16}$/, 'must be 1-16 chars of A-Z a-z 0-9 _ . -')
+      .optional(),
   })
   .strict();
 

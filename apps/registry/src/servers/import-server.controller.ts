@@ -19,12 +19,18 @@ import { REGISTRY_CONFIG, NET_POLICY, GUARDED_FETCH } from '../http/registry-tok
 import type { RegistryConfig } from '../config';
 
 const importedResponse = serverChangedResponse.extend({
-  registry: z.object({ name: z.string(), version: z.string(), remote: z.number().int(), url: z.string() }).describe('The registry entry the server was registered from'),
+  registry: z
+    .object({ name: z.string(), version: z.string(), remote: z.number().int(), url: z.string() })
+    .describe('The registry entry the server was registered from'),
 });
 
 /** The default server id from a registry name: the part after the slash, lower-cased, as a valid id. */
 function idFromName(name: string): string | undefined {
-  const id = (name.split('/')[1] ?? '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 32);
+  const id = (name.split('/')[1] ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 32);
   return SERVER_ID.test(id) ? id : undefined;
 }
 
@@ -54,7 +60,10 @@ export class ImportServerController {
     auth: 'tenant',
     body: importServerBody,
     response: importedResponse,
-    errors: { '422': 'the registry entry is not a valid server.json, or has no usable remote', '502': 'the MCP registry could not be read' },
+    errors: {
+      '422': 'the registry entry is not a valid server.json, or has no usable remote',
+      '502': 'the MCP registry could not be read',
+    },
   })
   @HttpCode(201)
   @UseGuards(TenantGuard)
@@ -62,14 +71,31 @@ export class ImportServerController {
     const { tenantId, actor } = principal;
     const input = parseInput(importServerBody, body, 'body');
     const registryUrl = this.config.MCP_REGISTRY_URL;
-    const server = await fetchServerJson({ registryUrl, name: input.name, version: input.version, fetch: this.fetch, timeoutMs: this.config.MCP_REGISTRY_TIMEOUT_MS });
+    const server = await fetchServerJson({
+      registryUrl,
+      name: input.name,
+      version: input.version,
+      fetch: this.fetch,
+      timeoutMs: this.config.MCP_REGISTRY_TIMEOUT_MS,
+    });
     const problem = serverJsonProblem(server);
     if (problem) {
       const field = ['registry.server', problem.path].filter(Boolean).join('.');
-      throw new ApiError(422, 'VALIDATION', `${field}: ${problem.message} (the registry's server.json does not match the official schema)`, field);
+      throw new ApiError(
+        422,
+        'VALIDATION',
+        `${field}: ${problem.message} (the registry's server.json does not match the official schema)`,
+        field,
+      );
     }
     const doc = server as { name: string; title?: string; version: string; remotes?: [] };
-    if (doc.name !== input.name) throw new ApiError(422, 'VALIDATION', `registry.server.name: the registry answered "${doc.name}" for "${input.name}"`, 'registry.server.name');
+    if (doc.name !== input.name)
+      throw new ApiError(
+        422,
+        'VALIDATION',
+        `registry.server.name: the registry answered "${doc.name}" for "${input.name}"`,
+        'registry.server.name',
+      );
     const remote = remoteFromServerJson(doc, input);
     await this.guard(remote.url, `registry.server.remotes.${remote.index}.url`);
     const id = input.id ?? idFromName(doc.name);

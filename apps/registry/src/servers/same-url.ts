@@ -1,8 +1,8 @@
-import type { Queryable } from "../db/database";
+import type { Queryable } from '../db/database';
 
 /** The warning both registering and the URL check give when the tenant already has a server at that URL. */
 export interface UrlAlreadyRegistered {
-  code: "URL_ALREADY_REGISTERED";
+  code: 'URL_ALREADY_REGISTERED';
   field: string;
   message: string;
 }
@@ -24,14 +24,11 @@ export async function serversAtUrl(
  * One URL_ALREADY_REGISTERED warning per other server at the URL. `prefix`: the prefix the new
  * server's colliding tools get (undefined when not known yet, as in the URL check).
  */
-export function urlWarnings(
-  others: ReadonlyArray<{ id: string; name: string }>,
-  prefix: string | undefined,
-): UrlAlreadyRegistered[] {
-  const renamed = prefix ? `${prefix}_<name>` : "<server prefix>_<name>";
+export function urlWarnings(others: ReadonlyArray<{ id: string; name: string }>, prefix: string | undefined): UrlAlreadyRegistered[] {
+  const renamed = prefix ? `${prefix}_<name>` : '<server prefix>_<name>';
   return others.map((other) => ({
-    code: "URL_ALREADY_REGISTERED",
-    field: "body.url",
+    code: 'URL_ALREADY_REGISTERED',
+    field: 'body.url',
     message: `body.url: this URL is already registered as server "${other.id}" (${other.name}); where tool names collide, this server's tools are published as ${renamed}`,
   }));
 }

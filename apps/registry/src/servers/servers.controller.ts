@@ -54,7 +54,8 @@ export class ServersController {
   @Post('check')
   @ApiOperation({
     operationId: 'checkServerUrl',
-    summary: 'Live URL validation: SSRF check (400 URL_REFUSED naming body.url), then one discovery pass with the given credential (not stored); ok with era/version/transport/counts, or ok=false with reason auth_required | timeout | unreachable | not_mcp | refused',
+    summary:
+      'Live URL validation: SSRF check (400 URL_REFUSED naming body.url), then one discovery pass with the given credential (not stored); ok with era/version/transport/counts, or ok=false with reason auth_required | timeout | unreachable | not_mcp | refused',
     auth: 'tenant',
     body: checkServerBody,
     response: urlCheckResultSchema,
@@ -65,7 +66,11 @@ export class ServersController {
     const input = parseInput(checkServerBody, body, 'body');
     await this.guard(input.url, 'body.url');
     const headers: Record<string, string> =
-      input.auth.mode === 'bearer' ? { authorization: `Bearer ${input.auth.token}` } : input.auth.mode === 'header' ? { [input.auth.header.toLowerCase()]: input.auth.value } : {};
+      input.auth.mode === 'bearer'
+        ? { authorization: `Bearer ${input.auth.token}` }
+        : input.auth.mode === 'header'
+          ? { [input.auth.header.toLowerCase()]: input.auth.value }
+          : {};
     const timeoutMs = Math.min(CHECK_TIMEOUT_MS, this.config.DISCOVERY_TIMEOUT_MS);
     // The same duplicate-URL warning registering gives, before the form is submitted.
     const warnings = urlWarnings(await serversAtUrl(this.db, tenantId, input.url, input.serverId), undefined);
@@ -74,7 +79,12 @@ export class ServersController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listServers', summary: 'List upstream servers with their discovery progress', auth: 'tenant', response: listServersResponse })
+  @ApiOperation({
+    operationId: 'listServers',
+    summary: 'List upstream servers with their discovery progress',
+    auth: 'tenant',
+    response: listServersResponse,
+  })
   @UseGuards(TenantGuard)
   async list(@Tenant() { tenantId }: TenantPrincipal) {
     const rows = await this.db.query<ServerRow>('SELECT * FROM registry.servers WHERE tenant_id = $1 ORDER BY id', [tenantId]);
@@ -105,7 +115,20 @@ export class ServersController {
         await q.query(
           `INSERT INTO registry.servers (tenant_id, id, name, url, transport, auth_mode, auth_config, secret, tool_prefix, timeout_ms, max_concurrency, stateful)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-          [tenantId, input.id, input.name, input.url, input.transport, input.auth.mode, JSON.stringify(config), secret, input.toolPrefix ?? null, input.timeoutMs ?? null, input.maxConcurrency ?? null, input.stateful],
+          [
+            tenantId,
+            input.id,
+            input.name,
+            input.url,
+            input.transport,
+            input.auth.mode,
+            JSON.stringify(config),
+            secret,
+            input.toolPrefix ?? null,
+            input.timeoutMs ?? null,
+            input.maxConcurrency ?? null,
+            input.stateful,
+          ],
         );
         await audit(q, tenantId, actor, 'server.create', input.id, { url: input.url, auth: input.auth.mode });
       });
@@ -119,7 +142,13 @@ export class ServersController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getServer', summary: 'One server (health, last error, discovery progress; never its secret)', auth: 'tenant', params: serverIdParams, response: serverSchema })
+  @ApiOperation({
+    operationId: 'getServer',
+    summary: 'One server (health, last error, discovery progress; never its secret)',
+    auth: 'tenant',
+    params: serverIdParams,
+    response: serverSchema,
+  })
   @UseGuards(TenantGuard)
   async get(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
@@ -175,7 +204,9 @@ export class ServersController {
     const discovery = rediscover ? await this.enqueue(tenantId, id, 'update') : undefined;
     // A changed dynamic-resources setting is a publication of its own (even with no item published yet).
     const published =
-      input.dynamicResources !== undefined ? await this.publisher.publish(tenantId, actor, `server ${id} dynamic resources`) : await this.republishIfUsed(tenantId, id, actor);
+      input.dynamicResources !== undefined
+        ? await this.publisher.publish(tenantId, actor, `server ${id} dynamic resources`)
+        : await this.republishIfUsed(tenantId, id, actor);
     return { server: serverView(row), discovery, published };
   }
 
@@ -196,7 +227,13 @@ export class ServersController {
 
   /** Enqueues a discovery now (the repeatable refresh also runs on its own). */
   @Post(':id/discover')
-  @ApiOperation({ operationId: 'discoverServer', summary: 'Enqueue a discovery job', auth: 'tenant', params: serverIdParams, response: enqueuedSchema })
+  @ApiOperation({
+    operationId: 'discoverServer',
+    summary: 'Enqueue a discovery job',
+    auth: 'tenant',
+    params: serverIdParams,
+    response: enqueuedSchema,
+  })
   @HttpCode(202)
   @UseGuards(TenantGuard)
   async discover(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
@@ -210,7 +247,8 @@ export class ServersController {
   @Get(':id/items')
   @ApiOperation({
     operationId: 'listServerItems',
-    summary: 'Discovered tools, resources, templates and prompts with hashes; each tool with the hint annotations its upstream definition lacks (missingHints)',
+    summary:
+      'Discovered tools, resources, templates and prompts with hashes; each tool with the hint annotations its upstream definition lacks (missingHints)',
     auth: 'tenant',
     params: serverIdParams,
     response: itemsResponse,
@@ -219,7 +257,14 @@ export class ServersController {
   async items(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');
     await this.load(this.db, tenantId, id);
-    const rows = await this.db.query<{ kind: string; definition: unknown; removedAt: string | null; findings: unknown[] | null; overrides: ToolOverrides | null; published: boolean }>(
+    const rows = await this.db.query<{
+      kind: string;
+      definition: unknown;
+      removedAt: string | null;
+      findings: unknown[] | null;
+      overrides: ToolOverrides | null;
+      published: boolean;
+    }>(
       `SELECT d.kind, d.key AS name, d.definition, d.content_hash AS "contentHash", d.first_seen_at AS "firstSeenAt", d.last_seen_at AS "lastSeenAt",
               d.removed_at AS "removedAt", p.exposed_name AS "exposedName", (p.key IS NOT NULL AND p.approved_hash <> d.content_hash) AS "pendingReview",
               d.findings, p.overrides, (p.key IS NOT NULL) AS published
@@ -237,7 +282,10 @@ export class ServersController {
         ...r,
         missingHints: r.kind === 'tool' ? missingToolHints(r.definition) : [],
         unsupportedPatterns: r.kind === 'tool' ? patternIssues(r.definition) : [],
-        problems: r.kind === 'tool' && !r.removedAt ? toolProblems({ definition: r.definition, overrides: overrides ?? undefined, findings: r.findings?.length ?? 0, published }) : [],
+        problems:
+          r.kind === 'tool' && !r.removedAt
+            ? toolProblems({ definition: r.definition, overrides: overrides ?? undefined, findings: r.findings?.length ?? 0, published })
+            : [],
       })),
     };
   }
@@ -292,9 +340,16 @@ export class ServersController {
       jobId = await this.queue.enqueue(tenantId, serverId, reason);
     } catch (err) {
       // Recorded in Postgres; the registry enqueues it as soon as Redis is back (RedisReconciler).
-      this.logger.warn({ tenant: tenantId, server: serverId, err: (err as Error).message }, 'could not enqueue discovery; recorded as pending');
+      this.logger.warn(
+        { tenant: tenantId, server: serverId, err: (err as Error).message },
+        'could not enqueue discovery; recorded as pending',
+      );
       await recordPendingDiscovery(this.db, tenantId, serverId, reason);
-      return { queued: false, pending: true, reason: 'job queue unavailable; the discovery is recorded and will be enqueued when the queue is back' };
+      return {
+        queued: false,
+        pending: true,
+        reason: 'job queue unavailable; the discovery is recorded and will be enqueued when the queue is back',
+      };
     }
     // The console shows `queued` at once (the worker moves it to running / ok / error).
     await markQueued(this.db, tenantId, serverId, jobId);
@@ -302,7 +357,10 @@ export class ServersController {
   }
 
   private async isPublished(tenantId: string, serverId: string): Promise<boolean> {
-    const rows = await this.db.query('SELECT 1 FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 LIMIT 1', [tenantId, serverId]);
+    const rows = await this.db.query('SELECT 1 FROM registry.publications WHERE tenant_id = $1 AND server_id = $2 LIMIT 1', [
+      tenantId,
+      serverId,
+    ]);
     return rows.length > 0;
   }
 
@@ -326,7 +384,12 @@ async function refuseOverlappingPrefixes(q: Queryable, tenantId: string, serverI
       const clash = other.dynamic_resources.uriPrefixes.find((p) => p.startsWith(prefix) || prefix.startsWith(p));
       if (clash !== undefined) {
         const field = `body.dynamicResources.uriPrefixes.${i}`;
-        throw new ApiError(400, 'VALIDATION', `${field}: "${prefix}" overlaps "${clash}" of server "${other.id}" (each URI must have one owner)`, field);
+        throw new ApiError(
+          400,
+          'VALIDATION',
+          `${field}: "${prefix}" overlaps "${clash}" of server "${other.id}" (each URI must have one owner)`,
+          field,
+        );
       }
     }
   }

@@ -29,7 +29,10 @@ export async function checkJwks(fetch: GuardedFetch, url: string, field: string)
   }
   const keys = (doc as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys) || keys.length === 0) throw invalid(field, `${url} is not a JWKS (no keys)`);
-  const usable = keys.filter((k): k is Record<string, unknown> => typeof k === 'object' && k !== null && typeof k.kty === 'string' && k.use !== 'enc' && k.d === undefined);
+  const usable = keys.filter(
+    (k): k is Record<string, unknown> =>
+      typeof k === 'object' && k !== null && typeof k.kty === 'string' && k.use !== 'enc' && k.d === undefined,
+  );
   if (usable.length === 0) throw invalid(field, `${url} has no public signing key`);
 }
 

@@ -36,12 +36,19 @@ export async function resolveConnectorGrant(p: ConnectorGrantInput): Promise<Con
     return { kind: 'token_exchange', ...(g.audience ? { audience: g.audience } : {}), ...(g.resource ? { resource: g.resource } : {}) };
   }
   requireGrantType(p.issuerMetadata, JWT_BEARER, 'body.grant.kind', 'the connector issuer');
-  const idpMetadata = await checkIssuer(p.fetch, g.idpIssuer, 'body.grant.idpIssuer', ['oauth-authorization-server', 'openid-configuration']);
+  const idpMetadata = await checkIssuer(p.fetch, g.idpIssuer, 'body.grant.idpIssuer', [
+    'oauth-authorization-server',
+    'openid-configuration',
+  ]);
   requireGrantType(idpMetadata, TOKEN_EXCHANGE, 'body.grant.idpIssuer', 'the enterprise IdP');
   const sameClient = p.current?.kind === 'cross_app' && p.current.idpIssuer === g.idpIssuer && p.current.idpClientId === g.idpClientId;
   const keep = sameClient && p.current?.kind === 'cross_app' ? p.current.idpClientSecret : undefined;
   const secret =
-    g.idpClientSecret === undefined ? keep : g.idpClientSecret === null ? undefined : p.box.seal(g.idpClientSecret, tenantSecretAad(p.tenantId, `connector:${p.serverId}:idp`));
+    g.idpClientSecret === undefined
+      ? keep
+      : g.idpClientSecret === null
+        ? undefined
+        : p.box.seal(g.idpClientSecret, tenantSecretAad(p.tenantId, `connector:${p.serverId}:idp`));
   return {
     kind: 'cross_app',
     idpIssuer: g.idpIssuer,

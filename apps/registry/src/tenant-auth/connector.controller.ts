@@ -41,7 +41,7 @@ export class ConnectorController {
   @ApiOperation({
     operationId: 'setConnector',
     summary:
-      'Make the server an enterprise connector: calls carry each user\'s own token, obtained with this OAuth client (issuer discovery-checked through the SSRF guard; secret sealed). With `grant` the token comes from the user\'s enterprise identity first — `token_exchange` (RFC 8693 at the issuer) or `cross_app` (ID-JAG from `idpIssuer`, then JWT-bearer at the issuer) — and the linked account from the auth service\'s vault is the fallback; `grant` left out keeps the stored one, null removes it. Audited',
+      "Make the server an enterprise connector: calls carry each user's own token, obtained with this OAuth client (issuer discovery-checked through the SSRF guard; secret sealed). With `grant` the token comes from the user's enterprise identity first — `token_exchange` (RFC 8693 at the issuer) or `cross_app` (ID-JAG from `idpIssuer`, then JWT-bearer at the issuer) — and the linked account from the auth service's vault is the fallback; `grant` left out keeps the stored one, null removes it. Audited",
     auth: 'tenant',
     body: connectorBody,
     params: serverIdParams,
@@ -54,10 +54,26 @@ export class ConnectorController {
     const servers = await this.db.query('SELECT 1 FROM registry.servers WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
     if (servers.length === 0) throw ApiError.notFound('server', id, 'params.id');
     const current = (await loadTenantAuth(this.db, tenantId))?.connectors[id];
-    const issuerMetadata = await checkIssuer(this.fetch, input.issuer, 'body.issuer', ['oauth-authorization-server', 'openid-configuration']);
-    const grant = await resolveConnectorGrant({ tenantId, serverId: id, input: input.grant, current: current?.grant, issuerMetadata, fetch: this.fetch, box: this.box });
+    const issuerMetadata = await checkIssuer(this.fetch, input.issuer, 'body.issuer', [
+      'oauth-authorization-server',
+      'openid-configuration',
+    ]);
+    const grant = await resolveConnectorGrant({
+      tenantId,
+      serverId: id,
+      input: input.grant,
+      current: current?.grant,
+      issuerMetadata,
+      fetch: this.fetch,
+      box: this.box,
+    });
     const keep = current && current.issuer === input.issuer && current.clientId === input.clientId ? current.clientSecret : undefined;
-    const secret = input.clientSecret === undefined ? keep : input.clientSecret === null ? undefined : this.box.seal(input.clientSecret, tenantSecretAad(tenantId, `connector:${id}`));
+    const secret =
+      input.clientSecret === undefined
+        ? keep
+        : input.clientSecret === null
+          ? undefined
+          : this.box.seal(input.clientSecret, tenantSecretAad(tenantId, `connector:${id}`));
     await this.db.tx(async (q) => {
       // Connectors live in the document's `auth`: make sure the tenant has one (not protected until turned on).
       await q.query('INSERT INTO registry.tenant_auth (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING', [tenantId]);
@@ -71,7 +87,9 @@ export class ConnectorController {
         clientId: input.clientId,
         scopes: input.scopes,
         secretChanged: input.clientSecret !== undefined,
-        grant: grant ? { kind: grant.kind, ...(grant.kind === 'cross_app' ? { idpIssuer: grant.idpIssuer, idpClientId: grant.idpClientId } : {}) } : null,
+        grant: grant
+          ? { kind: grant.kind, ...(grant.kind === 'cross_app' ? { idpIssuer: grant.idpIssuer, idpClientId: grant.idpClientId } : {}) }
+          : null,
       });
     });
     return { ...tenantAuthView(await loadTenantAuth(this.db, tenantId)), pushed: await this.push(tenantId) };
@@ -93,9 +111,18 @@ export class ConnectorController {
       "SELECT 1 FROM registry.servers s JOIN registry.publications p ON p.tenant_id = s.tenant_id AND p.server_id = s.id WHERE s.tenant_id = $1 AND s.id = $2 AND s.auth_mode = 'oauth_user' LIMIT 1",
       [tenantId, id],
     );
-    if (published.length > 0) throw new ApiError(409, 'CONFLICT', `params.id: server "${id}" is a published per-user OAuth server; unpublish it before removing its connector`, 'params.id');
+    if (published.length > 0)
+      throw new ApiError(
+        409,
+        'CONFLICT',
+        `params.id: server "${id}" is a published per-user OAuth server; unpublish it before removing its connector`,
+        'params.id',
+      );
     const removed = await this.db.tx(async (q) => {
-      const rows = await q.query('DELETE FROM registry.tenant_connectors WHERE tenant_id = $1 AND server_id = $2 RETURNING server_id', [tenantId, id]);
+      const rows = await q.query('DELETE FROM registry.tenant_connectors WHERE tenant_id = $1 AND server_id = $2 RETURNING server_id', [
+        tenantId,
+        id,
+      ]);
       if (rows.length > 0) {
         await audit(q, tenantId, actor, 'connector.remove', id);
         await emitWebhookEvent(q, tenantId, 'connector.unlinked', { serverId: id, by: actor, what: 'connector' });
@@ -114,7 +141,8 @@ export class ConnectorController {
   @Post('servers/:id/connector/link')
   @ApiOperation({
     operationId: 'startConnectorLink',
-    summary: 'Start linking the tenant admin\'s own upstream account for the server\'s connector: returns a one-time linkUrl (at the auth service, expiresIn seconds) to open in a browser; the token is sealed in auth\'s vault, refreshed there, and used only to discover oauth_user servers. 409 CONNECTOR_NOT_CONFIGURED without a connector; 503 UNAVAILABLE when auth is unreachable. Audited',
+    summary:
+      "Start linking the tenant admin's own upstream account for the server's connector: returns a one-time linkUrl (at the auth service, expiresIn seconds) to open in a browser; the token is sealed in auth's vault, refreshed there, and used only to discover oauth_user servers. 409 CONNECTOR_NOT_CONFIGURED without a connector; 503 UNAVAILABLE when auth is unreachable. Audited",
     auth: 'tenant',
     params: serverIdParams,
     response: connectorLinkSchema,
@@ -133,7 +161,8 @@ export class ConnectorController {
   @Get('servers/:id/connector/account')
   @ApiOperation({
     operationId: 'getConnectorAccount',
-    summary: 'Whether the tenant admin\'s upstream account is linked for this connector (linked, expiresAt, refreshable, updatedAt; never a token)',
+    summary:
+      "Whether the tenant admin's upstream account is linked for this connector (linked, expiresAt, refreshable, updatedAt; never a token)",
     auth: 'tenant',
     params: serverIdParams,
     response: connectorAccountSchema,
@@ -147,7 +176,12 @@ export class ConnectorController {
 
   /** Unlinks the tenant admin's upstream account (discovery of an `oauth_user` server then needs a new link). */
   @Delete('servers/:id/connector/account')
-  @ApiOperation({ operationId: 'unlinkConnectorAccount', summary: 'Unlink the tenant admin\'s upstream account (404 when none is linked). Audited', auth: 'tenant', params: serverIdParams })
+  @ApiOperation({
+    operationId: 'unlinkConnectorAccount',
+    summary: "Unlink the tenant admin's upstream account (404 when none is linked). Audited",
+    auth: 'tenant',
+    params: serverIdParams,
+  })
   @UseGuards(TenantGuard)
   async unlinkAccount(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(serverIdParams, params, 'params');

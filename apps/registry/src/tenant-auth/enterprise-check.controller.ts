@@ -16,7 +16,14 @@ const CHECK_TIMEOUT_MS = 10_000;
 /** Largest answer read from the auth service. */
 const MAX_ANSWER_BYTES = 16 * 1024;
 
-const checkBody = z.object({ assertion: z.string().min(1).max(16 * 1024, 'must be at most 16384 characters') }).strict();
+const checkBody = z
+  .object({
+    assertion: z
+      .string()
+      .min(1)
+      .max(16 * 1024, 'must be at most 16384 characters'),
+  })
+  .strict();
 
 /**
  * The console's test of enterprise-managed authorization: the admin pastes an ID-JAG their IdP
@@ -34,18 +41,23 @@ export class EnterpriseCheckController {
   @Post('tenant/auth/enterprise-check')
   @ApiOperation({
     operationId: 'checkIdJag',
-    summary: 'Test an ID-JAG against the workspace\'s live authorization server as if its client presented it: `{ ok: true, issuer, clientId, subject, scopes, expiresAt }` or `{ ok: false, check, description }` (the check the token endpoint would refuse it with). Nothing is spent or issued',
+    summary:
+      "Test an ID-JAG against the workspace's live authorization server as if its client presented it: `{ ok: true, issuer, clientId, subject, scopes, expiresAt }` or `{ ok: false, check, description }` (the check the token endpoint would refuse it with). Nothing is spent or issued",
     auth: 'tenant',
     body: checkBody,
     response: enterpriseCheckResultSchema,
-    errors: { '409': 'CONFLICT: the workspace is not published yet', '503': 'UNAVAILABLE: the auth service is not configured (AUTH_INTERNAL_URL) or unreachable' },
+    errors: {
+      '409': 'CONFLICT: the workspace is not published yet',
+      '503': 'UNAVAILABLE: the auth service is not configured (AUTH_INTERNAL_URL) or unreachable',
+    },
   })
   @HttpCode(200)
   @UseGuards(TenantGuard)
   async check(@Tenant() { tenantId }: TenantPrincipal, @Body() body: unknown) {
     const { assertion } = parseInput(checkBody, body, 'body');
     const tenant = await loadTenant(this.db, tenantId);
-    if (!tenant.current_version) throw new ApiError(409, 'CONFLICT', 'publish the workspace first: the check runs at its live authorization server', 'assertion');
+    if (!tenant.current_version)
+      throw new ApiError(409, 'CONFLICT', 'publish the workspace first: the check runs at its live authorization server', 'assertion');
     const authUrl = this.config.AUTH_INTERNAL_URL;
     if (!authUrl) throw new ApiError(503, 'UNAVAILABLE', 'the auth service is not configured (AUTH_INTERNAL_URL)');
     let res: Response;
@@ -63,7 +75,13 @@ export class EnterpriseCheckController {
     } catch (err) {
       throw new ApiError(503, 'UNAVAILABLE', 'the auth service is unreachable; try again shortly', undefined, undefined, { cause: err });
     }
-    if (res.status === 404) throw new ApiError(409, 'CONFLICT', 'the authorization server does not know this workspace yet: publish it, or turn OAuth protection on', 'assertion');
+    if (res.status === 404)
+      throw new ApiError(
+        409,
+        'CONFLICT',
+        'the authorization server does not know this workspace yet: publish it, or turn OAuth protection on',
+        'assertion',
+      );
     const parsed = enterpriseCheckResultSchema.safeParse(answer);
     if (!res.ok || !parsed.success) throw new ApiError(503, 'UNAVAILABLE', `the auth service answered ${res.status}`);
     return parsed.data;

@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Patch, Post, UseGuards } from '@nestjs/common';
-import { idpTestAad, tenantAuthSchema, tenantSecretAad, type IdpTestResult, type IdpTestTicket, type TenantAuthSettings } from '@switchboard/catalog';
+import {
+  idpTestAad,
+  tenantAuthSchema,
+  tenantSecretAad,
+  type IdpTestResult,
+  type IdpTestTicket,
+  type TenantAuthSettings,
+} from '@switchboard/catalog';
 import { checkUrl, NetGuardError, type NetGuardPolicy, type GuardedFetch } from '@switchboard/net-guard';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -23,7 +30,11 @@ import type { RegistryConfig } from '../config';
 import { SecretBox } from '@switchboard/secret-box';
 import { Publisher } from '../publishing/publisher';
 
-const testResultBody = z.object({ result: z.string().regex(/^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9._-]{20,16384}$/, 'must be the idp-test value the console received') }).strict();
+const testResultBody = z
+  .object({
+    result: z.string().regex(/^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9._-]{20,16384}$/, 'must be the idp-test value the console received'),
+  })
+  .strict();
 
 /**
  * The tenant's OAuth settings (issue 11): protection on/off, scopes, per-tool scopes, the
@@ -47,7 +58,8 @@ export class TenantAuthController {
   @Get('tenant/auth')
   @ApiOperation({
     operationId: 'getTenantAuth',
-    summary: 'OAuth settings of the tenant: protection, scopes, default and per-tool scopes, the enterprise IdP and connectors per server (secrets never shown: `clientSecretSet`)',
+    summary:
+      'OAuth settings of the tenant: protection, scopes, default and per-tool scopes, the enterprise IdP and connectors per server (secrets never shown: `clientSecretSet`)',
     auth: 'tenant',
     response: tenantAuthViewSchema,
   })
@@ -59,11 +71,15 @@ export class TenantAuthController {
   @Patch('tenant/auth')
   @ApiOperation({
     operationId: 'updateTenantAuth',
-    summary: 'Change OAuth settings (fields left out stay): `protected` on/off, `scopes`, `defaultScopes`, `toolScopes`, `idp` (`local`, or `oidc` with issuer, clientId, clientSecret — sealed at once; left out keeps the stored one, null removes it). A new IdP issuer is checked first: its `/.well-known/openid-configuration` is fetched through the SSRF guard and must name the same issuer. `enterpriseIdps` (IdPs whose ID-JAGs the token endpoint accepts: issuer, jwksUri, allowedClients, subjectClaim, groupsClaim, groupScopes) replaces the whole list; a new jwksUri is fetched through the SSRF guard and must be a key set. Audited; a published tenant\'s document reaches every gateway and auth replica at once (`pushed`)',
+    summary:
+      "Change OAuth settings (fields left out stay): `protected` on/off, `scopes`, `defaultScopes`, `toolScopes`, `idp` (`local`, or `oidc` with issuer, clientId, clientSecret — sealed at once; left out keeps the stored one, null removes it). A new IdP issuer is checked first: its `/.well-known/openid-configuration` is fetched through the SSRF guard and must name the same issuer. `enterpriseIdps` (IdPs whose ID-JAGs the token endpoint accepts: issuer, jwksUri, allowedClients, subjectClaim, groupsClaim, groupScopes) replaces the whole list; a new jwksUri is fetched through the SSRF guard and must be a key set. Audited; a published tenant's document reaches every gateway and auth replica at once (`pushed`)",
     auth: 'tenant',
     body: tenantAuthBody,
     response: tenantAuthViewSchema,
-    errors: { '400': 'VALIDATION naming the field (body.idp.issuer when the discovery check fails, body.enterpriseIdps.<i>.jwksUri when the key set check fails); URL_REFUSED when the issuer or a JWKS URL is refused by the SSRF guard' },
+    errors: {
+      '400':
+        'VALIDATION naming the field (body.idp.issuer when the discovery check fails, body.enterpriseIdps.<i>.jwksUri when the key set check fails); URL_REFUSED when the issuer or a JWKS URL is refused by the SSRF guard',
+    },
   })
   @UseGuards(TenantGuard)
   async update(@Tenant() { tenantId, actor }: TenantPrincipal, @Body() body: unknown) {
@@ -75,7 +91,12 @@ export class TenantAuthController {
     if (input.idp?.kind === 'oidc') {
       const sameClient = base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer && base.idp.clientId === input.idp.clientId;
       const keep = sameClient && base.idp.kind === 'oidc' ? base.idp.clientSecret : undefined;
-      const secret = input.idp.clientSecret === undefined ? keep : input.idp.clientSecret === null ? undefined : this.box.seal(input.idp.clientSecret, tenantSecretAad(tenantId, 'idp'));
+      const secret =
+        input.idp.clientSecret === undefined
+          ? keep
+          : input.idp.clientSecret === null
+            ? undefined
+            : this.box.seal(input.idp.clientSecret, tenantSecretAad(tenantId, 'idp'));
       idp = {
         kind: 'oidc',
         issuer: input.idp.issuer,
@@ -83,7 +104,8 @@ export class TenantAuthController {
         scopes: input.idp.scopes ?? (base.idp.kind === 'oidc' ? base.idp.scopes : ['openid', 'email', 'profile']),
         ...(secret ? { clientSecret: secret } : {}),
       };
-      if (!(base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer)) await checkIssuer(this.fetch, input.idp.issuer, 'body.idp.issuer', ['openid-configuration']);
+      if (!(base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer))
+        await checkIssuer(this.fetch, input.idp.issuer, 'body.idp.issuer', ['openid-configuration']);
     }
     const next: TenantAuthSettings = {
       ...base,
@@ -99,7 +121,9 @@ export class TenantAuthController {
     const unknown = (next.defaultScopes ?? []).find((s) => !next.scopes.includes(s));
     if (unknown) {
       const field = input.defaultScopes ? 'body.defaultScopes' : 'body.scopes';
-      throw new ApiError(400, 'VALIDATION', `${field}: default scope "${unknown}" is not one of the tenant's scopes`, field, { issues: [{ field, message: `default scope "${unknown}" is not one of the tenant's scopes` }] });
+      throw new ApiError(400, 'VALIDATION', `${field}: default scope "${unknown}" is not one of the tenant's scopes`, field, {
+        issues: [{ field, message: `default scope "${unknown}" is not one of the tenant's scopes` }],
+      });
     }
     // A tool scope no tenant scope covers could never be granted: the tool would be unreachable.
     for (const [tool, needed] of Object.entries(next.toolScopes)) {
@@ -116,8 +140,20 @@ export class TenantAuthController {
       await audit(q, tenantId, actor, 'auth.update', tenantId, {
         fields: Object.keys(input),
         protected: next.protected,
-        idp: next.idp.kind === 'oidc' ? { kind: 'oidc', issuer: next.idp.issuer, clientId: next.idp.clientId, secretChanged: input.idp?.kind === 'oidc' && input.idp.clientSecret !== undefined } : { kind: 'local' },
-        enterpriseIdps: next.enterpriseIdps.map((e) => ({ issuer: e.issuer, allowedClients: e.allowedClients.length, groups: Object.keys(e.groupScopes).length })),
+        idp:
+          next.idp.kind === 'oidc'
+            ? {
+                kind: 'oidc',
+                issuer: next.idp.issuer,
+                clientId: next.idp.clientId,
+                secretChanged: input.idp?.kind === 'oidc' && input.idp.clientSecret !== undefined,
+              }
+            : { kind: 'local' },
+        enterpriseIdps: next.enterpriseIdps.map((e) => ({
+          issuer: e.issuer,
+          allowedClients: e.allowedClients.length,
+          groups: Object.keys(e.groupScopes).length,
+        })),
       });
     });
     return { ...tenantAuthView(await loadTenantAuth(this.db, tenantId)), pushed: await this.push(tenantId) };
@@ -131,10 +167,14 @@ export class TenantAuthController {
   @Post('tenant/auth/test-sign-in')
   @ApiOperation({
     operationId: 'startTestSignIn',
-    summary: 'Start a test sign-in of the saved OIDC IdP (admin): the discovery document and its endpoints pass the SSRF guard, then `url` (open it in the browser; valid 5 minutes) runs an authorization-code + PKCE flow at the tenant\'s live authorization server and returns to /console/auth with `#idp-test=<result>`. 409 when no OIDC IdP is saved or the workspace is not published. Audited',
+    summary:
+      "Start a test sign-in of the saved OIDC IdP (admin): the discovery document and its endpoints pass the SSRF guard, then `url` (open it in the browser; valid 5 minutes) runs an authorization-code + PKCE flow at the tenant's live authorization server and returns to /console/auth with `#idp-test=<result>`. 409 when no OIDC IdP is saved or the workspace is not published. Audited",
     auth: 'tenant',
     response: testSignInSchema,
-    errors: { '409': 'CONFLICT: no OIDC IdP saved, workspace not published, or the auth service URL is unknown (AUTH_PUBLIC_URL)', '400': 'VALIDATION / URL_REFUSED naming idp.issuer' },
+    errors: {
+      '409': 'CONFLICT: no OIDC IdP saved, workspace not published, or the auth service URL is unknown (AUTH_PUBLIC_URL)',
+      '400': 'VALIDATION / URL_REFUSED naming idp.issuer',
+    },
   })
   @HttpCode(200)
   @UseGuards(TenantGuard)
@@ -143,9 +183,11 @@ export class TenantAuthController {
     const idp = auth?.idp;
     if (idp?.kind !== 'oidc') throw new ApiError(409, 'CONFLICT', 'idp: save an OpenID Connect provider first (idp.kind is local)', 'idp');
     const tenant = await loadTenant(this.db, tenantId);
-    if (!tenant.current_version) throw new ApiError(409, 'CONFLICT', 'publish the workspace first: the test signs in through its live authorization server', 'idp');
+    if (!tenant.current_version)
+      throw new ApiError(409, 'CONFLICT', 'publish the workspace first: the test signs in through its live authorization server', 'idp');
     const authUrl = authPublicUrl(this.config);
-    if (!authUrl && !this.config.GATEWAY_DOMAIN) throw new ApiError(409, 'CONFLICT', 'the registry does not know the auth service: set AUTH_PUBLIC_URL (or CONSOLE_ISSUER)', 'idp');
+    if (!authUrl && !this.config.GATEWAY_DOMAIN)
+      throw new ApiError(409, 'CONFLICT', 'the registry does not know the auth service: set AUTH_PUBLIC_URL (or CONSOLE_ISSUER)', 'idp');
     const doc = await checkIssuer(this.fetch, idp.issuer, 'idp.issuer', ['openid-configuration']);
     for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri']) {
       const url = doc[key];
@@ -153,24 +195,44 @@ export class TenantAuthController {
       try {
         await checkUrl(url, this.policy);
       } catch (err) {
-        if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `idp.issuer: the discovery document's ${key} is refused: ${err.message}`, 'idp.issuer', undefined, { cause: err });
+        if (err instanceof NetGuardError)
+          throw new ApiError(
+            400,
+            'URL_REFUSED',
+            `idp.issuer: the discovery document's ${key} is refused: ${err.message}`,
+            'idp.issuer',
+            undefined,
+            { cause: err },
+          );
         throw new ApiError(400, 'VALIDATION', `idp.issuer: the discovery document's ${key} is not a URL`, 'idp.issuer');
       }
     }
     const id = randomBytes(16).toString('base64url');
     const exp = Math.floor(Date.now() / 1000) + TEST_TTL_S;
-    const ticket: IdpTestTicket = { tenant: tenantId, issuer: idp.issuer, clientId: idp.clientId, returnTo: `${this.config.REGISTRY_PUBLIC_URL}/console/auth`, exp };
+    const ticket: IdpTestTicket = {
+      tenant: tenantId,
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      returnTo: `${this.config.REGISTRY_PUBLIC_URL}/console/auth`,
+      exp,
+    };
     const sealed = this.box.seal(JSON.stringify(ticket), idpTestAad(tenantId, 'ticket', id));
     const issuer = this.config.GATEWAY_DOMAIN ? `https://${tenantId}.${this.config.GATEWAY_DOMAIN}` : `${authUrl}/t/${tenantId}`;
     await audit(this.db, tenantId, actor, 'auth.test_sign_in.start', tenantId, { id, issuer: idp.issuer, clientId: idp.clientId });
-    return { id, url: `${issuer}/federation/test?ticket=${id}.${sealed}`, expiresAt: new Date(exp * 1000).toISOString(), redirectUri: `${issuer}/federation/callback` };
+    return {
+      id,
+      url: `${issuer}/federation/test?ticket=${id}.${sealed}`,
+      expiresAt: new Date(exp * 1000).toISOString(),
+      redirectUri: `${issuer}/federation/callback`,
+    };
   }
 
   /** Opens what the authorization server sent back to the console (`#idp-test=<id>.<sealed>`): the ID-token claims, or the IdP's error. */
   @Post('tenant/auth/test-sign-in/result')
   @ApiOperation({
     operationId: 'getTestSignInResult',
-    summary: 'Open a test sign-in result (`{ result }` = the `idp-test` fragment value): `{ ok: true, issuer, claims }` (the ID-token claims) or `{ ok: false, issuer, error, errorDescription }` (the IdP\'s error). Audited',
+    summary:
+      "Open a test sign-in result (`{ result }` = the `idp-test` fragment value): `{ ok: true, issuer, claims }` (the ID-token claims) or `{ ok: false, issuer, error, errorDescription }` (the IdP's error). Audited",
     auth: 'tenant',
     body: testResultBody,
     response: testSignInResultSchema,
@@ -186,12 +248,25 @@ export class TenantAuthController {
     try {
       out = JSON.parse(this.box.open(result.slice(dot + 1), idpTestAad(tenantId, 'result', id))) as IdpTestResult;
     } catch {
-      throw new ApiError(400, 'VALIDATION', 'body.result: not a test sign-in result of this workspace (tampered, or of another workspace)', 'body.result');
+      throw new ApiError(
+        400,
+        'VALIDATION',
+        'body.result: not a test sign-in result of this workspace (tampered, or of another workspace)',
+        'body.result',
+      );
     }
-    if (typeof out.exp !== 'number' || out.exp < Date.now() / 1000) throw new ApiError(400, 'VALIDATION', 'body.result: this test sign-in result expired; run the test again', 'body.result');
+    if (typeof out.exp !== 'number' || out.exp < Date.now() / 1000)
+      throw new ApiError(400, 'VALIDATION', 'body.result: this test sign-in result expired; run the test again', 'body.result');
     const sub = out.ok && typeof out.claims.sub === 'string' ? out.claims.sub : undefined;
-    await audit(this.db, tenantId, actor, 'auth.test_sign_in.result', tenantId, { id, ok: out.ok, issuer: out.issuer, ...(out.ok ? { sub } : { error: out.error }) });
-    return out.ok ? { id, ok: true, issuer: out.issuer, claims: out.claims } : { id, ok: false, issuer: out.issuer, error: out.error, errorDescription: out.errorDescription };
+    await audit(this.db, tenantId, actor, 'auth.test_sign_in.result', tenantId, {
+      id,
+      ok: out.ok,
+      issuer: out.issuer,
+      ...(out.ok ? { sub } : { error: out.error }),
+    });
+    return out.ok
+      ? { id, ok: true, issuer: out.issuer, claims: out.claims }
+      : { id, ok: false, issuer: out.issuer, error: out.error, errorDescription: out.errorDescription };
   }
 
   private push(tenantId: string): Promise<'ok' | 'unavailable' | null> {

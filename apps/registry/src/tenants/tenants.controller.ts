@@ -30,7 +30,12 @@ export class TenantsController {
 
   /** Operator: creates a tenant, its first API key (shown once) and, optionally, its first console admin. */
   @Post('tenants')
-  @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant, its first API key and (optional `admin`) its first console admin (operator)', auth: 'operator', body: createTenantBody })
+  @ApiOperation({
+    operationId: 'createTenant',
+    summary: 'Create a tenant, its first API key and (optional `admin`) its first console admin (operator)',
+    auth: 'operator',
+    body: createTenantBody,
+  })
   @HttpCode(201)
   @UseGuards(OperatorGuard)
   async createTenant(@Body() body: unknown) {
@@ -39,8 +44,17 @@ export class TenantsController {
     let admin: AdminRow | undefined;
     try {
       await this.db.tx(async (q) => {
-        await q.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [input.id, input.name, input.description ?? null]);
-        await q.query('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [input.id, 'initial', key.hash, key.prefix]);
+        await q.query('INSERT INTO registry.tenants (id, name, description) VALUES ($1, $2, $3)', [
+          input.id,
+          input.name,
+          input.description ?? null,
+        ]);
+        await q.query('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [
+          input.id,
+          'initial',
+          key.hash,
+          key.prefix,
+        ]);
         await audit(q, input.id, 'operator', 'tenant.create', input.id, { name: input.name });
         if (input.admin) {
           admin = await createAdmin(q, input.id, input.admin, 'body.admin.username');
@@ -64,7 +78,12 @@ export class TenantsController {
   }
 
   @Get('tenant')
-  @ApiOperation({ operationId: 'getTenant', summary: 'The calling tenant, its MCP URL and the `claude mcp add` line', auth: 'tenant', response: tenantSettingsSchema })
+  @ApiOperation({
+    operationId: 'getTenant',
+    summary: 'The calling tenant, its MCP URL and the `claude mcp add` line',
+    auth: 'tenant',
+    response: tenantSettingsSchema,
+  })
   @UseGuards(TenantGuard)
   async getTenant(@Tenant() { tenantId }: TenantPrincipal) {
     return this.view(await loadTenant(this.db, tenantId));
@@ -111,7 +130,12 @@ export class TenantsController {
   }
 
   @Get('connect')
-  @ApiOperation({ operationId: 'getConnectInfo', summary: 'MCP URL and `claude mcp add --transport http` line', auth: 'tenant', response: connectInfoSchema })
+  @ApiOperation({
+    operationId: 'getConnectInfo',
+    summary: 'MCP URL and `claude mcp add --transport http` line',
+    auth: 'tenant',
+    response: connectInfoSchema,
+  })
   @UseGuards(TenantGuard)
   async connect(@Tenant() { tenantId }: TenantPrincipal) {
     return connectInfo(this.config, tenantId);
@@ -137,13 +161,10 @@ export class TenantsController {
     const input = parseInput(createKeyBody, body, 'body');
     const key = newApiKey();
     const id = await this.db.tx(async (q) => {
-      const rows = await q.query<{ id: string }>('INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix, role) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
-        tenantId,
-        input.name,
-        key.hash,
-        key.prefix,
-        input.role ?? 'owner',
-      ]);
+      const rows = await q.query<{ id: string }>(
+        'INSERT INTO registry.api_keys (tenant_id, name, key_hash, key_prefix, role) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+        [tenantId, input.name, key.hash, key.prefix, input.role ?? 'owner'],
+      );
       await audit(q, tenantId, actor, 'key.create', rows[0].id, { name: input.name, role: input.role ?? 'owner' });
       return rows[0].id;
     });
@@ -152,7 +173,12 @@ export class TenantsController {
 
   /** Changes an API key's role (audited); takes effect on the key's next request. */
   @Patch('keys/:id')
-  @ApiOperation({ operationId: 'updateKey', summary: 'Change an API key\'s role (owner / admin / publisher / viewer); audited, effective on its next request', auth: 'tenant', body: updateKeyBody })
+  @ApiOperation({
+    operationId: 'updateKey',
+    summary: "Change an API key's role (owner / admin / publisher / viewer); audited, effective on its next request",
+    auth: 'tenant',
+    body: updateKeyBody,
+  })
   @UseGuards(TenantGuard)
   async updateKey(@Tenant() { tenantId, actor }: TenantPrincipal, @Param('id') id: string, @Body() body: unknown) {
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(400, 'VALIDATION', 'params.id: must be a key id (uuid)', 'params.id');
@@ -175,7 +201,10 @@ export class TenantsController {
   async revokeKey(@Tenant() { tenantId, actor }: TenantPrincipal, @Param('id') id: string) {
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ApiError(400, 'VALIDATION', 'params.id: must be a key id (uuid)', 'params.id');
     const done = await this.db.tx(async (q) => {
-      const rows = await q.query('UPDATE registry.api_keys SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [tenantId, id]);
+      const rows = await q.query(
+        'UPDATE registry.api_keys SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
+        [tenantId, id],
+      );
       if (rows.length > 0) await audit(q, tenantId, actor, 'key.revoke', id);
       return rows.length > 0;
     });
@@ -184,7 +213,13 @@ export class TenantsController {
   }
 
   @Get('audit')
-  @ApiOperation({ operationId: 'listAudit', summary: 'Audit log of every change, newest first', auth: 'tenant', query: auditQuery, response: auditResponse })
+  @ApiOperation({
+    operationId: 'listAudit',
+    summary: 'Audit log of every change, newest first',
+    auth: 'tenant',
+    query: auditQuery,
+    response: auditResponse,
+  })
   @UseGuards(TenantGuard)
   async auditLog(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown) {
     const input = parseInput(auditQuery, query, 'query');
@@ -200,7 +235,10 @@ export class TenantsController {
     if (input.actor) add('actor = ?', input.actor);
     if (input.system === 'exclude') where.push("actor <> 'system'");
     args.push(input.limit + 1);
-    const rows = await this.db.query<{ id: string }>(`SELECT id, actor, action, target, details, at FROM registry.audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${args.length}`, args);
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id, actor, action, target, details, at FROM registry.audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${args.length}`,
+      args,
+    );
     const more = rows.length > input.limit;
     const entries = more ? rows.slice(0, input.limit) : rows;
     return { entries, nextCursor: more ? String(entries[entries.length - 1]!.id) : null };

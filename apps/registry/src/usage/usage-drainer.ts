@@ -1,7 +1,15 @@
 import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import { emitLimitReached } from '../model/emit-limit-reached';
-import { decodeUsageBatch, redactCaptured, USAGE_BATCH_FIELD, USAGE_LATENCY_BUCKETS_MS, USAGE_RECORDS_FIELD, usageStreamKey, type UsageRecord } from '@switchboard/limits';
+import {
+  decodeUsageBatch,
+  redactCaptured,
+  USAGE_BATCH_FIELD,
+  USAGE_LATENCY_BUCKETS_MS,
+  USAGE_RECORDS_FIELD,
+  usageStreamKey,
+  type UsageRecord,
+} from '@switchboard/limits';
 import type { Database } from '../db/database';
 
 export interface UsageDrainerOptions {
@@ -24,7 +32,21 @@ const GROUP = 'usage';
 const LOGGED: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 const MAX_FIELD = 512;
 
-type Rollup = { tenant: string; day: string; server: string; tool: string; subject: string; calls: number; errors: number; toolErrors: number; rateLimited: number; bytesIn: number; bytesOut: number; ms: number; latency: number[] };
+type Rollup = {
+  tenant: string;
+  day: string;
+  server: string;
+  tool: string;
+  subject: string;
+  calls: number;
+  errors: number;
+  toolErrors: number;
+  rateLimited: number;
+  bytesIn: number;
+  bytesOut: number;
+  ms: number;
+  latency: number[];
+};
 
 /**
  * Drains the gateways' usage stream into Postgres in batches: rollups per tenant × day ×
@@ -69,10 +91,29 @@ export class UsageDrainer {
     // Read as bytes: batches are binary (the per-record JSON of older gateways is decoded from them).
     // (ioredis has a *Buffer twin of every command, shaped like its reply, but does not type these two.)
     const rb = r as unknown as BufferReads;
-    const claimed = (await rb.xautoclaimBuffer(this.key, GROUP, this.options.consumer, this.options.claimIdleMs, '0', 'COUNT', this.options.count)) as [Buffer, Entry[]];
+    const claimed = (await rb.xautoclaimBuffer(
+      this.key,
+      GROUP,
+      this.options.consumer,
+      this.options.claimIdleMs,
+      '0',
+      'COUNT',
+      this.options.count,
+    )) as [Buffer, Entry[]];
     let entries = claimed[1] ?? [];
     if (entries.length === 0) {
-      const read = (await rb.xreadgroupBuffer('GROUP', GROUP, this.options.consumer, 'COUNT', this.options.count, 'BLOCK', blockMs, 'STREAMS', this.key, '>')) as Array<[Buffer, Entry[]]> | null;
+      const read = (await rb.xreadgroupBuffer(
+        'GROUP',
+        GROUP,
+        this.options.consumer,
+        'COUNT',
+        this.options.count,
+        'BLOCK',
+        blockMs,
+        'STREAMS',
+        this.key,
+        '>',
+      )) as Array<[Buffer, Entry[]]> | null;
       entries = read?.[0]?.[1] ?? [];
     }
     if (entries.length === 0) return 0;
@@ -93,7 +134,9 @@ export class UsageDrainer {
         WHERE c.tenant_id = t.id AND c.at < now() - make_interval(days => COALESCE((t.call_log->>'retentionDays')::int, $1))`,
       [this.options.callRetentionDays],
     );
-    await this.db.query('DELETE FROM registry.usage_daily WHERE day < (now() - make_interval(days => $1))::date', [this.options.usageRetentionDays]);
+    await this.db.query('DELETE FROM registry.usage_daily WHERE day < (now() - make_interval(days => $1))::date', [
+      this.options.usageRetentionDays,
+    ]);
   }
 
   private async run(): Promise<void> {
@@ -120,7 +163,9 @@ export class UsageDrainer {
 
   private async store(records: UsageRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const tenants = await this.db.query<{ id: string }>('SELECT id FROM registry.tenants WHERE id = ANY($1)', [[...new Set(records.map((x) => x.tenant))]]);
+    const tenants = await this.db.query<{ id: string }>('SELECT id FROM registry.tenants WHERE id = ANY($1)', [
+      [...new Set(records.map((x) => x.tenant))],
+    ]);
     const known = new Set(tenants.map((t) => t.id));
     const rollups = new Map<string, Rollup>();
     const calls: UsageRecord[] = [];
@@ -130,7 +175,21 @@ export class UsageDrainer {
       const k = JSON.stringify([rec.tenant, day, rec.server, rec.tool, rec.subject]);
       let u = rollups.get(k);
       if (!u) {
-        u = { tenant: rec.tenant, day, server: rec.server, tool: rec.tool, subject: rec.subject, calls: 0, errors: 0, toolErrors: 0, rateLimited: 0, bytesIn: 0, bytesOut: 0, ms: 0, latency: new Array<number>(USAGE_LATENCY_BUCKETS_MS.length + 1).fill(0) };
+        u = {
+          tenant: rec.tenant,
+          day,
+          server: rec.server,
+          tool: rec.tool,
+          subject: rec.subject,
+          calls: 0,
+          errors: 0,
+          toolErrors: 0,
+          rateLimited: 0,
+          bytesIn: 0,
+          bytesOut: 0,
+          ms: 0,
+          latency: new Array<number>(USAGE_LATENCY_BUCKETS_MS.length + 1).fill(0),
+        };
         rollups.set(k, u);
       }
       u.calls++;
@@ -142,7 +201,10 @@ export class UsageDrainer {
       u.ms += rec.ms;
       const bucket = USAGE_LATENCY_BUCKETS_MS.findIndex((b) => rec.ms <= b);
       u.latency[bucket === -1 ? USAGE_LATENCY_BUCKETS_MS.length : bucket]++;
-      if (LOGGED.has(rec.method)) calls.push(rec.args === undefined && rec.result === undefined ? rec : { ...rec, args: storable(rec.args), result: storable(rec.result) });
+      if (LOGGED.has(rec.method))
+        calls.push(
+          rec.args === undefined && rec.result === undefined ? rec : { ...rec, args: storable(rec.args), result: storable(rec.result) },
+        );
     }
     const rows = [...rollups.values()];
     await this.db.tx(async (q) => {
@@ -158,7 +220,25 @@ export class UsageDrainer {
              rate_limited = u.rate_limited + EXCLUDED.rate_limited, bytes_in = u.bytes_in + EXCLUDED.bytes_in, bytes_out = u.bytes_out + EXCLUDED.bytes_out,
              duration_ms = u.duration_ms + EXCLUDED.duration_ms,
              latency = ARRAY(SELECT a + b FROM unnest(u.latency, EXCLUDED.latency) AS l(a, b))`,
-          [JSON.stringify(rows.map((u) => ({ tenant: u.tenant, day: u.day, server: u.server, tool: u.tool, subject: u.subject, calls: u.calls, errors: u.errors, tool_errors: u.toolErrors, rate_limited: u.rateLimited, bytes_in: u.bytesIn, bytes_out: u.bytesOut, ms: u.ms, latency: u.latency })))],
+          [
+            JSON.stringify(
+              rows.map((u) => ({
+                tenant: u.tenant,
+                day: u.day,
+                server: u.server,
+                tool: u.tool,
+                subject: u.subject,
+                calls: u.calls,
+                errors: u.errors,
+                tool_errors: u.toolErrors,
+                rate_limited: u.rateLimited,
+                bytes_in: u.bytesIn,
+                bytes_out: u.bytesOut,
+                ms: u.ms,
+                latency: u.latency,
+              })),
+            ),
+          ],
         );
       }
       if (calls.length > 0) {
@@ -223,9 +303,22 @@ function valid(x: unknown): x is UsageRecord {
   if (typeof x !== 'object' || x === null) return false;
   const r = x as Record<string, unknown>;
   return (
-    num(r.t) && r.t <= MAX_TIME_MS && str(r.tenant) && str(r.method) && str(r.tool) && str(r.server) && str(r.subject) && str(r.surface) &&
-    typeof r.outcome === 'string' && OUTCOMES.has(r.outcome) && num(r.ms) && r.ms <= MAX_MS && int32(r.in, 0) && int32(r.out, 0) &&
-    (r.client === undefined || str(r.client)) && (r.code === undefined || int32(r.code, -INT32_MAX - 1))
+    num(r.t) &&
+    r.t <= MAX_TIME_MS &&
+    str(r.tenant) &&
+    str(r.method) &&
+    str(r.tool) &&
+    str(r.server) &&
+    str(r.subject) &&
+    str(r.surface) &&
+    typeof r.outcome === 'string' &&
+    OUTCOMES.has(r.outcome) &&
+    num(r.ms) &&
+    r.ms <= MAX_MS &&
+    int32(r.in, 0) &&
+    int32(r.out, 0) &&
+    (r.client === undefined || str(r.client)) &&
+    (r.code === undefined || int32(r.code, -INT32_MAX - 1))
   );
 }
 

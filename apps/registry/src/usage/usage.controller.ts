@@ -10,7 +10,10 @@ import { TenantGuard, Tenant } from '../http/tenant-guard';
 import type { TenantPrincipal } from '../http/authenticator';
 import { Database } from '../db/database';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(d)), 'must be a real date');
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(d)), 'must be a real date');
 const filterField = z.string().min(1).max(512);
 
 export const usageQuery = z
@@ -38,14 +41,29 @@ export const callsQuery = z
     outcome: z.enum(['ok', 'error', 'tool_error', 'rate_limited']).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     /** `nextCursor` of the previous page (calls are newest first). */
-    cursor: z.string().regex(/^\d{1,19}$/, 'must be a nextCursor value').optional(),
+    cursor: z
+      .string()
+      .regex(/^\d{1,19}$/, 'must be a nextCursor value')
+      .optional(),
   })
   .strict();
 
 /** Element-wise sums of the latency histograms (one per bucket, +Inf last). */
 const LATENCY_SUMS = Array.from({ length: USAGE_LATENCY_BUCKETS_MS.length + 1 }, (_, i) => `sum(latency[${i + 1}])`).join(', ');
 
-const COLUMNS = ['day', 'server', 'tool', 'subject', 'calls', 'errors', 'toolErrors', 'rateLimited', 'bytesIn', 'bytesOut', 'avgMs'] as const;
+const COLUMNS = [
+  'day',
+  'server',
+  'tool',
+  'subject',
+  'calls',
+  'errors',
+  'toolErrors',
+  'rateLimited',
+  'bytesIn',
+  'bytesOut',
+  'avgMs',
+] as const;
 
 interface UsageRow {
   day: string;
@@ -70,14 +88,13 @@ interface UsageRow {
 @Controller('v1')
 @ApiTag('Usage')
 export class UsageController {
-  constructor(
-    @Inject(Database) private readonly db: Database,
-  ) {}
+  constructor(@Inject(Database) private readonly db: Database) {}
 
   @Get('usage')
   @ApiOperation({
     operationId: 'getUsage',
-    summary: 'Usage rollups (calls, errors, tool errors, rate-limited, bytes in/out, average latency and a latency histogram) per day × server × tool × subject, or summed by groupBy; format=csv downloads them (next page offset in X-Next-Offset)',
+    summary:
+      'Usage rollups (calls, errors, tool errors, rate-limited, bytes in/out, average latency and a latency histogram) per day × server × tool × subject, or summed by groupBy; format=csv downloads them (next page offset in X-Next-Offset)',
     auth: 'tenant',
     query: usageQuery,
     response: usageResponse,
@@ -86,7 +103,9 @@ export class UsageController {
   async usage(@Tenant() { tenantId }: TenantPrincipal, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseInput(usageQuery, query, 'query');
     const filter = tenantFilter(tenantId, q).and('day >= ?::date', q.from).and('day <= ?::date', q.to);
-    const keep = { none: ['day', 'server_id', 'tool', 'subject'], day: ['day'], tool: ['server_id', 'tool'], subject: ['subject'] }[q.groupBy];
+    const keep = { none: ['day', 'server_id', 'tool', 'subject'], day: ['day'], tool: ['server_id', 'tool'], subject: ['subject'] }[
+      q.groupBy
+    ];
     const col = (c: string) => (keep.includes(c) ? (c === 'day' ? "to_char(day, 'YYYY-MM-DD')" : c) : "''");
     const groupSql = keep.join(', ');
     const limit = filter.bind(q.limit + 1);
@@ -103,9 +122,17 @@ export class UsageController {
     const page = rows.slice(0, q.limit).map((r) => {
       const calls = Number(r.calls);
       return {
-        day: r.day, server: r.server, tool: r.tool, subject: r.subject,
-        calls, errors: Number(r.errors), toolErrors: Number(r.toolErrors), rateLimited: Number(r.rateLimited),
-        bytesIn: Number(r.bytesIn), bytesOut: Number(r.bytesOut), avgMs: calls > 0 ? Math.round((Number(r.durationMs) / calls) * 100) / 100 : 0,
+        day: r.day,
+        server: r.server,
+        tool: r.tool,
+        subject: r.subject,
+        calls,
+        errors: Number(r.errors),
+        toolErrors: Number(r.toolErrors),
+        rateLimited: Number(r.rateLimited),
+        bytesIn: Number(r.bytesIn),
+        bytesOut: Number(r.bytesOut),
+        avgMs: calls > 0 ? Math.round((Number(r.durationMs) / calls) * 100) / 100 : 0,
         latency: { bucketsMs: [...USAGE_LATENCY_BUCKETS_MS, null], counts: (r.latency ?? []).map(Number) },
       };
     });
@@ -146,7 +173,11 @@ export class UsageController {
       filter.params,
     );
     const page = rows.slice(0, q.limit);
-    return { calls: page, nextCursor: rows.length > q.limit ? page[page.length - 1].id : null, captures: captures ? 'included' : 'withheld' };
+    return {
+      calls: page,
+      nextCursor: rows.length > q.limit ? page[page.length - 1].id : null,
+      captures: captures ? 'included' : 'withheld',
+    };
   }
 }
 

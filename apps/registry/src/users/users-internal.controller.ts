@@ -4,7 +4,16 @@ import { isUniqueViolation, Database } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
 import { audit } from '../model/audit';
-import { addPasskeyBody, linkInfoBody, passkeyLookupBody, passkeyUsedBody, redeemLinkBody, userRefBody, vaultPurgeBody, verifyUserBody } from './user-schemas';
+import {
+  addPasskeyBody,
+  linkInfoBody,
+  passkeyLookupBody,
+  passkeyUsedBody,
+  redeemLinkBody,
+  userRefBody,
+  vaultPurgeBody,
+  verifyUserBody,
+} from './user-schemas';
 import { activeUser, liveLink, MAX_PASSKEYS_PER_USER, redeemLink, verifyUserPassword, type PasskeyRow } from '../model/user-store';
 import { InternalGuard } from '../http/tenant-guard';
 
@@ -14,9 +23,7 @@ import { InternalGuard } from '../http/tenant-guard';
  */
 @Controller('internal/users')
 export class UsersInternalController {
-  constructor(
-    @Inject(Database) private readonly db: Database,
-  ) {}
+  constructor(@Inject(Database) private readonly db: Database) {}
 
   /** 200 `{ok: true, tenant, username, name}` or 401 `{ok: false}` (unknown, invited, disabled and wrong password alike, in body and time). */
   @Post('verify-password')
@@ -26,7 +33,9 @@ export class UsersInternalController {
     const input = parseInput(verifyUserBody, body, 'body');
     const user = await verifyUserPassword(this.db, input.tenant, input.username, input.password);
     if (!user) return void reply.code(401).header('cache-control', 'no-store').send({ ok: false });
-    void reply.header('cache-control', 'no-store').send({ ok: true, tenant: user.tenant_id, username: user.username, name: user.name ?? user.username });
+    void reply
+      .header('cache-control', 'no-store')
+      .send({ ok: true, tenant: user.tenant_id, username: user.username, name: user.name ?? user.username });
   }
 
   /** Who a live link is for (the set-password page names the account); 404 when unknown, used, expired or the user is disabled. */
@@ -47,7 +56,13 @@ export class UsersInternalController {
   async redeem(@Body() body: unknown) {
     const input = parseInput(redeemLinkBody, body, 'body');
     const done = await redeemLink(this.db, input.tenant, input.token, input.password, (q, link) =>
-      audit(q, input.tenant, `directory:${link.username}`, link.purpose === 'invite' ? 'user.accept-invite' : 'user.password-reset', link.username),
+      audit(
+        q,
+        input.tenant,
+        `directory:${link.username}`,
+        link.purpose === 'invite' ? 'user.accept-invite' : 'user.password-reset',
+        link.username,
+      ),
     );
     if (!done) throw new ApiError(404, 'NOT_FOUND', 'body.token: this link is unknown, used or expired', 'body.token');
     return { username: done.username, purpose: done.purpose };
@@ -61,7 +76,10 @@ export class UsersInternalController {
     const input = parseInput(userRefBody, body, 'body');
     const user = await activeUser(this.db, input.tenant, input.username);
     if (!user) throw ApiError.notFound('user', input.username, 'body.username');
-    const rows = await this.db.query<PasskeyRow>('SELECT * FROM registry.tenant_user_passkeys WHERE tenant_id = $1 AND username = $2', [input.tenant, input.username]);
+    const rows = await this.db.query<PasskeyRow>('SELECT * FROM registry.tenant_user_passkeys WHERE tenant_id = $1 AND username = $2', [
+      input.tenant,
+      input.username,
+    ]);
     return {
       username: user.username,
       name: user.name ?? user.username,
@@ -84,7 +102,13 @@ export class UsersInternalController {
     );
     const r = rows[0];
     if (!r) throw ApiError.notFound('passkey', input.credentialId, 'body.credentialId');
-    return { username: r.username, name: r.user_name ?? r.username, publicKey: r.public_key, counter: Number(r.counter), transports: r.transports };
+    return {
+      username: r.username,
+      name: r.user_name ?? r.username,
+      publicKey: r.public_key,
+      counter: Number(r.counter),
+      transports: r.transports,
+    };
   }
 
   /** Stores a verified registration (audited); 409 over the per-user cap or when the credential is known. */
@@ -94,20 +118,36 @@ export class UsersInternalController {
   async add(@Body() body: unknown) {
     const input = parseInput(addPasskeyBody, body, 'body');
     return this.db.tx(async (q) => {
-      const users = await q.query('SELECT 1 FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL FOR UPDATE', [input.tenant, input.username]);
+      const users = await q.query(
+        'SELECT 1 FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2 AND disabled_at IS NULL FOR UPDATE',
+        [input.tenant, input.username],
+      );
       if (users.length === 0) throw ApiError.notFound('user', input.username, 'body.username');
-      const [{ n }] = await q.query<{ n: string }>('SELECT count(*) AS n FROM registry.tenant_user_passkeys WHERE tenant_id = $1 AND username = $2', [input.tenant, input.username]);
-      if (Number(n) >= MAX_PASSKEYS_PER_USER) throw new ApiError(409, 'CONFLICT', `body.username: at most ${MAX_PASSKEYS_PER_USER} passkeys per user; remove one first`, 'body.username');
+      const [{ n }] = await q.query<{ n: string }>(
+        'SELECT count(*) AS n FROM registry.tenant_user_passkeys WHERE tenant_id = $1 AND username = $2',
+        [input.tenant, input.username],
+      );
+      if (Number(n) >= MAX_PASSKEYS_PER_USER)
+        throw new ApiError(
+          409,
+          'CONFLICT',
+          `body.username: at most ${MAX_PASSKEYS_PER_USER} passkeys per user; remove one first`,
+          'body.username',
+        );
       try {
         await q.query(
           'INSERT INTO registry.tenant_user_passkeys (tenant_id, credential_id, username, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6, $7)',
           [input.tenant, input.credentialId, input.username, input.publicKey, input.counter, JSON.stringify(input.transports), input.name],
         );
       } catch (err) {
-        if (isUniqueViolation(err)) throw new ApiError(409, 'CONFLICT', 'body.credentialId: this passkey is already registered', 'body.credentialId');
+        if (isUniqueViolation(err))
+          throw new ApiError(409, 'CONFLICT', 'body.credentialId: this passkey is already registered', 'body.credentialId');
         throw err;
       }
-      await audit(q, input.tenant, `directory:${input.username}`, 'user.passkey-add', input.username, { credentialId: input.credentialId, name: input.name });
+      await audit(q, input.tenant, `directory:${input.username}`, 'user.passkey-add', input.username, {
+        credentialId: input.credentialId,
+        name: input.name,
+      });
       return { ok: true };
     });
   }
@@ -123,7 +163,10 @@ export class UsersInternalController {
       [input.tenant, input.credentialId, input.counter],
     );
     if (!rows[0]) throw ApiError.notFound('passkey', input.credentialId, 'body.credentialId');
-    await this.db.query('UPDATE registry.tenant_users SET last_login_at = now() WHERE tenant_id = $1 AND username = $2', [input.tenant, rows[0].username]);
+    await this.db.query('UPDATE registry.tenant_users SET last_login_at = now() WHERE tenant_id = $1 AND username = $2', [
+      input.tenant,
+      rows[0].username,
+    ]);
     return { ok: true };
   }
 
@@ -142,9 +185,21 @@ export class UsersInternalController {
     if (known.length === 0) throw ApiError.notFound('tenant', input.tenant, 'body.tenant');
     if (input.reason === 'idp-change') {
       const { rows, connectors, sources, kept, artefacts, linkStates, purgedAt } = input;
-      await audit(this.db, input.tenant, 'auth-service', 'vault.purge-idp-change', null, { rows, connectors, sources, kept, artefacts, linkStates, purgedAt });
+      await audit(this.db, input.tenant, 'auth-service', 'vault.purge-idp-change', null, {
+        rows,
+        connectors,
+        sources,
+        kept,
+        artefacts,
+        linkStates,
+        purgedAt,
+      });
     } else {
-      await audit(this.db, input.tenant, 'auth-service', 'vault.purge-legacy-subjects', null, { rows: input.rows, connectors: input.connectors, purgedAt: input.purgedAt });
+      await audit(this.db, input.tenant, 'auth-service', 'vault.purge-legacy-subjects', null, {
+        rows: input.rows,
+        connectors: input.connectors,
+        purgedAt: input.purgedAt,
+      });
     }
     return { ok: true };
   }

@@ -68,7 +68,9 @@ export class WebhookDispatcher {
       try {
         await this.queue.enqueue(rows);
       } catch (err) {
-        await this.db.query("UPDATE registry.webhook_deliveries SET status = 'pending' WHERE id = ANY($1) AND status = 'queued'", [rows.map((r) => r.id)]);
+        await this.db.query("UPDATE registry.webhook_deliveries SET status = 'pending' WHERE id = ANY($1) AND status = 'queued'", [
+          rows.map((r) => r.id),
+        ]);
         throw err;
       }
     }

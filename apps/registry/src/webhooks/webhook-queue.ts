@@ -44,7 +44,13 @@ export class WebhookQueue {
       rows.map((r) => ({
         name: 'deliver',
         data: { tenantId: r.tenant_id, deliveryId: r.id, traceparent: newTraceparent() } satisfies DeliverJobData,
-        opts: { jobId: r.id, attempts: this.options.attempts, backoff: { type: 'exponential', delay: this.options.backoffMs }, removeOnComplete: 1000, removeOnFail: 1000 },
+        opts: {
+          jobId: r.id,
+          attempts: this.options.attempts,
+          backoff: { type: 'exponential', delay: this.options.backoffMs },
+          removeOnComplete: 1000,
+          removeOnFail: 1000,
+        },
       })),
     );
   }

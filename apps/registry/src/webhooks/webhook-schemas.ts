@@ -24,7 +24,12 @@ export const createWebhookBody = z
   .strict();
 
 export const updateWebhookBody = z
-  .object({ url: url.optional(), events: events.optional(), description: z.string().min(1).max(200).nullable().optional(), enabled: z.boolean().optional() })
+  .object({
+    url: url.optional(),
+    events: events.optional(),
+    description: z.string().min(1).max(200).nullable().optional(),
+    enabled: z.boolean().optional(),
+  })
   .strict();
 
 export const webhookIdParams = z.object({ id: z.string().regex(/^wh_[A-Za-z0-9]{8,40}$/, 'must be a webhook id (wh_…)') });

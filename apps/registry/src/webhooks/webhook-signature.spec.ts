@@ -7,7 +7,11 @@ describe('signWebhook', () => {
   it('signs so the Standard Webhooks reference library verifies it', () => {
     const secret = newWebhookSecret();
     const ts = Math.floor(Date.now() / 1000);
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signWebhook([secret], 'msg_1', ts, body) };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(ts),
+      'webhook-signature': signWebhook([secret], 'msg_1', ts, body),
+    };
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     // The same bytes as the library's own signer.
     expect(headers['webhook-signature']).toBe(new Webhook(secret).sign('msg_1', new Date(ts * 1000), body));
@@ -18,8 +22,17 @@ describe('signWebhook', () => {
     const ts = Math.floor(Date.now() / 1000);
     const signature = signWebhook([current, previous], 'msg_2', ts, body);
     expect(signature.split(' ')).toHaveLength(2);
-    for (const s of [current, previous]) expect(() => new Webhook(s).verify(body, { 'webhook-id': 'msg_2', 'webhook-timestamp': String(ts), 'webhook-signature': signature })).not.toThrow();
-    expect(() => new Webhook(newWebhookSecret()).verify(body, { 'webhook-id': 'msg_2', 'webhook-timestamp': String(ts), 'webhook-signature': signature })).toThrow();
+    for (const s of [current, previous])
+      expect(() =>
+        new Webhook(s).verify(body, { 'webhook-id': 'msg_2', 'webhook-timestamp': String(ts), 'webhook-signature': signature }),
+      ).not.toThrow();
+    expect(() =>
+      new Webhook(newWebhookSecret()).verify(body, {
+        'webhook-id': 'msg_2',
+        'webhook-timestamp': String(ts),
+        'webhook-signature': signature,
+      }),
+    ).toThrow();
   });
 
   it('makes distinct whsec_ secrets of 24 bytes', () => {

@@ -103,7 +103,13 @@ export class WebhookWorker {
       method: 'POST',
       redirect: 'manual',
       signal: AbortSignal.timeout(this.options.timeoutMs),
-      headers: { 'content-type': 'application/json', 'user-agent': 'Switchboard-Webhooks/1.0', 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Switchboard-Webhooks/1.0',
+        'webhook-id': row.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature,
+      },
       body,
     });
     // The answer's body carries nothing we use; not reading it bounds what a receiver can make us buffer.
@@ -112,7 +118,12 @@ export class WebhookWorker {
     return res.status;
   }
 
-  private async record(row: DeliveryRow, status: 'delivered' | 'failed' | 'queued', httpStatus: number | undefined, error?: string): Promise<void> {
+  private async record(
+    row: DeliveryRow,
+    status: 'delivered' | 'failed' | 'queued',
+    httpStatus: number | undefined,
+    error?: string,
+  ): Promise<void> {
     await this.db.query(
       `UPDATE registry.webhook_deliveries SET status = $3, attempts = attempts + 1, last_status = $4, last_error = $5, updated_at = now(),
               delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END
@@ -130,6 +141,9 @@ export class WebhookWorker {
 /** A one-line reason for the delivery log (tenant-visible: no stack, bounded). */
 function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { message?: string } };
-  const msg = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timed out' : `${e.message ?? String(err)}${e.cause?.message ? `: ${e.cause.message}` : ''}`;
+  const msg =
+    e.name === 'TimeoutError' || e.name === 'AbortError'
+      ? 'timed out'
+      : `${e.message ?? String(err)}${e.cause?.message ? `: ${e.cause.message}` : ''}`;
   return msg.length > 300 ? `${msg.slice(0, 297)}...` : msg;
 }

@@ -41,11 +41,29 @@ interface SubscriptionRow {
   previous_expires_at: Date | null;
 }
 
-const rotateBody = z.object({ graceSeconds: z.number().int().min(0).max(7 * 86_400).optional() }).strict();
+const rotateBody = z
+  .object({
+    graceSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 86_400)
+      .optional(),
+  })
+  .strict();
 
 function view(r: SubscriptionRow) {
   const rotating = r.previous_expires_at && r.previous_expires_at > new Date() ? r.previous_expires_at.toISOString() : null;
-  return { id: r.id, url: r.url, description: r.description, events: r.events, enabled: r.enabled, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), previousSecretExpiresAt: rotating };
+  return {
+    id: r.id,
+    url: r.url,
+    description: r.description,
+    events: r.events,
+    enabled: r.enabled,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+    previousSecretExpiresAt: rotating,
+  };
 }
 
 /** A tenant's event webhooks: subscriptions (secret shown once, rotation with a window), test events and the delivery log. */
@@ -60,10 +78,18 @@ export class WebhooksController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listWebhooks', summary: 'Webhook subscriptions and the event types one can subscribe to', auth: 'tenant', response: webhookListSchema })
+  @ApiOperation({
+    operationId: 'listWebhooks',
+    summary: 'Webhook subscriptions and the event types one can subscribe to',
+    auth: 'tenant',
+    response: webhookListSchema,
+  })
   @UseGuards(TenantGuard)
   async list(@Tenant() { tenantId }: TenantPrincipal) {
-    const rows = await this.db.query<SubscriptionRow>('SELECT * FROM registry.webhook_subscriptions WHERE tenant_id = $1 ORDER BY created_at', [tenantId]);
+    const rows = await this.db.query<SubscriptionRow>(
+      'SELECT * FROM registry.webhook_subscriptions WHERE tenant_id = $1 ORDER BY created_at',
+      [tenantId],
+    );
     return { webhooks: rows.map(view), events: [...WEBHOOK_EVENT_TYPES] };
   }
 
@@ -84,13 +110,23 @@ export class WebhooksController {
     const id = `wh_${randomBytes(12).toString('hex')}`;
     const secret = newWebhookSecret();
     const row = await this.db.tx(async (q) => {
-      const count = await q.query<{ n: string }>('SELECT count(*) AS n FROM registry.webhook_subscriptions WHERE tenant_id = $1', [tenantId]);
+      const count = await q.query<{ n: string }>('SELECT count(*) AS n FROM registry.webhook_subscriptions WHERE tenant_id = $1', [
+        tenantId,
+      ]);
       if (Number(count[0]?.n ?? 0) >= MAX_SUBSCRIPTIONS_PER_TENANT) {
         throw new ApiError(409, 'CONFLICT', `body: a tenant holds at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`, 'body');
       }
       const rows = await q.query<SubscriptionRow>(
         `INSERT INTO registry.webhook_subscriptions (tenant_id, id, url, description, events, enabled, secret) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [tenantId, id, input.url, input.description ?? null, input.events, input.enabled, this.box.seal(secret, webhookSecretAad(tenantId, id))],
+        [
+          tenantId,
+          id,
+          input.url,
+          input.description ?? null,
+          input.events,
+          input.enabled,
+          this.box.seal(secret, webhookSecretAad(tenantId, id)),
+        ],
       );
       await audit(q, tenantId, actor, 'webhook.create', id, { url: input.url, events: input.events });
       return rows[0] as SubscriptionRow;
@@ -99,7 +135,13 @@ export class WebhooksController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook subscription (never its secret)', auth: 'tenant', params: webhookIdParams, response: webhookSchema })
+  @ApiOperation({
+    operationId: 'getWebhook',
+    summary: 'One webhook subscription (never its secret)',
+    auth: 'tenant',
+    params: webhookIdParams,
+    response: webhookSchema,
+  })
   @UseGuards(TenantGuard)
   async get(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
@@ -107,7 +149,14 @@ export class WebhooksController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateWebhook', summary: 'Change a subscription: URL (SSRF-checked), events, description, enabled', auth: 'tenant', params: webhookIdParams, body: updateWebhookBody, response: webhookSchema })
+  @ApiOperation({
+    operationId: 'updateWebhook',
+    summary: 'Change a subscription: URL (SSRF-checked), events, description, enabled',
+    auth: 'tenant',
+    params: webhookIdParams,
+    body: updateWebhookBody,
+    response: webhookSchema,
+  })
   @UseGuards(TenantGuard)
   async update(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown, @Body() body: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
@@ -117,7 +166,14 @@ export class WebhooksController {
       const cur = await load(q, tenantId, id);
       const rows = await q.query<SubscriptionRow>(
         'UPDATE registry.webhook_subscriptions SET url = $3, events = $4, description = $5, enabled = $6, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING *',
-        [tenantId, id, input.url ?? cur.url, input.events ?? cur.events, input.description === undefined ? cur.description : input.description, input.enabled ?? cur.enabled],
+        [
+          tenantId,
+          id,
+          input.url ?? cur.url,
+          input.events ?? cur.events,
+          input.description === undefined ? cur.description : input.description,
+          input.enabled ?? cur.enabled,
+        ],
       );
       await audit(q, tenantId, actor, 'webhook.update', id, { fields: Object.keys(input) });
       return view(rows[0] as SubscriptionRow);
@@ -125,12 +181,20 @@ export class WebhooksController {
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a subscription and its delivery log', auth: 'tenant', params: webhookIdParams })
+  @ApiOperation({
+    operationId: 'deleteWebhook',
+    summary: 'Delete a subscription and its delivery log',
+    auth: 'tenant',
+    params: webhookIdParams,
+  })
   @UseGuards(TenantGuard)
   async remove(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
     await this.db.tx(async (q) => {
-      const rows = await q.query('DELETE FROM registry.webhook_subscriptions WHERE tenant_id = $1 AND id = $2 RETURNING id', [tenantId, id]);
+      const rows = await q.query('DELETE FROM registry.webhook_subscriptions WHERE tenant_id = $1 AND id = $2 RETURNING id', [
+        tenantId,
+        id,
+      ]);
       if (rows.length === 0) throw ApiError.notFound('webhook', id, 'params.id');
       await audit(q, tenantId, actor, 'webhook.delete', id);
     });
@@ -141,7 +205,8 @@ export class WebhooksController {
   @Post(':id/rotate')
   @ApiOperation({
     operationId: 'rotateWebhookSecret',
-    summary: 'Rotate the signing secret: the new one is in this answer only; deliveries carry both signatures until graceSeconds (default WEBHOOK_ROTATION_GRACE_SECONDS) pass',
+    summary:
+      'Rotate the signing secret: the new one is in this answer only; deliveries carry both signatures until graceSeconds (default WEBHOOK_ROTATION_GRACE_SECONDS) pass',
     auth: 'tenant',
     params: webhookIdParams,
     body: rotateBody,
@@ -170,7 +235,13 @@ export class WebhooksController {
 
   /** Records a `webhook.test` delivery to this endpoint (sent like any event, shown in the log). */
   @Post(':id/test')
-  @ApiOperation({ operationId: 'sendTestWebhook', summary: `Send a webhook.test event to this endpoint (delivered and logged like any event); 409 while ${MAX_OUTSTANDING_TESTS} are still outstanding`, auth: 'tenant', params: webhookIdParams, response: testEventSchema })
+  @ApiOperation({
+    operationId: 'sendTestWebhook',
+    summary: `Send a webhook.test event to this endpoint (delivered and logged like any event); 409 while ${MAX_OUTSTANDING_TESTS} are still outstanding`,
+    auth: 'tenant',
+    params: webhookIdParams,
+    response: testEventSchema,
+  })
   @HttpCode(202)
   @UseGuards(TenantGuard)
   async test(@Tenant() { tenantId, actor }: TenantPrincipal, @Param() params: unknown) {
@@ -183,17 +254,32 @@ export class WebhooksController {
         [tenantId, id],
       );
       if (Number(outstanding[0]?.n ?? 0) >= MAX_OUTSTANDING_TESTS) {
-        throw new ApiError(409, 'CONFLICT', `params.id: ${MAX_OUTSTANDING_TESTS} test events to this endpoint are still being delivered; wait for them (see the delivery log)`, 'params.id');
+        throw new ApiError(
+          409,
+          'CONFLICT',
+          `params.id: ${MAX_OUTSTANDING_TESTS} test events to this endpoint are still being delivered; wait for them (see the delivery log)`,
+          'params.id',
+        );
       }
       const payload = webhookPayload(tenantId, 'webhook.test', { subscription: id, by: actor });
-      await q.query("INSERT INTO registry.webhook_deliveries (id, tenant_id, subscription_id, event_type, payload) VALUES ($1, $2, $3, 'webhook.test', $4)", [deliveryId, tenantId, id, JSON.stringify(payload)]);
+      await q.query(
+        "INSERT INTO registry.webhook_deliveries (id, tenant_id, subscription_id, event_type, payload) VALUES ($1, $2, $3, 'webhook.test', $4)",
+        [deliveryId, tenantId, id, JSON.stringify(payload)],
+      );
       await audit(q, tenantId, actor, 'webhook.test', id, { deliveryId });
     });
     return { deliveryId, queued: true };
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'The delivery log of a subscription, newest first (kept per tenant up to WEBHOOK_LOG_MAX)', auth: 'tenant', params: webhookIdParams, query: deliveriesQuery, response: deliveryListSchema })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: 'The delivery log of a subscription, newest first (kept per tenant up to WEBHOOK_LOG_MAX)',
+    auth: 'tenant',
+    params: webhookIdParams,
+    query: deliveriesQuery,
+    response: deliveryListSchema,
+  })
   @UseGuards(TenantGuard)
   async deliveries(@Tenant() { tenantId }: TenantPrincipal, @Param() params: unknown, @Query() query: unknown) {
     const { id } = parseInput(webhookIdParams, params, 'params');
@@ -212,14 +298,18 @@ export class WebhooksController {
     try {
       await checkUrl(url, this.policy);
     } catch (err) {
-      if (err instanceof NetGuardError) throw new ApiError(400, 'URL_REFUSED', `body.url: ${err.message}`, 'body.url', { reason: err.code });
+      if (err instanceof NetGuardError)
+        throw new ApiError(400, 'URL_REFUSED', `body.url: ${err.message}`, 'body.url', { reason: err.code });
       throw err;
     }
   }
 }
 
 async function load(q: Queryable, tenantId: string, id: string): Promise<SubscriptionRow> {
-  const rows = await q.query<SubscriptionRow>('SELECT * FROM registry.webhook_subscriptions WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+  const rows = await q.query<SubscriptionRow>('SELECT * FROM registry.webhook_subscriptions WHERE tenant_id = $1 AND id = $2', [
+    tenantId,
+    id,
+  ]);
   if (!rows[0]) throw ApiError.notFound('webhook', id, 'params.id');
   return rows[0];
 }

@@ -13,7 +13,11 @@ class EchoTool extends Tool {
   static override readonly definition: ToolDefinition = {
     name: 'echo',
     description: 'Echoes text.',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' }, waitMs: { type: 'number' }, log: { type: 'boolean' } }, required: ['text'] },
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string' }, waitMs: { type: 'number' }, log: { type: 'boolean' } },
+      required: ['text'],
+    },
   };
   static override async payload(args: Record<string, unknown>, ctx: ToolContext): Promise<string> {
     if (typeof args.waitMs === 'number') {
@@ -93,4 +97,9 @@ export function edgeKit(options: KitOptions = {}): Kit {
   };
 }
 
-const NO_OBSERVATION = { classified: () => undefined, toolFailed: () => undefined, run: <T>(fn: () => Promise<T>) => fn(), end: () => undefined };
+const NO_OBSERVATION = {
+  classified: () => undefined,
+  toolFailed: () => undefined,
+  run: <T>(fn: () => Promise<T>) => fn(),
+  end: () => undefined,
+};
