@@ -135,13 +135,25 @@ export function goals(cells) {
   const find = (target, workload) => cells.find((c) => c.target === target && c.workload === workload && c.status === 'ok');
   const out = [];
   const add = (name, value, threshold, met, detail) => out.push({ name, value, threshold, met, detail });
+  endpointGoals(find, add);
+  proxiedGoals(find, add);
+  latencyGoals(find, add);
+  featureGoals(find, add);
+  console.log('\nTargets (ratios from this run):');
+  for (const g of out)
+    console.log(
+      `  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null || g.met === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`,
+    );
+  return out;
+}
+
+/** In-process work against the raw route: tools/list, tools/call, bearer and tail latency. */
+function endpointGoals(find, add) {
   const gl = find('gateway', 'tools/list');
   const rl = find('raw', 'tools/list');
   const gc = find('gateway', 'tools/call');
   const rc = find('raw', 'tools/call');
   const gb = find('gateway', 'list + bearer');
-  const gp = find('gateway', 'proxied call');
-  const up = find('upstream', 'proxied call');
   const r1 = paired(gl, rl, 'reqPerServerCpuS');
   add(
     'tools/list ÷ raw, per server CPU-second',
@@ -174,6 +186,12 @@ export function goals(cells) {
     r4 !== null && r4 <= 2,
     `medians ${fmt(gl?.p99Ms, 2)} vs ${fmt(rl?.p99Ms, 2)} ms; wrk's coordinated-omission-corrected p99 ${fmt(gl?.coP99Ms, 2)} vs ${fmt(rl?.coP99Ms, 2)} ms`,
   );
+}
+
+/** Proxied calls, core for core, against the upstream direct and the raw proxy. */
+function proxiedGoals(find, add) {
+  const gp = find('gateway', 'proxied call');
+  const up = find('upstream', 'proxied call');
   // Throughput behind the gateway, core for core: the calls one core of gateway passes per
   // second over the calls one core of upstream serves (the upstream direct's CPU per call over
   // the gateway's own), paired per round. On two cores the req/s ratio cannot say it: behind a
@@ -216,6 +234,10 @@ export function goals(cells) {
     null,
     `raw proxy ÷ direct ${fmt(ratio(rs?.reqPerSec, us?.reqPerSec), 2)}; bounded by upstream ÷ (proxy + upstream) CPU per call: gateway ${fmt(gs?.cpuUsPerRequest?.[0])} + ${fmt(gs?.cpuUsPerRequest?.[1])} µs, raw proxy ${fmt(rs?.cpuUsPerRequest?.[0])} + ${fmt(rs?.cpuUsPerRequest?.[1])} µs, direct ${fmt(us?.cpuUsPerRequest?.[0])} µs`,
   );
+}
+
+/** Latency a proxy adds, at one connection (judged) and at 64 (queueing, shown only). */
+function latencyGoals(find, add) {
   for (const [id, at] of [
     ['proxied call @1', '1 connection'],
     ['proxied call', '64 connections'],
@@ -251,6 +273,10 @@ export function goals(cells) {
       `${fmt(rp50?.p50Ms, 2)} vs ${fmt(u?.p50Ms, 2)} ms; p99 ${fmt(rp50?.p99Ms, 2)} ms`,
     );
   }
+}
+
+/** What limits, metering and guardrails cost against the same gateway without them. */
+function featureGoals(find, add) {
   for (const w of ['tools/list', 'tools/call']) {
     const off = find('gateway', w);
     const on = find('limited', w);
@@ -274,10 +300,4 @@ export function goals(cells) {
     g46 !== null && g46 >= 0.85,
     `${fmt(guarded?.cpuUsPerRequest?.[0])} vs ${fmt(unguarded?.cpuUsPerRequest?.[0])} µs per call; req/s ratio ${fmt(paired(guarded, unguarded, 'reqPerSec'), 2)}`,
   );
-  console.log('\nTargets (ratios from this run):');
-  for (const g of out)
-    console.log(
-      `  ${g.name}: ${g.value === null ? 'not measured' : fmt(g.value, 2)} (${g.threshold}) — ${g.value === null || g.met === null ? '—' : g.met ? 'MET' : 'NOT MET'}  [${g.detail}]`,
-    );
-  return out;
 }

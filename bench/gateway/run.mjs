@@ -11,8 +11,7 @@
 //      (default 64), BENCH_ROUNDS (default 3, medians), BENCH_TARGETS (comma list, default all),
 //      BENCH_WORKLOADS (comma list, default all), BENCH_SERVER_CPU / BENCH_LOADGEN_CPU (cores,
 //      default 1 / 0), BENCH_GATEWAY_ARGS (extra node args for the gateway, e.g. --cpu-prof).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,8 +30,9 @@ import {
   stopChild,
 } from './processes.mjs';
 import { ensureWrk, load, openSession, requestHeaders, runWrk, writeLuaScript } from './wrk.mjs';
-import { fmt, goals, median, printTable, summarize } from './report.mjs';
-import { AUTH_TENANT, FIXTURE, capture, selectWorkloads, tenantsYaml } from './workloads.mjs';
+import { fmt, goals, printTable, summarize } from './report.mjs';
+import { list, nonNegativeNumber, positiveNumber, printFooter, runMeta } from './run-meta.mjs';
+import { AUTH_TENANT, ECHO, FIXTURE, LIST, capture, post, selectWorkloads, tenantsYaml } from './workloads.mjs';
 
 // Servers are spawned with this process's node: a run on another major measures another runtime
 // (earlier numbers were taken on the machine's Node 20 by mistake).
@@ -81,6 +81,14 @@ async function startAll(ctx) {
   if (!existsSync(GATEWAY_MAIN)) throw new Error(`${path.relative(ROOT, GATEWAY_MAIN)} not found (run npm run build)`);
   const auth = await startAuthFixture({ tenant: AUTH_TENANT, audience: `${GATEWAY_PUBLIC_URL}/t/${AUTH_TENANT}/mcp` });
   ctx.bearer = auth.token;
+  await startGateways(servers, ctx, auth, want);
+  await startReferences(servers, ctx, want);
+  if (!want('gateway')) servers.gateway.benchOnly = false;
+  return servers;
+}
+
+/** The gateway rows: plain, with limits and metering, with guardrails (same build, other settings). */
+async function startGateways(servers, ctx, auth, want) {
   const tenantsFile = path.join(ctx.tmpDir, 'tenants.yaml');
   writeFileSync(tenantsFile, tenantsYaml(servers.upstream ? `${servers.upstream.baseUrl}/mcp` : 'http://127.0.0.1:9/mcp'));
   const gatewayEnv = {
@@ -139,6 +147,10 @@ async function startAll(ctx) {
       USAGE_ENABLED: 'false',
     });
   }
+}
+
+/** The reference rows: the raw route serving the gateway's bytes, the raw proxy and the SDK servers. */
+async function startReferences(servers, ctx, want) {
   // Capture the gateway's result bytes for the raw row.
   const resultOf = async (request) => {
     const { bytes } = await post(`${servers.gateway.baseUrl}/t/bench/mcp`, requestHeaders({}), request);
@@ -167,8 +179,6 @@ async function startAll(ctx) {
   }
   if (want('sdk1')) servers.sdk1 = await startServer('sdk1', [path.join(HERE, 'sdk-server.mjs')], { FIXTURE });
   if (want('sdk2')) servers.sdk2 = await startServer('sdk2', [path.join(HERE, 'sdk2-server.mjs')], { FIXTURE });
-  if (!want('gateway')) servers.gateway.benchOnly = false;
-  return servers;
 }
 
 const LABELS = {
@@ -301,47 +311,10 @@ async function measureAndDrain(cell) {
   return r;
 }
 
-function packageVersion(name) {
-  try {
-    return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-function list(raw, sep = ',') {
-  return (raw ?? '')
-    .split(sep)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-function positiveNumber(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-  return value;
-}
-
-function nonNegativeNumber(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0, got "${raw}"`);
-  return value;
-}
-
-// ---------------------------------------------------------------------------------------------
 async function main() {
   ensureWrk();
-  const cpus = os.cpus();
-  const meta = {
-    startedAt: new Date().toISOString(),
-    node: process.version,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model ?? 'unknown',
-    loadAvgAtStart: os.loadavg(),
+  const meta = runMeta({
+    root: ROOT,
     connections: CONNECTIONS,
     durationS: DURATION_S,
     warmupS: WARMUP_S,
@@ -349,19 +322,7 @@ async function main() {
     serverCpu: SERVER_CPU,
     loadgenCpu: LOADGEN_CPU,
     upstreamCpu: UPSTREAM_CPU,
-    versions: {
-      wrk: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0],
-      '@modelcontextprotocol/sdk': packageVersion('@modelcontextprotocol/sdk'),
-      '@modelcontextprotocol/server': packageVersion('@modelcontextprotocol/server'),
-      '@modelcontextprotocol/fastify': packageVersion('@modelcontextprotocol/fastify'),
-      '@modelcontextprotocol/node': packageVersion('@modelcontextprotocol/node'),
-      fastify: packageVersion('fastify'),
-    },
-  };
-  console.log(
-    `bench/gateway: wrk -t1 -c${CONNECTIONS} on cpu ${LOADGEN_CPU}, servers on cpu ${SERVER_CPU} (a proxied upstream on cpu ${UPSTREAM_CPU.beside} behind a proxy, ${UPSTREAM_CPU.shared} in the shared-core row); ${WARMUP_S}s warm-up + ${DURATION_S}s per cell, ` +
-      `${ROUNDS} interleaved round(s), medians; node ${meta.node}, ${meta.cpus} CPU(s); load average at start ${meta.loadAvgAtStart.map((l) => l.toFixed(2)).join(' ')}`,
-  );
+  });
   state.tmpDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
   const ctx = { tmpDir: state.tmpDir };
   let servers = {};
@@ -394,24 +355,7 @@ async function main() {
   console.log('');
   printTable(cells);
   const goalList = goals(cells);
-  const others = median(cells.flatMap((c) => (c.rounds ?? []).map((r) => r.otherCpuPct)));
-  const steal = median(cells.flatMap((c) => (c.rounds ?? []).map((r) => r.stealCpuPct)));
-  console.log(
-    [
-      '',
-      `Machine load: load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(
-          ' ',
-        )} at the end; other processes used a median ${fmt(others)}% CPU during the cells; hypervisor steal (CPU the host gave other guests) a median ${fmt(steal)}%`,
-      `(100% = one core, of ${meta.cpus}). Absolute numbers move with that; ratios measured side by side in this run are what count.`,
-      'checked = responses compared byte for byte with the preflight response (a row with any mismatch, socket error or',
-      'timeout is FAILED; the first mismatching body is in results/logs/*.mismatch.txt). req/CPU-s = responses per CPU-second',
-      'of the server process (from /proc/<pid>/stat); ÷raw CPU-s compares that with the raw row of the same workload.',
-      "idle MB = the server process RSS after boot, before any load; after MB = the largest RSS seen after this row's cells.",
-    ].join('\n'),
-  );
+  printFooter(meta, cells);
   mkdirSync(RESULTS_DIR, { recursive: true });
   const outFile = path.join(RESULTS_DIR, 'latest.json');
   writeFileSync(

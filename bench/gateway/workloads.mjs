@@ -53,8 +53,8 @@ ${guarded ? GUARDRAILS_YAML : ''}`;
 // ---------------------------------------------------------------------------------------------
 // Workloads. `targets` maps a target id to the MCP path it is measured on (absent = not run).
 // ---------------------------------------------------------------------------------------------
-const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
-const ECHO = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
+export const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+export const ECHO = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } };
 const WORKLOADS = [
   {
     id: 'tools/list',
@@ -135,7 +135,7 @@ function parseRpc(text, contentType) {
 // ---------------------------------------------------------------------------------------------
 // Preparation: start everything, capture and validate each target's response bytes
 // ---------------------------------------------------------------------------------------------
-async function post(url, headers, body) {
+export async function post(url, headers, body) {
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
   return {
     status: res.status,
