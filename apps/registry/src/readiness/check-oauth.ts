@@ -227,6 +227,12 @@ async function checkAuthorizationServer(probe: Probe, issuer: string, checks: Ch
   } else {
     checks.push(result('as-metadata', t('as-metadata'), 'pass', `metadata found at ${url}`));
   }
+  checkClientSupport(as, checks);
+  return as;
+}
+
+/** What the metadata must offer Claude and ChatGPT: PKCE with S256 and a way to register (CIMD or DCR). */
+function checkClientSupport(as: Record<string, unknown>, checks: CheckResult[]): void {
   const methods = Array.isArray(as.code_challenge_methods_supported) ? as.code_challenge_methods_supported : [];
   checks.push(
     methods.includes('S256')
@@ -263,7 +269,6 @@ async function checkAuthorizationServer(probe: Probe, issuer: string, checks: Ch
       ),
     );
   }
-  return as;
 }
 
 /** The first candidate URL that answers a JSON metadata document, and what each tried one answered. */

@@ -19,7 +19,7 @@ import { audit } from '../model/audit';
 import { checkIssuer } from '../http/check-issuer';
 import { checkEnterpriseIdps } from './check-enterprise-idps';
 import { pushIfPublished } from './push-if-published';
-import { tenantAuthBody } from './tenant-auth-body';
+import { tenantAuthBody, type TenantAuthInput } from './tenant-auth-body';
 import { loadTenantAuth, tenantAuthView } from '../model/tenant-auth-store';
 import { ApiOperation, ApiTag } from '../docs/api-operation';
 import { tenantAuthViewSchema, testSignInResultSchema, testSignInSchema } from '../docs/tenant-response-schemas';
@@ -86,27 +86,7 @@ export class TenantAuthController {
     const input = parseInput(tenantAuthBody, body, 'body');
     const current = await loadTenantAuth(this.db, tenantId);
     const base: TenantAuthSettings = current ?? tenantAuthSchema.parse({ protected: false });
-    let idp = base.idp;
-    if (input.idp?.kind === 'local') idp = { kind: 'local' };
-    if (input.idp?.kind === 'oidc') {
-      const sameClient = base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer && base.idp.clientId === input.idp.clientId;
-      const keep = sameClient && base.idp.kind === 'oidc' ? base.idp.clientSecret : undefined;
-      const secret =
-        input.idp.clientSecret === undefined
-          ? keep
-          : input.idp.clientSecret === null
-            ? undefined
-            : this.box.seal(input.idp.clientSecret, tenantSecretAad(tenantId, 'idp'));
-      idp = {
-        kind: 'oidc',
-        issuer: input.idp.issuer,
-        clientId: input.idp.clientId,
-        scopes: input.idp.scopes ?? (base.idp.kind === 'oidc' ? base.idp.scopes : ['openid', 'email', 'profile']),
-        ...(secret ? { clientSecret: secret } : {}),
-      };
-      if (!(base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer))
-        await checkIssuer(this.fetch, input.idp.issuer, 'body.idp.issuer', ['openid-configuration']);
-    }
+    const idp = await this.nextIdp(tenantId, base, input);
     const next: TenantAuthSettings = {
       ...base,
       ...(input.protected !== undefined ? { protected: input.protected } : {}),
@@ -118,43 +98,12 @@ export class TenantAuthController {
     };
     if (input.defaultScopes === null) delete next.defaultScopes;
     else if (input.defaultScopes) next.defaultScopes = input.defaultScopes;
-    const unknown = (next.defaultScopes ?? []).find((s) => !next.scopes.includes(s));
-    if (unknown) {
-      const field = input.defaultScopes ? 'body.defaultScopes' : 'body.scopes';
-      throw new ApiError(400, 'VALIDATION', `${field}: default scope "${unknown}" is not one of the tenant's scopes`, field, {
-        issues: [{ field, message: `default scope "${unknown}" is not one of the tenant's scopes` }],
-      });
-    }
-    // A tool scope no tenant scope covers could never be granted: the tool would be unreachable.
-    for (const [tool, needed] of Object.entries(next.toolScopes)) {
-      const lost = needed.find((n) => !next.scopes.some((g) => g === n || n.startsWith(`${g}:`)));
-      if (!lost) continue;
-      const field = input.toolScopes ? `body.toolScopes.${tool}` : 'body.scopes';
-      const message = `tool ${tool} needs "${lost}", which none of the tenant's scopes (${next.scopes.join(' ')}) grants`;
-      throw new ApiError(400, 'VALIDATION', `${field}: ${message}`, field, { issues: [{ field, message }] });
-    }
+    checkScopes(next, input);
     if (input.enterpriseIdps) await checkEnterpriseIdps(this.fetch, next, base);
     await this.db.tx(async (q) => {
       await loadTenant(q, tenantId);
       await saveTenantAuth(q, tenantId, next);
-      await audit(q, tenantId, actor, 'auth.update', tenantId, {
-        fields: Object.keys(input),
-        protected: next.protected,
-        idp:
-          next.idp.kind === 'oidc'
-            ? {
-                kind: 'oidc',
-                issuer: next.idp.issuer,
-                clientId: next.idp.clientId,
-                secretChanged: input.idp?.kind === 'oidc' && input.idp.clientSecret !== undefined,
-              }
-            : { kind: 'local' },
-        enterpriseIdps: next.enterpriseIdps.map((e) => ({
-          issuer: e.issuer,
-          allowedClients: e.allowedClients.length,
-          groups: Object.keys(e.groupScopes).length,
-        })),
-      });
+      await audit(q, tenantId, actor, 'auth.update', tenantId, updateAudit(input, next));
     });
     return { ...tenantAuthView(await loadTenantAuth(this.db, tenantId)), pushed: await this.push(tenantId) };
   }
@@ -269,6 +218,32 @@ export class TenantAuthController {
       : { id, ok: false, issuer: out.issuer, error: out.error, errorDescription: out.errorDescription };
   }
 
+  /** The IdP the update leaves: a new client secret sealed at once, a new OIDC issuer's discovery checked before saving. */
+  private async nextIdp(tenantId: string, base: TenantAuthSettings, input: TenantAuthInput): Promise<TenantAuthSettings['idp']> {
+    let idp = base.idp;
+    if (input.idp?.kind === 'local') idp = { kind: 'local' };
+    if (input.idp?.kind === 'oidc') {
+      const sameClient = base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer && base.idp.clientId === input.idp.clientId;
+      const keep = sameClient && base.idp.kind === 'oidc' ? base.idp.clientSecret : undefined;
+      const secret =
+        input.idp.clientSecret === undefined
+          ? keep
+          : input.idp.clientSecret === null
+            ? undefined
+            : this.box.seal(input.idp.clientSecret, tenantSecretAad(tenantId, 'idp'));
+      idp = {
+        kind: 'oidc',
+        issuer: input.idp.issuer,
+        clientId: input.idp.clientId,
+        scopes: input.idp.scopes ?? (base.idp.kind === 'oidc' ? base.idp.scopes : ['openid', 'email', 'profile']),
+        ...(secret ? { clientSecret: secret } : {}),
+      };
+      if (!(base.idp.kind === 'oidc' && base.idp.issuer === input.idp.issuer))
+        await checkIssuer(this.fetch, input.idp.issuer, 'body.idp.issuer', ['openid-configuration']);
+    }
+    return idp;
+  }
+
   private push(tenantId: string): Promise<'ok' | 'unavailable' | null> {
     return pushIfPublished(this.db, this.publisher, tenantId);
   }
@@ -276,6 +251,47 @@ export class TenantAuthController {
 
 /** A test sign-in's ticket and result live this long (seconds). */
 const TEST_TTL_S = 300;
+
+/** Default scopes must be tenant scopes, and every tool scope must be grantable by one. */
+function checkScopes(next: TenantAuthSettings, input: TenantAuthInput): void {
+  const unknown = (next.defaultScopes ?? []).find((s) => !next.scopes.includes(s));
+  if (unknown) {
+    const field = input.defaultScopes ? 'body.defaultScopes' : 'body.scopes';
+    throw new ApiError(400, 'VALIDATION', `${field}: default scope "${unknown}" is not one of the tenant's scopes`, field, {
+      issues: [{ field, message: `default scope "${unknown}" is not one of the tenant's scopes` }],
+    });
+  }
+  // A tool scope no tenant scope covers could never be granted: the tool would be unreachable.
+  for (const [tool, needed] of Object.entries(next.toolScopes)) {
+    const lost = needed.find((n) => !next.scopes.some((g) => g === n || n.startsWith(`${g}:`)));
+    if (!lost) continue;
+    const field = input.toolScopes ? `body.toolScopes.${tool}` : 'body.scopes';
+    const message = `tool ${tool} needs "${lost}", which none of the tenant's scopes (${next.scopes.join(' ')}) grants`;
+    throw new ApiError(400, 'VALIDATION', `${field}: ${message}`, field, { issues: [{ field, message }] });
+  }
+}
+
+/** The audit entry of an update: what changed, never a secret. */
+function updateAudit(input: TenantAuthInput, next: TenantAuthSettings): Record<string, unknown> {
+  return {
+    fields: Object.keys(input),
+    protected: next.protected,
+    idp:
+      next.idp.kind === 'oidc'
+        ? {
+            kind: 'oidc',
+            issuer: next.idp.issuer,
+            clientId: next.idp.clientId,
+            secretChanged: input.idp?.kind === 'oidc' && input.idp.clientSecret !== undefined,
+          }
+        : { kind: 'local' },
+    enterpriseIdps: next.enterpriseIdps.map((e) => ({
+      issuer: e.issuer,
+      allowedClients: e.allowedClients.length,
+      groups: Object.keys(e.groupScopes).length,
+    })),
+  };
+}
 
 async function saveTenantAuth(q: Queryable, tenantId: string, a: TenantAuthSettings): Promise<void> {
   const oidc = a.idp.kind === 'oidc' ? a.idp : undefined;

@@ -10,7 +10,7 @@ import {
   usageStreamKey,
   type UsageRecord,
 } from '@switchboard/limits';
-import type { Database } from '../db/database';
+import type { Database, Queryable } from '../db/database';
 
 export interface UsageDrainerOptions {
   /** A dedicated connection (XREADGROUP blocks it). */
@@ -167,92 +167,105 @@ export class UsageDrainer {
       [...new Set(records.map((x) => x.tenant))],
     ]);
     const known = new Set(tenants.map((t) => t.id));
-    const rollups = new Map<string, Rollup>();
-    const calls: UsageRecord[] = [];
-    for (const rec of records) {
-      if (!known.has(rec.tenant)) continue;
-      const day = new Date(rec.t).toISOString().slice(0, 10);
-      const k = JSON.stringify([rec.tenant, day, rec.server, rec.tool, rec.subject]);
-      let u = rollups.get(k);
-      if (!u) {
-        u = {
-          tenant: rec.tenant,
-          day,
-          server: rec.server,
-          tool: rec.tool,
-          subject: rec.subject,
-          calls: 0,
-          errors: 0,
-          toolErrors: 0,
-          rateLimited: 0,
-          bytesIn: 0,
-          bytesOut: 0,
-          ms: 0,
-          latency: new Array<number>(USAGE_LATENCY_BUCKETS_MS.length + 1).fill(0),
-        };
-        rollups.set(k, u);
-      }
-      u.calls++;
-      if (rec.outcome === 'error') u.errors++;
-      else if (rec.outcome === 'tool_error') u.toolErrors++;
-      else if (rec.outcome === 'rate_limited') u.rateLimited++;
-      u.bytesIn += rec.in;
-      u.bytesOut += rec.out;
-      u.ms += rec.ms;
-      const bucket = USAGE_LATENCY_BUCKETS_MS.findIndex((b) => rec.ms <= b);
-      u.latency[bucket === -1 ? USAGE_LATENCY_BUCKETS_MS.length : bucket]++;
-      if (LOGGED.has(rec.method))
-        calls.push(
-          rec.args === undefined && rec.result === undefined ? rec : { ...rec, args: storable(rec.args), result: storable(rec.result) },
-        );
-    }
-    const rows = [...rollups.values()];
+    const { rows, calls } = rollUp(records, known);
     await this.db.tx(async (q) => {
-      if (rows.length > 0) {
-        await q.query(
-          `INSERT INTO registry.usage_daily AS u (tenant_id, day, server_id, tool, subject, calls, errors, tool_errors, rate_limited, bytes_in, bytes_out, duration_ms, latency)
-           SELECT x.tenant, x.day::date, x.server, x.tool, x.subject, x.calls, x.errors, x.tool_errors, x.rate_limited, x.bytes_in, x.bytes_out, x.ms,
-                  ARRAY(SELECT jsonb_array_elements_text(x.latency)::bigint)
-             FROM jsonb_to_recordset($1::jsonb) AS x(tenant text, day text, server text, tool text, subject text, calls bigint, errors bigint, tool_errors bigint,
-                  rate_limited bigint, bytes_in bigint, bytes_out bigint, ms double precision, latency jsonb)
-           ON CONFLICT (tenant_id, day, server_id, tool, subject) DO UPDATE SET
-             calls = u.calls + EXCLUDED.calls, errors = u.errors + EXCLUDED.errors, tool_errors = u.tool_errors + EXCLUDED.tool_errors,
-             rate_limited = u.rate_limited + EXCLUDED.rate_limited, bytes_in = u.bytes_in + EXCLUDED.bytes_in, bytes_out = u.bytes_out + EXCLUDED.bytes_out,
-             duration_ms = u.duration_ms + EXCLUDED.duration_ms,
-             latency = ARRAY(SELECT a + b FROM unnest(u.latency, EXCLUDED.latency) AS l(a, b))`,
-          [
-            JSON.stringify(
-              rows.map((u) => ({
-                tenant: u.tenant,
-                day: u.day,
-                server: u.server,
-                tool: u.tool,
-                subject: u.subject,
-                calls: u.calls,
-                errors: u.errors,
-                tool_errors: u.toolErrors,
-                rate_limited: u.rateLimited,
-                bytes_in: u.bytesIn,
-                bytes_out: u.bytesOut,
-                ms: u.ms,
-                latency: u.latency,
-              })),
-            ),
-          ],
-        );
-      }
-      if (calls.length > 0) {
-        await q.query(
-          `INSERT INTO registry.tool_calls (tenant_id, at, subject, client_id, surface, method, tool, server_id, outcome, error_code, duration_ms, bytes_in, bytes_out, arguments, result)
-           SELECT x.tenant, to_timestamp(x.t / 1000.0), x.subject, x.client, x.surface, x.method, x.tool, x.server, x.outcome, x.code, x.ms, x."in", x.out, x.args, x.result
-             FROM jsonb_to_recordset($1::jsonb) AS x(tenant text, t double precision, subject text, client text, surface text, method text, tool text, server text,
-                  outcome text, code integer, ms double precision, "in" integer, out integer, args jsonb, result jsonb)`,
-          [JSON.stringify(calls)],
-        );
-      }
+      await insertRollups(q, rows);
+      await insertCalls(q, calls);
       for (const [tenant, refused] of rateLimitedByTenant(rows)) await emitLimitReached(q, tenant, refused);
     });
   }
+}
+
+/** Folds a batch into one rollup per tenant, day, server, tool and subject, and keeps the calls the call log records (known tenants only). */
+function rollUp(records: UsageRecord[], known: ReadonlySet<string>): { rows: Rollup[]; calls: UsageRecord[] } {
+  const rollups = new Map<string, Rollup>();
+  const calls: UsageRecord[] = [];
+  for (const rec of records) {
+    if (!known.has(rec.tenant)) continue;
+    const day = new Date(rec.t).toISOString().slice(0, 10);
+    const k = JSON.stringify([rec.tenant, day, rec.server, rec.tool, rec.subject]);
+    let u = rollups.get(k);
+    if (!u) {
+      u = {
+        tenant: rec.tenant,
+        day,
+        server: rec.server,
+        tool: rec.tool,
+        subject: rec.subject,
+        calls: 0,
+        errors: 0,
+        toolErrors: 0,
+        rateLimited: 0,
+        bytesIn: 0,
+        bytesOut: 0,
+        ms: 0,
+        latency: new Array<number>(USAGE_LATENCY_BUCKETS_MS.length + 1).fill(0),
+      };
+      rollups.set(k, u);
+    }
+    u.calls++;
+    if (rec.outcome === 'error') u.errors++;
+    else if (rec.outcome === 'tool_error') u.toolErrors++;
+    else if (rec.outcome === 'rate_limited') u.rateLimited++;
+    u.bytesIn += rec.in;
+    u.bytesOut += rec.out;
+    u.ms += rec.ms;
+    const bucket = USAGE_LATENCY_BUCKETS_MS.findIndex((b) => rec.ms <= b);
+    u.latency[bucket === -1 ? USAGE_LATENCY_BUCKETS_MS.length : bucket]++;
+    if (LOGGED.has(rec.method))
+      calls.push(
+        rec.args === undefined && rec.result === undefined ? rec : { ...rec, args: storable(rec.args), result: storable(rec.result) },
+      );
+  }
+  return { rows: [...rollups.values()], calls };
+}
+
+/** Adds the batch's rollups to usage_daily: counters, durations and latency buckets sum on conflict. */
+async function insertRollups(q: Queryable, rows: Rollup[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `INSERT INTO registry.usage_daily AS u (tenant_id, day, server_id, tool, subject, calls, errors, tool_errors, rate_limited, bytes_in, bytes_out, duration_ms, latency)
+     SELECT x.tenant, x.day::date, x.server, x.tool, x.subject, x.calls, x.errors, x.tool_errors, x.rate_limited, x.bytes_in, x.bytes_out, x.ms,
+            ARRAY(SELECT jsonb_array_elements_text(x.latency)::bigint)
+       FROM jsonb_to_recordset($1::jsonb) AS x(tenant text, day text, server text, tool text, subject text, calls bigint, errors bigint, tool_errors bigint,
+            rate_limited bigint, bytes_in bigint, bytes_out bigint, ms double precision, latency jsonb)
+     ON CONFLICT (tenant_id, day, server_id, tool, subject) DO UPDATE SET
+       calls = u.calls + EXCLUDED.calls, errors = u.errors + EXCLUDED.errors, tool_errors = u.tool_errors + EXCLUDED.tool_errors,
+       rate_limited = u.rate_limited + EXCLUDED.rate_limited, bytes_in = u.bytes_in + EXCLUDED.bytes_in, bytes_out = u.bytes_out + EXCLUDED.bytes_out,
+       duration_ms = u.duration_ms + EXCLUDED.duration_ms,
+       latency = ARRAY(SELECT a + b FROM unnest(u.latency, EXCLUDED.latency) AS l(a, b))`,
+    [
+      JSON.stringify(
+        rows.map((u) => ({
+          tenant: u.tenant,
+          day: u.day,
+          server: u.server,
+          tool: u.tool,
+          subject: u.subject,
+          calls: u.calls,
+          errors: u.errors,
+          tool_errors: u.toolErrors,
+          rate_limited: u.rateLimited,
+          bytes_in: u.bytesIn,
+          bytes_out: u.bytesOut,
+          ms: u.ms,
+          latency: u.latency,
+        })),
+      ),
+    ],
+  );
+}
+
+/** Appends the batch's logged calls to tool_calls. */
+async function insertCalls(q: Queryable, calls: UsageRecord[]): Promise<void> {
+  if (calls.length === 0) return;
+  await q.query(
+    `INSERT INTO registry.tool_calls (tenant_id, at, subject, client_id, surface, method, tool, server_id, outcome, error_code, duration_ms, bytes_in, bytes_out, arguments, result)
+     SELECT x.tenant, to_timestamp(x.t / 1000.0), x.subject, x.client, x.surface, x.method, x.tool, x.server, x.outcome, x.code, x.ms, x."in", x.out, x.args, x.result
+       FROM jsonb_to_recordset($1::jsonb) AS x(tenant text, t double precision, subject text, client text, surface text, method text, tool text, server text,
+            outcome text, code integer, ms double precision, "in" integer, out integer, args jsonb, result jsonb)`,
+    [JSON.stringify(calls)],
+  );
 }
 
 interface BufferReads {
