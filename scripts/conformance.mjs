@@ -1,12 +1,9 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suites against the gateway's `conformance` tenant.
-//
-//   npm run conformance            (after `npm run build`; `npm test` builds first)
-//
-// Runs every suite on two topologies: `single` (one gateway) and `pair` (two gateways behind a
-// loopback round-robin TCP proxy that alternates per connection, sharing GATEWAY_STATE_KEYS
-// and Redis, so a client's follow-up POST — e.g. its answer to an elicitation — often lands on
-// the other replica). For each: starts `node apps/gateway/dist/main.js`, then runs, one after
+// Runs the official MCP conformance suites against the gateway's `conformance` tenant (`npm run
+// conformance`, after `npm run build`; `npm test` builds first), on two topologies: `single` (one
+// gateway) and `pair` (two gateways behind a loopback round-robin TCP proxy that alternates per
+// connection, sharing GATEWAY_STATE_KEYS and Redis, so a client's follow-up POST (an answer to an
+// elicitation) often lands on the other replica). For each: starts `node apps/gateway/dist/main.js`, then runs, one after
 // the other, against http://127.0.0.1:<port>/t/conformance/mcp:
 //   stable            conformance 0.1.16 (node_modules/conformance-stable), active suite
 //   next-2025-11-25   conformance 0.2.0-alpha.12 (node_modules/conformance-next), --requirements 2025-11-25
@@ -15,7 +12,6 @@
 // each with its baseline from conformance/ (only what a stateless server cannot do; see
 // conformance/README.md). Results go to results/conformance/<run>/ (one folder per scenario
 // with checks.json, plus suite.log). Exits non-zero when any run fails its baseline.
-//
 // Environment: CONFORMANCE_RUNS=stable,next-2026-07-28 limits the runs;
 // CONFORMANCE_TOPOLOGIES=single (or pair) limits the topologies; CONFORMANCE_VERBOSE=1 streams
 // the suites' own output. The pair topology uses Redis at REDIS_URL (default

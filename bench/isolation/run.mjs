@@ -16,13 +16,14 @@
 //
 // Env: DURATION (s per wrk run, default 6), CONNECTIONS (wrk, default 8), X_CONCURRENCY (default 48),
 // BENCH_REDIS_URL (redis://127.0.0.1:6379), FLOOD_CONCURRENCY (16), FLOOD_NOTIFICATIONS (8 per call).
-import { spawn, execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os, { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { MiB, floodProbes, printFloodTable } from './flood-report.mjs';
+import { cleanup, cpuCount, freePort, rssKb, start } from './processes.mjs';
 import { measuredLatencyProblem, WRK_LATENCY_LUA } from '../wrk-latency.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,59 +31,6 @@ const root = path.resolve(here, '../..');
 const DURATION = Number(process.env.DURATION ?? 6);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
 const X_CONCURRENCY = Number(process.env.X_CONCURRENCY ?? 48);
-const children = new Set();
-
-function cleanup() {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-}
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
-
-function start(cmd, args, env, ready) {
-  const childEnv = { ...process.env, ...env };
-  // The bench's gateway serves the file source only, whatever the caller's environment says.
-  for (const key of ['REDIS_URL', 'REGISTRY_URL', 'CATALOG_SOURCES']) if (env[key] === undefined) delete childEnv[key];
-  const child = spawn(cmd, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} not ready in 60 s:\n${out}`)), 60_000);
-    const onData = (d) => {
-      out += d;
-      const m = ready(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m });
-      }
-    };
-    child.stdout.on('data', onData);
-    // BENCH_LOG=<file>: keep every child's output (the gateway's warnings say why a call failed).
-    if (process.env.BENCH_LOG) child.stdout.on('data', (d) => appendFileSync(process.env.BENCH_LOG, d));
-    child.stderr.on('data', (d) => (out += d));
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`)));
-  });
-}
-
-function rssKb(pid, field) {
-  const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`));
-  return m ? Number(m[1]) : 0;
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function cpuCount() {
-  // All CPUs of the machine (this driver itself may already be pinned to one).
-  return os.cpus().length;
-}
-
 // --- the platform ----------------------------------------------------------------------------
 const readyUrl = (out) => {
   const line = out.split('\n').find((l) => l.startsWith('{'));
@@ -317,6 +265,47 @@ async function floodPhase() {
   await new Promise((r) => (gateway.exitCode !== null ? r() : gateway.once('exit', r)));
   const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const namespace = `bench-isolation-${process.pid}:`;
+  const { gw2, port, url } = await startRedisGateway(redisUrl, namespace);
+  const redis = new Redis(redisUrl);
+  // The defaults this phase runs with (docs/operations.md "Redis budgets and sizing").
+  const tenantBound = 16 * MiB;
+  const probe = floodProbes(redis, namespace, gw2.pid);
+  wrk(Y_LIST, '"y_shout"', url);
+  const cpu0 = await probe.cpu();
+  const before = {
+    used: await probe.usedMb(),
+    x: await probe.xKeysMb(),
+    list: wrk(Y_LIST, '"y_shout"', url),
+    call: wrk(Y_CALL, 'HELLO', url),
+  };
+  const cpu1 = await probe.cpu();
+  const xClient = await startFloodClient(port);
+  const peak = { used: 0, x: 0 };
+  const sample = async () => {
+    peak.used = Math.max(peak.used, await probe.usedMb());
+    peak.x = Math.max(peak.x, await probe.xKeysMb());
+  };
+  const sampler = setInterval(sample, 250);
+  // Measure Y only once X's flood has reached Redis (polled, bounded), not after a fixed pause.
+  const floodingBy = Date.now() + 10_000;
+  while (peak.x === 0 && Date.now() < floodingBy) await new Promise((r) => setTimeout(r, 50));
+  const during = { list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
+  const cpu2 = await probe.cpu();
+  const got = await stopFloodClient(xClient);
+  clearInterval(sampler);
+  await sample();
+  const after = { used: await probe.usedMb(), x: await probe.xKeysMb() };
+  const ok = peak.x <= (tenantBound / MiB) * 1.25 && during.list.rps / before.list.rps >= 0.9 && during.call.rps / before.call.rps >= 0.9;
+  printFloodTable({ got, before, during, after, peak, tenantBound, cpu: [cpu0, cpu1, cpu2], ok });
+  const keys = await redis.keys(`${namespace}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+  gw2.kill('SIGTERM');
+  return ok;
+}
+
+/** A gateway on Redis (resumable streams, so X's notifications land there), once it lists Y's tools. */
+async function startRedisGateway(redisUrl, namespace) {
   const port = await freePort();
   const { child: gw2 } = await start(
     'taskset',
@@ -345,94 +334,33 @@ async function floodPhase() {
     if (i > 100) throw new Error('tenant y never listed y_shout on the Redis-backed gateway');
     await new Promise((r) => setTimeout(r, 100));
   }
-  const redis = new Redis(redisUrl);
-  const MiB = 1024 * 1024;
-  // The defaults this phase runs with (docs/operations.md "Redis budgets and sizing").
-  const tenantBound = 16 * MiB;
-  const usedMb = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1]) / MiB;
-  const xKeysMb = async () => {
-    let bytes = 0;
-    for (const key of await redis.keys(`${namespace}sb:sse*`)) bytes += Number((await redis.memory('USAGE', key)) ?? 0);
-    return bytes / MiB;
-  };
-  // CPU seconds of the gateway (from /proc) and of Redis (INFO cpu): where the flood's cost lands.
-  const gwCpu = () =>
-    readFileSync(`/proc/${gw2.pid}/stat`, 'utf8')
-      .split(') ')[1]
-      .split(' ')
-      .slice(11, 13)
-      .reduce((a, v) => a + Number(v), 0) / 100;
-  const redisCpu = async () => {
-    const info = await redis.info('cpu');
-    return Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_user:([\d.]+)/.exec(info)[1]);
-  };
-  wrk(Y_LIST, '"y_shout"', url);
-  const cpu0 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
-  const before = { used: await usedMb(), x: await xKeysMb(), list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
-  const cpu1 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
-  // X's client in its own process at nice 19 (reading 1 MiB notifications must not take wrk's CPU).
-  const { child: xClient } = await start(
-    'nice',
-    [
-      '-n',
-      '19',
-      'taskset',
-      '-c',
-      '0',
-      process.execPath,
-      path.join(here, 'flood-client.mjs'),
-      `http://127.0.0.1:${port}/t/x/mcp`,
-      process.env.FLOOD_CONCURRENCY ?? '16',
-    ],
-    {},
-    (out) => out.includes('ready'),
-  );
-  let peakUsed = 0;
-  let peakX = 0;
-  const sampler = setInterval(async () => {
-    peakUsed = Math.max(peakUsed, await usedMb());
-    peakX = Math.max(peakX, await xKeysMb());
-  }, 250);
-  // Measure Y only once X's flood has reached Redis (polled, bounded), not after a fixed pause.
-  const floodingBy = Date.now() + 10_000;
-  while (peakX === 0 && Date.now() < floodingBy) await new Promise((r) => setTimeout(r, 50));
-  const during = { list: wrk(Y_LIST, '"y_shout"', url), call: wrk(Y_CALL, 'HELLO', url) };
-  const cpu2 = { gw: gwCpu(), redis: await redisCpu(), at: Date.now() };
-  const got = await new Promise((resolve) => {
+  return { gw2, port, url };
+}
+
+/** X's client in its own process at nice 19 (reading 1 MiB notifications must not take wrk's CPU). */
+async function startFloodClient(port) {
+  const args = [
+    '-n',
+    '19',
+    'taskset',
+    '-c',
+    '0',
+    process.execPath,
+    path.join(here, 'flood-client.mjs'),
+    `http://127.0.0.1:${port}/t/x/mcp`,
+    process.env.FLOOD_CONCURRENCY ?? '16',
+  ];
+  const { child } = await start('nice', args, {}, (out) => out.includes('ready'));
+  return child;
+}
+
+/** Stops X's client and reads the tally it prints on exit. */
+function stopFloodClient(xClient) {
+  return new Promise((resolve) => {
     let out = '';
     xClient.stdout.on('data', (d) => (out += d));
     xClient.removeAllListeners('exit');
     xClient.once('exit', () => resolve(JSON.parse(out.trim().split('\n').pop())));
     xClient.kill('SIGTERM');
   });
-  clearInterval(sampler);
-  peakUsed = Math.max(peakUsed, await usedMb());
-  peakX = Math.max(peakX, await xKeysMb());
-  const after = { used: await usedMb(), x: await xKeysMb() };
-  const ok = peakX <= (tenantBound / MiB) * 1.25 && during.list.rps / before.list.rps >= 0.9 && during.call.rps / before.call.rps >= 0.9;
-  console.log(
-    `\nNotification flood (Redis-backed gateway, default budgets: ${tenantBound / MiB} MiB of resumable streams per tenant): X got ${got.calls} answers, ${got.progress} progress notifications of 1 MiB (${got.warnings} budget warnings, ${got.failed} failed)\n`,
-  );
-  const busy = (a, b, k) => `${(((b[k] - a[k]) / ((b.at - a.at) / 1000)) * 100).toFixed(0)}%`;
-  console.log(
-    '| moment | Redis used_memory MiB | X tenant stream keys (MEMORY USAGE) MiB | documented bound MiB | Y tools/list req/s | p99 ms | Y tools/call req/s | p99 ms | gateway CPU | Redis CPU |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  const f = (w, b) =>
-    `${w.rps.toFixed(0)}${b ? ` (${((w.rps / b.rps) * 100).toFixed(0)}%)` : ''} | ${(w.p99 / 1000).toFixed(1)}${b ? ` (${(w.p99 / b.p99).toFixed(2)}×)` : ''}`;
-  console.log(
-    `| before | ${before.used.toFixed(1)} | ${before.x.toFixed(1)} | ${tenantBound / MiB} | ${f(before.list)} | ${f(before.call)} | ${busy(cpu0, cpu1, 'gw')} | ${busy(cpu0, cpu1, 'redis')} |`,
-  );
-  console.log(
-    `| during (peak) | ${peakUsed.toFixed(1)} | ${peakX.toFixed(1)} | ${tenantBound / MiB} | ${f(during.list, before.list)} | ${f(during.call, before.call)} | ${busy(cpu1, cpu2, 'gw')} | ${busy(cpu1, cpu2, 'redis')} |`,
-  );
-  console.log(`| after | ${after.used.toFixed(1)} | ${after.x.toFixed(1)} | ${tenantBound / MiB} | | | | | | |`);
-  console.log(
-    `verdict: ${ok ? 'ok' : 'MISS'} (X's keys within the bound + 25 % Redis overhead, Y throughput ≥ 90 % of this gateway's own baseline); Redis used_memory is the whole server's (other users included)`,
-  );
-  const keys = await redis.keys(`${namespace}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-  gw2.kill('SIGTERM');
-  return ok;
 }

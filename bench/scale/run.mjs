@@ -3,9 +3,7 @@
 // every tenant (wrk, byte-exact checks). Every gateway is booted first; then each gets the same
 // wrk warm-up (which also asks every tenant once, so no cold tenant is in a measured window) and
 // the measured windows run in interleaved rounds (medians), so a busy shared machine drifts every
-// row alike. See README.md.
-//
-//   npx node bench/scale/run.mjs            (or: npm run bench:scale, which builds first)
+// row alike. See README.md. Run: npx node bench/scale/run.mjs (or npm run bench:scale, which builds first).
 //
 // Env: SCALE_TENANTS (comma list, default 1,1000,10000), SCALE_DURATION (s of warm load, default 5),
 //      SCALE_ROUNDS (default 3), SCALE_WARMUP_REQUESTS (default 20000; at least every tenant once),
@@ -297,23 +295,8 @@ async function runAll(tmp) {
 const fmt = (v, d = 0) =>
   typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '—';
 
-async function main() {
-  if (!existsSync(GATEWAY_MAIN)) throw new Error('apps/gateway/dist/main.js not found (npm run build)');
-  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
-  console.log(
-    `bench/scale: file tenants × ${path.relative(ROOT, FIXTURE) || FIXTURE} (40 tools); gateway on cpu ${SERVER_CPU}, wrk -c${CONNECTIONS} on cpu ${LOADGEN_CPU}: ${fmt(WARMUP_REQUESTS)} warm-up requests, then ${ROUNDS} interleaved rounds of ${DURATION_S}s; load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
-  let rows;
-  try {
-    rows = await runAll(tmp);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  const one = rows.find((r) => r.tenants === 1) ?? rows[0];
+/** The table of rows, each compared with the 1-tenant row. */
+function printTable(rows, one) {
   const header = [
     'tenants',
     'boot s',
@@ -354,6 +337,12 @@ async function main() {
   const line = (cols) => cols.map((c, i) => c.padStart(widths[i])).join('  ');
   console.log(`\n${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}`);
   for (const row of table) console.log(line(row));
+}
+
+/** The table, the 10,000-tenant targets and how to read both. */
+function printRows(rows) {
+  const one = rows.find((r) => r.tenants === 1) ?? rows[0];
+  printTable(rows, one);
   const big = rows.find((r) => r.tenants === 10_000);
   if (big) {
     console.log('\nTargets (10,000 tenants × 40 tools):');
@@ -378,6 +367,25 @@ async function main() {
       'Every tenant lists the same 40 tools, so content-addressed pages collapse to one Buffer per distinct page: real\n' +
       'tenants differ, and then the page LRU bound (bytes) is what caps memory. The machine is shared: compare rows.',
   );
+}
+
+async function main() {
+  if (!existsSync(GATEWAY_MAIN)) throw new Error('apps/gateway/dist/main.js not found (npm run build)');
+  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
+  console.log(
+    `bench/scale: file tenants × ${path.relative(ROOT, FIXTURE) || FIXTURE} (40 tools); gateway on cpu ${SERVER_CPU}, wrk -c${CONNECTIONS} on cpu ${LOADGEN_CPU}: ${fmt(WARMUP_REQUESTS)} warm-up requests, then ${ROUNDS} interleaved rounds of ${DURATION_S}s; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
+  let rows;
+  try {
+    rows = await runAll(tmp);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  printRows(rows);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(
     path.join(RESULTS_DIR, 'latest.json'),
