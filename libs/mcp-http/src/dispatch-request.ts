@@ -16,8 +16,6 @@ import {
   encodeResult,
   modernResultFields,
   negotiateLegacyVersion,
-  checkParamHeaders,
-  headerParamsOf,
   type LogLevel,
 } from '@switchboard/protocol';
 import type { ClientRequestBroker } from './client-request-broker';
@@ -32,11 +30,11 @@ import type { InvokeContext } from './invoke-context';
 import type { UpstreamInvoker } from './upstream-invoker';
 import type { StateSealer } from './state-sealer';
 import { withClientInput } from './client-input';
-import { requireClientCapabilities } from './require-client-capabilities';
 import { TASK_METHODS, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
 import { LEGACY_TASK_METHODS, UpstreamTasks, listerOf, taskParams } from './upstream-tasks';
 import { ModernUpstreamTasks, takesModernUpstreamTask } from './modern-upstream-tasks';
 import { readLegacySession } from './legacy-session';
+import { checkToolRequest, createModernUpstreamTask, toolArguments, type ToolTaskSupport } from './tool-call-checks';
 import type { UpstreamTaskIndex } from './upstream-task-index';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -240,18 +238,10 @@ export class RequestDispatcher {
     const name = params.name;
     if (typeof name !== 'string' || name.length === 0)
       throw new McpError(ErrorCode.InvalidParams, 'params.name must be a non-empty string');
-    const args = params.arguments ?? {};
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
-    }
+    const args = toolArguments(params);
     const found = catalog.tool(name);
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    requireClientCapabilities(name, found.entry.definition.requiredClientCapabilities, input.context.clientCapabilities, input.context.era);
-    if (input.context.era === 'modern') {
-      // SEP-2243: arguments a tool mirrors into Mcp-Param-* headers must agree with the body.
-      const mirrored = headerParamsOf(found.entry.definition.inputSchema);
-      if (mirrored.length > 0) checkParamHeaders(mirrored, args as Record<string, unknown>, input.headers ?? {});
-    }
+    checkToolRequest(input, name, found, args);
     const route = found.entry.route;
     const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
     const taskSupport = found.entry.definition.taskSupport;
@@ -277,44 +267,58 @@ export class RequestDispatcher {
         `Tool ${name} cannot be called as a task (its execution.taskSupport is "forbidden"); call it without params.task`,
       );
     }
-    if (route.kind === 'local') {
-      // Tool.call validates with the same cached validator and renders the failure.
-      const tool = this.handlers.tools.get(route.handler);
-      if (!tool) return toolFailure(name, 'its implementation is not available on this server');
-      if (taskable) return this.runAsTask(input, ctx, (c) => tool.call(args, c));
-      return withClientInput(
-        this.clientRequests,
-        input,
-        ctx,
-        (c) => tool.call(args, c),
-        (why) => toolFailure(name, why),
-      );
-    }
+    if (route.kind === 'local') return this.callLocal(input, ctx, name, route.handler, args, taskable);
     // Upstream tools are validated here, before any network hop.
     const problem = found.validate(args);
     if (problem !== null) {
       return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
     }
+    return this.callUpstream(input, ctx, name, route, args, params.task, taskSupport, taskable, modernTask);
+  }
+
+  /** A local tool's call (not async: the hot path adds no promise of its own). */
+  private callLocal(
+    input: DispatchInput,
+    ctx: InvokeContext & ToolContext,
+    name: string,
+    handler: string,
+    args: Record<string, unknown>,
+    taskable: boolean,
+  ): ToolCallResult | Promise<ToolCallResult | InputRequiredResult | object> {
+    // Tool.call validates with the same cached validator and renders the failure.
+    const tool = this.handlers.tools.get(handler);
+    if (!tool) return toolFailure(name, 'its implementation is not available on this server');
+    if (taskable) return this.runAsTask(input, ctx, (c) => tool.call(args, c));
+    return withClientInput(
+      this.clientRequests,
+      input,
+      ctx,
+      (c) => tool.call(args, c),
+      (why) => toolFailure(name, why),
+    );
+  }
+
+  /** A validated upstream tool's call: as the upstream's own task, a gateway task, parkable, or plain. */
+  private callUpstream(
+    input: DispatchInput,
+    ctx: InvokeContext & ToolContext,
+    name: string,
+    route: UpstreamRoute,
+    args: Record<string, unknown>,
+    task: unknown,
+    taskSupport: ToolTaskSupport,
+    taskable: boolean,
+    modernTask: boolean,
+  ): Promise<ToolCallResult | InputRequiredResult | object> {
     const upstream = this.requireUpstream(route);
     if (this.upstreamTasks && taskSupport !== undefined && route.protocol !== 'modern') {
       const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
       // A 2025-11-25 client's task-augmented call becomes the upstream's own task, and so does
       // a 2026-07-28 one of a tool that only runs as a task (an optional one stays a gateway task).
-      if (input.context.era === 'legacy' && params.task !== undefined) {
-        return this.upstreamTasks.create(
-          scope,
-          name,
-          route,
-          args as Record<string, unknown>,
-          taskParams(params.task),
-          ctx,
-          this.lister(input, scope),
-        );
+      if (input.context.era === 'legacy' && task !== undefined) {
+        return this.upstreamTasks.create(scope, name, route, args, taskParams(task), ctx, this.lister(input, scope));
       }
-      if (taskable && taskSupport === 'required') {
-        const created = await this.upstreamTasks.create(scope, name, route, args as Record<string, unknown>, {}, ctx);
-        return isCreated(created) ? UpstreamTasks.modernCreated(created.task) : created;
-      }
+      if (taskable && taskSupport === 'required') return createModernUpstreamTask(this.upstreamTasks, scope, name, route, args, ctx);
     }
     if (modernTask && route.kind === 'upstream') {
       // The caller can take a task: the 2026-07-28 upstream is asked with the tasks extension
@@ -322,11 +326,11 @@ export class RequestDispatcher {
       const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
       const era = input.context.era;
       const asked = (c: InvokeContext) =>
-        this.modernUpstreamTasks!.call(scope, name, route, args as Record<string, unknown>, c, era) as unknown as Promise<ToolCallResult>;
+        this.modernUpstreamTasks!.call(scope, name, route, args, c, era) as unknown as Promise<ToolCallResult>;
       if (era === 'modern' && this.parkedCalls) return callParkable(this.parkedCalls, input, name, ctx, asked);
       return asked(ctx);
     }
-    const call = (c: InvokeContext) => upstream.callTool(route, args as Record<string, unknown>, c);
+    const call = (c: InvokeContext) => upstream.callTool(route, args, c);
     if (taskable) return this.runAsTask(input, ctx, call);
     if (input.context.era === 'modern' && this.parkedCalls) return callParkable(this.parkedCalls, input, name, ctx, call);
     return call(ctx);
@@ -367,16 +371,4 @@ export class RequestDispatcher {
     if (!this.upstream) throw new McpError(ErrorCode.InternalError, `No upstream invoker configured for server ${route.serverId}`);
     return this.upstream;
   }
-}
-
-function isCreated(value: object): value is { task: Parameters<typeof UpstreamTasks.modernCreated>[0] } {
-  return 'task' in value && typeof (value as { task?: unknown }).task === 'object';
-}
-
-/** A tools/call's `arguments`, checked as callTool checks them (a meta-tool call must not see a non-object). */
-function toolArguments(params: Record<string, unknown>): Record<string, unknown> {
-  const args = params.arguments ?? {};
-  if (typeof args !== 'object' || args === null || Array.isArray(args))
-    throw new McpError(ErrorCode.InvalidParams, 'params.arguments must be an object');
-  return args as Record<string, unknown>;
 }

@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { InputRequest, InputRequiredResult, ToolCallResult } from '@switchboard/catalog';
 import { ErrorCode } from '@switchboard/protocol';
-import { overBudgetError, type ByteBudget, type TaskByteCaps } from './byte-budgets';
+import type { ByteBudget, TaskByteCaps } from './byte-budgets';
 import { MemoryTaskStore } from './memory-task-store';
 import { answerTaskRequest } from './task-requests';
 import type { CreateTaskResult, TaskInput, TaskManagerOptions, TaskWork } from './task-types';
 import type { StoredTask, TaskStore, TaskView, TaskWriteOutcome } from './task-store';
-import { isInputRequired, missingTasksCapability, taskKey, wireError, type TaskScope } from './task-wire';
+import {
+  TaskCancelled,
+  TaskTimeout,
+  failOverBudget,
+  settlesWithin,
+  isInputRequired,
+  missingTasksCapability,
+  taskKey,
+  wireError,
+  type TaskScope,
+} from './task-wire';
 
 export { TASKS_EXTENSION, TASK_METHODS, declaresTasks, missingTasksCapability, taskKey, type TaskScope } from './task-wire';
 
@@ -17,6 +27,8 @@ interface Running {
   wake: () => void;
   waiters: Set<() => void>;
 }
+
+type SaveTask = (patch: Partial<StoredTask>, terminal?: boolean) => Promise<boolean>;
 
 const RECHECK_MS = 1_000;
 /** A replica renews its heartbeat this often, valid for HEARTBEAT_TTL_MS (so two renewals may be missed). */
@@ -86,45 +98,18 @@ export class TaskManager {
     if (requestSignal.aborted) onRequestAbort();
     else requestSignal.addEventListener('abort', onRequestAbort, { once: true });
     const first = work(input, abort.signal, () => detached);
-    // Settled in time: the answer is the call's own (the caught copy keeps a rejection from being unhandled meanwhile).
-    const settledInTime = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), this.o.taskAfterMs);
-      first.then(
-        () => (clearTimeout(timer), resolve(true)),
-        () => (clearTimeout(timer), resolve(true)),
-      );
-    });
-    if (settledInTime) {
+    if (await settlesWithin(first, this.o.taskAfterMs)) {
       requestSignal.removeEventListener('abort', onRequestAbort);
       return first;
     }
-    const now = new Date().toISOString();
     // Anonymous callers of an open tenant share one scope: their task id carries a secret that
     // only the creator gets (never stored, only hashed into the key), so the stored and logged
     // id alone reads or cancels nothing.
     const publicId = randomBytes(16).toString('base64url');
     const wireId = scope.subject === '' ? `${publicId}.${randomBytes(16).toString('base64url')}` : publicId;
-    const task: StoredTask = {
-      taskId: publicId,
-      tenantId: scope.tenantId,
-      owner: this.replicaId,
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: this.o.ttlMs,
-      pollIntervalMs: this.o.pollIntervalMs,
-    };
+    const task = this.newTask(scope, publicId);
     const key = taskKey(scope, wireId);
-    let refused;
-    try {
-      // The heartbeat first: a reader elsewhere must never see the new task's owner as gone.
-      await this.beat();
-      refused = await this.store.create(key, task, { maxLive: this.o.maxLive, maxRetained: this.o.maxRetained, ...this.byteCaps });
-    } catch (err) {
-      this.onError(err);
-      refused = 'store-unavailable';
-    }
-    if (refused !== undefined) {
+    if (!(await this.stored(key, task))) {
       // No slot (or no store): the call is answered on this request, as if tasks were not negotiated.
       try {
         return await first;
@@ -134,6 +119,54 @@ export class TaskManager {
     }
     detached = true;
     requestSignal.removeEventListener('abort', onRequestAbort);
+    this.startDriving(key, task, first, work, abort);
+    return {
+      resultType: 'task',
+      taskId: wireId,
+      status: task.status,
+      createdAt: task.createdAt,
+      lastUpdatedAt: task.lastUpdatedAt,
+      ttlMs: task.ttlMs,
+      pollIntervalMs: task.pollIntervalMs,
+    };
+  }
+
+  private newTask(scope: TaskScope, publicId: string): StoredTask {
+    const now = new Date().toISOString();
+    return {
+      taskId: publicId,
+      tenantId: scope.tenantId,
+      owner: this.replicaId,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.o.ttlMs,
+      pollIntervalMs: this.o.pollIntervalMs,
+    };
+  }
+
+  /** Stores the new task; false when the tenant's caps are full or the store failed. */
+  private async stored(key: string, task: StoredTask): Promise<boolean> {
+    let refused;
+    try {
+      // The heartbeat first: a reader elsewhere must never see the new task's owner as gone.
+      await this.beat();
+      refused = await this.store.create(key, task, { maxLive: this.o.maxLive, maxRetained: this.o.maxRetained, ...this.byteCaps });
+    } catch (err) {
+      this.onError(err);
+      refused = 'store-unavailable';
+    }
+    return refused === undefined;
+  }
+
+  /** Registers the stored task as running here and follows its work to the end (bounded by `maxRunMs`). */
+  private startDriving(
+    key: string,
+    task: StoredTask,
+    first: Promise<ToolCallResult | InputRequiredResult>,
+    work: TaskWork,
+    abort: AbortController,
+  ): void {
     const running: Running = { abort, waiters: new Set(), wake: () => undefined };
     running.wake = () => {
       for (const w of running.waiters) w();
@@ -147,15 +180,6 @@ export class TaskManager {
       if (this.running.size === 0) this.stopBeating();
     });
     this.drives.add(drive);
-    return {
-      resultType: 'task',
-      taskId: wireId,
-      status: task.status,
-      createdAt: task.createdAt,
-      lastUpdatedAt: task.lastUpdatedAt,
-      ttlMs: task.ttlMs,
-      pollIntervalMs: task.pollIntervalMs,
-    };
   }
 
   /**
@@ -221,33 +245,7 @@ export class TaskManager {
     running: Running,
   ): Promise<unknown> {
     const signal = running.abort.signal;
-    // Resolves false when a byte budget refused the write: the task is then failed with a short
-    // record naming the budget (it fits the task's reservation) and its work is stopped.
-    const save = async (patch: Partial<StoredTask>, terminal = false): Promise<boolean> => {
-      Object.assign(task, patch, { lastUpdatedAt: new Date().toISOString() });
-      for (const k of Object.keys(patch) as (keyof StoredTask)[]) if (patch[k] === undefined) delete task[k];
-      const outcome: TaskWriteOutcome = await this.store.write(key, task, terminal, this.byteCaps);
-      if (outcome !== 'task-bytes' && outcome !== 'tenant-bytes') return true;
-      const budget: ByteBudget = outcome === 'task-bytes' ? 'TASKS_MAX_TASK_BYTES' : 'TASKS_TENANT_MAX_BYTES';
-      const limit = outcome === 'task-bytes' ? this.o.maxTaskBytes : this.o.maxTenantBytes;
-      const what =
-        task.status === 'input_required'
-          ? "The task's inputRequests"
-          : task.status === 'completed'
-            ? "The task's result"
-            : "The task's stored state";
-      Object.assign(task, {
-        status: 'failed',
-        statusMessage: `Stopped: over the byte budget ${budget}`,
-        error: overBudgetError(budget, limit, what),
-        lastUpdatedAt: new Date().toISOString(),
-      });
-      delete task.result;
-      delete task.inputRequests;
-      await this.store.write(key, task, true, this.byteCaps);
-      if (!terminal) running.abort.abort(new Error(`over the byte budget ${budget}`));
-      return false;
-    };
+    const save = (patch: Partial<StoredTask>, terminal = false): Promise<boolean> => this.save(key, task, running, patch, terminal);
     try {
       let current = first;
       for (let round = 1; ; round++) {
@@ -262,31 +260,7 @@ export class TaskManager {
           );
         }
         if (signal.aborted) return await this.aborted(save, signal);
-        if (!isInputRequired(result)) {
-          const size = Buffer.byteLength(JSON.stringify(result));
-          if (size > this.o.maxResultBytes) {
-            return await save(
-              {
-                status: 'failed',
-                error: {
-                  code: ErrorCode.InternalError,
-                  message: `The result (${size} bytes) exceeds the stored-result limit of ${this.o.maxResultBytes} bytes`,
-                },
-                inputRequests: undefined,
-              },
-              true,
-            );
-          }
-          return await save(
-            {
-              status: 'completed',
-              result: result as unknown as Record<string, unknown>,
-              inputRequests: undefined,
-              statusMessage: undefined,
-            },
-            true,
-          );
-        }
+        if (!isInputRequired(result)) return await this.finish(save, result);
         const requests = Object.entries(result.inputRequests ?? {});
         if (round > this.o.maxInputRounds || requests.length > this.o.maxInputRequests) {
           const why =
@@ -298,22 +272,11 @@ export class TaskManager {
             true,
           );
         }
-        // Keys are unique over the task's life (the spec's rule): the round number prefixes the tool's own key.
-        const wire = Object.fromEntries(requests.map(([k, r]) => [`${round}.${k}`, r])) as Record<string, InputRequest>;
         let answers: Record<string, unknown> = {};
         if (requests.length > 0) {
-          if (
-            !(await save({
-              status: 'input_required',
-              inputRequests: wire,
-              statusMessage: 'Waiting for the client to answer inputRequests',
-            }))
-          )
-            return;
-          const got = await this.waitForAnswers(key, Object.keys(wire), running);
-          if (got === undefined) return await this.aborted(save, signal);
-          answers = Object.fromEntries(Object.entries(got).map(([k, v]) => [k.slice(k.indexOf('.') + 1), v]));
-          if (!(await save({ status: 'working', inputRequests: undefined, statusMessage: undefined }))) return;
+          const got = await this.askClient(key, running, save, round, requests);
+          if (got === undefined) return;
+          answers = got;
         }
         current = work(
           { responses: answers, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) },
@@ -327,7 +290,71 @@ export class TaskManager {
     }
   }
 
-  private async aborted(save: (patch: Partial<StoredTask>, terminal?: boolean) => Promise<boolean>, signal: AbortSignal): Promise<unknown> {
+  /**
+   * Writes `patch` into the task. Resolves false when a byte budget refused the write: the task is then
+   * failed with a short record naming the budget (it fits the task's reservation) and its work is stopped.
+   */
+  private async save(key: string, task: StoredTask, running: Running, patch: Partial<StoredTask>, terminal: boolean): Promise<boolean> {
+    Object.assign(task, patch, { lastUpdatedAt: new Date().toISOString() });
+    for (const k of Object.keys(patch) as (keyof StoredTask)[]) if (patch[k] === undefined) delete task[k];
+    const outcome: TaskWriteOutcome = await this.store.write(key, task, terminal, this.byteCaps);
+    if (outcome !== 'task-bytes' && outcome !== 'tenant-bytes') return true;
+    const budget: ByteBudget = outcome === 'task-bytes' ? 'TASKS_MAX_TASK_BYTES' : 'TASKS_TENANT_MAX_BYTES';
+    const limit = outcome === 'task-bytes' ? this.o.maxTaskBytes : this.o.maxTenantBytes;
+    failOverBudget(task, budget, limit);
+    await this.store.write(key, task, true, this.byteCaps);
+    if (!terminal) running.abort.abort(new Error(`over the byte budget ${budget}`));
+    return false;
+  }
+
+  /** Records the work's final result: completed, or failed when it is over the stored-result limit. */
+  private finish(save: SaveTask, result: ToolCallResult): Promise<boolean> {
+    const size = Buffer.byteLength(JSON.stringify(result));
+    if (size > this.o.maxResultBytes) {
+      return save(
+        {
+          status: 'failed',
+          error: {
+            code: ErrorCode.InternalError,
+            message: `The result (${size} bytes) exceeds the stored-result limit of ${this.o.maxResultBytes} bytes`,
+          },
+          inputRequests: undefined,
+        },
+        true,
+      );
+    }
+    return save(
+      { status: 'completed', result: result as unknown as Record<string, unknown>, inputRequests: undefined, statusMessage: undefined },
+      true,
+    );
+  }
+
+  /**
+   * Parks the task on one round's input requests and resolves with the client's answers (under the
+   * tool's own keys); undefined when the drive ends here (a budget refused a write, or the task was stopped).
+   */
+  private async askClient(
+    key: string,
+    running: Running,
+    save: SaveTask,
+    round: number,
+    requests: [string, InputRequest][],
+  ): Promise<Record<string, unknown> | undefined> {
+    // Keys are unique over the task's life (the spec's rule): the round number prefixes the tool's own key.
+    const wire = Object.fromEntries(requests.map(([k, r]) => [`${round}.${k}`, r])) as Record<string, InputRequest>;
+    if (!(await save({ status: 'input_required', inputRequests: wire, statusMessage: 'Waiting for the client to answer inputRequests' })))
+      return undefined;
+    const got = await this.waitForAnswers(key, Object.keys(wire), running);
+    if (got === undefined) {
+      await this.aborted(save, running.abort.signal);
+      return undefined;
+    }
+    const answers = Object.fromEntries(Object.entries(got).map(([k, v]) => [k.slice(k.indexOf('.') + 1), v]));
+    if (!(await save({ status: 'working', inputRequests: undefined, statusMessage: undefined }))) return undefined;
+    return answers;
+  }
+
+  private async aborted(save: SaveTask, signal: AbortSignal): Promise<unknown> {
     if (signal.reason instanceof TaskCancelled)
       return save({ status: 'cancelled', statusMessage: 'Cancelled by the client', inputRequests: undefined }, true);
     const message = signal.reason instanceof Error ? signal.reason.message : 'aborted';
@@ -362,17 +389,5 @@ export class TaskManager {
       });
     }
     return undefined;
-  }
-}
-
-class TaskCancelled extends Error {
-  constructor() {
-    super('cancelled by the client');
-  }
-}
-
-class TaskTimeout extends Error {
-  constructor(ms: number) {
-    super(`it ran longer than ${ms} ms`);
   }
 }

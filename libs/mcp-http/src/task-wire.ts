@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { InputRequiredResult } from '@switchboard/catalog';
 import { ErrorCode, McpError } from '@switchboard/protocol';
+import { overBudgetError, type ByteBudget } from './byte-budgets';
 import type { StoredTask, TaskView } from './task-store';
 
 // The tasks extension's wire side (SEP-2663): its names, what a request must declare, and the
@@ -85,4 +86,47 @@ export function wireError(err: unknown): { code: number; message: string; data?:
   if (err instanceof McpError)
     return err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data };
   return { code: ErrorCode.InternalError, message: 'Internal error' };
+}
+
+/** Turns `task` into the short failed record naming the byte budget its write went over (it fits the task's reservation). */
+export function failOverBudget(task: StoredTask, budget: ByteBudget, limit: number): void {
+  const what =
+    task.status === 'input_required'
+      ? "The task's inputRequests"
+      : task.status === 'completed'
+        ? "The task's result"
+        : "The task's stored state";
+  Object.assign(task, {
+    status: 'failed',
+    statusMessage: `Stopped: over the byte budget ${budget}`,
+    error: overBudgetError(budget, limit, what),
+    lastUpdatedAt: new Date().toISOString(),
+  });
+  delete task.result;
+  delete task.inputRequests;
+}
+
+/** Why a task's work was aborted: the client cancelled it. */
+export class TaskCancelled extends Error {
+  constructor() {
+    super('cancelled by the client');
+  }
+}
+
+/** Why a task's work was aborted: it ran past `maxRunMs`. */
+export class TaskTimeout extends Error {
+  constructor(ms: number) {
+    super(`it ran longer than ${ms} ms`);
+  }
+}
+
+/** Whether `first` settles within `ms` (the caught copy keeps a rejection from being unhandled meanwhile). */
+export function settlesWithin(first: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    first.then(
+      () => (clearTimeout(timer), resolve(true)),
+      () => (clearTimeout(timer), resolve(true)),
+    );
+  });
 }

@@ -1,4 +1,12 @@
-import { metrics, type Counter, type Gauge, type Histogram, type MeterProvider, type ObservableGauge } from '@opentelemetry/api';
+import {
+  metrics,
+  type Counter,
+  type Gauge,
+  type Histogram,
+  type Meter,
+  type MeterProvider,
+  type ObservableGauge,
+} from '@opentelemetry/api';
 import { CellCounter } from './cell-counter';
 import { CellHistogram, IN_PLACE_METRICS } from './cell-histogram';
 
@@ -84,102 +92,125 @@ export function switchboardMetrics(): SwitchboardMetrics {
   if (cached && cached.provider === provider) return cached.value;
   const meter = provider.getMeter('switchboard');
   IN_PLACE_METRICS.clear();
-  const seconds = (name: string, description: string, buckets = SECONDS) =>
-    meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } });
   const value: SwitchboardMetrics = {
-    mcp: {
-      // The per-request counters are summed in place and read at collection (see CellCounter).
-      requests: new CellCounter(
-        meter,
-        'mcp.server.requests',
-        { description: 'MCP requests answered, by tenant, method, tool and outcome' },
-        (tenant, method, tool, outcome) => ({ tenant, method, tool, outcome }),
-      ),
-      // Aggregated in place too (see CellHistogram): a synchronous record hashes its attributes per request.
-      duration: new CellHistogram(
-        'mcp.server.operation.duration',
-        'MCP request duration as observed on the receiver from the time it was received until the result is sent',
-        's',
-        MCP_SECONDS,
-        (method, tenant, errorType, tool) => ({
-          'mcp.method.name': method,
-          tenant,
-          ...(errorType ? { 'error.type': errorType } : {}),
-          ...(tool ? { 'gen_ai.tool.name': tool } : {}),
-        }),
-      ),
-      errors: new CellCounter(
-        meter,
-        'mcp.server.errors',
-        { description: 'MCP requests answered with a JSON-RPC error or a tool error' },
-        (tenant, method, tool, error_code) => ({ tenant, method, tool, error_code }),
-      ),
-      protocol: new CellCounter(
-        meter,
-        'mcp.server.protocol.requests',
-        { description: 'MCP requests by protocol era, version and client surface' },
-        (era, protocol_version, surface, outcome) => ({ era, protocol_version, surface, outcome }),
-      ),
-      refusals: meter.createCounter('mcp.server.refusals', {
-        description: 'MCP HTTP requests refused before a JSON-RPC method ran (auth, unknown tenant, Host/Origin, size, media type)',
-      }),
-    },
-    upstream: {
-      // In place too (see CellHistogram / CellCounter): every proxied call records both.
-      duration: new CellHistogram(
-        'mcp.client.operation.duration',
-        'Duration of one call to a tenant upstream MCP server as observed by the gateway',
-        's',
-        MCP_SECONDS,
-        (method, tenant, upstream, errorType) => ({
-          'mcp.method.name': method,
-          tenant,
-          upstream,
-          outcome: errorType === '' ? 'ok' : errorType === 'tool_error' ? 'tool_error' : 'error',
-          ...(errorType ? { 'error.type': errorType } : {}),
-        }),
-      ),
-      inflight: new CellCounter(
-        meter,
-        'upstream.inflight',
-        { description: 'Calls in flight per upstream server' },
-        (tenant, upstream) => ({ tenant, upstream }),
-        true,
-      ),
-      circuitState: meter.createGauge('upstream.circuit.state', {
-        description: 'Circuit breaker state per upstream: 0 closed, 1 half-open, 2 open',
-      }),
-    },
-    auth: {
-      authorizations: meter.createCounter('auth.authorizations', { description: 'OAuth authorization requests by outcome' }),
-      tokenGrants: meter.createCounter('auth.token.grants', { description: 'OAuth token endpoint answers by grant type and outcome' }),
-      registrations: meter.createCounter('auth.client.registrations', { description: 'Dynamic client registrations by outcome' }),
-      signIns: meter.createCounter('auth.sign_ins', { description: 'Sign-in steps by identity provider kind and outcome' }),
-      connectorGrants: meter.createCounter('auth.connector.grants', {
-        description: 'Connector upstream tokens from enterprise identity by grant kind and outcome',
-      }),
-      idJagGrants: meter.createCounter('auth.id_jag.grants', {
-        description: 'ID-JAG (enterprise-managed authorization) token requests by outcome and refusing check',
-      }),
-    },
-    chain: {
-      cacheLookups: meter.createCounter('chain_reader.cache.lookups', {
-        description: 'chain-reader Redis cache lookups by result (hit or miss)',
-      }),
-      batchSize: meter.createHistogram('chain_reader.rpc.batch.size', {
-        description: 'Calls per Multicall3 / JSON-RPC batch',
-        advice: { explicitBucketBoundaries: BATCH },
-      }),
-      rpcRequests: meter.createCounter('chain_reader.rpc.requests', { description: 'Requests sent to EVM JSON-RPC endpoints' }),
-      rpcDuration: seconds('chain_reader.rpc.duration_seconds', 'Time of one EVM JSON-RPC request'),
-    },
-    queue: {
-      jobs: meter.createCounter('queue.jobs', { description: 'Jobs processed by outcome' }),
-      jobDuration: seconds('queue.job.duration_seconds', 'Processing time of one job'),
-      jobWait: seconds('queue.job.wait_seconds', 'Time from enqueue to the start of processing'),
-      depth: meter.createObservableGauge('queue.depth', { description: 'Jobs in a queue by state (waiting, active, delayed, failed)' }),
-    },
+    mcp: mcpMetrics(meter),
+    upstream: upstreamMetrics(meter),
+    auth: authMetrics(meter),
+    chain: chainMetrics(meter),
+    queue: queueMetrics(meter),
   };
   cached = { provider, value };
   return value;
+}
+
+function mcpMetrics(meter: Meter): SwitchboardMetrics['mcp'] {
+  return {
+    // The per-request counters are summed in place and read at collection (see CellCounter).
+    requests: new CellCounter(
+      meter,
+      'mcp.server.requests',
+      { description: 'MCP requests answered, by tenant, method, tool and outcome' },
+      (tenant, method, tool, outcome) => ({ tenant, method, tool, outcome }),
+    ),
+    // Aggregated in place too (see CellHistogram): a synchronous record hashes its attributes per request.
+    duration: new CellHistogram(
+      'mcp.server.operation.duration',
+      'MCP request duration as observed on the receiver from the time it was received until the result is sent',
+      's',
+      MCP_SECONDS,
+      (method, tenant, errorType, tool) => ({
+        'mcp.method.name': method,
+        tenant,
+        ...(errorType ? { 'error.type': errorType } : {}),
+        ...(tool ? { 'gen_ai.tool.name': tool } : {}),
+      }),
+    ),
+    errors: new CellCounter(
+      meter,
+      'mcp.server.errors',
+      { description: 'MCP requests answered with a JSON-RPC error or a tool error' },
+      (tenant, method, tool, error_code) => ({ tenant, method, tool, error_code }),
+    ),
+    protocol: new CellCounter(
+      meter,
+      'mcp.server.protocol.requests',
+      { description: 'MCP requests by protocol era, version and client surface' },
+      (era, protocol_version, surface, outcome) => ({ era, protocol_version, surface, outcome }),
+    ),
+    refusals: meter.createCounter('mcp.server.refusals', {
+      description: 'MCP HTTP requests refused before a JSON-RPC method ran (auth, unknown tenant, Host/Origin, size, media type)',
+    }),
+  };
+}
+
+function upstreamMetrics(meter: Meter): SwitchboardMetrics['upstream'] {
+  return {
+    // In place too (see CellHistogram / CellCounter): every proxied call records both.
+    duration: new CellHistogram(
+      'mcp.client.operation.duration',
+      'Duration of one call to a tenant upstream MCP server as observed by the gateway',
+      's',
+      MCP_SECONDS,
+      (method, tenant, upstream, errorType) => ({
+        'mcp.method.name': method,
+        tenant,
+        upstream,
+        outcome: errorType === '' ? 'ok' : errorType === 'tool_error' ? 'tool_error' : 'error',
+        ...(errorType ? { 'error.type': errorType } : {}),
+      }),
+    ),
+    inflight: new CellCounter(
+      meter,
+      'upstream.inflight',
+      { description: 'Calls in flight per upstream server' },
+      (tenant, upstream) => ({ tenant, upstream }),
+      true,
+    ),
+    circuitState: meter.createGauge('upstream.circuit.state', {
+      description: 'Circuit breaker state per upstream: 0 closed, 1 half-open, 2 open',
+    }),
+  };
+}
+
+function authMetrics(meter: Meter): SwitchboardMetrics['auth'] {
+  return {
+    authorizations: meter.createCounter('auth.authorizations', { description: 'OAuth authorization requests by outcome' }),
+    tokenGrants: meter.createCounter('auth.token.grants', { description: 'OAuth token endpoint answers by grant type and outcome' }),
+    registrations: meter.createCounter('auth.client.registrations', { description: 'Dynamic client registrations by outcome' }),
+    signIns: meter.createCounter('auth.sign_ins', { description: 'Sign-in steps by identity provider kind and outcome' }),
+    connectorGrants: meter.createCounter('auth.connector.grants', {
+      description: 'Connector upstream tokens from enterprise identity by grant kind and outcome',
+    }),
+    idJagGrants: meter.createCounter('auth.id_jag.grants', {
+      description: 'ID-JAG (enterprise-managed authorization) token requests by outcome and refusing check',
+    }),
+  };
+}
+
+function chainMetrics(meter: Meter): SwitchboardMetrics['chain'] {
+  return {
+    cacheLookups: meter.createCounter('chain_reader.cache.lookups', {
+      description: 'chain-reader Redis cache lookups by result (hit or miss)',
+    }),
+    batchSize: meter.createHistogram('chain_reader.rpc.batch.size', {
+      description: 'Calls per Multicall3 / JSON-RPC batch',
+      advice: { explicitBucketBoundaries: BATCH },
+    }),
+    rpcRequests: meter.createCounter('chain_reader.rpc.requests', { description: 'Requests sent to EVM JSON-RPC endpoints' }),
+    rpcDuration: seconds(meter, 'chain_reader.rpc.duration_seconds', 'Time of one EVM JSON-RPC request'),
+  };
+}
+
+function queueMetrics(meter: Meter): SwitchboardMetrics['queue'] {
+  return {
+    jobs: meter.createCounter('queue.jobs', { description: 'Jobs processed by outcome' }),
+    jobDuration: seconds(meter, 'queue.job.duration_seconds', 'Processing time of one job'),
+    jobWait: seconds(meter, 'queue.job.wait_seconds', 'Time from enqueue to the start of processing'),
+    depth: meter.createObservableGauge('queue.depth', { description: 'Jobs in a queue by state (waiting, active, delayed, failed)' }),
+  };
+}
+
+/** A seconds histogram with the given bucket boundaries. */
+function seconds(meter: Meter, name: string, description: string, buckets = SECONDS): Histogram {
+  return meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } });
 }
