@@ -26,11 +26,16 @@ function workspaces() {
 
 function sourceFiles(dir) {
   const out = [];
+  // Spec helpers a package's tsconfig keeps out of its build (libs/mcp-http's src/testing/ edge kit) are test code.
+  const tsconfig = path.join(dir, '..', 'tsconfig.json');
+  const exclude = existsSync(tsconfig) ? (JSON.parse(readFileSync(tsconfig, 'utf8')).exclude ?? []) : [];
+  const excluded = new Set(exclude.filter((g) => /^src\/[\w-]+\/\*\*$/.test(g)).map((g) => path.join(dir, '..', g.slice(0, -3))));
   const walk = (d) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(ts|tsx|mjs|js)$/.test(e.name) && !/\.(spec|test)\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+      if (e.isDirectory()) {
+        if (!excluded.has(p)) walk(p);
+      } else if (/\.(ts|tsx|mjs|js)$/.test(e.name) && !/\.(spec|test)\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
     }
   };
   if (existsSync(dir)) walk(dir);
