@@ -45,6 +45,8 @@ const OWN_DYNAMIC_SITES = {
 export const DEVELOPMENT_ONLY = {
   'apps/chain-reader/dist/devnet/start-devnet.js':
     'the anvil devnet (@foundry-rs/anvil, viem files read from disk): started only without any chain RPC URL',
+  'apps/chain-reader/dist/devnet/seed-devnet.js':
+    "the devnet's contracts (viem and Uniswap artifacts read from disk): seeded only when start-devnet runs",
 };
 
 /**
