@@ -34,9 +34,12 @@ export function guardInvoker<T extends UpstreamInvoker>(inner: T, guardrails: Gu
     getPrompt: inner.getPrompt.bind(inner),
     upstreamTask: inner.upstreamTask?.bind(inner),
   };
-  guarded.callTool = async (route, args, ctx) => {
+  // A tenant without interceptors gets the inner call's own promise: no extra async frame per call.
+  guarded.callTool = (route, args, ctx) => {
     const chains = guardrails.of(ctx.tenantId)?.chains;
-    if (!chains) return base.callTool(route, args, ctx);
+    return chains ? guardedCall(chains, route, args, ctx) : base.callTool(route, args, ctx);
+  };
+  const guardedCall = async (chains: Chains, route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext) => {
     const before = await intercept(chains, 'tools/call:request', args, route, route.upstreamName, args, ctx, deps);
     if (before.kind === 'deny') return denied(before.interceptor, before.reason);
     const sentArgs = before.payload as Record<string, unknown>;
@@ -44,21 +47,23 @@ export function guardInvoker<T extends UpstreamInvoker>(inner: T, guardrails: Gu
     const after = await intercept(chains, 'tools/call:response', result, route, route.upstreamName, sentArgs, ctx, deps);
     return after.kind === 'deny' ? denied(after.interceptor, after.reason) : (after.payload as ToolCallResult);
   };
-  guarded.getPrompt = async (route, args, ctx) => {
+  guarded.getPrompt = (route, args, ctx) => {
     const chains = guardrails.of(ctx.tenantId)?.chains;
-    const result = await base.getPrompt(route, args, ctx);
-    if (!chains) return result;
-    const after = await intercept(chains, 'prompts/get:response', result, route, route.upstreamName, args, ctx, deps);
-    if (after.kind === 'deny') throw refusal(after.interceptor, after.reason);
-    return after.payload as GetPromptResult;
+    if (!chains) return base.getPrompt(route, args, ctx);
+    return base.getPrompt(route, args, ctx).then(async (result) => {
+      const after = await intercept(chains, 'prompts/get:response', result, route, route.upstreamName, args, ctx, deps);
+      if (after.kind === 'deny') throw refusal(after.interceptor, after.reason);
+      return after.payload as GetPromptResult;
+    });
   };
-  guarded.readResource = async (route, uri, ctx) => {
+  guarded.readResource = (route, uri, ctx) => {
     const chains = guardrails.of(ctx.tenantId)?.chains;
-    const result = await base.readResource(route, uri, ctx);
-    if (!chains) return result;
-    const after = await intercept(chains, 'resources/read:response', result, route, uri, {}, ctx, deps);
-    if (after.kind === 'deny') throw refusal(after.interceptor, after.reason);
-    return after.payload as ReadResourceResult;
+    if (!chains) return base.readResource(route, uri, ctx);
+    return base.readResource(route, uri, ctx).then(async (result) => {
+      const after = await intercept(chains, 'resources/read:response', result, route, uri, {}, ctx, deps);
+      if (after.kind === 'deny') throw refusal(after.interceptor, after.reason);
+      return after.payload as ReadResourceResult;
+    });
   };
   if (base.upstreamTask) {
     const upstreamTask = base.upstreamTask;
