@@ -45,6 +45,8 @@ export class ContentRequests {
         `Resource not found: ${uri}${why}`,
         { uri },
       );
+    // A client that did not declare MCP Apps never sees UI resources, listed or read.
+    if (isUiUri(uri) && !appsVisible(input, catalog)) throw notFound(APPS_HINT);
     const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
     if (!found) {
       // Not listed: a URI the upstream produced (a link, a session resource) is readable only
@@ -55,11 +57,7 @@ export class ContentRequests {
     }
     if ('entry' in found) {
       const route = found.entry.route;
-      if (isUiUri(uri)) {
-        // A client that did not declare MCP Apps never sees UI resources, listed or read.
-        if (!appsVisible(input, catalog)) throw notFound(APPS_HINT);
-        if (route.kind === 'upstream') return readUpstreamApp(this.requireUpstream(route), route, uri, ctx);
-      }
+      if (route.kind === 'upstream' && isUiUri(uri)) return readUpstreamApp(this.requireUpstream(route), route, uri, ctx);
       if (route.kind === 'upstream') return this.requireUpstream(route).readResource(route, uri, ctx);
       const resource = this.handlers.resources.get(route.handler);
       if (!resource) throw notFound();

@@ -32,8 +32,10 @@ export function declaresMcpApps(capabilities: Record<string, unknown> | undefine
 
 /** Whether a URI names a UI resource (`ui://…`, case-insensitive scheme). */
 export function isUiUri(uri: string): boolean {
-  return uri.length > UI_SCHEME.length && uri.slice(0, UI_SCHEME.length).toLowerCase() === UI_SCHEME;
+  return UI_URI.test(uri);
 }
+
+const UI_URI = /^ui:\/\/./i;
 
 /** The id of a surface's MCP Apps variant (what a client of `surfaceId` that declared the extension is served). */
 export function appsSurfaceId(surfaceId: string): string {
