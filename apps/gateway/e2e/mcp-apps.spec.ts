@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CARD_URI, MCP_APP_MIME, startAppUpstream, type AppUpstream } from './support/app-upstream';
+import { APP_CARD_URI as CARD_URI, MCP_APP_MIME, startAppUpstream, type AppUpstream } from '@switchboard/testing';
 import {
   POST_HEADERS,
   finalMessage,

@@ -1,8 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { listenLoopback, readJsonBody, serveStateless } from '@switchboard/testing';
+import { listenLoopback, readJsonBody } from './loopback-server';
+import { serveStateless } from './sdk-upstream';
 
 /** The URI both app upstreams publish their view under (so a tenant with both must namespace it). */
-export const CARD_URI = 'ui://widget/card.html';
+export const APP_CARD_URI = 'ui://widget/card.html';
 export const MCP_APP_MIME = 'text/html;profile=mcp-app';
 
 export interface AppUpstream {
@@ -31,12 +32,12 @@ export async function startAppUpstream(name: string): Promise<AppUpstream> {
     const server = new McpServer({ name, version: '1.0.0' });
     server.registerTool(
       'show',
-      { description: `Shows a ${name} card`, _meta: { ui: { resourceUri: CARD_URI }, 'openai/outputTemplate': CARD_URI } },
+      { description: `Shows a ${name} card`, _meta: { ui: { resourceUri: APP_CARD_URI }, 'openai/outputTemplate': APP_CARD_URI } },
       async () => ({ content: [{ type: 'text', text: `${name} card data` }], structuredContent: { server: name } }),
     );
     server.registerResource(
       'card',
-      CARD_URI,
+      APP_CARD_URI,
       { title: `${name} card`, mimeType: MCP_APP_MIME, _meta: { ui: { csp, prefersBorder: true } } },
       async (uri) => ({
         contents: [{ uri: uri.href, mimeType: MCP_APP_MIME, text: `<html><body>${name} view</body></html>`, _meta: { ui: { csp } } }],
