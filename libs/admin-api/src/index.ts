@@ -2324,6 +2324,24 @@ export interface Preview {
     serverId: string;
     uriPrefix: string;
   }[];
+  mcpApps?: {
+    extension: string;
+    tools: {
+      name: string;
+      resourceUri: string;
+    }[];
+    resources: {
+      uri: string;
+      serverId: string | null;
+      upstreamUri: string | null;
+      mimeType: string | null;
+    }[];
+    surfaces: {
+      id: string;
+      label: string;
+      audience: 'every-client' | 'declaring-clients';
+    }[];
+  };
 }
 /**
  * What one surface (client profile) receives

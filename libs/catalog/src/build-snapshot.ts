@@ -1,5 +1,6 @@
 import type { CatalogSnapshot, DynamicResourceEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './definitions';
 import { hashSnapshot } from './hash-snapshot';
+import { namespaceAppUris } from './ui-apps/namespace-app-uris';
 
 /**
  * The `serverInfo.version` every tenant snapshot announces. One value for every source (the
@@ -39,13 +40,15 @@ export interface BuildSnapshotOptions {
  * The one way a tenant's immutable snapshot is assembled (the gateway's file source and the
  * registry's publisher): the parts' entries in order, the tenant's server identity, and the
  * content hash as `version`. Empty description and instructions are left out, so they never
- * change the hash.
+ * change the hash. Upstream servers' `ui://` resources are namespaced per server (MCP Apps:
+ * two servers never collide; docs/mcp-apps.md).
  */
 export function buildCatalogSnapshot(
   tenant: SnapshotTenant,
-  parts: readonly SnapshotPart[],
+  given: readonly SnapshotPart[],
   options: BuildSnapshotOptions = {},
 ): CatalogSnapshot {
+  const parts = given.map(namespaceAppUris);
   const keep = <T>(kind: SnapshotEntryKind, items: T[], key: (item: T) => string): T[] => {
     const report = options.onDuplicate;
     if (!report) return items;

@@ -1,4 +1,4 @@
-import { BUILTIN_SURFACES, type SurfaceProfile } from '@switchboard/protocol';
+import { BUILTIN_SURFACES, withAppsVariants, type SurfaceProfile } from '@switchboard/protocol';
 import { CatalogError } from './catalog-error';
 import { SchemaCompiler, type ArgsValidator } from './compile-validator';
 import type { ToolEntry } from './definitions';
@@ -76,7 +76,8 @@ export class CatalogCaches {
   withGeneric(given: Record<string, SurfaceProfile>): Record<string, SurfaceProfile> {
     let merged = this.surfacesWithGeneric.get(given);
     if (!merged) {
-      merged = { generic: BUILTIN_SURFACES.generic, ...given };
+      // Each surface's MCP Apps variant (`<id>+apps`) is compiled like any surface: no per-request profile.
+      merged = withAppsVariants({ generic: BUILTIN_SURFACES.generic, ...given });
       this.surfacesWithGeneric.set(given, merged);
     }
     return merged;

@@ -162,6 +162,11 @@ export class CompiledCatalog {
     return undefined;
   }
 
+  /** Whether a surface (an `<id>+apps` variant, or one publishing apps to everyone) lists and reads `ui://` resources. */
+  showsApps(surfaceId: string): boolean {
+    return (Object.hasOwn(this.surfaces, surfaceId) ? this.surfaces[surfaceId] : this.surfaces.generic)?.mcpApps === true;
+  }
+
   /**
    * The published dynamic-resource entry owning `uri` (longest prefix), for a URI that
    * {@link resource} does not know; undefined when no server of the tenant publishes one.

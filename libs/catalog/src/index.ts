@@ -48,6 +48,7 @@ export {
   type SnapshotPart,
   type SnapshotTenant,
 } from './build-snapshot';
+export { namespaceAppUris, namespacedUiUri } from './ui-apps/namespace-app-uris';
 export { canonicalJson } from './canonical-json';
 export { CatalogError, type CatalogErrorCode } from './catalog-error';
 export { type ArgsValidator, SchemaCompiler, compileValidator } from './compile-validator';

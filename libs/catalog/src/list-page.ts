@@ -2,6 +2,7 @@ import { versionAtLeast, type ProtocolVersion, type SurfaceProfile } from '@swit
 import type { CatalogSnapshot, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolEntry } from './definitions';
 import { filterMeta } from './filter-meta';
 import { publishTool } from './publish-tool';
+import { listedResources, listedResourceTemplates } from './ui-apps/app-visibility';
 
 /** The list methods a compiled catalog serves (pages of published items). */
 export type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
@@ -40,14 +41,18 @@ export function publishList(
       items = publishTools(s.tools, surface, version);
       keys = items.map((t) => t.name as string);
       break;
-    case 'resources/list':
-      items = s.resources.map((e) => publishResource(e.definition, surface, version));
-      keys = s.resources.map((e) => e.definition.uri);
+    case 'resources/list': {
+      const listed = listedResources(s.resources, surface);
+      items = listed.map((e) => publishResource(e.definition, surface, version));
+      keys = listed.map((e) => e.definition.uri);
       break;
-    case 'resources/templates/list':
-      items = s.resourceTemplates.map((e) => publishResourceTemplate(e.definition, surface, version));
-      keys = s.resourceTemplates.map((e) => e.definition.uriTemplate);
+    }
+    case 'resources/templates/list': {
+      const listed = listedResourceTemplates(s.resourceTemplates, surface);
+      items = listed.map((e) => publishResourceTemplate(e.definition, surface, version));
+      keys = listed.map((e) => e.definition.uriTemplate);
       break;
+    }
     default:
       items = s.prompts.map((e) => publishPrompt(e.definition, surface, version));
       keys = s.prompts.map((e) => e.definition.name);

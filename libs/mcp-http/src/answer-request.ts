@@ -2,6 +2,7 @@ import {
   ErrorCode,
   McpError,
   classifyRequest,
+  declaresMcpApps,
   encodeError,
   isMethodOfEra,
   resolveSurfaceId,
@@ -99,6 +100,7 @@ async function observed(
       context: UNCLASSIFIED,
       target,
       surfaceId: '',
+      mcpApps: false,
       sink: channel,
       signal,
       auth: call.auth,
@@ -165,6 +167,8 @@ async function classifyAndDispatch(
     },
     target.surfaceRules,
   ));
+  // Property reads only: a client that declares no extension allocates nothing here.
+  input.mcpApps = declaresMcpApps(context.clientCapabilities);
   if (!observation) return edge.dispatcher.dispatch(input);
   observation.classified({ era: context.era, protocolVersion: context.protocolVersion, surfaceId });
   // Only calls can make outgoing requests whose spans need this one as their parent.

@@ -1,10 +1,11 @@
 import type { BundleHandlers, CompiledCatalog, Route } from '@switchboard/catalog';
-import { ErrorCode, McpError, isJsonObject, type LogLevel } from '@switchboard/protocol';
+import { ErrorCode, MCP_APPS_EXTENSION, McpError, isJsonObject, isUiUri, type LogLevel } from '@switchboard/protocol';
 import { statefulRoutes } from './stateful-routes';
 import { invokeContextOf } from './call-context';
 import type { ClientRequestBroker } from './client-request-broker';
 import { withClientInput } from './client-input';
 import type { DispatchInput } from './dispatch-input';
+import { appsVisible, readUpstreamApp } from './read-app-resource';
 import type { StateSealer } from './state-sealer';
 import type { UpstreamCompletion, UpstreamInvoker } from './upstream-invoker';
 
@@ -13,6 +14,9 @@ type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
 /** Why an unlisted URI is not read: the per-server publication setting that would route it. */
 const DYNAMIC_RESOURCES_HINT =
   ' (it is neither a published resource nor under a URI prefix a server publishes as "dynamic resources" (setting dynamicResources, off by default))';
+
+/** Why a `ui://` resource is not read for this client. */
+const APPS_HINT = ` (a ui:// resource is served only to clients that declare the "${MCP_APPS_EXTENSION}" extension)`;
 
 /**
  * `resources/read`, `prompts/get` and `completion/complete`: a tenant's content, local or from
@@ -41,6 +45,8 @@ export class ContentRequests {
         `Resource not found: ${uri}${why}`,
         { uri },
       );
+    // A client that did not declare MCP Apps never sees UI resources, listed or read.
+    if (isUiUri(uri) && !appsVisible(input, catalog)) throw notFound(APPS_HINT);
     const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
     if (!found) {
       // Not listed: a URI the upstream produced (a link, a session resource) is readable only
@@ -51,6 +57,7 @@ export class ContentRequests {
     }
     if ('entry' in found) {
       const route = found.entry.route;
+      if (route.kind === 'upstream' && isUiUri(uri)) return readUpstreamApp(this.requireUpstream(route), route, uri, ctx);
       if (route.kind === 'upstream') return this.requireUpstream(route).readResource(route, uri, ctx);
       const resource = this.handlers.resources.get(route.handler);
       if (!resource) throw notFound();

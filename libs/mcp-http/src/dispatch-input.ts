@@ -18,6 +18,8 @@ export interface DispatchInput {
   context: RequestContext;
   target: McpTarget;
   surfaceId: string;
+  /** The client declared MCP Apps (`io.modelcontextprotocol/ui`): lists come from the surface's `+apps` variant. */
+  mcpApps?: boolean;
   sink: NotificationSink | undefined;
   signal: AbortSignal;
   /** The verified caller on a protected tenant. */

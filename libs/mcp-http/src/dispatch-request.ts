@@ -9,6 +9,7 @@ import type {
 } from '@switchboard/catalog';
 import {
   ErrorCode,
+  appsSurfaceId,
   LOG_LEVELS,
   McpError,
   buildDiscoverResult,
@@ -106,7 +107,8 @@ export class RequestDispatcher {
         message.method === 'tools/list' && cursor === undefined
           ? target.discovery?.listPage(input.surfaceId, context.protocolVersion)
           : undefined;
-      const page = discovered ?? catalog.listPage(message.method as ListMethod, input.surfaceId, context.protocolVersion, cursor);
+      const surfaceId = input.mcpApps === true ? appsSurfaceId(input.surfaceId) : input.surfaceId;
+      const page = discovered ?? catalog.listPage(message.method as ListMethod, surfaceId, context.protocolVersion, cursor);
       return new SplicedResult(message.id, page.body, page.tail);
     }
 

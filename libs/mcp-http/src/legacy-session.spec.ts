@@ -18,6 +18,22 @@ describe('legacy sessions', () => {
     });
   });
 
+  it('keeps the MCP Apps declaration as a bare marker, and not one for another UI type', () => {
+    const ui = 'io.modelcontextprotocol/ui';
+    const declared = mintLegacySession(sealer, {
+      tenantId: 'acme',
+      protocolVersion: '2025-11-25',
+      capabilities: { extensions: { [ui]: { mimeTypes: ['text/html;profile=mcp-app'] }, 'x.example/other': { big: 'y'.repeat(500) } } },
+    });
+    expect(readLegacySession(sealer, 'acme', declared)).toMatchObject({ capabilities: { extensions: { [ui]: {} } } });
+    const other = mintLegacySession(sealer, {
+      tenantId: 'acme',
+      protocolVersion: '2025-11-25',
+      capabilities: { extensions: { [ui]: { mimeTypes: ['text/uri-list'] } } },
+    });
+    expect(readLegacySession(sealer, 'acme', other)).toMatchObject({ capabilities: {} });
+  });
+
   it('is refused for another tenant, when altered, and from another key', () => {
     const id = mintLegacySession(sealer, { tenantId: 'acme', protocolVersion: '2025-06-18', capabilities: {} });
     expect(readLegacySession(sealer, 'globex', id)).toBe('invalid');

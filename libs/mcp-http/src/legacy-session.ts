@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { declaresMcpApps, MCP_APPS_EXTENSION } from '@switchboard/protocol';
 import type { SealRefusal, StateSealer } from './state-sealer';
 
 /** What a legacy session id remembers: the handshake facts a stateless server otherwise forgets. */
@@ -11,6 +12,8 @@ export interface LegacySession {
 
 /** Capabilities that decide what the server may ask the client; others are dropped to keep the id small. */
 const KEPT_CAPABILITIES = ['sampling', 'elicitation', 'roots', 'tasks'] as const;
+/** The extensions a session keeps: MCP Apps' declaration (its mimeTypes were checked at initialize). */
+const APPS_DECLARED = { [MCP_APPS_EXTENSION]: {} };
 /** Largest capability value kept as sent (JSON bytes); a larger one is kept as `{}` (declared, details dropped). */
 const MAX_CAPABILITY_BYTES = 256;
 
@@ -26,6 +29,8 @@ export function mintLegacySession(sealer: StateSealer, session: LegacySession): 
     if (value === undefined) continue;
     caps[key] = typeof value === 'object' && value !== null && JSON.stringify(value).length <= MAX_CAPABILITY_BYTES ? value : {};
   }
+  // MCP Apps decides which surface variant the session's lists come from; kept as a bare marker.
+  if (declaresMcpApps(session.capabilities)) caps.extensions = APPS_DECLARED;
   // `n` makes every session its own: an anonymous caller's tasks/list is keyed by its session.
   return sealer.seal('session', { t: session.tenantId, v: session.protocolVersion, c: caps, n: randomBytes(9).toString('base64url') });
 }

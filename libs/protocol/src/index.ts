@@ -42,5 +42,17 @@ export { isMethodOfEra } from './methods';
 export { buildDiscoverResult, buildInitializeResult, type CacheScope, modernResultFields } from './results';
 export { type Icon, type ServerInfo } from './server-info';
 export { BUILTIN_SURFACES, SPEC_META_PREFIXES, type SurfaceProfile } from './surface-profile';
+export {
+  APPS_SURFACE_SUFFIX,
+  appsSurfaceId,
+  declaresMcpApps,
+  isUiUri,
+  MCP_APP_MIME_TYPE,
+  MCP_APPS_EXTENSION,
+  MCP_APPS_META_KEYS,
+  UI_SCHEME,
+  withAppsVariants,
+  withMcpApps,
+} from './mcp-apps';
 export { resolveSurfaceId, surfaceProfiles, type SurfaceSignals, type TenantSurfaceRules } from './resolve-surface';
 export { checkParamHeaders, type HeaderParam, headerParamsOf } from './check-param-headers';

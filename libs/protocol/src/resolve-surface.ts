@@ -1,3 +1,4 @@
+import { MCP_APPS_META_KEYS } from './mcp-apps';
 import { BUILTIN_SURFACES, type SurfaceProfile } from './surface-profile';
 
 /** What a request tells us about its client, strongest signal first (ARCHITECTURE §3). */
@@ -113,6 +114,7 @@ const FIELD_CHECKS: Readonly<Record<keyof SurfaceProfile, (value: unknown) => st
   maxNameLength: (v) => checkInteger(v, 1, 128),
   maxDescriptionLength: (v) => checkInteger(v, 0, 1_000_000),
   maxTools: (v) => checkInteger(v, 0, 100_000),
+  mcpApps: checkBoolean,
 };
 
 function mergeProfile(id: string, base: SurfaceProfile, overrides: unknown): SurfaceProfile {
@@ -133,6 +135,9 @@ function mergeProfile(id: string, base: SurfaceProfile, overrides: unknown): Sur
     if (problem !== undefined) throw new Error(`surface "${id}": ${field} ${problem}`);
     assign(merged, key, value);
   }
+  // A surface that publishes apps to everyone keeps their meta keys too (what the `+apps` variant adds).
+  if (merged.mcpApps === true && !merged.keepMetaKeys.includes('*'))
+    for (const key of MCP_APPS_META_KEYS) if (!merged.keepMetaKeys.includes(key)) merged.keepMetaKeys.push(key);
   return merged;
 }
 

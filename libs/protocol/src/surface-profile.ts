@@ -25,6 +25,12 @@ export interface SurfaceProfile {
   maxDescriptionLength: number;
   /** Most tools the client is shown (first N in catalog order). `0` = no cap. */
   maxTools: number;
+  /**
+   * MCP Apps for every client of the surface, declared or not: `ui://` resources are listed and
+   * read, and the `ui` meta keys kept. Otherwise only a client that declares the
+   * `io.modelcontextprotocol/ui` extension gets them (served the surface's `+apps` variant).
+   */
+  mcpApps?: boolean;
 }
 
 /**
@@ -76,5 +82,7 @@ export const BUILTIN_SURFACES: Readonly<Record<'generic' | 'claude' | 'openai', 
     maxNameLength: 64,
     maxDescriptionLength: 0,
     maxTools: 0,
+    // ChatGPT renders `openai/outputTemplate` widgets from `ui://` resources without declaring the extension.
+    mcpApps: true,
   },
 };

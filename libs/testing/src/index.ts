@@ -16,6 +16,7 @@ export {
 } from './oauth-flow';
 export { listenLoopback, readJsonBody, type LoopbackServer } from './loopback-server';
 export { HangingCalls, serveStateless } from './sdk-upstream';
+export { APP_CARD_URI, MCP_APP_MIME, startAppUpstream, type AppUpstream } from './app-upstream';
 export { pollUntil } from './poll-until';
 export { tamper } from './tamper';
 export { TestUpstream, type SeenRequest, type UpstreamOptions } from './test-upstream';

@@ -10,6 +10,7 @@ import { Allowed } from '../role';
 import { ClientCards, DraftChanges, pretty } from '../preview-cards';
 import { GuardrailsLine, useAppliedGuardrails } from '../guardrails-preview';
 import { DiscoveryNotice } from '../discovery-notice';
+import { McpAppsNotice } from '../mcp-apps-notice';
 
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** Built-ins first, in the order people compare them; custom surfaces after. */
@@ -165,6 +166,7 @@ export function PreviewPage() {
           ))}
       </div>
       {data && !draft && <DiscoveryNotice version={version} />}
+      {data && <McpAppsNotice apps={data.mcpApps} />}
       {data && (
         <section class="card" aria-labelledby="pv-dynamic-h" data-testid="preview-dynamic-resources">
           <h2 id="pv-dynamic-h">Dynamic resources</h2>

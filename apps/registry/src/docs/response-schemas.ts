@@ -282,6 +282,22 @@ export const previewSchema = named(
     surfaces: z.record(z.string(), surfacePreviewSchema),
     /** URI prefixes servers publish as "dynamic resources": unlisted URIs under them are read from that server. */
     dynamicResources: z.array(z.object({ serverId: z.string(), uriPrefix: z.string() })).optional(),
+    /** MCP Apps (`io.modelcontextprotocol/ui`): tools with a UI view, the views, and which clients of each surface get them. */
+    mcpApps: z
+      .object({
+        extension: z.string(),
+        tools: z.array(z.object({ name: z.string(), resourceUri: z.string() })),
+        resources: z.array(
+          z.object({
+            uri: z.string(),
+            serverId: z.string().nullable(),
+            upstreamUri: z.string().nullable(),
+            mimeType: z.string().nullable(),
+          }),
+        ),
+        surfaces: z.array(z.object({ id: z.string(), label: z.string(), audience: z.enum(['every-client', 'declaring-clients']) })),
+      })
+      .optional(),
   }),
 );
 

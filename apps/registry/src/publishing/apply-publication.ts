@@ -1,3 +1,5 @@
+import { namespacedUiUri } from '@switchboard/catalog';
+import { isUiUri } from '@switchboard/protocol';
 import type { Queryable } from '../db/database';
 import { ApiError } from '../http/api-error';
 import type { PublishInput } from '../http/schemas';
@@ -111,7 +113,9 @@ function chooseName(
 ): string {
   const named = item.kind === 'tool' || item.kind === 'prompt';
   if (!named) {
-    const name = item.name;
+    // A server's UI resource is published under its per-server URI (what clients see), so two
+    // servers' identical `ui://` URIs do not collide (MCP Apps, docs/mcp-apps.md).
+    const name = item.kind === 'resource' && isUiUri(item.name) ? namespacedUiUri(server.id, item.name) : item.name;
     if (existing.some((p) => p !== mine && p.kind === item.kind && p.exposed_name === name)) {
       throw new ApiError(
         409,

@@ -8,6 +8,7 @@ import { buildSnapshot } from './build-snapshot';
 import { applyPublication, patternRefusal } from './apply-publication';
 import { patternIssues } from './pattern-issues';
 import { definitionDiff } from './definition-diff';
+import { mcpAppsPreview } from './mcp-apps-preview';
 import { dynamicResourcesPreview, surfacePreview } from './surface-preview';
 import { missingToolHints } from './tool-hints';
 import { blocksPoisoned, findingsRefusal } from '../guardrails/findings-refusal';
@@ -257,6 +258,7 @@ export class PublicationsController {
       live: snapshot.version === tenant.current_version,
       surfaces,
       dynamicResources: dynamicResourcesPreview(snapshot),
+      mcpApps: mcpAppsPreview(snapshot, tenant.surface_rules),
     };
   }
 
@@ -295,6 +297,7 @@ export class PublicationsController {
       items: applied.items,
       surfaces,
       dynamicResources: dynamicResourcesPreview(snapshot),
+      mcpApps: mcpAppsPreview(snapshot, tenant.surface_rules),
     };
   }
 
