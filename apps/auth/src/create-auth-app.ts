@@ -18,6 +18,7 @@ import { AuthLimits } from './http/auth-limits';
 import { AccountLockout } from './platform/account-lockout';
 import { VerificationSlots } from './platform/verification-slots';
 import { parseTrustProxy } from '@switchboard/limits';
+import type { ShutdownGate } from '@switchboard/mcp-http';
 import { SigningKeys } from './keys/signing-keys';
 import { mountOidc } from './oidc/oidc-mount';
 import { ProviderCache } from './oidc/provider-cache';
@@ -42,6 +43,8 @@ export interface CreateAuthAppOptions {
   tenants?: AuthTenantDocument[];
   /** CIMD fetch plumbing for tests (public-looking names that resolve to loopback servers). */
   cimd?: { lookup?: HostLookup; fetch?: (url: string, init: RequestInit) => Promise<Response> };
+  /** Installed as the first request hook; main.ts attaches the graceful shutdown to it once the server exists. */
+  shutdownGate?: ShutdownGate;
 }
 
 /**
@@ -65,6 +68,7 @@ export async function createAuthApp(
     trustProxy,
     bodyLimit: 64 * 1024,
   });
+  options.shutdownGate?.install(adapter.getInstance());
   // Every response (ours and oidc-provider's, which writes to the raw socket) is served with
   // nosniff: login pages, error pages and JSON must never be sniffed into something executable.
   adapter.getInstance().addHook('onRequest', async (_req, reply) => {
@@ -78,7 +82,7 @@ export async function createAuthApp(
     platform: services.platform?.issuer,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
-  // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
+  // No Nest signal hooks: main.ts drains first (GracefulShutdown, through the gate), then closes the app.
   mountProbes(adapter, pool);
   keepHouse(adapter, services, { limits, feed });
 
