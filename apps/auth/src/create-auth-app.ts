@@ -68,12 +68,13 @@ export async function createAuthApp(
     trustProxy,
     bodyLimit: 64 * 1024,
   });
-  options.shutdownGate?.install(adapter.getInstance());
   // Every response (ours and oidc-provider's, which writes to the raw socket) is served with
   // nosniff: login pages, error pages and JSON must never be sniffed into something executable.
   adapter.getInstance().addHook('onRequest', async (_req, reply) => {
     reply.raw.setHeader('x-content-type-options', 'nosniff');
   });
+  // Next (before oidc-provider and Nest): while draining, readiness is answered 503 here.
+  options.shutdownGate?.install(adapter.getInstance());
   mountOidc(adapter.getInstance(), {
     tenants: services.tenants,
     providers: services.providers,

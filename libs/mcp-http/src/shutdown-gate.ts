@@ -4,12 +4,12 @@ import type { GracefulShutdown } from './graceful-shutdown';
 /**
  * Where a Fastify app's requests meet its `GracefulShutdown`. The app is built (and Fastify made
  * ready, after which no hook can be added) before `main` builds the shutdown around its server, so
- * the app installs this gate's `onRequest` hook first and `main` attaches the shutdown later.
+ * the app installs this gate's `onRequest` hook while it is built and `main` attaches the shutdown later.
  */
 export class ShutdownGate {
   private shutdown: GracefulShutdown | undefined;
 
-  /** Registers the hook as the app's first `onRequest` hook; call before the app is ready. */
+  /** Registers the `onRequest` hook; call before the app is ready, ahead of any hook or route that answers requests. */
   install(fastify: FastifyInstance): void {
     fastify.addHook('onRequest', this.onRequest);
   }
