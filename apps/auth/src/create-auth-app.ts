@@ -18,6 +18,7 @@ import { AuthLimits } from './http/auth-limits';
 import { AccountLockout } from './platform/account-lockout';
 import { VerificationSlots } from './platform/verification-slots';
 import { parseTrustProxy } from '@switchboard/limits';
+import type { ShutdownGate } from '@switchboard/mcp-http';
 import { SigningKeys } from './keys/signing-keys';
 import { mountOidc } from './oidc/oidc-mount';
 import { ProviderCache } from './oidc/provider-cache';
@@ -42,6 +43,8 @@ export interface CreateAuthAppOptions {
   tenants?: AuthTenantDocument[];
   /** CIMD fetch plumbing for tests (public-looking names that resolve to loopback servers). */
   cimd?: { lookup?: HostLookup; fetch?: (url: string, init: RequestInit) => Promise<Response> };
+  /** Installed as the first request hook; main.ts attaches the graceful shutdown to it once the server exists. */
+  shutdownGate?: ShutdownGate;
 }
 
 /**
@@ -70,6 +73,8 @@ export async function createAuthApp(
   adapter.getInstance().addHook('onRequest', async (_req, reply) => {
     reply.raw.setHeader('x-content-type-options', 'nosniff');
   });
+  // Next (before oidc-provider and Nest): while draining, readiness is answered 503 here.
+  options.shutdownGate?.install(adapter.getInstance());
   mountOidc(adapter.getInstance(), {
     tenants: services.tenants,
     providers: services.providers,
@@ -78,7 +83,7 @@ export async function createAuthApp(
     platform: services.platform?.issuer,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
-  // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
+  // No Nest signal hooks: main.ts drains first (GracefulShutdown, through the gate), then closes the app.
   mountProbes(adapter, pool);
   keepHouse(adapter, services, { limits, feed });
 

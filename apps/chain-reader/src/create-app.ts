@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CompiledCatalog, snapshotFromBundle, type LocalBundle } from '@switchboard/catalog';
-import { registerMcpRoutes, type McpTarget } from '@switchboard/mcp-http';
+import { registerMcpRoutes, type McpTarget, type ShutdownGate } from '@switchboard/mcp-http';
 import { surfaceProfiles } from '@switchboard/protocol';
 import { PROMETHEUS_CONTENT_TYPE, mcpServerSpan, startTelemetry } from '@switchboard/telemetry';
 import { AppModule } from './app.module';
@@ -25,7 +25,7 @@ export function chainTarget(bundle: LocalBundle): McpTarget {
  * Builds the Nest + Fastify app (stateless MCP at `/mcp`, `/healthz`) around a runtime,
  * initialised but not listening, so tests can `inject()` and `main` can `listen()`.
  */
-export async function createChainReaderApp(runtime: ChainRuntime): Promise<NestFastifyApplication> {
+export async function createChainReaderApp(runtime: ChainRuntime, shutdownGate?: ShutdownGate): Promise<NestFastifyApplication> {
   // The tools answer through this runtime's services: no module holds it.
   const bundle = chainBundle(runtime);
   const target = chainTarget(bundle);
@@ -33,6 +33,8 @@ export async function createChainReaderApp(runtime: ChainRuntime): Promise<NestF
     logger: ['error', 'warn'],
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // First hook: main.ts attaches the graceful shutdown to the gate once the server exists.
+  shutdownGate?.install(fastify);
   registerMcpRoutes(fastify, ['/mcp'], {
     policy: {
       resolveTarget: () => target,

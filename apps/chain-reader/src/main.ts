@@ -1,6 +1,6 @@
 // Telemetry first: http and ioredis must be instrumented before they load.
 import './instrument';
-import { GracefulShutdown } from '@switchboard/mcp-http';
+import { GracefulShutdown, ShutdownGate } from '@switchboard/mcp-http';
 import { createLogger } from '@switchboard/telemetry';
 import { ChainRuntime } from './chain-runtime';
 import { devnetChain } from './chains/devnet-chain';
@@ -40,7 +40,8 @@ async function main(): Promise<void> {
     );
   }
   const runtime = new ChainRuntime({ ...config, chains: config.chains });
-  const app = await createChainReaderApp(runtime);
+  const shutdownGate = new ShutdownGate();
+  const app = await createChainReaderApp(runtime, shutdownGate);
   // SIGTERM: readiness 503 and `Connection: close` first, listener closed, in-flight reads finish (bounded), then the devnet stops.
   const shutdown = new GracefulShutdown(app.getHttpServer(), {
     readinessPaths: ['/readyz', '/healthz'],
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     timeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 20_000),
     logger,
   });
+  shutdownGate.attach(shutdown);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

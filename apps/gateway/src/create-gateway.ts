@@ -19,6 +19,8 @@ export interface CreateGatewayOptions {
   /** Defaults to the file source named by TENANTS_FILE. */
   source?: CatalogSource;
   logger?: Logger;
+  /** The server's front door; main.ts passes its own to attach the graceful shutdown to it. */
+  door?: FrontDoor;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
   const logger = options.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const source = options.source ?? (await defaultSource(config, logger));
   // One HTTP server: MCP requests are answered by the runtime's endpoint, the rest by Nest (edge-server.ts).
-  const door = new FrontDoor();
+  const door = options.door ?? new FrontDoor();
   const adapter = new FastifyAdapter({
     serverFactory: door.serverFactory,
     loggerInstance: logger,
@@ -47,7 +49,7 @@ export async function createGateway(config: GatewayConfig, options: CreateGatewa
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, source, logger), adapter, {
     logger: ['error', 'warn'],
   });
-  // No Nest signal hooks: main.ts drains first (GracefulShutdown), then closes the app.
+  // No Nest signal hooks: main.ts drains first (GracefulShutdown, admitting through the door), then closes the app.
   // Prometheus scrape target. Not routed by the Ingress (only MCP and /.well-known are public).
   app
     .getHttpAdapter()

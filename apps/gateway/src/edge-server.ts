@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { parseTrustProxy } from '@switchboard/limits';
-import type { McpEndpoint } from '@switchboard/mcp-http';
+import type { GracefulShutdown, McpEndpoint } from '@switchboard/mcp-http';
 import type { GatewayConfig } from './config/config';
 
 /** The Fastify options the server factory reads (Fastify fills in their defaults before calling it). */
@@ -17,16 +17,19 @@ interface ServerOptions {
  * The gateway's one HTTP server. Its request listener asks the MCP endpoint first and hands
  * whatever it declines (health, metrics, well-known, OAuth metadata) to Nest's Fastify, which
  * builds no server of its own: Fastify's `serverFactory` option gives it this one. So MCP
- * traffic never meets Nest's hooks, and no listener is ever removed or re-added.
+ * traffic never meets Nest's hooks, and no listener is ever removed or re-added. Once `main`
+ * attached the graceful shutdown, it admits (counts, or while draining refuses) every request first.
  */
 export class FrontDoor {
   private endpoint: McpEndpoint | undefined;
+  private shutdown: GracefulShutdown | undefined;
   private nest: RequestListener = notReady;
 
   /** Fastify's `serverFactory`: keeps Fastify's handler and returns the one server. */
   readonly serverFactory = (handler: RequestListener, options: ServerOptions): Server => {
     this.nest = handler;
     const server = createServer(options.http ?? {}, (req: IncomingMessage, res: ServerResponse) => {
+      if (this.shutdown !== undefined && !this.shutdown.admit(req, res)) return;
       if (this.endpoint?.serve(req, res)) return;
       this.nest(req, res);
     });
@@ -41,6 +44,11 @@ export class FrontDoor {
   /** MCP requests reach `endpoint` from now on (until then they are Nest's 404). */
   open(endpoint: McpEndpoint): void {
     this.endpoint = endpoint;
+  }
+
+  /** Every request is admitted by `shutdown` from now on (main.ts, once the server exists). */
+  drainWith(shutdown: GracefulShutdown): void {
+    this.shutdown = shutdown;
   }
 }
 

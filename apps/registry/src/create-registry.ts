@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
+import type { ShutdownGate } from '@switchboard/mcp-http';
 import { guardedFetch } from '@switchboard/net-guard';
 import { createRedis } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
@@ -183,7 +184,11 @@ function mountPlatformRoutes(app: NestFastifyApplication, s: RegistryServices, r
  */
 export async function createRegistry(
   config: RegistryConfig & { DATABASE_URL: string },
-  options: { logger?: Logger } = {},
+  options: {
+    logger?: Logger;
+    /** Installed as the first request hook; the caller attaches the graceful shutdown to it once the server exists. */
+    shutdownGate?: ShutdownGate;
+  } = {},
 ): Promise<Registry> {
   const logger = options.logger ?? createLogger({ service: 'registry', level: config.LOG_LEVEL, redact: ['*.value'] });
   for (const w of config.warnings) logger.warn(`UNSAFE DEVELOPMENT DEFAULT: ${w}`);
@@ -200,6 +205,7 @@ export async function createRegistry(
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
   });
+  options.shutdownGate?.install(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(RegistryModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   app.useGlobalFilters(new ApiExceptionFilter(logger, config.RETRY_AFTER_SECONDS));
   mountPlatformRoutes(app, services, reconciler);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { GracefulShutdown } from '@switchboard/mcp-http';
+import { GracefulShutdown, ShutdownGate } from '@switchboard/mcp-http';
 import type { Logger } from 'pino';
 import { createLogger } from '@switchboard/telemetry';
 import { loadRegistryConfig, type RegistryConfig } from './config';
@@ -42,8 +42,12 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
     logger.info({ dataDir: pg.dataDir }, 'embedded Postgres started');
   }
   let registry: Registry;
+  const shutdownGate = new ShutdownGate();
   try {
-    registry = await createRegistry({ ...config, DATABASE_URL: databaseUrl } as RegistryConfig & { DATABASE_URL: string }, { logger });
+    registry = await createRegistry({ ...config, DATABASE_URL: databaseUrl } as RegistryConfig & { DATABASE_URL: string }, {
+      logger,
+      shutdownGate,
+    });
   } catch (err) {
     // Do not leave the embedded Postgres running behind a failed start.
     for (const s of stops) await s().catch(() => undefined);
@@ -55,6 +59,7 @@ export async function startRegistry(env: NodeJS.ProcessEnv = process.env): Promi
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     logger,
   });
+  shutdownGate.attach(shutdown);
   await registry.app.listen({ port: config.REGISTRY_PORT, host: config.REGISTRY_HOST });
   const address = registry.app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.REGISTRY_PORT;

@@ -35,10 +35,15 @@ import { TASK_METHODS, declaresTasks, missingTasksCapability, type TaskManager, 
 import { LEGACY_TASK_METHODS, UpstreamTasks, listerOf, taskParams } from './upstream-tasks';
 import { ModernUpstreamTasks, takesModernUpstreamTask } from './modern-upstream-tasks';
 import { readLegacySession } from './legacy-session';
-import { checkToolRequest, createModernUpstreamTask, toolArguments, type ToolTaskSupport } from './tool-call-checks';
+import { checkToolRequest, createModernUpstreamTask, toolArguments, type ToolSlot } from './tool-call-checks';
 import type { UpstreamTaskIndex } from './upstream-task-index';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
+/**
+ * How a tools/call runs: as a 2025-11-25 upstream's own task (proxied by UpstreamTasks), as a
+ * 2026-07-28 upstream's own task if it makes one (ModernUpstreamTasks), as a gateway task, or plain.
+ */
+type CallMode = 'plain' | 'gateway-task' | 'legacy-upstream-task' | 'modern-upstream-task';
 
 export type { DispatchInput, NotificationSink } from './dispatch-input';
 
@@ -173,38 +178,31 @@ export class RequestDispatcher {
   /** The task methods: a proxied upstream task's (by its handle), else the gateway's own; anything else is not found. */
   private async taskMethod(input: DispatchInput, params: Record<string, unknown>): Promise<EncodedAnswer> {
     const { message, context, target } = input;
-    const catalog = target.catalog;
-    const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
-    if (this.modernUpstreamTasks && ModernUpstreamTasks.owns(params.taskId)) {
+    const legacy = context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method);
+    const modern = context.era === 'modern' && TASK_METHODS.has(message.method);
+    // A `ut2.` handle is the modern proxy's; any other legacy task method is the legacy proxy's (it also lists).
+    const proxy =
+      this.modernUpstreamTasks && ModernUpstreamTasks.owns(params.taskId)
+        ? this.modernUpstreamTasks
+        : legacy || UpstreamTasks.owns(params.taskId)
+          ? this.upstreamTasks
+          : undefined;
+    if (proxy && (legacy || modern)) {
+      if (modern && !declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
+      // The caller's scope travels in the call itself (TaskMethodCall extends TaskScope).
+      const call = {
+        tenantId: target.tenantId,
+        subject: input.auth?.subject ?? '',
+        method: message.method,
+        params,
+        catalog: target.catalog,
+      };
       const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
-      if (context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method))
-        return this.result(input, await this.modernUpstreamTasks.legacy(message.method, params, scope, catalog, ctx));
-      if (context.era === 'modern' && TASK_METHODS.has(message.method)) {
-        if (!declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
-        return this.result(input, await this.modernUpstreamTasks.modern(message.method, params, scope, catalog, ctx));
-      }
+      if (legacy && proxy instanceof UpstreamTasks) return this.result(input, await proxy.legacy(call, ctx, this.lister(input, call)));
+      return this.result(input, legacy ? await proxy.legacy(call, ctx) : await proxy.modern(call, ctx));
     }
-    if (this.upstreamTasks && context.era === 'legacy' && LEGACY_TASK_METHODS.has(message.method)) {
-      return this.result(
-        input,
-        await this.upstreamTasks.legacy(
-          message.method,
-          params,
-          scope,
-          catalog,
-          invokeContextOf(input, this.clientRequests, this.sealer),
-          this.lister(input, scope),
-        ),
-      );
-    }
-    if (this.upstreamTasks && context.era === 'modern' && TASK_METHODS.has(message.method) && UpstreamTasks.owns(params.taskId)) {
-      if (!declaresTasks(context.clientCapabilities)) throw missingTasksCapability(message.method);
-      return this.result(
-        input,
-        await this.upstreamTasks.modern(message.method, params, scope, catalog, invokeContextOf(input, this.clientRequests, this.sealer)),
-      );
-    }
-    if (this.tasks && context.era === 'modern' && TASK_METHODS.has(message.method)) {
+    if (this.tasks && modern) {
+      const scope = { tenantId: target.tenantId, subject: input.auth?.subject ?? '' };
       return this.result(input, await this.tasks.handle(message.method, params, scope, declaresTasks(context.clientCapabilities)));
     }
     throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, context.era === 'modern' ? 404 : 200);
@@ -244,53 +242,67 @@ export class RequestDispatcher {
     const found = catalog.tool(name);
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     checkToolRequest(input, name, found, args);
+    const mode = this.callMode(input, catalog, found, params);
     const route = found.entry.route;
-    const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
-    const taskSupport = found.entry.definition.taskSupport;
-    // Tasks extension: only a modern request that declared it may get a task; a required-task tool refuses the others.
-    const asTask = taskSupport !== undefined && this.tasks !== undefined && input.context.era === 'modern';
-    if (asTask && taskSupport === 'required' && !declaresTasks(input.context.clientCapabilities))
-      throw missingTasksCapability(`Tool ${name}`);
-    const taskable = asTask && declaresTasks(input.context.clientCapabilities);
-    const modernTask =
-      this.modernUpstreamTasks !== undefined &&
-      takesModernUpstreamTask(route, input.context.era, declaresTasks(input.context.clientCapabilities), params.task);
-    if (
-      input.context.era === 'legacy' &&
-      params.task !== undefined &&
-      this.capabilities.initializeCapabilities(catalog).tasks !== undefined &&
-      !proxiesTasks(route, taskSupport) &&
-      !modernTask
-    ) {
-      // 2025-11-25: where tasks are declared, a task-augmented call of a tool whose taskSupport
-      // is "forbidden" (absent) is refused rather than silently run as a plain call.
-      throw new McpError(
-        ErrorCode.MethodNotFound,
-        `Tool ${name} cannot be called as a task (its execution.taskSupport is "forbidden"); call it without params.task`,
-      );
-    }
-    if (route.kind === 'local') return this.callLocal(input, ctx, name, route.handler, args, taskable);
+    if (route.kind === 'local') return this.callLocal(input, name, route.handler, args, mode === 'gateway-task');
     // Upstream tools are validated here, before any network hop.
     const problem = found.validate(args);
     if (problem !== null) {
       return { isError: true, content: [{ type: 'text', text: `Invalid arguments for tool ${name}: ${problem}` }] };
     }
-    return this.callUpstream(input, ctx, name, route, args, params.task, taskSupport, taskable, modernTask);
+    return this.callUpstream(input, params, route, args, mode);
+  }
+
+  /** How the call of `found` runs (see {@link CallMode}); refuses a task the tool or the client cannot have. */
+  private callMode(input: DispatchInput, catalog: CompiledCatalog, found: ToolSlot, params: Record<string, unknown>): CallMode {
+    const { route, definition } = found.entry;
+    const taskSupport = definition.taskSupport;
+    const era = input.context.era;
+    const declared = declaresTasks(input.context.clientCapabilities);
+    // Tasks extension: only a modern request that declared it may get a task; a required-task tool refuses the others.
+    const asTask = taskSupport !== undefined && this.tasks !== undefined && era === 'modern';
+    if (asTask && taskSupport === 'required' && !declared) throw missingTasksCapability(`Tool ${String(params.name)}`);
+    const taskable = asTask && declared;
+    if (this.modernUpstreamTasks !== undefined && takesModernUpstreamTask(route, era, declared, params.task)) return 'modern-upstream-task';
+    if (
+      era === 'legacy' &&
+      params.task !== undefined &&
+      this.capabilities.initializeCapabilities(catalog).tasks !== undefined &&
+      !proxiesTasks(route, taskSupport)
+    ) {
+      // 2025-11-25: where tasks are declared, a task-augmented call of a tool whose taskSupport
+      // is "forbidden" (absent) is refused rather than silently run as a plain call.
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Tool ${String(params.name)} cannot be called as a task (its execution.taskSupport is "forbidden"); call it without params.task`,
+      );
+    }
+    // A 2025-11-25 client's task-augmented call becomes a 2025-11-25 upstream's own task, and so does
+    // a 2026-07-28 one of a tool that only runs as a task (an optional one stays a gateway task).
+    if (
+      this.upstreamTasks &&
+      taskSupport !== undefined &&
+      route.kind === 'upstream' &&
+      route.protocol !== 'modern' &&
+      ((era === 'legacy' && params.task !== undefined) || (taskable && taskSupport === 'required'))
+    )
+      return 'legacy-upstream-task';
+    return taskable ? 'gateway-task' : 'plain';
   }
 
   /** A local tool's call (not async: the hot path adds no promise of its own). */
   private callLocal(
     input: DispatchInput,
-    ctx: InvokeContext & ToolContext,
     name: string,
     handler: string,
     args: Record<string, unknown>,
-    taskable: boolean,
+    asTask: boolean,
   ): ToolCallResult | Promise<ToolCallResult | InputRequiredResult | object> {
     // Tool.call validates with the same cached validator and renders the failure.
     const tool = this.handlers.tools.get(handler);
     if (!tool) return toolFailure(name, 'its implementation is not available on this server');
-    if (taskable) return this.runAsTask(input, ctx, (c) => tool.call(args, c));
+    const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
+    if (asTask) return this.runAsTask(input, ctx, (c) => tool.call(args, c));
     return withClientInput(
       this.clientRequests,
       input,
@@ -300,40 +312,33 @@ export class RequestDispatcher {
     );
   }
 
-  /** A validated upstream tool's call: as the upstream's own task, a gateway task, parkable, or plain. */
+  /** A validated upstream tool's call (`params.name` checked by callTool) in its {@link CallMode}. */
   private callUpstream(
     input: DispatchInput,
-    ctx: InvokeContext & ToolContext,
-    name: string,
+    params: Record<string, unknown>,
     route: UpstreamRoute,
     args: Record<string, unknown>,
-    task: unknown,
-    taskSupport: ToolTaskSupport,
-    taskable: boolean,
-    modernTask: boolean,
+    mode: CallMode,
   ): Promise<ToolCallResult | InputRequiredResult | object> {
     const upstream = this.requireUpstream(route);
-    if (this.upstreamTasks && taskSupport !== undefined && route.protocol !== 'modern') {
-      const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
-      // A 2025-11-25 client's task-augmented call becomes the upstream's own task, and so does
-      // a 2026-07-28 one of a tool that only runs as a task (an optional one stays a gateway task).
-      if (input.context.era === 'legacy' && task !== undefined) {
-        return this.upstreamTasks.create(scope, name, route, args, taskParams(task), ctx, this.lister(input, scope));
+    const name = params.name as string;
+    const ctx = invokeContextOf(input, this.clientRequests, this.sealer);
+    if (mode === 'legacy-upstream-task' || mode === 'modern-upstream-task') {
+      // The caller's scope travels in the call itself (UpstreamTaskCall extends TaskScope).
+      const call = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '', tool: name, route, args };
+      if (mode === 'legacy-upstream-task') {
+        if (input.context.era === 'legacy') return this.upstreamTasks!.create(call, taskParams(params.task), ctx, this.lister(input, call));
+        return createModernUpstreamTask(this.upstreamTasks!, call, ctx);
       }
-      if (taskable && taskSupport === 'required') return createModernUpstreamTask(this.upstreamTasks, scope, name, route, args, ctx);
-    }
-    if (modernTask && route.kind === 'upstream') {
       // The caller can take a task: the 2026-07-28 upstream is asked with the tasks extension
       // declared and decides; a task it makes is proxied (see ModernUpstreamTasks).
-      const scope = { tenantId: input.target.tenantId, subject: input.auth?.subject ?? '' };
       const era = input.context.era;
-      const asked = (c: InvokeContext) =>
-        this.modernUpstreamTasks!.call(scope, name, route, args, c, era) as unknown as Promise<ToolCallResult>;
+      const asked = (c: InvokeContext) => this.modernUpstreamTasks!.call(call, c, era) as unknown as Promise<ToolCallResult>;
       if (era === 'modern' && this.parkedCalls) return callParkable(this.parkedCalls, input, name, ctx, asked);
       return asked(ctx);
     }
     const call = (c: InvokeContext) => upstream.callTool(route, args, c);
-    if (taskable) return this.runAsTask(input, ctx, call);
+    if (mode === 'gateway-task') return this.runAsTask(input, ctx, call);
     if (input.context.era === 'modern' && this.parkedCalls) return callParkable(this.parkedCalls, input, name, ctx, call);
     return call(ctx);
   }

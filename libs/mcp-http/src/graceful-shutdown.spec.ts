@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GracefulShutdown } from './graceful-shutdown';
+import { GracefulShutdown, type GracefulShutdownOptions } from './graceful-shutdown';
 
 function request(
   port: number,
@@ -22,9 +22,17 @@ describe('GracefulShutdown', () => {
   let server: http.Server;
   let port: number;
   let release: () => void = () => undefined;
+  let served: string[] = [];
+  /** The server's one listener asks the shutdown first, as the gateway's FrontDoor does. */
+  let admitting: GracefulShutdown | undefined;
+  const start = (options: GracefulShutdownOptions): GracefulShutdown => (admitting = new GracefulShutdown(server, options));
 
   beforeEach(async () => {
+    served = [];
+    admitting = undefined;
     server = http.createServer((req, res) => {
+      if (admitting && !admitting.admit(req, res)) return;
+      served.push(req.url ?? '');
       if (req.url === '/slow') {
         release = () => res.end('slow done');
         return;
@@ -46,7 +54,7 @@ describe('GracefulShutdown', () => {
   });
 
   it('answers readiness 503, marks responses Connection: close, lets in-flight requests finish, then stops accepting', async () => {
-    const shutdown = new GracefulShutdown(server, { drainDelayMs: 100, timeoutMs: 5_000 });
+    const shutdown = start({ drainDelayMs: 100, timeoutMs: 5_000 });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     expect((await request(port, agent, '/readyz')).status).toBe(200);
     const slow = request(port, false, '/slow');
@@ -70,9 +78,34 @@ describe('GracefulShutdown', () => {
     agent.destroy();
   });
 
+  it("leaves the server's request listeners alone; a refused readiness probe never reaches the app", async () => {
+    const before = server.listeners('request');
+    const shutdown = start({ drainDelayMs: 300, timeoutMs: 1_000 });
+    expect(server.listeners('request')).toEqual(before);
+    expect((await request(port, false, '/readyz')).body).toBe('ready');
+    const drained = shutdown.drain();
+    const refused = await request(port, false, '/readyz?full=1');
+    expect(refused).toMatchObject({ status: 503, connection: 'close' });
+    expect(JSON.parse(refused.body)).toEqual({ status: 'not ready', reason: 'shutting down' });
+    expect(await request(port, false, '/x')).toMatchObject({ status: 200, connection: 'close', body: 'ok' });
+    expect(served).toEqual(['/readyz', '/x']);
+    expect(server.listeners('request')).toEqual(before);
+    expect(await drained).toMatchObject({ cut: 0 });
+  });
+
+  it('counts an aborted request as done', async () => {
+    const shutdown = start({ drainDelayMs: 0, timeoutMs: 5_000 });
+    const client = http.get({ host: '127.0.0.1', port, path: '/slow', agent: false });
+    client.on('error', () => undefined);
+    await waitUntil(() => shutdown.inFlight() === 1);
+    client.destroy();
+    await waitUntil(() => shutdown.inFlight() === 0);
+    expect((await shutdown.drain()).cut).toBe(0);
+  });
+
   it('does not wait for GET event streams once ordinary requests are done', async () => {
     // A bound far past the test's own timeout: a drain that waited for the stream would never settle here.
-    const shutdown = new GracefulShutdown(server, { drainDelayMs: 0, timeoutMs: 3_600_000 });
+    const shutdown = start({ drainDelayMs: 0, timeoutMs: 3_600_000 });
     const stream = openStream(port);
     await waitUntil(() => shutdown.inFlight() === 1);
     const result = await shutdown.drain();
@@ -81,7 +114,7 @@ describe('GracefulShutdown', () => {
   });
 
   it('cuts an ordinary request that outlives the bound, and says so', async () => {
-    const shutdown = new GracefulShutdown(server, { drainDelayMs: 0, timeoutMs: 300 });
+    const shutdown = start({ drainDelayMs: 0, timeoutMs: 300 });
     const slow = request(port, false, '/slow');
     await waitUntil(() => shutdown.inFlight() === 1);
     const result = await shutdown.drain();

@@ -33,13 +33,14 @@ interface Conn {
 }
 
 /**
- * Graceful shutdown for a Node HTTP server (Fastify's): wraps the server's request listeners
- * so that, once `drain()` starts, readiness answers 503, every response carries
- * `Connection: close` (keep-alive clients reconnect elsewhere after their next response instead
- * of having an idle socket cut under a request), the listener stops accepting after
- * `drainDelayMs`, in-flight requests finish up to `timeoutMs`, then whatever is left is closed.
- * Node's own `server.close()` would close idle keep-alive sockets at once, resetting requests
- * already on the wire; only the listening socket is closed here.
+ * Graceful shutdown for a Node HTTP server (Fastify's). The server's request handling calls
+ * `admit` first for every request (the gateway's FrontDoor directly, the other apps through a
+ * `ShutdownGate` Fastify hook), so no listener of the server is touched. Once `drain()` starts,
+ * readiness answers 503, every response carries `Connection: close` (keep-alive clients reconnect
+ * elsewhere after their next response instead of having an idle socket cut under a request), the
+ * listener stops accepting after `drainDelayMs`, in-flight requests finish up to `timeoutMs`, then
+ * whatever is left is closed. Node's own `server.close()` would close idle keep-alive sockets at
+ * once, resetting requests already on the wire; only the listening socket is closed here.
  */
 export class GracefulShutdown {
   private readonly conns = new Map<Socket, Conn>();
@@ -56,9 +57,6 @@ export class GracefulShutdown {
       this.conns.set(socket, { active: 0, streaming: false, idleSince: Date.now() });
       socket.once('close', () => this.conns.delete(socket));
     });
-    const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-    server.removeAllListeners('request');
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res, listeners));
   }
 
   /** True once `drain()` was called. */
@@ -103,33 +101,31 @@ export class GracefulShutdown {
     }
   }
 
-  private onRequest(
-    req: IncomingMessage,
-    res: ServerResponse,
-    listeners: Array<(req: IncomingMessage, res: ServerResponse) => void>,
-  ): void {
+  /**
+   * Counts the request on its connection until its response closes. While draining, marks the
+   * response `Connection: close` and answers a readiness path 503 itself: then it returns false
+   * and the caller must not serve the request.
+   */
+  admit(req: IncomingMessage, res: ServerResponse): boolean {
     const conn = this.conns.get(req.socket);
     if (conn) {
       conn.active++;
-      // Per request: two properties and one listener, no closures (this wraps every request of the server).
+      // Per request: two properties and one listener, no closures (this runs for every request of the server).
       const tracked = res as TrackedResponse;
       tracked[kTrack] = { conn, shutdown: this, writeHead: res.writeHead };
       // `close` follows `finish` on a completed response and also fires on an aborted one.
       res.on('close', onResponseClose);
       res.writeHead = trackedWriteHead as ServerResponse['writeHead'];
     }
-    if (this.drainingSince !== undefined) {
-      // Node closes the socket after this response; the client's next request opens a new connection (to another replica).
-      res.setHeader('connection', 'close');
-      const path = (req.url ?? '').split('?')[0];
-      if (this.readiness.has(path)) {
-        res.statusCode = 503;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ status: 'not ready', reason: 'shutting down' }));
-        return;
-      }
-    }
-    for (const l of listeners) l.call(this.server, req, res);
+    if (this.drainingSince === undefined) return true;
+    // Node closes the socket after this response; the client's next request opens a new connection (to another replica).
+    res.setHeader('connection', 'close');
+    const path = (req.url ?? '').split('?')[0];
+    if (!this.readiness.has(path)) return true;
+    res.statusCode = 503;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ status: 'not ready', reason: 'shutting down' }));
+    return false;
   }
 
   private async run(): Promise<DrainResult> {

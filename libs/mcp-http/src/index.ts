@@ -19,6 +19,7 @@ export {
 } from './client-request-broker';
 export { mintLegacySession, readLegacySession, type LegacySession } from './legacy-session';
 export { type DrainResult, GracefulShutdown, type GracefulShutdownOptions } from './graceful-shutdown';
+export { ShutdownGate } from './shutdown-gate';
 export { listenAndAnnounce, runServiceMain, type ListeningApp } from './service-main';
 export {
   DEFAULT_MIGRATION_LOCK_TIMEOUT_MS,

@@ -47,7 +47,7 @@ const task = (over: Record<string, unknown> = {}) => ({
 const created = (over: Record<string, unknown> = {}) => ({ resultType: 'task', ...task(over) });
 
 async function handleOf(proxy: ModernUpstreamTasks): Promise<string> {
-  return (await proxy.call(scope, 'research', route, { topic: 'owls' }, ctx, 'modern')).taskId as string;
+  return (await proxy.call({ ...scope, tool: 'research', route, args: { topic: 'owls' } }, ctx, 'modern')).taskId as string;
 }
 
 describe('ModernUpstreamTasks', () => {
@@ -61,7 +61,7 @@ describe('ModernUpstreamTasks', () => {
     const handle = await handleOf(proxy);
     expect(handle.startsWith('ut2.')).toBe(true);
     expect(handle).not.toContain('up-1');
-    expect(await proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).toEqual({
+    expect(await proxy.modern({ ...scope, method: 'tasks/get', params: { taskId: handle }, catalog }, ctx)).toEqual({
       ...task({ status: 'completed', taskId: handle }),
       result: { content: [] },
     });
@@ -71,7 +71,9 @@ describe('ModernUpstreamTasks', () => {
   it('answers a call the upstream did not make a task of as the upstream did', async () => {
     const { invoker } = upstreamAnswering(() => ({ content: [{ type: 'text', text: 'now' }], resultType: 'complete' }));
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
-    expect(await proxy.call(scope, 'research', route, {}, ctx, 'legacy')).toEqual({ content: [{ type: 'text', text: 'now' }] });
+    expect(await proxy.call({ ...scope, tool: 'research', route, args: {} }, ctx, 'legacy')).toEqual({
+      content: [{ type: 'text', text: 'now' }],
+    });
   });
 
   it('finds nothing for another subject, another tenant, or a tool now routed elsewhere', async () => {
@@ -85,26 +87,28 @@ describe('ModernUpstreamTasks', () => {
       [scope, catalogWith({ research: { ...route, protocol: 'legacy' } })],
       [scope, catalogWith({})],
     ] as const) {
-      await expect(proxy.modern('tasks/get', { taskId: handle }, s, c, ctx)).rejects.toMatchObject({
+      await expect(proxy.modern({ ...s, method: 'tasks/get', params: { taskId: handle }, catalog: c }, ctx)).rejects.toMatchObject({
         code: -32602,
         message: expect.stringContaining('Task not found'),
       });
     }
     // A handle of another gateway key is not ours either.
     const foreign = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
-    await expect(foreign.legacy('tasks/get', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32602 });
+    await expect(foreign.legacy({ ...scope, method: 'tasks/get', params: { taskId: handle }, catalog }, ctx)).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it('refuses an upstream task id longer than 256 characters and a status outside the extension', async () => {
     for (const bad of [created({ taskId: 'x'.repeat(257) }), created({ status: 'paused' })]) {
       const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), upstreamAnswering(() => bad).invoker)!;
-      await expect(proxy.call(scope, 'research', route, {}, ctx, 'modern')).rejects.toMatchObject({
+      await expect(proxy.call({ ...scope, tool: 'research', route, args: {} }, ctx, 'modern')).rejects.toMatchObject({
         code: -32603,
         message: expect.stringContaining('Upstream server lab answered a task request wrongly'),
       });
     }
     const fits = ModernUpstreamTasks.of(StateSealer.ephemeral(), upstreamAnswering(() => created({ taskId: 'x'.repeat(256) })).invoker)!;
-    expect((await fits.call(scope, 'research', route, {}, ctx, 'modern')).resultType).toBe('task');
+    expect((await fits.call({ ...scope, tool: 'research', route, args: {} }, ctx, 'modern')).resultType).toBe('task');
   });
 });
 
@@ -112,10 +116,10 @@ describe('ModernUpstreamTasks for each era', () => {
   it('shows a 2025-11-25 client a task waiting for input it cannot give as working, and why', async () => {
     const { invoker } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : task({ status: 'input_required' })));
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
-    const made = await proxy.call(scope, 'research', route, {}, ctx, 'legacy');
+    const made = await proxy.call({ ...scope, tool: 'research', route, args: {} }, ctx, 'legacy');
     const handle = (made.task as { taskId: string }).taskId;
     expect(made.task).toMatchObject({ status: 'working', ttl: 120_000, pollInterval: 100 });
-    expect(await proxy.legacy('tasks/get', { taskId: handle }, scope, catalog, ctx)).toMatchObject({
+    expect(await proxy.legacy({ ...scope, method: 'tasks/get', params: { taskId: handle }, catalog }, ctx)).toMatchObject({
       taskId: handle,
       status: 'working',
       statusMessage: UNANSWERABLE_INPUT,
@@ -130,13 +134,13 @@ describe('ModernUpstreamTasks for each era', () => {
         : { ...task({ status }), ...(status === 'failed' ? { error: { code: -32000, message: 'lab on fire' } } : {}) },
     );
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker, 250)!;
-    const handle = ((await proxy.call(scope, 'research', route, {}, ctx, 'legacy')).task as { taskId: string }).taskId;
-    await expect(proxy.legacy('tasks/result', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({
+    const handle = ((await proxy.call({ ...scope, tool: 'research', route, args: {} }, ctx, 'legacy')).task as { taskId: string }).taskId;
+    await expect(proxy.legacy({ ...scope, method: 'tasks/result', params: { taskId: handle }, catalog }, ctx)).rejects.toMatchObject({
       code: -32603,
       message: expect.stringContaining('is still working after 250 ms'),
     });
     status = 'failed';
-    await expect(proxy.legacy('tasks/result', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({
+    await expect(proxy.legacy({ ...scope, method: 'tasks/result', params: { taskId: handle }, catalog }, ctx)).rejects.toMatchObject({
       code: -32000,
       message: 'The upstream task failed: lab on fire',
     });
@@ -156,11 +160,13 @@ describe('ModernUpstreamTasks for each era', () => {
     );
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
     const handle = await handleOf(proxy);
-    expect(Object.keys((await proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).inputRequests as object)).toHaveLength(
-      16,
-    );
+    expect(
+      Object.keys(
+        (await proxy.modern({ ...scope, method: 'tasks/get', params: { taskId: handle }, catalog }, ctx)).inputRequests as object,
+      ),
+    ).toHaveLength(16);
     asks = 17;
-    await expect(proxy.modern('tasks/get', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({
+    await expect(proxy.modern({ ...scope, method: 'tasks/get', params: { taskId: handle }, catalog }, ctx)).rejects.toMatchObject({
       code: -32603,
       message: expect.stringContaining('17 input requests at once (at most 16)'),
     });
@@ -170,12 +176,15 @@ describe('ModernUpstreamTasks for each era', () => {
     const { invoker, seen } = upstreamAnswering((r) => (r.method === 'tools/call' ? created() : {}));
     const proxy = ModernUpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
     const handle = await handleOf(proxy);
-    await expect(proxy.modern('tasks/update', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({
+    await expect(proxy.modern({ ...scope, method: 'tasks/update', params: { taskId: handle }, catalog }, ctx)).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('params.inputResponses'),
     });
     expect(
-      await proxy.modern('tasks/update', { taskId: handle, inputResponses: { a: { action: 'accept' } } }, scope, catalog, ctx),
+      await proxy.modern(
+        { ...scope, method: 'tasks/update', params: { taskId: handle, inputResponses: { a: { action: 'accept' } } }, catalog },
+        ctx,
+      ),
     ).toEqual({});
     expect(seen.at(-1)).toEqual({ method: 'tasks/update', params: { taskId: 'up-1', inputResponses: { a: { action: 'accept' } } } });
   });

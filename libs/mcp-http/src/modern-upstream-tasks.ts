@@ -13,6 +13,8 @@ import {
   RELATED_TASK,
   upstreamTaskBroke as upstreamBroke,
   type CheckedUpstreamTask,
+  type TaskMethodCall,
+  type UpstreamTaskCall,
 } from './upstream-task-shape';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -72,41 +74,30 @@ export class ModernUpstreamTasks {
   }
 
   /**
-   * `tool` (its published name) called on its 2026-07-28 upstream declaring the tasks extension:
-   * a task the upstream made comes back with a handle as its id, in the caller's era's shape;
-   * any other answer (a result, `input_required`) as the upstream sent it, minus `resultType`.
+   * The tool called on its 2026-07-28 upstream declaring the tasks extension: a task the
+   * upstream made comes back with a handle as its id, in the caller's `era`'s shape; any other
+   * answer (a result, `input_required`) as the upstream sent it, minus `resultType`.
    */
-  async call(
-    scope: TaskScope,
-    tool: string,
-    route: UpstreamRoute,
-    args: Record<string, unknown>,
-    ctx: InvokeContext,
-    era: 'legacy' | 'modern',
-  ): Promise<Record<string, unknown>> {
+  async call(call: UpstreamTaskCall, ctx: InvokeContext, era: 'legacy' | 'modern'): Promise<Record<string, unknown>> {
+    const { route } = call;
     const { result } = await this.upstream.upstreamTask(
       route,
-      { method: 'tools/call', params: { name: route.upstreamName, arguments: args } },
+      { method: 'tools/call', params: { name: route.upstreamName, arguments: call.args } },
       ctx,
     );
     if (result.resultType !== 'task') return withoutComplete(result);
     const task = checkTask(result, route.serverId);
     const ttlS = handleTtlS(task.ttlMs);
-    const handle: Handle = { t: scope.tenantId, u: scope.subject, n: tool, srv: route.serverId, id: task.taskId };
+    const handle: Handle = { t: call.tenantId, u: call.subject, n: call.tool, srv: route.serverId, id: task.taskId };
     const taskId = MODERN_UPSTREAM_TASK_PREFIX + this.sealer.sealSecret('modern-upstream-task', { ...handle }, ttlS);
     return era === 'modern' ? { resultType: 'task', ...modernTask(task, taskId) } : { task: legacyTask(task, taskId) };
   }
 
   /** A 2026-07-28 client's `tasks/get` / `tasks/update` / `tasks/cancel` about a proxied task, forwarded. */
-  async modern(
-    method: string,
-    params: Record<string, unknown>,
-    scope: TaskScope,
-    catalog: CompiledCatalog,
-    ctx: InvokeContext,
-  ): Promise<Record<string, unknown>> {
+  async modern(call: TaskMethodCall, ctx: InvokeContext): Promise<Record<string, unknown>> {
+    const { method, params } = call;
     const taskId = checkTaskId(params.taskId);
-    const { handle, route } = this.open(taskId, scope, catalog);
+    const { handle, route } = this.open(taskId, call, call.catalog);
     if (method === 'tasks/update') {
       if (!isJsonObject(params.inputResponses))
         throw new McpError(
@@ -139,15 +130,10 @@ export class ModernUpstreamTasks {
   }
 
   /** A 2025-11-25 client's `tasks/get`, `tasks/result`, `tasks/cancel` about a proxied task (`tasks/list` does not list these). */
-  async legacy(
-    method: string,
-    params: Record<string, unknown>,
-    scope: TaskScope,
-    catalog: CompiledCatalog,
-    ctx: InvokeContext,
-  ): Promise<Record<string, unknown>> {
-    const taskId = checkTaskId(params.taskId);
-    const { handle, route } = this.open(taskId, scope, catalog);
+  async legacy(call: TaskMethodCall, ctx: InvokeContext): Promise<Record<string, unknown>> {
+    const method = call.method;
+    const taskId = checkTaskId(call.params.taskId);
+    const { handle, route } = this.open(taskId, call, call.catalog);
     if (method === 'tasks/cancel') {
       await this.forward('tasks/cancel', handle, route, ctx);
       return legacyTask(checkTask(await this.forward('tasks/get', handle, route, ctx), route.serverId), taskId);

@@ -1,13 +1,12 @@
-import type { CompiledCatalog, Route } from '@switchboard/catalog';
+import type { CompiledCatalog } from '@switchboard/catalog';
 import { ErrorCode, McpError, checkParamHeaders, headerParamsOf } from '@switchboard/protocol';
 import type { DispatchInput } from './dispatch-input';
 import type { InvokeContext } from './invoke-context';
 import { requireClientCapabilities } from './require-client-capabilities';
 import { UpstreamTasks } from './upstream-tasks';
+import type { UpstreamTaskCall } from './upstream-task-shape';
 
-type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
-type ToolSlot = NonNullable<ReturnType<CompiledCatalog['tool']>>;
-export type ToolTaskSupport = ToolSlot['entry']['definition']['taskSupport'];
+export type ToolSlot = NonNullable<ReturnType<CompiledCatalog['tool']>>;
 
 /** Refuses a call its client cannot serve: missing client capabilities, or (modern) Mcp-Param-* headers that disagree with the body. */
 export function checkToolRequest(input: DispatchInput, name: string, found: ToolSlot, args: Record<string, unknown>): void {
@@ -20,15 +19,8 @@ export function checkToolRequest(input: DispatchInput, name: string, found: Tool
 }
 
 /** A 2026-07-28 call of a required-task tool on a 2025-11-25 upstream: the upstream's task, in the modern shape. */
-export async function createModernUpstreamTask(
-  tasks: UpstreamTasks,
-  scope: { tenantId: string; subject: string },
-  name: string,
-  route: UpstreamRoute,
-  args: Record<string, unknown>,
-  ctx: InvokeContext,
-): Promise<object> {
-  const created = await tasks.create(scope, name, route, args, {}, ctx);
+export async function createModernUpstreamTask(tasks: UpstreamTasks, call: UpstreamTaskCall, ctx: InvokeContext): Promise<object> {
+  const created = await tasks.create(call, {}, ctx);
   return isCreated(created) ? UpstreamTasks.modernCreated(created.task) : created;
 }
 

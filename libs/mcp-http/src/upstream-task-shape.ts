@@ -1,5 +1,7 @@
+import type { CompiledCatalog, Route } from '@switchboard/catalog';
 import { ErrorCode, McpError, isJsonObject } from '@switchboard/protocol';
 import type { TaskStatus } from './task-store';
+import type { TaskScope } from './task-wire';
 
 /** A proxied task's handle lives as long as the upstream keeps its task, within these bounds (seconds). */
 export const MIN_HANDLE_TTL_S = 60;
@@ -25,6 +27,24 @@ export interface CheckedUpstreamTask {
   lastUpdatedAt: string;
   ttlMs: number | null;
   pollIntervalMs?: number;
+}
+
+/**
+ * A tools/call that may become its upstream's own task: the caller (the task's scope, whose
+ * fields it carries itself so no scope object is made beside it), the published tool, its
+ * route and its checked arguments.
+ */
+export interface UpstreamTaskCall extends TaskScope {
+  tool: string;
+  route: Extract<Route, { kind: 'upstream' }>;
+  args: Record<string, unknown>;
+}
+
+/** A client's task method about a proxied task: the caller (its scope), the method, its params, and the catalog the handle's tool is looked up in. */
+export interface TaskMethodCall extends TaskScope {
+  method: string;
+  params: Record<string, unknown>;
+  catalog: CompiledCatalog;
 }
 
 /** A client's `params.taskId`, before it is opened as a handle. */

@@ -52,17 +52,23 @@ describe('UpstreamTasks', () => {
   it('forwards tasks/get to the upstream session that created the task, under the handle', async () => {
     const { invoker, seen } = upstreamAnswering((r) => (r.method === 'tools/call' ? { task: task() } : task({ status: 'completed' })));
     const proxy = UpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
-    const created = (await proxy.create(scope, 'research', route, { topic: 'owls' }, {}, ctx)) as { task: { taskId: string } };
+    const created = (await proxy.create({ ...scope, tool: 'research', route, args: { topic: 'owls' } }, {}, ctx)) as {
+      task: { taskId: string };
+    };
     const handle = created.task.taskId;
     expect(handle.startsWith('ut1.')).toBe(true);
-    expect(await proxy.legacy('tasks/get', { taskId: handle }, scope, catalog, ctx)).toMatchObject({ taskId: handle, status: 'completed' });
+    expect(await proxy.legacy({ ...scope, method: 'tasks/get', params: { taskId: handle }, catalog }, ctx)).toMatchObject({
+      taskId: handle,
+      status: 'completed',
+    });
     expect(seen[1]).toEqual({ method: 'tasks/get', params: { taskId: 'up-1' }, session: 'sess-1' });
   });
 
   it('finds nothing for another subject, another tenant, or a tool now routed to another server', async () => {
     const { invoker } = upstreamAnswering(() => ({ task: task() }));
     const proxy = UpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
-    const handle = ((await proxy.create(scope, 'research', route, {}, {}, ctx)) as { task: { taskId: string } }).task.taskId;
+    const handle = ((await proxy.create({ ...scope, tool: 'research', route, args: {} }, {}, ctx)) as { task: { taskId: string } }).task
+      .taskId;
     const moved = catalogWith({ research: { ...route, serverId: 'elsewhere' } });
     for (const [s, c] of [
       [{ tenantId: 't1', subject: 'bob' }, catalog],
@@ -70,7 +76,7 @@ describe('UpstreamTasks', () => {
       [scope, moved],
       [scope, catalogWith({})],
     ] as const) {
-      await expect(proxy.legacy('tasks/get', { taskId: handle }, s, c, ctx)).rejects.toMatchObject({
+      await expect(proxy.legacy({ ...s, method: 'tasks/get', params: { taskId: handle }, catalog: c }, ctx)).rejects.toMatchObject({
         code: -32602,
         message: expect.stringContaining('Task not found'),
       });
@@ -79,11 +85,13 @@ describe('UpstreamTasks', () => {
 
   it('bounds what the upstream chooses: its task id, its session id, and how long a handle lives', async () => {
     const long = UpstreamTasks.of(StateSealer.ephemeral(), upstreamAnswering(() => ({ task: task({ taskId: 'x'.repeat(257) }) })).invoker)!;
-    await expect(long.create(scope, 'research', route, {}, {}, ctx)).rejects.toThrow(/taskId is not a string of 1 to 256 characters/);
+    await expect(long.create({ ...scope, tool: 'research', route, args: {} }, {}, ctx)).rejects.toThrow(
+      /taskId is not a string of 1 to 256 characters/,
+    );
     const session = UpstreamTasks.of(StateSealer.ephemeral(), upstreamAnswering(() => ({ task: task() }), 's'.repeat(513)).invoker)!;
-    await expect(session.create(scope, 'research', route, {}, {}, ctx)).rejects.toThrow(/session id is longer than 512/);
+    await expect(session.create({ ...scope, tool: 'research', route, args: {} }, {}, ctx)).rejects.toThrow(/session id is longer than 512/);
     const status = UpstreamTasks.of(StateSealer.ephemeral(), upstreamAnswering(() => ({ task: task({ status: 'done' }) })).invoker)!;
-    await expect(status.create(scope, 'research', route, {}, {}, ctx)).rejects.toBeInstanceOf(McpError);
+    await expect(status.create({ ...scope, tool: 'research', route, args: {} }, {}, ctx)).rejects.toBeInstanceOf(McpError);
 
     // An upstream that claims to keep its task for a year: the handle still dies within a day.
     jest.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00Z') });
@@ -91,11 +99,16 @@ describe('UpstreamTasks', () => {
       StateSealer.ephemeral(),
       upstreamAnswering((r) => (r.method === 'tools/call' ? { task: task({ ttl: 365 * 24 * 3600_000 }) } : task())).invoker,
     )!;
-    const handle = ((await forever.create(scope, 'research', route, {}, {}, ctx)) as { task: { taskId: string } }).task.taskId;
+    const handle = ((await forever.create({ ...scope, tool: 'research', route, args: {} }, {}, ctx)) as { task: { taskId: string } }).task
+      .taskId;
     jest.setSystemTime(Date.parse('2026-01-01T23:59:00Z'));
-    await expect(forever.legacy('tasks/get', { taskId: handle }, scope, catalog, ctx)).resolves.toMatchObject({ status: 'working' });
+    await expect(forever.legacy({ ...scope, method: 'tasks/get', params: { taskId: handle }, catalog }, ctx)).resolves.toMatchObject({
+      status: 'working',
+    });
     jest.setSystemTime(Date.parse('2026-01-02T00:01:00Z'));
-    await expect(forever.legacy('tasks/get', { taskId: handle }, scope, catalog, ctx)).rejects.toMatchObject({ code: -32602 });
+    await expect(forever.legacy({ ...scope, method: 'tasks/get', params: { taskId: handle }, catalog }, ctx)).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it('checks params.task and caps its ttl', () => {
@@ -115,7 +128,7 @@ describe('UpstreamTasks', () => {
           : { content: [{ type: 'text', text: 'done' }], _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'up-1' } } },
     );
     const proxy = UpstreamTasks.of(StateSealer.ephemeral(), invoker)!;
-    const created = (await proxy.create(scope, 'research', route, {}, {}, ctx)) as {
+    const created = (await proxy.create({ ...scope, tool: 'research', route, args: {} }, {}, ctx)) as {
       task: Parameters<typeof UpstreamTasks.modernCreated>[0];
     };
     expect(UpstreamTasks.modernCreated(created.task)).toMatchObject({
@@ -124,13 +137,13 @@ describe('UpstreamTasks', () => {
       ttlMs: 120_000,
       pollIntervalMs: 100,
     });
-    const got = await proxy.modern('tasks/get', { taskId: created.task.taskId }, scope, catalog, ctx);
+    const got = await proxy.modern({ ...scope, method: 'tasks/get', params: { taskId: created.task.taskId }, catalog }, ctx);
     expect(got).toMatchObject({ taskId: created.task.taskId, status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
     expect((got.result as { _meta: Record<string, unknown> })._meta['io.modelcontextprotocol/related-task']).toEqual({
       taskId: created.task.taskId,
     });
     await expect(
-      proxy.modern('tasks/update', { taskId: created.task.taskId, inputResponses: {} }, scope, catalog, ctx),
+      proxy.modern({ ...scope, method: 'tasks/update', params: { taskId: created.task.taskId, inputResponses: {} }, catalog }, ctx),
     ).rejects.toMatchObject({ code: -32602 });
   });
 });

@@ -13,6 +13,8 @@ import {
   MAX_HANDLE_TTL_S,
   RELATED_TASK,
   upstreamTaskBroke as upstreamBroke,
+  type TaskMethodCall,
+  type UpstreamTaskCall,
 } from './upstream-task-shape';
 
 type UpstreamRoute = Extract<Route, { kind: 'upstream' }>;
@@ -89,22 +91,20 @@ export class UpstreamTasks {
   }
 
   /**
-   * A task-augmented call of `tool` (its published name) on its upstream: the upstream's
-   * `CreateTaskResult` with the handle as the task id, or — when the upstream answered the call
-   * itself — its plain result.
+   * A task-augmented call (`task` its checked `params.task`) on the tool's upstream: the
+   * upstream's `CreateTaskResult` with the handle as the task id, or — when the upstream
+   * answered the call itself — its plain result. `lister` names the tasks/list it joins.
    */
   async create(
-    scope: TaskScope,
-    tool: string,
-    route: UpstreamRoute,
-    args: Record<string, unknown>,
+    call: UpstreamTaskCall,
     task: Record<string, unknown>,
     ctx: InvokeContext,
     lister?: string,
   ): Promise<{ task: UpstreamTask } | Record<string, unknown>> {
+    const { route } = call;
     const { result, session } = await this.upstream.upstreamTask(
       route,
-      { method: 'tools/call', params: { name: route.upstreamName, arguments: args, task } },
+      { method: 'tools/call', params: { name: route.upstreamName, arguments: call.args, task } },
       ctx,
     );
     if (result.task === undefined) return result;
@@ -113,9 +113,9 @@ export class UpstreamTasks {
       throw upstreamBroke(route.serverId, `its session id is longer than ${MAX_SESSION_ID} characters`);
     const ttlS = handleTtlS(created.ttl);
     const handle: Handle = {
-      t: scope.tenantId,
-      u: scope.subject,
-      n: tool,
+      t: call.tenantId,
+      u: call.subject,
+      n: call.tool,
       srv: route.serverId,
       id: created.taskId,
       ...(session === undefined ? {} : { s: session }),
@@ -123,7 +123,7 @@ export class UpstreamTasks {
     const taskId = UPSTREAM_TASK_PREFIX + this.sealer.sealSecret('upstream-task', { ...handle }, ttlS);
     if (this.index && lister !== undefined) {
       // The task exists upstream either way: an index that cannot take it only leaves it out of tasks/list.
-      await this.index.add(scope.tenantId, lister, taskId, Date.now() + ttlS * 1000).catch((err: unknown) => this.onError(err));
+      await this.index.add(call.tenantId, lister, taskId, Date.now() + ttlS * 1000).catch((err: unknown) => this.onError(err));
     }
     return { ...result, task: { ...created, taskId } };
   }
@@ -132,17 +132,11 @@ export class UpstreamTasks {
    * A legacy client's `tasks/get`, `tasks/result`, `tasks/cancel` about a proxied task, or its
    * `tasks/list` of the tasks created under `lister` (see {@link listerOf}).
    */
-  async legacy(
-    method: string,
-    params: Record<string, unknown>,
-    scope: TaskScope,
-    catalog: CompiledCatalog,
-    ctx: InvokeContext,
-    lister?: string,
-  ): Promise<Record<string, unknown>> {
-    if (method === 'tasks/list') return this.list(params, scope, catalog, ctx, lister);
-    const taskId = checkTaskId(params.taskId);
-    const { handle, route } = this.open(taskId, scope, catalog);
+  async legacy(call: TaskMethodCall, ctx: InvokeContext, lister?: string): Promise<Record<string, unknown>> {
+    const method = call.method;
+    if (method === 'tasks/list') return this.list(call, ctx, lister);
+    const taskId = checkTaskId(call.params.taskId);
+    const { handle, route } = this.open(taskId, call, call.catalog);
     const result = await this.forward(method as UpstreamTaskRequest['method'], handle, route, ctx);
     if (method === 'tasks/result') return relabel(result, handle.id, taskId);
     return { ...result, ...(typeof result.taskId === 'string' ? { taskId } : {}) };
@@ -153,24 +147,18 @@ export class UpstreamTasks {
    * a tasks/get on its upstream session); tasks their upstream or the catalog no longer has are
    * left out. Never an upstream's own tasks/list: its session is shared by the tenant's callers.
    */
-  private async list(
-    params: Record<string, unknown>,
-    scope: TaskScope,
-    catalog: CompiledCatalog,
-    ctx: InvokeContext,
-    lister: string | undefined,
-  ): Promise<Record<string, unknown>> {
-    const cursor = params.cursor;
+  private async list(call: TaskMethodCall, ctx: InvokeContext, lister: string | undefined): Promise<Record<string, unknown>> {
+    const cursor = call.params.cursor;
     if (cursor !== undefined && (typeof cursor !== 'string' || !/^\d{1,4}$/.test(cursor)))
       throw new McpError(ErrorCode.InvalidParams, 'params.cursor must be a cursor this server returned');
     const offset = cursor === undefined ? 0 : Number(cursor);
     if (!this.index || lister === undefined) return { tasks: [] };
-    const handles = await this.index.list(scope.tenantId, lister);
+    const handles = await this.index.list(call.tenantId, lister);
     const page = handles.slice(offset, offset + LIST_PAGE);
     const tasks = await Promise.all(
       page.map(async (taskId) => {
         try {
-          const { handle, route } = this.open(taskId, scope, catalog);
+          const { handle, route } = this.open(taskId, call, call.catalog);
           const result = await this.forward('tasks/get', handle, route, ctx);
           return { ...checkTask(result, route.serverId), taskId };
         } catch (err) {
@@ -190,15 +178,10 @@ export class UpstreamTasks {
    * A 2026-07-28 client's `tasks/get` / `tasks/update` / `tasks/cancel` about a proxied task,
    * answered in the tasks extension's shapes (a terminal task's result or error inlined).
    */
-  async modern(
-    method: string,
-    params: Record<string, unknown>,
-    scope: TaskScope,
-    catalog: CompiledCatalog,
-    ctx: InvokeContext,
-  ): Promise<Record<string, unknown>> {
+  async modern(call: TaskMethodCall, ctx: InvokeContext): Promise<Record<string, unknown>> {
+    const { method, params } = call;
     const taskId = checkTaskId(params.taskId);
-    const { handle, route } = this.open(taskId, scope, catalog);
+    const { handle, route } = this.open(taskId, call, call.catalog);
     if (method === 'tasks/update') {
       const responses = params.inputResponses;
       if (!isJsonObject(responses))

@@ -7,11 +7,27 @@ import {
   type InterceptContext,
   type InterceptionEvent,
 } from '@switchboard/guardrails';
-import type { InvokeContext, UpstreamInvoker, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
+import type { InvokeContext, UpstreamInvoker, UpstreamTaskAnswer } from '@switchboard/mcp-http';
 import { ErrorCode, McpError } from '@switchboard/protocol';
 import type { UpstreamRoute } from '../upstream/upstream-pool';
 
 type Chains = CompiledGuardrails['chains'];
+
+/** What an interception is about: the upstream call (its route and context), its target (tool, prompt or URI) and the arguments sent. */
+interface Intercepted {
+  route: UpstreamRoute;
+  target: string;
+  args: Record<string, unknown>;
+  ctx: InvokeContext;
+}
+
+/** Each hook point's event (the part before the colon), without slicing a string per interception. */
+const EVENT_OF: Record<HookPoint, InterceptionEvent> = {
+  'tools/call:request': 'tools/call',
+  'tools/call:response': 'tools/call',
+  'prompts/get:response': 'prompts/get',
+  'resources/read:response': 'resources/read',
+};
 
 /** Where the wrapper finds a tenant's compiled interceptors (`TenantGuardrails`). */
 export interface GuardrailsLookup {
@@ -40,18 +56,20 @@ export function guardInvoker<T extends UpstreamInvoker>(inner: T, guardrails: Gu
     return chains ? guardedCall(chains, route, args, ctx) : base.callTool(route, args, ctx);
   };
   const guardedCall = async (chains: Chains, route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext) => {
-    const before = await intercept(chains, 'tools/call:request', args, route, route.upstreamName, args, ctx, deps);
+    const on: Intercepted = { route, target: route.upstreamName, args, ctx };
+    const before = await intercept(chains, 'tools/call:request', args, on, deps);
     if (before.kind === 'deny') return denied(before.interceptor, before.reason);
-    const sentArgs = before.payload as Record<string, unknown>;
-    const result = await base.callTool(route, sentArgs, ctx);
-    const after = await intercept(chains, 'tools/call:response', result, route, route.upstreamName, sentArgs, ctx, deps);
+    // The result chain sees the arguments actually sent.
+    on.args = before.payload as Record<string, unknown>;
+    const result = await base.callTool(route, on.args, ctx);
+    const after = await intercept(chains, 'tools/call:response', result, on, deps);
     return after.kind === 'deny' ? denied(after.interceptor, after.reason) : (after.payload as ToolCallResult);
   };
   guarded.getPrompt = (route, args, ctx) => {
     const chains = guardrails.of(ctx.tenantId)?.chains;
     if (!chains) return base.getPrompt(route, args, ctx);
     return base.getPrompt(route, args, ctx).then(async (result) => {
-      const after = await intercept(chains, 'prompts/get:response', result, route, route.upstreamName, args, ctx, deps);
+      const after = await intercept(chains, 'prompts/get:response', result, { route, target: route.upstreamName, args, ctx }, deps);
       if (after.kind === 'deny') throw refusal(after.interceptor, after.reason);
       return after.payload as GetPromptResult;
     });
@@ -60,69 +78,62 @@ export function guardInvoker<T extends UpstreamInvoker>(inner: T, guardrails: Gu
     const chains = guardrails.of(ctx.tenantId)?.chains;
     if (!chains) return base.readResource(route, uri, ctx);
     return base.readResource(route, uri, ctx).then(async (result) => {
-      const after = await intercept(chains, 'resources/read:response', result, route, uri, {}, ctx, deps);
+      const after = await intercept(chains, 'resources/read:response', result, { route, target: uri, args: {}, ctx }, deps);
       if (after.kind === 'deny') throw refusal(after.interceptor, after.reason);
       return after.payload as ReadResourceResult;
     });
   };
-  if (base.upstreamTask) {
-    const upstreamTask = base.upstreamTask;
-    guarded.upstreamTask = (route, request, ctx) => guardTask(upstreamTask, guardrails.of(ctx.tenantId)?.chains, route, request, ctx, deps);
+  const upstreamTask = base.upstreamTask;
+  if (upstreamTask) {
+    /**
+     * Task-augmented tools/call (an upstream's own task): the arguments are checked like a plain
+     * call, and the result a `tasks/result` hands back goes through the result chain, so asking for
+     * a task is no way around the interceptors.
+     */
+    guarded.upstreamTask = async (route, request, ctx): Promise<UpstreamTaskAnswer> => {
+      const chains = guardrails.of(ctx.tenantId)?.chains;
+      if (!chains || (request.method !== 'tools/call' && request.method !== 'tasks/result')) return upstreamTask(route, request, ctx);
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      const on: Intercepted = { route, target: route.upstreamName, args, ctx };
+      if (request.method === 'tools/call') {
+        const before = await intercept(chains, 'tools/call:request', args, on, deps);
+        if (before.kind === 'deny') throw refusal(before.interceptor, before.reason);
+        return upstreamTask(route, { ...request, params: { ...request.params, arguments: before.payload } }, ctx);
+      }
+      const answer = await upstreamTask(route, request, ctx);
+      on.args = {};
+      const after = await intercept(chains, 'tools/call:response', answer.result, on, deps);
+      if (after.kind === 'deny')
+        return { ...answer, result: denied(after.interceptor, after.reason) as unknown as Record<string, unknown> };
+      return { ...answer, result: after.payload as Record<string, unknown> };
+    };
   }
   return guarded;
-}
-
-/**
- * Task-augmented tools/call (an upstream's own task): the arguments are checked like a plain
- * call, and the result a `tasks/result` hands back goes through the result chain, so asking for
- * a task is no way around the interceptors.
- */
-async function guardTask(
-  upstreamTask: NonNullable<UpstreamInvoker['upstreamTask']>,
-  chains: Chains | undefined,
-  route: UpstreamRoute,
-  request: UpstreamTaskRequest,
-  ctx: InvokeContext,
-  deps: (tenantId: string) => ChainDeps,
-): Promise<UpstreamTaskAnswer> {
-  if (!chains || (request.method !== 'tools/call' && request.method !== 'tasks/result')) return upstreamTask(route, request, ctx);
-  const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-  if (request.method === 'tools/call') {
-    const before = await intercept(chains, 'tools/call:request', args, route, route.upstreamName, args, ctx, deps);
-    if (before.kind === 'deny') throw refusal(before.interceptor, before.reason);
-    return upstreamTask(route, { ...request, params: { ...request.params, arguments: before.payload } }, ctx);
-  }
-  const answer = await upstreamTask(route, request, ctx);
-  const after = await intercept(chains, 'tools/call:response', answer.result, route, route.upstreamName, {}, ctx, deps);
-  if (after.kind === 'deny') return { ...answer, result: denied(after.interceptor, after.reason) as unknown as Record<string, unknown> };
-  return { ...answer, result: after.payload as Record<string, unknown> };
 }
 
 function intercept(
   chains: Chains,
   point: HookPoint,
   payload: unknown,
-  route: UpstreamRoute,
-  target: string,
-  args: Record<string, unknown>,
-  ctx: InvokeContext,
+  on: Intercepted,
   deps: (tenantId: string) => ChainDeps,
 ): ReturnType<typeof runChain> | { kind: 'pass'; payload: unknown } {
   const chain = chains[point];
   if (!chain) return { kind: 'pass', payload };
+  const { ctx } = on;
   const auth = ctx.auth;
   const context: InterceptContext = {
     point,
-    event: point.slice(0, point.indexOf(':')) as InterceptionEvent,
-    server: route.serverId,
-    target,
+    event: EVENT_OF[point],
+    server: on.route.serverId,
+    target: on.target,
     caller: {
       subject: auth?.subject ?? '',
       scopes: [...(auth?.scopes ?? [])],
       groups: [...(auth?.groups ?? [])],
       client: auth?.clientId ?? ctx.request.clientInfo?.name ?? '',
     },
-    args,
+    args: on.args,
     now: new Date(),
   };
   return runChain(chain, payload, context, deps(ctx.tenantId));

@@ -2,7 +2,7 @@ import type { GetPromptResult, ReadResourceResult, ToolCallResult } from '@switc
 import type { InvokeContext, UpstreamCompletion, UpstreamInvoker, UpstreamTaskAnswer, UpstreamTaskRequest } from '@switchboard/mcp-http';
 import { withConnectorCredential } from './connector-credential';
 import { GatewayError, toolErrorResult, wireError } from './gateway-errors';
-import { observeCall } from './upstream-observation';
+import { noteResourceUri, observeCall } from './upstream-observation';
 import type { UpstreamPool } from './upstream-pool';
 import type { ConnectorCredentialLookup, UpstreamRoute } from './upstream-types';
 
@@ -25,76 +25,49 @@ export class GatewayUpstream implements UpstreamInvoker {
   ) {}
 
   callTool(route: UpstreamRoute, args: Record<string, unknown>, ctx: InvokeContext): Promise<ToolCallResult> {
-    return observeCall('tools/call', route.upstreamName, route, ctx, () => this.toolCall(route, args, ctx), isToolError);
+    return observeCall('tools/call', route, ctx, () => this.toolCall(route, args, ctx), isToolError);
   }
 
   readResource(route: UpstreamRoute, uri: string, ctx: InvokeContext): Promise<ReadResourceResult> {
     return observeCall(
       'resources/read',
-      '',
       route,
       ctx,
-      () => this.wired(route, ctx, (r) => this.pool.readResource(r, uri, ctx)),
+      () => {
+        noteResourceUri(uri);
+        return this.wired(route, ctx, (r) => this.pool.readResource(r, uri, ctx));
+      },
       never,
-      uri,
     );
   }
 
   getPrompt(route: UpstreamRoute, args: Record<string, string>, ctx: InvokeContext): Promise<GetPromptResult> {
-    return observeCall(
-      'prompts/get',
-      route.upstreamName,
-      route,
-      ctx,
-      () => this.wired(route, ctx, (r) => this.pool.getPrompt(r, args, ctx)),
-      never,
-    );
+    return observeCall('prompts/get', route, ctx, () => this.wired(route, ctx, (r) => this.pool.getPrompt(r, args, ctx)), never);
   }
 
   complete(route: UpstreamRoute, request: UpstreamCompletion, ctx: InvokeContext): Promise<unknown> {
-    return observeCall(
-      'completion/complete',
-      '',
-      route,
-      ctx,
-      () => this.wired(route, ctx, (r) => this.pool.complete(r, request, ctx)),
-      never,
-    );
+    return observeCall('completion/complete', route, ctx, () => this.wired(route, ctx, (r) => this.pool.complete(r, request, ctx)), never);
   }
 
   upstreamTask(route: UpstreamRoute, request: UpstreamTaskRequest, ctx: InvokeContext): Promise<UpstreamTaskAnswer> {
-    const target = request.method === 'tools/call' ? route.upstreamName : '';
-    return observeCall(
-      request.method,
-      target,
-      route,
-      ctx,
-      () => this.wired(route, ctx, (r) => this.pool.upstreamTask(r, request, ctx)),
-      never,
-    );
+    return observeCall(request.method, route, ctx, () => this.wired(route, ctx, (r) => this.pool.upstreamTask(r, request, ctx)), never);
   }
 
   setLogLevel(route: UpstreamRoute, level: string, ctx: InvokeContext): Promise<void> {
-    return observeCall(
-      'logging/setLevel',
-      '',
-      route,
-      ctx,
-      () => this.wired(route, ctx, (r) => this.pool.setLogLevel(r, level, ctx)),
-      never,
-    );
+    return observeCall('logging/setLevel', route, ctx, () => this.wired(route, ctx, (r) => this.pool.setLogLevel(r, level, ctx)), never);
   }
 
   subscribeResource(route: UpstreamRoute, uri: string, on: boolean, ctx: InvokeContext): Promise<void> {
     const method = on ? 'resources/subscribe' : 'resources/unsubscribe';
     return observeCall(
       method,
-      '',
       route,
       ctx,
-      () => this.wired(route, ctx, (r) => this.pool.subscribeResource(r, uri, on, ctx)),
+      () => {
+        noteResourceUri(uri);
+        return this.wired(route, ctx, (r) => this.pool.subscribeResource(r, uri, on, ctx));
+      },
       never,
-      uri,
     );
   }
 

@@ -20,6 +20,15 @@ export interface CallScope {
   readonly signal: AbortSignal | undefined;
 }
 
+/** The pool's bounds a call falls back to where its route sets none (the pool's options carry them). */
+export interface CallDefaults {
+  readonly timeoutMs: number;
+  readonly maxConcurrency: number;
+  /** Calls waiting for a slot; default the concurrency. */
+  readonly maxQueue?: number;
+  readonly maxStreamBytes?: number;
+}
+
 /** The connection state a call's failure is read against. */
 interface CallConnection {
   /** Set when the gateway closed the connection itself (a call then failing with "Connection closed" is ours). */
@@ -44,17 +53,25 @@ export class UpstreamCall implements CallScope, GuardLimits {
   private readonly timer: NodeJS.Timeout;
   private readonly onClientAbort = (): void => this.abort.abort(this.ctx.signal.reason);
 
+  readonly timeoutMs: number;
+  readonly maxStreamBytes: number | undefined;
+  readonly maxConcurrency: number;
+  readonly maxQueue: number;
+
+  /** `maxBytes` is the tenant's response bound; the rest are the route's, else the pool's `defaults`. */
   constructor(
     readonly ctx: InvokeContext,
-    readonly timeoutMs: number,
+    route: { readonly timeoutMs?: number; readonly maxConcurrency?: number },
+    defaults: CallDefaults,
     readonly maxBytes: number,
-    readonly maxStreamBytes: number | undefined,
-    readonly maxConcurrency: number,
-    readonly maxQueue: number,
   ) {
+    this.timeoutMs = route.timeoutMs ?? defaults.timeoutMs;
+    this.maxStreamBytes = defaults.maxStreamBytes;
+    this.maxConcurrency = route.maxConcurrency ?? defaults.maxConcurrency;
+    this.maxQueue = defaults.maxQueue ?? this.maxConcurrency;
     this.signal = this.abort.signal;
     this.askClient = ctx.askClient;
-    this.timer = setTimeout(timeOut, timeoutMs, this);
+    this.timer = setTimeout(timeOut, this.timeoutMs, this);
     this.timer.unref();
     if (ctx.signal.aborted) this.onClientAbort();
     else ctx.signal.addEventListener('abort', this.onClientAbort, { once: true });

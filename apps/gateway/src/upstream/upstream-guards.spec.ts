@@ -8,7 +8,7 @@ const failing = (verdict: CallVerdict) => () => Promise.reject(Object.assign(new
 /** Runs one call under the guards and says how it ended. */
 async function outcome(guards: UpstreamGuards, fn: () => Promise<unknown>, key = 'k', signal = never): Promise<string> {
   try {
-    await guards.run(key, limits, signal, fn, verdictOf);
+    await guards.run(key, { ...limits, signal }, fn, verdictOf);
     return 'ok';
   } catch (err) {
     return err instanceof GuardRefusedError ? err.refusal.kind : 'failed';
@@ -53,12 +53,12 @@ describe('UpstreamGuards: the breaker', () => {
       seen.push(`${tenantId}/${serverId} ${state}`),
     );
     const subject = { tenantId: 't', serverId: 's' };
-    await guards.run('k', limits, never, async () => undefined, verdictOf, subject);
-    await guards.run('k', limits, never, async () => undefined, verdictOf, subject);
+    await guards.run('k', { ...limits, signal: never }, async () => undefined, verdictOf, subject);
+    await guards.run('k', { ...limits, signal: never }, async () => undefined, verdictOf, subject);
     expect(seen).toEqual(['t/s closed']);
-    await guards.run('k', limits, never, failing('failure'), verdictOf, subject).catch(() => undefined);
+    await guards.run('k', { ...limits, signal: never }, failing('failure'), verdictOf, subject).catch(() => undefined);
     now += 1000;
-    await guards.run('k', limits, never, async () => undefined, verdictOf, subject);
+    await guards.run('k', { ...limits, signal: never }, async () => undefined, verdictOf, subject);
     expect(seen).toEqual(['t/s closed', 't/s open', 't/s half-open', 't/s closed']);
   });
 
@@ -92,7 +92,7 @@ describe('UpstreamGuards: the breaker', () => {
   it('rethrows the call error itself, whatever its verdict', async () => {
     const guards = new UpstreamGuards({ failureThreshold: 3, openMs: 1000 });
     const err = Object.assign(new Error('answer'), { verdict: 'success' as const });
-    await expect(guards.run('k', limits, never, () => Promise.reject(err), verdictOf)).rejects.toBe(err);
+    await expect(guards.run('k', { ...limits, signal: never }, () => Promise.reject(err), verdictOf)).rejects.toBe(err);
   });
 });
 
@@ -102,9 +102,16 @@ describe('UpstreamGuards: the concurrency cap', () => {
   it('queues up to maxQueue calls and refuses the next at once; a freed slot runs the next waiter', async () => {
     const guards = new UpstreamGuards({ failureThreshold: 5, openMs: 1000 });
     let release!: () => void;
-    const busy = guards.run('k', small, never, () => new Promise<string>((resolve) => (release = () => resolve('first'))), verdictOf);
-    const queued = guards.run('k', small, never, async () => 'second', verdictOf);
-    await expect(guards.run('k', small, never, async () => 'third', verdictOf)).rejects.toMatchObject({ refusal: { kind: 'queue-full' } });
+    const busy = guards.run(
+      'k',
+      { ...small, signal: never },
+      () => new Promise<string>((resolve) => (release = () => resolve('first'))),
+      verdictOf,
+    );
+    const queued = guards.run('k', { ...small, signal: never }, async () => 'second', verdictOf);
+    await expect(guards.run('k', { ...small, signal: never }, async () => 'third', verdictOf)).rejects.toMatchObject({
+      refusal: { kind: 'queue-full' },
+    });
     release();
     expect(await busy).toBe('first');
     expect(await queued).toBe('second');
@@ -113,10 +120,10 @@ describe('UpstreamGuards: the concurrency cap', () => {
   it('a waiter whose signal aborts leaves the queue at once (not when a slot frees)', async () => {
     const guards = new UpstreamGuards({ failureThreshold: 5, openMs: 1000 });
     let release!: () => void;
-    const busy = guards.run('k', small, never, () => new Promise<void>((resolve) => (release = resolve)), verdictOf);
+    const busy = guards.run('k', { ...small, signal: never }, () => new Promise<void>((resolve) => (release = resolve)), verdictOf);
     const abort = new AbortController();
     let ran = false;
-    const waiting = guards.run('k', small, abort.signal, async () => void (ran = true), verdictOf);
+    const waiting = guards.run('k', { ...small, signal: abort.signal }, async () => void (ran = true), verdictOf);
     abort.abort(new Error('timed out'));
     await expect(waiting).rejects.toMatchObject({ refusal: { kind: 'slot-wait-ended' } });
     release();

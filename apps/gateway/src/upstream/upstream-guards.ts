@@ -35,6 +35,11 @@ export interface GuardLimits {
   maxQueue: number;
 }
 
+/** A call run under a guard: its key's limits (used when the guard is created) and its signal (waiting for a slot ends with it). */
+export interface GuardedCall extends GuardLimits {
+  readonly signal: AbortSignal;
+}
+
 /** The upstream a guard protects, as the circuit listener names it. */
 export interface GuardSubject {
   readonly tenantId: string;
@@ -77,22 +82,21 @@ export class UpstreamGuards {
   ) {}
 
   /**
-   * Runs `fn` under the key's breaker and in one of its `maxConcurrency` slots; `verdict`
+   * Runs `fn` for `call` under the key's breaker and in one of its `maxConcurrency` slots; `verdict`
    * says what a failure of `fn` means for the breaker. Refusals throw {@link GuardRefusedError}.
    * `subject` names the upstream to the circuit listener when the key's guard is created.
    */
   async run<T>(
     key: string,
-    limits: GuardLimits,
-    signal: AbortSignal,
+    call: GuardedCall,
     fn: () => Promise<T>,
     verdict: (err: unknown) => CallVerdict,
     subject?: GuardSubject,
   ): Promise<T> {
-    const guard = this.guards.get(key) ?? this.create(key, limits, subject);
+    const guard = this.guards.get(key) ?? this.create(key, call, subject);
     const inSlot = async (): Promise<T | Alive> => {
       try {
-        return await withSlot(guard.slots, signal, fn);
+        return await withSlot(guard.slots, call.signal, fn);
       } catch (err) {
         if (err instanceof GuardRefusedError) throw err;
         const v = verdict(err);

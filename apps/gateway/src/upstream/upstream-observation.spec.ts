@@ -4,7 +4,7 @@ import type { Route } from '@switchboard/catalog';
 import type { InvokeContext } from '@switchboard/mcp-http';
 import { McpError } from '@switchboard/protocol';
 import { SeriesBudget, startTelemetry } from '@switchboard/telemetry';
-import { observeCall, recordCircuitState } from './upstream-observation';
+import { noteResourceUri, observeCall, recordCircuitState } from './upstream-observation';
 
 const exporter = new InMemorySpanExporter();
 const processor = new SimpleSpanProcessor({ exporter });
@@ -33,7 +33,7 @@ const isToolError = (r: { isError?: boolean; content: unknown[] }) => r.isError 
 
 describe('observeCall', () => {
   it('names the CLIENT span per the MCP convention, with server.address without the port and server.port', async () => {
-    await observeCall('tools/call', 'get_pool', route, ctx, async () => ({ content: [] }), isToolError);
+    await observeCall('tools/call', route, ctx, async () => ({ content: [] }), isToolError);
     await processor.forceFlush();
     const [span] = exporter.getFinishedSpans();
     expect(span?.name).toBe('tools/call get_pool');
@@ -53,10 +53,9 @@ describe('observeCall', () => {
   });
 
   it('a tool result with isError is status ERROR, error.type tool_error; a JSON-RPC error carries its code', async () => {
-    await observeCall('tools/call', 'get_pool', route, ctx, async () => ({ isError: true, content: [] }), isToolError);
+    await observeCall('tools/call', route, ctx, async () => ({ isError: true, content: [] }), isToolError);
     const failing = observeCall(
       'prompts/get',
-      'get_pool',
       route,
       ctx,
       () => Promise.reject(new McpError(-32602, 'bad')),
@@ -79,12 +78,13 @@ describe('observeCall', () => {
   it('makes the span active during the call, so the trace context reaches the upstream', async () => {
     const seen = await observeCall(
       'resources/read',
-      '',
       route,
       ctx,
-      async () => trace.getActiveSpan()?.spanContext().spanId,
+      async () => {
+        noteResourceUri('file:///a');
+        return trace.getActiveSpan()?.spanContext().spanId;
+      },
       () => false,
-      'file:///a',
     );
     await processor.forceFlush();
     const [span] = exporter.getFinishedSpans();

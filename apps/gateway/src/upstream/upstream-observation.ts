@@ -38,24 +38,24 @@ const upstreamLabels = new LabelCache((tenant, upstream) => Object.freeze({ tena
  * conventions (a tool result with `isError` or a thrown error is status ERROR with `error.type`
  * `tool_error` / the JSON-RPC code / the error name) and measures it
  * (`mcp.client.operation.duration`, `upstream_inflight`), tenant and upstream labels
- * series-budgeted. The span is active during `call`, so the W3C context reaches the upstream.
+ * series-budgeted. The span is active during `call`, so the W3C context reaches the upstream
+ * (and `call` may add to it: {@link noteResourceUri}). A tools/call or prompts/get names the
+ * route's tool or prompt.
  */
 export async function observeCall<T>(
   method: string,
-  target: string,
   route: UpstreamRoute,
   ctx: InvokeContext,
   call: () => Promise<T>,
   failed: (r: T) => boolean,
-  uri?: string,
 ): Promise<T> {
   const m = switchboardMetrics().upstream;
   const budget = SeriesBudget.current();
   const tenant = budget.tenant(ctx.tenantId);
   const upstream = budget.upstream(tenant, route.serverId);
+  const target = method === 'tools/call' || method === 'prompts/get' ? route.upstreamName : '';
   const base = spanBases.get(ctx.tenantId, route.serverId, method, target, route.url);
   const span = trace.getTracer('switchboard').startSpan(base.name, { kind: SpanKind.CLIENT, attributes: base.attributes });
-  if (uri !== undefined && span.isRecording()) span.setAttribute('mcp.resource.uri', uri.slice(0, 512));
   const started = performance.now();
   let outcome = 'error';
   let errorType = '';
@@ -79,6 +79,12 @@ export async function observeCall<T>(
     m.inflight.add(-1, tenant, upstream, '', '');
     m.duration.record((performance.now() - started) / 1000, method, tenant, upstream, outcome === 'ok' ? '' : errorType || '_OTHER');
   }
+}
+
+/** Names the resource a call reads or subscribes to on its CLIENT span (called inside {@link observeCall}'s `call`). */
+export function noteResourceUri(uri: string): void {
+  const span = trace.getActiveSpan();
+  if (span?.isRecording()) span.setAttribute('mcp.resource.uri', uri.slice(0, 512));
 }
 
 /** Marks the span failed by a thrown error; answers the metric's `error_type`. */

@@ -10,7 +10,7 @@ import { countsAgainstUpstream, refusalError, upstreamError } from './call-failu
 import { CallerSessions, callerScope } from './caller-sessions';
 import { planConnection } from './connection-plan';
 import { GatewayError } from './gateway-errors';
-import { relayNotifications, type Notify } from './relay-notifications';
+import { relayNotifications } from './relay-notifications';
 import { keysOf } from './route-keys';
 import { inboxOwner, TaskInputInbox, type TaskInputRequest } from './task-input-inbox';
 import { TenantTransports } from './tenant-transports';
@@ -210,22 +210,11 @@ export class UpstreamPool {
     const plan = planConnection(keys, ctx, callersSession, taskCall);
     const own = this.options.limitsOf?.(tenantId);
     this.admit(route, tenantId, own?.maxInflight ?? this.options.tenantMaxInflight);
-    const maxConcurrency = route.maxConcurrency ?? this.options.maxConcurrency;
-    const maxBytes = own?.upstreamResponseBytes ?? this.options.maxResponseBytes;
-    const timeoutMs = route.timeoutMs ?? this.options.timeoutMs;
-    const call = new UpstreamCall(
-      ctx,
-      timeoutMs,
-      maxBytes,
-      this.options.maxStreamBytes,
-      maxConcurrency,
-      this.options.maxQueue ?? maxConcurrency,
-    );
+    const call = new UpstreamCall(ctx, route, this.options, own?.upstreamResponseBytes ?? this.options.maxResponseBytes);
     try {
       return await this.guards.run(
         keys.upstream,
         call,
-        call.signal,
         () => this.onConnection(route, plan, call, send),
         (err) => verdictOf(call, err),
         keys,
@@ -260,16 +249,15 @@ export class UpstreamPool {
    */
   private async onConnection<T>(route: UpstreamRoute, plan: ConnectionPlan, call: UpstreamCall, send: Send<T>): Promise<T> {
     const opts = this.callOptions(call);
-    const notify = opts.onnotification!;
     try {
       try {
-        return await this.attempt(route, plan, call, send, opts, notify);
+        return await this.attempt(route, plan, call, send, opts);
       } catch (err) {
         if (!sessionExpired(err)) throw err;
         void this.connections.drop(plan.key);
         const forgotten = call.client?.sessionId();
         if (forgotten !== undefined) await this.options.sessions?.forget(plan.key, forgotten);
-        return await this.attempt(route, plan, call, send, opts, notify);
+        return await this.attempt(route, plan, call, send, opts);
       }
     } catch (err) {
       const { kind } = call.classify(err);
@@ -285,13 +273,13 @@ export class UpstreamPool {
     call: UpstreamCall,
     send: Send<T>,
     opts: UpstreamCallOptions,
-    notify: Notify,
   ): Promise<T> {
     const c = (call.connection = this.connections.open(plan, route, call.ctx.tenantId, call.maxBytes));
     const client = (call.client = await c.ready);
     const abort = call.abort;
     c.calls.add(abort);
-    c.notifiers.set(abort, notify);
+    // callOptions always sets the relay.
+    c.notifiers.set(abort, opts.onnotification!);
     if (c.caller) this.callers.begin(plan.key, c.caller, abort, call.askClient);
     try {
       return await this.scope.run(call, send, client, opts);
