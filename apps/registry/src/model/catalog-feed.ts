@@ -18,6 +18,17 @@ export interface FeedPage {
   more: boolean;
 }
 
+/** The feed query ($1 txid, $2 tenant id of the cursor, $3 limit); exported for the EXPLAIN test at 100k tenants. */
+export const readFeedSql = `SELECT txid::text AS txid, id, version FROM (
+       (SELECT version_txid AS txid, id, current_version AS version FROM registry.tenants
+         WHERE (version_txid, id) > ($1::xid8, $2::text) ORDER BY version_txid, id LIMIT $3)
+       UNION ALL
+       (SELECT txid, tenant_id AS id, NULL AS version FROM registry.catalog_removals
+         WHERE (txid, tenant_id) > ($1::xid8, $2::text) ORDER BY txid, tenant_id LIMIT $3)
+     ) f
+     WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
+     ORDER BY txid, id LIMIT $3`;
+
 export const FEED_START: FeedCursor = { txid: '0', tenant: '' };
 const CURSOR = /^(0|[1-9]\d{0,19}):([a-z0-9-]{0,63})$/;
 
@@ -40,18 +51,7 @@ export function parseCursor(raw: string): FeedCursor | undefined {
  * Several tenants changed in one transaction share a txid and are ordered by id.
  */
 export async function readFeed(q: Queryable, since: FeedCursor, limit: number): Promise<FeedPage> {
-  const rows = await q.query<{ txid: string; id: string; version: string | null }>(
-    `SELECT txid::text AS txid, id, version FROM (
-       (SELECT version_txid AS txid, id, current_version AS version FROM registry.tenants
-         WHERE (version_txid, id) > ($1::xid8, $2::text) ORDER BY version_txid, id LIMIT $3)
-       UNION ALL
-       (SELECT txid, tenant_id AS id, NULL AS version FROM registry.catalog_removals
-         WHERE (txid, tenant_id) > ($1::xid8, $2::text) ORDER BY txid, tenant_id LIMIT $3)
-     ) f
-     WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
-     ORDER BY txid, id LIMIT $3`,
-    [since.txid, since.tenant, limit],
-  );
+  const rows = await q.query<{ txid: string; id: string; version: string | null }>(readFeedSql, [since.txid, since.tenant, limit]);
   const versions: Record<string, string | null> = {};
   for (const r of rows) versions[r.id] = r.version;
   const last = rows[rows.length - 1];
