@@ -3,6 +3,7 @@
 // usage and call log (on the time-partitioned tables). Rows are seeded with bulk SQL in an
 // isolated database; plans come from EXPLAIN ANALYZE after ANALYZE. EXPLAIN_PRINT=1 prints them.
 import type { Database } from '../src/db/database';
+import { readFeedSql } from '../src/model/catalog-feed';
 import { migratedDatabase, seedPublishedTenants, type MigratedDatabase } from './support/migrated-database';
 
 jest.setTimeout(120_000);
@@ -76,7 +77,6 @@ describe(`registry hot queries at ${TENANTS.toLocaleString('en')} tenants`, () =
 
   it('reads a page of the catalog version feed from a cursor by index', async () => {
     const [{ txid }] = await m.db.query<{ txid: string }>('SELECT min(version_txid)::text AS txid FROM registry.tenants');
-    const { readFeedSql } = await import('../src/model/catalog-feed');
     const { scans } = await explain(m.db, readFeedSql, [txid, 'ten-050000', 1000]);
     noSeqScan(scans);
   });
