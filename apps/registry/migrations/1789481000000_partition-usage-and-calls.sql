@@ -107,20 +107,21 @@ INSERT INTO registry.usage_daily SELECT * FROM registry.usage_daily_unpartitione
 DROP TABLE registry.usage_daily_unpartitioned;
 
 -- Down Migration
-ALTER TABLE registry.tool_calls RENAME TO tool_calls_partitioned;
-CREATE TABLE registry.tool_calls (LIKE registry.tool_calls_partitioned INCLUDING DEFAULTS);
-ALTER TABLE registry.tool_calls ADD PRIMARY KEY (id);
-ALTER TABLE registry.tool_calls ADD FOREIGN KEY (tenant_id) REFERENCES registry.tenants(id) ON DELETE CASCADE;
-INSERT INTO registry.tool_calls SELECT * FROM registry.tool_calls_partitioned;
-ALTER SEQUENCE registry.tool_calls_id_seq OWNED BY registry.tool_calls.id;
-DROP TABLE registry.tool_calls_partitioned;
+-- Back to plain tables (named constraints, so a later up finds the names it renames).
+CREATE TABLE registry.tool_calls_flat (LIKE registry.tool_calls INCLUDING DEFAULTS);
+INSERT INTO registry.tool_calls_flat SELECT * FROM registry.tool_calls;
+ALTER SEQUENCE registry.tool_calls_id_seq OWNED BY registry.tool_calls_flat.id;
+DROP TABLE registry.tool_calls;
+ALTER TABLE registry.tool_calls_flat RENAME TO tool_calls;
+ALTER TABLE registry.tool_calls ADD CONSTRAINT tool_calls_pkey PRIMARY KEY (id);
+ALTER TABLE registry.tool_calls ADD CONSTRAINT tool_calls_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES registry.tenants(id) ON DELETE CASCADE;
 CREATE INDEX tool_calls_tenant ON registry.tool_calls (tenant_id, id DESC);
 CREATE INDEX tool_calls_at ON registry.tool_calls (at);
-ALTER TABLE registry.usage_daily RENAME TO usage_daily_partitioned;
-CREATE TABLE registry.usage_daily (LIKE registry.usage_daily_partitioned INCLUDING DEFAULTS);
-ALTER TABLE registry.usage_daily ADD PRIMARY KEY (tenant_id, day, server_id, tool, subject);
-ALTER TABLE registry.usage_daily ADD FOREIGN KEY (tenant_id) REFERENCES registry.tenants(id) ON DELETE CASCADE;
-INSERT INTO registry.usage_daily SELECT * FROM registry.usage_daily_partitioned;
-DROP TABLE registry.usage_daily_partitioned;
+CREATE TABLE registry.usage_daily_flat (LIKE registry.usage_daily INCLUDING DEFAULTS);
+INSERT INTO registry.usage_daily_flat SELECT * FROM registry.usage_daily;
+DROP TABLE registry.usage_daily;
+ALTER TABLE registry.usage_daily_flat RENAME TO usage_daily;
+ALTER TABLE registry.usage_daily ADD CONSTRAINT usage_daily_pkey PRIMARY KEY (tenant_id, day, server_id, tool, subject);
+ALTER TABLE registry.usage_daily ADD CONSTRAINT usage_daily_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES registry.tenants(id) ON DELETE CASCADE;
 CREATE INDEX usage_daily_day ON registry.usage_daily (day);
 DROP FUNCTION registry.create_time_partition(text, text, text, text, text);
