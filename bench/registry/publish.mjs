@@ -2,12 +2,14 @@
 // each with one SDK upstream of BENCH_TOOLS tools registered and discovered (setup, not timed),
 // then every tenant publishes all its tools through `POST /v1/publications` at BENCH_CONCURRENCY
 // at a time (timed: snapshot compile, Postgres commit, Redis write and announce). Prints
-// tenants/s and the Redis memory of one tenant document (`MEMORY USAGE`). Uses a fresh database
+// tenants/s (and per CPU-second of the registry process), the Redis memory of one tenant document (`MEMORY USAGE`), the boot time of a
+// restarted registry (it re-pushes every tenant first) and the size of the full version list. Uses a fresh database
 // on 127.0.0.1:5432 and its own Redis namespace, both removed at the end.
 //
 // Env: BENCH_TENANTS (200), BENCH_TOOLS (20), BENCH_CONCURRENCY (4), REDIS_URL (redis://127.0.0.1:6379).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,12 +61,24 @@ function startRegistry(env) {
     const onData = (d) => {
       out += d;
       const m = /registry listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1], stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
+      if (m)
+        resolve({
+          url: m[1],
+          pid: child.pid,
+          output: () => out,
+          stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))),
+        });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`registry exited ${code}: ${out.slice(-2000)}`)));
   });
+}
+
+/** CPU seconds (user + system) the process has used, from /proc (Linux). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function api(base, key, method, url, body) {
@@ -92,7 +106,7 @@ await admin.query(`CREATE DATABASE ${dbName}`);
 const namespace = `bench${randomBytes(4).toString('hex')}:`;
 const operatorKey = `operator-${randomBytes(12).toString('hex')}`;
 const upstream = await startUpstream();
-const registry = await startRegistry({
+const registryEnv = {
   DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}`,
   REGISTRY_PORT: '0',
   REDIS_URL,
@@ -104,7 +118,8 @@ const registry = await startRegistry({
   REGISTRY_ALLOW_HTTP_HOSTS: 'localhost',
   DISCOVERY_REFRESH_MS: '0',
   LOG_LEVEL: 'warn',
-});
+};
+let registry = await startRegistry(registryEnv);
 const redis = new Redis(REDIS_URL);
 try {
   const tenants = Array.from({ length: TENANTS }, (_, i) => `bench-${String(i).padStart(6, '0')}`);
@@ -126,6 +141,7 @@ try {
   const setupS = (performance.now() - setupStart) / 1000;
   const items = Array.from({ length: TOOLS }, (_, i) => ({ name: `lookup_record_${i}` }));
   const latencies = [];
+  const cpuStart = cpuSeconds(registry.pid);
   const start = performance.now();
   await pool(tenants, CONCURRENCY, async (id) => {
     const t0 = performance.now();
@@ -134,11 +150,22 @@ try {
     latencies.push(performance.now() - t0);
   });
   const seconds = (performance.now() - start) / 1000;
+  const cpu = cpuSeconds(registry.pid) - cpuStart;
   latencies.sort((a, b) => a - b);
   const sizes = [];
   for (const id of tenants.slice(0, 50)) sizes.push(Number(await redis.memory('USAGE', `${namespace}sb:catalog:${id}`)));
   const docBytes = (await redis.strlen(`${namespace}sb:catalog:${tenants[0]}`)) || 0;
   sizes.sort((a, b) => a - b);
+  // A restart re-pushes every published tenant before listening (boot reconciliation): its time per tenant.
+  await registry.stop();
+  const bootStart = performance.now();
+  registry = await startRegistry({ ...registryEnv, LOG_LEVEL: 'info' });
+  const resyncMs = Number(/"reason":"boot","redis":"ready","ms":(\d+)/.exec(registry.output())?.[1] ?? NaN);
+  const bootSeconds = (performance.now() - bootStart) / 1000;
+  const versions = await fetch(`${registry.url}/internal/catalog-versions`, {
+    headers: { authorization: `Bearer ${registryEnv.INTERNAL_TOKEN}` },
+  });
+  const versionsBytes = (await versions.arrayBuffer()).byteLength;
   console.log(
     JSON.stringify(
       {
@@ -148,10 +175,14 @@ try {
         setupSeconds: +setupS.toFixed(1),
         publishSeconds: +seconds.toFixed(2),
         tenantsPerSecond: +(TENANTS / seconds).toFixed(1),
+        tenantsPerRegistryCpuSecond: +(TENANTS / cpu).toFixed(1),
         publishP50Ms: +latencies[Math.floor(latencies.length / 2)].toFixed(1),
         publishP99Ms: +latencies[Math.floor(latencies.length * 0.99)].toFixed(1),
         redisMemoryUsageBytesMedian: sizes[Math.floor(sizes.length / 2)],
         documentBytes: docBytes,
+        bootWithResyncSeconds: +bootSeconds.toFixed(2),
+        bootResyncMsPerTenant: +(resyncMs / TENANTS).toFixed(2),
+        catalogVersionsBytesPerTenant: +(versionsBytes / TENANTS).toFixed(1),
       },
       null,
       2,
@@ -162,7 +193,8 @@ try {
   await upstream.close();
   const left = await redis.keys(`${namespace}*`);
   if (left.length > 0) await redis.del(...left);
-  const bull = await redis.keys(`bull${namespace.slice(0, -1)}*`);
+  // BullMQ hash-tags its prefix: `{bull<ns>}:…`.
+  const bull = await redis.keys(`{bull${namespace.slice(0, -1)}}*`);
   if (bull.length > 0) await redis.del(...bull);
   redis.disconnect();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
