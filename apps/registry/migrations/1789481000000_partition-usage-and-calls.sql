@@ -79,21 +79,23 @@ CREATE TABLE registry.usage_daily_default PARTITION OF registry.usage_daily DEFA
 
 -- Partitions for the existing rows within the longest retentions (365 days of calls, 10 years of
 -- rollups) and a week / two months ahead; older or far-future rows land in the defaults.
+-- Days are UTC days whatever the session's TimeZone (the maintenance job names partitions in UTC).
 DO $$
 DECLARE
   d date;
   first date;
+  today date := (now() AT TIME ZONE 'UTC')::date;
 BEGIN
-  SELECT GREATEST(COALESCE(min(at)::date, current_date), current_date - 366) INTO first FROM registry.tool_calls_unpartitioned;
-  d := LEAST(first, current_date);
-  WHILE d <= current_date + 7 LOOP
+  SELECT GREATEST(COALESCE((min(at) AT TIME ZONE 'UTC')::date, today), today - 366) INTO first FROM registry.tool_calls_unpartitioned;
+  d := LEAST(first, today);
+  WHILE d <= today + 7 LOOP
     PERFORM registry.create_time_partition('tool_calls', 'tool_calls_p' || to_char(d, 'YYYYMMDD'), 'at',
       to_char(d, 'YYYY-MM-DD') || ' 00:00:00+00', to_char(d + 1, 'YYYY-MM-DD') || ' 00:00:00+00');
     d := d + 1;
   END LOOP;
-  SELECT GREATEST(COALESCE(min(day), current_date), current_date - 3660) INTO first FROM registry.usage_daily_unpartitioned;
-  d := date_trunc('month', LEAST(first, current_date))::date;
-  WHILE d <= date_trunc('month', current_date)::date + interval '2 months' LOOP
+  SELECT GREATEST(COALESCE(min(day), today), today - 3660) INTO first FROM registry.usage_daily_unpartitioned;
+  d := date_trunc('month', LEAST(first, today))::date;
+  WHILE d <= date_trunc('month', today)::date + interval '2 months' LOOP
     PERFORM registry.create_time_partition('usage_daily', 'usage_daily_p' || to_char(d, 'YYYYMM'), 'day',
       to_char(d, 'YYYY-MM-DD'), to_char(d + interval '1 month', 'YYYY-MM-DD'));
     d := d + interval '1 month';
