@@ -177,6 +177,13 @@ const schema = z.object({
    */
   REGISTRY_REDIS_VERIFY_MS: z.coerce.number().int().min(0).default(30_000),
   /**
+   * Tenants one verification checks: up to this many that changed since the previous one, plus
+   * the next this many of a rolling window over all published tenants. Every tenant is verified
+   * at least once every ceil(published / batch) × REGISTRY_REDIS_VERIFY_MS (100k tenants with
+   * the defaults: 50 periods, 25 minutes).
+   */
+  REGISTRY_REDIS_VERIFY_BATCH: z.coerce.number().int().min(10).max(50_000).default(2_000),
+  /**
    * TEST ONLY (chaos tests): kill the process with SIGKILL at this step of every publish
    * (`before-publish`, `after-rows`, `after-snapshot`, `after-commit`, `after-push`). Never set it in production.
    */

@@ -197,6 +197,7 @@ export async function createRegistry(
   const reconciler = new RedisReconciler(db, redis, publisher, queue, logger, {
     namespace: config.REDIS_NAMESPACE,
     verifyMs: config.REGISTRY_REDIS_VERIFY_MS,
+    verifyBatch: config.REGISTRY_REDIS_VERIFY_BATCH,
     outboxMinAgeMs: 5_000,
   });
   const stopJobs = startJobs(services);

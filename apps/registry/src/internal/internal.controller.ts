@@ -1,5 +1,7 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { FEED_START, parseCursor, readAllVersions, readFeed } from '../model/catalog-feed';
 import { verifyLogin } from '../model/admins';
 import { ApiError } from '../http/api-error';
 import { parseInput } from '../http/parse-input';
@@ -7,6 +9,24 @@ import { TENANT_ID, verifyLoginBody } from '../http/schemas';
 import { InternalGuard } from '../http/tenant-guard';
 import { Database } from '../db/database';
 import { Publisher } from '../publishing/publisher';
+
+const FEED_DEFAULT_LIMIT = 1_000;
+const FEED_MAX_LIMIT = 10_000;
+
+const feedQuery = z
+  .object({
+    since: z
+      .string()
+      .max(100)
+      .transform((raw, ctx) => {
+        const cursor = parseCursor(raw);
+        if (!cursor) ctx.addIssue({ code: 'custom', message: 'must be 0 or a cursor returned by this route' });
+        return cursor ?? FEED_START;
+      })
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(FEED_MAX_LIMIT).optional(),
+  })
+  .strict();
 
 /**
  * Service-to-service routes (Bearer INTERNAL_TOKEN): catalogs for gateways whose Redis misses (the
@@ -32,11 +52,21 @@ export class InternalController {
     return { catalogs };
   }
 
-  /** Every published tenant's current snapshot version (one query): what gateways reconcile their tenant set against. */
+  /**
+   * What gateways reconcile their tenant set against. Without parameters: every published
+   * tenant's version (one answer; fine for a few thousand tenants) and a `cursor`. With `since`
+   * (a cursor, or `0`) and/or `limit`: the changes after it, at most `limit` per page, as
+   * `{versions: {tenant: version | null}, cursor, more}` — null means no longer published.
+   */
   @Get('catalog-versions')
   @UseGuards(InternalGuard)
-  async versions() {
-    return { versions: Object.fromEntries(await this.publisher.currentVersions()) };
+  async versions(@Query() query: unknown) {
+    const q = parseInput(feedQuery, query, 'query');
+    if (q.since === undefined && q.limit === undefined) {
+      const all = await readAllVersions(this.db);
+      return { versions: Object.fromEntries(all.versions), cursor: all.cursor };
+    }
+    return readFeed(this.db, q.since ?? FEED_START, q.limit ?? FEED_DEFAULT_LIMIT);
   }
 
   @Get('catalogs/:tenant')

@@ -1,12 +1,13 @@
 import { metrics, type Counter } from '@opentelemetry/api';
 import { catalogRedisKeys } from '@switchboard/catalog';
-import { mgetAcrossSlots, type RedisClient } from '@switchboard/redis-connection';
+import type { RedisClient } from '@switchboard/redis-connection';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { DiscoveryQueue } from '../discovery/discovery-queue';
 import { markQueued } from '../discovery/discovery-state';
 import type { DiscoverJobData } from '../discovery/discovery-queue';
 import type { Publisher } from './publisher';
+import { CatalogVerifier } from './catalog-verifier';
 
 /** Why a reconciliation ran: process start, a Redis (re)connect, or the periodic verification. */
 export type ReconcileReason = 'boot' | 'reconnect' | 'periodic';
@@ -30,12 +31,13 @@ export interface ReconcileStats {
 export type RepairKind = 'missing' | 'stale' | 'orphan' | 'pushed' | 'outbox' | 'schedulers' | 'discoveries';
 
 const KINDS: RepairKind[] = ['missing', 'stale', 'orphan', 'pushed', 'outbox', 'schedulers', 'discoveries'];
-const BATCH = 200;
 
 export interface RedisReconcilerOptions {
   namespace: string;
   /** Period of the verification; 0 turns it off (reconnects still re-push). */
   verifyMs: number;
+  /** Tenants a verification tick checks: up to this many changed ones plus this many of the rolling window. */
+  verifyBatch: number;
   /** Outbox rows younger than this are left to the request that wrote them (it is about to publish). */
   outboxMinAgeMs: number;
 }
@@ -44,14 +46,15 @@ export interface RedisReconcilerOptions {
  * Keeps Redis (the gateways' copy) and the job schedulers in line with Postgres (the source of
  * truth): on boot and on every Redis (re)connect it finishes pending publications, re-pushes
  * every tenant's document, re-declares the schedulers and enqueues discoveries recorded while
- * the queue was down; periodically it verifies each published tenant's key (version compared
- * with Postgres) and rewrites what is missing or stale. Runs never overlap; a run requested
- * while one is going runs once more after it.
+ * the queue was down; periodically it verifies Redis incrementally (CatalogVerifier: recently
+ * changed tenants first, then a rolling window, bounded work per period) and rewrites what is
+ * missing or stale. Runs never overlap; a run requested while one is going runs once more after it.
  */
 export class RedisReconciler {
   readonly stats: ReconcileStats = { runs: 0, repaired: zero() };
   private readonly keys: ReturnType<typeof catalogRedisKeys>;
   private readonly counter: Counter;
+  readonly verifier: CatalogVerifier;
   private running: Promise<void> | undefined;
   private again: ReconcileReason | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -67,6 +70,7 @@ export class RedisReconciler {
     private readonly options: RedisReconcilerOptions,
   ) {
     this.keys = catalogRedisKeys(options.namespace);
+    this.verifier = new CatalogVerifier(db, redis, publisher, logger, { namespace: options.namespace, batch: options.verifyBatch });
     this.counter = metrics.getMeter('switchboard').createCounter('registry.reconcile.repairs', {
       description: 'Redis keys, schedulers, discoveries and publications repaired by reconciliation, by kind',
     });
@@ -131,11 +135,16 @@ export class RedisReconciler {
     const redisUp = this.redis.status === 'ready';
     if (redisUp) {
       await step('catalogs', async () => {
-        if (reason === 'periodic') await this.verify(repaired);
-        else {
+        if (reason === 'periodic') {
+          const r = await this.verifier.tick();
+          for (const k of ['missing', 'stale', 'orphan'] as const) repaired[k] += r[k];
+        } else {
+          const from = await this.verifier.feedPositionNow();
           const { tenants, unavailable } = await this.publisher.syncAll();
           repaired.pushed += tenants - unavailable;
           await this.dropOrphans(await this.publisher.currentVersions(), repaired);
+          // Everything changed before the re-push started is in Redis now; the feed covers what follows.
+          this.verifier.followFrom(from);
         }
       });
       await step('schedulers', async () => {
@@ -158,37 +167,9 @@ export class RedisReconciler {
     else if (reason !== 'periodic') this.logger.info(line, 'reconciliation done');
   }
 
-  /** Compares every published tenant's key with Postgres and rewrites the missing or stale ones. */
-  private async verify(repaired: Record<RepairKind, number>): Promise<void> {
-    const versions = await this.publisher.currentVersions();
-    const ids = [...versions.keys()].sort();
-    const listed = new Set(await this.redis.smembers(this.keys.tenants));
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const batch = ids.slice(i, i + BATCH);
-      const values = await mgetAcrossSlots(
-        this.redis,
-        batch.map((id) => this.keys.catalog(id)),
-      );
-      for (const [j, id] of batch.entries()) {
-        const raw = values[j];
-        const kind: RepairKind | undefined =
-          raw === null ? 'missing' : versionOf(raw) !== versions.get(id) ? 'stale' : listed.has(id) ? undefined : 'missing';
-        if (!kind) continue;
-        if ((await this.publisher.push(id)) === 'ok') {
-          repaired[kind]++;
-          this.logger.warn(
-            { tenant: id, kind, expected: versions.get(id), found: raw === null ? null : versionOf(raw) },
-            'Redis catalog repaired',
-          );
-        }
-      }
-    }
-    await this.dropOrphans(versions, repaired, listed);
-  }
-
   /** Tenants Redis lists but Postgres does not publish (deleted while Redis was away). */
-  private async dropOrphans(versions: Map<string, string>, repaired: Record<RepairKind, number>, listed?: Set<string>): Promise<void> {
-    const members = listed ?? new Set(await this.redis.smembers(this.keys.tenants));
+  private async dropOrphans(versions: Map<string, string>, repaired: Record<RepairKind, number>): Promise<void> {
+    const members = new Set(await this.redis.smembers(this.keys.tenants));
     for (const id of members) {
       if (versions.has(id)) continue;
       if ((await this.publisher.push(id).catch(() => 'unavailable' as const)) === 'ok') repaired.orphan++;
@@ -217,14 +198,4 @@ export class RedisReconciler {
 
 function zero(): Record<RepairKind, number> {
   return { missing: 0, stale: 0, orphan: 0, pushed: 0, outbox: 0, schedulers: 0, discoveries: 0 };
-}
-
-/** The snapshot version inside a stored document (undefined when it does not parse). */
-function versionOf(raw: string): string | undefined {
-  try {
-    const doc = JSON.parse(raw) as { snapshot?: { version?: unknown } };
-    return typeof doc.snapshot?.version === 'string' ? doc.snapshot.version : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -11,6 +11,7 @@ import {
   type UsageRecord,
 } from '@switchboard/limits';
 import type { Database, Queryable } from '../db/database';
+import { maintainPartitions, type PartitionChanges } from './partitions';
 
 export interface UsageDrainerOptions {
   /** A dedicated connection (XREADGROUP blocks it). */
@@ -29,6 +30,9 @@ export interface UsageDrainerOptions {
 }
 
 const GROUP = 'usage';
+/** Partitions exist this far ahead, so a maintenance run missed for days costs nothing (rows would land in the default partition). */
+const PARTITION_DAYS_AHEAD = 7;
+const PARTITION_MONTHS_AHEAD = 2;
 const LOGGED: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 const MAX_FIELD = 512;
 
@@ -127,8 +131,22 @@ export class UsageDrainer {
     return records.length;
   }
 
-  /** Deletes call records past each tenant's retention and rollups past the usage retention. */
-  async applyRetention(): Promise<void> {
+  /**
+   * The maintenance job: creates the partitions ahead, drops those wholly past retention (the
+   * longest any tenant keeps calls), then deletes the call records past each tenant's own
+   * retention and rollups past the usage retention within the partitions that remain.
+   */
+  async applyRetention(): Promise<PartitionChanges> {
+    const longest = await this.db.query<{ days: number | null }>(
+      "SELECT max((call_log->>'retentionDays')::int) AS days FROM registry.tenants WHERE call_log ? 'retentionDays'",
+    );
+    const changes = await maintainPartitions(this.db, {
+      callDaysAhead: PARTITION_DAYS_AHEAD,
+      usageMonthsAhead: PARTITION_MONTHS_AHEAD,
+      callRetentionDays: Math.max(this.options.callRetentionDays, longest[0]?.days ?? 0),
+      usageRetentionDays: this.options.usageRetentionDays,
+    });
+    if (changes.created.length + changes.dropped.length > 0) this.options.logger.info(changes, 'usage / call-log partitions maintained');
     await this.db.query(
       `DELETE FROM registry.tool_calls c USING registry.tenants t
         WHERE c.tenant_id = t.id AND c.at < now() - make_interval(days => COALESCE((t.call_log->>'retentionDays')::int, $1))`,
@@ -137,6 +155,7 @@ export class UsageDrainer {
     await this.db.query('DELETE FROM registry.usage_daily WHERE day < (now() - make_interval(days => $1))::date', [
       this.options.usageRetentionDays,
     ]);
+    return changes;
   }
 
   private async run(): Promise<void> {
