@@ -2,6 +2,7 @@ import { versionAtLeast, type ProtocolVersion, type SurfaceProfile } from '@swit
 import type { CatalogSnapshot, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolEntry } from './definitions';
 import { filterMeta } from './filter-meta';
 import { publishTool } from './publish-tool';
+import { maxToolsRule, retiredRule } from './tool-visibility';
 
 /** The list methods a compiled catalog serves (pages of published items). */
 export type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
@@ -112,8 +113,8 @@ function publishTools(entries: ToolEntry[], surface: SurfaceProfile, version: Pr
   const out: Record<string, unknown>[] = [];
   for (const entry of entries) {
     // Unlisted entries stay callable through `tool(name)` but never take a list slot.
-    if (entry.unlisted === true) continue;
-    if (surface.maxTools > 0 && out.length >= surface.maxTools) break;
+    if (retiredRule(entry) === 'hide') continue;
+    if (maxToolsRule(out.length, surface) === 'hide') break;
     const published = publishTool(entry.definition, surface, version);
     if (!published) continue;
     // 2025-11-25 (the only revision with the tasks utility): a 2025-11-25 upstream's task tool
