@@ -1,0 +1,124 @@
+import { enterpriseGroupScopes, missingScopes, type ToolEntry } from '@switchboard/catalog';
+import { globList } from '@switchboard/guardrails';
+import { requireClientCapabilities } from '@switchboard/mcp-http';
+import { isModernVersion, McpError } from '@switchboard/protocol';
+import { FIX, type ExplainStep, type TenantFacts } from './explain-types';
+
+/** The call stage's steps for a live entry: what can refuse a `tools/call` of it, with the same functions the gateway and auth run. */
+export function callSteps(t: TenantFacts, entry: ToolEntry): ExplainStep[] {
+  const needed = t.auth?.protected ? (t.auth.toolScopes[entry.definition.name] ?? []) : [];
+  return [toolScopesStep(t, needed), idpGroupStep(t, needed), capabilitiesStep(t, entry), guardrailsStep(t, entry)];
+}
+
+/** Rule `tool-scopes`: a protected tenant's `toolScopes` (the gateway's `authorizeTool`, 403 insufficient_scope). */
+function toolScopesStep(t: TenantFacts, needed: string[]): ExplainStep {
+  const base = { rule: 'tool-scopes' as const, stage: 'call' as const };
+  if (!t.auth?.protected) return { ...base, verdict: 'skip', input: {}, message: 'The tenant is open: no token, no scopes' };
+  const granted = t.caller.scopes;
+  const input = { needed, granted: granted ?? null };
+  if (needed.length === 0) return { ...base, verdict: 'pass', input, message: 'The tool needs no scope beyond a valid token' };
+  if (!granted)
+    return {
+      ...base,
+      verdict: 'conditional',
+      input,
+      message: `A token needs ${needed.join(' ')} (give scopes= to check one)`,
+      fix: FIX.auth,
+    };
+  const missing = missingScopes(granted, needed);
+  if (missing.length === 0) return { ...base, verdict: 'pass', input, message: 'The scopes cover the tool' };
+  return {
+    ...base,
+    verdict: 'refuse',
+    input: { ...input, missing },
+    message: `403 insufficient_scope: lacks ${missing.join(' ')}`,
+    fix: FIX.auth,
+  };
+}
+
+/** Rule `idp-group`: an enterprise IdP's group mapping decides which scopes its users' tokens can carry (auth's grant). */
+function idpGroupStep(t: TenantFacts, needed: string[]): ExplainStep {
+  const base = { rule: 'idp-group' as const, stage: 'call' as const };
+  const idps = (t.auth?.protected ? t.auth.enterpriseIdps : []).filter((i) => Object.keys(i.groupScopes).length > 0);
+  if (idps.length === 0 || needed.length === 0)
+    return { ...base, verdict: 'skip', input: {}, message: 'No enterprise IdP maps groups to the scopes this tool needs' };
+  const granting = idps.map((i) => ({
+    issuer: i.issuer,
+    groups: Object.entries(i.groupScopes)
+      .filter(([, s]) => missingScopes(s, needed).length === 0)
+      .map(([g]) => g),
+  }));
+  const groups = t.caller.groups;
+  if (!groups)
+    return {
+      ...base,
+      verdict: 'conditional',
+      input: { needed, granting },
+      message: 'Enterprise users need a group that maps to its scopes (give groups= to check one)',
+      fix: FIX.enterprise,
+    };
+  const results = idps.map((i) => {
+    const allowed = enterpriseGroupScopes(i, groups) ?? new Set<string>();
+    return { issuer: i.issuer, allowed: [...allowed], missing: missingScopes([...allowed], needed) };
+  });
+  const input = { needed, groups, idps: results };
+  if (results.some((r) => r.missing.length === 0))
+    return { ...base, verdict: 'pass', input, message: 'These groups map to the scopes the tool needs' };
+  return {
+    ...base,
+    verdict: 'refuse',
+    input,
+    message: `These groups get no token with ${needed.join(' ')}: add a group mapping or a group`,
+    fix: FIX.enterprise,
+  };
+}
+
+/** Rule `client-capabilities`: a tool its upstream registers only for clients with a capability (−32021 otherwise). */
+function capabilitiesStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
+  const base = { rule: 'client-capabilities' as const, stage: 'call' as const };
+  const required = entry.definition.requiredClientCapabilities ?? [];
+  if (required.length === 0) return { ...base, verdict: 'pass', input: { required }, message: 'No client capability needed' };
+  const declared = t.caller.capabilities;
+  const input = { required, declared: declared ?? null };
+  if (!declared)
+    return {
+      ...base,
+      verdict: 'conditional',
+      input,
+      message: `Clients must declare ${required.join(', ')} (give capabilities= to check one)`,
+      fix: FIX.servers,
+    };
+  try {
+    const caps = Object.fromEntries(
+      declared.map((c) => [c === 'elicitation.url' ? 'elicitation' : c, c === 'elicitation.url' ? { url: {} } : {}]),
+    );
+    requireClientCapabilities(entry.definition.name, required, caps, isModernVersion(t.version) ? 'modern' : 'legacy');
+    return { ...base, verdict: 'pass', input, message: 'The client declares what the tool needs' };
+  } catch (err) {
+    if (!(err instanceof McpError)) throw err;
+    return { ...base, verdict: 'refuse', input, message: `−32021: ${err.message}`, fix: FIX.servers };
+  }
+}
+
+/** Rule `guardrails`: enforcing validation interceptors on tools/call that match the tool can refuse its calls. */
+function guardrailsStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
+  const base = { rule: 'guardrails' as const, stage: 'call' as const };
+  const server = entry.route.kind === 'upstream' ? entry.route.serverId : entry.route.handler;
+  const matching = t.interceptors.filter(
+    (i) =>
+      i.hook.events.includes('tools/call') &&
+      (i.mode ?? 'enforce') === 'enforce' &&
+      i.type === 'validation' &&
+      globList(i.match?.servers)(server) &&
+      globList(i.match?.tools)(entry.definition.name),
+  );
+  const input = { interceptors: matching.map((i) => i.name) };
+  if (matching.length === 0) return { ...base, verdict: 'pass', input, message: 'No enforcing interceptor validates its calls' };
+  return {
+    ...base,
+    verdict: 'conditional',
+    input,
+    message: `Enforcing interceptors may refuse a call depending on its arguments: ${matching.map((i) => i.name).join(', ')}`,
+    fix: FIX.guardrails,
+  };
+}
