@@ -3953,6 +3953,10 @@ export interface ReadinessReport {
        */
       field: string;
     }[];
+    /**
+     * For a tool a list lacks: the console address of the "Why not visible?" panel (GET /v1/explain)
+     */
+    explain?: string;
   }[];
 }
 export interface RotateWebhookSecretBody {
