@@ -94,6 +94,23 @@ describe('GET /v1/explain and the Tools page panel', () => {
     expect(rule(unpublished!, 'publish-checks')?.verdict).toBe('hide');
   });
 
+  it('judges the call rules of a protected tenant for the given subject and scopes', async () => {
+    const patch = await api(registry.url, key, 'PATCH', '/v1/tenant/auth', {
+      protected: true,
+      scopes: ['mcp:tools', 'billing:write'],
+      toolScopes: { create_invoice: ['billing:write'] },
+    });
+    expect(patch.status).toBe(200);
+    const refused = (await explain('tool=create_invoice&surface=generic&subject=bob&scopes=mcp:tools')).body.tools as Explained[];
+    expect(refused[0]).toMatchObject({ listed: true, callable: 'no' });
+    expect(rule(refused[0]!, 'tool-scopes')).toMatchObject({ verdict: 'refuse', fix: { href: '/console/auth' } });
+    expect(rule(refused[0]!, 'user')?.verdict).toBe('conditional');
+    const allowed = (await explain('tool=create_invoice&surface=generic&scopes=mcp:tools%20billing:write')).body.tools as Explained[];
+    expect(allowed[0]).toMatchObject({ callable: 'yes' });
+    expect(await explain('subject=not%20a%20user')).toMatchObject({ status: 400, body: { error: { field: 'query.subject' } } });
+    await api(registry.url, key, 'PATCH', '/v1/tenant/auth', { protected: false });
+  });
+
   it('refuses bad input naming the field', async () => {
     expect(await explain('surface=nope')).toMatchObject({ status: 404, body: { error: { field: 'query.surface' } } });
     expect(await explain('version=1999-01-01')).toMatchObject({ status: 400, body: { error: { field: 'query.version' } } });
@@ -121,6 +138,17 @@ describe('GET /v1/explain and the Tools page panel', () => {
     await b.shot('tools-explain');
     await discovery.getByRole('link').click();
     await p.getByRole('heading', { name: 'Preview', exact: true, level: 1 }).waitFor();
+  });
+
+  it('opens the panel from the address Readiness links to, listing every tool the surface hides', async () => {
+    const p = b.page;
+    await signInWithKey(p, registry.url, key, 'Tools');
+    await p.goto(`${registry.url}/console/tools?explain=&surface=claude`);
+    const panel = p.getByTestId('explain-panel');
+    await panel.getByTestId('explain-rules-void_invoice').waitFor();
+    expect(await panel.getByTestId('explain-rules-create_invoice').count()).toBe(1);
+    expect(await panel.getByTestId('explain-rules-list_invoices').count()).toBe(0);
+    await expectIntact(b);
   });
 
   it('explains an unpublished tool from its editor drawer', async () => {

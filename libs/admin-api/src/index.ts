@@ -640,9 +640,11 @@ export interface ExplainToolResponse {
         | 'max-tools'
         | 'discovery'
         | 'listed'
+        | 'user'
         | 'tool-scopes'
         | 'idp-group'
         | 'client-capabilities'
+        | 'task-support'
         | 'guardrails';
       stage: 'publish' | 'list' | 'call';
       verdict: 'pass' | 'warn' | 'hide' | 'refuse' | 'conditional' | 'skip';

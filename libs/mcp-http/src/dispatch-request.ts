@@ -31,6 +31,7 @@ import type { UpstreamInvoker } from './upstream-invoker';
 import type { StateSealer } from './state-sealer';
 import { withClientInput } from './client-input';
 import { TASK_METHODS, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
+import { refusesWithoutTasks } from './task-wire';
 import { LEGACY_TASK_METHODS, UpstreamTasks, listerOf, taskParams } from './upstream-tasks';
 import { ModernUpstreamTasks, takesModernUpstreamTask } from './modern-upstream-tasks';
 import { readLegacySession } from './legacy-session';
@@ -247,7 +248,7 @@ export class RequestDispatcher {
     const taskSupport = found.entry.definition.taskSupport;
     // Tasks extension: only a modern request that declared it may get a task; a required-task tool refuses the others.
     const asTask = taskSupport !== undefined && this.tasks !== undefined && input.context.era === 'modern';
-    if (asTask && taskSupport === 'required' && !declaresTasks(input.context.clientCapabilities))
+    if (asTask && refusesWithoutTasks(taskSupport, input.context.era, input.context.clientCapabilities))
       throw missingTasksCapability(`Tool ${name}`);
     const taskable = asTask && declaresTasks(input.context.clientCapabilities);
     const modernTask =

@@ -58,3 +58,4 @@ export { SplicedResult, answerBuffer, answerLength, type EncodedAnswer } from '.
 export { STREAM_RESUME_METHOD, resumeScope } from './resume-stream';
 export { MemoryUpstreamTaskIndex, UPSTREAM_TASK_INDEX_MAX, callerKey, type UpstreamTaskIndex } from './upstream-task-index';
 export { requireClientCapabilities } from './require-client-capabilities';
+export { refusesWithoutTasks } from './task-wire';

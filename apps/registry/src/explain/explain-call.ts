@@ -1,13 +1,44 @@
 import { enterpriseGroupScopes, missingScopes, type ToolEntry } from '@switchboard/catalog';
 import { globList } from '@switchboard/guardrails';
-import { requireClientCapabilities } from '@switchboard/mcp-http';
+import { refusesWithoutTasks, requireClientCapabilities, TASKS_EXTENSION } from '@switchboard/mcp-http';
 import { isModernVersion, McpError } from '@switchboard/protocol';
 import { FIX, type ExplainStep, type TenantFacts } from './explain-types';
 
 /** The call stage's steps for a live entry: what can refuse a `tools/call` of it, with the same functions the gateway and auth run. */
 export function callSteps(t: TenantFacts, entry: ToolEntry): ExplainStep[] {
   const needed = t.auth?.protected ? (t.auth.toolScopes[entry.definition.name] ?? []) : [];
-  return [toolScopesStep(t, needed), idpGroupStep(t, needed), capabilitiesStep(t, entry), guardrailsStep(t, entry)];
+  return [
+    userStep(t),
+    toolScopesStep(t, needed),
+    idpGroupStep(t, needed),
+    capabilitiesStep(t, entry),
+    taskSupportStep(t, entry),
+    guardrailsStep(t, entry),
+  ];
+}
+
+/** Rule `user`: a directory user who is disabled or has not accepted the invitation gets no token (so no call). */
+function userStep(t: TenantFacts): ExplainStep {
+  const base = { rule: 'user' as const, stage: 'call' as const };
+  const s = t.caller.subject;
+  if (!s) return { ...base, verdict: 'skip', input: {}, message: 'No subject given' };
+  if (!t.auth?.protected) return { ...base, verdict: 'skip', input: { ...s }, message: 'The tenant is open: users do not sign in' };
+  const input = { ...s };
+  switch (s.status) {
+    case 'active':
+      return { ...base, verdict: 'pass', input, message: `${s.username} can sign in` };
+    case 'unknown':
+      return {
+        ...base,
+        verdict: 'conditional',
+        input,
+        message: `${s.username} is not in the user directory (an enterprise or OIDC user?)`,
+      };
+    case 'invited':
+      return { ...base, verdict: 'refuse', input, message: `${s.username} has not accepted the invitation yet`, fix: FIX.users };
+    default:
+      return { ...base, verdict: 'refuse', input, message: `${s.username} is disabled: no sign-in, no token`, fix: FIX.users };
+  }
 }
 
 /** Rule `tool-scopes`: a protected tenant's `toolScopes` (the gateway's `authorizeTool`, 403 insufficient_scope). */
@@ -89,15 +120,51 @@ function capabilitiesStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
       fix: FIX.servers,
     };
   try {
-    const caps = Object.fromEntries(
-      declared.map((c) => [c === 'elicitation.url' ? 'elicitation' : c, c === 'elicitation.url' ? { url: {} } : {}]),
-    );
-    requireClientCapabilities(entry.definition.name, required, caps, isModernVersion(t.version) ? 'modern' : 'legacy');
+    requireClientCapabilities(entry.definition.name, required, capabilitiesOf(declared), eraOf(t));
     return { ...base, verdict: 'pass', input, message: 'The client declares what the tool needs' };
   } catch (err) {
     if (!(err instanceof McpError)) throw err;
     return { ...base, verdict: 'refuse', input, message: `−32021: ${err.message}`, fix: FIX.servers };
   }
+}
+
+/** Rule `task-support`: a tool that runs only as a task is refused to a 2026-07-28 client without the tasks extension (−32021). */
+function taskSupportStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
+  const base = { rule: 'task-support' as const, stage: 'call' as const };
+  const taskSupport = entry.definition.taskSupport;
+  const declared = t.caller.capabilities;
+  const input = { taskSupport: taskSupport ?? null, era: eraOf(t), declared: declared ?? null };
+  if (!refusesWithoutTasks(taskSupport, eraOf(t), {}))
+    return { ...base, verdict: 'pass', input, message: 'Callable without the tasks extension at this version' };
+  if (!declared)
+    return {
+      ...base,
+      verdict: 'conditional',
+      input,
+      message: 'It runs only as a task: clients must declare the tasks extension (give capabilities=tasks)',
+    };
+  if (!refusesWithoutTasks(taskSupport, eraOf(t), capabilitiesOf(declared)))
+    return { ...base, verdict: 'pass', input, message: 'The client declares the tasks extension' };
+  return {
+    ...base,
+    verdict: 'refuse',
+    input,
+    message: `−32021: it runs only as a task and the client lacks ${TASKS_EXTENSION}`,
+    fix: FIX.servers,
+  };
+}
+
+const eraOf = (t: TenantFacts) => (isModernVersion(t.version) ? 'modern' : 'legacy');
+
+/** The client capabilities object a client declaring these names sends (both eras' shapes of `tasks`). */
+function capabilitiesOf(declared: readonly string[]): Record<string, unknown> {
+  const caps: Record<string, unknown> = {};
+  for (const c of declared) {
+    if (c === 'elicitation.url') caps.elicitation = { ...(caps.elicitation as object | undefined), url: {} };
+    else if (c === 'tasks') Object.assign(caps, { tasks: {}, extensions: { [TASKS_EXTENSION]: {} } });
+    else caps[c] ??= {};
+  }
+  return caps;
 }
 
 /** Rule `guardrails`: enforcing validation interceptors on tools/call that match the tool can refuse its calls. */

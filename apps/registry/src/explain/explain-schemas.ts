@@ -28,6 +28,11 @@ export const explainQuery = z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a protocol version like 2025-11-25')
       .default('2025-11-25'),
+    /** A user of the tenant directory: its status, and its directory (SCIM) groups when `groups` is left out. */
+    subject: z
+      .string()
+      .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be a directory user name')
+      .optional(),
     /** The token's scopes (space or comma separated). */
     scopes: list('scopes').optional(),
     /** The user's enterprise IdP groups. */

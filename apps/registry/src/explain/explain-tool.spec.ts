@@ -189,6 +189,20 @@ describe('explainTool', () => {
       ...extra,
     });
 
+  it('user: a disabled or invited directory user gets no token; an unknown one depends; an open tenant skips it', () => {
+    const t = (status: 'active' | 'invited' | 'disabled' | 'unknown', auth = protectedAuth()) =>
+      explainTool(
+        tenant([entry('create_invoice')], { auth, caller: { subject: { username: 'bob', status } } }),
+        published('create_invoice'),
+      );
+    expect(step(t('disabled'), 'user')).toMatchObject({ verdict: 'refuse', fix: { href: '/console/users' } });
+    expect(t('disabled').callable).toBe('no');
+    expect(step(t('invited'), 'user').verdict).toBe('refuse');
+    expect(step(t('active'), 'user').verdict).toBe('pass');
+    expect(step(t('unknown'), 'user').verdict).toBe('conditional');
+    expect(step(t('disabled', tenantAuthSchema.parse({ protected: false })), 'user').verdict).toBe('skip');
+  });
+
   it('tool-scopes: refuses a token without the tool scope, passes a broader one, depends without scopes', () => {
     const t = (scopes?: string[]) => tenant([entry('create_invoice')], { auth: protectedAuth(), caller: scopes ? { scopes } : {} });
     expect(step(explainTool(t(['mcp:tools']), published('create_invoice')), 'tool-scopes')).toMatchObject({
@@ -229,7 +243,25 @@ describe('explainTool', () => {
     expect(refused.verdict).toBe('refuse');
     expect(refused.message).toContain('elicitation');
     expect(step(explainTool(t(['elicitation']), published('create_invoice')), 'client-capabilities').verdict).toBe('pass');
+    const url = (caps: string[]) =>
+      step(
+        explainTool(
+          tenant([entry('create_invoice', { requiredClientCapabilities: ['elicitation.url'] })], { caller: { capabilities: caps } }),
+          published('create_invoice'),
+        ),
+        'client-capabilities',
+      ).verdict;
+    expect([url(['elicitation']), url(['elicitation', 'elicitation.url'])]).toEqual(['refuse', 'pass']);
     expect(step(explainTool(t(), published('create_invoice')), 'client-capabilities').verdict).toBe('conditional');
+  });
+
+  it('task-support: a task-only tool is refused to a 2026-07-28 client without the tasks extension, not to a 2025-11-25 one', () => {
+    const t = (version: '2025-11-25' | '2026-07-28', capabilities?: string[]) =>
+      tenant([entry('create_invoice', { taskSupport: 'required' })], { version, caller: capabilities ? { capabilities } : {} });
+    expect(step(explainTool(t('2026-07-28', ['sampling']), published('create_invoice')), 'task-support').verdict).toBe('refuse');
+    expect(step(explainTool(t('2026-07-28', ['tasks']), published('create_invoice')), 'task-support').verdict).toBe('pass');
+    expect(step(explainTool(t('2026-07-28'), published('create_invoice')), 'task-support').verdict).toBe('conditional');
+    expect(step(explainTool(t('2025-11-25', []), published('create_invoice')), 'task-support').verdict).toBe('pass');
   });
 
   it('guardrails: an enforcing validation interceptor matching the tool may refuse its calls; audit or other tools do not', () => {

@@ -25,9 +25,11 @@ export const EXPLAIN_RULES = [
   'max-tools',
   'discovery',
   'listed',
+  'user',
   'tool-scopes',
   'idp-group',
   'client-capabilities',
+  'task-support',
   'guardrails',
 ] as const;
 export type ExplainRuleId = (typeof EXPLAIN_RULES)[number];
@@ -90,6 +92,8 @@ export interface InterceptorFact {
 
 /** What the caller says about the client and user the tool is judged for. */
 export interface CallerFacts {
+  /** A directory user (`subject=`): its status, and where its groups came from when not given. */
+  subject?: { username: string; status: 'active' | 'invited' | 'disabled' | 'unknown'; groupsFrom?: 'directory' };
   scopes?: string[];
   groups?: string[];
   capabilities?: string[];
@@ -127,6 +131,7 @@ export const FIX = {
   surfaces: { label: 'Settings: surface rules', href: '/console/settings' },
   discovery: { label: 'Preview: discovery mode and pinned tools', href: '/console/preview' },
   auth: { label: 'Auth: tool scopes', href: '/console/auth' },
+  users: { label: 'Users: the tenant user directory', href: '/console/users' },
   enterprise: { label: 'Enterprise: IdP group scopes', href: '/console/enterprise' },
   guardrails: { label: 'Guardrails: interceptors', href: '/console/guardrails' },
 } as const;

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { discoverySettingsSchema, type CatalogSnapshot } from '@switchboard/catalog';
+import { discoverySettingsSchema, MAX_GROUPS_READ, type CatalogSnapshot } from '@switchboard/catalog';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, surfaceProfiles, type ProtocolVersion } from '@switchboard/protocol';
 import { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { loadTenantAuth } from '../model/tenant-auth-store';
 import { loadTenant } from '../model/tenant-row';
+import { passkeysOf, userStatus, type UserRow } from '../model/user-store';
 import { listContext } from './explain-list';
 import { EXPLAIN_LIMITS, type explainQuery } from './explain-schemas';
 import { explainTool } from './explain-tool';
@@ -66,6 +67,30 @@ export class ExplainService {
     return { surface: t.surfaceId, version: t.version, tools, truncated };
   }
 
+  /** A directory user's status and, unless `groups` was given, its directory (SCIM) groups. */
+  private async subjectFacts(tenantId: string, username: string, caller: CallerFacts): Promise<void> {
+    const rows = await this.db.query<UserRow>('SELECT * FROM registry.tenant_users WHERE tenant_id = $1 AND username = $2', [
+      tenantId,
+      username,
+    ]);
+    const row = rows[0];
+    if (!row) {
+      caller.subject = { username, status: 'unknown' };
+      return;
+    }
+    const keys = await passkeysOf(this.db, tenantId, [username]);
+    caller.subject = { username, status: userStatus(row, keys.get(username)?.length ?? 0) };
+    if (caller.groups) return;
+    const groups = await this.db.query<{ name: string }>(
+      `SELECT g.display_name AS name FROM registry.scim_group_members m
+         JOIN registry.scim_groups g ON g.tenant_id = m.tenant_id AND g.id = m.group_id
+        WHERE m.tenant_id = $1 AND m.username = $2 ORDER BY g.display_name LIMIT $3`,
+      [tenantId, username, MAX_GROUPS_READ],
+    );
+    caller.groups = groups.map((g) => g.name);
+    caller.subject.groupsFrom = 'directory';
+  }
+
   private async tenantFacts(tenantId: string, q: ExplainQuery): Promise<TenantFacts> {
     if (!VERSIONS.includes(q.version))
       throw new ApiError(400, 'VALIDATION', `query.version: unknown protocol version (known: ${VERSIONS.join(', ')})`, 'query.version');
@@ -91,6 +116,7 @@ export class ExplainService {
       ...(q.groups ? { groups: q.groups } : {}),
       ...(q.capabilities ? { capabilities: q.capabilities } : {}),
     };
+    if (q.subject !== undefined) await this.subjectFacts(tenantId, q.subject, caller);
     return {
       snapshot,
       surfaces,
