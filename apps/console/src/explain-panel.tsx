@@ -85,7 +85,14 @@ export function ExplainPanel({ ask }: { ask: ExplainAsk | undefined }) {
         }}
       >
         <Field id="explain-tool" label="Tool name" value={tool} onInput={setTool} placeholder="create_invoice" />
-        <SelectField id="explain-surface" label="Client" value={surface} onChange={setSurface} options={SURFACES} />
+        <SelectField
+          id="explain-surface"
+          label="Client"
+          value={surface}
+          onChange={setSurface}
+          // A tenant-defined surface named by the address is offered too.
+          options={SURFACES.some((o) => o.value === surface) ? SURFACES : [...SURFACES, { value: surface, label: surface }]}
+        />
         <Field id="explain-scopes" label="Token scopes (optional)" value={scopes} onInput={setScopes} placeholder="mcp:tools" />
         <button type="submit" disabled={busy}>
           {busy ? 'Explaining…' : 'Explain'}
