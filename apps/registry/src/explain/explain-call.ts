@@ -167,7 +167,7 @@ function capabilitiesOf(declared: readonly string[]): Record<string, unknown> {
   return caps;
 }
 
-/** Rule `guardrails`: enforcing validation interceptors on tools/call that match the tool can refuse its calls. */
+/** Rule `guardrails`: enforcing interceptors on tools/call that match the tool (a validation's or a mutation's deny, or failing closed) can refuse its calls. */
 function guardrailsStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
   const base = { rule: 'guardrails' as const, stage: 'call' as const };
   const server = entry.route.kind === 'upstream' ? entry.route.serverId : entry.route.handler;
@@ -175,12 +175,11 @@ function guardrailsStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
     (i) =>
       i.hook.events.includes('tools/call') &&
       (i.mode ?? 'enforce') === 'enforce' &&
-      i.type === 'validation' &&
       globList(i.match?.servers)(server) &&
       globList(i.match?.tools)(entry.definition.name),
   );
   const input = { interceptors: matching.map((i) => i.name) };
-  if (matching.length === 0) return { ...base, verdict: 'pass', input, message: 'No enforcing interceptor validates its calls' };
+  if (matching.length === 0) return { ...base, verdict: 'pass', input, message: 'No enforcing interceptor runs on its calls' };
   return {
     ...base,
     verdict: 'conditional',

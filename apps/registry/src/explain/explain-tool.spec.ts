@@ -274,13 +274,15 @@ describe('explainTool', () => {
     const t = tenant([entry('create_invoice')], {
       interceptors: [
         interceptor('amount-cap', { match: { tools: ['create_*'] } }),
+        interceptor('redact', { type: 'mutation', hook: { events: ['tools/call'], phase: 'response' } }),
         interceptor('audit-only', { mode: 'audit' }),
+        interceptor('prompts-only', { hook: { events: ['prompts/get'], phase: 'response' } }),
         interceptor('other-server', { match: { servers: ['crm'] } }),
       ],
     });
     expect(step(explainTool(t, published('create_invoice')), 'guardrails')).toMatchObject({
       verdict: 'conditional',
-      input: { interceptors: ['amount-cap'] },
+      input: { interceptors: ['amount-cap', 'redact'] },
       fix: { href: '/console/guardrails' },
     });
     expect(step(explainTool(tenant([entry('create_invoice')]), published('create_invoice')), 'guardrails').verdict).toBe('pass');
