@@ -645,6 +645,7 @@ export interface ExplainToolResponse {
         | 'idp-group'
         | 'client-capabilities'
         | 'task-support'
+        | 'rate-limit'
         | 'guardrails';
       stage: 'publish' | 'list' | 'call';
       verdict: 'pass' | 'warn' | 'hide' | 'refuse' | 'conditional' | 'skip';

@@ -13,6 +13,7 @@ export function callSteps(t: TenantFacts, entry: ToolEntry): ExplainStep[] {
     idpGroupStep(t, needed),
     capabilitiesStep(t, entry),
     taskSupportStep(t, entry),
+    rateLimitStep(t, entry),
     guardrailsStep(t, entry),
   ];
 }
@@ -165,6 +166,23 @@ function capabilitiesOf(declared: readonly string[]): Record<string, unknown> {
     else caps[c] ??= {};
   }
   return caps;
+}
+
+/** Rule `rate-limit`: the tenant's limits that apply to the tool's calls (past them a call answers −32029); they depend on traffic. */
+function rateLimitStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
+  const base = { rule: 'rate-limit' as const, stage: 'call' as const };
+  const plan = t.ratePlan ?? {};
+  const own = plan.tools && Object.hasOwn(plan.tools, entry.definition.name) ? plan.tools[entry.definition.name] : undefined;
+  const perCaller = own ?? plan.subject;
+  const input = { tool: own ?? null, subject: plan.subject ?? null, tenant: plan.tenant ?? null, dailyCalls: plan.dailyCalls ?? null };
+  if (!perCaller && !plan.tenant && !plan.dailyCalls)
+    return { ...base, verdict: 'pass', input, message: "No limit of the tenant's own: the operator defaults apply" };
+  const parts = [
+    perCaller ? `${perCaller.requestsPerSecond}/s (burst ${perCaller.burst}) per caller${own ? ' for this tool' : ''}` : '',
+    plan.tenant ? `${plan.tenant.requestsPerSecond}/s (burst ${plan.tenant.burst}) for the tenant` : '',
+    plan.dailyCalls ? `${plan.dailyCalls} calls a day` : '',
+  ].filter(Boolean);
+  return { ...base, verdict: 'conditional', input, message: `Calls past ${parts.join(', ')} answer −32029`, fix: FIX.limits };
 }
 
 /** Rule `guardrails`: enforcing interceptors on tools/call that match the tool (a validation's or a mutation's deny, or failing closed) can refuse its calls. */

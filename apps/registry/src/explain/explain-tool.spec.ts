@@ -264,6 +264,22 @@ describe('explainTool', () => {
     expect(step(explainTool(t('2025-11-25', []), published('create_invoice')), 'task-support').verdict).toBe('pass');
   });
 
+  it('rate-limit: a per-tool limit overrides the per-caller one; no plan of its own passes', () => {
+    const ratePlan = {
+      subject: { requestsPerSecond: 10, burst: 20 },
+      tools: { create_invoice: { requestsPerSecond: 0.5, burst: 1 } },
+      dailyCalls: 1000,
+    };
+    const limited = step(explainTool(tenant([entry('create_invoice')], { ratePlan }), published('create_invoice')), 'rate-limit');
+    expect(limited).toMatchObject({
+      verdict: 'conditional',
+      input: { tool: { requestsPerSecond: 0.5 } },
+      fix: { href: '/console/limits' },
+    });
+    expect(limited.message).toBe('Calls past 0.5/s (burst 1) per caller for this tool, 1000 calls a day answer −32029');
+    expect(step(explainTool(tenant([entry('create_invoice')]), published('create_invoice')), 'rate-limit').verdict).toBe('pass');
+  });
+
   it('guardrails: an enforcing validation interceptor matching the tool may refuse its calls; audit or other tools do not', () => {
     const interceptor = (name: string, o: Record<string, unknown>) => ({
       name,

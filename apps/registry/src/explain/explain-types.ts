@@ -1,4 +1,4 @@
-import type { CatalogSnapshot, DiscoverySettings, TenantAuthSettings } from '@switchboard/catalog';
+import type { CatalogSnapshot, DiscoverySettings, TenantAuthSettings, TenantRatePlan } from '@switchboard/catalog';
 import type { ProtocolVersion, SurfaceProfile } from '@switchboard/protocol';
 import type { ToolOverrides } from '../http/schemas';
 
@@ -30,6 +30,7 @@ export const EXPLAIN_RULES = [
   'idp-group',
   'client-capabilities',
   'task-support',
+  'rate-limit',
   'guardrails',
 ] as const;
 export type ExplainRuleId = (typeof EXPLAIN_RULES)[number];
@@ -108,6 +109,8 @@ export interface TenantFacts {
   discovery: DiscoverySettings | undefined;
   auth: TenantAuthSettings | undefined;
   interceptors: InterceptorFact[];
+  /** The tenant's `limits.rate` (undefined: the operator defaults). */
+  ratePlan?: TenantRatePlan;
   caller: CallerFacts;
 }
 
@@ -134,4 +137,5 @@ export const FIX = {
   users: { label: 'Users: the tenant user directory', href: '/console/users' },
   enterprise: { label: 'Enterprise: IdP group scopes', href: '/console/enterprise' },
   guardrails: { label: 'Guardrails: interceptors', href: '/console/guardrails' },
+  limits: { label: 'Limits: rate limits and quotas', href: '/console/limits' },
 } as const;

@@ -126,6 +126,7 @@ export class ExplainService {
       auth: await loadTenantAuth(this.db, tenantId),
       // Only the fields that say whether an interceptor applies are read; its sealed secrets never are.
       interceptors: (tenant.guardrails?.interceptors ?? []) as unknown as InterceptorFact[],
+      ...(tenant.rate_plan ? { ratePlan: tenant.rate_plan } : {}),
       caller,
     };
   }
