@@ -646,6 +646,7 @@ export interface ExplainToolResponse {
         | 'client-capabilities'
         | 'task-support'
         | 'rate-limit'
+        | 'connector'
         | 'guardrails';
       stage: 'publish' | 'list' | 'call';
       verdict: 'pass' | 'warn' | 'hide' | 'refuse' | 'conditional' | 'skip';

@@ -14,6 +14,7 @@ export function callSteps(t: TenantFacts, entry: ToolEntry): ExplainStep[] {
     capabilitiesStep(t, entry),
     taskSupportStep(t, entry),
     rateLimitStep(t, entry),
+    connectorStep(t, entry),
     guardrailsStep(t, entry),
   ];
 }
@@ -183,6 +184,36 @@ function rateLimitStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
     plan.dailyCalls ? `${plan.dailyCalls} calls a day` : '',
   ].filter(Boolean);
   return { ...base, verdict: 'conditional', input, message: `Calls past ${parts.join(', ')} answer −32029`, fix: FIX.limits };
+}
+
+/**
+ * Rule `connector`: a server whose calls carry each user's own upstream token (the auth service's
+ * vault, or an enterprise grant): a user without one is refused, and an open tenant, having no
+ * user, fails closed (the gateway's `isConnector`).
+ */
+function connectorStep(t: TenantFacts, entry: ToolEntry): ExplainStep {
+  const base = { rule: 'connector' as const, stage: 'call' as const };
+  const server = entry.route.kind === 'upstream' ? entry.route.serverId : undefined;
+  const connector = server !== undefined && t.auth && Object.hasOwn(t.auth.connectors, server) ? t.auth.connectors[server] : undefined;
+  const input = { server: server ?? null, connector: connector !== undefined, grant: connector?.grant?.kind ?? null };
+  if (!connector) return { ...base, verdict: 'pass', input, message: 'The server uses its own credential' };
+  if (!t.auth?.protected)
+    return {
+      ...base,
+      verdict: 'refuse',
+      input,
+      message: 'A connector needs a signed-in user, and the tenant is open: calls fail closed',
+      fix: FIX.connectors,
+    };
+  return {
+    ...base,
+    verdict: 'conditional',
+    input,
+    message: connector.grant
+      ? `Each user's upstream token comes from their enterprise identity (${connector.grant.kind}), else a linked account`
+      : 'Each user must link their upstream account first',
+    fix: FIX.connectors,
+  };
 }
 
 /** Rule `guardrails`: enforcing interceptors on tools/call that match the tool (a validation's or a mutation's deny, or failing closed) can refuse its calls. */

@@ -280,6 +280,19 @@ describe('explainTool', () => {
     expect(step(explainTool(tenant([entry('create_invoice')]), published('create_invoice')), 'rate-limit').verdict).toBe('pass');
   });
 
+  it("connector: a connector server's tool needs each user's upstream token; an open tenant fails closed", () => {
+    const connectors = { billing: { issuer: 'https://as.example', clientId: 'c' } };
+    const t = (isProtected: boolean) =>
+      explainTool(
+        tenant([entry('create_invoice')], { auth: tenantAuthSchema.parse({ protected: isProtected, connectors }) }),
+        published('create_invoice'),
+      );
+    expect(step(t(true), 'connector')).toMatchObject({ verdict: 'conditional', input: { server: 'billing', connector: true } });
+    expect(step(t(false), 'connector')).toMatchObject({ verdict: 'refuse', fix: { href: '/console/auth' } });
+    expect(t(false).callable).toBe('no');
+    expect(step(explainTool(tenant([entry('create_invoice')]), published('create_invoice')), 'connector').verdict).toBe('pass');
+  });
+
   it('guardrails: an enforcing validation interceptor matching the tool may refuse its calls; audit or other tools do not', () => {
     const interceptor = (name: string, o: Record<string, unknown>) => ({
       name,

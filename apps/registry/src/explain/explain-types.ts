@@ -31,6 +31,7 @@ export const EXPLAIN_RULES = [
   'client-capabilities',
   'task-support',
   'rate-limit',
+  'connector',
   'guardrails',
 ] as const;
 export type ExplainRuleId = (typeof EXPLAIN_RULES)[number];
@@ -138,4 +139,5 @@ export const FIX = {
   enterprise: { label: 'Enterprise: IdP group scopes', href: '/console/enterprise' },
   guardrails: { label: 'Guardrails: interceptors', href: '/console/guardrails' },
   limits: { label: 'Limits: rate limits and quotas', href: '/console/limits' },
+  connectors: { label: 'Auth: connectors', href: '/console/auth' },
 } as const;
