@@ -21,6 +21,8 @@ import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, 
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { roundRobinProxy } from './round-robin-proxy.cjs';
+import { explainHints } from './explain-hints.cjs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +116,7 @@ async function main() {
         `(${r.expected.length} expected) of ${r.total} scenarios; exit ${r.code}${r.timedOut ? ' (timed out)' : ''}`,
     );
     if (r.unexpected.length > 0) console.log(`       unexpected failures: ${r.unexpected.join(', ')}`);
+    for (const hint of r.hints) console.log(`       ${hint}`);
     if (r.stale.length > 0) console.log(`       listed as expected but passed (stale): ${r.stale.join(', ')}`);
     if (r.missing.length > 0) console.log(`       scored but produced no result: ${r.missing.join(', ')}`);
     if (r.extensions.length > 0)
@@ -313,6 +316,7 @@ async function runSuite(run, url, home, topology) {
     missing,
     notScored,
     extensions,
+    hints: scenarios.filter((s) => unexpected.includes(s.name)).flatMap((s) => s.hints),
   };
 }
 
@@ -343,7 +347,7 @@ function readScenarioResults(outDir) {
       checks = [{ status: 'FAILURE' }];
     }
     const passed = Array.isArray(checks) && !checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-    out.push({ name, passed });
+    out.push({ name, passed, hints: passed ? [] : explainHints(checks, name) });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -388,10 +392,6 @@ function capture(cmd, args, home) {
     child.stderr.on('data', (c) => (output += c));
     child.once('close', (code) => resolveRun({ code: code ?? 1, output }));
   });
-}
-
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 main().catch((err) => {

@@ -269,4 +269,31 @@ describe('Readiness page in Chromium', () => {
     expect((await statuses(report)).filter((s) => !s.endsWith('=pass'))).toEqual(['auth-challenge=skip']);
     await expectIntact(b);
   });
+
+  it('links a tool ChatGPT does not list to the Explain panel, which names the rule hiding it', async () => {
+    const patched = await api(registry.url, key, 'PATCH', '/v1/tenant', { surfaceRules: { surfaces: { openai: { maxNameLength: 5 } } } });
+    expect(patched.status).toBe(200);
+    await until('ChatGPT lists no tool', async () => {
+      const res = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          'user-agent': 'openai-mcp/1.0',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      return res.status === 200 && ((await res.json()) as { result?: { tools?: unknown[] } }).result?.tools?.length === 0;
+    });
+    const report = await runFromPage(undefined);
+    expect((await statuses(report)).filter((s) => s.endsWith('=fail'))).toEqual(['chatgpt-tools=fail']);
+    await report.getByTestId('explain-chatgpt-tools').click();
+    const p = b.page;
+    await p.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
+    const row = p.getByTestId('explain-rules-search_docs').locator('tr[data-rule="name-length"]');
+    await row.waitFor();
+    expect(await row.innerText()).toMatch(/hide[\s\S]*more than openai accepts \(5\)/);
+    await expectIntact(b);
+  });
 });

@@ -25,6 +25,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
 import { ToolScanController } from './guardrails/tool-scan.controller';
 import { GuardrailsConfigController } from './guardrails-config/guardrails-config.controller';
 import { ToolDiscoveryController } from './tool-discovery/tool-discovery.controller';
+import { ExplainController } from './explain/explain.controller';
 
 /** Every controller of the registry (the module mounts them; the OpenAPI tests and generator read their routes). */
 export const REGISTRY_CONTROLLERS: Type[] = [
@@ -54,4 +55,5 @@ export const REGISTRY_CONTROLLERS: Type[] = [
   ToolScanController,
   GuardrailsConfigController,
   ToolDiscoveryController,
+  ExplainController,
 ];

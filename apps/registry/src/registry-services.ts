@@ -8,6 +8,7 @@ import { SsoClients } from './console-sso/sso-client';
 import { ConnectorVault } from './credentials/connector-vault';
 import { Credentials } from './credentials/credentials';
 import { Database } from './db/database';
+import { ExplainService } from './explain/explain.service';
 import { DiscoveryQueue } from './discovery/discovery-queue';
 import { Authenticator } from './http/authenticator';
 import { ConsoleSessions } from './http/console-session';
@@ -71,5 +72,6 @@ export function registryProviders(s: RegistryServices): Provider[] {
     InternalGuard,
     // The import route registers through the same create() as POST /v1/servers (servers/import-server.controller.ts).
     ServersController,
+    ExplainService,
   ];
 }

@@ -172,6 +172,7 @@ export interface ApiSchemas {
   Discovery: Discovery;
   Enqueued: Enqueued;
   EnterpriseCheckResult: EnterpriseCheckResult;
+  ExplainToolResponse: ExplainToolResponse;
   GetConsoleSsoResponse: GetConsoleSsoResponse;
   GetDiscoveryResponse: GetDiscoveryResponse;
   GetGuardrailsResponse: GetGuardrailsResponse;
@@ -612,6 +613,54 @@ export interface DirectoryUser {
     createdAt: string;
     lastUsedAt: string | null;
   }[];
+}
+export interface ExplainToolResponse {
+  surface: string;
+  version: string;
+  tools: {
+    tool: string;
+    server?: string;
+    upstreamName?: string;
+    surface: string;
+    version: string;
+    listed: boolean;
+    callable: 'yes' | 'no' | 'depends';
+    rules: {
+      rule:
+        | 'discovered'
+        | 'publish-checks'
+        | 'published'
+        | 'exposed-name'
+        | 'change-review'
+        | 'live'
+        | 'retired'
+        | 'surface'
+        | 'name-charset'
+        | 'name-length'
+        | 'max-tools'
+        | 'discovery'
+        | 'listed'
+        | 'user'
+        | 'tool-scopes'
+        | 'idp-group'
+        | 'client-capabilities'
+        | 'task-support'
+        | 'rate-limit'
+        | 'connector'
+        | 'guardrails';
+      stage: 'publish' | 'list' | 'call';
+      verdict: 'pass' | 'warn' | 'hide' | 'refuse' | 'conditional' | 'skip';
+      input: {
+        [k: string]: unknown;
+      };
+      message: string;
+      fix?: {
+        label: string;
+        href: string;
+      };
+    }[];
+  }[];
+  truncated: boolean;
 }
 export interface GetConsoleSsoResponse {
   sso: {
@@ -3926,6 +3975,10 @@ export interface ReadinessReport {
        */
       field: string;
     }[];
+    /**
+     * For a tool a list lacks: the console address of the "Why not visible?" panel (GET /v1/explain)
+     */
+    explain?: string;
   }[];
 }
 export interface RotateWebhookSecretBody {
@@ -4296,4 +4349,5 @@ export interface Operations {
   getDiscovery: { method: 'GET'; path: '/v1/discovery'; body: never; response: GetDiscoveryResponse };
   putDiscovery: { method: 'PUT'; path: '/v1/discovery'; body: PutDiscoveryBody; response: GetDiscoveryResponse };
   deleteDiscovery: { method: 'DELETE'; path: '/v1/discovery'; body: never; response: GetDiscoveryResponse };
+  explainTool: { method: 'GET'; path: '/v1/explain'; body: never; response: ExplainToolResponse };
 }

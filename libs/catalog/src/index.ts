@@ -57,6 +57,9 @@ export { findUnsupportedPatterns, type UnsupportedPattern } from './find-unsuppo
 export { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
 export { filterMeta } from './filter-meta';
 export { publishTool } from './publish-tool';
+export { discoveryRule, maxToolsRule, nameCharsetRule, nameLengthRule, retiredRule, type ListVerdict } from './tool-visibility';
+export { missingScopes, scopeSatisfies } from './scope-satisfies';
+export { enterpriseGroupScopes, MAX_GROUPS_READ } from './enterprise-group-scopes';
 export { withUpstreamTaskSupport } from './task-support';
 export { toolDefinitionsFromJson } from './tool-definitions-from-json';
 export { CatalogCaches, type CatalogCachesOptions } from './catalog-caches';

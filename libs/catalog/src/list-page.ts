@@ -3,6 +3,7 @@ import type { CatalogSnapshot, PromptDefinition, ResourceDefinition, ResourceTem
 import { filterMeta } from './filter-meta';
 import { publishTool } from './publish-tool';
 import { listedResources, listedResourceTemplates } from './ui-apps/app-visibility';
+import { maxToolsRule, retiredRule } from './tool-visibility';
 
 /** The list methods a compiled catalog serves (pages of published items). */
 export type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
@@ -117,8 +118,8 @@ function publishTools(entries: ToolEntry[], surface: SurfaceProfile, version: Pr
   const out: Record<string, unknown>[] = [];
   for (const entry of entries) {
     // Unlisted entries stay callable through `tool(name)` but never take a list slot.
-    if (entry.unlisted === true) continue;
-    if (surface.maxTools > 0 && out.length >= surface.maxTools) break;
+    if (retiredRule(entry) === 'hide') continue;
+    if (maxToolsRule(out.length, surface) === 'hide') break;
     const published = publishTool(entry.definition, surface, version);
     if (!published) continue;
     // 2025-11-25 (the only revision with the tasks utility): a 2025-11-25 upstream's task tool

@@ -1,9 +1,7 @@
 import { versionAtLeast, type ProtocolVersion, type SurfaceProfile } from '@switchboard/protocol';
 import type { ToolAnnotations, ToolDefinition } from './definitions';
 import { filterMeta } from './filter-meta';
-
-/** MCP 2025-11-25 tool name rule (also enforced by the conformance `tools-name-format` check). */
-const NAME_CHARSET = /^[A-Za-z0-9_.-]+$/;
+import { nameCharsetRule, nameLengthRule } from './tool-visibility';
 
 /**
  * The wire shape of one tool for a surface and protocol version, or null when the tool
@@ -13,7 +11,7 @@ const NAME_CHARSET = /^[A-Za-z0-9_.-]+$/;
  * internal and never published. The input definition is never mutated.
  */
 export function publishTool(def: ToolDefinition, surface: SurfaceProfile, version: ProtocolVersion): Record<string, unknown> | null {
-  if (!NAME_CHARSET.test(def.name) || def.name.length > surface.maxNameLength) return null;
+  if (nameCharsetRule(def.name) === 'hide' || nameLengthRule(def.name, surface) === 'hide') return null;
   const out: Record<string, unknown> = { name: def.name };
   const modernFields = versionAtLeast(version, '2025-06-18');
   if (modernFields && def.title !== undefined) out.title = def.title;

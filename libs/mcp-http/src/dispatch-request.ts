@@ -32,6 +32,7 @@ import type { UpstreamInvoker } from './upstream-invoker';
 import type { StateSealer } from './state-sealer';
 import { withClientInput } from './client-input';
 import { TASK_METHODS, declaresTasks, missingTasksCapability, type TaskManager, type TaskWork } from './task-manager';
+import { refusesWithoutTasks } from './task-wire';
 import { LEGACY_TASK_METHODS, UpstreamTasks, listerOf, taskParams } from './upstream-tasks';
 import { ModernUpstreamTasks, takesModernUpstreamTask } from './modern-upstream-tasks';
 import { readLegacySession } from './legacy-session';
@@ -261,7 +262,8 @@ export class RequestDispatcher {
     const declared = declaresTasks(input.context.clientCapabilities);
     // Tasks extension: only a modern request that declared it may get a task; a required-task tool refuses the others.
     const asTask = taskSupport !== undefined && this.tasks !== undefined && era === 'modern';
-    if (asTask && taskSupport === 'required' && !declared) throw missingTasksCapability(`Tool ${String(params.name)}`);
+    if (asTask && refusesWithoutTasks(taskSupport, era, input.context.clientCapabilities))
+      throw missingTasksCapability(`Tool ${String(params.name)}`);
     const taskable = asTask && declared;
     if (this.modernUpstreamTasks !== undefined && takesModernUpstreamTask(route, era, declared, params.task)) return 'modern-upstream-task';
     if (

@@ -58,3 +58,5 @@ export type { ResumableStream } from './response-channel';
 export { SplicedResult, answerBuffer, answerLength, type EncodedAnswer } from './encoded-answer';
 export { STREAM_RESUME_METHOD, resumeScope } from './resume-stream';
 export { MemoryUpstreamTaskIndex, UPSTREAM_TASK_INDEX_MAX, callerKey, type UpstreamTaskIndex } from './upstream-task-index';
+export { requireClientCapabilities } from './require-client-capabilities';
+export { refusesWithoutTasks } from './task-wire';

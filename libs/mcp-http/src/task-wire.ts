@@ -20,6 +20,19 @@ export function declaresTasks(capabilities: Record<string, unknown> | undefined)
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether a call of a tool is refused for lacking the tasks extension: a `required` tool runs only
+ * as a task, and a 2026-07-28 request gets one only when it declares the extension (−32021 otherwise).
+ * The dispatcher refuses with it, and the registry's Explain API reports it.
+ */
+export function refusesWithoutTasks(
+  taskSupport: 'optional' | 'required' | undefined,
+  era: 'modern' | 'legacy',
+  capabilities: Record<string, unknown> | undefined,
+): boolean {
+  return taskSupport === 'required' && era === 'modern' && !declaresTasks(capabilities);
+}
+
 /** −32021 naming the tasks extension (a required-task tool, or tasks/* from a client that did not declare it). */
 export function missingTasksCapability(what: string): McpError {
   return new McpError(

@@ -1,8 +1,5 @@
-import type { EnterpriseIdp } from '@switchboard/catalog';
+import { enterpriseGroupScopes, MAX_GROUPS_READ, type EnterpriseIdp } from '@switchboard/catalog';
 import { IdJagRefusal } from './id-jag-refusal';
-
-/** Groups read from one assertion's groups claim (more are ignored, not an error). */
-const MAX_GROUPS_READ = 1000;
 
 export interface GrantScopeInput {
   idp: EnterpriseIdp;
@@ -35,12 +32,10 @@ export function grantScope(o: GrantScopeInput): string[] {
 
 /** The scopes the user's mapped groups allow; undefined when the IdP maps no groups (no group rule). */
 function groupScopes(o: GrantScopeInput): Set<string> | undefined {
-  const mapping = Object.entries(o.idp.groupScopes);
-  if (mapping.length === 0) return undefined;
   const raw = o.claims[o.idp.groupsClaim];
-  const groups = new Set(Array.isArray(raw) ? raw.slice(0, MAX_GROUPS_READ).filter((g): g is string => typeof g === 'string') : []);
-  const allowed = new Set(mapping.filter(([group]) => groups.has(group)).flatMap(([, s]) => s));
-  if (allowed.size === 0)
+  const groups = Array.isArray(raw) ? raw.slice(0, MAX_GROUPS_READ).filter((g): g is string => typeof g === 'string') : [];
+  const allowed = enterpriseGroupScopes(o.idp, groups);
+  if (allowed?.size === 0)
     throw new IdJagRefusal('group', `the user is in no group allowed to use this server (claim ${o.idp.groupsClaim})`);
   return allowed;
 }

@@ -127,6 +127,14 @@ export function ReadinessPage({ tenant }: { tenant: Tenant }) {
                   <p class="fix">
                     <strong>Fix:</strong> {c.fix}
                     <FixLink check={c} published={published} />
+                    {c.explain && (
+                      <>
+                        {' '}
+                        <a {...explainLink(c.explain)} data-testid={`explain-${c.id}`}>
+                          Why not visible? →
+                        </a>
+                      </>
+                    )}
                   </p>
                 )}
               </li>
@@ -156,4 +164,10 @@ function FixLink({ check, published }: { check: ReadinessReport['checks'][number
       </a>
     </>
   );
+}
+
+/** Readiness's explain address (`/console/tools?explain=…`) as an in-app link. */
+function explainLink(href: string) {
+  const at = href.indexOf('?');
+  return linkTo('tools', at < 0 ? '' : href.slice(at));
 }

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ExplainPanel, type ExplainAsk } from '../explain-panel';
 import { PublishReady } from '../publish-ready';
 import { linkTo, navigate, useSearch } from '../router';
 import { toolIdBase, ToolRow } from '../tool-editor';
@@ -32,6 +33,12 @@ function setQuery(q: URLSearchParams, changes: Record<string, string | undefined
   }
   const s = next.toString();
   navigate('tools', s ? `?${s}` : '');
+}
+
+/** The address's `?explain=<name>&surface=<id>`, or undefined when it asks for no explanation. */
+function explainAsk(q: URLSearchParams): ExplainAsk | undefined {
+  const tool = q.get('explain');
+  return tool === null ? undefined : { tool, surface: q.get('surface') || 'claude' };
 }
 
 /** Every discovered tool in one table: search, filters, an editor drawer per row, and "publish all ready" per server. */
@@ -157,6 +164,7 @@ export function ToolsPage() {
           onChanged={data.reload}
         />
       )}
+      {data.data && <ExplainPanel ask={explainAsk(query)} />}
     </section>
   );
 }
@@ -249,12 +257,16 @@ function Drawer({
     return () => removeEventListener('keydown', on);
   }, []);
   const exposedName = row.publication?.exposedName ?? null;
+  const query = useQuery();
   return (
     <aside class="drawer" aria-labelledby="drawer-h" data-testid="tool-drawer">
       <div class="drawer-head">
         <h2 id="drawer-h" tabIndex={-1} ref={heading}>
           <span class="mono">{row.tool.name}</span> <span class="muted small">on {row.server.name}</span>
         </h2>
+        <button type="button" onClick={() => setQuery(query, { explain: exposedName ?? row.tool.name })}>
+          Why not visible?
+        </button>
         <button type="button" onClick={onClose}>
           Close
         </button>

@@ -55,6 +55,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'GET /v1/discovery': 'viewer',
   'PUT /v1/discovery': 'admin',
   'DELETE /v1/discovery': 'admin',
+  'GET /v1/explain': 'viewer',
   'GET /v1/guardrails/tool-scan': 'viewer',
   'PUT /v1/guardrails/tool-scan': 'admin',
   'GET /v1/guardrails': 'viewer',

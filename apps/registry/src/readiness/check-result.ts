@@ -13,6 +13,8 @@ export interface CheckResult {
   fix?: string;
   /** The tools a tool check fails (at most MAX_FIX_TOOLS), each with the editor field that fixes it: the console links to that field. */
   tools?: ToolFix[];
+  /** For a tool a list lacks: the console's "Why not visible?" panel on it (GET /v1/explain, docs/explain.md). */
+  explain?: string;
 }
 
 /** One failing tool and the field that fixes it (`title`, `annotations-title`, or a required hint). */
@@ -35,4 +37,9 @@ export interface ReadinessReport {
 /** Builds a check result (keeps call sites short). */
 export function result(id: string, title: string, status: CheckStatus, reason: string, fix?: string): CheckResult {
   return fix === undefined ? { id, title, status, reason } : { id, title, status, reason, fix };
+}
+
+/** The console address of the Explain panel for `tool` on a surface (every tool it does not list when `tool` is empty). */
+export function explainHref(surface: string, tool = ''): string {
+  return `/console/tools?${new URLSearchParams({ explain: tool, surface }).toString()}`;
 }

@@ -1,5 +1,6 @@
 import {
   checkChatGptTools,
+  checkClaudeTools,
   checkNoOpenAiMeta,
   checkNoSecuritySchemes,
   checkToolHints,
@@ -42,6 +43,13 @@ describe('tool checks', () => {
     expect(checkToolHints([{ ...good, annotations: { readOnlyHint: true } }]).reason).toContain('search (destructiveHint, openWorldHint)');
     expect(checkToolNames([{ name: 'two words' }, { name: 'n'.repeat(65) }]).status).toBe('fail');
     expect(checkChatGptTools([good], []).reason).toContain('missing for ChatGPT: "search"');
+  });
+
+  it('link a tool missing from a list to the Explain panel on the surface that lacks it', () => {
+    expect(checkChatGptTools([good], []).explain).toBe('/console/tools?explain=search&surface=openai');
+    expect(checkChatGptTools([], [good]).explain).toBe('/console/tools?explain=search&surface=claude');
+    expect(checkClaudeTools([]).explain).toBe('/console/tools?explain=&surface=claude');
+    expect(checkChatGptTools([good], [good]).explain).toBeUndefined();
   });
 
   it("judge hints and titles with the publish gate's rules: a tool the gate lets through passes, whatever it leaves optional", () => {

@@ -1,5 +1,5 @@
 import { CHECK_TITLES, type CheckId } from './check-titles';
-import { MAX_FIX_TOOLS, result, type CheckResult, type ToolFix } from './check-result';
+import { explainHref, MAX_FIX_TOOLS, result, type CheckResult, type ToolFix } from './check-result';
 import { TOOL_NAME } from './client-profiles';
 import type { ListedTool } from './list-tools';
 import { REQUIRED_HINTS, servedHintGaps, titleGaps } from '../publishing/tool-rules';
@@ -30,13 +30,16 @@ function meta(t: ListedTool): Record<string, unknown> {
 /** (d) The Claude listing itself: how many tools (zero tools is the "Claude shows the tools, then zero" failure). */
 export function checkClaudeTools(tools: ListedTool[]): CheckResult {
   if (tools.length === 0)
-    return result(
-      'claude-tools',
-      title('claude-tools'),
-      'fail',
-      'tools/list returned no tools for Claude',
-      'Publish at least one tool for the claude surface.',
-    );
+    return {
+      ...result(
+        'claude-tools',
+        title('claude-tools'),
+        'fail',
+        'tools/list returned no tools for Claude',
+        'Publish at least one tool for the claude surface.',
+      ),
+      explain: explainHref('claude'),
+    };
   return result('claude-tools', title('claude-tools'), 'pass', `${tools.length} tool(s) listed for Claude`);
 }
 
@@ -157,11 +160,15 @@ export function checkChatGptTools(claude: ListedTool[], chatgpt: ListedTool[]): 
   const parts: string[] = [];
   if (onlyClaude.length) parts.push(`missing for ChatGPT: ${names(onlyClaude)}`);
   if (onlyChatGpt.length) parts.push(`only for ChatGPT: ${names(onlyChatGpt)}`);
-  return result(
-    id,
-    title(id),
-    'fail',
-    `ChatGPT and Claude see different tools — ${parts.join('; ')}`,
-    'Publish the same tools on the claude and openai surfaces (or check surface rules that hide tools).',
-  );
+  return {
+    ...result(
+      id,
+      title(id),
+      'fail',
+      `ChatGPT and Claude see different tools — ${parts.join('; ')}`,
+      'Publish the same tools on the claude and openai surfaces (or check surface rules that hide tools).',
+    ),
+    // Why the first tool one of them lacks is hidden there.
+    explain: onlyClaude.length ? explainHref('openai', onlyClaude[0]) : explainHref('claude', onlyChatGpt[0]),
+  };
 }

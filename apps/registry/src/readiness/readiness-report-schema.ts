@@ -26,6 +26,10 @@ export const readinessReportSchema = z
           )
           .describe('The tools a tool check fails (at most 50), each with the field that fixes it')
           .optional(),
+        explain: z
+          .string()
+          .describe('For a tool a list lacks: the console address of the "Why not visible?" panel (GET /v1/explain)')
+          .optional(),
       }),
     ),
   })

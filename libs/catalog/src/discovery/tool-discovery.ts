@@ -3,6 +3,7 @@ import type { CompiledCatalog, ListPage } from '../compiled-catalog';
 import type { ToolCallResult } from '../content';
 import type { ToolEntry } from '../definitions';
 import { publishTool } from '../publish-tool';
+import { discoveryRule, retiredRule } from '../tool-visibility';
 import { discoveryActive, discoveryEnabled, surfaceDiscovery, type DiscoverySettings, type SurfaceDiscovery } from './discovery-settings';
 import { describeArgs, describeToolDefinition, metaToolNames, searchArgs, searchToolDefinition, summaryOf } from './meta-tools';
 import { SearchIndex } from './search-index';
@@ -60,7 +61,7 @@ export class ToolDiscovery {
     surfaces: Record<string, SurfaceProfile>,
   ): ToolDiscovery | undefined {
     if (!settings || !discoveryEnabled(settings)) return undefined;
-    const entries = catalog.snapshot.tools.filter((e) => e.unlisted !== true);
+    const entries = catalog.snapshot.tools.filter((e) => retiredRule(e) === 'pass');
     const index = SearchIndex.build(
       entries.map((e) => ({
         name: e.definition.name,
@@ -179,7 +180,7 @@ export class ToolDiscovery {
     ];
     const pinned = new Set(view.setting.pinned);
     view.published.forEach((def, i) => {
-      if (def && pinned.has((this.entries[i] as ToolEntry).definition.name)) tools.push(mark(def));
+      if (def && discoveryRule(view.active, pinned, (this.entries[i] as ToolEntry).definition.name) === 'pass') tools.push(mark(def));
     });
     // The full list's own closing fields (modern era: resultType, ttlMs, cacheScope, _meta) follow the tools.
     const full = JSON.parse(this.catalog.list('tools/list', surfaceId, version).toString('utf8')) as Record<string, unknown>;
