@@ -30,6 +30,8 @@ export interface ColdStats {
   negativeHits: number;
   /** Look-ups refused because the cold rate was spent. */
   shed: number;
+  /** `catalog:changed` messages that found a fetch of their tenant in flight. */
+  changedInFlight: number;
   /** Fetches restarted because the tenant changed while they ran. */
   restarted: number;
 }
@@ -47,7 +49,7 @@ interface Flight {
  * ids neither evicts real tenants nor costs more than `fetchesPerSec` look-ups a second.
  */
 export class ColdTenants {
-  readonly stats: ColdStats = { fetches: 0, joined: 0, negativeHits: 0, shed: 0, restarted: 0 };
+  readonly stats: ColdStats = { fetches: 0, joined: 0, negativeHits: 0, shed: 0, changedInFlight: 0, restarted: 0 };
   private readonly flights = new Map<string, Flight>();
   /** Unknown ids → when they may be looked up again; insertion order is age (oldest dropped past the bound). */
   private readonly negative = new Map<string, number>();
@@ -91,7 +93,9 @@ export class ColdTenants {
   invalidate(tenantId: string): void {
     this.negative.delete(tenantId);
     const flight = this.flights.get(tenantId);
-    if (flight) flight.stale = true;
+    if (!flight) return;
+    flight.stale = true;
+    this.stats.changedInFlight++;
   }
 
   get negativeSize(): number {
