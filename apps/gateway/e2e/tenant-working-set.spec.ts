@@ -222,4 +222,15 @@ describe('tenant working set', () => {
     for (const id of resident) expect((await toolsList(id)).status).toBe(200);
     expect(runtime.cold!.stats.fetches).toBe(fetches);
   });
+
+  it('exports the working set on /metrics', async () => {
+    const text = (await gw.inject({ method: 'GET', url: '/metrics' })).body;
+    const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(value('gateway_tenants_resident')).toBe(runtime.directory.stats.resident);
+    expect(value('gateway_tenants_resident_bytes')).toBeGreaterThan(0);
+    for (const counter of ['hits', 'misses', 'evictions', 'fetches', 'negative_hits', 'shed']) {
+      expect(value(`gateway_tenants_${counter}_total`)).toBeGreaterThan(0);
+    }
+    expect(value('gateway_tenants_negative')).toBeGreaterThan(0);
+  });
 });

@@ -47,7 +47,6 @@ function exportWorkingSetMetrics(directory: TenantDirectory, cold: ColdTenants):
   meter
     .createObservableGauge('gateway.tenants.resident_bytes', {
       description: 'Estimated bytes of the tenants fetched on use and held (bounded by GATEWAY_TENANT_CACHE_MB)',
-      unit: 'By',
     })
     .addCallback((r) => r.observe(d.bytes));
   meter
