@@ -180,6 +180,15 @@ describe('tenant working set', () => {
     await pollUntil('the new version is served', async () => (await toolsList('seed-8')).tools.join() === 'v2_tool_0');
   });
 
+  it('serves the server card and llms.txt of a cold tenant by fetching it, and 404s an unknown one', async () => {
+    const card = await gw.inject({ method: 'GET', url: '/t/seed-20/.well-known/mcp.json' });
+    expect(card.statusCode).toBe(200);
+    expect(card.json<{ title: string }>().title).toBe('seed-20');
+    expect((await gw.inject({ method: 'GET', url: '/t/seed-21/llms.txt' })).body).toContain('# seed-21');
+    expect((await gw.inject({ method: 'GET', url: '/t/nobody-here/.well-known/mcp.json' })).statusCode).toBe(404);
+    expect((await gw.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource/t/seed-22/mcp' })).statusCode).toBe(404);
+  });
+
   it('answers unknown ids 404 from a bounded negative cache, and a publish of the id ends it', async () => {
     const redisCalls = source.calls.redis;
     expect((await toolsList('ghost')).status).toBe(404);
