@@ -123,6 +123,8 @@ afterAll(async () => {
 describe('tenant working set', () => {
   it('loads no tenant at boot, fetches one on its first request, then serves it from memory', async () => {
     expect(runtime.directory.size).toBe(0);
+    // Ready without any tenant held: holding none is the idle state of a lazy replica.
+    expect((await gw.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready', tenants: 0 });
     const before = { ...runtime.cold!.stats };
     const first = await toolsList('seed-7');
     expect(first).toEqual({ status: 200, tools: ['v1_tool_0', 'v1_tool_1', 'v1_tool_2'] });
