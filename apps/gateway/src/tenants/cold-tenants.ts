@@ -83,9 +83,10 @@ export class ColdTenants {
       this.stats.shed++;
       return undefined;
     }
+    // Registered before the fetch starts, so a change heard from its first step on marks it.
     const started: Flight = { promise: Promise.resolve(undefined), stale: false };
-    started.promise = this.run(tenantId, started);
     this.flights.set(tenantId, started);
+    started.promise = this.run(tenantId, started);
     return started.promise;
   }
 
