@@ -28,7 +28,11 @@ export function attachWorkingSet(
     negativeTtlMs: config.GATEWAY_TENANT_NEGATIVE_TTL_MS,
     unavailableTtlMs: UNAVAILABLE_TTL_MS,
     fetchesPerSec: config.GATEWAY_TENANT_FETCH_PER_SEC,
-    onError: (tenant, err) => logger.error({ tenant, err: err.message }, 'tenant fetched on first use was rejected'),
+    onError: (tenant, err) => {
+      // Not held, so not watched: the source must not keep reconciling a tenant the directory refused.
+      source.forget(tenant);
+      logger.error({ tenant, err: err.message }, 'tenant fetched on first use was rejected');
+    },
   });
   directory.fetchOnMiss((id) => cold.load(id));
   source.onInvalidate((id) => cold.invalidate(id));
