@@ -10,6 +10,7 @@ import { AppModule } from './app.module';
 import type { CatalogSource } from './catalog-source/catalog-source';
 import { CompositeCatalogSource } from './catalog-source/composite-catalog-source';
 import { FileCatalogSource } from './catalog-source/file-catalog-source';
+import { LazyRegistryCatalogSource } from './catalog-source/lazy-registry-catalog-source';
 import { RegistryCatalogSource } from './catalog-source/registry-catalog-source';
 import type { GatewayConfig } from './config/config';
 import { FrontDoor } from './edge-server';
@@ -85,7 +86,7 @@ async function defaultSource(config: GatewayConfig, logger: Logger): Promise<Cat
 function registrySource(config: GatewayConfig, logger: Logger): CatalogSource {
   if (!config.SECRETS_KEY)
     logger.warn('UNSAFE DEVELOPMENT DEFAULT: SECRETS_KEY is not set; opening upstream credentials with the public dev key');
-  return new RegistryCatalogSource({
+  const options = {
     redisUrl: config.REDIS_URL,
     namespace: config.REDIS_NAMESPACE,
     registryUrl: config.REGISTRY_URL,
@@ -93,7 +94,9 @@ function registrySource(config: GatewayConfig, logger: Logger): CatalogSource {
     secretsKey: parseSecretsKeys(config.SECRETS_KEY ?? DEV_SECRETS_KEY),
     resyncMs: config.REGISTRY_RESYNC_MS,
     logger,
-  });
+  };
+  // Lazy: tenants are fetched on first use, so boot and idle memory do not grow with the platform's tenants.
+  return config.GATEWAY_TENANT_LOADING === 'lazy' ? new LazyRegistryCatalogSource(options) : new RegistryCatalogSource(options);
 }
 
 /** The registry's public development key (its config's DEV_SECRETS_KEY); only for local runs. */

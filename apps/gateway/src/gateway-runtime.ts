@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { CatalogCaches, type TenantCatalog } from '@switchboard/catalog';
-import { McpEndpoint, type EdgeCall, type UpstreamInvoker } from '@switchboard/mcp-http';
+import { McpEndpoint, type EdgeCall, type McpTarget, type UpstreamInvoker } from '@switchboard/mcp-http';
 import { accessLogHook } from '@switchboard/telemetry';
 import type { Logger } from 'pino';
 import { GatewayAuth } from './auth/gateway-auth';
@@ -15,6 +15,8 @@ import { GatewayLimits } from './limits/gateway-limits';
 import { gatewayPolicy } from './runtime/gateway-policy';
 import { attachReplicaState, closeReplicaState, createReplicaState, type ReplicaState } from './runtime/replica-state';
 import { createUpstreams } from './runtime/upstream';
+import { attachWorkingSet } from './runtime/working-set';
+import type { ColdTenants } from './tenants/cold-tenants';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './tokens';
 import type { UpstreamPool } from './upstream/upstream-pool';
@@ -38,6 +40,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private readonly state: ReplicaState;
   private readonly invoker: UpstreamInvoker;
   private unsubscribe: (() => void) | undefined;
+  /** The working set's cold path when the source fetches tenants on use. */
+  cold: ColdTenants | undefined;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -49,6 +53,8 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
       publicUrl: config.publicUrl,
       domain: config.GATEWAY_DOMAIN,
       caches: new CatalogCaches({ pageCacheBytes: Math.round(config.GATEWAY_PAGE_CACHE_MB * 1024 * 1024) }),
+      budgetBytes: Math.round(config.GATEWAY_TENANT_CACHE_MB * 1024 * 1024),
+      onEvict: (id) => this.forgetTenant(id),
     });
     this.state = createReplicaState(config, logger);
     this.auth = new GatewayAuth(config, this.directory);
@@ -70,6 +76,15 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     const streamsResumable = await attachReplicaState(this.state, this.upstream.taskInputs, this.logger);
     await this.limits.ready();
     for (const tenant of await this.source.load()) this.applyTenant(tenant, 'tenant catalog loaded');
+    const onDemand = this.source.onDemand;
+    if (onDemand)
+      this.cold = attachWorkingSet(
+        this.config,
+        this.directory,
+        onDemand,
+        (t) => this.applyTenant(t, 'tenant catalog fetched'),
+        this.logger,
+      );
     this.unsubscribe = this.source.subscribe((tenant) => {
       try {
         this.applyTenant(tenant, 'tenant catalog updated');
@@ -85,13 +100,25 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
     this.endpoint = this.createEndpoint(streamsResumable, (call) => void accessLog(call, call));
   }
 
-  /** A tenant's catalog (new or changed) reaches every part that reads it. */
-  private applyTenant(tenant: TenantCatalog, event: string): void {
-    const target = this.directory.apply(tenant);
+  /** A tenant's catalog (new or changed) reaches every part that reads it; one fetched on use counts against the working set. */
+  private applyTenant(tenant: TenantCatalog, event: string): McpTarget {
+    const target = this.directory.apply(tenant, this.source.onDemand?.sizeOf(tenant.id));
     this.limits.apply(tenant);
     this.usage?.apply(tenant);
     this.guardrails.apply(tenant);
     this.logger.info({ tenant: tenant.id, tools: target.catalog.snapshot.tools.length, version: tenant.snapshot.version }, event);
+    return target;
+  }
+
+  /**
+   * A tenant left the working set: its plan and call-log policy go (defaults until it is fetched
+   * again, admission of its in-flight calls already ran). Its compiled guardrails stay, so a call
+   * still running never loses its interceptors; only tenants with guardrails have an entry.
+   */
+  private forgetTenant(tenantId: string): void {
+    this.limits.forget(tenantId);
+    this.usage?.forget(tenantId);
+    this.source.onDemand?.forget(tenantId);
   }
 
   private createEndpoint(streamsResumable: boolean, onResponse: (call: EdgeCall) => void): McpEndpoint {

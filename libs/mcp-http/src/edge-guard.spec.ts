@@ -3,9 +3,9 @@ import { authenticateRequest, guardRequest, toolDenied } from './edge-guard';
 import type { AuthOutcome } from './auth-outcome';
 
 describe('guardRequest', () => {
-  it('sets the target of a known tenant and lets the request on', async () => {
+  it('sets the target of a known tenant and lets the request on, synchronously', async () => {
     const kit = edgeKit();
-    let ok: boolean | undefined;
+    let ok: boolean | Promise<boolean> | undefined;
     let tenant: string | undefined;
     await kit.step({ method: 'POST', url: '/t/acme/mcp' }, (call) => {
       ok = guardRequest(call);

@@ -1,16 +1,23 @@
 import { ErrorCode, McpError, type JsonRpcRequest } from '@switchboard/protocol';
 import type { EdgeCall } from './edge-call';
 import type { AuthDenied, AuthOutcome } from './auth-outcome';
+import type { McpTarget } from './mcp-target';
 import { hostAllowed, originAllowed } from './origin-policy';
 
 /**
  * Step 1 of every method: tenant, Host and Origin. Sets `call.target`; answers (and records
- * the refusal) and returns false when the request must stop.
+ * the refusal) and returns false when the request must stop. Synchronous unless the tenant
+ * must be fetched first.
  */
-export function guardRequest(call: EdgeCall): boolean {
-  const edge = call.edge;
+export function guardRequest(call: EdgeCall): boolean | Promise<boolean> {
   const host = call.header('host');
-  const target = edge.policy.resolveTarget(call.tenant, host);
+  const target = call.edge.policy.resolveTarget(call.tenant, host);
+  if (target instanceof Promise) return target.then((t) => guardTarget(call, host, t));
+  return guardTarget(call, host, target);
+}
+
+function guardTarget(call: EdgeCall, host: string | undefined, target: McpTarget | undefined): boolean {
+  const edge = call.edge;
   if (!target) {
     edge.refuse(call, 404, new McpError(ErrorCode.InvalidRequest, call.tenant ? `Unknown tenant: ${call.tenant}` : 'Unknown MCP endpoint'));
     return false;

@@ -13,8 +13,11 @@ import type { UpstreamInvoker } from './upstream-invoker';
  * routes are called. One object, so a transport step never reaches for a loose hook.
  */
 export interface EdgePolicy {
-  /** Finds the target of a request from the tenant in its path, else its Host; undefined ⇒ 404 with a JSON-RPC error body. */
-  resolveTarget(tenant: string | undefined, host: string | undefined): McpTarget | undefined;
+  /**
+   * Finds the target of a request from the tenant in its path, else its Host; undefined ⇒ 404 with a JSON-RPC error body.
+   * A promise only when the target must be fetched first (a cold tenant); a held one answers synchronously.
+   */
+  resolveTarget(tenant: string | undefined, host: string | undefined): McpTarget | undefined | Promise<McpTarget | undefined>;
   /** Bearer-token check, run after the Host/Origin guard on every method; absent ⇒ the endpoint is open. */
   authenticate?(call: EdgeCall, target: McpTarget): AuthOutcome | Promise<AuthOutcome>;
   /** Per-tool check (e.g. OAuth scopes) before a tools/call runs; a denial is sent instead of calling the tool. */

@@ -95,9 +95,14 @@ function settle(call: EdgeCall, pending: Promise<void>): void {
   pending.catch((err: unknown) => answerFailure(call, crashed(err)));
 }
 
-/** POST after its body was read: stays synchronous up to the answer when authentication is. */
+/** POST after its body was read: stays synchronous up to the answer when the tenant is held and authentication is synchronous. */
 function servePost(call: EdgeCall): void | Promise<void> {
-  if (!guardRequest(call)) return;
+  const guarded = guardRequest(call);
+  if (guarded === true) return authenticatePost(call);
+  if (guarded !== false) return guarded.then((ok) => (ok ? authenticatePost(call) : undefined));
+}
+
+function authenticatePost(call: EdgeCall): void | Promise<void> {
   const admitted = authenticateRequest(call);
   if (admitted === true) return answerBody(call);
   if (admitted !== false) return admitted.then((ok) => (ok ? answerBody(call) : undefined));
@@ -110,11 +115,11 @@ function answerBody(call: EdgeCall): void | Promise<void> {
 }
 
 async function serveGet(call: EdgeCall): Promise<void> {
-  if (guardRequest(call) && (await authenticateRequest(call))) await serveLegacyStream(call);
+  if ((await guardRequest(call)) && (await authenticateRequest(call))) await serveLegacyStream(call);
 }
 
 async function serveDelete(call: EdgeCall): Promise<void> {
-  if (guardRequest(call) && (await authenticateRequest(call))) refuseDelete(call);
+  if ((await guardRequest(call)) && (await authenticateRequest(call))) refuseDelete(call);
 }
 
 function callFinished(this: CalledResponse): void {

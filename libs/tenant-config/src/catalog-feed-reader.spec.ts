@@ -116,4 +116,20 @@ describe('CatalogFeedReader', () => {
     expect(warnings).toEqual(['registry internal API unavailable', 'registry internal API unavailable (catalog versions)']);
     expect(await reader({ redisUrl: undefined, registryUrl: undefined }).fromRegistry()).toBeUndefined();
   });
+
+  it('reads raw values in MGET batches (null where missing) and tells a 404 from an unreachable registry', async () => {
+    await redis.set(keys.catalog('r1'), '{"id":"r1"}');
+    await redis.set(keys.catalog('r3'), '{"id":"r3"}');
+    const r = reader();
+    await r.start(
+      () => undefined,
+      () => undefined,
+    );
+    expect(await r.rawDocuments(['r1', 'r2', 'r3'], 2)).toEqual(['{"id":"r1"}', null, '{"id":"r3"}']);
+    expect(await reader({ redisUrl: undefined }).rawDocuments(['r1'])).toBeUndefined();
+    expect(await r.registryDocument('a/b')).toEqual({ body: { id: 'a/b' }, bytes: Buffer.byteLength('{"id":"a/b"}') });
+    expect(await r.registryDocument('nope')).toBeNull();
+    expect(await reader({ registryUrl: 'http://127.0.0.1:1' }).registryDocument('a')).toBeUndefined();
+    expect(await reader({ registryUrl: undefined }).registryDocument('a')).toBeUndefined();
+  });
 });

@@ -114,6 +114,53 @@ export class CatalogFeedReader {
     }
   }
 
+  /**
+   * Raw values of `sb:catalog:<id>` for `ids` (null where missing), read in MGET batches of
+   * `batch` keys; undefined when Redis is not configured or down. For callers that fetch on use
+   * and compare what they hold without parsing (the gateway's working set).
+   */
+  async rawDocuments(ids: readonly string[], batch = 256): Promise<(string | null)[] | undefined> {
+    if (!this.redis) return undefined;
+    const out: (string | null)[] = [];
+    try {
+      for (let i = 0; i < ids.length; i += batch) {
+        const keys = ids.slice(i, i + batch).map((id) => this.keys.catalog(id));
+        out.push(...(await mgetAcrossSlots(this.redis, keys)));
+      }
+      return out;
+    } catch (err) {
+      this.options.warn('Redis read failed', { err: (err as Error).message });
+      return undefined;
+    }
+  }
+
+  /**
+   * `GET /internal/catalogs/<tenant>` telling "not published" (null, a 404) from "unreachable"
+   * (undefined), with the body's length in bytes; a fetch on use negatively caches only the former.
+   */
+  async registryDocument(tenantId: string): Promise<{ body: unknown; bytes: number } | null | undefined> {
+    if (!this.options.registryUrl) return undefined;
+    try {
+      const res = await fetch(`${this.options.registryUrl.replace(/\/+$/, '')}/internal/catalogs/${encodeURIComponent(tenantId)}`, {
+        headers: { authorization: `Bearer ${this.options.internalToken ?? ''}` },
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      });
+      if (res.status === 404) {
+        await res.body?.cancel();
+        return null;
+      }
+      if (!res.ok) {
+        await res.body?.cancel();
+        return undefined;
+      }
+      const text = await res.text();
+      return { body: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) };
+    } catch (err) {
+      this.options.warn('registry internal API unavailable', { err: (err as Error).message });
+      return undefined;
+    }
+  }
+
   /** `GET /internal/catalogs[/<tenant>]`: one tenant's document or all of them, or undefined when the registry is unreachable. */
   async fromRegistry(tenantId?: string): Promise<unknown[] | undefined> {
     const body = await this.internal(

@@ -176,8 +176,9 @@ export class GatewayAuth {
 
   /** Serves PRM at every path clients try: `/.well-known/oauth-protected-resource/t/<id>/mcp`, and for host-based tenants the root and `/mcp` forms. */
   registerRoutes(app: FastifyInstance): void {
-    const send = (reply: FastifyReply, tenantId: string | undefined) => {
-      const doc = tenantId ? this.metadata(tenantId) : undefined;
+    const send = async (reply: FastifyReply, tenantId: string | undefined) => {
+      // A tenant fetched on use may not be held yet: fetch it first.
+      const doc = tenantId && (await this.directory.ensure(tenantId)) ? this.metadata(tenantId) : undefined;
       if (!doc)
         return reply
           .code(404)
@@ -189,7 +190,7 @@ export class GatewayAuth {
       send(reply, (req.params as { tenant: string }).tenant),
     );
     const byHost = async (req: FastifyRequest, reply: FastifyReply) =>
-      send(reply, this.directory.resolve(undefined, req.headers.host)?.tenantId);
+      send(reply, (await this.directory.resolve(undefined, req.headers.host))?.tenantId);
     app.get('/.well-known/oauth-protected-resource', byHost);
     app.get('/.well-known/oauth-protected-resource/mcp', byHost);
   }

@@ -1,6 +1,6 @@
 import type { LocalBundle } from '@switchboard/catalog';
 import type { Logger } from 'pino';
-import type { CatalogSource, TenantCatalog } from './catalog-source';
+import type { CatalogSource, OnDemandTenants, TenantCatalog } from './catalog-source';
 
 /**
  * Serves tenants from several sources at once (e.g. the file source's demo and conformance
@@ -18,6 +18,11 @@ export class CompositeCatalogSource implements CatalogSource {
 
   get bundles(): readonly LocalBundle[] {
     return this.sources.flatMap((s) => s.bundles);
+  }
+
+  /** The first source that fetches on use (the registry's); the others' tenants are loaded at boot and held, so never fetched. */
+  get onDemand(): OnDemandTenants | undefined {
+    return this.sources.find((s) => s.onDemand)?.onDemand;
   }
 
   async load(): Promise<TenantCatalog[]> {

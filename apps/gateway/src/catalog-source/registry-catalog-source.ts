@@ -1,18 +1,10 @@
-import { createHash } from 'node:crypto';
-import { SecretBox, gatewayCredentialAad } from '@switchboard/secret-box';
-import {
-  openGuardrailSecrets,
-  parseTenantDocument,
-  tenantLimitsOf,
-  type CatalogSnapshot,
-  type LocalBundle,
-  type PublishedCatalog,
-  type Route,
-} from '@switchboard/catalog';
+import { SecretBox } from '@switchboard/secret-box';
+import type { LocalBundle, PublishedCatalog } from '@switchboard/catalog';
 import { metrics, type Counter } from '@opentelemetry/api';
 import { CatalogFeedReader } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
 import type { CatalogSource, TenantCatalog } from './catalog-source';
+import { openTenantDocument, type OpenedDocument } from './open-tenant-document';
 
 export interface RegistryCatalogSourceOptions {
   /** Redis holding `sb:catalog:<tenant>`, `sb:tenants` and the `catalog:changed` channel. */
@@ -38,7 +30,7 @@ export interface RegistryCatalogSourceOptions {
  */
 export class RegistryCatalogSource implements CatalogSource {
   readonly bundles: readonly LocalBundle[] = [];
-  private readonly current = new Map<string, { catalog: TenantCatalog; fingerprint: string; version: string }>();
+  private readonly current = new Map<string, OpenedDocument>();
   /** `gateway_catalog_reconciled_total{kind,reason}`: tenants fetched from the registry because Redis lacked them or held another version. */
   private readonly reconciled: Counter = metrics.getMeter('switchboard').createCounter('gateway.catalog.reconciled', {
     description: 'Tenant catalogs repaired from the registry by reconciliation, by kind (missing, stale)',
@@ -152,66 +144,16 @@ export class RegistryCatalogSource implements CatalogSource {
 
   private accept(received: PublishedCatalog, notify: boolean): void {
     try {
-      // The tenant document's contract, validated once here (settings included: auth, limits);
-      // its version hashes the settings with the catalog, so a settings-only change is seen too.
-      const raw = parseTenantDocument(received);
-      const fingerprint = createHash('sha256')
-        .update(`${raw.version}\u0000${JSON.stringify(raw.credentials ?? {})}`)
-        .digest('hex');
-      if (this.current.get(raw.id)?.fingerprint === fingerprint) return;
-      const catalog = this.open(raw);
-      this.current.set(raw.id, { catalog, fingerprint, version: raw.snapshot.version });
-      if (notify) for (const listener of this.listeners) listener(catalog);
+      const opened = openTenantDocument(received, this.box);
+      if (this.current.get(opened.catalog.id)?.fingerprint === opened.fingerprint) return;
+      this.current.set(opened.catalog.id, opened);
+      if (notify) for (const listener of this.listeners) listener(opened.catalog);
     } catch (err) {
       this.options.logger.error(
         { tenant: received?.id, err: (err as Error).message },
         'published catalog rejected; keeping the previous one',
       );
     }
-  }
-
-  /** Validates the shape and opens the sealed credentials into the upstream routes' headers. */
-  private open(raw: PublishedCatalog): TenantCatalog {
-    if (typeof raw.id !== 'string' || !raw.snapshot || raw.snapshot.tenantId !== raw.id || !Array.isArray(raw.snapshot.tools)) {
-      throw new Error('malformed catalog (id / snapshot mismatch)');
-    }
-    const headers = new Map<string, Record<string, string>>();
-    for (const [serverId, sealed] of Object.entries(raw.credentials ?? {})) {
-      const opened = JSON.parse(this.box.open(sealed, gatewayCredentialAad(raw.id, serverId))) as { headers?: Record<string, string> };
-      headers.set(serverId, opened.headers ?? {});
-    }
-    const withCredential = <E extends { route: Route }>(e: E): E => {
-      if (e.route.kind !== 'upstream') throw new Error('registry catalogs may only route to upstream servers');
-      const h = headers.get(e.route.serverId);
-      return h ? { ...e, route: { ...e.route, headers: h } } : e;
-    };
-    const s = raw.snapshot;
-    // Untrusted document: invalid limits fall back to the gateway's defaults.
-    const limits = tenantLimitsOf(raw.limits);
-    const snapshot: CatalogSnapshot = {
-      ...s,
-      tools: s.tools.map(withCredential),
-      resources: (s.resources ?? []).map(withCredential),
-      resourceTemplates: (s.resourceTemplates ?? []).map(withCredential),
-      prompts: (s.prompts ?? []).map(withCredential),
-      ...(s.dynamicResources ? { dynamicResources: s.dynamicResources.map(withCredential) } : {}),
-    };
-    return {
-      id: raw.id,
-      name: raw.name,
-      ...(raw.description ? { description: raw.description } : {}),
-      origins: raw.origins ?? [],
-      hosts: raw.hosts ?? [],
-      surfaceRules: raw.surfaceRules ?? {},
-      ...(raw.auth ? { auth: raw.auth } : {}),
-      ...(raw.limits ? { limits: raw.limits } : {}),
-      // Webhook secrets arrive sealed like credentials; opened here, once per document.
-      ...(raw.guardrails ? { guardrails: openGuardrailSecrets(raw.guardrails, raw.id, (sealed, aad) => this.box.open(sealed, aad)) } : {}),
-      ...(raw.discovery ? { discovery: raw.discovery } : {}),
-      ...(raw.version ? { version: raw.version } : {}),
-      snapshot,
-      ...(limits ? { limits } : {}),
-    };
   }
 
   private async redisTenantIds(): Promise<string[] | undefined> {

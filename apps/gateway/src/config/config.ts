@@ -50,6 +50,15 @@ const schema = z.object({
    * tenant's first request and kept in an LRU bounded by their (content-addressed) bytes.
    */
   GATEWAY_PAGE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(64),
+  /** Registry tenants: `lazy` fetches each on first use into a working set bounded by GATEWAY_TENANT_CACHE_MB; `eager` loads all at boot. */
+  GATEWAY_TENANT_LOADING: z.enum(['lazy', 'eager']).default('lazy'),
+  /** Estimated memory of the fetched tenants' compiled catalogs, in MiB (least recently used evicted past it). */
+  GATEWAY_TENANT_CACHE_MB: z.coerce.number().min(1).max(65_536).default(256),
+  /** Unknown tenant ids remembered (404 without a look-up) and for how long, in ms; a publish of the id ends it at once. */
+  GATEWAY_TENANT_NEGATIVE_MAX: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  GATEWAY_TENANT_NEGATIVE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** Look-ups of tenants not held, per second per replica (burst 2×); past it a cold id answers 404 without one. */
+  GATEWAY_TENANT_FETCH_PER_SEC: z.coerce.number().min(1).max(100_000).default(200),
   /** Most members of one JSON-RPC batch (2025-03-26); more ⇒ 400 + −32600 naming batchMaxItems, nothing run. A tenant's `limits.batchMaxItems` overrides it. */
   BATCH_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000).default(50),
   /** Most bytes of a batch's combined response; past it the batch stops ⇒ 400 + −32600 naming batchMaxResponseBytes. Tenant override `limits.batchMaxResponseBytes`. */

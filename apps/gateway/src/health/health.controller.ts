@@ -11,11 +11,15 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready once at least one tenant catalog is compiled and served. */
+  /**
+   * Ready once at least one tenant catalog is compiled and served, or, when registry tenants are
+   * fetched on first use, once that source is listening (it holds none until a request asks).
+   */
   @Get('readyz')
   readyz(): { status: 'ready'; tenants: number } {
     const tenants = this.runtime.directory.size;
-    if (tenants === 0) throw new HttpException({ status: 'not ready', reason: 'no tenant catalog loaded' }, HttpStatus.SERVICE_UNAVAILABLE);
+    if (tenants === 0 && !this.runtime.cold)
+      throw new HttpException({ status: 'not ready', reason: 'no tenant catalog loaded' }, HttpStatus.SERVICE_UNAVAILABLE);
     return { status: 'ready', tenants };
   }
 }

@@ -98,6 +98,11 @@ export class GatewayLimits {
     this.plans.set(tenant.id, plan);
   }
 
+  /** The tenant left this replica's working set: operator defaults until it is applied again. */
+  forget(tenantId: string): void {
+    this.plans.delete(tenantId);
+  }
+
   /** The effective plan a tenant is limited by (operator defaults when it has none). */
   planOf(tenantId: string): EffectiveRatePlan {
     return this.plans.get(tenantId) ?? this.defaults;

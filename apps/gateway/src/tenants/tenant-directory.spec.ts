@@ -1,17 +1,24 @@
 import { CatalogCaches, snapshotFromBundle } from '@switchboard/catalog';
 import { demoBundle } from '@switchboard/fixtures';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
+import type { McpTarget } from '@switchboard/mcp-http';
 import { TenantDirectory } from './tenant-directory';
 
 function tenant(id: string, extra: Partial<TenantCatalog> = {}): TenantCatalog {
   return { id, name: id, origins: [], hosts: [], surfaceRules: {}, snapshot: snapshotFromBundle(id, demoBundle), ...extra };
 }
 
+/** A held tenant resolves synchronously: no promise on the warm path. */
+function held(resolved: ReturnType<TenantDirectory['resolve']>): McpTarget | undefined {
+  if (resolved instanceof Promise) throw new Error('a held tenant resolved through a promise');
+  return resolved;
+}
+
 describe('TenantDirectory.resolve', () => {
   test('path-based: the :tenant param picks the tenant, unknown ones resolve to nothing', () => {
     const dir = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000' });
     dir.apply(tenant('acme'));
-    expect(dir.resolve('acme', '127.0.0.1:3000')?.tenantId).toBe('acme');
+    expect(held(dir.resolve('acme', '127.0.0.1:3000'))?.tenantId).toBe('acme');
     expect(dir.resolve('nobody', '127.0.0.1:3000')).toBeUndefined();
   });
 
@@ -19,8 +26,8 @@ describe('TenantDirectory.resolve', () => {
     const dir = new TenantDirectory({ publicUrl: 'https://mcp.example.com', domain: 'mcp.example.com' });
     dir.apply(tenant('acme'));
     dir.apply(tenant('beta'));
-    expect(dir.resolve(undefined, 'acme.mcp.example.com')?.tenantId).toBe('acme');
-    expect(dir.resolve(undefined, 'Beta.MCP.Example.com:443')?.tenantId).toBe('beta');
+    expect(held(dir.resolve(undefined, 'acme.mcp.example.com'))?.tenantId).toBe('acme');
+    expect(held(dir.resolve(undefined, 'Beta.MCP.Example.com:443'))?.tenantId).toBe('beta');
   });
 
   test('host-based: other domains, look-alike suffixes, bare domain, unknown tenants and no Host resolve to nothing', () => {

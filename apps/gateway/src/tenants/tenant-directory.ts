@@ -21,11 +21,44 @@ const DEFAULT_ORIGINS: readonly string[] = Object.freeze([...KNOWN_CLIENT_ORIGIN
 /** Distinct surface rule sets whose resolved profiles are kept for sharing (most tenants use none, or a few common ones). */
 const MAX_SHARED_SURFACE_SETS = 256;
 
+/**
+ * A fetched-on-use tenant's estimated resident size: its document's bytes times this. The
+ * compiled catalog keeps the parsed snapshot (JS objects take 2-4× their JSON), its lookup maps
+ * and definitions; validators and list pages are shared and bounded elsewhere (page cache).
+ */
+export const TENANT_BYTES_PER_DOCUMENT_BYTE = 4;
+/** Fixed part of a fetched tenant's estimate (entry, target, maps of an empty catalog). */
+const TENANT_BASE_BYTES = 4096;
+
 export interface TenantDirectoryOptions {
   publicUrl: string;
   domain?: string;
   /** What every tenant's catalog shares (list pages, validators, tool maps); the app creates it once. */
   caches?: CatalogCaches;
+  /** Estimated bytes fetched-on-use tenants may hold together (least recently used evicted past it); default unbounded. */
+  budgetBytes?: number;
+  /** A fetched-on-use tenant left the working set (eviction): what else holds it forgets it. */
+  onEvict?: (tenantId: string) => void;
+}
+
+/** A tenant's compiled target; `bytes` > 0 marks one fetched on use (evictable), 0 one loaded at boot (kept). */
+interface Entry {
+  readonly target: McpTarget;
+  readonly tenant: TenantCatalog;
+  readonly bytes: number;
+  /** Set by every hit (no allocation), cleared by the eviction hand: a second chance (CLOCK). */
+  referenced: boolean;
+}
+
+/** The working set's counters, read by the metrics callbacks (plain fields: a hit allocates nothing). */
+export interface DirectoryStats {
+  hits: number;
+  misses: number;
+  evictions: number;
+  /** Estimated bytes of the fetched-on-use tenants held. */
+  bytes: number;
+  /** Fetched-on-use tenants held. */
+  resident: number;
 }
 
 /**
@@ -39,7 +72,10 @@ export class TenantDirectory {
    * ten thousand tenants every lookup is a cache miss on the table, and the second one then hits
    * the entry the first brought in.
    */
-  private readonly entries = new Map<string, { readonly target: McpTarget; readonly tenant: TenantCatalog }>();
+  private readonly entries = new Map<string, Entry>();
+  readonly stats: DirectoryStats = { hits: 0, misses: 0, evictions: 0, bytes: 0, resident: 0 };
+  /** Fetches a tenant this directory does not hold (the working set's cold path); none ⇒ unknown. */
+  private cold: ((tenantId: string) => Promise<McpTarget | undefined> | undefined) | undefined;
   private readonly publicHost: string;
   private readonly caches: CatalogCaches;
   /** One cache of list pages for every tenant: compiled on first use, bounded in bytes, content-addressed (CLOCK eviction). */
@@ -60,7 +96,7 @@ export class TenantDirectory {
    * Compiles a tenant's catalog (validators and lookup maps; list pages on first use) and swaps
    * it in; the replaced catalog's cached pages are dropped — no other tenant's are touched.
    */
-  apply(tenant: TenantCatalog): McpTarget {
+  apply(tenant: TenantCatalog, documentBytes?: number): McpTarget {
     const surfaces = this.surfacesOf(tenant.surfaceRules);
     const catalog = CompiledCatalog.build(tenant.snapshot, { surfaces, caches: this.caches });
     const discovery = ToolDiscovery.build(catalog, tenant.discovery, surfaces);
@@ -78,10 +114,51 @@ export class TenantDirectory {
         ? { extensions: { [ENTERPRISE_MANAGED_AUTHORIZATION]: {} } }
         : {}),
     };
+    const bytes = documentBytes === undefined ? 0 : TENANT_BASE_BYTES + documentBytes * TENANT_BYTES_PER_DOCUMENT_BYTE;
     const previous = this.entries.get(tenant.id);
-    this.entries.set(tenant.id, { target, tenant });
+    if (previous) this.account(previous, -1);
+    const entry: Entry = { target, tenant, bytes, referenced: previous?.referenced ?? false };
+    this.entries.set(tenant.id, entry);
+    this.account(entry, 1);
     previous?.target.catalog.release();
+    if (bytes > 0) this.evictOver(tenant.id);
     return target;
+  }
+
+  /** Installs the cold path: a lookup that misses asks it (it dedupes, negatively caches and applies). */
+  fetchOnMiss(cold: (tenantId: string) => Promise<McpTarget | undefined> | undefined): void {
+    this.cold = cold;
+  }
+
+  private account(entry: Entry, sign: 1 | -1): void {
+    if (entry.bytes === 0) return;
+    this.stats.bytes += sign * entry.bytes;
+    this.stats.resident += sign;
+  }
+
+  /**
+   * Evicts fetched-on-use tenants until their estimate fits the budget: CLOCK over the map's
+   * insertion order (a referenced entry is cleared and moved to the back, an unreferenced one
+   * leaves). `keep` (the tenant just applied) stays even when it alone exceeds the budget.
+   */
+  private evictOver(keep: string): void {
+    const budget = this.options.budgetBytes;
+    if (budget === undefined) return;
+    let steps = 2 * this.entries.size;
+    for (const [id, entry] of this.entries) {
+      if (this.stats.bytes <= budget || steps-- <= 0) return;
+      if (entry.bytes === 0 || id === keep) continue;
+      this.entries.delete(id);
+      if (entry.referenced) {
+        entry.referenced = false;
+        this.entries.set(id, entry);
+        continue;
+      }
+      this.account(entry, -1);
+      this.stats.evictions++;
+      entry.target.catalog.release();
+      this.options.onEvict?.(id);
+    }
   }
 
   private hostsOf(tenant: TenantCatalog): readonly string[] {
@@ -103,14 +180,35 @@ export class TenantDirectory {
     return profiles;
   }
 
-  /** Path-based (`/t/:tenant/mcp`) or host-based (`{tenant}.{domain}`) lookup. */
-  resolve(tenant: string | undefined, host: string | undefined): McpTarget | undefined {
-    if (tenant !== undefined) return this.entries.get(tenant)?.target;
+  /**
+   * Path-based (`/t/:tenant/mcp`) or host-based (`{tenant}.{domain}`) lookup. A tenant held
+   * answers synchronously (one map read and a flag write); only a miss may return a promise,
+   * the working set's fetch of that tenant.
+   */
+  resolve(tenant: string | undefined, host: string | undefined): McpTarget | undefined | Promise<McpTarget | undefined> {
+    const id = tenant ?? this.tenantOfHost(host);
+    if (id === undefined) return undefined;
+    const entry = this.entries.get(id);
+    if (entry !== undefined) {
+      entry.referenced = true;
+      this.stats.hits++;
+      return entry.target;
+    }
+    this.stats.misses++;
+    return this.cold?.(id);
+  }
+
+  /** `resolve` by id, awaited: for routes beside the MCP endpoint (server card, llms.txt, PRM). */
+  async ensure(tenantId: string): Promise<McpTarget | undefined> {
+    return this.resolve(tenantId, undefined);
+  }
+
+  private tenantOfHost(host: string | undefined): string | undefined {
     if (!host || !this.options.domain) return undefined;
     const name = hostnameOf(host);
     const suffix = `.${this.options.domain.toLowerCase()}`;
     if (!name.endsWith(suffix)) return undefined;
-    return this.entries.get(name.slice(0, -suffix.length))?.target;
+    return name.slice(0, -suffix.length);
   }
 
   tenant(id: string): TenantCatalog | undefined {

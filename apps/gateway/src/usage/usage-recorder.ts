@@ -138,6 +138,11 @@ export class UsageRecorder {
     else this.policies.delete(tenant.id);
   }
 
+  /** The tenant left this replica's working set: no call-log policy until it is applied again. */
+  forget(tenantId: string): void {
+    this.policies.delete(tenantId);
+  }
+
   /** Wraps a request's span observation so that its end also records usage. */
   observe(info: McpRequestInfo, inner: McpRequestObservation): McpRequestObservation {
     return new UsageObservation(this, info, inner);

@@ -15,32 +15,35 @@ export class WellKnownController {
 
   @Get('t/:tenant/.well-known/mcp.json')
   @Header('cache-control', 'public, max-age=300')
-  cardByPath(@Param('tenant') tenant: string): Record<string, unknown> {
+  async cardByPath(@Param('tenant') tenant: string): Promise<Record<string, unknown>> {
+    await this.runtime.directory.ensure(tenant);
     return this.card(tenant);
   }
 
   @Get('.well-known/mcp.json')
   @Header('cache-control', 'public, max-age=300')
-  cardByHost(@Headers('host') host: string | undefined): Record<string, unknown> {
-    return this.card(this.tenantFromHost(host));
+  async cardByHost(@Headers('host') host: string | undefined): Promise<Record<string, unknown>> {
+    return this.card(await this.tenantFromHost(host));
   }
 
   @Get('t/:tenant/llms.txt')
   @Header('content-type', 'text/plain; charset=utf-8')
   @Header('x-content-type-options', 'nosniff')
-  llmsByPath(@Param('tenant') tenant: string): string {
+  async llmsByPath(@Param('tenant') tenant: string): Promise<string> {
+    await this.runtime.directory.ensure(tenant);
     return this.llms(tenant);
   }
 
   @Get('llms.txt')
   @Header('content-type', 'text/plain; charset=utf-8')
   @Header('x-content-type-options', 'nosniff')
-  llmsByHost(@Headers('host') host: string | undefined): string {
-    return this.llms(this.tenantFromHost(host));
+  async llmsByHost(@Headers('host') host: string | undefined): Promise<string> {
+    return this.llms(await this.tenantFromHost(host));
   }
 
-  private tenantFromHost(host: string | undefined): string {
-    const target = this.runtime.directory.resolve(undefined, host);
+  /** The tenant a Host names, fetched when not held (a fetched-on-use tenant). */
+  private async tenantFromHost(host: string | undefined): Promise<string> {
+    const target = await this.runtime.directory.resolve(undefined, host);
     if (!target) throw new NotFoundException({ error: 'not_found', message: 'No tenant is served at this host' });
     return target.tenantId;
   }

@@ -1,0 +1,70 @@
+import { metrics } from '@opentelemetry/api';
+import type { McpTarget } from '@switchboard/mcp-http';
+import type { Logger } from 'pino';
+import type { OnDemandTenants, TenantCatalog } from '../catalog-source/catalog-source';
+import type { GatewayConfig } from '../config/config';
+import { ColdTenants } from '../tenants/cold-tenants';
+import type { TenantDirectory } from '../tenants/tenant-directory';
+
+/** How long an id whose stores were all unreachable answers 404 without a new look-up. */
+const UNAVAILABLE_TTL_MS = 1_000;
+
+/**
+ * Makes the directory fetch a tenant it does not hold from the source on first use (one fetch
+ * per cold tenant, unknown ids remembered), hears the source's invalidations, and exports the
+ * working set's gauges and counters. Returns the cold path (tests and health read its stats).
+ */
+export function attachWorkingSet(
+  config: GatewayConfig,
+  directory: TenantDirectory,
+  source: OnDemandTenants,
+  apply: (tenant: TenantCatalog) => McpTarget,
+  logger: Logger,
+): ColdTenants {
+  const cold = new ColdTenants({
+    fetch: (id) => source.fetch(id),
+    apply,
+    negativeMax: config.GATEWAY_TENANT_NEGATIVE_MAX,
+    negativeTtlMs: config.GATEWAY_TENANT_NEGATIVE_TTL_MS,
+    unavailableTtlMs: UNAVAILABLE_TTL_MS,
+    fetchesPerSec: config.GATEWAY_TENANT_FETCH_PER_SEC,
+    onError: (tenant, err) => {
+      // Not held, so not watched: the source must not keep reconciling a tenant the directory refused.
+      source.forget(tenant);
+      logger.error({ tenant, err: err.message }, 'tenant fetched on first use was rejected');
+    },
+  });
+  directory.fetchOnMiss((id) => cold.load(id));
+  source.onInvalidate((id) => cold.invalidate(id));
+  exportWorkingSetMetrics(directory, cold);
+  return cold;
+}
+
+/** `gateway_tenants_*`: plain counters read at collection time, so the request path only bumps numbers. */
+function exportWorkingSetMetrics(directory: TenantDirectory, cold: ColdTenants): void {
+  const meter = metrics.getMeter('switchboard');
+  const d = directory.stats;
+  const c = cold.stats;
+  meter
+    .createObservableGauge('gateway.tenants.resident', { description: 'Tenants fetched on use and held in this replica' })
+    .addCallback((r) => r.observe(d.resident));
+  meter
+    .createObservableGauge('gateway.tenants.resident_bytes', {
+      description: 'Estimated bytes of the tenants fetched on use and held (bounded by GATEWAY_TENANT_CACHE_MB)',
+    })
+    .addCallback((r) => r.observe(d.bytes));
+  meter
+    .createObservableGauge('gateway.tenants.negative', { description: 'Unknown tenant ids remembered (404 without a look-up)' })
+    .addCallback((r) => r.observe(cold.negativeSize));
+  const counters: [string, string, () => number][] = [
+    ['gateway.tenants.hits', 'Tenant look-ups answered by a held tenant', () => d.hits],
+    ['gateway.tenants.misses', 'Tenant look-ups of a tenant not held', () => d.misses],
+    ['gateway.tenants.evictions', 'Tenants dropped from the working set to fit its byte budget', () => d.evictions],
+    ['gateway.tenants.fetches', 'Tenant fetches on first use (one per cold tenant however many requests wait)', () => c.fetches],
+    ['gateway.tenants.negative_hits', 'Look-ups answered 404 from the negative cache', () => c.negativeHits],
+    ['gateway.tenants.shed', 'Cold look-ups answered 404 because GATEWAY_TENANT_FETCH_PER_SEC was spent', () => c.shed],
+  ];
+  for (const [name, description, read] of counters) {
+    meter.createObservableCounter(name, { description }).addCallback((r) => r.observe(read()));
+  }
+}
