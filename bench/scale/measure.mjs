@@ -13,7 +13,8 @@ import { freePort, HOST } from './registry-procs.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..', '..');
 export const RESULTS_DIR = path.join(HERE, 'results');
-export const GATEWAY_MAIN = path.join(ROOT, 'apps', 'gateway', 'dist', 'main.js');
+/** SCALE_GATEWAY_MAIN: another build's gateway (e.g. a branch's worktree) measured the same way. */
+export const GATEWAY_MAIN = process.env.SCALE_GATEWAY_MAIN ?? path.join(ROOT, 'apps', 'gateway', 'dist', 'main.js');
 const SHARED_FIXTURE = '/work/shared/fixtures/saas-40-tools.json';
 export const FIXTURE = existsSync(SHARED_FIXTURE) ? SHARED_FIXTURE : path.join(ROOT, 'config', 'fixtures', 'saas-40-tools.json');
 const GATEWAY_ARGS = (process.env.SCALE_GATEWAY_ARGS ?? '').split(' ').filter(Boolean);
@@ -79,12 +80,21 @@ function request()
   ${pick}
   return wrk.format("POST", path, headers, body)
 end
+firstBad = ""
 function response(status, h, b)
-  if status ~= 200 or b ~= expected then mismatches = mismatches + 1 end
+  if status ~= 200 or b ~= expected then
+    mismatches = mismatches + 1
+    if firstBad == "" then firstBad = status .. " " .. string.sub(b or "", 1, 300) end
+  end
 end
 function done(summary, latency, requests)
   local m = 0
-  for _, t in ipairs(threads) do m = m + t:get("mismatches") end
+  local bad = ""
+  for _, t in ipairs(threads) do
+    m = m + t:get("mismatches")
+    if bad == "" then bad = t:get("firstBad") end
+  end
+  if bad ~= "" then io.write("SCALEBAD " .. string.gsub(bad, "\\n", " ") .. "\\n") end
   local e = summary.errors
   local l = latencyOf.measured(summary, latency, ${CONNECTIONS})
   io.write(string.format('SCALEJSON {"requests":%d,"durationUs":%d,"mismatches":%d,"errors":%d,"timeouts":%d,"p50":%d,"p99":%d,"latencyUs":%s}\\n',
@@ -109,6 +119,9 @@ export function wrk(gw, tmp, duration = DURATION_S, from = 0) {
   const result = JSON.parse(line.slice('SCALEJSON '.length));
   const bad = measuredLatencyProblem(result);
   if (bad) throw new Error(bad);
+  // The first answer that was not the expected 200 body (status and its start), kept in the row.
+  const firstBad = out.stdout.split('\n').find((l) => l.startsWith('SCALEBAD '));
+  if (firstBad) gw.row.firstMismatch ??= firstBad.slice('SCALEBAD '.length);
   return { ...result, cpuS, startUs, endUs: Number(process.hrtime.bigint() / 1000n) };
 }
 

@@ -1,7 +1,7 @@
 // bench/scale's registry-mode processes: a private redis-server, the 40-tool upstream, the built
 // registry and gateway as children (killed on exit), a throw-away Postgres database, and the
 // free ports they listen on.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -18,8 +18,11 @@ export const HOST = '127.0.0.1';
 const PG_ADMIN = process.env.SCALE_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const children = new Set();
+/** Databases not dropped yet: an interrupted run (Ctrl-C exits at once) drops them with psql on its way out. */
+const databases = new Set();
 process.on('exit', () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const name of databases) spawnSync('psql', [PG_ADMIN, '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], { stdio: 'ignore' });
 });
 
 export function freePort() {
@@ -102,6 +105,7 @@ export async function createDatabase() {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  databases.add(name);
   const url = new URL(PG_ADMIN);
   url.pathname = `/${name}`;
   return {
@@ -123,6 +127,7 @@ export async function createDatabase() {
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
+      databases.delete(name);
     },
   };
 }

@@ -129,7 +129,7 @@ function printFileRows(rows) {
 }
 
 async function main() {
-  if (!existsSync(GATEWAY_MAIN)) throw new Error('apps/gateway/dist/main.js not found (npm run build)');
+  if (!existsSync(GATEWAY_MAIN)) throw new Error(`${GATEWAY_MAIN} not found (npm run build)`);
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
   const load = os
     .loadavg()
