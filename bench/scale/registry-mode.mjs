@@ -37,8 +37,8 @@ const RECONCILE_MS = Number(process.env.SCALE_RECONCILE_MS ?? 30_000);
 const RECONCILE_PERIODS = Number(process.env.SCALE_RECONCILE_PERIODS ?? 2);
 const ZIPF_S = Number(process.env.SCALE_ZIPF_S ?? 1.1);
 const ZIPF_SEED = Number(process.env.SCALE_ZIPF_SEED ?? 1);
-/** The registry's boot pushes every tenant before it listens: minutes at 100,000 on a busy machine. */
-const REGISTRY_BOOT_DEADLINE_MS = Number(process.env.SCALE_REGISTRY_BOOT_S ?? 1800) * 1000;
+/** The registry's boot pushes every tenant, one after another, before it listens: ~an hour at 100,000 on a busy 2-core machine. */
+const REGISTRY_BOOT_DEADLINE_MS = Number(process.env.SCALE_REGISTRY_BOOT_S ?? 7200) * 1000;
 const REGISTRY_READY = /registry listening on (http:\/\/\S+)/;
 
 function registryEnv(row, verifyMs) {

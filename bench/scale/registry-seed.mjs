@@ -70,9 +70,7 @@ export async function seedFirstTenant(registryUrl, operatorKey, upstreamUrl) {
   }
   if (server.health !== 'ok') throw new Error(`discovery of server main: ${JSON.stringify(server).slice(0, 500)}`);
   const items = expect(await api(registryUrl, key, 'GET', '/v1/servers/main/items'), 200, 'items of main');
-  const tools = (items.items ?? items.tools ?? [])
-    .filter((i) => (i.kind ?? 'tool') === 'tool')
-    .map((i) => ({ kind: 'tool', name: i.name }));
+  const tools = items.items.filter((i) => i.kind === 'tool' && !i.removedAt).map((i) => ({ kind: 'tool', name: i.name }));
   if (tools.length === 0) throw new Error(`server main discovered no tools: ${JSON.stringify(items).slice(0, 500)}`);
   const published = expect(await api(registryUrl, key, 'POST', '/v1/publications', { serverId: 'main', items: tools }), 200, 'publish');
   if (published.redis !== 'ok') throw new Error(`publish of s0: Redis ${published.redis}`);
