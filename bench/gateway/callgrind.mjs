@@ -34,7 +34,7 @@ const flag = (name, dflt, parse = Number) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? parse(argv.splice(i, 2)[1]) : dflt;
 };
-const WARM = flag('warm', 12000);
+const WARM = flag('warm', 30000);
 const CALLS = flag('calls', 2000);
 const RUNS = flag('runs', 3);
 const TOP = flag('top', 0);
@@ -71,7 +71,8 @@ async function run(target, upstreamUrl) {
     '--smc-check=all-non-file',
     `--callgrind-out-file=${OUT}/${target}.%p.out`,
   ];
-  const nodeArgs = ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${OUT}/v8.log`];
+  // --trace-opt: the target's log then names every optimised compile, so a run can show none fell in its counted window.
+  const nodeArgs = ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${OUT}/v8.log`, '--trace-opt'];
   let server;
   let mcpPath;
   if (target !== 'rawproxy') {
@@ -117,20 +118,31 @@ async function run(target, upstreamUrl) {
   }
   try {
     await calls(`${server.baseUrl}${mcpPath}`, WARM, target);
+    const compilesBefore = await optimisedCompiles(server.logPath);
     control('-z', String(server.pid));
     control('-i', 'on', String(server.pid));
     await calls(`${server.baseUrl}${mcpPath}`, CALLS, target);
     control('-i', 'off', String(server.pid));
     control('-d', String(server.pid));
+    const compiles = (await optimisedCompiles(server.logPath)) - compilesBefore;
     let best = { ir: 0, file: '' };
     for (const f of readdirSync(OUT).filter((name) => name.startsWith(`${target}.${server.pid}.out.`))) {
       const m = readFileSync(path.join(OUT, f), 'utf8').match(/^totals: (\d+)/m);
       if (m && Number(m[1]) > best.ir) best = { ir: Number(m[1]), file: path.join(OUT, f) };
     }
-    return { perCall: best.ir / CALLS, file: best.file, pid: server.pid };
+    return { perCall: best.ir / CALLS, file: best.file, pid: server.pid, compiles };
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * How many optimised compiles (Maglev or Turbofan) the target's log names so far. Its stdout reaches
+ * the log through a pipe, so the event loop gets a few turns first: callgrind_control ran synchronously.
+ */
+async function optimisedCompiles(logPath) {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  return (readFileSync(logPath, 'utf8').match(/\[completed optimizing /g) ?? []).length;
 }
 
 /**
@@ -235,7 +247,7 @@ try {
     for (let i = 0; i < RUNS; i++) results.push(await run(target, upstreamUrl));
     const per = results.map((r) => r.perCall).sort((a, b) => a - b);
     console.log(
-      `  ${target.padEnd(9)} median ${(per[per.length >> 1] / 1000).toFixed(1)}k instructions per call (runs: ${per.map((v) => (v / 1000).toFixed(1)).join(', ')}k)`,
+      `  ${target.padEnd(9)} median ${(per[per.length >> 1] / 1000).toFixed(1)}k instructions per call (runs: ${per.map((v) => (v / 1000).toFixed(1)).join(', ')}k; optimised compiles in the counted window: ${results.map((r) => r.compiles).join(', ')})`,
     );
     if (TOP > 0 || CALLERS) {
       const prof = profile(results[0].file, results[0].pid);

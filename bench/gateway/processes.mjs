@@ -173,6 +173,7 @@ export async function startServer(id, args, env, cpu = settings.serverCpu, { wra
     baseUrl,
     pid: child.pid,
     idleRssMb,
+    logPath,
     stop: async () => {
       await stopChild(child);
       log.end();
