@@ -135,8 +135,8 @@ export class CatalogFeedReader {
   }
 
   /**
-   * `GET /internal/catalogs/<tenant>` telling "not published" (null, a 404) from "unreachable"
-   * (undefined), with the body's length in bytes; a fetch on use negatively caches only the former.
+   * `GET /internal/catalogs/<tenant>` telling "not published" (null, a 404) and "unreachable"
+   * (undefined) apart, with the body's length in bytes; a fetch on use negatively caches only the former.
    */
   async registryDocument(tenantId: string): Promise<{ body: unknown; bytes: number } | null | undefined> {
     if (!this.options.registryUrl) return undefined;
