@@ -14,7 +14,7 @@ import type { LazyTenantDocumentFeed } from '@switchboard/tenant-config';
 import { obtainTokens, pollUntil } from '@switchboard/testing';
 import { Redis } from 'ioredis';
 import { oidcIdpId } from '../src/users/subject';
-import { startAuth, type TestAuth } from './support/auth-harness';
+import { INTERNAL_TOKEN, startAuth, type TestAuth } from './support/auth-harness';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NS = `e2e-authset-${randomBytes(4).toString('hex')}:`;
@@ -33,8 +33,8 @@ const registryCalls = new Map<string, number>();
 /** Registry answers held by a test (the read stays in flight until released). */
 const held = new Map<string, () => void>();
 
-function doc(id: string, version = 'v1', idp: Record<string, unknown> = { kind: 'local' }): PublishedCatalog {
-  return buildTenantDocument(tenantSettingsSchema.parse({ id, name: id, auth: { idp } }), {
+function doc(id: string, version = 'v1', idp: Record<string, unknown> = { kind: 'local' }, connectors = {}): PublishedCatalog {
+  return buildTenantDocument(tenantSettingsSchema.parse({ id, name: id, auth: { idp, connectors } }), {
     tenantId: id,
     version: `${id}-${version}`,
     server: { name: id, version: '1' },
@@ -144,6 +144,74 @@ describe('auth tenant working set (lazy)', () => {
     expect(registryCalls.get('held-a')).toBe(1);
   });
 
+  it('applies a catalog:changed while held: an IdP switch purges what the former identities left', async () => {
+    await publish(doc('t-50', 'v1', { kind: 'oidc', issuer: FORMER_IDP, clientId: 'c' }), false);
+    expect((await metadata('t-50')).status).toBe(200);
+    await auth.services.idpPurge.whenIdle();
+    const formerSubject = `t-50|${oidcIdpId(FORMER_IDP)}|alice`;
+    await auth.services.vault.put('t-50', formerSubject, 'crm', { accessToken: 'upstream-of-former-alice' });
+    await auth.services.vault.put('t-50', 't-50|dir|dave', 'crm', { accessToken: 'upstream-of-dave' });
+    await publish(doc('t-50', 'v2', { kind: 'local' }));
+    await pollUntil('the new IdP is served', () => auth.services.tenants.byId('t-50')?.settings.idp.kind === 'local');
+    await auth.services.idpPurge.whenIdle();
+    expect(await subjects('t-50')).toEqual(['t-50|dir|dave']);
+  });
+
+  it('refuses a still-valid token of a former identity at the vault while the purge of a changed tenant has not run', async () => {
+    const connectors = { crm: { issuer: 'https://crm-as.example.test', clientId: 'c' } };
+    await publish(doc('x-1', 'v1', { kind: 'local' }, connectors), false);
+    const alice = await obtainTokens(`${auth.baseUrl}/t/x-1`, { user: 'alice', resource: 'http://127.0.0.1:3999/t/x-1/mcp' });
+    expect(alice.status).toBe(200);
+    await auth.services.idpPurge.whenIdle();
+    await auth.services.vault.put('x-1', 'x-1|local|alice', 'crm', { accessToken: 'upstream-of-local-alice' });
+    const exchange = () =>
+      fetch(`${auth.baseUrl}/internal/t/x-1/token-exchange`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${INTERNAL_TOKEN}` },
+        body: new URLSearchParams({
+          grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+          subject_token: String(alice.body.access_token),
+          audience: 'crm',
+        }).toString(),
+      });
+    expect((await exchange()).status).toBe(200);
+    // The purge of x-1 waits behind this lock (the one replicas take per tenant), so only the new document decides.
+    const lock = await auth.services.pool.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`idp-purge:${auth.schema}:x-1`]);
+      await publish(doc('x-1', 'v2', { kind: 'oidc', issuer: FORMER_IDP, clientId: 'c' }, connectors));
+      await pollUntil('the new IdP is served', () => auth.services.tenants.byId('x-1')?.settings.idp.kind === 'oidc');
+      const refused = await exchange();
+      expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
+      expect(await subjects('x-1')).toEqual(['x-1|local|alice']);
+    } finally {
+      await lock.query('ROLLBACK');
+      lock.release();
+    }
+    await auth.services.idpPurge.whenIdle();
+    expect(await subjects('x-1')).toEqual([]);
+  });
+
+  it('evicts the least recently used tenants past its budget and reads an evicted one again on use', async () => {
+    // A cold read refused past the look-up rate is a 404: each is retried until served.
+    for (let i = 100; i < 100 + CACHE_MAX + 4; i++) await pollUntil(`t-${i} served`, async () => (await metadata(`t-${i}`)).status === 200);
+    expect(feed.residentCount).toBe(CACHE_MAX);
+    expect(feed.stats.evicted).toBeGreaterThan(0);
+    expect(auth.services.tenants.byId('t-100')).toBeUndefined();
+    expect(auth.services.tenants.byId(`t-${100 + CACHE_MAX + 3}`)).toBeDefined();
+    await pollUntil('t-100 read again', async () => (await metadata('t-100')).status === 200);
+    expect(auth.services.tenants.byId('t-100')).toBeDefined();
+    // The file tenant is never evicted.
+    expect(auth.services.tenants.byId('seeded-file')).toBeDefined();
+  });
+
+  it('ends a negative entry on catalog:changed: a tenant published after a miss is served at once', async () => {
+    expect((await metadata('late')).status).toBe(404);
+    await publish(doc('late'));
+    await pollUntil('the late tenant is served', async () => (await metadata('late')).status === 200);
+  });
+
   it('answers unknown ids 404 with a bounded number of look-ups, remembered apart from the held tenants', async () => {
     const held0 = feed.residentCount;
     const before = feed.stats.fetches;
@@ -165,36 +233,34 @@ describe('auth tenant working set (lazy)', () => {
     }
     expect(feed.stats.fetches).toBe(again);
   });
+});
 
-  it('applies a catalog:changed while held: an IdP switch purges what the former identities left', async () => {
-    await publish(doc('t-50', 'v1', { kind: 'oidc', issuer: FORMER_IDP, clientId: 'c' }), false);
-    expect((await metadata('t-50')).status).toBe(200);
-    await auth.services.idpPurge.whenIdle();
-    const formerSubject = `t-50|${oidcIdpId(FORMER_IDP)}|alice`;
-    await auth.services.vault.put('t-50', formerSubject, 'crm', { accessToken: 'upstream-of-former-alice' });
-    await auth.services.vault.put('t-50', 't-50|dir|dave', 'crm', { accessToken: 'upstream-of-dave' });
-    await publish(doc('t-50', 'v2', { kind: 'local' }));
-    await pollUntil('the new IdP is served', () => auth.services.tenants.byId('t-50')?.settings.idp.kind === 'local');
-    await auth.services.idpPurge.whenIdle();
-    expect(await subjects('t-50')).toEqual(['t-50|dir|dave']);
-  });
+describe('auth tenant working set (lazy), host-based layout', () => {
+  let hosted: TestAuth;
+  beforeAll(async () => {
+    hosted = await startAuth({
+      tenants: [],
+      env: {
+        SWITCHBOARD_ENV: 'development',
+        REDIS_URL,
+        REDIS_NAMESPACE: NS,
+        GATEWAY_DOMAIN: 'tenants.example.test',
+        AUTH_TENANT_LOADING: 'lazy',
+        TENANT_RESYNC_MS: '0',
+        LIMITS_KEY_PREFIX: `${NS}limits-hosted:`,
+      },
+    });
+  }, 60_000);
+  afterAll(async () => hosted?.close());
 
-  it('evicts the least recently used tenants past its budget and reads an evicted one again on use', async () => {
-    // The scan above spent the cold budget: each read waits for it to refill (a shed request is a 404, retried).
-    for (let i = 100; i < 100 + CACHE_MAX + 4; i++) await pollUntil(`t-${i} served`, async () => (await metadata(`t-${i}`)).status === 200);
-    expect(feed.residentCount).toBe(CACHE_MAX);
-    expect(feed.stats.evicted).toBeGreaterThan(0);
-    expect(auth.services.tenants.byId('t-100')).toBeUndefined();
-    expect(auth.services.tenants.byId(`t-${100 + CACHE_MAX + 3}`)).toBeDefined();
-    await pollUntil('t-100 read again', async () => (await metadata('t-100')).status === 200);
-    expect(auth.services.tenants.byId('t-100')).toBeDefined();
-    // The file tenant is never evicted.
-    expect(auth.services.tenants.byId('seeded-file')).toBeDefined();
-  });
+  const inject = (host: string, url: string) => hosted.app.getHttpAdapter().getInstance().inject({ method: 'GET', url, headers: { host } });
 
-  it('ends a negative entry on catalog:changed: a tenant published after a miss is served at once', async () => {
-    expect((await metadata('late')).status).toBe(404);
-    await publish(doc('late'));
-    await pollUntil('the late tenant is served', async () => (await metadata('late')).status === 200);
+  it('reads the tenant its Host names before oidc-provider answers; an unknown host tenant is a 404', async () => {
+    expect(hosted.services.tenants.byId('t-5')).toBeUndefined();
+    const res = await inject('t-5.tenants.example.test', '/.well-known/oauth-authorization-server');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ issuer: string }>().issuer).toBe('https://t-5.tenants.example.test');
+    expect((await inject('nobody-here.tenants.example.test', '/.well-known/oauth-authorization-server')).statusCode).toBe(404);
+    expect(hosted.lazyTenants?.residentCount).toBe(1);
   });
 });
