@@ -32,6 +32,8 @@ export interface LazyFeedStats {
   /** Look-ups refused because the cold rate was spent. */
   shed: number;
   evicted: number;
+  /** `catalog:changed` messages that found a read of their tenant in flight (it reads again). */
+  changedInFlight: number;
 }
 
 interface Flight {
@@ -51,7 +53,7 @@ type Fetched = { raw: unknown; hash: string } | 'unknown' | 'unavailable';
  * only held tenants; the periodic re-sync compares only held tenants' Redis values by hash.
  */
 export class LazyTenantDocumentFeed {
-  readonly stats: LazyFeedStats = { fetches: 0, joined: 0, negativeHits: 0, shed: 0, evicted: 0 };
+  readonly stats: LazyFeedStats = { fetches: 0, joined: 0, negativeHits: 0, shed: 0, evicted: 0, changedInFlight: 0 };
   /** Held tenants → hash of the raw document last applied; insertion order is recency. */
   private readonly resident = new Map<string, string>();
   private readonly flights = new Map<string, Flight>();
@@ -201,6 +203,7 @@ export class LazyTenantDocumentFeed {
     const flight = this.flights.get(tenantId);
     if (flight) {
       flight.stale = true;
+      this.stats.changedInFlight++;
       return;
     }
     if (!this.resident.has(tenantId)) return;
