@@ -89,6 +89,18 @@ const schema = z.object({
   /** Full re-sync of tenant documents (catches missed messages), in ms; 0 = only on (re)connect. */
   TENANT_RESYNC_MS: z.coerce.number().int().min(0).default(30_000),
   /**
+   * `eager` reads every registry tenant at boot and on each re-sync; `lazy` reads a tenant on its
+   * first request and holds at most AUTH_TENANT_CACHE_MAX (docs/operations.md "Tenant working set").
+   */
+  AUTH_TENANT_LOADING: z.enum(['eager', 'lazy']).default('eager'),
+  /** Registry tenants held at once in lazy mode (least recently used dropped). */
+  AUTH_TENANT_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
+  /** Ids no store has, remembered at most (lazy mode), and for how long (ms). */
+  AUTH_TENANT_NEGATIVE_MAX: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  AUTH_TENANT_NEGATIVE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Cold tenant look-ups per second (burst twice as many); past it a cold id answers 404 without one. */
+  AUTH_TENANT_FETCH_PER_SEC: z.coerce.number().int().min(1).default(200),
+  /**
    * The registry's SECRETS_KEY (32 bytes, base64 or hex): opens the IdP and connector client
    * secrets the registry seals into tenant documents. Default: the registry's public dev key.
    */

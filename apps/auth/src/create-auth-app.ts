@@ -25,8 +25,10 @@ import { ProviderCache } from './oidc/provider-cache';
 import { ConsoleAccounts } from './platform/console-accounts';
 import { platformIssuer } from './platform/platform-issuer';
 import { existsSync } from 'node:fs';
-import { readTenantSeed, TenantDocumentFeed } from '@switchboard/tenant-config';
+import { LazyTenantDocumentFeed, readTenantSeed, TenantDocumentFeed } from '@switchboard/tenant-config';
+import type { PublishedCatalog } from '@switchboard/catalog';
 import type { AuthTenantDocument } from './tenants/tenant-auth';
+import { installTenantLoading } from './tenants/tenant-loading';
 import { TenantRegistry } from './tenants/tenant-registry';
 import { TenantSecrets } from './tenants/tenant-secrets';
 import { IdpChangePurge } from './users/idp-change-purge';
@@ -54,13 +56,13 @@ export interface CreateAuthAppOptions {
 export async function createAuthApp(
   config: AuthConfig,
   options: CreateAuthAppOptions = {},
-): Promise<{ app: NestFastifyApplication; services: AuthServices }> {
+): Promise<{ app: NestFastifyApplication; services: AuthServices; lazyTenants: LazyTenantDocumentFeed | undefined }> {
   const logger = options.logger ?? createLogger({ service: 'auth', level: config.LOG_LEVEL });
   const pool = await openDatabase(config, logger);
   const limits = await openLimits(config, logger);
   const trustProxy = parseTrustProxy(config.TRUST_PROXY);
   const services = composeServices(config, options, { logger, pool, limits, trustProxy: trustProxy !== false });
-  const feed = tenantFeed(config, logger);
+  const feed = tenantFeed(config, logger, services.tenants);
 
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
@@ -75,6 +77,8 @@ export async function createAuthApp(
   });
   // Next (before oidc-provider and Nest): while draining, readiness is answered 503 here.
   options.shutdownGate?.install(adapter.getInstance());
+  // Then the tenants a request names are read if not held, before any synchronous look-up of them.
+  if (feed instanceof LazyTenantDocumentFeed) installTenantLoading(adapter.getInstance(), services.tenants, feed);
   mountOidc(adapter.getInstance(), {
     tenants: services.tenants,
     providers: services.providers,
@@ -98,7 +102,7 @@ export async function createAuthApp(
   // Tenants served before the listener existed (the seed), and a retry loop for unreported purges.
   for (const t of services.tenants.all()) services.idpPurge.schedule(t.id);
   services.idpPurge.start();
-  return { app, services };
+  return { app, services, lazyTenants: feed instanceof LazyTenantDocumentFeed ? feed : undefined };
 }
 
 /** A Postgres pool on a migrated schema; the pool is closed again when the migration fails. */
@@ -224,16 +228,31 @@ function composeServices(config: AuthConfig, options: CreateAuthAppOptions, base
   };
 }
 
+/** What feeds the tenant registry with the registry's tenant documents (all at boot, or each on use). */
+interface TenantFeed {
+  start(listener: (doc: PublishedCatalog) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Tenant documents pushed by the registry (Redis) or pulled from it; none when neither is configured. */
-function tenantFeed(config: AuthConfig, logger: Logger): TenantDocumentFeed | undefined {
+function tenantFeed(config: AuthConfig, logger: Logger, tenants: TenantRegistry): TenantFeed | undefined {
   if (!config.REDIS_URL && !(config.REGISTRY_INTERNAL_URL && config.INTERNAL_TOKEN)) return undefined;
-  return new TenantDocumentFeed({
+  const options = {
     redisUrl: config.REDIS_URL,
     namespace: config.REDIS_NAMESPACE,
     registryUrl: config.REGISTRY_INTERNAL_URL,
     internalToken: config.INTERNAL_TOKEN,
     resyncMs: config.TENANT_RESYNC_MS,
-    warn: (message, details) => logger.warn(details, message),
+    warn: (message: string, details: Record<string, unknown>) => logger.warn(details, message),
+  };
+  if (config.AUTH_TENANT_LOADING === 'eager') return new TenantDocumentFeed(options);
+  return new LazyTenantDocumentFeed({
+    ...options,
+    maxResident: config.AUTH_TENANT_CACHE_MAX,
+    negativeMax: config.AUTH_TENANT_NEGATIVE_MAX,
+    negativeTtlMs: config.AUTH_TENANT_NEGATIVE_TTL_MS,
+    fetchesPerSec: config.AUTH_TENANT_FETCH_PER_SEC,
+    onEvict: (id) => tenants.forget(id),
   });
 }
 
@@ -253,11 +272,7 @@ function mountProbes(adapter: FastifyAdapter, pool: Pool): void {
 }
 
 /** The periodic sweep of expired artefacts, and closing what the app opened when it closes. */
-function keepHouse(
-  adapter: FastifyAdapter,
-  services: AuthServices,
-  owned: { limits: AuthLimits; feed: TenantDocumentFeed | undefined },
-): void {
+function keepHouse(adapter: FastifyAdapter, services: AuthServices, owned: { limits: AuthLimits; feed: TenantFeed | undefined }): void {
   const { config, pool, logger } = services;
   const sweep = setInterval(() => {
     deleteExpiredArtefacts(pool, config.AUTH_DB_SCHEMA, config.DCR_CLIENT_IDLE_DAYS * 86_400).catch((err: unknown) =>

@@ -2,3 +2,4 @@ export { TenantSeedError, type TenantSeedErrorCode } from './tenant-seed-error';
 export { type CatalogSpec, readTenantSeed, type TenantSeed, type UpstreamSpec } from './read-tenant-seed';
 export { TenantDocumentFeed, type TenantDocumentFeedOptions } from './tenant-document-feed';
 export { CatalogFeedReader, type CatalogFeedReaderOptions } from './catalog-feed-reader';
+export { LazyTenantDocumentFeed, type LazyFeedStats, type LazyTenantDocumentFeedOptions } from './lazy-tenant-document-feed';

@@ -7,6 +7,7 @@ import { loadAuthConfig } from '../../src/config';
 import { createAuthApp, type CreateAuthAppOptions } from '../../src/create-auth-app';
 import { tenantAuthSchema, tenantSecretAad } from '@switchboard/catalog';
 import { SecretBox } from '@switchboard/secret-box';
+import type { LazyTenantDocumentFeed } from '@switchboard/tenant-config';
 import { freePort } from '@switchboard/testing';
 import type { AuthTenant } from '../../src/tenants/tenant-auth';
 
@@ -21,6 +22,8 @@ export interface TestAuth {
   baseUrl: string;
   schema: string;
   tenants: { get(id: string): AuthTenant | undefined; has(id: string): boolean };
+  /** The lazy tenant feed (AUTH_TENANT_LOADING=lazy), for its counters. */
+  lazyTenants: LazyTenantDocumentFeed | undefined;
   issuer(tenant: string): string;
   mcpUrl(tenant: string): string;
   close(): Promise<void>;
@@ -59,7 +62,11 @@ export async function startAuth(o: StartAuthOptions): Promise<TestAuth> {
   const docs = o.tenants
     .filter((t) => t.auth !== undefined)
     .map((t) => ({ id: t.id, name: t.name ?? t.id, auth: tenantAuthSchema.parse(t.auth) }));
-  const { app, services } = await createAuthApp(config, { tenants: docs, cimd: o.cimd, ...(o.logger ? { logger: o.logger } : {}) });
+  const { app, services, lazyTenants } = await createAuthApp(config, {
+    tenants: docs,
+    cimd: o.cimd,
+    ...(o.logger ? { logger: o.logger } : {}),
+  });
   await app.listen({ port, host: '127.0.0.1' });
   // A live view: tenants the registry feed adds or changes show up here too.
   const tenants = {
@@ -72,6 +79,7 @@ export async function startAuth(o: StartAuthOptions): Promise<TestAuth> {
     baseUrl,
     schema,
     tenants,
+    lazyTenants,
     issuer: (id) => tenants.get(id)?.issuer ?? '',
     mcpUrl: (id) => tenants.get(id)?.mcpUrl ?? '',
     close: async () => {

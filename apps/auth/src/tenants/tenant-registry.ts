@@ -9,12 +9,31 @@ import { authTenant, type AuthTenant, type AuthTenantDocument, type TenantUrlOpt
 export class TenantRegistry {
   private readonly tenants = new Map<string, AuthTenant>();
   private readonly listeners = new Set<(tenantId: string) => void>();
+  /** The seed's tenants: served from boot, never forgotten (the feed's lazy working set does not own them). */
+  private readonly pinned = new Set<string>();
 
   constructor(
     private readonly urls: TenantUrlOptions,
     initial: Iterable<AuthTenantDocument> = [],
   ) {
-    for (const doc of initial) this.apply(doc);
+    for (const doc of initial) {
+      this.apply(doc);
+      this.pinned.add(doc.id);
+    }
+  }
+
+  /** Whether `id` is a seed tenant (not read from the registry on use). */
+  isPinned(id: string): boolean {
+    return this.pinned.has(id);
+  }
+
+  /**
+   * Stops holding a tenant the lazy feed dropped (budget, or no store has it any more); a seed
+   * tenant stays. No listener hears it: the next read of the tenant applies it as new, which
+   * rebuilds its provider and reconciles its identity sources.
+   */
+  forget(id: string): void {
+    if (!this.pinned.has(id)) this.tenants.delete(id);
   }
 
   /** Applies one tenant document; returns whether anything changed. */
@@ -42,11 +61,17 @@ export class TenantRegistry {
 
   /** Host-based lookup; undefined unless a domain is configured and the host is `{tenant}.{domain}`. */
   byHost(host: string | undefined): AuthTenant | undefined {
+    const id = this.idOfHost(host);
+    return id === undefined ? undefined : this.tenants.get(id);
+  }
+
+  /** The tenant id a host names in the host-based layout (`{tenant}.{domain}`), if any. */
+  idOfHost(host: string | undefined): string | undefined {
     if (!host || !this.urls.domain) return undefined;
     const name = host.toLowerCase().replace(/:\d+$/, '');
     const suffix = `.${this.urls.domain.toLowerCase()}`;
     if (!name.endsWith(suffix)) return undefined;
-    return this.tenants.get(name.slice(0, -suffix.length));
+    return name.slice(0, -suffix.length);
   }
 
   all(): AuthTenant[] {

@@ -5,6 +5,7 @@ import type { AuthServices } from '../auth-services';
 import { tenantOf } from '../http/request-helpers';
 import { TENANT_ID } from '../tenants/identifiers';
 import { authTenant, type AuthTenant } from '../tenants/tenant-auth';
+import { isCurrentIdentity } from '../users/identity-sources';
 
 /**
  * The vault subject of the tenant admin's own linked account (used to discover `oauth_user`
@@ -23,7 +24,10 @@ export async function verifySubject(s: AuthServices, tenant: AuthTenant, token: 
       algorithms: ['ES256'],
       typ: 'at+jwt',
     });
-    return payload.tid === tenant.id && typeof payload.sub === 'string' && payload.sub !== ADMIN_SUBJECT ? payload.sub : undefined;
+    if (payload.tid !== tenant.id || typeof payload.sub !== 'string' || payload.sub === ADMIN_SUBJECT) return undefined;
+    // A still-valid token of a former IdP's identity never reaches the vault, even before the
+    // IdP-change purge has removed its rows (it runs after the new document, which a lazily read tenant meets on use).
+    return isCurrentIdentity(tenant, payload.sub, s.config.SWITCHBOARD_ENV === 'development') ? payload.sub : undefined;
   } catch {
     return undefined;
   }

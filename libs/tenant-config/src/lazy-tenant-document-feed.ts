@@ -1,0 +1,257 @@
+import { createHash } from 'node:crypto';
+import { parseTenantDocument, type PublishedCatalog } from '@switchboard/catalog';
+import { CatalogFeedReader } from './catalog-feed-reader';
+import type { TenantDocumentFeedOptions } from './tenant-document-feed';
+
+/** The registry's tenant id syntax: anything else is unknown without a look-up. */
+const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** Reads of one tenant restarted because a `catalog:changed` for it arrived mid-read, before the last read is applied anyway. */
+const MAX_ATTEMPTS = 3;
+/** How long an id is answered "unknown" without a look-up when neither store could be reached. */
+const UNAVAILABLE_TTL_MS = 1_000;
+
+export interface LazyTenantDocumentFeedOptions extends TenantDocumentFeedOptions {
+  /** Most tenants held at once; past it the least recently used is dropped (`onEvict`). */
+  maxResident: number;
+  /** Most ids remembered as unknown (oldest forgotten first). */
+  negativeMax: number;
+  /** How long an unknown id answers without a look-up (a `catalog:changed` for it ends it at once). */
+  negativeTtlMs: number;
+  /** Look-ups of ids neither held nor remembered, per second (burst twice as many); past it they are not looked up. */
+  fetchesPerSec: number;
+  /** A held tenant was dropped (budget, or its document is gone): the consumer forgets it. */
+  onEvict: (tenantId: string) => void;
+  now?: () => number;
+}
+
+export interface LazyFeedStats {
+  fetches: number;
+  /** `load` calls that joined a read already in flight for the same tenant. */
+  joined: number;
+  negativeHits: number;
+  /** Look-ups refused because the cold rate was spent. */
+  shed: number;
+  evicted: number;
+  /** `catalog:changed` messages that found a read of their tenant in flight (it reads again). */
+  changedInFlight: number;
+}
+
+interface Flight {
+  promise: Promise<void>;
+  /** A `catalog:changed` for the tenant arrived while this read ran: what it read may be older. */
+  stale: boolean;
+}
+
+type Fetched = { raw: unknown; hash: string } | 'unknown' | 'unavailable';
+
+/**
+ * The registry's tenant documents read on use rather than all at boot (the auth service at
+ * 100,000 tenants; the gateway's working set follows the same rules): `load(id)` reads one
+ * tenant (Redis `sb:catalog:<id>`, else the registry's `/internal/catalogs/<id>`) once however
+ * many callers wait for it; held tenants are bounded by count (least recently used dropped);
+ * ids no store has are remembered in a bounded map apart from them; `catalog:changed` re-reads
+ * only held tenants; the periodic re-sync compares only held tenants' Redis values by hash.
+ */
+export class LazyTenantDocumentFeed {
+  readonly stats: LazyFeedStats = { fetches: 0, joined: 0, negativeHits: 0, shed: 0, evicted: 0, changedInFlight: 0 };
+  /** Held tenants → hash of the raw document last applied; insertion order is recency. */
+  private readonly resident = new Map<string, string>();
+  private readonly flights = new Map<string, Flight>();
+  private readonly negative = new Map<string, number>();
+  private readonly reader: CatalogFeedReader;
+  private readonly now: () => number;
+  private listener: ((doc: PublishedCatalog) => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private tokens: number;
+  private refilled: number;
+
+  constructor(private readonly options: LazyTenantDocumentFeedOptions) {
+    this.reader = new CatalogFeedReader({ ...options, warn: (message, details) => this.warn(message, details) });
+    this.now = options.now ?? Date.now;
+    this.tokens = options.fetchesPerSec * 2;
+    this.refilled = this.now();
+  }
+
+  /** Connects and subscribes; loads no tenant. */
+  async start(listener: (doc: PublishedCatalog) => void): Promise<void> {
+    this.listener = listener;
+    await this.reader.start(
+      (tenantId) => void this.onChanged(tenantId),
+      () => void this.resync(),
+    );
+    const every = this.options.resyncMs ?? 30_000;
+    if (every > 0) {
+      this.timer = setInterval(() => void this.resync(), every);
+      this.timer.unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.reader.close();
+  }
+
+  get residentCount(): number {
+    return this.resident.size;
+  }
+
+  /**
+   * Makes sure `tenantId`'s document was handed to the listener if it exists: undefined when
+   * there is nothing to wait for (held, not a tenant id, remembered unknown, or shed), else a
+   * promise that resolves (never rejects) once the read was applied or found nothing.
+   */
+  load(tenantId: string): Promise<void> | undefined {
+    if (this.closed || !TENANT_ID.test(tenantId)) return undefined;
+    const hash = this.resident.get(tenantId);
+    if (hash !== undefined) {
+      this.resident.delete(tenantId);
+      this.resident.set(tenantId, hash);
+      return undefined;
+    }
+    const flight = this.flights.get(tenantId);
+    if (flight) {
+      this.stats.joined++;
+      return flight.promise;
+    }
+    const until = this.negative.get(tenantId);
+    if (until !== undefined) {
+      if (until > this.now()) {
+        this.stats.negativeHits++;
+        return undefined;
+      }
+      this.negative.delete(tenantId);
+    }
+    if (!this.take()) {
+      this.stats.shed++;
+      return undefined;
+    }
+    // Registered before the read starts, so a change heard from its first step on marks it.
+    const started: Flight = { promise: Promise.resolve(), stale: false };
+    this.flights.set(tenantId, started);
+    started.promise = this.run(tenantId, started);
+    return started.promise;
+  }
+
+  private async run(tenantId: string, flight: Flight): Promise<void> {
+    try {
+      for (let attempt = 1; ; attempt++) {
+        flight.stale = false;
+        this.stats.fetches++;
+        const got = await this.fetch(tenantId);
+        if (flight.stale && attempt < MAX_ATTEMPTS) continue;
+        if (got === 'unknown' || got === 'unavailable') {
+          this.remember(tenantId, got === 'unknown' ? this.options.negativeTtlMs : UNAVAILABLE_TTL_MS);
+          return;
+        }
+        if (!this.accept(tenantId, got)) this.remember(tenantId, UNAVAILABLE_TTL_MS);
+        return;
+      }
+    } finally {
+      // Still inside the read's last continuation: the tenant is applied before anyone can miss it.
+      this.flights.delete(tenantId);
+    }
+  }
+
+  /** Redis first; the registry when Redis lacks the key or is down. */
+  private async fetch(tenantId: string): Promise<Fetched> {
+    const cached = (await this.reader.rawDocuments([tenantId]))?.[0];
+    if (typeof cached === 'string') {
+      try {
+        return { raw: JSON.parse(cached) as unknown, hash: digest(cached) };
+      } catch {
+        this.warn('tenant document in Redis is not JSON', { tenant: tenantId });
+      }
+    }
+    const fromRegistry = await this.reader.registryDocument(tenantId);
+    if (fromRegistry) return { raw: fromRegistry.body, hash: digest(JSON.stringify(fromRegistry.body)) };
+    // Redis answered "no such key" (it holds every published tenant) or the registry answered 404.
+    if (fromRegistry === null || cached === null) return 'unknown';
+    return 'unavailable';
+  }
+
+  /** Validates and applies a read; a rejected document never replaces the previous one. Returns whether it is held. */
+  private accept(tenantId: string, got: { raw: unknown; hash: string }): boolean {
+    if (this.closed) return false;
+    const held = this.resident.get(tenantId);
+    if (held === got.hash) return true;
+    let doc: PublishedCatalog;
+    try {
+      doc = parseTenantDocument(got.raw);
+      if (doc.id !== tenantId) throw new Error(`document id "${doc.id}" is not the tenant read`);
+    } catch (err) {
+      this.warn('tenant document rejected; keeping the previous one', { tenant: tenantId, err: (err as Error).message });
+      return held !== undefined;
+    }
+    this.resident.delete(tenantId);
+    this.resident.set(tenantId, got.hash);
+    this.listener?.(doc);
+    while (this.resident.size > Math.max(1, this.options.maxResident)) this.drop(this.resident.keys().next().value as string);
+    return true;
+  }
+
+  private drop(tenantId: string): void {
+    if (!this.resident.delete(tenantId)) return;
+    this.stats.evicted++;
+    this.options.onEvict(tenantId);
+  }
+
+  /** A `catalog:changed`: forget the id was unknown, mark a read in flight stale, re-read a held tenant. */
+  private async onChanged(tenantId: string): Promise<void> {
+    this.negative.delete(tenantId);
+    const flight = this.flights.get(tenantId);
+    if (flight) {
+      flight.stale = true;
+      this.stats.changedInFlight++;
+      return;
+    }
+    if (!this.resident.has(tenantId)) return;
+    const got = await this.fetch(tenantId);
+    // A tenant no store has any more is no longer served.
+    if (got === 'unknown') this.drop(tenantId);
+    else if (got !== 'unavailable') this.accept(tenantId, got);
+  }
+
+  /** Held tenants only: their Redis values compared by hash with what was applied (missed messages). */
+  private async resync(): Promise<void> {
+    if (this.closed) return;
+    const ids = [...this.resident.keys()];
+    const values = await this.reader.rawDocuments(ids);
+    if (!values) return;
+    ids.forEach((id, i) => {
+      const value = values[i];
+      if (typeof value !== 'string' || !this.resident.has(id) || this.resident.get(id) === digest(value)) return;
+      try {
+        this.accept(id, { raw: JSON.parse(value) as unknown, hash: digest(value) });
+      } catch {
+        this.warn('tenant document in Redis is not JSON', { tenant: id });
+      }
+    });
+  }
+
+  private remember(tenantId: string, ttlMs: number): void {
+    if (ttlMs <= 0 || this.options.negativeMax <= 0) return;
+    this.negative.delete(tenantId);
+    if (this.negative.size >= this.options.negativeMax) this.negative.delete(this.negative.keys().next().value as string);
+    this.negative.set(tenantId, this.now() + ttlMs);
+  }
+
+  private take(): boolean {
+    const now = this.now();
+    const rate = this.options.fetchesPerSec;
+    this.tokens = Math.min(rate * 2, this.tokens + ((now - this.refilled) / 1000) * rate);
+    this.refilled = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  private warn(message: string, details: Record<string, unknown>): void {
+    this.options.warn?.(message, details);
+  }
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
