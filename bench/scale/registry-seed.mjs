@@ -156,7 +156,7 @@ export async function bulkCopy(databaseUrl, n, verifySample = 20) {
       "(SELECT g AS i, 's' || g AS id, 'Scale tenant ' || g AS name, v.version FROM generate_series($1::int, $2::int) g JOIN seed_versions v ON v.i = g) t";
     const tenants = await copySelect(c, 'tenants', 'id', { name: 't.name', current_version: 't.version' });
     const snapshot =
-      "jsonb_set(jsonb_set(jsonb_set(jsonb_set(r.snapshot, '{tenantId}', to_jsonb(t.id)), '{server,name}', to_jsonb('switchboard-' || t.id)), '{server,title}', to_jsonb(t.name)), '{version}', to_jsonb(t.version))";
+      "r.snapshot || jsonb_build_object('tenantId', t.id, 'version', t.version, 'server', (r.snapshot -> 'server') || jsonb_build_object('name', 'switchboard-' || t.id, 'title', t.name))";
     const statements = [
       `INSERT INTO registry.tenants (${tenants.cols}) SELECT ${tenants.select} FROM registry.tenants r, ${ids} WHERE r.id = 's0'`,
     ];
@@ -204,11 +204,17 @@ export async function prefillRedis(redis, versions) {
   const raw = await redis.get('sb:catalog:s0');
   if (!raw) throw new Error('Redis holds no document of s0 after seeding');
   const doc = JSON.parse(raw);
-  const { snapshot: s0, version: _v, credentials, ...settings } = doc;
+  const { snapshot: s0, credentials, ...settings } = doc;
+  delete settings.version; // buildTenantDocument computes it
   if (credentials && Object.keys(credentials).length > 0) throw new Error('s0 has sealed credentials: the pre-fill cannot reproduce them');
-  const again = JSON.stringify(buildTenantDocument(settings, s0, credentials));
-  if (again !== raw) throw new Error("buildTenantDocument does not reproduce the registry's document of s0: the pre-fill would be wrong");
-  deepFreeze(s0.tools);
+  // Every copy lists s0's entries: serialised once, spliced into each document in place of a marker.
+  const MARK = '\u0000lists\u0000';
+  const lists = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+  const listJson = Object.fromEntries(lists.map((k) => [JSON.stringify(`${MARK}${k}`), JSON.stringify(s0[k])]));
+  const marked = Object.fromEntries(lists.map((k) => [k, `${MARK}${k}`]));
+  const splice = (json) => json.replace(/"\\u0000lists\\u0000\w+"/g, (m) => listJson[m]);
+  if (splice(JSON.stringify(buildTenantDocument(settings, { ...s0, ...marked }, credentials))) !== raw)
+    throw new Error("the pre-fill does not reproduce the registry's document of s0 byte for byte: it would be wrong");
   for (let lo = 1; lo < versions.length; lo += PREFILL_CHUNK) {
     const hi = Math.min(versions.length - 1, lo + PREFILL_CHUNK - 1);
     const pipe = redis.pipeline();
@@ -218,11 +224,15 @@ export async function prefillRedis(redis, versions) {
       ids.push(id);
       const snapshot = {
         ...s0,
+        ...marked,
         tenantId: id,
         version: versions[i],
         server: { ...s0.server, name: `switchboard-${id}`, title: tenantName(i) },
       };
-      pipe.set(`sb:catalog:${id}`, JSON.stringify(buildTenantDocument({ ...settings, id, name: tenantName(i) }, snapshot, credentials)));
+      pipe.set(
+        `sb:catalog:${id}`,
+        splice(JSON.stringify(buildTenantDocument({ ...settings, id, name: tenantName(i) }, snapshot, credentials))),
+      );
     }
     pipe.sadd('sb:tenants', ...ids);
     const res = await pipe.exec();

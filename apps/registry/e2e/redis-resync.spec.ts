@@ -76,9 +76,15 @@ describe('boot / reconnect resync of Redis', () => {
     expect(await redis.scard(keys.tenants)).toBe(TENANTS);
     const doc100 = JSON.parse((await redis.get(keys.catalog(id(100)))) ?? '{}') as { snapshot: { version: string } };
     expect(doc100.snapshot.version).toBe('v2');
-    const doc255 = JSON.parse((await redis.get(keys.catalog(id(255)))) ?? '{}') as { name: string; version: string };
+    const raw255 = (await redis.get(keys.catalog(id(255)))) ?? '{}';
+    const doc255 = JSON.parse(raw255) as { name: string; version: string };
     expect(doc255.name).toBe('Renamed');
     expect(doc255.version).not.toBe(before);
+    // Read from the tail as from the parsed document, and with sealed credentials after it too.
+    expect(documentVersionOf(raw255)).toBe(doc255.version);
+    const sealed = JSON.stringify({ ...doc255, credentials: { version: 'c2VhbGVk', main: 'x' } });
+    expect(documentVersionOf(sealed)).toBe(doc255.version);
+    expect(documentVersionOf(JSON.stringify({ ...doc255, version: 'other' }))).toBe('other');
     // And converged: nothing left to push.
     pushed.length = 0;
     expect((await resyncAll(m.db, redis, pusher, env.namespace)).pushed).toBe(0);
