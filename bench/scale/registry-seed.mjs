@@ -5,14 +5,16 @@
 // versions — the snapshot version computed by the catalog's own hashSnapshot, the tenant document
 // the registry pushes built by its own publisher when it boots (boot reconciliation).
 import { randomBytes } from 'node:crypto';
-import { hashSnapshot } from '@switchboard/catalog';
+import { buildTenantDocument, hashSnapshot } from '@switchboard/catalog';
 import pg from 'pg';
 import { tenantId } from './measure.mjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const tenantName = (i) => `Scale tenant ${i}`;
-/** Rows per bulk statement: big enough that round trips do not matter, small enough to keep each statement's memory modest. */
-const CHUNK = 5_000;
+/** Tenants per bulk INSERT … SELECT (one per table): few statements, each transaction's size still modest. */
+const BATCH = 25_000;
+/** Versions per statement filling the temporary version table. */
+const VERSION_CHUNK = 50_000;
 
 /** Secrets and keys one registry + gateway pair shares (random per run). */
 export function secrets() {
@@ -115,23 +117,23 @@ async function columns(c, table) {
   return rows.map((r) => r.column_name);
 }
 
-/** `INSERT INTO registry.<table> SELECT <s0's row with tenant_id = t.id> FROM <ids t>` for every row of s0 in `table`. */
-async function copyRows(c, table, ids) {
+/** `s0`'s row(s) of `table` with the tenant column set to `t.id` (`t` = the generate_series of ids). */
+async function copySelect(c, table, tenantCol, replace = {}) {
   const cols = await columns(c, table);
-  const select = cols.map((col) => (col === 'tenant_id' ? 't.id' : `r.${col}`)).join(', ');
-  await c.query(
-    `INSERT INTO registry.${table} (${cols.join(', ')}) SELECT ${select} FROM registry.${table} r, unnest($1::text[]) AS t(id) WHERE r.tenant_id = 's0'`,
-    [ids],
-  );
+  const select = cols.map((col) => (col === tenantCol ? 't.id' : (replace[col] ?? `r.${col}`))).join(', ');
+  return { cols: cols.join(', '), select };
 }
 
 /**
- * s1…s(n-1) as copies of s0, CHUNK tenants per transaction: the tenant row (own id, name and
+ * s1…s(n-1) as copies of s0, set-based: the versions (the catalog's hashSnapshot, in JS) go into a
+ * temporary table in one statement per VERSION_CHUNK, then each table gets one
+ * `INSERT … SELECT … FROM generate_series` per BATCH tenants — the tenant row (own id, name and
  * current_version), its server, discovered items and publications, and its snapshot (own id,
  * server name, title and version). Triggers are off while copying (session_replication_role =
- * replica, the bulk-load setting): the publications' outbox trigger would queue every copy for
- * a republish. `verifySample` tenants get an outbox row anyway, so the registry's boot
+ * replica, the bulk-load setting): the publications' outbox trigger would queue every copy for a
+ * republish. `verifySample` tenants get an outbox row anyway, so the registry's boot
  * reconciliation recompiles them from their rows and must find the version seeded here.
+ * Returns the seeded versions (index i = tenant s<i>) for the Redis pre-fill.
  */
 export async function bulkCopy(databaseUrl, n, verifySample = 20) {
   const c = new pg.Client(databaseUrl);
@@ -139,34 +141,39 @@ export async function bulkCopy(databaseUrl, n, verifySample = 20) {
   try {
     const { rows } = await c.query("SELECT snapshot FROM registry.snapshots WHERE tenant_id = 's0'");
     const s0 = rows[0].snapshot;
-    const tenantCols = (await columns(c, 'tenants')).filter((col) => !['id', 'name', 'current_version'].includes(col));
+    const versions = n > 1 ? snapshotVersions(s0, 0, n - 1) : [s0.version];
     await c.query("SET session_replication_role = 'replica'");
-    for (let lo = 1; lo < n; lo += CHUNK) {
-      const hi = Math.min(n - 1, lo + CHUNK - 1);
-      const ids = [];
-      const names = [];
-      for (let i = lo; i <= hi; i++) {
-        ids.push(tenantId(i));
-        names.push(tenantName(i));
-      }
-      const versions = snapshotVersions(s0, lo, hi);
+    await c.query('SET synchronous_commit = off');
+    await c.query('CREATE TEMP TABLE seed_versions (i int PRIMARY KEY, version text NOT NULL)');
+    for (let lo = 1; lo < n; lo += VERSION_CHUNK) {
+      const hi = Math.min(n - 1, lo + VERSION_CHUNK - 1);
+      await c.query('INSERT INTO seed_versions SELECT $1::int + k - 1, v FROM unnest($2::text[]) WITH ORDINALITY AS u(v, k)', [
+        lo,
+        versions.slice(lo, hi + 1),
+      ]);
+    }
+    const ids =
+      "(SELECT g AS i, 's' || g AS id, 'Scale tenant ' || g AS name, v.version FROM generate_series($1::int, $2::int) g JOIN seed_versions v ON v.i = g) t";
+    const tenants = await copySelect(c, 'tenants', 'id', { name: 't.name', current_version: 't.version' });
+    const snapshot =
+      "r.snapshot || jsonb_build_object('tenantId', t.id, 'version', t.version, 'server', (r.snapshot -> 'server') || jsonb_build_object('name', 'switchboard-' || t.id, 'title', t.name))";
+    const statements = [
+      `INSERT INTO registry.tenants (${tenants.cols}) SELECT ${tenants.select} FROM registry.tenants r, ${ids} WHERE r.id = 's0'`,
+    ];
+    for (const table of ['servers', 'discovered_items', 'publications']) {
+      const t = await copySelect(c, table, 'tenant_id');
+      statements.push(
+        `INSERT INTO registry.${table} (${t.cols}) SELECT ${t.select} FROM registry.${table} r, ${ids} WHERE r.tenant_id = 's0'`,
+      );
+    }
+    const snap = await copySelect(c, 'snapshots', 'tenant_id', { version: 't.version', snapshot });
+    statements.push(
+      `INSERT INTO registry.snapshots (${snap.cols}) SELECT ${snap.select} FROM registry.snapshots r, ${ids} WHERE r.tenant_id = 's0'`,
+    );
+    for (let lo = 1; lo < n; lo += BATCH) {
+      const hi = Math.min(n - 1, lo + BATCH - 1);
       await c.query('BEGIN');
-      await c.query(
-        `INSERT INTO registry.tenants (id, name, current_version, ${tenantCols.join(', ')})
-         SELECT t.id, t.name, t.version, ${tenantCols.map((col) => `r.${col}`).join(', ')}
-           FROM registry.tenants r, unnest($1::text[], $2::text[], $3::text[]) AS t(id, name, version) WHERE r.id = 's0'`,
-        [ids, names, versions],
-      );
-      for (const table of ['servers', 'discovered_items', 'publications']) await copyRows(c, table, ids);
-      await c.query(
-        `INSERT INTO registry.snapshots (tenant_id, version, snapshot, created_at)
-         SELECT t.id, t.version,
-                jsonb_set(jsonb_set(jsonb_set(jsonb_set(r.snapshot, '{tenantId}', to_jsonb(t.id)), '{server,name}', to_jsonb('switchboard-' || t.id)),
-                          '{server,title}', to_jsonb(t.name)), '{version}', to_jsonb(t.version)),
-                r.created_at
-           FROM registry.snapshots r, unnest($1::text[], $2::text[], $3::text[]) AS t(id, name, version) WHERE r.tenant_id = 's0'`,
-        [ids, names, versions],
-      );
+      for (const sql of statements) await c.query(sql, [lo, hi]);
       await c.query('COMMIT');
     }
     await c.query("SET session_replication_role = 'origin'");
@@ -176,8 +183,60 @@ export async function bulkCopy(databaseUrl, n, verifySample = 20) {
       [sample],
     );
     await c.query('ANALYZE');
-    return { verified: sample.length };
+    return { verified: sample.length, versions };
   } finally {
     await c.end();
+  }
+}
+
+/** Documents per pipelined round trip of the Redis pre-fill. */
+const PREFILL_CHUNK = 1_000;
+
+/**
+ * Writes s1…s(n-1)'s tenant documents into Redis as the registry's publisher would: s0's document
+ * (pushed there by the registry during seeding) with the tenant's id, name and snapshot, rebuilt
+ * by the catalog's own buildTenantDocument (so key order and document version are the
+ * publisher's), SET and SADD in pipelined chunks. The registry's boot then finds every tenant
+ * current and pushes none — the run checks that, so a pre-fill differing from what the publisher
+ * writes stops the run. Refuses a document with sealed credentials (bound to s0's id).
+ */
+export async function prefillRedis(redis, versions) {
+  const raw = await redis.get('sb:catalog:s0');
+  if (!raw) throw new Error('Redis holds no document of s0 after seeding');
+  const doc = JSON.parse(raw);
+  const { snapshot: s0, credentials, ...settings } = doc;
+  delete settings.version; // buildTenantDocument computes it
+  if (credentials && Object.keys(credentials).length > 0) throw new Error('s0 has sealed credentials: the pre-fill cannot reproduce them');
+  // Every copy lists s0's entries: serialised once, spliced into each document in place of a marker.
+  const MARK = '\u0000lists\u0000';
+  const lists = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+  const listJson = Object.fromEntries(lists.map((k) => [JSON.stringify(`${MARK}${k}`), JSON.stringify(s0[k])]));
+  const marked = Object.fromEntries(lists.map((k) => [k, `${MARK}${k}`]));
+  const splice = (json) => json.replace(/"\\u0000lists\\u0000\w+"/g, (m) => listJson[m]);
+  if (splice(JSON.stringify(buildTenantDocument(settings, { ...s0, ...marked }, credentials))) !== raw)
+    throw new Error("the pre-fill does not reproduce the registry's document of s0 byte for byte: it would be wrong");
+  for (let lo = 1; lo < versions.length; lo += PREFILL_CHUNK) {
+    const hi = Math.min(versions.length - 1, lo + PREFILL_CHUNK - 1);
+    const pipe = redis.pipeline();
+    const ids = [];
+    for (let i = lo; i <= hi; i++) {
+      const id = tenantId(i);
+      ids.push(id);
+      const snapshot = {
+        ...s0,
+        ...marked,
+        tenantId: id,
+        version: versions[i],
+        server: { ...s0.server, name: `switchboard-${id}`, title: tenantName(i) },
+      };
+      pipe.set(
+        `sb:catalog:${id}`,
+        splice(JSON.stringify(buildTenantDocument({ ...settings, id, name: tenantName(i) }, snapshot, credentials))),
+      );
+    }
+    pipe.sadd('sb:tenants', ...ids);
+    const res = await pipe.exec();
+    const failed = res.find(([err]) => err);
+    if (failed) throw failed[0];
   }
 }

@@ -5,12 +5,12 @@
 // drifts every row alike. See README.md. Run: npx node bench/scale/run.mjs (or npm run bench:scale,
 // which builds first).
 //
-// SCALE_MODE=file (default): file tenants (TENANTS_FILE), requests spread evenly, 1,000s of tenants.
-// SCALE_MODE=registry: registry-published tenants seeded into a throw-away database and a private
+// SCALE_MODE=file: file tenants (TENANTS_FILE), requests spread evenly, 1,000s of tenants.
+// SCALE_MODE=registry (default): registry-published tenants seeded into a throw-away database and a private
 // Redis, served through the real registry → Redis → gateway path, with a Zipf(1.1) request mix
 // (registry-mode.mjs).
 //
-// Env: SCALE_TENANTS (comma list, default 1,1000,10000; registry mode 1,10000,100000), SCALE_DURATION
+// Env: SCALE_TENANTS (comma list, default 1,10000,100000; file mode 1,1000,10000), SCALE_DURATION
 //      (s of warm load, default 5), SCALE_ROUNDS (default 3), SCALE_WARMUP_REQUESTS (default 20000; file
 //      mode: at least every tenant once), SCALE_CONNECTIONS (default 16), SCALE_COLD_SAMPLES (default 200),
 //      SCALE_SERVER_CPU / SCALE_LOADGEN_CPU (default 1 / 0), SCALE_GATEWAY_ARGS (extra node args for the gateway).
@@ -40,7 +40,7 @@ import {
   wrkScript,
 } from './measure.mjs';
 
-const MODE = process.env.SCALE_MODE ?? 'file';
+const MODE = process.env.SCALE_MODE ?? 'registry';
 const COUNTS = (process.env.SCALE_TENANTS ?? (MODE === 'registry' ? '1,10000,100000' : '1,1000,10000'))
   .split(',')
   .map((s) => Number(s.trim()))

@@ -8,6 +8,7 @@ import { markQueued } from '../discovery/discovery-state';
 import type { DiscoverJobData } from '../discovery/discovery-queue';
 import type { Publisher } from './publisher';
 import { CatalogVerifier } from './catalog-verifier';
+import { resyncAll } from './redis-resync';
 
 /** Why a reconciliation ran: process start, a Redis (re)connect, or the periodic verification. */
 export type ReconcileReason = 'boot' | 'reconnect' | 'periodic';
@@ -23,7 +24,7 @@ export interface ReconcileStats {
  * - `missing`: a published tenant's key was absent from Redis (flushed, evicted) and was rewritten;
  * - `stale`: the key held another version than Postgres and was rewritten;
  * - `orphan`: Redis listed a tenant Postgres does not publish (removed);
- * - `pushed`: documents re-pushed wholesale after a (re)connect;
+ * - `pushed`: documents re-pushed after a (re)connect because Redis held another version (or none);
  * - `outbox`: half-finished publications completed;
  * - `schedulers`: a BullMQ job scheduler was missing and was declared again;
  * - `discoveries`: discoveries recorded while the queue was down, now enqueued.
@@ -44,8 +45,8 @@ export interface RedisReconcilerOptions {
 
 /**
  * Keeps Redis (the gateways' copy) and the job schedulers in line with Postgres (the source of
- * truth): on boot and on every Redis (re)connect it finishes pending publications, re-pushes
- * every tenant's document, re-declares the schedulers and enqueues discoveries recorded while
+ * truth): on boot and on every Redis (re)connect it finishes pending publications, compares
+ * every tenant's Redis document with Postgres and re-pushes those that differ (resyncAll), re-declares the schedulers and enqueues discoveries recorded while
  * the queue was down; periodically it verifies Redis incrementally (CatalogVerifier: recently
  * changed tenants first, then a rolling window, bounded work per period) and rewrites what is
  * missing or stale. Runs never overlap; a run requested while one is going runs once more after it.
@@ -97,7 +98,7 @@ export class RedisReconciler {
   run(reason: ReconcileReason): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (this.running) {
-      // Keep the strongest pending reason: a reconnect re-pushes everything, a periodic run only verifies.
+      // Keep the strongest pending reason: a reconnect checks every tenant, a periodic run only a bounded slice.
       if (this.again !== 'reconnect' && this.again !== 'boot') this.again = reason;
       return this.running;
     }
@@ -122,6 +123,7 @@ export class RedisReconciler {
   private async once(reason: ReconcileReason): Promise<void> {
     const started = Date.now();
     const repaired = zero();
+    let current: number | undefined;
     const step = async (name: string, fn: () => Promise<void>) => {
       try {
         await fn();
@@ -140,8 +142,9 @@ export class RedisReconciler {
           for (const k of ['missing', 'stale', 'orphan'] as const) repaired[k] += r[k];
         } else {
           const from = await this.verifier.feedPositionNow();
-          const { tenants, unavailable } = await this.publisher.syncAll();
-          repaired.pushed += tenants - unavailable;
+          const r = await resyncAll(this.db, this.redis, this.publisher, this.options.namespace);
+          repaired.pushed += r.pushed;
+          current = r.current;
           await this.dropOrphans(await this.publisher.currentVersions(), repaired);
           // Everything changed before the re-push started is in Redis now; the feed covers what follows.
           this.verifier.followFrom(from);
@@ -162,7 +165,7 @@ export class RedisReconciler {
     const ms = Date.now() - started;
     this.stats.lastRun = { reason, at: new Date().toISOString(), ms, repaired };
     const total = KINDS.reduce((n, k) => n + (k === 'pushed' ? 0 : repaired[k]), 0);
-    const line = { reason, redis: redisUp ? 'ready' : this.redis.status, ms, ...repaired };
+    const line = { reason, redis: redisUp ? 'ready' : this.redis.status, ms, ...repaired, ...(current === undefined ? {} : { current }) };
     if (total > 0) this.logger.warn(line, 'reconciliation repaired Redis / queue state');
     else if (reason !== 'periodic') this.logger.info(line, 'reconciliation done');
   }
