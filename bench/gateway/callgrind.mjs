@@ -2,7 +2,7 @@
 // (the same total within ±0.5% run to run, whatever else the machine is doing, steal included)
 // for changes of a few percent that wall-clock cells on a shared VM cannot resolve.
 //
-//   node bench/gateway/callgrind.mjs [gateway|rawproxy|local|limited ...] [--warm N] [--calls N] [--runs N] [--top N] [--callers REGEX]
+//   node bench/gateway/callgrind.mjs [gateway|rawproxy|local|limited ...] [--warm N] [--warm-max N] [--calls N] [--runs N] [--top N] [--callers REGEX]
 //
 // Targets: `gateway` and `rawproxy` answer a proxied tools/call (the bench's `proxied call` rows);
 // `local` is the gateway answering the in-process demo echo (`tools/call`), `list` its `tools/list`, and `limited` the same
@@ -11,9 +11,9 @@
 //
 // Starts the bench's SDK upstream (plain node) and the target under
 // `valgrind --tool=callgrind --instr-atstart=no` (with --perf-basic-prof, so JIT code has names),
-// sends --warm sequential calls (JIT warm-up, not counted; 12,000 by default, the README says
-// why), turns counting on, sends --calls
-// more, dumps, and prints total instructions ÷ calls (all threads of the target: main thread, V8's
+// sends at least --warm sequential calls (JIT warm-up, not counted; 20,000 by default, then more
+// until a window of --calls passes without an optimised compile — the README says why), turns
+// counting on, sends --calls more, dumps, and prints total instructions ÷ calls (all threads of the target: main thread, V8's
 // compiler and GC workers). With --top N, the N functions with the most exclusive instructions
 // per call, JIT addresses resolved through /tmp/perf-<pid>.map; with --callers REGEX, which
 // functions spend the most (inclusive) in the functions matching it, e.g. --callers 'Megamorphic'
@@ -34,7 +34,8 @@ const flag = (name, dflt, parse = Number) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? parse(argv.splice(i, 2)[1]) : dflt;
 };
-const WARM = flag('warm', 30000);
+const WARM = flag('warm', 20000);
+const WARM_MAX = flag('warm-max', 100000);
 const CALLS = flag('calls', 2000);
 const RUNS = flag('runs', 3);
 const TOP = flag('top', 0);
@@ -117,7 +118,7 @@ async function run(target, upstreamUrl) {
     mcpPath = '/mcp';
   }
   try {
-    await calls(`${server.baseUrl}${mcpPath}`, WARM, target);
+    const warmed = await warmUp(`${server.baseUrl}${mcpPath}`, target, server.logPath);
     const compilesBefore = await optimisedCompiles(server.logPath);
     control('-z', String(server.pid));
     control('-i', 'on', String(server.pid));
@@ -130,7 +131,7 @@ async function run(target, upstreamUrl) {
       const m = readFileSync(path.join(OUT, f), 'utf8').match(/^totals: (\d+)/m);
       if (m && Number(m[1]) > best.ir) best = { ir: Number(m[1]), file: path.join(OUT, f) };
     }
-    return { perCall: best.ir / CALLS, file: best.file, pid: server.pid, compiles };
+    return { perCall: best.ir / CALLS, file: best.file, pid: server.pid, compiles, warmed };
   } finally {
     await server.stop();
   }
@@ -140,6 +141,24 @@ async function run(target, upstreamUrl) {
  * How many optimised compiles (Maglev or Turbofan) the target's log names so far. Its stdout reaches
  * the log through a pipe, so the event loop gets a few turns first: callgrind_control ran synchronously.
  */
+/**
+ * --warm calls, then more in windows of --calls until one window passes without an optimised
+ * compile (V8 tiers request functions up until tens of thousands of calls), at most --warm-max.
+ */
+async function warmUp(url, target, logPath) {
+  await calls(url, WARM, target);
+  let warmed = WARM;
+  let before = await optimisedCompiles(logPath);
+  while (warmed < WARM_MAX) {
+    await calls(url, CALLS, target);
+    warmed += CALLS;
+    const after = await optimisedCompiles(logPath);
+    if (after === before) break;
+    before = after;
+  }
+  return warmed;
+}
+
 async function optimisedCompiles(logPath) {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
   return (readFileSync(logPath, 'utf8').match(/\[completed optimizing /g) ?? []).length;
@@ -240,14 +259,14 @@ const upstream = await startServer('upstream', [path.join(HERE, 'upstream-server
 try {
   const upstreamUrl = `${upstream.baseUrl}/mcp`;
   console.log(
-    `callgrind: tools/call at one connection (gateway, rawproxy: proxied; local, limited: in-process), ${WARM} warm-up calls, ${CALLS} counted, ${RUNS} runs per target`,
+    `callgrind: tools/call at one connection (gateway, rawproxy: proxied; local, limited: in-process), at least ${WARM} warm-up calls (until a window of ${CALLS} compiles nothing), ${CALLS} counted, ${RUNS} runs per target`,
   );
   for (const target of targets) {
     const results = [];
     for (let i = 0; i < RUNS; i++) results.push(await run(target, upstreamUrl));
     const per = results.map((r) => r.perCall).sort((a, b) => a - b);
     console.log(
-      `  ${target.padEnd(9)} median ${(per[per.length >> 1] / 1000).toFixed(1)}k instructions per call (runs: ${per.map((v) => (v / 1000).toFixed(1)).join(', ')}k; optimised compiles in the counted window: ${results.map((r) => r.compiles).join(', ')})`,
+      `  ${target.padEnd(9)} median ${(per[per.length >> 1] / 1000).toFixed(1)}k instructions per call (runs: ${per.map((v) => (v / 1000).toFixed(1)).join(', ')}k; warm-up calls: ${results.map((r) => r.warmed).join(', ')}; optimised compiles in the counted window: ${results.map((r) => r.compiles).join(', ')})`,
     );
     if (TOP > 0 || CALLERS) {
       const prof = profile(results[0].file, results[0].pid);
