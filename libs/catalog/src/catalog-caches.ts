@@ -1,12 +1,11 @@
 import { BUILTIN_SURFACES, withAppsVariants, type SurfaceProfile } from '@switchboard/protocol';
 import { CatalogError } from './catalog-error';
 import { SchemaCompiler, type ArgsValidator } from './compile-validator';
-import type { ToolEntry } from './definitions';
+import type { JsonSchema, ToolEntry } from './definitions';
+import { isCompact } from './compact-tool-entry';
+import { ToolSlot } from './tool-slot';
 import { pageTail } from './list-page';
 import { DEFAULT_PAGE_CACHE_BYTES, PageCache } from './page-cache';
-
-/** A tool by name with its argument validator (shared by every catalog listing the same entries). */
-export type ToolSlot = { readonly entry: ToolEntry; readonly validate: ArgsValidator };
 
 /** The tools page bodies of catalogs sharing one tool map: `id` owns them in the page cache. */
 export interface ToolGroup {
@@ -113,7 +112,7 @@ export class CatalogCaches {
     for (const entry of entries) {
       const name = entry.definition.name;
       if (map.has(name)) throw duplicate('tool', name);
-      map.set(name, { entry, validate: this.validatorFor(name, entry, onSchemaError) });
+      map.set(name, new ToolSlot(entry, this.validatorOf, onSchemaError));
     }
     if (!shareable) return { map };
     const list = candidates ?? [];
@@ -125,23 +124,21 @@ export class CatalogCaches {
   }
 
   /**
-   * A tool's validator, compiled on its first call: ajv compiles cost milliseconds per schema, and
-   * most tools of most tenants are never called. One per schema object, and the compiler shares
-   * them by content; a broken schema is reported through `onSchemaError` of the catalog whose call compiled it.
+   * A tool's validator (asked by its slot on the tool's first call): one per schema object, and
+   * the compiler shares them by content; a broken schema is reported through `onSchemaError` of
+   * the catalog whose call compiled it. A compacted definition parses a new schema on each read,
+   * so it goes to the content cache directly.
    */
-  private validatorFor(name: string, entry: ToolEntry, onSchemaError?: (toolName: string, err: Error) => void): ArgsValidator {
-    const schema = entry.definition.inputSchema as unknown;
-    const cacheable = typeof schema === 'object' && schema !== null;
+  private readonly validatorOf = (entry: ToolEntry, onSchemaError?: (toolName: string, err: Error) => void): ArgsValidator => {
+    const def = entry.definition;
+    const schema = def.inputSchema as unknown;
+    const cacheable = typeof schema === 'object' && schema !== null && !isCompact(def);
     const known = cacheable ? this.validatorsBySchema.get(schema) : undefined;
     if (known) return known;
-    let compiled: ArgsValidator | undefined;
-    const validate: ArgsValidator = (args) => {
-      compiled ??= this.schemas.compile(entry.definition.inputSchema, (err) => onSchemaError?.(name, err));
-      return compiled(args);
-    };
+    const validate = this.schemas.compile(schema as JsonSchema, (err) => onSchemaError?.(def.name, err));
     if (cacheable) this.validatorsBySchema.set(schema, validate);
     return validate;
-  }
+  };
 }
 
 export function duplicate(kind: string, key: string): CatalogError {

@@ -142,10 +142,17 @@ describe('CompiledCatalog lazy pages', () => {
     const caches = new CatalogCaches({ pageCacheBytes: 0 });
     const a = CompiledCatalog.build(snapshot('a', fixtureTools), { surfaces, caches });
     const b = CompiledCatalog.build(snapshot('b', fixtureTools), { surfaces, caches });
-    const other = CompiledCatalog.build(snapshot('o', fixtureTools), { surfaces, caches: new CatalogCaches({ pageCacheBytes: 0 }) });
+    const otherCaches = new CatalogCaches({ pageCacheBytes: 0 });
+    const other = CompiledCatalog.build(snapshot('o', fixtureTools), { surfaces, caches: otherCaches });
     const name = fixtureTools[0]?.name as string;
-    expect(b.tool(name)?.validate).toBe(a.tool(name)?.validate);
-    expect(other.tool(name)?.validate).not.toBe(a.tool(name)?.validate);
+    const compiles = jest.spyOn(caches.schemas, 'compile');
+    const otherCompiles = jest.spyOn(otherCaches.schemas, 'compile');
+    expect(a.tool(name)?.validate({})).toMatch(/: is required$/);
+    expect(b.tool(name)?.validate({})).toBe(a.tool(name)?.validate({}));
+    // The second catalog's first call found the first one's validator by schema object: no compile, not even the content hash.
+    expect(compiles).toHaveBeenCalledTimes(1);
+    expect(other.tool(name)?.validate({})).toBe(a.tool(name)?.validate({}));
+    expect(otherCompiles).toHaveBeenCalledTimes(1);
   });
 
   it('shares one validator per schema content across catalogs with distinct schema objects', () => {

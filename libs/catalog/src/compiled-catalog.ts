@@ -10,7 +10,8 @@ import {
   type ServerInfo,
   type SurfaceProfile,
 } from '@switchboard/protocol';
-import { CatalogCaches, duplicate, type ToolGroup, type ToolSlot } from './catalog-caches';
+import { CatalogCaches, duplicate, type ToolGroup } from './catalog-caches';
+import type { ToolSlot } from './tool-slot';
 import { compileUriTemplate, type UriTemplateMatcher } from './compile-uri-template';
 import { DynamicResourceRoutes } from './dynamic-resources';
 import type { CatalogSnapshot, DynamicResourceEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry } from './definitions';

@@ -105,3 +105,4 @@ export {
 } from './discovery/discovery-settings';
 export { META_TOOL_LIMITS } from './discovery/meta-tools';
 export { CLAUDE_ALWAYS_LOAD, type ToolMatch, ToolDiscovery } from './discovery/tool-discovery';
+export { compactToolEntries, isCompact } from './compact-tool-entry';

@@ -1,5 +1,5 @@
 import type { CompiledCatalog } from '@switchboard/catalog';
-import { ErrorCode, McpError, checkParamHeaders, headerParamsOf } from '@switchboard/protocol';
+import { ErrorCode, McpError, checkParamHeaders } from '@switchboard/protocol';
 import type { DispatchInput } from './dispatch-input';
 import type { InvokeContext } from './invoke-context';
 import { requireClientCapabilities } from './require-client-capabilities';
@@ -13,7 +13,7 @@ export function checkToolRequest(input: DispatchInput, name: string, found: Tool
   requireClientCapabilities(name, found.entry.definition.requiredClientCapabilities, input.context.clientCapabilities, input.context.era);
   if (input.context.era === 'modern') {
     // SEP-2243: arguments a tool mirrors into Mcp-Param-* headers must agree with the body.
-    const mirrored = headerParamsOf(found.entry.definition.inputSchema);
+    const mirrored = found.headerParams();
     if (mirrored.length > 0) checkParamHeaders(mirrored, args, input.headers ?? {});
   }
 }

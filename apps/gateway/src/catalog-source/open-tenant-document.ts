@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gatewayCredentialAad, type SecretBox } from '@switchboard/secret-box';
 import {
+  compactToolEntries,
   openGuardrailSecrets,
   parseTenantDocument,
   tenantLimitsOf,
@@ -51,7 +52,8 @@ function openCatalog(raw: PublishedCatalog, box: SecretBox): TenantCatalog {
   const limits = tenantLimitsOf(raw.limits);
   const snapshot: CatalogSnapshot = {
     ...s,
-    tools: s.tools.map(withCredential),
+    // Held for as long as the tenant is resident: schemas kept as text (most of a tenant's heap).
+    tools: compactToolEntries(s.tools.map(withCredential)),
     resources: (s.resources ?? []).map(withCredential),
     resourceTemplates: (s.resourceTemplates ?? []).map(withCredential),
     prompts: (s.prompts ?? []).map(withCredential),
