@@ -89,7 +89,7 @@ beforeAll(async () => {
   for (let i = 0; i < SEEDED; i++) pipeline.set(keys.catalog(`seed-${i}`), JSON.stringify(doc(`seed-${i}`, 3)));
   await pipeline.exec();
   await publish(doc('herd', 3), false);
-  for (let i = 0; i < 12; i++) await publish(doc(`big-${i}`, 30, 'v1', 2_000), false);
+  for (let i = 0; i < 12; i++) await publish(doc(`big-${i}`, 30, 'v1', 8_000), false);
   gw = await startGateway({
     tenants: [],
     env: {
