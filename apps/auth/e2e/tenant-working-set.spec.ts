@@ -4,7 +4,7 @@
  * stand-in for the registry's `/internal/catalogs/<id>`, and Postgres: nothing read at boot, a
  * cold tenant's metadata, authorization and token endpoints served on first use, one read however
  * many requests wait, a bounded scan of unknown ids, a change (IdP switched) applied and purged
- * while held, eviction under a small budget; `eager` still reads every tenant at boot.
+ * while held, eviction under a small budget, and its metrics; `eager` still reads every tenant at boot.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -232,6 +232,23 @@ describe('auth tenant working set (lazy)', () => {
       expect((await fetch(`${auth.baseUrl}${path}`)).status).toBe(404);
     }
     expect(feed.stats.fetches).toBe(again);
+  });
+
+  it('exports the working set on /metrics', async () => {
+    // An id looked up, found unknown and asked again (a cold look-up may be shed while the rate refills).
+    const fetches = feed.stats.fetches;
+    await pollUntil('an unknown id looked up', async () => (await metadata('nope-metrics')).status === 404 && feed.stats.fetches > fetches);
+    expect((await metadata('nope-metrics')).status).toBe(404);
+    const text = await (await fetch(`${auth.baseUrl}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(value('auth_tenants_resident')).toBe(feed.residentCount);
+    expect(value('auth_tenants_negative')).toBe(feed.negativeCount);
+    expect(feed.negativeCount).toBeGreaterThan(0);
+    const counters = { fetches: 'fetches', joined: 'joined', evictions: 'evicted', negative_hits: 'negativeHits', shed: 'shed' } as const;
+    for (const [metric, stat] of Object.entries(counters)) {
+      // Each moved in the tests above, and the scrape reports the feed's own count.
+      expect([metric, feed.stats[stat] > 0, value(`auth_tenants_${metric}_total`)]).toEqual([metric, true, feed.stats[stat]]);
+    }
   });
 });
 
