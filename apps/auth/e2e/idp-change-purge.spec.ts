@@ -32,9 +32,9 @@ interface AuditEntry {
  * Issue 41: changing a tenant's IdP never lets a new identity reach what an old identity left.
  * Real registry (tenant settings changed through its admin API, documents pushed through Redis)
  * and auth on Postgres: vault rows, sessions, grants and refresh tokens of the tenant's former
- * identity sources are purged when the new settings arrive (or when auth comes back, if it was
- * down), and the purge lands in the registry's audit log with counts; a re-save without an IdP
- * change purges nothing.
+ * identity sources are purged when the new settings arrive (or on the tenant's first request once
+ * auth is back, if it was down), and the purge lands in the registry's audit log with counts; a
+ * re-save without an IdP change purges nothing.
  */
 describe('an IdP change purges what former identities left', () => {
   const env = { ...testEnv(), internalToken: `internal-${randomBytes(12).toString('hex')}` };
@@ -148,6 +148,8 @@ describe('an IdP change purges what former identities left', () => {
 
   it('directory and any-name identities lose their vault rows, sessions and refresh tokens when the tenant moves to an enterprise IdP', async () => {
     const a = auth as TestAuth;
+    // The tenant's first request reads it (lazy loading) and reconciles it against its sources.
+    expect(await a.touch('acme')).toBe(200);
     await a.services.idpPurge.whenIdle();
     // alice signs in with the development any-name login (`acme|local|alice`) and keeps a refresh token.
     const alice = await obtainTokens(issuer(), { user: 'alice', resource: a.mcpUrl('acme') });
@@ -255,6 +257,12 @@ describe('an IdP change purges what former identities left', () => {
     const res = await api(registry.url, key, 'PATCH', '/v1/tenant/auth', { idp: { kind: 'local' } });
     expect(res.status).toBe(200);
     auth = await bootAuth();
+    // Nothing is read at boot (lazy loading, the default), so what IdP B's alice left is still there…
+    await auth.services.idpPurge.whenIdle();
+    expect(auth.tenants.get('acme')).toBeUndefined();
+    expect(await subjects()).toEqual(['_tenant_admin crm', `acme|${idB}|alice crm`]);
+    // …until the tenant's first request reads the changed document, which purges it.
+    expect(await auth.touch('acme')).toBe(200);
     await auth.services.idpPurge.whenIdle();
     expect(auth.tenants.get('acme')?.settings.idp.kind).toBe('local');
     expect(await subjects()).toEqual(['_tenant_admin crm']);
@@ -270,6 +278,7 @@ describe('an IdP change purges what former identities left', () => {
     await a.close();
     auth = undefined;
     auth = await bootAuth('production');
+    expect(await auth.touch('acme')).toBe(200);
     await auth.services.idpPurge.whenIdle();
     expect(await subjects()).toEqual(['_tenant_admin crm', 'acme|dir|dave crm']);
     const entries = await purgeEntries();

@@ -1,10 +1,10 @@
 /**
- * The auth service's lazy tenant working set (issue 49 item 1, AUTH_TENANT_LOADING=lazy), over
+ * The auth service's lazy tenant working set (issue 49, AUTH_TENANT_LOADING=lazy, the default), over
  * HTTP against a real Redis namespace seeded with `sb:catalog:<tenant>` documents, a loopback
  * stand-in for the registry's `/internal/catalogs/<id>`, and Postgres: nothing read at boot, a
  * cold tenant's metadata, authorization and token endpoints served on first use, one read however
  * many requests wait, a bounded scan of unknown ids, a change (IdP switched) applied and purged
- * while held, and eviction under a small budget.
+ * while held, eviction under a small budget, and its metrics; `eager` still reads every tenant at boot.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -86,7 +86,7 @@ beforeAll(async () => {
       REDIS_URL,
       REDIS_NAMESPACE: NS,
       REGISTRY_INTERNAL_URL: `http://127.0.0.1:${(registry.address() as AddressInfo).port}`,
-      AUTH_TENANT_LOADING: 'lazy',
+      // No AUTH_TENANT_LOADING: lazy is the default.
       AUTH_TENANT_CACHE_MAX: String(CACHE_MAX),
       AUTH_TENANT_FETCH_PER_SEC: String(FETCH_PER_SEC),
       AUTH_TENANT_NEGATIVE_MAX: '50',
@@ -233,6 +233,23 @@ describe('auth tenant working set (lazy)', () => {
     }
     expect(feed.stats.fetches).toBe(again);
   });
+
+  it('exports the working set on /metrics', async () => {
+    // An id looked up, found unknown and asked again (a cold look-up may be shed while the rate refills).
+    const fetches = feed.stats.fetches;
+    await pollUntil('an unknown id looked up', async () => (await metadata('nope-metrics')).status === 404 && feed.stats.fetches > fetches);
+    expect((await metadata('nope-metrics')).status).toBe(404);
+    const text = await (await fetch(`${auth.baseUrl}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(value('auth_tenants_resident')).toBe(feed.residentCount);
+    expect(value('auth_tenants_negative')).toBe(feed.negativeCount);
+    expect(feed.negativeCount).toBeGreaterThan(0);
+    const counters = { fetches: 'fetches', joined: 'joined', evictions: 'evicted', negative_hits: 'negativeHits', shed: 'shed' } as const;
+    for (const [metric, stat] of Object.entries(counters)) {
+      // Each moved in the tests above, and the scrape reports the feed's own count.
+      expect([metric, feed.stats[stat] > 0, value(`auth_tenants_${metric}_total`)]).toEqual([metric, true, feed.stats[stat]]);
+    }
+  });
 });
 
 describe('auth tenant working set (lazy), host-based layout', () => {
@@ -245,7 +262,6 @@ describe('auth tenant working set (lazy), host-based layout', () => {
         REDIS_URL,
         REDIS_NAMESPACE: NS,
         GATEWAY_DOMAIN: 'tenants.example.test',
-        AUTH_TENANT_LOADING: 'lazy',
         TENANT_RESYNC_MS: '0',
         LIMITS_KEY_PREFIX: `${NS}limits-hosted:`,
       },
@@ -262,5 +278,22 @@ describe('auth tenant working set (lazy), host-based layout', () => {
     expect(res.json<{ issuer: string }>().issuer).toBe('https://t-5.tenants.example.test');
     expect((await inject('nobody-here.tenants.example.test', '/.well-known/oauth-authorization-server')).statusCode).toBe(404);
     expect(hosted.lazyTenants?.residentCount).toBe(1);
+  });
+});
+
+describe('auth tenant loading, AUTH_TENANT_LOADING=eager', () => {
+  let eager: TestAuth;
+  beforeAll(async () => {
+    eager = await startAuth({
+      tenants: [],
+      env: { REDIS_URL, REDIS_NAMESPACE: NS, AUTH_TENANT_LOADING: 'eager', TENANT_RESYNC_MS: '0', LIMITS_KEY_PREFIX: `${NS}limits-eager:` },
+    });
+  }, 60_000);
+  afterAll(async () => eager?.close());
+
+  it('reads every registry tenant at boot, before any request names one', () => {
+    expect(eager.lazyTenants).toBeUndefined();
+    for (const id of ['t-0', 't-7', `t-${SEEDED - 1}`]) expect(eager.services.tenants.byId(id)?.id).toBe(id);
+    expect(eager.services.tenants.all().length).toBeGreaterThanOrEqual(SEEDED);
   });
 });

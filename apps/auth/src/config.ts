@@ -86,13 +86,14 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9:_-]{0,64}$/)
     .default(''),
-  /** Full re-sync of tenant documents (catches missed messages), in ms; 0 = only on (re)connect. */
+  /** Re-sync of tenant documents (catches missed messages; lazy: held tenants only), in ms; 0 = only on (re)connect. */
   TENANT_RESYNC_MS: z.coerce.number().int().min(0).default(30_000),
   /**
-   * `eager` reads every registry tenant at boot and on each re-sync; `lazy` reads a tenant on its
-   * first request and holds at most AUTH_TENANT_CACHE_MAX (docs/operations.md "Tenant working set").
+   * `lazy` (default) reads a registry tenant on its first request and holds at most
+   * AUTH_TENANT_CACHE_MAX, so boot and memory do not grow with the tenant count; `eager` reads every
+   * registry tenant at boot and on each re-sync (docs/operations.md "Tenant working set").
    */
-  AUTH_TENANT_LOADING: z.enum(['eager', 'lazy']).default('eager'),
+  AUTH_TENANT_LOADING: z.enum(['eager', 'lazy']).default('lazy'),
   /** Registry tenants held at once in lazy mode (least recently used dropped). */
   AUTH_TENANT_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
   /** Ids no store has, remembered at most (lazy mode), and for how long (ms). */

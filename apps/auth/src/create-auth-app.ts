@@ -29,6 +29,7 @@ import { LazyTenantDocumentFeed, readTenantSeed, TenantDocumentFeed } from '@swi
 import type { PublishedCatalog } from '@switchboard/catalog';
 import type { AuthTenantDocument } from './tenants/tenant-auth';
 import { installTenantLoading } from './tenants/tenant-loading';
+import { exportTenantMetrics } from './tenants/tenant-metrics';
 import { TenantRegistry } from './tenants/tenant-registry';
 import { TenantSecrets } from './tenants/tenant-secrets';
 import { IdpChangePurge } from './users/idp-change-purge';
@@ -89,7 +90,9 @@ export async function createAuthApp(
   const app = await NestFactory.create<NestFastifyApplication>(AuthModule.forRoot(services), adapter, { logger: ['error', 'warn'] });
   // No Nest signal hooks: main.ts drains first (GracefulShutdown, through the gate), then closes the app.
   mountProbes(adapter, pool);
-  keepHouse(adapter, services, { limits, feed });
+  // After mountProbes: the meter exists once telemetry started.
+  const stopMetrics = feed instanceof LazyTenantDocumentFeed ? exportTenantMetrics(feed) : undefined;
+  keepHouse(adapter, services, { limits, feed, stopMetrics });
 
   // Not awaited: boot does not wait for the registry; unreported purges are retried at the next boot.
   reportVaultPurges(pool, config.AUTH_DB_SCHEMA, services.users, logger).catch((err: unknown) =>
@@ -272,7 +275,11 @@ function mountProbes(adapter: FastifyAdapter, pool: Pool): void {
 }
 
 /** The periodic sweep of expired artefacts, and closing what the app opened when it closes. */
-function keepHouse(adapter: FastifyAdapter, services: AuthServices, owned: { limits: AuthLimits; feed: TenantFeed | undefined }): void {
+function keepHouse(
+  adapter: FastifyAdapter,
+  services: AuthServices,
+  owned: { limits: AuthLimits; feed: TenantFeed | undefined; stopMetrics: (() => void) | undefined },
+): void {
   const { config, pool, logger } = services;
   const sweep = setInterval(() => {
     deleteExpiredArtefacts(pool, config.AUTH_DB_SCHEMA, config.DCR_CLIENT_IDLE_DAYS * 86_400).catch((err: unknown) =>
@@ -282,6 +289,7 @@ function keepHouse(adapter: FastifyAdapter, services: AuthServices, owned: { lim
   sweep.unref();
   adapter.getInstance().addHook('onClose', async () => {
     clearInterval(sweep);
+    owned.stopMetrics?.();
     services.idpPurge.close();
     owned.limits.close();
     await owned.feed?.close();

@@ -2,6 +2,7 @@ export { startTelemetry, PROMETHEUS_CONTENT_TYPE, type StartTelemetryOptions, ty
 export { telemetryEnvSchema, TELEMETRY_ENV_KEYS, isTelemetryEnvKey } from './telemetry-env';
 export { switchboardMetrics, type SwitchboardMetrics } from './switchboard-metrics';
 export { observeQueueDepth, type CountableQueue } from './observe-queue-depth';
+export { observeReadings, type Reading } from './observe-readings';
 export { mcpServerSpan, type McpServerSpan, type McpServerSpanOptions, type McpSpanInfo } from './mcp-server-span';
 export { withClientSpan } from './with-client-span';
 export { withProducerSpan, type TracedJobData } from './with-producer-span';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { buildTenantDocument, catalogRedisKeys, tenantSettingsSchema, type PublishedCatalog } from '@switchboard/catalog';
 import { Redis } from 'ioredis';
-import { LazyTenantDocumentFeed } from './lazy-tenant-document-feed';
+import { LazyTenantDocumentFeed, type LazyTenantDocumentFeedOptions } from './lazy-tenant-document-feed';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -61,7 +61,7 @@ describe('LazyTenantDocumentFeed', () => {
     await new Promise<void>((r) => registry.close(() => r()));
   });
 
-  async function startFeed(resyncMs = 0) {
+  async function startFeed(resyncMs = 0, overrides: Partial<LazyTenantDocumentFeedOptions> = {}) {
     const applied: PublishedCatalog[] = [];
     const evicted: string[] = [];
     const warnings: string[] = [];
@@ -77,6 +77,7 @@ describe('LazyTenantDocumentFeed', () => {
       fetchesPerSec: 1000,
       onEvict: (id) => evicted.push(id),
       warn: (message) => warnings.push(message),
+      ...overrides,
     });
     feeds.push(feed);
     await feed.start((d) => applied.push(d));
@@ -95,6 +96,7 @@ describe('LazyTenantDocumentFeed', () => {
     for (const id of ['a2', 'a3', 'a4']) await feed.load(id);
     expect(applied.map((d) => d.id)).toEqual(['a1', 'a2', 'a3', 'a4']);
     expect(evicted).toEqual(['a1']);
+    expect(feed.stats).toMatchObject({ fetches: 4, evicted: 1 });
     expect(feed.residentCount).toBe(3);
     expect(feed.load('NOT-an-id')).toBeUndefined();
   });
@@ -139,5 +141,27 @@ describe('LazyTenantDocumentFeed', () => {
     const count = applied.length;
     await until(() => feed.stats.fetches === 1, 'no read');
     expect(applied.length).toBe(count);
+  });
+
+  it('counts what its metrics export: unknown ids remembered and answered from memory, look-ups shed past the rate', async () => {
+    let now = 1_000_000;
+    const { feed } = await startFeed(0, { fetchesPerSec: 1, negativeTtlMs: 5_000, now: () => now });
+    // Burst of two: both unknown ids are looked up (Redis lacks them, the registry answers 404) and remembered.
+    await feed.load('e1');
+    await feed.load('e2');
+    expect([feed.stats.fetches, feed.negativeCount]).toEqual([2, 2]);
+    expect(feed.load('e1')).toBeUndefined();
+    expect(feed.stats.negativeHits).toBe(1);
+    // The rate is spent: a third cold id is refused without a look-up.
+    expect(feed.load('e3')).toBeUndefined();
+    expect([feed.stats.shed, feed.stats.fetches]).toEqual([1, 2]);
+    // A second later one token is back; past the TTL a remembered id is looked up again.
+    now += 1_000;
+    await feed.load('e3');
+    now += 5_000;
+    await feed.load('e1');
+    expect(feed.stats).toMatchObject({ fetches: 4, negativeHits: 1, shed: 1, evicted: 0 });
+    expect(feed.negativeCount).toBe(3);
+    expect(feed.residentCount).toBe(0);
   });
 });

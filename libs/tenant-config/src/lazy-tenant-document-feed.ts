@@ -97,6 +97,11 @@ export class LazyTenantDocumentFeed {
     return this.resident.size;
   }
 
+  /** Ids remembered as unknown (expired entries included until they are asked for or pushed out). */
+  get negativeCount(): number {
+    return this.negative.size;
+  }
+
   /**
    * Makes sure `tenantId`'s document was handed to the listener if it exists: undefined when
    * there is nothing to wait for (held, not a tenant id, remembered unknown, or shed), else a

@@ -22,8 +22,13 @@ export interface TestAuth {
   baseUrl: string;
   schema: string;
   tenants: { get(id: string): AuthTenant | undefined; has(id: string): boolean };
-  /** The lazy tenant feed (AUTH_TENANT_LOADING=lazy), for its counters. */
+  /** The lazy tenant feed (AUTH_TENANT_LOADING=lazy, the default), for its counters; undefined without a registry feed or when eager. */
   lazyTenants: LazyTenantDocumentFeed | undefined;
+  /**
+   * Requests the tenant's discovery document, as a client's first request would: a registry tenant
+   * is read then (lazy loading), and its IdP-change purge scheduled. Returns the status.
+   */
+  touch(tenant: string): Promise<number>;
   issuer(tenant: string): string;
   mcpUrl(tenant: string): string;
   close(): Promise<void>;
@@ -80,6 +85,11 @@ export async function startAuth(o: StartAuthOptions): Promise<TestAuth> {
     schema,
     tenants,
     lazyTenants,
+    touch: async (id) => {
+      const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server/t/${encodeURIComponent(id)}`);
+      await res.arrayBuffer();
+      return res.status;
+    },
     issuer: (id) => tenants.get(id)?.issuer ?? '',
     mcpUrl: (id) => tenants.get(id)?.mcpUrl ?? '',
     close: async () => {
