@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { CatalogCaches, type TenantCatalog } from '@switchboard/catalog';
 import { McpEndpoint, type EdgeCall, type McpTarget, type UpstreamInvoker } from '@switchboard/mcp-http';
 import { accessLogHook } from '@switchboard/telemetry';
+import type { ColdLoads } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
 import { GatewayAuth } from './auth/gateway-auth';
 import { CATALOG_SOURCE, type CatalogSource } from './catalog-source/catalog-source';
@@ -16,7 +17,6 @@ import { gatewayPolicy } from './runtime/gateway-policy';
 import { attachReplicaState, closeReplicaState, createReplicaState, type ReplicaState } from './runtime/replica-state';
 import { createUpstreams } from './runtime/upstream';
 import { attachWorkingSet } from './runtime/working-set';
-import type { ColdTenants } from './tenants/cold-tenants';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './tokens';
 import type { UpstreamPool } from './upstream/upstream-pool';
@@ -41,7 +41,7 @@ export class GatewayRuntime implements OnModuleInit, OnApplicationShutdown {
   private readonly invoker: UpstreamInvoker;
   private unsubscribe: (() => void) | undefined;
   /** The working set's cold path when the source fetches tenants on use. */
-  cold: ColdTenants | undefined;
+  cold: ColdLoads<TenantCatalog, McpTarget> | undefined;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,

@@ -3,3 +3,4 @@ export { type CatalogSpec, readTenantSeed, type TenantSeed, type UpstreamSpec } 
 export { TenantDocumentFeed, type TenantDocumentFeedOptions } from './tenant-document-feed';
 export { CatalogFeedReader, type CatalogFeedReaderOptions } from './catalog-feed-reader';
 export { LazyTenantDocumentFeed, type LazyFeedStats, type LazyTenantDocumentFeedOptions } from './lazy-tenant-document-feed';
+export { ColdLoads, type ColdLoadStats, type ColdLoadsOptions } from './cold-loads';

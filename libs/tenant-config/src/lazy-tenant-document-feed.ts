@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import { parseTenantDocument, type PublishedCatalog } from '@switchboard/catalog';
 import { CatalogFeedReader } from './catalog-feed-reader';
+import { ColdLoads, type ColdLoadStats } from './cold-loads';
 import type { TenantDocumentFeedOptions } from './tenant-document-feed';
 
-/** The registry's tenant id syntax: anything else is unknown without a look-up. */
-const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-/** Reads of one tenant restarted because a `catalog:changed` for it arrived mid-read, before the last read is applied anyway. */
-const MAX_ATTEMPTS = 3;
 /** How long an id is answered "unknown" without a look-up when neither store could be reached. */
 const UNAVAILABLE_TTL_MS = 1_000;
 
@@ -24,22 +21,9 @@ export interface LazyTenantDocumentFeedOptions extends TenantDocumentFeedOptions
   now?: () => number;
 }
 
-export interface LazyFeedStats {
-  fetches: number;
-  /** `load` calls that joined a read already in flight for the same tenant. */
-  joined: number;
-  negativeHits: number;
-  /** Look-ups refused because the cold rate was spent. */
-  shed: number;
+/** The cold path's counters, and tenants dropped. */
+export interface LazyFeedStats extends ColdLoadStats {
   evicted: number;
-  /** `catalog:changed` messages that found a read of their tenant in flight (it reads again). */
-  changedInFlight: number;
-}
-
-interface Flight {
-  promise: Promise<void>;
-  /** A `catalog:changed` for the tenant arrived while this read ran: what it read may be older. */
-  stale: boolean;
 }
 
 type Fetched = { raw: unknown; hash: string } | 'unknown' | 'unavailable';
@@ -53,24 +37,32 @@ type Fetched = { raw: unknown; hash: string } | 'unknown' | 'unavailable';
  * only held tenants; the periodic re-sync compares only held tenants' Redis values by hash.
  */
 export class LazyTenantDocumentFeed {
-  readonly stats: LazyFeedStats = { fetches: 0, joined: 0, negativeHits: 0, shed: 0, evicted: 0, changedInFlight: 0 };
   /** Held tenants → hash of the raw document last applied; insertion order is recency. */
   private readonly resident = new Map<string, string>();
-  private readonly flights = new Map<string, Flight>();
-  private readonly negative = new Map<string, number>();
+  private readonly cold: ColdLoads<{ raw: unknown; hash: string }, true>;
   private readonly reader: CatalogFeedReader;
-  private readonly now: () => number;
   private listener: ((doc: PublishedCatalog) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  private tokens: number;
-  private refilled: number;
+  private evicted = 0;
 
   constructor(private readonly options: LazyTenantDocumentFeedOptions) {
     this.reader = new CatalogFeedReader({ ...options, warn: (message, details) => this.warn(message, details) });
-    this.now = options.now ?? Date.now;
-    this.tokens = options.fetchesPerSec * 2;
-    this.refilled = this.now();
+    this.cold = new ColdLoads({
+      read: (tenantId) => this.fetch(tenantId),
+      apply: (tenantId, got) => (this.accept(tenantId, got) ? true : undefined),
+      negativeMax: options.negativeMax,
+      negativeTtlMs: options.negativeTtlMs,
+      unavailableTtlMs: UNAVAILABLE_TTL_MS,
+      fetchesPerSec: options.fetchesPerSec,
+      onError: (tenant, err) => this.warn('tenant read failed', { tenant, err: err.message }),
+      ...(options.now ? { now: options.now } : {}),
+    });
+  }
+
+  /** The cold path's counters and the tenants dropped (a copy: read at collection time). */
+  get stats(): LazyFeedStats {
+    return { ...this.cold.stats, evicted: this.evicted };
   }
 
   /** Connects and subscribes; loads no tenant. */
@@ -99,7 +91,7 @@ export class LazyTenantDocumentFeed {
 
   /** Ids remembered as unknown (expired entries included until they are asked for or pushed out). */
   get negativeCount(): number {
-    return this.negative.size;
+    return this.cold.negativeSize;
   }
 
   /**
@@ -107,56 +99,15 @@ export class LazyTenantDocumentFeed {
    * there is nothing to wait for (held, not a tenant id, remembered unknown, or shed), else a
    * promise that resolves (never rejects) once the read was applied or found nothing.
    */
-  load(tenantId: string): Promise<void> | undefined {
-    if (this.closed || !TENANT_ID.test(tenantId)) return undefined;
+  load(tenantId: string): Promise<unknown> | undefined {
+    if (this.closed) return undefined;
     const hash = this.resident.get(tenantId);
     if (hash !== undefined) {
       this.resident.delete(tenantId);
       this.resident.set(tenantId, hash);
       return undefined;
     }
-    const flight = this.flights.get(tenantId);
-    if (flight) {
-      this.stats.joined++;
-      return flight.promise;
-    }
-    const until = this.negative.get(tenantId);
-    if (until !== undefined) {
-      if (until > this.now()) {
-        this.stats.negativeHits++;
-        return undefined;
-      }
-      this.negative.delete(tenantId);
-    }
-    if (!this.take()) {
-      this.stats.shed++;
-      return undefined;
-    }
-    // Registered before the read starts, so a change heard from its first step on marks it.
-    const started: Flight = { promise: Promise.resolve(), stale: false };
-    this.flights.set(tenantId, started);
-    started.promise = this.run(tenantId, started);
-    return started.promise;
-  }
-
-  private async run(tenantId: string, flight: Flight): Promise<void> {
-    try {
-      for (let attempt = 1; ; attempt++) {
-        flight.stale = false;
-        this.stats.fetches++;
-        const got = await this.fetch(tenantId);
-        if (flight.stale && attempt < MAX_ATTEMPTS) continue;
-        if (got === 'unknown' || got === 'unavailable') {
-          this.remember(tenantId, got === 'unknown' ? this.options.negativeTtlMs : UNAVAILABLE_TTL_MS);
-          return;
-        }
-        if (!this.accept(tenantId, got)) this.remember(tenantId, UNAVAILABLE_TTL_MS);
-        return;
-      }
-    } finally {
-      // Still inside the read's last continuation: the tenant is applied before anyone can miss it.
-      this.flights.delete(tenantId);
-    }
+    return this.cold.load(tenantId);
   }
 
   /** Redis first; the registry when Redis lacks the key or is down. */
@@ -198,20 +149,13 @@ export class LazyTenantDocumentFeed {
 
   private drop(tenantId: string): void {
     if (!this.resident.delete(tenantId)) return;
-    this.stats.evicted++;
+    this.evicted++;
     this.options.onEvict(tenantId);
   }
 
   /** A `catalog:changed`: forget the id was unknown, mark a read in flight stale, re-read a held tenant. */
   private async onChanged(tenantId: string): Promise<void> {
-    this.negative.delete(tenantId);
-    const flight = this.flights.get(tenantId);
-    if (flight) {
-      flight.stale = true;
-      this.stats.changedInFlight++;
-      return;
-    }
-    if (!this.resident.has(tenantId)) return;
+    if (this.cold.invalidate(tenantId) || !this.resident.has(tenantId)) return;
     const got = await this.fetch(tenantId);
     // A tenant no store has any more is no longer served.
     if (got === 'unknown') this.drop(tenantId);
@@ -233,23 +177,6 @@ export class LazyTenantDocumentFeed {
         this.warn('tenant document in Redis is not JSON', { tenant: id });
       }
     });
-  }
-
-  private remember(tenantId: string, ttlMs: number): void {
-    if (ttlMs <= 0 || this.options.negativeMax <= 0) return;
-    this.negative.delete(tenantId);
-    if (this.negative.size >= this.options.negativeMax) this.negative.delete(this.negative.keys().next().value as string);
-    this.negative.set(tenantId, this.now() + ttlMs);
-  }
-
-  private take(): boolean {
-    const now = this.now();
-    const rate = this.options.fetchesPerSec;
-    this.tokens = Math.min(rate * 2, this.tokens + ((now - this.refilled) / 1000) * rate);
-    this.refilled = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
   }
 
   private warn(message: string, details: Record<string, unknown>): void {

@@ -11,7 +11,7 @@ const PATH_TENANT = [
 
 export interface TenantLoader {
   /** Undefined when nothing needs waiting for; else resolves (never rejects) once the tenant was read or found absent. */
-  load(tenantId: string): Promise<void> | undefined;
+  load(tenantId: string): Promise<unknown> | undefined;
 }
 
 /**

@@ -7,7 +7,6 @@ import type { LazyTenantDocumentFeed } from '@switchboard/tenant-config';
  * collection time. Returns a function that stops exporting them (the app closed).
  */
 export function exportTenantMetrics(feed: LazyTenantDocumentFeed): () => void {
-  const s = feed.stats;
   return observeReadings([
     { name: 'auth.tenants.resident', kind: 'gauge', description: 'Registry tenants read on use and held', read: () => feed.residentCount },
     {
@@ -20,31 +19,31 @@ export function exportTenantMetrics(feed: LazyTenantDocumentFeed): () => void {
       name: 'auth.tenants.fetches',
       kind: 'counter',
       description: 'Tenant reads on first use (one per cold tenant however many requests wait)',
-      read: () => s.fetches,
+      read: () => feed.stats.fetches,
     },
     {
       name: 'auth.tenants.joined',
       kind: 'counter',
       description: 'Requests that waited on a read of their tenant already in flight',
-      read: () => s.joined,
+      read: () => feed.stats.joined,
     },
     {
       name: 'auth.tenants.evictions',
       kind: 'counter',
       description: 'Tenants dropped (AUTH_TENANT_CACHE_MAX, or no store has them any more)',
-      read: () => s.evicted,
+      read: () => feed.stats.evicted,
     },
     {
       name: 'auth.tenants.negative_hits',
       kind: 'counter',
       description: 'Look-ups answered 404 from the negative cache',
-      read: () => s.negativeHits,
+      read: () => feed.stats.negativeHits,
     },
     {
       name: 'auth.tenants.shed',
       kind: 'counter',
       description: 'Cold look-ups answered 404 because AUTH_TENANT_FETCH_PER_SEC was spent',
-      read: () => s.shed,
+      read: () => feed.stats.shed,
     },
   ]);
 }

@@ -1,9 +1,9 @@
 import { metrics } from '@opentelemetry/api';
 import type { McpTarget } from '@switchboard/mcp-http';
+import { ColdLoads } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
 import type { OnDemandTenants, TenantCatalog } from '../catalog-source/catalog-source';
 import type { GatewayConfig } from '../config/config';
-import { ColdTenants } from '../tenants/cold-tenants';
 import type { TenantDirectory } from '../tenants/tenant-directory';
 
 /** How long an id whose stores were all unreachable answers 404 without a new look-up. */
@@ -20,10 +20,10 @@ export function attachWorkingSet(
   source: OnDemandTenants,
   apply: (tenant: TenantCatalog) => McpTarget,
   logger: Logger,
-): ColdTenants {
-  const cold = new ColdTenants({
-    fetch: (id) => source.fetch(id),
-    apply,
+): ColdLoads<TenantCatalog, McpTarget> {
+  const cold = new ColdLoads<TenantCatalog, McpTarget>({
+    read: (id) => source.fetch(id),
+    apply: (_id, tenant) => apply(tenant),
     negativeMax: config.GATEWAY_TENANT_NEGATIVE_MAX,
     negativeTtlMs: config.GATEWAY_TENANT_NEGATIVE_TTL_MS,
     unavailableTtlMs: UNAVAILABLE_TTL_MS,
@@ -41,7 +41,7 @@ export function attachWorkingSet(
 }
 
 /** `gateway_tenants_*`: plain counters read at collection time, so the request path only bumps numbers. */
-function exportWorkingSetMetrics(directory: TenantDirectory, cold: ColdTenants): void {
+function exportWorkingSetMetrics(directory: TenantDirectory, cold: ColdLoads<TenantCatalog, McpTarget>): void {
   const meter = metrics.getMeter('switchboard');
   const d = directory.stats;
   const c = cold.stats;

@@ -1,7 +1,8 @@
 import { snapshotFromBundle } from '@switchboard/catalog';
 import { demoBundle } from '@switchboard/fixtures';
 import type { TenantCatalog } from '../catalog-source/catalog-source';
-import { ColdTenants, type ColdTenantsOptions } from './cold-tenants';
+import type { McpTarget } from '@switchboard/mcp-http';
+import { ColdLoads, type ColdLoadsOptions } from '@switchboard/tenant-config';
 import { TenantDirectory } from './tenant-directory';
 
 function tenant(id: string): TenantCatalog {
@@ -9,16 +10,16 @@ function tenant(id: string): TenantCatalog {
 }
 
 /** The cold path over a real directory; `published` is what the fetch finds, `clock` the time it sees. */
-function coldPath(published: Set<string>, over: Partial<ColdTenantsOptions> = {}) {
+function coldPath(published: Set<string>, over: Partial<ColdLoadsOptions<TenantCatalog, McpTarget>> = {}) {
   const clock = { now: 0 };
   const directory = new TenantDirectory({ publicUrl: 'http://127.0.0.1:3000' });
   const fetched: string[] = [];
-  const cold = new ColdTenants({
-    fetch: async (id) => {
+  const cold = new ColdLoads<TenantCatalog, McpTarget>({
+    read: async (id) => {
       fetched.push(id);
       return published.has(id) ? tenant(id) : 'unknown';
     },
-    apply: (t) => directory.apply(t, 1_000),
+    apply: (_id, t) => directory.apply(t, 1_000),
     negativeMax: 3,
     negativeTtlMs: 1_000,
     unavailableTtlMs: 100,
@@ -30,7 +31,8 @@ function coldPath(published: Set<string>, over: Partial<ColdTenantsOptions> = {}
   return { clock, directory, fetched, cold };
 }
 
-describe('ColdTenants', () => {
+// The working set's cold path (libs/tenant-config ColdLoads) over a real tenant directory.
+describe('gateway cold path', () => {
   test('an unknown id is looked up again only after its TTL', async () => {
     const { clock, directory, fetched } = coldPath(new Set());
     expect(await directory.resolve('ghost', undefined)).toBeUndefined();
@@ -64,9 +66,9 @@ describe('ColdTenants', () => {
   });
 
   test('a tenant that keeps changing while fetched is applied after the last attempt', async () => {
-    const ref: { cold?: ColdTenants } = {};
+    const ref: { cold?: ColdLoads<TenantCatalog, McpTarget> } = {};
     const path = coldPath(new Set(['busy']), {
-      fetch: async (id) => {
+      read: async (id) => {
         ref.cold?.invalidate(id); // a catalog:changed during every read
         return tenant(id);
       },

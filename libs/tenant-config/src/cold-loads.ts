@@ -1,70 +1,70 @@
-import type { McpTarget } from '@switchboard/mcp-http';
-import type { TenantCatalog } from '../catalog-source/catalog-source';
-
 /** The registry's tenant id syntax: anything else is unknown without a look-up. */
 const TENANT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-/** Fetches of one tenant restarted because a `catalog:changed` for it arrived mid-fetch, before the last read is applied anyway. */
+/** Reads of one tenant restarted because a `catalog:changed` for it arrived mid-read, before the last read is applied anyway. */
 const MAX_ATTEMPTS = 3;
 
-export interface ColdTenantsOptions {
-  /** Reads a tenant (the source's fetch on use). */
-  fetch(tenantId: string): Promise<TenantCatalog | 'unknown' | 'unavailable'>;
-  /** Compiles and installs a fetched tenant (the runtime's applyTenant); may throw on a catalog it rejects. */
-  apply(tenant: TenantCatalog): McpTarget;
+export interface ColdLoadsOptions<R, V> {
+  /** Reads a tenant from its stores. */
+  read(tenantId: string): Promise<R | 'unknown' | 'unavailable'>;
+  /** Applies what was read (compiles and installs it); undefined or a throw when it is rejected. */
+  apply(tenantId: string, read: R): V | undefined;
   /** Most ids remembered as unknown (oldest forgotten first). */
   negativeMax: number;
-  /** How long an unknown id answers 404 without a look-up (a `catalog:changed` for it ends it at once). */
+  /** How long an unknown id answers without a look-up (a `catalog:changed` for it ends it at once). */
   negativeTtlMs: number;
-  /** How long an id whose stores were all unreachable answers 404 without a look-up. */
+  /** How long an id answers without a look-up after its stores were unreachable or its document was rejected. */
   unavailableTtlMs: number;
-  /** Look-ups of ids not held and not remembered, per second (burst twice as many); past it they answer 404 without one. */
+  /** Look-ups of ids not held and not remembered, per second (burst twice as many); past it they are not looked up. */
   fetchesPerSec: number;
+  /** `apply` threw. */
   onError?: (tenantId: string, err: Error) => void;
   now?: () => number;
 }
 
-export interface ColdStats {
+export interface ColdLoadStats {
   fetches: number;
-  /** Requests that joined a fetch already in flight for the same tenant. */
+  /** Loads that joined a read already in flight for the same tenant. */
   joined: number;
   negativeHits: number;
   /** Look-ups refused because the cold rate was spent. */
   shed: number;
-  /** `catalog:changed` messages that found a fetch of their tenant in flight. */
+  /** `catalog:changed` messages that found a read of their tenant in flight. */
   changedInFlight: number;
-  /** Fetches restarted because the tenant changed while they ran. */
+  /** Reads restarted because the tenant changed while they ran. */
   restarted: number;
 }
 
-interface Flight {
-  promise: Promise<McpTarget | undefined>;
-  /** A `catalog:changed` for the tenant arrived while this fetch ran: what it read may be older. */
+interface Flight<V> {
+  promise: Promise<V | undefined>;
+  /** A `catalog:changed` for the tenant arrived while this read ran: what it read may be older. */
   stale: boolean;
 }
 
 /**
- * The working set's cold path: the first request for a tenant not held fetches it, once however
- * many requests wait for it (they share the flight), and an id that is not published is
- * remembered for a while in a bounded map apart from the held tenants, so a scan of made-up
- * ids neither evicts real tenants nor costs more than `fetchesPerSec` look-ups a second.
+ * The cold path of a tenant working set (the gateway's compiled tenants, auth's documents): the
+ * first look-up of a tenant not held reads it, once however many callers wait (they share the
+ * flight); an id no store has is remembered for a while in a bounded map apart from the held
+ * tenants, so a scan of made-up ids neither evicts real tenants nor costs more than
+ * `fetchesPerSec` look-ups a second; a change heard mid-read makes the read start again. The
+ * caller checks what it holds first: this sees only misses.
  */
-export class ColdTenants {
-  readonly stats: ColdStats = { fetches: 0, joined: 0, negativeHits: 0, shed: 0, changedInFlight: 0, restarted: 0 };
-  private readonly flights = new Map<string, Flight>();
+export class ColdLoads<R, V> {
+  readonly stats: ColdLoadStats = { fetches: 0, joined: 0, negativeHits: 0, shed: 0, changedInFlight: 0, restarted: 0 };
+  private readonly flights = new Map<string, Flight<V>>();
   /** Unknown ids → when they may be looked up again; insertion order is age (oldest dropped past the bound). */
   private readonly negative = new Map<string, number>();
   private tokens: number;
   private refilled: number;
   private readonly now: () => number;
 
-  constructor(private readonly options: ColdTenantsOptions) {
+  constructor(private readonly options: ColdLoadsOptions<R, V>) {
     this.now = options.now ?? Date.now;
     this.tokens = options.fetchesPerSec * 2;
     this.refilled = this.now();
   }
 
-  /** The tenant's target once fetched, or undefined (unknown, unreachable, or shed) — synchronously when no fetch is needed. */
-  load(tenantId: string): Promise<McpTarget | undefined> | undefined {
+  /** What `apply` made of the tenant once read, or undefined (unknown, unreachable, rejected or shed) — at once when nothing is read. */
+  load(tenantId: string): Promise<V | undefined> | undefined {
     if (!TENANT_ID.test(tenantId)) return undefined;
     const flight = this.flights.get(tenantId);
     if (flight) {
@@ -83,32 +83,33 @@ export class ColdTenants {
       this.stats.shed++;
       return undefined;
     }
-    // Registered before the fetch starts, so a change heard from its first step on marks it.
-    const started: Flight = { promise: Promise.resolve(undefined), stale: false };
+    // Registered before the read starts, so a change heard from its first step on marks it.
+    const started: Flight<V> = { promise: Promise.resolve(undefined), stale: false };
     this.flights.set(tenantId, started);
     started.promise = this.run(tenantId, started);
     return started.promise;
   }
 
-  /** A `catalog:changed` for `tenantId`: forget it was unknown, and restart a fetch of it in flight. */
-  invalidate(tenantId: string): void {
+  /** A `catalog:changed` for `tenantId`: forget it was unknown; a read of it in flight reads again. Returns whether one was. */
+  invalidate(tenantId: string): boolean {
     this.negative.delete(tenantId);
     const flight = this.flights.get(tenantId);
-    if (!flight) return;
+    if (!flight) return false;
     flight.stale = true;
     this.stats.changedInFlight++;
+    return true;
   }
 
   get negativeSize(): number {
     return this.negative.size;
   }
 
-  private async run(tenantId: string, flight: Flight): Promise<McpTarget | undefined> {
+  private async run(tenantId: string, flight: Flight<V>): Promise<V | undefined> {
     try {
       for (let attempt = 1; ; attempt++) {
         flight.stale = false;
         this.stats.fetches++;
-        const got = await this.options.fetch(tenantId);
+        const got = await this.options.read(tenantId);
         if (flight.stale && attempt < MAX_ATTEMPTS) {
           this.stats.restarted++;
           continue;
@@ -117,14 +118,16 @@ export class ColdTenants {
           this.remember(tenantId, got === 'unknown' ? this.options.negativeTtlMs : this.options.unavailableTtlMs);
           return undefined;
         }
-        return this.options.apply(got);
+        const applied = this.options.apply(tenantId, got);
+        if (applied === undefined) this.remember(tenantId, this.options.unavailableTtlMs);
+        return applied;
       }
     } catch (err) {
       this.options.onError?.(tenantId, err as Error);
       this.remember(tenantId, this.options.unavailableTtlMs);
       return undefined;
     } finally {
-      // Still inside the fetch's last continuation: the target is installed before anyone can miss it.
+      // Still inside the read's last continuation: what it applied is installed before anyone can miss it.
       this.flights.delete(tenantId);
     }
   }
