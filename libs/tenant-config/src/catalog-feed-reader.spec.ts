@@ -127,6 +127,17 @@ describe('CatalogFeedReader', () => {
     );
     expect(await r.rawDocuments(['r1', 'r2', 'r3'], 2)).toEqual(['{"id":"r1"}', null, '{"id":"r3"}']);
     expect(await reader({ redisUrl: undefined }).rawDocuments(['r1'])).toBeUndefined();
+    // One batch handed on before the next is read: the visitor sees each batch as it arrives.
+    const visits: [readonly string[], readonly (string | null)[]][] = [];
+    expect(await r.eachRawBatch(['r1', 'r2', 'r3'], 2, (ids, values) => void visits.push([ids, values]))).toBe(true);
+    expect(visits).toEqual([
+      [
+        ['r1', 'r2'],
+        ['{"id":"r1"}', null],
+      ],
+      [['r3'], ['{"id":"r3"}']],
+    ]);
+    expect(await reader({ redisUrl: undefined }).eachRawBatch(['r1'], 2, () => undefined)).toBe(false);
     expect(await r.registryDocument('a/b')).toEqual({ body: { id: 'a/b' }, bytes: Buffer.byteLength('{"id":"a/b"}') });
     expect(await r.registryDocument('nope')).toBeNull();
     expect(await reader({ registryUrl: 'http://127.0.0.1:1' }).registryDocument('a')).toBeUndefined();

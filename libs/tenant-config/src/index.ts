@@ -4,3 +4,4 @@ export { TenantDocumentFeed, type TenantDocumentFeedOptions } from './tenant-doc
 export { CatalogFeedReader, type CatalogFeedReaderOptions } from './catalog-feed-reader';
 export { LazyTenantDocumentFeed, type LazyFeedStats, type LazyTenantDocumentFeedOptions } from './lazy-tenant-document-feed';
 export { ColdLoads, type ColdLoadStats, type ColdLoadsOptions } from './cold-loads';
+export { RollingWindow } from './rolling-window';

@@ -2,10 +2,15 @@ import { createHash } from 'node:crypto';
 import { parseTenantDocument, type PublishedCatalog } from '@switchboard/catalog';
 import { CatalogFeedReader } from './catalog-feed-reader';
 import { ColdLoads, type ColdLoadStats } from './cold-loads';
+import { RollingWindow } from './rolling-window';
 import type { TenantDocumentFeedOptions } from './tenant-document-feed';
 
 /** How long an id is answered "unknown" without a look-up when neither store could be reached. */
 const UNAVAILABLE_TTL_MS = 1_000;
+/** Held tenants' Redis values read per MGET by the periodic re-sync (one batch of documents in memory at a time). */
+const RESYNC_BATCH = 256;
+/** Held tenants a periodic re-sync compares (the next ones each period; a reconnect compares all). */
+const RESYNC_PER_PERIOD = 512;
 
 export interface LazyTenantDocumentFeedOptions extends TenantDocumentFeedOptions {
   /** Most tenants held at once; past it the least recently used is dropped (`onEvict`). */
@@ -45,6 +50,7 @@ export class LazyTenantDocumentFeed {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private evicted = 0;
+  private readonly window = new RollingWindow(RESYNC_PER_PERIOD);
 
   constructor(private readonly options: LazyTenantDocumentFeedOptions) {
     this.reader = new CatalogFeedReader({ ...options, warn: (message, details) => this.warn(message, details) });
@@ -70,11 +76,11 @@ export class LazyTenantDocumentFeed {
     this.listener = listener;
     await this.reader.start(
       (tenantId) => void this.onChanged(tenantId),
-      () => void this.resync(),
+      () => void this.resync(true),
     );
     const every = this.options.resyncMs ?? 30_000;
     if (every > 0) {
-      this.timer = setInterval(() => void this.resync(), every);
+      this.timer = setInterval(() => void this.resync(false), every);
       this.timer.unref();
     }
   }
@@ -162,20 +168,20 @@ export class LazyTenantDocumentFeed {
     else if (got !== 'unavailable') this.accept(tenantId, got);
   }
 
-  /** Held tenants only: their Redis values compared by hash with what was applied (missed messages). */
-  private async resync(): Promise<void> {
+  /** Held tenants only: their Redis values compared by hash with what was applied (missed messages), a batch at a time. */
+  private async resync(all: boolean): Promise<void> {
     if (this.closed) return;
-    const ids = [...this.resident.keys()];
-    const values = await this.reader.rawDocuments(ids);
-    if (!values) return;
-    ids.forEach((id, i) => {
-      const value = values[i];
-      if (typeof value !== 'string' || !this.resident.has(id) || this.resident.get(id) === digest(value)) return;
-      try {
-        this.accept(id, { raw: JSON.parse(value) as unknown, hash: digest(value) });
-      } catch {
-        this.warn('tenant document in Redis is not JSON', { tenant: id });
-      }
+    const held = [...this.resident.keys()];
+    await this.reader.eachRawBatch(all ? held : this.window.take(held), RESYNC_BATCH, (ids, values) => {
+      ids.forEach((id, i) => {
+        const value = values[i];
+        if (typeof value !== 'string' || !this.resident.has(id) || this.resident.get(id) === digest(value)) return;
+        try {
+          this.accept(id, { raw: JSON.parse(value) as unknown, hash: digest(value) });
+        } catch {
+          this.warn('tenant document in Redis is not JSON', { tenant: id });
+        }
+      });
     });
   }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { metrics, type Counter } from '@opentelemetry/api';
 import type { LocalBundle } from '@switchboard/catalog';
 import { SecretBox } from '@switchboard/secret-box';
-import { CatalogFeedReader } from '@switchboard/tenant-config';
+import { CatalogFeedReader, RollingWindow } from '@switchboard/tenant-config';
 import type { CatalogSource, OnDemandTenants, TenantCatalog } from './catalog-source';
 import { openTenantDocument } from './open-tenant-document';
 import type { RegistryCatalogSourceOptions } from './registry-catalog-source';
@@ -11,6 +11,8 @@ import type { RegistryCatalogSourceOptions } from './registry-catalog-source';
 const REPAIRS_PER_ROUND = 20;
 /** Resident tenants' documents read per MGET during reconciliation. */
 const RECONCILE_BATCH = 256;
+/** Resident tenants a periodic reconciliation compares (the next ones each period; a reconnect compares all). */
+const RECONCILE_PER_PERIOD = 512;
 
 export interface LazyRegistryCatalogSourceOptions extends RegistryCatalogSourceOptions {
   /**
@@ -55,6 +57,7 @@ export class LazyRegistryCatalogSource implements CatalogSource, OnDemandTenants
   private missRefilled = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly window = new RollingWindow(RECONCILE_PER_PERIOD);
 
   constructor(private readonly options: LazyRegistryCatalogSourceOptions) {
     this.box = new SecretBox(options.secretsKey);
@@ -155,25 +158,28 @@ export class LazyRegistryCatalogSource implements CatalogSource, OnDemandTenants
   }
 
   /**
-   * Compares every resident tenant's Redis value with what was read (MGET in batches, hashes
-   * compared, nothing parsed unless it changed); a tenant Redis lost is read from the registry,
-   * a few per round. Catches a `catalog:changed` missed while disconnected.
+   * Compares resident tenants' Redis values with what was read (MGET a batch at a time, hashes
+   * compared, nothing parsed unless it changed): all of them on a reconnect (messages missed
+   * while disconnected), the next RECONCILE_PER_PERIOD each period; a tenant Redis lost is read
+   * from the registry, a few per round.
    */
   private async reconcile(reason: 'reconnect' | 'periodic'): Promise<void> {
     if (this.closed || this.resident.size === 0) return;
-    const ids = [...this.resident.keys()];
-    const raws = await this.reader.rawDocuments(ids, RECONCILE_BATCH);
-    if (!raws) return; // Redis down: keep serving what we hold
     let stale = 0;
     let missing = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const raw = raws[i];
-      if (raw === null && missing >= REPAIRS_PER_ROUND) continue;
-      if (raw === null) missing++;
-      if ((await this.refresh(ids[i], raw)) && raw !== null) stale++;
-    }
+    const held = [...this.resident.keys()];
+    const ids = reason === 'periodic' ? this.window.take(held) : held;
+    await this.reader.eachRawBatch(ids, RECONCILE_BATCH, async (batch, raws) => {
+      for (let i = 0; i < batch.length; i++) {
+        const raw = raws[i];
+        if (raw === null && missing >= REPAIRS_PER_ROUND) continue;
+        if (raw === null) missing++;
+        if ((await this.refresh(batch[i] as string, raw)) && raw !== null) stale++;
+      }
+    });
     if (stale > 0) this.reconciled.add(stale, { kind: 'stale', reason });
-    if (stale > 0) this.options.logger.warn({ reason, stale, resident: ids.length }, 'resident tenant catalogs reconciled from Redis');
+    if (stale > 0)
+      this.options.logger.warn({ reason, stale, resident: this.resident.size }, 'resident tenant catalogs reconciled from Redis');
   }
 
   /** One registry look-up for an id Redis lacks, from a bucket refilled at `registryMissesPerSec`. */
