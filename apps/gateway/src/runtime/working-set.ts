@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { metrics } from '@opentelemetry/api';
 import type { McpTarget } from '@switchboard/mcp-http';
 import { ColdLoads } from '@switchboard/tenant-config';
@@ -37,7 +38,28 @@ export function attachWorkingSet(
   directory.fetchOnMiss((id) => cold.load(id));
   source.onInvalidate((id) => cold.invalidate(id));
   exportWorkingSetMetrics(directory, cold);
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  const problem = workingSetHeapProblem(config.GATEWAY_TENANT_CACHE_MB * MIB, heapLimit);
+  if (problem) logger.warn({ tenantCacheMb: config.GATEWAY_TENANT_CACHE_MB, heapLimitMb: Math.round(heapLimit / MIB) }, problem);
   return cold;
+}
+
+const MIB = 1024 * 1024;
+/** Share of V8's heap limit a full working set may take: the rest is the process's own heap and the collector's headroom. */
+const WORKING_SET_HEAP_SHARE = 0.5;
+
+/**
+ * Why a full working set would not fit the process's heap, or undefined. V8 sizes its heap from
+ * the machine's (or the container's) memory unless --max-old-space-size says otherwise, so a
+ * replica in a small container can be told to hold more tenants than its heap can: it would then
+ * die of "heap out of memory" once its working set fills, not at boot.
+ */
+export function workingSetHeapProblem(budgetBytes: number, heapLimitBytes: number): string | undefined {
+  if (budgetBytes <= heapLimitBytes * WORKING_SET_HEAP_SHARE) return undefined;
+  return (
+    `GATEWAY_TENANT_CACHE_MB is more than ${WORKING_SET_HEAP_SHARE * 100}% of the V8 heap limit: a full tenant working set ` +
+    'would run the process out of memory; lower GATEWAY_TENANT_CACHE_MB or raise --max-old-space-size (NODE_OPTIONS)'
+  );
 }
 
 /** `gateway_tenants_*`: plain counters read at collection time, so the request path only bumps numbers. */
