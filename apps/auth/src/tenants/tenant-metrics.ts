@@ -1,5 +1,14 @@
 import { observeReadings } from '@switchboard/telemetry';
-import type { LazyTenantDocumentFeed } from '@switchboard/tenant-config';
+import type { LazyFeedStats, LazyTenantDocumentFeed } from '@switchboard/tenant-config';
+
+/** `auth.tenants.<name>` counters: the feed's stat each reads, and what it counts. */
+const COUNTERS: [name: string, stat: keyof LazyFeedStats, description: string][] = [
+  ['fetches', 'fetches', 'Tenant reads on first use (one per cold tenant however many requests wait)'],
+  ['joined', 'joined', 'Requests that waited on a read of their tenant already in flight'],
+  ['evictions', 'evicted', 'Tenants dropped (AUTH_TENANT_CACHE_MAX, or no store has them any more)'],
+  ['negative_hits', 'negativeHits', 'Look-ups answered 404 from the negative cache'],
+  ['shed', 'shed', 'Cold look-ups answered 404 because AUTH_TENANT_FETCH_PER_SEC was spent'],
+];
 
 /**
  * `auth_tenants_*`: the lazy working set's size and counters, as the gateway's `gateway_tenants_*`
@@ -15,35 +24,11 @@ export function exportTenantMetrics(feed: LazyTenantDocumentFeed): () => void {
       description: 'Unknown tenant ids remembered (404 without a look-up)',
       read: () => feed.negativeCount,
     },
-    {
-      name: 'auth.tenants.fetches',
-      kind: 'counter',
-      description: 'Tenant reads on first use (one per cold tenant however many requests wait)',
-      read: () => feed.stats.fetches,
-    },
-    {
-      name: 'auth.tenants.joined',
-      kind: 'counter',
-      description: 'Requests that waited on a read of their tenant already in flight',
-      read: () => feed.stats.joined,
-    },
-    {
-      name: 'auth.tenants.evictions',
-      kind: 'counter',
-      description: 'Tenants dropped (AUTH_TENANT_CACHE_MAX, or no store has them any more)',
-      read: () => feed.stats.evicted,
-    },
-    {
-      name: 'auth.tenants.negative_hits',
-      kind: 'counter',
-      description: 'Look-ups answered 404 from the negative cache',
-      read: () => feed.stats.negativeHits,
-    },
-    {
-      name: 'auth.tenants.shed',
-      kind: 'counter',
-      description: 'Cold look-ups answered 404 because AUTH_TENANT_FETCH_PER_SEC was spent',
-      read: () => feed.stats.shed,
-    },
+    ...COUNTERS.map(([name, stat, description]) => ({
+      name: `auth.tenants.${name}`,
+      kind: 'counter' as const,
+      description,
+      read: () => feed.stats[stat],
+    })),
   ]);
 }
