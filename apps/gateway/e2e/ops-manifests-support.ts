@@ -33,9 +33,12 @@ export function schemaKeys(app: AppName): Set<string> {
   return new Set([...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):\s*(z\b|intFromEnv|csv|optionalText|[a-z]\w*Schema\()/gm)].map((m) => m[1]!));
 }
 
-/** Keys an app reads by pattern rather than by name. */
+/** Read by the runtime (Node, glibc), not by an app's config: heap sizing for the container's limit. */
+const RUNTIME_KEYS: ReadonlySet<string> = new Set(['NODE_OPTIONS', 'MALLOC_ARENA_MAX']);
+
+/** Keys an app reads by pattern rather than by name, and the runtime's own. */
 export function knownByPattern(app: AppName, key: string): boolean {
-  return app === 'chain-reader' && /^CHAIN_RPC_URLS_[A-Z0-9_]+$/.test(key);
+  return RUNTIME_KEYS.has(key) || (app === 'chain-reader' && /^CHAIN_RPC_URLS_[A-Z0-9_]+$/.test(key));
 }
 
 export function checkEnv(app: AppName, env: Env, where: string): string[] {
