@@ -12,17 +12,14 @@ export interface HeaderParam {
 /** Header names SEP-2243 allows: an HTTP token without spaces or colons, ASCII only. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
 const MIRRORED_TYPES: ReadonlySet<unknown> = new Set(['string', 'integer', 'boolean']);
-const cache = new WeakMap<object, readonly HeaderParam[]>();
 
 /**
  * The arguments of `inputSchema` annotated with a valid `x-mcp-header` (string, integer or
- * boolean properties; names unique case-insensitively), cached per schema object. Invalid
- * annotations are ignored here: such a tool is not bound to header validation.
+ * boolean properties; names unique case-insensitively). Invalid annotations are ignored here:
+ * such a tool is not bound to header validation. Its caller keeps the result per tool (ToolSlot).
  */
 export function headerParamsOf(inputSchema: unknown): readonly HeaderParam[] {
   if (typeof inputSchema !== 'object' || inputSchema === null) return [];
-  const cached = cache.get(inputSchema);
-  if (cached) return cached;
   const out: HeaderParam[] = [];
   const properties = (inputSchema as { properties?: unknown }).properties;
   if (typeof properties === 'object' && properties !== null) {
@@ -38,7 +35,6 @@ export function headerParamsOf(inputSchema: unknown): readonly HeaderParam[] {
       out.push({ argument, header });
     }
   }
-  cache.set(inputSchema, out);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
-import { metrics } from '@opentelemetry/api';
 import type { McpTarget } from '@switchboard/mcp-http';
+import { observeReadings } from '@switchboard/telemetry';
 import { ColdLoads } from '@switchboard/tenant-config';
 import type { Logger } from 'pino';
 import type { OnDemandTenants, TenantCatalog } from '../catalog-source/catalog-source';
@@ -64,29 +64,28 @@ export function workingSetHeapProblem(budgetBytes: number, heapLimitBytes: numbe
 
 /** `gateway_tenants_*`: plain counters read at collection time, so the request path only bumps numbers. */
 function exportWorkingSetMetrics(directory: TenantDirectory, cold: ColdLoads<TenantCatalog, McpTarget>): void {
-  const meter = metrics.getMeter('switchboard');
   const d = directory.stats;
   const c = cold.stats;
-  meter
-    .createObservableGauge('gateway.tenants.resident', { description: 'Tenants fetched on use and held in this replica' })
-    .addCallback((r) => r.observe(d.resident));
-  meter
-    .createObservableGauge('gateway.tenants.resident_bytes', {
-      description: 'Estimated bytes of the tenants fetched on use and held (bounded by GATEWAY_TENANT_CACHE_MB)',
-    })
-    .addCallback((r) => r.observe(d.bytes));
-  meter
-    .createObservableGauge('gateway.tenants.negative', { description: 'Unknown tenant ids remembered (404 without a look-up)' })
-    .addCallback((r) => r.observe(cold.negativeSize));
-  const counters: [string, string, () => number][] = [
-    ['gateway.tenants.hits', 'Tenant look-ups answered by a held tenant', () => d.hits],
-    ['gateway.tenants.misses', 'Tenant look-ups of a tenant not held', () => d.misses],
-    ['gateway.tenants.evictions', 'Tenants dropped from the working set to fit its byte budget', () => d.evictions],
-    ['gateway.tenants.fetches', 'Tenant fetches on first use (one per cold tenant however many requests wait)', () => c.fetches],
-    ['gateway.tenants.negative_hits', 'Look-ups answered 404 from the negative cache', () => c.negativeHits],
-    ['gateway.tenants.shed', 'Cold look-ups answered 404 because GATEWAY_TENANT_FETCH_PER_SEC was spent', () => c.shed],
+  const gauges: [string, string, () => number][] = [
+    ['resident', 'Tenants fetched on use and held in this replica', () => d.resident],
+    ['resident_bytes', 'Estimated bytes of the tenants fetched on use and held (bounded by GATEWAY_TENANT_CACHE_MB)', () => d.bytes],
+    ['negative', 'Unknown tenant ids remembered (404 without a look-up)', () => cold.negativeSize],
   ];
-  for (const [name, description, read] of counters) {
-    meter.createObservableCounter(name, { description }).addCallback((r) => r.observe(read()));
-  }
+  const counters: [string, string, () => number][] = [
+    ['hits', 'Tenant look-ups answered by a held tenant', () => d.hits],
+    ['misses', 'Tenant look-ups of a tenant not held', () => d.misses],
+    ['evictions', 'Tenants dropped from the working set to fit its byte budget', () => d.evictions],
+    ['fetches', 'Tenant fetches on first use (one per cold tenant however many requests wait)', () => c.fetches],
+    ['negative_hits', 'Look-ups answered 404 from the negative cache', () => c.negativeHits],
+    ['shed', 'Cold look-ups answered 404 because GATEWAY_TENANT_FETCH_PER_SEC was spent', () => c.shed],
+  ];
+  const reading =
+    (kind: 'gauge' | 'counter') =>
+    ([name, description, read]: [string, string, () => number]) => ({
+      name: `gateway.tenants.${name}`,
+      kind,
+      description,
+      read,
+    });
+  observeReadings([...gauges.map(reading('gauge')), ...counters.map(reading('counter'))]);
 }

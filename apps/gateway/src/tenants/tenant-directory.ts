@@ -25,8 +25,8 @@ const MAX_SHARED_SURFACE_SETS = 256;
  * A fetched-on-use tenant's estimated resident size: its document's bytes times this. The
  * compiled catalog keeps the parsed document with its tool schemas deflated (compactToolEntries),
  * its lookup maps and slots; validators and list pages are shared and bounded elsewhere (page
- * cache). Measured by bench/scale/tenant-bytes.mjs: 33.5 KB of heap and buffers for the 38 KB
- * 40-tool document, so the estimate runs ~25% above what is held.
+ * cache). bench/scale/tenant-bytes.mjs measures what a tenant holds against this estimate and
+ * fails when it holds more (the budget would then hold more than it says).
  */
 export const TENANT_BYTES_PER_DOCUMENT_BYTE = 1;
 /** Fixed part of a fetched tenant's estimate (entry, target, maps of an empty catalog). */
